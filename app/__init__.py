@@ -1,0 +1,1 @@
+"""pagemill: durable document ingestion and hybrid search on one PostgreSQL."""

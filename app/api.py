@@ -1,0 +1,193 @@
+"""The HTTP API: a Flask application factory.
+
+Errors answer with an HTTP status and a machine-readable body
+``{"error": {"code", "message", "details"?}}``.  Every query filters by the caller's
+tenant; another tenant's job answers 404.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import wraps
+from typing import Any
+
+from flask import Flask, Response, current_app, g, jsonify, request
+from marshmallow import ValidationError
+from sqlalchemy import text
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from app import jobs
+from app.auth import authenticate
+from app.config import Config
+from app.jobs import UnsupportedDocument, stage_document
+from app.schemas import JobRequestSchema, SearchRequestSchema
+from app.submission import stage_record, submit_job
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.details = status, code, message, details
+
+
+def _error(status: int, code: str, message: str, details: Any = None) -> Response:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    response = jsonify({"error": body})
+    response.status_code = status
+    return response
+
+
+def _runtime():  # type: ignore[no-untyped-def]
+    return current_app.extensions["pagemill"]
+
+
+def require_key(view):  # type: ignore[no-untyped-def]
+    @wraps(view)
+    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+        header = request.headers.get("Authorization", "")
+        scheme, _, key = header.partition(" ")
+        if scheme.lower() != "bearer" or not key.strip():
+            raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
+        with _runtime().engine.begin() as conn:
+            principal = authenticate(conn, key.strip())
+        if principal is None:
+            raise ApiError(401, "unauthorized", "invalid or revoked API key")
+        g.principal = principal
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def create_app(config: Config | None = None) -> Flask:
+    from tasks.runtime import Runtime
+
+    config = config or Config.from_env()
+    app = Flask("pagemill")
+    app.config["MAX_CONTENT_LENGTH"] = config.max_request_bytes
+    app.extensions["pagemill"] = Runtime(config)
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError) -> Response:
+        return _error(exc.status, exc.code, exc.message, exc.details)
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(_: RequestEntityTooLarge) -> Response:
+        return _error(413, "request_too_large",
+                      f"request exceeds {config.max_request_bytes} bytes")
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Response:
+        code = (exc.name or "error").lower().replace(" ", "_")
+        return _error(exc.code or 500, code, exc.description or exc.name)
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        try:
+            with _runtime().engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as exc:  # report, do not crash the probe
+            return _error(503, "database_unavailable", str(exc).splitlines()[0])
+        return jsonify({"status": "ok"})
+
+    @app.post("/v1/jobs")
+    @require_key
+    def create_job() -> tuple[Response, int]:
+        runtime = _runtime()
+        tenant_id = g.principal.tenant_id
+        if request.files:
+            documents = _stage_uploads(runtime, tenant_id)
+            options: dict[str, Any] = {}
+        else:
+            payload = request.get_json(silent=True)
+            if payload is None:
+                raise ApiError(400, "invalid_request",
+                               "send JSON {\"documents\": [...]} or multipart file uploads")
+            try:
+                data = JobRequestSchema().load(payload)
+            except ValidationError as exc:
+                raise ApiError(400, "validation_error", "invalid request", exc.messages) from exc
+            _check_count(len(data["documents"]))
+            documents = [stage_record(runtime.storage, tenant_id, {**d}) for d in data["documents"]]
+            options = data["options"]
+        job_id = submit_job(runtime.engine, tenant_id, documents, runtime.config.batch_size,
+                            options)
+        with runtime.engine.connect() as conn:
+            progress = jobs.job_progress(conn, job_id, tenant_id)
+        return jsonify(_job_body(progress)), 202
+
+    def _check_count(n: int) -> None:
+        if n > config.max_documents_per_job:
+            raise ApiError(413, "too_many_documents",
+                           f"{n} documents; at most {config.max_documents_per_job} per job")
+
+    def _stage_uploads(runtime, tenant_id: str) -> list[jobs.NewDocument]:  # type: ignore[no-untyped-def]
+        uploads = [f for name in request.files for f in request.files.getlist(name)]
+        _check_count(len(uploads))
+        ids = [f.filename or "" for f in uploads]
+        if any(not i for i in ids) or len(set(ids)) != len(ids):
+            raise ApiError(400, "validation_error", "every upload needs a unique filename",
+                           {"files": ids})
+        blobs = []
+        too_large = []
+        for upload in uploads:
+            data = upload.read(config.max_file_bytes + 1)
+            if len(data) > config.max_file_bytes:
+                too_large.append(upload.filename)
+            blobs.append((upload.filename, data))
+        if too_large:
+            raise ApiError(413, "file_too_large",
+                           f"files over {config.max_file_bytes} bytes", {"files": too_large})
+        # Sniff everything before storing anything: a 415 writes and queues nothing.
+        from extractors.sniff import sniff
+
+        unsupported = [name for name, data in blobs if sniff(data, filename=name) is None]
+        if unsupported:
+            raise ApiError(415, "unsupported_media_type",
+                           "content type not supported", {"files": unsupported})
+        try:
+            return [stage_document(runtime.storage, tenant_id, name, data, source="upload",
+                                   filename=name) for name, data in blobs]
+        except UnsupportedDocument as exc:
+            raise ApiError(415, "unsupported_media_type", str(exc)) from exc
+
+    @app.get("/v1/jobs/<job_id>")
+    @require_key
+    def get_job(job_id: str) -> Response:
+        with _runtime().engine.connect() as conn:
+            progress = jobs.job_progress(conn, job_id, g.principal.tenant_id)
+        if progress is None:
+            raise ApiError(404, "not_found", f"job {job_id} not found")
+        return jsonify(_job_body(progress))
+
+    @app.post("/v1/search")
+    @require_key
+    def search() -> Response:
+        from indexing.search import SearchParams
+        from indexing.search import search as run_search
+
+        try:
+            data = SearchRequestSchema().load(request.get_json(silent=True) or {})
+        except ValidationError as exc:
+            raise ApiError(400, "validation_error", "invalid request", exc.messages) from exc
+        cfg = _runtime().config
+        params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
+                              ef_search=cfg.hnsw_ef_search)
+        with _runtime().engine.begin() as conn:
+            hits = run_search(conn, g.principal.tenant_id, data["query"], k=data["k"],
+                              mode=data["mode"], collapse=data["collapse"], params=params)
+        return jsonify({"query": data["query"], "mode": data["mode"],
+                        "results": [h.as_dict() for h in hits]})
+
+    return app
+
+
+def _job_body(progress: dict[str, Any] | None) -> dict[str, Any]:
+    assert progress is not None
+    body = {k: v for k, v in progress.items() if k != "tenant_id"}
+    body["id"] = str(body["id"])
+    for key in ("created_at", "updated_at", "published_at", "finished_at"):
+        if body.get(key) is not None:
+            body[key] = body[key].isoformat()
+    return json.loads(json.dumps(body, default=str))

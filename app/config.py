@@ -1,0 +1,137 @@
+"""One configuration object, read from the environment.
+
+Nothing here touches the network or the database: resolving the embedded
+server's URL is the job of :mod:`app.embedded`, called explicitly by the
+processes that need a database.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import platformdirs
+
+# The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
+# ``postgresql://`` to it too, but saying so in every URL avoids surprises.
+SQLALCHEMY_DRIVER = "postgresql+psycopg"
+
+
+def _env_int(environ: dict[str, str], name: str, default: int) -> int:
+    raw = environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def _env_float(environ: dict[str, str], name: str, default: float) -> float:
+    raw = environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+
+def to_sqlalchemy_url(url: str) -> str:
+    """Normalise a libpq-style URL to the project's SQLAlchemy driver."""
+    for prefix in ("postgresql+psycopg2://", "postgresql+psycopg://", "postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return SQLALCHEMY_DRIVER + "://" + url[len(prefix) :]
+    return url
+
+
+def to_libpq_url(url: str) -> str:
+    """The plain ``postgresql://`` form that psycopg.connect accepts."""
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme.startswith("postgresql"):
+        return "postgresql://" + rest
+    return url
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of one pagemill process.
+
+    ``database_url`` is ``None`` when the embedded server is to be used; call
+    :func:`app.embedded.resolve_database_url` to obtain a usable URL.
+    """
+
+    home: Path
+    database_url: str | None
+    broker_url: str | None
+    storage_url: str
+    s3_endpoint_url: str | None = None
+    s3_region: str | None = None
+    batch_size: int = 50
+    max_documents_per_job: int = 500
+    max_file_bytes: int = 50 * 1024 * 1024
+    max_request_bytes: int = 200 * 1024 * 1024
+    chunk_max_tokens: int = 256
+    chunk_overlap_tokens: int = 32
+    embedding_batch_size: int = 32
+    worker_concurrency: int = 1
+    bm25_k1: float = 0.9
+    bm25_b: float = 0.4
+    rrf_k: int = 60
+    hnsw_ef_search: int = 100
+    default_tenant: str = "default"
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Config:
+        env = dict(os.environ if environ is None else environ)
+        home = Path(
+            env.get("PAGEMILL_HOME") or platformdirs.user_data_dir("pagemill", appauthor=False)
+        ).expanduser().resolve()
+        database_url = env.get("DATABASE_URL") or None
+        if database_url:
+            database_url = to_sqlalchemy_url(database_url)
+        broker_url = env.get("BROKER_URL") or None
+        storage_url = env.get("STORAGE_URL") or f"file://{home / 'objects'}"
+        return cls(
+            home=home,
+            database_url=database_url,
+            broker_url=broker_url,
+            storage_url=storage_url,
+            s3_endpoint_url=env.get("S3_ENDPOINT_URL") or None,
+            s3_region=env.get("S3_REGION") or env.get("AWS_DEFAULT_REGION") or None,
+            batch_size=_env_int(env, "PAGEMILL_BATCH_SIZE", 50),
+            max_documents_per_job=_env_int(env, "PAGEMILL_MAX_DOCUMENTS_PER_JOB", 500),
+            max_file_bytes=_env_int(env, "PAGEMILL_MAX_FILE_BYTES", 50 * 1024 * 1024),
+            max_request_bytes=_env_int(env, "PAGEMILL_MAX_REQUEST_BYTES", 200 * 1024 * 1024),
+            chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", 256),
+            chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", 32),
+            embedding_batch_size=_env_int(env, "PAGEMILL_EMBEDDING_BATCH_SIZE", 32),
+            worker_concurrency=_env_int(env, "PAGEMILL_WORKER_CONCURRENCY", 1),
+            bm25_k1=_env_float(env, "PAGEMILL_BM25_K1", 0.9),
+            bm25_b=_env_float(env, "PAGEMILL_BM25_B", 0.4),
+            rrf_k=_env_int(env, "PAGEMILL_RRF_K", 60),
+            hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", 100),
+            default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or "default",
+        )
+
+    @property
+    def uses_embedded_database(self) -> bool:
+        return self.database_url is None
+
+    @property
+    def pgdata(self) -> Path:
+        return self.home / "pgdata"
+
+    def with_database_url(self, url: str) -> Config:
+        return replace(self, database_url=to_sqlalchemy_url(url))
+
+    def broker_url_for(self, database_url: str) -> str:
+        """The Celery broker URL: ``BROKER_URL`` or the stock SQLAlchemy transport on the database."""
+        if self.broker_url:
+            return self.broker_url
+        return "sqla+" + to_sqlalchemy_url(database_url)
+
+    def result_backend_for(self, database_url: str) -> str:
+        return "db+" + to_sqlalchemy_url(database_url)

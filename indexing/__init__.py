@@ -1,0 +1,1 @@
+"""Chunking, embedding, BM25 postings and search.  Knows nothing of extractors or Celery."""

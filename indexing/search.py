@@ -1,0 +1,176 @@
+"""Search SQL: BM25 over the postings tables, dense over pgvector HNSW, and their fusion.
+
+Every statement filters by tenant in every branch.  Hybrid search is one statement:
+dense top-N and BM25 top-N fused by Reciprocal Rank Fusion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from sqlalchemy import Connection, text
+
+from indexing.analyzer import analyze
+from indexing.embedding import embed
+from indexing.store import vector_literal
+
+Mode = Literal["hybrid", "bm25", "dense"]
+MODES: tuple[Mode, ...] = ("hybrid", "bm25", "dense")
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    k1: float = 0.9
+    b: float = 0.4
+    rrf_k: int = 60
+    ef_search: int = 100
+    candidates: int = 100
+
+
+@dataclass(frozen=True)
+class Hit:
+    document_id: str
+    chunk_id: int
+    score: float
+    text: str
+    heading_path: list[str]
+    page_start: int | None
+    page_end: int | None
+    dense_rank: int | None
+    dense_score: float | None
+    bm25_rank: int | None
+    bm25_score: float | None
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+# Okapi BM25 with Lucene's IDF, ln(1 + (N - df + 0.5) / (df + 0.5)).  The term and
+# statistics CTEs are MATERIALIZED so they are computed once, not once per posting row,
+# and every constant is float8 so the arithmetic never falls into slow numeric.
+_BM25_CTE = """
+q AS MATERIALIZED (
+    SELECT term, count(*)::float8 AS qtf
+    FROM unnest(CAST(:terms AS text[])) AS term GROUP BY term
+),
+stats AS MATERIALIZED (
+    SELECT chunk_count::float8 AS n,
+           total_length::float8 / greatest(chunk_count, 1)::float8 AS avgdl
+    FROM bm25_stats WHERE tenant_id = :tenant
+),
+weights AS MATERIALIZED (
+    SELECT q.term,
+           q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
+           stats.avgdl
+    FROM q
+    JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term
+    CROSS JOIN stats
+),
+bm25 AS (
+    SELECT chunk_id, score, row_number() OVER (ORDER BY score DESC, chunk_id) AS rank
+    FROM (
+        SELECT p.chunk_id,
+               sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
+                   / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
+                      + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
+        FROM weights
+        JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term
+        GROUP BY p.chunk_id
+        ORDER BY score DESC, p.chunk_id
+        LIMIT :candidates
+    ) scored
+)
+"""
+
+_DENSE_CTE = """
+dense AS (
+    SELECT chunk_id, 1.0::float8 - distance AS score,
+           row_number() OVER (ORDER BY distance, chunk_id) AS rank
+    FROM (
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS vector) AS distance
+        FROM chunks c
+        WHERE c.tenant_id = :tenant
+        ORDER BY distance
+        LIMIT :candidates
+    ) nearest
+)
+"""
+
+_FUSED = {
+    "hybrid": """
+fused AS (
+    SELECT coalesce(d.chunk_id, b.chunk_id) AS chunk_id,
+           coalesce(1.0::float8 / (CAST(:rrf_k AS float8) + d.rank), 0)
+             + coalesce(1.0::float8 / (CAST(:rrf_k AS float8) + b.rank), 0) AS score,
+           d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score
+    FROM dense d FULL OUTER JOIN bm25 b ON b.chunk_id = d.chunk_id
+)""",
+    "bm25": """
+fused AS (
+    SELECT chunk_id, score, NULL::bigint AS dense_rank, NULL::float8 AS dense_score,
+           rank AS bm25_rank, score AS bm25_score
+    FROM bm25
+)""",
+    "dense": """
+fused AS (
+    SELECT chunk_id, score, rank AS dense_rank, score AS dense_score,
+           NULL::bigint AS bm25_rank, NULL::float8 AS bm25_score
+    FROM dense
+)""",
+}
+
+# With collapse, each document is represented by its best chunk.
+_SELECT = """
+SELECT * FROM (
+    SELECT DISTINCT ON ({distinct}) sd.external_id AS document_id, f.chunk_id, f.score, c.text,
+           c.heading_path, c.page_start, c.page_end, f.dense_rank, f.dense_score,
+           f.bm25_rank, f.bm25_score
+    FROM fused f
+    JOIN chunks c ON c.id = f.chunk_id AND c.tenant_id = :tenant
+    JOIN search_documents sd ON sd.id = c.search_document_id
+    ORDER BY {distinct}, f.score DESC, f.chunk_id
+) best
+ORDER BY score DESC, chunk_id
+LIMIT :k
+"""
+
+
+def build_sql(mode: Mode, collapse: bool) -> str:
+    ctes = {"hybrid": [_DENSE_CTE, _BM25_CTE], "bm25": [_BM25_CTE], "dense": [_DENSE_CTE]}[mode]
+    distinct = "sd.id" if collapse else "f.chunk_id"
+    return ("WITH " + ",".join(ctes + [_FUSED[mode]]) + _SELECT.format(distinct=distinct))
+
+
+def search(
+    conn: Connection,
+    tenant_id: str,
+    query: str,
+    k: int = 10,
+    mode: Mode = "hybrid",
+    collapse: bool = True,
+    params: SearchParams | None = None,
+    query_vector: np.ndarray | None = None,
+) -> list[Hit]:
+    """Top-``k`` chunks for ``query`` (one per document when ``collapse``)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    params = params or SearchParams()
+    terms = analyze(query)
+    if mode == "bm25" and not terms:
+        return []
+    bind: dict[str, object] = {
+        "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
+        "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
+    }
+    if mode != "bm25":
+        if query_vector is None:
+            query_vector = embed([query])[0]
+        bind["qvec"] = vector_literal(query_vector)
+        # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.
+        conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true), "
+                          "set_config('hnsw.iterative_scan', 'relaxed_order', true)"),
+                     {"ef": str(max(params.ef_search, bind["candidates"]))})
+    rows = conn.execute(text(build_sql(mode, collapse)), bind).mappings().all()
+    return [Hit(**{**row, "heading_path": list(row["heading_path"] or [])}) for row in rows]

@@ -1,0 +1,176 @@
+"""Writing a document's chunks, vectors and BM25 postings: one transaction per document.
+
+Re-indexing a document (same tenant and external id) replaces its chunks; BM25 document
+frequencies and corpus statistics follow through the triggers of the schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Connection, text
+
+from indexing.analyzer import term_frequencies
+from indexing.chunking import Chunk
+
+_PATH_SEPARATOR = "\x1f"
+
+# Serialises index writes per tenant: the statistics row and term rows are then updated in
+# one order only, so concurrent workers cannot deadlock on them.
+_LOCK_TENANT = text("SELECT pg_advisory_xact_lock(hashtextextended('pagemill-index:' || :tenant, 0))")
+
+_UPSERT_DOCUMENT = text("""
+INSERT INTO search_documents AS sd
+    (tenant_id, external_id, source_document_id, job_id, content_sha256, mime_type, title,
+     metadata, chunk_count, indexed_at)
+VALUES (:tenant, :external_id, :source_document_id, :job_id, :sha, :mime, :title,
+        CAST(:metadata AS jsonb), :chunk_count, now())
+ON CONFLICT (tenant_id, external_id) DO UPDATE SET
+    source_document_id = excluded.source_document_id, job_id = excluded.job_id,
+    content_sha256 = excluded.content_sha256, mime_type = excluded.mime_type,
+    title = excluded.title, metadata = excluded.metadata, chunk_count = excluded.chunk_count,
+    indexed_at = now()
+RETURNING id
+""")
+
+_DELETE_POSTINGS = text("""
+DELETE FROM bm25_postings
+WHERE chunk_id IN (SELECT id FROM chunks WHERE search_document_id = :sdid)
+""")
+
+_DELETE_CHUNKS = text("DELETE FROM chunks WHERE search_document_id = :sdid")
+
+_INSERT_CHUNKS_AND_POSTINGS = text("""
+WITH new_chunks AS (
+    INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path, page_start,
+                        page_end, token_count, bm25_length, embedding)
+    SELECT :tenant, :sdid, u.no, u.body,
+           CASE WHEN u.path = '' THEN '{}'::text[] ELSE string_to_array(u.path, E'\\x1f') END,
+           u.page_start, u.page_end, u.tokens, u.length, CAST(u.vec AS vector)
+    FROM unnest(CAST(:nos AS int[]), CAST(:bodies AS text[]), CAST(:paths AS text[]),
+                CAST(:page_starts AS int[]), CAST(:page_ends AS int[]),
+                CAST(:tokens AS int[]), CAST(:lengths AS int[]), CAST(:vectors AS text[]))
+         AS u(no, body, path, page_start, page_end, tokens, length, vec)
+    RETURNING id, chunk_no, bm25_length
+)
+INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length)
+SELECT :tenant, p.term, c.id, p.tf, c.bm25_length
+FROM unnest(CAST(:p_nos AS int[]), CAST(:p_terms AS text[]), CAST(:p_tfs AS int[]))
+     AS p(no, term, tf)
+JOIN new_chunks c ON c.chunk_no = p.no
+ORDER BY p.term
+""")
+
+_FIND_INDEXED = text("""
+SELECT id, content_sha256, chunk_count FROM search_documents
+WHERE tenant_id = :tenant AND external_id = :external_id
+""")
+
+_ADOPT = text("""
+UPDATE search_documents SET source_document_id = :source_document_id, job_id = :job_id,
+    metadata = CAST(:metadata AS jsonb), indexed_at = now()
+WHERE id = :sdid
+""")
+
+_DELETE_DOCUMENT = text("DELETE FROM search_documents WHERE id = :sdid")
+
+
+@dataclass(frozen=True)
+class IndexedDocument:
+    tenant_id: str
+    external_id: str
+    source_document_id: str | None
+    job_id: str | None
+    content_sha256: str
+    mime_type: str | None
+    title: str | None
+    metadata_json: str
+
+
+def vector_literal(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
+
+
+def adopt_if_unchanged(conn: Connection, doc: IndexedDocument) -> int | None:
+    """If the same content is already indexed under this id, point it at ``doc`` and return
+    its chunk count; otherwise ``None``.  Saves re-embedding on replays and re-ingests."""
+    row = conn.execute(
+        _FIND_INDEXED, {"tenant": doc.tenant_id, "external_id": doc.external_id}
+    ).one_or_none()
+    if row is None or row.content_sha256 != doc.content_sha256:
+        return None
+    conn.execute(_ADOPT, {"sdid": row.id, "source_document_id": doc.source_document_id,
+                          "job_id": doc.job_id, "metadata": doc.metadata_json})
+    return int(row.chunk_count)
+
+
+def replace_document(
+    conn: Connection, doc: IndexedDocument, chunks: Sequence[Chunk], vectors: np.ndarray
+) -> int:
+    """Replace everything indexed for (tenant, external id) with ``chunks``; returns its row id.
+
+    The caller owns the transaction: commit it to publish the new chunks atomically.
+    """
+    if len(chunks) != len(vectors):
+        raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
+    conn.execute(_LOCK_TENANT, {"tenant": doc.tenant_id})
+    sdid = conn.execute(_UPSERT_DOCUMENT, {
+        "tenant": doc.tenant_id, "external_id": doc.external_id,
+        "source_document_id": doc.source_document_id, "job_id": doc.job_id,
+        "sha": doc.content_sha256, "mime": doc.mime_type, "title": doc.title,
+        "metadata": doc.metadata_json, "chunk_count": len(chunks),
+    }).scalar_one()
+    conn.execute(_DELETE_POSTINGS, {"sdid": sdid})
+    conn.execute(_DELETE_CHUNKS, {"sdid": sdid})
+    if chunks:
+        conn.execute(_INSERT_CHUNKS_AND_POSTINGS, _chunk_params(doc.tenant_id, sdid, chunks, vectors))
+    return int(sdid)
+
+
+def delete_document(conn: Connection, tenant_id: str, external_id: str) -> bool:
+    row = conn.execute(_FIND_INDEXED, {"tenant": tenant_id, "external_id": external_id}).one_or_none()
+    if row is None:
+        return False
+    conn.execute(_LOCK_TENANT, {"tenant": tenant_id})
+    conn.execute(_DELETE_POSTINGS, {"sdid": row.id})
+    conn.execute(_DELETE_CHUNKS, {"sdid": row.id})
+    conn.execute(_DELETE_DOCUMENT, {"sdid": row.id})
+    return True
+
+
+def _chunk_params(
+    tenant_id: str, sdid: int, chunks: Sequence[Chunk], vectors: np.ndarray
+) -> dict[str, Any]:
+    p_nos: list[int] = []
+    p_terms: list[str] = []
+    p_tfs: list[int] = []
+    lengths: list[int] = []
+    for no, chunk in enumerate(chunks):
+        counts, length = term_frequencies(chunk.context_text)
+        lengths.append(length)
+        for term, tf in counts.items():
+            p_nos.append(no)
+            p_terms.append(term)
+            p_tfs.append(tf)
+    return {
+        "tenant": tenant_id,
+        "sdid": sdid,
+        "nos": list(range(len(chunks))),
+        "bodies": [c.text for c in chunks],
+        "paths": [
+            _PATH_SEPARATOR.join(h.replace(_PATH_SEPARATOR, " ") for h in c.heading_path)
+            for c in chunks
+        ],
+        "page_starts": [c.page_start for c in chunks],
+        "page_ends": [c.page_end for c in chunks],
+        "tokens": [c.token_count for c in chunks],
+        "lengths": lengths,
+        "vectors": [vector_literal(v) for v in vectors],
+        "p_nos": p_nos,
+        "p_terms": p_terms,
+        "p_tfs": p_tfs,
+    }
+

@@ -1,0 +1,32 @@
+"""The Celery application.
+
+Broker and result backend default to the pagemill database (kombu's stock SQLAlchemy
+transport for now).  They are resolved lazily through ``add_defaults``: the embedded
+PostgreSQL server is started when Celery first needs a connection, not at import.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from app.config import Config
+
+
+def _database_defaults() -> dict[str, str]:
+    from tasks.runtime import get_runtime
+
+    runtime = get_runtime()
+    config: Config = runtime.config
+    url = runtime.database_url
+    return {"broker_url": config.broker_url_for(url),
+            "result_backend": config.result_backend_for(url)}
+
+
+def create_celery() -> Celery:
+    celery = Celery("pagemill", include=["tasks.ingest", "tasks.heartbeat"])
+    celery.config_from_object("celeryconfig")
+    celery.add_defaults(_database_defaults)
+    return celery
+
+
+app = create_celery()

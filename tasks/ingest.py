@@ -1,0 +1,58 @@
+"""Celery tasks of the ingestion pipeline: thin wrappers over :mod:`tasks.pipeline`."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import chord, shared_task
+from sqlalchemy.exc import OperationalError
+
+from app import jobs
+from tasks.pipeline import process_batch
+from tasks.runtime import get_runtime
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(
+    name="pagemill.ingest_batch",
+    bind=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=8,
+)
+def ingest_batch(self, job_id: str, batch_no: int) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    runtime = get_runtime()
+    log.info("ingest_batch", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
+                                    "task_id": self.request.id})
+    outcome = process_batch(runtime.engine, runtime.storage, runtime.config, job_id, batch_no)
+    return {"completed": outcome.completed, "failed": outcome.failed,
+            "unchanged": outcome.unchanged}
+
+
+@shared_task(
+    name="pagemill.finalize_job",
+    bind=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=8,
+)
+def finalize_job(self, _results: object, job_id: str) -> str | None:  # type: ignore[no-untyped-def]
+    runtime = get_runtime()
+    with runtime.engine.begin() as conn:
+        status = jobs.finalize_job(conn, job_id)
+    log.info("job finalised", extra={"job_id": job_id, "task_id": self.request.id,
+                                     "status": status})
+    return status
+
+
+def publish_job(job_id: str, batch_count: int) -> None:
+    """Enqueue a job as a chord: one task per batch, with deterministic task ids
+    ``<job>:<batch>``, and a callback that finalises the job."""
+    header = [
+        ingest_batch.si(job_id, n).set(task_id=f"{job_id}:{n}") for n in range(batch_count)
+    ]
+    chord(header)(finalize_job.s(job_id).set(task_id=f"{job_id}:finalize"))
+    runtime = get_runtime()
+    with runtime.engine.begin() as conn:
+        jobs.mark_published(conn, job_id)

@@ -1,0 +1,138 @@
+"""Processing one batch of a job: plain functions, callable and testable without Celery.
+
+For every unfinished document of the batch: read bytes from storage by reference,
+extract, chunk, then embed all chunks of the batch together, and index each document in
+its own transaction that also marks it completed, so a document's chunks are visible if
+and only if it is completed.  A failure is recorded on its document and never stops the
+others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Engine
+
+from app import jobs
+from app.config import Config
+from app.storage import ObjectNotFound, Storage
+from extractors import ExtractionError, ExtractionResult, extract
+from indexing import store
+from indexing.chunking import Chunk, chunk_markdown
+from indexing.embedding import embed
+
+log = logging.getLogger(__name__)
+
+# Part of every indexed document's content hash: bump it when extraction or chunking
+# changes, so that re-ingesting unchanged bytes re-indexes instead of adopting old chunks.
+PIPELINE_VERSION = "1"
+MAX_ATTEMPTS = 3
+
+
+@dataclass
+class _Prepared:
+    doc: dict[str, Any]
+    result: ExtractionResult
+    chunks: list[Chunk]
+    indexed: store.IndexedDocument
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    completed: int
+    failed: int
+    unchanged: int
+
+
+def content_hash(sha256: str, config: Config) -> str:
+    recipe = f"{sha256}|{PIPELINE_VERSION}|{config.chunk_max_tokens}|{config.chunk_overlap_tokens}"
+    return hashlib.sha256(recipe.encode()).hexdigest()
+
+
+def _fields(doc: dict[str, Any]) -> dict[str, Any]:
+    return {"job_id": str(doc["job_id"]), "document_id": doc["external_id"],
+            "document_uuid": str(doc["id"])}
+
+
+def _fail(engine: Engine, doc: dict[str, Any], code: str, message: str) -> None:
+    log.warning("document failed: %s: %s", code, message, extra={**_fields(doc), "error_code": code})
+    with engine.begin() as conn:
+        jobs.fail_document(conn, str(doc["id"]), code, message)
+
+
+def _prepare(storage: Storage, doc: dict[str, Any], config: Config) -> _Prepared:
+    try:
+        data = storage.get(doc["object_key"])
+    except ObjectNotFound as exc:
+        raise ExtractionError("object_missing", f"stored bytes not found: {doc['object_key']}") from exc
+    if hashlib.sha256(data).hexdigest() != doc["sha256"]:
+        raise ExtractionError("object_corrupt", "stored bytes do not match their SHA-256")
+    result = extract(data, filename=doc["filename"], declared=doc["mime_type"])
+    segments = [(page.markdown, page.number) for page in result.pages]
+    chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
+                            overlap_tokens=config.chunk_overlap_tokens)
+    if not chunks:
+        raise ExtractionError("empty", "no text could be extracted from the document")
+    indexed = store.IndexedDocument(
+        tenant_id=str(doc["tenant_id"]), external_id=doc["external_id"],
+        source_document_id=str(doc["id"]), job_id=str(doc["job_id"]),
+        content_sha256=content_hash(doc["sha256"], config), mime_type=result.mime_type,
+        title=result.title, metadata_json=json.dumps(doc["metadata"] or {}),
+    )
+    return _Prepared(doc, result, chunks, indexed)
+
+
+def process_batch(
+    engine: Engine, storage: Storage, config: Config, job_id: str, batch_no: int
+) -> BatchOutcome:
+    with engine.begin() as conn:
+        jobs.start_batch(conn, job_id, batch_no)
+        docs = jobs.claim_batch_documents(conn, job_id, batch_no, MAX_ATTEMPTS)
+    log.info("batch started", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
+                                     "documents": len(docs)})
+    failed = unchanged = 0
+    prepared: list[_Prepared] = []
+    for doc in docs:
+        try:
+            item = _prepare(storage, doc, config)
+        except ExtractionError as exc:
+            _fail(engine, doc, exc.code, exc.message)
+            failed += 1
+            continue
+        except Exception as exc:  # an engine bug must fail its document, not the batch
+            log.exception("extraction crashed", extra=_fields(doc))
+            _fail(engine, doc, "internal_error", f"{type(exc).__name__}: {exc}")
+            failed += 1
+            continue
+        with engine.begin() as conn:
+            count = store.adopt_if_unchanged(conn, item.indexed)
+            if count is not None:
+                jobs.complete_document(conn, str(doc["id"]), item.result.extractor,
+                                       item.result.markdown, item.result.page_count, count)
+                unchanged += 1
+                continue
+        prepared.append(item)
+
+    all_chunks = [c.context_text for item in prepared for c in item.chunks]
+    vectors = embed(all_chunks, batch_size=config.embedding_batch_size) if all_chunks else None
+    offset = 0
+    completed = 0
+    for item in prepared:
+        n = len(item.chunks)
+        doc_vectors = vectors[offset : offset + n] if vectors is not None else np.zeros((0, 384))
+        offset += n
+        with engine.begin() as conn:
+            store.replace_document(conn, item.indexed, item.chunks, doc_vectors)
+            jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
+                                   item.result.markdown, item.result.page_count, n)
+        completed += 1
+        log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
+                                            "extractor": item.result.extractor})
+    with engine.begin() as conn:
+        jobs.finish_batch(conn, job_id, batch_no)
+    return BatchOutcome(completed=completed + unchanged, failed=failed, unchanged=unchanged)
