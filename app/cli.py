@@ -9,7 +9,6 @@ import subprocess
 import sys
 import time
 import warnings
-from pathlib import Path
 from typing import Any
 
 import click

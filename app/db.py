@@ -18,8 +18,9 @@ def get_engine(url: str) -> Engine:
 
 def upgrade_schema(database_url: str) -> None:
     """Bring the schema to the newest Alembic revision (safe to call from several processes)."""
-    from alembic import command
     from alembic.config import Config as AlembicConfig
+
+    from alembic import command
 
     cfg = AlembicConfig(str(PROJECT_ROOT / "alembic.ini"))
     cfg.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))

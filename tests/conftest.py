@@ -1,0 +1,135 @@
+"""Test fixtures: a real PostgreSQL (embedded, or TEST_DATABASE_URL), real storage on disk,
+and a real Celery worker process.  Tests isolate themselves by tenant, not by mocks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from app.auth import ensure_tenant
+from app.config import Config
+from app.db import get_engine, upgrade_schema
+from app.embedded import create_database, start_embedded, stop_embedded
+from app.storage import LocalStorage
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def test_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Short path: the embedded server puts its unix socket in the data directory.
+    home = Path(os.environ.get("PAGEMILL_TEST_HOME") or f"/tmp/pagemill-test-{os.getpid()}")
+    home.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+@pytest.fixture(scope="session")
+def database_url(test_home: Path) -> Iterator[str]:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        from app.config import to_sqlalchemy_url
+
+        url = to_sqlalchemy_url(url)
+        admin = url.rsplit("/", 1)[0] + "/postgres"
+        create_database(admin, "pagemill_test")
+        url = url.rsplit("/", 1)[0] + "/pagemill_test"
+    else:
+        url = start_embedded(test_home / "pgdata", database="pagemill_test")
+    upgrade_schema(url)
+    yield url
+    if not os.environ.get("TEST_DATABASE_URL") and not os.environ.get("PAGEMILL_TEST_HOME"):
+        get_engine(url).dispose()
+        get_engine.cache_clear()
+        stop_embedded(test_home / "pgdata")
+        shutil.rmtree(test_home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def test_env(test_home: Path, database_url: str) -> dict[str, str]:
+    """Environment for child processes (workers, CLI) and for Config.from_env here."""
+    env = dict(os.environ)
+    env.update({
+        "PAGEMILL_HOME": str(test_home),
+        "DATABASE_URL": database_url,
+        "STORAGE_URL": f"file://{test_home / 'objects'}",
+        "PAGEMILL_LOG_LEVEL": "WARNING",
+        "HF_HUB_OFFLINE": "1",
+    })
+    os.environ.update({k: env[k] for k in ("PAGEMILL_HOME", "DATABASE_URL", "STORAGE_URL",
+                                            "HF_HUB_OFFLINE")})
+    return env
+
+
+@pytest.fixture(scope="session")
+def config(test_env: dict[str, str]) -> Config:
+    return Config.from_env(test_env)
+
+
+@pytest.fixture(scope="session")
+def engine(database_url: str) -> Engine:
+    return get_engine(database_url)
+
+
+@pytest.fixture(scope="session")
+def storage(test_home: Path) -> LocalStorage:
+    return LocalStorage(test_home / "objects")
+
+
+@pytest.fixture
+def tenant(engine: Engine) -> str:
+    """A fresh tenant per test: its rows are invisible to every other test."""
+    with engine.begin() as conn:
+        return ensure_tenant(conn, f"t-{uuid.uuid4().hex[:12]}")
+
+
+def wait_for(predicate, timeout: float = 120.0, interval: float = 0.25, what: str = "condition"):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def start_worker(env: dict[str, str], engine: Engine) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"], env=env, cwd=ROOT,
+                            start_new_session=True)
+
+    def ready() -> bool:
+        if proc.poll() is not None:
+            raise AssertionError(f"worker exited with {proc.returncode}")
+        with engine.connect() as conn:
+            return bool(conn.execute(text("SELECT 1 FROM worker_heartbeats WHERE pid = :pid"),
+                                     {"pid": proc.pid}).first())
+
+    wait_for(ready, timeout=120, what="worker heartbeat")
+    return proc
+
+
+def stop_worker(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)  # warm shutdown of the main process only
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def worker(test_env: dict[str, str], engine: Engine) -> Iterator[subprocess.Popen[bytes]]:
+    proc = start_worker(test_env, engine)
+    yield proc
+    stop_worker(proc)

@@ -1,0 +1,119 @@
+"""The HTTP API against the real database and a real worker."""
+
+from __future__ import annotations
+
+import io
+import time
+import uuid
+
+import pytest
+from sqlalchemy import text
+
+from app.api import create_app
+from app.auth import create_key
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def client(config):  # type: ignore[no-untyped-def]
+    return create_app(config).test_client()
+
+
+@pytest.fixture
+def key(engine):  # type: ignore[no-untyped-def]
+    with engine.begin() as conn:
+        return create_key(conn, f"api-{uuid.uuid4().hex[:10]}")
+
+
+def _auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def _tenant_jobs(engine, key) -> int:  # type: ignore[no-untyped-def]
+    prefix = key.split("_")[1]
+    with engine.connect() as conn:
+        return conn.execute(text("""SELECT count(*) FROM jobs j JOIN api_keys k
+            ON k.tenant_id = j.tenant_id WHERE k.prefix = :p"""), {"p": prefix}).scalar_one()
+
+
+def test_healthz(client):  # type: ignore[no-untyped-def]
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize("header", [None, "Bearer nope", "Bearer pm_abc_def", "Basic x"])
+def test_requests_without_a_valid_key_are_401(client, header):  # type: ignore[no-untyped-def]
+    headers = {"Authorization": header} if header else {}
+    response = client.post("/v1/jobs", json={"documents": []}, headers=headers)
+    assert response.status_code == 401
+    assert response.get_json()["error"]["code"] == "unauthorized"
+
+
+def test_validation_lists_every_field_error_and_writes_nothing(client, key, engine):  # type: ignore[no-untyped-def]
+    body = {"documents": [{"id": "a"}, {"text": "x"}, {"id": "", "text": "y"}]}
+    response = client.post("/v1/jobs", json=body, headers=_auth(key))
+    assert response.status_code == 400
+    details = response.get_json()["error"]["details"]["documents"]
+    assert set(details) == {"0", "1", "2"}
+    assert "text" in details["0"] and "id" in details["1"] and "id" in details["2"]
+    dup = client.post("/v1/jobs", json={"documents": [{"id": "a", "text": "x"}] * 2},
+                      headers=_auth(key))
+    assert dup.status_code == 400
+    assert _tenant_jobs(engine, key) == 0
+
+
+def test_unsupported_upload_is_415_and_nothing_is_queued(client, key, engine):  # type: ignore[no-untyped-def]
+    data = {"files": [(io.BytesIO(b"# fine"), "ok.md"),
+                      (io.BytesIO(bytes(range(256)) * 8), "blob.bin")]}
+    response = client.post("/v1/jobs", data=data, headers=_auth(key),
+                           content_type="multipart/form-data")
+    assert response.status_code == 415
+    assert response.get_json()["error"]["details"] == {"files": ["blob.bin"]}
+    assert _tenant_jobs(engine, key) == 0
+
+
+def test_too_many_documents_is_413(config, key):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    small = create_app(replace(config, max_documents_per_job=2)).test_client()
+    body = {"documents": [{"id": str(i), "text": "x"} for i in range(3)]}
+    response = small.post("/v1/jobs", json=body, headers=_auth(key))
+    assert response.status_code == 413
+    assert response.get_json()["error"]["code"] == "too_many_documents"
+
+
+def test_job_lifecycle_search_and_tenant_isolation(client, key, engine, worker):  # type: ignore[no-untyped-def]
+    pdf = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
+    response = client.post("/v1/jobs", data={"files": [(io.BytesIO(pdf), "report.pdf")]},
+                           headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 202, response.get_json()
+    job = response.get_json()
+    assert job["total_documents"] == 1 and job["status"] in ("queued", "running")
+
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        job = client.get(f"/v1/jobs/{job['id']}", headers=_auth(key)).get_json()
+        if job["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.5)
+    assert job["status"] == "completed" and job["completed_documents"] == 1
+
+    hits = client.post("/v1/search", json={"query": "encrypted or corrupt PDFs", "k": 5},
+                       headers=_auth(key)).get_json()["results"]
+    assert hits[0]["document_id"] == "report.pdf"
+    assert (hits[0]["page_start"], hits[0]["page_end"]) == (1, 2)
+    assert hits[0]["bm25_rank"] is not None and hits[0]["dense_rank"] is not None
+
+    with engine.begin() as conn:
+        stranger = create_key(conn, f"stranger-{uuid.uuid4().hex[:8]}")
+    assert client.get(f"/v1/jobs/{job['id']}", headers=_auth(stranger)).status_code == 404
+    assert client.get("/v1/jobs/not-a-uuid", headers=_auth(stranger)).status_code == 404
+    other = client.post("/v1/search", json={"query": "encrypted or corrupt PDFs"},
+                        headers=_auth(stranger)).get_json()
+    assert other["results"] == []
+
+
+def test_search_validation(client, key):  # type: ignore[no-untyped-def]
+    response = client.post("/v1/search", json={"query": "", "mode": "magic", "k": 0},
+                           headers=_auth(key))
+    assert response.status_code == 400
+    assert set(response.get_json()["error"]["details"]) == {"query", "mode", "k"}

@@ -1,0 +1,50 @@
+from indexing.chunking import chunk_markdown
+from indexing.tokens import SPECIAL_TOKENS, count_tokens
+
+
+def test_chunks_follow_headings_and_carry_their_path():
+    md = "# Guide\n\nIntro.\n\n## Install\n\nRun the command.\n\n## Use\n\nSearch things."
+    chunks = chunk_markdown([(md, None)])
+    assert [c.heading_path for c in chunks] == [("Guide",), ("Guide", "Install"), ("Guide", "Use")]
+    assert [c.text for c in chunks] == ["Intro.", "Run the command.", "Search things."]
+
+
+def test_no_chunk_exceeds_the_model_window_with_its_headings():
+    sentences = " ".join(f"Measurement {i} showed a steady increase in throughput." for i in range(300))
+    md = "# Report\n\n## Results\n\n" + sentences
+    chunks = chunk_markdown([(md, 1)], max_tokens=128, overlap_tokens=16)
+    assert len(chunks) > 5
+    for chunk in chunks:
+        assert count_tokens(chunk.context_text) + SPECIAL_TOKENS <= 128
+    # Every sentence survives chunking.
+    joined = " ".join(c.text for c in chunks)
+    assert all(f"Measurement {i} " in joined for i in range(300))
+
+
+def test_consecutive_chunks_of_a_section_overlap():
+    md = "# S\n\n" + " ".join(f"Sentence {i} ends here." for i in range(200))
+    chunks = chunk_markdown([(md, None)], max_tokens=64, overlap_tokens=16)
+    first_tail = chunks[0].text.split(". ")[-1]
+    assert first_tail.rstrip(".") in chunks[1].text
+
+
+def test_text_without_sentence_breaks_is_cut_at_token_boundaries():
+    md = "-".join(["x"] * 3000)
+    chunks = chunk_markdown([(md, None)], max_tokens=64)
+    assert len(chunks) > 1
+    assert all(c.token_count <= 62 for c in chunks)
+
+
+def test_page_ranges_come_from_segments():
+    chunks = chunk_markdown([("first page text", 1), ("second page text", 2)], max_tokens=256)
+    assert chunks[0].page_start == 1
+    assert chunks[-1].page_end == 2
+
+
+def test_title_only_document_still_yields_a_chunk():
+    chunks = chunk_markdown([("# Only a title", None)])
+    assert len(chunks) == 1 and chunks[0].text == "Only a title"
+
+
+def test_empty_input_yields_nothing():
+    assert chunk_markdown([("   \n\n", None)]) == []

@@ -1,0 +1,54 @@
+"""Configuration and the database requirement (pgvector)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from app.config import Config
+from tests.conftest import ROOT
+
+
+def test_defaults_use_the_embedded_server_and_local_storage(tmp_path):  # type: ignore[no-untyped-def]
+    config = Config.from_env({"PAGEMILL_HOME": str(tmp_path)})
+    assert config.uses_embedded_database
+    assert config.storage_url == f"file://{tmp_path / 'objects'}"
+    assert config.broker_url_for("postgresql://u@h/db") == "sqla+postgresql+psycopg://u@h/db"
+
+
+def test_database_url_is_normalised_to_psycopg3():
+    config = Config.from_env({"DATABASE_URL": "postgres://u:p@db:5432/x"})
+    assert config.database_url == "postgresql+psycopg://u:p@db:5432/x"
+
+
+def test_bad_numbers_are_reported_by_name():
+    with pytest.raises(ValueError, match="PAGEMILL_BATCH_SIZE"):
+        Config.from_env({"PAGEMILL_BATCH_SIZE": "many"})
+
+
+def _port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _port_open(5432), reason="no PostgreSQL on 127.0.0.1:5432")
+def test_a_server_without_pgvector_is_refused_with_a_fix(tmp_path):  # type: ignore[no-untyped-def]
+    import psycopg
+
+    url = "postgresql://postgres@127.0.0.1:5432/postgres"
+    with psycopg.connect(url) as conn:
+        has_vector = conn.execute(
+            "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+    if has_vector:
+        pytest.skip("this server has pgvector")
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": url, "PAGEMILL_HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "app.cli", "migrate"], env=env, cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert "pgvector" in result.stderr and "unset DATABASE_URL" in result.stderr

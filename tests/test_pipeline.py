@@ -1,0 +1,135 @@
+"""The pipeline end to end, with a real worker process, and its failure paths."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from sqlalchemy import text
+
+from app import jobs
+from app.jobs import stage_document
+from app.submission import stage_record, submit_job
+from tasks.pipeline import MAX_ATTEMPTS, process_batch
+from tests.conftest import ROOT, wait_for
+
+
+def _cli(env, *args, timeout=300):  # type: ignore[no-untyped-def]
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _tenant_name(engine, tenant):  # type: ignore[no-untyped-def]
+    with engine.connect() as conn:
+        return conn.execute(text("SELECT name FROM tenants WHERE id = :t"), {"t": tenant}).scalar_one()
+
+
+def _wait_job(engine, job_id, tenant):  # type: ignore[no-untyped-def]
+    def done():  # type: ignore[no-untyped-def]
+        with engine.connect() as conn:
+            p = jobs.job_progress(conn, job_id, tenant)
+        return p if p["status"] in jobs.TERMINAL_JOB_STATES else None
+
+    return wait_for(done, timeout=180, what=f"job {job_id}")
+
+
+def test_ingesting_a_folder_twice_keeps_one_set_of_chunks(engine, tenant, test_env, worker):
+    name = _tenant_name(engine, tenant)
+    for _ in range(2):
+        result = _cli(test_env, "ingest", "samples", "--tenant", name, "--wait")
+        assert result.returncode == 0, result.stderr
+        assert "completed (4 completed, 0 failed)" in result.stderr
+    with engine.connect() as conn:
+        per_doc = conn.execute(text("""
+            SELECT sd.external_id, count(c.id) AS n, sd.chunk_count
+            FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+            WHERE sd.tenant_id = :t GROUP BY sd.id ORDER BY 1"""), {"t": tenant}).all()
+        jobs_done = conn.execute(text(
+            "SELECT count(*) FROM jobs WHERE tenant_id = :t AND status = 'completed'"),
+            {"t": tenant}).scalar_one()
+    assert [r.external_id for r in per_doc] == [
+        "samples/durable-queues.md", "samples/http-semantics.md",
+        "samples/maintenance-report.pdf", "samples/vector-search-notes.txt"]
+    assert all(r.n == r.chunk_count for r in per_doc)
+    assert jobs_done == 2
+
+    search = _cli(test_env, "search", "RFC 7231", "--tenant", name, "--json", "--k", "3")
+    assert search.returncode == 0, search.stderr
+    results = json.loads(search.stdout)["results"]
+    assert results[0]["document_id"] == "samples/http-semantics.md"
+    assert len({r["document_id"] for r in results}) == len(results)
+
+
+def test_one_bad_document_fails_alone(engine, storage, tenant, worker):
+    good = stage_record(storage, tenant, {"id": "good", "title": "Kinase inhibitors",
+                                          "text": "Imatinib inhibits BCR-ABL.", "metadata": {}})
+    # Bytes that sniff as PDF but are not one: the job must finish, this document failed.
+    bad = stage_document(storage, tenant, "broken.pdf", b"%PDF-1.4\n garbage", source="upload",
+                         filename="broken.pdf")
+    job_id = submit_job(engine, tenant, [good, bad], batch_size=1)
+    progress = _wait_job(engine, job_id, tenant)
+    assert progress["status"] == "completed_with_errors"
+    assert (progress["completed_documents"], progress["failed_documents"]) == (1, 1)
+    with engine.connect() as conn:
+        row = conn.execute(text("SELECT error_code, error_message FROM documents "
+                                "WHERE job_id = :j AND external_id = 'broken.pdf'"),
+                           {"j": job_id}).one()
+    assert row.error_code == "corrupt" and row.error_message
+
+
+def _job_without_publishing(engine, storage, tenant, n=2):  # type: ignore[no-untyped-def]
+    docs = [stage_record(storage, tenant, {"id": f"r{i}", "title": f"Title {i}",
+                                           "text": f"Body number {i} about enzymes.",
+                                           "metadata": {}}) for i in range(n)]
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, docs, batch_size=10)
+    return job_id
+
+
+def test_duplicate_delivery_repeats_no_finished_work(engine, storage, config, tenant):
+    job_id = _job_without_publishing(engine, storage, tenant)
+    first = process_batch(engine, storage, config, job_id, 0)
+    assert (first.completed, first.failed) == (2, 0)
+    with engine.connect() as conn:
+        chunk_ids = conn.execute(text("SELECT id FROM chunks WHERE tenant_id = :t ORDER BY id"),
+                                 {"t": tenant}).scalars().all()
+    again = process_batch(engine, storage, config, job_id, 0)
+    assert (again.completed, again.failed) == (0, 0)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT id FROM chunks WHERE tenant_id = :t ORDER BY id"),
+                            {"t": tenant}).scalars().all() == chunk_ids
+        attempts = conn.execute(text("SELECT attempts FROM documents WHERE job_id = :j"),
+                                {"j": job_id}).scalars().all()
+    assert attempts == [1, 1]
+
+
+def test_a_document_left_processing_by_a_crash_is_retried_then_given_up(
+        engine, storage, config, tenant):
+    job_id = _job_without_publishing(engine, storage, tenant)
+    with engine.begin() as conn:
+        # r0 was being processed by a worker that died; r1 has crashed it MAX_ATTEMPTS times.
+        conn.execute(text("UPDATE documents SET status = 'processing', attempts = 1 "
+                          "WHERE job_id = :j AND external_id = 'r0'"), {"j": job_id})
+        conn.execute(text("UPDATE documents SET status = 'processing', attempts = :n "
+                          "WHERE job_id = :j AND external_id = 'r1'"),
+                     {"j": job_id, "n": MAX_ATTEMPTS})
+    outcome = process_batch(engine, storage, config, job_id, 0)
+    assert outcome.completed == 1
+    with engine.begin() as conn:
+        rows = dict(conn.execute(text("SELECT external_id, error_code FROM documents "
+                                      "WHERE job_id = :j"), {"j": job_id}).all())
+        assert jobs.finalize_job(conn, job_id) == "completed_with_errors"
+    assert rows == {"r0": None, "r1": "worker_crashed"}
+
+
+def test_reingesting_unchanged_content_reuses_the_index(engine, storage, config, tenant):
+    first = _job_without_publishing(engine, storage, tenant)
+    process_batch(engine, storage, config, first, 0)
+    second = _job_without_publishing(engine, storage, tenant)
+    outcome = process_batch(engine, storage, config, second, 0)
+    assert (outcome.completed, outcome.unchanged) == (2, 2)
+    with engine.connect() as conn:
+        owners = conn.execute(text("SELECT DISTINCT job_id FROM search_documents "
+                                   "WHERE tenant_id = :t"), {"t": tenant}).scalars().all()
+    assert [str(o) for o in owners] == [second]
