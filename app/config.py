@@ -128,10 +128,10 @@ class Config:
         return replace(self, database_url=to_sqlalchemy_url(url))
 
     def broker_url_for(self, database_url: str) -> str:
-        """The Celery broker URL: ``BROKER_URL`` or the stock SQLAlchemy transport on the database."""
+        """The Celery broker URL: ``BROKER_URL``, or pagemill's durable transport on the database."""
         if self.broker_url:
             return self.broker_url
-        return "sqla+" + to_sqlalchemy_url(database_url)
+        return "pagemill+" + to_sqlalchemy_url(database_url)
 
     def result_backend_for(self, database_url: str) -> str:
         return "db+" + to_sqlalchemy_url(database_url)

@@ -1,15 +1,19 @@
 """The Celery application.
 
-Broker and result backend default to the pagemill database (kombu's stock SQLAlchemy
-transport for now).  They are resolved lazily through ``add_defaults``: the embedded
+Broker and result backend default to the pagemill database, through pagemill's durable
+transport (tasks/broker.py).  They are resolved lazily through ``add_defaults``: the embedded
 PostgreSQL server is started when Celery first needs a connection, not at import.
 """
 
 from __future__ import annotations
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
 
 from app.config import Config
+
+# Broker URLs of the form pagemill+postgresql+psycopg://... select tasks/broker.py.
+TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 
 
 def _database_defaults() -> dict[str, str]:

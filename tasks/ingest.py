@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import logging
 
-from celery import chord, shared_task
+from celery import chord
 from sqlalchemy.exc import OperationalError
 
 from app import jobs
+from tasks.celery_app import app
 from tasks.pipeline import process_batch
 from tasks.runtime import get_runtime
 
 log = logging.getLogger(__name__)
 
 
-@shared_task(
+@app.task(
     name="pagemill.ingest_batch",
     bind=True,
     autoretry_for=(OperationalError,),
@@ -30,7 +31,7 @@ def ingest_batch(self, job_id: str, batch_no: int) -> dict[str, int]:  # type: i
             "unchanged": outcome.unchanged}
 
 
-@shared_task(
+@app.task(
     name="pagemill.finalize_job",
     bind=True,
     autoretry_for=(OperationalError,),

@@ -16,7 +16,7 @@ def test_defaults_use_the_embedded_server_and_local_storage(tmp_path):  # type: 
     config = Config.from_env({"PAGEMILL_HOME": str(tmp_path)})
     assert config.uses_embedded_database
     assert config.storage_url == f"file://{tmp_path / 'objects'}"
-    assert config.broker_url_for("postgresql://u@h/db") == "sqla+postgresql+psycopg://u@h/db"
+    assert config.broker_url_for("postgresql://u@h/db") == "pagemill+postgresql+psycopg://u@h/db"
 
 
 def test_database_url_is_normalised_to_psycopg3():

@@ -1,0 +1,116 @@
+"""Retrieval quality of the three search modes on a BEIR collection, side by side.
+
+Usage (after ingesting the corpus with `pagemill ingest --jsonl corpus.jsonl --wait`):
+
+    python bench/retrieval_eval.py ../shared/corpus/beir-scifact --split train
+
+Prints a table of nDCG@10, Recall@10, Recall@100 and median query time per mode.
+Tune only on the train split; the test split is for reporting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from app.auth import ensure_tenant
+from app.db import upgrade_schema
+from indexing.embedding import embed
+from indexing.search import SearchParams, search
+from tasks.runtime import get_runtime
+
+
+def load_qrels(path: Path) -> dict[str, dict[str, int]]:
+    qrels: dict[str, dict[str, int]] = defaultdict(dict)
+    with path.open() as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            qrels[row["query-id"]][row["corpus-id"]] = int(row["score"])
+    return qrels
+
+
+def ndcg_at(ranked: list[str], rels: dict[str, int], k: int) -> float:
+    dcg = sum((2 ** rels.get(d, 0) - 1) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
+    ideal = sorted(rels.values(), reverse=True)[:k]
+    idcg = sum((2**r - 1) / math.log2(i + 2) for i, r in enumerate(ideal))
+    return dcg / idcg if idcg else 0.0
+
+
+def recall_at(ranked: list[str], rels: dict[str, int], k: int) -> float:
+    relevant = {d for d, r in rels.items() if r > 0}
+    return len(relevant & set(ranked[:k])) / len(relevant) if relevant else 0.0
+
+
+def score_run(run: Path, qrels: dict[str, dict[str, int]]) -> None:
+    ndcgs, r10 = [], []
+    with run.open() as fh:
+        for line in fh:
+            row = json.loads(line)
+            if row["query_id"] not in qrels:
+                continue
+            ranked = [r["document_id"] for r in row["results"]]
+            ndcgs.append(ndcg_at(ranked, qrels[row["query_id"]], 10))
+            r10.append(recall_at(ranked, qrels[row["query_id"]], 10))
+    print(f"{run}: {len(ndcgs)} judged queries, nDCG@10 {statistics.mean(ndcgs):.4f}, "
+          f"Recall@10 {statistics.mean(r10):.4f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("collection", type=Path)
+    parser.add_argument("--split", default="train")
+    parser.add_argument("--tenant", default=None)
+    parser.add_argument("--modes", default="bm25,dense,hybrid")
+    parser.add_argument("--limit", type=int, default=0, help="evaluate only the first N queries")
+    parser.add_argument("--run", type=Path, default=None,
+                        help="score the output of `pagemill search --queries ... --json` instead")
+    args = parser.parse_args()
+
+    qrels = load_qrels(args.collection / "qrels" / f"{args.split}.tsv")
+    queries = []
+    with (args.collection / "queries.jsonl").open() as fh:
+        for line in fh:
+            q = json.loads(line)
+            if q["_id"] in qrels:
+                queries.append((q["_id"], q["text"]))
+    if args.limit:
+        queries = queries[: args.limit]
+    if args.run:
+        score_run(args.run, qrels)
+        return
+
+    runtime = get_runtime()
+    upgrade_schema(runtime.database_url)
+    cfg = runtime.config
+    params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k, ef_search=cfg.hnsw_ef_search)
+    with runtime.engine.begin() as conn:
+        tenant_id = ensure_tenant(conn, args.tenant or cfg.default_tenant)
+    vectors = embed([t for _, t in queries])
+
+    print(f"{args.collection.name} {args.split}: {len(queries)} queries, "
+          f"k1={params.k1} b={params.b} rrf_k={params.rrf_k}")
+    print("| mode | nDCG@10 | Recall@10 | Recall@100 | p50 ms |")
+    print("|---|---|---|---|---|")
+    for mode in args.modes.split(","):
+        ndcgs, r10, r100, times = [], [], [], []
+        for (qid, text_), vec in zip(queries, vectors, strict=True):
+            started = time.perf_counter()
+            with runtime.engine.begin() as conn:
+                hits = search(conn, tenant_id, text_, k=100, mode=mode,  # type: ignore[arg-type]
+                              params=params, query_vector=vec)
+            times.append((time.perf_counter() - started) * 1000)
+            ranked = [h.document_id for h in hits]
+            ndcgs.append(ndcg_at(ranked, qrels[qid], 10))
+            r10.append(recall_at(ranked, qrels[qid], 10))
+            r100.append(recall_at(ranked, qrels[qid], 100))
+        print(f"| {mode} | {statistics.mean(ndcgs):.4f} | {statistics.mean(r10):.4f} | "
+              f"{statistics.mean(r100):.4f} | {statistics.median(times):.1f} |")
+
+
+if __name__ == "__main__":
+    main()
