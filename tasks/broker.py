@@ -25,8 +25,12 @@ With Celery the transport runs in the worker's event loop (``implements.asynchro
 the LISTEN socket is registered as a reader, so the worker uses its async loop and
 AsynPool; plain kombu consumers use ``drain_events``, which waits on the same socket.
 
-Exchanges and bindings still live in process memory, as in kombu's virtual base: direct
-routing works across processes, fanout does not yet.
+* **Routing is shared.**  Exchanges and bindings are rows (``broker_exchanges``,
+  ``broker_bindings``), so direct, topic and fanout routing is the same from every process:
+  ``celery inspect``/``control`` (fanout to every worker's pidbox queue) and worker events
+  (topic) work.  Queues declared with ``x-expires`` (reply and event queues) disappear
+  with their bindings and messages once unused that long, and undelivered messages older
+  than a queue's ``x-message-ttl`` are dropped, so monitoring does not fill the database.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import Any
 
 import psycopg
 from kombu.transport import virtual
+from kombu.transport.base import to_rabbitmq_queue_arguments
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
@@ -66,6 +71,25 @@ CREATE TABLE IF NOT EXISTS broker_messages (
     created_at  timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS broker_messages_fetch ON broker_messages (queue, priority DESC, id);
+CREATE TABLE IF NOT EXISTS broker_exchanges (
+    name        text PRIMARY KEY,
+    type        text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS broker_bindings (
+    exchange     text NOT NULL,
+    routing_key  text NOT NULL,
+    pattern      text,
+    queue        text NOT NULL,
+    PRIMARY KEY (exchange, routing_key, queue)
+);
+CREATE INDEX IF NOT EXISTS broker_bindings_queue ON broker_bindings (queue);
+-- Queues with x-expires (reply and event queues) and x-message-ttl (control queues).
+CREATE TABLE IF NOT EXISTS broker_queues (
+    name            text PRIMARY KEY,
+    expires_ms      bigint,
+    message_ttl_ms  bigint,
+    last_used_at    timestamptz NOT NULL DEFAULT now()
+);
 CREATE TABLE IF NOT EXISTS broker_dead_letters (
     id          bigint PRIMARY KEY,
     queue       text NOT NULL,
@@ -103,6 +127,20 @@ FROM next WHERE m.id = next.id
 RETURNING m.id, m.payload, m.deliveries
 """)
 
+# Consumers that do not acknowledge (kombu pidbox and event receivers) take the message
+# outright: there is nothing to lease.
+_TAKE = text("""
+DELETE FROM broker_messages
+WHERE id = (
+    SELECT id FROM broker_messages
+    WHERE queue = :queue AND visible_at <= now()
+    ORDER BY priority DESC, id
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING id, payload, deliveries + 1 AS deliveries
+""")
+
 _BURY = text("""
 WITH gone AS (DELETE FROM broker_messages WHERE id = :id RETURNING *)
 INSERT INTO broker_dead_letters (id, queue, priority, payload, deliveries, reason, created_at)
@@ -122,6 +160,62 @@ SELECT pg_notify(:channel, queue) FROM m
 _RENEW = text("""
 UPDATE broker_messages SET visible_at = now() + make_interval(secs => :lease)
 WHERE id = ANY(CAST(:ids AS bigint[]))
+""")
+
+_PUT_FANOUT = text("""
+WITH targets AS (SELECT DISTINCT queue FROM broker_bindings WHERE exchange = :exchange),
+ins AS (
+    INSERT INTO broker_messages (queue, priority, payload)
+    SELECT queue, :priority, :payload FROM targets RETURNING queue
+)
+SELECT pg_notify(:channel, queue) FROM ins
+""")
+
+_DECLARE_EXCHANGE = text("""
+INSERT INTO broker_exchanges (name, type) VALUES (:name, :type) ON CONFLICT (name) DO NOTHING
+""")
+_EXCHANGE_TYPE = text("SELECT type FROM broker_exchanges WHERE name = :name")
+_BIND = text("""
+INSERT INTO broker_bindings (exchange, routing_key, pattern, queue)
+VALUES (:exchange, :routing_key, :pattern, :queue) ON CONFLICT DO NOTHING
+""")
+_UNBIND = text("""
+DELETE FROM broker_bindings WHERE exchange = :exchange AND routing_key = :routing_key
+    AND queue = :queue
+""")
+_TABLE = text("SELECT routing_key, pattern, queue FROM broker_bindings WHERE exchange = :exchange")
+_DECLARE_QUEUE = text("""
+INSERT INTO broker_queues (name, expires_ms, message_ttl_ms) VALUES (:name, :expires, :ttl)
+ON CONFLICT (name) DO UPDATE SET expires_ms = excluded.expires_ms,
+    message_ttl_ms = excluded.message_ttl_ms, last_used_at = now()
+""")
+_HAS_QUEUE = text("""
+SELECT EXISTS (SELECT 1 FROM broker_queues WHERE name = :queue)
+    OR EXISTS (SELECT 1 FROM broker_bindings WHERE queue = :queue)
+""")
+_DROP_QUEUE = text("""
+WITH b AS (DELETE FROM broker_bindings WHERE queue = :queue),
+     q AS (DELETE FROM broker_queues WHERE name = :queue)
+DELETE FROM broker_messages WHERE queue = :queue
+""")
+_TOUCH_QUEUES = text("""
+UPDATE broker_queues SET last_used_at = now() WHERE name = ANY(CAST(:queues AS text[]))
+""")
+# Queues unused for longer than their x-expires vanish with their bindings and messages;
+# messages older than their queue's x-message-ttl that were never delivered are dropped.
+_EXPIRE = text("""
+WITH gone AS (
+    DELETE FROM broker_queues
+    WHERE expires_ms IS NOT NULL AND last_used_at + expires_ms * interval '1 millisecond' < now()
+    RETURNING name
+), b AS (
+    DELETE FROM broker_bindings WHERE queue IN (SELECT name FROM gone)
+), m AS (
+    DELETE FROM broker_messages WHERE queue IN (SELECT name FROM gone)
+)
+DELETE FROM broker_messages msg USING broker_queues q
+WHERE msg.queue = q.name AND q.message_ttl_ms IS NOT NULL AND msg.deliveries = 0
+  AND msg.created_at + q.message_ttl_ms * interval '1 millisecond' < now()
 """)
 
 _SIZE = text("SELECT count(*) FROM broker_messages WHERE queue = :queue AND visible_at <= now()")
@@ -155,7 +249,14 @@ class _Engines:
 
 
 class Channel(virtual.Channel):
-    """A channel whose queues are rows of ``broker_messages``."""
+    """A channel whose queues are rows of ``broker_messages`` and whose exchanges and
+    bindings are rows too, so that routing is the same from every process."""
+
+    supports_fanout = True
+
+    # Turn kombu's Queue(expires=..., message_ttl=...) into x-expires / x-message-ttl, as
+    # py-amqp does; the virtual base would silently drop them.
+    prepare_queue_arguments = staticmethod(to_rabbitmq_queue_arguments)
 
     def __init__(self, connection: Any, **kwargs: Any) -> None:
         super().__init__(connection, **kwargs)
@@ -165,6 +266,34 @@ class Channel(virtual.Channel):
         self.consumer_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         # delivery tag -> row id of every message this channel holds unacknowledged.
         self._held: dict[str, int] = {}
+        self._no_ack_queues: set[str] = set()
+
+    def basic_consume(self, queue: str, no_ack: bool, *args: Any, **kwargs: Any) -> Any:
+        if no_ack:
+            self._no_ack_queues.add(queue)
+        return super().basic_consume(queue, no_ack, *args, **kwargs)
+
+    def basic_cancel(self, consumer_tag: str) -> Any:
+        queue = self._tag_to_queue.get(consumer_tag)
+        result = super().basic_cancel(consumer_tag)
+        if queue is not None and queue not in self._active_queues:
+            self._no_ack_queues.discard(queue)
+        return result
+
+    def basic_get(self, queue: str, no_ack: bool = False, **kwargs: Any) -> Any:
+        if not no_ack:
+            return super().basic_get(queue, no_ack=False, **kwargs)
+        try:
+            return self.Message(self._take(queue), channel=self)
+        except Empty:
+            return None
+
+    def _take(self, queue: str) -> dict[str, Any]:
+        with self.engine.begin() as conn:
+            row = conn.execute(_TAKE, {"queue": queue}).one_or_none()
+        if row is None:
+            raise Empty()
+        return json.loads(row.payload)
 
     @property
     def engine(self) -> Engine:
@@ -177,6 +306,8 @@ class Channel(virtual.Channel):
                                 "payload": json.dumps(message), "channel": NOTIFY_CHANNEL})
 
     def _get(self, queue: str, timeout: float | None = None) -> dict[str, Any]:
+        if queue in self._no_ack_queues:
+            return self._take(queue)
         while True:
             with self.engine.begin() as conn:
                 row = conn.execute(_CLAIM, {"queue": queue, "lease": self.visibility_timeout,
@@ -246,14 +377,85 @@ class Channel(virtual.Channel):
             conn.execute(_DELETE_QUEUE, {"queue": queue})
 
     def _new_queue(self, queue: str, **kwargs: Any) -> None:
-        """Queues are implicit: a queue is the set of rows that name it."""
+        arguments = kwargs.get("arguments") or {}
+        expires, ttl = arguments.get("x-expires"), arguments.get("x-message-ttl")
+        with self.engine.begin() as conn:
+            conn.execute(_DECLARE_QUEUE, {"name": queue,
+                                          "expires": int(expires) if expires else None,
+                                          "ttl": int(ttl) if ttl else None})
 
     def _has_queue(self, queue: str, **kwargs: Any) -> bool:
-        return True
+        with self.engine.begin() as conn:
+            return bool(conn.execute(_HAS_QUEUE, {"queue": queue}).scalar_one())
+
+    def _delete(self, queue: str, *args: Any, **kwargs: Any) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(_DROP_QUEUE, {"queue": queue})
+
+    def queue_delete(self, queue: str, if_unused: bool = False, if_empty: bool = False,
+                     **kwargs: Any) -> None:
+        if if_empty and self._size(queue):
+            return
+        self._delete(queue)
+        self.state.queue_bindings_delete(queue)
+
+    # Exchanges and bindings live in the database: a publish in any process sees the
+    # bindings declared by every other process (fanout for remote control, topic for events).
+    def exchange_declare(self, exchange: str | None = None, type: str = "direct",
+                         durable: bool = False, auto_delete: bool = False,
+                         arguments: dict[str, Any] | None = None, nowait: bool = False,
+                         passive: bool = False) -> None:
+        type = type or "direct"
+        name = exchange or f"amq.{type}"
+        if passive:
+            if name not in self.state.exchanges and self._stored_type(name) is None:
+                super().exchange_declare(name, type, passive=True)  # raises NOT_FOUND
+            return
+        super().exchange_declare(name, type, durable, auto_delete, arguments, nowait)
+        with self.engine.begin() as conn:
+            conn.execute(_DECLARE_EXCHANGE, {"name": name, "type": type})
+
+    def _stored_type(self, exchange: str) -> str | None:
+        with self.engine.begin() as conn:
+            return conn.execute(_EXCHANGE_TYPE, {"name": exchange}).scalar_one_or_none()
+
+    def typeof(self, exchange: str, default: str = "direct") -> Any:
+        if exchange in self.state.exchanges:
+            return super().typeof(exchange, default)
+        return self.exchange_types[self._stored_type(exchange) or default]
+
+    def get_table(self, exchange: str) -> list[tuple[str, str | None, str]]:
+        with self.engine.begin() as conn:
+            return [tuple(row) for row in conn.execute(_TABLE, {"exchange": exchange})]  # type: ignore[misc]
+
+    def queue_bind(self, queue: str, exchange: str | None = None, routing_key: str = "",
+                   arguments: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        exchange = exchange or "amq.direct"
+        self.state.binding_declare(queue, exchange, routing_key, arguments)
+        key, pattern, _ = self.typeof(exchange).prepare_bind(queue, exchange, routing_key,
+                                                             arguments)
+        with self.engine.begin() as conn:
+            conn.execute(_BIND, {"exchange": exchange, "routing_key": key, "pattern": pattern,
+                                 "queue": queue})
+
+    def queue_unbind(self, queue: str, exchange: str | None = None, routing_key: str = "",
+                     arguments: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        self.state.binding_delete(queue, exchange, routing_key)
+        with self.engine.begin() as conn:
+            conn.execute(_UNBIND, {"exchange": exchange or "amq.direct",
+                                   "routing_key": routing_key, "queue": queue})
+
+    def _put_fanout(self, exchange: str, message: dict[str, Any], routing_key: str,
+                    **kwargs: Any) -> None:
+        priority = message.get("properties", {}).get("priority") or 0
+        with self.engine.begin() as conn:
+            conn.execute(_PUT_FANOUT, {"exchange": exchange, "priority": int(priority),
+                                       "payload": json.dumps(message), "channel": NOTIFY_CHANNEL})
 
 
 class LeaseKeeper:
-    """Renews the leases of every message held by this process until it is acked."""
+    """Renews the leases of every message held by this process until it is acked; also
+    marks the queues this process consumes as used and expires abandoned ones."""
 
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
@@ -266,6 +468,10 @@ class LeaseKeeper:
     def hold(self, row_id: int) -> None:
         with self._lock:
             self._ids.add(row_id)
+        self.start()
+
+    def start(self) -> None:
+        with self._lock:
             if self._thread is None or self._pid != os.getpid():
                 self._pid = os.getpid()
                 self._thread = threading.Thread(target=self._run, name="pagemill-broker-lease",
@@ -281,16 +487,22 @@ class LeaseKeeper:
 
     def _run(self) -> None:
         lease = self.transport.visibility_timeout
-        while not self._stop.wait(lease / 3):
+        # Often enough for the shortest x-expires Celery uses (10 s for reply queues).
+        interval = min(lease / 3, 3.0)
+        while not self._stop.wait(interval):
             with self._lock:
                 ids = sorted(self._ids)
-            if not ids:
-                continue
+            queues = sorted({q for ch in list(self.transport.channels)
+                             for q in getattr(ch, "_active_queues", [])})
             try:
                 with _Engines.get(self.transport.sqlalchemy_url).begin() as conn:
-                    conn.execute(_RENEW, {"ids": ids, "lease": lease})
+                    if ids:
+                        conn.execute(_RENEW, {"ids": ids, "lease": lease})
+                    if queues:
+                        conn.execute(_TOUCH_QUEUES, {"queues": queues})
+                    conn.execute(_EXPIRE)
             except (OperationalError, DBAPIError):
-                log.warning("could not renew broker leases", exc_info=True)
+                log.warning("broker housekeeping failed", exc_info=True)
 
 
 class Transport(virtual.Transport):
@@ -298,7 +510,8 @@ class Transport(virtual.Transport):
 
     can_parse_url = True
     default_port = 5432
-    driver_type = "sql"
+    # Not "sql": Celery disables events for transports of that driver type.
+    driver_type = "postgresql"
     driver_name = "pagemill-postgresql"
     polling_interval = 2.0
     connection_errors = (OperationalError, psycopg.OperationalError)
@@ -307,7 +520,7 @@ class Transport(virtual.Transport):
     # asynchronous: Celery runs its event loop (and the AsynPool) with this transport,
     # waking on the LISTEN socket instead of polling.
     implements = virtual.Transport.implements.extend(asynchronous=True,
-                                                     exchange_type=frozenset(["direct", "topic"]))
+                                                     exchange_type=frozenset(["direct", "topic", "fanout"]))
 
     def __init__(self, client: Any, **kwargs: Any) -> None:
         super().__init__(client, **kwargs)
@@ -331,6 +544,7 @@ class Transport(virtual.Transport):
     def drain_events(self, connection: Any, timeout: float | None = None) -> None:
         started = monotonic()
         self._ensure_listener()
+        self.lease_keeper.start()
         while True:
             try:
                 self.cycle.get(self._deliver, timeout=timeout)
@@ -349,6 +563,7 @@ class Transport(virtual.Transport):
     # safety-net timer triggers a fetch of whatever the prefetch limit allows.
     def register_with_event_loop(self, connection: Any, loop: Any) -> None:
         self._loop = loop
+        self.lease_keeper.start()
         self._register_listener()
         loop.call_repeatedly(self.polling_interval, self._drain_ready)
         loop.on_tick.add(self._on_tick)

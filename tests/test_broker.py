@@ -199,6 +199,105 @@ def test_sigkill_loop_loses_no_task(database_url, engine, test_env, queue_name):
     wait_for(lambda: _rows(engine, queue_name) == 0, timeout=30, what="acked rows deleted")
 
 
+def test_routing_is_shared_between_processes_and_idle_queues_expire(database_url, engine):
+    from kombu import Exchange, Queue
+
+    fanout = Exchange(f"fan-{uuid.uuid4().hex[:6]}", type="fanout")
+    names = [f"sub-{uuid.uuid4().hex[:6]}" for _ in range(2)]
+    with _conn(database_url) as subscriber:
+        for name in names:
+            Queue(name, fanout, expires=1, message_ttl=60).bind(subscriber.default_channel).declare()
+    # Another connection (as another process would) publishes without knowing the queues.
+    with _conn(database_url) as publisher:
+        publisher.Producer().publish({"hello": 1}, exchange=fanout.name, routing_key="",
+                                     declare=[])
+    assert [_rows(engine, n) for n in names] == [1, 1]
+    # Nobody consumes: after x-expires (1 s) the housekeeper removes queues and messages.
+    with _conn(database_url) as housekeeper:
+        housekeeper.transport.lease_keeper.start()
+        wait_for(lambda: all(_rows(engine, n) == 0 for n in names), timeout=20,
+                 what="expired queues dropped")
+        housekeeper.transport.lease_keeper.stop()
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM broker_bindings WHERE queue = ANY(:q)"),
+                            {"q": names}).scalar_one() == 0
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env, queue_name):
+    import json as jsonlib
+    import urllib.request
+
+    env = {**test_env, "BROKER_TEST_QUEUE": queue_name, "FLOWER_UNAUTHENTICATED_API": "true"}
+    hostname = f"mon-{uuid.uuid4().hex[:6]}@test"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tests.broker_app", "worker", "-E",
+         "--concurrency=1", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+         f"--hostname={hostname}"],
+        env=env, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    port = _free_port()
+    flower = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tests.broker_app", "flower", f"--port={port}",
+         "--address=127.0.0.1"], env=env, cwd=ROOT, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def ping() -> bool:
+            out = subprocess.run([sys.executable, "-m", "celery", "-A", "tests.broker_app",
+                                  "inspect", "ping", "-d", hostname, "--timeout=2"],
+                                 env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+            return out.returncode == 0 and "pong" in out.stdout
+
+        wait_for(ping, timeout=90, interval=1, what="inspect ping reply")
+
+        def api(path: str):  # type: ignore[no-untyped-def]
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                    return jsonlib.loads(r.read())
+            except OSError:
+                return None
+
+        wait_for(lambda: hostname in (api("/api/workers?refresh=1") or {}), timeout=90,
+                 interval=1, what="Flower lists the worker")
+        os.environ["BROKER_TEST_QUEUE"] = queue_name
+        from tests import broker_app
+
+        run = uuid.uuid4().hex
+        with engine_for(database_url).begin() as conn:
+            conn.execute(text("CREATE TABLE IF NOT EXISTS broker_test_runs (run text, n int, "
+                              "phase text, pid int, at timestamptz DEFAULT now())"))
+        ids = [broker_app.record.apply_async((run, n, 0.05), queue=queue_name).id
+               for n in range(3)]
+
+        def states():  # type: ignore[no-untyped-def]
+            tasks = api("/api/tasks") or {}
+            return {i: tasks.get(i, {}).get("state") for i in ids}
+
+        wait_for(lambda: set(states().values()) == {"SUCCESS"}, timeout=90, interval=1,
+                 what="Flower shows the task states")
+    finally:
+        for proc in (flower, worker):
+            proc.send_signal(signal.SIGTERM)
+        for proc in (flower, worker):
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def engine_for(url: str):  # type: ignore[no-untyped-def]
+    from app.db import get_engine
+
+    return get_engine(url)
+
+
 def test_schema_install_is_idempotent(engine):
     install_schema(engine)
     install_schema(engine)
