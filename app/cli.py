@@ -261,6 +261,32 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
 
 
 @main.group()
+def broker() -> None:
+    """Inspect the durable broker."""
+
+
+@broker.command("dead-letters")
+@click.option("--requeue", is_flag=True, help="Put dead letters back on their queues.")
+@click.option("--id", "ids", multiple=True, type=int, help="Only these dead letters.")
+def broker_dead_letters(requeue: bool, ids: tuple[int, ...]) -> None:
+    """List messages that exhausted their deliveries, or requeue them."""
+    from tasks.broker import dead_letters, install_schema, requeue_dead_letters
+
+    runtime = _runtime()
+    install_schema(runtime.engine)
+    if requeue:
+        n = requeue_dead_letters(runtime.engine, list(ids) or None)
+        click.echo(f"requeued {n} message(s)")
+        return
+    rows = [r for r in dead_letters(runtime.engine) if not ids or r.id in ids]
+    for r in rows:
+        click.echo(f"{r.id}\t{r.queue}\t{r.task or '-'}\t{r.task_id or '-'}\t{r.deliveries}\t"
+                   f"{r.died_at:%Y-%m-%d %H:%M:%S}\t{r.reason}")
+    if not rows:
+        click.echo("no dead letters")
+
+
+@main.group()
 def keys() -> None:
     """Manage API keys."""
 

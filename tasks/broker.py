@@ -14,7 +14,8 @@ How it keeps its promises:
   consuming process renews the leases of every message it holds every
   ``visibility_timeout / 3`` seconds.
 * **No contention, no table growth.**  Consumers claim with ``FOR UPDATE SKIP LOCKED``
-  along an index on ``(queue, priority DESC, id)``; consumed rows are deleted.
+  along an index on ``(queue, priority DESC, id)``, as many messages per round trip as
+  the prefetch limit leaves room for (at most ``fetch_limit``); consumed rows are deleted.
 * **Instant wake-up.**  Publishing sends ``NOTIFY pagemill_broker`` in the same
   transaction; an idle consumer waits on its ``LISTEN`` socket rather than sleeping,
   with a slow poll (``polling_interval``) as the safety net for expired leases.
@@ -42,6 +43,7 @@ import select
 import socket
 import threading
 import uuid
+from collections import deque
 from collections.abc import Iterable
 from queue import Empty
 from time import monotonic
@@ -58,6 +60,7 @@ log = logging.getLogger(__name__)
 NOTIFY_CHANNEL = "pagemill_broker"
 DEFAULT_VISIBILITY_TIMEOUT = 60.0
 DEFAULT_MAX_DELIVERIES = 10
+DEFAULT_FETCH_LIMIT = 32
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS broker_messages (
@@ -117,14 +120,14 @@ WITH next AS (
     SELECT id FROM broker_messages
     WHERE queue = :queue AND visible_at <= now()
     ORDER BY priority DESC, id
-    LIMIT 1
+    LIMIT :limit
     FOR UPDATE SKIP LOCKED
 )
 UPDATE broker_messages m
 SET visible_at = now() + make_interval(secs => :lease), deliveries = m.deliveries + 1,
     consumer = :consumer
 FROM next WHERE m.id = next.id
-RETURNING m.id, m.payload, m.deliveries
+RETURNING m.id, m.payload, m.deliveries, m.priority
 """)
 
 # Consumers that do not acknowledge (kombu pidbox and event receivers) take the message
@@ -150,6 +153,10 @@ ON CONFLICT (id) DO NOTHING
 
 _ACK = text("DELETE FROM broker_messages WHERE id = :id")
 
+# Acks, claims and lease renewals may be lost in a server crash without losing a message
+# (the message is delivered again), so they need not wait for the WAL flush; publishes do.
+_RELAXED = text("SET LOCAL synchronous_commit TO off")
+
 _RELEASE = text("""
 WITH m AS (
     UPDATE broker_messages SET visible_at = now(), consumer = NULL WHERE id = :id RETURNING queue
@@ -165,6 +172,17 @@ WHERE id = ANY(CAST(:ids AS bigint[]))
 _PUT_FANOUT = text("""
 WITH targets AS (SELECT DISTINCT queue FROM broker_bindings WHERE exchange = :exchange),
 ins AS (
+    INSERT INTO broker_messages (queue, priority, payload)
+    SELECT queue, :priority, :payload FROM targets RETURNING queue
+)
+SELECT pg_notify(:channel, queue) FROM ins
+""")
+
+_PUT_DIRECT = text("""
+WITH targets AS (
+    SELECT DISTINCT queue FROM broker_bindings
+    WHERE exchange = :exchange AND routing_key = :routing_key
+), ins AS (
     INSERT INTO broker_messages (queue, priority, payload)
     SELECT queue, :priority, :payload FROM targets RETURNING queue
 )
@@ -242,7 +260,9 @@ class _Engines:
         with cls._lock:
             engine = cls._engines.get(key)
             if engine is None:
-                engine = create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=8)
+                # No pre-ping: it would double the round trips of every fetch and ack; a dead
+                # connection raises OperationalError, which kombu treats as connection loss.
+                engine = create_engine(url, pool_size=4, max_overflow=8, pool_recycle=3600)
                 install_schema(engine)
                 cls._engines[key] = engine
             return engine
@@ -266,6 +286,9 @@ class Channel(virtual.Channel):
         self.consumer_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         # delivery tag -> row id of every message this channel holds unacknowledged.
         self._held: dict[str, int] = {}
+        # Claimed in a batch, not yet handed to the consumer: (row id, payload, deliveries).
+        self._buffer: dict[str, deque[tuple[int, str, int]]] = {}
+        self.fetch_limit = int(options.get("fetch_limit", DEFAULT_FETCH_LIMIT))
         self._no_ack_queues: set[str] = set()
 
     def basic_consume(self, queue: str, no_ack: bool, *args: Any, **kwargs: Any) -> Any:
@@ -306,27 +329,66 @@ class Channel(virtual.Channel):
                                 "payload": json.dumps(message), "channel": NOTIFY_CHANNEL})
 
     def _get(self, queue: str, timeout: float | None = None) -> dict[str, Any]:
-        if queue in self._no_ack_queues:
-            return self._take(queue)
-        while True:
-            with self.engine.begin() as conn:
-                row = conn.execute(_CLAIM, {"queue": queue, "lease": self.visibility_timeout,
-                                            "consumer": self.consumer_id}).one_or_none()
-                if row is None:
-                    raise Empty()
+        buffered = self._buffer.get(queue)
+        if not buffered:
+            quiet = self.connection.quiet_queues
+            if queue in quiet:
+                raise Empty()  # found empty, and no NOTIFY for it since: skip the round trip
+            if queue in self._no_ack_queues:
+                try:
+                    return self._take(queue)
+                except Empty:
+                    quiet.add(queue)
+                    raise
+            buffered = self._buffer[queue] = deque(self._claim(queue))
+            if not buffered:
+                quiet.add(queue)
+                raise Empty()
+        row_id, raw, deliveries = buffered.popleft()
+        payload = json.loads(raw)
+        properties = payload.setdefault("properties", {})
+        if deliveries > 1:
+            payload["redelivered"] = True
+        self._held[properties["delivery_tag"]] = row_id
+        return payload
+
+    def _claim(self, queue: str) -> list[tuple[int, str, int]]:
+        """Lease as many messages as the prefetch limit allows, in one round trip."""
+        # Without a prefetch limit (plain kombu consumers) take one: a batch would sit leased
+        # in a consumer that may never ask for it.
+        room = self.qos.can_consume_max_estimate()
+        limit = max(1, min(room if room is not None else 1, self.fetch_limit))
+        with self.engine.begin() as conn:
+            conn.execute(_RELAXED)
+            rows = conn.execute(_CLAIM, {"queue": queue, "lease": self.visibility_timeout,
+                                         "consumer": self.consumer_id, "limit": limit}).all()
+            claimed = []
+            for row in sorted(rows, key=lambda r: (-r.priority, r.id)):
                 if row.deliveries > self.max_deliveries:
                     conn.execute(_BURY, {"id": row.id, "reason": f"delivered {row.deliveries - 1}"
-                                         f" times without acknowledgement"})
-                    log.error("message moved to dead letters", extra={"queue": queue,
-                                                                      "message_id": row.id})
-                    continue
-            payload = json.loads(row.payload)
-            properties = payload.setdefault("properties", {})
-            if row.deliveries > 1:
-                payload["redelivered"] = True
-            self._held[properties["delivery_tag"]] = row.id
-            self.connection.lease_keeper.hold(row.id)
-            return payload
+                                         " times without acknowledgement"})
+                    log.error("message moved to dead letters",
+                              extra={"queue": queue, "message_id": row.id})
+                else:
+                    claimed.append((row.id, row.payload, row.deliveries))
+        for row_id, _, _ in claimed:
+            self.connection.lease_keeper.hold(row_id)
+        return claimed
+
+    def close(self) -> None:
+        # Leased but never handed out: make them visible again rather than wait for expiry.
+        pending = [row_id for buffered in self._buffer.values() for row_id, _, _ in buffered]
+        self._buffer.clear()
+        if pending:
+            try:
+                with self.engine.begin() as conn:
+                    for row_id in pending:
+                        conn.execute(_RELEASE, {"id": row_id, "channel": NOTIFY_CHANNEL})
+                        self.connection.lease_keeper.release(row_id)
+            except (OperationalError, DBAPIError):
+                log.warning("could not release buffered messages; their leases will expire",
+                            exc_info=True)
+        super().close()
 
     def _forget(self, delivery_tag: str) -> int | None:
         row_id = self._held.pop(delivery_tag, None)
@@ -341,6 +403,7 @@ class Channel(virtual.Channel):
         row_id = self._forget(delivery_tag)
         if row_id is not None:
             with self.engine.begin() as conn:
+                conn.execute(_RELAXED)
                 conn.execute(_ACK, {"id": row_id})
         super().basic_ack(delivery_tag)
 
@@ -445,6 +508,22 @@ class Channel(virtual.Channel):
             conn.execute(_UNBIND, {"exchange": exchange or "amq.direct",
                                    "routing_key": routing_key, "queue": queue})
 
+    def basic_publish(self, message: dict[str, Any], exchange: str, routing_key: str,
+                      **kwargs: Any) -> Any:
+        """Direct exchanges route in the INSERT itself: one round trip per publish."""
+        if not exchange or self.typeof(exchange).type != "direct":
+            return super().basic_publish(message, exchange, routing_key, **kwargs)
+        self._inplace_augment_message(message, exchange, routing_key)
+        priority = message.get("properties", {}).get("priority") or 0
+        with self.engine.begin() as conn:
+            routed = conn.execute(_PUT_DIRECT, {
+                "exchange": exchange, "routing_key": routing_key, "priority": int(priority),
+                "payload": json.dumps(message), "channel": NOTIFY_CHANNEL}).all()
+        if not routed:
+            log.warning("message to exchange %r with routing key %r matched no queue: dropped",
+                        exchange, routing_key)
+        return None
+
     def _put_fanout(self, exchange: str, message: dict[str, Any], routing_key: str,
                     **kwargs: Any) -> None:
         priority = message.get("properties", {}).get("priority") or 0
@@ -496,6 +575,7 @@ class LeaseKeeper:
                              for q in getattr(ch, "_active_queues", [])})
             try:
                 with _Engines.get(self.transport.sqlalchemy_url).begin() as conn:
+                    conn.execute(_RELAXED)
                     if ids:
                         conn.execute(_RENEW, {"ids": ids, "lease": lease})
                     if queues:
@@ -535,6 +615,9 @@ class Transport(virtual.Transport):
         self._listener_fd: int | None = None
         # Set when a held message is acked or released: there is room to fetch again.
         self.capacity_freed = False
+        # Queues found empty with no NOTIFY for them since; cleared by every safety-net poll
+        # (expired leases make messages visible without a NOTIFY).
+        self.quiet_queues: set[str] = set()
 
     def driver_version(self) -> str:
         return psycopg.__version__
@@ -545,7 +628,11 @@ class Transport(virtual.Transport):
         started = monotonic()
         self._ensure_listener()
         self.lease_keeper.start()
+        last_poll = monotonic()
         while True:
+            if monotonic() - last_poll >= self.polling_interval:
+                self.quiet_queues.clear()
+                last_poll = monotonic()
             try:
                 self.cycle.get(self._deliver, timeout=timeout)
                 return
@@ -565,7 +652,7 @@ class Transport(virtual.Transport):
         self._loop = loop
         self.lease_keeper.start()
         self._register_listener()
-        loop.call_repeatedly(self.polling_interval, self._drain_ready)
+        loop.call_repeatedly(self.polling_interval, self._poll_all)
         loop.on_tick.add(self._on_tick)
 
     def _register_listener(self) -> None:
@@ -574,11 +661,18 @@ class Transport(virtual.Transport):
         self._listener_fd = self._listener.fileno()
         self._loop.add_reader(self._listener_fd, self._on_readable)
 
+    def _poll_all(self) -> None:
+        self.quiet_queues.clear()
+        self._drain_ready()
+
+    def _read_notifies(self) -> None:
+        assert self._listener is not None
+        for notify in self._listener.notifies(timeout=0):
+            self.quiet_queues.discard(notify.payload)
+
     def _on_readable(self) -> None:
         try:
-            assert self._listener is not None
-            for _ in self._listener.notifies(timeout=0):
-                pass
+            self._read_notifies()
         except (psycopg.Error, OSError, AssertionError):
             log.warning("LISTEN connection lost; reconnecting", exc_info=True)
             if self._listener_fd is not None:
@@ -614,10 +708,9 @@ class Transport(virtual.Transport):
         try:
             ready, _, _ = select.select([listener.fileno()], [], [], timeout)
             if ready:
-                # Drain every pending notification; which queue woke us does not matter,
-                # the fair cycle will look at all of them.
-                for _ in listener.notifies(timeout=0):
-                    pass
+                self._read_notifies()
+            else:
+                self.quiet_queues.clear()  # the slow poll: look at every queue again
         except (psycopg.Error, OSError, ValueError):
             log.warning("LISTEN connection lost; reconnecting", exc_info=True)
             self._close_listener()

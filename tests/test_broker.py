@@ -301,3 +301,25 @@ def engine_for(url: str):  # type: ignore[no-untyped-def]
 def test_schema_install_is_idempotent(engine):
     install_schema(engine)
     install_schema(engine)
+
+
+def test_dead_letters_cli_lists_and_requeues(database_url, engine, test_env, queue_name):
+    with _conn(database_url, max_deliveries=1) as conn:
+        q = conn.SimpleQueue(queue_name)
+        q.put("poison")
+        q.get(timeout=5).requeue()
+        with pytest.raises(q.Empty):
+            q.get(timeout=0.5)
+        buried = [d.id for d in dead_letters(engine) if d.queue == queue_name]
+        assert len(buried) == 1
+
+        def cli(*args: str) -> str:
+            out = subprocess.run([sys.executable, "-m", "app.cli", "broker", "dead-letters", *args],
+                                 env=test_env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+            assert out.returncode == 0, out.stderr
+            return out.stdout
+
+        assert f"{buried[0]}\t{queue_name}" in cli()
+        assert "requeued 1 message(s)" in cli("--requeue", "--id", str(buried[0]))
+        assert q.get(timeout=5).payload == "poison"
+        q.close()

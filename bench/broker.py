@@ -1,0 +1,193 @@
+"""Broker transports side by side, in one run on this machine.
+
+    python bench/broker.py [--messages 2000] [--latency-samples 100]
+
+Compares kombu's stock SQLAlchemy transport, kombu's PGMQ transport, pagemill's
+transport (tasks/broker.py) and Redis (when a server answers on localhost:6379), all on
+the same embedded PostgreSQL.  For each: enqueue rate (one publisher), drain rate of a
+backlog with one worker of 2 processes (first to last task start), and publish-to-start
+latency of tasks sent one at a time to an idle worker.  Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.config import to_libpq_url  # noqa: E402
+from app.embedded import start_embedded  # noqa: E402
+
+
+def _redis_available() -> bool:
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        return False
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def _pgmq_available(dsn: str) -> bool:
+    try:
+        from pgmq.install import install_pgmq_from_sql
+    except ImportError:
+        return False
+    with psycopg.connect(dsn) as conn:
+        installed = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = 'pgmq'").fetchone()
+        if not installed:
+            install_pgmq_from_sql(conn=conn)
+            conn.commit()
+    return True
+
+
+def _worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "bench.broker_app", "worker", "--concurrency=2",
+         "--loglevel=ERROR", "--without-gossip", "--without-mingle", "--without-heartbeat",
+         f"--hostname=bench-{os.getpid()}@%h"],
+        env=env, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def _count(dsn: str, label: str) -> int:
+    with psycopg.connect(dsn) as conn:
+        return conn.execute("SELECT count(*) FROM bench_runs WHERE label = %s",
+                            (label,)).fetchone()[0]  # type: ignore[index]
+
+
+def _wait(dsn: str, label: str, n: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _count(dsn, label) >= n:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def run_one(name: str, broker_url: str, options: dict, dsn: str, messages: int,
+            samples: int) -> dict[str, float | str]:
+    env = {**os.environ, "BENCH_BROKER_URL": broker_url, "BENCH_RESULTS_DSN": dsn,
+           "BENCH_TRANSPORT_OPTIONS": json.dumps(options), "PYTHONPATH": str(ROOT)}
+    os.environ.update({k: env[k] for k in ("BENCH_BROKER_URL", "BENCH_TRANSPORT_OPTIONS",
+                                            "BENCH_RESULTS_DSN")})
+    # A fresh module per transport: the app reads its broker URL at import.
+    broker_app = importlib.reload(importlib.import_module("bench.broker_app"))
+
+    label = f"{name}-{time.time_ns()}"
+    with broker_app.app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=3)
+        producer = broker_app.app.amqp.Producer(conn)
+        broker_app.touch.apply_async((label, -1, time.time()), producer=producer)  # warm-up
+        started = time.perf_counter()
+        for n in range(messages):
+            broker_app.touch.apply_async((label, n, time.time()), producer=producer)
+        enqueue_rate = messages / (time.perf_counter() - started)
+
+    worker = _worker(env)
+    try:
+        if not _wait(dsn, label, messages + 1, timeout=600):
+            return {"transport": name, "error": "backlog not drained in 600 s"}
+        with psycopg.connect(dsn) as db:
+            first, last = db.execute(
+                "SELECT min(started), max(started) FROM bench_runs WHERE label = %s AND n >= 0",
+                (label,)).fetchone()  # type: ignore[misc]
+        drain_rate = messages / max(last - first, 1e-9)
+
+        latency_label = label + "-lat"
+        with broker_app.app.connection_for_write() as conn:
+            producer = broker_app.app.amqp.Producer(conn)
+            for n in range(samples):
+                broker_app.touch.apply_async((latency_label, n, time.time()), producer=producer)
+                time.sleep(0.05)
+        if not _wait(dsn, latency_label, samples, timeout=120):
+            return {"transport": name, "error": "latency tasks not all run"}
+        with psycopg.connect(dsn) as db:
+            lat = [r[0] * 1000 for r in db.execute(
+                "SELECT started - published FROM bench_runs WHERE label = %s",
+                (latency_label,))]
+    finally:
+        _stop(worker)
+    lat.sort()
+    return {"transport": name, "enqueue/s": enqueue_rate, "drain/s": drain_rate,
+            "p50 ms": statistics.median(lat), "p95 ms": lat[int(len(lat) * 0.95) - 1]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--latency-samples", type=int, default=100)
+    parser.add_argument("--only", default="", help="comma-separated subset of transports")
+    args = parser.parse_args()
+
+    home = Path(tempfile.mkdtemp(prefix="pm-bench-", dir="/tmp"))
+    url = start_embedded(home / "pgdata", database="bench")
+    dsn = to_libpq_url(url)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_runs (label text, n int, "
+                     "published float8, started float8)")
+
+    candidates = [
+        ("stock sqlalchemy", "sqla+" + url, {}),
+        # pgmq-py ignores ?host= in URIs: give it libpq key=value form.
+        ("pgmq (kombu)", "pgmq://postgres@localhost/bench",
+         {"conn_string": f"host={dsn.split('host=', 1)[1]} dbname=bench user=postgres",
+          "init_extension": False}),
+        ("pagemill", "pagemill+" + url, {}),
+        ("redis", "redis://127.0.0.1:6379/15", {}),
+    ]
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
+    rows = []
+    for name, broker_url, options in candidates:
+        if only and not any(o in name for o in only):
+            continue
+        if name == "redis" and not _redis_available():
+            print(f"skipping {name}: no server on localhost:6379 or no redis package",
+                  file=sys.stderr)
+            continue
+        if name.startswith("pgmq") and not _pgmq_available(dsn):
+            print(f"skipping {name}: pip install 'kombu[pgmq]'", file=sys.stderr)
+            continue
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        rows.append(run_one(name, broker_url, options, dsn, args.messages, args.latency_samples))
+
+    print(f"\n{args.messages} messages, 1 publisher, 1 worker x 2 processes (prefetch 4), "
+          f"{args.latency_samples} latency samples\n")
+    print("| transport | enqueue/s | drain/s | p50 publish→start ms | p95 ms |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        if "error" in row:
+            print(f"| {row['transport']} | {row['error']} | | | |")
+            continue
+        print(f"| {row['transport']} | {row['enqueue/s']:.0f} | {row['drain/s']:.0f} | "
+              f"{row['p50 ms']:.1f} | {row['p95 ms']:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
