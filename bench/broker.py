@@ -134,9 +134,14 @@ def run_one(name: str, broker_url: str, options: dict, dsn: str, messages: int,
                 (latency_label,))]
     finally:
         _stop(worker)
+    left = "-"
+    if name == "pagemill":
+        with psycopg.connect(dsn) as db:
+            left = str(db.execute("SELECT count(*) FROM broker_messages").fetchone()[0])  # type: ignore[index]
     lat.sort()
     return {"transport": name, "enqueue/s": enqueue_rate, "drain/s": drain_rate,
-            "p50 ms": statistics.median(lat), "p95 ms": lat[int(len(lat) * 0.95) - 1]}
+            "p50 ms": statistics.median(lat), "p95 ms": lat[int(len(lat) * 0.95) - 1],
+            "rows left": left}
 
 
 def main() -> None:
@@ -179,14 +184,14 @@ def main() -> None:
 
     print(f"\n{args.messages} messages, 1 publisher, 1 worker x 2 processes (prefetch 4), "
           f"{args.latency_samples} latency samples\n")
-    print("| transport | enqueue/s | drain/s | p50 publish→start ms | p95 ms |")
-    print("|---|---|---|---|---|")
+    print("| transport | enqueue/s | drain/s | p50 publish→start ms | p95 ms | rows left |")
+    print("|---|---|---|---|---|---|")
     for row in rows:
         if "error" in row:
-            print(f"| {row['transport']} | {row['error']} | | | |")
+            print(f"| {row['transport']} | {row['error']} | | | | |")
             continue
         print(f"| {row['transport']} | {row['enqueue/s']:.0f} | {row['drain/s']:.0f} | "
-              f"{row['p50 ms']:.1f} | {row['p95 ms']:.1f} |")
+              f"{row['p50 ms']:.1f} | {row['p95 ms']:.1f} | {row['rows left']} |")
 
 
 if __name__ == "__main__":
