@@ -24,3 +24,9 @@ worker_hijack_root_logger = False
 worker_redirect_stdouts = False
 
 task_default_queue = "pagemill"
+
+# The reconciler re-publishes jobs whose publish failed and settles jobs whose chord
+# callback was lost (run `celery -A tasks beat`, or `pagemill worker --beat`).
+beat_schedule = {
+    "reconcile-jobs": {"task": "pagemill.reconcile_jobs", "schedule": 30.0},
+}

@@ -7,6 +7,7 @@ tenant; another tenant's job answers 404.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import wraps
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from flask import Flask, Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
 from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from app import jobs
@@ -96,6 +98,14 @@ def create_app(config: Config | None = None) -> Flask:
     def create_job() -> tuple[Response, int]:
         runtime = _runtime()
         tenant_id = g.principal.tenant_id
+        key = request.headers.get("Idempotency-Key", "").strip() or None
+        if key is not None and len(key) > 255:
+            raise ApiError(400, "validation_error", "Idempotency-Key is longer than 255 characters")
+        request_sha = _request_fingerprint()
+        if key is not None:
+            replay = _replay(runtime, tenant_id, key, request_sha)
+            if replay is not None:
+                return replay
         if request.files:
             documents = _stage_uploads(runtime, tenant_id)
             options: dict[str, Any] = {}
@@ -111,11 +121,47 @@ def create_app(config: Config | None = None) -> Flask:
             _check_count(len(data["documents"]))
             documents = [stage_record(runtime.storage, tenant_id, {**d}) for d in data["documents"]]
             options = data["options"]
-        job_id = submit_job(runtime.engine, tenant_id, documents, runtime.config.batch_size,
-                            options)
+        try:
+            job_id = submit_job(runtime.engine, tenant_id, documents, runtime.config.batch_size,
+                                options, key, request_sha)
+        except IntegrityError:
+            # The same key won a race with us: answer as a replay of that request.
+            replay = _replay(runtime, tenant_id, key or "", request_sha)
+            if replay is None:
+                raise
+            return replay
         with runtime.engine.connect() as conn:
             progress = jobs.job_progress(conn, job_id, tenant_id)
         return jsonify(_job_body(progress)), 202
+
+    def _replay(runtime, tenant_id: str, key: str, request_sha: str):  # type: ignore[no-untyped-def]
+        with runtime.engine.begin() as conn:
+            found = jobs.find_idempotent_job(conn, tenant_id, key)
+            if found is None:
+                return None
+            job_id, original_sha = found
+            if original_sha != request_sha:
+                raise ApiError(409, "idempotency_key_reused",
+                               "this Idempotency-Key was used with a different request body",
+                               {"job_id": job_id})
+            progress = jobs.job_progress(conn, job_id, tenant_id)
+        return jsonify(_job_body(progress)), 200
+
+    def _request_fingerprint() -> str:
+        """SHA-256 of what the request asks for: the JSON body in canonical form, or every
+        upload's field, filename and content hash."""
+        digest = hashlib.sha256()
+        if request.files:
+            for name in sorted(request.files):
+                for upload in request.files.getlist(name):
+                    data = upload.read()
+                    upload.seek(0)
+                    digest.update(f"{name}\0{upload.filename}\0".encode())
+                    digest.update(hashlib.sha256(data).digest())
+        else:
+            payload = request.get_json(silent=True)
+            digest.update(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode())
+        return digest.hexdigest()
 
     def _check_count(n: int) -> None:
         if n > config.max_documents_per_job:

@@ -171,8 +171,8 @@ def _print_failures(runtime, job_id: str) -> None:  # type: ignore[no-untyped-de
         click.echo(f"  failed {row.external_id}: {row.error_code}: {row.error_message}", err=True)
 
 
-def _spawn_worker() -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "app.cli", "worker"],
+def _spawn_worker(*args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "app.cli", "worker", *args],
                             stdout=subprocess.DEVNULL, stderr=None, start_new_session=True)
 
 
@@ -189,7 +189,9 @@ def _stop_worker(worker: subprocess.Popen[bytes]) -> None:
 @main.command()
 @click.option("--concurrency", "-c", type=int, default=None)
 @click.option("--loglevel", default="WARNING")
-def worker(concurrency: int | None, loglevel: str) -> None:
+@click.option("--beat/--no-beat", default=False,
+              help="Also run the periodic reconciler (only one beat per deployment).")
+def worker(concurrency: int | None, loglevel: str, beat: bool) -> None:
     """Run a Celery worker (starts the embedded database if needed)."""
     runtime = _runtime()
     from tasks import app as celery_app
@@ -199,9 +201,12 @@ def worker(concurrency: int | None, loglevel: str) -> None:
     warnings.filterwarnings("ignore", message="You're running the worker with superuser")
     # One torch thread pool per process: more threads than cores only thrash on 2 cores.
     os.environ.setdefault("PAGEMILL_TORCH_THREADS", str(max(1, (os.cpu_count() or 1) // n)))
-    celery_app.worker_main(["worker", f"--loglevel={loglevel}", f"--concurrency={n}",
-                            f"--hostname=pagemill-{os.getpid()}@%h", "--without-gossip",
-                            "--without-mingle", "--without-heartbeat"])
+    argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={n}",
+            f"--hostname=pagemill-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
+            "--without-heartbeat"]
+    if beat:
+        argv += ["--beat", f"--schedule={runtime.config.home / 'celerybeat-schedule'}"]
+    celery_app.worker_main(argv)
 
 
 @main.command()
@@ -311,7 +316,7 @@ def serve(host: str, port: int, worker: bool) -> None:
     from app.api import create_app
 
     runtime = _runtime()
-    worker_proc = _spawn_worker() if worker else None
+    worker_proc = _spawn_worker("--beat") if worker else None
     try:
         create_app(runtime.config).run(host=host, port=port, threaded=True)
     finally:

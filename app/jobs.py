@@ -75,10 +75,13 @@ def create_job(
     documents: Sequence[NewDocument],
     batch_size: int,
     options: dict[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    request_sha256: str | None = None,
 ) -> tuple[str, int]:
     """Write a job, its batches and its documents; returns (job id, number of batches).
 
-    Nothing is published here: the caller publishes after this transaction commits.
+    Nothing is published here: the caller publishes after this transaction commits.  A
+    concurrent job with the same idempotency key makes this raise ``IntegrityError``.
     """
     if not documents:
         raise ValueError("a job needs at least one document")
@@ -90,10 +93,11 @@ def create_job(
     job_id = str(uuid.uuid4())
     batch_count = (len(documents) + batch_size - 1) // batch_size
     conn.execute(text("""
-        INSERT INTO jobs (id, tenant_id, total_documents, batch_size, options)
-        VALUES (:id, :tenant, :total, :batch_size, CAST(:options AS jsonb))
+        INSERT INTO jobs (id, tenant_id, total_documents, batch_size, options, idempotency_key,
+                          request_sha256)
+        VALUES (:id, :tenant, :total, :batch_size, CAST(:options AS jsonb), :key, :sha)
     """), {"id": job_id, "tenant": tenant_id, "total": len(documents), "batch_size": batch_size,
-           "options": json.dumps(options or {})})
+           "options": json.dumps(options or {}), "key": idempotency_key, "sha": request_sha256})
     conn.execute(text("""
         INSERT INTO batches (job_id, batch_no, task_id)
         SELECT CAST(:job AS uuid), n, CAST(:job AS text) || ':' || n
@@ -250,3 +254,50 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
                 jsonb_build_object('job_id', CAST(:job AS text), 'status', CAST(:status AS text)))
     """), {"tenant": row.tenant_id, "job": job_id, "status": row.status})
     return str(row.status)
+
+
+def unpublished_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int]]:
+    """Jobs written but never published (the publisher died or the broker was down):
+    (job id, number of batches), oldest first."""
+    rows = conn.execute(text("""
+        SELECT j.id, (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS batches
+        FROM jobs j
+        WHERE j.published_at IS NULL AND j.status = 'queued'
+          AND j.created_at < now() - make_interval(secs => :age)
+        ORDER BY j.created_at
+        LIMIT 100
+    """), {"age": older_than_seconds}).all()
+    return [(str(r.id), int(r.batches)) for r in rows]
+
+
+def unsettled_jobs(conn: Connection, older_than_seconds: float) -> list[str]:
+    """Jobs whose documents are all terminal but which were never finalised (a lost chord
+    callback)."""
+    rows = conn.execute(text("""
+        SELECT j.id FROM jobs j
+        WHERE j.status IN ('queued', 'running')
+          AND j.updated_at < now() - make_interval(secs => :age)
+          AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.job_id = j.id
+                          AND d.status NOT IN ('completed', 'failed', 'cancelled'))
+        LIMIT 100
+    """), {"age": older_than_seconds}).all()
+    return [str(r.id) for r in rows]
+
+
+IDEMPOTENCY_WINDOW_HOURS = 24
+
+
+def find_idempotent_job(conn: Connection, tenant_id: str, key: str) -> tuple[str, str] | None:
+    """(job id, request hash) of the job created with ``key`` in the last 24 hours.
+
+    An older use of the key is released, so that the key can name a new job.
+    """
+    conn.execute(text("""
+        UPDATE jobs SET idempotency_key = NULL
+        WHERE tenant_id = :tenant AND idempotency_key = :key
+          AND created_at < now() - make_interval(hours => :window)
+    """), {"tenant": tenant_id, "key": key, "window": IDEMPOTENCY_WINDOW_HOURS})
+    row = conn.execute(text("""
+        SELECT id, request_sha256 FROM jobs WHERE tenant_id = :tenant AND idempotency_key = :key
+    """), {"tenant": tenant_id, "key": key}).one_or_none()
+    return (str(row.id), str(row.request_sha256)) if row else None

@@ -28,11 +28,14 @@ def submit_job(
     documents: Sequence[NewDocument],
     batch_size: int,
     options: dict[str, Any] | None = None,
+    idempotency_key: str | None = None,
+    request_sha256: str | None = None,
 ) -> str:
     from tasks.ingest import publish_job
 
     with engine.begin() as conn:
-        job_id, batch_count = jobs.create_job(conn, tenant_id, documents, batch_size, options)
+        job_id, batch_count = jobs.create_job(conn, tenant_id, documents, batch_size, options,
+                                              idempotency_key, request_sha256)
     log.info("job created", extra={"job_id": job_id, "tenant_id": tenant_id,
                                    "documents": len(documents)})
     publish_job(job_id, batch_count)

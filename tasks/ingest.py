@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import chord
+from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
 from app import jobs
@@ -57,3 +58,30 @@ def publish_job(job_id: str, batch_count: int) -> None:
     runtime = get_runtime()
     with runtime.engine.begin() as conn:
         jobs.mark_published(conn, job_id)
+
+
+# A job younger than this may still be in the hands of its submitter, about to publish.
+PUBLISH_GRACE_SECONDS = 30.0
+
+
+def reconcile(engine: Engine) -> dict[str, int]:
+    """Re-publish jobs that were written but never published, and finalise jobs whose
+    documents are all terminal.  Safe to run at any time and in several places at once:
+    task ids are deterministic and document state decides what is left to do."""
+    with engine.connect() as conn:
+        unpublished = jobs.unpublished_jobs(conn, PUBLISH_GRACE_SECONDS)
+        unsettled = jobs.unsettled_jobs(conn, PUBLISH_GRACE_SECONDS)
+    for job_id, batches in unpublished:
+        log.warning("re-publishing a job that was never published", extra={"job_id": job_id})
+        publish_job(job_id, batches)
+    for job_id in unsettled:
+        with engine.begin() as conn:
+            status = jobs.finalize_job(conn, job_id)
+        log.warning("finalised a job whose callback never ran",
+                    extra={"job_id": job_id, "status": status})
+    return {"republished": len(unpublished), "finalised": len(unsettled)}
+
+
+@app.task(name="pagemill.reconcile_jobs", autoretry_for=(OperationalError,), max_retries=3)
+def reconcile_jobs() -> dict[str, int]:
+    return reconcile(get_runtime().engine)

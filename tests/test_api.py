@@ -117,3 +117,37 @@ def test_search_validation(client, key):  # type: ignore[no-untyped-def]
                            headers=_auth(key))
     assert response.status_code == 400
     assert set(response.get_json()["error"]["details"]) == {"query", "mode", "k"}
+
+
+def test_idempotency_key_replays_the_original_job_and_refuses_another_body(
+        client, key, engine):  # type: ignore[no-untyped-def]
+    body = {"documents": [{"id": "n1", "title": "Note", "text": "Replays converge."}]}
+    headers = {**_auth(key), "Idempotency-Key": "retry-42"}
+    first = client.post("/v1/jobs", json=body, headers=headers)
+    assert first.status_code == 202
+    again = client.post("/v1/jobs", json=dict(reversed(list(body.items()))), headers=headers)
+    assert again.status_code == 200
+    assert again.get_json()["id"] == first.get_json()["id"]
+    other = client.post("/v1/jobs", json={"documents": [{"id": "n2", "text": "x"}]},
+                        headers=headers)
+    assert other.status_code == 409
+    assert other.get_json()["error"]["code"] == "idempotency_key_reused"
+    assert other.get_json()["error"]["details"]["job_id"] == first.get_json()["id"]
+    assert _tenant_jobs(engine, key) == 1
+    # Without the header, or with another key, the same body is a new job.
+    assert client.post("/v1/jobs", json=body, headers={**_auth(key), "Idempotency-Key": "k2"}
+                       ).status_code == 202
+    assert _tenant_jobs(engine, key) == 2
+
+
+def test_idempotency_key_covers_uploads(client, key, engine):  # type: ignore[no-untyped-def]
+    headers = {**_auth(key), "Idempotency-Key": "upload-1"}
+
+    def post(content: bytes):  # type: ignore[no-untyped-def]
+        return client.post("/v1/jobs", data={"files": [(io.BytesIO(content), "a.md")]},
+                           headers=headers, content_type="multipart/form-data")
+
+    assert post(b"# A\n\nbody").status_code == 202
+    assert post(b"# A\n\nbody").status_code == 200
+    assert post(b"# A\n\nchanged").status_code == 409
+    assert _tenant_jobs(engine, key) == 1

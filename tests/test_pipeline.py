@@ -133,3 +133,31 @@ def test_reingesting_unchanged_content_reuses_the_index(engine, storage, config,
         owners = conn.execute(text("SELECT DISTINCT job_id FROM search_documents "
                                    "WHERE tenant_id = :t"), {"t": tenant}).scalars().all()
     assert [str(o) for o in owners] == [second]
+
+
+def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tenant, worker):
+    from tasks.ingest import reconcile
+
+    job_id = _job_without_publishing(engine, storage, tenant)  # as if the API died here
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE jobs SET created_at = now() - interval '5 minutes' "
+                          "WHERE id = :j"), {"j": job_id})
+    outcome = reconcile(engine)
+    assert outcome["republished"] >= 1
+    progress = _wait_job(engine, job_id, tenant)
+    assert progress["status"] == "completed" and progress["completed_documents"] == 2
+    with engine.connect() as conn:
+        assert job_id not in [j for j, _ in jobs.unpublished_jobs(conn, 0)]
+
+
+def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, config, tenant):
+    from tasks.ingest import reconcile
+
+    job_id = _job_without_publishing(engine, storage, tenant)
+    process_batch(engine, storage, config, job_id, 0)  # work done, but no chord callback
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE jobs SET published_at = now(), "
+                          "updated_at = now() - interval '5 minutes' WHERE id = :j"), {"j": job_id})
+    reconcile(engine)
+    with engine.connect() as conn:
+        assert jobs.job_progress(conn, job_id, tenant)["status"] == "completed"
