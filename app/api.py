@@ -207,6 +207,47 @@ def create_app(config: Config | None = None) -> Flask:
             raise ApiError(404, "not_found", f"job {job_id} not found")
         return jsonify(_job_body(progress))
 
+    def _page() -> tuple[str | None, int, int]:
+        status = request.args.get("status") or None
+        try:
+            limit = int(request.args.get("limit", 50))
+            offset = int(request.args.get("offset", 0))
+        except ValueError as exc:
+            raise ApiError(400, "validation_error", "limit and offset must be integers") from exc
+        if not 1 <= limit <= 500 or offset < 0:
+            raise ApiError(400, "validation_error", "limit must be 1..500 and offset >= 0")
+        return status, limit, offset
+
+    @app.get("/v1/jobs")
+    @require_key
+    def list_jobs() -> Response:
+        status, limit, offset = _page()
+        with _runtime().engine.connect() as conn:
+            rows = jobs.list_jobs(conn, g.principal.tenant_id, status, limit, offset)
+        return jsonify({"jobs": [_job_body(r) for r in rows],
+                        "next_offset": offset + limit if len(rows) == limit else None})
+
+    @app.get("/v1/jobs/<job_id>/documents")
+    @require_key
+    def list_job_documents(job_id: str) -> Response:
+        status, limit, offset = _page()
+        tenant_id = g.principal.tenant_id
+        with _runtime().engine.connect() as conn:
+            if jobs.job_progress(conn, job_id, tenant_id) is None:
+                raise ApiError(404, "not_found", f"job {job_id} not found")
+            rows = jobs.list_documents(conn, tenant_id, job_id, status, limit, offset)
+        return jsonify({"documents": [_plain(r) for r in rows],
+                        "next_offset": offset + limit if len(rows) == limit else None})
+
+    @app.get("/v1/documents/<document_uuid>")
+    @require_key
+    def get_document(document_uuid: str) -> Response:
+        with _runtime().engine.connect() as conn:
+            doc = jobs.get_document(conn, g.principal.tenant_id, document_uuid)
+        if doc is None:
+            raise ApiError(404, "not_found", f"document {document_uuid} not found")
+        return jsonify(_plain(doc))
+
     @app.post("/v1/search")
     @require_key
     def search() -> Response:
@@ -227,6 +268,12 @@ def create_app(config: Config | None = None) -> Flask:
                         "results": [h.as_dict() for h in hits]})
 
     return app
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as JSON-ready values (uuids and timestamps as strings)."""
+    return json.loads(json.dumps(row, default=lambda v: v.isoformat()
+                                 if hasattr(v, "isoformat") else str(v)))
 
 
 def _job_body(progress: dict[str, Any] | None) -> dict[str, Any]:

@@ -301,3 +301,62 @@ def find_idempotent_job(conn: Connection, tenant_id: str, key: str) -> tuple[str
         SELECT id, request_sha256 FROM jobs WHERE tenant_id = :tenant AND idempotency_key = :key
     """), {"tenant": tenant_id, "key": key}).one_or_none()
     return (str(row.id), str(row.request_sha256)) if row else None
+
+
+_JOB_LIST = """
+SELECT j.id FROM jobs j
+WHERE j.tenant_id = :tenant AND (CAST(:status AS text) IS NULL OR j.status = :status)
+ORDER BY j.created_at DESC, j.id
+LIMIT :limit OFFSET :offset
+"""
+
+
+def list_jobs(conn: Connection, tenant_id: str, status: str | None, limit: int,
+              offset: int) -> list[dict[str, Any]]:
+    ids = conn.execute(text(_JOB_LIST), {"tenant": tenant_id, "status": status, "limit": limit,
+                                         "offset": offset}).scalars().all()
+    return [p for i in ids if (p := job_progress(conn, str(i), tenant_id)) is not None]
+
+
+_DOCUMENT_FIELDS = """
+    d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
+    d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.extractor, d.page_count,
+    d.chunk_count, d.attempts, d.metadata, d.created_at, d.started_at, d.finished_at
+"""
+
+
+def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | None,
+                   limit: int, offset: int) -> list[dict[str, Any]]:
+    rows = conn.execute(text(f"""
+        SELECT {_DOCUMENT_FIELDS} FROM documents d
+        WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid)
+          AND (CAST(:status AS text) IS NULL OR d.status = :status)
+        ORDER BY d.batch_no, d.external_id
+        LIMIT :limit OFFSET :offset
+    """), {"tenant": tenant_id, "job": job_id, "status": status, "limit": limit,
+           "offset": offset}).mappings().all()
+    return [dict(r) for r in rows]
+
+
+def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[str, Any] | None:
+    """One document's outcome, Markdown and (when its content is the one indexed) chunks."""
+    try:
+        uuid.UUID(document_uuid)
+    except ValueError:
+        return None
+    row = conn.execute(text(f"""
+        SELECT {_DOCUMENT_FIELDS}, d.markdown FROM documents d
+        WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid)
+    """), {"tenant": tenant_id, "id": document_uuid}).mappings().one_or_none()
+    if row is None:
+        return None
+    doc = dict(row)
+    chunks = conn.execute(text("""
+        SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.token_count
+        FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+        WHERE sd.tenant_id = :tenant AND sd.source_document_id = CAST(:id AS uuid)
+        ORDER BY c.chunk_no
+    """), {"tenant": tenant_id, "id": document_uuid}).mappings().all()
+    doc["chunks"] = [dict(c) for c in chunks]
+    doc["indexed"] = bool(chunks)
+    return doc

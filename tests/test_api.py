@@ -151,3 +151,40 @@ def test_idempotency_key_covers_uploads(client, key, engine):  # type: ignore[no
     assert post(b"# A\n\nbody").status_code == 200
     assert post(b"# A\n\nchanged").status_code == 409
     assert _tenant_jobs(engine, key) == 1
+
+
+def test_per_document_outcomes_and_listings(client, key, engine, worker):  # type: ignore[no-untyped-def]
+    files = {"files": [(io.BytesIO(b"# Good\n\nA fine document about lipids."), "good.md"),
+                       (io.BytesIO(b"%PDF-1.4\nnot really"), "bad.pdf")]}
+    job = client.post("/v1/jobs", data=files, headers=_auth(key),
+                      content_type="multipart/form-data").get_json()
+    deadline = time.monotonic() + 180
+    while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        job = client.get(f"/v1/jobs/{job['id']}", headers=_auth(key)).get_json()
+    assert job["status"] == "completed_with_errors"
+
+    failed = client.get(f"/v1/jobs/{job['id']}/documents?status=failed",
+                        headers=_auth(key)).get_json()["documents"]
+    assert [(d["document_id"], d["error_code"]) for d in failed] == [("bad.pdf", "corrupt")]
+    everything = client.get(f"/v1/jobs/{job['id']}/documents", headers=_auth(key)).get_json()
+    assert sorted(d["document_id"] for d in everything["documents"]) == ["bad.pdf", "good.md"]
+    assert everything["next_offset"] is None
+
+    good = next(d for d in everything["documents"] if d["document_id"] == "good.md")
+    doc = client.get(f"/v1/documents/{good['id']}", headers=_auth(key)).get_json()
+    assert doc["extractor"] == "markdown" and doc["attempts"] == 1
+    assert doc["markdown"].startswith("# Good") and doc["indexed"]
+    assert doc["chunks"][0]["heading_path"] == ["Good"]
+
+    listed = client.get("/v1/jobs?status=completed_with_errors&limit=1",
+                        headers=_auth(key)).get_json()
+    assert [j["id"] for j in listed["jobs"]] == [job["id"]] and listed["next_offset"] == 1
+    assert client.get("/v1/jobs?limit=0", headers=_auth(key)).status_code == 400
+
+    with engine.begin() as conn:
+        stranger = create_key(conn, f"stranger-{uuid.uuid4().hex[:8]}")
+    assert client.get(f"/v1/documents/{good['id']}", headers=_auth(stranger)).status_code == 404
+    assert client.get(f"/v1/jobs/{job['id']}/documents",
+                      headers=_auth(stranger)).status_code == 404
+    assert client.get("/v1/jobs", headers=_auth(stranger)).get_json()["jobs"] == []
