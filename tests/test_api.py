@@ -188,3 +188,17 @@ def test_per_document_outcomes_and_listings(client, key, engine, worker):  # typ
     assert client.get(f"/v1/jobs/{job['id']}/documents",
                       headers=_auth(stranger)).status_code == 404
     assert client.get("/v1/jobs", headers=_auth(stranger)).get_json()["jobs"] == []
+
+
+def test_a_file_over_the_limit_is_413_and_nothing_is_queued(config, key, engine):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    small = create_app(replace(config, max_file_bytes=16)).test_client()
+    response = small.post("/v1/jobs", data={"files": [(io.BytesIO(b"# x\n\n" + b"y" * 40), "big.md"),
+                                                      (io.BytesIO(b"# ok"), "ok.md")]},
+                          headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 413
+    assert response.get_json()["error"] == {"code": "file_too_large",
+                                            "message": "files over 16 bytes",
+                                            "details": {"files": ["big.md"]}}
+    assert _tenant_jobs(engine, key) == 0
