@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
@@ -323,3 +324,29 @@ def test_dead_letters_cli_lists_and_requeues(database_url, engine, test_env, que
         assert "requeued 1 message(s)" in cli("--requeue", "--id", str(buried[0]))
         assert q.get(timeout=5).payload == "poison"
         q.close()
+
+
+def test_a_task_longer_than_the_lease_runs_once_while_its_worker_lives(
+        database_url, engine, test_env, queue_name):
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE IF NOT EXISTS broker_test_runs (run text, n int, "
+                          "phase text, pid int, at timestamptz DEFAULT now())"))
+    env = {**test_env, "BROKER_TEST_QUEUE": queue_name, "BROKER_TEST_VISIBILITY": "1.5"}
+    from tests import broker_app
+
+    run = uuid.uuid4().hex
+    broker_app.record.apply_async((run, 0, 6.0), queue=queue_name)  # 4 lease periods
+    worker = _start_celery_worker(env)
+    try:
+        def phases() -> list[str]:
+            with engine.connect() as conn:
+                return conn.execute(text("SELECT phase FROM broker_test_runs WHERE run = :r "
+                                         "ORDER BY at"), {"r": run}).scalars().all()
+
+        wait_for(lambda: "done" in phases(), timeout=90, what="long task done")
+        time.sleep(2)  # a redelivery, had there been one, would have started by now
+        assert phases() == ["start", "done"]
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(60)
+    assert _rows(engine, queue_name) == 0
