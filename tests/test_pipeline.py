@@ -161,3 +161,28 @@ def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, confi
     reconcile(engine)
     with engine.connect() as conn:
         assert jobs.job_progress(conn, job_id, tenant)["status"] == "completed"
+
+
+def test_embedded_default_needs_nothing_started():
+    """The quick-start path: no DATABASE_URL, no worker. The CLI starts the embedded server,
+    a worker shares it for the job, search uses it, and the server stops when all exit."""
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    home = Path(tempfile.mkdtemp(prefix="pm-e2e-", dir="/tmp"))
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STORAGE_URL")}
+    env["PAGEMILL_HOME"] = str(home)
+    try:
+        ingest = _cli(env, "ingest", "samples/http-semantics.md", "--wait")
+        assert ingest.returncode == 0, ingest.stderr
+        assert "starting one for this job" in ingest.stderr
+        found = _cli(env, "search", "Idempotency-Key retries", "--json", "--k", "1")
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout)["results"][0]["document_id"] == "samples/http-semantics.md"
+        # Every client has exited: the shared server must be gone.
+        wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=60,
+                 what="embedded server stopped")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
