@@ -251,7 +251,7 @@ def create_app(config: Config | None = None) -> Flask:
     @app.post("/v1/search")
     @require_key
     def search() -> Response:
-        from indexing.search import SearchParams
+        from indexing.search import Filters, SearchParams
         from indexing.search import search as run_search
 
         try:
@@ -262,8 +262,13 @@ def create_app(config: Config | None = None) -> Flask:
         params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
                               ef_search=cfg.hnsw_ef_search)
         with _runtime().engine.begin() as conn:
+            f = data["filters"]
+            filters = Filters(document_ids=f.get("document_ids"),
+                              job_id=str(f["job_id"]) if f.get("job_id") else None,
+                              metadata=f.get("metadata"))
             hits = run_search(conn, g.principal.tenant_id, data["query"], k=data["k"],
-                              mode=data["mode"], collapse=data["collapse"], params=params)
+                              mode=data["mode"], collapse=data["collapse"], params=params,
+                              filters=filters)
         return jsonify({"query": data["query"], "mode": data["mode"],
                         "results": [h.as_dict() for h in hits]})
 

@@ -26,9 +26,16 @@ class JobRequestSchema(Schema):
                                   "documents")
 
 
+class SearchFiltersSchema(Schema):
+    document_ids = fields.List(fields.String(), validate=validate.Length(min=1, max=1000))
+    job_id = fields.UUID()
+    metadata = fields.Dict(keys=fields.String())
+
+
 class SearchRequestSchema(Schema):
     query = fields.String(required=True, validate=validate.Length(min=1, max=4096))
     k = fields.Integer(load_default=10, validate=validate.Range(min=1, max=200))
     mode = fields.String(load_default="hybrid",
                          validate=validate.OneOf(["hybrid", "bm25", "dense"]))
     collapse = fields.Boolean(load_default=True)
+    filters = fields.Nested(SearchFiltersSchema, load_default=dict)

@@ -6,6 +6,7 @@ dense top-N and BM25 top-N fused by Reciprocal Rank Fusion.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Literal
 
@@ -27,6 +28,27 @@ class SearchParams:
     rrf_k: int = 60
     ef_search: int = 100
     candidates: int = 100
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Restrictions applied inside both branches (so top-N is taken among matching chunks)."""
+
+    document_ids: list[str] | None = None
+    job_id: str | None = None
+    metadata: dict[str, object] | None = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self.document_ids or self.job_id or self.metadata)
+
+
+# Joined into a branch only when a filter is given, so unfiltered searches pay nothing.
+_FILTER_JOIN = """
+        JOIN search_documents fsd ON fsd.id = {chunk}.search_document_id
+            AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
+            AND (CAST(:f_job AS uuid) IS NULL OR fsd.job_id = CAST(:f_job AS uuid))
+            AND (CAST(:f_meta AS jsonb) IS NULL OR fsd.metadata @> CAST(:f_meta AS jsonb))"""
 
 
 @dataclass(frozen=True)
@@ -76,7 +98,7 @@ bm25 AS (
                    / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
                       + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
         FROM weights
-        JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term
+        JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term{bm25_filter}
         GROUP BY p.chunk_id
         ORDER BY score DESC, p.chunk_id
         LIMIT :candidates
@@ -90,7 +112,7 @@ dense AS (
            row_number() OVER (ORDER BY distance, chunk_id) AS rank
     FROM (
         SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS vector) AS distance
-        FROM chunks c
+        FROM chunks c{dense_filter}
         WHERE c.tenant_id = :tenant
         ORDER BY distance
         LIMIT :candidates
@@ -137,8 +159,13 @@ LIMIT :k
 """
 
 
-def build_sql(mode: Mode, collapse: bool) -> str:
-    ctes = {"hybrid": [_DENSE_CTE, _BM25_CTE], "bm25": [_BM25_CTE], "dense": [_DENSE_CTE]}[mode]
+def build_sql(mode: Mode, collapse: bool, filtered: bool = False) -> str:
+    bm25 = _BM25_CTE.replace(
+        "{bm25_filter}",
+        "\n        JOIN chunks fc ON fc.id = p.chunk_id" + _FILTER_JOIN.format(chunk="fc")
+        if filtered else "")
+    dense = _DENSE_CTE.replace("{dense_filter}", _FILTER_JOIN.format(chunk="c") if filtered else "")
+    ctes = {"hybrid": [dense, bm25], "bm25": [bm25], "dense": [dense]}[mode]
     distinct = "sd.id" if collapse else "f.chunk_id"
     return ("WITH " + ",".join(ctes + [_FUSED[mode]]) + _SELECT.format(distinct=distinct))
 
@@ -152,6 +179,7 @@ def search(
     collapse: bool = True,
     params: SearchParams | None = None,
     query_vector: np.ndarray | None = None,
+    filters: Filters | None = None,
 ) -> list[Hit]:
     """Top-``k`` chunks for ``query`` (one per document when ``collapse``)."""
     if mode not in MODES:
@@ -172,5 +200,11 @@ def search(
         conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true), "
                           "set_config('hnsw.iterative_scan', 'relaxed_order', true)"),
                      {"ef": str(max(params.ef_search, bind["candidates"]))})
-    rows = conn.execute(text(build_sql(mode, collapse)), bind).mappings().all()
+    filtered = filters is not None and filters.active
+    if filtered:
+        assert filters is not None
+        bind.update({
+            "f_docs": filters.document_ids or None, "f_job": filters.job_id,
+            "f_meta": json.dumps(filters.metadata) if filters.metadata else None})
+    rows = conn.execute(text(build_sql(mode, collapse, filtered)), bind).mappings().all()
     return [Hit(**{**row, "heading_path": list(row["heading_path"] or [])}) for row in rows]

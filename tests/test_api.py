@@ -110,6 +110,14 @@ def test_job_lifecycle_search_and_tenant_isolation(client, key, engine, worker):
     other = client.post("/v1/search", json={"query": "encrypted or corrupt PDFs"},
                         headers=_auth(stranger)).get_json()
     assert other["results"] == []
+    only_other_job = client.post("/v1/search", json={
+        "query": "encrypted or corrupt PDFs", "filters": {"job_id": str(uuid.uuid4())}},
+        headers=_auth(key)).get_json()
+    assert only_other_job["results"] == []
+    this_job = client.post("/v1/search", json={
+        "query": "encrypted or corrupt PDFs", "filters": {"job_id": job["id"]}},
+        headers=_auth(key)).get_json()
+    assert [h["document_id"] for h in this_job["results"]] == ["report.pdf"]
 
 
 def test_search_validation(client, key):  # type: ignore[no-untyped-def]
@@ -117,6 +125,10 @@ def test_search_validation(client, key):  # type: ignore[no-untyped-def]
                            headers=_auth(key))
     assert response.status_code == 400
     assert set(response.get_json()["error"]["details"]) == {"query", "mode", "k"}
+    bad_filter = client.post("/v1/search", json={"query": "x", "filters": {"job_id": "nope"}},
+                             headers=_auth(key))
+    assert bad_filter.status_code == 400
+    assert "job_id" in bad_filter.get_json()["error"]["details"]["filters"]
 
 
 def test_idempotency_key_replays_the_original_job_and_refuses_another_body(

@@ -34,10 +34,11 @@ def _random_text(rng: random.Random) -> str:
     return " ".join(VOCAB[min(int(rng.paretovariate(1.2)) - 1, len(VOCAB) - 1)] for _ in range(n))
 
 
-def _index(engine, tenant: str, external_id: str, body: str) -> None:  # type: ignore[no-untyped-def]
+def _index(engine, tenant: str, external_id: str, body: str,  # type: ignore[no-untyped-def]
+           metadata: str = "{}") -> None:
     doc = IndexedDocument(tenant_id=tenant, external_id=external_id, source_document_id=None,
                           job_id=None, content_sha256=str(hash(body)), mime_type="text/plain",
-                          title=None, metadata_json="{}")
+                          title=None, metadata_json=metadata)
     chunk = Chunk(body, (), None, None, len(body.split()))
     vec = np.random.default_rng(abs(hash(external_id)) % 2**32).normal(size=(1, 384))
     vec /= np.linalg.norm(vec)
@@ -121,3 +122,27 @@ def test_search_never_crosses_tenants(engine, tenant):
             hits = search(conn, tenant, "secret protein", k=10, mode=mode,  # type: ignore[arg-type]
                           query_vector=np.ones(384, dtype=np.float32) / math.sqrt(384))
         assert [h.document_id for h in hits] == ["mine"], mode
+
+
+def test_filters_apply_inside_both_branches(engine, tenant):
+    from indexing.search import Filters
+
+    for i in range(30):  # many strong matches outside the filter
+        _index(engine, tenant, f"noise{i}", "protein folding protein folding", '{"lang": "en"}')
+    _index(engine, tenant, "wanted", "protein folding once", '{"lang": "fr", "year": 2020}')
+    _index(engine, tenant, "other", "protein", '{"lang": "fr", "year": 2021}')
+    vector = np.ones(384, dtype=np.float32) / math.sqrt(384)
+    for mode in ("bm25", "dense", "hybrid"):
+        with engine.begin() as conn:
+            by_id = search(conn, tenant, "protein folding", k=5, mode=mode,  # type: ignore[arg-type]
+                           query_vector=vector, params=SearchParams(candidates=5),
+                           filters=Filters(document_ids=["wanted"]))
+            by_meta = search(conn, tenant, "protein folding", k=5, mode=mode,  # type: ignore[arg-type]
+                             query_vector=vector, params=SearchParams(candidates=5),
+                             filters=Filters(metadata={"lang": "fr"}))
+            narrow = search(conn, tenant, "protein folding", k=5, mode=mode,  # type: ignore[arg-type]
+                            query_vector=vector, params=SearchParams(candidates=5),
+                            filters=Filters(metadata={"lang": "fr", "year": 2021}))
+        assert [h.document_id for h in by_id] == ["wanted"], mode
+        assert sorted(h.document_id for h in by_meta) == ["other", "wanted"], mode
+        assert [h.document_id for h in narrow] == ["other"], mode
