@@ -248,6 +248,54 @@ def create_app(config: Config | None = None) -> Flask:
             raise ApiError(404, "not_found", f"document {document_uuid} not found")
         return jsonify(_plain(doc))
 
+    @app.post("/v1/jobs/<job_id>/cancel")
+    @require_key
+    def cancel_job(job_id: str) -> Response:
+        with _runtime().engine.begin() as conn:
+            status = jobs.cancel_job(conn, g.principal.tenant_id, job_id)
+            if status is None:
+                raise ApiError(404, "not_found", f"job {job_id} not found")
+            progress = jobs.job_progress(conn, job_id, g.principal.tenant_id)
+        return jsonify(_job_body(progress))
+
+    @app.post("/v1/jobs/<job_id>/retry")
+    @require_key
+    def retry_job(job_id: str) -> tuple[Response, int]:
+        from tasks.ingest import publish_job
+
+        runtime = _runtime()
+        try:
+            with runtime.engine.begin() as conn:
+                reopened = jobs.reopen_failed(conn, g.principal.tenant_id, job_id)
+        except ValueError as exc:
+            raise ApiError(409, "nothing_to_retry", str(exc)) from exc
+        if reopened is None:
+            raise ApiError(404, "not_found", f"job {job_id} not found")
+        retry, batches = reopened
+        publish_job(job_id, len(batches), batches, retry=retry)
+        with runtime.engine.connect() as conn:
+            progress = jobs.job_progress(conn, job_id, g.principal.tenant_id)
+        return jsonify(_job_body(progress)), 202
+
+    @app.delete("/v1/documents/<document_uuid>")
+    @require_key
+    def delete_document(document_uuid: str) -> tuple[str, int]:
+        from indexing.store import delete_document as unindex
+
+        runtime = _runtime()
+        tenant_id = g.principal.tenant_id
+        with runtime.engine.begin() as conn:
+            gone = jobs.mark_document_deleted(conn, tenant_id, document_uuid)
+            if gone is None:
+                raise ApiError(404, "not_found", f"document {document_uuid} not found")
+            if gone["indexed"]:
+                unindex(conn, tenant_id, gone["external_id"])
+        # Bytes go after the commit: a failure here leaves an orphan object, never a row
+        # that points at nothing.
+        if gone["object_key"]:
+            runtime.storage.delete(gone["object_key"])
+        return "", 204
+
     @app.post("/v1/search")
     @require_key
     def search() -> Response:

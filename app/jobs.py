@@ -132,7 +132,8 @@ def mark_published(conn: Connection, job_id: str) -> None:
 
 
 _PROGRESS = """
-SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, j.created_at,
+SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, j.retries,
+       j.created_at,
        j.updated_at, j.published_at, j.finished_at,
        count(d.id) FILTER (WHERE d.status = 'completed') AS completed_documents,
        count(d.id) FILTER (WHERE d.status = 'failed') AS failed_documents,
@@ -256,18 +257,18 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
     return str(row.status)
 
 
-def unpublished_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int]]:
-    """Jobs written but never published (the publisher died or the broker was down):
-    (job id, number of batches), oldest first."""
+def unpublished_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int, int]]:
+    """Jobs written (or reopened for a retry) but never published, because the publisher died
+    or the broker was down: (job id, number of batches, retry number), oldest first."""
     rows = conn.execute(text("""
-        SELECT j.id, (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS batches
+        SELECT j.id, j.retries, (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS batches
         FROM jobs j
-        WHERE j.published_at IS NULL AND j.status = 'queued'
-          AND j.created_at < now() - make_interval(secs => :age)
+        WHERE j.published_at IS NULL AND j.status IN ('queued', 'running')
+          AND j.updated_at < now() - make_interval(secs => :age)
         ORDER BY j.created_at
         LIMIT 100
     """), {"age": older_than_seconds}).all()
-    return [(str(r.id), int(r.batches)) for r in rows]
+    return [(str(r.id), int(r.batches), int(r.retries)) for r in rows]
 
 
 def unsettled_jobs(conn: Connection, older_than_seconds: float) -> list[str]:
@@ -329,7 +330,7 @@ def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | 
                    limit: int, offset: int) -> list[dict[str, Any]]:
     rows = conn.execute(text(f"""
         SELECT {_DOCUMENT_FIELDS} FROM documents d
-        WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid)
+        WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid) AND d.deleted_at IS NULL
           AND (CAST(:status AS text) IS NULL OR d.status = :status)
         ORDER BY d.batch_no, d.external_id
         LIMIT :limit OFFSET :offset
@@ -346,7 +347,7 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[s
         return None
     row = conn.execute(text(f"""
         SELECT {_DOCUMENT_FIELDS}, d.markdown FROM documents d
-        WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid)
+        WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid) AND d.deleted_at IS NULL
     """), {"tenant": tenant_id, "id": document_uuid}).mappings().one_or_none()
     if row is None:
         return None
@@ -360,3 +361,91 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[s
     doc["chunks"] = [dict(c) for c in chunks]
     doc["indexed"] = bool(chunks)
     return doc
+
+
+def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
+    """Cancel the job's pending documents and the job; documents already being processed
+    finish.  Returns the job's status afterwards, ``None`` if it is not the caller's."""
+    if job_progress(conn, job_id, tenant_id) is None:
+        return None
+    conn.execute(text("""
+        UPDATE documents SET status = 'cancelled', finished_at = now(), updated_at = now()
+        WHERE job_id = :job AND status = 'pending'
+    """), {"job": job_id})
+    row = conn.execute(text("""
+        UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
+        WHERE id = :job AND status IN ('queued', 'running') RETURNING status
+    """), {"job": job_id}).one_or_none()
+    if row is not None:
+        conn.execute(text("""
+            INSERT INTO outbox (tenant_id, topic, payload)
+            VALUES (:tenant, 'job.cancelled', jsonb_build_object('job_id', CAST(:job AS text)))
+        """), {"tenant": tenant_id, "job": job_id})
+    return str(conn.execute(text("SELECT status FROM jobs WHERE id = :job"),
+                            {"job": job_id}).scalar_one())
+
+
+def reopen_failed(conn: Connection, tenant_id: str, job_id: str) -> tuple[int, list[int]] | None:
+    """Put a finished job's failed documents back to pending.
+
+    Returns (retry number, batches to run again); ``None`` if the job is not the caller's.
+    Raises ``ValueError`` when the job is still running or has nothing to retry.
+    """
+    job = conn.execute(text("""
+        SELECT status FROM jobs WHERE id = CAST(:job AS uuid) AND tenant_id = :tenant FOR UPDATE
+    """), {"job": job_id, "tenant": tenant_id}).one_or_none() if _is_uuid(job_id) else None
+    if job is None:
+        return None
+    if job.status in ("queued", "running"):
+        raise ValueError("the job is still running")
+    batches = conn.execute(text("""
+        UPDATE documents SET status = 'pending', error_code = NULL, error_message = NULL,
+               finished_at = NULL, updated_at = now()
+        WHERE job_id = :job AND status = 'failed' AND deleted_at IS NULL
+        RETURNING batch_no
+    """), {"job": job_id}).scalars().all()
+    if not batches:
+        raise ValueError("the job has no failed documents")
+    retry = conn.execute(text("""
+        UPDATE jobs SET status = 'running', retries = retries + 1, finished_at = NULL,
+               published_at = NULL, updated_at = now()
+        WHERE id = :job RETURNING retries
+    """), {"job": job_id}).scalar_one()
+    conn.execute(text("""
+        UPDATE batches SET status = 'queued', finished_at = NULL
+        WHERE job_id = :job AND batch_no = ANY(CAST(:batches AS int[]))
+    """), {"job": job_id, "batches": sorted(set(batches))})
+    return int(retry), sorted(set(batches))
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) -> dict[str, Any] | None:
+    """Mark a document deleted; returns what the caller must still remove (its external id,
+    whether it is the indexed version, and its object key if no other document shares it)."""
+    if not _is_uuid(document_uuid):
+        return None
+    row = conn.execute(text("""
+        UPDATE documents SET deleted_at = now(), markdown = NULL, updated_at = now(),
+               status = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END
+        WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant AND deleted_at IS NULL
+        RETURNING external_id, object_key
+    """), {"id": document_uuid, "tenant": tenant_id}).one_or_none()
+    if row is None:
+        return None
+    indexed = conn.execute(text("""
+        SELECT 1 FROM search_documents
+        WHERE tenant_id = :tenant AND source_document_id = CAST(:id AS uuid)
+    """), {"tenant": tenant_id, "id": document_uuid}).first() is not None
+    shared = conn.execute(text("""
+        SELECT 1 FROM documents
+        WHERE object_key = :key AND deleted_at IS NULL AND id <> CAST(:id AS uuid) LIMIT 1
+    """), {"key": row.object_key, "id": document_uuid}).first() is not None
+    return {"external_id": row.external_id, "indexed": indexed,
+            "object_key": None if shared else row.object_key}

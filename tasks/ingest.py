@@ -48,13 +48,15 @@ def finalize_job(self, _results: object, job_id: str) -> str | None:  # type: ig
     return status
 
 
-def publish_job(job_id: str, batch_count: int) -> None:
+def publish_job(job_id: str, batch_count: int, batches: list[int] | None = None,
+                retry: int = 0) -> None:
     """Enqueue a job as a chord: one task per batch, with deterministic task ids
-    ``<job>:<batch>``, and a callback that finalises the job."""
-    header = [
-        ingest_batch.si(job_id, n).set(task_id=f"{job_id}:{n}") for n in range(batch_count)
-    ]
-    chord(header)(finalize_job.s(job_id).set(task_id=f"{job_id}:finalize"))
+    ``<job>:<batch>`` (``<job>:<batch>:r<n>`` for the n-th retry, so a retry never meets
+    the results of the first run), and a callback that finalises the job."""
+    suffix = f":r{retry}" if retry else ""
+    numbers = batches if batches is not None else list(range(batch_count))
+    header = [ingest_batch.si(job_id, n).set(task_id=f"{job_id}:{n}{suffix}") for n in numbers]
+    chord(header)(finalize_job.s(job_id).set(task_id=f"{job_id}:finalize{suffix}"))
     runtime = get_runtime()
     with runtime.engine.begin() as conn:
         jobs.mark_published(conn, job_id)
@@ -71,9 +73,9 @@ def reconcile(engine: Engine) -> dict[str, int]:
     with engine.connect() as conn:
         unpublished = jobs.unpublished_jobs(conn, PUBLISH_GRACE_SECONDS)
         unsettled = jobs.unsettled_jobs(conn, PUBLISH_GRACE_SECONDS)
-    for job_id, batches in unpublished:
+    for job_id, batches, retry in unpublished:
         log.warning("re-publishing a job that was never published", extra={"job_id": job_id})
-        publish_job(job_id, batches)
+        publish_job(job_id, batches, retry=retry)
     for job_id in unsettled:
         with engine.begin() as conn:
             status = jobs.finalize_job(conn, job_id)

@@ -214,3 +214,80 @@ def test_a_file_over_the_limit_is_413_and_nothing_is_queued(config, key, engine)
                                             "message": "files over 16 bytes",
                                             "details": {"files": ["big.md"]}}
     assert _tenant_jobs(engine, key) == 0
+
+
+def _principal(engine, key):  # type: ignore[no-untyped-def]
+    from app.auth import authenticate
+
+    with engine.begin() as conn:
+        return authenticate(conn, key)
+
+
+def _wait_terminal(client, key, job_id):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        job = client.get(f"/v1/jobs/{job_id}", headers=_auth(key)).get_json()
+        if job["status"] not in ("queued", "running"):
+            return job
+        time.sleep(0.5)
+    raise AssertionError(f"job {job_id} did not finish")
+
+
+def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
+        client, key, engine, storage, worker):  # type: ignore[no-untyped-def]
+    from app.submission import stage_record, submit_job
+
+    tenant = _principal(engine, key).tenant_id
+    doc = stage_record(storage, tenant, {"id": "flaky", "title": "Flaky storage",
+                                         "text": "Transient failures deserve a retry.",
+                                         "metadata": {}})
+    good = stage_record(storage, tenant, {"id": "steady", "title": "Steady",
+                                          "text": "Always fine.", "metadata": {}})
+    data = storage.get(doc.object_key)
+    storage.delete(doc.object_key)  # the bytes are missing when the worker looks
+    job_id = submit_job(engine, tenant, [doc, good], batch_size=1)
+    job = _wait_terminal(client, key, job_id)
+    assert job["status"] == "completed_with_errors"
+
+    storage.put(doc.object_key, data)  # the storage recovered
+    response = client.post(f"/v1/jobs/{job_id}/retry", headers=_auth(key))
+    assert response.status_code == 202
+    job = _wait_terminal(client, key, job_id)
+    assert (job["status"], job["retries"], job["completed_documents"]) == ("completed", 1, 2)
+    docs = client.get(f"/v1/jobs/{job_id}/documents", headers=_auth(key)).get_json()["documents"]
+    assert {d["document_id"]: d["attempts"] for d in docs} == {"flaky": 2, "steady": 1}
+    again = client.post(f"/v1/jobs/{job_id}/retry", headers=_auth(key))
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "nothing_to_retry"
+
+    flaky = next(d for d in docs if d["document_id"] == "flaky")
+    assert client.post("/v1/search", json={"query": "transient failures retry"},
+                       headers=_auth(key)).get_json()["results"][0]["document_id"] == "flaky"
+    assert client.delete(f"/v1/documents/{flaky['id']}", headers=_auth(key)).status_code == 204
+    assert client.get(f"/v1/documents/{flaky['id']}", headers=_auth(key)).status_code == 404
+    assert client.delete(f"/v1/documents/{flaky['id']}", headers=_auth(key)).status_code == 404
+    hits = client.post("/v1/search", json={"query": "transient failures retry"},
+                       headers=_auth(key)).get_json()["results"]
+    assert "flaky" not in [h["document_id"] for h in hits]
+    assert not storage.exists(doc.object_key)
+    assert storage.exists(good.object_key)
+
+
+def test_cancel_stops_pending_documents(client, key, engine, storage, config):  # type: ignore[no-untyped-def]
+    from app import jobs
+    from app.submission import stage_record
+    from tasks.pipeline import process_batch
+
+    tenant = _principal(engine, key).tenant_id
+    docs = [stage_record(storage, tenant, {"id": f"c{i}", "title": "", "text": "words",
+                                           "metadata": {}}) for i in range(3)]
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, docs, batch_size=10)
+    response = client.post(f"/v1/jobs/{job_id}/cancel", headers=_auth(key))
+    assert response.status_code == 200
+    body = response.get_json()
+    assert (body["status"], body["cancelled_documents"]) == ("cancelled", 3)
+    # A batch message delivered after the cancel does nothing.
+    assert process_batch(engine, storage, config, job_id, 0).completed == 0
+    with engine.begin() as conn:
+        assert jobs.finalize_job(conn, job_id) == "cancelled"
+    assert client.post(f"/v1/jobs/{uuid.uuid4()}/cancel", headers=_auth(key)).status_code == 404

@@ -140,14 +140,15 @@ def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tena
 
     job_id = _job_without_publishing(engine, storage, tenant)  # as if the API died here
     with engine.begin() as conn:
-        conn.execute(text("UPDATE jobs SET created_at = now() - interval '5 minutes' "
-                          "WHERE id = :j"), {"j": job_id})
+        conn.execute(text("UPDATE jobs SET created_at = now() - interval '5 minutes', "
+                          "updated_at = now() - interval '5 minutes' WHERE id = :j"),
+                     {"j": job_id})
     outcome = reconcile(engine)
     assert outcome["republished"] >= 1
     progress = _wait_job(engine, job_id, tenant)
     assert progress["status"] == "completed" and progress["completed_documents"] == 2
     with engine.connect() as conn:
-        assert job_id not in [j for j, _ in jobs.unpublished_jobs(conn, 0)]
+        assert job_id not in [j for j, _, _ in jobs.unpublished_jobs(conn, 0)]
 
 
 def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, config, tenant):
