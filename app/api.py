@@ -227,6 +227,26 @@ def create_app(config: Config | None = None) -> Flask:
         return jsonify({"jobs": [_job_body(r) for r in rows],
                         "next_offset": offset + limit if len(rows) == limit else None})
 
+    @app.get("/v1/jobs/<job_id>/events")
+    @require_key
+    def job_events(job_id: str) -> Response:
+        from app.events import job_event_stream
+
+        runtime = _runtime()
+        tenant_id = g.principal.tenant_id
+        with runtime.engine.connect() as conn:
+            if jobs.job_progress(conn, job_id, tenant_id) is None:
+                raise ApiError(404, "not_found", f"job {job_id} not found")
+
+        def read() -> dict[str, Any] | None:
+            with runtime.engine.connect() as conn:
+                progress = jobs.job_progress(conn, job_id, tenant_id)
+            return _job_body(progress) if progress else None
+
+        stream = job_event_stream(runtime.database_url, job_id, read)
+        return Response(stream, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
     @app.get("/v1/jobs/<job_id>/documents")
     @require_key
     def list_job_documents(job_id: str) -> Response:

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from typing import Any
@@ -172,8 +173,36 @@ def _print_failures(runtime, job_id: str) -> None:  # type: ignore[no-untyped-de
 
 
 def _spawn_worker(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "app.cli", "worker", *args],
+    # SIGTERM (a supervisor, `kill`) must run our cleanup, which stops this worker.
+    signal.signal(signal.SIGTERM, _raise_system_exit)
+    env = {**os.environ, PARENT_ENV: str(os.getpid())}
+    return subprocess.Popen([sys.executable, "-m", "app.cli", "worker", *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=None, start_new_session=True)
+
+
+PARENT_ENV = "PAGEMILL_PARENT_PID"
+
+
+def _raise_system_exit(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _exit_with_parent() -> None:
+    """A worker started for a CLI command stops (warm shutdown) when that command is gone,
+    even if it was killed without a chance to clean up."""
+    raw = os.environ.pop(PARENT_ENV, None)
+    if not raw:
+        return
+    parent = int(raw)
+
+    def watch() -> None:
+        import psutil
+
+        while psutil.pid_exists(parent):
+            time.sleep(2)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="pagemill-parent-watch", daemon=True).start()
 
 
 def _stop_worker(worker: subprocess.Popen[bytes]) -> None:
@@ -196,6 +225,7 @@ def worker(concurrency: int | None, loglevel: str, beat: bool) -> None:
     runtime = _runtime()
     from tasks import app as celery_app
 
+    _exit_with_parent()
     n = concurrency or runtime.config.worker_concurrency
     # Celery warns about running as root; pagemill's content is JSON only (no pickle).
     warnings.filterwarnings("ignore", message="You're running the worker with superuser")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import time
 import uuid
 
@@ -291,3 +292,32 @@ def test_cancel_stops_pending_documents(client, key, engine, storage, config):  
     with engine.begin() as conn:
         assert jobs.finalize_job(conn, job_id) == "cancelled"
     assert client.post(f"/v1/jobs/{uuid.uuid4()}/cancel", headers=_auth(key)).status_code == 404
+
+
+def test_job_events_stream_progress_until_the_end(client, key, engine, worker):  # type: ignore[no-untyped-def]
+    body = {"documents": [{"id": f"e{i}", "title": f"Event {i}", "text": "Streams of progress."}
+                          for i in range(3)]}
+    job = client.post("/v1/jobs", json=body, headers=_auth(key)).get_json()
+    response = client.get(f"/v1/jobs/{job['id']}/events", headers=_auth(key), buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    events = []
+    for chunk in response.response:
+        frame = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if frame.startswith("event: "):
+            name, data = frame.split("\n")[0][7:], frame.split("\n")[1][6:]
+            events.append((name, json.loads(data)))
+        if events and events[-1][0] == "end":
+            break
+    response.close()
+    names = [n for n, _ in events]
+    assert names[0] == "progress" and names[-1] == "end"
+    progress = [d for n, d in events if n == "progress"]
+    done = [d["completed_documents"] for d in progress]
+    assert done == sorted(done)  # counts only grow
+    assert progress[-1]["status"] == "completed" and progress[-1]["completed_documents"] == 3
+    assert events[-1][1] == {"status": "completed"}
+
+    with engine.begin() as conn:
+        stranger = create_key(conn, f"stranger-{uuid.uuid4().hex[:8]}")
+    assert client.get(f"/v1/jobs/{job['id']}/events", headers=_auth(stranger)).status_code == 404
