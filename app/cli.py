@@ -222,6 +222,9 @@ def _stop_worker(worker: subprocess.Popen[bytes]) -> None:
               help="Also run the periodic reconciler (only one beat per deployment).")
 def worker(concurrency: int | None, loglevel: str, beat: bool) -> None:
     """Run a Celery worker (starts the embedded database if needed)."""
+    # Until Celery installs its warm-shutdown handler, SIGTERM must still run exit handlers
+    # (they release this process's hold on the embedded server).
+    signal.signal(signal.SIGTERM, _raise_system_exit)
     runtime = _runtime()
     from tasks import app as celery_app
 

