@@ -143,18 +143,18 @@ SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, 
        (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS total_batches,
        (SELECT count(*) FROM batches b WHERE b.job_id = j.id AND b.status = 'done') AS done_batches
 FROM jobs j LEFT JOIN documents d ON d.job_id = j.id
-WHERE j.id = CAST(:job AS uuid) {tenant_filter}
+WHERE {where}
 GROUP BY j.id
+{order}
 """
 
 
 def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> dict[str, Any] | None:
     """Job status and counts derived from its document rows; ``None`` if not the caller's."""
-    try:
-        uuid.UUID(job_id)
-    except ValueError:
+    if not _is_uuid(job_id):
         return None
-    sql = _PROGRESS.format(tenant_filter="AND j.tenant_id = :tenant" if tenant_id else "")
+    where = "j.id = CAST(:job AS uuid)" + (" AND j.tenant_id = :tenant" if tenant_id else "")
+    sql = _PROGRESS.format(where=where, order="")
     row = conn.execute(text(sql), {"job": job_id, "tenant": tenant_id}).mappings().one_or_none()
     return dict(row) if row else None
 
@@ -304,19 +304,15 @@ def find_idempotent_job(conn: Connection, tenant_id: str, key: str) -> tuple[str
     return (str(row.id), str(row.request_sha256)) if row else None
 
 
-_JOB_LIST = """
-SELECT j.id FROM jobs j
-WHERE j.tenant_id = :tenant AND (CAST(:status AS text) IS NULL OR j.status = :status)
-ORDER BY j.created_at DESC, j.id
-LIMIT :limit OFFSET :offset
-"""
-
-
 def list_jobs(conn: Connection, tenant_id: str, status: str | None, limit: int,
               offset: int) -> list[dict[str, Any]]:
-    ids = conn.execute(text(_JOB_LIST), {"tenant": tenant_id, "status": status, "limit": limit,
-                                         "offset": offset}).scalars().all()
-    return [p for i in ids if (p := job_progress(conn, str(i), tenant_id)) is not None]
+    """The caller's jobs with their progress, newest first, in one query."""
+    sql = _PROGRESS.format(
+        where="j.tenant_id = :tenant AND (CAST(:status AS text) IS NULL OR j.status = :status)",
+        order="ORDER BY j.created_at DESC, j.id LIMIT :limit OFFSET :offset")
+    rows = conn.execute(text(sql), {"tenant": tenant_id, "status": status, "limit": limit,
+                                    "offset": offset}).mappings().all()
+    return [dict(r) for r in rows]
 
 
 _DOCUMENT_FIELDS = """
@@ -341,9 +337,7 @@ def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | 
 
 def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[str, Any] | None:
     """One document's outcome, Markdown and (when its content is the one indexed) chunks."""
-    try:
-        uuid.UUID(document_uuid)
-    except ValueError:
+    if not _is_uuid(document_uuid):
         return None
     row = conn.execute(text(f"""
         SELECT {_DOCUMENT_FIELDS}, d.markdown FROM documents d
