@@ -186,9 +186,9 @@ def create_app(config: Config | None = None) -> Flask:
             raise ApiError(413, "file_too_large",
                            f"files over {config.max_file_bytes} bytes", {"files": too_large})
         # Sniff everything before storing anything: a 415 writes and queues nothing.
-        from extractors.sniff import sniff
+        from extractors.sniff import parseable
 
-        unsupported = [name for name, data in blobs if sniff(data, filename=name) is None]
+        unsupported = [name for name, data in blobs if parseable(data, filename=name) is None]
         if unsupported:
             raise ApiError(415, "unsupported_media_type",
                            "content type not supported", {"files": unsupported})

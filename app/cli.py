@@ -298,6 +298,59 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
                 click.echo("   (no results)")
 
 
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per file: extractor, route, attempts, quality, per-page text.")
+@click.option("--password", default=None, help="Password for encrypted PDFs and Office files.")
+@click.option("--isolation/--no-isolation", default=None,
+              help="Parse in a killable child process (default: PAGEMILL_EXTRACT_ISOLATION).")
+def parse(paths: tuple[str, ...], as_json: bool, password: str | None, isolation: bool | None) -> None:
+    """Route and extract files without indexing them; print Markdown or JSON.
+
+    Every file ends with text or a failure code; the exit status is 1 if any failed."""
+    from dataclasses import asdict
+
+    from app.config import Config
+    from extractors.base import ExtractionError
+    from extractors.isolation import InProcessExtractor, IsolatedExtractor
+
+    config = Config.from_env()
+    isolated = config.extract_isolation if isolation is None else isolation
+    extractor = (IsolatedExtractor(memory_limit_bytes=config.extract_memory_limit) if isolated
+                 else InProcessExtractor())
+    failed = 0
+    try:
+        for path in paths:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            started = time.monotonic()
+            try:
+                result = extractor.extract(data, filename=os.path.basename(path),
+                                           options=config.extract_options(password),
+                                           timeout=config.extract_hard_timeout)
+            except ExtractionError as exc:
+                failed += 1
+                outcome = {"path": path, "status": "failed", "error_code": exc.code,
+                           "error_message": exc.message, "attempts": [asdict(a) for a in exc.attempts]}
+                if not as_json:
+                    click.echo(f"{path}: failed: {exc.code}: {exc.message}", err=True)
+            else:
+                outcome = {"path": path, "status": "completed", **result.report(),
+                           "title": result.title, "markdown": result.markdown,
+                           "page_text": [{"number": p.number, "text": p.markdown} for p in result.pages],
+                           "tables": [asdict(t) for t in result.tables]}
+                if not as_json:
+                    click.echo(result.markdown)
+            outcome["seconds"] = round(time.monotonic() - started, 3)
+            if as_json:
+                click.echo(json.dumps(outcome, ensure_ascii=False, default=str))
+    finally:
+        extractor.close()
+    if failed:
+        sys.exit(1)
+
+
 @main.group()
 def broker() -> None:
     """Inspect the durable broker."""

@@ -8,10 +8,13 @@ processes that need a database.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import platformdirs
+
+from extractors.base import ExtractOptions
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
@@ -81,6 +84,19 @@ class Config:
     rrf_k: int = 60
     hnsw_ef_search: int = 100
     default_tenant: str = "default"
+    # Extraction: limits, OCR escalation and optional model directories (see README).
+    max_pages: int = 2000
+    max_image_pixels: int = 178_956_970
+    extract_soft_timeout: float = 120.0
+    extract_hard_timeout: float = 600.0
+    extract_memory_limit: int = 6 * 1024**3
+    extract_isolation: bool = True
+    quality_threshold: float = 0.5
+    ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr")
+    ocr_dpi: int = 200
+    ocr_languages: str = "eng"
+    docling_artifacts_path: str | None = None
+    easyocr_model_dir: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -114,6 +130,19 @@ class Config:
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", 60),
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", 100),
             default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or "default",
+            max_pages=_env_int(env, "PAGEMILL_MAX_PAGES", 2000),
+            max_image_pixels=_env_int(env, "PAGEMILL_MAX_IMAGE_PIXELS", 178_956_970),
+            extract_soft_timeout=_env_float(env, "PAGEMILL_EXTRACT_SOFT_TIMEOUT", 120.0),
+            extract_hard_timeout=_env_float(env, "PAGEMILL_EXTRACT_HARD_TIMEOUT", 600.0),
+            extract_memory_limit=_env_int(env, "PAGEMILL_EXTRACT_MEMORY_LIMIT", 6 * 1024**3),
+            extract_isolation=env.get("PAGEMILL_EXTRACT_ISOLATION", "1") not in ("0", "false", "no"),
+            quality_threshold=_env_float(env, "PAGEMILL_QUALITY_THRESHOLD", 0.5),
+            ocr_engines=tuple(e.strip() for e in env.get(
+                "PAGEMILL_OCR_ENGINES", "tesseract,rapidocr,easyocr").split(",") if e.strip()),
+            ocr_dpi=_env_int(env, "PAGEMILL_OCR_DPI", 200),
+            ocr_languages=env.get("PAGEMILL_OCR_LANGUAGES") or "eng",
+            docling_artifacts_path=env.get("DOCLING_ARTIFACTS_PATH") or None,
+            easyocr_model_dir=env.get("EASYOCR_MODEL_DIR") or None,
         )
 
     @property
@@ -132,6 +161,17 @@ class Config:
         if self.broker_url:
             return self.broker_url
         return "pagemill+" + to_sqlalchemy_url(database_url)
+
+    def extract_options(self, password: str | None = None) -> ExtractOptions:
+        """Options for one document's extraction; the soft deadline starts now."""
+        return ExtractOptions(
+            password=password, max_pages=self.max_pages, max_image_pixels=self.max_image_pixels,
+            quality_threshold=self.quality_threshold, ocr_engines=self.ocr_engines,
+            ocr_dpi=self.ocr_dpi, ocr_languages=self.ocr_languages,
+            easyocr_model_dir=self.easyocr_model_dir,
+            docling_artifacts_path=self.docling_artifacts_path,
+            soft_deadline=time.monotonic() + self.extract_soft_timeout,
+        )
 
     def result_backend_for(self, database_url: str) -> str:
         return "db+" + to_sqlalchemy_url(database_url)

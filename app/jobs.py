@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from app.storage import Storage
-from extractors.sniff import sniff
+from extractors.sniff import PARSEABLE, sniff
 
 TERMINAL_DOCUMENT_STATES = ("completed", "failed", "cancelled")
 TERMINAL_JOB_STATES = ("completed", "completed_with_errors", "failed", "cancelled")
@@ -58,8 +58,8 @@ def stage_document(
 ) -> NewDocument:
     """Sniff and store the bytes of one document; raise :class:`UnsupportedDocument` first."""
     mime = sniff(data, filename=filename, declared=declared_mime)
-    if mime is None:
-        raise UnsupportedDocument(external_id, "content type not supported")
+    if mime is None or mime not in PARSEABLE:
+        raise UnsupportedDocument(external_id, f"content type not supported: {mime or 'unrecognised'}")
     digest = hashlib.sha256(data).hexdigest()
     key = object_key_for(tenant_id, digest)
     if not storage.exists(key):
@@ -207,23 +207,35 @@ def claim_batch_documents(
 
 def complete_document(
     conn: Connection, document_id: str, extractor: str, markdown: str | None,
-    page_count: int | None, chunk_count: int
+    page_count: int | None, chunk_count: int, report: dict[str, Any] | None = None
 ) -> None:
+    report = report or {}
     conn.execute(text("""
         UPDATE documents SET status = 'completed', extractor = :extractor, markdown = :markdown,
                page_count = :pages, chunk_count = :chunks, error_code = NULL,
-               error_message = NULL, finished_at = now(), updated_at = now()
+               error_message = NULL, quality = :quality, language = :language,
+               extraction = CAST(:report AS jsonb), finished_at = now(), updated_at = now()
         WHERE id = :id AND status = 'processing'
     """), {"id": document_id, "extractor": extractor, "markdown": markdown, "pages": page_count,
-           "chunks": chunk_count})
+           "chunks": chunk_count, "quality": report.get("quality"), "language": report.get("language"),
+           "report": json.dumps(report) if report else None})
 
 
-def fail_document(conn: Connection, document_id: str, code: str, message: str) -> None:
+def fail_document(conn: Connection, document_id: str, code: str, message: str,
+                  report: dict[str, Any] | None = None) -> None:
     conn.execute(text("""
         UPDATE documents SET status = 'failed', error_code = :code, error_message = :message,
+               extraction = COALESCE(CAST(:report AS jsonb), extraction),
                finished_at = now(), updated_at = now()
         WHERE id = :id AND status = 'processing'
-    """), {"id": document_id, "code": code, "message": message[:2000]})
+    """), {"id": document_id, "code": code, "message": message[:2000],
+           "report": json.dumps(report) if report else None})
+
+
+def job_options(conn: Connection, job_id: str) -> dict[str, Any]:
+    row = conn.execute(text("SELECT options FROM jobs WHERE id = CAST(:job AS uuid)"),
+                       {"job": job_id}).one_or_none()
+    return dict(row.options or {}) if row else {}
 
 
 def finalize_job(conn: Connection, job_id: str) -> str | None:
@@ -318,7 +330,8 @@ def list_jobs(conn: Connection, tenant_id: str, status: str | None, limit: int,
 _DOCUMENT_FIELDS = """
     d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
     d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.extractor, d.page_count,
-    d.chunk_count, d.attempts, d.metadata, d.created_at, d.started_at, d.finished_at
+    d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.created_at, d.started_at,
+    d.finished_at
 """
 
 
@@ -340,7 +353,7 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[s
     if not _is_uuid(document_uuid):
         return None
     row = conn.execute(text(f"""
-        SELECT {_DOCUMENT_FIELDS}, d.markdown FROM documents d
+        SELECT {_DOCUMENT_FIELDS}, d.markdown, d.extraction FROM documents d
         WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid) AND d.deleted_at IS NULL
     """), {"tenant": tenant_id, "id": document_uuid}).mappings().one_or_none()
     if row is None:

@@ -1,16 +1,47 @@
-"""The result every engine returns, and the error every engine raises."""
+"""What every engine returns, the options it is given, and the error it raises."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 
 @dataclass
 class Page:
-    """Markdown of one page (``number`` is 1-based; ``None`` for formats without pages)."""
+    """Markdown of one page (``number`` is 1-based; ``None`` for formats without pages).
+
+    ``engine`` is what produced this page's text (a PDF's pages may mix the text layer and
+    OCR); ``quality`` is its score from :mod:`extractors.quality`.
+    """
 
     markdown: str
     number: int | None = None
+    engine: str | None = None
+    quality: float | None = None
+
+
+@dataclass
+class Table:
+    """A table as rows of cell strings (first row: header when the source has one)."""
+
+    cells: list[list[str]]
+    markdown: str
+    page: int | None = None
+    caption: str | None = None
+
+
+@dataclass
+class Attempt:
+    """One engine run on a document or on some of its pages, successful or not."""
+
+    engine: str
+    seconds: float
+    pages: list[int] | None = None
+    score: float | None = None
+    error_code: str | None = None
+    error: str | None = None
+    chosen: bool = False
 
 
 @dataclass
@@ -21,20 +52,73 @@ class ExtractionResult:
     title: str | None = None
     page_count: int | None = None
     warnings: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    language: str | None = None
+    quality: float | None = None
+    attempts: list[Attempt] = field(default_factory=list)
+    # The router's decision ("text", "pdf-fast", "pdf-ocr", "office", ...) and the signals
+    # it was based on, kept with the document so a surprising result can be explained.
+    route: str | None = None
+    signals: dict[str, Any] = field(default_factory=dict)
 
     @property
     def markdown(self) -> str:
         return "\n\n".join(p.markdown for p in self.pages if p.markdown.strip())
+
+    def report(self) -> dict[str, Any]:
+        """Everything but the text: what is stored on the document next to its Markdown."""
+        return {
+            "extractor": self.extractor, "mime_type": self.mime_type, "route": self.route,
+            "signals": self.signals, "quality": self.quality, "language": self.language,
+            "page_count": self.page_count, "warnings": self.warnings,
+            "attempts": [asdict(a) for a in self.attempts],
+            "tables": len(self.tables),
+            "pages": [{"number": p.number, "engine": p.engine, "quality": p.quality,
+                       "chars": len(p.markdown)} for p in self.pages],
+        }
 
 
 class ExtractionError(Exception):
     """A failure attributable to one document.
 
     ``code`` is machine-readable and stable: ``unsupported``, ``encrypted``, ``corrupt``,
-    ``empty``, ``no_text_layer``, ``too_large``.
+    ``empty``, ``no_text``, ``too_large``, ``timeout``, ``extractor_crashed``,
+    ``provider_error``, ``engine_unavailable``.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, attempts: list[Attempt] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.attempts = attempts or []
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Crosses the process boundary of extractors.isolation intact.
+        return (ExtractionError, (self.code, self.message, self.attempts))
+
+
+class EngineUnavailable(Exception):
+    """An engine that cannot run here (package, binary or model files missing): fall back."""
+
+
+@dataclass
+class ExtractOptions:
+    """Per-document extraction settings; built by the caller from its configuration."""
+
+    password: str | None = None
+    max_pages: int = 2000
+    max_image_pixels: int = 178_956_970  # PIL's own bomb threshold (2x its warning level)
+    # A page whose text scores below this is OCRed; OCR stops escalating above it.
+    quality_threshold: float = 0.5
+    # Pages with fewer visible characters than this count as "no text layer".
+    min_chars_per_page: int = 20
+    ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr")
+    ocr_dpi: int = 200
+    ocr_languages: str = "eng"
+    easyocr_model_dir: str | None = None
+    docling_artifacts_path: str | None = None
+    # Monotonic time after which optional work (OCR escalation) is skipped with a warning.
+    soft_deadline: float | None = None
+
+    def past_soft_deadline(self) -> bool:
+        return self.soft_deadline is not None and time.monotonic() > self.soft_deadline

@@ -1,51 +1,104 @@
-"""The text layer of born-digital PDFs, page by page, with pypdfium2 (PDFium)."""
+"""The text layer of PDFs, page by page, with pypdfium2 (PDFium), and page rendering for OCR."""
 
 from __future__ import annotations
 
-import pypdfium2 as pdfium
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
 
-from extractors.base import ExtractionError, ExtractionResult, Page
-from extractors.sniff import MIME_PDF
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from extractors.base import ExtractionError, Page
 
 # PDFium's error text for a password-protected file.
 _PASSWORD_ERRORS = ("password", "security")
 
 
-def extract_pdf_text(data: bytes) -> ExtractionResult:
+@dataclass
+class PdfText:
+    pages: list[Page]
+    title: str | None
+    signals: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def open_pdf(data: bytes, password: str | None = None) -> Iterator[pdfium.PdfDocument]:
     try:
-        pdf = pdfium.PdfDocument(data)
+        pdf = pdfium.PdfDocument(data, password=password)
     except pdfium.PdfiumError as exc:
         message = str(exc)
         if any(word in message.lower() for word in _PASSWORD_ERRORS):
-            raise ExtractionError("encrypted", f"PDF is password-protected: {message}") from exc
+            hint = "the password given is wrong" if password else "pass options.password"
+            raise ExtractionError("encrypted", f"PDF is password-protected ({hint}): {message}") from exc
         raise ExtractionError("corrupt", f"PDF cannot be opened: {message}") from exc
     try:
+        yield pdf
+    finally:
+        pdf.close()
+
+
+def _metadata(pdf: pdfium.PdfDocument, key: str) -> str | None:
+    try:
+        return (pdf.get_metadata_value(key) or "").strip() or None
+    except (pdfium.PdfiumError, KeyError):
+        return None
+
+
+def _image_count(page: pdfium.PdfPage) -> int:
+    try:
+        return sum(1 for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
+    except pdfium.PdfiumError:
+        return 0
+
+
+def read_text_layer(data: bytes, password: str | None = None, max_pages: int | None = None) -> PdfText:
+    """Every page's text layer plus the signals the router decides on."""
+    with open_pdf(data, password) as pdf:
+        count = len(pdf)
+        if count == 0:
+            raise ExtractionError("empty", "PDF has no pages")
+        if max_pages is not None and count > max_pages:
+            raise ExtractionError("too_large", f"PDF has {count} pages; the limit is {max_pages}")
         pages: list[Page] = []
         warnings: list[str] = []
-        for index in range(len(pdf)):
+        images: list[int] = []
+        for index in range(count):
             try:
                 page = pdf[index]
-                textpage = page.get_textpage()
-                text = textpage.get_text_bounded()
+                text = page.get_textpage().get_text_bounded()
+                images.append(_image_count(page))
             except pdfium.PdfiumError as exc:
                 warnings.append(f"page {index + 1}: text layer unreadable ({exc})")
                 text = ""
+                images.append(0)
             text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
-            pages.append(Page(text.strip(), number=index + 1))
-        title = None
-        try:
-            title = (pdf.get_metadata_value("Title") or "").strip() or None
-        except (pdfium.PdfiumError, KeyError):
-            pass
-    finally:
-        pdf.close()
-    if not pages:
-        raise ExtractionError("empty", "PDF has no pages")
-    if not any(p.markdown for p in pages):
-        raise ExtractionError("no_text_layer", f"PDF has {len(pages)} page(s) but no text layer "
-                              "(a scan?); OCR is not configured in this build")
-    empty = [p.number for p in pages if not p.markdown]
-    if empty:
-        warnings.append(f"pages without text layer: {empty}")
-    return ExtractionResult(pages=pages, extractor="pdfium-text", mime_type=MIME_PDF, title=title,
-                            page_count=len(pages), warnings=warnings)
+            pages.append(Page(text.strip(), number=index + 1, engine="pdfium-text"))
+        signals = {
+            "page_count": count,
+            "bytes_per_page": len(data) // count,
+            "producer": _metadata(pdf, "Producer"),
+            "creator": _metadata(pdf, "Creator"),
+            "images_per_page": round(sum(images) / count, 2),
+            "chars_per_page": [len(p.markdown) for p in pages],
+        }
+        return PdfText(pages, _metadata(pdf, "Title"), signals, warnings)
+
+
+def render_pages(data: bytes, numbers: list[int], dpi: int, password: str | None = None,
+                 max_pixels: int | None = None) -> Iterator[tuple[int, Any]]:
+    """PIL images of the given 1-based pages, one at a time (a 2,000-page scan stays small)."""
+    scale = dpi / 72.0
+    with open_pdf(data, password) as pdf:
+        for number in numbers:
+            page = pdf[number - 1]
+            width, height = page.get_size()
+            pixels = width * scale * height * scale
+            if max_pixels and pixels > max_pixels:
+                # A poster-sized page at full resolution would exhaust memory: scale it down.
+                scale_here = scale * (max_pixels / pixels) ** 0.5
+            else:
+                scale_here = scale
+            yield number, page.render(scale=scale_here).to_pil()

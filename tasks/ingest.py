@@ -27,7 +27,8 @@ def ingest_batch(self, job_id: str, batch_no: int) -> dict[str, int]:  # type: i
     runtime = get_runtime()
     log.info("ingest_batch", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                     "task_id": self.request.id})
-    outcome = process_batch(runtime.engine, runtime.storage, runtime.config, job_id, batch_no)
+    outcome = process_batch(runtime.engine, runtime.storage, runtime.config, job_id, batch_no,
+                            extractor=runtime.extractor)
     return {"completed": outcome.completed, "failed": outcome.failed,
             "unchanged": outcome.unchanged}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,8 @@ from sqlalchemy import Engine
 from app import jobs
 from app.config import Config
 from app.storage import ObjectNotFound, Storage
-from extractors import ExtractionError, ExtractionResult, extract
+from extractors import ExtractionError, ExtractionResult
+from extractors.isolation import InProcessExtractor, IsolatedExtractor
 from indexing import store
 from indexing.chunking import Chunk, chunk_markdown
 from indexing.embedding import embed
@@ -30,8 +31,10 @@ log = logging.getLogger(__name__)
 
 # Part of every indexed document's content hash: bump it when extraction or chunking
 # changes, so that re-ingesting unchanged bytes re-indexes instead of adopting old chunks.
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = "2"
 MAX_ATTEMPTS = 3
+
+Extractor = IsolatedExtractor | InProcessExtractor
 
 
 @dataclass
@@ -59,20 +62,26 @@ def _fields(doc: dict[str, Any]) -> dict[str, Any]:
             "document_uuid": str(doc["id"])}
 
 
-def _fail(engine: Engine, doc: dict[str, Any], code: str, message: str) -> None:
+def _fail(engine: Engine, doc: dict[str, Any], code: str, message: str,
+          report: dict[str, Any] | None = None) -> None:
     log.warning("document failed: %s: %s", code, message, extra={**_fields(doc), "error_code": code})
     with engine.begin() as conn:
-        jobs.fail_document(conn, str(doc["id"]), code, message)
+        jobs.fail_document(conn, str(doc["id"]), code, message, report)
 
 
-def _prepare(storage: Storage, doc: dict[str, Any], config: Config) -> _Prepared:
+def _prepare(storage: Storage, doc: dict[str, Any], config: Config, extractor: Extractor,
+             job_options: dict[str, Any]) -> _Prepared:
     try:
         data = storage.get(doc["object_key"])
     except ObjectNotFound as exc:
         raise ExtractionError("object_missing", f"stored bytes not found: {doc['object_key']}") from exc
     if hashlib.sha256(data).hexdigest() != doc["sha256"]:
         raise ExtractionError("object_corrupt", "stored bytes do not match their SHA-256")
-    result = extract(data, filename=doc["filename"], declared=doc["mime_type"])
+    options = config.extract_options(password=job_options.get("password"))
+    result = extractor.extract(data, filename=doc["filename"], declared=doc["mime_type"],
+                               options=options, timeout=config.extract_hard_timeout)
+    log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
+                                          "route": result.route, "quality": result.quality})
     segments = [(page.markdown, page.number) for page in result.pages]
     chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
                             overlap_tokens=config.chunk_overlap_tokens)
@@ -88,20 +97,24 @@ def _prepare(storage: Storage, doc: dict[str, Any], config: Config) -> _Prepared
 
 
 def process_batch(
-    engine: Engine, storage: Storage, config: Config, job_id: str, batch_no: int
+    engine: Engine, storage: Storage, config: Config, job_id: str, batch_no: int,
+    extractor: Extractor | None = None,
 ) -> BatchOutcome:
+    extractor = extractor or InProcessExtractor()
     with engine.begin() as conn:
         jobs.start_batch(conn, job_id, batch_no)
         docs = jobs.claim_batch_documents(conn, job_id, batch_no, MAX_ATTEMPTS)
+        job_options = jobs.job_options(conn, job_id)
     log.info("batch started", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                      "documents": len(docs)})
     failed = unchanged = 0
     prepared: list[_Prepared] = []
     for doc in docs:
         try:
-            item = _prepare(storage, doc, config)
+            item = _prepare(storage, doc, config, extractor, job_options)
         except ExtractionError as exc:
-            _fail(engine, doc, exc.code, exc.message)
+            report = {"attempts": [asdict(a) for a in exc.attempts]} if exc.attempts else None
+            _fail(engine, doc, exc.code, exc.message, report)
             failed += 1
             continue
         except Exception as exc:  # an engine bug must fail its document, not the batch
@@ -113,7 +126,8 @@ def process_batch(
             count = store.adopt_if_unchanged(conn, item.indexed)
             if count is not None:
                 jobs.complete_document(conn, str(doc["id"]), item.result.extractor,
-                                       item.result.markdown, item.result.page_count, count)
+                                       item.result.markdown, item.result.page_count, count,
+                                       item.result.report())
                 unchanged += 1
                 continue
         prepared.append(item)
@@ -129,7 +143,8 @@ def process_batch(
         with engine.begin() as conn:
             store.replace_document(conn, item.indexed, item.chunks, doc_vectors)
             jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
-                                   item.result.markdown, item.result.page_count, n)
+                                   item.result.markdown, item.result.page_count, n,
+                                   item.result.report())
         completed += 1
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
                                             "extractor": item.result.extractor})

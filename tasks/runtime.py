@@ -15,6 +15,7 @@ from app.config import Config
 from app.db import get_engine
 from app.embedded import resolve_database_url
 from app.storage import Storage, open_storage
+from extractors.isolation import InProcessExtractor, IsolatedExtractor
 
 
 @dataclass
@@ -33,6 +34,12 @@ class Runtime:
     def storage(self) -> Storage:
         return open_storage(self.config.storage_url, self.config.s3_endpoint_url,
                             self.config.s3_region)
+
+    @cached_property
+    def extractor(self) -> IsolatedExtractor | InProcessExtractor:
+        if self.config.extract_isolation:
+            return IsolatedExtractor(memory_limit_bytes=self.config.extract_memory_limit)
+        return InProcessExtractor()
 
 
 _lock = threading.Lock()

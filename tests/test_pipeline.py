@@ -227,3 +227,28 @@ def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
             if str(home) in " ".join(proc.info["cmdline"] or []):
                 proc.send_signal(signal.SIGKILL)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, storage, tenant, worker):
+    from tests.corpus import CORPUS
+
+    files = {"scan.pdf": CORPUS / "docling" / "ocr" / "sources" / "ocr_test.pdf",
+             "tables.docx": CORPUS / "docling" / "docx" / "sources" / "word_tables.docx",
+             "mail.eml": CORPUS / "docling" / "email" / "sources" / "eml_simple.eml",
+             "locked.pdf": CORPUS / "docling" / "pdf_password" / "sources" / "2206.01062_pg3.pdf"}
+    docs = [stage_document(storage, tenant, name, path.read_bytes(), source="upload", filename=name)
+            for name, path in files.items()]
+    job_id = submit_job(engine, tenant, docs, batch_size=2)
+    progress = _wait_job(engine, job_id, tenant)
+    assert (progress["completed_documents"], progress["failed_documents"]) == (3, 1)
+    with engine.connect() as conn:
+        rows = {r.external_id: r for r in conn.execute(text("""
+            SELECT external_id, status, extractor, quality, error_code, extraction, chunk_count
+            FROM documents WHERE job_id = :j"""), {"j": job_id})}
+    scan = rows["scan.pdf"]
+    assert scan.extractor == "tesseract" and scan.extraction["route"] == "pdf-ocr"
+    assert scan.quality > 0.5 and scan.chunk_count >= 1
+    assert [a["engine"] for a in scan.extraction["attempts"]][:2] == ["pdfium-text", "tesseract"]
+    assert rows["tables.docx"].extractor == "docling" and rows["tables.docx"].extraction["tables"] > 0
+    assert rows["mail.eml"].extractor == "unstructured"
+    assert rows["locked.pdf"].error_code == "encrypted"

@@ -1,0 +1,95 @@
+"""docling: Office formats (DOCX, PPTX, XLSX), HTML and CSV to Markdown with headings,
+lists and tables; PDFs through its layout-model pipeline only when the model is installed.
+
+docling's standard PDF pipeline needs the layout model ``docling-layout-heron`` even with
+OCR and table structure off, and downloads it from the hub on first use.  Offline it is
+taken from an artifacts directory (``DOCLING_ARTIFACTS_PATH``); when the model is not there
+PDFs go to the text-layer + OCR engines, and the reason is recorded on the document.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from extractors.base import EngineUnavailable, ExtractionError, ExtractionResult, Page, Table
+from extractors.sniff import MIME_CSV, MIME_DOCX, MIME_HTML, MIME_MARKDOWN, MIME_PDF, MIME_PPTX, MIME_XLSX
+from extractors.tables import cells_to_markdown
+
+NAME = "docling"
+LAYOUT_MODEL_DIR = "docling-project--docling-layout-heron"
+_SUFFIX = {MIME_DOCX: ".docx", MIME_PPTX: ".pptx", MIME_XLSX: ".xlsx", MIME_HTML: ".html",
+           MIME_CSV: ".csv", MIME_MARKDOWN: ".md", MIME_PDF: ".pdf"}
+SUPPORTED = frozenset(_SUFFIX)
+
+
+def check_pdf_models(artifacts_path: str | None) -> None:
+    """Raise EngineUnavailable with the reason when docling cannot parse PDFs offline here."""
+    if not artifacts_path:
+        raise EngineUnavailable("docling PDF pipeline disabled: DOCLING_ARTIFACTS_PATH is not set "
+                                f"(it needs {LAYOUT_MODEL_DIR}, which cannot be downloaded here)")
+    if not (Path(artifacts_path) / LAYOUT_MODEL_DIR).is_dir():
+        raise EngineUnavailable(f"docling PDF pipeline disabled: {LAYOUT_MODEL_DIR} not found in "
+                                f"{artifacts_path}")
+
+
+@lru_cache(maxsize=2)
+def _converter(artifacts_path: str | None) -> Any:
+    from docling.datamodel.base_models import InputFormat
+    from docling.datamodel.pipeline_options import PdfPipelineOptions
+    from docling.document_converter import DocumentConverter, PdfFormatOption
+
+    formats = [InputFormat.DOCX, InputFormat.PPTX, InputFormat.XLSX, InputFormat.HTML,
+               InputFormat.CSV, InputFormat.MD]
+    options = {}
+    if artifacts_path:
+        formats.append(InputFormat.PDF)
+        pdf = PdfPipelineOptions(artifacts_path=artifacts_path, do_ocr=False)
+        options[InputFormat.PDF] = PdfFormatOption(pipeline_options=pdf)
+    return DocumentConverter(allowed_formats=formats, format_options=options)
+
+
+def _tables(document: Any) -> list[Table]:
+    tables: list[Table] = []
+    for item in document.tables:
+        try:
+            frame = item.export_to_dataframe(doc=document)
+        except Exception:  # a malformed table must not lose the document's text
+            continue
+        cells = [[str(c) for c in frame.columns]] + [[str(v) for v in row] for row in frame.values.tolist()]
+        page = item.prov[0].page_no if getattr(item, "prov", None) else None
+        tables.append(Table(cells=cells, markdown=cells_to_markdown(cells), page=page))
+    return tables
+
+
+def convert(data: bytes, mime_type: str, filename: str | None = None,
+            artifacts_path: str | None = None) -> ExtractionResult:
+    from docling.datamodel.base_models import ConversionStatus, DocumentStream
+
+    if mime_type == MIME_PDF:
+        check_pdf_models(artifacts_path)
+    stem = Path(filename).stem if filename else "document"
+    source = DocumentStream(name=f"{stem}{_SUFFIX[mime_type]}", stream=io.BytesIO(data))
+    try:
+        result = _converter(artifacts_path).convert(source, raises_on_error=False)
+    except Exception as exc:
+        raise ExtractionError("corrupt", f"docling could not read the file: {type(exc).__name__}: "
+                              f"{exc}") from exc
+    if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
+        errors = "; ".join(str(e.error_message) for e in result.errors) or str(result.status)
+        raise ExtractionError("corrupt", f"docling could not convert the file: {errors}")
+    document = result.document
+    page_numbers = sorted(document.pages) if document.pages else []
+    if len(page_numbers) > 1:
+        pages = [Page(document.export_to_markdown(page_no=n), number=n, engine=NAME) for n in page_numbers]
+    else:
+        pages = [Page(document.export_to_markdown(), number=page_numbers[0] if page_numbers else None,
+                      engine=NAME)]
+    title = next((line[2:].strip() for p in pages for line in p.markdown.splitlines()
+                  if line.startswith("# ")), None)
+    warnings = [str(e.error_message) for e in result.errors]
+    return ExtractionResult(pages=pages, extractor=NAME, mime_type=mime_type, title=title,
+                            page_count=len(page_numbers) or None, tables=_tables(document),
+                            warnings=warnings)

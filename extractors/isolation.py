@@ -1,0 +1,179 @@
+"""Extraction in a child process that can be killed.
+
+Native parsers (PDFium, Tesseract, ONNX Runtime, libxml) can crash, hang or balloon on
+hostile input.  The worker never runs them itself: it hands the bytes to a long-lived child
+(``python -m extractors.isolation``) over a pipe and waits with a hard deadline.  A child
+that dies or overruns is killed and replaced, and only the document that caused it fails
+(``extractor_crashed``, ``timeout``, ``too_large`` for memory).  The child is started lazily,
+reused across documents so engines load once, and exits when its parent's pipe closes.
+
+Frames on the pipe are 8-byte big-endian lengths followed by a pickle.  Both ends are this
+module, in processes of the same installation.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import resource
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from typing import IO, Any
+
+from extractors.base import ExtractionError, ExtractionResult, ExtractOptions
+
+_HEADER = struct.Struct(">Q")
+
+
+def _write(stream: IO[bytes], obj: Any) -> None:
+    payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(payload)) + payload)
+    stream.flush()
+
+
+def _read_exact(fd: int, size: int, deadline: float | None) -> bytes:
+    chunks: list[bytes] = []
+    remaining = size
+    while remaining:
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            raise TimeoutError
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+class InProcessExtractor:
+    """The same interface without a child process (``PAGEMILL_EXTRACT_ISOLATION=0``)."""
+
+    def extract(self, data: bytes, filename: str | None = None, declared: str | None = None,
+                options: ExtractOptions | None = None, timeout: float | None = None) -> ExtractionResult:
+        from extractors.router import extract
+
+        return extract(data, filename=filename, declared=declared, options=options)
+
+    def close(self) -> None:
+        pass
+
+
+class IsolatedExtractor:
+    """Runs :func:`extractors.extract` in a supervised child process."""
+
+    def __init__(self, memory_limit_bytes: int | None = None) -> None:
+        self.memory_limit_bytes = memory_limit_bytes
+        self._child: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        return self._child.pid if self._child is not None else None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        env = dict(os.environ)
+        env["OMP_THREAD_LIMIT"] = "1"  # Tesseract: 3x faster per page on 2 cores than default
+        env.setdefault("HF_HUB_OFFLINE", "1")
+        if self.memory_limit_bytes:
+            env["PAGEMILL_EXTRACT_MEMORY_LIMIT"] = str(self.memory_limit_bytes)
+        return subprocess.Popen([sys.executable, "-m", "extractors.isolation"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, env=env, close_fds=True)
+
+    def _kill(self) -> str:
+        child, self._child = self._child, None
+        if child is None:
+            return "not running"
+        if child.poll() is None:
+            child.kill()
+        code = child.wait()
+        for stream in (child.stdin, child.stdout):
+            if stream is not None:
+                stream.close()
+        return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
+    def extract(self, data: bytes, filename: str | None = None, declared: str | None = None,
+                options: ExtractOptions | None = None, timeout: float | None = None) -> ExtractionResult:
+        with self._lock:
+            if self._child is None or self._child.poll() is not None:
+                self._kill()
+                self._child = self._start()
+            child = self._child
+            assert child.stdin is not None and child.stdout is not None
+            deadline = None if timeout is None else time.monotonic() + timeout
+            try:
+                _write(child.stdin, (data, filename, declared, options))
+                size, = _HEADER.unpack(_read_exact(child.stdout.fileno(), _HEADER.size, deadline))
+                reply = pickle.loads(_read_exact(child.stdout.fileno(), size, deadline))
+            except TimeoutError:
+                self._kill()
+                raise ExtractionError("timeout", f"extraction exceeded the hard time limit of "
+                                      f"{timeout:.0f} s; the parser process was killed") from None
+            except (EOFError, BrokenPipeError, OSError):
+                how = self._kill()
+                if how == "signal SIGKILL" and self.memory_limit_bytes:
+                    detail = " (killed: out of memory?)"
+                else:
+                    detail = ""
+                raise ExtractionError("extractor_crashed", f"the parser process died ({how}){detail} "
+                                      "while reading this document") from None
+        if isinstance(reply, ExtractionError):
+            raise reply
+        if isinstance(reply, BaseException):
+            raise ExtractionError("internal_error", f"{type(reply).__name__}: {reply}")
+        return reply
+
+    def close(self) -> None:
+        with self._lock:
+            child, self._child = self._child, None
+        if child is not None:
+            if child.stdin is not None:
+                child.stdin.close()  # the child exits on EOF
+            try:
+                child.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+            if child.stdout is not None:
+                child.stdout.close()
+
+
+def _serve() -> None:
+    limit = os.environ.get("PAGEMILL_EXTRACT_MEMORY_LIMIT")
+    if limit:
+        # Address space, not RSS: a runaway allocation fails with MemoryError (reported as
+        # too_large) long before the machine's OOM killer picks a victim.
+        resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+    # Libraries that print to stdout must not corrupt the protocol: keep the real pipe on a
+    # private descriptor and point fd 1 at stderr.
+    protocol_out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    protocol_in = os.fdopen(os.dup(0), "rb")
+    from extractors.router import extract
+
+    while True:
+        header = protocol_in.read(_HEADER.size)
+        if len(header) < _HEADER.size:
+            return  # parent gone or closed the pipe
+        size, = _HEADER.unpack(header)
+        data, filename, declared, options = pickle.loads(protocol_in.read(size))
+        try:
+            reply: Any = extract(data, filename=filename, declared=declared, options=options)
+        except ExtractionError as exc:
+            reply = exc
+        except MemoryError:
+            reply = ExtractionError("too_large", "parsing this document exceeded the memory limit")
+        except Exception as exc:  # an engine bug: report it, keep serving
+            reply = ExtractionError("internal_error", f"{type(exc).__name__}: {exc}")
+        _write(protocol_out, reply)
+
+
+if __name__ == "__main__":
+    _serve()
