@@ -22,7 +22,7 @@ from app import jobs
 from app.auth import authenticate
 from app.config import Config
 from app.jobs import UnsupportedDocument, stage_document
-from app.schemas import JobRequestSchema, SearchRequestSchema
+from app.schemas import JobOptionsSchema, JobRequestSchema, SearchRequestSchema
 from app.submission import stage_record, submit_job
 
 
@@ -60,6 +60,18 @@ def require_key(view):  # type: ignore[no-untyped-def]
         return view(*args, **kwargs)
 
     return wrapper
+
+
+def _multipart_options() -> dict[str, Any]:
+    """Job options of a multipart upload: a form field ``options`` holding JSON."""
+    raw = request.form.get("options")
+    if not raw:
+        return {}
+    try:
+        return JobOptionsSchema().load(json.loads(raw))
+    except (ValueError, ValidationError) as exc:
+        messages = exc.messages if isinstance(exc, ValidationError) else str(exc)
+        raise ApiError(400, "validation_error", "invalid options", {"options": messages}) from exc
 
 
 def create_app(config: Config | None = None) -> Flask:
@@ -107,8 +119,8 @@ def create_app(config: Config | None = None) -> Flask:
             if replay is not None:
                 return replay
         if request.files:
+            options: dict[str, Any] = _multipart_options()
             documents = _stage_uploads(runtime, tenant_id)
-            options: dict[str, Any] = {}
         else:
             payload = request.get_json(silent=True)
             if payload is None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import platformdirs
 
 from extractors.base import ExtractOptions
+from extractors.mistral import MistralSettings
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
@@ -92,11 +93,19 @@ class Config:
     extract_memory_limit: int = 6 * 1024**3
     extract_isolation: bool = True
     quality_threshold: float = 0.5
-    ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr")
+    ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr", "mistral")
     ocr_dpi: int = 200
     ocr_languages: str = "eng"
     docling_artifacts_path: str | None = None
     easyocr_model_dir: str | None = None
+    # Remote OCR provider (Mistral): sync OCR joins the escalation when a key is set; jobs
+    # with options.provider = "mistral-batch" go through its batch API.
+    mistral_api_key: str | None = None
+    mistral_server_url: str | None = None
+    mistral_model: str = "mistral-ocr-latest"
+    provider_poll_seconds: float = 30.0
+    provider_window_seconds: float = 24 * 3600.0
+    provider_submit_attempts: int = 5
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -138,11 +147,17 @@ class Config:
             extract_isolation=env.get("PAGEMILL_EXTRACT_ISOLATION", "1") not in ("0", "false", "no"),
             quality_threshold=_env_float(env, "PAGEMILL_QUALITY_THRESHOLD", 0.5),
             ocr_engines=tuple(e.strip() for e in env.get(
-                "PAGEMILL_OCR_ENGINES", "tesseract,rapidocr,easyocr").split(",") if e.strip()),
+                "PAGEMILL_OCR_ENGINES", "tesseract,rapidocr,easyocr,mistral").split(",") if e.strip()),
             ocr_dpi=_env_int(env, "PAGEMILL_OCR_DPI", 200),
             ocr_languages=env.get("PAGEMILL_OCR_LANGUAGES") or "eng",
             docling_artifacts_path=env.get("DOCLING_ARTIFACTS_PATH") or None,
             easyocr_model_dir=env.get("EASYOCR_MODEL_DIR") or None,
+            mistral_api_key=env.get("MISTRAL_API_KEY") or None,
+            mistral_server_url=env.get("MISTRAL_SERVER_URL") or None,
+            mistral_model=env.get("MISTRAL_OCR_MODEL") or "mistral-ocr-latest",
+            provider_poll_seconds=_env_float(env, "PAGEMILL_PROVIDER_POLL_SECONDS", 30.0),
+            provider_window_seconds=_env_float(env, "PAGEMILL_PROVIDER_WINDOW_SECONDS", 24 * 3600.0),
+            provider_submit_attempts=_env_int(env, "PAGEMILL_PROVIDER_SUBMIT_ATTEMPTS", 5),
         )
 
     @property
@@ -170,8 +185,13 @@ class Config:
             ocr_dpi=self.ocr_dpi, ocr_languages=self.ocr_languages,
             easyocr_model_dir=self.easyocr_model_dir,
             docling_artifacts_path=self.docling_artifacts_path,
+            mistral=self.mistral_settings(),
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
         )
+
+    def mistral_settings(self) -> MistralSettings:
+        return MistralSettings(api_key=self.mistral_api_key, server_url=self.mistral_server_url,
+                               model=self.mistral_model)
 
     def result_backend_for(self, database_url: str) -> str:
         return "db+" + to_sqlalchemy_url(database_url)

@@ -210,15 +210,34 @@ def complete_document(
     page_count: int | None, chunk_count: int, report: dict[str, Any] | None = None
 ) -> None:
     report = report or {}
+    annotation = (report.get("signals") or {}).get("annotation")
     conn.execute(text("""
         UPDATE documents SET status = 'completed', extractor = :extractor, markdown = :markdown,
                page_count = :pages, chunk_count = :chunks, error_code = NULL,
                error_message = NULL, quality = :quality, language = :language,
-               extraction = CAST(:report AS jsonb), finished_at = now(), updated_at = now()
-        WHERE id = :id AND status = 'processing'
+               extraction = CAST(:report AS jsonb), annotation = CAST(:annotation AS jsonb),
+               finished_at = now(), updated_at = now()
+        WHERE id = :id AND status IN ('processing', 'waiting')
     """), {"id": document_id, "extractor": extractor, "markdown": markdown, "pages": page_count,
            "chunks": chunk_count, "quality": report.get("quality"), "language": report.get("language"),
-           "report": json.dumps(report) if report else None})
+           "report": json.dumps(report) if report else None,
+           "annotation": json.dumps(annotation) if annotation is not None else None})
+
+
+def complete_from(conn: Connection, document_id: str, source_document_id: str, chunk_count: int) -> bool:
+    """Complete a document with the outcome of an earlier document of the same content (a
+    re-ingest of unchanged bytes): no extraction, OCR or embedding is repeated."""
+    row = conn.execute(text("""
+        UPDATE documents d SET status = 'completed', extractor = s.extractor, markdown = s.markdown,
+               page_count = s.page_count, chunk_count = :chunks, quality = s.quality,
+               language = s.language, extraction = s.extraction, annotation = s.annotation,
+               error_code = NULL, error_message = NULL, finished_at = now(), updated_at = now()
+        FROM documents s
+        WHERE d.id = :id AND s.id = CAST(:source AS uuid) AND s.status = 'completed'
+          AND d.status IN ('processing', 'waiting')
+        RETURNING d.id
+    """), {"id": document_id, "source": source_document_id, "chunks": chunk_count}).one_or_none()
+    return row is not None
 
 
 def fail_document(conn: Connection, document_id: str, code: str, message: str,
@@ -227,7 +246,7 @@ def fail_document(conn: Connection, document_id: str, code: str, message: str,
         UPDATE documents SET status = 'failed', error_code = :code, error_message = :message,
                extraction = COALESCE(CAST(:report AS jsonb), extraction),
                finished_at = now(), updated_at = now()
-        WHERE id = :id AND status = 'processing'
+        WHERE id = :id AND status IN ('processing', 'waiting')
     """), {"id": document_id, "code": code, "message": message[:2000],
            "report": json.dumps(report) if report else None})
 
@@ -330,8 +349,8 @@ def list_jobs(conn: Connection, tenant_id: str, status: str | None, limit: int,
 _DOCUMENT_FIELDS = """
     d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
     d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.extractor, d.page_count,
-    d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.created_at, d.started_at,
-    d.finished_at
+    d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.annotation, d.created_at,
+    d.started_at, d.finished_at
 """
 
 

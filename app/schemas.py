@@ -12,10 +12,35 @@ class TextRecordSchema(Schema):
     metadata = fields.Dict(keys=fields.String(), load_default=dict)
 
 
+def _json_schema(value: dict) -> None:
+    import jsonschema
+
+    try:
+        jsonschema.Draft202012Validator.check_schema(value)
+    except jsonschema.SchemaError as exc:
+        raise ValidationError(f"not a valid JSON schema: {exc.message}") from exc
+
+
+class JobOptionsSchema(Schema):
+    """Per-job options; unknown keys are an error, not silently ignored."""
+
+    # Remote batch OCR for every document of the job (tasks/provider.py).
+    provider = fields.String(validate=validate.OneOf(["mistral-batch"]))
+    # JSON schema of a structured annotation the provider extracts per document.
+    annotation_schema = fields.Dict(validate=_json_schema)
+    # Opens encrypted PDFs and Office files.
+    password = fields.String(validate=validate.Length(min=1, max=1024))
+
+    @validates_schema
+    def annotation_needs_provider(self, data: dict, **_: object) -> None:
+        if "annotation_schema" in data and "provider" not in data:
+            raise ValidationError("annotation_schema needs a provider", "annotation_schema")
+
+
 class JobRequestSchema(Schema):
     documents = fields.List(fields.Nested(TextRecordSchema), required=True,
                             validate=validate.Length(min=1))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Nested(JobOptionsSchema, load_default=dict)
 
     @validates_schema
     def unique_ids(self, data: dict, **_: object) -> None:

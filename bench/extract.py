@@ -165,10 +165,54 @@ def throughput(repeat: int) -> list[tuple[str, str, float, int]]:
     return rows
 
 
+def quality_calibration() -> list[tuple[str, int, float, float, float, int]]:
+    """Score distributions of text that must pass and text that must be OCRed or rejected."""
+    import random
+
+    from extractors.pdf_text import read_text_layer
+    from extractors.quality import assess
+
+    good = []
+    for source, _ in _docling_pairs("pdf", False):
+        good += [assess(p.markdown).score for p in read_text_layer(source.read_bytes()).pages
+                 if len(p.markdown) >= OPTIONS.min_chars_per_page]
+    for path in sorted((CORPUS / "unstructured" / "pdf").glob("*.pdf")):
+        try:
+            pages = read_text_layer(path.read_bytes()).pages
+        except ExtractionError:
+            continue
+        good += [assess(p.markdown).score for p in pages if len(p.markdown) >= OPTIONS.min_chars_per_page]
+    ocr = [assess(_text(p)[0]).score for p in sorted((CORPUS / "tesseract-ocr-test").glob("*.tif"))]
+    rng = random.Random(7)
+    truth = [p.read_text() for p in sorted((CORPUS / "tesseract-ocr-test").glob("*.txt"))]
+    # Broken font encodings: each letter consistently mapped to another glyph.
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    garbled = []
+    for text in truth:
+        shuffled = "".join(rng.sample(alphabet, len(alphabet)))
+        garbled.append(assess(text.lower().translate(str.maketrans(alphabet, shuffled))).score)
+    cid = [assess(" ".join(f"(cid:{rng.randint(1, 300)})" for _ in range(200))).score]
+    rows = []
+    groups = (("PDF text layers (should pass)", good), ("Tesseract OCR of test pages (should pass)", ocr),
+              ("letter-substituted text (must fail)", garbled), ("(cid:N) glyph dumps (must fail)", cid))
+    for name, scores in groups:
+        below = sum(1 for s in scores if s < OPTIONS.quality_threshold)
+        rows.append((name, len(scores), min(scores), statistics.median(scores), max(scores), below))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quality", action="store_true", help="only the quality-score calibration")
     args = parser.parse_args()
+    print(f"| quality score (threshold {OPTIONS.quality_threshold}) | n | min | median | max | below |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, n, low, mid, high, below in quality_calibration():
+        print(f"| {name} | {n} | {low:.2f} | {mid:.2f} | {high:.2f} | {below} |")
+    print()
+    if args.quality:
+        return
     print("| category | files | BoW recall | BoW precision | note |")
     print("|---|---:|---:|---:|---|")
     for category, n, recall, precision, note in fidelity():

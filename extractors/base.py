@@ -112,11 +112,13 @@ class ExtractOptions:
     quality_threshold: float = 0.5
     # Pages with fewer visible characters than this count as "no text layer".
     min_chars_per_page: int = 20
-    ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr")
+    ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr", "mistral")
     ocr_dpi: int = 200
     ocr_languages: str = "eng"
     easyocr_model_dir: str | None = None
     docling_artifacts_path: str | None = None
+    # extractors.mistral.MistralSettings when a remote OCR provider is configured.
+    mistral: Any = None
     # Monotonic time after which optional work (OCR escalation) is skipped with a warning.
     soft_deadline: float | None = None
 

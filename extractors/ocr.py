@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from extractors import easyocr, rapidocr, tesseract
+from extractors import easyocr, mistral, rapidocr, tesseract
 from extractors.base import Attempt, EngineUnavailable, ExtractOptions, Page
 from extractors.quality import Quality, assess
 
@@ -18,6 +18,8 @@ def _engines(options: ExtractOptions) -> dict[str, tuple[Callable[[], None], Cal
         rapidocr.NAME: (rapidocr.check, rapidocr.recognise),
         easyocr.NAME: (lambda: easyocr.check(options.easyocr_model_dir),
                        lambda image: easyocr.recognise(image, options.easyocr_model_dir)),
+        mistral.NAME: (lambda: (options.mistral or mistral.MistralSettings(api_key=None)).check(),
+                       lambda image: mistral.ocr_image(options.mistral, image)),
     }
 
 

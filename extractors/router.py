@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from extractors import docling, ocr, unstructured
+from extractors.attachments import is_encrypted_mail, list_attachments
 from extractors.base import (
     Attempt,
     EngineUnavailable,
@@ -24,6 +26,7 @@ from extractors.record import extract_record
 from extractors.sniff import (
     IMAGE_TYPES,
     LONG_TAIL_TYPES,
+    MIME_EML,
     MIME_ENCRYPTED_OFFICE,
     MIME_PDF,
     MIME_RECORD,
@@ -34,6 +37,8 @@ from extractors.sniff import (
 )
 
 Engine = Callable[[], ExtractionResult]
+# Attachments inside attachments inside mail: deep enough for forwards, bounded for bombs.
+MAX_DEPTH = 3
 
 
 def _timed(name: str, run: Engine) -> tuple[ExtractionResult | None, Attempt, Exception | None]:
@@ -203,8 +208,30 @@ def _as_utf8(data: bytes) -> bytes:
     return data
 
 
+def _append_attachments(result: ExtractionResult, attachments: list[tuple[str, bytes]],
+                        options: ExtractOptions, depth: int) -> None:
+    """Each attachment through the router, as a section of its message."""
+    report = []
+    for name, data in attachments:
+        try:
+            child = extract(data, filename=name, options=options, depth=depth + 1)
+        except ExtractionError as exc:
+            report.append({"name": name, "status": "failed", "error_code": exc.code})
+            result.warnings.append(f"attachment {name}: {exc.code}: {exc.message}")
+            continue
+        report.append({"name": name, "status": "completed", "extractor": child.extractor,
+                       "quality": child.quality})
+        result.pages.append(Page(f"## Attachment: {name}\n\n{child.markdown}", engine=child.extractor,
+                                 quality=child.quality))
+        result.tables.extend(child.tables)
+        for attempt in child.attempts:
+            result.attempts.append(replace(attempt, engine=f"{attempt.engine} ({name})"))
+    if report:
+        result.signals["attachments"] = report
+
+
 def extract(data: bytes, filename: str | None = None, declared: str | None = None,
-            options: ExtractOptions | None = None) -> ExtractionResult:
+            options: ExtractOptions | None = None, depth: int = 0) -> ExtractionResult:
     options = options or ExtractOptions()
     if not data:
         raise ExtractionError("empty", "document is empty (0 bytes)")
@@ -233,8 +260,19 @@ def extract(data: bytes, filename: str | None = None, declared: str | None = Non
                         options, route="docling")
     elif mime in LONG_TAIL_TYPES:
         payload = _as_utf8(data)
-        result = _chain([(unstructured.NAME, lambda: unstructured.partition(payload, mime, filename))],
-                        options, route="unstructured")
+        if mime == MIME_EML and is_encrypted_mail(payload):
+            raise ExtractionError("encrypted", "the e-mail is encrypted (PGP/MIME or S/MIME)")
+        attachments = list_attachments(payload, mime) if depth < MAX_DEPTH else []
+        try:
+            result = _chain([(unstructured.NAME, lambda: unstructured.partition(payload, mime, filename))],
+                            options, route="unstructured")
+        except ExtractionError:
+            if not attachments:
+                raise
+            # A mail with no body text is still worth its attachments.
+            result = ExtractionResult(pages=[], extractor=unstructured.NAME, mime_type=mime,
+                                      route="unstructured")
+        _append_attachments(result, attachments, options, depth)
     else:  # PARSEABLE and the branches above must agree
         raise ExtractionError("unsupported", f"no engine is configured for {mime}")
     return _finish(result, mime)

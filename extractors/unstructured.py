@@ -93,38 +93,25 @@ def partition(data: bytes, mime_type: str, filename: str | None = None) -> Extra
     _check_libreoffice(mime_type)
     partition_fn = _partition()
     try:
+        # Attachments are parsed by pagemill's own router (extractors/attachments.py).
         elements = partition_fn(file=io.BytesIO(data), metadata_filename=filename or "document",
-                                strategy="fast", process_attachments=mime_type in (MIME_EML, MIME_MSG),
-                                attachment_partitioner=partition_fn if mime_type in (MIME_EML, MIME_MSG)
-                                else None)
+                                strategy="fast", process_attachments=False)
     except (ImportError, FileNotFoundError) as exc:
         raise EngineUnavailable(f"unstructured cannot parse {mime_type} here: {exc}") from exc
     except Exception as exc:
         raise ExtractionError("corrupt", f"unstructured could not read the file: "
                               f"{type(exc).__name__}: {exc}") from exc
-    own = [e for e in elements if not getattr(e.metadata, "attached_to_filename", None)]
-    attached: dict[str, list[Any]] = {}
-    for element in elements:
-        parent = getattr(element.metadata, "attached_to_filename", None)
-        if parent:
-            name = getattr(element.metadata, "filename", None) or "attachment"
-            attached.setdefault(name, []).append(element)
-    markdown, tables, title = _to_markdown(own)
+    markdown, tables, title = _to_markdown(elements)
     parts = []
     if mime_type in (MIME_EML, MIME_MSG):
-        header = _mail_header(own or elements)
+        header = _mail_header(elements)
         title = next((h.split(":** ", 1)[1] for h in header if h.startswith("**Subject")), title)
         parts.append("\n".join(header))
     parts.append(markdown)
-    for name, items in attached.items():
-        body, more_tables, _ = _to_markdown(items)
-        tables.extend(more_tables)
-        parts.append(f"## Attachment: {name}\n\n{body}")
     text = "\n\n".join(p for p in parts if p.strip())
     if not text.strip() and data.strip():
         # unstructured returns no elements, silently, for inputs it could not handle: that is
         # a failure to escalate, not an empty document.
         raise ExtractionError("no_text", "unstructured returned no text from a non-empty file")
     return ExtractionResult(pages=[Page(text, engine=NAME)], extractor=NAME, mime_type=mime_type,
-                            title=title, tables=tables,
-                            warnings=[f"attachments: {', '.join(attached)}"] if attached else [])
+                            title=title, tables=tables)

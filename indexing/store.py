@@ -65,7 +65,7 @@ ORDER BY p.term
 """)
 
 _FIND_INDEXED = text("""
-SELECT id, content_sha256, chunk_count FROM search_documents
+SELECT id, content_sha256, chunk_count, source_document_id FROM search_documents
 WHERE tenant_id = :tenant AND external_id = :external_id
 """)
 
@@ -105,6 +105,30 @@ def adopt_if_unchanged(conn: Connection, doc: IndexedDocument) -> int | None:
     conn.execute(_ADOPT, {"sdid": row.id, "source_document_id": doc.source_document_id,
                           "job_id": doc.job_id, "metadata": doc.metadata_json})
     return int(row.chunk_count)
+
+
+@dataclass(frozen=True)
+class IndexedContent:
+    search_document_id: int
+    chunk_count: int
+    source_document_id: str | None
+
+
+def find_unchanged(conn: Connection, tenant_id: str, external_id: str,
+                   content_sha256: str) -> IndexedContent | None:
+    """What is indexed under this id when it was made from the same content and recipe."""
+    row = conn.execute(_FIND_INDEXED, {"tenant": tenant_id, "external_id": external_id}).one_or_none()
+    if row is None or row.content_sha256 != content_sha256:
+        return None
+    source = str(row.source_document_id) if row.source_document_id else None
+    return IndexedContent(int(row.id), int(row.chunk_count), source)
+
+
+def adopt(conn: Connection, indexed: IndexedContent, source_document_id: str, job_id: str,
+          metadata_json: str) -> None:
+    """Point indexed content at a newer document row (its chunks stay as they are)."""
+    conn.execute(_ADOPT, {"sdid": indexed.search_document_id, "source_document_id": source_document_id,
+                          "job_id": job_id, "metadata": metadata_json})
 
 
 def replace_document(

@@ -27,7 +27,7 @@ def _database_defaults() -> dict[str, str]:
 
 
 def create_celery() -> Celery:
-    celery = Celery("pagemill", include=["tasks.ingest", "tasks.heartbeat"])
+    celery = Celery("pagemill", include=["tasks.ingest", "tasks.heartbeat", "tasks.provider"])
     celery.config_from_object("celeryconfig")
     celery.add_defaults(_database_defaults)
     return celery

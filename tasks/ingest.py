@@ -29,8 +29,12 @@ def ingest_batch(self, job_id: str, batch_no: int) -> dict[str, int]:  # type: i
                                     "task_id": self.request.id})
     outcome = process_batch(runtime.engine, runtime.storage, runtime.config, job_id, batch_no,
                             extractor=runtime.extractor)
+    if outcome.provider_batch is not None:
+        from tasks.provider import provider_submit
+
+        provider_submit.delay(outcome.provider_batch)
     return {"completed": outcome.completed, "failed": outcome.failed,
-            "unchanged": outcome.unchanged}
+            "unchanged": outcome.unchanged, "waiting": outcome.waiting}
 
 
 @app.task(
@@ -65,6 +69,8 @@ def publish_job(job_id: str, batch_count: int, batches: list[int] | None = None,
 
 # A job younger than this may still be in the hands of its submitter, about to publish.
 PUBLISH_GRACE_SECONDS = 30.0
+# A provider batch whose next step is this late lost its scheduled task.
+PROVIDER_GRACE_SECONDS = 120.0
 
 
 def reconcile(engine: Engine) -> dict[str, int]:
@@ -82,7 +88,11 @@ def reconcile(engine: Engine) -> dict[str, int]:
             status = jobs.finalize_job(conn, job_id)
         log.warning("finalised a job whose callback never ran",
                     extra={"job_id": job_id, "status": status})
-    return {"republished": len(unpublished), "finalised": len(unsettled)}
+    from tasks.provider import reschedule_overdue
+
+    rescheduled = reschedule_overdue(engine, PROVIDER_GRACE_SECONDS)
+    return {"republished": len(unpublished), "finalised": len(unsettled),
+            "provider_rescheduled": rescheduled}
 
 
 @app.task(name="pagemill.reconcile_jobs", autoretry_for=(OperationalError,), max_retries=3)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine
 
-from app import jobs
+from app import jobs, provider_batches
 from app.config import Config
 from app.storage import ObjectNotFound, Storage
 from extractors import ExtractionError, ExtractionResult
@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 # changes, so that re-ingesting unchanged bytes re-indexes instead of adopting old chunks.
 PIPELINE_VERSION = "2"
 MAX_ATTEMPTS = 3
+# Job option "provider" values that send a job's documents to a remote batch OCR API.
+REMOTE_PROVIDERS = frozenset({"mistral-batch"})
 
 Extractor = IsolatedExtractor | InProcessExtractor
 
@@ -50,6 +52,8 @@ class BatchOutcome:
     completed: int
     failed: int
     unchanged: int
+    waiting: int = 0
+    provider_batch: str | None = None
 
 
 def content_hash(sha256: str, config: Config) -> str:
@@ -69,19 +73,30 @@ def _fail(engine: Engine, doc: dict[str, Any], code: str, message: str,
         jobs.fail_document(conn, str(doc["id"]), code, message, report)
 
 
-def _prepare(storage: Storage, doc: dict[str, Any], config: Config, extractor: Extractor,
-             job_options: dict[str, Any]) -> _Prepared:
+def load_bytes(storage: Storage, doc: dict[str, Any]) -> bytes:
+    """A document's stored bytes, checked against the hash recorded at submission."""
     try:
         data = storage.get(doc["object_key"])
     except ObjectNotFound as exc:
         raise ExtractionError("object_missing", f"stored bytes not found: {doc['object_key']}") from exc
     if hashlib.sha256(data).hexdigest() != doc["sha256"]:
         raise ExtractionError("object_corrupt", "stored bytes do not match their SHA-256")
+    return data
+
+
+def _prepare(storage: Storage, doc: dict[str, Any], config: Config, extractor: Extractor,
+             job_options: dict[str, Any]) -> _Prepared:
+    data = load_bytes(storage, doc)
     options = config.extract_options(password=job_options.get("password"))
     result = extractor.extract(data, filename=doc["filename"], declared=doc["mime_type"],
                                options=options, timeout=config.extract_hard_timeout)
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
                                           "route": result.route, "quality": result.quality})
+    return prepare_result(doc, result, config)
+
+
+def prepare_result(doc: dict[str, Any], result: ExtractionResult, config: Config) -> _Prepared:
+    """Chunks and index identity for an extraction result (local or from a provider)."""
     segments = [(page.markdown, page.number) for page in result.pages]
     chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
                             overlap_tokens=config.chunk_overlap_tokens)
@@ -105,11 +120,25 @@ def process_batch(
         jobs.start_batch(conn, job_id, batch_no)
         docs = jobs.claim_batch_documents(conn, job_id, batch_no, MAX_ATTEMPTS)
         job_options = jobs.job_options(conn, job_id)
+        if job_options.get("provider") in REMOTE_PROVIDERS and docs:
+            # Remote batch OCR: the documents wait for the provider; tasks/provider.py
+            # submits the batch and polls it without holding this worker.
+            provider_batch = provider_batches.hand_over(
+                conn, job_id, batch_no, [str(d["id"]) for d in docs], job_options["provider"],
+                config.provider_window_seconds)
+            jobs.finish_batch(conn, job_id, batch_no)
+            log.info("batch handed to provider", extra={"job_id": job_id, "provider_batch": provider_batch,
+                                                        "batch_id": f"{job_id}:{batch_no}"})
+            return BatchOutcome(completed=0, failed=0, unchanged=0, waiting=len(docs),
+                                provider_batch=provider_batch)
     log.info("batch started", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                      "documents": len(docs)})
     failed = unchanged = 0
     prepared: list[_Prepared] = []
     for doc in docs:
+        if _adopt_unchanged(engine, doc, config):
+            unchanged += 1
+            continue
         try:
             item = _prepare(storage, doc, config, extractor, job_options)
         except ExtractionError as exc:
@@ -132,6 +161,32 @@ def process_batch(
                 continue
         prepared.append(item)
 
+    completed = index_prepared(engine, config, prepared)
+    with engine.begin() as conn:
+        jobs.finish_batch(conn, job_id, batch_no)
+    return BatchOutcome(completed=completed + unchanged, failed=failed, unchanged=unchanged)
+
+
+def _adopt_unchanged(engine: Engine, doc: dict[str, Any], config: Config) -> bool:
+    """Complete a document whose exact content is already indexed under its id, before any
+    extraction: a replay or re-ingest of unchanged bytes costs two UPDATEs, not an OCR run."""
+    with engine.begin() as conn:
+        indexed = store.find_unchanged(conn, str(doc["tenant_id"]), doc["external_id"],
+                                       content_hash(doc["sha256"], config))
+        if indexed is None or indexed.source_document_id is None:
+            return False
+        if indexed.source_document_id == str(doc["id"]):
+            return False  # our own earlier attempt: let the normal path finish it
+        if not jobs.complete_from(conn, str(doc["id"]), indexed.source_document_id, indexed.chunk_count):
+            return False
+        store.adopt(conn, indexed, str(doc["id"]), str(doc["job_id"]), json.dumps(doc["metadata"] or {}))
+    log.info("document unchanged: adopted", extra=_fields(doc))
+    return True
+
+
+def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) -> int:
+    """Embed all chunks together, then index each document in its own transaction that also
+    marks it completed.  Returns the number of documents indexed."""
     all_chunks = [c.context_text for item in prepared for c in item.chunks]
     vectors = embed(all_chunks, batch_size=config.embedding_batch_size) if all_chunks else None
     offset = 0
@@ -148,6 +203,4 @@ def process_batch(
         completed += 1
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
                                             "extractor": item.result.extractor})
-    with engine.begin() as conn:
-        jobs.finish_batch(conn, job_id, batch_no)
-    return BatchOutcome(completed=completed + unchanged, failed=failed, unchanged=unchanged)
+    return completed

@@ -21,6 +21,7 @@ from app.config import Config
 from app.db import get_engine, upgrade_schema
 from app.embedded import create_database, start_embedded, stop_embedded
 from app.storage import LocalStorage
+from tests.fake_mistral import FakeMistral
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -56,7 +57,15 @@ def database_url(test_home: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def test_env(test_home: Path, database_url: str) -> dict[str, str]:
+def fake_mistral() -> Iterator[FakeMistral]:
+    """A local server speaking Mistral's files/batch/OCR protocol, shared by the session."""
+    server = FakeMistral().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def test_env(test_home: Path, database_url: str, fake_mistral: FakeMistral) -> dict[str, str]:
     """Environment for child processes (workers, CLI) and for Config.from_env here."""
     env = dict(os.environ)
     env.update({
@@ -65,6 +74,9 @@ def test_env(test_home: Path, database_url: str) -> dict[str, str]:
         "STORAGE_URL": f"file://{test_home / 'objects'}",
         "PAGEMILL_LOG_LEVEL": "WARNING",
         "HF_HUB_OFFLINE": "1",
+        "MISTRAL_API_KEY": "test-key",
+        "MISTRAL_SERVER_URL": fake_mistral.url,
+        "PAGEMILL_PROVIDER_POLL_SECONDS": "0.3",
     })
     os.environ.update({k: env[k] for k in ("PAGEMILL_HOME", "DATABASE_URL", "STORAGE_URL",
                                             "HF_HUB_OFFLINE")})

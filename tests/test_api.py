@@ -62,6 +62,33 @@ def test_validation_lists_every_field_error_and_writes_nothing(client, key, engi
     assert _tenant_jobs(engine, key) == 0
 
 
+def test_job_options_are_validated_for_json_and_uploads(client, key, engine):  # type: ignore[no-untyped-def]
+    docs = [{"id": "a", "text": "x"}]
+    bad = [({"provider": "carrier-pigeon"}, "provider"), ({"colour": "blue"}, "colour"),
+           ({"provider": "mistral-batch", "annotation_schema": {"type": 7}}, "annotation_schema"),
+           ({"annotation_schema": {"type": "object"}}, "annotation_schema")]
+    for options, field in bad:
+        response = client.post("/v1/jobs", json={"documents": docs, "options": options}, headers=_auth(key))
+        assert response.status_code == 400, options
+        assert field in response.get_json()["error"]["details"]["options"]
+    upload = {"files": [(io.BytesIO(b"# fine"), "ok.md")], "options": '{"password": ""}'}
+    response = client.post("/v1/jobs", data=upload, headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 400 and "password" in response.get_json()["error"]["details"]["options"]
+    assert _tenant_jobs(engine, key) == 0
+
+
+def test_audio_is_415_with_its_type(client, key, engine):  # type: ignore[no-untyped-def]
+    from tests.corpus import CORPUS
+
+    wav = (CORPUS / "audio-jfk" / "jfk.wav")
+    if not wav.exists():
+        pytest.skip("corpus absent")
+    response = client.post("/v1/jobs", data={"files": [(io.BytesIO(wav.read_bytes()), "talk.wav")]},
+                           headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 415
+    assert _tenant_jobs(engine, key) == 0
+
+
 def test_unsupported_upload_is_415_and_nothing_is_queued(client, key, engine):  # type: ignore[no-untyped-def]
     data = {"files": [(io.BytesIO(b"# fine"), "ok.md"),
                       (io.BytesIO(bytes(range(256)) * 8), "blob.bin")]}

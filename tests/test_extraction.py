@@ -256,3 +256,22 @@ def test_garbled_text_layer_is_replaced_by_ocr():
     assert result.route == "pdf-ocr" and result.pages[0].engine == "tesseract"
     assert "Ayo" not in result.markdown
     assert cer(result.markdown, (TESSERACT / "phototest.txt").read_text()) <= 0.05
+
+
+def test_attachments_go_through_the_router_each_in_its_own_section():
+    mail = _extract(CORPUS / "unstructured" / "fake-email-attachment.msg")
+    assert "## Attachment: fake-attachment.txt" in mail.markdown
+    assert mail.signals["attachments"][0]["status"] == "completed"
+    # An image attached to a mail is OCRed like any image.
+    with_image = _extract(CORPUS / "unstructured" / "eml" / "email-with-image.eml")
+    attached = with_image.signals["attachments"][0]
+    assert attached["name"] == "unstructured_logo.png" and attached["extractor"] == "tesseract"
+    # A digest's messages are documents inside the digest.
+    digest = _extract(CORPUS / "unstructured" / "eml" / "mime-multipart-digest.eml")
+    assert len(digest.signals["attachments"]) >= 2
+
+
+def test_encrypted_mail_is_reported_as_encrypted():
+    with pytest.raises(ExtractionError) as info:
+        _extract(CORPUS / "unstructured" / "eml" / "fake-encrypted.eml")
+    assert info.value.code == "encrypted"

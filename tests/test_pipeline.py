@@ -252,3 +252,33 @@ def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, 
     assert rows["tables.docx"].extractor == "docling" and rows["tables.docx"].extraction["tables"] > 0
     assert rows["mail.eml"].extractor == "unstructured"
     assert rows["locked.pdf"].error_code == "encrypted"
+
+
+def test_reingesting_an_unchanged_scan_does_not_ocr_it_again(engine, storage, config, tenant):
+    from extractors.isolation import InProcessExtractor
+    from tests.corpus import CORPUS
+
+    class Counting(InProcessExtractor):
+        calls = 0
+
+        def extract(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            Counting.calls += 1
+            return super().extract(*args, **kwargs)
+
+    scan = (CORPUS / "docling" / "ocr" / "sources" / "ocr_test.pdf").read_bytes()
+    ids = []
+    for _ in range(2):
+        doc = stage_document(storage, tenant, "scan.pdf", scan, source="upload", filename="scan.pdf")
+        with engine.begin() as conn:
+            job_id, _ = jobs.create_job(conn, tenant, [doc], 10, {}, None, None)
+        ids.append(job_id)
+        process_batch(engine, storage, config, job_id, 0, extractor=Counting())
+    assert Counting.calls == 1
+    with engine.connect() as conn:
+        rows = conn.execute(text("""SELECT job_id, status, extractor, quality, extraction->>'route' AS route,
+                                    chunk_count FROM documents WHERE job_id = ANY(CAST(:j AS uuid[]))"""),
+                            {"j": ids}).all()
+    first, second = sorted(rows, key=lambda r: ids.index(str(r.job_id)))
+    assert second.status == "completed" and second.extractor == first.extractor == "tesseract"
+    assert (second.route, second.quality, second.chunk_count) == (first.route, first.quality,
+                                                                  first.chunk_count)
