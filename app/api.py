@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from functools import wraps
 from typing import Any
 
@@ -23,7 +24,7 @@ from app.auth import authenticate
 from app.config import Config
 from app.jobs import UnsupportedDocument, stage_document
 from app.schemas import JobOptionsSchema, JobRequestSchema, SearchRequestSchema
-from app.submission import stage_record, submit_job
+from app.submission import stage_record, stage_url, submit_job
 
 
 class ApiError(Exception):
@@ -60,6 +61,39 @@ def require_key(view):  # type: ignore[no-untyped-def]
         return view(*args, **kwargs)
 
     return wrapper
+
+
+def _check_urls(config: Config, documents: list[dict[str, Any]]) -> None:
+    """Refuse URLs the workers would refuse to fetch, before anything is written."""
+    from app.url_fetch import FetchError, check_url
+
+    errors: dict[str, dict[str, list[str]]] = {}
+    policy = config.url_policy()
+    for index, document in enumerate(documents):
+        if "url" in document:
+            try:
+                check_url(document["url"], policy)
+            except FetchError as exc:
+                errors[str(index)] = {"url": [exc.message]}
+    if errors:
+        raise ApiError(400, "validation_error", "invalid request", {"documents": errors})
+
+
+# Sync parses jump the queue: the broker fetches by (priority DESC, id).
+SYNC_PRIORITY = 9
+
+
+def _pdf_page_count(data: bytes) -> int | None:
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError:
+        return None  # encrypted or corrupt: the pipeline reports it per document
+    try:
+        return len(pdf)
+    finally:
+        pdf.close()
 
 
 def _multipart_options() -> dict[str, Any]:
@@ -131,7 +165,9 @@ def create_app(config: Config | None = None) -> Flask:
             except ValidationError as exc:
                 raise ApiError(400, "validation_error", "invalid request", exc.messages) from exc
             _check_count(len(data["documents"]))
-            documents = [stage_record(runtime.storage, tenant_id, {**d}) for d in data["documents"]]
+            _check_urls(runtime.config, data["documents"])
+            documents = [stage_url(d["id"], d["url"], d["metadata"]) if "url" in d
+                         else stage_record(runtime.storage, tenant_id, {**d}) for d in data["documents"]]
             options = data["options"]
         try:
             job_id = submit_job(runtime.engine, tenant_id, documents, runtime.config.batch_size,
@@ -209,6 +245,58 @@ def create_app(config: Config | None = None) -> Flask:
                                    filename=name) for name, data in blobs]
         except UnsupportedDocument as exc:
             raise ApiError(415, "unsupported_media_type", str(exc)) from exc
+
+    @app.post("/v1/parse")
+    @require_key
+    def parse_now() -> tuple[Response, int] | Response:
+        """Sync mode: one small document through the same pipeline, at high priority.  The
+        answer holds its Markdown and chunks, or 202 with the job id when the deadline passes
+        first (the job goes on; poll it)."""
+        runtime = _runtime()
+        tenant_id = g.principal.tenant_id
+        uploads = [f for name in request.files for f in request.files.getlist(name)]
+        if len(uploads) != 1 or not uploads[0].filename:
+            raise ApiError(400, "validation_error", "send exactly one file (multipart, with a filename)")
+        upload = uploads[0]
+        data = upload.read(config.parse_max_bytes + 1)
+        if len(data) > config.parse_max_bytes:
+            raise ApiError(413, "file_too_large", f"sync parsing takes files up to {config.parse_max_bytes} "
+                           "bytes; submit larger ones to POST /v1/jobs")
+        from extractors.sniff import MIME_PDF, parseable
+
+        mime = parseable(data, filename=upload.filename)
+        if mime is None:
+            raise ApiError(415, "unsupported_media_type", "content type not supported")
+        if mime == MIME_PDF:
+            pages = _pdf_page_count(data)
+            if pages is not None and pages > config.parse_max_pages:
+                raise ApiError(413, "too_many_pages", f"{pages} pages; sync parsing takes at most "
+                               f"{config.parse_max_pages}; submit it to POST /v1/jobs")
+        document = stage_document(runtime.storage, tenant_id, upload.filename, data, source="upload",
+                                  filename=upload.filename)
+        job_id = submit_job(runtime.engine, tenant_id, [document], 1, {"sync": True},
+                            priority=SYNC_PRIORITY)
+        deadline = time.monotonic() + config.parse_deadline_seconds
+        while time.monotonic() < deadline:
+            with runtime.engine.connect() as conn:
+                progress = jobs.job_progress(conn, job_id, tenant_id)
+            if progress is not None and progress["status"] in jobs.TERMINAL_JOB_STATES:
+                break
+            time.sleep(0.1)
+        else:
+            response = jsonify({"job_id": job_id, "status": "running",
+                                "message": f"not done within {config.parse_deadline_seconds:g} s; "
+                                           f"poll /v1/jobs/{job_id}"})
+            response.headers["Location"] = f"/v1/jobs/{job_id}"
+            return response, 202
+        with runtime.engine.connect() as conn:
+            rows = jobs.list_documents(conn, tenant_id, job_id, None, 1, 0)
+            doc = jobs.get_document(conn, tenant_id, str(rows[0]["id"]))
+        assert doc is not None
+        if doc["status"] == "failed":
+            raise ApiError(422, doc["error_code"] or "failed", doc["error_message"] or "parsing failed",
+                           {"job_id": job_id, "document": str(doc["id"])})
+        return jsonify({"job_id": job_id, "document": _plain(doc)})
 
     @app.get("/v1/jobs/<job_id>")
     @require_key

@@ -11,11 +11,15 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 
 from extractors.base import ExtractOptions
 from extractors.mistral import MistralSettings
+
+if TYPE_CHECKING:
+    from app.url_fetch import UrlPolicy
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
@@ -106,6 +110,15 @@ class Config:
     provider_poll_seconds: float = 30.0
     provider_window_seconds: float = 24 * 3600.0
     provider_submit_attempts: int = 5
+    # URL documents (app/url_fetch.py); http and loopback exist for tests only.
+    # Sync mode (POST /v1/parse).
+    parse_max_bytes: int = 5 * 1024 * 1024
+    parse_max_pages: int = 10
+    parse_deadline_seconds: float = 10.0
+    url_allow_http: bool = False
+    url_allow_loopback: bool = False
+    url_connect_timeout: float = 5.0
+    url_read_timeout: float = 30.0
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -158,6 +171,13 @@ class Config:
             provider_poll_seconds=_env_float(env, "PAGEMILL_PROVIDER_POLL_SECONDS", 30.0),
             provider_window_seconds=_env_float(env, "PAGEMILL_PROVIDER_WINDOW_SECONDS", 24 * 3600.0),
             provider_submit_attempts=_env_int(env, "PAGEMILL_PROVIDER_SUBMIT_ATTEMPTS", 5),
+            parse_max_bytes=_env_int(env, "PAGEMILL_PARSE_MAX_BYTES", 5 * 1024 * 1024),
+            parse_max_pages=_env_int(env, "PAGEMILL_PARSE_MAX_PAGES", 10),
+            parse_deadline_seconds=_env_float(env, "PAGEMILL_PARSE_DEADLINE_SECONDS", 10.0),
+            url_allow_http=env.get("PAGEMILL_URL_ALLOW_HTTP", "") in ("1", "true", "yes"),
+            url_allow_loopback=env.get("PAGEMILL_URL_ALLOW_LOOPBACK", "") in ("1", "true", "yes"),
+            url_connect_timeout=_env_float(env, "PAGEMILL_URL_CONNECT_TIMEOUT", 5.0),
+            url_read_timeout=_env_float(env, "PAGEMILL_URL_READ_TIMEOUT", 30.0),
         )
 
     @property
@@ -188,6 +208,13 @@ class Config:
             mistral=self.mistral_settings(),
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
         )
+
+    def url_policy(self) -> UrlPolicy:
+        from app.url_fetch import UrlPolicy
+
+        return UrlPolicy(allow_http=self.url_allow_http, allow_loopback=self.url_allow_loopback,
+                         max_bytes=self.max_file_bytes, connect_timeout=self.url_connect_timeout,
+                         read_timeout=self.url_read_timeout)
 
     def mistral_settings(self) -> MistralSettings:
         return MistralSettings(api_key=self.mistral_api_key, server_url=self.mistral_server_url,

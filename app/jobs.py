@@ -31,14 +31,17 @@ class UnsupportedDocument(ValueError):
 
 @dataclass(frozen=True)
 class NewDocument:
+    """A document about to join a job: stored bytes, or a URL a worker will fetch."""
+
     external_id: str
     source: str
-    object_key: str
-    mime_type: str
-    size_bytes: int
-    sha256: str
+    object_key: str | None
+    mime_type: str | None
+    size_bytes: int | None
+    sha256: str | None
     filename: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    url: str | None = None
 
 
 def object_key_for(tenant_id: str, sha256: str) -> str:
@@ -105,14 +108,15 @@ def create_job(
     """), {"job": job_id, "count": batch_count})
     conn.execute(text("""
         INSERT INTO documents (tenant_id, job_id, external_id, batch_no, source, object_key,
-                               filename, mime_type, size_bytes, sha256, metadata)
+                               filename, mime_type, size_bytes, sha256, metadata, url)
         SELECT :tenant, :job, u.external_id, (u.ord - 1) / :batch_size, u.source, u.object_key,
-               u.filename, u.mime, u.size, u.sha, CAST(u.meta AS jsonb)
+               u.filename, u.mime, u.size, u.sha, CAST(u.meta AS jsonb), u.url
         FROM unnest(CAST(:external_ids AS text[]), CAST(:sources AS text[]),
                     CAST(:keys AS text[]), CAST(:filenames AS text[]), CAST(:mimes AS text[]),
-                    CAST(:sizes AS bigint[]), CAST(:shas AS text[]), CAST(:metas AS text[]))
+                    CAST(:sizes AS bigint[]), CAST(:shas AS text[]), CAST(:metas AS text[]),
+                    CAST(:urls AS text[]))
              WITH ORDINALITY AS u(external_id, source, object_key, filename, mime, size, sha, meta,
-                                  ord)
+                                  url, ord)
     """), {
         "tenant": tenant_id, "job": job_id, "batch_size": batch_size,
         "external_ids": ids,
@@ -123,6 +127,7 @@ def create_job(
         "sizes": [d.size_bytes for d in documents],
         "shas": [d.sha256 for d in documents],
         "metas": [json.dumps(d.metadata) for d in documents],
+        "urls": [d.url for d in documents],
     })
     return job_id, batch_count
 
@@ -200,7 +205,7 @@ def claim_batch_documents(
                started_at = now(), updated_at = now()
         WHERE job_id = :job AND batch_no = :batch AND status IN ('pending', 'processing')
         RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
-                  metadata, attempts
+                  metadata, attempts, url
     """), {"job": job_id, "batch": batch_no}).mappings().all()
     return sorted((dict(r) for r in rows), key=lambda r: r["external_id"])
 
@@ -222,6 +227,16 @@ def complete_document(
            "chunks": chunk_count, "quality": report.get("quality"), "language": report.get("language"),
            "report": json.dumps(report) if report else None,
            "annotation": json.dumps(annotation) if annotation is not None else None})
+
+
+def record_fetch(conn: Connection, document_id: str, new: NewDocument) -> None:
+    """A URL document's bytes were fetched and stored: it now has them like an upload."""
+    conn.execute(text("""
+        UPDATE documents SET object_key = :key, sha256 = :sha, size_bytes = :size,
+               mime_type = :mime, filename = coalesce(filename, :filename), updated_at = now()
+        WHERE id = :id
+    """), {"id": document_id, "key": new.object_key, "sha": new.sha256, "size": new.size_bytes,
+           "mime": new.mime_type, "filename": new.filename})
 
 
 def complete_from(conn: Connection, document_id: str, source_document_id: str, chunk_count: int) -> bool:
@@ -348,7 +363,7 @@ def list_jobs(conn: Connection, tenant_id: str, status: str | None, limit: int,
 
 _DOCUMENT_FIELDS = """
     d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
-    d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.extractor, d.page_count,
+    d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.url, d.extractor, d.page_count,
     d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.annotation, d.created_at,
     d.started_at, d.finished_at
 """

@@ -6,10 +6,18 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 
 class TextRecordSchema(Schema):
+    """A document in a JSON job: a text record (``text``) or a URL to fetch (``url``)."""
+
     id = fields.String(required=True, validate=validate.Length(min=1, max=512))
     title = fields.String(load_default="", validate=validate.Length(max=4096))
-    text = fields.String(required=True)
+    text = fields.String()
+    url = fields.String(validate=validate.Length(min=1, max=4096))
     metadata = fields.Dict(keys=fields.String(), load_default=dict)
+
+    @validates_schema
+    def text_or_url(self, data: dict, **_: object) -> None:
+        if ("text" in data) == ("url" in data):
+            raise ValidationError("give exactly one of text or url", "text")
 
 
 def _json_schema(value: dict) -> None:

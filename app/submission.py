@@ -30,6 +30,7 @@ def submit_job(
     options: dict[str, Any] | None = None,
     idempotency_key: str | None = None,
     request_sha256: str | None = None,
+    priority: int = 0,
 ) -> str:
     from tasks.ingest import publish_job
 
@@ -38,7 +39,7 @@ def submit_job(
                                               idempotency_key, request_sha256)
     log.info("job created", extra={"job_id": job_id, "tenant_id": tenant_id,
                                    "documents": len(documents)})
-    publish_job(job_id, batch_count)
+    publish_job(job_id, batch_count, priority=priority)
     return job_id
 
 
@@ -87,6 +88,12 @@ def parse_record(line: str, line_no: int) -> dict[str, Any]:
         raise ValueError(f"line {line_no}: 'metadata' must be an object")
     return {"id": str(record_id), "title": record.get("title") or "",
             "text": record.get("text") or "", "metadata": metadata}
+
+
+def stage_url(external_id: str, url: str, metadata: dict[str, Any]) -> NewDocument:
+    """A document a worker will fetch (checked against the URL policy by the caller)."""
+    return NewDocument(external_id=external_id, source="url", object_key=None, mime_type=None,
+                       size_bytes=None, sha256=None, metadata=metadata, url=url)
 
 
 def stage_record(storage: Storage, tenant_id: str, record: dict[str, Any]) -> NewDocument:

@@ -54,14 +54,15 @@ def finalize_job(self, _results: object, job_id: str) -> str | None:  # type: ig
 
 
 def publish_job(job_id: str, batch_count: int, batches: list[int] | None = None,
-                retry: int = 0) -> None:
+                retry: int = 0, priority: int = 0) -> None:
     """Enqueue a job as a chord: one task per batch, with deterministic task ids
     ``<job>:<batch>`` (``<job>:<batch>:r<n>`` for the n-th retry, so a retry never meets
     the results of the first run), and a callback that finalises the job."""
     suffix = f":r{retry}" if retry else ""
     numbers = batches if batches is not None else list(range(batch_count))
-    header = [ingest_batch.si(job_id, n).set(task_id=f"{job_id}:{n}{suffix}") for n in numbers]
-    chord(header)(finalize_job.s(job_id).set(task_id=f"{job_id}:finalize{suffix}"))
+    header = [ingest_batch.si(job_id, n).set(task_id=f"{job_id}:{n}{suffix}", priority=priority)
+              for n in numbers]
+    chord(header)(finalize_job.s(job_id).set(task_id=f"{job_id}:finalize{suffix}", priority=priority))
     runtime = get_runtime()
     with runtime.engine.begin() as conn:
         jobs.mark_published(conn, job_id)

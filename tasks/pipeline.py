@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine
 
-from app import jobs, provider_batches
+from app import jobs, provider_batches, url_fetch
 from app.config import Config
 from app.storage import ObjectNotFound, Storage
 from extractors import ExtractionError, ExtractionResult
@@ -84,9 +84,31 @@ def load_bytes(storage: Storage, doc: dict[str, Any]) -> bytes:
     return data
 
 
-def _prepare(storage: Storage, doc: dict[str, Any], config: Config, extractor: Extractor,
-             job_options: dict[str, Any]) -> _Prepared:
-    data = load_bytes(storage, doc)
+def _fetch(engine: Engine, storage: Storage, doc: dict[str, Any],
+           config: Config) -> tuple[dict[str, Any], bytes]:
+    """A URL document's bytes, fetched under the SSRF policy and stored like an upload."""
+    try:
+        fetched = url_fetch.fetch(doc["url"], config.url_policy())
+    except url_fetch.FetchError as exc:
+        raise ExtractionError(exc.code, exc.message) from exc
+    try:
+        new = jobs.stage_document(storage, str(doc["tenant_id"]), doc["external_id"], fetched.data,
+                                  source="url", filename=doc["filename"] or fetched.filename)
+    except jobs.UnsupportedDocument as exc:
+        raise ExtractionError("unsupported", f"{exc.reason} (from {fetched.final_url})") from exc
+    with engine.begin() as conn:
+        jobs.record_fetch(conn, str(doc["id"]), new)
+    log.info("document fetched", extra={**_fields(doc), "bytes": len(fetched.data)})
+    return {**doc, "object_key": new.object_key, "sha256": new.sha256, "mime_type": new.mime_type,
+            "filename": doc["filename"] or new.filename}, fetched.data
+
+
+def _prepare(engine: Engine, storage: Storage, doc: dict[str, Any], config: Config,
+             extractor: Extractor, job_options: dict[str, Any]) -> _Prepared:
+    if doc.get("object_key") is None and doc.get("url"):
+        doc, data = _fetch(engine, storage, doc, config)
+    else:
+        data = load_bytes(storage, doc)
     options = config.extract_options(password=job_options.get("password"))
     result = extractor.extract(data, filename=doc["filename"], declared=doc["mime_type"],
                                options=options, timeout=config.extract_hard_timeout)
@@ -140,7 +162,7 @@ def process_batch(
             unchanged += 1
             continue
         try:
-            item = _prepare(storage, doc, config, extractor, job_options)
+            item = _prepare(engine, storage, doc, config, extractor, job_options)
         except ExtractionError as exc:
             report = {"attempts": [asdict(a) for a in exc.attempts]} if exc.attempts else None
             _fail(engine, doc, exc.code, exc.message, report)
@@ -170,6 +192,8 @@ def process_batch(
 def _adopt_unchanged(engine: Engine, doc: dict[str, Any], config: Config) -> bool:
     """Complete a document whose exact content is already indexed under its id, before any
     extraction: a replay or re-ingest of unchanged bytes costs two UPDATEs, not an OCR run."""
+    if doc.get("sha256") is None:
+        return False  # a URL not fetched yet: its content is unknown
     with engine.begin() as conn:
         indexed = store.find_unchanged(conn, str(doc["tenant_id"]), doc["external_id"],
                                        content_hash(doc["sha256"], config))

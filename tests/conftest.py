@@ -77,6 +77,9 @@ def test_env(test_home: Path, database_url: str, fake_mistral: FakeMistral) -> d
         "MISTRAL_API_KEY": "test-key",
         "MISTRAL_SERVER_URL": fake_mistral.url,
         "PAGEMILL_PROVIDER_POLL_SECONDS": "0.3",
+        # Test documents are served from 127.0.0.1 over plain HTTP.
+        "PAGEMILL_URL_ALLOW_HTTP": "1",
+        "PAGEMILL_URL_ALLOW_LOOPBACK": "1",
     })
     os.environ.update({k: env[k] for k in ("PAGEMILL_HOME", "DATABASE_URL", "STORAGE_URL",
                                             "HF_HUB_OFFLINE")})

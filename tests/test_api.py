@@ -6,13 +6,15 @@ import io
 import json
 import time
 import uuid
+from dataclasses import replace
 
 import pytest
 from sqlalchemy import text
 
+from app import jobs
 from app.api import create_app
 from app.auth import create_key
-from tests.conftest import ROOT
+from tests.conftest import ROOT, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -348,3 +350,51 @@ def test_job_events_stream_progress_until_the_end(client, key, engine, worker): 
     with engine.begin() as conn:
         stranger = create_key(conn, f"stranger-{uuid.uuid4().hex[:8]}")
     assert client.get(f"/v1/jobs/{job['id']}/events", headers=_auth(stranger)).status_code == 404
+
+
+def test_sync_parse_answers_with_markdown_and_chunks(client, key, worker):  # type: ignore[no-untyped-def]
+    pdf = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
+    response = client.post("/v1/parse", data={"file": (io.BytesIO(pdf), "report.pdf")},
+                           headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    document = body["document"]
+    assert document["status"] == "completed" and "No job was lost" in document["markdown"]
+    assert document["chunks"] and document["extraction"]["route"] == "pdf-fast"
+    assert client.get(f"/v1/jobs/{body['job_id']}", headers=_auth(key)).get_json()["status"] == "completed"
+
+
+def test_sync_parse_limits_and_deadline(config, key, worker):  # type: ignore[no-untyped-def]
+    import pypdfium2 as pdfium
+
+    strict = create_app(replace(config, parse_max_pages=2, parse_max_bytes=200_000,
+                                parse_deadline_seconds=0.0)).test_client()
+    pdf = pdfium.PdfDocument.new()
+    for _ in range(3):
+        pdf.new_page(200, 200)
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    response = strict.post("/v1/parse", data={"file": (io.BytesIO(buffer.getvalue()), "three.pdf")},
+                           headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 413 and response.get_json()["error"]["code"] == "too_many_pages"
+    response = strict.post("/v1/parse", data={"file": (io.BytesIO(b"x" * 300_000), "big.txt")},
+                           headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 413
+    # Past the deadline the answer is 202 with the job, which still completes.
+    sample = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
+    response = strict.post("/v1/parse", data={"file": (io.BytesIO(sample), "late.pdf")},
+                           headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 202
+    job_id = response.get_json()["job_id"]
+    assert response.headers["Location"] == f"/v1/jobs/{job_id}"
+
+    def done():  # type: ignore[no-untyped-def]
+        status = strict.get(f"/v1/jobs/{job_id}", headers=_auth(key)).get_json()["status"]
+        return status if status in jobs.TERMINAL_JOB_STATES else None
+
+    assert wait_for(done, timeout=60, what="late sync job") == "completed"
+    # A document that fails is a 422 carrying its error code.
+    client = create_app(config).test_client()
+    response = client.post("/v1/parse", data={"file": (io.BytesIO(b"%PDF-1.4 broken"), "bad.pdf")},
+                           headers=_auth(key), content_type="multipart/form-data")
+    assert response.status_code == 422 and response.get_json()["error"]["code"] == "corrupt"

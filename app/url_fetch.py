@@ -1,0 +1,171 @@
+"""Fetching documents by URL without becoming a proxy into the private network (SSRF).
+
+Rules, applied to the submitted URL at submission (400 before anything is written) and to
+every redirect target while fetching:
+
+- ``https`` only (``http`` only when ``PAGEMILL_URL_ALLOW_HTTP`` is set), no credentials in
+  the URL, a host name or address, default or explicit port;
+- every address the host resolves to must be globally routable: loopback, private (RFC 1918,
+  unique-local), link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254), CGNAT,
+  multicast, reserved and unspecified addresses are refused, IPv4-mapped IPv6 included;
+- the connection goes to the address that was checked (no second DNS lookup for an attacker's
+  short-TTL record to change), with the original host name for TLS verification and ``Host``;
+- redirects are followed by hand (at most 5), each one checked again;
+- the body is streamed with a byte cap; connect and read timeouts apply.
+
+``allow_loopback`` exists for tests, which serve documents from 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import unquote, urljoin, urlsplit
+
+import certifi
+import urllib3
+
+
+class FetchError(Exception):
+    """``code``: ``url_not_allowed``, ``fetch_failed`` or ``too_large``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class UrlPolicy:
+    allow_http: bool = False
+    allow_loopback: bool = False
+    max_bytes: int = 50 * 1024 * 1024
+    connect_timeout: float = 5.0
+    read_timeout: float = 30.0
+    max_redirects: int = 5
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str
+    port: int
+    path: str
+    addresses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fetched:
+    data: bytes
+    content_type: str | None
+    filename: str | None
+    final_url: str
+
+
+def _address_allowed(address: str, policy: UrlPolicy) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if policy.allow_loopback and ip.is_loopback:
+        return True
+    return ip.is_global and not ip.is_multicast
+
+
+def check_url(url: str, policy: UrlPolicy) -> Target:
+    """Parse, validate and resolve ``url``; raise FetchError(url_not_allowed) with the reason."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        raise FetchError("url_not_allowed", f"not a valid URL: {exc}") from exc
+    allowed = ("https", "http") if policy.allow_http else ("https",)
+    if parts.scheme not in allowed:
+        raise FetchError("url_not_allowed", f"scheme {parts.scheme or '(none)'!r} is not allowed; "
+                         f"use {' or '.join(allowed)}")
+    if parts.username or parts.password:
+        raise FetchError("url_not_allowed", "credentials in URLs are not accepted")
+    host = parts.hostname
+    if not host:
+        raise FetchError("url_not_allowed", "the URL has no host")
+    port = port or (443 if parts.scheme == "https" else 80)
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise FetchError("url_not_allowed", f"host {host!r} does not resolve: {exc}") from exc
+    addresses = tuple(dict.fromkeys(str(info[4][0]) for info in infos))
+    refused = [a for a in addresses if not _address_allowed(a, policy)]
+    if refused or not addresses:
+        raise FetchError("url_not_allowed", f"host {host!r} resolves to a non-public address "
+                         f"({', '.join(refused) or 'none'}); only public addresses are fetched")
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return Target(parts.scheme, host, port, path, addresses)
+
+
+def _filename(url: str, disposition: str | None) -> str | None:
+    if disposition and "filename=" in disposition:
+        name = disposition.split("filename=", 1)[1].split(";", 1)[0].strip().strip('"')
+        if name:
+            return name.rsplit("/", 1)[-1]
+    last = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
+    return last or None
+
+
+def _open(target: Target, policy: UrlPolicy) -> urllib3.BaseHTTPResponse:
+    timeout = urllib3.Timeout(connect=policy.connect_timeout, read=policy.read_timeout)
+    host_header = target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
+    headers = {"Host": host_header, "User-Agent": "pagemill/1 (+document ingestion)",
+               "Accept": "*/*"}
+    last_error: Exception | None = None
+    for address in target.addresses:
+        if target.scheme == "https":
+            pool: urllib3.HTTPConnectionPool = urllib3.HTTPSConnectionPool(
+                address, target.port, timeout=timeout, retries=False, maxsize=1,
+                server_hostname=target.host, assert_hostname=target.host,
+                cert_reqs="CERT_REQUIRED", ca_certs=certifi.where())
+        else:
+            pool = urllib3.HTTPConnectionPool(address, target.port, timeout=timeout, retries=False,
+                                              maxsize=1)
+        try:
+            return pool.urlopen("GET", target.path, headers=headers, redirect=False,
+                                preload_content=False, retries=False)
+        except urllib3.exceptions.HTTPError as exc:
+            last_error = exc
+    raise FetchError("fetch_failed", f"could not fetch from {target.host}: {last_error}")
+
+
+def fetch(url: str, policy: UrlPolicy) -> Fetched:
+    current = url
+    for _ in range(policy.max_redirects + 1):
+        target = check_url(current, policy)
+        response = _open(target, policy)
+        try:
+            if response.status in (301, 302, 303, 307, 308):
+                location = response.headers.get("Location")
+                if not location:
+                    raise FetchError("fetch_failed", f"HTTP {response.status} without a Location")
+                current = urljoin(current, location)
+                continue
+            if response.status != 200:
+                raise FetchError("fetch_failed", f"HTTP {response.status} from {target.host}")
+            declared = response.headers.get("Content-Length")
+            if declared and declared.isdigit() and int(declared) > policy.max_bytes:
+                raise FetchError("too_large", f"the document is {declared} bytes; the limit is "
+                                 f"{policy.max_bytes}")
+            chunks, total = [], 0
+            try:
+                for chunk in response.stream(64 * 1024):
+                    total += len(chunk)
+                    if total > policy.max_bytes:
+                        raise FetchError("too_large", f"the document exceeds {policy.max_bytes} bytes")
+                    chunks.append(chunk)
+            except urllib3.exceptions.HTTPError as exc:
+                raise FetchError("fetch_failed", f"reading from {target.host} failed: {exc}") from exc
+            return Fetched(b"".join(chunks), response.headers.get("Content-Type"),
+                           _filename(current, response.headers.get("Content-Disposition")), current)
+        finally:
+            response.release_conn()
+            response.close()
+    raise FetchError("fetch_failed", f"more than {policy.max_redirects} redirects")
