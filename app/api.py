@@ -428,16 +428,20 @@ def create_app(config: Config | None = None) -> Flask:
             raise ApiError(400, "validation_error", "invalid request", exc.messages) from exc
         cfg = _runtime().config
         params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
-                              ef_search=cfg.hnsw_ef_search)
+                              ef_search=data.get("ef_search") or cfg.hnsw_ef_search,
+                              fusion=data["fusion"], alpha=data["alpha"])
         with _runtime().engine.begin() as conn:
             f = data["filters"]
+            after, before = f.get("indexed_after"), f.get("indexed_before")
             filters = Filters(document_ids=f.get("document_ids"),
                               job_id=str(f["job_id"]) if f.get("job_id") else None,
-                              metadata=f.get("metadata"))
+                              metadata=f.get("metadata"), mime_types=f.get("mime_types"),
+                              indexed_after=after.isoformat() if after else None,
+                              indexed_before=before.isoformat() if before else None)
             hits = run_search(conn, g.principal.tenant_id, data["query"], k=data["k"],
                               mode=data["mode"], collapse=data["collapse"], params=params,
                               filters=filters)
-        return jsonify({"query": data["query"], "mode": data["mode"],
+        return jsonify({"query": data["query"], "mode": data["mode"], "fusion": data["fusion"],
                         "results": [h.as_dict() for h in hits]})
 
     return app

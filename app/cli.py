@@ -251,12 +251,18 @@ def worker(concurrency: int | None, loglevel: str, beat: bool) -> None:
               show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
 @click.option("--all-chunks", is_flag=True, help="Do not collapse results to one per document.")
+@click.option("--fusion", type=click.Choice(["rrf", "weighted"]), default="rrf", show_default=True,
+              help="Hybrid fusion: reciprocal ranks, or alpha-weighted normalised scores.")
+@click.option("--alpha", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Weight of the dense score with --fusion weighted.")
+@click.option("--mime-type", "mime_types", multiple=True, help="Only documents of this type.")
 @click.option("--tenant", default=None)
 def search(query: str | None, queries: str | None, k: int, mode: str, as_json: bool,
-           all_chunks: bool, tenant: str | None) -> None:
+           all_chunks: bool, tenant: str | None, fusion: str, alpha: float,
+           mime_types: tuple[str, ...]) -> None:
     """Search the index (hybrid: pgvector + BM25 fused by RRF)."""
     from indexing.embedding import embed
-    from indexing.search import SearchParams
+    from indexing.search import Filters, SearchParams
     from indexing.search import search as run_search
 
     if bool(query) == bool(queries):
@@ -264,7 +270,8 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
     runtime = _runtime()
     cfg = runtime.config
     params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
-                          ef_search=cfg.hnsw_ef_search)
+                          ef_search=cfg.hnsw_ef_search, fusion=fusion, alpha=alpha)  # type: ignore[arg-type]
+    filters = Filters(mime_types=list(mime_types) or None)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, tenant or cfg.default_tenant)
     items: list[tuple[str, str]]
@@ -281,19 +288,19 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
     for (query_id, text_), vector in zip(items, vectors, strict=True):
         with runtime.engine.begin() as conn:
             hits = run_search(conn, tenant_id, text_, k=k, mode=mode,  # type: ignore[arg-type]
-                              collapse=not all_chunks, params=params, query_vector=vector)
+                              collapse=not all_chunks, params=params, query_vector=vector,
+                              filters=filters)
         if as_json or queries:
             click.echo(json.dumps({"query_id": query_id, "results": [
                 {"document_id": h.document_id, "chunk_id": h.chunk_id, "score": h.score,
-                 "text": h.text} for h in hits]}, ensure_ascii=False))
+                 "snippet": h.snippet, "text": h.text} for h in hits]}, ensure_ascii=False))
         else:
             click.echo(f"query: {text_}  ({mode}, top {k})")
             for rank, h in enumerate(hits, 1):
                 heading = " > ".join(h.heading_path)
-                snippet = " ".join(h.text.split())[:160]
                 click.echo(f"{rank:2d}. {h.score:.4f}  {h.document_id}"
                            + (f"  [{heading}]" if heading else ""))
-                click.echo(f"      {snippet}")
+                click.echo(f"      {h.snippet}")
             if not hits:
                 click.echo("   (no results)")
 

@@ -63,6 +63,9 @@ class SearchFiltersSchema(Schema):
     document_ids = fields.List(fields.String(), validate=validate.Length(min=1, max=1000))
     job_id = fields.UUID()
     metadata = fields.Dict(keys=fields.String())
+    mime_types = fields.List(fields.String(), validate=validate.Length(min=1, max=50))
+    indexed_after = fields.AwareDateTime(default_timezone=None)
+    indexed_before = fields.AwareDateTime(default_timezone=None)
 
 
 class SearchRequestSchema(Schema):
@@ -72,3 +75,6 @@ class SearchRequestSchema(Schema):
                          validate=validate.OneOf(["hybrid", "bm25", "dense"]))
     collapse = fields.Boolean(load_default=True)
     filters = fields.Nested(SearchFiltersSchema, load_default=dict)
+    fusion = fields.String(load_default="rrf", validate=validate.OneOf(["rrf", "weighted"]))
+    alpha = fields.Float(load_default=0.5, validate=validate.Range(min=0.0, max=1.0))
+    ef_search = fields.Integer(validate=validate.Range(min=1, max=1000))

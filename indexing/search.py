@@ -15,10 +15,14 @@ from sqlalchemy import Connection, text
 
 from indexing.analyzer import analyze
 from indexing.embedding import embed
+from indexing.snippets import snippet
 from indexing.store import vector_literal
 
 Mode = Literal["hybrid", "bm25", "dense"]
 MODES: tuple[Mode, ...] = ("hybrid", "bm25", "dense")
+
+
+Fusion = Literal["rrf", "weighted"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,10 @@ class SearchParams:
     rrf_k: int = 60
     ef_search: int = 100
     candidates: int = 100
+    # "rrf": Reciprocal Rank Fusion; "weighted": alpha * dense + (1 - alpha) * BM25, each
+    # min-max normalised over its own top-N candidates.
+    fusion: Fusion = "rrf"
+    alpha: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -37,10 +45,15 @@ class Filters:
     document_ids: list[str] | None = None
     job_id: str | None = None
     metadata: dict[str, object] | None = None
+    mime_types: list[str] | None = None
+    # ISO 8601 bounds on when the document was (last) indexed: [after, before).
+    indexed_after: str | None = None
+    indexed_before: str | None = None
 
     @property
     def active(self) -> bool:
-        return bool(self.document_ids or self.job_id or self.metadata)
+        return bool(self.document_ids or self.job_id or self.metadata or self.mime_types
+                    or self.indexed_after or self.indexed_before)
 
 
 # Joined into a branch only when a filter is given, so unfiltered searches pay nothing.
@@ -48,7 +61,12 @@ _FILTER_JOIN = """
         JOIN search_documents fsd ON fsd.id = {chunk}.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
             AND (CAST(:f_job AS uuid) IS NULL OR fsd.job_id = CAST(:f_job AS uuid))
-            AND (CAST(:f_meta AS jsonb) IS NULL OR fsd.metadata @> CAST(:f_meta AS jsonb))"""
+            AND (CAST(:f_meta AS jsonb) IS NULL OR fsd.metadata @> CAST(:f_meta AS jsonb))
+            AND (CAST(:f_mimes AS text[]) IS NULL OR fsd.mime_type = ANY(CAST(:f_mimes AS text[])))
+            AND (CAST(:f_after AS timestamptz) IS NULL
+                 OR fsd.indexed_at >= CAST(:f_after AS timestamptz))
+            AND (CAST(:f_before AS timestamptz) IS NULL
+                 OR fsd.indexed_at < CAST(:f_before AS timestamptz))"""
 
 
 @dataclass(frozen=True)
@@ -64,6 +82,9 @@ class Hit:
     dense_score: float | None
     bm25_rank: int | None
     bm25_score: float | None
+    title: str | None = None
+    mime_type: str | None = None
+    snippet: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -120,6 +141,21 @@ dense AS (
 )
 """
 
+# Min-max normalisation over each branch's candidates; a branch with one distinct score
+# counts 1 for its candidates.  A chunk missing from a branch gets 0 from it.
+_WEIGHTED = """
+fused AS (
+    SELECT coalesce(d.chunk_id, b.chunk_id) AS chunk_id,
+           CAST(:alpha AS float8) * CASE WHEN d.score IS NULL THEN 0.0::float8
+               ELSE coalesce((d.score - dn.lo) / nullif(dn.hi - dn.lo, 0), 1.0::float8) END
+           + (1.0::float8 - CAST(:alpha AS float8)) * CASE WHEN b.score IS NULL THEN 0.0::float8
+               ELSE coalesce((b.score - bn.lo) / nullif(bn.hi - bn.lo, 0), 1.0::float8) END AS score,
+           d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score
+    FROM dense d FULL OUTER JOIN bm25 b ON b.chunk_id = d.chunk_id
+    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi FROM dense) dn
+    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi FROM bm25) bn
+)"""
+
 _FUSED = {
     "hybrid": """
 fused AS (
@@ -148,7 +184,7 @@ _SELECT = """
 SELECT * FROM (
     SELECT DISTINCT ON ({distinct}) sd.external_id AS document_id, f.chunk_id, f.score, c.text,
            c.heading_path, c.page_start, c.page_end, f.dense_rank, f.dense_score,
-           f.bm25_rank, f.bm25_score
+           f.bm25_rank, f.bm25_score, sd.title, sd.mime_type
     FROM fused f
     JOIN chunks c ON c.id = f.chunk_id AND c.tenant_id = :tenant
     JOIN search_documents sd ON sd.id = c.search_document_id
@@ -159,7 +195,7 @@ LIMIT :k
 """
 
 
-def build_sql(mode: Mode, collapse: bool, filtered: bool = False) -> str:
+def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion = "rrf") -> str:
     bm25 = _BM25_CTE.replace(
         "{bm25_filter}",
         "\n        JOIN chunks fc ON fc.id = p.chunk_id" + _FILTER_JOIN.format(chunk="fc")
@@ -167,7 +203,8 @@ def build_sql(mode: Mode, collapse: bool, filtered: bool = False) -> str:
     dense = _DENSE_CTE.replace("{dense_filter}", _FILTER_JOIN.format(chunk="c") if filtered else "")
     ctes = {"hybrid": [dense, bm25], "bm25": [bm25], "dense": [dense]}[mode]
     distinct = "sd.id" if collapse else "f.chunk_id"
-    return ("WITH " + ",".join(ctes + [_FUSED[mode]]) + _SELECT.format(distinct=distinct))
+    fused = _WEIGHTED if mode == "hybrid" and fusion == "weighted" else _FUSED[mode]
+    return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct))
 
 
 def search(
@@ -191,6 +228,7 @@ def search(
     bind: dict[str, object] = {
         "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
         "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
+        "alpha": params.alpha,
     }
     if mode != "bm25":
         if query_vector is None:
@@ -205,6 +243,9 @@ def search(
         assert filters is not None
         bind.update({
             "f_docs": filters.document_ids or None, "f_job": filters.job_id,
-            "f_meta": json.dumps(filters.metadata) if filters.metadata else None})
-    rows = conn.execute(text(build_sql(mode, collapse, filtered)), bind).mappings().all()
-    return [Hit(**{**row, "heading_path": list(row["heading_path"] or [])}) for row in rows]
+            "f_meta": json.dumps(filters.metadata) if filters.metadata else None,
+            "f_mimes": filters.mime_types or None, "f_after": filters.indexed_after,
+            "f_before": filters.indexed_before})
+    rows = conn.execute(text(build_sql(mode, collapse, filtered, params.fusion)), bind).mappings().all()
+    return [Hit(**{**row, "heading_path": list(row["heading_path"] or []),
+                   "snippet": snippet(row["text"], query)}) for row in rows]

@@ -35,13 +35,16 @@ def _random_text(rng: random.Random) -> str:
 
 
 def _index(engine, tenant: str, external_id: str, body: str,  # type: ignore[no-untyped-def]
-           metadata: str = "{}") -> None:
+           metadata: str = "{}", mime_type: str = "text/plain", vector=None) -> None:
     doc = IndexedDocument(tenant_id=tenant, external_id=external_id, source_document_id=None,
-                          job_id=None, content_sha256=str(hash(body)), mime_type="text/plain",
+                          job_id=None, content_sha256=str(hash(body)), mime_type=mime_type,
                           title=None, metadata_json=metadata)
     chunk = Chunk(body, (), None, None, len(body.split()))
-    vec = np.random.default_rng(abs(hash(external_id)) % 2**32).normal(size=(1, 384))
-    vec /= np.linalg.norm(vec)
+    if vector is None:
+        vec = np.random.default_rng(abs(hash(external_id)) % 2**32).normal(size=(1, 384))
+        vec /= np.linalg.norm(vec)
+    else:
+        vec = np.asarray(vector, dtype=np.float32).reshape(1, 384)
     with engine.begin() as conn:
         replace_document(conn, doc, [chunk], vec.astype(np.float32))
 
@@ -146,3 +149,52 @@ def test_filters_apply_inside_both_branches(engine, tenant):
         assert [h.document_id for h in by_id] == ["wanted"], mode
         assert sorted(h.document_id for h in by_meta) == ["other", "wanted"], mode
         assert [h.document_id for h in narrow] == ["other"], mode
+
+
+def test_exact_identifiers_are_found_by_bm25_and_hybrid(engine, tenant):
+    from indexing.embedding import embed
+
+    codes = [f"E-45{n:02d}" for n in range(40)]
+    bodies = {code: f"The ingestion worker stopped with error code {code} because the queue "
+                    f"refused the batch; restart it after checking the broker." for code in codes}
+    bodies["rfc"] = "Status codes and caching are defined by RFC 7231, the HTTP/1.1 semantics."
+    bodies["other-rfc"] = "Status codes and caching are defined by RFC 7230, the HTTP/1.1 message syntax."
+    vectors = embed(list(bodies.values()))
+    for (external_id, body), vector in zip(bodies.items(), vectors, strict=True):
+        _index(engine, tenant, external_id, body, vector=vector)
+    for query, expected in (("error E-4521", "E-4521"), ("e-4521", "E-4521"), ("E_4521 broker", "E-4521"),
+                            ("rfc7231", "rfc"), ("RFC-7231 status codes", "rfc")):
+        qvec = embed([query])[0]
+        with engine.begin() as conn:
+            bm25 = search(conn, tenant, query, k=3, mode="bm25")
+            hybrid = search(conn, tenant, query, k=3, mode="hybrid", query_vector=qvec)
+        assert bm25[0].document_id == expected, (query, [h.document_id for h in bm25])
+        assert hybrid[0].document_id == expected, (query, [h.document_id for h in hybrid])
+        assert "**" in (hybrid[0].snippet or "")
+
+
+def test_mime_type_and_date_filters_and_weighted_fusion(engine, tenant):
+    from indexing.search import Filters
+
+    _index(engine, tenant, "a.pdf", "protein folding protein", mime_type="application/pdf")
+    _index(engine, tenant, "b.txt", "protein folding", mime_type="text/plain")
+    _index(engine, tenant, "c.txt", "protein", mime_type="text/plain")
+    vector = np.ones(384, dtype=np.float32) / math.sqrt(384)
+    with engine.begin() as conn:
+        pdf_only = search(conn, tenant, "protein folding", k=5, query_vector=vector,
+                          filters=Filters(mime_types=["application/pdf"]))
+        future = search(conn, tenant, "protein folding", k=5, query_vector=vector,
+                        filters=Filters(indexed_after="2999-01-01T00:00:00+00:00"))
+        past = search(conn, tenant, "protein folding", k=5, query_vector=vector,
+                      filters=Filters(indexed_before="2999-01-01T00:00:00+00:00"))
+        bm25 = search(conn, tenant, "protein folding", k=3, mode="bm25")
+        dense = search(conn, tenant, "protein folding", k=3, mode="dense", query_vector=vector)
+        only_bm25 = search(conn, tenant, "protein folding", k=3, query_vector=vector,
+                           params=SearchParams(fusion="weighted", alpha=0.0))
+        only_dense = search(conn, tenant, "protein folding", k=3, query_vector=vector,
+                            params=SearchParams(fusion="weighted", alpha=1.0))
+    assert [h.document_id for h in pdf_only] == ["a.pdf"] and pdf_only[0].mime_type == "application/pdf"
+    assert future == [] and len(past) == 3
+    assert [h.document_id for h in only_bm25] == [h.document_id for h in bm25]
+    assert only_dense[0].document_id == dense[0].document_id
+    assert 0.0 <= min(h.score for h in only_bm25) and max(h.score for h in only_bm25) <= 1.0
