@@ -80,13 +80,19 @@ def convert(data: bytes, mime_type: str, filename: str | None = None,
     if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
         errors = "; ".join(str(e.error_message) for e in result.errors) or str(result.status)
         raise ExtractionError("corrupt", f"docling could not convert the file: {errors}")
+    from docling_core.types.doc import ContentLayer
+
     document = result.document
+    # Cell comments are content people search for in spreadsheets; Word comments and slide
+    # notes stay out (review chatter and speaker notes, not the document).
+    layers = {ContentLayer.BODY, ContentLayer.NOTES} if mime_type == MIME_XLSX else {ContentLayer.BODY}
     page_numbers = sorted(document.pages) if document.pages else []
     if len(page_numbers) > 1:
-        pages = [Page(document.export_to_markdown(page_no=n), number=n, engine=NAME) for n in page_numbers]
+        pages = [Page(document.export_to_markdown(page_no=n, included_content_layers=layers), number=n,
+                      engine=NAME) for n in page_numbers]
     else:
-        pages = [Page(document.export_to_markdown(), number=page_numbers[0] if page_numbers else None,
-                      engine=NAME)]
+        pages = [Page(document.export_to_markdown(included_content_layers=layers),
+                      number=page_numbers[0] if page_numbers else None, engine=NAME)]
     title = next((line[2:].strip() for p in pages for line in p.markdown.splitlines()
                   if line.startswith("# ")), None)
     warnings = [str(e.error_message) for e in result.errors]
