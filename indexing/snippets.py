@@ -15,6 +15,7 @@ _WORD = re.compile(r"[^\W_]+(?:[.\-_/][^\W_]+)*")
 
 def snippet(text: str, query: str, width: int = 240, mark: tuple[str, str] = ("**", "**")) -> str:
     """Up to ``width`` characters of ``text`` around its best match, terms marked."""
+    text = " ".join(text.split())  # one line: snippets are shown in lists
     wanted = set(analyze(query))
     spans = [(m.start(), m.end()) for m in _WORD.finditer(text) if wanted & set(analyze(m.group(0)))]
     spans += [(start, end) for start, end, term in identifier_spans(text) if term in wanted]
@@ -40,7 +41,7 @@ def snippet(text: str, query: str, width: int = 240, mark: tuple[str, str] = ("*
             pieces += [text[cursor:hit_start], mark[0], text[hit_start:hit_end], mark[1]]
             cursor = hit_end
     pieces.append(text[cursor:end])
-    body = "".join(pieces).replace("\n", " ")
+    body = "".join(pieces)
     return ("…" if start > 0 else "") + body + ("…" if end < len(text) else "")
 
 
