@@ -3,6 +3,12 @@
 Chunks never cross a heading boundary; each carries its heading path and page range.
 A section longer than the window is split at paragraph, then sentence, then token
 boundaries, and consecutive pieces of one section overlap by up to ``overlap_tokens``.
+
+Markdown tables are kept whole, in chunks of their own: a table too long for the window is
+split between rows, each part repeating the header.  BM25 indexes the raw table (every
+cell value is a term); what is embedded is a short description -- heading path, columns,
+row count and the first cells -- because a sentence embedding of pipe-separated cells says
+little, while "table of ... with columns ..." matches questions about it.
 """
 
 from __future__ import annotations
@@ -25,13 +31,48 @@ class Chunk:
     page_start: int | None
     page_end: int | None
     token_count: int
+    is_table: bool = False
 
     @property
     def context_text(self) -> str:
-        """What is embedded and indexed: the heading path, then the text."""
+        """What BM25 indexes: the heading path, then the text."""
         if not self.heading_path:
             return self.text
         return HEADING_SEPARATOR.join(self.heading_path) + "\n\n" + self.text
+
+    @property
+    def embed_text(self) -> str:
+        """What is embedded: the context text, or for a table its description."""
+        return describe_table(self.text, self.heading_path) if self.is_table else self.context_text
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _is_rule(line: str) -> bool:
+    return bool(line.strip()) and set(line.replace("|", "").strip()) <= set("-: ")
+
+
+def describe_table(markdown: str, heading_path: tuple[str, ...] = ()) -> str:
+    """A sentence-like description of a Markdown table for the embedding model."""
+    lines = [line for line in markdown.split("\n") if line.strip().startswith("|")]
+    if not lines:
+        return markdown
+    header = _cells(lines[0])
+    rows = [_cells(line) for line in lines[1:] if not _is_rule(line)]
+    parts = []
+    if heading_path:
+        parts.append(HEADING_SEPARATOR.join(heading_path) + ".")
+    parts.append(f"Table with {len(rows)} rows and columns: {', '.join(c for c in header if c)}.")
+    first_column = [row[0] for row in rows if row and row[0]]
+    if first_column:
+        parts.append(f"Rows include: {', '.join(first_column[:12])}.")
+    if rows:
+        sample = "; ".join(", ".join(f"{h}: {v}" for h, v in zip(header, row, strict=False) if v)
+                           for row in rows[:3])
+        parts.append(f"For example: {sample}.")
+    return " ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -39,6 +80,7 @@ class _Block:
     heading_path: tuple[str, ...]
     page: int | None
     text: str
+    is_table: bool = False
 
 
 def _blocks(segments: Iterable[tuple[str, int | None]]) -> list[_Block]:
@@ -51,7 +93,9 @@ def _blocks(segments: Iterable[tuple[str, int | None]]) -> list[_Block]:
         def flush(page: int | None = page, paragraph: list[str] = paragraph) -> None:
             text = "\n".join(paragraph).strip()
             if text:
-                blocks.append(_Block(tuple(h for _, h in headings), page, text))
+                lines = text.split("\n")
+                is_table = len(lines) >= 2 and all(line.lstrip().startswith("|") for line in lines)
+                blocks.append(_Block(tuple(h for _, h in headings), page, text, is_table))
             paragraph.clear()
 
         for line in markdown.split("\n"):
@@ -87,6 +131,33 @@ def _pieces(text: str, budget: int, counter: Callable[[str], int]) -> list[tuple
         else:
             pieces.extend((part, counter(part)) for part in split_by_tokens(sentence, budget))
     return pieces
+
+
+def _table_parts(text: str, budget: int, counter: Callable[[str], int]) -> list[tuple[str, int]]:
+    """A table in parts that fit ``budget``, split between rows, each repeating the header."""
+    total = counter(text)
+    if total <= budget:
+        return [(text, total)]
+    lines = text.split("\n")
+    head = lines[:2] if len(lines) > 1 and _is_rule(lines[1]) else lines[:1]
+    head_tokens = counter("\n".join(head))
+    parts: list[tuple[str, int]] = []
+    rows: list[str] = []
+    used = head_tokens
+    for line in lines[len(head):]:
+        n = counter(line)
+        if rows and used + n > budget:
+            part = "\n".join(head + rows)
+            parts.append((part, counter(part)))
+            rows, used = [], head_tokens
+        rows.append(line)
+        used += n
+    if rows:
+        part = "\n".join(head + rows)
+        parts.append((part, counter(part)))
+    # A single row wider than the window is cut by tokens like any long text.
+    return [(p, n) if n <= budget else (piece, counter(piece))
+            for p, n in parts for piece in ([p] if n <= budget else split_by_tokens(p, budget))]
 
 
 def chunk_markdown(
@@ -130,6 +201,28 @@ def _pack_section(
     # Very deep or long heading paths may not eat more than half of the window.
     budget = max(max_tokens - SPECIAL_TOKENS - min(heading_cost, max_tokens // 2), 16)
 
+    # Tables become chunks of their own; the prose between them is packed, in reading order.
+    chunks: list[Chunk] = []
+    prose: list[_Block] = []
+    for block in blocks:
+        if block.is_table:
+            chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter))
+            prose = []
+            chunks.extend(Chunk(text, path, block.page, block.page, n, is_table=True)
+                          for text, n in _table_parts(block.text, budget, counter))
+        else:
+            prose.append(block)
+    chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter))
+    return chunks
+
+
+def _pack_prose(
+    blocks: Sequence[_Block],
+    path: tuple[str, ...],
+    budget: int,
+    overlap_tokens: int,
+    counter: Callable[[str], int],
+) -> list[Chunk]:
     # (text, tokens, page, block index): pieces of one block are re-joined with a space.
     pieces: list[tuple[str, int, int | None, int]] = []
     for index, block in enumerate(blocks):

@@ -211,7 +211,7 @@ def _adopt_unchanged(engine: Engine, doc: dict[str, Any], config: Config) -> boo
 def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) -> int:
     """Embed all chunks together, then index each document in its own transaction that also
     marks it completed.  Returns the number of documents indexed."""
-    all_chunks = [c.context_text for item in prepared for c in item.chunks]
+    all_chunks = [c.embed_text for item in prepared for c in item.chunks]
     vectors = embed(all_chunks, batch_size=config.embedding_batch_size) if all_chunks else None
     offset = 0
     completed = 0

@@ -48,3 +48,28 @@ def test_title_only_document_still_yields_a_chunk():
 
 def test_empty_input_yields_nothing():
     assert chunk_markdown([("   \n\n", None)]) == []
+
+
+def test_tables_stay_whole_in_chunks_of_their_own_and_are_described_for_embedding():
+    from indexing.chunking import chunk_markdown
+
+    rows = "\n".join(f"| Q{i % 4 + 1} {2000 + i} | {i * 7} | {i * 3} |" for i in range(60))
+    markdown = ("# Revenue\n\nIntro paragraph about the quarterly figures.\n\n"
+                "| Quarter | Revenue | Costs |\n|---|---|---|\n" + rows + "\n\nClosing remarks after the table.")
+    chunks = chunk_markdown([(markdown, 3)], max_tokens=128, overlap_tokens=16)
+    tables = [c for c in chunks if c.is_table]
+    prose = [c for c in chunks if not c.is_table]
+    assert len(tables) >= 2  # too long for one window: split between rows
+    for table in tables:
+        lines = table.text.split("\n")
+        assert lines[0] == "| Quarter | Revenue | Costs |" and lines[1] == "|---|---|---|"
+        assert all(line.startswith("|") for line in lines)
+        assert table.page_start == 3 and table.heading_path == ("Revenue",)
+    assert sum(len(t.text.split("\n")) - 2 for t in tables) == 60  # every row once
+    assert [c.text for c in prose] == ["Intro paragraph about the quarterly figures.",
+                                       "Closing remarks after the table."]
+    # Reading order: intro, table parts, closing.
+    assert chunks[0] in prose and chunks[-1] in prose
+    described = tables[0].embed_text
+    assert "Table with" in described and "columns: Quarter, Revenue, Costs" in described
+    assert "Revenue" in tables[0].context_text and "| Q1 2000 |" in tables[0].context_text
