@@ -55,7 +55,8 @@ def test_tables_stay_whole_in_chunks_of_their_own_and_are_described_for_embeddin
 
     rows = "\n".join(f"| Q{i % 4 + 1} {2000 + i} | {i * 7} | {i * 3} |" for i in range(60))
     markdown = ("# Revenue\n\nIntro paragraph about the quarterly figures.\n\n"
-                "| Quarter | Revenue | Costs |\n|---|---|---|\n" + rows + "\n\nClosing remarks after the table.")
+                "| Quarter | Revenue | Costs |\n|---|---|---|\n" + rows
+                + "\n\nClosing remarks after the table.")
     chunks = chunk_markdown([(markdown, 3)], max_tokens=128, overlap_tokens=16)
     tables = [c for c in chunks if c.is_table]
     prose = [c for c in chunks if not c.is_table]
