@@ -81,3 +81,41 @@ def test_s3_storage_roundtrip(s3_endpoint, monkeypatch):  # type: ignore[no-unty
 def test_unknown_scheme_is_rejected():
     with pytest.raises(ValueError, match="unsupported STORAGE_URL"):
         open_storage("ftp://x")
+
+
+def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, engine, config, tenant,
+                                                   fake_mistral):  # type: ignore[no-untyped-def]
+    """Documents staged into S3 by reference, parsed and indexed from there; provider output
+    written there too.  No document bytes pass through the database or the messages."""
+    import boto3
+    from sqlalchemy import text
+
+    from app import jobs
+    from app.jobs import stage_document
+    from tasks import provider
+    from tasks.pipeline import process_batch
+    from tests.conftest import ROOT
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
+    client = boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1")
+    client.create_bucket(Bucket="pagemill-pipeline")
+    storage = open_storage("s3://pagemill-pipeline/docs", endpoint_url=s3_endpoint, region="us-east-1")
+    pdf = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
+    local = stage_document(storage, tenant, "report.pdf", pdf, source="upload", filename="report.pdf")
+    remote = stage_document(storage, tenant, "remote.pdf", pdf + b"\n%remote", source="upload",
+                            filename="remote.pdf")
+    with engine.begin() as conn:
+        local_job, _ = jobs.create_job(conn, tenant, [local], 10, {}, None, None)
+        remote_job, _ = jobs.create_job(conn, tenant, [remote], 10, {"provider": "mistral-batch"}, None, None)
+    assert process_batch(engine, storage, config, local_job, 0).completed == 1
+    batch_id = process_batch(engine, storage, config, remote_job, 0).provider_batch
+    provider.submit(engine, storage, config, batch_id)
+    while provider.check(engine, storage, config, batch_id).state == "running":
+        pass
+    keys = {o["Key"] for o in client.list_objects_v2(Bucket="pagemill-pipeline")["Contents"]}
+    assert f"docs/{local.object_key}" in keys and f"docs/provider/{batch_id}/output.jsonl" in keys
+    with engine.connect() as conn:
+        statuses = conn.execute(text("SELECT status FROM documents WHERE job_id IN (:a, :b)"),
+                                {"a": local_job, "b": remote_job}).scalars().all()
+    assert statuses == ["completed", "completed"]
