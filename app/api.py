@@ -429,7 +429,7 @@ def create_app(config: Config | None = None) -> Flask:
         cfg = _runtime().config
         params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
                               ef_search=data.get("ef_search") or cfg.hnsw_ef_search,
-                              fusion=data["fusion"], alpha=data["alpha"])
+                              fusion=data["fusion"], alpha=data["alpha"], bm25_depth=cfg.bm25_depth)
         with _runtime().engine.begin() as conn:
             f = data["filters"]
             after, before = f.get("indexed_after"), f.get("indexed_before")

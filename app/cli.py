@@ -270,7 +270,8 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
     runtime = _runtime()
     cfg = runtime.config
     params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
-                          ef_search=cfg.hnsw_ef_search, fusion=fusion, alpha=alpha)  # type: ignore[arg-type]
+                          ef_search=cfg.hnsw_ef_search, fusion=fusion, alpha=alpha,  # type: ignore[arg-type]
+                          bm25_depth=cfg.bm25_depth)
     filters = Filters(mime_types=list(mime_types) or None)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, tenant or cfg.default_tenant)
@@ -356,6 +357,35 @@ def parse(paths: tuple[str, ...], as_json: bool, password: str | None, isolation
         extractor.close()
     if failed:
         sys.exit(1)
+
+
+@main.group()
+def bm25() -> None:
+    """Maintain the BM25 index."""
+
+
+@bm25.command("refresh")
+@click.option("--tenant", default=None, help="Tenant name (default: every tenant).")
+def bm25_refresh(tenant: str | None) -> None:
+    """Recompute posting impacts with the current average chunk length and BM25 k1/b.
+
+    Search stays exact without it; stale impacts only make early termination succeed less
+    often (run it after the corpus grew or shrank a lot, or after changing k1/b)."""
+    from sqlalchemy import text
+
+    from indexing.store import refresh_impacts
+
+    runtime = _runtime()
+    cfg = runtime.config
+    with runtime.engine.begin() as conn:
+        if tenant:
+            tenants = [ensure_tenant(conn, tenant)]
+        else:
+            tenants = [str(t) for t in conn.execute(text("SELECT tenant_id FROM bm25_stats")).scalars()]
+    for tenant_id in tenants:
+        with runtime.engine.begin() as conn:
+            n = refresh_impacts(conn, tenant_id, cfg.bm25_k1, cfg.bm25_b)
+        click.echo(f"tenant {tenant_id}: {n} postings refreshed")
 
 
 @main.group()

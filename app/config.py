@@ -88,6 +88,7 @@ class Config:
     bm25_b: float = 0.4
     rrf_k: int = 60
     hnsw_ef_search: int = 100
+    bm25_depth: int = 1000
     default_tenant: str = "default"
     # Extraction: limits, OCR escalation and optional model directories (see README).
     max_pages: int = 2000
@@ -151,6 +152,7 @@ class Config:
             bm25_b=_env_float(env, "PAGEMILL_BM25_B", 0.4),
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", 60),
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", 100),
+            bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", 1000),
             default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or "default",
             max_pages=_env_int(env, "PAGEMILL_MAX_PAGES", 2000),
             max_image_pixels=_env_int(env, "PAGEMILL_MAX_IMAGE_PIXELS", 178_956_970),

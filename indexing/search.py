@@ -36,6 +36,8 @@ class SearchParams:
     # min-max normalised over its own top-N candidates.
     fusion: Fusion = "rrf"
     alpha: float = 0.5
+    # Postings read per query term before the exact re-scoring (early termination).
+    bm25_depth: int = 1000
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,18 @@ class Hit:
 # Okapi BM25 with Lucene's IDF, ln(1 + (N - df + 0.5) / (df + 0.5)).  The term and
 # statistics CTEs are MATERIALIZED so they are computed once, not once per posting row,
 # and every constant is float8 so the arithmetic never falls into slow numeric.
+#
+# Early termination, exact by construction:
+#   1. `top`: for each query term, only its :depth postings of highest impact (an index scan
+#      on (tenant, term, impact DESC));
+#   2. `exact`: the candidates' exact scores over all query terms (primary-key probes);
+#   3. `bound`: no chunk outside the candidates can score more than the sum, over the terms
+#      that were cut short, of weight x the last impact read -- scaled up by how far the
+#      average length drifted since impacts were computed;
+#   4. `safe`: the candidates' top N stands when the N-th score beats that bound (or no term
+#      was cut short) and impacts were computed with this k1 and b.  Otherwise the plain
+#      scan over every posting runs instead; its branch carries a one-time filter, so when
+#      `safe` holds, PostgreSQL never executes it.
 _BM25_CTE = """
 q AS MATERIALIZED (
     SELECT term, count(*)::float8 AS qtf
@@ -100,29 +114,73 @@ q AS MATERIALIZED (
 ),
 stats AS MATERIALIZED (
     SELECT chunk_count::float8 AS n,
-           total_length::float8 / greatest(chunk_count, 1)::float8 AS avgdl
+           total_length::float8 / greatest(chunk_count, 1)::float8 AS avgdl,
+           impact_avgdl, impact_k1, impact_b
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
 weights AS MATERIALIZED (
     SELECT q.term,
            q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
-           stats.avgdl
+           stats.avgdl, t.df
     FROM q
     JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term
     CROSS JOIN stats
 ),
+top AS MATERIALIZED (
+    SELECT w.term, p.chunk_id, p.impact
+    FROM weights w
+    CROSS JOIN LATERAL (
+        SELECT p.chunk_id, p.impact FROM bm25_postings p
+        WHERE p.tenant_id = :tenant AND p.term = w.term
+        ORDER BY p.impact DESC
+        LIMIT :depth
+    ) p
+),
+exact AS MATERIALIZED (
+    SELECT p.chunk_id,
+           sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
+               / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
+                  + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
+    FROM (SELECT DISTINCT chunk_id FROM top) c
+    CROSS JOIN weights
+    JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term
+        AND p.chunk_id = c.chunk_id{bm25_filter}
+    GROUP BY p.chunk_id
+    ORDER BY score DESC, p.chunk_id
+    LIMIT :candidates
+),
+bound AS MATERIALIZED (
+    SELECT coalesce(sum(w.w * cut.theta), 0.0::float8)
+             * greatest(1.0::float8, (SELECT avgdl / impact_avgdl FROM stats)) AS value,
+           coalesce(bool_or(w.df > :depth), false) AS truncated
+    FROM weights w
+    LEFT JOIN (SELECT term, min(impact)::float8 AS theta FROM top GROUP BY term) cut
+        ON cut.term = w.term AND w.df > :depth
+),
+safe AS MATERIALIZED (
+    SELECT coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8)
+                    AND (NOT b.truncated
+                         OR ((SELECT count(*) FROM exact) >= :candidates
+                             AND (SELECT min(score) FROM exact) > b.value)), false) AS ok
+    FROM stats s CROSS JOIN bound b
+),
 bm25 AS (
     SELECT chunk_id, score, row_number() OVER (ORDER BY score DESC, chunk_id) AS rank
     FROM (
-        SELECT p.chunk_id,
-               sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
-                   / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
-                      + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
-        FROM weights
-        JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term{bm25_filter}
-        GROUP BY p.chunk_id
-        ORDER BY score DESC, p.chunk_id
-        LIMIT :candidates
+        SELECT chunk_id, score FROM exact WHERE (SELECT ok FROM safe)
+        UNION ALL
+        SELECT chunk_id, score FROM (
+            SELECT p.chunk_id,
+                   sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
+                       / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
+                          + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
+            FROM weights
+            JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term{bm25_filter}
+            GROUP BY p.chunk_id
+            ORDER BY score DESC, p.chunk_id
+            LIMIT :candidates
+        ) scan
+        WHERE NOT (SELECT ok FROM safe)
     ) scored
 )
 """
@@ -228,7 +286,7 @@ def search(
     bind: dict[str, object] = {
         "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
         "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
-        "alpha": params.alpha,
+        "alpha": params.alpha, "depth": params.bm25_depth,
     }
     if mode != "bm25":
         if query_vector is None:

@@ -56,13 +56,44 @@ WITH new_chunks AS (
          AS u(no, body, path, page_start, page_end, tokens, length, vec)
     RETURNING id, chunk_no, bm25_length
 )
-INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length)
-SELECT :tenant, p.term, c.id, p.tf, c.bm25_length
+INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length, impact)
+SELECT :tenant, p.term, c.id, p.tf, c.bm25_length,
+       p.tf * (s.impact_k1 + 1)
+       / (p.tf + s.impact_k1 * (1 - s.impact_b + s.impact_b * c.bm25_length / s.impact_avgdl))
 FROM unnest(CAST(:p_nos AS int[]), CAST(:p_terms AS text[]), CAST(:p_tfs AS int[]))
      AS p(no, term, tf)
 JOIN new_chunks c ON c.chunk_no = p.no
+CROSS JOIN (SELECT impact_k1, impact_b, impact_avgdl FROM bm25_stats WHERE tenant_id = :tenant) s
 ORDER BY p.term
 """)
+
+# A tenant's first document fixes the parameters its impacts are computed with (its own
+# average length stands in for the corpus's); refresh_impacts() brings them up to date.
+_ENSURE_IMPACT_PARAMS = text("""
+INSERT INTO bm25_stats AS s (tenant_id, impact_avgdl, impact_k1, impact_b)
+VALUES (:tenant, :avgdl, :k1, :b)
+ON CONFLICT (tenant_id) DO UPDATE SET
+    impact_avgdl = coalesce(s.impact_avgdl, EXCLUDED.impact_avgdl),
+    impact_k1 = coalesce(s.impact_k1, EXCLUDED.impact_k1),
+    impact_b = coalesce(s.impact_b, EXCLUDED.impact_b)
+""")
+
+_REFRESH_STATS = text("""
+UPDATE bm25_stats SET impact_avgdl = total_length::float8 / greatest(chunk_count, 1),
+                      impact_k1 = :k1, impact_b = :b
+WHERE tenant_id = :tenant
+""")
+
+_REFRESH_IMPACTS = text("""
+UPDATE bm25_postings p SET impact = p.tf * (s.impact_k1 + 1)
+    / (p.tf + s.impact_k1 * (1 - s.impact_b + s.impact_b * p.doc_length / s.impact_avgdl))
+FROM bm25_stats s WHERE s.tenant_id = :tenant AND p.tenant_id = :tenant
+""")
+
+# Defaults of the impact parameters; search uses the early-terminating path only when its
+# k1 and b equal the tenant's impact parameters.
+IMPACT_K1 = 0.9
+IMPACT_B = 0.4
 
 _FIND_INDEXED = text("""
 SELECT id, content_sha256, chunk_count, source_document_id FROM search_documents
@@ -150,8 +181,20 @@ def replace_document(
     conn.execute(_DELETE_POSTINGS, {"sdid": sdid})
     conn.execute(_DELETE_CHUNKS, {"sdid": sdid})
     if chunks:
-        conn.execute(_INSERT_CHUNKS_AND_POSTINGS, _chunk_params(doc.tenant_id, sdid, chunks, vectors))
+        params = _chunk_params(doc.tenant_id, sdid, chunks, vectors)
+        conn.execute(_ENSURE_IMPACT_PARAMS, {
+            "tenant": doc.tenant_id, "k1": IMPACT_K1, "b": IMPACT_B,
+            "avgdl": max(1.0, sum(params["lengths"]) / len(params["lengths"]))})
+        conn.execute(_INSERT_CHUNKS_AND_POSTINGS, params)
     return int(sdid)
+
+
+def refresh_impacts(conn: Connection, tenant_id: str, k1: float = IMPACT_K1, b: float = IMPACT_B) -> int:
+    """Recompute every posting's impact with the tenant's current average length (and the
+    given k1, b).  Needed only for speed: search stays exact when impacts are stale."""
+    conn.execute(_LOCK_TENANT, {"tenant": tenant_id})
+    conn.execute(_REFRESH_STATS, {"tenant": tenant_id, "k1": k1, "b": b})
+    return conn.execute(_REFRESH_IMPACTS, {"tenant": tenant_id}).rowcount
 
 
 def delete_document(conn: Connection, tenant_id: str, external_id: str) -> bool:

@@ -198,3 +198,66 @@ def test_mime_type_and_date_filters_and_weighted_fusion(engine, tenant):
     assert [h.document_id for h in only_bm25] == [h.document_id for h in bm25]
     assert only_dense[0].document_id == dense[0].document_id
     assert 0.0 <= min(h.score for h in only_bm25) and max(h.score for h in only_bm25) <= 1.0
+
+
+def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyped-def]
+    """How many postings scans in the plan never ran (the plain scan skipped)."""
+    import json as _json
+
+    from indexing.search import build_sql
+
+    bind = {"tenant": tenant, "k": 10, "terms": analyze(query), "k1": params.k1, "b": params.b,
+            "rrf_k": params.rrf_k, "candidates": params.candidates, "alpha": params.alpha,
+            "depth": params.bm25_depth}
+    sql = "EXPLAIN (ANALYZE, FORMAT JSON) " + build_sql("bm25", False)
+    plan = conn.execute(text(sql), bind).scalar_one()
+    plan = plan if isinstance(plan, list) else _json.loads(plan)
+
+    def walk(node):  # type: ignore[no-untyped-def]
+        yield node
+        for child in node.get("Plans", []):
+            yield from walk(child)
+
+    return sum(1 for node in walk(plan[0]["Plan"])
+               if node.get("Relation Name") == "bm25_postings" and node.get("Actual Loops") == 0)
+
+
+def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, tenant):
+    rng = random.Random(11)
+    for i in range(400):
+        _index(engine, tenant, f"doc{i}", _random_text(rng))
+    queries = ["word0", "word0 word1", "word0 word1 word2 protein", "word3 cancer", "tumour v2.3.1",
+               "word0 word0 word5", "cells word1 word7 word9", "nothingmatches", "word2 word40"]
+    shallow = SearchParams(candidates=10, bm25_depth=8)
+    deep = SearchParams(candidates=10, bm25_depth=10**6)
+    skipped = 0
+    with engine.begin() as conn:
+        for query in queries:
+            fast = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=shallow)
+            full = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=deep)
+            got = [(h.chunk_id, round(h.score, 9)) for h in fast]
+            assert got == [(h.chunk_id, round(h.score, 9)) for h in full], query
+            skipped += _never_executed_scans(conn, tenant, query, SearchParams(candidates=10, bm25_depth=200))
+    assert skipped > 0  # the bound held for some queries and the plain scan never ran
+
+
+def test_stale_impacts_stay_exact_and_refresh_restores_them(engine, tenant):
+    from indexing.store import refresh_impacts
+
+    rng = random.Random(5)
+    _index(engine, tenant, "first", "word0 word1 " * 3)  # fixes impact avgdl at a short length
+    for i in range(150):
+        _index(engine, tenant, f"doc{i}", _random_text(rng) + " word0 word0 word0 word0 word0 word0")
+    shallow = SearchParams(candidates=10, bm25_depth=5)
+    deep = SearchParams(candidates=10, bm25_depth=10**6)
+    with engine.begin() as conn:
+        stale = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=shallow)]
+        full = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=deep)]
+        assert stale == full
+        assert refresh_impacts(conn, tenant) > 0
+        avgdl, impact_avgdl = conn.execute(text(
+            "SELECT total_length::float8 / chunk_count, impact_avgdl FROM bm25_stats WHERE tenant_id = :t"),
+            {"t": tenant}).one()
+        assert abs(avgdl - impact_avgdl) < 1e-9
+        fresh = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=shallow)]
+    assert fresh == full
