@@ -45,6 +45,14 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
+def word_spans(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, folded word, stemmed term) of each word token of ``text``, in one pass."""
+    matches = list(_TOKEN.finditer(text))
+    folded = [unicodedata.normalize("NFKC", m.group(0)).casefold() for m in matches]
+    stems = _stemmer().stemWords(folded)
+    return [(m.start(), m.end(), word, stem) for m, word, stem in zip(matches, folded, stems, strict=True)]
+
+
 def identifier_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, joined term) of each identifier in ``text`` (offsets into ``text``;
     NFKC keeps them for the ASCII identifiers this matches)."""

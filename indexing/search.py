@@ -36,8 +36,10 @@ class SearchParams:
     # min-max normalised over its own top-N candidates.
     fusion: Fusion = "rrf"
     alpha: float = 0.5
-    # Postings read per query term before the exact re-scoring (early termination).
+    # Postings read per query term before the exact re-scoring (early termination), and
+    # the total postings below which the plain scan is used directly.
     bm25_depth: int = 1000
+    bm25_scan_below: int = 20_000
 
 
 @dataclass(frozen=True)
@@ -127,24 +129,32 @@ weights AS MATERIALIZED (
     CROSS JOIN stats
 ),
 top AS MATERIALIZED (
-    SELECT w.term, p.chunk_id, p.impact
+    SELECT w.term, w.df > :depth AS cut, p.chunk_id, p.tf, p.doc_length, p.impact
     FROM weights w
     CROSS JOIN LATERAL (
-        SELECT p.chunk_id, p.impact FROM bm25_postings p
+        SELECT p.chunk_id, p.tf, p.doc_length, p.impact FROM bm25_postings p
         WHERE p.tenant_id = :tenant AND p.term = w.term
         ORDER BY p.impact DESC
         LIMIT :depth
     ) p
+),
+-- Every candidate's postings: those already read for the terms read in full, and a
+-- primary-key probe per candidate for each term that was cut short.
+contrib AS (
+    SELECT t.term, t.chunk_id, t.tf, t.doc_length FROM top t WHERE NOT t.cut
+    UNION ALL
+    SELECT p.term, p.chunk_id, p.tf, p.doc_length
+    FROM (SELECT DISTINCT chunk_id FROM top) c
+    CROSS JOIN (SELECT term FROM weights WHERE df > :depth) w
+    JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = w.term AND p.chunk_id = c.chunk_id
 ),
 exact AS MATERIALIZED (
     SELECT p.chunk_id,
            sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
                / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
                   + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
-    FROM (SELECT DISTINCT chunk_id FROM top) c
-    CROSS JOIN weights
-    JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term
-        AND p.chunk_id = c.chunk_id{bm25_filter}
+    FROM contrib p
+    JOIN weights ON weights.term = p.term{bm25_filter}
     GROUP BY p.chunk_id
     ORDER BY score DESC, p.chunk_id
     LIMIT :candidates
@@ -158,11 +168,16 @@ bound AS MATERIALIZED (
         ON cut.term = w.term AND w.df > :depth
 ),
 safe AS MATERIALIZED (
-    SELECT coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8)
-                    AND (NOT b.truncated
-                         OR ((SELECT count(*) FROM exact) >= :candidates
-                             AND (SELECT min(score) FROM exact) > b.value)), false) AS ok
-    FROM stats s CROSS JOIN bound b
+    -- Few postings in all: the plain scan is cheaper than any bookkeeping (and CASE keeps
+    -- the candidate phase from running at all).
+    SELECT CASE WHEN (SELECT coalesce(sum(df), 0) FROM weights) <= :scan_below THEN false
+           ELSE coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8)
+                         AND (NOT (SELECT truncated FROM bound)
+                              OR ((SELECT count(*) FROM exact) >= :candidates
+                                  AND (SELECT min(score) FROM exact) > (SELECT value FROM bound))),
+                         false)
+           END AS ok
+    FROM stats s
 ),
 bm25 AS (
     SELECT chunk_id, score, row_number() OVER (ORDER BY score DESC, chunk_id) AS rank
@@ -275,8 +290,10 @@ def search(
     params: SearchParams | None = None,
     query_vector: np.ndarray | None = None,
     filters: Filters | None = None,
+    snippets: bool = True,
 ) -> list[Hit]:
-    """Top-``k`` chunks for ``query`` (one per document when ``collapse``)."""
+    """Top-``k`` chunks for ``query`` (one per document when ``collapse``); ``snippets=False``
+    skips the highlighted snippets (evaluation runs that only need ids)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     params = params or SearchParams()
@@ -286,7 +303,7 @@ def search(
     bind: dict[str, object] = {
         "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
         "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
-        "alpha": params.alpha, "depth": params.bm25_depth,
+        "alpha": params.alpha, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
     }
     if mode != "bm25":
         if query_vector is None:
@@ -306,4 +323,4 @@ def search(
             "f_before": filters.indexed_before})
     rows = conn.execute(text(build_sql(mode, collapse, filtered, params.fusion)), bind).mappings().all()
     return [Hit(**{**row, "heading_path": list(row["heading_path"] or []),
-                   "snippet": snippet(row["text"], query)}) for row in rows]
+                   "snippet": snippet(row["text"], query) if snippets else None}) for row in rows]

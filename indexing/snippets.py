@@ -6,18 +6,16 @@ Matching uses the BM25 analyzer, so a snippet highlights exactly the words that 
 
 from __future__ import annotations
 
-import re
-
-from indexing.analyzer import analyze, identifier_spans
-
-_WORD = re.compile(r"[^\W_]+(?:[.\-_/][^\W_]+)*")
+from indexing.analyzer import analyze, identifier_spans, word_spans
 
 
 def snippet(text: str, query: str, width: int = 240, mark: tuple[str, str] = ("**", "**")) -> str:
     """Up to ``width`` characters of ``text`` around its best match, terms marked."""
     text = " ".join(text.split())  # one line: snippets are shown in lists
     wanted = set(analyze(query))
-    spans = [(m.start(), m.end()) for m in _WORD.finditer(text) if wanted & set(analyze(m.group(0)))]
+    # One pass over the text and one batch through the stemmer: this runs for every hit.
+    spans = [(start, end) for start, end, word, stem in word_spans(text)
+             if stem in wanted or word in wanted]
     spans += [(start, end) for start, end, term in identifier_spans(text) if term in wanted]
     hits = _merge(spans)
     if not hits:

@@ -208,7 +208,7 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
 
     bind = {"tenant": tenant, "k": 10, "terms": analyze(query), "k1": params.k1, "b": params.b,
             "rrf_k": params.rrf_k, "candidates": params.candidates, "alpha": params.alpha,
-            "depth": params.bm25_depth}
+            "depth": params.bm25_depth, "scan_below": params.bm25_scan_below}
     sql = "EXPLAIN (ANALYZE, FORMAT JSON) " + build_sql("bm25", False)
     plan = conn.execute(text(sql), bind).scalar_one()
     plan = plan if isinstance(plan, list) else _json.loads(plan)
@@ -228,8 +228,8 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
         _index(engine, tenant, f"doc{i}", _random_text(rng))
     queries = ["word0", "word0 word1", "word0 word1 word2 protein", "word3 cancer", "tumour v2.3.1",
                "word0 word0 word5", "cells word1 word7 word9", "nothingmatches", "word2 word40"]
-    shallow = SearchParams(candidates=10, bm25_depth=8)
-    deep = SearchParams(candidates=10, bm25_depth=10**6)
+    shallow = SearchParams(candidates=10, bm25_depth=8, bm25_scan_below=0)
+    deep = SearchParams(candidates=10, bm25_depth=10**6, bm25_scan_below=0)
     skipped = 0
     with engine.begin() as conn:
         for query in queries:
@@ -237,8 +237,13 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
             full = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=deep)
             got = [(h.chunk_id, round(h.score, 9)) for h in fast]
             assert got == [(h.chunk_id, round(h.score, 9)) for h in full], query
-            skipped += _never_executed_scans(conn, tenant, query, SearchParams(candidates=10, bm25_depth=200))
+            skipped += _never_executed_scans(conn, tenant, query, SearchParams(
+                candidates=10, bm25_depth=200, bm25_scan_below=0))
     assert skipped > 0  # the bound held for some queries and the plain scan never ran
+    with engine.begin() as conn:
+        # Below the threshold the candidate phase never runs: the plain scan answers alone.
+        assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
+            candidates=10, bm25_depth=8, bm25_scan_below=10**9)) >= 1
 
 
 def test_stale_impacts_stay_exact_and_refresh_restores_them(engine, tenant):
@@ -248,8 +253,8 @@ def test_stale_impacts_stay_exact_and_refresh_restores_them(engine, tenant):
     _index(engine, tenant, "first", "word0 word1 " * 3)  # fixes impact avgdl at a short length
     for i in range(150):
         _index(engine, tenant, f"doc{i}", _random_text(rng) + " word0 word0 word0 word0 word0 word0")
-    shallow = SearchParams(candidates=10, bm25_depth=5)
-    deep = SearchParams(candidates=10, bm25_depth=10**6)
+    shallow = SearchParams(candidates=10, bm25_depth=5, bm25_scan_below=0)
+    deep = SearchParams(candidates=10, bm25_depth=10**6, bm25_scan_below=0)
     with engine.begin() as conn:
         stale = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=shallow)]
         full = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=deep)]
