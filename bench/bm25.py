@@ -126,7 +126,7 @@ def main() -> None:
             bind = {"tenant": tenant, "terms": terms, "k1": 0.9, "b": 0.4, "k": 10}
             ms_plain, plain = _time(conn, _PLAIN, bind)
             bind.update({"candidates": params.candidates, "depth": params.bm25_depth, "rrf_k": 60,
-                         "alpha": 0.5, "scan_below": params.bm25_scan_below})
+                         "alpha": 0.5, "scan_below": params.bm25_scan_below, "exact_k": 10})
             ms_ours, mine = _time(conn, ours, bind)
             plain_ms.append(ms_plain)
             ours_ms.append(ms_ours)

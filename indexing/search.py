@@ -146,7 +146,13 @@ contrib AS (
     SELECT p.term, p.chunk_id, p.tf, p.doc_length
     FROM (SELECT DISTINCT chunk_id FROM top) c
     CROSS JOIN (SELECT term FROM weights WHERE df > :depth) w
-    JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = w.term AND p.chunk_id = c.chunk_id
+    -- LATERAL ... LIMIT 1 (the key is unique) keeps these primary-key probes: a flattened
+    -- join lets the planner hash-join the term's whole posting list instead.
+    CROSS JOIN LATERAL (
+        SELECT p.term, p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
+        WHERE p.tenant_id = :tenant AND p.term = w.term AND p.chunk_id = c.chunk_id
+        LIMIT 1
+    ) p
 ),
 exact AS MATERIALIZED (
     SELECT p.chunk_id,
@@ -173,8 +179,8 @@ safe AS MATERIALIZED (
     SELECT CASE WHEN (SELECT coalesce(sum(df), 0) FROM weights) <= :scan_below THEN false
            ELSE coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8)
                          AND (NOT (SELECT truncated FROM bound)
-                              OR ((SELECT count(*) FROM exact) >= :candidates
-                                  AND (SELECT min(score) FROM exact) > (SELECT value FROM bound))),
+                              OR (SELECT score FROM exact ORDER BY score DESC, chunk_id
+                                  OFFSET :exact_k - 1 LIMIT 1) > (SELECT value FROM bound)),
                          false)
            END AS ok
     FROM stats s
@@ -304,6 +310,9 @@ def search(
         "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
         "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
         "alpha": params.alpha, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
+        # The ranks that must be exact: what the caller will see (k documents may need up to
+        # 4k chunks).  Candidates ranked below them come from the two-phase path as they are.
+        "exact_k": k * (4 if collapse else 1),
     }
     if mode != "bm25":
         if query_vector is None:

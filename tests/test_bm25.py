@@ -208,7 +208,7 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
 
     bind = {"tenant": tenant, "k": 10, "terms": analyze(query), "k1": params.k1, "b": params.b,
             "rrf_k": params.rrf_k, "candidates": params.candidates, "alpha": params.alpha,
-            "depth": params.bm25_depth, "scan_below": params.bm25_scan_below}
+            "depth": params.bm25_depth, "scan_below": params.bm25_scan_below, "exact_k": 10}
     sql = "EXPLAIN (ANALYZE, FORMAT JSON) " + build_sql("bm25", False)
     plan = conn.execute(text(sql), bind).scalar_one()
     plan = plan if isinstance(plan, list) else _json.loads(plan)
