@@ -20,6 +20,7 @@ import base64
 import io
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from extractors.base import EngineUnavailable, ExtractionError, ExtractionResult, Page
@@ -44,6 +45,14 @@ class MistralSettings:
 
 def client(settings: MistralSettings) -> Any:
     settings.check()
+    return _client(settings)
+
+
+@lru_cache(maxsize=8)
+def _client(settings: MistralSettings) -> Any:
+    # One client per settings, kept alive: the SDK closes its HTTP client in a finalizer when
+    # the Mistral object is collected, and a temporary one (``Mistral(...).batch.jobs.get()``)
+    # can be collected by the cycle collector in the middle of its own request.
     from mistralai.client import Mistral
 
     return Mistral(api_key=settings.api_key, server_url=settings.server_url,
