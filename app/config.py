@@ -82,6 +82,9 @@ class Config:
     max_request_bytes: int = 200 * 1024 * 1024
     chunk_max_tokens: int = 256
     chunk_overlap_tokens: int = 32
+    # "markdown": heading-aware, budget-bounded; "semantic": also splits where adjacent
+    # sentences' embeddings stop being similar (costs one embedding per sentence).
+    chunker: str = "markdown"
     embedding_batch_size: int = 32
     worker_concurrency: int = 1
     bm25_k1: float = 0.9
@@ -146,6 +149,7 @@ class Config:
             max_request_bytes=_env_int(env, "PAGEMILL_MAX_REQUEST_BYTES", 200 * 1024 * 1024),
             chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", 256),
             chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", 32),
+            chunker=env.get("PAGEMILL_CHUNKER") or "markdown",
             embedding_batch_size=_env_int(env, "PAGEMILL_EMBEDDING_BATCH_SIZE", 32),
             worker_concurrency=_env_int(env, "PAGEMILL_WORKER_CONCURRENCY", 1),
             bm25_k1=_env_float(env, "PAGEMILL_BM25_K1", 0.9),

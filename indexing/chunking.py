@@ -160,13 +160,20 @@ def _table_parts(text: str, budget: int, counter: Callable[[str], int]) -> list[
             for p, n in parts for piece in ([p] if n <= budget else split_by_tokens(p, budget))]
 
 
+Breaker = Callable[[Sequence[str]], set[int]]
+
+
 def chunk_markdown(
     segments: Sequence[tuple[str, int | None]],
     max_tokens: int = 256,
     overlap_tokens: int = 32,
     counter: Callable[[str], int] = count_tokens,
+    breaker: Breaker | None = None,
 ) -> list[Chunk]:
-    """Chunk Markdown given as (markdown, page number) segments, in reading order."""
+    """Chunk Markdown given as (markdown, page number) segments, in reading order.
+
+    With ``breaker`` (see indexing/semantic.py), prose is cut into sentences and a new chunk
+    starts at every sentence index it returns, besides where the token budget requires."""
     blocks = _blocks(segments)
     if not blocks:
         # A document that is only headings (a title-only record) is still searchable.
@@ -185,7 +192,8 @@ def chunk_markdown(
         end = start
         while end < len(blocks) and blocks[end].heading_path == path:
             end += 1
-        chunks.extend(_pack_section(blocks[start:end], path, max_tokens, overlap_tokens, counter))
+        chunks.extend(_pack_section(blocks[start:end], path, max_tokens, overlap_tokens, counter,
+                                    breaker))
         start = end
     return chunks
 
@@ -196,6 +204,7 @@ def _pack_section(
     max_tokens: int,
     overlap_tokens: int,
     counter: Callable[[str], int],
+    breaker: Breaker | None = None,
 ) -> list[Chunk]:
     heading_cost = counter(HEADING_SEPARATOR.join(path)) + 2 if path else 0
     # Very deep or long heading paths may not eat more than half of the window.
@@ -206,13 +215,13 @@ def _pack_section(
     prose: list[_Block] = []
     for block in blocks:
         if block.is_table:
-            chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter))
+            chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter, breaker))
             prose = []
             chunks.extend(Chunk(text, path, block.page, block.page, n, is_table=True)
                           for text, n in _table_parts(block.text, budget, counter))
         else:
             prose.append(block)
-    chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter))
+    chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter, breaker))
     return chunks
 
 
@@ -222,13 +231,18 @@ def _pack_prose(
     budget: int,
     overlap_tokens: int,
     counter: Callable[[str], int],
+    breaker: Breaker | None = None,
 ) -> list[Chunk]:
     # (text, tokens, page, block index): pieces of one block are re-joined with a space.
     pieces: list[tuple[str, int, int | None, int]] = []
     for index, block in enumerate(blocks):
-        pieces.extend(
-            (text, n, block.page, index) for text, n in _pieces(block.text, budget, counter)
-        )
+        if breaker is None:
+            parts = _pieces(block.text, budget, counter)
+        else:  # sentence by sentence, so that topic shifts inside a paragraph can split it
+            parts = [piece for sentence in _SENTENCE_END.split(block.text) if sentence.strip()
+                     for piece in _pieces(sentence, budget, counter)]
+        pieces.extend((text, n, block.page, index) for text, n in parts)
+    breaks = breaker([p[0] for p in pieces]) if breaker is not None and pieces else set()
 
     chunks: list[Chunk] = []
     current: list[tuple[str, int, int | None, int]] = []
@@ -244,7 +258,10 @@ def _pack_prose(
         chunks.append(Chunk("".join(parts), path, min(pages, default=None),
                             max(pages, default=None), sum(n for _, n, _, _ in current)))
 
-    for piece in pieces:
+    for position, piece in enumerate(pieces):
+        if current and position in breaks:
+            emit()  # a topic boundary: no overlap carried across it
+            current, used = [], 0
         if current and used + piece[1] > budget:
             emit()
             carried: list[tuple[str, int, int | None, int]] = []

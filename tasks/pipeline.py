@@ -26,6 +26,7 @@ from extractors.isolation import InProcessExtractor, IsolatedExtractor
 from indexing import store
 from indexing.chunking import Chunk, chunk_markdown
 from indexing.embedding import embed
+from indexing.semantic import similarity_breaks
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,8 @@ class BatchOutcome:
 
 
 def content_hash(sha256: str, config: Config) -> str:
-    recipe = f"{sha256}|{PIPELINE_VERSION}|{config.chunk_max_tokens}|{config.chunk_overlap_tokens}"
+    recipe = (f"{sha256}|{PIPELINE_VERSION}|{config.chunk_max_tokens}|{config.chunk_overlap_tokens}"
+              f"|{config.chunker}")
     return hashlib.sha256(recipe.encode()).hexdigest()
 
 
@@ -120,8 +122,9 @@ def _prepare(engine: Engine, storage: Storage, doc: dict[str, Any], config: Conf
 def prepare_result(doc: dict[str, Any], result: ExtractionResult, config: Config) -> _Prepared:
     """Chunks and index identity for an extraction result (local or from a provider)."""
     segments = [(page.markdown, page.number) for page in result.pages]
+    breaker = similarity_breaks if config.chunker == "semantic" else None
     chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
-                            overlap_tokens=config.chunk_overlap_tokens)
+                            overlap_tokens=config.chunk_overlap_tokens, breaker=breaker)
     if not chunks:
         raise ExtractionError("empty", "no text could be extracted from the document")
     indexed = store.IndexedDocument(

@@ -74,3 +74,22 @@ def test_tables_stay_whole_in_chunks_of_their_own_and_are_described_for_embeddin
     described = tables[0].embed_text
     assert "Table with" in described and "columns: Quarter, Revenue, Costs" in described
     assert "Revenue" in tables[0].context_text and "| Q1 2000 |" in tables[0].context_text
+
+
+def test_semantic_chunker_splits_where_the_topic_changes():
+    from indexing.chunking import chunk_markdown
+    from indexing.semantic import similarity_breaks
+
+    baking = ("Knead the dough for ten minutes until it is smooth. Let the dough rise in a warm place "
+              "for an hour. Shape the loaf and place it in a greased tin. Bake the bread at two hundred "
+              "degrees for forty minutes. Let the loaf cool on a rack before slicing.")
+    quantum = ("Entangled photons share a single quantum state. Measuring one photon's polarisation fixes "
+               "the other's outcome. Bell tests rule out local hidden variables. Quantum key distribution "
+               "uses entanglement to detect eavesdroppers.")
+    markdown = f"# Notes\n\n{baking} {quantum}"
+    plain = chunk_markdown([(markdown, None)], max_tokens=256)
+    semantic = chunk_markdown([(markdown, None)], max_tokens=256, breaker=similarity_breaks)
+    assert len(plain) == 1  # everything fits one window
+    assert len(semantic) >= 2
+    assert not any("dough" in c.text and "photon" in c.text for c in semantic)
+    assert "".join(c.text for c in semantic).replace(" ", "") == (baking + quantum).replace(" ", "")
