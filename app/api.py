@@ -429,7 +429,8 @@ def create_app(config: Config | None = None) -> Flask:
         cfg = _runtime().config
         params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
                               ef_search=data.get("ef_search") or cfg.hnsw_ef_search,
-                              fusion=data["fusion"], alpha=data["alpha"], bm25_depth=cfg.bm25_depth)
+                              fusion=data.get("fusion", cfg.fusion), alpha=data.get("alpha", cfg.alpha),
+                              bm25_depth=cfg.bm25_depth)
         with _runtime().engine.begin() as conn:
             f = data["filters"]
             after, before = f.get("indexed_after"), f.get("indexed_before")
@@ -441,7 +442,7 @@ def create_app(config: Config | None = None) -> Flask:
             hits = run_search(conn, g.principal.tenant_id, data["query"], k=data["k"],
                               mode=data["mode"], collapse=data["collapse"], params=params,
                               filters=filters)
-        return jsonify({"query": data["query"], "mode": data["mode"], "fusion": data["fusion"],
+        return jsonify({"query": data["query"], "mode": data["mode"], "fusion": params.fusion,
                         "results": [h.as_dict() for h in hits]})
 
     return app

@@ -251,14 +251,15 @@ def worker(concurrency: int | None, loglevel: str, beat: bool) -> None:
               show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="JSON output.")
 @click.option("--all-chunks", is_flag=True, help="Do not collapse results to one per document.")
-@click.option("--fusion", type=click.Choice(["rrf", "weighted"]), default="rrf", show_default=True,
-              help="Hybrid fusion: reciprocal ranks, or alpha-weighted normalised scores.")
-@click.option("--alpha", type=click.FloatRange(0, 1), default=0.5, show_default=True,
-              help="Weight of the dense score with --fusion weighted.")
+@click.option("--fusion", type=click.Choice(["rrf", "weighted"]), default=None,
+              help="Hybrid fusion: reciprocal ranks, or alpha-weighted normalised scores "
+                   "(default: PAGEMILL_FUSION, weighted).")
+@click.option("--alpha", type=click.FloatRange(0, 1), default=None,
+              help="Weight of the dense score with --fusion weighted (default: PAGEMILL_ALPHA, 0.5).")
 @click.option("--mime-type", "mime_types", multiple=True, help="Only documents of this type.")
 @click.option("--tenant", default=None)
 def search(query: str | None, queries: str | None, k: int, mode: str, as_json: bool,
-           all_chunks: bool, tenant: str | None, fusion: str, alpha: float,
+           all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
            mime_types: tuple[str, ...]) -> None:
     """Search the index (hybrid: pgvector + BM25 fused by RRF)."""
     from indexing.embedding import embed
@@ -270,7 +271,8 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
     runtime = _runtime()
     cfg = runtime.config
     params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
-                          ef_search=cfg.hnsw_ef_search, fusion=fusion, alpha=alpha,  # type: ignore[arg-type]
+                          ef_search=cfg.hnsw_ef_search, fusion=fusion or cfg.fusion,  # type: ignore[arg-type]
+                          alpha=cfg.alpha if alpha is None else alpha,
                           bm25_depth=cfg.bm25_depth)
     filters = Filters(mime_types=list(mime_types) or None)
     with runtime.engine.begin() as conn:

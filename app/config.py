@@ -92,6 +92,9 @@ class Config:
     rrf_k: int = 60
     hnsw_ef_search: int = 100
     bm25_depth: int = 1000
+    # Chosen on SciFact's train qrels: weighted 0.5 gave nDCG@10 0.7386 against RRF's 0.7171.
+    fusion: str = "weighted"
+    alpha: float = 0.5
     default_tenant: str = "default"
     # Extraction: limits, OCR escalation and optional model directories (see README).
     max_pages: int = 2000
@@ -157,6 +160,8 @@ class Config:
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", 60),
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", 100),
             bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", 1000),
+            fusion=env.get("PAGEMILL_FUSION") or "weighted",
+            alpha=_env_float(env, "PAGEMILL_ALPHA", 0.5),
             default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or "default",
             max_pages=_env_int(env, "PAGEMILL_MAX_PAGES", 2000),
             max_image_pixels=_env_int(env, "PAGEMILL_MAX_IMAGE_PIXELS", 178_956_970),

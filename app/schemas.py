@@ -75,6 +75,7 @@ class SearchRequestSchema(Schema):
                          validate=validate.OneOf(["hybrid", "bm25", "dense"]))
     collapse = fields.Boolean(load_default=True)
     filters = fields.Nested(SearchFiltersSchema, load_default=dict)
-    fusion = fields.String(load_default="rrf", validate=validate.OneOf(["rrf", "weighted"]))
-    alpha = fields.Float(load_default=0.5, validate=validate.Range(min=0.0, max=1.0))
+    # Unset: the server's configuration (PAGEMILL_FUSION, PAGEMILL_ALPHA).
+    fusion = fields.String(validate=validate.OneOf(["rrf", "weighted"]))
+    alpha = fields.Float(validate=validate.Range(min=0.0, max=1.0))
     ef_search = fields.Integer(validate=validate.Range(min=1, max=1000))

@@ -67,6 +67,9 @@ def main() -> None:
     parser.add_argument("--tenant", default=None)
     parser.add_argument("--modes", default="bm25,dense,hybrid")
     parser.add_argument("--limit", type=int, default=0, help="evaluate only the first N queries")
+    parser.add_argument("--fusion", choices=["rrf", "weighted"], default=None,
+                        help="default: the configuration's (PAGEMILL_FUSION)")
+    parser.add_argument("--alpha", type=float, default=None, help="dense weight with --fusion weighted")
     parser.add_argument("--run", type=Path, default=None,
                         help="score the output of `pagemill search --queries ... --json` instead")
     args = parser.parse_args()
@@ -87,13 +90,15 @@ def main() -> None:
     runtime = get_runtime()
     upgrade_schema(runtime.database_url)
     cfg = runtime.config
-    params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k, ef_search=cfg.hnsw_ef_search)
+    params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k, ef_search=cfg.hnsw_ef_search,
+                          fusion=args.fusion or cfg.fusion,
+                          alpha=cfg.alpha if args.alpha is None else args.alpha)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, args.tenant or cfg.default_tenant)
     vectors = embed([t for _, t in queries])
 
     print(f"{args.collection.name} {args.split}: {len(queries)} queries, "
-          f"k1={params.k1} b={params.b} rrf_k={params.rrf_k}")
+          f"k1={params.k1} b={params.b} rrf_k={params.rrf_k} fusion={params.fusion} alpha={params.alpha}")
     print("| mode | nDCG@10 | Recall@10 | Recall@100 | p50 ms |")
     print("|---|---|---|---|---|")
     for mode in args.modes.split(","):
