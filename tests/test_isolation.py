@@ -130,3 +130,15 @@ def test_every_corpus_document_ends_in_a_terminal_state(tmp_path):
     scan = by_path[str(CORPUS / "docling" / "ocr" / "sources" / "nemotron_multipage.pdf")]
     assert scan["route"] == "pdf-ocr" and scan["page_count"] == 4
     assert proc.returncode == 1  # some files failed, and the exit status says so
+
+
+def test_the_parser_process_is_replaced_after_its_document_quota():
+    extractor = IsolatedExtractor(max_documents=2)
+    try:
+        pids = []
+        for _ in range(5):
+            assert extractor.extract(SAMPLE_PDF, timeout=60).page_count == 2
+            pids.append(extractor.pid)
+        assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+    finally:
+        extractor.close()
