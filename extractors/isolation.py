@@ -62,6 +62,97 @@ class InProcessExtractor:
         return extract(data, filename=filename, declared=declared, options=options)
 
     def close(self) -> None:
+        pass
+
+
+class IsolatedExtractor:
+    """Runs :func:`extractors.extract` in a supervised child process."""
+
+    def __init__(self, memory_limit_bytes: int | None = None, max_documents: int = 500) -> None:
+        self.memory_limit_bytes = memory_limit_bytes
+        # Native libraries keep caches and leak a little per document: a child is replaced
+        # after this many documents (as Celery's worker_max_tasks_per_child does for workers).
+        self.max_documents = max_documents
+        self._served = 0
+        self._child: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        return self._child.pid if self._child is not None else None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        env = dict(os.environ)
+        env["OMP_THREAD_LIMIT"] = "1"  # Tesseract: 3x faster per page on 2 cores than default
+        env.setdefault("HF_HUB_OFFLINE", "1")
+        if self.memory_limit_bytes:
+            env["PAGEMILL_EXTRACT_MEMORY_LIMIT"] = str(self.memory_limit_bytes)
+        return subprocess.Popen([sys.executable, "-m", "extractors.isolation"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, env=env, close_fds=True)
+
+    def _kill(self) -> str:
+        child, self._child = self._child, None
+        if child is None:
+            return "not running"
+        if child.poll() is None:
+            child.kill()
+        code = child.wait()
+        for stream in (child.stdin, child.stdout):
+            if stream is not None:
+                stream.close()
+        return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
+    def extract(self, data: bytes, filename: str | None = None, declared: str | None = None,
+                options: ExtractOptions | None = None, timeout: float | None = None) -> ExtractionResult:
+        with self._lock:
+            if self._child is not None and self._served >= self.max_documents:
+                self._retire()
+            if self._child is None or self._child.poll() is not None:
+                self._kill()
+                self._child = self._start()
+                self._served = 0
+            self._served += 1
+            child = self._child
+            assert child.stdin is not None and child.stdout is not None
+            deadline = None if timeout is None else time.monotonic() + timeout
+            try:
+                _write(child.stdin, (data, filename, declared, options))
+                size, = _HEADER.unpack(_read_exact(child.stdout.fileno(), _HEADER.size, deadline))
+                reply = pickle.loads(_read_exact(child.stdout.fileno(), size, deadline))
+            except TimeoutError:
+                self._kill()
+                raise ExtractionError("timeout", f"extraction exceeded the hard time limit of "
+                                      f"{timeout:.0f} s; the parser process was killed") from None
+            except (EOFError, BrokenPipeError, OSError):
+                how = self._kill()
+                if how == "signal SIGKILL" and self.memory_limit_bytes:
+                    detail = " (killed: out of memory?)"
+                else:
+                    detail = ""
+                raise ExtractionError("extractor_crashed", f"the parser process died ({how}){detail} "
+                                      "while reading this document") from None
+        if isinstance(reply, ExtractionError):
+            raise reply
+        if isinstance(reply, BaseException):
+            raise ExtractionError("internal_error", f"{type(reply).__name__}: {reply}")
+        return reply
+
+    def _retire(self) -> None:
+        """Let the current child exit on end of input (no document is in flight)."""
+        child, self._child = self._child, None
+        if child is None:
+            return
+        if child.stdin is not None:
+            child.stdin.close()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
+
+    def close(self) -> None:
         with self._lock:
             self._retire()
 
