@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from app import jobs
 from app.auth import authenticate
 from app.config import Config
-from app.jobs import UnsupportedDocument, stage_document
+from app.jobs import NewDocument, UnsupportedDocument, stage_document
 from app.schemas import JobOptionsSchema, JobRequestSchema, SearchRequestSchema
 from app.submission import stage_record, stage_url, submit_job
 
@@ -96,6 +96,35 @@ def _pdf_page_count(data: bytes) -> int | None:
         pdf.close()
 
 
+def _check_uploads(runtime: Any, tenant_id: str, documents: list[dict[str, Any]]) -> dict[str, NewDocument]:
+    """Direct uploads must exist (400) and fit the document size limit (413) before a job is
+    written.  Keys are resolved inside the caller's tenant, so no other tenant's object can be
+    named."""
+    found: dict[str, NewDocument] = {}
+    missing: dict[str, dict[str, list[str]]] = {}
+    too_large = []
+    storage = runtime.storage
+    for index, document in enumerate(documents):
+        if "object_key" not in document:
+            continue
+        key = f"{tenant_id}/{document['object_key']}"
+        size = storage.size(key) if hasattr(storage, "size") else (0 if storage.exists(key) else None)
+        if size is None:
+            missing[str(index)] = {"object_key": ["no such upload (PUT it to the upload_url first)"]}
+        elif size > runtime.config.max_file_bytes:
+            too_large.append(document["id"])
+        else:
+            found[document["id"]] = NewDocument(
+                external_id=document["id"], source="object", object_key=key, mime_type=None,
+                size_bytes=size, sha256=None, metadata=document["metadata"])
+    if missing:
+        raise ApiError(400, "validation_error", "invalid request", {"documents": missing})
+    if too_large:
+        raise ApiError(413, "file_too_large", f"uploads over {runtime.config.max_file_bytes} bytes",
+                       {"documents": too_large})
+    return found
+
+
 def _multipart_options() -> dict[str, Any]:
     """Job options of a multipart upload: a form field ``options`` holding JSON."""
     raw = request.form.get("options")
@@ -166,7 +195,9 @@ def create_app(config: Config | None = None) -> Flask:
                 raise ApiError(400, "validation_error", "invalid request", exc.messages) from exc
             _check_count(len(data["documents"]))
             _check_urls(runtime.config, data["documents"])
+            uploads = _check_uploads(runtime, tenant_id, data["documents"])
             documents = [stage_url(d["id"], d["url"], d["metadata"]) if "url" in d
+                         else uploads[d["id"]] if "object_key" in d
                          else stage_record(runtime.storage, tenant_id, {**d}) for d in data["documents"]]
             options = data["options"]
         try:
@@ -297,6 +328,24 @@ def create_app(config: Config | None = None) -> Flask:
             raise ApiError(422, doc["error_code"] or "failed", doc["error_message"] or "parsing failed",
                            {"job_id": job_id, "document": str(doc["id"])})
         return jsonify({"job_id": job_id, "document": _plain(doc)})
+
+    @app.post("/v1/uploads")
+    @require_key
+    def create_upload() -> tuple[Response, int]:
+        """A presigned URL to PUT one document's bytes straight into object storage; name
+        the returned ``object_key`` in a job afterwards.  Large files skip the API's limits on
+        request size, never its limit on document size."""
+        import uuid as uuid_module
+
+        storage = _runtime().storage
+        if not hasattr(storage, "presign_put"):
+            raise ApiError(409, "direct_upload_unavailable", "direct uploads need S3 storage "
+                           "(STORAGE_URL=s3://...); upload through POST /v1/jobs")
+        object_key = f"uploads/{uuid_module.uuid4().hex}"
+        expires_in = 900
+        url = storage.presign_put(f"{g.principal.tenant_id}/{object_key}", expires_in)
+        return jsonify({"object_key": object_key, "upload_url": url, "method": "PUT",
+                        "expires_in": expires_in, "max_bytes": config.max_file_bytes}), 201
 
     @app.get("/v1/jobs/<job_id>")
     @require_key

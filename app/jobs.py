@@ -205,7 +205,7 @@ def claim_batch_documents(
                started_at = now(), updated_at = now()
         WHERE job_id = :job AND batch_no = :batch AND status IN ('pending', 'processing')
         RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
-                  metadata, attempts, url
+                  metadata, attempts, url, source
     """), {"job": job_id, "batch": batch_no}).mappings().all()
     return sorted((dict(r) for r in rows), key=lambda r: r["external_id"])
 

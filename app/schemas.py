@@ -12,12 +12,15 @@ class TextRecordSchema(Schema):
     title = fields.String(load_default="", validate=validate.Length(max=4096))
     text = fields.String()
     url = fields.String(validate=validate.Length(min=1, max=4096))
+    # A direct upload's key, as POST /v1/uploads returned it.
+    object_key = fields.String(validate=validate.Regexp(r"^uploads/[0-9a-f]{32}$",
+                                                        error="not a key from POST /v1/uploads"))
     metadata = fields.Dict(keys=fields.String(), load_default=dict)
 
     @validates_schema
-    def text_or_url(self, data: dict, **_: object) -> None:
-        if ("text" in data) == ("url" in data):
-            raise ValidationError("give exactly one of text or url", "text")
+    def one_source(self, data: dict, **_: object) -> None:
+        if sum(key in data for key in ("text", "url", "object_key")) != 1:
+            raise ValidationError("give exactly one of text, url or object_key", "text")
 
 
 def _json_schema(value: dict) -> None:

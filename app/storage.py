@@ -111,15 +111,24 @@ class S3Storage:
         self._client.delete_object(Bucket=self.bucket, Key=self._key(key))
 
     def exists(self, key: str) -> bool:
+        return self.size(key) is not None
+
+    def size(self, key: str) -> int | None:
+        """Size in bytes of an object, ``None`` if there is none."""
         from botocore.exceptions import ClientError
 
         try:
-            self._client.head_object(Bucket=self.bucket, Key=self._key(key))
+            head = self._client.head_object(Bucket=self.bucket, Key=self._key(key))
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
-                return False
+                return None
             raise
-        return True
+        return int(head["ContentLength"])
+
+    def presign_put(self, key: str, expires_in: int) -> str:
+        """A URL that lets a client PUT the object's bytes directly, for ``expires_in`` s."""
+        return str(self._client.generate_presigned_url(
+            "put_object", Params={"Bucket": self.bucket, "Key": self._key(key)}, ExpiresIn=expires_in))
 
 
 def open_storage(url: str, endpoint_url: str | None = None, region: str | None = None) -> Storage:

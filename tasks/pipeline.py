@@ -105,10 +105,32 @@ def _fetch(engine: Engine, storage: Storage, doc: dict[str, Any],
             "filename": doc["filename"] or new.filename}, fetched.data
 
 
+def _adopt_upload(engine: Engine, storage: Storage, doc: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
+    """A direct upload (``object_key`` document): stored content-addressed like any upload,
+    then the upload object is removed, in that order, so a crash in between loses nothing."""
+    upload_key = doc["object_key"]
+    try:
+        data = storage.get(upload_key)
+    except ObjectNotFound as exc:
+        raise ExtractionError("object_missing", f"the uploaded object is gone: {upload_key}") from exc
+    try:
+        new = jobs.stage_document(storage, str(doc["tenant_id"]), doc["external_id"], data,
+                                  source="object", filename=doc["filename"])
+    except jobs.UnsupportedDocument as exc:
+        raise ExtractionError("unsupported", exc.reason) from exc
+    with engine.begin() as conn:
+        jobs.record_fetch(conn, str(doc["id"]), new)
+    if new.object_key != upload_key:
+        storage.delete(upload_key)
+    return {**doc, "object_key": new.object_key, "sha256": new.sha256, "mime_type": new.mime_type}, data
+
+
 def _prepare(engine: Engine, storage: Storage, doc: dict[str, Any], config: Config,
              extractor: Extractor, job_options: dict[str, Any]) -> _Prepared:
     if doc.get("object_key") is None and doc.get("url"):
         doc, data = _fetch(engine, storage, doc, config)
+    elif doc.get("sha256") is None and doc.get("source") == "object":
+        doc, data = _adopt_upload(engine, storage, doc)
     else:
         data = load_bytes(storage, doc)
     options = config.extract_options(password=job_options.get("password"))

@@ -119,3 +119,73 @@ def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, eng
         statuses = conn.execute(text("SELECT status FROM documents WHERE job_id IN (:a, :b)"),
                                 {"a": local_job, "b": remote_job}).scalars().all()
     assert statuses == ["completed", "completed"]
+
+
+def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, monkeypatch, engine, config,
+                                                                    storage):  # type: ignore[no-untyped-def]
+    import uuid
+    from dataclasses import replace
+
+    import boto3
+    import requests
+    from sqlalchemy import text
+
+    from app import jobs
+    from app.api import create_app
+    from app.auth import create_key
+    from tasks.pipeline import process_batch
+    from tests.conftest import ROOT
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
+    boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1").create_bucket(Bucket="uploads-test")
+    s3_config = replace(config, storage_url="s3://uploads-test/pm", s3_endpoint_url=s3_endpoint,
+                        s3_region="us-east-1", max_file_bytes=100_000)
+    client = create_app(s3_config).test_client()
+    with engine.begin() as conn:
+        key = create_key(conn, f"upl-{uuid.uuid4().hex[:10]}")
+        tenant = conn.execute(text("SELECT tenant_id FROM api_keys WHERE prefix = :p"),
+                              {"p": key.split("_")[1]}).scalar_one()
+    auth = {"Authorization": f"Bearer {key}"}
+
+    grant = client.post("/v1/uploads", headers=auth)
+    assert grant.status_code == 201
+    body = grant.get_json()
+    pdf = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
+    assert requests.put(body["upload_url"], data=pdf, timeout=10).status_code == 200
+
+    # Malformed and unknown keys are 400.
+    other = client.post("/v1/uploads", headers=auth).get_json()["object_key"]  # granted, never PUT
+    for documents, index in (([{"id": "a", "object_key": "../etc/passwd"}], "0"),
+                             ([{"id": "x", "text": "fine"}, {"id": "a", "object_key": other}], "1")):
+        bad = client.post("/v1/jobs", headers=auth, json={"documents": documents})
+        assert bad.status_code == 400
+        assert set(bad.get_json()["error"]["details"]["documents"]) == {index}
+    with engine.begin() as conn:
+        intruder = {"Authorization": f"Bearer {create_key(conn, f'upl-{uuid.uuid4().hex[:10]}')}"}
+    stolen = client.post("/v1/jobs", headers=intruder, json={"documents": [
+        {"id": "theirs", "object_key": body["object_key"]}]})
+    assert stolen.status_code == 400  # resolved inside the intruder's tenant: not found
+    big = client.post("/v1/uploads", headers=auth).get_json()
+    requests.put(big["upload_url"], data=b"x" * 200_000, timeout=10)
+    too_large = client.post("/v1/jobs", headers=auth, json={"documents": [
+        {"id": "big", "object_key": big["object_key"]}]})
+    assert too_large.status_code == 413
+
+    # The worker path: stored content-addressed, the upload object removed, then parsed.
+    s3 = open_storage("s3://uploads-test/pm", endpoint_url=s3_endpoint, region="us-east-1")
+    document = jobs.NewDocument(external_id="report", source="object",
+                                object_key=f"{tenant}/{body['object_key']}", mime_type=None,
+                                size_bytes=len(pdf), sha256=None)
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, str(tenant), [document], 10)
+    assert process_batch(engine, s3, s3_config, job_id, 0).completed == 1
+    assert not s3.exists(f"{tenant}/{body['object_key']}")
+    with engine.connect() as conn:
+        row = conn.execute(text("SELECT status, object_key, mime_type FROM documents WHERE job_id = :j"),
+                           {"j": job_id}).one()
+    assert row.status == "completed" and row.mime_type == "application/pdf" and s3.exists(row.object_key)
+
+    # With local storage there is nothing to presign: a clear 409.
+    local = create_app(config).test_client()
+    assert local.post("/v1/uploads", headers=auth).status_code == 409
