@@ -124,7 +124,7 @@ def _drain(url: str, queue: str, out: multiprocessing.Queue, ready, go) -> None:
 
 
 def test_four_consumers_receive_every_message_exactly_once(database_url, engine, queue_name):
-    total = 600
+    total = 5000  # the figure: 4 consumers, 5,000 messages
     with _conn(database_url) as conn:
         q = conn.SimpleQueue(queue_name)
         for i in range(total):
