@@ -213,10 +213,11 @@ def claim_batch_documents(
 def complete_document(
     conn: Connection, document_id: str, extractor: str, markdown: str | None,
     page_count: int | None, chunk_count: int, report: dict[str, Any] | None = None
-) -> None:
+) -> bool:
+    """Mark a document completed; ``False`` when it is no longer in progress (cancelled)."""
     report = report or {}
     annotation = (report.get("signals") or {}).get("annotation")
-    conn.execute(text("""
+    return conn.execute(text("""
         UPDATE documents SET status = 'completed', extractor = :extractor, markdown = :markdown,
                page_count = :pages, chunk_count = :chunks, error_code = NULL,
                error_message = NULL, quality = :quality, language = :language,
@@ -226,7 +227,7 @@ def complete_document(
     """), {"id": document_id, "extractor": extractor, "markdown": markdown, "pages": page_count,
            "chunks": chunk_count, "quality": report.get("quality"), "language": report.get("language"),
            "report": json.dumps(report) if report else None,
-           "annotation": json.dumps(annotation) if annotation is not None else None})
+           "annotation": json.dumps(annotation) if annotation is not None else None}).rowcount == 1
 
 
 def record_fetch(conn: Connection, document_id: str, new: NewDocument) -> None:
@@ -405,13 +406,16 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[s
 
 
 def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
-    """Cancel the job's pending documents and the job; documents already being processed
-    finish.  Returns the job's status afterwards, ``None`` if it is not the caller's."""
+    """Cancel the job and every unfinished document.  A document being processed is cancelled
+    too: its worker finds it no longer ``processing`` when it commits, and rolls its index
+    writes back.  Returns the job's status afterwards, ``None`` if it is not the caller's."""
     if job_progress(conn, job_id, tenant_id) is None:
         return None
     conn.execute(text("""
-        UPDATE documents SET status = 'cancelled', finished_at = now(), updated_at = now()
-        WHERE job_id = :job AND status = 'pending'
+        UPDATE documents SET status = 'cancelled', finished_at = now(), updated_at = now(),
+               error_message = CASE WHEN status = 'pending' THEN NULL
+                                    ELSE 'cancelled while ' || status END
+        WHERE job_id = :job AND status IN ('pending', 'processing', 'waiting')
     """), {"job": job_id})
     row = conn.execute(text("""
         UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()

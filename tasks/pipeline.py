@@ -198,14 +198,18 @@ def process_batch(
             _fail(engine, doc, "internal_error", f"{type(exc).__name__}: {exc}")
             failed += 1
             continue
-        with engine.begin() as conn:
-            count = store.adopt_if_unchanged(conn, item.indexed)
-            if count is not None:
-                jobs.complete_document(conn, str(doc["id"]), item.result.extractor,
-                                       item.result.markdown, item.result.page_count, count,
-                                       item.result.report())
-                unchanged += 1
-                continue
+        try:
+            with engine.begin() as conn:
+                count = store.adopt_if_unchanged(conn, item.indexed)
+                if count is not None:
+                    if not jobs.complete_document(conn, str(doc["id"]), item.result.extractor,
+                                                  item.result.markdown, item.result.page_count, count,
+                                                  item.result.report()):
+                        raise _NoLongerInProgress
+                    unchanged += 1
+                    continue
+        except _NoLongerInProgress:
+            continue  # cancelled meanwhile: the adoption is rolled back
         prepared.append(item)
 
     completed = index_prepared(engine, config, prepared)
@@ -233,6 +237,10 @@ def _adopt_unchanged(engine: Engine, doc: dict[str, Any], config: Config) -> boo
     return True
 
 
+class _NoLongerInProgress(Exception):
+    """Raised inside an index transaction to roll it back."""
+
+
 def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) -> int:
     """Embed all chunks together, then index each document in its own transaction that also
     marks it completed.  Returns the number of documents indexed."""
@@ -244,11 +252,17 @@ def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) ->
         n = len(item.chunks)
         doc_vectors = vectors[offset : offset + n] if vectors is not None else np.zeros((0, 384))
         offset += n
-        with engine.begin() as conn:
-            store.replace_document(conn, item.indexed, item.chunks, doc_vectors)
-            jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
-                                   item.result.markdown, item.result.page_count, n,
-                                   item.result.report())
+        try:
+            with engine.begin() as conn:
+                store.replace_document(conn, item.indexed, item.chunks, doc_vectors)
+                if not jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
+                                              item.result.markdown, item.result.page_count, n,
+                                              item.result.report()):
+                    raise _NoLongerInProgress
+        except _NoLongerInProgress:
+            # Cancelled while it was being processed: the index writes above are rolled back.
+            log.info("document cancelled during processing; not indexed", extra=_fields(item.doc))
+            continue
         completed += 1
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
                                             "extractor": item.result.extractor})

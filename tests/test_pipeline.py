@@ -288,3 +288,28 @@ def test_reingesting_an_unchanged_scan_does_not_ocr_it_again(engine, storage, co
     assert second.status == "completed" and second.extractor == first.extractor == "tesseract"
     assert (second.route, second.quality, second.chunk_count) == (first.route, first.quality,
                                                                   first.chunk_count)
+
+
+def test_cancelling_a_document_being_processed_keeps_it_out_of_the_index(engine, storage, config, tenant):
+    from extractors.isolation import InProcessExtractor
+
+    doc = stage_document(storage, tenant, "slow.md", b"# Cancelled\n\nThis text must never be indexed.",
+                         source="upload", filename="slow.md")
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, [doc], 10, {}, None, None)
+
+    class CancelledMidway(InProcessExtractor):
+        def extract(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            with engine.begin() as conn:  # the user cancels while the document is parsed
+                assert jobs.cancel_job(conn, tenant, job_id) == "cancelled"
+            return super().extract(*args, **kwargs)
+
+    outcome = process_batch(engine, storage, config, job_id, 0, extractor=CancelledMidway())
+    assert outcome.completed == 0
+    with engine.connect() as conn:
+        status, message = conn.execute(text("SELECT status, error_message FROM documents WHERE job_id = :j"),
+                                       {"j": job_id}).one()
+        indexed = conn.execute(text("SELECT count(*) FROM search_documents WHERE tenant_id = :t "
+                                    "AND external_id = 'slow.md'"), {"t": tenant}).scalar_one()
+    assert (status, message) == ("cancelled", "cancelled while processing")
+    assert indexed == 0
