@@ -361,6 +361,24 @@ def parse(paths: tuple[str, ...], as_json: bool, password: str | None, isolation
         sys.exit(1)
 
 
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+def doctor(as_json: bool) -> None:
+    """Which extraction engines and models this machine has, and why not when missing."""
+    from dataclasses import asdict
+
+    from app.config import Config
+    from extractors.capabilities import check_all
+
+    found = check_all(Config.from_env().extract_options())
+    if as_json:
+        click.echo(json.dumps([asdict(c) for c in found]))
+        return
+    for capability in found:
+        mark = "ok " if capability.available else "-- "
+        click.echo(f"{mark} {capability.engine}: {capability.detail}")
+
+
 @main.group()
 def bm25() -> None:
     """Maintain the BM25 index."""

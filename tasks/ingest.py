@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import chord
+from celery.signals import worker_ready
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
@@ -14,6 +15,17 @@ from tasks.pipeline import process_batch
 from tasks.runtime import get_runtime
 
 log = logging.getLogger(__name__)
+
+
+@worker_ready.connect
+def log_capabilities(**_: object) -> None:
+    """Say once, at start-up, which engines this worker lacks and why (fallbacks follow)."""
+    from extractors.capabilities import check_all
+
+    for capability in check_all(get_runtime().config.extract_options()):
+        log.log(logging.INFO if capability.available else logging.WARNING,
+                "extraction engine %s: %s", capability.engine, capability.detail,
+                extra={"engine": capability.engine, "available": capability.available})
 
 
 @app.task(

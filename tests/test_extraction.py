@@ -1,6 +1,7 @@
 """Routing, engines, OCR escalation and hostile input, on real files from the corpus."""
 
 import io
+import os
 import random
 import shutil
 from dataclasses import replace
@@ -275,3 +276,23 @@ def test_encrypted_mail_is_reported_as_encrypted():
     with pytest.raises(ExtractionError) as info:
         _extract(CORPUS / "unstructured" / "eml" / "fake-encrypted.eml")
     assert info.value.code == "encrypted"
+
+
+def test_doctor_reports_each_engine_and_why_it_is_missing(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from tests.corpus import ROOT
+
+    env = {**os.environ, "EASYOCR_MODEL_DIR": str(tmp_path), "DOCLING_ARTIFACTS_PATH": str(tmp_path)}
+    env.pop("MISTRAL_API_KEY", None)
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "doctor", "--json"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    found = {c["engine"]: c for c in json.loads(proc.stdout)}
+    assert found["rapidocr"]["available"]
+    assert found["tesseract"]["available"] == bool(shutil.which("tesseract"))
+    assert not found["easyocr"]["available"] and "missing" in found["easyocr"]["detail"]
+    assert "docling-layout-heron" in found["docling PDF layout model"]["detail"]
+    assert "MISTRAL_API_KEY" in found["mistral OCR"]["detail"]
