@@ -398,3 +398,32 @@ def test_sync_parse_limits_and_deadline(config, key, worker):  # type: ignore[no
     response = client.post("/v1/parse", data={"file": (io.BytesIO(b"%PDF-1.4 broken"), "bad.pdf")},
                            headers=_auth(key), content_type="multipart/form-data")
     assert response.status_code == 422 and response.get_json()["error"]["code"] == "corrupt"
+
+
+def test_refused_requests_publish_nothing(config, client, key, engine):  # type: ignore[no-untyped-def]
+    """Every 4xx on job submission leaves the broker's task queue untouched."""
+    def newest() -> int:
+        with engine.connect() as conn:
+            return conn.execute(text("SELECT coalesce(max(id), 0) FROM broker_messages "
+                                     "WHERE queue = 'pagemill'")).scalar_one()
+
+    before = newest()
+    small = create_app(replace(config, max_documents_per_job=2, max_file_bytes=1000)).test_client()
+    attempts = [
+        client.post("/v1/jobs", json={"documents": [{"id": "a", "text": "x"}]}),        # 401
+        client.post("/v1/jobs", json={"documents": [{"id": "a"}]}, headers=_auth(key)),  # 400
+        client.post("/v1/jobs", json={"documents": [{"id": "a", "url": "https://127.0.0.1/x"},
+                                                    {"id": "b", "url": "https://10.0.0.1/y"}]},
+                    headers=_auth(key)),                                                    # 400
+        small.post("/v1/jobs", json={"documents": [{"id": str(i), "text": "x"} for i in range(3)]},
+                   headers=_auth(key)),                                                     # 413
+        small.post("/v1/jobs", data={"files": [(io.BytesIO(b"x" * 5000), "big.txt")]},
+                   headers=_auth(key), content_type="multipart/form-data"),                 # 413
+        client.post("/v1/jobs", data={"files": [(io.BytesIO(bytes(range(256)) * 8), "b.bin")]},
+                    headers=_auth(key), content_type="multipart/form-data"),                # 415
+    ]
+    strict = create_app(replace(config, url_allow_loopback=False)).test_client()
+    attempts.append(strict.post("/v1/jobs", json={"documents": [{"id": "m", "url": "https://[::1]/x"}]},
+                                headers=_auth(key)))                                        # 400
+    assert [r.status_code for r in attempts] == [401, 400, 400, 413, 413, 415, 400]
+    assert newest() == before

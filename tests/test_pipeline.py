@@ -313,3 +313,22 @@ def test_cancelling_a_document_being_processed_keeps_it_out_of_the_index(engine,
                                     "AND external_id = 'slow.md'"), {"t": tenant}).scalar_one()
     assert (status, message) == ("cancelled", "cancelled while processing")
     assert indexed == 0
+
+
+def test_a_120_document_job_with_10_corrupt_files(engine, storage, tenant, worker):
+    docs = [stage_record(storage, tenant, {"id": f"record-{i:03d}", "title": f"Record {i}",
+                                           "text": f"Finding number {i} about kinase inhibition.",
+                                           "metadata": {}}) for i in range(110)]
+    docs += [stage_document(storage, tenant, f"corrupt-{i}.pdf", b"%PDF-1.4\n%broken " + bytes([i]) * 40,
+                            source="upload", filename=f"corrupt-{i}.pdf") for i in range(10)]
+    job_id = submit_job(engine, tenant, docs, batch_size=50)
+    progress = _wait_job(engine, job_id, tenant)
+    assert progress["status"] == "completed_with_errors"
+    assert (progress["total_documents"], progress["completed_documents"],
+            progress["failed_documents"]) == (120, 110, 10)
+    with engine.connect() as conn:
+        failed = conn.execute(text("""SELECT external_id, error_code FROM documents
+                                      WHERE job_id = :j AND status = 'failed' ORDER BY 1"""),
+                              {"j": job_id}).all()
+    assert [(r.external_id, r.error_code) for r in failed] == [(f"corrupt-{i}.pdf", "corrupt")
+                                                               for i in range(10)]
