@@ -332,3 +332,53 @@ def test_a_120_document_job_with_10_corrupt_files(engine, storage, tenant, worke
                               {"j": job_id}).all()
     assert [(r.external_id, r.error_code) for r in failed] == [(f"corrupt-{i}.pdf", "corrupt")
                                                                for i in range(10)]
+
+
+def test_a_failure_inside_the_final_commit_then_a_replay_leaves_nothing_duplicated(engine, storage, config,
+                                                                                    tenant):
+    """A fault injected by a real trigger at the commit of one document's index transaction
+    (once: a sequence is not transactional); the batch is replayed like a redelivery."""
+    import psycopg
+    import pytest as _pytest
+    from sqlalchemy.exc import DBAPIError
+
+    name = f"boom-{tenant[:8]}"
+    docs = [stage_record(storage, tenant, {"id": i, "title": i, "text": f"text of {i}", "metadata": {}})
+            for i in ("alpha", name, "omega")]
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, docs, 10, {}, None, None)
+        conn.execute(text(f"""
+            CREATE SEQUENCE "fault_{tenant[:8]}";
+            CREATE FUNCTION "fault_{tenant[:8]}"() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.external_id = '{name}' AND NEW.status = 'completed'
+                   AND nextval('"fault_{tenant[:8]}"') = 1 THEN
+                    RAISE EXCEPTION 'injected failure at commit';
+                END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER "fault_{tenant[:8]}" BEFORE UPDATE ON documents
+                FOR EACH ROW EXECUTE FUNCTION "fault_{tenant[:8]}"();"""))
+    try:
+        with _pytest.raises(DBAPIError) as info:
+            process_batch(engine, storage, config, job_id, 0)
+        assert isinstance(info.value.orig, psycopg.Error) and "injected" in str(info.value.orig)
+        process_batch(engine, storage, config, job_id, 0)  # the redelivery
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP TRIGGER "fault_{tenant[:8]}" ON documents; '
+                              f'DROP FUNCTION "fault_{tenant[:8]}"(); DROP SEQUENCE "fault_{tenant[:8]}"'))
+    with engine.connect() as conn:
+        progress = jobs.job_progress(conn, job_id, tenant)
+        per_id = conn.execute(text("""
+            SELECT sd.external_id, count(DISTINCT sd.id) AS identities, count(c.id) AS chunks, sd.chunk_count
+            FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+            WHERE sd.tenant_id = :t GROUP BY sd.external_id, sd.chunk_count"""), {"t": tenant}).all()
+        stats = conn.execute(text("SELECT chunk_count FROM bm25_stats WHERE tenant_id = :t"),
+                             {"t": tenant}).scalar_one()
+        chunks = conn.execute(text("SELECT count(*) FROM chunks WHERE tenant_id = :t"),
+                              {"t": tenant}).scalar_one()
+    assert progress["completed_documents"] == 3 and progress["failed_documents"] == 0
+    assert sorted(r.external_id for r in per_id) == sorted(["alpha", name, "omega"])
+    assert all(r.identities == 1 and r.chunks == r.chunk_count for r in per_id)
+    assert stats == chunks  # BM25 statistics match the rows: nothing counted twice
