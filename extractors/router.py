@@ -92,7 +92,8 @@ def _pdf(data: bytes, options: ExtractOptions) -> ExtractionResult:
     started = time.monotonic()
     layer = read_text_layer(data, options.password, options.max_pages)
     # One language per document: detecting it per page costs more than reading the page.
-    language = detect_language("\n".join(p.markdown for p in layer.pages)[:5000])
+    layer_text = "\n".join(p.markdown for p in layer.pages)
+    language = detect_language(layer_text[:5000])
     for page in layer.pages:
         page.quality = assess(page.markdown, language).score
     signals = dict(layer.signals)
@@ -107,7 +108,7 @@ def _pdf(data: bytes, options: ExtractOptions) -> ExtractionResult:
         layout_ready = False
         signals["layout_model"] = str(exc)
 
-    ocr_reads_language = _ocr_covers("\n".join(p.markdown for p in layer.pages), options.ocr_languages)
+    ocr_reads_language = _ocr_covers(layer_text, options.ocr_languages)
     weak = [p.number for p in layer.pages if p.number is not None and (
         _visible(p.markdown) < options.min_chars_per_page
         or ((p.quality or 0) < options.quality_threshold and ocr_reads_language))]
@@ -137,22 +138,25 @@ def _pdf(data: bytes, options: ExtractOptions) -> ExtractionResult:
         replaced = {p.number: p for p in ocred}
         pages = [replaced.get(p.number, p) for p in layer.pages]
     route = "pdf-fast" if not weak else ("pdf-ocr" if len(weak) == len(layer.pages) else "pdf-mixed")
-    engines = sorted({p.engine for p in pages if p.engine and p.markdown})
-    for attempt in attempts:
-        attempt.chosen = attempt.engine in engines
-    return ExtractionResult(pages=pages, extractor="+".join(engines) or "pdfium-text", mime_type=MIME_PDF,
+    return ExtractionResult(pages=pages, extractor=_mark_chosen(pages, attempts) or "pdfium-text",
+                            mime_type=MIME_PDF,
                             title=layer.title, page_count=len(pages), warnings=warnings,
                             attempts=attempts, route=route, signals=signals)
 
 
 def _image(data: bytes, mime: str, options: ExtractOptions) -> ExtractionResult:
     pages, attempts, warnings = ocr.ocr_pages(open_frames(data, options.max_image_pixels), options)
+    return ExtractionResult(pages=pages, extractor=_mark_chosen(pages, attempts) or "ocr", mime_type=mime,
+                            page_count=len(pages), warnings=warnings, attempts=attempts, route="ocr",
+                            signals={"frames": len(pages)})
+
+
+def _mark_chosen(pages: list[Page], attempts: list[Attempt]) -> str:
+    """Flag the attempts whose text was kept; their engines, joined, name the extractor."""
     engines = sorted({p.engine for p in pages if p.engine and p.markdown})
     for attempt in attempts:
         attempt.chosen = attempt.engine in engines
-    return ExtractionResult(pages=pages, extractor="+".join(engines) or "ocr", mime_type=mime,
-                            page_count=len(pages), warnings=warnings, attempts=attempts, route="ocr",
-                            signals={"frames": len(pages)})
+    return "+".join(engines)
 
 
 def _decrypt_office(data: bytes, options: ExtractOptions) -> bytes:
@@ -283,7 +287,8 @@ def _finish(result: ExtractionResult, mime: str) -> ExtractionResult:
     if not text.strip():
         raise ExtractionError("no_text", f"no text could be extracted from this {mime} "
                               f"({'; '.join(result.warnings) or 'no engine found any'})", result.attempts)
-    quality = assess(text)
+    # The PDF path already detected the document's language: no second langdetect run.
+    quality = assess(text, result.signals.get("language"))
     result.quality = quality.score
     result.language = quality.language
     result.mime_type = mime

@@ -109,6 +109,12 @@ class Hit:
 #      was cut short) and impacts were computed with this k1 and b.  Otherwise the plain
 #      scan over every posting runs instead; its branch carries a one-time filter, so when
 #      `safe` holds, PostgreSQL never executes it.
+# One posting's contribution, summed per chunk: the same expression in both paths, so that
+# the candidate phase and the plain scan cannot disagree.
+_SCORE = """sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
+               / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
+                  + CAST(:b AS float8) * p.doc_length / weights.avgdl)))"""
+
 _BM25_CTE = """
 q AS MATERIALIZED (
     SELECT term, count(*)::float8 AS qtf
@@ -156,9 +162,7 @@ contrib AS (
 ),
 exact AS MATERIALIZED (
     SELECT p.chunk_id,
-           sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
-               / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
-                  + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
+           {score} AS score
     FROM contrib p
     JOIN weights ON weights.term = p.term{bm25_filter}
     GROUP BY p.chunk_id
@@ -192,9 +196,7 @@ bm25 AS (
         UNION ALL
         SELECT chunk_id, score FROM (
             SELECT p.chunk_id,
-                   sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
-                       / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
-                          + CAST(:b AS float8) * p.doc_length / weights.avgdl))) AS score
+                   {score} AS score
             FROM weights
             JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term{bm25_filter}
             GROUP BY p.chunk_id
@@ -204,7 +206,7 @@ bm25 AS (
         WHERE NOT (SELECT ok FROM safe)
     ) scored
 )
-"""
+""".replace("{score}", _SCORE)
 
 _DENSE_CTE = """
 dense AS (

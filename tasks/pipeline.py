@@ -86,6 +86,21 @@ def load_bytes(storage: Storage, doc: dict[str, Any]) -> bytes:
     return data
 
 
+def _store_bytes(engine: Engine, storage: Storage, doc: dict[str, Any], data: bytes, source: str,
+                 filename: str | None, where: str = "") -> dict[str, Any]:
+    """Bytes obtained by the worker (URL, direct upload) stored content-addressed like an
+    upload and recorded on the document; returns the document as it now is."""
+    try:
+        new = jobs.stage_document(storage, str(doc["tenant_id"]), doc["external_id"], data,
+                                  source=source, filename=filename)
+    except jobs.UnsupportedDocument as exc:
+        raise ExtractionError("unsupported", exc.reason + where) from exc
+    with engine.begin() as conn:
+        jobs.record_fetch(conn, str(doc["id"]), new)
+    return {**doc, "object_key": new.object_key, "sha256": new.sha256, "mime_type": new.mime_type,
+            "filename": doc["filename"] or new.filename}
+
+
 def _fetch(engine: Engine, storage: Storage, doc: dict[str, Any],
            config: Config) -> tuple[dict[str, Any], bytes]:
     """A URL document's bytes, fetched under the SSRF policy and stored like an upload."""
@@ -93,16 +108,10 @@ def _fetch(engine: Engine, storage: Storage, doc: dict[str, Any],
         fetched = url_fetch.fetch(doc["url"], config.url_policy())
     except url_fetch.FetchError as exc:
         raise ExtractionError(exc.code, exc.message) from exc
-    try:
-        new = jobs.stage_document(storage, str(doc["tenant_id"]), doc["external_id"], fetched.data,
-                                  source="url", filename=doc["filename"] or fetched.filename)
-    except jobs.UnsupportedDocument as exc:
-        raise ExtractionError("unsupported", f"{exc.reason} (from {fetched.final_url})") from exc
-    with engine.begin() as conn:
-        jobs.record_fetch(conn, str(doc["id"]), new)
+    doc = _store_bytes(engine, storage, doc, fetched.data, "url", doc["filename"] or fetched.filename,
+                       f" (from {fetched.final_url})")
     log.info("document fetched", extra={**_fields(doc), "bytes": len(fetched.data)})
-    return {**doc, "object_key": new.object_key, "sha256": new.sha256, "mime_type": new.mime_type,
-            "filename": doc["filename"] or new.filename}, fetched.data
+    return doc, fetched.data
 
 
 def _adopt_upload(engine: Engine, storage: Storage, doc: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
@@ -113,16 +122,10 @@ def _adopt_upload(engine: Engine, storage: Storage, doc: dict[str, Any]) -> tupl
         data = storage.get(upload_key)
     except ObjectNotFound as exc:
         raise ExtractionError("object_missing", f"the uploaded object is gone: {upload_key}") from exc
-    try:
-        new = jobs.stage_document(storage, str(doc["tenant_id"]), doc["external_id"], data,
-                                  source="object", filename=doc["filename"])
-    except jobs.UnsupportedDocument as exc:
-        raise ExtractionError("unsupported", exc.reason) from exc
-    with engine.begin() as conn:
-        jobs.record_fetch(conn, str(doc["id"]), new)
-    if new.object_key != upload_key:
+    doc = _store_bytes(engine, storage, doc, data, "object", doc["filename"])
+    if doc["object_key"] != upload_key:
         storage.delete(upload_key)
-    return {**doc, "object_key": new.object_key, "sha256": new.sha256, "mime_type": new.mime_type}, data
+    return doc, data
 
 
 def _prepare(engine: Engine, storage: Storage, doc: dict[str, Any], config: Config,
