@@ -63,6 +63,18 @@ def require_key(view):  # type: ignore[no-untyped-def]
     return wrapper
 
 
+def _check_filenames(names: list[str]) -> None:
+    from app.schemas import storable
+
+    for name in names:
+        try:
+            storable(name)
+        except ValidationError as exc:
+            raise ApiError(400, "validation_error", "invalid filename", {"files": exc.messages}) from exc
+        if len(name) > 512:
+            raise ApiError(400, "validation_error", "filenames are limited to 512 characters")
+
+
 def _check_urls(config: Config, documents: list[dict[str, Any]]) -> None:
     """Refuse URLs the workers would refuse to fetch, before anything is written."""
     from app.url_fetch import FetchError, check_url
@@ -78,6 +90,9 @@ def _check_urls(config: Config, documents: list[dict[str, Any]]) -> None:
     if errors:
         raise ApiError(400, "validation_error", "invalid request", {"documents": errors})
 
+
+# Pages further than this are refused (PostgreSQL's OFFSET is a bigint; nobody pages this far).
+MAX_OFFSET = 1_000_000_000
 
 # Sync parses jump the queue: the broker fetches by (priority DESC, id).
 SYNC_PRIORITY = 9
@@ -168,14 +183,23 @@ def create_app(config: Config | None = None) -> Flask:
             return _error(503, "database_unavailable", str(exc).splitlines()[0])
         return jsonify({"status": "ok"})
 
+    @app.get("/openapi.json")
+    def openapi() -> Response:
+        from app.openapi import build_spec
+
+        if "openapi" not in app.extensions:
+            app.extensions["openapi"] = build_spec(config)
+        return jsonify(app.extensions["openapi"])
+
     @app.post("/v1/jobs")
     @require_key
     def create_job() -> tuple[Response, int]:
         runtime = _runtime()
         tenant_id = g.principal.tenant_id
         key = request.headers.get("Idempotency-Key", "").strip() or None
-        if key is not None and len(key) > 255:
-            raise ApiError(400, "validation_error", "Idempotency-Key is longer than 255 characters")
+        if key is not None and (len(key) > 255 or not all(" " < c < "\x7f" for c in key)):
+            raise ApiError(400, "validation_error",
+                           "Idempotency-Key must be 1-255 visible ASCII characters")
         request_sha = _request_fingerprint()
         if key is not None:
             replay = _replay(runtime, tenant_id, key, request_sha)
@@ -254,6 +278,7 @@ def create_app(config: Config | None = None) -> Flask:
         if any(not i for i in ids) or len(set(ids)) != len(ids):
             raise ApiError(400, "validation_error", "every upload needs a unique filename",
                            {"files": ids})
+        _check_filenames(ids)
         blobs = []
         too_large = []
         for upload in uploads:
@@ -289,6 +314,7 @@ def create_app(config: Config | None = None) -> Flask:
         if len(uploads) != 1 or not uploads[0].filename:
             raise ApiError(400, "validation_error", "send exactly one file (multipart, with a filename)")
         upload = uploads[0]
+        _check_filenames([upload.filename])
         data = upload.read(config.parse_max_bytes + 1)
         if len(data) > config.parse_max_bytes:
             raise ApiError(413, "file_too_large", f"sync parsing takes files up to {config.parse_max_bytes} "
@@ -363,8 +389,8 @@ def create_app(config: Config | None = None) -> Flask:
             offset = int(request.args.get("offset", 0))
         except ValueError as exc:
             raise ApiError(400, "validation_error", "limit and offset must be integers") from exc
-        if not 1 <= limit <= 500 or offset < 0:
-            raise ApiError(400, "validation_error", "limit must be 1..500 and offset >= 0")
+        if not 1 <= limit <= 500 or not 0 <= offset <= MAX_OFFSET:
+            raise ApiError(400, "validation_error", f"limit must be 1..500 and offset 0..{MAX_OFFSET}")
         return status, limit, offset
 
     @app.get("/v1/jobs")

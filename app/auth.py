@@ -57,7 +57,7 @@ def create_key(conn: Connection, tenant_name: str, name: str | None = None) -> s
 def authenticate(conn: Connection, key: str) -> Principal | None:
     scheme, _, rest = key.partition("_")
     prefix, _, secret = rest.partition("_")
-    if scheme != KEY_SCHEME or not prefix or not secret:
+    if scheme != KEY_SCHEME or not prefix.isascii() or not prefix.isalnum() or not secret:
         return None
     row = conn.execute(text("""
         SELECT k.id, k.secret_sha256, t.id AS tenant_id, t.name

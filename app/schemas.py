@@ -2,20 +2,77 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+_UNSTORABLE = "text cannot contain NUL characters or unpaired surrogates"
+
+
+def storable(value: Any) -> None:
+    """PostgreSQL text and jsonb hold neither U+0000 nor unpaired surrogates (which are not
+    UTF-8): refuse them in any string, key or nested value, rather than fail at the insert."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValidationError(_UNSTORABLE)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValidationError(_UNSTORABLE) from exc
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            storable(key)
+            storable(item)
+    elif isinstance(value, list):
+        for item in value:
+            storable(item)
+
+
+class Text(fields.String):
+    """A string PostgreSQL can store."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        storable(text)
+        return text
+
+
+class JsonObject(fields.Dict):
+    """A JSON object PostgreSQL's jsonb can store."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict:
+        out = super()._deserialize(value, attr, data, **kwargs)
+        storable(out)
+        return out
+
+
+class Instant(fields.AwareDateTime):
+    """An aware timestamp, in UTC, within what PostgreSQL's timestamptz accepts (its zone
+    offsets stop at 15:59)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        moment = super()._deserialize(value, attr, data, **kwargs)
+        offset = moment.utcoffset()
+        if offset is not None and abs(offset.total_seconds()) >= 16 * 3600:
+            raise ValidationError("time zone offset out of range (at most 15:59)")
+        try:
+            return moment.astimezone(UTC)
+        except OverflowError as exc:
+            raise ValidationError("date out of range") from exc
 
 
 class TextRecordSchema(Schema):
     """A document in a JSON job: a text record (``text``) or a URL to fetch (``url``)."""
 
-    id = fields.String(required=True, validate=validate.Length(min=1, max=512))
-    title = fields.String(load_default="", validate=validate.Length(max=4096))
-    text = fields.String()
-    url = fields.String(validate=validate.Length(min=1, max=4096))
+    id = Text(required=True, validate=validate.Length(min=1, max=512))
+    title = Text(load_default="", validate=validate.Length(max=4096))
+    text = Text()
+    url = Text(validate=validate.Length(min=1, max=4096))
     # A direct upload's key, as POST /v1/uploads returned it.
     object_key = fields.String(validate=validate.Regexp(r"^uploads/[0-9a-f]{32}$",
                                                         error="not a key from POST /v1/uploads"))
-    metadata = fields.Dict(keys=fields.String(), load_default=dict)
+    metadata = JsonObject(keys=fields.String(), load_default=dict)
 
     @validates_schema
     def one_source(self, data: dict, **_: object) -> None:
@@ -38,9 +95,9 @@ class JobOptionsSchema(Schema):
     # Remote batch OCR for every document of the job (tasks/provider.py).
     provider = fields.String(validate=validate.OneOf(["mistral-batch"]))
     # JSON schema of a structured annotation the provider extracts per document.
-    annotation_schema = fields.Dict(validate=_json_schema)
+    annotation_schema = JsonObject(validate=_json_schema)
     # Opens encrypted PDFs and Office files.
-    password = fields.String(validate=validate.Length(min=1, max=1024))
+    password = Text(validate=validate.Length(min=1, max=1024))
 
     @validates_schema
     def annotation_needs_provider(self, data: dict, **_: object) -> None:
@@ -63,16 +120,16 @@ class JobRequestSchema(Schema):
 
 
 class SearchFiltersSchema(Schema):
-    document_ids = fields.List(fields.String(), validate=validate.Length(min=1, max=1000))
+    document_ids = fields.List(Text(), validate=validate.Length(min=1, max=1000))
     job_id = fields.UUID()
-    metadata = fields.Dict(keys=fields.String())
-    mime_types = fields.List(fields.String(), validate=validate.Length(min=1, max=50))
-    indexed_after = fields.AwareDateTime(default_timezone=None)
-    indexed_before = fields.AwareDateTime(default_timezone=None)
+    metadata = JsonObject(keys=fields.String())
+    mime_types = fields.List(Text(), validate=validate.Length(min=1, max=50))
+    indexed_after = Instant(default_timezone=None)
+    indexed_before = Instant(default_timezone=None)
 
 
 class SearchRequestSchema(Schema):
-    query = fields.String(required=True, validate=validate.Length(min=1, max=4096))
+    query = Text(required=True, validate=validate.Length(min=1, max=4096))
     k = fields.Integer(load_default=10, validate=validate.Range(min=1, max=200))
     mode = fields.String(load_default="hybrid",
                          validate=validate.OneOf(["hybrid", "bm25", "dense"]))

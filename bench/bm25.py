@@ -22,9 +22,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from app.auth import ensure_tenant
-from app.db import get_engine, upgrade_schema
-from app.embedded import start_embedded
+from bench.database import bench_tenant
 from indexing.search import SearchParams, build_sql
 
 VOCABULARY = 50_000
@@ -77,13 +75,7 @@ def main() -> None:
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-bm25"))
     args = parser.parse_args()
 
-    url = start_embedded(Path(args.home) / "pgdata", database="pagemill_bench")
-    upgrade_schema(url)
-    engine = get_engine(url)
-    with engine.begin() as conn:
-        tenant = ensure_tenant(conn, f"bm25-{args.chunks}")
-        have = conn.execute(text("SELECT chunk_count FROM bm25_stats WHERE tenant_id = :t"),
-                            {"t": tenant}).scalar_one_or_none()
+    engine, tenant, have = bench_tenant(Path(args.home) / "pgdata", "pagemill_bench", f"bm25-{args.chunks}")
     if not have:
         started = time.monotonic()
         _generate(engine, tenant, args.chunks)

@@ -288,6 +288,12 @@ def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion
     return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct))
 
 
+def bm25_proof_sql() -> str:
+    """Whether the early-terminating BM25 path proves its top ``:exact_k`` for a query (when
+    false, search runs the plain scan); for benchmarks and tests."""
+    return "WITH " + _BM25_CTE.replace("{bm25_filter}", "") + "SELECT (SELECT ok FROM safe) AS ok"
+
+
 def search(
     conn: Connection,
     tenant_id: str,

@@ -1,0 +1,314 @@
+"""Search latency at scale: pagemill's BM25, dense and hybrid top-10 side by side with
+PostgreSQL full-text search (tsvector + GIN + ts_rank_cd) and rank_bm25 in memory, on
+synthetic corpora, plus the ingest rate with and without the HNSW index.
+
+    .venv/bin/python -m bench.search --sizes 200000,1000000 --queries 200
+
+Corpus (generated inside PostgreSQL, one chunk per document): 60-139 terms per chunk drawn
+log-uniformly (Zipf, s=1) from a 50,000-term vocabulary, common terms kept (about 78
+postings per chunk); 384-d vectors around 256 random centroids.  It is bulk-loaded the way
+that measured fastest: rows first, then the postings' keys and the HNSW graph built once.
+Each size lives in its own database of one embedded server (default home
+/tmp/pagemill-bench-search) and is reused by later runs.  Queries draw 2-5 terms from the
+same distribution and a vector near a random centroid; every system answers the same
+queries in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import resource
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import Engine, text
+
+from bench.database import bench_tenant
+from indexing.chunking import Chunk
+from indexing.search import SearchParams, bm25_proof_sql, search
+from indexing.store import IndexedDocument, delete_document, replace_document
+
+VOCABULARY = 50_000
+CENTROIDS = 256
+DIMENSIONS = 384
+
+# The bulk load drops what each row insert would otherwise maintain one row at a time, and
+# rebuilds it in one pass afterwards (definitions as in the migrations).
+_POSTING_KEYS = [
+    ("bm25_postings_pkey",
+     "ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_pkey PRIMARY KEY (tenant_id, term, chunk_id)"),
+    ("bm25_postings_chunk_id_fkey",
+     "ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_chunk_id_fkey "
+     "FOREIGN KEY (chunk_id) REFERENCES chunks(id) ON DELETE CASCADE"),
+]
+_POSTING_INDEXES = [
+    ("bm25_postings_chunk", "CREATE INDEX bm25_postings_chunk ON bm25_postings (chunk_id)"),
+    ("bm25_postings_impact",
+     "CREATE INDEX bm25_postings_impact ON bm25_postings (tenant_id, term, impact DESC, chunk_id)"),
+]
+_HNSW = ("CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) "
+         "WITH (m = 16, ef_construction = 64)")
+
+_BULK_SESSION = ("SET maintenance_work_mem = '4GB'; SET work_mem = '256MB'; "
+                 "SET max_parallel_maintenance_workers = 1")
+
+
+def _timed(label: str, timings: dict[str, float], fn: Callable[[], object]) -> None:
+    started = time.monotonic()
+    fn()
+    timings[label] = time.monotonic() - started
+    print(f"  {label}: {timings[label]:.0f} s", flush=True)
+
+
+def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> dict[str, float]:
+    timings: dict[str, float] = {}
+    with engine.begin() as conn:
+        conn.execute(text("DROP INDEX IF EXISTS chunks_embedding_hnsw"))
+        for name, _ in _POSTING_KEYS:
+            conn.execute(text(f"ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS {name}"))
+        for name, _ in _POSTING_INDEXES:
+            conn.execute(text(f"DROP INDEX IF EXISTS {name}"))
+        conn.execute(text("CREATE TABLE IF NOT EXISTS bench_centroids "
+                          "(id int PRIMARY KEY, v float8[] NOT NULL); TRUNCATE bench_centroids"))
+        conn.execute(text("""
+            INSERT INTO bench_centroids
+            SELECT c, (SELECT array_agg(random() - 0.5) FROM generate_series(1, :d) WHERE c >= 0)
+            FROM generate_series(0, :n - 1) c"""), {"d": DIMENSIONS, "n": CENTROIDS})
+        conn.execute(text("""
+            INSERT INTO search_documents (tenant_id, external_id, content_sha256, chunk_count)
+            SELECT :t, 'doc' || g, 'synthetic', 1 FROM generate_series(1, :n) g"""),
+                     {"t": tenant, "n": chunks})
+
+    def load_chunks() -> None:
+        with engine.begin() as conn:
+            conn.execute(text(_BULK_SESSION))
+            conn.execute(text("""
+                INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path,
+                                    token_count, bm25_length, embedding)
+                SELECT :t, sd.id, 0, w.body, '{}', w.len, w.len, v.vec
+                FROM search_documents sd
+                CROSS JOIN LATERAL (
+                    SELECT string_agg('t' || floor(exp(random() * ln(:v)))::int, ' ') AS body,
+                           count(*)::int AS len
+                    FROM generate_series(1, 60 + floor(random() * 80)::int + 0 * sd.id)
+                ) w
+                CROSS JOIN LATERAL (
+                    SELECT CAST(array_agg(c.v[i] + (random() - 0.5) * 0.6 ORDER BY i) AS vector) AS vec
+                    FROM bench_centroids c CROSS JOIN generate_series(1, :d) i
+                    WHERE c.id = sd.id % :centroids
+                ) v
+                WHERE sd.tenant_id = :t"""),
+                         {"t": tenant, "v": VOCABULARY, "d": DIMENSIONS, "centroids": CENTROIDS})
+            conn.execute(text("""
+                UPDATE bm25_stats SET impact_avgdl = total_length::float8 / chunk_count,
+                                      impact_k1 = 0.9, impact_b = 0.4 WHERE tenant_id = :t"""),
+                         {"t": tenant})
+
+    def load_postings() -> None:
+        with engine.connect() as conn:
+            low, high = conn.execute(text("SELECT min(id), max(id) FROM chunks WHERE tenant_id = :t"),
+                                     {"t": tenant}).one()
+        for start in range(low, high + 1, step):
+            with engine.begin() as conn:
+                conn.execute(text(_BULK_SESSION))
+                conn.execute(text("""
+                    INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length, impact)
+                    SELECT :t, w.term, c.id, w.tf, c.bm25_length,
+                           w.tf * 1.9 / (w.tf + 0.9 * (0.6 + 0.4 * c.bm25_length / s.impact_avgdl))
+                    FROM chunks c
+                    CROSS JOIN (SELECT impact_avgdl FROM bm25_stats WHERE tenant_id = :t) s
+                    CROSS JOIN LATERAL (
+                        SELECT term, count(*)::int AS tf
+                        FROM regexp_split_to_table(c.text, ' ') term GROUP BY term
+                    ) w
+                    WHERE c.tenant_id = :t AND c.id >= :lo AND c.id < :hi"""),
+                             {"t": tenant, "lo": start, "hi": start + step})
+
+    def build(statements: list[str]) -> Callable[[], None]:
+        def run() -> None:
+            with engine.begin() as conn:
+                conn.execute(text(_BULK_SESSION))
+                for statement in statements:
+                    conn.execute(text(statement))
+        return run
+
+    _timed("chunks + vectors (no index)", timings, load_chunks)
+    _timed("BM25 postings (no keys)", timings, load_postings)
+    _timed("postings keys + indexes", timings,
+           build([s for _, s in _POSTING_KEYS] + [s for _, s in _POSTING_INDEXES]))
+    _timed("HNSW build", timings, build([_HNSW]))
+    _timed("FTS tsvector + GIN", timings, build([
+        "DROP TABLE IF EXISTS bench_fts",
+        "CREATE TABLE bench_fts AS SELECT id AS chunk_id, to_tsvector('simple', text) AS tsv FROM chunks",
+        "ALTER TABLE bench_fts ADD PRIMARY KEY (chunk_id)",
+        "CREATE INDEX bench_fts_tsv ON bench_fts USING gin (tsv)",
+    ]))
+    with engine.begin() as conn:
+        conn.execute(text("ANALYZE"))
+    return timings
+
+
+def _ingest_rate(engine: Engine, tenant: str, documents: int, per_document: int) -> float:
+    """Chunks/s through the service's own write path (replace_document), vectors given."""
+    rng = np.random.default_rng(7)
+    words = random.Random(7)
+    prepared = []
+    for d in range(documents):
+        chunks = [Chunk(text=" ".join(f"t{int(VOCABULARY ** words.random())}" for _ in range(100)),
+                        heading_path=(), page_start=None, page_end=None, token_count=100)
+                  for _ in range(per_document)]
+        vectors = rng.standard_normal((per_document, DIMENSIONS)).astype(np.float32)
+        doc = IndexedDocument(tenant, f"ingest-{d}", None, None, f"sha-{d}", "text/plain", None, "{}")
+        prepared.append((doc, chunks, vectors))
+    started = time.monotonic()
+    for doc, chunks, vectors in prepared:
+        with engine.begin() as conn:
+            replace_document(conn, doc, chunks, vectors)
+    elapsed = time.monotonic() - started
+    with engine.begin() as conn:
+        for doc, _, _ in prepared:
+            delete_document(conn, tenant, doc.external_id)
+    return documents * per_document / elapsed
+
+
+def _pct(values: list[float], q: float) -> float:
+    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
+
+
+def _queries(engine: Engine, count: int) -> list[tuple[str, np.ndarray]]:
+    with engine.connect() as conn:
+        centroids = [np.array(v) for (v,) in conn.execute(text("SELECT v FROM bench_centroids ORDER BY id"))]
+    rng = random.Random(42)
+    noise = np.random.default_rng(42)
+    out = []
+    for _ in range(count):
+        terms = " ".join(f"t{int(VOCABULARY ** rng.random())}" for _ in range(rng.randint(2, 5)))
+        vector = centroids[rng.randrange(CENTROIDS)] + (noise.random(DIMENSIONS) - 0.5) * 0.6
+        out.append((terms, (vector / np.linalg.norm(vector)).astype(np.float32)))
+    return out
+
+
+def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]]) -> dict[str, float]:
+    from rank_bm25 import BM25Okapi
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT id, text FROM chunks WHERE tenant_id = :t ORDER BY id"),
+                            {"t": tenant}).all()
+    ids = np.array([r.id for r in rows])
+    model = BM25Okapi([r.text.split() for r in rows])
+    del rows
+    gc.collect()
+    build = time.monotonic() - started
+    times = []
+    for terms, _ in queries:
+        t0 = time.perf_counter()
+        scores = model.get_scores(terms.split())
+        top = np.argpartition(-scores, 10)[:10]
+        ids[top[np.argsort(-scores[top])]]
+        times.append((time.perf_counter() - t0) * 1000)
+    rss_gib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 2**20
+    del model
+    gc.collect()
+    return {"p50": _pct(times, .5), "p95": _pct(times, .95), "build_s": build, "rss_gib": rss_gib}
+
+
+def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
+             ingest_documents: int) -> None:
+    engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
+    print(f"\n## {chunks:,} chunks", flush=True)
+    timings: dict[str, float] = {}
+    if not have:
+        timings = _generate(engine, tenant, chunks)
+    with engine.connect() as conn:
+        postings = conn.execute(text("SELECT count(*) FROM bm25_postings WHERE tenant_id = :t"),
+                                {"t": tenant}).scalar_one()
+        sizes = conn.execute(text("""
+            SELECT pg_size_pretty(pg_relation_size('chunks_embedding_hnsw')) AS hnsw,
+                   pg_size_pretty(pg_total_relation_size('bm25_postings')) AS postings,
+                   pg_size_pretty(pg_total_relation_size('bench_fts')) AS fts""")).one()
+
+    queries = _queries(engine, query_count)
+    # The service's defaults: weighted fusion, alpha 0.5, ef_search 100, one hit per document.
+    params = SearchParams(fusion="weighted", alpha=0.5)
+    results: dict[str, list[float]] = {"bm25": [], "dense": [], "hybrid": [], "fts": []}
+    fallbacks = 0
+    with engine.connect() as conn:
+        for terms, vector in queries[:5]:  # warm the caches the same way for every system
+            for mode in ("bm25", "dense", "hybrid"):
+                search(conn, tenant, terms, k=10, mode=mode, params=params, query_vector=vector,  # type: ignore[arg-type]
+                       snippets=False)
+        for terms, vector in queries:
+            for mode in ("bm25", "dense", "hybrid"):
+                t0 = time.perf_counter()
+                search(conn, tenant, terms, k=10, mode=mode, params=params, query_vector=vector,  # type: ignore[arg-type]
+                       snippets=False)
+                results[mode].append((time.perf_counter() - t0) * 1000)
+                conn.rollback()
+            t0 = time.perf_counter()
+            conn.execute(text("""
+                SELECT f.chunk_id, ts_rank_cd(f.tsv, q) AS r
+                FROM bench_fts f, to_tsquery('simple', :q) q
+                WHERE f.tsv @@ q ORDER BY r DESC LIMIT 10"""), {"q": " | ".join(terms.split())}).all()
+            results["fts"].append((time.perf_counter() - t0) * 1000)
+            total = conn.execute(text(
+                "SELECT coalesce(sum(df), 0) FROM bm25_terms WHERE tenant_id = :t AND term = ANY(:terms)"),
+                {"t": tenant, "terms": terms.split()}).scalar_one()
+            fallbacks += total > params.bm25_scan_below and _fell_back(conn, tenant, terms.split(), params)
+            conn.rollback()
+    in_memory = _rank_bm25(engine, tenant, queries[:rank_bm25_queries]) if rank_bm25_queries else None
+
+    with_index = _ingest_rate(engine, tenant, ingest_documents, 10) if ingest_documents else None
+
+    print(f"\n{chunks:,} chunks, {postings:,} postings; HNSW {sizes.hnsw}, postings+indexes "
+          f"{sizes.postings}, FTS {sizes.fts}; {query_count} queries of 2-5 Zipf terms, "
+          f"{fallbacks} BM25 queries needed the full scan")
+    print("| top-10 | p50 ms | p95 ms |")
+    print("|---|---:|---:|")
+    for label, key in (("pagemill BM25", "bm25"), ("pagemill dense (HNSW, ef_search 100)", "dense"),
+                       ("pagemill hybrid (weighted, one statement)", "hybrid"),
+                       ("PostgreSQL FTS ts_rank_cd (OR of the terms, GIN)", "fts")):
+        print(f"| {label} | {_pct(results[key], .5):.1f} | {_pct(results[key], .95):.1f} |")
+    if in_memory:
+        print(f"| rank_bm25 in memory ({rank_bm25_queries} queries; build {in_memory['build_s']:.0f} s, "
+              f"+{in_memory['rss_gib']:.1f} GiB) | {in_memory['p50']:.1f} | {in_memory['p95']:.1f} |")
+    if timings:
+        print("\n| bulk load step | seconds | chunks/s |")
+        print("|---|---:|---:|")
+        for label, seconds in timings.items():
+            print(f"| {label} | {seconds:.0f} | {chunks / max(seconds, 1e-9):,.0f} |")
+        print(f"| all | {sum(timings.values()):.0f} | {chunks / sum(timings.values()):,.0f} |")
+    if with_index:
+        print(f"\nincremental ingest through replace_document into the {chunks:,}-chunk index "
+              f"(HNSW kept): {with_index:.0f} chunks/s")
+
+
+def _fell_back(conn, tenant: str, terms: list[str], params: SearchParams) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the early-terminating path could not prove its top-k (the plain scan ran)."""
+    return not conn.execute(text(bm25_proof_sql()), {
+        "tenant": tenant, "terms": terms, "k1": params.k1, "b": params.b,
+        "candidates": 100, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
+        "exact_k": 40}).scalar_one()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="200000,1000000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--rank-bm25-queries", type=int, default=20)
+    parser.add_argument("--ingest-documents", type=int, default=100,
+                        help="documents of 10 chunks written through replace_document")
+    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    args = parser.parse_args()
+    for size in (int(s) for s in args.sizes.split(",")):
+        run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents)
+
+
+if __name__ == "__main__":
+    main()
