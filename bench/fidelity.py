@@ -1,7 +1,7 @@
 """Text fidelity measures shared by bench/extract.py and the tests.
 
 - bag-of-words recall/precision: multiset overlap of lower-cased word tokens, Markdown
-  syntax ignored, so that it measures text content, not formatting;
+  syntax (backslash escapes included) ignored, so that it measures text content, not formatting;
 - character error rate: Levenshtein distance over the reference length, whitespace runs
   collapsed (line breaks differ legitimately between engines).
 """
@@ -14,10 +14,12 @@ from collections import Counter
 from rapidfuzz.distance import Levenshtein
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
+# Markdown's backslash escapes (`\_` for a literal underscore) are syntax, not text.
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
 
 
 def words(text: str) -> Counter[str]:
-    return Counter(token.lower() for token in _TOKEN.findall(text))
+    return Counter(token.lower() for token in _TOKEN.findall(_ESCAPE.sub(r"\1", text)))
 
 
 def bag_of_words(hypothesis: str, reference: str) -> tuple[float, float]:

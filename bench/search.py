@@ -22,6 +22,7 @@ import os
 import random
 import resource
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from sqlalchemy import Engine, text
 
 from bench.database import bench_tenant
 from indexing.chunking import Chunk
-from indexing.search import SearchParams, bm25_proof_sql, search
+from indexing.search import SearchParams, bm25_path_sql, search
 from indexing.store import IndexedDocument, delete_document, replace_document
 
 VOCABULARY = 50_000
@@ -220,7 +221,7 @@ def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]
 
 
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
-             ingest_documents: int) -> None:
+             ingest_documents: int, depth: int) -> None:
     engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
     print(f"\n## {chunks:,} chunks", flush=True)
     timings: dict[str, float] = {}
@@ -236,9 +237,9 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
 
     queries = _queries(engine, query_count)
     # The service's defaults: weighted fusion, alpha 0.5, ef_search 100, one hit per document.
-    params = SearchParams(fusion="weighted", alpha=0.5)
+    params = SearchParams(fusion="weighted", alpha=0.5, bm25_depth=depth)
     results: dict[str, list[float]] = {"bm25": [], "dense": [], "hybrid": [], "fts": []}
-    fallbacks = 0
+    paths: Counter[str] = Counter()
     with engine.connect() as conn:
         for terms, vector in queries[:5]:  # warm the caches the same way for every system
             for mode in ("bm25", "dense", "hybrid"):
@@ -257,10 +258,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
                 FROM bench_fts f, to_tsquery('simple', :q) q
                 WHERE f.tsv @@ q ORDER BY r DESC LIMIT 10"""), {"q": " | ".join(terms.split())}).all()
             results["fts"].append((time.perf_counter() - t0) * 1000)
-            total = conn.execute(text(
-                "SELECT coalesce(sum(df), 0) FROM bm25_terms WHERE tenant_id = :t AND term = ANY(:terms)"),
-                {"t": tenant, "terms": terms.split()}).scalar_one()
-            fallbacks += total > params.bm25_scan_below and _fell_back(conn, tenant, terms.split(), params)
+            paths[_bm25_path(conn, tenant, terms.split(), params)] += 1
             conn.rollback()
     in_memory = _rank_bm25(engine, tenant, queries[:rank_bm25_queries]) if rank_bm25_queries else None
 
@@ -268,7 +266,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
 
     print(f"\n{chunks:,} chunks, {postings:,} postings; HNSW {sizes.hnsw}, postings+indexes "
           f"{sizes.postings}, FTS {sizes.fts}; {query_count} queries of 2-5 Zipf terms, "
-          f"{fallbacks} BM25 queries needed the full scan")
+          f"BM25 paths taken: {dict(paths)}")
     print("| top-10 | p50 ms | p95 ms |")
     print("|---|---:|---:|")
     for label, key in (("pagemill BM25", "bm25"), ("pagemill dense (HNSW, ef_search 100)", "dense"),
@@ -289,9 +287,9 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
               f"(HNSW kept): {with_index:.0f} chunks/s")
 
 
-def _fell_back(conn, tenant: str, terms: list[str], params: SearchParams) -> bool:  # type: ignore[no-untyped-def]
-    """Whether the early-terminating path could not prove its top-k (the plain scan ran)."""
-    return not conn.execute(text(bm25_proof_sql()), {
+def _bm25_path(conn, tenant: str, terms: list[str], params: SearchParams) -> str:  # type: ignore[no-untyped-def]
+    """Which BM25 path answered: the plain scan, the proven candidates or MaxScore."""
+    return conn.execute(text(bm25_path_sql()), {
         "tenant": tenant, "terms": terms, "k1": params.k1, "b": params.b,
         "candidates": 100, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
         "exact_k": 40}).scalar_one()
@@ -304,10 +302,13 @@ def main() -> None:
     parser.add_argument("--rank-bm25-queries", type=int, default=20)
     parser.add_argument("--ingest-documents", type=int, default=100,
                         help="documents of 10 chunks written through replace_document")
+    parser.add_argument("--depth", type=int, default=SearchParams().bm25_depth,
+                        help="postings read per query term before the bound is checked")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
-        run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents)
+        run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents,
+                 args.depth)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,25 @@ def _tables(document: Any) -> list[Table]:
     return tables
 
 
+def _add_office_parts(document: Any, data: bytes, mime_type: str, pages: list[Page]) -> None:
+    """Sheet names as headings of their pages (people search spreadsheets by them) and slide
+    comments under their slides, which docling's export leaves out."""
+    from docling_core.types.doc import GroupLabel
+
+    if mime_type == MIME_XLSX:
+        sheets = [g.name for g in document.groups if g.label == GroupLabel.SHEET]
+        if len(sheets) == len(pages):
+            for page, name in zip(pages, sheets, strict=True):
+                page.markdown = f"## {name}\n\n{page.markdown}".rstrip()
+    elif mime_type == MIME_PPTX:
+        from extractors.ooxml import slide_comments
+
+        for number, lines in slide_comments(data).items():
+            page = next((p for p in pages if p.number == number), pages[-1] if len(pages) == 1 else None)
+            if page is not None:
+                page.markdown = "\n\n".join([page.markdown, *lines]).strip()
+
+
 def convert(data: bytes, mime_type: str, filename: str | None = None,
             artifacts_path: str | None = None) -> ExtractionResult:
     from docling.datamodel.base_models import ConversionStatus, DocumentStream
@@ -83,8 +102,8 @@ def convert(data: bytes, mime_type: str, filename: str | None = None,
     from docling_core.types.doc import ContentLayer
 
     document = result.document
-    # Cell comments are content people search for in spreadsheets; Word comments and slide
-    # notes stay out (review chatter and speaker notes, not the document).
+    # Cell comments are content people search for in spreadsheets (slide comments are added
+    # by _add_office_parts); Word comments and speaker notes stay out.
     layers = {ContentLayer.BODY, ContentLayer.NOTES} if mime_type == MIME_XLSX else {ContentLayer.BODY}
     page_numbers = sorted(document.pages) if document.pages else []
     if len(page_numbers) > 1:
@@ -93,6 +112,7 @@ def convert(data: bytes, mime_type: str, filename: str | None = None,
     else:
         pages = [Page(document.export_to_markdown(included_content_layers=layers),
                       number=page_numbers[0] if page_numbers else None, engine=NAME)]
+    _add_office_parts(document, data, mime_type, pages)
     title = next((line[2:].strip() for p in pages for line in p.markdown.splitlines()
                   if line.startswith("# ")), None)
     warnings = [str(e.error_message) for e in result.errors]

@@ -11,6 +11,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from extractors.base import ExtractionError, Page
+from extractors.text_repair import repair_lam_alef, space_script_boundaries
 
 # PDFium's error text for a password-protected file.
 _PASSWORD_ERRORS = ("password", "security")
@@ -68,13 +69,15 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
         for index in range(count):
             try:
                 page = pdf[index]
-                text = page.get_textpage().get_text_bounded()
+                textpage = page.get_textpage()
+                text = repair_lam_alef(textpage, textpage.get_text_bounded())
                 images.append(_image_count(page))
             except pdfium.PdfiumError as exc:
                 warnings.append(f"page {index + 1}: text layer unreadable ({exc})")
                 text = ""
                 images.append(0)
             text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+            text = space_script_boundaries(text)
             pages.append(Page(text.strip(), number=index + 1, engine="pdfium-text"))
         signals = {
             "page_count": count,

@@ -35,6 +35,7 @@ from extractors.sniff import (
     decode_text,
     sniff,
 )
+from extractors.text_repair import join_hyphenated
 
 Engine = Callable[[], ExtractionResult]
 # Attachments inside attachments inside mail: deep enough for forwards, bounded for bombs.
@@ -95,6 +96,7 @@ def _pdf(data: bytes, options: ExtractOptions) -> ExtractionResult:
     layer_text = "\n".join(p.markdown for p in layer.pages)
     language = detect_language(layer_text[:5000])
     for page in layer.pages:
+        page.markdown = join_hyphenated(page.markdown, language)
         page.quality = assess(page.markdown, language).score
     signals = dict(layer.signals)
     signals["language"] = language

@@ -106,9 +106,11 @@ class Hit:
 #      that were cut short, of weight x the last impact read -- scaled up by how far the
 #      average length drifted since impacts were computed;
 #   4. `safe`: the candidates' top N stands when the N-th score beats that bound (or no term
-#      was cut short) and impacts were computed with this k1 and b.  Otherwise the plain
-#      scan over every posting runs instead; its branch carries a one-time filter, so when
-#      `safe` holds, PostgreSQL never executes it.
+#      was cut short) and impacts were computed with this k1 and b;
+#   5. otherwise MaxScore (below) reads in full only the postings of the terms that can
+#      still matter.  The plain scan over every posting answers when there are few postings
+#      or the impacts were computed with other parameters.  Each path's branch carries a
+#      one-time filter, so PostgreSQL never executes the paths not taken.
 # One posting's contribution, summed per chunk: the same expression in both paths, so that
 # the candidate phase and the plain scan cannot disagree.
 _SCORE = """sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
@@ -178,21 +180,77 @@ bound AS MATERIALIZED (
         ON cut.term = w.term AND w.df > :depth
 ),
 safe AS MATERIALIZED (
-    -- Few postings in all: the plain scan is cheaper than any bookkeeping (and CASE keeps
-    -- the candidate phase from running at all).
-    SELECT CASE WHEN (SELECT coalesce(sum(df), 0) FROM weights) <= :scan_below THEN false
-           ELSE coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8)
-                         AND (NOT (SELECT truncated FROM bound)
-                              OR (SELECT score FROM exact ORDER BY score DESC, chunk_id
-                                  OFFSET :exact_k - 1 LIMIT 1) > (SELECT value FROM bound)),
-                         false)
-           END AS ok
+    -- Which path answers: 'scan' when there are few postings in all (cheaper than any
+    -- bookkeeping; CASE keeps the candidate phase from running at all) or when impacts were
+    -- computed with another k1 and b; 'exact' when the candidates' top is proven; otherwise
+    -- 'maxscore'.
+    SELECT CASE WHEN (SELECT coalesce(sum(df), 0) FROM weights) <= :scan_below THEN 'scan'
+                WHEN NOT coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8),
+                                  false) THEN 'scan'
+                WHEN NOT (SELECT truncated FROM bound)
+                     OR (SELECT score FROM exact ORDER BY score DESC, chunk_id
+                         OFFSET :exact_k - 1 LIMIT 1) > (SELECT value FROM bound) THEN 'exact'
+                ELSE 'maxscore'
+           END AS path
     FROM stats s
+),
+-- MaxScore, when the bound did not hold.  The candidates' exact_k-th exact score is a lower
+-- bound on the true one (theta).  Terms whose upper bounds (weight x highest impact) sum to
+-- less than theta, taken from the smallest, are optional: a chunk holding only those cannot
+-- reach the top.  So the answer lies among chunks holding an essential term -- their
+-- postings are read in full -- and of those only chunks whose partial score plus the
+-- optional terms' bounds reaches theta are completed, by primary-key probes.
+theta AS MATERIALIZED (
+    SELECT coalesce((SELECT score FROM exact ORDER BY score DESC, chunk_id OFFSET :exact_k - 1 LIMIT 1),
+                    0.0::float8) AS value
+),
+split AS MATERIALIZED (
+    SELECT b.term, b.w, b.avgdl, b.ub,
+           sum(b.ub) OVER (ORDER BY b.ub, b.term) < (SELECT value FROM theta) AS optional
+    FROM (
+        SELECT w.term, w.w, w.avgdl,
+               w.w * m.impact * greatest(1.0::float8, (SELECT avgdl / impact_avgdl FROM stats)) AS ub
+        FROM weights w
+        CROSS JOIN LATERAL (
+            SELECT p.impact::float8 AS impact FROM bm25_postings p
+            WHERE p.tenant_id = :tenant AND p.term = w.term
+            ORDER BY p.impact DESC LIMIT 1
+        ) m
+    ) b
+),
+partial AS MATERIALIZED (
+    SELECT p.chunk_id, {score} AS score
+    FROM split weights
+    JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term{bm25_filter}
+    WHERE NOT weights.optional
+    GROUP BY p.chunk_id
+    HAVING {score} + (SELECT coalesce(sum(ub) FILTER (WHERE optional), 0.0::float8) FROM split)
+           >= (SELECT value FROM theta)
+),
+completed AS (
+    SELECT c.chunk_id, c.score + coalesce(o.score, 0.0::float8) AS score
+    FROM partial c
+    CROSS JOIN LATERAL (
+        SELECT {score} AS score
+        FROM split weights
+        JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term AND p.chunk_id = c.chunk_id
+        WHERE weights.optional
+    ) o
 ),
 bm25 AS (
     SELECT chunk_id, score, row_number() OVER (ORDER BY score DESC, chunk_id) AS rank
     FROM (
-        SELECT chunk_id, score FROM exact WHERE (SELECT ok FROM safe)
+        SELECT chunk_id, score FROM exact WHERE (SELECT path FROM safe) = 'exact'
+        UNION ALL
+        SELECT chunk_id, score FROM (
+            -- The candidates' exact scores fill the ranks below theta that MaxScore pruned.
+            SELECT chunk_id, max(score) AS score
+            FROM (SELECT chunk_id, score FROM completed UNION ALL SELECT chunk_id, score FROM exact) m
+            GROUP BY chunk_id
+            ORDER BY score DESC, chunk_id
+            LIMIT :candidates
+        ) maxscore
+        WHERE (SELECT path FROM safe) = 'maxscore'
         UNION ALL
         SELECT chunk_id, score FROM (
             SELECT p.chunk_id,
@@ -203,7 +261,7 @@ bm25 AS (
             ORDER BY score DESC, p.chunk_id
             LIMIT :candidates
         ) scan
-        WHERE NOT (SELECT ok FROM safe)
+        WHERE (SELECT path FROM safe) = 'scan'
     ) scored
 )
 """.replace("{score}", _SCORE)
@@ -288,10 +346,10 @@ def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion
     return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct))
 
 
-def bm25_proof_sql() -> str:
-    """Whether the early-terminating BM25 path proves its top ``:exact_k`` for a query (when
-    false, search runs the plain scan); for benchmarks and tests."""
-    return "WITH " + _BM25_CTE.replace("{bm25_filter}", "") + "SELECT (SELECT ok FROM safe) AS ok"
+def bm25_path_sql() -> str:
+    """Which path answers a BM25 query ('scan', 'exact' or 'maxscore'); for benchmarks and
+    tests."""
+    return "WITH " + _BM25_CTE.replace("{bm25_filter}", "") + "SELECT (SELECT path FROM safe) AS path"
 
 
 def search(

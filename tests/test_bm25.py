@@ -14,7 +14,7 @@ from sqlalchemy import text
 from app.auth import ensure_tenant
 from indexing.analyzer import analyze
 from indexing.chunking import Chunk
-from indexing.search import SearchParams, search
+from indexing.search import Filters, SearchParams, search
 from indexing.store import IndexedDocument, delete_document, replace_document
 
 VOCAB = [f"word{i}" for i in range(60)] + ["protein", "cells", "cancer", "v2.3.1", "tumour"]
@@ -222,26 +222,46 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
                if node.get("Relation Name") == "bm25_postings" and node.get("Actual Loops") == 0)
 
 
+def _path(conn, tenant, query, params, exact_k=10):  # type: ignore[no-untyped-def]
+    from indexing.search import bm25_path_sql
+
+    return conn.execute(text(bm25_path_sql()), {
+        "tenant": tenant, "terms": analyze(query), "k1": params.k1, "b": params.b,
+        "candidates": params.candidates, "depth": params.bm25_depth,
+        "scan_below": params.bm25_scan_below, "exact_k": exact_k}).scalar_one()
+
+
 def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, tenant):
     rng = random.Random(11)
     for i in range(400):
         _index(engine, tenant, f"doc{i}", _random_text(rng))
     queries = ["word0", "word0 word1", "word0 word1 word2 protein", "word3 cancer", "tumour v2.3.1",
-               "word0 word0 word5", "cells word1 word7 word9", "nothingmatches", "word2 word40"]
-    shallow = SearchParams(candidates=10, bm25_depth=8, bm25_scan_below=0)
-    deep = SearchParams(candidates=10, bm25_depth=10**6, bm25_scan_below=0)
-    skipped = 0
+               "word0 word0 word5", "cells word1 word7 word9", "nothingmatches", "word2 word40",
+               "word1 word2 word3 word4", "word5 word6 word30 word31", "word0 word8 word19"]
+    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
+    paths = []
     with engine.begin() as conn:
-        for query in queries:
-            fast = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=shallow)
-            full = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=deep)
-            got = [(h.chunk_id, round(h.score, 9)) for h in fast]
-            assert got == [(h.chunk_id, round(h.score, 9)) for h in full], query
-            skipped += _never_executed_scans(conn, tenant, query, SearchParams(
-                candidates=10, bm25_depth=200, bm25_scan_below=0))
-    assert skipped > 0  # the bound held for some queries and the plain scan never ran
-    with engine.begin() as conn:
+        for depth in (3, 8, 50):
+            shallow = SearchParams(candidates=10, bm25_depth=depth, bm25_scan_below=0)
+            for query in queries:
+                for collapse in (False, True):
+                    fast = search(conn, tenant, query, k=10, mode="bm25", collapse=collapse, params=shallow)
+                    full = search(conn, tenant, query, k=10, mode="bm25", collapse=collapse, params=plain)
+                    got = [(h.chunk_id, round(h.score, 9)) for h in fast]
+                    assert got == [(h.chunk_id, round(h.score, 9)) for h in full], (query, depth, collapse)
+                paths.append(_path(conn, tenant, query, shallow))
+                # Filters apply inside every path.
+                some = Filters(document_ids=[f"doc{i}" for i in range(0, 400, 3)])
+                fast = search(conn, tenant, query, k=10, mode="bm25", params=shallow, filters=some)
+                full = search(conn, tenant, query, k=10, mode="bm25", params=plain, filters=some)
+                assert [h.chunk_id for h in fast] == [h.chunk_id for h in full], (query, depth)
+                assert all(int(h.document_id[3:]) % 3 == 0 for h in fast)
+        # The plain scan, the proven candidates and MaxScore each answered some of them.
+        assert {"exact", "maxscore"} <= set(paths), paths
+        assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
+            candidates=10, bm25_depth=200, bm25_scan_below=0)) > 0
         # Below the threshold the candidate phase never runs: the plain scan answers alone.
+        assert _path(conn, tenant, "word0 word1", SearchParams(bm25_scan_below=10**9)) == "scan"
         assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
             candidates=10, bm25_depth=8, bm25_scan_below=10**9)) >= 1
 

@@ -24,6 +24,7 @@ from extractors.sniff import (
     parseable,
     sniff,
 )
+from extractors.text_repair import join_hyphenated
 from tests.corpus import CORPUS, needs_corpus
 
 pytestmark = needs_corpus
@@ -210,6 +211,34 @@ def test_born_digital_pdf_recall_against_ground_truth():
     recall, _ = bag_of_words(result.markdown, truth)
     assert recall >= 0.95
     assert sniff((DOCLING / "pdf" / "sources" / "multi_page.pdf").read_bytes()) == MIME_PDF
+
+
+def test_arabic_ligatures_are_put_back_in_logical_order():
+    # PDFium writes a lam-alef ligature as alef-then-lam; "productivity" and "problems" must
+    # come out spelled as in the ground truth, and Latin words apart from Arabic ones.
+    result = _extract(DOCLING / "pdf" / "sources" / "right_to_left_01.pdf")
+    assert "الإنتاجية" in result.markdown and "للمشكلات" in result.markdown
+    assert "اإلنتاجية" not in result.markdown
+    assert "Python من" in result.markdown
+    truth = (DOCLING / "pdf" / "groundtruth" / "right_to_left_01.md").read_text()
+    assert bag_of_words(result.markdown, truth)[0] >= 0.95
+
+
+def test_words_hyphenated_across_lines_are_joined():
+    result = _extract(DOCLING / "pdf" / "sources" / "table_mislabeled_as_picture.pdf")
+    assert "appointments" in result.markdown and "appoint-" not in result.markdown
+    assert join_hyphenated("the appoint-\nments of well-\nknown state-\nof-the-art zzqv-\nxxjq") == \
+        "the appointments\n of well-known\n state-of-the-art\n zzqv-\nxxjq"
+
+
+def test_slide_comments_and_sheet_names_are_kept():
+    slides = _extract(DOCLING / "pptx" / "sources" / "powerpoint_comments.pptx")
+    first = next(p for p in slides.pages if p.number == 1).markdown
+    assert ("[author: John Reviewer (JR), time: 2026-01-01T00:00:00]: "
+            "This is a sample reviewer comment") in first
+    assert "I need to try this out!" in next(p for p in slides.pages if p.number == 3).markdown
+    sheets = _extract(DOCLING / "xlsx" / "sources" / "xlsx_03_chartsheet.xlsx")
+    assert [p.markdown.splitlines()[0] for p in sheets.pages] == ["## Duck Observations", "## Duck Chart"]
 
 
 def test_poor_text_layer_in_a_script_ocr_cannot_read_is_kept():
