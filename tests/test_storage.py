@@ -189,3 +189,91 @@ def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, 
     # With local storage there is nothing to presign: a clear 409.
     local = create_app(config).test_client()
     assert local.post("/v1/uploads", headers=auth).status_code == 409
+
+
+def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_url, tmp_path):  # type: ignore[no-untyped-def]
+    """`pagemill serve` (API + worker, real processes) configured with STORAGE_URL=s3://...:
+    an uploaded job completes, its bytes live in the bucket, no message carries them, and
+    deleting the document removes its object."""
+    import os
+    import signal
+
+    import boto3
+    import requests
+    from sqlalchemy import text
+
+    from app.auth import create_key
+    from app.db import get_engine, upgrade_schema
+    from app.embedded import create_database
+    from tests.conftest import ROOT, wait_for
+
+    # A database of its own: the session's worker (local storage) must not take these jobs.
+    url = database_url.replace("/pagemill_test?", "/pagemill_s3?", 1)
+    create_database(database_url, "pagemill_s3")
+    upgrade_schema(url)
+    engine = get_engine(url)
+    s3 = boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1",
+                      aws_access_key_id="test", aws_secret_access_key="test")
+    s3.create_bucket(Bucket="pagemill-serve")
+    with engine.begin() as conn:
+        key = create_key(conn, "s3-serve")
+        # Records the size of every message published, before workers consume and delete it.
+        conn.execute(text("""
+            CREATE TABLE IF NOT EXISTS seen_messages (size int NOT NULL);
+            CREATE OR REPLACE FUNCTION note_message() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN INSERT INTO seen_messages VALUES (length(NEW.payload)); RETURN NEW; END $$;
+            DROP TRIGGER IF EXISTS note_message ON broker_messages;
+            CREATE TRIGGER note_message AFTER INSERT ON broker_messages
+                FOR EACH ROW EXECUTE FUNCTION note_message();"""))
+    port = _free_port()
+    env = {**test_env, "DATABASE_URL": url, "STORAGE_URL": "s3://pagemill-serve/objects",
+           "S3_ENDPOINT_URL": s3_endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+           "AWS_DEFAULT_REGION": "us-east-1", "PAGEMILL_HOME": str(tmp_path),
+           "PAGEMILL_LOG_LEVEL": "WARNING"}
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port)], env=env,
+                            cwd=ROOT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        def up() -> bool:
+            assert proc.poll() is None, f"serve exited with {proc.returncode}"
+            try:
+                return requests.get(f"{base}/healthz", timeout=2).ok
+            except requests.ConnectionError:
+                return False
+
+        wait_for(up, timeout=120, what="API up")
+        pdf = (ROOT.parent / "shared" / "corpus" / "docling" / "pdf" / "sources" / "multi_page.pdf")
+        body = pdf.read_bytes()
+        auth = {"Authorization": f"Bearer {key}"}
+        response = requests.post(f"{base}/v1/jobs", headers=auth, timeout=30,
+                                 files=[("file", ("multi_page.pdf", body, "application/pdf")),
+                                        ("file", ("notes.txt", b"plain notes about ducks", "text/plain"))])
+        assert response.status_code == 202, response.text
+        job_id = response.json()["id"]
+
+        def finished() -> dict | None:  # type: ignore[type-arg]
+            job = requests.get(f"{base}/v1/jobs/{job_id}", headers=auth, timeout=10).json()
+            return job if job["status"] in ("completed", "completed_with_errors", "failed") else None
+
+        job = wait_for(finished, timeout=300, what="job on S3 storage")
+        assert job["status"] == "completed" and job["completed_documents"] == 2
+        documents = requests.get(f"{base}/v1/jobs/{job_id}/documents", headers=auth, timeout=10).json()
+        objects = {o["Key"] for o in s3.list_objects_v2(Bucket="pagemill-serve").get("Contents", [])}
+        with engine.connect() as conn:
+            keys = dict(conn.execute(text("SELECT external_id, object_key FROM documents WHERE job_id = :j"),
+                                     {"j": job_id}).all())
+            count, largest = conn.execute(text("SELECT count(*), max(size) FROM seen_messages")).one()
+        assert {f"objects/{k}" for k in keys.values()} <= objects
+        assert count >= 2 and largest < 8192 < len(body)  # messages carry references, never bytes
+        pdf_doc = next(d for d in documents["documents"] if d["document_id"] == "multi_page.pdf")
+        deleted = requests.delete(f"{base}/v1/documents/{pdf_doc['id']}", headers=auth, timeout=30)
+        assert deleted.status_code == 204
+        remaining = {o["Key"] for o in s3.list_objects_v2(Bucket="pagemill-serve").get("Contents", [])}
+        assert f"objects/{keys['multi_page.pdf']}" not in remaining
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
