@@ -151,7 +151,7 @@ SELECT id, queue, priority, payload, deliveries, :reason, created_at FROM gone
 ON CONFLICT (id) DO NOTHING
 """)
 
-_ACK = text("DELETE FROM broker_messages WHERE id = :id")
+_ACK = text("DELETE FROM broker_messages WHERE id = ANY(CAST(:ids AS bigint[]))")
 
 # Acks, claims and lease renewals may be lost in a server crash without losing a message
 # (the message is delivered again), so they need not wait for the WAL flush; publishes do.
@@ -290,6 +290,10 @@ class Channel(virtual.Channel):
         self._buffer: dict[str, deque[tuple[int, str, int]]] = {}
         self.fetch_limit = int(options.get("fetch_limit", DEFAULT_FETCH_LIMIT))
         self._no_ack_queues: set[str] = set()
+        # Acknowledged rows not deleted yet.  Under Celery's event loop an ack rides along
+        # with the next claim (one round trip instead of two) or is flushed at the end of the
+        # loop iteration; a crash in between only means the message is delivered again.
+        self._acked: list[int] = []
 
     def basic_consume(self, queue: str, no_ack: bool, *args: Any, **kwargs: Any) -> Any:
         if no_ack:
@@ -360,6 +364,7 @@ class Channel(virtual.Channel):
         limit = max(1, min(room if room is not None else 1, self.fetch_limit))
         with self.engine.begin() as conn:
             conn.execute(_RELAXED)
+            self._delete_acked(conn)
             rows = conn.execute(_CLAIM, {"queue": queue, "lease": self.visibility_timeout,
                                          "consumer": self.consumer_id, "limit": limit}).all()
             claimed = []
@@ -376,6 +381,11 @@ class Channel(virtual.Channel):
         return claimed
 
     def close(self) -> None:
+        try:
+            self.flush_acks()
+        except (OperationalError, DBAPIError):
+            log.warning("could not delete acknowledged messages; they will be delivered again",
+                        exc_info=True)
         # Leased but never handed out: make them visible again rather than wait for expiry.
         pending = [row_id for buffered in self._buffer.values() for row_id, _, _ in buffered]
         self._buffer.clear()
@@ -402,10 +412,22 @@ class Channel(virtual.Channel):
             raise NotImplementedError("basic_ack(multiple=True) is not supported by this transport")
         row_id = self._forget(delivery_tag)
         if row_id is not None:
+            self._acked.append(row_id)
+            if not self.connection.defers_acks:
+                self.flush_acks()
+        super().basic_ack(delivery_tag)
+
+    def _delete_acked(self, conn: Any) -> None:
+        if self._acked:
+            conn.execute(_ACK, {"ids": self._acked})
+            # Cleared only once the statement ran; a failed transaction keeps them to retry.
+            self._acked = []
+
+    def flush_acks(self) -> None:
+        if self._acked:
             with self.engine.begin() as conn:
                 conn.execute(_RELAXED)
-                conn.execute(_ACK, {"id": row_id})
-        super().basic_ack(delivery_tag)
+                self._delete_acked(conn)
 
     def basic_reject(self, delivery_tag: str, requeue: bool = False) -> None:
         if requeue:
@@ -681,10 +703,20 @@ class Transport(virtual.Transport):
             self._register_listener()
         self._drain_ready()
 
+    @property
+    def defers_acks(self) -> bool:
+        """Under an event loop, acks wait for the next claim or the end of the iteration."""
+        return self._loop is not None
+
     def _on_tick(self) -> None:
         if self.capacity_freed:
             self.capacity_freed = False
             self._drain_ready()
+        for channel in self.channels:
+            try:
+                channel.flush_acks()
+            except (OperationalError, DBAPIError):
+                log.warning("could not delete acknowledged messages; retrying", exc_info=True)
 
     def _drain_ready(self) -> None:
         # Bounded, so that a deep queue cannot starve the rest of the event loop.
