@@ -483,12 +483,18 @@ def create_app(config: Config | None = None) -> Flask:
             gone = jobs.mark_document_deleted(conn, tenant_id, document_uuid)
             if gone is None:
                 raise ApiError(404, "not_found", f"document {document_uuid} not found")
-            if gone["indexed"]:
-                unindex(conn, tenant_id, gone["external_id"])
+            # Its attachments go with it.
+            children = jobs.attachment_ids(conn, tenant_id, document_uuid)
+            removed = [gone, *filter(None, (jobs.mark_document_deleted(conn, tenant_id, child)
+                                            for child in children))]
+            for item in removed:
+                if item["indexed"]:
+                    unindex(conn, tenant_id, item["external_id"])
         # Bytes go after the commit: a failure here leaves an orphan object, never a row
         # that points at nothing.
-        if gone["object_key"]:
-            runtime.storage.delete(gone["object_key"])
+        for item in removed:
+            if item["object_key"]:
+                runtime.storage.delete(item["object_key"])
         return "", 204
 
     @app.post("/v1/search")

@@ -308,6 +308,22 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
                 click.echo("   (no results)")
 
 
+def _attachment_outcomes(result: Any) -> list[dict[str, Any]]:
+    """Every attachment below a result, depth first, as the pipeline would store it."""
+    out = []
+    for attachment in result.attachments:
+        child = attachment.result
+        out.append({"name": attachment.name, "status": "completed" if child else "failed",
+                    "error_code": attachment.error_code, "error_message": attachment.error_message,
+                    "extractor": child.extractor if child else None,
+                    "markdown": child.markdown if child else None})
+        if child:
+            out.extend({**item, "name": f"{attachment.name}/{item['name']}"}
+                       for item in _attachment_outcomes(child))
+    return out
+
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
@@ -349,9 +365,15 @@ def parse(paths: tuple[str, ...], as_json: bool, password: str | None, isolation
                 outcome = {"path": path, "status": "completed", **result.report(),
                            "title": result.title, "markdown": result.markdown,
                            "page_text": [{"number": p.number, "text": p.markdown} for p in result.pages],
-                           "tables": [asdict(t) for t in result.tables]}
+                           "tables": [asdict(t) for t in result.tables],
+                           "attachments": _attachment_outcomes(result)}
                 if not as_json:
                     click.echo(result.markdown)
+                    for item in _attachment_outcomes(result):
+                        click.echo(f"\n---\nattachment {item['name']}: {item['status']}"
+                                   + (f" ({item['error_code']})" if item["error_code"] else ""))
+                        if item["markdown"]:
+                            click.echo(item["markdown"])
             outcome["seconds"] = round(time.monotonic() - started, 3)
             if as_json:
                 click.echo(json.dumps(outcome, ensure_ascii=False, default=str))

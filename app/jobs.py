@@ -147,7 +147,7 @@ SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, 
        count(d.id) FILTER (WHERE d.status = 'pending') AS pending_documents,
        (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS total_batches,
        (SELECT count(*) FROM batches b WHERE b.job_id = j.id AND b.status = 'done') AS done_batches
-FROM jobs j LEFT JOIN documents d ON d.job_id = j.id
+FROM jobs j LEFT JOIN documents d ON d.job_id = j.id AND d.parent_id IS NULL
 WHERE {where}
 GROUP BY j.id
 {order}
@@ -277,8 +277,10 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
     """Set the job's terminal status from its documents; ``None`` while some are unfinished."""
     row = conn.execute(text("""
         WITH counts AS (
-            SELECT count(*) FILTER (WHERE status = 'completed') AS completed,
-                   count(*) FILTER (WHERE status = 'failed') AS failed,
+            -- The outcome is the submitted documents' (attachments are listed under them);
+            -- nothing is final while any row, attachments included, is unfinished.
+            SELECT count(*) FILTER (WHERE status = 'completed' AND parent_id IS NULL) AS completed,
+                   count(*) FILTER (WHERE status = 'failed' AND parent_id IS NULL) AS failed,
                    count(*) FILTER (WHERE status NOT IN ('completed', 'failed', 'cancelled'))
                        AS unfinished
             FROM documents WHERE job_id = :job
@@ -366,7 +368,7 @@ _DOCUMENT_FIELDS = """
     d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
     d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.url, d.extractor, d.page_count,
     d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.annotation, d.created_at,
-    d.started_at, d.finished_at
+    d.started_at, d.finished_at, d.parent_id
 """
 
 
@@ -375,7 +377,7 @@ def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | 
     rows = conn.execute(text(f"""
         SELECT {_DOCUMENT_FIELDS} FROM documents d
         WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid) AND d.deleted_at IS NULL
-          AND (CAST(:status AS text) IS NULL OR d.status = :status)
+          AND d.parent_id IS NULL AND (CAST(:status AS text) IS NULL OR d.status = :status)
         ORDER BY d.batch_no, d.external_id
         LIMIT :limit OFFSET :offset
     """), {"tenant": tenant_id, "job": job_id, "status": status, "limit": limit,
@@ -402,7 +404,59 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[s
     """), {"tenant": tenant_id, "id": document_uuid}).mappings().all()
     doc["chunks"] = [dict(c) for c in chunks]
     doc["indexed"] = bool(chunks)
+    doc["attachments"] = [dict(r) for r in conn.execute(text("""
+        SELECT id, external_id AS document_id, filename, mime_type, status, error_code, error_message,
+               chunk_count
+        FROM documents WHERE parent_id = CAST(:id AS uuid) AND deleted_at IS NULL
+        ORDER BY external_id
+    """), {"id": document_uuid}).mappings()]
     return doc
+
+
+def upsert_attachment(conn: Connection, parent: dict[str, Any], external_id: str, name: str,
+                      new: NewDocument | None, error: tuple[str, str] | None) -> dict[str, Any] | None:
+    """The child row of one attachment of ``parent``: ``processing`` (its caller indexes it
+    next) or ``failed`` with ``error``.  Replays converge on the same row; ``None`` when that
+    row is already terminal (or the id belongs to a document the client submitted)."""
+    metadata = {**(parent.get("metadata") or {}), "attachment_of": parent["external_id"]}
+    row = conn.execute(text("""
+        INSERT INTO documents AS d (tenant_id, job_id, external_id, batch_no, source, object_key,
+                                    filename, mime_type, size_bytes, sha256, metadata, status,
+                                    error_code, error_message, attempts, started_at, finished_at,
+                                    parent_id)
+        SELECT p.tenant_id, p.job_id, :external_id, p.batch_no, 'attachment', :key, :name, :mime,
+               :size, :sha, CAST(:metadata AS jsonb),
+               CASE WHEN CAST(:code AS text) IS NULL THEN 'processing' ELSE 'failed' END,
+               :code, :message, 1, now(), CASE WHEN CAST(:code AS text) IS NULL THEN NULL ELSE now() END,
+               p.id
+        FROM documents p WHERE p.id = CAST(:parent AS uuid)
+        ON CONFLICT (job_id, external_id) DO UPDATE SET
+            object_key = excluded.object_key, mime_type = excluded.mime_type,
+            size_bytes = excluded.size_bytes, sha256 = excluded.sha256, status = excluded.status,
+            error_code = excluded.error_code, error_message = excluded.error_message,
+            attempts = d.attempts + 1, started_at = now(), finished_at = excluded.finished_at,
+            updated_at = now()
+        WHERE d.parent_id = excluded.parent_id AND d.status NOT IN ('completed', 'failed', 'cancelled')
+        RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
+                  metadata, attempts, url, source, status
+    """), {"parent": str(parent["id"]), "external_id": external_id, "name": name,
+           "key": new.object_key if new else None, "mime": new.mime_type if new else None,
+           "size": new.size_bytes if new else None, "sha": new.sha256 if new else None,
+           "metadata": json.dumps(metadata), "code": error[0] if error else None,
+           "message": error[1][:2000] if error else None}).mappings().one_or_none()
+    return dict(row) if row else None
+
+
+def attachment_ids(conn: Connection, tenant_id: str, document_uuid: str) -> list[str]:
+    """Every attachment below a document (attachments of attachments included)."""
+    return [str(r) for r in conn.execute(text("""
+        WITH RECURSIVE below AS (
+            SELECT id FROM documents WHERE parent_id = CAST(:id AS uuid) AND tenant_id = :tenant
+            UNION ALL
+            SELECT d.id FROM documents d JOIN below b ON d.parent_id = b.id
+        )
+        SELECT id FROM below
+    """), {"id": document_uuid, "tenant": tenant_id}).scalars()]
 
 
 def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:

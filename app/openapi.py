@@ -60,6 +60,8 @@ _DOCUMENT = {
         "quality": {"type": "number", "nullable": True},
         "markdown": {"type": "string", "nullable": True},
         "chunks": {"type": "array", "items": {"type": "object"}},
+        "parent_id": {"type": "string", "format": "uuid", "nullable": True},
+        "attachments": {"type": "array", "items": {"type": "object"}},
     },
 }
 

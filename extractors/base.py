@@ -45,6 +45,18 @@ class Attempt:
 
 
 @dataclass
+class Attachment:
+    """A file attached to a document (an e-mail's attachments, a digest's messages), read
+    through the router on its own: its bytes, and its result or why it has none."""
+
+    name: str
+    data: bytes
+    result: ExtractionResult | None = None
+    error_code: str | None = None
+    error_message: str | None = None
+
+
+@dataclass
 class ExtractionResult:
     pages: list[Page]
     extractor: str
@@ -60,6 +72,8 @@ class ExtractionResult:
     # it was based on, kept with the document so a surprising result can be explained.
     route: str | None = None
     signals: dict[str, Any] = field(default_factory=dict)
+    # Documents of their own (the pipeline gives each a child row and an index entry).
+    attachments: list[Attachment] = field(default_factory=list)
 
     @property
     def markdown(self) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 from extractors import docling, ocr, unstructured
 from extractors.attachments import is_encrypted_mail, list_attachments
 from extractors.base import (
+    Attachment,
     Attempt,
     EngineUnavailable,
     ExtractionError,
@@ -214,26 +214,25 @@ def _as_utf8(data: bytes) -> bytes:
     return data
 
 
-def _append_attachments(result: ExtractionResult, attachments: list[tuple[str, bytes]],
-                        options: ExtractOptions, depth: int) -> None:
-    """Each attachment through the router, as a section of its message."""
+def _extract_attachments(result: ExtractionResult, attachments: list[tuple[str, bytes]],
+                         options: ExtractOptions, depth: int) -> None:
+    """Each attachment through the router, kept as a document of its own; the message lists
+    their names (so that searching for a file name finds the message too)."""
     report = []
     for name, data in attachments:
         try:
             child = extract(data, filename=name, options=options, depth=depth + 1)
         except ExtractionError as exc:
             report.append({"name": name, "status": "failed", "error_code": exc.code})
-            result.warnings.append(f"attachment {name}: {exc.code}: {exc.message}")
+            result.attachments.append(Attachment(name, data, error_code=exc.code, error_message=exc.message))
             continue
         report.append({"name": name, "status": "completed", "extractor": child.extractor,
                        "quality": child.quality})
-        result.pages.append(Page(f"## Attachment: {name}\n\n{child.markdown}", engine=child.extractor,
-                                 quality=child.quality))
-        result.tables.extend(child.tables)
-        for attempt in child.attempts:
-            result.attempts.append(replace(attempt, engine=f"{attempt.engine} ({name})"))
+        result.attachments.append(Attachment(name, data, result=child))
     if report:
         result.signals["attachments"] = report
+        listing = "\n".join(f"- {item['name']}" for item in report)
+        result.pages.append(Page(f"## Attachments\n\n{listing}", engine=result.extractor))
 
 
 def extract(data: bytes, filename: str | None = None, declared: str | None = None,
@@ -278,7 +277,7 @@ def extract(data: bytes, filename: str | None = None, declared: str | None = Non
             # A mail with no body text is still worth its attachments.
             result = ExtractionResult(pages=[], extractor=unstructured.NAME, mime_type=mime,
                                       route="unstructured")
-        _append_attachments(result, attachments, options, depth)
+        _extract_attachments(result, attachments, options, depth)
     else:  # PARSEABLE and the branches above must agree
         raise ExtractionError("unsupported", f"no engine is configured for {mime}")
     return _finish(result, mime)

@@ -23,6 +23,7 @@ from app.config import Config
 from app.storage import ObjectNotFound, Storage
 from extractors import ExtractionError, ExtractionResult
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
+from extractors.sniff import MIME_EML, MIME_MSG
 from indexing import store
 from indexing.chunking import Chunk, chunk_markdown
 from indexing.embedding import embed
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 
 # Part of every indexed document's content hash: bump it when extraction or chunking
 # changes, so that re-ingesting unchanged bytes re-indexes instead of adopting old chunks.
-PIPELINE_VERSION = "3"
+PIPELINE_VERSION = "4"
 MAX_ATTEMPTS = 3
 # Job option "provider" values that send a job's documents to a remote batch OCR API.
 REMOTE_PROVIDERS = frozenset({"mistral-batch"})
@@ -129,7 +130,8 @@ def _adopt_upload(engine: Engine, storage: Storage, doc: dict[str, Any]) -> tupl
 
 
 def _prepare(engine: Engine, storage: Storage, doc: dict[str, Any], config: Config,
-             extractor: Extractor, job_options: dict[str, Any]) -> _Prepared:
+             extractor: Extractor, job_options: dict[str, Any]) -> list[_Prepared]:
+    """The document's attachments (documents of their own), then the document itself."""
     if doc.get("object_key") is None and doc.get("url"):
         doc, data = _fetch(engine, storage, doc, config)
     elif doc.get("sha256") is None and doc.get("source") == "object":
@@ -141,7 +143,48 @@ def _prepare(engine: Engine, storage: Storage, doc: dict[str, Any], config: Conf
                                options=options, timeout=config.extract_hard_timeout)
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
                                           "route": result.route, "quality": result.quality})
-    return prepare_result(doc, result, config)
+    item = prepare_result(doc, result, config)
+    return [*_prepare_attachments(engine, storage, doc, result, config), item]
+
+
+def _attachment_id(parent_id: str, name: str, used: set[str]) -> str:
+    external_id = f"{parent_id}#{name}"
+    n = 1
+    while external_id in used:
+        n += 1
+        external_id = f"{parent_id}#{n}-{name}"
+    used.add(external_id)
+    return external_id
+
+
+def _prepare_attachments(engine: Engine, storage: Storage, parent: dict[str, Any],
+                         result: ExtractionResult, config: Config) -> list[_Prepared]:
+    """Each attachment becomes a child row of ``parent`` with its own bytes in storage, its
+    own outcome and index entry (``<parent id>#<file name>``); a failed attachment fails
+    alone.  Attachments of attachments follow, depth first."""
+    items: list[_Prepared] = []
+    used: set[str] = set()
+    for attachment in result.attachments:
+        external_id = _attachment_id(parent["external_id"], attachment.name, used)
+        try:
+            new = jobs.stage_document(storage, str(parent["tenant_id"]), external_id, attachment.data,
+                                      source="attachment", filename=attachment.name)
+        except jobs.UnsupportedDocument as exc:
+            new, error = None, ("unsupported", exc.reason)
+        else:
+            error = None
+        if attachment.result is None:
+            error = (attachment.error_code or "unsupported", attachment.error_message or "not parsed")
+        with engine.begin() as conn:
+            child = jobs.upsert_attachment(conn, parent, external_id, attachment.name, new, error)
+        if child is None or child["status"] != "processing" or attachment.result is None:
+            continue  # finished by an earlier delivery, or failed and recorded as such
+        try:
+            items.extend(_prepare_attachments(engine, storage, child, attachment.result, config))
+            items.append(prepare_result(child, attachment.result, config))
+        except ExtractionError as exc:
+            _fail(engine, child, exc.code, exc.message)
+    return items
 
 
 def prepare_result(doc: dict[str, Any], result: ExtractionResult, config: Config) -> _Prepared:
@@ -190,7 +233,7 @@ def process_batch(
             unchanged += 1
             continue
         try:
-            item = _prepare(engine, storage, doc, config, extractor, job_options)
+            items = _prepare(engine, storage, doc, config, extractor, job_options)
         except ExtractionError as exc:
             report = {"attempts": [asdict(a) for a in exc.attempts]} if exc.attempts else None
             _fail(engine, doc, exc.code, exc.message, report)
@@ -201,19 +244,21 @@ def process_batch(
             _fail(engine, doc, "internal_error", f"{type(exc).__name__}: {exc}")
             failed += 1
             continue
-        try:
-            with engine.begin() as conn:
-                count = store.adopt_if_unchanged(conn, item.indexed)
-                if count is not None:
-                    if not jobs.complete_document(conn, str(doc["id"]), item.result.extractor,
-                                                  item.result.markdown, item.result.page_count, count,
-                                                  item.result.report()):
-                        raise _NoLongerInProgress
-                    unchanged += 1
-                    continue
-        except _NoLongerInProgress:
-            continue  # cancelled meanwhile: the adoption is rolled back
-        prepared.append(item)
+        # Attachments come first: a parent is completed only after its attachments are.
+        for item in items:
+            try:
+                with engine.begin() as conn:
+                    count = store.adopt_if_unchanged(conn, item.indexed)
+                    if count is not None:
+                        if not jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
+                                                      item.result.markdown, item.result.page_count,
+                                                      count, item.result.report()):
+                            raise _NoLongerInProgress
+                        unchanged += item is items[-1]
+                        continue
+            except _NoLongerInProgress:
+                continue  # cancelled meanwhile: the adoption is rolled back
+            prepared.append(item)
 
     completed = index_prepared(engine, config, prepared)
     with engine.begin() as conn:
@@ -226,6 +271,8 @@ def _adopt_unchanged(engine: Engine, doc: dict[str, Any], config: Config) -> boo
     extraction: a replay or re-ingest of unchanged bytes costs two UPDATEs, not an OCR run."""
     if doc.get("sha256") is None:
         return False  # a URL not fetched yet: its content is unknown
+    if doc.get("mime_type") in (MIME_EML, MIME_MSG):
+        return False  # its attachments need rows in this job too: extract it (cheap for mail)
     with engine.begin() as conn:
         indexed = store.find_unchanged(conn, str(doc["tenant_id"]), doc["external_id"],
                                        content_hash(doc["sha256"], config))
@@ -266,7 +313,7 @@ def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) ->
             # Cancelled while it was being processed: the index writes above are rolled back.
             log.info("document cancelled during processing; not indexed", extra=_fields(item.doc))
             continue
-        completed += 1
+        completed += item.doc.get("source") != "attachment"  # count what the client submitted
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
                                             "extractor": item.result.extractor})
     return completed

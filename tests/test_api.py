@@ -323,6 +323,37 @@ def test_cancel_stops_pending_documents(client, key, engine, storage, config):  
     assert client.post(f"/v1/jobs/{uuid.uuid4()}/cancel", headers=_auth(key)).status_code == 404
 
 
+def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, engine, storage,  # type: ignore[no-untyped-def]
+                                                                    config):
+    from app import jobs
+    from app.jobs import stage_document
+    from tasks.pipeline import process_batch
+    from tests.test_pipeline import _mail_with_attachments
+
+    tenant = _principal(engine, key).tenant_id
+    mail = stage_document(storage, tenant, "m.eml", _mail_with_attachments(), source="upload",
+                          filename="m.eml")
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, [mail], batch_size=10)
+    process_batch(engine, storage, config, job_id, 0)
+    listed = client.get(f"/v1/jobs/{job_id}/documents", headers=_auth(key)).get_json()["documents"]
+    assert [d["document_id"] for d in listed] == ["m.eml"]  # attachments are under their mail
+    parent = client.get(f"/v1/documents/{listed[0]['id']}", headers=_auth(key)).get_json()
+    notes = next(a for a in parent["attachments"] if a["document_id"] == "m.eml#notes.txt")
+    child = client.get(f"/v1/documents/{notes['id']}", headers=_auth(key)).get_json()
+    assert child["parent_id"] == listed[0]["id"] and "Zebrafish" in child["markdown"]
+    with engine.connect() as conn:
+        object_key = conn.execute(text("SELECT object_key FROM documents WHERE id = :i"),
+                                  {"i": notes["id"]}).scalar_one()
+    assert storage.exists(object_key)
+    assert client.delete(f"/v1/documents/{listed[0]['id']}", headers=_auth(key)).status_code == 204
+    assert client.get(f"/v1/documents/{notes['id']}", headers=_auth(key)).status_code == 404
+    with engine.connect() as conn:
+        left = conn.execute(text("SELECT count(*) FROM search_documents WHERE tenant_id = :t "
+                                 "AND external_id LIKE 'm.eml%'"), {"t": tenant}).scalar_one()
+    assert left == 0 and not storage.exists(object_key)
+
+
 def test_job_events_stream_progress_until_the_end(client, key, engine, worker):  # type: ignore[no-untyped-def]
     body = {"documents": [{"id": f"e{i}", "title": f"Event {i}", "text": "Streams of progress."}
                           for i in range(3)]}

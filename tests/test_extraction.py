@@ -90,11 +90,11 @@ def test_docx_through_docling_keeps_text_and_tables():
     assert result.attempts[0].engine == "docling" and result.attempts[0].chosen
 
 
-def test_email_keeps_headers_and_attachment_text():
+def test_email_keeps_headers_and_lists_its_attachments():
     result = _extract(CORPUS / "unstructured" / "eml" / "fake-email-attachment.eml")
     assert result.extractor == "unstructured"
     assert "**Subject:**" in result.markdown
-    assert "## Attachment:" in result.markdown
+    assert "## Attachments" in result.markdown and result.attachments[0].result is not None
 
 
 def test_scanned_pdf_is_ocred_page_by_page():
@@ -288,10 +288,13 @@ def test_garbled_text_layer_is_replaced_by_ocr():
     assert cer(result.markdown, (TESSERACT / "phototest.txt").read_text()) <= 0.05
 
 
-def test_attachments_go_through_the_router_each_in_its_own_section():
+def test_attachments_go_through_the_router_each_as_a_document():
     mail = _extract(CORPUS / "unstructured" / "fake-email-attachment.msg")
-    assert "## Attachment: fake-attachment.txt" in mail.markdown
+    assert "## Attachments\n\n- fake-attachment.txt" in mail.markdown
     assert mail.signals["attachments"][0]["status"] == "completed"
+    attachment = mail.attachments[0]
+    assert attachment.name == "fake-attachment.txt" and attachment.result is not None
+    assert attachment.result.markdown.strip() and attachment.result.markdown not in mail.markdown
     # An image attached to a mail is OCRed like any image.
     with_image = _extract(CORPUS / "unstructured" / "eml" / "email-with-image.eml")
     attached = with_image.signals["attachments"][0]

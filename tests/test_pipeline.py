@@ -382,3 +382,66 @@ def test_a_failure_inside_the_final_commit_then_a_replay_leaves_nothing_duplicat
     assert sorted(r.external_id for r in per_id) == sorted(["alpha", name, "omega"])
     assert all(r.identities == 1 and r.chunks == r.chunk_count for r in per_id)
     assert stats == chunks  # BM25 statistics match the rows: nothing counted twice
+
+
+def _mail_with_attachments() -> bytes:
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "a@example.org", "b@example.org", "Lab results"
+    message.set_content("Please find the assay notes attached.")
+    message.add_attachment(b"Zebrafish assay notes: kinase activity doubled after treatment.",
+                           maintype="text", subtype="plain", filename="notes.txt")
+    message.add_attachment(b"\x00\x01 not any known format \xff" * 20, maintype="application",
+                           subtype="octet-stream", filename="blob.bin")
+    return message.as_bytes()
+
+
+def test_attachments_are_documents_of_their_own(engine, storage, config, tenant):
+    from indexing.search import search
+
+    mail = stage_document(storage, tenant, "results.eml", _mail_with_attachments(), source="upload",
+                          filename="results.eml")
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, [mail], batch_size=10)
+    outcome = process_batch(engine, storage, config, job_id, 0)
+    assert (outcome.completed, outcome.failed) == (1, 0)
+
+    def children() -> dict[str, tuple[str, str | None, int | None]]:
+        with engine.connect() as conn:
+            rows = conn.execute(text("""
+                SELECT c.external_id, c.status, c.error_code, c.chunk_count FROM documents c
+                JOIN documents p ON p.id = c.parent_id
+                WHERE p.job_id = :j AND p.external_id = 'results.eml'"""), {"j": job_id}).all()
+        return {r.external_id: (r.status, r.error_code, r.chunk_count) for r in rows}
+
+    first = children()
+    assert first["results.eml#notes.txt"][:2] == ("completed", None)
+    assert first["results.eml#blob.bin"][:2] == ("failed", "unsupported")  # fails alone
+    with engine.begin() as conn:
+        assert jobs.finalize_job(conn, job_id) == "completed"  # what the chord callback does
+        progress = jobs.job_progress(conn, job_id, tenant)
+        parent = next(d for d in jobs.list_documents(conn, tenant, job_id, None, 50, 0))
+        detail = jobs.get_document(conn, tenant, str(parent["id"]))
+        hits = search(conn, tenant, "zebrafish kinase assay", k=3, mode="bm25")
+    # Job counts are the submitted documents; the attachments are listed under the mail.
+    assert (progress["status"], progress["total_documents"], progress["completed_documents"]) == \
+        ("completed", 1, 1)
+    assert sorted(a["document_id"] for a in detail["attachments"]) == \
+        ["results.eml#blob.bin", "results.eml#notes.txt"]
+    assert "- notes.txt" in detail["markdown"] and "Zebrafish" not in detail["markdown"]
+    assert hits[0].document_id == "results.eml#notes.txt"
+
+    # A replay after the child rows exist (as a crash before the parent's commit leaves them)
+    # converges on the same rows and the same index.
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE documents SET status = 'processing' WHERE job_id = :j "
+                          "AND external_id = 'results.eml'"), {"j": job_id})
+        conn.execute(text("UPDATE jobs SET status = 'running', finished_at = NULL WHERE id = :j"),
+                     {"j": job_id})
+    process_batch(engine, storage, config, job_id, 0)
+    assert children() == first
+    with engine.connect() as conn:
+        indexed = conn.execute(text("SELECT external_id, chunk_count FROM search_documents "
+                                    "WHERE tenant_id = :t ORDER BY external_id"), {"t": tenant}).all()
+    assert [r.external_id for r in indexed] == ["results.eml", "results.eml#notes.txt"]
