@@ -71,9 +71,14 @@ CREATE TABLE IF NOT EXISTS broker_messages (
     visible_at  timestamptz NOT NULL DEFAULT now(),
     deliveries  integer NOT NULL DEFAULT 0,
     consumer    text,
-    created_at  timestamptz NOT NULL DEFAULT now()
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    -- From the message's `expiration` property (Celery's `expires`): never delivered after.
+    expires_at  timestamptz
 );
+ALTER TABLE broker_messages ADD COLUMN IF NOT EXISTS expires_at timestamptz;
 CREATE INDEX IF NOT EXISTS broker_messages_fetch ON broker_messages (queue, priority DESC, id);
+CREATE INDEX IF NOT EXISTS broker_messages_expiry ON broker_messages (expires_at)
+    WHERE expires_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS broker_exchanges (
     name        text PRIMARY KEY,
     type        text NOT NULL
@@ -107,7 +112,9 @@ CREATE TABLE IF NOT EXISTS broker_dead_letters (
 
 _PUT = text("""
 WITH msg AS (
-    INSERT INTO broker_messages (queue, priority, payload) VALUES (:queue, :priority, :payload)
+    INSERT INTO broker_messages (queue, priority, payload, expires_at)
+    -- NULL ttl: NULL expiry.
+    VALUES (:queue, :priority, :payload, now() + CAST(:ttl_ms AS bigint) * interval '1 millisecond')
     RETURNING id
 )
 SELECT pg_notify(:channel, :queue) FROM msg
@@ -118,7 +125,7 @@ SELECT pg_notify(:channel, :queue) FROM msg
 _CLAIM = text("""
 WITH next AS (
     SELECT id FROM broker_messages
-    WHERE queue = :queue AND visible_at <= now()
+    WHERE queue = :queue AND visible_at <= now() AND (expires_at IS NULL OR expires_at > now())
     ORDER BY priority DESC, id
     LIMIT :limit
     FOR UPDATE SKIP LOCKED
@@ -136,7 +143,7 @@ _TAKE = text("""
 DELETE FROM broker_messages
 WHERE id = (
     SELECT id FROM broker_messages
-    WHERE queue = :queue AND visible_at <= now()
+    WHERE queue = :queue AND visible_at <= now() AND (expires_at IS NULL OR expires_at > now())
     ORDER BY priority DESC, id
     LIMIT 1
     FOR UPDATE SKIP LOCKED
@@ -172,8 +179,9 @@ WHERE id = ANY(CAST(:ids AS bigint[]))
 _PUT_FANOUT = text("""
 WITH targets AS (SELECT DISTINCT queue FROM broker_bindings WHERE exchange = :exchange),
 ins AS (
-    INSERT INTO broker_messages (queue, priority, payload)
-    SELECT queue, :priority, :payload FROM targets RETURNING queue
+    INSERT INTO broker_messages (queue, priority, payload, expires_at)
+    SELECT queue, :priority, :payload, now() + CAST(:ttl_ms AS bigint) * interval '1 millisecond'
+    FROM targets RETURNING queue
 )
 SELECT pg_notify(:channel, queue) FROM ins
 """)
@@ -183,8 +191,9 @@ WITH targets AS (
     SELECT DISTINCT queue FROM broker_bindings
     WHERE exchange = :exchange AND routing_key = :routing_key
 ), ins AS (
-    INSERT INTO broker_messages (queue, priority, payload)
-    SELECT queue, :priority, :payload FROM targets RETURNING queue
+    INSERT INTO broker_messages (queue, priority, payload, expires_at)
+    SELECT queue, :priority, :payload, now() + CAST(:ttl_ms AS bigint) * interval '1 millisecond'
+    FROM targets RETURNING queue
 )
 SELECT pg_notify(:channel, queue) FROM ins
 """)
@@ -235,10 +244,21 @@ DELETE FROM broker_messages msg USING broker_queues q
 WHERE msg.queue = q.name AND q.message_ttl_ms IS NOT NULL AND msg.deliveries = 0
   AND msg.created_at + q.message_ttl_ms * interval '1 millisecond' < now()
 """)
+# Messages past their own expiry are never delivered; this removes them.
+_EXPIRE_MESSAGES = text("DELETE FROM broker_messages WHERE expires_at < now()")
 
 _SIZE = text("SELECT count(*) FROM broker_messages WHERE queue = :queue AND visible_at <= now()")
 _PURGE = text("DELETE FROM broker_messages WHERE queue = :queue AND visible_at <= now()")
 _DELETE_QUEUE = text("DELETE FROM broker_messages WHERE queue = :queue")
+
+
+def _publish_params(message: dict[str, Any]) -> dict[str, Any]:
+    """Priority, payload and time to live (kombu's ``expiration`` property, in ms) of a publish."""
+    properties = message.get("properties", {})
+    expiration = properties.get("expiration")
+    return {"priority": int(properties.get("priority") or 0), "payload": json.dumps(message),
+            "ttl_ms": max(0, int(float(expiration))) if expiration not in (None, "") else None,
+            "channel": NOTIFY_CHANNEL}
 
 
 def install_schema(engine: Engine) -> None:
@@ -327,10 +347,8 @@ class Channel(virtual.Channel):
         return _Engines.get(self.connection.sqlalchemy_url)
 
     def _put(self, queue: str, message: dict[str, Any], **kwargs: Any) -> None:
-        priority = message.get("properties", {}).get("priority") or 0
         with self.engine.begin() as conn:
-            conn.execute(_PUT, {"queue": queue, "priority": int(priority),
-                                "payload": json.dumps(message), "channel": NOTIFY_CHANNEL})
+            conn.execute(_PUT, {"queue": queue, **_publish_params(message)})
 
     def _get(self, queue: str, timeout: float | None = None) -> dict[str, Any]:
         buffered = self._buffer.get(queue)
@@ -536,11 +554,9 @@ class Channel(virtual.Channel):
         if not exchange or self.typeof(exchange).type != "direct":
             return super().basic_publish(message, exchange, routing_key, **kwargs)
         self._inplace_augment_message(message, exchange, routing_key)
-        priority = message.get("properties", {}).get("priority") or 0
         with self.engine.begin() as conn:
             routed = conn.execute(_PUT_DIRECT, {
-                "exchange": exchange, "routing_key": routing_key, "priority": int(priority),
-                "payload": json.dumps(message), "channel": NOTIFY_CHANNEL}).all()
+                "exchange": exchange, "routing_key": routing_key, **_publish_params(message)}).all()
         if not routed:
             log.warning("message to exchange %r with routing key %r matched no queue: dropped",
                         exchange, routing_key)
@@ -548,10 +564,8 @@ class Channel(virtual.Channel):
 
     def _put_fanout(self, exchange: str, message: dict[str, Any], routing_key: str,
                     **kwargs: Any) -> None:
-        priority = message.get("properties", {}).get("priority") or 0
         with self.engine.begin() as conn:
-            conn.execute(_PUT_FANOUT, {"exchange": exchange, "priority": int(priority),
-                                       "payload": json.dumps(message), "channel": NOTIFY_CHANNEL})
+            conn.execute(_PUT_FANOUT, {"exchange": exchange, **_publish_params(message)})
 
 
 class LeaseKeeper:
@@ -603,6 +617,7 @@ class LeaseKeeper:
                     if queues:
                         conn.execute(_TOUCH_QUEUES, {"queues": queues})
                     conn.execute(_EXPIRE)
+                    conn.execute(_EXPIRE_MESSAGES)
             except (OperationalError, DBAPIError):
                 log.warning("broker housekeeping failed", exc_info=True)
 

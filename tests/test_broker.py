@@ -57,6 +57,23 @@ def test_ack_deletes_and_requeue_redelivers(database_url, engine, queue_name):
         q.close()
 
 
+def test_expired_messages_are_never_delivered(database_url, engine, queue_name):
+    """kombu's per-message `expiration` (Celery's `expires`) is kept by the broker: past it,
+    a message is skipped by every fetch and removed by housekeeping."""
+    with _conn(database_url, visibility_timeout=3) as conn:
+        q = conn.SimpleQueue(queue_name)
+        q.put({"n": "stale"}, expiration=0.2)
+        q.put({"n": "fresh"}, expiration=60)
+        q.put({"n": "forever"})
+        time.sleep(0.5)
+        assert [q.get(timeout=5).payload["n"] for _ in range(2)] == ["fresh", "forever"]
+        with pytest.raises(q.Empty):
+            q.get(timeout=1)
+        # The lease keeper's housekeeping (every second at this lease) deletes the stale row.
+        wait_for(lambda: _rows(engine, queue_name) == 2, timeout=15, what="expired row removed")
+        q.close()
+
+
 def test_unacked_message_is_redelivered_after_its_lease(database_url, queue_name):
     with _conn(database_url, visibility_timeout=1) as a, _conn(database_url) as b:
         qa, qb = a.SimpleQueue(queue_name), b.SimpleQueue(queue_name)
