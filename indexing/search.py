@@ -318,19 +318,27 @@ fused AS (
 )""",
 }
 
-# With collapse, each document is represented by its best chunk.
-_SELECT = """
-SELECT * FROM (
-    SELECT DISTINCT ON ({distinct}) sd.external_id AS document_id, f.chunk_id, f.score, c.text,
-           c.heading_path, c.page_start, c.page_end, f.dense_rank, f.dense_score,
-           f.bm25_rank, f.bm25_score, sd.title, sd.mime_type
-    FROM fused f
-    JOIN chunks c ON c.id = f.chunk_id AND c.tenant_id = :tenant
-    JOIN search_documents sd ON sd.id = c.search_document_id
-    ORDER BY {distinct}, f.score DESC, f.chunk_id
-) best
-ORDER BY score DESC, chunk_id
-LIMIT :k
+# With collapse, each document is represented by its best chunk.  Only the final k rows
+# fetch their text and their document's identity (the candidates need just their chunk's
+# document id to collapse).
+_SELECT = """,
+ranked AS (
+    SELECT * FROM (
+        SELECT DISTINCT ON ({distinct}) f.chunk_id, f.score, f.dense_rank, f.dense_score,
+               f.bm25_rank, f.bm25_score, c.search_document_id
+        FROM fused f
+        JOIN chunks c ON c.id = f.chunk_id AND c.tenant_id = :tenant
+        ORDER BY {distinct}, f.score DESC, f.chunk_id
+    ) best
+    ORDER BY score DESC, chunk_id
+    LIMIT :k
+)
+SELECT sd.external_id AS document_id, r.chunk_id, r.score, c.text, c.heading_path, c.page_start,
+       c.page_end, r.dense_rank, r.dense_score, r.bm25_rank, r.bm25_score, sd.title, sd.mime_type
+FROM ranked r
+JOIN chunks c ON c.id = r.chunk_id
+JOIN search_documents sd ON sd.id = r.search_document_id
+ORDER BY r.score DESC, r.chunk_id
 """
 
 
@@ -341,7 +349,7 @@ def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion
         if filtered else "")
     dense = _DENSE_CTE.replace("{dense_filter}", _FILTER_JOIN.format(chunk="c") if filtered else "")
     ctes = {"hybrid": [dense, bm25], "bm25": [bm25], "dense": [dense]}[mode]
-    distinct = "sd.id" if collapse else "f.chunk_id"
+    distinct = "c.search_document_id" if collapse else "f.chunk_id"
     fused = _WEIGHTED if mode == "hybrid" and fusion == "weighted" else _FUSED[mode]
     return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct))
 
