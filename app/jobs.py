@@ -429,7 +429,8 @@ def upsert_attachment(conn: Connection, parent: dict[str, Any], external_id: str
                CASE WHEN CAST(:code AS text) IS NULL THEN 'processing' ELSE 'failed' END,
                :code, :message, 1, now(), CASE WHEN CAST(:code AS text) IS NULL THEN NULL ELSE now() END,
                p.id
-        FROM documents p WHERE p.id = CAST(:parent AS uuid)
+        -- Only under a parent still being processed: a cancelled mail gets no new attachments.
+        FROM documents p WHERE p.id = CAST(:parent AS uuid) AND p.status = 'processing'
         ON CONFLICT (job_id, external_id) DO UPDATE SET
             object_key = excluded.object_key, mime_type = excluded.mime_type,
             size_bytes = excluded.size_bytes, sha256 = excluded.sha256, status = excluded.status,
