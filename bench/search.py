@@ -11,7 +11,7 @@ that measured fastest: rows first, then the postings' keys and the HNSW graph bu
 Each size lives in its own database of one embedded server (default home
 /tmp/pagemill-bench-search) and is reused by later runs.  Queries draw 2-5 terms from the
 same distribution and a vector near a random centroid; every system answers the same
-queries in the same run.
+queries in the same run, one system at a time after its own warm-up pass.
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]
 
 
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
-             ingest_documents: int, depth: int) -> None:
+             ingest_documents: int, depth: int, warmup: int) -> None:
     engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
     print(f"\n## {chunks:,} chunks", flush=True)
     timings: dict[str, float] = {}
@@ -238,26 +238,34 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     queries = _queries(engine, query_count)
     # The service's defaults: weighted fusion, alpha 0.5, ef_search 100, one hit per document.
     params = SearchParams(fusion="weighted", alpha=0.5, bm25_depth=depth)
-    results: dict[str, list[float]] = {"bm25": [], "dense": [], "hybrid": [], "fts": []}
     paths: Counter[str] = Counter()
-    with engine.connect() as conn:
-        for terms, vector in queries[:5]:  # warm the caches the same way for every system
-            for mode in ("bm25", "dense", "hybrid"):
-                search(conn, tenant, terms, k=10, mode=mode, params=params, query_vector=vector,  # type: ignore[arg-type]
-                       snippets=False)
-        for terms, vector in queries:
-            for mode in ("bm25", "dense", "hybrid"):
-                t0 = time.perf_counter()
-                search(conn, tenant, terms, k=10, mode=mode, params=params, query_vector=vector,  # type: ignore[arg-type]
-                       snippets=False)
-                results[mode].append((time.perf_counter() - t0) * 1000)
-                conn.rollback()
-            t0 = time.perf_counter()
+
+    def run(conn, system: str, terms: str, vector: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+        if system == "fts":
             conn.execute(text("""
                 SELECT f.chunk_id, ts_rank_cd(f.tsv, q) AS r
                 FROM bench_fts f, to_tsquery('simple', :q) q
                 WHERE f.tsv @@ q ORDER BY r DESC LIMIT 10"""), {"q": " | ".join(terms.split())}).all()
-            results["fts"].append((time.perf_counter() - t0) * 1000)
+        else:
+            search(conn, tenant, terms, k=10, mode=system, params=params,  # type: ignore[arg-type]
+                   query_vector=vector, snippets=False)
+
+    # One system at a time, each after a warm-up pass of its own, so that no system's
+    # latency includes reading back pages another one evicted (hybrid reads both sides).
+    results: dict[str, list[float]] = {}
+    with engine.connect() as conn:
+        for system in ("dense", "bm25", "hybrid", "fts"):
+            for terms, vector in queries[:warmup]:
+                run(conn, system, terms, vector)
+                conn.rollback()
+            times = []
+            for terms, vector in queries:
+                t0 = time.perf_counter()
+                run(conn, system, terms, vector)
+                times.append((time.perf_counter() - t0) * 1000)
+                conn.rollback()
+            results[system] = times
+        for terms, _ in queries:
             paths[_bm25_path(conn, tenant, terms.split(), params)] += 1
             conn.rollback()
     in_memory = _rank_bm25(engine, tenant, queries[:rank_bm25_queries]) if rank_bm25_queries else None
@@ -302,13 +310,14 @@ def main() -> None:
     parser.add_argument("--rank-bm25-queries", type=int, default=20)
     parser.add_argument("--ingest-documents", type=int, default=100,
                         help="documents of 10 chunks written through replace_document")
+    parser.add_argument("--warmup", type=int, default=50, help="untimed queries per system first")
     parser.add_argument("--depth", type=int, default=SearchParams().bm25_depth,
                         help="postings read per query term before the bound is checked")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
         run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents,
-                 args.depth)
+                 args.depth, args.warmup)
 
 
 if __name__ == "__main__":
