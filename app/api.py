@@ -91,6 +91,15 @@ def _check_urls(config: Config, documents: list[dict[str, Any]]) -> None:
         raise ApiError(400, "validation_error", "invalid request", {"documents": errors})
 
 
+_SWAGGER_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>pagemill API</title>
+<link rel="stylesheet" href="/docs/static/swagger-ui.css"></head>
+<body><div id="ui"></div>
+<script src="/docs/static/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", persistAuthorization: true});</script>
+</body></html>
+"""
+
 # Pages further than this are refused (PostgreSQL's OFFSET is a bigint; nobody pages this far).
 MAX_OFFSET = 1_000_000_000
 
@@ -190,6 +199,19 @@ def create_app(config: Config | None = None) -> Flask:
         if "openapi" not in app.extensions:
             app.extensions["openapi"] = build_spec(config)
         return jsonify(app.extensions["openapi"])
+
+    @app.get("/docs")
+    def docs() -> Response:
+        """Interactive API docs: Swagger UI from the swagger-ui-bundle wheel (no CDN), reading
+        /openapi.json; "Authorize" takes the API key."""
+        return Response(_SWAGGER_PAGE, mimetype="text/html")
+
+    @app.get("/docs/static/<path:name>")
+    def docs_static(name: str) -> Response:
+        from flask import send_from_directory
+        from swagger_ui_bundle import swagger_ui_path
+
+        return send_from_directory(swagger_ui_path, name, max_age=3600)
 
     @app.post("/v1/jobs")
     @require_key
