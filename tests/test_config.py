@@ -52,3 +52,22 @@ def test_a_server_without_pgvector_is_refused_with_a_fix(tmp_path):  # type: ign
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert "pgvector" in result.stderr and "unset DATABASE_URL" in result.stderr
+
+
+def test_embedded_server_is_tuned_for_its_machine(database_url):  # type: ignore[no-untyped-def]
+    import os
+
+    import psycopg
+
+    from app.config import to_libpq_url
+    from app.embedded import server_settings
+
+    wanted = server_settings(24 * 2**30)
+    assert wanted["shared_buffers"] == "4096MB" and wanted["effective_cache_size"] == "12288MB"
+    assert server_settings(2 * 2**30)["shared_buffers"] == "512MB"
+    if os.environ.get("TEST_DATABASE_URL"):
+        return  # someone else's server: pagemill leaves its settings alone
+    with psycopg.connect(to_libpq_url(database_url)) as conn:
+        shared = conn.execute("SELECT setting::bigint * 8192 / 1048576 FROM pg_settings "
+                              "WHERE name = 'shared_buffers'").fetchone()[0]
+    assert f"{shared}MB" == server_settings()["shared_buffers"]
