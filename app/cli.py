@@ -431,6 +431,29 @@ def bm25_refresh(tenant: str | None) -> None:
 
 
 @main.group()
+def hnsw() -> None:
+    """Drop and rebuild the vector index around bulk loads."""
+
+
+@hnsw.command("drop")
+def hnsw_drop() -> None:
+    """Drop the HNSW graph before a load that adds a large share of the index (dense search
+    stays exact meanwhile, scanning every vector)."""
+    from indexing.vector_index import drop_hnsw
+
+    click.echo("dropped" if drop_hnsw(_runtime().engine) else "no HNSW index to drop")
+
+
+@hnsw.command("build")
+def hnsw_build() -> None:
+    """Build the HNSW graph (concurrently; ingest and search go on)."""
+    from indexing.vector_index import build_hnsw
+
+    seconds = build_hnsw(_runtime().engine)
+    click.echo(f"built in {seconds:.0f} s" if seconds else "the HNSW index is already there")
+
+
+@main.group()
 def broker() -> None:
     """Inspect the durable broker."""
 

@@ -33,6 +33,7 @@ from bench.database import bench_tenant
 from indexing.chunking import Chunk
 from indexing.search import SearchParams, bm25_path_sql, search
 from indexing.store import IndexedDocument, delete_document, replace_document
+from indexing.vector_index import build_hnsw, drop_hnsw
 
 VOCABULARY = 50_000
 CENTROIDS = 256
@@ -221,7 +222,7 @@ def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]
 
 
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
-             ingest_documents: int, depth: int, warmup: int) -> None:
+             ingest_documents: int, depth: int, warmup: int, rebuild_hnsw: bool = False) -> None:
     engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
     print(f"\n## {chunks:,} chunks", flush=True)
     timings: dict[str, float] = {}
@@ -298,6 +299,18 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     if with_index:
         print(f"\nincremental ingest through replace_document into the {chunks:,}-chunk index "
               f"(HNSW kept): {with_index:.0f} chunks/s")
+    if with_index and rebuild_hnsw:
+        # The other way to load: without the graph, then rebuild it (what a bulk load does).
+        drop_hnsw(engine)
+        without = _ingest_rate(engine, tenant, ingest_documents, 10)
+        rebuild = build_hnsw(engine)  # what `pagemill hnsw build` does
+        print(f"incremental ingest with the HNSW index dropped: {without:.0f} chunks/s; rebuilding "
+              f"the graph over {chunks:,} chunks then takes {rebuild:.0f} s")
+        n = ingest_documents * 10
+        per_chunk = 1 / with_index - 1 / without
+        print(f"-> HNSW maintenance costs {per_chunk * 1000:.1f} ms per chunk inserted; a rebuild "
+              f"pays for itself when a load adds more than {rebuild / per_chunk:,.0f} chunks "
+              f"({rebuild / per_chunk / chunks:.0%} of the index) -- measured on {n} chunks")
 
 
 def _bm25_path(conn, tenant: str, terms: list[str], params: SearchParams) -> str:  # type: ignore[no-untyped-def]
@@ -315,6 +328,8 @@ def main() -> None:
     parser.add_argument("--rank-bm25-queries", type=int, default=20)
     parser.add_argument("--ingest-documents", type=int, default=100,
                         help="documents of 10 chunks written through replace_document")
+    parser.add_argument("--rebuild-hnsw", action="store_true",
+                        help="also time ingest with the HNSW index dropped, and its rebuild")
     parser.add_argument("--warmup", type=int, default=50, help="untimed queries per system first")
     parser.add_argument("--depth", type=int, default=SearchParams().bm25_depth,
                         help="postings read per query term before the bound is checked")
@@ -322,7 +337,7 @@ def main() -> None:
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
         run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents,
-                 args.depth, args.warmup)
+                 args.depth, args.warmup, args.rebuild_hnsw)
 
 
 if __name__ == "__main__":

@@ -286,3 +286,33 @@ def test_stale_impacts_stay_exact_and_refresh_restores_them(engine, tenant):
         assert abs(avgdl - impact_avgdl) < 1e-9
         fresh = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=shallow)]
     assert fresh == full
+
+
+def test_dense_search_stays_exact_while_the_hnsw_graph_is_rebuilt(engine, tenant):
+    import numpy as np
+
+    from indexing.store import vector_literal
+    from indexing.vector_index import build_hnsw, drop_hnsw, hnsw_state
+
+    rng = random.Random(3)
+    for i in range(30):
+        _index(engine, tenant, f"v{i}", _random_text(rng))
+    query = np.random.default_rng(3).standard_normal(384).astype(np.float32)
+    query /= np.linalg.norm(query)
+
+    def dense() -> list[int]:
+        with engine.begin() as conn:
+            return [h.chunk_id for h in search(conn, tenant, "q", k=5, mode="dense", collapse=False,
+                                               query_vector=query)]
+
+    with engine.connect() as conn:
+        exact = conn.execute(text("SELECT id FROM chunks WHERE tenant_id = :t "
+                                  "ORDER BY embedding <=> CAST(:q AS vector), id LIMIT 5"),
+                             {"t": tenant, "q": vector_literal(query)}).scalars().all()
+    assert hnsw_state(engine) == "ready"
+    try:
+        assert drop_hnsw(engine) and hnsw_state(engine) == "absent"
+        assert dense() == exact  # no graph: every vector compared, exactly
+    finally:
+        assert build_hnsw(engine) > 0
+    assert hnsw_state(engine) == "ready" and build_hnsw(engine) == 0.0

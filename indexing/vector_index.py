@@ -1,0 +1,53 @@
+"""The HNSW graph over chunk vectors: dropped and rebuilt around bulk loads.
+
+Inserting a vector into a large HNSW graph costs milliseconds; building the graph once over
+every vector is many times cheaper per vector (docs/BENCHMARKS.md).  So a load that adds a
+large share of the index is faster with the graph dropped first and rebuilt afterwards.
+Search stays correct in between (dense search scans every vector, exactly, but slowly).
+"""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import Engine, text
+
+# As in the initial migration.
+_CREATE = text("""
+CREATE INDEX CONCURRENTLY chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)
+    WITH (m = 16, ef_construction = 64)
+""")
+_STATE = text("""
+SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+WHERE c.relname = 'chunks_embedding_hnsw' AND c.relkind = 'i'
+""")
+_DROP = text("DROP INDEX CONCURRENTLY IF EXISTS chunks_embedding_hnsw")
+
+
+def hnsw_state(engine: Engine) -> str:
+    """'ready', 'invalid' (a concurrent build that failed) or 'absent'."""
+    with engine.connect() as conn:
+        valid = conn.execute(_STATE).scalar_one_or_none()
+    return "absent" if valid is None else ("ready" if valid else "invalid")
+
+
+def drop_hnsw(engine: Engine) -> bool:
+    """Drop the graph without blocking writers; ``False`` if there was none."""
+    present = hnsw_state(engine) != "absent"
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(_DROP)
+    return present
+
+
+def build_hnsw(engine: Engine) -> float:
+    """Build the graph (concurrently: ingest and search go on); returns the seconds taken.
+    A leftover invalid index from an interrupted build is dropped first."""
+    state = hnsw_state(engine)
+    if state == "ready":
+        return 0.0
+    started = time.monotonic()
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        if state == "invalid":
+            conn.execute(_DROP)
+        conn.execute(_CREATE)
+    return time.monotonic() - started
