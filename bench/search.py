@@ -222,7 +222,8 @@ def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]
 
 
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
-             ingest_documents: int, depth: int, warmup: int, rebuild_hnsw: bool = False) -> None:
+             ingest_documents: int, depth: int, warmup: int, rebuild_hnsw: bool = False,
+             systems: tuple[str, ...] = ("dense", "bm25", "hybrid", "fts")) -> None:
     engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
     print(f"\n## {chunks:,} chunks", flush=True)
     timings: dict[str, float] = {}
@@ -260,7 +261,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
         conn.execute(text("CREATE EXTENSION IF NOT EXISTS pg_prewarm"))
         conn.execute(text("SELECT pg_prewarm('chunks_embedding_hnsw')"))
         conn.commit()
-        for system in ("dense", "bm25", "hybrid", "fts"):
+        for system in systems:
             for terms, vector in queries[:warmup]:
                 run(conn, system, terms, vector)
                 conn.rollback()
@@ -286,7 +287,8 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     for label, key in (("pagemill BM25", "bm25"), ("pagemill dense (HNSW, ef_search 100)", "dense"),
                        ("pagemill hybrid (weighted, one statement)", "hybrid"),
                        ("PostgreSQL FTS ts_rank_cd (OR of the terms, GIN)", "fts")):
-        print(f"| {label} | {_pct(results[key], .5):.1f} | {_pct(results[key], .95):.1f} |")
+        if key in results:
+            print(f"| {label} | {_pct(results[key], .5):.1f} | {_pct(results[key], .95):.1f} |")
     if in_memory:
         print(f"| rank_bm25 in memory ({rank_bm25_queries} queries; build {in_memory['build_s']:.0f} s, "
               f"+{in_memory['rss_gib']:.1f} GiB) | {in_memory['p50']:.1f} | {in_memory['p95']:.1f} |")
@@ -328,6 +330,8 @@ def main() -> None:
     parser.add_argument("--rank-bm25-queries", type=int, default=20)
     parser.add_argument("--ingest-documents", type=int, default=100,
                         help="documents of 10 chunks written through replace_document")
+    parser.add_argument("--systems", default="dense,bm25,hybrid,fts",
+                        help="which of dense, bm25, hybrid, fts to time")
     parser.add_argument("--rebuild-hnsw", action="store_true",
                         help="also time ingest with the HNSW index dropped, and its rebuild")
     parser.add_argument("--warmup", type=int, default=50, help="untimed queries per system first")
@@ -337,7 +341,7 @@ def main() -> None:
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
         run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents,
-                 args.depth, args.warmup, args.rebuild_hnsw)
+                 args.depth, args.warmup, args.rebuild_hnsw, tuple(args.systems.split(",")))
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ class SearchParams:
     alpha: float = 0.5
     # Postings read per query term before the exact re-scoring (early termination), and
     # the total postings below which the plain scan is used directly.
-    bm25_depth: int = 1000
+    bm25_depth: int = 300
     bm25_scan_below: int = 20_000
 
 
