@@ -23,7 +23,7 @@ from app import jobs
 from app.auth import authenticate
 from app.config import Config
 from app.jobs import NewDocument, UnsupportedDocument, stage_document
-from app.schemas import JobOptionsSchema, JobRequestSchema, SearchRequestSchema
+from app.schemas import JobOptionsSchema, JobRequestSchema, SearchRequestSchema, storable
 from app.submission import stage_record, stage_url, submit_job
 
 
@@ -64,8 +64,6 @@ def require_key(view):  # type: ignore[no-untyped-def]
 
 
 def _check_filenames(names: list[str]) -> None:
-    from app.schemas import storable
-
     for name in names:
         try:
             storable(name)

@@ -369,7 +369,7 @@ def parse(paths: tuple[str, ...], as_json: bool, password: str | None, isolation
                            "attachments": _attachment_outcomes(result)}
                 if not as_json:
                     click.echo(result.markdown)
-                    for item in _attachment_outcomes(result):
+                    for item in outcome["attachments"]:
                         click.echo(f"\n---\nattachment {item['name']}: {item['status']}"
                                    + (f" ({item['error_code']})" if item["error_code"] else ""))
                         if item["markdown"]:

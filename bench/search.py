@@ -31,9 +31,9 @@ from sqlalchemy import Engine, text
 
 from bench.database import bench_tenant
 from indexing.chunking import Chunk
-from indexing.search import SearchParams, bm25_path_sql, search
+from indexing.search import SearchParams, bm25_path, search
 from indexing.store import IndexedDocument, delete_document, replace_document
-from indexing.vector_index import build_hnsw, drop_hnsw
+from indexing.vector_index import HNSW_DEFINITION, build_hnsw, drop_hnsw
 
 VOCABULARY = 50_000
 CENTROIDS = 256
@@ -53,8 +53,9 @@ _POSTING_INDEXES = [
     ("bm25_postings_impact",
      "CREATE INDEX bm25_postings_impact ON bm25_postings (tenant_id, term, impact DESC, chunk_id)"),
 ]
-_HNSW = ("CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) "
-         "WITH (m = 16, ef_construction = 64)")
+
+# Not concurrent: nothing else runs during a bulk load, and a plain build is faster.
+_HNSW = f"CREATE INDEX {HNSW_DEFINITION}"
 
 _BULK_SESSION = ("SET maintenance_work_mem = '4GB'; SET work_mem = '256MB'; "
                  "SET max_parallel_maintenance_workers = 1")
@@ -273,7 +274,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
                 conn.rollback()
             results[system] = times
         for terms, _ in queries:
-            paths[_bm25_path(conn, tenant, terms.split(), params)] += 1
+            paths[bm25_path(conn, tenant, terms, params=params)] += 1
             conn.rollback()
     in_memory = _rank_bm25(engine, tenant, queries[:rank_bm25_queries]) if rank_bm25_queries else None
 
@@ -313,14 +314,6 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
         print(f"-> HNSW maintenance costs {per_chunk * 1000:.1f} ms per chunk inserted; a rebuild "
               f"pays for itself when a load adds more than {rebuild / per_chunk:,.0f} chunks "
               f"({rebuild / per_chunk / chunks:.0%} of the index) -- measured on {n} chunks")
-
-
-def _bm25_path(conn, tenant: str, terms: list[str], params: SearchParams) -> str:  # type: ignore[no-untyped-def]
-    """Which BM25 path answered: the plain scan, the proven candidates or MaxScore."""
-    return conn.execute(text(bm25_path_sql()), {
-        "tenant": tenant, "terms": terms, "k1": params.k1, "b": params.b,
-        "candidates": 100, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
-        "exact_k": 40}).scalar_one()
 
 
 def main() -> None:

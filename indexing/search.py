@@ -125,7 +125,10 @@ q AS MATERIALIZED (
 stats AS MATERIALIZED (
     SELECT chunk_count::float8 AS n,
            total_length::float8 / greatest(chunk_count, 1)::float8 AS avgdl,
-           impact_avgdl, impact_k1, impact_b
+           impact_avgdl, impact_k1, impact_b,
+           -- How far above its stored impact a posting's contribution can now be (the average
+           -- length grew since impacts were computed); every bound is scaled by it.
+           greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
 weights AS MATERIALIZED (
@@ -171,9 +174,13 @@ exact AS MATERIALIZED (
     ORDER BY score DESC, p.chunk_id
     LIMIT :candidates
 ),
+-- The candidates' exact_k-th exact score: a lower bound on the true one (0 when fewer).
+theta AS MATERIALIZED (
+    SELECT coalesce((SELECT score FROM exact ORDER BY score DESC, chunk_id OFFSET :exact_k - 1 LIMIT 1),
+                    0.0::float8) AS value
+),
 bound AS MATERIALIZED (
-    SELECT coalesce(sum(w.w * cut.theta), 0.0::float8)
-             * greatest(1.0::float8, (SELECT avgdl / impact_avgdl FROM stats)) AS value,
+    SELECT coalesce(sum(w.w * cut.theta), 0.0::float8) * (SELECT drift FROM stats) AS value,
            coalesce(bool_or(w.df > :depth), false) AS truncated
     FROM weights w
     LEFT JOIN (SELECT term, min(impact)::float8 AS theta FROM top GROUP BY term) cut
@@ -188,28 +195,22 @@ safe AS MATERIALIZED (
                 WHEN NOT coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8),
                                   false) THEN 'scan'
                 WHEN NOT (SELECT truncated FROM bound)
-                     OR (SELECT score FROM exact ORDER BY score DESC, chunk_id
-                         OFFSET :exact_k - 1 LIMIT 1) > (SELECT value FROM bound) THEN 'exact'
+                     OR (SELECT value FROM theta) > (SELECT value FROM bound) THEN 'exact'
                 ELSE 'maxscore'
            END AS path
     FROM stats s
 ),
--- MaxScore, when the bound did not hold.  The candidates' exact_k-th exact score is a lower
--- bound on the true one (theta).  Terms whose upper bounds (weight x highest impact) sum to
+-- MaxScore, when the bound did not hold.  Terms whose upper bounds (weight x highest impact) sum to
 -- less than theta, taken from the smallest, are optional: a chunk holding only those cannot
 -- reach the top.  So the answer lies among chunks holding an essential term -- their
 -- postings are read in full -- and of those only chunks whose partial score plus the
 -- optional terms' bounds reaches theta are completed, by primary-key probes.
-theta AS MATERIALIZED (
-    SELECT coalesce((SELECT score FROM exact ORDER BY score DESC, chunk_id OFFSET :exact_k - 1 LIMIT 1),
-                    0.0::float8) AS value
-),
 split AS MATERIALIZED (
     SELECT b.term, b.w, b.avgdl, b.ub,
            sum(b.ub) OVER (ORDER BY b.ub, b.term) < (SELECT value FROM theta) AS optional
     FROM (
         SELECT w.term, w.w, w.avgdl,
-               w.w * m.impact * greatest(1.0::float8, (SELECT avgdl / impact_avgdl FROM stats)) AS ub
+               w.w * m.impact * (SELECT drift FROM stats) AS ub
         FROM weights w
         CROSS JOIN LATERAL (
             SELECT p.impact::float8 AS impact FROM bm25_postings p
@@ -354,10 +355,25 @@ def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion
     return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct))
 
 
-def bm25_path_sql() -> str:
-    """Which path answers a BM25 query ('scan', 'exact' or 'maxscore'); for benchmarks and
-    tests."""
-    return "WITH " + _BM25_CTE.replace("{bm25_filter}", "") + "SELECT (SELECT path FROM safe) AS path"
+def _bind(tenant_id: str, terms: list[str], k: int, collapse: bool,
+          params: SearchParams) -> dict[str, object]:
+    return {
+        "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
+        "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
+        "alpha": params.alpha, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
+        # The ranks that must be exact: what the caller will see (k documents may need up to
+        # 4k chunks).  Candidates ranked below them come from the two-phase path as they are.
+        "exact_k": k * (4 if collapse else 1),
+    }
+
+
+def bm25_path(conn: Connection, tenant_id: str, query: str, k: int = 10, collapse: bool = True,
+              params: SearchParams | None = None) -> str:
+    """Which path answers this BM25 query ('scan', 'exact' or 'maxscore'); for benchmarks
+    and tests."""
+    sql = "WITH " + _BM25_CTE.replace("{bm25_filter}", "") + "SELECT (SELECT path FROM safe) AS path"
+    bind = _bind(tenant_id, analyze(query), k, collapse, params or SearchParams())
+    return str(conn.execute(text(sql), bind).scalar_one())
 
 
 def search(
@@ -380,14 +396,7 @@ def search(
     terms = analyze(query)
     if mode == "bm25" and not terms:
         return []
-    bind: dict[str, object] = {
-        "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
-        "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
-        "alpha": params.alpha, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
-        # The ranks that must be exact: what the caller will see (k documents may need up to
-        # 4k chunks).  Candidates ranked below them come from the two-phase path as they are.
-        "exact_k": k * (4 if collapse else 1),
-    }
+    bind = _bind(tenant_id, terms, k, collapse, params)
     if mode != "bm25":
         if query_vector is None:
             query_vector = embed([query])[0]

@@ -13,10 +13,9 @@ import time
 from sqlalchemy import Engine, text
 
 # As in the initial migration.
-_CREATE = text("""
-CREATE INDEX CONCURRENTLY chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)
-    WITH (m = 16, ef_construction = 64)
-""")
+HNSW_DEFINITION = ("chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) "
+                   "WITH (m = 16, ef_construction = 64)")
+_CREATE = text(f"CREATE INDEX CONCURRENTLY {HNSW_DEFINITION}")
 _STATE = text("""
 SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
 WHERE c.relname = 'chunks_embedding_hnsw' AND c.relkind = 'i'

@@ -222,13 +222,10 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
                if node.get("Relation Name") == "bm25_postings" and node.get("Actual Loops") == 0)
 
 
-def _path(conn, tenant, query, params, exact_k=10):  # type: ignore[no-untyped-def]
-    from indexing.search import bm25_path_sql
+def _path(conn, tenant, query, params):  # type: ignore[no-untyped-def]
+    from indexing.search import bm25_path
 
-    return conn.execute(text(bm25_path_sql()), {
-        "tenant": tenant, "terms": analyze(query), "k1": params.k1, "b": params.b,
-        "candidates": params.candidates, "depth": params.bm25_depth,
-        "scan_below": params.bm25_scan_below, "exact_k": exact_k}).scalar_one()
+    return bm25_path(conn, tenant, query, k=10, collapse=False, params=params)
 
 
 def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, tenant):
