@@ -531,7 +531,8 @@ def create_app(config: Config | None = None) -> Flask:
         params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
                               ef_search=data.get("ef_search") or cfg.hnsw_ef_search,
                               fusion=data.get("fusion", cfg.fusion), alpha=data.get("alpha", cfg.alpha),
-                              bm25_depth=cfg.bm25_depth)
+                              bm25_depth=cfg.bm25_depth, bm25_rounds=cfg.bm25_rounds,
+                              bm25_exact=data.get("bm25_exact", cfg.bm25_exact))
         with _runtime().engine.begin() as conn:
             f = data["filters"]
             after, before = f.get("indexed_after"), f.get("indexed_before")
@@ -543,8 +544,13 @@ def create_app(config: Config | None = None) -> Flask:
             hits = run_search(conn, g.principal.tenant_id, data["query"], k=data["k"],
                               mode=data["mode"], collapse=data["collapse"], params=params,
                               filters=filters)
+        results = [h.as_dict() for h in hits]
+        # One BM25 path per search: said once, beside the results.
+        bm25_path = results[0]["bm25_path"] if results else None
+        for result in results:
+            del result["bm25_path"]
         return jsonify({"query": data["query"], "mode": data["mode"], "fusion": params.fusion,
-                        "results": [h.as_dict() for h in hits]})
+                        "bm25_path": bm25_path, "results": results})
 
     return app
 

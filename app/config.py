@@ -91,7 +91,9 @@ class Config:
     bm25_b: float = 0.4
     rrf_k: int = 60
     hnsw_ef_search: int = 100
-    bm25_depth: int = 300
+    bm25_depth: int = 150
+    bm25_rounds: int = 3
+    bm25_exact: bool = True
     # Chosen on SciFact's train qrels: weighted 0.5 gave nDCG@10 0.7386 against RRF's 0.7171.
     fusion: str = "weighted"
     alpha: float = 0.5
@@ -159,7 +161,9 @@ class Config:
             bm25_b=_env_float(env, "PAGEMILL_BM25_B", 0.4),
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", 60),
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", 100),
-            bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", 300),
+            bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", 150),
+            bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", 3),
+            bm25_exact=env.get("PAGEMILL_BM25_EXACT", "1") not in ("0", "false", "no"),
             fusion=env.get("PAGEMILL_FUSION") or "weighted",
             alpha=_env_float(env, "PAGEMILL_ALPHA", 0.5),
             default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or "default",

@@ -139,3 +139,7 @@ class SearchRequestSchema(Schema):
     fusion = fields.String(validate=validate.OneOf(["rrf", "weighted"]))
     alpha = fields.Float(validate=validate.Range(min=0.0, max=1.0))
     ef_search = fields.Integer(validate=validate.Range(min=1, max=1000))
+    # Unset: PAGEMILL_BM25_EXACT.  False lets BM25 stop after its last round of early
+    # termination with the best candidates found (each exactly scored) instead of reading
+    # on until the ranking is proven; the response's bm25_path says 'budget' when it did.
+    bm25_exact = fields.Boolean()

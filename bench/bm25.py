@@ -23,7 +23,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from bench.database import bench_tenant
-from indexing.search import SearchParams, build_sql
+from indexing.search import SearchParams, bind_parameters, build_sql
 
 VOCABULARY = 50_000
 
@@ -93,9 +93,7 @@ def main() -> None:
             scanned.append(conn.execute(text(
                 "SELECT coalesce(sum(df), 0) FROM bm25_terms WHERE tenant_id = :t AND term = ANY(:terms)"),
                 {"t": tenant, "terms": terms}).scalar_one())
-            bind = {"tenant": tenant, "terms": terms, "k1": 0.9, "b": 0.4, "k": 10,
-                    "candidates": params.candidates, "depth": params.bm25_depth, "rrf_k": 60,
-                    "alpha": 0.5, "exact_k": 10}
+            bind = bind_parameters(tenant, terms, 10, False, params)
             # The same statement with the plain path forced: below `scan_below` postings the
             # candidate phase never runs (a CASE keeps it unevaluated), only the scan does.
             ms_plain, plain = _time(conn, ours, {**bind, "scan_below": 10**15})

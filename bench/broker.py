@@ -1,12 +1,16 @@
 """Broker transports side by side, in one run on this machine.
 
-    python bench/broker.py [--messages 2000] [--latency-samples 100]
+    python bench/broker.py [--messages 2000] [--latency-samples 100] [--transport-only]
 
 Compares kombu's stock SQLAlchemy transport, kombu's PGMQ transport, pagemill's
 transport (tasks/broker.py) and Redis (when a server answers on localhost:6379), all on
 the same embedded PostgreSQL.  For each: enqueue rate (one publisher), drain rate of a
 backlog with one worker of 2 processes (first to last task start), and publish-to-start
 latency of tasks sent one at a time to an idle worker.  Prints a Markdown table.
+
+``--transport-only`` measures the transports without Celery: plain kombu publishing, then two
+consumer processes (prefetch 8, ack per message) draining the backlog -- the transport's own
+capacity, which a Celery worker's per-task overhead otherwise hides.
 """
 
 from __future__ import annotations
@@ -144,11 +148,77 @@ def run_one(name: str, broker_url: str, options: dict, dsn: str, messages: int,
             "rows left": left}
 
 
+def _consume(url: str, options: dict, queue: str) -> None:
+    """One consumer process: drain `queue`, ack each message, then print what it saw."""
+    from kombu import Connection, Consumer, Queue
+    from kombu.transport import TRANSPORT_ALIASES
+
+    TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
+    seen: list[int] = []
+    times: list[float] = []
+
+    def on_message(body: dict, message) -> None:  # type: ignore[no-untyped-def, type-arg]
+        times.append(time.time())
+        seen.append(body["n"])
+        message.ack()
+
+    with Connection(url, transport_options=options) as conn:
+        with Consumer(conn.default_channel, queues=[Queue(queue, routing_key=queue)],
+                      callbacks=[on_message], prefetch_count=8, accept=["json"]):
+            idle_since = time.monotonic()
+            while time.monotonic() - idle_since < 3:
+                try:
+                    conn.drain_events(timeout=0.5)
+                    idle_since = time.monotonic()
+                except TimeoutError:
+                    pass
+    print(json.dumps({"count": len(seen), "sum": sum(seen), "distinct": len(set(seen)),
+                      "first": min(times, default=0), "last": max(times, default=0)}))
+
+
+def run_transport_only(name: str, url: str, options: dict, messages: int,
+                       consumers: int = 2) -> dict[str, float | str]:
+    from kombu import Connection, Exchange, Producer, Queue
+    from kombu.transport import TRANSPORT_ALIASES
+
+    TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
+    queue_name = f"raw-{time.time_ns()}"
+    queue = Queue(queue_name, Exchange(queue_name, type="direct"), routing_key=queue_name)
+    with Connection(url, transport_options=options) as conn:
+        producer = Producer(conn.default_channel)
+        queue(conn.default_channel).declare()
+        started = time.perf_counter()
+        for n in range(messages):
+            producer.publish({"n": n}, exchange=queue.exchange, routing_key=queue_name,
+                             serializer="json", declare=[queue] if n == 0 else None)
+        enqueue_rate = messages / (time.perf_counter() - started)
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "bench.broker", "--consume", url, "--queue", queue_name,
+         "--options", json.dumps(options)],
+        cwd=ROOT, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        for _ in range(consumers)]
+    results = [json.loads(p.communicate(timeout=900)[0].decode().strip().splitlines()[-1]) for p in procs]
+    got = [r for r in results if r["count"]]
+    count = sum(r["count"] for r in results)
+    exactly_once = (count == messages and sum(r["distinct"] for r in results) == messages
+                    and sum(r["sum"] for r in results) == messages * (messages - 1) // 2)
+    span = max(r["last"] for r in got) - min(r["first"] for r in got) if got else 0.0
+    return {"transport": name, "enqueue/s": enqueue_rate, "drain/s": count / max(span, 1e-9),
+            "delivered": f"{count}/{messages}" + ("" if exactly_once else " (duplicates or gaps)")}
+
+
 def main() -> None:
+    if "--consume" in sys.argv:
+        at = sys.argv.index
+        _consume(sys.argv[at("--consume") + 1], json.loads(sys.argv[at("--options") + 1]),
+                 sys.argv[at("--queue") + 1])
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--latency-samples", type=int, default=100)
     parser.add_argument("--only", default="", help="comma-separated subset of transports")
+    parser.add_argument("--transport-only", action="store_true",
+                        help="plain kombu consumers instead of a Celery worker")
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="pm-bench-", dir="/tmp"))
@@ -180,7 +250,20 @@ def main() -> None:
             print(f"skipping {name}: pip install 'kombu[pgmq]'", file=sys.stderr)
             continue
         print(f"running {name} ...", file=sys.stderr, flush=True)
-        rows.append(run_one(name, broker_url, options, dsn, args.messages, args.latency_samples))
+        if args.transport_only:
+            rows.append(run_transport_only(name, broker_url, options, args.messages))
+        else:
+            rows.append(run_one(name, broker_url, options, dsn, args.messages, args.latency_samples))
+
+    if args.transport_only:
+        print(f"\n{args.messages} messages, plain kombu: 1 publisher, then 2 consumer processes "
+              "(prefetch 8, one ack per message)\n")
+        print("| transport | enqueue/s | drain/s | delivered exactly once |")
+        print("|---|---|---|---|")
+        for row in rows:
+            print(f"| {row['transport']} | {row['enqueue/s']:.0f} | {row['drain/s']:.0f} | "
+                  f"{row['delivered']} |")
+        return
 
     print(f"\n{args.messages} messages, 1 publisher, 1 worker x 2 processes (prefetch 4), "
           f"{args.latency_samples} latency samples\n")

@@ -36,9 +36,17 @@ class SearchParams:
     # min-max normalised over its own top-N candidates.
     fusion: Fusion = "rrf"
     alpha: float = 0.5
-    # Postings read per query term before the exact re-scoring (early termination), and
-    # the total postings below which the plain scan is used directly.
-    bm25_depth: int = 300
+    # Postings read per query term in the first round of early termination; each further
+    # round reads bm25_growth times deeper (at most), only the postings that can still
+    # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
+    bm25_depth: int = 150
+    bm25_rounds: int = 3
+    bm25_growth: int = 10
+    # When no round proves its answer: True reads on (MaxScore) until it is exact; False
+    # returns the last round's candidates, each exactly scored, as they rank.
+    bm25_exact: bool = True
+    # Out of budget (bm25_exact False), how many chunks are completed at most.
+    bm25_complete_limit: int = 1000
     bm25_scan_below: int = 20_000
 
 
@@ -89,6 +97,10 @@ class Hit:
     title: str | None = None
     mime_type: str | None = None
     snippet: str | None = None
+    # Which BM25 path ranked the candidates (the same for every hit of a search): 'scan',
+    # 'exact<n>' (proven in round n), 'maxscore' (proven by MaxScore) or 'budget'
+    # (bm25_exact off and no round could prove its ranking); None in dense mode.
+    bm25_path: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -98,26 +110,32 @@ class Hit:
 # statistics CTEs are MATERIALIZED so they are computed once, not once per posting row,
 # and every constant is float8 so the arithmetic never falls into slow numeric.
 #
-# Early termination, exact by construction:
-#   1. `top`: for each query term, only its :depth postings of highest impact (an index scan
-#      on (tenant, term, impact DESC));
-#   2. `exact`: the candidates' exact scores over all query terms (primary-key probes);
-#   3. `bound`: no chunk outside the candidates can score more than the sum, over the terms
-#      that were cut short, of weight x the last impact read -- scaled up by how far the
-#      average length drifted since impacts were computed;
-#   4. `safe`: the candidates' top N stands when the N-th score beats that bound (or no term
-#      was cut short) and impacts were computed with this k1 and b;
-#   5. otherwise MaxScore (below) reads in full only the postings of the terms that can
-#      still matter.  The plain scan over every posting answers when there are few postings
-#      or the impacts were computed with other parameters.  Each path's branch carries a
+# Early termination, exact by construction, in rounds (each run only when the previous
+# one could not prove its answer; see _ROUND):
+#   1. each round reads, per query term, its postings of highest impact by an index-only
+#      scan on (tenant, term, impact DESC) that carries tf and length -- round 1 the first
+#      :depth1, later rounds up to :depth<n> of those that can still add at least tau, a
+#      share of the previous round's theta, so common terms of little weight are hardly read;
+#   2. the chunks read get a lower bound (contributions read) and an upper bound (plus the
+#      most each term they were not seen in can still add); a chunk never read is bounded
+#      by `unread`, the sum of those rests, scaled up by how far the average length drifted
+#      since impacts were computed;
+#   3. the round is proven when the exact_k-th best lower bound beats `unread`; then only
+#      the chunks that could still reach the top are completed, by one index lookup per
+#      term over all of them;
+#   4. when no round proves its answer, MaxScore (below) reads in full only the postings of
+#      the terms that can still matter -- or, with bm25_exact off, the last round's
+#      candidates stand ('budget').  The plain scan answers when there are few postings or
+#      the impacts were computed with other parameters.  Each path's branch carries a
 #      one-time filter, so PostgreSQL never executes the paths not taken.
-# One posting's contribution, summed per chunk: the same expression in both paths, so that
-# the candidate phase and the plain scan cannot disagree.
-_SCORE = """sum(weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
-               / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
-                  + CAST(:b AS float8) * p.doc_length / weights.avgdl)))"""
+# One posting's contribution is the same expression in every path, so that they cannot
+# disagree.
+_PART = """{w} * {p}.tf * (CAST(:k1 AS float8) + 1.0::float8)
+               / ({p}.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
+                  + CAST(:b AS float8) * {p}.doc_length / {avgdl}))"""
+_SCORE = "sum(" + _PART.format(w="weights.w", p="p", avgdl="weights.avgdl") + ")"
 
-_BM25_CTE = """
+_BM25_HEAD = """
 q AS MATERIALIZED (
     SELECT term, count(*)::float8 AS qtf
     FROM unnest(CAST(:terms AS text[])) AS term GROUP BY term
@@ -139,75 +157,136 @@ weights AS MATERIALIZED (
     JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term
     CROSS JOIN stats
 ),
-top AS MATERIALIZED (
-    SELECT w.term, w.df > :depth AS cut, p.chunk_id, p.tf, p.doc_length, p.impact
-    FROM weights w
-    CROSS JOIN LATERAL (
-        SELECT p.chunk_id, p.tf, p.doc_length, p.impact FROM bm25_postings p
-        WHERE p.tenant_id = :tenant AND p.term = w.term
-        ORDER BY p.impact DESC
-        LIMIT :depth
-    ) p
-),
--- Every candidate's postings: those already read for the terms read in full, and a
--- primary-key probe per candidate for each term that was cut short.
-contrib AS (
-    SELECT t.term, t.chunk_id, t.tf, t.doc_length FROM top t WHERE NOT t.cut
-    UNION ALL
-    SELECT p.term, p.chunk_id, p.tf, p.doc_length
-    FROM (SELECT DISTINCT chunk_id FROM top) c
-    CROSS JOIN (SELECT term FROM weights WHERE df > :depth) w
-    -- LATERAL ... LIMIT 1 (the key is unique) keeps these primary-key probes: a flattened
-    -- join lets the planner hash-join the term's whole posting list instead.
-    CROSS JOIN LATERAL (
-        SELECT p.term, p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
-        WHERE p.tenant_id = :tenant AND p.term = w.term AND p.chunk_id = c.chunk_id
-        LIMIT 1
-    ) p
-),
-exact AS MATERIALIZED (
-    SELECT p.chunk_id,
-           {score} AS score
-    FROM contrib p
-    JOIN weights ON weights.term = p.term{bm25_filter}
-    GROUP BY p.chunk_id
-    ORDER BY score DESC, p.chunk_id
-    LIMIT :candidates
-),
--- The candidates' exact_k-th exact score: a lower bound on the true one (0 when fewer).
-theta AS MATERIALIZED (
-    SELECT coalesce((SELECT score FROM exact ORDER BY score DESC, chunk_id OFFSET :exact_k - 1 LIMIT 1),
-                    0.0::float8) AS value
-),
-bound AS MATERIALIZED (
-    SELECT coalesce(sum(w.w * cut.theta), 0.0::float8) * (SELECT drift FROM stats) AS value,
-           coalesce(bool_or(w.df > :depth), false) AS truncated
-    FROM weights w
-    LEFT JOIN (SELECT term, min(impact)::float8 AS theta FROM top GROUP BY term) cut
-        ON cut.term = w.term AND w.df > :depth
-),
-safe AS MATERIALIZED (
-    -- Which path answers: 'scan' when there are few postings in all (cheaper than any
-    -- bookkeeping; CASE keeps the candidate phase from running at all) or when impacts were
-    -- computed with another k1 and b; 'exact' when the candidates' top is proven; otherwise
-    -- 'maxscore'.
+plan AS MATERIALIZED (
+    -- 'scan' when there are few postings in all (cheaper than any bookkeeping) or when the
+    -- impacts were computed with another k1 and b.
     SELECT CASE WHEN (SELECT coalesce(sum(df), 0) FROM weights) <= :scan_below THEN 'scan'
                 WHEN NOT coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8),
                                   false) THEN 'scan'
-                WHEN NOT (SELECT truncated FROM bound)
-                     OR (SELECT value FROM theta) > (SELECT value FROM bound) THEN 'exact'
-                ELSE 'maxscore'
-           END AS path
+                ELSE 'rounds'
+           END AS value
     FROM stats s
+)"""
+
+# One round at depth :depth{n}.  `rest` is, for a term cut short, the most a posting not
+# read can add (weight x the best impact left x drift), 0 for a term read in full.  A chunk
+# read scores at least its lower bound `lb` (the contributions read) and at most `lb` plus
+# the rests of the cut terms it was not seen in; a chunk never read scores at most the sum
+# of the rests, `unread`.  So the top exact_k lie among the chunks read once the exact_k-th
+# best lower bound (theta) beats `unread`: the round is proven without a single lookup, and
+# only the chunks that could still reach theta (or whose lower bound is among the top
+# :candidates, floor) are completed.  The last round completes those chunks even unproven
+# and tries the exact exact_k-th score against `unread` (with bm25_exact off it completes
+# only the :complete_limit best upper bounds).  Only complete chunks are ranked, and a chunk
+# left incomplete cannot displace one from the top :candidates, so every score is exact.
+_ROUND = """,
+r{n}_rest AS MATERIALIZED (
+    SELECT r.term, r.w, r.avgdl, r.thr, r.read < r.df AS cut,
+           CASE WHEN r.read >= r.df THEN 0.0::float8
+                -- Stopped by the threshold: the best posting left is the first below it.
+                WHEN r.read < :depth{n} THEN r.w * (
+                    SELECT p.impact::float8 FROM bm25_postings p
+                    WHERE p.tenant_id = :tenant AND p.term = r.term AND p.impact < r.thr
+                    ORDER BY p.impact DESC LIMIT 1) * (SELECT drift FROM stats)
+                ELSE r.w * r.last * (SELECT drift FROM stats) END AS rest
+    FROM (
+        SELECT w.term, w.w, w.avgdl, w.df, t.thr, l.read, l.last
+        FROM weights w
+        CROSS JOIN LATERAL (SELECT {tau} / (w.w * (SELECT drift FROM stats)) AS thr) t
+        CROSS JOIN LATERAL (
+            SELECT count(*) AS read, min(x.impact)::float8 AS last FROM (
+                SELECT p.impact FROM bm25_postings p
+                WHERE p.tenant_id = :tenant AND p.term = w.term AND p.impact >= t.thr
+                ORDER BY p.impact DESC LIMIT :depth{n}
+            ) x
+        ) l
+        WHERE {run}
+    ) r
 ),
--- MaxScore, when the bound did not hold.  Terms whose upper bounds (weight x highest impact) sum to
--- less than theta, taken from the smallest, are optional: a chunk holding only those cannot
--- reach the top.  So the answer lies among chunks holding an essential term -- their
--- postings are read in full -- and of those only chunks whose partial score plus the
--- optional terms' bounds reaches theta are completed, by primary-key probes.
+r{n}_top AS MATERIALIZED (
+    SELECT weights.term, p.chunk_id, {part} AS part, weights.rest, weights.cut
+    FROM r{n}_rest weights
+    CROSS JOIN LATERAL (
+        SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
+        WHERE p.tenant_id = :tenant AND p.term = weights.term AND p.impact >= weights.thr
+        ORDER BY p.impact DESC
+        LIMIT :depth{n}
+    ) p
+),
+r{n}_unread AS MATERIALIZED (
+    SELECT coalesce(sum(rest), 0.0::float8) AS ub, count(*) FILTER (WHERE cut) AS cuts FROM r{n}_rest
+),
+r{n}_seen AS MATERIALIZED (
+    SELECT p.chunk_id, sum(p.part) AS lb, sum(p.rest) AS seen_rest, count(*) FILTER (WHERE p.cut) AS seen_cuts
+    FROM r{n}_top p{bm25_filter}
+    GROUP BY p.chunk_id
+),
+r{n}_bar AS MATERIALIZED (
+    SELECT b.theta, b.floor,
+           (SELECT cuts FROM r{n}_unread) = 0 OR b.theta > (SELECT ub FROM r{n}_unread) AS proven
+    FROM (SELECT coalesce((SELECT lb FROM r{n}_seen ORDER BY lb DESC
+                           OFFSET :exact_k - 1 LIMIT 1), 0.0::float8) AS theta,
+                 coalesce((SELECT lb FROM r{n}_seen ORDER BY lb DESC
+                           OFFSET :candidates - 1 LIMIT 1), 0.0::float8) AS floor) b
+),
+r{n}_open AS MATERIALIZED (
+    SELECT o.chunk_id FROM (
+        SELECT s.chunk_id, s.lb, s.lb + (SELECT ub FROM r{n}_unread) - s.seen_rest AS ub
+        FROM r{n}_seen s
+        WHERE ({last} OR (SELECT proven FROM r{n}_bar))
+          AND s.seen_cuts < (SELECT cuts FROM r{n}_unread)
+    ) o
+    WHERE o.lb >= (SELECT floor FROM r{n}_bar) OR o.ub >= (SELECT theta FROM r{n}_bar)
+    ORDER BY o.ub DESC
+    -- Unproven and out of budget, only the chunks with the best upper bounds are completed.
+    LIMIT CASE WHEN (SELECT proven FROM r{n}_bar) OR CAST(:exact AS boolean) THEN NULL
+               ELSE :complete_limit END
+),
+r{n}_completed AS MATERIALIZED (
+    SELECT p.chunk_id, sum({part}) AS extra
+    FROM r{n}_rest weights
+    CROSS JOIN LATERAL (
+        SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
+        WHERE p.tenant_id = :tenant AND p.term = weights.term
+          AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM r{n}_open))
+    ) p
+    WHERE weights.cut
+      -- Postings read in this round are already in the lower bound.
+      AND NOT EXISTS (SELECT 1 FROM r{n}_top t WHERE t.term = weights.term AND t.chunk_id = p.chunk_id)
+    GROUP BY p.chunk_id
+),
+r{n}_scored AS MATERIALIZED (
+    SELECT s.chunk_id, s.lb + coalesce(c.extra, 0.0::float8) AS score
+    FROM r{n}_seen s LEFT JOIN r{n}_completed c ON c.chunk_id = s.chunk_id
+    WHERE s.seen_cuts = (SELECT cuts FROM r{n}_unread) OR s.chunk_id IN (SELECT chunk_id FROM r{n}_open)
+    ORDER BY score DESC, s.chunk_id
+    LIMIT :candidates
+),
+r{n}_verdict AS MATERIALIZED (
+    SELECT t.theta,
+           (SELECT proven FROM r{n}_bar)
+           OR ({last} AND CAST(:exact AS boolean) AND t.theta > (SELECT ub FROM r{n}_unread)) AS proven
+    FROM (SELECT coalesce((SELECT score FROM r{n}_scored ORDER BY score DESC, chunk_id
+                           OFFSET :exact_k - 1 LIMIT 1), 0.0::float8) AS theta) t
+)"""
+
+# MaxScore, when no round proved its answer, with theta the last round's exact_k-th exact
+# score (a lower bound on the true one).  Terms whose upper bounds (weight x highest impact)
+# sum to less than theta, taken from the smallest, are optional: a chunk holding only those
+# cannot reach the top.  So the answer lies among chunks holding an essential term -- their
+# postings are read in full -- and of those only chunks whose partial score plus the
+# optional terms' bounds reaches theta are completed, by primary-key probes.
+_MAXSCORE = """,
+safe AS MATERIALIZED (
+    SELECT CASE WHEN (SELECT value FROM plan) = 'scan' THEN 'scan'
+                {round_paths}
+                WHEN CAST(:exact AS boolean) THEN 'maxscore'
+                ELSE 'budget'
+           END AS path
+),
 split AS MATERIALIZED (
     SELECT b.term, b.w, b.avgdl, b.ub,
-           sum(b.ub) OVER (ORDER BY b.ub, b.term) < (SELECT value FROM theta) AS optional
+           sum(b.ub) OVER (ORDER BY b.ub, b.term) < (SELECT theta FROM {last}_verdict) AS optional
     FROM (
         SELECT w.term, w.w, w.avgdl,
                w.w * m.impact * (SELECT drift FROM stats) AS ub
@@ -217,6 +296,7 @@ split AS MATERIALIZED (
             WHERE p.tenant_id = :tenant AND p.term = w.term
             ORDER BY p.impact DESC LIMIT 1
         ) m
+        WHERE (SELECT path FROM safe) = 'maxscore'
     ) b
 ),
 partial AS MATERIALIZED (
@@ -226,7 +306,7 @@ partial AS MATERIALIZED (
     WHERE NOT weights.optional
     GROUP BY p.chunk_id
     HAVING {score} + (SELECT coalesce(sum(ub) FILTER (WHERE optional), 0.0::float8) FROM split)
-           >= (SELECT value FROM theta)
+           >= (SELECT theta FROM {last}_verdict)
 ),
 completed AS (
     SELECT c.chunk_id, c.score + coalesce(o.score, 0.0::float8) AS score
@@ -241,12 +321,16 @@ completed AS (
 bm25 AS (
     SELECT chunk_id, score, row_number() OVER (ORDER BY score DESC, chunk_id) AS rank
     FROM (
-        SELECT chunk_id, score FROM exact WHERE (SELECT path FROM safe) = 'exact'
+        {round_answers}
+        UNION ALL
+        -- Out of budget: the last round's candidates, exactly scored, stand unproven.
+        SELECT chunk_id, score FROM {last}_scored WHERE (SELECT path FROM safe) = 'budget'
         UNION ALL
         SELECT chunk_id, score FROM (
-            -- The candidates' exact scores fill the ranks below theta that MaxScore pruned.
+            -- The last round's exact scores fill the ranks below theta that MaxScore pruned.
             SELECT chunk_id, max(score) AS score
-            FROM (SELECT chunk_id, score FROM completed UNION ALL SELECT chunk_id, score FROM exact) m
+            FROM (SELECT chunk_id, score FROM completed
+                  UNION ALL SELECT chunk_id, score FROM {last}_scored) m
             GROUP BY chunk_id
             ORDER BY score DESC, chunk_id
             LIMIT :candidates
@@ -264,8 +348,33 @@ bm25 AS (
         ) scan
         WHERE (SELECT path FROM safe) = 'scan'
     ) scored
-)
-""".replace("{score}", _SCORE)
+)"""
+
+
+def _bm25_cte(rounds: int, bm25_filter: str) -> str:
+    parts = [_BM25_HEAD]
+    for n in range(1, rounds + 1):
+        run = ("(SELECT value FROM plan) = 'rounds'" if n == 1
+               else f"NOT (SELECT proven FROM r{n - 1}_verdict)")
+        # Round 1 reads the first :depth1 postings of every term; later rounds read, up to
+        # their depth, only postings that can add at least tau -- a share of the theta the
+        # previous round reached, 1% under it so that a round that ends with the same
+        # theta still proves it -- so common terms of little weight are hardly read.
+        tau = ("0.0::float8" if n == 1 else
+               f"(SELECT 0.99::float8 * b.theta / greatest((SELECT cuts FROM r{n - 1}_unread), 1)"
+               f" FROM r{n - 1}_bar b)")
+        parts.append(_ROUND.replace("{n}", str(n)).replace("{run}", run).replace("{tau}", tau)
+                     .replace("{last}", "true" if n == rounds else "false").replace(
+            "{part}", _PART.format(w="weights.w", p="p", avgdl="weights.avgdl")))
+    round_paths = "\n                ".join(
+        f"WHEN (SELECT proven FROM r{n}_verdict) THEN 'exact{n}'" for n in range(1, rounds + 1))
+    round_answers = "\n        UNION ALL\n        ".join(
+        f"SELECT chunk_id, score FROM r{n}_scored WHERE (SELECT path FROM safe) = 'exact{n}'"
+        for n in range(1, rounds + 1))
+    parts.append(_MAXSCORE.replace("{round_paths}", round_paths)
+                 .replace("{round_answers}", round_answers).replace("{last}", f"r{rounds}")
+                 .replace("{score}", _SCORE))
+    return "".join(parts).replace("{bm25_filter}", bm25_filter)
 
 _DENSE_CTE = """
 dense AS (
@@ -335,7 +444,8 @@ ranked AS (
     LIMIT :k
 )
 SELECT sd.external_id AS document_id, r.chunk_id, r.score, c.text, c.heading_path, c.page_start,
-       c.page_end, r.dense_rank, r.dense_score, r.bm25_rank, r.bm25_score, sd.title, sd.mime_type
+       c.page_end, r.dense_rank, r.dense_score, r.bm25_rank, r.bm25_score, sd.title, sd.mime_type,
+       {bm25_path} AS bm25_path
 FROM ranked r
 JOIN chunks c ON c.id = r.chunk_id
 JOIN search_documents sd ON sd.id = r.search_document_id
@@ -343,24 +453,27 @@ ORDER BY r.score DESC, r.chunk_id
 """
 
 
-def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion = "rrf") -> str:
-    bm25 = _BM25_CTE.replace(
-        "{bm25_filter}",
-        "\n        JOIN chunks fc ON fc.id = p.chunk_id" + _FILTER_JOIN.format(chunk="fc")
-        if filtered else "")
+def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion = "rrf",
+              rounds: int = SearchParams.bm25_rounds) -> str:
+    bm25 = _bm25_cte(rounds, "\n        JOIN chunks fc ON fc.id = p.chunk_id"
+                     + _FILTER_JOIN.format(chunk="fc") if filtered else "")
     dense = _DENSE_CTE.replace("{dense_filter}", _FILTER_JOIN.format(chunk="c") if filtered else "")
     ctes = {"hybrid": [dense, bm25], "bm25": [bm25], "dense": [dense]}[mode]
     distinct = "c.search_document_id" if collapse else "f.chunk_id"
     fused = _WEIGHTED if mode == "hybrid" and fusion == "weighted" else _FUSED[mode]
-    return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct))
+    path = "NULL::text" if mode == "dense" else "(SELECT path FROM safe)"
+    return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct, bm25_path=path))
 
 
-def _bind(tenant_id: str, terms: list[str], k: int, collapse: bool,
+def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
           params: SearchParams) -> dict[str, object]:
     return {
         "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
         "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
-        "alpha": params.alpha, "depth": params.bm25_depth, "scan_below": params.bm25_scan_below,
+        "alpha": params.alpha, "scan_below": params.bm25_scan_below, "exact": params.bm25_exact,
+        "complete_limit": params.bm25_complete_limit,
+        **{f"depth{n}": params.bm25_depth * params.bm25_growth ** (n - 1)
+           for n in range(1, params.bm25_rounds + 1)},
         # The ranks that must be exact: what the caller will see (k documents may need up to
         # 4k chunks).  Candidates ranked below them come from the two-phase path as they are.
         "exact_k": k * (4 if collapse else 1),
@@ -369,10 +482,11 @@ def _bind(tenant_id: str, terms: list[str], k: int, collapse: bool,
 
 def bm25_path(conn: Connection, tenant_id: str, query: str, k: int = 10, collapse: bool = True,
               params: SearchParams | None = None) -> str:
-    """Which path answers this BM25 query ('scan', 'exact' or 'maxscore'); for benchmarks
-    and tests."""
-    sql = "WITH " + _BM25_CTE.replace("{bm25_filter}", "") + "SELECT (SELECT path FROM safe) AS path"
-    bind = _bind(tenant_id, analyze(query), k, collapse, params or SearchParams())
+    """Which path answers this BM25 query ('scan', 'exact<round>' or 'maxscore'); for
+    benchmarks and tests."""
+    params = params or SearchParams()
+    sql = "WITH " + _bm25_cte(params.bm25_rounds, "") + " SELECT (SELECT path FROM safe) AS path"
+    bind = bind_parameters(tenant_id, analyze(query), k, collapse, params)
     return str(conn.execute(text(sql), bind).scalar_one())
 
 
@@ -396,7 +510,7 @@ def search(
     terms = analyze(query)
     if mode == "bm25" and not terms:
         return []
-    bind = _bind(tenant_id, terms, k, collapse, params)
+    bind = bind_parameters(tenant_id, terms, k, collapse, params)
     if mode != "bm25":
         if query_vector is None:
             query_vector = embed([query])[0]
@@ -413,6 +527,7 @@ def search(
             "f_meta": json.dumps(filters.metadata) if filters.metadata else None,
             "f_mimes": filters.mime_types or None, "f_after": filters.indexed_after,
             "f_before": filters.indexed_before})
-    rows = conn.execute(text(build_sql(mode, collapse, filtered, params.fusion)), bind).mappings().all()
+    sql = build_sql(mode, collapse, filtered, params.fusion, params.bm25_rounds)
+    rows = conn.execute(text(sql), bind).mappings().all()
     return [Hit(**{**row, "heading_path": list(row["heading_path"] or []),
                    "snippet": snippet(row["text"], query) if snippets else None}) for row in rows]

@@ -127,8 +127,11 @@ def test_job_lifecycle_search_and_tenant_isolation(client, key, engine, worker):
         time.sleep(0.5)
     assert job["status"] == "completed" and job["completed_documents"] == 1
 
-    hits = client.post("/v1/search", json={"query": "encrypted or corrupt PDFs", "k": 5},
-                       headers=_auth(key)).get_json()["results"]
+    body = client.post("/v1/search", json={"query": "encrypted or corrupt PDFs", "k": 5},
+                       headers=_auth(key)).get_json()
+    hits = body["results"]
+    # A one-document corpus has few postings: the plain scan ranks them, said once.
+    assert body["bm25_path"] == "scan" and "bm25_path" not in hits[0]
     assert hits[0]["document_id"] == "report.pdf"
     assert (hits[0]["page_start"], hits[0]["page_end"]) == (1, 2)
     assert hits[0]["bm25_rank"] is not None and hits[0]["dense_rank"] is not None
@@ -158,6 +161,11 @@ def test_search_validation(client, key):  # type: ignore[no-untyped-def]
     bad_filter = client.post("/v1/search", json={"query": "x", "filters": {"job_id": "nope"}},
                              headers=_auth(key))
     assert bad_filter.status_code == 400
+    bad_exact = client.post("/v1/search", json={"query": "x", "bm25_exact": "sometimes"}, headers=_auth(key))
+    assert bad_exact.status_code == 400 and set(bad_exact.get_json()["error"]["details"]) == {"bm25_exact"}
+    dense = client.post("/v1/search", json={"query": "x", "mode": "dense", "bm25_exact": False},
+                        headers=_auth(key))
+    assert dense.status_code == 200 and dense.get_json()["bm25_path"] is None
     assert "job_id" in bad_filter.get_json()["error"]["details"]["filters"]
 
 

@@ -204,12 +204,10 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
     """How many postings scans in the plan never ran (the plain scan skipped)."""
     import json as _json
 
-    from indexing.search import build_sql
+    from indexing.search import bind_parameters, build_sql
 
-    bind = {"tenant": tenant, "k": 10, "terms": analyze(query), "k1": params.k1, "b": params.b,
-            "rrf_k": params.rrf_k, "candidates": params.candidates, "alpha": params.alpha,
-            "depth": params.bm25_depth, "scan_below": params.bm25_scan_below, "exact_k": 10}
-    sql = "EXPLAIN (ANALYZE, FORMAT JSON) " + build_sql("bm25", False)
+    bind = bind_parameters(tenant, analyze(query), 10, False, params)
+    sql = "EXPLAIN (ANALYZE, FORMAT JSON) " + build_sql("bm25", False, rounds=params.bm25_rounds)
     plan = conn.execute(text(sql), bind).scalar_one()
     plan = plan if isinstance(plan, list) else _json.loads(plan)
 
@@ -238,8 +236,8 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
     plain = SearchParams(candidates=10, bm25_scan_below=10**9)
     paths = []
     with engine.begin() as conn:
-        for depth in (3, 8, 50):
-            shallow = SearchParams(candidates=10, bm25_depth=depth, bm25_scan_below=0)
+        for depth, rounds in ((3, 1), (8, 1), (3, 3), (8, 2), (50, 1)):
+            shallow = SearchParams(candidates=10, bm25_depth=depth, bm25_rounds=rounds, bm25_scan_below=0)
             for query in queries:
                 for collapse in (False, True):
                     fast = search(conn, tenant, query, k=10, mode="bm25", collapse=collapse, params=shallow)
@@ -253,14 +251,49 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
                 full = search(conn, tenant, query, k=10, mode="bm25", params=plain, filters=some)
                 assert [h.chunk_id for h in fast] == [h.chunk_id for h in full], (query, depth)
                 assert all(int(h.document_id[3:]) % 3 == 0 for h in fast)
-        # The plain scan, the proven candidates and MaxScore each answered some of them.
-        assert {"exact", "maxscore"} <= set(paths), paths
+        # Every round and MaxScore each answered some of them.
+        assert {"exact1", "exact2", "exact3", "maxscore"} <= set(paths), paths
         assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
             candidates=10, bm25_depth=200, bm25_scan_below=0)) > 0
         # Below the threshold the candidate phase never runs: the plain scan answers alone.
         assert _path(conn, tenant, "word0 word1", SearchParams(bm25_scan_below=10**9)) == "scan"
         assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
             candidates=10, bm25_depth=8, bm25_scan_below=10**9)) >= 1
+
+
+def test_out_of_budget_answers_are_exactly_scored_and_marked(engine, tenant):
+    """With bm25_exact off, a query no round can prove gets the last round's candidates:
+    each score is the chunk's exact score, and the path says 'budget'; proven queries are
+    unaffected."""
+    rng = random.Random(23)
+    for i in range(300):
+        _index(engine, tenant, f"doc{i}", _random_text(rng))
+    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
+    bounded = SearchParams(candidates=10, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
+                           bm25_exact=False, bm25_complete_limit=5)
+    exact = SearchParams(candidates=10, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0)
+    queries = ["word0 word1", "word0 word1 word2", "word1 word2 word3 word4", "word3 cancer",
+               "word5 word6 word30 word31", "word0 word8 word19"]
+    budget = 0
+    with engine.begin() as conn:
+        for query in queries:
+            fast = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=bounded)
+            full = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=plain)
+            # Every chunk's exact score, from a scan deep enough to rank them all.
+            every = {h.chunk_id: h.score for h in search(
+                conn, tenant, query, k=300, mode="bm25", collapse=False, params=plain)}
+            assert fast and {h.bm25_path for h in fast} <= {"exact1", "budget"}
+            for hit in fast:
+                assert math.isclose(hit.score, every[hit.chunk_id], rel_tol=1e-9), (query, hit)
+            if fast[0].bm25_path == "budget":
+                budget += 1
+                checked = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=exact)
+                assert checked[0].bm25_path == "maxscore"
+                assert [h.chunk_id for h in checked] == [h.chunk_id for h in full]
+            else:
+                assert [h.chunk_id for h in fast] == [h.chunk_id for h in full]
+            assert {h.bm25_path for h in full} == {"scan"}
+    assert budget >= 2
 
 
 def test_stale_impacts_stay_exact_and_refresh_restores_them(engine, tenant):
