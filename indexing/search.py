@@ -130,10 +130,10 @@ class Hit:
 #      one-time filter, so PostgreSQL never executes the paths not taken.
 # One posting's contribution is the same expression in every path, so that they cannot
 # disagree.
-_PART = """{w} * {p}.tf * (CAST(:k1 AS float8) + 1.0::float8)
-               / ({p}.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
-                  + CAST(:b AS float8) * {p}.doc_length / {avgdl}))"""
-_SCORE = "sum(" + _PART.format(w="weights.w", p="p", avgdl="weights.avgdl") + ")"
+_PART = """weights.w * p.tf * (CAST(:k1 AS float8) + 1.0::float8)
+               / (p.tf + CAST(:k1 AS float8) * (1.0::float8 - CAST(:b AS float8)
+                  + CAST(:b AS float8) * p.doc_length / weights.avgdl))"""
+_SCORE = f"sum({_PART})"
 
 _BM25_HEAD = """
 q AS MATERIALIZED (
@@ -179,6 +179,9 @@ plan AS MATERIALIZED (
 # and tries the exact exact_k-th score against `unread` (with bm25_exact off it completes
 # only the :complete_limit best upper bounds).  Only complete chunks are ranked, and a chunk
 # left incomplete cannot displace one from the top :candidates, so every score is exact.
+# `rest` counts the postings a round will read before `top` reads them, so that every row
+# of `top` carries its term's rest and `seen` aggregates without a join; the second pass
+# reads index pages the first has just brought in.
 _ROUND = """,
 r{n}_rest AS MATERIALIZED (
     SELECT r.term, r.w, r.avgdl, r.thr, r.read < r.df AS cut,
@@ -365,7 +368,7 @@ def _bm25_cte(rounds: int, bm25_filter: str) -> str:
                f" FROM r{n - 1}_bar b)")
         parts.append(_ROUND.replace("{n}", str(n)).replace("{run}", run).replace("{tau}", tau)
                      .replace("{last}", "true" if n == rounds else "false").replace(
-            "{part}", _PART.format(w="weights.w", p="p", avgdl="weights.avgdl")))
+            "{part}", _PART))
     round_paths = "\n                ".join(
         f"WHEN (SELECT proven FROM r{n}_verdict) THEN 'exact{n}'" for n in range(1, rounds + 1))
     round_answers = "\n        UNION ALL\n        ".join(
