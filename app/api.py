@@ -63,6 +63,9 @@ def require_key(view):  # type: ignore[no-untyped-def]
     return wrapper
 
 
+_SEARCH_OVERRIDES = ("ef_search", "fusion", "alpha", "bm25_exact")
+
+
 def _check_filenames(names: list[str]) -> None:
     for name in names:
         try:
@@ -520,7 +523,7 @@ def create_app(config: Config | None = None) -> Flask:
     @app.post("/v1/search")
     @require_key
     def search() -> Response:
-        from indexing.search import Filters, SearchParams
+        from indexing.search import Filters
         from indexing.search import search as run_search
 
         try:
@@ -528,11 +531,8 @@ def create_app(config: Config | None = None) -> Flask:
         except ValidationError as exc:
             raise ApiError(400, "validation_error", "invalid request", exc.messages) from exc
         cfg = _runtime().config
-        params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
-                              ef_search=data.get("ef_search") or cfg.hnsw_ef_search,
-                              fusion=data.get("fusion", cfg.fusion), alpha=data.get("alpha", cfg.alpha),
-                              bm25_depth=cfg.bm25_depth, bm25_rounds=cfg.bm25_rounds,
-                              bm25_exact=data.get("bm25_exact", cfg.bm25_exact))
+        # What the request sets overrides the server's configuration.
+        params = cfg.search_params(**{name: data[name] for name in _SEARCH_OVERRIDES if name in data})
         with _runtime().engine.begin() as conn:
             f = data["filters"]
             after, before = f.get("indexed_after"), f.get("indexed_before")

@@ -263,18 +263,14 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
            mime_types: tuple[str, ...]) -> None:
     """Search the index (hybrid: pgvector + BM25 fused by RRF)."""
     from indexing.embedding import embed
-    from indexing.search import Filters, SearchParams
+    from indexing.search import Filters
     from indexing.search import search as run_search
 
     if bool(query) == bool(queries):
         raise click.UsageError("give either QUERY or --queries FILE")
     runtime = _runtime()
     cfg = runtime.config
-    params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k,
-                          ef_search=cfg.hnsw_ef_search, fusion=fusion or cfg.fusion,  # type: ignore[arg-type]
-                          alpha=cfg.alpha if alpha is None else alpha,
-                          bm25_depth=cfg.bm25_depth, bm25_rounds=cfg.bm25_rounds,
-                          bm25_exact=cfg.bm25_exact)
+    params = cfg.search_params(fusion=fusion or cfg.fusion, alpha=cfg.alpha if alpha is None else alpha)
     filters = Filters(mime_types=list(mime_types) or None)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, tenant or cfg.default_tenant)

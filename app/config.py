@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -20,6 +20,7 @@ from extractors.mistral import MistralSettings
 
 if TYPE_CHECKING:
     from app.url_fetch import UrlPolicy
+    from indexing.search import SearchParams
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
@@ -129,6 +130,18 @@ class Config:
     url_connect_timeout: float = 5.0
     url_read_timeout: float = 30.0
     extra: dict[str, str] = field(default_factory=dict)
+
+    def search_params(self, **overrides: Any) -> SearchParams:
+        """The ranking settings search runs with (the API, the CLI and the evaluation
+        benchmark all start here); ``overrides`` are a request's own choices."""
+        from indexing.search import SearchParams
+
+        settings: dict[str, Any] = {
+            "k1": self.bm25_k1, "b": self.bm25_b, "rrf_k": self.rrf_k,
+            "ef_search": self.hnsw_ef_search, "fusion": self.fusion, "alpha": self.alpha,
+            "bm25_depth": self.bm25_depth, "bm25_rounds": self.bm25_rounds,
+            "bm25_exact": self.bm25_exact}
+        return SearchParams(**{**settings, **overrides})
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Config:

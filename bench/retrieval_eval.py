@@ -22,7 +22,7 @@ from pathlib import Path
 from app.auth import ensure_tenant
 from app.db import upgrade_schema
 from indexing.embedding import embed
-from indexing.search import SearchParams, search
+from indexing.search import search
 from tasks.runtime import get_runtime
 
 
@@ -90,9 +90,8 @@ def main() -> None:
     runtime = get_runtime()
     upgrade_schema(runtime.database_url)
     cfg = runtime.config
-    params = SearchParams(k1=cfg.bm25_k1, b=cfg.bm25_b, rrf_k=cfg.rrf_k, ef_search=cfg.hnsw_ef_search,
-                          fusion=args.fusion or cfg.fusion,
-                          alpha=cfg.alpha if args.alpha is None else args.alpha)
+    params = cfg.search_params(fusion=args.fusion or cfg.fusion,
+                               alpha=cfg.alpha if args.alpha is None else args.alpha)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, args.tenant or cfg.default_tenant)
     vectors = embed([t for _, t in queries])

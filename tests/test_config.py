@@ -24,6 +24,15 @@ def test_database_url_is_normalised_to_psycopg3():
     assert config.database_url == "postgresql+psycopg://u:p@db:5432/x"
 
 
+def test_search_runs_with_the_configured_ranking_and_the_request_overrides_it():
+    config = Config.from_env({"PAGEMILL_BM25_DEPTH": "40", "PAGEMILL_BM25_ROUNDS": "2",
+                              "PAGEMILL_BM25_EXACT": "0", "PAGEMILL_ALPHA": "0.3"})
+    params = config.search_params()
+    assert (params.bm25_depth, params.bm25_rounds, params.bm25_exact, params.alpha) == (40, 2, False, 0.3)
+    assert config.search_params(bm25_exact=True, alpha=0.9).bm25_exact is True
+    assert config.search_params(alpha=0.9).alpha == 0.9
+
+
 def test_bad_numbers_are_reported_by_name():
     with pytest.raises(ValueError, match="PAGEMILL_BATCH_SIZE"):
         Config.from_env({"PAGEMILL_BATCH_SIZE": "many"})
