@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import multiprocessing
 import os
 import signal
 import socket
@@ -33,8 +34,13 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from kombu.transport import TRANSPORT_ALIASES  # noqa: E402
+
 from app.config import to_libpq_url  # noqa: E402
 from app.embedded import start_embedded  # noqa: E402
+
+# Plain kombu connections (--transport-only) find pagemill's transport by its URL scheme.
+TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 
 
 def _redis_available() -> bool:
@@ -148,12 +154,10 @@ def run_one(name: str, broker_url: str, options: dict, dsn: str, messages: int,
             "rows left": left}
 
 
-def _consume(url: str, options: dict, queue: str) -> None:
-    """One consumer process: drain `queue`, ack each message, then print what it saw."""
+def _consume(url: str, options: dict, queue: str, report: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    """One consumer process: drain `queue`, ack each message, then report what it saw."""
     from kombu import Connection, Consumer, Queue
-    from kombu.transport import TRANSPORT_ALIASES
 
-    TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
     seen: list[int] = []
     times: list[float] = []
 
@@ -172,16 +176,14 @@ def _consume(url: str, options: dict, queue: str) -> None:
                     idle_since = time.monotonic()
                 except TimeoutError:
                     pass
-    print(json.dumps({"count": len(seen), "sum": sum(seen), "distinct": len(set(seen)),
-                      "first": min(times, default=0), "last": max(times, default=0)}))
+    report.put({"count": len(seen), "sum": sum(seen), "distinct": len(set(seen)),
+                "first": min(times, default=0), "last": max(times, default=0)})
 
 
 def run_transport_only(name: str, url: str, options: dict, messages: int,
                        consumers: int = 2) -> dict[str, float | str]:
     from kombu import Connection, Exchange, Producer, Queue
-    from kombu.transport import TRANSPORT_ALIASES
 
-    TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
     queue_name = f"raw-{time.time_ns()}"
     queue = Queue(queue_name, Exchange(queue_name, type="direct"), routing_key=queue_name)
     with Connection(url, transport_options=options) as conn:
@@ -192,12 +194,16 @@ def run_transport_only(name: str, url: str, options: dict, messages: int,
             producer.publish({"n": n}, exchange=queue.exchange, routing_key=queue_name,
                              serializer="json", declare=[queue] if n == 0 else None)
         enqueue_rate = messages / (time.perf_counter() - started)
-    procs = [subprocess.Popen(
-        [sys.executable, "-m", "bench.broker", "--consume", url, "--queue", queue_name,
-         "--options", json.dumps(options)],
-        cwd=ROOT, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        for _ in range(consumers)]
-    results = [json.loads(p.communicate(timeout=900)[0].decode().strip().splitlines()[-1]) for p in procs]
+    # Fresh interpreters, as workers would be: nothing of the publisher's connection is shared.
+    spawn = multiprocessing.get_context("spawn")
+    report = spawn.Queue()
+    procs = [spawn.Process(target=_consume, args=(url, options, queue_name, report))
+             for _ in range(consumers)]
+    for proc in procs:
+        proc.start()
+    results = [report.get(timeout=900) for _ in procs]
+    for proc in procs:
+        proc.join()
     got = [r for r in results if r["count"]]
     count = sum(r["count"] for r in results)
     exactly_once = (count == messages and sum(r["distinct"] for r in results) == messages
@@ -208,11 +214,6 @@ def run_transport_only(name: str, url: str, options: dict, messages: int,
 
 
 def main() -> None:
-    if "--consume" in sys.argv:
-        at = sys.argv.index
-        _consume(sys.argv[at("--consume") + 1], json.loads(sys.argv[at("--options") + 1]),
-                 sys.argv[at("--queue") + 1])
-        return
     parser = argparse.ArgumentParser()
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--latency-samples", type=int, default=100)
