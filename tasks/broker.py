@@ -310,10 +310,14 @@ class Channel(virtual.Channel):
         self._buffer: dict[str, deque[tuple[int, str, int]]] = {}
         self.fetch_limit = int(options.get("fetch_limit", DEFAULT_FETCH_LIMIT))
         self._no_ack_queues: set[str] = set()
-        # Acknowledged rows not deleted yet.  Under Celery's event loop an ack rides along
-        # with the next claim (one round trip instead of two) or is flushed at the end of the
-        # loop iteration; a crash in between only means the message is delivered again.
+        # Acknowledged rows not deleted yet.  An ack rides along with the next claim (one
+        # round trip instead of two); it is flushed on its own when the consumer goes idle
+        # (before it waits for a NOTIFY), at the end of a Celery event-loop iteration, by the
+        # lease keeper within a few seconds, and on close.  A crash in between only means the
+        # message is delivered again, as an AMQP ack lost with its connection would be.
+        # Guarded by a lock: the lease keeper's thread flushes too.
         self._acked: list[int] = []
+        self._acked_lock = threading.Lock()
 
     def basic_consume(self, queue: str, no_ack: bool, *args: Any, **kwargs: Any) -> Any:
         if no_ack:
@@ -430,16 +434,22 @@ class Channel(virtual.Channel):
             raise NotImplementedError("basic_ack(multiple=True) is not supported by this transport")
         row_id = self._forget(delivery_tag)
         if row_id is not None:
-            self._acked.append(row_id)
-            if not self.connection.defers_acks:
-                self.flush_acks()
+            with self._acked_lock:
+                self._acked.append(row_id)
         super().basic_ack(delivery_tag)
 
     def _delete_acked(self, conn: Any) -> None:
-        if self._acked:
-            conn.execute(_ACK, {"ids": self._acked})
-            # Cleared only once the statement ran; a failed transaction keeps them to retry.
-            self._acked = []
+        with self._acked_lock:
+            ids, self._acked = self._acked, []
+        if not ids:
+            return
+        try:
+            conn.execute(_ACK, {"ids": ids})
+        except BaseException:
+            # The statement failed: keep them to retry with the next claim or flush.
+            with self._acked_lock:
+                self._acked[:0] = ids
+            raise
 
     def flush_acks(self) -> None:
         if self._acked:
@@ -609,6 +619,9 @@ class LeaseKeeper:
                 ids = sorted(self._ids)
             queues = sorted({q for ch in list(self.transport.channels)
                              for q in getattr(ch, "_active_queues", [])})
+            # A consumer busy between fetches (or one that stopped calling drain_events)
+            # still has its acks written before their leases could expire.
+            self.transport.flush_acks()
             try:
                 with _Engines.get(self.transport.sqlalchemy_url).begin() as conn:
                     conn.execute(_RELAXED)
@@ -679,8 +692,11 @@ class Transport(virtual.Transport):
             if timeout is not None:
                 left = timeout - (monotonic() - started)
                 if left <= 0:
+                    self.flush_acks()
                     raise TimeoutError()
                 remaining = min(remaining, left)
+            # Going idle: what was acked need not wait for the next claim.
+            self.flush_acks()
             self._wait_for_notify(remaining)
 
     # Celery's event loop: a readable LISTEN socket, a freed prefetch slot, or the slow
@@ -718,20 +734,18 @@ class Transport(virtual.Transport):
             self._register_listener()
         self._drain_ready()
 
-    @property
-    def defers_acks(self) -> bool:
-        """Under an event loop, acks wait for the next claim or the end of the iteration."""
-        return self._loop is not None
+    def flush_acks(self) -> None:
+        for channel in list(self.channels):
+            try:
+                channel.flush_acks()
+            except (OperationalError, DBAPIError):
+                log.warning("could not delete acknowledged messages; retrying", exc_info=True)
 
     def _on_tick(self) -> None:
         if self.capacity_freed:
             self.capacity_freed = False
             self._drain_ready()
-        for channel in self.channels:
-            try:
-                channel.flush_acks()
-            except (OperationalError, DBAPIError):
-                log.warning("could not delete acknowledged messages; retrying", exc_info=True)
+        self.flush_acks()
 
     def _drain_ready(self) -> None:
         # Bounded, so that a deep queue cannot starve the rest of the event loop.
