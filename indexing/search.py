@@ -120,7 +120,8 @@ class Hit:
 #      most each term they were not seen in can still add); a chunk never read is bounded
 #      by `unread`, the sum of those rests, scaled up by how far the average length drifted
 #      since impacts were computed;
-#   3. the round is proven when the exact_k-th best lower bound beats `unread`; then only
+#   3. the round is proven when theta -- the exact_k-th best lower bound, or with one result
+#      per document the k-th best document's (_KTH_DOCUMENT) -- beats `unread`; then only
 #      the chunks that could still reach the top are completed, by one index lookup per
 #      term over all of them;
 #   4. when no round proves its answer, MaxScore (below) reads in full only the postings of
@@ -172,11 +173,12 @@ plan AS MATERIALIZED (
 # read can add (weight x the best impact left x drift), 0 for a term read in full.  A chunk
 # read scores at least its lower bound `lb` (the contributions read) and at most `lb` plus
 # the rests of the cut terms it was not seen in; a chunk never read scores at most the sum
-# of the rests, `unread`.  So the top exact_k lie among the chunks read once the exact_k-th
-# best lower bound (theta) beats `unread`: the round is proven without a single lookup, and
-# only the chunks that could still reach theta (or whose lower bound is among the top
-# :candidates, floor) are completed.  The last round completes those chunks even unproven
-# and tries the exact exact_k-th score against `unread` (with bm25_exact off it completes
+# of the rests, `unread`.  So the answer lies among the chunks read once theta (the
+# exact_k-th best lower bound, or the k-th best document's; see _KTH_DOCUMENT) beats
+# `unread`: the round is proven without a single lookup, and only the chunks that could
+# still reach theta (or whose lower bound is among the top :candidates, floor) are
+# completed.  The last round completes those chunks even unproven and tries theta over the
+# exact scores against `unread` (with bm25_exact off it completes
 # only the :complete_limit best upper bounds).  Only complete chunks are ranked, and a chunk
 # left incomplete cannot displace one from the top :candidates, so every score is exact.
 # `rest` counts the postings a round will read before `top` reads them, so that every row
@@ -224,22 +226,31 @@ r{n}_seen AS MATERIALIZED (
     FROM r{n}_top p{bm25_filter}
     GROUP BY p.chunk_id
 ),
+r{n}_best AS MATERIALIZED (
+    -- The best lower bounds, read once: theta and floor come from them.
+    SELECT chunk_id, lb FROM r{n}_seen ORDER BY lb DESC LIMIT :candidates
+),
 r{n}_bar AS MATERIALIZED (
     SELECT b.theta, b.floor,
            (SELECT cuts FROM r{n}_unread) = 0 OR b.theta > (SELECT ub FROM r{n}_unread) AS proven
-    FROM (SELECT coalesce((SELECT lb FROM r{n}_seen ORDER BY lb DESC
-                           OFFSET :exact_k - 1 LIMIT 1), 0.0::float8) AS theta,
-                 coalesce((SELECT lb FROM r{n}_seen ORDER BY lb DESC
+    FROM (SELECT {theta_seen} AS theta,
+                 coalesce((SELECT lb FROM r{n}_best ORDER BY lb DESC
                            OFFSET :candidates - 1 LIMIT 1), 0.0::float8) AS floor) b
 ),
-r{n}_open AS MATERIALIZED (
-    SELECT o.chunk_id FROM (
-        SELECT s.chunk_id, s.lb, s.lb + (SELECT ub FROM r{n}_unread) - s.seen_rest AS ub
+-- Only chunks whose lower bound reaches floor or whose upper bound reaches theta can rank
+-- among the top :candidates: at least :candidates complete chunks score floor or more.  Read
+-- only when the round is proven or the last.
+r{n}_consider AS MATERIALIZED (
+    SELECT o.chunk_id, o.lb, o.ub, o.seen_cuts FROM (
+        SELECT s.chunk_id, s.lb, s.lb + (SELECT ub FROM r{n}_unread) - s.seen_rest AS ub, s.seen_cuts
         FROM r{n}_seen s
         WHERE ({last} OR (SELECT proven FROM r{n}_bar))
-          AND s.seen_cuts < (SELECT cuts FROM r{n}_unread)
     ) o
     WHERE o.lb >= (SELECT floor FROM r{n}_bar) OR o.ub >= (SELECT theta FROM r{n}_bar)
+),
+r{n}_open AS MATERIALIZED (
+    SELECT o.chunk_id FROM r{n}_consider o
+    WHERE o.seen_cuts < (SELECT cuts FROM r{n}_unread)
     ORDER BY o.ub DESC
     -- Unproven and out of budget, only the chunks with the best upper bounds are completed.
     LIMIT CASE WHEN (SELECT proven FROM r{n}_bar) OR CAST(:exact AS boolean) THEN NULL
@@ -260,21 +271,52 @@ r{n}_completed AS MATERIALIZED (
 ),
 r{n}_scored AS MATERIALIZED (
     SELECT s.chunk_id, s.lb + coalesce(c.extra, 0.0::float8) AS score
-    FROM r{n}_seen s LEFT JOIN r{n}_completed c ON c.chunk_id = s.chunk_id
+    FROM r{n}_consider s LEFT JOIN r{n}_completed c ON c.chunk_id = s.chunk_id
     WHERE s.seen_cuts = (SELECT cuts FROM r{n}_unread) OR s.chunk_id IN (SELECT chunk_id FROM r{n}_open)
-    ORDER BY score DESC, s.chunk_id
+    -- Out of budget some chunks above floor stay incomplete: the fully read ones below it
+    -- then fill the ranks.
+    UNION ALL
+    SELECT s.chunk_id, s.lb FROM r{n}_seen s
+    WHERE {last} AND NOT (SELECT proven FROM r{n}_bar) AND NOT CAST(:exact AS boolean)
+      -- (Read in full, such a chunk's upper bound is its lower bound: it is not in consider.)
+      AND s.seen_cuts = (SELECT cuts FROM r{n}_unread) AND s.lb < (SELECT floor FROM r{n}_bar)
+    ORDER BY score DESC, chunk_id
     LIMIT :candidates
 ),
-r{n}_verdict AS MATERIALIZED (
+{verdict}"""
+
+# Only the last round's verdict needs theta over exact scores (MaxScore starts from it); an
+# earlier round stands or falls by its bar alone, and its scores are never computed unless
+# it is proven.
+_VERDICT = """r{n}_verdict AS MATERIALIZED (
+    SELECT (SELECT proven FROM r{n}_bar) AS proven
+)"""
+_LAST_VERDICT = """r{n}_verdict AS MATERIALIZED (
     SELECT t.theta,
            (SELECT proven FROM r{n}_bar)
-           OR ({last} AND CAST(:exact AS boolean) AND t.theta > (SELECT ub FROM r{n}_unread)) AS proven
-    FROM (SELECT coalesce((SELECT score FROM r{n}_scored ORDER BY score DESC, chunk_id
-                           OFFSET :exact_k - 1 LIMIT 1), 0.0::float8) AS theta) t
+           OR (CAST(:exact AS boolean) AND t.theta > (SELECT ub FROM r{n}_unread)) AS proven
+    FROM (SELECT {theta_scored} AS theta) t
 )"""
 
-# MaxScore, when no round proved its answer, with theta the last round's exact_k-th exact
-# score (a lower bound on the true one).  Terms whose upper bounds (weight x highest impact)
+# theta, the value the answer must be proven against: the exact_k-th best chunk's ...
+_KTH_CHUNK = """coalesce((SELECT {col} FROM {rel} ORDER BY {col} DESC OFFSET :exact_k - 1 LIMIT 1),
+                 0.0::float8)"""
+# ... or, when results are collapsed to one chunk per document, the k-th best document's
+# best chunk among the exact_k best: every document of the true top k scores at least that
+# much, so only chunks that can reach it matter -- with one chunk per document this is the
+# k-th chunk, not the 4k-th.  When the exact_k best chunks hold fewer than k documents, the
+# exact_k-th chunk's value stands (the ranks beyond it are not proven, as without collapse).
+_KTH_DOCUMENT = """coalesce(
+        (SELECT d.v FROM (
+            SELECT DISTINCT ON (c.search_document_id) s.v
+            FROM (SELECT chunk_id, {col} AS v FROM {rel} ORDER BY {col} DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
+            ORDER BY c.search_document_id, s.v DESC) d
+         ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
+        """ + _KTH_CHUNK + ")"
+
+# MaxScore, when no round proved its answer, with theta the last round's theta over exact
+# scores (a lower bound on the true one).  Terms whose upper bounds (weight x highest impact)
 # sum to less than theta, taken from the smallest, are optional: a chunk holding only those
 # cannot reach the top.  So the answer lies among chunks holding an essential term -- their
 # postings are read in full -- and of those only chunks whose partial score plus the
@@ -354,7 +396,8 @@ bm25 AS (
 )"""
 
 
-def _bm25_cte(rounds: int, bm25_filter: str) -> str:
+def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
+    kth = _KTH_DOCUMENT if collapse else _KTH_CHUNK
     parts = [_BM25_HEAD]
     for n in range(1, rounds + 1):
         run = ("(SELECT value FROM plan) = 'rounds'" if n == 1
@@ -366,9 +409,12 @@ def _bm25_cte(rounds: int, bm25_filter: str) -> str:
         tau = ("0.0::float8" if n == 1 else
                f"(SELECT 0.99::float8 * b.theta / greatest((SELECT cuts FROM r{n - 1}_unread), 1)"
                f" FROM r{n - 1}_bar b)")
-        parts.append(_ROUND.replace("{n}", str(n)).replace("{run}", run).replace("{tau}", tau)
+        parts.append(_ROUND.replace("{verdict}", _LAST_VERDICT if n == rounds else _VERDICT)
+                     .replace("{n}", str(n)).replace("{run}", run).replace("{tau}", tau)
                      .replace("{last}", "true" if n == rounds else "false").replace(
-            "{part}", _PART))
+            "{part}", _PART)
+                     .replace("{theta_seen}", kth.format(col="lb", rel=f"r{n}_best"))
+                     .replace("{theta_scored}", kth.format(col="score", rel=f"r{n}_scored")))
     round_paths = "\n                ".join(
         f"WHEN (SELECT proven FROM r{n}_verdict) THEN 'exact{n}'" for n in range(1, rounds + 1))
     round_answers = "\n        UNION ALL\n        ".join(
@@ -459,7 +505,7 @@ ORDER BY r.score DESC, r.chunk_id
 def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion = "rrf",
               rounds: int = SearchParams.bm25_rounds) -> str:
     bm25 = _bm25_cte(rounds, "\n        JOIN chunks fc ON fc.id = p.chunk_id"
-                     + _FILTER_JOIN.format(chunk="fc") if filtered else "")
+                     + _FILTER_JOIN.format(chunk="fc") if filtered else "", collapse)
     dense = _DENSE_CTE.replace("{dense_filter}", _FILTER_JOIN.format(chunk="c") if filtered else "")
     ctes = {"hybrid": [dense, bm25], "bm25": [bm25], "dense": [dense]}[mode]
     distinct = "c.search_document_id" if collapse else "f.chunk_id"
@@ -488,7 +534,8 @@ def bm25_path(conn: Connection, tenant_id: str, query: str, k: int = 10, collaps
     """Which path answers this BM25 query ('scan', 'exact<round>' or 'maxscore'); for
     benchmarks and tests."""
     params = params or SearchParams()
-    sql = "WITH " + _bm25_cte(params.bm25_rounds, "") + " SELECT (SELECT path FROM safe) AS path"
+    sql = ("WITH " + _bm25_cte(params.bm25_rounds, "", collapse)
+           + " SELECT (SELECT path FROM safe) AS path")
     bind = bind_parameters(tenant_id, analyze(query), k, collapse, params)
     return str(conn.execute(text(sql), bind).scalar_one())
 

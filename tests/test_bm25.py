@@ -14,7 +14,7 @@ from sqlalchemy import text
 from app.auth import ensure_tenant
 from indexing.analyzer import analyze
 from indexing.chunking import Chunk
-from indexing.search import Filters, SearchParams, search
+from indexing.search import Filters, SearchParams, bm25_path, search
 from indexing.store import IndexedDocument, delete_document, replace_document
 
 VOCAB = [f"word{i}" for i in range(60)] + ["protein", "cells", "cancer", "v2.3.1", "tumour"]
@@ -261,6 +261,49 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
             candidates=10, bm25_depth=8, bm25_scan_below=10**9)) >= 1
 
 
+def test_collapsed_rounds_prove_the_top_documents_not_four_times_as_many_chunks(engine, tenant):
+    """With one result per document, a round proves its answer against the k-th best
+    document (its best chunk), not the 4k-th best chunk: on documents of one chunk each the
+    paths are those of the uncollapsed search, and on documents of several chunks the
+    answer still equals the plain scan's."""
+    rng = random.Random(5)
+    for i in range(300):
+        _index(engine, tenant, f"single{i}", _random_text(rng))
+    queries = ["word0 word1", "word0 word1 word2 protein", "word3 cancer", "word2 word40",
+               "word1 word2 word3 word4", "word5 word6 word30 word31", "word0 word8 word19"]
+    shallow = SearchParams(candidates=10, bm25_depth=3, bm25_rounds=3, bm25_scan_below=0)
+    with engine.begin() as conn:
+        collapsed = [bm25_path(conn, tenant, q, k=10, collapse=True, params=shallow) for q in queries]
+        flat = [bm25_path(conn, tenant, q, k=10, collapse=False, params=shallow) for q in queries]
+    assert collapsed == flat
+    assert any(p.startswith("exact") for p in collapsed), collapsed
+
+    with engine.begin() as conn:
+        other = ensure_tenant(conn, f"multi-{tenant}")
+    for i in range(120):
+        doc = IndexedDocument(tenant_id=other, external_id=f"multi{i}", source_document_id=None,
+                              job_id=None, content_sha256=f"m{i}", mime_type="text/plain",
+                              title=None, metadata_json="{}")
+        bodies = [_random_text(rng) for _ in range(rng.randint(1, 6))]
+        chunks = [Chunk(b, (), None, None, len(b.split())) for b in bodies]
+        vectors = np.random.default_rng(i).normal(size=(len(chunks), 384)).astype(np.float32)
+        with engine.begin() as conn:
+            replace_document(conn, doc, chunks, vectors)
+    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
+    paths = []
+    with engine.begin() as conn:
+        for depth, rounds in ((3, 1), (3, 3), (8, 2)):
+            fast_params = SearchParams(candidates=10, bm25_depth=depth, bm25_rounds=rounds,
+                                       bm25_scan_below=0)
+            for query in queries:
+                fast = search(conn, other, query, k=10, mode="bm25", params=fast_params)
+                full = search(conn, other, query, k=10, mode="bm25", params=plain)
+                assert ([(h.document_id, h.chunk_id, round(h.score, 9)) for h in fast]
+                        == [(h.document_id, h.chunk_id, round(h.score, 9)) for h in full]), query
+                paths.append(fast[0].bm25_path if fast else None)
+    assert any(p and p.startswith("exact") for p in paths), paths
+
+
 def test_out_of_budget_answers_are_exactly_scored_and_marked(engine, tenant):
     """With bm25_exact off, a query no round can prove gets the last round's candidates:
     each score is the chunk's exact score, and the path says 'budget'; proven queries are
@@ -335,7 +378,10 @@ def test_dense_search_stays_exact_while_the_hnsw_graph_is_rebuilt(engine, tenant
             return [h.chunk_id for h in search(conn, tenant, "q", k=5, mode="dense", collapse=False,
                                                query_vector=query)]
 
-    with engine.connect() as conn:
+    with engine.begin() as conn:
+        # The reference never uses the graph: filtered by tenant, an HNSW scan returns only the
+        # tenant's chunks among its ef_search nearest of all tenants' (other tests' too).
+        conn.execute(text("SET LOCAL enable_indexscan = off"))
         exact = conn.execute(text("SELECT id FROM chunks WHERE tenant_id = :t "
                                   "ORDER BY embedding <=> CAST(:q AS vector), id LIMIT 5"),
                              {"t": tenant, "q": vector_literal(query)}).scalars().all()
