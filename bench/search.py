@@ -277,26 +277,27 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     # latency includes reading back pages another one evicted (hybrid reads both sides).
     results: dict[str, list[float]] = {}
     answers: dict[str, list[list[int]]] = {}
-    with engine.connect() as conn:
+    with engine.begin() as conn:
         # The HNSW graph read into shared buffers first, as an operator would after a restart
         # (without it, the first few hundred queries read graph pages from disk one by one).
         conn.execute(text("CREATE EXTENSION IF NOT EXISTS pg_prewarm"))
         conn.execute(text("SELECT pg_prewarm('chunks_embedding_hnsw')"))
-        conn.commit()
-        for system in systems:
-            for terms, vector in queries[:warmup]:
+    # One committed transaction per query on a pooled connection, as the API runs them: a
+    # rollback would make psycopg drop its prepared statements, which the service keeps.
+    for system in systems:
+        for terms, vector in queries[:warmup]:
+            with engine.begin() as conn:
                 run(conn, system, terms, vector)
-                conn.rollback()
-            times, got = [], []
-            for terms, vector in queries:
-                t0 = time.perf_counter()
+        times, got = [], []
+        for terms, vector in queries:
+            t0 = time.perf_counter()
+            with engine.begin() as conn:
                 got.append(run(conn, system, terms, vector))
-                times.append((time.perf_counter() - t0) * 1000)
-                conn.rollback()
-            results[system], answers[system] = times, got
+            times.append((time.perf_counter() - t0) * 1000)
+        results[system], answers[system] = times, got
+    with engine.begin() as conn:
         for terms, _ in queries:
             paths[bm25_path(conn, tenant, terms, params=bounded)] += 1
-            conn.rollback()
     in_memory = _rank_bm25(engine, tenant, queries[:rank_bm25_queries]) if rank_bm25_queries else None
 
     with_index = _ingest_rate(engine, tenant, ingest_documents, 10) if ingest_documents else None

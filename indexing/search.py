@@ -263,6 +263,9 @@ r{n}_completed AS MATERIALIZED (
         SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
         WHERE p.tenant_id = :tenant AND p.term = weights.term
           AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM r{n}_open))
+        -- Kept a per-term probe of the primary key: pulled up into a join, a generic plan
+        -- reads every posting of the open chunks through the chunk index instead.
+        OFFSET 0
     ) p
     WHERE weights.cut
       -- Postings read in this round are already in the lower bound.
@@ -486,7 +489,10 @@ ranked AS (
         SELECT DISTINCT ON ({distinct}) f.chunk_id, f.score, f.dense_rank, f.dense_score,
                f.bm25_rank, f.bm25_score, c.search_document_id
         FROM fused f
-        JOIN chunks c ON c.id = f.chunk_id AND c.tenant_id = :tenant
+        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
+        -- few candidates there are, would otherwise hash the whole chunks table.
+        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
+                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
         ORDER BY {distinct}, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id
@@ -496,8 +502,10 @@ SELECT sd.external_id AS document_id, r.chunk_id, r.score, c.text, c.heading_pat
        c.page_end, r.dense_rank, r.dense_score, r.bm25_rank, r.bm25_score, sd.title, sd.mime_type,
        {bm25_path} AS bm25_path
 FROM ranked r
-JOIN chunks c ON c.id = r.chunk_id
-JOIN search_documents sd ON sd.id = r.search_document_id
+CROSS JOIN LATERAL (SELECT c.text, c.heading_path, c.page_start, c.page_end FROM chunks c
+                    WHERE c.id = r.chunk_id OFFSET 0) c
+CROSS JOIN LATERAL (SELECT sd.external_id, sd.title, sd.mime_type FROM search_documents sd
+                    WHERE sd.id = r.search_document_id OFFSET 0) sd
 ORDER BY r.score DESC, r.chunk_id
 """
 
@@ -561,15 +569,27 @@ def search(
     if mode == "bm25" and not terms:
         return []
     bind = bind_parameters(tenant_id, terms, k, collapse, params)
-    if mode != "bm25":
+    filtered = filters is not None and filters.active
+    settings = {
+        # A statement run five times on a connection is prepared (psycopg); planning the
+        # search afresh costs about as much as a round-1 answer, and the generic plan
+        # serves every query (one plan fits, its steps being chosen at run time), so it is
+        # planned once per connection.  Filtered searches keep per-query plans: there the
+        # filter values decide the join order.
+        "plan_cache_mode": "auto" if filtered else "force_generic_plan",
+        "hnsw.ef_search": str(max(params.ef_search, bind["candidates"])),
+        # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.
+        "hnsw.iterative_scan": "relaxed_order",
+    }
+    if mode == "bm25":
+        settings = {"plan_cache_mode": settings["plan_cache_mode"]}
+    else:
         if query_vector is None:
             query_vector = embed([query])[0]
         bind["qvec"] = vector_literal(query_vector)
-        # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.
-        conn.execute(text("SELECT set_config('hnsw.ef_search', :ef, true), "
-                          "set_config('hnsw.iterative_scan', 'relaxed_order', true)"),
-                     {"ef": str(max(params.ef_search, bind["candidates"]))})
-    filtered = filters is not None and filters.active
+    conn.execute(text("SELECT " + ", ".join(
+        f"set_config('{name}', :s{i}, true)" for i, name in enumerate(settings))),
+        {f"s{i}": value for i, value in enumerate(settings.values())})
     if filtered:
         assert filters is not None
         bind.update({

@@ -253,6 +253,11 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
                 assert all(int(h.document_id[3:]) % 3 == 0 for h in fast)
         # Every round and MaxScore each answered some of them.
         assert {"exact1", "exact2", "exact3", "maxscore"} <= set(paths), paths
+        # Most of those answers came from prepared statements run with their generic plan,
+        # as on a pooled connection of the service.
+        generic = conn.execute(text(
+            "SELECT coalesce(sum(generic_plans), 0) FROM pg_prepared_statements")).scalar_one()
+        assert generic >= 100, generic
         assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
             candidates=10, bm25_depth=200, bm25_scan_below=0)) > 0
         # Below the threshold the candidate phase never runs: the plain scan answers alone.
