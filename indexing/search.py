@@ -570,23 +570,18 @@ def search(
         return []
     bind = bind_parameters(tenant_id, terms, k, collapse, params)
     filtered = filters is not None and filters.active
-    settings = {
-        # A statement run five times on a connection is prepared (psycopg); planning the
-        # search afresh costs about as much as a round-1 answer, and the generic plan
-        # serves every query (one plan fits, its steps being chosen at run time), so it is
-        # planned once per connection.  Filtered searches keep per-query plans: there the
-        # filter values decide the join order.
-        "plan_cache_mode": "auto" if filtered else "force_generic_plan",
-        "hnsw.ef_search": str(max(params.ef_search, bind["candidates"])),
-        # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.
-        "hnsw.iterative_scan": "relaxed_order",
-    }
-    if mode == "bm25":
-        settings = {"plan_cache_mode": settings["plan_cache_mode"]}
-    else:
+    # A statement run five times on a connection is prepared (psycopg); planning the search
+    # afresh costs about as much as a round-1 answer, and the generic plan serves every query
+    # (which path runs is decided as it runs), so it is planned once per connection.
+    # Filtered searches keep per-query plans: there the filter values decide the join order.
+    settings = {"plan_cache_mode": "auto" if filtered else "force_generic_plan"}
+    if mode != "bm25":
         if query_vector is None:
             query_vector = embed([query])[0]
         bind["qvec"] = vector_literal(query_vector)
+        settings["hnsw.ef_search"] = str(max(params.ef_search, bind["candidates"]))
+        # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.
+        settings["hnsw.iterative_scan"] = "relaxed_order"
     conn.execute(text("SELECT " + ", ".join(
         f"set_config('{name}', :s{i}, true)" for i, name in enumerate(settings))),
         {f"s{i}": value for i, value in enumerate(settings.values())})
