@@ -270,7 +270,9 @@ def search(query: str | None, queries: str | None, k: int, mode: str, as_json: b
         raise click.UsageError("give either QUERY or --queries FILE")
     runtime = _runtime()
     cfg = runtime.config
-    params = cfg.search_params(fusion=fusion or cfg.fusion, alpha=cfg.alpha if alpha is None else alpha)
+    # Options given on the command line override the configuration.
+    params = cfg.search_params(**{name: value for name, value in (("fusion", fusion), ("alpha", alpha))
+                                  if value is not None})
     filters = Filters(mime_types=list(mime_types) or None)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, tenant or cfg.default_tenant)

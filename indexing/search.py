@@ -412,12 +412,15 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
         tau = ("0.0::float8" if n == 1 else
                f"(SELECT 0.99::float8 * b.theta / greatest((SELECT cuts FROM r{n - 1}_unread), 1)"
                f" FROM r{n - 1}_bar b)")
-        parts.append(_ROUND.replace("{verdict}", _LAST_VERDICT if n == rounds else _VERDICT)
-                     .replace("{n}", str(n)).replace("{run}", run).replace("{tau}", tau)
-                     .replace("{last}", "true" if n == rounds else "false").replace(
-            "{part}", _PART)
-                     .replace("{theta_seen}", kth.format(col="lb", rel=f"r{n}_best"))
-                     .replace("{theta_scored}", kth.format(col="score", rel=f"r{n}_scored")))
+        last = n == rounds
+        fields = {"{verdict}": _LAST_VERDICT if last else _VERDICT, "{n}": str(n), "{run}": run,
+                  "{tau}": tau, "{last}": "true" if last else "false", "{part}": _PART,
+                  "{theta_seen}": kth.format(col="lb", rel=f"r{n}_best"),
+                  "{theta_scored}": kth.format(col="score", rel=f"r{n}_scored")}
+        sql = _ROUND
+        for field, value in fields.items():  # in this order: {verdict} brings in {n}
+            sql = sql.replace(field, value)
+        parts.append(sql)
     round_paths = "\n                ".join(
         f"WHEN (SELECT proven FROM r{n}_verdict) THEN 'exact{n}'" for n in range(1, rounds + 1))
     round_answers = "\n        UNION ALL\n        ".join(
@@ -523,17 +526,19 @@ def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion
 
 
 def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
-          params: SearchParams) -> dict[str, object]:
+                    params: SearchParams) -> dict[str, object]:
+    # The chunk ranks that must be exact: the k the caller sees, or with one result per
+    # document the best 4k chunks, among which the k-th document is looked for (see
+    # _KTH_DOCUMENT).  Candidates ranked below them stand as the rounds scored them.
+    exact_k = k * (4 if collapse else 1)
     return {
         "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
-        "rrf_k": params.rrf_k, "candidates": max(params.candidates, k * (4 if collapse else 1)),
+        "rrf_k": params.rrf_k, "candidates": max(params.candidates, exact_k),
         "alpha": params.alpha, "scan_below": params.bm25_scan_below, "exact": params.bm25_exact,
         "complete_limit": params.bm25_complete_limit,
         **{f"depth{n}": params.bm25_depth * params.bm25_growth ** (n - 1)
            for n in range(1, params.bm25_rounds + 1)},
-        # The ranks that must be exact: what the caller will see (k documents may need up to
-        # 4k chunks).  Candidates ranked below them come from the two-phase path as they are.
-        "exact_k": k * (4 if collapse else 1),
+        "exact_k": exact_k,
     }
 
 
