@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, TextClause, text
 
 from indexing.analyzer import analyze
 from indexing.embedding import embed
@@ -48,6 +49,9 @@ class SearchParams:
     # Out of budget (bm25_exact False), how many chunks are completed at most.
     bm25_complete_limit: int = 1000
     bm25_scan_below: int = 20_000
+    # Chunks of best lower bound each round completes at once (at least the ranks that must
+    # be exact), so that it proves against exact scores.
+    bm25_probe: int = 40
 
 
 @dataclass(frozen=True)
@@ -114,14 +118,15 @@ class Hit:
 # one could not prove its answer; see _ROUND):
 #   1. each round reads, per query term, its postings of highest impact by an index-only
 #      scan on (tenant, term, impact DESC) that carries tf and length -- round 1 the first
-#      :depth1, later rounds up to :depth<n> of those that can still add at least tau, a
-#      share of the previous round's theta, so common terms of little weight are hardly read;
+#      :depth1, later rounds up to :depth<n> of those that add at least a threshold drawn
+#      from the previous round's theta (_LEVEL), so common terms of little weight are
+#      hardly read;
 #   2. the chunks read get a lower bound (contributions read) and an upper bound (plus the
 #      most each term they were not seen in can still add); a chunk never read is bounded
 #      by `unread`, the sum of those rests, scaled up by how far the average length drifted
-#      since impacts were computed;
-#   3. the round is proven when theta -- the exact_k-th best lower bound, or with one result
-#      per document the k-th best document's (_KTH_DOCUMENT) -- beats `unread`; then only
+#      since impacts were computed; the :probe best lower bounds are completed at once;
+#   3. the round is proven when theta -- the exact_k-th best of those scores, or with one
+#      result per document the k-th best document's (_KTH_DOCUMENT) -- beats `unread`; then only
 #      the chunks that could still reach the top are completed, by one index lookup per
 #      term over all of them;
 #   4. when no round proves its answer, MaxScore (below) reads in full only the postings of
@@ -174,8 +179,8 @@ plan AS MATERIALIZED (
 # read scores at least its lower bound `lb` (the contributions read) and at most `lb` plus
 # the rests of the cut terms it was not seen in; a chunk never read scores at most the sum
 # of the rests, `unread`.  So the answer lies among the chunks read once theta (the
-# exact_k-th best lower bound, or the k-th best document's; see _KTH_DOCUMENT) beats
-# `unread`: the round is proven without a single lookup, and only the chunks that could
+# exact_k-th best of the lower bounds and the :probe exact scores, or the k-th best
+# document's; see _KTH_DOCUMENT) beats `unread`: the round is proven, and only the chunks that could
 # still reach theta (or whose lower bound is among the top :candidates, floor) are
 # completed.  The last round completes those chunks even unproven and tries theta over the
 # exact scores against `unread` (with bm25_exact off it completes
@@ -184,9 +189,9 @@ plan AS MATERIALIZED (
 # `rest` counts the postings a round will read before `top` reads them, so that every row
 # of `top` carries its term's rest and `seen` aggregates without a join; the second pass
 # reads index pages the first has just brought in.
-_ROUND = """,
+_ROUND = """,{level}
 r{n}_rest AS MATERIALIZED (
-    SELECT r.term, r.w, r.avgdl, r.thr, r.read < r.df AS cut,
+    SELECT r.term, r.w, r.avgdl, r.df, r.top, r.thr, r.read < r.df AS cut,
            CASE WHEN r.read >= r.df THEN 0.0::float8
                 -- Stopped by the threshold: the best posting left is the first below it.
                 WHEN r.read < :depth{n} THEN r.w * (
@@ -195,11 +200,12 @@ r{n}_rest AS MATERIALIZED (
                     ORDER BY p.impact DESC LIMIT 1) * (SELECT drift FROM stats)
                 ELSE r.w * r.last * (SELECT drift FROM stats) END AS rest
     FROM (
-        SELECT w.term, w.w, w.avgdl, w.df, t.thr, l.read, l.last
+        SELECT w.term, w.w, w.avgdl, w.df, t.thr, l.read, l.last, l.top
         FROM weights w
-        CROSS JOIN LATERAL (SELECT {tau} / (w.w * (SELECT drift FROM stats)) AS thr) t
+        CROSS JOIN LATERAL (SELECT {thr} AS thr) t
         CROSS JOIN LATERAL (
-            SELECT count(*) AS read, min(x.impact)::float8 AS last FROM (
+            SELECT count(*) AS read, min(x.impact)::float8 AS last, max(x.impact)::float8 AS top
+            FROM (
                 SELECT p.impact FROM bm25_postings p
                 WHERE p.tenant_id = :tenant AND p.term = w.term AND p.impact >= t.thr
                 ORDER BY p.impact DESC LIMIT :depth{n}
@@ -228,7 +234,23 @@ r{n}_seen AS MATERIALIZED (
 ),
 r{n}_best AS MATERIALIZED (
     -- The best lower bounds, read once: theta and floor come from them.
-    SELECT chunk_id, lb FROM r{n}_seen ORDER BY lb DESC LIMIT :candidates
+    SELECT chunk_id, lb, seen_cuts FROM r{n}_seen ORDER BY lb DESC LIMIT greatest(:candidates, :probe)
+),
+-- The :probe best of them not read in full are completed at once (a few primary-key
+-- probes): a lower bound misses the terms a chunk was not seen in, so theta over exact
+-- scores is far higher -- it proves rounds that lower bounds cannot and, through the
+-- threshold (_LEVEL), makes the next round read fewer postings.
+r{n}_probe AS MATERIALIZED (
+    SELECT chunk_id FROM r{n}_best
+    WHERE seen_cuts < (SELECT cuts FROM r{n}_unread)
+    ORDER BY lb DESC LIMIT :probe
+),
+r{n}_probed AS MATERIALIZED ({complete_probe}),
+-- Each of the best chunks at its exact score when probed, else at its lower bound: never
+-- above its true score, so theta over these stays a lower bound of the true k-th.
+r{n}_known AS MATERIALIZED (
+    SELECT b.chunk_id, b.lb + coalesce(x.extra, 0.0::float8) AS v
+    FROM r{n}_best b LEFT JOIN r{n}_probed x ON x.chunk_id = b.chunk_id
 ),
 r{n}_bar AS MATERIALIZED (
     SELECT b.theta, b.floor,
@@ -256,26 +278,13 @@ r{n}_open AS MATERIALIZED (
     LIMIT CASE WHEN (SELECT proven FROM r{n}_bar) OR CAST(:exact AS boolean) THEN NULL
                ELSE :complete_limit END
 ),
-r{n}_completed AS MATERIALIZED (
-    SELECT p.chunk_id, sum({part}) AS extra
-    FROM r{n}_rest weights
-    CROSS JOIN LATERAL (
-        SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
-        WHERE p.tenant_id = :tenant AND p.term = weights.term
-          AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM r{n}_open))
-        -- Kept a per-term probe of the primary key: pulled up into a join, a generic plan
-        -- reads every posting of the open chunks through the chunk index instead.
-        OFFSET 0
-    ) p
-    WHERE weights.cut
-      -- Postings read in this round are already in the lower bound.
-      AND NOT EXISTS (SELECT 1 FROM r{n}_top t WHERE t.term = weights.term AND t.chunk_id = p.chunk_id)
-    GROUP BY p.chunk_id
-),
+r{n}_completed AS MATERIALIZED ({complete_open}),
 r{n}_scored AS MATERIALIZED (
-    SELECT s.chunk_id, s.lb + coalesce(c.extra, 0.0::float8) AS score
+    SELECT s.chunk_id, s.lb + coalesce(c.extra, x.extra, 0.0::float8) AS score
     FROM r{n}_consider s LEFT JOIN r{n}_completed c ON c.chunk_id = s.chunk_id
+    LEFT JOIN r{n}_probed x ON x.chunk_id = s.chunk_id
     WHERE s.seen_cuts = (SELECT cuts FROM r{n}_unread) OR s.chunk_id IN (SELECT chunk_id FROM r{n}_open)
+          OR s.chunk_id IN (SELECT chunk_id FROM r{n}_probe)
     -- Out of budget some chunks above floor stay incomplete: the fully read ones below it
     -- then fill the ranks.
     UNION ALL
@@ -287,6 +296,53 @@ r{n}_scored AS MATERIALIZED (
     LIMIT :candidates
 ),
 {verdict}"""
+
+# A later round's threshold, the least contribution a posting must add to be read, from
+# the previous round's theta: it proves its answer when the rests of all terms sum below
+# theta, and a term whose best posting adds less than an even share of theta needs none of
+# its postings read for that.  So those terms' bounds are set aside, taken from the
+# smallest, and the rest of theta (1% under it, so that a round that ends with the same
+# theta still proves it) is shared among the others -- water-filling -- so terms of little
+# weight take none of the share.  Terms of at most :depth1 postings are read in full
+# (threshold 0): cheap, and then they take none of it either.  Only efficiency rests on
+# this: every round proves its answer from what it read.
+_LEVEL = """
+r{n}_level AS MATERIALIZED (
+    SELECT CASE WHEN count(*) FILTER (WHERE NOT x.small) = 0 THEN 'Infinity'::float8
+                ELSE (max(x.budget) - coalesce(sum(x.ub) FILTER (WHERE x.small), 0.0::float8))
+                     / count(*) FILTER (WHERE NOT x.small) END AS level
+    FROM (
+        SELECT u.ub, b.budget,
+               u.ub * (count(*) OVER () - row_number() OVER o + 1)
+                 <= b.budget - coalesce(sum(u.ub) OVER (o ROWS BETWEEN UNBOUNDED PRECEDING
+                                                        AND 1 PRECEDING), 0.0::float8) AS small
+        FROM (SELECT r.w * r.top * (SELECT drift FROM stats) AS ub FROM r1_rest r
+              WHERE r.df > :depth1) u
+        CROSS JOIN (SELECT 0.99::float8 * theta AS budget FROM r{p}_bar) b
+        WINDOW o AS (ORDER BY u.ub)
+    ) x
+),"""
+_THRESHOLD = """CASE WHEN w.df <= :depth1 THEN 0.0::float8
+                ELSE (SELECT level FROM r{n}_level) / (w.w * (SELECT drift FROM stats)) END"""
+
+# The rest of the score of the chunks {ids}: the postings of the terms a round cut short,
+# less those it read.
+_COMPLETE = """
+    SELECT p.chunk_id, sum({part}) AS extra
+    FROM r{n}_rest weights
+    CROSS JOIN LATERAL (
+        SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
+        WHERE p.tenant_id = :tenant AND p.term = weights.term
+          AND p.chunk_id = ANY(ARRAY({ids}))
+        -- Kept a per-term probe of the primary key: pulled up into a join, a generic plan
+        -- reads every posting of the open chunks through the chunk index instead.
+        OFFSET 0
+    ) p
+    WHERE weights.cut
+      -- Postings read in this round are already in the lower bound.
+      AND NOT EXISTS (SELECT 1 FROM r{n}_top t WHERE t.term = weights.term AND t.chunk_id = p.chunk_id)
+    GROUP BY p.chunk_id
+"""
 
 # Only the last round's verdict needs theta over exact scores (MaxScore starts from it); an
 # earlier round stands or falls by its bar alone, and its scores are never computed unless
@@ -406,16 +462,16 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
         run = ("(SELECT value FROM plan) = 'rounds'" if n == 1
                else f"NOT (SELECT proven FROM r{n - 1}_verdict)")
         # Round 1 reads the first :depth1 postings of every term; later rounds read, up to
-        # their depth, only postings that can add at least tau -- a share of the theta the
-        # previous round reached, 1% under it so that a round that ends with the same
-        # theta still proves it -- so common terms of little weight are hardly read.
-        tau = ("0.0::float8" if n == 1 else
-               f"(SELECT 0.99::float8 * b.theta / greatest((SELECT cuts FROM r{n - 1}_unread), 1)"
-               f" FROM r{n - 1}_bar b)")
+        # their depth, only postings that add at least their threshold (_LEVEL).
         last = n == rounds
-        fields = {"{verdict}": _LAST_VERDICT if last else _VERDICT, "{n}": str(n), "{run}": run,
-                  "{tau}": tau, "{last}": "true" if last else "false", "{part}": _PART,
-                  "{theta_seen}": kth.format(col="lb", rel=f"r{n}_best"),
+        fields = {"{level}": "" if n == 1 else _LEVEL.replace("{p}", str(n - 1)),
+                  "{complete_probe}": _COMPLETE.replace("{ids}", "SELECT chunk_id FROM r{n}_probe"),
+                  "{complete_open}": _COMPLETE.replace(
+                      "{ids}", "SELECT chunk_id FROM r{n}_open EXCEPT SELECT chunk_id FROM r{n}_probe"),
+                  "{thr}": "0.0::float8" if n == 1 else _THRESHOLD,
+                  "{verdict}": _LAST_VERDICT if last else _VERDICT, "{n}": str(n), "{run}": run,
+                  "{last}": "true" if last else "false", "{part}": _PART,
+                  "{theta_seen}": kth.format(col="v", rel=f"r{n}_known"),
                   "{theta_scored}": kth.format(col="score", rel=f"r{n}_scored")}
         sql = _ROUND
         for field, value in fields.items():  # in this order: {verdict} brings in {n}
@@ -525,6 +581,13 @@ def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion
     return ("WITH " + ",".join(ctes + [fused]) + _SELECT.format(distinct=distinct, bm25_path=path))
 
 
+@lru_cache(maxsize=128)
+def _statement(mode: Mode, collapse: bool, filtered: bool, fusion: Fusion, rounds: int) -> TextClause:
+    # Built and parsed once per variant: parsing 30 kB of SQL for its bind parameters took
+    # SQLAlchemy 2.3 ms, as long as executing a simple search.
+    return text(build_sql(mode, collapse, filtered, fusion, rounds))
+
+
 def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
                     params: SearchParams) -> dict[str, object]:
     # The chunk ranks that must be exact: the k the caller sees, or with one result per
@@ -538,7 +601,7 @@ def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
         "complete_limit": params.bm25_complete_limit,
         **{f"depth{n}": params.bm25_depth * params.bm25_growth ** (n - 1)
            for n in range(1, params.bm25_rounds + 1)},
-        "exact_k": exact_k,
+        "exact_k": exact_k, "probe": max(params.bm25_probe, exact_k),
     }
 
 
@@ -597,7 +660,7 @@ def search(
             "f_meta": json.dumps(filters.metadata) if filters.metadata else None,
             "f_mimes": filters.mime_types or None, "f_after": filters.indexed_after,
             "f_before": filters.indexed_before})
-    sql = build_sql(mode, collapse, filtered, params.fusion, params.bm25_rounds)
-    rows = conn.execute(text(sql), bind).mappings().all()
+    statement = _statement(mode, collapse, filtered, params.fusion, params.bm25_rounds)
+    rows = conn.execute(statement, bind).mappings().all()
     return [Hit(**{**row, "heading_path": list(row["heading_path"] or []),
                    "snippet": snippet(row["text"], query) if snippets else None}) for row in rows]
