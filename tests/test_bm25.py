@@ -266,6 +266,34 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
             candidates=10, bm25_depth=8, bm25_scan_below=10**9)) >= 1
 
 
+def test_a_round_proves_against_the_exact_scores_of_its_best_candidates(engine, tenant):
+    """Round 1 reads the two best postings of 'alpha' (tf 8, 3) and of 'beta' (tf 8, 3); the
+    best chunks hold both terms but were read in one list only.  Their lower bounds (tf 8 of
+    one term) are below what two unread postings of tf 3 could add, so lower bounds cannot
+    prove the top hit; their exact scores (tf 8 + tf 2) can, and the round completes its
+    best candidates before judging."""
+    bodies = {"A": " ".join(["alpha"] * 8 + ["beta"] * 2), "B": " ".join(["beta"] * 8 + ["alpha"] * 2),
+              "E": "alpha alpha alpha", "F": "beta beta beta"}
+    bodies.update({f"C{i}": "alpha" for i in range(6)})
+    bodies.update({f"D{i}": "beta" for i in range(6)})
+    bodies.update({f"N{i}": "other" for i in range(40)})
+    for name, body in bodies.items():
+        words = body.split()
+        # Every chunk of the same length, so that impacts order by tf alone.
+        _index(engine, tenant, name, " ".join(words + ["zzfill"] * (16 - len(words))))
+    # Two rounds: only the last one completes every candidate regardless.
+    two_rounds = SearchParams(candidates=10, bm25_depth=2, bm25_rounds=2, bm25_scan_below=0)
+    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
+    with engine.begin() as conn:
+        fast = search(conn, tenant, "alpha beta", k=1, mode="bm25", collapse=False, params=two_rounds)
+        full = search(conn, tenant, "alpha beta", k=1, mode="bm25", collapse=False, params=plain)
+        path = bm25_path(conn, tenant, "alpha beta", k=1, collapse=False, params=two_rounds)
+    assert [(h.document_id, round(h.score, 9)) for h in fast] == [
+        (h.document_id, round(h.score, 9)) for h in full]
+    assert full[0].document_id in ("A", "B")
+    assert path == "exact1"
+
+
 def test_collapsed_rounds_prove_the_top_documents_not_four_times_as_many_chunks(engine, tenant):
     """With one result per document, a round proves its answer against the k-th best
     document (its best chunk), not the 4k-th best chunk: on documents of one chunk each the
