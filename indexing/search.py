@@ -126,9 +126,9 @@ class Hit:
 #      by `unread`, the sum of those rests, scaled up by how far the average length drifted
 #      since impacts were computed; the :probe best lower bounds are completed at once;
 #   3. the round is proven when theta -- the exact_k-th best of those scores, or with one
-#      result per document the k-th best document's (_KTH_DOCUMENT) -- beats `unread`; then only
-#      the chunks that could still reach the top are completed, by one index lookup per
-#      term over all of them;
+#      result per document the k-th best document's (_KTH_DOCUMENT) -- beats `unread`;
+#      then only the chunks that could still reach the top are completed, by one index
+#      lookup per term over all of them;
 #   4. when no round proves its answer, MaxScore (below) reads in full only the postings of
 #      the terms that can still matter -- or, with bm25_exact off, the last round's
 #      candidates stand ('budget').  The plain scan answers when there are few postings or
@@ -180,9 +180,9 @@ plan AS MATERIALIZED (
 # the rests of the cut terms it was not seen in; a chunk never read scores at most the sum
 # of the rests, `unread`.  So the answer lies among the chunks read once theta (the
 # exact_k-th best of the lower bounds and the :probe exact scores, or the k-th best
-# document's; see _KTH_DOCUMENT) beats `unread`: the round is proven, and only the chunks that could
-# still reach theta (or whose lower bound is among the top :candidates, floor) are
-# completed.  The last round completes those chunks even unproven and tries theta over the
+# document's; see _KTH_DOCUMENT) beats `unread`: the round is proven, and only the chunks
+# that could still reach theta (or whose lower bound is among the top :candidates, floor)
+# are completed.  The last round completes those chunks even unproven and tries theta over the
 # exact scores against `unread` (with bm25_exact off it completes
 # only the :complete_limit best upper bounds).  Only complete chunks are ranked, and a chunk
 # left incomplete cannot displace one from the top :candidates, so every score is exact.
@@ -325,8 +325,8 @@ r{n}_level AS MATERIALIZED (
 _THRESHOLD = """CASE WHEN w.df <= :depth1 THEN 0.0::float8
                 ELSE (SELECT level FROM r{n}_level) / (w.w * (SELECT drift FROM stats)) END"""
 
-# The rest of the score of the chunks {ids}: the postings of the terms a round cut short,
-# less those it read.
+# The rest of the score of the chunks {ids}: their postings in the terms a round cut short,
+# less those it read (used for the probed chunks and for the open ones).
 _COMPLETE = """
     SELECT p.chunk_id, sum({part}) AS extra
     FROM r{n}_rest weights
@@ -474,7 +474,8 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
                   "{theta_seen}": kth.format(col="v", rel=f"r{n}_known"),
                   "{theta_scored}": kth.format(col="score", rel=f"r{n}_scored")}
         sql = _ROUND
-        for field, value in fields.items():  # in this order: {verdict} brings in {n}
+        # In this order: the templates first, since they bring in {n} and {part}.
+        for field, value in fields.items():
             sql = sql.replace(field, value)
         parts.append(sql)
     round_paths = "\n                ".join(
