@@ -589,6 +589,11 @@ def _statement(mode: Mode, collapse: bool, filtered: bool, fusion: Fusion, round
     return text(build_sql(mode, collapse, filtered, fusion, rounds))
 
 
+@lru_cache(maxsize=16)
+def _path_statement(rounds: int, collapse: bool) -> TextClause:
+    return text("WITH " + _bm25_cte(rounds, "", collapse) + " SELECT (SELECT path FROM safe) AS path")
+
+
 def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
                     params: SearchParams) -> dict[str, object]:
     # The chunk ranks that must be exact: the k the caller sees, or with one result per
@@ -611,10 +616,8 @@ def bm25_path(conn: Connection, tenant_id: str, query: str, k: int = 10, collaps
     """Which path answers this BM25 query ('scan', 'exact<round>' or 'maxscore'); for
     benchmarks and tests."""
     params = params or SearchParams()
-    sql = ("WITH " + _bm25_cte(params.bm25_rounds, "", collapse)
-           + " SELECT (SELECT path FROM safe) AS path")
     bind = bind_parameters(tenant_id, analyze(query), k, collapse, params)
-    return str(conn.execute(text(sql), bind).scalar_one())
+    return str(conn.execute(_path_statement(params.bm25_rounds, collapse), bind).scalar_one())
 
 
 def search(
