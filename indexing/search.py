@@ -52,6 +52,9 @@ class SearchParams:
     # Chunks of best lower bound each round completes at once (at least the ranks that must
     # be exact), so that it proves against exact scores.
     bm25_probe: int = 40
+    # Chunks of best upper bound completed first when a round completes its answer, so that
+    # theta over their exact scores decides which of the rest need completing at all.
+    bm25_stage: int = 256
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,11 @@ r{n}_rest AS MATERIALIZED (
         WHERE {run}
     ) r
 ),
+-- The cut terms by rest, largest first (completions go in this order; see _LEAD).
+r{n}_order AS MATERIALIZED (
+    SELECT term, w, avgdl, rest, row_number() OVER (ORDER BY rest DESC, term) AS pos
+    FROM r{n}_rest WHERE cut
+),
 r{n}_top AS MATERIALIZED (
     SELECT weights.term, p.chunk_id, {part} AS part, weights.rest, weights.cut
     FROM r{n}_rest weights
@@ -228,7 +236,8 @@ r{n}_unread AS MATERIALIZED (
     SELECT coalesce(sum(rest), 0.0::float8) AS ub, count(*) FILTER (WHERE cut) AS cuts FROM r{n}_rest
 ),
 r{n}_seen AS MATERIALIZED (
-    SELECT p.chunk_id, sum(p.part) AS lb, sum(p.rest) AS seen_rest, count(*) FILTER (WHERE p.cut) AS seen_cuts
+    SELECT p.chunk_id, sum(p.part) AS lb, sum(p.rest) AS seen_rest,
+           count(*) FILTER (WHERE p.cut) AS seen_cuts, {seen_flags}
     FROM r{n}_top p{bm25_filter}
     GROUP BY p.chunk_id
 ),
@@ -262,28 +271,68 @@ r{n}_bar AS MATERIALIZED (
 -- Only chunks whose lower bound reaches floor or whose upper bound reaches theta can rank
 -- among the top :candidates: at least :candidates complete chunks score floor or more.  Read
 -- only when the round is proven or the last.
-r{n}_consider AS MATERIALIZED (
-    SELECT o.chunk_id, o.lb, o.ub, o.seen_cuts FROM (
-        SELECT s.chunk_id, s.lb, s.lb + (SELECT ub FROM r{n}_unread) - s.seen_rest AS ub, s.seen_cuts
+r{n}_reach AS MATERIALIZED (
+    SELECT o.chunk_id, o.lb, o.ub, o.seen_cuts{seen_o} FROM (
+        SELECT s.chunk_id, s.lb, s.lb + (SELECT ub FROM r{n}_unread) - s.seen_rest AS ub, s.seen_cuts{seen_s}
         FROM r{n}_seen s
         WHERE ({last} OR (SELECT proven FROM r{n}_bar))
     ) o
     WHERE o.lb >= (SELECT floor FROM r{n}_bar) OR o.ub >= (SELECT theta FROM r{n}_bar)
 ),
-r{n}_open AS MATERIALIZED (
-    SELECT o.chunk_id FROM r{n}_consider o
+-- Completion in two stages.  Theta from :probe chunks can sit well below the true k-th
+-- score when scores are flat (common terms), and then every chunk read looks able to reach
+-- it.  So the :stage best upper bounds among those are completed first; theta over what is
+-- then known exactly (_KTH over r{n}_lifted) is far closer to the true one, and of the rest
+-- only the chunks that can still reach it are completed.  Every chunk completed here would
+-- have been completed in one stage: this only skips some.
+r{n}_stage AS MATERIALIZED (
+    SELECT o.chunk_id FROM r{n}_reach o
     WHERE o.seen_cuts < (SELECT cuts FROM r{n}_unread)
-    ORDER BY o.ub DESC
-    -- Unproven and out of budget, only the chunks with the best upper bounds are completed.
-    LIMIT CASE WHEN (SELECT proven FROM r{n}_bar) OR CAST(:exact AS boolean) THEN NULL
-               ELSE :complete_limit END
+      AND o.chunk_id NOT IN (SELECT chunk_id FROM r{n}_probe)
+    ORDER BY o.ub DESC, o.chunk_id
+    LIMIT :stage
 ),
+r{n}_staged AS MATERIALIZED ({complete_stage}),
+-- Exact scores of the probed and staged chunks, lower bounds of the other best ones.
+r{n}_lifted AS MATERIALIZED (
+    SELECT chunk_id, max(v) AS v FROM (
+        SELECT chunk_id, v FROM r{n}_known
+        UNION ALL
+        SELECT o.chunk_id, o.lb + coalesce(x.extra, 0.0::float8)
+        FROM r{n}_stage t JOIN r{n}_reach o ON o.chunk_id = t.chunk_id
+        LEFT JOIN r{n}_staged x ON x.chunk_id = t.chunk_id
+    ) v
+    GROUP BY chunk_id
+),
+r{n}_lift AS MATERIALIZED (
+    SELECT greatest((SELECT theta FROM r{n}_bar), {theta_lifted}) AS theta
+),
+r{n}_consider AS MATERIALIZED (
+    SELECT o.chunk_id, o.lb, o.ub, o.seen_cuts{seen_o} FROM r{n}_reach o
+    WHERE o.lb >= (SELECT floor FROM r{n}_bar) OR o.ub >= (SELECT theta FROM r{n}_lift)
+),
+r{n}_keep0 AS MATERIALIZED (
+    SELECT o.chunk_id, o.lb, o.ub, 0.0::float8 AS extra{seen_o} FROM r{n}_consider o
+    WHERE o.seen_cuts < (SELECT cuts FROM r{n}_unread)
+      AND o.chunk_id NOT IN (SELECT chunk_id FROM r{n}_stage)
+      AND o.chunk_id NOT IN (SELECT chunk_id FROM r{n}_probe)
+    ORDER BY o.ub DESC
+    -- Unproven and out of budget, only the chunks with the best upper bounds are completed
+    -- (the staged ones count towards the limit).
+    LIMIT CASE WHEN (SELECT proven FROM r{n}_bar) OR CAST(:exact AS boolean) THEN NULL
+               ELSE greatest(:complete_limit - (SELECT count(*) FROM r{n}_stage), 0) END
+),
+{leads}
 r{n}_completed AS MATERIALIZED ({complete_open}),
 r{n}_scored AS MATERIALIZED (
-    SELECT s.chunk_id, s.lb + coalesce(c.extra, x.extra, 0.0::float8) AS score
+    SELECT s.chunk_id, s.lb + coalesce(x.extra, 0.0::float8) + coalesce(g.extra, 0.0::float8)
+                            + coalesce(k.extra, 0.0::float8) + coalesce(c.extra, 0.0::float8) AS score
     FROM r{n}_consider s LEFT JOIN r{n}_completed c ON c.chunk_id = s.chunk_id
+    LEFT JOIN r{n}_keep{last_lead} k ON k.chunk_id = s.chunk_id
+    LEFT JOIN r{n}_staged g ON g.chunk_id = s.chunk_id
     LEFT JOIN r{n}_probed x ON x.chunk_id = s.chunk_id
-    WHERE s.seen_cuts = (SELECT cuts FROM r{n}_unread) OR s.chunk_id IN (SELECT chunk_id FROM r{n}_open)
+    WHERE s.seen_cuts = (SELECT cuts FROM r{n}_unread) OR k.chunk_id IS NOT NULL
+          OR s.chunk_id IN (SELECT chunk_id FROM r{n}_stage)
           OR s.chunk_id IN (SELECT chunk_id FROM r{n}_probe)
     -- Out of budget some chunks above floor stay incomplete: the fully read ones below it
     -- then fill the ranks.
@@ -296,6 +345,40 @@ r{n}_scored AS MATERIALIZED (
     LIMIT :candidates
 ),
 {verdict}"""
+
+# The open chunks are completed one cut term at a time for the first _LEADS terms of largest
+# rest -- usually the rarest and heaviest -- and in the others at once.  Most open chunks do
+# not hold the lead term, and once that is known their upper bound drops by its whole rest,
+# mostly below theta; only the chunks that can still reach theta (or floor) go on to the
+# next term.  Aggregated, not joined: CTEs carry no statistics, and a generic plan would
+# join them by nested loops.
+_LEADS = 2
+_LEAD = """
+r{n}_led{j} AS MATERIALIZED (
+    SELECT p.chunk_id, {part} AS extra
+    FROM (SELECT * FROM r{n}_order WHERE pos = {j}) weights
+    CROSS JOIN LATERAL (
+        SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
+        WHERE p.tenant_id = :tenant AND p.term = weights.term
+          AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM {prev} WHERE NOT seen{j}))
+        OFFSET 0
+    ) p
+),
+r{n}_keep{j} AS MATERIALIZED (
+    SELECT u.chunk_id, max(u.lb) AS lb, sum(u.ub) AS ub, sum(u.extra) AS extra{seen_agg}
+    FROM (
+        SELECT o.chunk_id, o.lb,
+               o.ub - CASE WHEN o.seen{j} THEN 0.0::float8
+                           ELSE coalesce((SELECT rest FROM r{n}_order WHERE pos = {j}), 0.0::float8)
+                      END AS ub,
+               o.extra{seen_o}
+        FROM {prev} o
+        UNION ALL
+        SELECT l.chunk_id, NULL, l.extra, l.extra{seen_null} FROM r{n}_led{j} l
+    ) u
+    GROUP BY u.chunk_id
+    HAVING max(u.lb) >= (SELECT floor FROM r{n}_bar) OR sum(u.ub) >= (SELECT theta FROM r{n}_lift)
+),"""
 
 # A later round's threshold, the least contribution a posting must add to be read, from
 # the previous round's theta: it proves its answer when the rests of all terms sum below
@@ -338,7 +421,7 @@ _COMPLETE = """
         -- reads every posting of the open chunks through the chunk index instead.
         OFFSET 0
     ) p
-    WHERE weights.cut
+    WHERE weights.cut{terms}
       -- Postings read in this round are already in the lower bound.
       AND NOT EXISTS (SELECT 1 FROM r{n}_top t WHERE t.term = weights.term AND t.chunk_id = p.chunk_id)
     GROUP BY p.chunk_id
@@ -464,14 +547,30 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
         # Round 1 reads the first :depth1 postings of every term; later rounds read, up to
         # their depth, only postings that add at least their threshold (_LEVEL).
         last = n == rounds
-        fields = {"{level}": "" if n == 1 else _LEVEL.replace("{p}", str(n - 1)),
-                  "{complete_probe}": _COMPLETE.replace("{ids}", "SELECT chunk_id FROM r{n}_probe"),
-                  "{complete_open}": _COMPLETE.replace(
-                      "{ids}", "SELECT chunk_id FROM r{n}_open EXCEPT SELECT chunk_id FROM r{n}_probe"),
+        complete = {name: _COMPLETE.replace("{ids}", ids).replace("{terms}", terms) for name, ids, terms in (
+            ("{complete_probe}", "SELECT chunk_id FROM r{n}_probe", ""),
+            ("{complete_stage}", "SELECT chunk_id FROM r{n}_stage", ""),
+            # After the lead passes, the chunks left in the other cut terms.
+            ("{complete_open}", f"SELECT chunk_id FROM r{{n}}_keep{_LEADS}",
+             f" AND weights.term NOT IN (SELECT term FROM r{{n}}_order WHERE pos <= {_LEADS})"))}
+        leads = range(1, _LEADS + 1)
+        fields = {"{level}": "" if n == 1 else _LEVEL.replace("{p}", str(n - 1)), **complete,
+                  "{leads}": "".join(_LEAD.replace("{j}", str(j)).replace("{prev}", f"r{{n}}_keep{j - 1}")
+                                     for j in leads),
+                  "{last_lead}": str(_LEADS),
+                  # Whether a chunk was read in the j-th cut term, carried along to the passes.
+                  "{seen_flags}": ", ".join(
+                      f"bool_or(p.term = (SELECT term FROM r{{n}}_order WHERE pos = {j})) AS seen{j}"
+                      for j in leads),
+                  "{seen_s}": "".join(f", s.seen{j}" for j in leads),
+                  "{seen_o}": "".join(f", o.seen{j}" for j in leads),
+                  "{seen_agg}": "".join(f", bool_or(u.seen{j}) AS seen{j}" for j in leads),
+                  "{seen_null}": ", NULL::boolean" * _LEADS,
                   "{thr}": "0.0::float8" if n == 1 else _THRESHOLD,
                   "{verdict}": _LAST_VERDICT if last else _VERDICT, "{n}": str(n), "{run}": run,
                   "{last}": "true" if last else "false", "{part}": _PART,
                   "{theta_seen}": kth.format(col="v", rel=f"r{n}_known"),
+                  "{theta_lifted}": kth.format(col="v", rel=f"r{n}_lifted"),
                   "{theta_scored}": kth.format(col="score", rel=f"r{n}_scored")}
         sql = _ROUND
         # In this order: the templates first, since they bring in {n} and {part}.
@@ -608,6 +707,9 @@ def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
         **{f"depth{n}": params.bm25_depth * params.bm25_growth ** (n - 1)
            for n in range(1, params.bm25_rounds + 1)},
         "exact_k": exact_k, "probe": max(params.bm25_probe, exact_k),
+        # Out of budget the staged chunks count towards the completion limit.
+        "stage": (params.bm25_stage if params.bm25_exact
+                  else min(params.bm25_stage, params.bm25_complete_limit)),
     }
 
 

@@ -236,8 +236,13 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
     plain = SearchParams(candidates=10, bm25_scan_below=10**9)
     paths = []
     with engine.begin() as conn:
-        for depth, rounds in ((3, 1), (8, 1), (3, 3), (8, 2), (50, 1)):
-            shallow = SearchParams(candidates=10, bm25_depth=depth, bm25_rounds=rounds, bm25_scan_below=0)
+        # The last settings complete one chunk at a time before theta is lifted (stage) and
+        # probe one, so that the lead-term passes prune most open chunks.
+        for depth, rounds, stage, probe in ((3, 1, 256, 40), (8, 1, 256, 40), (3, 3, 256, 40),
+                                            (8, 2, 256, 40), (50, 1, 256, 40), (3, 2, 1, 1),
+                                            (8, 1, 2, 1)):
+            shallow = SearchParams(candidates=10, bm25_depth=depth, bm25_rounds=rounds, bm25_scan_below=0,
+                                   bm25_stage=stage, bm25_probe=probe)
             for query in queries:
                 for collapse in (False, True):
                     fast = search(conn, tenant, query, k=10, mode="bm25", collapse=collapse, params=shallow)
@@ -292,6 +297,70 @@ def test_a_round_proves_against_the_exact_scores_of_its_best_candidates(engine, 
         (h.document_id, round(h.score, 9)) for h in full]
     assert full[0].document_id in ("A", "B")
     assert path == "exact1"
+
+
+def test_open_chunks_without_the_lead_term_are_not_completed_in_the_others(engine, tenant):
+    """Round 1 reads three postings of 'rare' and of 'common' (ties in chunk order) and
+    probes one chunk: the 'common' chunks read could still reach theta through 'rare', the
+    'rare' ones through 'common'.  'rare', of larger rest, is looked up first: the 'common'
+    chunks do not hold it, fall below theta and are never looked up in 'common' again.  The
+    answer (the two chunks holding both, never read) is still the plain scan's."""
+    fill = lambda words: " ".join(words + ["zzfill"] * (16 - len(words)))  # noqa: E731
+    for i in range(6):
+        _index(engine, tenant, f"R{i}", fill(["rare"] * 3))
+    for i in range(60):
+        _index(engine, tenant, f"C{i}", fill(["common"] * 3))
+    for i in range(2):
+        _index(engine, tenant, f"B{i}", fill(["rare"] * 3 + ["common"] * 3))
+    for i in range(30):
+        _index(engine, tenant, f"N{i}", fill(["other"]))
+    from indexing.search import _bm25_cte, bind_parameters
+
+    params = SearchParams(candidates=1, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
+                          bm25_probe=1, bm25_stage=0)
+    plain = SearchParams(candidates=1, bm25_scan_below=10**9)
+    counts = text("WITH " + _bm25_cte(1, "", False) + """
+        SELECT (SELECT count(*) FROM r1_keep0) AS open, (SELECT count(*) FROM r1_keep1) AS after_rare,
+               (SELECT term FROM r1_order WHERE pos = 1) AS lead""")
+    with engine.begin() as conn:
+        row = conn.execute(counts, bind_parameters(tenant, ["rare", "common"], 1, False, params)).one()
+        fast = search(conn, tenant, "rare common", k=2, mode="bm25", collapse=False, params=params)
+        full = search(conn, tenant, "rare common", k=2, mode="bm25", collapse=False, params=plain)
+    assert row.lead == "rare"
+    # R1, R2 (seen in 'rare') and C0-C2 (seen in 'common') are open; the C's drop out.
+    assert (row.open, row.after_rare) == (5, 2)
+    assert [(h.document_id, round(h.score, 9)) for h in fast] == [
+        (h.document_id, round(h.score, 9)) for h in full]
+    assert {h.document_id for h in full} == {"B0", "B1"}
+
+
+def test_an_open_chunk_read_in_the_lead_term_keeps_its_bound(engine, tenant):
+    """X (lead x2, other x3) was read in the lead term's list, not in the other's, and its
+    lower bound is below floor: it is open, and only its rest in 'other' bounds it.  Round 1
+    proves the top two (theta 'lead x3' beats what unread postings can add), and X is among
+    them: a pass that charged X the lead term's rest again would drop it."""
+    fill = lambda words: " ".join(words + ["zzfill"] * (16 - len(words)))  # noqa: E731
+    # In chunk order, so that ties in impact are read in this order.
+    _index(engine, tenant, "A", fill(["lead"] * 3 + ["other"]))
+    _index(engine, tenant, "G", fill(["lead"] * 3))
+    for i in range(3):
+        _index(engine, tenant, f"P{i}", fill(["other"] * 3))
+    _index(engine, tenant, "X", fill(["lead"] * 2 + ["other"] * 3))
+    _index(engine, tenant, "Y", fill(["lead"]))
+    for i in range(40):
+        _index(engine, tenant, f"F{i}", fill(["other"]))
+    for i in range(30):
+        _index(engine, tenant, f"N{i}", fill(["nothing"]))
+    params = SearchParams(candidates=2, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
+                          bm25_probe=1, bm25_stage=0)
+    plain = SearchParams(candidates=2, bm25_scan_below=10**9)
+    with engine.begin() as conn:
+        fast = search(conn, tenant, "lead other", k=2, mode="bm25", collapse=False, params=params)
+        full = search(conn, tenant, "lead other", k=2, mode="bm25", collapse=False, params=plain)
+    assert [h.document_id for h in full] == ["A", "X"]
+    assert [(h.document_id, round(h.score, 9)) for h in fast] == [
+        (h.document_id, round(h.score, 9)) for h in full]
+    assert fast[0].bm25_path == "exact1"
 
 
 def test_collapsed_rounds_prove_the_top_documents_not_four_times_as_many_chunks(engine, tenant):
