@@ -284,9 +284,9 @@ r{n}_reach AS MATERIALIZED (
 -- it.  So the :stage best upper bounds among those are completed first; theta over what is
 -- then known exactly (_KTH over r{n}_lifted) is far closer to the true one, and of the rest
 -- only the chunks that can still reach it are completed.  Every chunk completed here would
--- have been completed in one stage: this only skips some.
+-- also be completed without the stage: it only skips some.
 r{n}_stage AS MATERIALIZED (
-    SELECT o.chunk_id FROM r{n}_reach o
+    SELECT o.chunk_id, o.lb FROM r{n}_reach o
     WHERE o.seen_cuts < (SELECT cuts FROM r{n}_unread)
       AND o.chunk_id NOT IN (SELECT chunk_id FROM r{n}_probe)
     ORDER BY o.ub DESC, o.chunk_id
@@ -298,9 +298,8 @@ r{n}_lifted AS MATERIALIZED (
     SELECT chunk_id, max(v) AS v FROM (
         SELECT chunk_id, v FROM r{n}_known
         UNION ALL
-        SELECT o.chunk_id, o.lb + coalesce(x.extra, 0.0::float8)
-        FROM r{n}_stage t JOIN r{n}_reach o ON o.chunk_id = t.chunk_id
-        LEFT JOIN r{n}_staged x ON x.chunk_id = t.chunk_id
+        SELECT t.chunk_id, t.lb + coalesce(x.extra, 0.0::float8)
+        FROM r{n}_stage t LEFT JOIN r{n}_staged x ON x.chunk_id = t.chunk_id
     ) v
     GROUP BY chunk_id
 ),
@@ -311,6 +310,8 @@ r{n}_consider AS MATERIALIZED (
     SELECT o.chunk_id, o.lb, o.ub, o.seen_cuts{seen_o} FROM r{n}_reach o
     WHERE o.lb >= (SELECT floor FROM r{n}_bar) OR o.ub >= (SELECT theta FROM r{n}_lift)
 ),
+-- The open chunks: within reach of the lifted theta (or floor), not complete yet.  The lead
+-- term passes (_LEAD) take them from keep0 to keep{last_lead}.
 r{n}_keep0 AS MATERIALIZED (
     SELECT o.chunk_id, o.lb, o.ub, 0.0::float8 AS extra{seen_o} FROM r{n}_consider o
     WHERE o.seen_cuts < (SELECT cuts FROM r{n}_unread)
