@@ -14,7 +14,7 @@ from sqlalchemy import text
 from app.auth import ensure_tenant
 from indexing.analyzer import analyze
 from indexing.chunking import Chunk
-from indexing.search import Filters, SearchParams, bm25_path, search
+from indexing.search import Filters, SearchParams, _bm25_cte, bind_parameters, bm25_path, search
 from indexing.store import IndexedDocument, delete_document, replace_document
 
 VOCAB = [f"word{i}" for i in range(60)] + ["protein", "cells", "cancer", "v2.3.1", "tumour"]
@@ -32,6 +32,11 @@ def _random_text(rng: random.Random) -> str:
     n = rng.randint(3, 60)
     # Zipf-like: low indices far more frequent, so df varies widely.
     return " ".join(VOCAB[min(int(rng.paretovariate(1.2)) - 1, len(VOCAB) - 1)] for _ in range(n))
+
+
+def _padded(words: list[str]) -> str:
+    """Every chunk 16 tokens long, so that impacts order by tf alone."""
+    return " ".join(words + ["zzfill"] * (16 - len(words)))
 
 
 def _index(engine, tenant: str, external_id: str, body: str,  # type: ignore[no-untyped-def]
@@ -283,9 +288,7 @@ def test_a_round_proves_against_the_exact_scores_of_its_best_candidates(engine, 
     bodies.update({f"D{i}": "beta" for i in range(6)})
     bodies.update({f"N{i}": "other" for i in range(40)})
     for name, body in bodies.items():
-        words = body.split()
-        # Every chunk of the same length, so that impacts order by tf alone.
-        _index(engine, tenant, name, " ".join(words + ["zzfill"] * (16 - len(words))))
+        _index(engine, tenant, name, _padded(body.split()))
     # Two rounds: only the last one completes every candidate regardless.
     two_rounds = SearchParams(candidates=10, bm25_depth=2, bm25_rounds=2, bm25_scan_below=0)
     plain = SearchParams(candidates=10, bm25_scan_below=10**9)
@@ -305,17 +308,14 @@ def test_open_chunks_without_the_lead_term_are_not_completed_in_the_others(engin
     'rare' ones through 'common'.  'rare', of larger rest, is looked up first: the 'common'
     chunks do not hold it, fall below theta and are never looked up in 'common' again.  The
     answer (the two chunks holding both, never read) is still the plain scan's."""
-    fill = lambda words: " ".join(words + ["zzfill"] * (16 - len(words)))  # noqa: E731
     for i in range(6):
-        _index(engine, tenant, f"R{i}", fill(["rare"] * 3))
+        _index(engine, tenant, f"R{i}", _padded(["rare"] * 3))
     for i in range(60):
-        _index(engine, tenant, f"C{i}", fill(["common"] * 3))
+        _index(engine, tenant, f"C{i}", _padded(["common"] * 3))
     for i in range(2):
-        _index(engine, tenant, f"B{i}", fill(["rare"] * 3 + ["common"] * 3))
+        _index(engine, tenant, f"B{i}", _padded(["rare"] * 3 + ["common"] * 3))
     for i in range(30):
-        _index(engine, tenant, f"N{i}", fill(["other"]))
-    from indexing.search import _bm25_cte, bind_parameters
-
+        _index(engine, tenant, f"N{i}", _padded(["other"]))
     params = SearchParams(candidates=1, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
                           bm25_probe=1, bm25_stage=0)
     plain = SearchParams(candidates=1, bm25_scan_below=10**9)
@@ -339,18 +339,17 @@ def test_an_open_chunk_read_in_the_lead_term_keeps_its_bound(engine, tenant):
     lower bound is below floor: it is open, and only its rest in 'other' bounds it.  Round 1
     proves the top two (theta 'lead x3' beats what unread postings can add), and X is among
     them: a pass that charged X the lead term's rest again would drop it."""
-    fill = lambda words: " ".join(words + ["zzfill"] * (16 - len(words)))  # noqa: E731
     # In chunk order, so that ties in impact are read in this order.
-    _index(engine, tenant, "A", fill(["lead"] * 3 + ["other"]))
-    _index(engine, tenant, "G", fill(["lead"] * 3))
+    _index(engine, tenant, "A", _padded(["lead"] * 3 + ["other"]))
+    _index(engine, tenant, "G", _padded(["lead"] * 3))
     for i in range(3):
-        _index(engine, tenant, f"P{i}", fill(["other"] * 3))
-    _index(engine, tenant, "X", fill(["lead"] * 2 + ["other"] * 3))
-    _index(engine, tenant, "Y", fill(["lead"]))
+        _index(engine, tenant, f"P{i}", _padded(["other"] * 3))
+    _index(engine, tenant, "X", _padded(["lead"] * 2 + ["other"] * 3))
+    _index(engine, tenant, "Y", _padded(["lead"]))
     for i in range(40):
-        _index(engine, tenant, f"F{i}", fill(["other"]))
+        _index(engine, tenant, f"F{i}", _padded(["other"]))
     for i in range(30):
-        _index(engine, tenant, f"N{i}", fill(["nothing"]))
+        _index(engine, tenant, f"N{i}", _padded(["nothing"]))
     params = SearchParams(candidates=2, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
                           bm25_probe=1, bm25_stage=0)
     plain = SearchParams(candidates=2, bm25_scan_below=10**9)
