@@ -130,8 +130,9 @@ class Hit:
 #      since impacts were computed; the :probe best lower bounds are completed at once;
 #   3. the round is proven when theta -- the exact_k-th best of those scores, or with one
 #      result per document the k-th best document's (_KTH_DOCUMENT) -- beats `unread`;
-#      then only the chunks that could still reach the top are completed, by one index
-#      lookup per term over all of them;
+#      then only the chunks that could still reach the top are completed, by index lookups:
+#      the :stage best upper bounds first (lifting theta), then the rest one lead term at a
+#      time (_LEAD), dropping those that fall below theta, and the survivors in the others;
 #   4. when no round proves its answer, MaxScore (below) reads in full only the postings of
 #      the terms that can still matter -- or, with bm25_exact off, the last round's
 #      candidates stand ('budget').  The plain scan answers when there are few postings or
@@ -409,8 +410,9 @@ r{n}_level AS MATERIALIZED (
 _THRESHOLD = """CASE WHEN w.df <= :depth1 THEN 0.0::float8
                 ELSE (SELECT level FROM r{n}_level) / (w.w * (SELECT drift FROM stats)) END"""
 
-# The rest of the score of the chunks {ids}: their postings in the terms a round cut short,
-# less those it read (used for the probed chunks and for the open ones).
+# The rest of the score of the chunks {ids}: their postings in the terms a round cut short
+# ({terms} narrows those), less those it read.  Used for the probed, the staged and, after
+# the lead passes, the open chunks.
 _COMPLETE = """
     SELECT p.chunk_id, sum({part}) AS extra
     FROM r{n}_rest weights

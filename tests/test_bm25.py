@@ -14,7 +14,7 @@ from sqlalchemy import text
 from app.auth import ensure_tenant
 from indexing.analyzer import analyze
 from indexing.chunking import Chunk
-from indexing.search import Filters, SearchParams, _bm25_cte, bind_parameters, bm25_path, search
+from indexing.search import Filters, SearchParams, _bm25_cte, bind_parameters, bm25_path, build_sql, search
 from indexing.store import IndexedDocument, delete_document, replace_document
 
 VOCAB = [f"word{i}" for i in range(60)] + ["protein", "cells", "cancer", "v2.3.1", "tumour"]
@@ -133,8 +133,6 @@ def test_search_never_crosses_tenants(engine, tenant):
 
 
 def test_filters_apply_inside_both_branches(engine, tenant):
-    from indexing.search import Filters
-
     for i in range(30):  # many strong matches outside the filter
         _index(engine, tenant, f"noise{i}", "protein folding protein folding", '{"lang": "en"}')
     _index(engine, tenant, "wanted", "protein folding once", '{"lang": "fr", "year": 2020}')
@@ -179,8 +177,6 @@ def test_exact_identifiers_are_found_by_bm25_and_hybrid(engine, tenant):
 
 
 def test_mime_type_and_date_filters_and_weighted_fusion(engine, tenant):
-    from indexing.search import Filters
-
     _index(engine, tenant, "a.pdf", "protein folding protein", mime_type="application/pdf")
     _index(engine, tenant, "b.txt", "protein folding", mime_type="text/plain")
     _index(engine, tenant, "c.txt", "protein", mime_type="text/plain")
@@ -209,8 +205,6 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
     """How many postings scans in the plan never ran (the plain scan skipped)."""
     import json as _json
 
-    from indexing.search import bind_parameters, build_sql
-
     bind = bind_parameters(tenant, analyze(query), 10, False, params)
     sql = "EXPLAIN (ANALYZE, FORMAT JSON) " + build_sql("bm25", False, rounds=params.bm25_rounds)
     plan = conn.execute(text(sql), bind).scalar_one()
@@ -226,8 +220,6 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
 
 
 def _path(conn, tenant, query, params):  # type: ignore[no-untyped-def]
-    from indexing.search import bm25_path
-
     return bm25_path(conn, tenant, query, k=10, collapse=False, params=params)
 
 
