@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, create_engine
+
+if TYPE_CHECKING:
+    from alembic.config import Config as AlembicConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,14 +20,26 @@ def get_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
-def upgrade_schema(database_url: str) -> None:
-    """Bring the schema to the newest Alembic revision (safe to call from several processes)."""
-    from alembic.config import Config as AlembicConfig
-
+def upgrade_schema(database_url: str, revision: str = "head") -> None:
+    """Bring the schema to ``revision``, the newest by default (safe to call from several
+    processes)."""
     from alembic import command
+
+    command.upgrade(_alembic_config(database_url), revision)
+
+
+def downgrade_schema(database_url: str, revision: str) -> None:
+    """Take the schema back to ``revision`` (operators and migration tests)."""
+    from alembic import command
+
+    command.downgrade(_alembic_config(database_url), revision)
+
+
+def _alembic_config(database_url: str) -> AlembicConfig:
+    from alembic.config import Config as AlembicConfig
 
     cfg = AlembicConfig(str(PROJECT_ROOT / "alembic.ini"))
     cfg.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
     cfg.attributes["database_url"] = database_url
     cfg.attributes["configure_logging"] = False
-    command.upgrade(cfg, "head")
+    return cfg

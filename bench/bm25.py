@@ -22,7 +22,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from bench.database import bench_tenant
+from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
 from indexing.search import SearchParams, bind_parameters, build_sql
 
 VOCABULARY = 50_000
@@ -43,17 +43,20 @@ def _generate(engine, tenant: str, chunks: int) -> None:  # type: ignore[no-unty
         conn.execute(text("""
             UPDATE bm25_stats SET impact_avgdl = total_length::float8 / chunk_count,
                                   impact_k1 = 0.9, impact_b = 0.4 WHERE tenant_id = :t"""), {"t": tenant})
+        enter_vocabulary(conn, tenant, VOCABULARY)
         conn.execute(text("""
-            INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length, impact)
-            SELECT :t, 't' || x.r, c.id, count(*), c.bm25_length,
+            INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
+            SELECT t.id, c.id, count(*), c.bm25_length,
                    count(*) * 1.9 / (count(*) + 0.9 * (0.6 + 0.4 * c.bm25_length / s.impact_avgdl))
             FROM chunks c
             CROSS JOIN (SELECT impact_avgdl FROM bm25_stats WHERE tenant_id = :t) s
             CROSS JOIN LATERAL (
                 SELECT floor(exp(random() * ln(:v)))::int AS r FROM generate_series(1, c.bm25_length)
             ) x
+            JOIN bm25_terms t ON t.tenant_id = :t AND t.term = 't' || x.r
             WHERE c.tenant_id = :t
-            GROUP BY c.id, c.bm25_length, s.impact_avgdl, x.r"""), {"t": tenant, "v": VOCABULARY})
+            GROUP BY c.id, c.bm25_length, s.impact_avgdl, t.id"""), {"t": tenant, "v": VOCABULARY})
+        drop_unused_terms(conn, tenant)
         conn.execute(text("ANALYZE bm25_postings; ANALYZE bm25_terms; ANALYZE chunks"))
 
 
@@ -81,7 +84,7 @@ def main() -> None:
         _generate(engine, tenant, args.chunks)
         print(f"generated {args.chunks} chunks in {time.monotonic() - started:.0f} s")
     with engine.connect() as conn:
-        postings = conn.execute(text("SELECT count(*) FROM bm25_postings WHERE tenant_id = :t"),
+        postings = conn.execute(text("SELECT sum(df) FROM bm25_terms WHERE tenant_id = :t"),
                                 {"t": tenant}).scalar_one()
     params = SearchParams(candidates=100, bm25_depth=args.depth)
     ours = build_sql("bm25", collapse=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from app.auth import ensure_tenant
 from app.db import get_engine, upgrade_schema
@@ -21,3 +21,17 @@ def bench_tenant(pgdata: Path, database: str, tenant_name: str) -> tuple[Engine,
         have = conn.execute(text("SELECT chunk_count FROM bm25_stats WHERE tenant_id = :t"),
                             {"t": tenant}).scalar_one_or_none()
     return engine, tenant, int(have or 0)
+
+
+def enter_vocabulary(conn: Connection, tenant: str, size: int) -> None:
+    """Terms t1..t<size> into the tenant's dictionary (df 0): postings name their term by id,
+    so a bulk load enters its vocabulary first, as indexing/store.py enters a document's."""
+    conn.execute(text("""
+        INSERT INTO bm25_terms (tenant_id, term, df)
+        SELECT :t, 't' || g, 0 FROM generate_series(1, :v) g
+        ON CONFLICT (tenant_id, term) DO NOTHING"""), {"t": tenant, "v": size})
+
+
+def drop_unused_terms(conn: Connection, tenant: str) -> None:
+    """The vocabulary's terms that no chunk drew, as deleting their last posting would."""
+    conn.execute(text("DELETE FROM bm25_terms WHERE tenant_id = :t AND df = 0"), {"t": tenant})

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy import Engine, text
 
-from bench.database import bench_tenant
+from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
 from indexing.chunking import Chunk
 from indexing.search import SearchParams, bm25_path, search
 from indexing.store import IndexedDocument, delete_document, replace_document
@@ -45,7 +45,7 @@ DIMENSIONS = 384
 # rebuilds it in one pass afterwards (definitions as in the migrations).
 _POSTING_KEYS = [
     ("bm25_postings_pkey",
-     "ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_pkey PRIMARY KEY (tenant_id, term, chunk_id) "
+     "ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_pkey PRIMARY KEY (term_id, chunk_id) "
      "INCLUDE (tf, doc_length)"),
     ("bm25_postings_chunk_id_fkey",
      "ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_chunk_id_fkey "
@@ -54,7 +54,7 @@ _POSTING_KEYS = [
 _POSTING_INDEXES = [
     ("bm25_postings_chunk", "CREATE INDEX bm25_postings_chunk ON bm25_postings (chunk_id)"),
     ("bm25_postings_impact",
-     "CREATE INDEX bm25_postings_impact ON bm25_postings (tenant_id, term, impact DESC, chunk_id) "
+     "CREATE INDEX bm25_postings_impact ON bm25_postings (term_id, impact DESC, chunk_id) "
      "INCLUDE (tf, doc_length)"),
 ]
 
@@ -117,24 +117,29 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
                          {"t": tenant})
 
     def load_postings() -> None:
-        with engine.connect() as conn:
+        with engine.begin() as conn:
             low, high = conn.execute(text("SELECT min(id), max(id) FROM chunks WHERE tenant_id = :t"),
                                      {"t": tenant}).one()
+            enter_vocabulary(conn, tenant, VOCABULARY)
         for start in range(low, high + 1, step):
             with engine.begin() as conn:
                 conn.execute(text(_BULK_SESSION))
                 conn.execute(text("""
-                    INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length, impact)
-                    SELECT :t, w.term, c.id, w.tf, c.bm25_length,
+                    INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
+                    SELECT w.term_id, c.id, w.tf, c.bm25_length,
                            w.tf * 1.9 / (w.tf + 0.9 * (0.6 + 0.4 * c.bm25_length / s.impact_avgdl))
                     FROM chunks c
                     CROSS JOIN (SELECT impact_avgdl FROM bm25_stats WHERE tenant_id = :t) s
                     CROSS JOIN LATERAL (
-                        SELECT term, count(*)::int AS tf
-                        FROM regexp_split_to_table(c.text, ' ') term GROUP BY term
+                        SELECT t.id AS term_id, count(*)::int AS tf
+                        FROM regexp_split_to_table(c.text, ' ') term
+                        JOIN bm25_terms t ON t.tenant_id = :t AND t.term = term
+                        GROUP BY t.id
                     ) w
                     WHERE c.tenant_id = :t AND c.id >= :lo AND c.id < :hi"""),
                              {"t": tenant, "lo": start, "hi": start + step})
+        with engine.begin() as conn:
+            drop_unused_terms(conn, tenant)
 
     def build(statements: list[str]) -> Callable[[], None]:
         def run() -> None:
@@ -250,7 +255,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     else:
         _vacuum(engine)  # a no-op unless the corpus changed (or predates index-only scans)
     with engine.connect() as conn:
-        postings = conn.execute(text("SELECT count(*) FROM bm25_postings WHERE tenant_id = :t"),
+        postings = conn.execute(text("SELECT sum(df) FROM bm25_terms WHERE tenant_id = :t"),
                                 {"t": tenant}).scalar_one()
         sizes = conn.execute(text("""
             SELECT pg_size_pretty(pg_relation_size('chunks_embedding_hnsw')) AS hnsw,

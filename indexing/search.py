@@ -1,6 +1,7 @@
 """Search SQL: BM25 over the postings tables, dense over pgvector HNSW, and their fusion.
 
-Every statement filters by tenant in every branch.  Hybrid search is one statement:
+Every branch reads only the tenant's rows: dense filters chunks by tenant, BM25 reads the
+postings of term ids from the tenant's own dictionary.  Hybrid search is one statement:
 dense top-N and BM25 top-N fused by Reciprocal Rank Fusion.
 """
 
@@ -120,7 +121,7 @@ class Hit:
 # Early termination, exact by construction, in rounds (each run only when the previous
 # one could not prove its answer; see _ROUND):
 #   1. each round reads, per query term, its postings of highest impact by an index-only
-#      scan on (tenant, term, impact DESC) that carries tf and length -- round 1 the first
+#      scan on (term id, impact DESC) that carries tf and length -- round 1 the first
 #      :depth1, later rounds up to :depth<n> of those that add at least a threshold drawn
 #      from the previous round's theta (_LEVEL), so common terms of little weight are
 #      hardly read;
@@ -160,7 +161,7 @@ stats AS MATERIALIZED (
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
 weights AS MATERIALIZED (
-    SELECT q.term,
+    SELECT q.term, t.id AS term_id,
            q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
            stats.avgdl, t.df
     FROM q
@@ -195,23 +196,23 @@ plan AS MATERIALIZED (
 # reads index pages the first has just brought in.
 _ROUND = """,{level}
 r{n}_rest AS MATERIALIZED (
-    SELECT r.term, r.w, r.avgdl, r.df, r.top, r.thr, r.read < r.df AS cut,
+    SELECT r.term, r.term_id, r.w, r.avgdl, r.df, r.top, r.thr, r.read < r.df AS cut,
            CASE WHEN r.read >= r.df THEN 0.0::float8
                 -- Stopped by the threshold: the best posting left is the first below it.
                 WHEN r.read < :depth{n} THEN r.w * (
                     SELECT p.impact::float8 FROM bm25_postings p
-                    WHERE p.tenant_id = :tenant AND p.term = r.term AND p.impact < r.thr
+                    WHERE p.term_id = r.term_id AND p.impact < r.thr
                     ORDER BY p.impact DESC LIMIT 1) * (SELECT drift FROM stats)
                 ELSE r.w * r.last * (SELECT drift FROM stats) END AS rest
     FROM (
-        SELECT w.term, w.w, w.avgdl, w.df, t.thr, l.read, l.last, l.top
+        SELECT w.term, w.term_id, w.w, w.avgdl, w.df, t.thr, l.read, l.last, l.top
         FROM weights w
         CROSS JOIN LATERAL (SELECT {thr} AS thr) t
         CROSS JOIN LATERAL (
             SELECT count(*) AS read, min(x.impact)::float8 AS last, max(x.impact)::float8 AS top
             FROM (
                 SELECT p.impact FROM bm25_postings p
-                WHERE p.tenant_id = :tenant AND p.term = w.term AND p.impact >= t.thr
+                WHERE p.term_id = w.term_id AND p.impact >= t.thr
                 ORDER BY p.impact DESC LIMIT :depth{n}
             ) x
         ) l
@@ -220,7 +221,7 @@ r{n}_rest AS MATERIALIZED (
 ),
 -- The cut terms by rest, largest first (completions go in this order; see _LEAD).
 r{n}_order AS MATERIALIZED (
-    SELECT term, w, avgdl, rest, row_number() OVER (ORDER BY rest DESC, term) AS pos
+    SELECT term, term_id, w, avgdl, rest, row_number() OVER (ORDER BY rest DESC, term) AS pos
     FROM r{n}_rest WHERE cut
 ),
 r{n}_top AS MATERIALIZED (
@@ -228,7 +229,7 @@ r{n}_top AS MATERIALIZED (
     FROM r{n}_rest weights
     CROSS JOIN LATERAL (
         SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
-        WHERE p.tenant_id = :tenant AND p.term = weights.term AND p.impact >= weights.thr
+        WHERE p.term_id = weights.term_id AND p.impact >= weights.thr
         ORDER BY p.impact DESC
         LIMIT :depth{n}
     ) p
@@ -361,7 +362,7 @@ r{n}_led{j} AS MATERIALIZED (
     FROM (SELECT * FROM r{n}_order WHERE pos = {j}) weights
     CROSS JOIN LATERAL (
         SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
-        WHERE p.tenant_id = :tenant AND p.term = weights.term
+        WHERE p.term_id = weights.term_id
           AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM {prev} WHERE NOT seen{j}))
         OFFSET 0
     ) p
@@ -418,7 +419,7 @@ _COMPLETE = """
     FROM r{n}_rest weights
     CROSS JOIN LATERAL (
         SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
-        WHERE p.tenant_id = :tenant AND p.term = weights.term
+        WHERE p.term_id = weights.term_id
           AND p.chunk_id = ANY(ARRAY({ids}))
         -- Kept a per-term probe of the primary key: pulled up into a join, a generic plan
         -- reads every posting of the open chunks through the chunk index instead.
@@ -475,15 +476,15 @@ safe AS MATERIALIZED (
            END AS path
 ),
 split AS MATERIALIZED (
-    SELECT b.term, b.w, b.avgdl, b.ub,
+    SELECT b.term, b.term_id, b.w, b.avgdl, b.ub,
            sum(b.ub) OVER (ORDER BY b.ub, b.term) < (SELECT theta FROM {last}_verdict) AS optional
     FROM (
-        SELECT w.term, w.w, w.avgdl,
+        SELECT w.term, w.term_id, w.w, w.avgdl,
                w.w * m.impact * (SELECT drift FROM stats) AS ub
         FROM weights w
         CROSS JOIN LATERAL (
             SELECT p.impact::float8 AS impact FROM bm25_postings p
-            WHERE p.tenant_id = :tenant AND p.term = w.term
+            WHERE p.term_id = w.term_id
             ORDER BY p.impact DESC LIMIT 1
         ) m
         WHERE (SELECT path FROM safe) = 'maxscore'
@@ -492,7 +493,7 @@ split AS MATERIALIZED (
 partial AS MATERIALIZED (
     SELECT p.chunk_id, {score} AS score
     FROM split weights
-    JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term{bm25_filter}
+    JOIN bm25_postings p ON p.term_id = weights.term_id{bm25_filter}
     WHERE NOT weights.optional
     GROUP BY p.chunk_id
     HAVING {score} + (SELECT coalesce(sum(ub) FILTER (WHERE optional), 0.0::float8) FROM split)
@@ -504,7 +505,7 @@ completed AS (
     CROSS JOIN LATERAL (
         SELECT {score} AS score
         FROM split weights
-        JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term AND p.chunk_id = c.chunk_id
+        JOIN bm25_postings p ON p.term_id = weights.term_id AND p.chunk_id = c.chunk_id
         WHERE weights.optional
     ) o
 ),
@@ -531,7 +532,7 @@ bm25 AS (
             SELECT p.chunk_id,
                    {score} AS score
             FROM weights
-            JOIN bm25_postings p ON p.tenant_id = :tenant AND p.term = weights.term{bm25_filter}
+            JOIN bm25_postings p ON p.term_id = weights.term_id{bm25_filter}
             GROUP BY p.chunk_id
             ORDER BY score DESC, p.chunk_id
             LIMIT :candidates

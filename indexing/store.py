@@ -56,15 +56,25 @@ WITH new_chunks AS (
          AS u(no, body, path, page_start, page_end, tokens, length, vec)
     RETURNING id, chunk_no, bm25_length
 )
-INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length, impact)
-SELECT :tenant, p.term, c.id, p.tf, c.bm25_length,
+INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
+SELECT t.id, c.id, p.tf, c.bm25_length,
        p.tf * (s.impact_k1 + 1)
        / (p.tf + s.impact_k1 * (1 - s.impact_b + s.impact_b * c.bm25_length / s.impact_avgdl))
 FROM unnest(CAST(:p_nos AS int[]), CAST(:p_terms AS text[]), CAST(:p_tfs AS int[]))
      AS p(no, term, tf)
 JOIN new_chunks c ON c.chunk_no = p.no
+JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = p.term
 CROSS JOIN (SELECT impact_k1, impact_b, impact_avgdl FROM bm25_stats WHERE tenant_id = :tenant) s
-ORDER BY p.term
+ORDER BY t.id
+""")
+
+# Postings name their term by id, so a document's new terms enter the dictionary first (df
+# 0 until the postings' trigger counts them).  Under the tenant lock, so that no concurrent
+# delete removes a term with df 0 between this and the postings that use it.
+_ENSURE_TERMS = text("""
+INSERT INTO bm25_terms (tenant_id, term, df)
+SELECT :tenant, term, 0 FROM unnest(CAST(:terms AS text[])) AS term ORDER BY term
+ON CONFLICT (tenant_id, term) DO NOTHING
 """)
 
 # A tenant's first document fixes the parameters its impacts are computed with (its own
@@ -87,7 +97,8 @@ WHERE tenant_id = :tenant
 _REFRESH_IMPACTS = text("""
 UPDATE bm25_postings p SET impact = p.tf * (s.impact_k1 + 1)
     / (p.tf + s.impact_k1 * (1 - s.impact_b + s.impact_b * p.doc_length / s.impact_avgdl))
-FROM bm25_stats s WHERE s.tenant_id = :tenant AND p.tenant_id = :tenant
+FROM bm25_stats s, bm25_terms t
+WHERE s.tenant_id = :tenant AND t.tenant_id = :tenant AND p.term_id = t.id
 """)
 
 # Defaults of the impact parameters; search uses the early-terminating path only when its
@@ -185,6 +196,7 @@ def replace_document(
         conn.execute(_ENSURE_IMPACT_PARAMS, {
             "tenant": doc.tenant_id, "k1": IMPACT_K1, "b": IMPACT_B,
             "avgdl": max(1.0, sum(params["lengths"]) / len(params["lengths"]))})
+        conn.execute(_ENSURE_TERMS, {"tenant": doc.tenant_id, "terms": sorted(set(params["p_terms"]))})
         conn.execute(_INSERT_CHUNKS_AND_POSTINGS, params)
     return int(sdid)
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 
 from app.auth import ensure_tenant
 from indexing.analyzer import analyze
@@ -61,7 +62,8 @@ def _stats(engine, tenant: str):  # type: ignore[no-untyped-def]
         stats = conn.execute(text(
             "SELECT chunk_count, total_length FROM bm25_stats WHERE tenant_id = :t"), {"t": tenant}).one()
         postings = conn.execute(text(
-            "SELECT count(*) FROM bm25_postings WHERE tenant_id = :t"), {"t": tenant}).scalar_one()
+            "SELECT count(*) FROM bm25_postings p JOIN bm25_terms t ON t.id = p.term_id "
+            "WHERE t.tenant_id = :t"), {"t": tenant}).scalar_one()
     return [tuple(r) for r in terms], tuple(stats), postings
 
 
@@ -109,6 +111,20 @@ def test_reindex_and_delete_restore_exact_statistics(engine, tenant):
         if doc_id not in ("d0", "d5"):
             _index(engine, fresh, doc_id, body)
     assert _stats(engine, tenant) == _stats(engine, fresh)
+
+
+def test_postings_of_a_term_missing_from_the_dictionary_are_refused(engine, tenant):
+    _index(engine, tenant, "d", "protein folding")
+    with engine.connect() as conn:
+        chunk, term_id = conn.execute(text(
+            "SELECT p.chunk_id, max(t.id) OVER () FROM bm25_postings p JOIN bm25_terms t ON t.id = p.term_id "
+            "WHERE t.tenant_id = :t LIMIT 1"), {"t": tenant}).one()
+    # A writer that skipped entering the term: the posting would be invisible to search and
+    # to df, so the statement fails instead.
+    with pytest.raises(IntegrityError, match="not in bm25_terms"), engine.begin() as conn:
+        conn.execute(text("INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact) "
+                          "VALUES (:id, :c, 1, 2, 1.0)"), {"id": term_id + 10**9, "c": chunk})
+    assert _stats(engine, tenant)[2] == 2
 
 
 def test_reindexing_never_duplicates_chunks(engine, tenant):

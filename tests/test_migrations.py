@@ -1,0 +1,106 @@
+"""Migrations that rewrite data keep it: each runs on a database of its own, filled in the
+layout it starts from, up and back down."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import make_url, text
+
+from app.db import downgrade_schema, get_engine, upgrade_schema
+from app.embedded import create_database
+from indexing.search import SearchParams, search
+
+# Two tenants that share a term ("alpha"), so that term ids must keep them apart.
+_DOCUMENTS = {
+    "a": {"a1": "alpha beta beta gamma", "a2": "alpha delta"},
+    "b": {"b1": "alpha alpha epsilon", "b2": "zeta"},
+}
+
+
+@pytest.fixture()
+def fresh_url(database_url: str) -> Iterator[str]:
+    name = f"pagemill_migration_{uuid.uuid4().hex[:8]}"
+    url = make_url(database_url)
+    admin = url.set(database="postgres").render_as_string(hide_password=False)
+    create_database(admin, name)
+    fresh = url.set(database=name).render_as_string(hide_password=False)
+    yield fresh
+    get_engine(fresh).dispose()
+    with get_engine(admin).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+
+
+def _fill_text_layout(url: str) -> dict[str, str]:
+    """Documents indexed as revision 0011 stored them: postings keyed by (tenant, term)."""
+    tenants = {}
+    with get_engine(url).begin() as conn:
+        for name, documents in _DOCUMENTS.items():
+            tenant = conn.execute(text("INSERT INTO tenants (name) VALUES (:n) RETURNING id"),
+                                  {"n": name}).scalar_one()
+            tenants[name] = str(tenant)
+            conn.execute(text("INSERT INTO bm25_stats (tenant_id, impact_avgdl, impact_k1, impact_b) "
+                              "VALUES (:t, 3, 0.9, 0.4)"), {"t": tenant})
+            for external_id, body in documents.items():
+                sdid = conn.execute(text("""
+                    INSERT INTO search_documents (tenant_id, external_id, content_sha256, chunk_count)
+                    VALUES (:t, :e, 'x', 1) RETURNING id"""), {"t": tenant, "e": external_id}).scalar_one()
+                words = body.split()
+                chunk = conn.execute(text("""
+                    INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, token_count,
+                                        bm25_length, embedding)
+                    VALUES (:t, :sd, 0, :body, :n, :n, CAST(:v AS vector)) RETURNING id"""),
+                    {"t": tenant, "sd": sdid, "body": body, "n": len(words),
+                     "v": "[" + ",".join(["0.05"] * 384) + "]"}).scalar_one()
+                for term in sorted(set(words)):
+                    conn.execute(text("""
+                        INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length, impact)
+                        VALUES (:t, :term, :c, :tf, :n, :tf)"""),
+                        {"t": tenant, "term": term, "c": chunk, "tf": words.count(term), "n": len(words)})
+    return tenants
+
+
+def _postings(url: str) -> set[tuple[str, str, str, int, int]]:
+    """Every posting as (tenant, term, document, tf, length), whichever layout holds it."""
+    with get_engine(url).connect() as conn:
+        by_id = conn.execute(text("SELECT 1 FROM information_schema.columns WHERE "
+                                  "table_name = 'bm25_postings' AND column_name = 'term_id'")).first()
+        term = ("JOIN bm25_terms t ON t.id = p.term_id" if by_id
+                else "JOIN bm25_terms t ON t.tenant_id = p.tenant_id AND t.term = p.term")
+        rows = conn.execute(text(f"""
+            SELECT t.tenant_id::text, t.term, sd.external_id, p.tf, p.doc_length
+            FROM bm25_postings p {term}
+            JOIN chunks c ON c.id = p.chunk_id JOIN search_documents sd ON sd.id = c.search_document_id"""))
+        return {tuple(r) for r in rows}  # type: ignore[misc]
+
+
+def _dictionary(url: str) -> set[tuple[str, str, int]]:
+    with get_engine(url).connect() as conn:
+        return {tuple(r) for r in conn.execute(  # type: ignore[misc]
+            text("SELECT tenant_id::text, term, df FROM bm25_terms"))}
+
+
+def test_term_ids_migration_keeps_every_posting_and_df_both_ways(fresh_url):
+    upgrade_schema(fresh_url, "0011")
+    tenants = _fill_text_layout(fresh_url)
+    postings, dictionary = _postings(fresh_url), _dictionary(fresh_url)
+    assert len(postings) == 8 and (tenants["a"], "alpha", 2) in dictionary
+
+    upgrade_schema(fresh_url)
+    assert _postings(fresh_url) == postings
+    assert _dictionary(fresh_url) == dictionary
+    engine = get_engine(fresh_url)
+    with engine.begin() as conn:
+        hits = search(conn, tenants["b"], "alpha", mode="bm25", params=SearchParams())
+        assert [h.document_id for h in hits] == ["b1"]  # tenant a's "alpha" is another term id
+        # The triggers follow postings by term id: a deleted document's terms lose their df.
+        conn.execute(text("DELETE FROM search_documents WHERE external_id = 'a1'"))
+    after_delete = _dictionary(fresh_url)
+    assert (tenants["a"], "alpha", 1) in after_delete
+    assert not any(t == tenants["a"] and term in ("beta", "gamma") for t, term, _ in after_delete)
+
+    downgrade_schema(fresh_url, "0011")
+    assert _postings(fresh_url) == {p for p in postings if p[2] != "a1"}
+    assert _dictionary(fresh_url) == after_delete
