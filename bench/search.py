@@ -132,8 +132,8 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
                     CROSS JOIN (SELECT impact_avgdl FROM bm25_stats WHERE tenant_id = :t) s
                     CROSS JOIN LATERAL (
                         SELECT t.id AS term_id, count(*)::int AS tf
-                        FROM regexp_split_to_table(c.text, ' ') term
-                        JOIN bm25_terms t ON t.tenant_id = :t AND t.term = term
+                        FROM regexp_split_to_table(c.text, ' ') AS x(word)
+                        JOIN bm25_terms t ON t.tenant_id = :t AND t.term = x.word
                         GROUP BY t.id
                     ) w
                     WHERE c.tenant_id = :t AND c.id >= :lo AND c.id < :hi"""),
