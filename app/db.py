@@ -29,7 +29,7 @@ def upgrade_schema(database_url: str, revision: str = "head") -> None:
 
 
 def downgrade_schema(database_url: str, revision: str) -> None:
-    """Take the schema back to ``revision`` (operators and migration tests)."""
+    """Take the schema back to ``revision`` (the migration tests go down and up again)."""
     from alembic import command
 
     command.downgrade(_alembic_config(database_url), revision)
