@@ -6,12 +6,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 from sqlalchemy import make_url, text
 
 from app.db import downgrade_schema, get_engine, upgrade_schema
 from app.embedded import create_database
 from indexing.search import SearchParams, search
+from indexing.store import vector_literal
 
 # Two tenants that share a term ("alpha"), so that term ids must keep them apart.
 _DOCUMENTS = {
@@ -53,7 +55,7 @@ def _fill_text_layout(url: str) -> dict[str, str]:
                                         bm25_length, embedding)
                     VALUES (:t, :sd, 0, :body, :n, :n, CAST(:v AS vector)) RETURNING id"""),
                     {"t": tenant, "sd": sdid, "body": body, "n": len(words),
-                     "v": "[" + ",".join(["0.05"] * 384) + "]"}).scalar_one()
+                     "v": vector_literal(np.full(384, 0.05))}).scalar_one()
                 for term in sorted(set(words)):
                     conn.execute(text("""
                         INSERT INTO bm25_postings (tenant_id, term, chunk_id, tf, doc_length, impact)
