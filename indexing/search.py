@@ -161,7 +161,7 @@ stats AS MATERIALIZED (
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
 weights AS MATERIALIZED (
-    SELECT q.term, t.id AS term_id,
+    SELECT t.id AS term_id,
            q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
            stats.avgdl, t.df
     FROM q
@@ -196,7 +196,7 @@ plan AS MATERIALIZED (
 # reads index pages the first has just brought in.
 _ROUND = """,{level}
 r{n}_rest AS MATERIALIZED (
-    SELECT r.term, r.term_id, r.w, r.avgdl, r.df, r.top, r.thr, r.read < r.df AS cut,
+    SELECT r.term_id, r.w, r.avgdl, r.df, r.top, r.thr, r.read < r.df AS cut,
            CASE WHEN r.read >= r.df THEN 0.0::float8
                 -- Stopped by the threshold: the best posting left is the first below it.
                 WHEN r.read < :depth{n} THEN r.w * (
@@ -205,7 +205,7 @@ r{n}_rest AS MATERIALIZED (
                     ORDER BY p.impact DESC LIMIT 1) * (SELECT drift FROM stats)
                 ELSE r.w * r.last * (SELECT drift FROM stats) END AS rest
     FROM (
-        SELECT w.term, w.term_id, w.w, w.avgdl, w.df, t.thr, l.read, l.last, l.top
+        SELECT w.term_id, w.w, w.avgdl, w.df, t.thr, l.read, l.last, l.top
         FROM weights w
         CROSS JOIN LATERAL (SELECT {thr} AS thr) t
         CROSS JOIN LATERAL (
@@ -221,11 +221,11 @@ r{n}_rest AS MATERIALIZED (
 ),
 -- The cut terms by rest, largest first (completions go in this order; see _LEAD).
 r{n}_order AS MATERIALIZED (
-    SELECT term, term_id, w, avgdl, rest, row_number() OVER (ORDER BY rest DESC, term) AS pos
+    SELECT term_id, w, avgdl, rest, row_number() OVER (ORDER BY rest DESC, term_id) AS pos
     FROM r{n}_rest WHERE cut
 ),
 r{n}_top AS MATERIALIZED (
-    SELECT weights.term, p.chunk_id, {part} AS part, weights.rest, weights.cut
+    SELECT weights.term_id, p.chunk_id, {part} AS part, weights.rest, weights.cut
     FROM r{n}_rest weights
     CROSS JOIN LATERAL (
         SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
@@ -427,7 +427,7 @@ _COMPLETE = """
     ) p
     WHERE weights.cut{terms}
       -- Postings read in this round are already in the lower bound.
-      AND NOT EXISTS (SELECT 1 FROM r{n}_top t WHERE t.term = weights.term AND t.chunk_id = p.chunk_id)
+      AND NOT EXISTS (SELECT 1 FROM r{n}_top t WHERE t.term_id = weights.term_id AND t.chunk_id = p.chunk_id)
     GROUP BY p.chunk_id
 """
 
@@ -476,10 +476,10 @@ safe AS MATERIALIZED (
            END AS path
 ),
 split AS MATERIALIZED (
-    SELECT b.term, b.term_id, b.w, b.avgdl, b.ub,
-           sum(b.ub) OVER (ORDER BY b.ub, b.term) < (SELECT theta FROM {last}_verdict) AS optional
+    SELECT b.term_id, b.w, b.avgdl, b.ub,
+           sum(b.ub) OVER (ORDER BY b.ub, b.term_id) < (SELECT theta FROM {last}_verdict) AS optional
     FROM (
-        SELECT w.term, w.term_id, w.w, w.avgdl,
+        SELECT w.term_id, w.w, w.avgdl,
                w.w * m.impact * (SELECT drift FROM stats) AS ub
         FROM weights w
         CROSS JOIN LATERAL (
@@ -556,7 +556,7 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
             ("{complete_stage}", "SELECT chunk_id FROM r{n}_stage", ""),
             # After the lead passes, the chunks left in the other cut terms.
             ("{complete_open}", f"SELECT chunk_id FROM r{{n}}_keep{_LEADS}",
-             f" AND weights.term NOT IN (SELECT term FROM r{{n}}_order WHERE pos <= {_LEADS})"))}
+             f" AND weights.term_id NOT IN (SELECT term_id FROM r{{n}}_order WHERE pos <= {_LEADS})"))}
         leads = range(1, _LEADS + 1)
         fields = {"{level}": "" if n == 1 else _LEVEL.replace("{p}", str(n - 1)), **complete,
                   "{leads}": "".join(_LEAD.replace("{j}", str(j)).replace("{prev}", f"r{{n}}_keep{j - 1}")
@@ -564,7 +564,7 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
                   "{last_lead}": str(_LEADS),
                   # Whether a chunk was read in the j-th cut term, carried along to the passes.
                   "{seen_flags}": ", ".join(
-                      f"bool_or(p.term = (SELECT term FROM r{{n}}_order WHERE pos = {j})) AS seen{j}"
+                      f"bool_or(p.term_id = (SELECT term_id FROM r{{n}}_order WHERE pos = {j})) AS seen{j}"
                       for j in leads),
                   "{seen_s}": "".join(f", s.seen{j}" for j in leads),
                   "{seen_o}": "".join(f", o.seen{j}" for j in leads),

@@ -328,7 +328,8 @@ def test_open_chunks_without_the_lead_term_are_not_completed_in_the_others(engin
     plain = SearchParams(candidates=1, bm25_scan_below=10**9)
     counts = text("WITH " + _bm25_cte(1, "", False) + """
         SELECT (SELECT count(*) FROM r1_keep0) AS open, (SELECT count(*) FROM r1_keep1) AS after_rare,
-               (SELECT term FROM r1_order WHERE pos = 1) AS lead""")
+               (SELECT t.term FROM r1_order o JOIN bm25_terms t ON t.id = o.term_id
+                WHERE o.pos = 1) AS lead""")
     with engine.begin() as conn:
         row = conn.execute(counts, bind_parameters(tenant, ["rare", "common"], 1, False, params)).one()
         fast = search(conn, tenant, "rare common", k=2, mode="bm25", collapse=False, params=params)
