@@ -92,8 +92,9 @@ class Config:
     bm25_b: float = 0.4
     rrf_k: int = 60
     hnsw_ef_search: int = 100
-    bm25_depth: int = 150
-    bm25_rounds: int = 3
+    bm25_depth: int = 1000
+    bm25_rounds: int = 2
+    bm25_growth: int = 15
     bm25_exact: bool = True
     # Chosen on SciFact's train qrels: weighted 0.5 gave nDCG@10 0.7386 against RRF's 0.7171.
     fusion: str = "weighted"
@@ -139,7 +140,7 @@ class Config:
         settings: dict[str, Any] = {
             "k1": self.bm25_k1, "b": self.bm25_b, "rrf_k": self.rrf_k,
             "ef_search": self.hnsw_ef_search, "fusion": self.fusion, "alpha": self.alpha,
-            "bm25_depth": self.bm25_depth, "bm25_rounds": self.bm25_rounds,
+            "bm25_depth": self.bm25_depth, "bm25_rounds": self.bm25_rounds, "bm25_growth": self.bm25_growth,
             "bm25_exact": self.bm25_exact}
         return SearchParams(**{**settings, **overrides})
 
@@ -174,8 +175,9 @@ class Config:
             bm25_b=_env_float(env, "PAGEMILL_BM25_B", 0.4),
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", 60),
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", 100),
-            bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", 150),
-            bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", 3),
+            bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", 1000),
+            bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", 2),
+            bm25_growth=_env_int(env, "PAGEMILL_BM25_GROWTH", 15),
             bm25_exact=env.get("PAGEMILL_BM25_EXACT", "1") not in ("0", "false", "no"),
             fusion=env.get("PAGEMILL_FUSION") or "weighted",
             alpha=_env_float(env, "PAGEMILL_ALPHA", 0.5),

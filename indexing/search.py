@@ -41,15 +41,17 @@ class SearchParams:
     # Postings read per query term in the first round of early termination; each further
     # round reads bm25_growth times deeper (at most), only the postings that can still
     # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
-    bm25_depth: int = 150
-    bm25_rounds: int = 3
-    bm25_growth: int = 10
+    # 1,000 then 15,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/15,000
+    # and a scan below 20,000 did 8 % and then 5 % more work (docs/BENCHMARKS.md, session 9).
+    bm25_depth: int = 1000
+    bm25_rounds: int = 2
+    bm25_growth: int = 15
     # When no round proves its answer: True reads on (MaxScore) until it is exact; False
     # returns the last round's candidates, each exactly scored, as they rank.
     bm25_exact: bool = True
     # Out of budget (bm25_exact False), how many chunks are completed at most.
     bm25_complete_limit: int = 1000
-    bm25_scan_below: int = 20_000
+    bm25_scan_below: int = 40_000
     # Chunks of best lower bound each round completes at once (at least the ranks that must
     # be exact), so that it proves against exact scores.
     bm25_probe: int = 40
