@@ -246,7 +246,7 @@ def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
              ingest_documents: int, depth: int, warmup: int, rebuild_hnsw: bool = False,
              systems: tuple[str, ...] = ("dense", "bm25", "bm25-bounded", "hybrid", "hybrid-bounded", "fts"),
-             distinct_warmup: bool = False) -> None:
+             distinct_warmup: bool = False, seed: int = 42) -> None:
     engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
     print(f"\n## {chunks:,} chunks", flush=True)
     timings: dict[str, float] = {}
@@ -262,10 +262,10 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
                    pg_size_pretty(pg_total_relation_size('bm25_postings')) AS postings,
                    pg_size_pretty(pg_total_relation_size('bench_fts')) AS fts""")).one()
 
-    queries = _queries(engine, query_count)
+    queries = _queries(engine, query_count, seed)
     # Warm-up queries drawn apart from the measured ones (another seed), so that a warm cache
     # holds what such queries touch, not the very pages the measured ones will read.
-    warm = _queries(engine, warmup, seed=43) if distinct_warmup else queries[:warmup]
+    warm = _queries(engine, warmup, seed=seed + 1) if distinct_warmup else queries[:warmup]
     # The service's defaults: weighted fusion, alpha 0.5, ef_search 100, one hit per document.
     exact = SearchParams(fusion="weighted", alpha=0.5, bm25_depth=depth)
     bounded = replace(exact, bm25_exact=False)
@@ -367,12 +367,15 @@ def main() -> None:
                         help="warm up on other queries than the measured ones (else on the first of them)")
     parser.add_argument("--depth", type=int, default=SearchParams().bm25_depth,
                         help="postings read per query term before the bound is checked")
+    parser.add_argument("--seed", type=int, default=42,
+                        help="draws the measured queries (the distinct warm-up uses seed + 1); a new "
+                             "seed gives queries whose pages no earlier run has read")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
     for size in (int(s) for s in args.sizes.split(",")):
         run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents,
                  args.depth, args.warmup, args.rebuild_hnsw, tuple(args.systems.split(",")),
-                 args.distinct_warmup)
+                 args.distinct_warmup, args.seed)
 
 
 if __name__ == "__main__":

@@ -41,10 +41,11 @@ class SearchParams:
     # Postings read per query term in the first round of early termination; each further
     # round reads bm25_growth times deeper (at most), only the postings that can still
     # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
-    # 1,000 then 15,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/15,000
-    # and a scan below 20,000 did 8 % and then 5 % more work (docs/BENCHMARKS.md, session 9).
+    # 1,000, 15,000, 225,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/
+    # 15,000 and a scan below 20,000 did 8 % and then 5 % more work (docs/BENCHMARKS.md,
+    # session 9).
     bm25_depth: int = 1000
-    bm25_rounds: int = 2
+    bm25_rounds: int = 3
     bm25_growth: int = 15
     # When no round proves its answer: True reads on (MaxScore) until it is exact; False
     # returns the last round's candidates, each exactly scored, as they rank.
@@ -189,9 +190,9 @@ plan AS MATERIALIZED (
 # exact_k-th best of the lower bounds and the :probe exact scores, or the k-th best
 # document's; see _KTH_DOCUMENT) beats `unread`: the round is proven, and only the chunks
 # that could still reach theta (or whose lower bound is among the top :candidates, floor)
-# are completed.  The last round completes those chunks even unproven and tries theta over the
-# exact scores against `unread` (with bm25_exact off it completes
-# only the :complete_limit best upper bounds).  Only complete chunks are ranked, and a chunk
+# are completed.  A closing round -- every round after the first -- completes those chunks
+# even unproven and tries theta over the exact scores against `unread` (with bm25_exact off
+# it completes only the :complete_limit best upper bounds).  Only complete chunks are ranked, and a chunk
 # left incomplete cannot displace one from the top :candidates, so every score is exact.
 # `rest` counts the postings a round will read before `top` reads them, so that every row
 # of `top` carries its term's rest and `seen` aggregates without a join; the second pass
@@ -274,12 +275,12 @@ r{n}_bar AS MATERIALIZED (
 ),
 -- Only chunks whose lower bound reaches floor or whose upper bound reaches theta can rank
 -- among the top :candidates: at least :candidates complete chunks score floor or more.  Read
--- only when the round is proven or the last.
+-- only when the round is proven or closing.
 r{n}_reach AS MATERIALIZED (
     SELECT o.chunk_id, o.lb, o.ub, o.seen_cuts{seen_o} FROM (
         SELECT s.chunk_id, s.lb, s.lb + (SELECT ub FROM r{n}_unread) - s.seen_rest AS ub, s.seen_cuts{seen_s}
         FROM r{n}_seen s
-        WHERE ({last} OR (SELECT proven FROM r{n}_bar))
+        WHERE ({closing} OR (SELECT proven FROM r{n}_bar))
     ) o
     WHERE o.lb >= (SELECT floor FROM r{n}_bar) OR o.ub >= (SELECT theta FROM r{n}_bar)
 ),
@@ -343,7 +344,7 @@ r{n}_scored AS MATERIALIZED (
     -- then fill the ranks.
     UNION ALL
     SELECT s.chunk_id, s.lb FROM r{n}_seen s
-    WHERE {last} AND NOT (SELECT proven FROM r{n}_bar) AND NOT CAST(:exact AS boolean)
+    WHERE {closing} AND NOT (SELECT proven FROM r{n}_bar) AND NOT CAST(:exact AS boolean)
       -- (Read in full, such a chunk's upper bound is its lower bound: it is not in consider.)
       AND s.seen_cuts = (SELECT cuts FROM r{n}_unread) AND s.lb < (SELECT floor FROM r{n}_bar)
     ORDER BY score DESC, chunk_id
@@ -406,10 +407,12 @@ r{n}_level AS MATERIALIZED (
                                                         AND 1 PRECEDING), 0.0::float8) AS small
         FROM (SELECT r.w * r.top * (SELECT drift FROM stats) AS ub FROM r1_rest r
               WHERE r.df > :depth1) u
-        CROSS JOIN (SELECT 0.99::float8 * theta AS budget FROM r{p}_bar) b
+        CROSS JOIN (SELECT 0.99::float8 * {theta_before} AS budget) b
         WINDOW o AS (ORDER BY u.ub)
     ) x
 ),"""
+# After a closing round, the larger of its two thetas (both are lower bounds of the k-th).
+_THETA_CLOSED = "greatest((SELECT theta FROM r{p}_bar), (SELECT theta FROM r{p}_verdict))"
 _THRESHOLD = """CASE WHEN w.df <= :depth1 THEN 0.0::float8
                 ELSE (SELECT level FROM r{n}_level) / (w.w * (SELECT drift FROM stats)) END"""
 
@@ -433,9 +436,10 @@ _COMPLETE = """
     GROUP BY p.chunk_id
 """
 
-# Only the last round's verdict needs theta over exact scores (MaxScore starts from it); an
-# earlier round stands or falls by its bar alone, and its scores are never computed unless
-# it is proven.
+# Only a closing round's verdict tries theta over exact scores (the next round's threshold
+# and MaxScore start from it).  Round 1 stands or falls by its bar alone, and its scores are
+# never computed unless it is proven: most queries it cannot prove are cheaper to read
+# deeper than to complete, and the rest are proven by the next round's completion.
 _VERDICT = """r{n}_verdict AS MATERIALIZED (
     SELECT (SELECT proven FROM r{n}_bar) AS proven
 )"""
@@ -552,7 +556,11 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
                else f"NOT (SELECT proven FROM r{n - 1}_verdict)")
         # Round 1 reads the first :depth1 postings of every term; later rounds read, up to
         # their depth, only postings that add at least their threshold (_LEVEL).
-        last = n == rounds
+        # Closing rounds complete their candidates even unproven and check theta over exact
+        # scores: at 1M chunks a second round so closed proved as many queries as a last one
+        # did, and a third, deeper round then answered the rest in 20-45 % less time than
+        # MaxScore (docs/BENCHMARKS.md, session 9).
+        closing = n == rounds or n > 1
         complete = {name: _COMPLETE.replace("{ids}", ids).replace("{terms}", terms) for name, ids, terms in (
             ("{complete_probe}", "SELECT chunk_id FROM r{n}_probe", ""),
             ("{complete_stage}", "SELECT chunk_id FROM r{n}_stage", ""),
@@ -560,7 +568,10 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
             ("{complete_open}", f"SELECT chunk_id FROM r{{n}}_keep{_LEADS}",
              f" AND weights.term_id NOT IN (SELECT term_id FROM r{{n}}_order WHERE pos <= {_LEADS})"))}
         leads = range(1, _LEADS + 1)
-        fields = {"{level}": "" if n == 1 else _LEVEL.replace("{p}", str(n - 1)), **complete,
+        before = ("" if n == 1 else
+                  _LEVEL.replace("{theta_before}", _THETA_CLOSED if n > 2 else "(SELECT theta FROM r{p}_bar)")
+                  .replace("{p}", str(n - 1)))
+        fields = {"{level}": before, **complete,
                   "{leads}": "".join(_LEAD.replace("{j}", str(j)).replace("{prev}", f"r{{n}}_keep{j - 1}")
                                      for j in leads),
                   "{last_lead}": str(_LEADS),
@@ -573,8 +584,8 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
                   "{seen_agg}": "".join(f", bool_or(u.seen{j}) AS seen{j}" for j in leads),
                   "{seen_null}": ", NULL::boolean" * _LEADS,
                   "{thr}": "0.0::float8" if n == 1 else _THRESHOLD,
-                  "{verdict}": _LAST_VERDICT if last else _VERDICT, "{n}": str(n), "{run}": run,
-                  "{last}": "true" if last else "false", "{part}": _PART,
+                  "{verdict}": _LAST_VERDICT if closing else _VERDICT, "{n}": str(n), "{run}": run,
+                  "{closing}": "true" if closing else "false", "{part}": _PART,
                   "{theta_seen}": kth.format(col="v", rel=f"r{n}_known"),
                   "{theta_lifted}": kth.format(col="v", rel=f"r{n}_lifted"),
                   "{theta_scored}": kth.format(col="score", rel=f"r{n}_scored")}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -281,6 +282,39 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
         assert _path(conn, tenant, "word0 word1", SearchParams(bm25_scan_below=10**9)) == "scan"
         assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
             candidates=10, bm25_depth=8, bm25_scan_below=10**9)) >= 1
+
+
+def test_a_middle_round_closes_like_the_last_and_a_deeper_one_answers_what_it_cannot(engine, tenant):
+    """Every round after the first completes its candidates and checks theta over their exact
+    scores, whether or not another round follows: so a query that two rounds prove, three
+    prove in round 2 as well (and answer the same), and what round 2 cannot prove, round 3
+    answers -- exactly, as the plain scan does."""
+    rng = random.Random(11)
+    for i in range(400):
+        _index(engine, tenant, f"doc{i}", _random_text(rng))
+    queries = ["word0 word1", "word0 word1 word2 protein", "word0 word0 word5", "cells word1 word7 word9",
+               "word1 word2 word3 word4", "word5 word6 word30 word31", "word0 word8 word19", "word2 word40",
+               "word0 word1 word2"]
+    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
+    two, three = (SearchParams(candidates=10, bm25_depth=20, bm25_rounds=r, bm25_growth=3,
+                               bm25_scan_below=0, bm25_probe=1, bm25_stage=1) for r in (2, 3))
+    by_exact_check = deeper = 0
+    with engine.begin() as conn:
+        for query in queries:
+            bar_only = _path(conn, tenant, query, replace(two, bm25_exact=False))
+            path2, path3 = _path(conn, tenant, query, two), _path(conn, tenant, query, three)
+            if path2 in ("exact1", "exact2"):
+                assert path3 == path2, query
+                by_exact_check += path2 == "exact2" and bar_only == "budget"
+            else:
+                assert path3 in ("exact3", "maxscore"), (query, path3)
+                deeper += path3 == "exact3"
+            full = [(h.chunk_id, round(h.score, 9)) for h in
+                    search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=plain)]
+            got = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=three)
+            assert [(h.chunk_id, round(h.score, 9)) for h in got] == full, query
+    # Some queries were proven in round 2 only by the exact scores, and some only in round 3.
+    assert by_exact_check and deeper, (by_exact_check, deeper)
 
 
 def test_a_round_proves_against_the_exact_scores_of_its_best_candidates(engine, tenant):
