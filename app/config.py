@@ -93,7 +93,7 @@ class Config:
     rrf_k: int = 60
     hnsw_ef_search: int = 100
     bm25_depth: int = 1000
-    bm25_rounds: int = 3
+    bm25_rounds: int = 2
     bm25_growth: int = 15
     bm25_exact: bool = True
     # Chosen on SciFact's train qrels: weighted 0.5 gave nDCG@10 0.7386 against RRF's 0.7171.
@@ -176,7 +176,7 @@ class Config:
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", 60),
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", 100),
             bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", 1000),
-            bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", 3),
+            bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", 2),
             bm25_growth=_env_int(env, "PAGEMILL_BM25_GROWTH", 15),
             bm25_exact=env.get("PAGEMILL_BM25_EXACT", "1") not in ("0", "false", "no"),
             fusion=env.get("PAGEMILL_FUSION") or "weighted",

@@ -41,11 +41,13 @@ class SearchParams:
     # Postings read per query term in the first round of early termination; each further
     # round reads bm25_growth times deeper (at most), only the postings that can still
     # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
-    # 1,000, 15,000, 225,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/
-    # 15,000 and a scan below 20,000 did 8 % and then 5 % more work (docs/BENCHMARKS.md,
+    # 1,000 then 15,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/15,000
+    # and a scan below 20,000 did 8 % and then 5 % more work.  A third round (225,000)
+    # answers the 2-4 % of queries left to MaxScore in 20-45 % less time, but every round
+    # costs every query ~0.5 ms to set up, so two is the default (docs/BENCHMARKS.md,
     # session 9).
     bm25_depth: int = 1000
-    bm25_rounds: int = 3
+    bm25_rounds: int = 2
     bm25_growth: int = 15
     # When no round proves its answer: True reads on (MaxScore) until it is exact; False
     # returns the last round's candidates, each exactly scored, as they rank.
@@ -557,9 +559,9 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
         # Round 1 reads the first :depth1 postings of every term; later rounds read, up to
         # their depth, only postings that add at least their threshold (_LEVEL).
         # Closing rounds complete their candidates even unproven and check theta over exact
-        # scores: at 1M chunks a second round so closed proved as many queries as a last one
-        # did, and a third, deeper round then answered the rest in 20-45 % less time than
-        # MaxScore (docs/BENCHMARKS.md, session 9).
+        # scores: with three rounds at 1M chunks, round 2 so closed proved every query that
+        # it proves as the last of two, and round 3 answered the rest in 20-45 % less time
+        # than MaxScore (docs/BENCHMARKS.md, session 9).
         closing = n == rounds or n > 1
         complete = {name: _COMPLETE.replace("{ids}", ids).replace("{terms}", terms) for name, ids, terms in (
             ("{complete_probe}", "SELECT chunk_id FROM r{n}_probe", ""),
