@@ -43,7 +43,7 @@ class SearchParams:
     # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
     # 1,000 then 15,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/15,000
     # and a scan below 20,000 did 8 % and then 5 % more work.  A third round (225,000)
-    # answers the 2-4 % of queries left to MaxScore in 20-45 % less time, but every round
+    # answers the 1-4 % of queries left to MaxScore mostly in 10-45 % less time, but every round
     # costs every query ~0.5 ms to set up, so two is the default (docs/BENCHMARKS.md,
     # session 9).
     bm25_depth: int = 1000
@@ -560,7 +560,7 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
         # their depth, only postings that add at least their threshold (_LEVEL).
         # Closing rounds complete their candidates even unproven and check theta over exact
         # scores: with three rounds at 1M chunks, round 2 so closed proved every query that
-        # it proves as the last of two, and round 3 answered the rest in 20-45 % less time
+        # it proves as the last of two, and round 3 answered the rest mostly in 10-45 % less time
         # than MaxScore (docs/BENCHMARKS.md, session 9).
         closing = n == rounds or n > 1
         complete = {name: _COMPLETE.replace("{ids}", ids).replace("{terms}", terms) for name, ids, terms in (
