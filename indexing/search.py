@@ -49,6 +49,9 @@ class SearchParams:
     bm25_depth: int = 1000
     bm25_rounds: int = 2
     bm25_growth: int = 15
+    # A term's list at most this many times a round's depth is read whole by that round (up
+    # to the threshold): a list cut just short leaves a rest that keeps most chunks open.
+    bm25_whole: float = 2.0
     # When no round proves its answer: True reads on (MaxScore) until it is exact; False
     # returns the last round's candidates, each exactly scored, as they rank.
     bm25_exact: bool = True
@@ -201,24 +204,26 @@ plan AS MATERIALIZED (
 # reads index pages the first has just brought in.
 _ROUND = """,{level}
 r{n}_rest AS MATERIALIZED (
-    SELECT r.term_id, r.w, r.avgdl, r.df, r.top, r.thr, r.read < r.df AS cut,
+    SELECT r.term_id, r.w, r.avgdl, r.df, r.top, r.thr, r.depth, r.read < r.df AS cut,
            CASE WHEN r.read >= r.df THEN 0.0::float8
                 -- Stopped by the threshold: the best posting left is the first below it.
-                WHEN r.read < :depth{n} THEN r.w * (
+                WHEN r.read < r.depth THEN r.w * (
                     SELECT p.impact::float8 FROM bm25_postings p
                     WHERE p.term_id = r.term_id AND p.impact < r.thr
                     ORDER BY p.impact DESC LIMIT 1) * (SELECT drift FROM stats)
                 ELSE r.w * r.last * (SELECT drift FROM stats) END AS rest
     FROM (
-        SELECT w.term_id, w.w, w.avgdl, w.df, t.thr, l.read, l.last, l.top
+        SELECT w.term_id, w.w, w.avgdl, w.df, t.thr, t.depth, l.read, l.last, l.top
         FROM weights w
-        CROSS JOIN LATERAL (SELECT {thr} AS thr) t
+        CROSS JOIN LATERAL (SELECT {thr} AS thr,
+                                   CASE WHEN w.df <= :whole * :depth{n} THEN w.df
+                                        ELSE :depth{n} END AS depth) t
         CROSS JOIN LATERAL (
             SELECT count(*) AS read, min(x.impact)::float8 AS last, max(x.impact)::float8 AS top
             FROM (
                 SELECT p.impact FROM bm25_postings p
                 WHERE p.term_id = w.term_id AND p.impact >= t.thr
-                ORDER BY p.impact DESC LIMIT :depth{n}
+                ORDER BY p.impact DESC LIMIT t.depth
             ) x
         ) l
         WHERE {run}
@@ -236,7 +241,7 @@ r{n}_top AS MATERIALIZED (
         SELECT p.chunk_id, p.tf, p.doc_length FROM bm25_postings p
         WHERE p.term_id = weights.term_id AND p.impact >= weights.thr
         ORDER BY p.impact DESC
-        LIMIT :depth{n}
+        LIMIT weights.depth
     ) p
 ),
 r{n}_unread AS MATERIALIZED (
@@ -725,7 +730,7 @@ def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
         "complete_limit": params.bm25_complete_limit,
         **{f"depth{n}": params.bm25_depth * params.bm25_growth ** (n - 1)
            for n in range(1, params.bm25_rounds + 1)},
-        "exact_k": exact_k, "probe": max(params.bm25_probe, exact_k),
+        "exact_k": exact_k, "probe": max(params.bm25_probe, exact_k), "whole": params.bm25_whole,
         # Out of budget the staged chunks count towards the completion limit.
         "stage": (params.bm25_stage if params.bm25_exact
                   else min(params.bm25_stage, params.bm25_complete_limit)),

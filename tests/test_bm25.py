@@ -317,6 +317,35 @@ def test_a_middle_round_closes_like_the_last_and_a_deeper_one_answers_what_it_ca
     assert by_exact_check and deeper, (by_exact_check, deeper)
 
 
+def test_a_list_little_longer_than_the_depth_is_read_whole(engine, tenant):
+    """'near' has 5 postings and the depth is 3: with bm25_whole 2 round 1 reads all five, so
+    'near' leaves no rest and only 'far' (15 postings) is cut; with bm25_whole 1 both are.
+    Either way the answer is the plain scan's."""
+    for i in range(2):
+        _index(engine, tenant, f"N{i}", _padded(["near"] * (i + 4)))
+    for i in range(12):
+        _index(engine, tenant, f"F{i}", _padded(["far"] * (1 + i % 4)))
+    for i in range(3):
+        _index(engine, tenant, f"B{i}", _padded(["near", "far", "far"]))
+    for i in range(30):
+        _index(engine, tenant, f"O{i}", _padded(["other"]))
+    rests = text("WITH " + _bm25_cte(1, "", False) + """
+        SELECT t.term, r.cut, r.rest FROM r1_rest r JOIN bm25_terms t ON t.id = r.term_id ORDER BY t.term""")
+    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
+    full = None
+    for whole, cut in ((2.0, {"far": True, "near": False}), (1.0, {"far": True, "near": True})):
+        params = SearchParams(candidates=10, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
+                              bm25_whole=whole)
+        with engine.begin() as conn:
+            rows = conn.execute(rests, bind_parameters(tenant, ["near", "far"], 5, False, params)).all()
+            got = search(conn, tenant, "near far", k=5, mode="bm25", collapse=False, params=params)
+            full = search(conn, tenant, "near far", k=5, mode="bm25", collapse=False, params=plain)
+        assert {r.term: r.cut for r in rows} == cut, whole
+        assert all((r.rest == 0) == (not r.cut) for r in rows)
+        assert [(h.document_id, round(h.score, 9)) for h in got] == [
+            (h.document_id, round(h.score, 9)) for h in full]
+
+
 def test_a_round_proves_against_the_exact_scores_of_its_best_candidates(engine, tenant):
     """Round 1 reads the two best postings of 'alpha' (tf 8, 3) and of 'beta' (tf 8, 3); the
     best chunks hold both terms but were read in one list only.  Their lower bounds (tf 8 of
