@@ -43,8 +43,8 @@ class SearchParams:
     # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
     # 1,000 then 15,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/15,000
     # and a scan below 20,000 did 8 % and then 5 % more work.  A third round (225,000)
-    # answers the 1-4 % of queries left to MaxScore mostly in 10-45 % less time, but every round
-    # costs every query ~0.5 ms to set up, so two is the default (docs/BENCHMARKS.md,
+    # answers the 1-4 % of queries left to MaxScore mostly in 10-45 % less time, but every
+    # round costs every query ~0.5 ms to set up, so two is the default (docs/BENCHMARKS.md,
     # session 9).
     bm25_depth: int = 1000
     bm25_rounds: int = 2
@@ -197,8 +197,9 @@ plan AS MATERIALIZED (
 # that could still reach theta (or whose lower bound is among the top :candidates, floor)
 # are completed.  A closing round -- every round after the first -- completes those chunks
 # even unproven and tries theta over the exact scores against `unread` (with bm25_exact off
-# it completes only the :complete_limit best upper bounds).  Only complete chunks are ranked, and a chunk
-# left incomplete cannot displace one from the top :candidates, so every score is exact.
+# it completes only the :complete_limit best upper bounds).  Only complete chunks are
+# ranked, and a chunk left incomplete cannot displace one from the top :candidates, so
+# every score is exact.
 # `rest` counts the postings a round will read before `top` reads them, so that every row
 # of `top` carries its term's rest and `seen` aggregates without a join; the second pass
 # reads index pages the first has just brought in.
@@ -399,9 +400,9 @@ r{n}_keep{j} AS MATERIALIZED (
 # its postings read for that.  So those terms' bounds are set aside, taken from the
 # smallest, and the rest of theta (1% under it, so that a round that ends with the same
 # theta still proves it) is shared among the others -- water-filling -- so terms of little
-# weight take none of the share.  Terms of at most :depth1 postings are read in full
-# (threshold 0): cheap, and then they take none of it either.  Only efficiency rests on
-# this: every round proves its answer from what it read.
+# weight take none of the share.  Terms round 1 read whole (at most :whole x :depth1
+# postings) are read in full again (threshold 0): cheap, and then they take none of it
+# either.  Only efficiency rests on this: every round proves its answer from what it read.
 _LEVEL = """
 r{n}_level AS MATERIALIZED (
     SELECT CASE WHEN count(*) FILTER (WHERE NOT x.small) = 0 THEN 'Infinity'::float8
@@ -413,14 +414,14 @@ r{n}_level AS MATERIALIZED (
                  <= b.budget - coalesce(sum(u.ub) OVER (o ROWS BETWEEN UNBOUNDED PRECEDING
                                                         AND 1 PRECEDING), 0.0::float8) AS small
         FROM (SELECT r.w * r.top * (SELECT drift FROM stats) AS ub FROM r1_rest r
-              WHERE r.df > :depth1) u
+              WHERE r.df > :whole * :depth1) u
         CROSS JOIN (SELECT 0.99::float8 * {theta_before} AS budget) b
         WINDOW o AS (ORDER BY u.ub)
     ) x
 ),"""
 # After a closing round, the larger of its two thetas (both are lower bounds of the k-th).
 _THETA_CLOSED = "greatest((SELECT theta FROM r{p}_bar), (SELECT theta FROM r{p}_verdict))"
-_THRESHOLD = """CASE WHEN w.df <= :depth1 THEN 0.0::float8
+_THRESHOLD = """CASE WHEN w.df <= :whole * :depth1 THEN 0.0::float8
                 ELSE (SELECT level FROM r{n}_level) / (w.w * (SELECT drift FROM stats)) END"""
 
 # The rest of the score of the chunks {ids}: their postings in the terms a round cut short
@@ -565,8 +566,8 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
         # their depth, only postings that add at least their threshold (_LEVEL).
         # Closing rounds complete their candidates even unproven and check theta over exact
         # scores: with three rounds at 1M chunks, round 2 so closed proved every query that
-        # it proves as the last of two, and round 3 answered the rest mostly in 10-45 % less time
-        # than MaxScore (docs/BENCHMARKS.md, session 9).
+        # it proves as the last of two, and round 3 answered the rest mostly in 10-45 % less
+        # time than MaxScore (docs/BENCHMARKS.md, session 9).
         closing = n == rounds or n > 1
         complete = {name: _COMPLETE.replace("{ids}", ids).replace("{terms}", terms) for name, ids, terms in (
             ("{complete_probe}", "SELECT chunk_id FROM r{n}_probe", ""),
