@@ -558,17 +558,20 @@ bm25 AS (
 
 def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
     kth = _KTH_DOCUMENT if collapse else _KTH_CHUNK
+
+    def closing(n: int) -> bool:
+        # Closing rounds complete their candidates even unproven and check theta over exact
+        # scores: with three rounds at 1M chunks, round 2 so closed proved every query that
+        # it proves as the last of two, and round 3 answered the rest mostly in 10-45 % less
+        # time than MaxScore (docs/BENCHMARKS.md, session 9).
+        return n == rounds or n > 1
+
     parts = [_BM25_HEAD]
     for n in range(1, rounds + 1):
         run = ("(SELECT value FROM plan) = 'rounds'" if n == 1
                else f"NOT (SELECT proven FROM r{n - 1}_verdict)")
         # Round 1 reads the first :depth1 postings of every term; later rounds read, up to
         # their depth, only postings that add at least their threshold (_LEVEL).
-        # Closing rounds complete their candidates even unproven and check theta over exact
-        # scores: with three rounds at 1M chunks, round 2 so closed proved every query that
-        # it proves as the last of two, and round 3 answered the rest mostly in 10-45 % less
-        # time than MaxScore (docs/BENCHMARKS.md, session 9).
-        closing = n == rounds or n > 1
         complete = {name: _COMPLETE.replace("{ids}", ids).replace("{terms}", terms) for name, ids, terms in (
             ("{complete_probe}", "SELECT chunk_id FROM r{n}_probe", ""),
             ("{complete_stage}", "SELECT chunk_id FROM r{n}_stage", ""),
@@ -577,7 +580,8 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
              f" AND weights.term_id NOT IN (SELECT term_id FROM r{{n}}_order WHERE pos <= {_LEADS})"))}
         leads = range(1, _LEADS + 1)
         before = ("" if n == 1 else
-                  _LEVEL.replace("{theta_before}", _THETA_CLOSED if n > 2 else "(SELECT theta FROM r{p}_bar)")
+                  _LEVEL.replace("{theta_before}",
+                                _THETA_CLOSED if closing(n - 1) else "(SELECT theta FROM r{p}_bar)")
                   .replace("{p}", str(n - 1)))
         fields = {"{level}": before, **complete,
                   "{leads}": "".join(_LEAD.replace("{j}", str(j)).replace("{prev}", f"r{{n}}_keep{j - 1}")
@@ -592,8 +596,8 @@ def _bm25_cte(rounds: int, bm25_filter: str, collapse: bool) -> str:
                   "{seen_agg}": "".join(f", bool_or(u.seen{j}) AS seen{j}" for j in leads),
                   "{seen_null}": ", NULL::boolean" * _LEADS,
                   "{thr}": "0.0::float8" if n == 1 else _THRESHOLD,
-                  "{verdict}": _LAST_VERDICT if closing else _VERDICT, "{n}": str(n), "{run}": run,
-                  "{closing}": "true" if closing else "false", "{part}": _PART,
+                  "{verdict}": _LAST_VERDICT if closing(n) else _VERDICT, "{n}": str(n), "{run}": run,
+                  "{closing}": "true" if closing(n) else "false", "{part}": _PART,
                   "{theta_seen}": kth.format(col="v", rel=f"r{n}_known"),
                   "{theta_lifted}": kth.format(col="v", rel=f"r{n}_lifted"),
                   "{theta_scored}": kth.format(col="score", rel=f"r{n}_scored")}

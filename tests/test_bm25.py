@@ -56,6 +56,13 @@ def _index(engine, tenant: str, external_id: str, body: str,  # type: ignore[no-
         replace_document(conn, doc, [chunk], vec.astype(np.float32))
 
 
+def _index_random_corpus(engine, tenant: str) -> None:  # type: ignore[no-untyped-def]
+    """400 documents doc0..doc399 of Zipf-like random text, the same every time."""
+    rng = random.Random(11)
+    for i in range(400):
+        _index(engine, tenant, f"doc{i}", _random_text(rng))
+
+
 def _stats(engine, tenant: str):  # type: ignore[no-untyped-def]
     with engine.connect() as conn:
         terms = conn.execute(text(
@@ -240,9 +247,7 @@ def _path(conn, tenant, query, params):  # type: ignore[no-untyped-def]
 
 
 def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, tenant):
-    rng = random.Random(11)
-    for i in range(400):
-        _index(engine, tenant, f"doc{i}", _random_text(rng))
+    _index_random_corpus(engine, tenant)
     queries = ["word0", "word0 word1", "word0 word1 word2 protein", "word3 cancer", "tumour v2.3.1",
                "word0 word0 word5", "cells word1 word7 word9", "nothingmatches", "word2 word40",
                "word1 word2 word3 word4", "word5 word6 word30 word31", "word0 word8 word19"]
@@ -289,9 +294,7 @@ def test_a_middle_round_closes_like_the_last_and_a_deeper_one_answers_what_it_ca
     scores, whether or not another round follows: so a query that two rounds prove, three
     prove in round 2 as well (and answer the same), and what round 2 cannot prove, round 3
     answers -- exactly, as the plain scan does."""
-    rng = random.Random(11)
-    for i in range(400):
-        _index(engine, tenant, f"doc{i}", _random_text(rng))
+    _index_random_corpus(engine, tenant)
     queries = ["word0 word1", "word0 word1 word2 protein", "word0 word0 word5", "cells word1 word7 word9",
                "word1 word2 word3 word4", "word5 word6 word30 word31", "word0 word8 word19", "word2 word40",
                "word0 word1 word2"]
