@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from extractors.mistral import MistralSettings
 
 
 @dataclass
@@ -47,7 +50,10 @@ class Attempt:
 @dataclass
 class Attachment:
     """A file attached to a document (an e-mail's attachments, a digest's messages), read
-    through the router on its own: its bytes, and its result or why it has none."""
+    through the router on its own: its bytes, and its result or why it has none.
+
+    A pipeline lists attachments with their bytes only; the router then reads each one and
+    fills in ``result`` or the error."""
 
     name: str
     data: bytes
@@ -131,8 +137,8 @@ class ExtractOptions:
     ocr_languages: str = "eng"
     easyocr_model_dir: str | None = None
     docling_artifacts_path: str | None = None
-    # extractors.mistral.MistralSettings when a remote OCR provider is configured.
-    mistral: Any = None
+    # The remote OCR provider's settings (its API key may be unset).
+    mistral: MistralSettings | None = None
     # Monotonic time after which optional work (OCR escalation) is skipped with a warning.
     soft_deadline: float | None = None
 

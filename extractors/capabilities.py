@@ -6,8 +6,13 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 
-from extractors import docling, easyocr, rapidocr, tesseract
+from extractors import docling, easyocr, mistral, rapidocr, tesseract
 from extractors.base import EngineUnavailable, ExtractOptions
+from extractors.engine import Engine, OcrEngine
+
+# The engines that need something beyond their Python package (a binary, model files, a key).
+ENGINES: tuple[Engine | OcrEngine, ...] = (
+    tesseract.ENGINE, rapidocr.ENGINE, easyocr.ENGINE, docling.PDF_LAYOUT, mistral.ENGINE)
 
 
 @dataclass(frozen=True)
@@ -18,29 +23,19 @@ class Capability:
 
 
 def check_all(options: ExtractOptions) -> list[Capability]:
-    checks = [
-        ("tesseract", tesseract.check),
-        ("rapidocr", rapidocr.check),
-        ("easyocr", lambda: easyocr.check(options.easyocr_model_dir)),
-        ("docling PDF layout model", lambda: docling.check_pdf_models(options.docling_artifacts_path)),
-        ("mistral OCR", lambda: (options.mistral.check() if options.mistral is not None
-                                 else _missing("MISTRAL_API_KEY is not set"))),
-    ]
-    found = []
-    for name, check in checks:
-        try:
-            check()
-        except EngineUnavailable as exc:
-            found.append(Capability(name, False, str(exc)))
-        except Exception as exc:  # a broken install is reported, not raised
-            found.append(Capability(name, False, f"{type(exc).__name__}: {exc}"))
-        else:
-            found.append(Capability(name, True, "ready"))
+    found = [_check(engine, options) for engine in ENGINES]
     office = shutil.which("soffice")
     found.append(Capability("LibreOffice (legacy .doc/.ppt)", office is not None,
                             office or "soffice not installed: legacy .doc and .ppt are unsupported"))
     return found
 
 
-def _missing(reason: str) -> None:
-    raise EngineUnavailable(reason)
+def _check(engine: Engine | OcrEngine, options: ExtractOptions) -> Capability:
+    label = engine.label or engine.name
+    try:
+        engine.check(options)
+    except EngineUnavailable as exc:
+        return Capability(label, False, str(exc))
+    except Exception as exc:  # a broken install is reported, not raised
+        return Capability(label, False, f"{type(exc).__name__}: {exc}")
+    return Capability(label, True, "ready")

@@ -14,15 +14,22 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from extractors.base import EngineUnavailable, ExtractionError, ExtractionResult, Page, Table
-from extractors.sniff import MIME_CSV, MIME_DOCX, MIME_HTML, MIME_MARKDOWN, MIME_PDF, MIME_PPTX, MIME_XLSX
+from extractors.base import (
+    EngineUnavailable,
+    ExtractionError,
+    ExtractionResult,
+    ExtractOptions,
+    Page,
+    Table,
+)
+from extractors.engine import Engine, Request
+from extractors.mime import MIME_CSV, MIME_DOCX, MIME_HTML, MIME_MARKDOWN, MIME_PDF, MIME_PPTX, MIME_XLSX
 from extractors.tables import cells_to_markdown
 
 NAME = "docling"
 LAYOUT_MODEL_DIR = "docling-project--docling-layout-heron"
 _SUFFIX = {MIME_DOCX: ".docx", MIME_PPTX: ".pptx", MIME_XLSX: ".xlsx", MIME_HTML: ".html",
            MIME_CSV: ".csv", MIME_MARKDOWN: ".md", MIME_PDF: ".pdf"}
-SUPPORTED = frozenset(_SUFFIX)
 
 
 def check_pdf_models(artifacts_path: str | None) -> None:
@@ -39,11 +46,11 @@ def check_pdf_models(artifacts_path: str | None) -> None:
 def _converter(artifacts_path: str | None) -> Any:
     from docling.datamodel.base_models import InputFormat
     from docling.datamodel.pipeline_options import PdfPipelineOptions
-    from docling.document_converter import DocumentConverter, PdfFormatOption
+    from docling.document_converter import DocumentConverter, FormatOption, PdfFormatOption
 
     formats = [InputFormat.DOCX, InputFormat.PPTX, InputFormat.XLSX, InputFormat.HTML,
                InputFormat.CSV, InputFormat.MD]
-    options = {}
+    options: dict[InputFormat, FormatOption] = {}
     if artifacts_path:
         formats.append(InputFormat.PDF)
         pdf = PdfPipelineOptions(artifacts_path=artifacts_path, do_ocr=False)
@@ -78,13 +85,13 @@ def _add_office_parts(document: Any, data: bytes, mime_type: str, pages: list[Pa
         from extractors.ooxml import slide_comments
 
         for number, lines in slide_comments(data).items():
-            page = next((p for p in pages if p.number == number), pages[-1] if len(pages) == 1 else None)
-            if page is not None:
-                page.markdown = "\n\n".join([page.markdown, *lines]).strip()
+            slide = next((p for p in pages if p.number == number), pages[-1] if len(pages) == 1 else None)
+            if slide is not None:
+                slide.markdown = "\n\n".join([slide.markdown, *lines]).strip()
 
 
-def convert(data: bytes, mime_type: str, filename: str | None = None,
-            artifacts_path: str | None = None) -> ExtractionResult:
+def _convert(data: bytes, mime_type: str, filename: str | None = None,
+             artifacts_path: str | None = None) -> ExtractionResult:
     from docling.datamodel.base_models import ConversionStatus, DocumentStream
 
     if mime_type == MIME_PDF:
@@ -119,3 +126,31 @@ def convert(data: bytes, mime_type: str, filename: str | None = None,
     return ExtractionResult(pages=pages, extractor=NAME, mime_type=mime_type, title=title,
                             page_count=len(page_numbers) or None, tables=_tables(document),
                             warnings=warnings)
+
+
+class DoclingEngine(Engine):
+    """Office formats, HTML and CSV (no models needed)."""
+
+    name = NAME
+    accepts = frozenset(_SUFFIX) - {MIME_PDF}
+
+    def extract(self, request: Request, options: ExtractOptions) -> ExtractionResult:
+        return _convert(request.data, request.mime_type, request.filename)
+
+
+class DoclingPdfLayout(Engine):
+    """PDFs through docling's layout model: headings, reading order and tables."""
+
+    name = NAME
+    label = "docling PDF layout model"
+    accepts = frozenset({MIME_PDF})
+
+    def check(self, options: ExtractOptions) -> None:
+        check_pdf_models(options.docling_artifacts_path)
+
+    def extract(self, request: Request, options: ExtractOptions) -> ExtractionResult:
+        return _convert(request.data, MIME_PDF, request.filename, options.docling_artifacts_path)
+
+
+ENGINE = DoclingEngine()
+PDF_LAYOUT = DoclingPdfLayout()

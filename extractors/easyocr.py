@@ -9,21 +9,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from extractors.base import EngineUnavailable
+from extractors.base import EngineUnavailable, ExtractOptions
+from extractors.engine import OcrEngine
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 NAME = "easyocr"
 _MODEL_FILES = ("craft_mlt_25k.pth", "english_g2.pth")
 
 
-def check(model_dir: str | None) -> None:
+def _ready_reader(model_dir: str | None) -> Any:
+    """The reader for ``model_dir``, or EngineUnavailable saying what is missing."""
     if not model_dir:
         raise EngineUnavailable("EASYOCR_MODEL_DIR is not set (EasyOCR cannot download models here)")
     missing = [name for name in _MODEL_FILES if not (Path(model_dir) / name).is_file()]
     if missing:
         raise EngineUnavailable(f"EasyOCR model files missing in {model_dir}: {', '.join(missing)}")
-    _reader(model_dir)
+    return _reader(model_dir)
 
 
 @lru_cache(maxsize=1)
@@ -36,10 +41,18 @@ def _reader(model_dir: str) -> Any:
                           download_enabled=False, verbose=False)
 
 
-def recognise(image: Any, model_dir: str | None) -> str:
-    import numpy as np
+class EasyOcrEngine(OcrEngine):
+    name = NAME
 
-    check(model_dir)
-    assert model_dir is not None
-    lines = _reader(model_dir).readtext(np.asarray(image.convert("RGB")), detail=0, paragraph=True)
-    return "\n".join(lines)
+    def check(self, options: ExtractOptions) -> None:
+        _ready_reader(options.easyocr_model_dir)
+
+    def recognise(self, image: Image, options: ExtractOptions) -> str:
+        import numpy as np
+
+        reader = _ready_reader(options.easyocr_model_dir)
+        lines = reader.readtext(np.asarray(image.convert("RGB")), detail=0, paragraph=True)
+        return "\n".join(lines)
+
+
+ENGINE = EasyOcrEngine()

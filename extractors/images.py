@@ -1,18 +1,33 @@
-"""Decoding raster images safely: pixel caps against decompression bombs, multi-page TIFF."""
+"""The image route: raster images decoded safely (pixel caps against decompression bombs,
+multi-page TIFF), each frame OCRed as a page."""
 
 from __future__ import annotations
 
 import io
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
-from extractors.base import ExtractionError
+from extractors import ocr
+from extractors.base import ExtractionError, ExtractionResult, ExtractOptions
+from extractors.engine import Request, Route
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 MAX_FRAMES = 2000
 
 
-def open_frames(data: bytes, max_pixels: int, max_frames: int = MAX_FRAMES) -> Iterator[tuple[int, Any]]:
+def run(request: Request, route: Route, options: ExtractOptions) -> ExtractionResult:
+    """Every frame through OCR escalation (the engines of ``options.ocr_engines``)."""
+    frames = open_frames(request.data, options.max_image_pixels)
+    pages, attempts, notes = ocr.ocr_pages(frames, options)
+    return ExtractionResult(pages=pages, extractor=ocr.mark_chosen(pages, attempts) or "ocr",
+                            mime_type=request.mime_type, page_count=len(pages), warnings=notes,
+                            attempts=attempts, route=route.name, signals={"frames": len(pages)})
+
+
+def open_frames(data: bytes, max_pixels: int, max_frames: int = MAX_FRAMES) -> Iterator[tuple[int, Image]]:
     """Each frame (page) of an image as an RGB PIL image, numbered from 1."""
     from PIL import Image, ImageSequence, UnidentifiedImageError
 

@@ -21,9 +21,13 @@ import io
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from extractors.base import EngineUnavailable, ExtractionError, ExtractionResult, Page
+from extractors.base import EngineUnavailable, ExtractionError, ExtractionResult, ExtractOptions, Page
+from extractors.engine import OcrEngine
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 NAME = "mistral"
 METADATA_KEY = "pagemill_batch"
@@ -84,7 +88,7 @@ def result_from_body(body: dict[str, Any], mime_type: str,
     pages_in = body.get("pages")
     if not isinstance(pages_in, list):
         raise ExtractionError("provider_error", "Mistral OCR response has no pages")
-    pages = []
+    pages: list[Page] = []
     for item in pages_in:
         if not isinstance(item, dict) or not isinstance(item.get("markdown"), str):
             raise ExtractionError("provider_error", "Mistral OCR page without markdown")
@@ -128,11 +132,36 @@ def ocr(settings: MistralSettings, data: bytes, mime_type: str,
     return result_from_body(response.model_dump(mode="json", by_alias=True), mime_type, annotation_schema)
 
 
-def ocr_image(settings: MistralSettings, image: Any) -> str:
+def ocr_image(settings: MistralSettings, image: Image) -> str:
     """One rendered page (PIL image) through synchronous OCR: its Markdown."""
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return ocr(settings, buffer.getvalue(), "image/png").markdown
+
+
+class MistralOcrEngine(OcrEngine):
+    """Synchronous OCR of one rendered page: the last, remote step of OCR escalation."""
+
+    name = NAME
+    label = "mistral OCR"
+
+    def check(self, options: ExtractOptions) -> None:
+        """Unavailable without an API key.  Options without provider settings at all (not
+        built from a Config) are reported the same way, naming the variable that configures
+        the key: ``pagemill doctor`` and an OCR attempt give the same reason."""
+        _settings(options)
+
+    def recognise(self, image: Image, options: ExtractOptions) -> str:
+        return ocr_image(_settings(options), image)
+
+
+def _settings(options: ExtractOptions) -> MistralSettings:
+    settings = options.mistral or MistralSettings(api_key=None)
+    settings.check()
+    return settings
+
+
+ENGINE = MistralOcrEngine()
 
 
 def batch_file(requests: list[tuple[str, dict[str, Any]]]) -> bytes:

@@ -4,23 +4,20 @@ well enough; the best-scoring text per page is kept and every run is recorded.""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from extractors import easyocr, mistral, rapidocr, tesseract
 from extractors.base import Attempt, EngineUnavailable, ExtractOptions, Page
+from extractors.engine import OcrEngine
 from extractors.quality import Quality, assess
 
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
-def _engines(options: ExtractOptions) -> dict[str, tuple[Callable[[], None], Callable[[Any], str]]]:
-    return {
-        tesseract.NAME: (tesseract.check, lambda image: tesseract.recognise(image, options.ocr_languages)),
-        rapidocr.NAME: (rapidocr.check, rapidocr.recognise),
-        easyocr.NAME: (lambda: easyocr.check(options.easyocr_model_dir),
-                       lambda image: easyocr.recognise(image, options.easyocr_model_dir)),
-        mistral.NAME: (lambda: (options.mistral or mistral.MistralSettings(api_key=None)).check(),
-                       lambda image: mistral.ocr_image(options.mistral, image)),
-    }
+# Every OCR engine by name; ExtractOptions.ocr_engines picks which run, in which order.
+ENGINES: dict[str, OcrEngine] = {engine.name: engine for engine in (
+    tesseract.ENGINE, rapidocr.ENGINE, easyocr.ENGINE, mistral.ENGINE)}
 
 
 class _Recorder:
@@ -46,18 +43,34 @@ class _Recorder:
             attempt.pages.append(page)
 
 
-def _read(engine: str, recognise: Callable[[Any], str], image: Any) -> tuple[str, Quality, float]:
+def _read(engine: OcrEngine, image: Image, options: ExtractOptions) -> tuple[str, Quality, float]:
     started = time.monotonic()
-    text = recognise(image).strip()
+    text = engine.recognise(image, options).strip()
     return text, assess(text), time.monotonic() - started
 
 
-def ocr_pages(images: Iterable[tuple[int, Any]], options: ExtractOptions,
+def _read_upright(engine: OcrEngine, image: Image, options: ExtractOptions, number: int,
+                  warnings: list[str]) -> tuple[str, Quality, float]:
+    """One engine's read of a page; a poor read is retried turned upright when the engine can
+    tell the page's orientation (a poor read of a scan is most often a sideways page)."""
+    text, quality, seconds = _read(engine, image, options)
+    if quality.score < options.quality_threshold:
+        angle = engine.rotation(image)
+        if angle:
+            turned = image.rotate(-angle, expand=True)
+            text2, quality2, seconds2 = _read(engine, turned, options)
+            seconds += seconds2
+            if quality2.score > quality.score:
+                text, quality = text2, quality2
+                warnings.append(f"page {number}: rotated {angle} degrees for OCR")
+    return text, quality, seconds
+
+
+def ocr_pages(images: Iterable[tuple[int, Image]], options: ExtractOptions,
               baseline: dict[int, Page] | None = None) -> tuple[list[Page], list[Attempt], list[str]]:
     """OCR each ``(number, image)``; a page of ``baseline`` (its text layer) is kept if no
     engine beats it.  Returns pages, attempts and warnings."""
-    engines = _engines(options)
-    unavailable: dict[str, str] = {}
+    unavailable: set[str] = set()
     recorder = _Recorder()
     warnings: list[str] = []
     pages: list[Page] = []
@@ -69,24 +82,14 @@ def ocr_pages(images: Iterable[tuple[int, Any]], options: ExtractOptions,
             if options.past_soft_deadline():
                 warnings.append(f"page {number}: soft time limit reached, OCR escalation stopped")
                 break
-            if name in unavailable or name not in engines:
+            engine = ENGINES.get(name)
+            if engine is None or name in unavailable:
                 continue
-            check, recognise = engines[name]
             try:
-                check()
-                text, quality, seconds = _read(name, recognise, image)
-                if name == tesseract.NAME and quality.score < options.quality_threshold:
-                    # A poor read of a scan is most often a sideways or upside-down page.
-                    angle = tesseract.rotation(image)
-                    if angle:
-                        turned = image.rotate(-angle, expand=True)
-                        text2, quality2, seconds2 = _read(name, recognise, turned)
-                        seconds += seconds2
-                        if quality2.score > quality.score:
-                            text, quality = text2, quality2
-                            warnings.append(f"page {number}: rotated {angle} degrees for OCR")
+                engine.check(options)
+                text, quality, seconds = _read_upright(engine, image, options, number, warnings)
             except EngineUnavailable as exc:
-                unavailable[name] = str(exc)
+                unavailable.add(name)
                 recorder.failed(name, number, "engine_unavailable", str(exc))
                 continue
             except Exception as exc:  # one engine's crash on one page must not end the document
@@ -97,3 +100,11 @@ def ocr_pages(images: Iterable[tuple[int, Any]], options: ExtractOptions,
                 best = Page(text, number=number, engine=name, quality=quality.score)
         pages.append(best if best is not None else Page("", number=number, engine=None, quality=0.0))
     return pages, list(recorder.attempts.values()), warnings
+
+
+def mark_chosen(pages: list[Page], attempts: list[Attempt]) -> str:
+    """Flag the attempts whose text was kept; their engines, joined, name the extractor."""
+    engines = sorted({p.engine for p in pages if p.engine and p.markdown})
+    for attempt in attempts:
+        attempt.chosen = attempt.engine in engines
+    return "+".join(engines)

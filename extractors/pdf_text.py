@@ -5,13 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.base import ExtractionError, Page
+from extractors.base import ExtractionError, ExtractionResult, ExtractOptions, Page
+from extractors.engine import Engine, Request
+from extractors.mime import MIME_PDF
 from extractors.text_repair import repair_lam_alef, space_script_boundaries
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+NAME = "pdfium-text"
 
 # PDFium's error text for a password-protected file.
 _PASSWORD_ERRORS = ("password", "security")
@@ -78,7 +85,7 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
                 images.append(0)
             text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
             text = space_script_boundaries(text)
-            pages.append(Page(text.strip(), number=index + 1, engine="pdfium-text"))
+            pages.append(Page(text.strip(), number=index + 1, engine=NAME))
         signals = {
             "page_count": count,
             "bytes_per_page": len(data) // count,
@@ -91,7 +98,7 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
 
 
 def render_pages(data: bytes, numbers: list[int], dpi: int, password: str | None = None,
-                 max_pixels: int | None = None) -> Iterator[tuple[int, Any]]:
+                 max_pixels: int | None = None) -> Iterator[tuple[int, Image]]:
     """PIL images of the given 1-based pages, one at a time (a 2,000-page scan stays small)."""
     scale = dpi / 72.0
     with open_pdf(data, password) as pdf:
@@ -105,3 +112,19 @@ def render_pages(data: bytes, numbers: list[int], dpi: int, password: str | None
             else:
                 scale_here = scale
             yield number, page.render(scale=scale_here).to_pil()
+
+
+class TextLayerEngine(Engine):
+    """The text layer as it is, page by page, with the signals the PDF route decides on."""
+
+    name = NAME
+    accepts = frozenset({MIME_PDF})
+
+    def extract(self, request: Request, options: ExtractOptions) -> ExtractionResult:
+        layer = read_text_layer(request.data, options.password, options.max_pages)
+        return ExtractionResult(pages=layer.pages, extractor=NAME, mime_type=MIME_PDF, title=layer.title,
+                                page_count=len(layer.pages), warnings=layer.warnings,
+                                signals=layer.signals)
+
+
+ENGINE = TextLayerEngine()

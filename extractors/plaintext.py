@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
-from extractors.base import ExtractionError, ExtractionResult, Page
-from extractors.sniff import MIME_MARKDOWN, decode_text
+from extractors.base import ExtractionError, ExtractionResult, ExtractOptions, Page
+from extractors.engine import Engine, Request
+from extractors.mime import MIME_MARKDOWN, TEXT_TYPES
+from extractors.text_decoding import decode_text
 
 
-def extract_text(data: bytes, mime_type: str) -> ExtractionResult:
-    text = decode_text(data)
-    if text is None:
-        raise ExtractionError("corrupt", "content is not decodable text")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not text.strip():
-        raise ExtractionError("empty", "document contains no text")
-    title = None
-    if mime_type == MIME_MARKDOWN:
-        for line in text.splitlines():
-            if line.startswith("# "):
-                title = line[2:].strip()
-                break
-    name = "markdown" if mime_type == MIME_MARKDOWN else "plaintext"
-    return ExtractionResult(pages=[Page(text)], extractor=name, mime_type=mime_type, title=title)
+class PlainTextEngine(Engine):
+    name = "plaintext"
+    accepts = TEXT_TYPES
+
+    def extract(self, request: Request, options: ExtractOptions) -> ExtractionResult:
+        text = decode_text(request.data)
+        if text is None:
+            raise ExtractionError("corrupt", "content is not decodable text")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if not text.strip():
+            raise ExtractionError("empty", "document contains no text")
+        title = None
+        if request.mime_type == MIME_MARKDOWN:
+            for line in text.splitlines():
+                if line.startswith("# "):
+                    title = line[2:].strip()
+                    break
+        name = "markdown" if request.mime_type == MIME_MARKDOWN else self.name
+        return ExtractionResult(pages=[Page(text)], extractor=name, mime_type=request.mime_type,
+                                title=title)
+
+
+ENGINE = PlainTextEngine()

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from extractors.base import EngineUnavailable
+from extractors.base import EngineUnavailable, ExtractOptions
+from extractors.engine import OcrEngine
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 NAME = "rapidocr"
 
@@ -18,10 +22,6 @@ def _engine() -> Any:
         raise EngineUnavailable(f"rapidocr is not installed ({exc})") from exc
     # The text-direction classifier garbles horizontal English (CER 40 % measured); off.
     return RapidOCR(params={"Global.use_cls": False, "Global.log_level": "warning"})
-
-
-def check() -> None:
-    _engine()
 
 
 def _lines(boxes: Any, texts: tuple[str, ...]) -> str:
@@ -41,10 +41,19 @@ def _lines(boxes: Any, texts: tuple[str, ...]) -> str:
     return "\n".join(" ".join(t for _, _, _, t in sorted(line, key=lambda i: i[1])) for line in lines)
 
 
-def recognise(image: Any) -> str:
-    import numpy as np
+class RapidOcrEngine(OcrEngine):
+    name = NAME
 
-    result = _engine()(np.asarray(image.convert("RGB")))
-    if result.boxes is None or not result.txts:
-        return ""
-    return _lines(result.boxes, result.txts)
+    def check(self, options: ExtractOptions) -> None:
+        _engine()
+
+    def recognise(self, image: Image, options: ExtractOptions) -> str:
+        import numpy as np
+
+        result = _engine()(np.asarray(image.convert("RGB")))
+        if result.boxes is None or not result.txts:
+            return ""
+        return _lines(result.boxes, result.txts)
+
+
+ENGINE = RapidOcrEngine()

@@ -13,38 +13,39 @@ import zipfile
 
 import filetype
 
-MIME_PDF = "application/pdf"
-MIME_TEXT = "text/plain"
-MIME_MARKDOWN = "text/markdown"
-MIME_RECORD = "application/vnd.pagemill.record+json"
-MIME_HTML = "text/html"
-MIME_XML = "application/xml"
-MIME_CSV = "text/csv"
-MIME_TSV = "text/tab-separated-values"
-MIME_RTF = "application/rtf"
-MIME_EML = "message/rfc822"
-MIME_MSG = "application/vnd.ms-outlook"
-MIME_DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-MIME_PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
-MIME_XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-MIME_ODT = "application/vnd.oasis.opendocument.text"
-MIME_EPUB = "application/epub+zip"
-MIME_DOC = "application/msword"
-MIME_XLS = "application/vnd.ms-excel"
-MIME_PPT = "application/vnd.ms-powerpoint"
-# An OOXML file encrypted with a password is an OLE2 container holding "EncryptedPackage".
-MIME_ENCRYPTED_OFFICE = "application/x-encrypted-office"
+from extractors.mime import (
+    MIME_CSV,
+    MIME_DOC,
+    MIME_DOCX,
+    MIME_EML,
+    MIME_ENCRYPTED_OFFICE,
+    MIME_EPUB,
+    MIME_HTML,
+    MIME_MARKDOWN,
+    MIME_MSG,
+    MIME_ODT,
+    MIME_PDF,
+    MIME_PPT,
+    MIME_PPTX,
+    MIME_RECORD,
+    MIME_RTF,
+    MIME_TEXT,
+    MIME_TSV,
+    MIME_XLS,
+    MIME_XLSX,
+    MIME_XML,
+)
+from extractors.routes import PARSEABLE
+from extractors.text_decoding import decode_text
 
-IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/tiff", "image/webp", "image/gif",
-                         "image/bmp"})
-OFFICE_TYPES = frozenset({MIME_DOCX, MIME_PPTX, MIME_XLSX})
-# What unstructured parses for us (the long tail); legacy binary Office needs LibreOffice.
-LONG_TAIL_TYPES = frozenset({MIME_EML, MIME_MSG, MIME_RTF, MIME_ODT, MIME_EPUB, MIME_XML, MIME_TSV,
-                             MIME_DOC, MIME_XLS, MIME_PPT})
-TEXT_TYPES = frozenset({MIME_TEXT, MIME_MARKDOWN})
-# Every type the router has a path for.  Anything else is answered with 415 at submission.
-PARSEABLE = (frozenset({MIME_PDF, MIME_RECORD, MIME_HTML, MIME_CSV, MIME_ENCRYPTED_OFFICE})
-             | IMAGE_TYPES | OFFICE_TYPES | LONG_TAIL_TYPES | TEXT_TYPES)
+# The type constants live in extractors.mime and the parseable set in extractors.routes (the
+# routing table); both are importable from here, where callers have always found them.
+__all__ = [
+    "MIME_CSV", "MIME_DOC", "MIME_DOCX", "MIME_EML", "MIME_ENCRYPTED_OFFICE", "MIME_EPUB", "MIME_HTML",
+    "MIME_MARKDOWN", "MIME_MSG", "MIME_ODT", "MIME_PDF", "MIME_PPT", "MIME_PPTX", "MIME_RECORD",
+    "MIME_RTF", "MIME_TEXT", "MIME_TSV", "MIME_XLS", "MIME_XLSX", "MIME_XML", "PARSEABLE",
+    "decode_text", "parseable", "sniff",
+]
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -62,31 +63,6 @@ _HTML_START = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body
                          re.IGNORECASE | re.DOTALL)
 
 
-def decode_text(data: bytes) -> str | None:
-    """Decode bytes that are text; ``None`` for binary content."""
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"),
-                       (b"\xfe\xff", "utf-16-be")):
-        if data.startswith(bom):
-            try:
-                return data[len(bom):].decode(codec)
-            except UnicodeDecodeError:
-                return None
-    if b"\x00" in data[:8192]:
-        return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        # Legacy single-byte text: accept it only if it looks like prose, not binary.
-        text = data.decode("cp1252", errors="replace")
-    sample = text[:8192]
-    if not sample:
-        return text
-    printable = sum(1 for ch in sample if ch.isprintable() or ch in "\n\r\t\f")
-    if printable / len(sample) < 0.95 or sample.count("\ufffd") > len(sample) * 0.01:
-        return None
-    return text
-
-
 def _zip_type(data: bytes) -> str | None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -102,8 +78,8 @@ def _zip_type(data: bytes) -> str | None:
         # A truncated Office file still starts with a local header: name the type by the
         # first entry so that the engine reports it as corrupt rather than unsupported.
         head = data[:4096]
-        for part, mime in ((b"word/", MIME_DOCX), (b"ppt/", MIME_PPTX), (b"xl/", MIME_XLSX)):
-            if part in head:
+        for marker, mime in ((b"word/", MIME_DOCX), (b"ppt/", MIME_PPTX), (b"xl/", MIME_XLSX)):
+            if marker in head:
                 return mime
     return None
 
@@ -148,7 +124,8 @@ def _text_type(data: bytes, text: str, filename: str | None, declared: str | Non
 def sniff(data: bytes, filename: str | None = None, declared: str | None = None) -> str | None:
     """The MIME type of ``data`` as pagemill sees it, or ``None`` if it is unrecognised.
 
-    A recognised type is not necessarily parseable (audio, for one): see ``PARSEABLE``.
+    A recognised type is not necessarily parseable (audio, for one): see ``PARSEABLE``, the
+    types that have a row in the routing table (:mod:`extractors.routes`).
     """
     if declared == MIME_RECORD:
         return MIME_RECORD

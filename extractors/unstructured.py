@@ -14,8 +14,25 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from extractors.base import EngineUnavailable, ExtractionError, ExtractionResult, Page, Table
-from extractors.sniff import MIME_DOC, MIME_EML, MIME_MSG, MIME_PPT
+from extractors.base import (
+    EngineUnavailable,
+    ExtractionError,
+    ExtractionResult,
+    ExtractOptions,
+    Page,
+    Table,
+)
+from extractors.engine import Engine, Request
+from extractors.mime import (
+    LONG_TAIL_TYPES,
+    MIME_CSV,
+    MIME_DOC,
+    MIME_EML,
+    MIME_HTML,
+    MIME_MSG,
+    MIME_PPT,
+    OFFICE_TYPES,
+)
 from extractors.tables import html_table
 
 NAME = "unstructured"
@@ -89,11 +106,11 @@ def _mail_header(elements: list[Any]) -> list[str]:
     return header
 
 
-def partition(data: bytes, mime_type: str, filename: str | None = None) -> ExtractionResult:
+def _partition_document(data: bytes, mime_type: str, filename: str | None) -> ExtractionResult:
     _check_libreoffice(mime_type)
     partition_fn = _partition()
     try:
-        # Attachments are parsed by pagemill's own router (extractors/attachments.py).
+        # Attachments are parsed by pagemill's own router (extractors/mail.py).
         elements = partition_fn(file=io.BytesIO(data), metadata_filename=filename or "document",
                                 strategy="fast", process_attachments=False)
     except (ImportError, FileNotFoundError) as exc:
@@ -115,3 +132,15 @@ def partition(data: bytes, mime_type: str, filename: str | None = None) -> Extra
         raise ExtractionError("no_text", "unstructured returned no text from a non-empty file")
     return ExtractionResult(pages=[Page(text, engine=NAME)], extractor=NAME, mime_type=mime_type,
                             title=title, tables=tables)
+
+
+class UnstructuredEngine(Engine):
+    name = NAME
+    # Its own long tail, and the formats it reads when docling fails on them.
+    accepts = LONG_TAIL_TYPES | OFFICE_TYPES | {MIME_HTML, MIME_CSV}
+
+    def extract(self, request: Request, options: ExtractOptions) -> ExtractionResult:
+        return _partition_document(request.data, request.mime_type, request.filename)
+
+
+ENGINE = UnstructuredEngine()
