@@ -3,7 +3,7 @@
     python bench/broker.py [--messages 2000] [--latency-samples 100] [--transport-only]
 
 Compares kombu's stock SQLAlchemy transport, kombu's PGMQ transport, pagemill's
-transport (tasks/broker.py) and Redis (when a server answers on localhost:6379), all on
+transport (tasks/broker) and Redis (when a server answers on localhost:6379), all on
 the same embedded PostgreSQL.  For each: enqueue rate (one publisher), drain rate of a
 backlog with one worker of 2 processes (first to last task start), and publish-to-start
 latency of tasks sent one at a time to an idle worker.  Prints a Markdown table.
@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from kombu.transport import TRANSPORT_ALIASES  # noqa: E402
 
 from app.config import to_libpq_url  # noqa: E402
+from app.db import upgrade_schema  # noqa: E402
 from app.embedded import start_embedded  # noqa: E402
 
 # Plain kombu connections (--transport-only) find pagemill's transport by its URL scheme.
@@ -89,7 +90,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 def _count(dsn: str, label: str) -> int:
     with psycopg.connect(dsn) as conn:
         return conn.execute("SELECT count(*) FROM bench_runs WHERE label = %s",
-                            (label,)).fetchone()[0]  # type: ignore[index]
+                            (label,)).fetchone()[0]
 
 
 def _wait(dsn: str, label: str, n: int, timeout: float) -> bool:
@@ -127,7 +128,7 @@ def run_one(name: str, broker_url: str, options: dict, dsn: str, messages: int,
         with psycopg.connect(dsn) as db:
             first, last = db.execute(
                 "SELECT min(started), max(started) FROM bench_runs WHERE label = %s AND n >= 0",
-                (label,)).fetchone()  # type: ignore[misc]
+                (label,)).fetchone()
         drain_rate = messages / max(last - first, 1e-9)
 
         latency_label = label + "-lat"
@@ -147,21 +148,21 @@ def run_one(name: str, broker_url: str, options: dict, dsn: str, messages: int,
     left = "-"
     if name == "pagemill":
         with psycopg.connect(dsn) as db:
-            left = str(db.execute("SELECT count(*) FROM broker_messages").fetchone()[0])  # type: ignore[index]
+            left = str(db.execute("SELECT count(*) FROM broker_messages").fetchone()[0])
     lat.sort()
     return {"transport": name, "enqueue/s": enqueue_rate, "drain/s": drain_rate,
             "p50 ms": statistics.median(lat), "p95 ms": lat[int(len(lat) * 0.95) - 1],
             "rows left": left}
 
 
-def _consume(url: str, options: dict, queue: str, report: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def _consume(url: str, options: dict, queue: str, report: multiprocessing.Queue) -> None:
     """One consumer process: drain `queue`, ack each message, then report what it saw."""
     from kombu import Connection, Consumer, Queue
 
     seen: list[int] = []
     times: list[float] = []
 
-    def on_message(body: dict, message) -> None:  # type: ignore[no-untyped-def, type-arg]
+    def on_message(body: dict, message) -> None:
         times.append(time.time())
         seen.append(body["n"])
         message.ack()
@@ -224,6 +225,7 @@ def main() -> None:
 
     home = Path(tempfile.mkdtemp(prefix="pm-bench-", dir="/tmp"))
     url = start_embedded(home / "pgdata", database="bench")
+    upgrade_schema(url)  # pagemill's transport creates no tables: they come from the migrations
     dsn = to_libpq_url(url)
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("CREATE TABLE IF NOT EXISTS bench_runs (label text, n int, "

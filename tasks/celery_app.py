@@ -1,7 +1,7 @@
 """The Celery application.
 
 Broker and result backend default to the pagemill database, through pagemill's durable
-transport (tasks/broker.py).  They are resolved lazily through ``add_defaults``: the embedded
+transport (tasks/broker/).  They are resolved lazily through ``add_defaults``: the embedded
 PostgreSQL server is started when Celery first needs a connection, not at import.
 """
 
@@ -12,7 +12,7 @@ from kombu.transport import TRANSPORT_ALIASES
 
 from app.config import Config
 
-# Broker URLs of the form pagemill+postgresql+psycopg://... select tasks/broker.py.
+# Broker URLs of the form pagemill+postgresql+psycopg://... select tasks/broker/ (its Transport).
 TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 
 

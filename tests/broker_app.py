@@ -34,7 +34,7 @@ app.conf.update(
 _engine = None
 
 
-def _db():  # type: ignore[no-untyped-def]
+def _db():
     global _engine
     if _engine is None:
         _engine = create_engine(DATABASE_URL, pool_size=1)

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 
 import pytest
 from kombu import Connection
 from kombu.transport import TRANSPORT_ALIASES
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
-from tasks.broker import dead_letters, install_schema, requeue_dead_letters
+from tasks.broker import BrokerTablesMissing, dead_letters, install_schema, requeue_dead_letters
 from tests.conftest import ROOT, wait_for
 
 TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
@@ -26,11 +29,11 @@ def queue_name() -> str:
     return f"q-{uuid.uuid4().hex[:10]}"
 
 
-def _conn(database_url: str, **options) -> Connection:  # type: ignore[no-untyped-def]
+def _conn(database_url: str, **options) -> Connection:
     return Connection("pagemill+" + database_url, transport_options=options)
 
 
-def _rows(engine, queue: str) -> int:  # type: ignore[no-untyped-def]
+def _rows(engine, queue: str) -> int:
     with engine.connect() as conn:
         return conn.execute(text("SELECT count(*) FROM broker_messages WHERE queue = :q"),
                             {"q": queue}).scalar_one()
@@ -39,6 +42,9 @@ def _rows(engine, queue: str) -> int:  # type: ignore[no-untyped-def]
 def test_ack_deletes_and_requeue_redelivers(database_url, engine, queue_name):
     with _conn(database_url) as conn:
         q = conn.SimpleQueue(queue_name)
+        # One message at a time: without a prefetch limit, drain_events hands the consumer
+        # every ready message at once (as an AMQP broker pushes them; kombu's suite asks it).
+        q.consumer.qos(prefetch_count=1)
         for i in range(3):
             q.put({"n": i})
         assert _rows(engine, queue_name) == 3
@@ -134,7 +140,7 @@ def test_poison_message_goes_to_dead_letters_and_can_be_requeued(
         q.close()
 
 
-def _drain(url: str, queue: str, out: multiprocessing.Queue, ready, go) -> None:  # type: ignore[no-untyped-def, type-arg]
+def _drain(url: str, queue: str, out: multiprocessing.Queue, ready, go) -> None:
     got = []
     with _conn(url) as conn:
         q = conn.SimpleQueue(queue)
@@ -293,7 +299,7 @@ def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env,
 
         wait_for(ping, timeout=90, interval=1, what="inspect ping reply")
 
-        def api(path: str):  # type: ignore[no-untyped-def]
+        def api(path: str):
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
                     return jsonlib.loads(r.read())
@@ -312,7 +318,7 @@ def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env,
         ids = [broker_app.record.apply_async((run, n, 0.05), queue=queue_name).id
                for n in range(3)]
 
-        def states():  # type: ignore[no-untyped-def]
+        def states():
             tasks = api("/api/tasks") or {}
             return {i: tasks.get(i, {}).get("state") for i in ids}
 
@@ -328,7 +334,7 @@ def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env,
                 os.killpg(proc.pid, signal.SIGKILL)
 
 
-def engine_for(url: str):  # type: ignore[no-untyped-def]
+def engine_for(url: str):
     from app.db import get_engine
 
     return get_engine(url)
@@ -337,6 +343,52 @@ def engine_for(url: str):  # type: ignore[no-untyped-def]
 def test_schema_install_is_idempotent(engine):
     install_schema(engine)
     install_schema(engine)
+
+
+def test_a_database_without_the_broker_tables_fails_to_connect_naming_the_fix(database_url):
+    """The transport runs no DDL: connecting to a database not migrated (or migrated only to
+    before 0010) raises BrokerTablesMissing, a connection error, naming `pagemill migrate`."""
+    from sqlalchemy import make_url
+
+    from app.db import get_engine, upgrade_schema
+    from app.embedded import create_database
+
+    name = f"pagemill_bare_{uuid.uuid4().hex[:8]}"
+    admin = make_url(database_url).set(database="postgres").render_as_string(hide_password=False)
+    create_database(admin, name)
+    bare = make_url(database_url).set(database=name).render_as_string(hide_password=False)
+    try:
+        with _conn(bare) as conn:
+            assert BrokerTablesMissing in conn.connection_errors
+            with pytest.raises(BrokerTablesMissing, match="pagemill migrate") as missing:
+                conn.connect()
+        # The fix names the broker's database, which need not be DATABASE_URL's.
+        message, url = str(missing.value), make_url(bare)
+        where = f"{url.host}:{url.port}" if url.host else url.query["host"]  # TCP or socket
+        assert f"database {name!r} on {where}" in message
+        assert f"`DATABASE_URL={url._replace(password=None).render_as_string()} pagemill migrate`" \
+            in message
+        assert "pgvector" in message
+        if url.password:
+            assert url.password not in message
+        with pytest.raises(BrokerTablesMissing, match="pagemill migrate"):
+            dead_letters(get_engine(bare))
+        upgrade_schema(bare, "0009")  # the tables, without 0010's expiry column
+        with _conn(bare) as conn, pytest.raises(BrokerTablesMissing,
+                                                match=r"broker_messages\.expires_at"):
+            conn.connect()
+        install_schema(get_engine(bare))
+        with _conn(bare) as conn:
+            q = conn.SimpleQueue("after-migrate")
+            q.put("works")
+            message = q.get(timeout=5)
+            assert message.payload == "works"
+            message.ack()
+            q.close()
+    finally:
+        get_engine(bare).dispose()
+        with get_engine(admin).connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def test_dead_letters_cli_lists_and_requeues(database_url, engine, test_env, queue_name):
@@ -385,3 +437,174 @@ def test_a_task_longer_than_the_lease_runs_once_while_its_worker_lives(
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(60)
     assert _rows(engine, queue_name) == 0
+
+
+def test_tables_missing_survives_pickling():
+    """Celery may pickle an exception to send it to another process."""
+    exc = BrokerTablesMissing("postgresql+psycopg://broker@db.example:5433/otherdb",
+                              ["broker_messages", "broker_queues"])
+    again = pickle.loads(pickle.dumps(exc))
+    assert type(again) is BrokerTablesMissing
+    assert str(again) == str(exc)
+    assert (again.url, again.database, again.missing) == (exc.url, "otherdb", exc.missing)
+    assert "database 'otherdb' on db.example:5433" in str(again)
+
+
+def test_transport_options_given_as_strings_are_numbers(database_url, engine, queue_name):
+    """Options read from the environment arrive as strings; kombu sets them as given."""
+    with _conn(database_url, visibility_timeout="5", max_deliveries="2", fetch_limit="3",
+               polling_interval="0.5") as conn:
+        channel = conn.default_channel
+        assert (channel.visibility_timeout, channel.max_deliveries, channel.fetch_limit) \
+            == (5.0, 2, 3)
+        assert conn.transport.polling_interval == 0.5
+        q = conn.SimpleQueue(queue_name)
+        q.consumer.qos(prefetch_count=10)  # the claim takes min(room, fetch_limit)
+        q.put("poison")
+        for _ in range(2):
+            q.get(timeout=5).requeue()
+        with pytest.raises(q.Empty):
+            q.get(timeout=0.5)  # its third delivery exceeds max_deliveries
+        assert [d.deliveries for d in dead_letters(engine) if d.queue == queue_name] == [3]
+        q.close()
+
+
+def test_a_lost_listen_connection_is_re_established_without_spinning(
+        database_url, engine, queue_name):
+    """Kill the LISTEN connection while a consumer waits in drain_events: it reconnects,
+    a later publish still wakes it at once, and it does not spin in between."""
+    from kombu import Consumer, Queue
+
+    # A 30 s safety-net poll: only a NOTIFY can deliver the message promptly.
+    with _conn(database_url, polling_interval=30) as conn, _conn(database_url) as publisher:
+        transport = conn.transport
+        received: list[float] = []
+        consumer = Consumer(conn.default_channel, [Queue(queue_name)], accept=["json"],
+                            callbacks=[lambda body, message: (received.append(time.monotonic()),
+                                                              message.ack())])
+        consumer.consume()
+        rounds = 0
+        drain_ready = transport._drain_ready
+
+        def counted() -> int:
+            nonlocal rounds
+            rounds += 1
+            return drain_ready()
+
+        transport._drain_ready = counted
+        errors: list[BaseException] = []
+
+        def consume() -> None:
+            try:
+                conn.drain_events(timeout=20)
+            except BaseException as exc:  # noqa: BLE001 -- reported by the test thread
+                errors.append(exc)
+
+        waiter = threading.Thread(target=consume, daemon=True)
+        waiter.start()
+        wait_for(lambda: transport._listener is not None and rounds >= 1, timeout=10,
+                 what="consumer waiting on LISTEN")
+        killed = transport._listener.info.backend_pid
+        with engine.connect() as db:
+            assert db.execute(text("SELECT pg_terminate_backend(:pid)"),
+                              {"pid": killed}).scalar_one()
+
+        def listening_again() -> bool:
+            listener = transport._listener
+            return listener is not None and not listener.closed \
+                and listener.info.backend_pid != killed
+
+        wait_for(listening_again, timeout=10, what="LISTEN connection re-established")
+        time.sleep(1.0)  # a spinning loop would run thousands of rounds here
+        idle_rounds = rounds
+        sent = time.monotonic()
+        publisher.SimpleQueue(queue_name).put({"after": "reconnect"})
+        waiter.join(10)
+        assert not waiter.is_alive() and not errors, errors
+        assert received and received[0] - sent < 3.0  # woken by NOTIFY, not the 30 s poll
+        assert idle_rounds <= 5, f"{idle_rounds} claim rounds while idle: the loop spun"
+        consumer.cancel()
+
+
+def test_a_lost_listen_connection_that_cannot_come_back_polls_instead_of_spinning(
+        database_url, engine, queue_name, monkeypatch):
+    """While the LISTEN connection cannot be re-established, drain_events sleeps through each
+    wait (a claim per polling interval) and delivers what the polls find."""
+    import psycopg
+
+    with _conn(database_url, polling_interval=0.5) as conn, _conn(database_url) as publisher:
+        q = conn.SimpleQueue(queue_name)
+        transport = conn.transport
+        rounds = 0
+        drain_ready = transport._drain_ready
+
+        def counted() -> int:
+            nonlocal rounds
+            rounds += 1
+            return drain_ready()
+
+        transport._drain_ready = counted
+        got: list[object] = []
+        waiter = threading.Thread(target=lambda: got.append(q.get(timeout=20).payload),
+                                  daemon=True)
+        waiter.start()
+        wait_for(lambda: transport._listener is not None and rounds >= 1, timeout=10,
+                 what="consumer waiting on LISTEN")
+
+        def refuse(*args: object, **kwargs: object) -> None:
+            raise psycopg.OperationalError("LISTEN refused (test)")
+
+        monkeypatch.setattr(psycopg, "connect", refuse)
+        with engine.connect() as db:
+            db.execute(text("SELECT pg_terminate_backend(:pid)"),
+                       {"pid": transport._listener.info.backend_pid})
+        wait_for(lambda: transport._listener is None, timeout=10, what="LISTEN connection lost")
+        before = rounds
+        time.sleep(2.0)
+        assert rounds - before <= 6, f"{rounds - before} claim rounds in 2 s: the loop spun"
+        publisher.SimpleQueue(queue_name).put("found by a poll")
+        waiter.join(5)  # no NOTIFY reaches it: the next poll (0.5 s) finds the message
+        assert got == ["found by a poll"]
+        q.close()
+
+
+class _Blackhole:
+    """A TCP port that accepts connections (the kernel does) and never answers: a server
+    that hangs, or a slow network path, as libpq sees it."""
+
+    def __enter__(self) -> int:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        return int(self.sock.getsockname()[1])
+
+    def __exit__(self, *exc: object) -> None:
+        self.sock.close()
+
+
+def test_kombu_connect_timeout_bounds_connecting_to_a_silent_server(database_url):
+    """kombu's connect_timeout (Celery's broker_connection_timeout) reaches psycopg, for the
+    pool and for the LISTEN connection; psycopg alone would wait 130 s."""
+    with _Blackhole() as port:
+        url = make_url(database_url).set(host="127.0.0.1", port=port, query={})
+        silent = "pagemill+" + url.render_as_string(hide_password=False)
+        with Connection(silent, connect_timeout=2) as conn:
+            assert conn.transport.connect_timeout == 2
+            started = time.monotonic()
+            with pytest.raises(conn.connection_errors):
+                conn.transport.establish_connection()
+            assert time.monotonic() - started < 6
+            started = time.monotonic()
+            with pytest.raises(conn.connection_errors):
+                conn.transport._ensure_listener()
+            assert time.monotonic() - started < 6
+        # Celery's float timeouts are rounded up to libpq's whole seconds.
+        with Connection(silent, connect_timeout=0.4) as conn:
+            assert conn.transport.connect_timeout == 1
+        # The URL's own connect_timeout wins over kombu's.
+        with Connection(silent + "?connect_timeout=3", connect_timeout=2) as conn:
+            assert conn.transport.connect_timeout is None
+            started = time.monotonic()
+            with pytest.raises(conn.connection_errors):
+                conn.transport.establish_connection()
+            assert 2.5 < time.monotonic() - started < 7

@@ -1,7 +1,7 @@
 """Per-message expiry in the broker (kombu's ``expiration``, Celery's ``expires``): a message
 past its ``expires_at`` is never delivered, and housekeeping deletes it.
 
-The transport applies the same statements idempotently on connect (tasks/broker.py SCHEMA).
+``IF NOT EXISTS``: transports of that time applied the same statements themselves on connect.
 
 Revision ID: 0010
 Revises: 0009
