@@ -425,7 +425,7 @@ def bm25_refresh(tenant: str | None) -> None:
             tenants = [str(t) for t in conn.execute(text("SELECT tenant_id FROM bm25_stats")).scalars()]
     for tenant_id in tenants:
         with runtime.engine.begin() as conn:
-            n = refresh_impacts(conn, tenant_id, cfg.bm25_k1, cfg.bm25_b)
+            n = refresh_impacts(conn, tenant_id, k1=cfg.bm25_k1, b=cfg.bm25_b)
         click.echo(f"tenant {tenant_id}: {n} postings refreshed")
 
 

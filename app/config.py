@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +17,11 @@ import platformdirs
 
 from extractors.base import ExtractOptions
 from extractors.mistral import MistralSettings
+from indexing.ranking import DEFAULTS as RANKING
+from indexing.ranking import SearchParams
 
 if TYPE_CHECKING:
     from app.url_fetch import UrlPolicy
-    from indexing.search import SearchParams
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
@@ -45,6 +46,14 @@ def _env_float(environ: dict[str, str], name: str, default: float) -> float:
         return float(raw)
     except ValueError as exc:
         raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+
+def _env_flag(environ: dict[str, str], name: str, default: bool) -> bool:
+    """Unset or empty: the default; otherwise on unless 0, false, no or off."""
+    raw = environ.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() not in ("0", "false", "no", "off")
 
 
 def to_sqlalchemy_url(url: str) -> str:
@@ -88,17 +97,17 @@ class Config:
     chunker: str = "markdown"
     embedding_batch_size: int = 32
     worker_concurrency: int = 1
-    bm25_k1: float = 0.9
-    bm25_b: float = 0.4
-    rrf_k: int = 60
-    hnsw_ef_search: int = 100
-    bm25_depth: int = 1000
-    bm25_rounds: int = 2
-    bm25_growth: int = 15
-    bm25_exact: bool = True
-    # Chosen on SciFact's train qrels: weighted 0.5 gave nDCG@10 0.7386 against RRF's 0.7171.
-    fusion: str = "weighted"
-    alpha: float = 0.5
+    # Ranking: the defaults are indexing.ranking's (stated there once, with their reasons).
+    bm25_k1: float = RANKING.k1
+    bm25_b: float = RANKING.b
+    rrf_k: int = RANKING.rrf_k
+    hnsw_ef_search: int = RANKING.ef_search
+    bm25_depth: int = RANKING.bm25_depth
+    bm25_rounds: int = RANKING.bm25_rounds
+    bm25_growth: int = RANKING.bm25_growth
+    bm25_exact: bool = RANKING.bm25_exact
+    fusion: str = RANKING.fusion
+    alpha: float = RANKING.alpha
     default_tenant: str = "default"
     # Extraction: limits, OCR escalation and optional model directories (see README).
     max_pages: int = 2000
@@ -121,22 +130,19 @@ class Config:
     provider_poll_seconds: float = 30.0
     provider_window_seconds: float = 24 * 3600.0
     provider_submit_attempts: int = 5
-    # URL documents (app/url_fetch.py); http and loopback exist for tests only.
     # Sync mode (POST /v1/parse).
     parse_max_bytes: int = 5 * 1024 * 1024
     parse_max_pages: int = 10
     parse_deadline_seconds: float = 10.0
+    # URL documents (app/url_fetch.py); http and loopback exist for tests only.
     url_allow_http: bool = False
     url_allow_loopback: bool = False
     url_connect_timeout: float = 5.0
     url_read_timeout: float = 30.0
-    extra: dict[str, str] = field(default_factory=dict)
 
     def search_params(self, **overrides: Any) -> SearchParams:
         """The ranking settings search runs with (the API, the CLI and the evaluation
         benchmark all start here); ``overrides`` are a request's own choices."""
-        from indexing.search import SearchParams
-
         settings: dict[str, Any] = {
             "k1": self.bm25_k1, "b": self.bm25_b, "rrf_k": self.rrf_k,
             "ef_search": self.hnsw_ef_search, "fusion": self.fusion, "alpha": self.alpha,
@@ -155,6 +161,7 @@ class Config:
             database_url = to_sqlalchemy_url(database_url)
         broker_url = env.get("BROKER_URL") or None
         storage_url = env.get("STORAGE_URL") or f"file://{home / 'objects'}"
+        # Every default is the field's own, stated once above.
         return cls(
             home=home,
             database_url=database_url,
@@ -162,16 +169,15 @@ class Config:
             storage_url=storage_url,
             s3_endpoint_url=env.get("S3_ENDPOINT_URL") or None,
             s3_region=env.get("S3_REGION") or env.get("AWS_DEFAULT_REGION") or None,
-            batch_size=_env_int(env, "PAGEMILL_BATCH_SIZE", 50),
-            max_documents_per_job=_env_int(env, "PAGEMILL_MAX_DOCUMENTS_PER_JOB", 500),
-            max_file_bytes=_env_int(env, "PAGEMILL_MAX_FILE_BYTES", 50 * 1024 * 1024),
-            max_request_bytes=_env_int(env, "PAGEMILL_MAX_REQUEST_BYTES", 200 * 1024 * 1024),
-            chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", 256),
-            chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", 32),
-            chunker=env.get("PAGEMILL_CHUNKER") or "markdown",
-            embedding_batch_size=_env_int(env, "PAGEMILL_EMBEDDING_BATCH_SIZE", 32),
-            worker_concurrency=_env_int(env, "PAGEMILL_WORKER_CONCURRENCY", 1),
-            # The ranking's defaults are the fields' own, stated once above.
+            batch_size=_env_int(env, "PAGEMILL_BATCH_SIZE", cls.batch_size),
+            max_documents_per_job=_env_int(env, "PAGEMILL_MAX_DOCUMENTS_PER_JOB", cls.max_documents_per_job),
+            max_file_bytes=_env_int(env, "PAGEMILL_MAX_FILE_BYTES", cls.max_file_bytes),
+            max_request_bytes=_env_int(env, "PAGEMILL_MAX_REQUEST_BYTES", cls.max_request_bytes),
+            chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", cls.chunk_max_tokens),
+            chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", cls.chunk_overlap_tokens),
+            chunker=env.get("PAGEMILL_CHUNKER") or cls.chunker,
+            embedding_batch_size=_env_int(env, "PAGEMILL_EMBEDDING_BATCH_SIZE", cls.embedding_batch_size),
+            worker_concurrency=_env_int(env, "PAGEMILL_WORKER_CONCURRENCY", cls.worker_concurrency),
             bm25_k1=_env_float(env, "PAGEMILL_BM25_K1", cls.bm25_k1),
             bm25_b=_env_float(env, "PAGEMILL_BM25_B", cls.bm25_b),
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", cls.rrf_k),
@@ -179,36 +185,40 @@ class Config:
             bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", cls.bm25_depth),
             bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", cls.bm25_rounds),
             bm25_growth=_env_int(env, "PAGEMILL_BM25_GROWTH", cls.bm25_growth),
-            bm25_exact=env.get("PAGEMILL_BM25_EXACT", "1") not in ("0", "false", "no"),
-            fusion=env.get("PAGEMILL_FUSION") or "weighted",
+            bm25_exact=_env_flag(env, "PAGEMILL_BM25_EXACT", cls.bm25_exact),
+            fusion=env.get("PAGEMILL_FUSION") or cls.fusion,
             alpha=_env_float(env, "PAGEMILL_ALPHA", cls.alpha),
-            default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or "default",
-            max_pages=_env_int(env, "PAGEMILL_MAX_PAGES", 2000),
-            max_image_pixels=_env_int(env, "PAGEMILL_MAX_IMAGE_PIXELS", 178_956_970),
-            extract_soft_timeout=_env_float(env, "PAGEMILL_EXTRACT_SOFT_TIMEOUT", 120.0),
-            extract_hard_timeout=_env_float(env, "PAGEMILL_EXTRACT_HARD_TIMEOUT", 600.0),
-            extract_memory_limit=_env_int(env, "PAGEMILL_EXTRACT_MEMORY_LIMIT", 6 * 1024**3),
-            extract_isolation=env.get("PAGEMILL_EXTRACT_ISOLATION", "1") not in ("0", "false", "no"),
-            quality_threshold=_env_float(env, "PAGEMILL_QUALITY_THRESHOLD", 0.5),
+            default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or cls.default_tenant,
+            max_pages=_env_int(env, "PAGEMILL_MAX_PAGES", cls.max_pages),
+            max_image_pixels=_env_int(env, "PAGEMILL_MAX_IMAGE_PIXELS", cls.max_image_pixels),
+            extract_soft_timeout=_env_float(env, "PAGEMILL_EXTRACT_SOFT_TIMEOUT", cls.extract_soft_timeout),
+            extract_hard_timeout=_env_float(env, "PAGEMILL_EXTRACT_HARD_TIMEOUT", cls.extract_hard_timeout),
+            extract_memory_limit=_env_int(env, "PAGEMILL_EXTRACT_MEMORY_LIMIT", cls.extract_memory_limit),
+            extract_isolation=_env_flag(env, "PAGEMILL_EXTRACT_ISOLATION", cls.extract_isolation),
+            quality_threshold=_env_float(env, "PAGEMILL_QUALITY_THRESHOLD", cls.quality_threshold),
             ocr_engines=tuple(e.strip() for e in env.get(
-                "PAGEMILL_OCR_ENGINES", "tesseract,rapidocr,easyocr,mistral").split(",") if e.strip()),
-            ocr_dpi=_env_int(env, "PAGEMILL_OCR_DPI", 200),
-            ocr_languages=env.get("PAGEMILL_OCR_LANGUAGES") or "eng",
+                "PAGEMILL_OCR_ENGINES", ",".join(cls.ocr_engines)).split(",") if e.strip()),
+            ocr_dpi=_env_int(env, "PAGEMILL_OCR_DPI", cls.ocr_dpi),
+            ocr_languages=env.get("PAGEMILL_OCR_LANGUAGES") or cls.ocr_languages,
             docling_artifacts_path=env.get("DOCLING_ARTIFACTS_PATH") or None,
             easyocr_model_dir=env.get("EASYOCR_MODEL_DIR") or None,
             mistral_api_key=env.get("MISTRAL_API_KEY") or None,
             mistral_server_url=env.get("MISTRAL_SERVER_URL") or None,
-            mistral_model=env.get("MISTRAL_OCR_MODEL") or "mistral-ocr-latest",
-            provider_poll_seconds=_env_float(env, "PAGEMILL_PROVIDER_POLL_SECONDS", 30.0),
-            provider_window_seconds=_env_float(env, "PAGEMILL_PROVIDER_WINDOW_SECONDS", 24 * 3600.0),
-            provider_submit_attempts=_env_int(env, "PAGEMILL_PROVIDER_SUBMIT_ATTEMPTS", 5),
-            parse_max_bytes=_env_int(env, "PAGEMILL_PARSE_MAX_BYTES", 5 * 1024 * 1024),
-            parse_max_pages=_env_int(env, "PAGEMILL_PARSE_MAX_PAGES", 10),
-            parse_deadline_seconds=_env_float(env, "PAGEMILL_PARSE_DEADLINE_SECONDS", 10.0),
-            url_allow_http=env.get("PAGEMILL_URL_ALLOW_HTTP", "") in ("1", "true", "yes"),
-            url_allow_loopback=env.get("PAGEMILL_URL_ALLOW_LOOPBACK", "") in ("1", "true", "yes"),
-            url_connect_timeout=_env_float(env, "PAGEMILL_URL_CONNECT_TIMEOUT", 5.0),
-            url_read_timeout=_env_float(env, "PAGEMILL_URL_READ_TIMEOUT", 30.0),
+            mistral_model=env.get("MISTRAL_OCR_MODEL") or cls.mistral_model,
+            provider_poll_seconds=_env_float(env, "PAGEMILL_PROVIDER_POLL_SECONDS",
+                                             cls.provider_poll_seconds),
+            provider_window_seconds=_env_float(env, "PAGEMILL_PROVIDER_WINDOW_SECONDS",
+                                               cls.provider_window_seconds),
+            provider_submit_attempts=_env_int(env, "PAGEMILL_PROVIDER_SUBMIT_ATTEMPTS",
+                                              cls.provider_submit_attempts),
+            parse_max_bytes=_env_int(env, "PAGEMILL_PARSE_MAX_BYTES", cls.parse_max_bytes),
+            parse_max_pages=_env_int(env, "PAGEMILL_PARSE_MAX_PAGES", cls.parse_max_pages),
+            parse_deadline_seconds=_env_float(env, "PAGEMILL_PARSE_DEADLINE_SECONDS",
+                                              cls.parse_deadline_seconds),
+            url_allow_http=_env_flag(env, "PAGEMILL_URL_ALLOW_HTTP", cls.url_allow_http),
+            url_allow_loopback=_env_flag(env, "PAGEMILL_URL_ALLOW_LOOPBACK", cls.url_allow_loopback),
+            url_connect_timeout=_env_float(env, "PAGEMILL_URL_CONNECT_TIMEOUT", cls.url_connect_timeout),
+            url_read_timeout=_env_float(env, "PAGEMILL_URL_READ_TIMEOUT", cls.url_read_timeout),
         )
 
     @property

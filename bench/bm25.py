@@ -23,11 +23,12 @@ from pathlib import Path
 from sqlalchemy import text
 
 from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
+from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, bind_parameters, build_sql
 
 VOCABULARY = 50_000
 
-def _generate(engine, tenant: str, chunks: int) -> None:  # type: ignore[no-untyped-def]
+def _generate(engine, tenant: str, chunks: int) -> None:
     zero = "[" + ",".join(["0.1"] * 384) + "]"
     with engine.begin() as conn:
         conn.execute(text("DROP INDEX IF EXISTS chunks_embedding_hnsw"))
@@ -42,20 +43,23 @@ def _generate(engine, tenant: str, chunks: int) -> None:  # type: ignore[no-unty
             FROM search_documents sd WHERE sd.tenant_id = :t"""), {"t": tenant, "vec": zero})
         conn.execute(text("""
             UPDATE bm25_stats SET impact_avgdl = total_length::float8 / chunk_count,
-                                  impact_k1 = 0.9, impact_b = 0.4 WHERE tenant_id = :t"""), {"t": tenant})
+                                  impact_k1 = :k1, impact_b = :b WHERE tenant_id = :t"""),
+                     {"t": tenant, "k1": DEFAULTS.k1, "b": DEFAULTS.b})
         enter_vocabulary(conn, tenant, VOCABULARY)
         conn.execute(text("""
             INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
             SELECT t.id, c.id, count(*), c.bm25_length,
-                   count(*) * 1.9 / (count(*) + 0.9 * (0.6 + 0.4 * c.bm25_length / s.impact_avgdl))
+                   bm25_term_score(1.0::float8, count(*)::int, c.bm25_length, s.impact_avgdl,
+                                   s.impact_k1, s.impact_b)
             FROM chunks c
-            CROSS JOIN (SELECT impact_avgdl FROM bm25_stats WHERE tenant_id = :t) s
+            CROSS JOIN (SELECT impact_avgdl, impact_k1, impact_b FROM bm25_stats WHERE tenant_id = :t) s
             CROSS JOIN LATERAL (
                 SELECT floor(exp(random() * ln(:v)))::int AS r FROM generate_series(1, c.bm25_length)
             ) x
             JOIN bm25_terms t ON t.tenant_id = :t AND t.term = 't' || x.r
             WHERE c.tenant_id = :t
-            GROUP BY c.id, c.bm25_length, s.impact_avgdl, t.id"""), {"t": tenant, "v": VOCABULARY})
+            GROUP BY c.id, c.bm25_length, s.impact_avgdl, s.impact_k1, s.impact_b, t.id"""),
+            {"t": tenant, "v": VOCABULARY})
         drop_unused_terms(conn, tenant)
         conn.execute(text("ANALYZE bm25_postings; ANALYZE bm25_terms; ANALYZE chunks"))
 
@@ -64,7 +68,7 @@ def _query(rng: random.Random) -> list[str]:
     return [f"t{int(VOCABULARY ** rng.random())}" for _ in range(rng.randint(2, 5))]
 
 
-def _time(conn, sql: str, bind: dict) -> tuple[float, list]:  # type: ignore[no-untyped-def, type-arg]
+def _time(conn, sql: str, bind: dict) -> tuple[float, list]:
     started = time.perf_counter()
     rows = conn.execute(text(sql), bind).all()
     return (time.perf_counter() - started) * 1000, rows

@@ -107,7 +107,7 @@ def main() -> None:
             with runtime.engine.begin() as conn:
                 # Snippets off: this measures retrieval, and 100 snippets per query would
                 # dominate the time column.
-                hits = search(conn, tenant_id, text_, k=100, mode=mode,  # type: ignore[arg-type]
+                hits = search(conn, tenant_id, text_, k=100, mode=mode,
                               params=params, query_vector=vec, snippets=False)
             times.append((time.perf_counter() - started) * 1000)
             ranked = [h.document_id for h in hits]

@@ -33,6 +33,7 @@ from sqlalchemy import Engine, text
 
 from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
 from indexing.chunking import Chunk
+from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, bm25_path, search
 from indexing.store import IndexedDocument, delete_document, replace_document
 from indexing.vector_index import HNSW_DEFINITION, build_hnsw, drop_hnsw
@@ -113,8 +114,8 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
                          {"t": tenant, "v": VOCABULARY, "d": DIMENSIONS, "centroids": CENTROIDS})
             conn.execute(text("""
                 UPDATE bm25_stats SET impact_avgdl = total_length::float8 / chunk_count,
-                                      impact_k1 = 0.9, impact_b = 0.4 WHERE tenant_id = :t"""),
-                         {"t": tenant})
+                                      impact_k1 = :k1, impact_b = :b WHERE tenant_id = :t"""),
+                         {"t": tenant, "k1": DEFAULTS.k1, "b": DEFAULTS.b})
 
     def load_postings() -> None:
         with engine.begin() as conn:
@@ -127,9 +128,11 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
                 conn.execute(text("""
                     INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
                     SELECT w.term_id, c.id, w.tf, c.bm25_length,
-                           w.tf * 1.9 / (w.tf + 0.9 * (0.6 + 0.4 * c.bm25_length / s.impact_avgdl))
+                           bm25_term_score(1.0::float8, w.tf, c.bm25_length, s.impact_avgdl,
+                                           s.impact_k1, s.impact_b)
                     FROM chunks c
-                    CROSS JOIN (SELECT impact_avgdl FROM bm25_stats WHERE tenant_id = :t) s
+                    CROSS JOIN (SELECT impact_avgdl, impact_k1, impact_b FROM bm25_stats
+                                WHERE tenant_id = :t) s
                     CROSS JOIN LATERAL (
                         SELECT t.id AS term_id, count(*)::int AS tf
                         FROM regexp_split_to_table(c.text, ' ') AS x(word)
@@ -186,7 +189,7 @@ def _ingest_rate(engine: Engine, tenant: str, documents: int, per_document: int)
     started = time.monotonic()
     for doc, chunks, vectors in prepared:
         with engine.begin() as conn:
-            replace_document(conn, doc, chunks, vectors)
+            replace_document(conn, doc, chunks, vectors, k1=DEFAULTS.k1, b=DEFAULTS.b)
     elapsed = time.monotonic() - started
     with engine.begin() as conn:
         for doc, _, _ in prepared:
@@ -271,14 +274,14 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     bounded = replace(exact, bm25_exact=False)
     paths: Counter[str] = Counter()
 
-    def run(conn, system: str, terms: str, vector: np.ndarray) -> list[int]:  # type: ignore[no-untyped-def]
+    def run(conn, system: str, terms: str, vector: np.ndarray) -> list[int]:
         if system == "fts":
             return [r.chunk_id for r in conn.execute(text("""
                 SELECT f.chunk_id, ts_rank_cd(f.tsv, q) AS r
                 FROM bench_fts f, to_tsquery('simple', :q) q
                 WHERE f.tsv @@ q ORDER BY r DESC LIMIT 10"""), {"q": " | ".join(terms.split())})]
         mode, _, bound = system.partition("-")
-        hits = search(conn, tenant, terms, k=10, mode=mode, params=bounded if bound else exact,  # type: ignore[arg-type]
+        hits = search(conn, tenant, terms, k=10, mode=mode, params=bounded if bound else exact,
                       query_vector=vector, snippets=False)
         return [h.chunk_id for h in hits]
 

@@ -58,8 +58,7 @@ WITH new_chunks AS (
 )
 INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
 SELECT t.id, c.id, p.tf, c.bm25_length,
-       p.tf * (s.impact_k1 + 1)
-       / (p.tf + s.impact_k1 * (1 - s.impact_b + s.impact_b * c.bm25_length / s.impact_avgdl))
+       bm25_term_score(1.0::float8, p.tf, c.bm25_length, s.impact_avgdl, s.impact_k1, s.impact_b)
 FROM unnest(CAST(:p_nos AS int[]), CAST(:p_terms AS text[]), CAST(:p_tfs AS int[]))
      AS p(no, term, tf)
 JOIN new_chunks c ON c.chunk_no = p.no
@@ -77,15 +76,21 @@ SELECT :tenant, term, 0 FROM unnest(CAST(:terms AS text[])) AS term ORDER BY ter
 ON CONFLICT (tenant_id, term) DO NOTHING
 """)
 
-# A tenant's first document fixes the parameters its impacts are computed with (its own
-# average length stands in for the corpus's); refresh_impacts() brings them up to date.
+# A tenant's first document fixes the parameters its impacts are computed with: the k1 and
+# b the writer is given (the configured ones) and its own average length, standing in for
+# the corpus's.  So are those of a tenant left without chunks (no impact depends on them).
+# Otherwise the tenant's parameters stand, so that all its impacts agree; refresh_impacts()
+# brings them up to date.
 _ENSURE_IMPACT_PARAMS = text("""
 INSERT INTO bm25_stats AS s (tenant_id, impact_avgdl, impact_k1, impact_b)
 VALUES (:tenant, :avgdl, :k1, :b)
 ON CONFLICT (tenant_id) DO UPDATE SET
-    impact_avgdl = coalesce(s.impact_avgdl, EXCLUDED.impact_avgdl),
-    impact_k1 = coalesce(s.impact_k1, EXCLUDED.impact_k1),
-    impact_b = coalesce(s.impact_b, EXCLUDED.impact_b)
+    impact_avgdl = CASE WHEN s.chunk_count = 0 THEN EXCLUDED.impact_avgdl
+                        ELSE coalesce(s.impact_avgdl, EXCLUDED.impact_avgdl) END,
+    impact_k1 = CASE WHEN s.chunk_count = 0 THEN EXCLUDED.impact_k1
+                     ELSE coalesce(s.impact_k1, EXCLUDED.impact_k1) END,
+    impact_b = CASE WHEN s.chunk_count = 0 THEN EXCLUDED.impact_b
+                    ELSE coalesce(s.impact_b, EXCLUDED.impact_b) END
 """)
 
 _REFRESH_STATS = text("""
@@ -95,16 +100,11 @@ WHERE tenant_id = :tenant
 """)
 
 _REFRESH_IMPACTS = text("""
-UPDATE bm25_postings p SET impact = p.tf * (s.impact_k1 + 1)
-    / (p.tf + s.impact_k1 * (1 - s.impact_b + s.impact_b * p.doc_length / s.impact_avgdl))
+UPDATE bm25_postings p
+SET impact = bm25_term_score(1.0::float8, p.tf, p.doc_length, s.impact_avgdl, s.impact_k1, s.impact_b)
 FROM bm25_stats s, bm25_terms t
 WHERE s.tenant_id = :tenant AND t.tenant_id = :tenant AND p.term_id = t.id
 """)
-
-# Defaults of the impact parameters; search uses the early-terminating path only when its
-# k1 and b equal the tenant's impact parameters.
-IMPACT_K1 = 0.9
-IMPACT_B = 0.4
 
 _FIND_INDEXED = text("""
 SELECT id, content_sha256, chunk_count, source_document_id FROM search_documents
@@ -118,6 +118,9 @@ WHERE id = :sdid
 """)
 
 _DELETE_DOCUMENT = text("DELETE FROM search_documents WHERE id = :sdid")
+
+# A tenant has a statistics row from its first indexed document on (_ENSURE_IMPACT_PARAMS).
+_INDEXED_TENANTS = text("SELECT tenant_id FROM bm25_stats ORDER BY tenant_id")
 
 
 @dataclass(frozen=True)
@@ -174,10 +177,14 @@ def adopt(conn: Connection, indexed: IndexedContent, source_document_id: str, jo
 
 
 def replace_document(
-    conn: Connection, doc: IndexedDocument, chunks: Sequence[Chunk], vectors: np.ndarray
+    conn: Connection, doc: IndexedDocument, chunks: Sequence[Chunk], vectors: np.ndarray, *,
+    k1: float, b: float,
 ) -> int:
     """Replace everything indexed for (tenant, external id) with ``chunks``; returns its row id.
 
+    ``k1`` and ``b`` are the BM25 parameters search runs with (the configured ones): a tenant
+    without chunks takes them for its impacts, so that early termination serves its queries
+    from the start; a tenant that has chunks keeps its own until :func:`refresh_impacts`.
     The caller owns the transaction: commit it to publish the new chunks atomically.
     """
     if len(chunks) != len(vectors):
@@ -194,19 +201,26 @@ def replace_document(
     if chunks:
         params = _chunk_params(doc.tenant_id, sdid, chunks, vectors)
         conn.execute(_ENSURE_IMPACT_PARAMS, {
-            "tenant": doc.tenant_id, "k1": IMPACT_K1, "b": IMPACT_B,
+            "tenant": doc.tenant_id, "k1": k1, "b": b,
             "avgdl": max(1.0, sum(params["lengths"]) / len(params["lengths"]))})
         conn.execute(_ENSURE_TERMS, {"tenant": doc.tenant_id, "terms": sorted(set(params["p_terms"]))})
         conn.execute(_INSERT_CHUNKS_AND_POSTINGS, params)
     return int(sdid)
 
 
-def refresh_impacts(conn: Connection, tenant_id: str, k1: float = IMPACT_K1, b: float = IMPACT_B) -> int:
-    """Recompute every posting's impact with the tenant's current average length (and the
-    given k1, b).  Needed only for speed: search stays exact when impacts are stale."""
+def refresh_impacts(conn: Connection, tenant_id: str, *, k1: float, b: float) -> int:
+    """Recompute every posting's impact with the tenant's current average length and the
+    given k1, b (the ones search runs with).  Needed only for speed: search stays exact when
+    impacts are stale or were computed with other parameters."""
     conn.execute(_LOCK_TENANT, {"tenant": tenant_id})
     conn.execute(_REFRESH_STATS, {"tenant": tenant_id, "k1": k1, "b": b})
     return conn.execute(_REFRESH_IMPACTS, {"tenant": tenant_id}).rowcount
+
+
+def indexed_tenants(conn: Connection) -> list[str]:
+    """Every tenant that has BM25 statistics (has indexed something)."""
+    rows = conn.execute(_INDEXED_TENANTS).scalars()
+    return [str(t) for t in rows]
 
 
 def delete_document(conn: Connection, tenant_id: str, external_id: str) -> bool:

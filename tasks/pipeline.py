@@ -304,7 +304,8 @@ def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) ->
         offset += n
         try:
             with engine.begin() as conn:
-                store.replace_document(conn, item.indexed, item.chunks, doc_vectors)
+                store.replace_document(conn, item.indexed, item.chunks, doc_vectors,
+                                       k1=config.bm25_k1, b=config.bm25_b)
                 if not jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
                                               item.result.markdown, item.result.page_count, n,
                                               item.result.report()):

@@ -16,16 +16,21 @@ from sqlalchemy.exc import IntegrityError
 from app.auth import ensure_tenant
 from indexing.analyzer import analyze
 from indexing.chunking import Chunk
-from indexing.search import Filters, SearchParams, _bm25_cte, bind_parameters, bm25_path, build_sql, search
+from indexing.ranking import DEFAULTS, FUSIONS
+from indexing.search import Filters, SearchParams, bind_parameters, bm25_ctes, bm25_path, build_sql, search
 from indexing.store import IndexedDocument, delete_document, replace_document
 
 VOCAB = [f"word{i}" for i in range(60)] + ["protein", "cells", "cancer", "v2.3.1", "tumour"]
+
+# Every mode, hybrid under each fusion (the default is only one of them).
+MODES_AND_FUSIONS = [("bm25", DEFAULTS.fusion), ("dense", DEFAULTS.fusion),
+                     *(("hybrid", fusion) for fusion in FUSIONS)]
 
 
 class LuceneBM25(BM25Okapi):
     """rank-bm25 with Lucene's IDF, ln(1 + (N - df + 0.5) / (df + 0.5))."""
 
-    def _calc_idf(self, nd):  # type: ignore[no-untyped-def]
+    def _calc_idf(self, nd):
         for word, freq in nd.items():
             self.idf[word] = math.log(1 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
 
@@ -41,8 +46,9 @@ def _padded(words: list[str]) -> str:
     return " ".join(words + ["zzfill"] * (16 - len(words)))
 
 
-def _index(engine, tenant: str, external_id: str, body: str,  # type: ignore[no-untyped-def]
-           metadata: str = "{}", mime_type: str = "text/plain", vector=None) -> None:
+def _index(engine, tenant: str, external_id: str, body: str,
+           metadata: str = "{}", mime_type: str = "text/plain", vector=None,
+           k1: float = DEFAULTS.k1, b: float = DEFAULTS.b) -> None:
     doc = IndexedDocument(tenant_id=tenant, external_id=external_id, source_document_id=None,
                           job_id=None, content_sha256=str(hash(body)), mime_type=mime_type,
                           title=None, metadata_json=metadata)
@@ -53,17 +59,17 @@ def _index(engine, tenant: str, external_id: str, body: str,  # type: ignore[no-
     else:
         vec = np.asarray(vector, dtype=np.float32).reshape(1, 384)
     with engine.begin() as conn:
-        replace_document(conn, doc, [chunk], vec.astype(np.float32))
+        replace_document(conn, doc, [chunk], vec.astype(np.float32), k1=k1, b=b)
 
 
-def _index_random_corpus(engine, tenant: str) -> None:  # type: ignore[no-untyped-def]
+def _index_random_corpus(engine, tenant: str) -> None:
     """400 documents doc0..doc399 of Zipf-like random text, the same every time."""
     rng = random.Random(11)
     for i in range(400):
         _index(engine, tenant, f"doc{i}", _random_text(rng))
 
 
-def _stats(engine, tenant: str):  # type: ignore[no-untyped-def]
+def _stats(engine, tenant: str):
     with engine.connect() as conn:
         terms = conn.execute(text(
             "SELECT term, df FROM bm25_terms WHERE tenant_id = :t ORDER BY term"), {"t": tenant}).all()
@@ -148,11 +154,12 @@ def test_search_never_crosses_tenants(engine, tenant):
         other = ensure_tenant(conn, f"other-{tenant}")
     _index(engine, tenant, "mine", "secret protein data")
     _index(engine, other, "theirs", "secret protein data")
-    for mode in ("bm25", "dense", "hybrid"):
+    for mode, fusion in MODES_AND_FUSIONS:
         with engine.begin() as conn:
-            hits = search(conn, tenant, "secret protein", k=10, mode=mode,  # type: ignore[arg-type]
-                          query_vector=np.ones(384, dtype=np.float32) / math.sqrt(384))
-        assert [h.document_id for h in hits] == ["mine"], mode
+            hits = search(conn, tenant, "secret protein", k=10, mode=mode,
+                          query_vector=np.ones(384, dtype=np.float32) / math.sqrt(384),
+                          params=SearchParams(fusion=fusion))
+        assert [h.document_id for h in hits] == ["mine"], (mode, fusion)
 
 
 def test_filters_apply_inside_both_branches(engine, tenant):
@@ -161,20 +168,21 @@ def test_filters_apply_inside_both_branches(engine, tenant):
     _index(engine, tenant, "wanted", "protein folding once", '{"lang": "fr", "year": 2020}')
     _index(engine, tenant, "other", "protein", '{"lang": "fr", "year": 2021}')
     vector = np.ones(384, dtype=np.float32) / math.sqrt(384)
-    for mode in ("bm25", "dense", "hybrid"):
+    for mode, fusion in MODES_AND_FUSIONS:
+        params = SearchParams(candidates=5, fusion=fusion)
         with engine.begin() as conn:
-            by_id = search(conn, tenant, "protein folding", k=5, mode=mode,  # type: ignore[arg-type]
-                           query_vector=vector, params=SearchParams(candidates=5),
+            by_id = search(conn, tenant, "protein folding", k=5, mode=mode,
+                           query_vector=vector, params=params,
                            filters=Filters(document_ids=["wanted"]))
-            by_meta = search(conn, tenant, "protein folding", k=5, mode=mode,  # type: ignore[arg-type]
-                             query_vector=vector, params=SearchParams(candidates=5),
+            by_meta = search(conn, tenant, "protein folding", k=5, mode=mode,
+                             query_vector=vector, params=params,
                              filters=Filters(metadata={"lang": "fr"}))
-            narrow = search(conn, tenant, "protein folding", k=5, mode=mode,  # type: ignore[arg-type]
-                            query_vector=vector, params=SearchParams(candidates=5),
+            narrow = search(conn, tenant, "protein folding", k=5, mode=mode,
+                            query_vector=vector, params=params,
                             filters=Filters(metadata={"lang": "fr", "year": 2021}))
-        assert [h.document_id for h in by_id] == ["wanted"], mode
-        assert sorted(h.document_id for h in by_meta) == ["other", "wanted"], mode
-        assert [h.document_id for h in narrow] == ["other"], mode
+        assert [h.document_id for h in by_id] == ["wanted"], (mode, fusion)
+        assert sorted(h.document_id for h in by_meta) == ["other", "wanted"], (mode, fusion)
+        assert [h.document_id for h in narrow] == ["other"], (mode, fusion)
 
 
 def test_exact_identifiers_are_found_by_bm25_and_hybrid(engine, tenant):
@@ -193,10 +201,12 @@ def test_exact_identifiers_are_found_by_bm25_and_hybrid(engine, tenant):
         qvec = embed([query])[0]
         with engine.begin() as conn:
             bm25 = search(conn, tenant, query, k=3, mode="bm25")
-            hybrid = search(conn, tenant, query, k=3, mode="hybrid", query_vector=qvec)
+            for fusion in FUSIONS:
+                hybrid = search(conn, tenant, query, k=3, mode="hybrid", query_vector=qvec,
+                                params=SearchParams(fusion=fusion))
+                assert hybrid[0].document_id == expected, (query, fusion, [h.document_id for h in hybrid])
+                assert "**" in (hybrid[0].snippet or ""), (query, fusion)
         assert bm25[0].document_id == expected, (query, [h.document_id for h in bm25])
-        assert hybrid[0].document_id == expected, (query, [h.document_id for h in hybrid])
-        assert "**" in (hybrid[0].snippet or "")
 
 
 def test_mime_type_and_date_filters_and_weighted_fusion(engine, tenant):
@@ -205,26 +215,29 @@ def test_mime_type_and_date_filters_and_weighted_fusion(engine, tenant):
     _index(engine, tenant, "c.txt", "protein", mime_type="text/plain")
     vector = np.ones(384, dtype=np.float32) / math.sqrt(384)
     with engine.begin() as conn:
-        pdf_only = search(conn, tenant, "protein folding", k=5, query_vector=vector,
-                          filters=Filters(mime_types=["application/pdf"]))
-        future = search(conn, tenant, "protein folding", k=5, query_vector=vector,
-                        filters=Filters(indexed_after="2999-01-01T00:00:00+00:00"))
-        past = search(conn, tenant, "protein folding", k=5, query_vector=vector,
-                      filters=Filters(indexed_before="2999-01-01T00:00:00+00:00"))
+        for fusion in FUSIONS:
+            params = SearchParams(fusion=fusion)
+            pdf_only = search(conn, tenant, "protein folding", k=5, query_vector=vector, params=params,
+                              filters=Filters(mime_types=["application/pdf"]))
+            future = search(conn, tenant, "protein folding", k=5, query_vector=vector, params=params,
+                            filters=Filters(indexed_after="2999-01-01T00:00:00+00:00"))
+            past = search(conn, tenant, "protein folding", k=5, query_vector=vector, params=params,
+                          filters=Filters(indexed_before="2999-01-01T00:00:00+00:00"))
+            assert [h.document_id for h in pdf_only] == ["a.pdf"], fusion
+            assert pdf_only[0].mime_type == "application/pdf", fusion
+            assert future == [] and len(past) == 3, fusion
         bm25 = search(conn, tenant, "protein folding", k=3, mode="bm25")
         dense = search(conn, tenant, "protein folding", k=3, mode="dense", query_vector=vector)
         only_bm25 = search(conn, tenant, "protein folding", k=3, query_vector=vector,
                            params=SearchParams(fusion="weighted", alpha=0.0))
         only_dense = search(conn, tenant, "protein folding", k=3, query_vector=vector,
                             params=SearchParams(fusion="weighted", alpha=1.0))
-    assert [h.document_id for h in pdf_only] == ["a.pdf"] and pdf_only[0].mime_type == "application/pdf"
-    assert future == [] and len(past) == 3
     assert [h.document_id for h in only_bm25] == [h.document_id for h in bm25]
     assert only_dense[0].document_id == dense[0].document_id
     assert 0.0 <= min(h.score for h in only_bm25) and max(h.score for h in only_bm25) <= 1.0
 
 
-def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyped-def]
+def _never_executed_scans(conn, tenant, query, params):
     """How many postings scans in the plan never ran (the plain scan skipped)."""
     import json as _json
 
@@ -233,7 +246,7 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
     plan = conn.execute(text(sql), bind).scalar_one()
     plan = plan if isinstance(plan, list) else _json.loads(plan)
 
-    def walk(node):  # type: ignore[no-untyped-def]
+    def walk(node):
         yield node
         for child in node.get("Plans", []):
             yield from walk(child)
@@ -242,7 +255,7 @@ def _never_executed_scans(conn, tenant, query, params):  # type: ignore[no-untyp
                if node.get("Relation Name") == "bm25_postings" and node.get("Actual Loops") == 0)
 
 
-def _path(conn, tenant, query, params):  # type: ignore[no-untyped-def]
+def _path(conn, tenant, query, params):
     return bm25_path(conn, tenant, query, k=10, collapse=False, params=params)
 
 
@@ -332,7 +345,7 @@ def test_a_list_little_longer_than_the_depth_is_read_whole(engine, tenant):
         _index(engine, tenant, f"B{i}", _padded(["near", "far", "far"]))
     for i in range(30):
         _index(engine, tenant, f"O{i}", _padded(["other"]))
-    rests = text("WITH " + _bm25_cte(1, "", False) + """
+    rests = text("WITH " + bm25_ctes(1, False) + """
         SELECT t.term, r.cut, r.rest FROM r1_rest r JOIN bm25_terms t ON t.id = r.term_id ORDER BY t.term""")
     plain = SearchParams(candidates=10, bm25_scan_below=10**9)
     full = None
@@ -392,7 +405,7 @@ def test_open_chunks_without_the_lead_term_are_not_completed_in_the_others(engin
     params = SearchParams(candidates=1, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
                           bm25_probe=1, bm25_stage=0)
     plain = SearchParams(candidates=1, bm25_scan_below=10**9)
-    counts = text("WITH " + _bm25_cte(1, "", False) + """
+    counts = text("WITH " + bm25_ctes(1, False) + """
         SELECT (SELECT count(*) FROM r1_keep0) AS open, (SELECT count(*) FROM r1_keep1) AS after_rare,
                (SELECT t.term FROM r1_order o JOIN bm25_terms t ON t.id = o.term_id
                 WHERE o.pos = 1) AS lead""")
@@ -463,7 +476,7 @@ def test_collapsed_rounds_prove_the_top_documents_not_four_times_as_many_chunks(
         chunks = [Chunk(b, (), None, None, len(b.split())) for b in bodies]
         vectors = np.random.default_rng(i).normal(size=(len(chunks), 384)).astype(np.float32)
         with engine.begin() as conn:
-            replace_document(conn, doc, chunks, vectors)
+            replace_document(conn, doc, chunks, vectors, k1=DEFAULTS.k1, b=DEFAULTS.b)
     plain = SearchParams(candidates=10, bm25_scan_below=10**9)
     paths = []
     with engine.begin() as conn:
@@ -527,7 +540,7 @@ def test_stale_impacts_stay_exact_and_refresh_restores_them(engine, tenant):
         stale = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=shallow)]
         full = [h.chunk_id for h in search(conn, tenant, "word0 word1", k=10, mode="bm25", params=deep)]
         assert stale == full
-        assert refresh_impacts(conn, tenant) > 0
+        assert refresh_impacts(conn, tenant, k1=DEFAULTS.k1, b=DEFAULTS.b) > 0
         avgdl, impact_avgdl = conn.execute(text(
             "SELECT total_length::float8 / chunk_count, impact_avgdl FROM bm25_stats WHERE tenant_id = :t"),
             {"t": tenant}).one()
@@ -567,3 +580,53 @@ def test_dense_search_stays_exact_while_the_hnsw_graph_is_rebuilt(engine, tenant
     finally:
         assert build_hnsw(engine) > 0
     assert hnsw_state(engine) == "ready" and build_hnsw(engine) == 0.0
+
+
+def test_a_tenant_indexed_with_configured_k1_and_b_is_served_by_early_termination(engine, tenant):
+    """k1 and b other than the defaults, set as a user sets them (PAGEMILL_BM25_K1/_B): the
+    tenant's first document computes its impacts with them, so queries take the rounds (not
+    the plain scan, which other impact parameters would force) and answer what the scan
+    answers."""
+    from app.config import Config
+
+    config = Config.from_env({"PAGEMILL_BM25_K1": "1.5", "PAGEMILL_BM25_B": "0.75"})
+    assert (config.bm25_k1, config.bm25_b) != (DEFAULTS.k1, DEFAULTS.b)
+    rng = random.Random(17)
+    for i in range(300):
+        _index(engine, tenant, f"doc{i}", _random_text(rng), k1=config.bm25_k1, b=config.bm25_b)
+    with engine.connect() as conn:
+        stored = conn.execute(text("SELECT impact_k1, impact_b FROM bm25_stats WHERE tenant_id = :t"),
+                              {"t": tenant}).one()
+    assert tuple(stored) == (1.5, 0.75)
+    fast = config.search_params(candidates=10, bm25_depth=3, bm25_scan_below=0)
+    plain = config.search_params(candidates=10, bm25_scan_below=10**9)
+    paths = []
+    with engine.begin() as conn:
+        for query in ["word0 word1", "word0 word1 word2 protein", "word3 cancer", "word1 word2 word3 word4",
+                      "word5 word6 word30 word31", "word0 word8 word19"]:
+            for collapse in (False, True):
+                got = search(conn, tenant, query, k=10, mode="bm25", collapse=collapse, params=fast)
+                full = search(conn, tenant, query, k=10, mode="bm25", collapse=collapse, params=plain)
+                assert got and [(h.chunk_id, round(h.score, 9)) for h in got] == [
+                    (h.chunk_id, round(h.score, 9)) for h in full], (query, collapse)
+                assert {h.bm25_path for h in full} == {"scan"}
+                paths.append(got[0].bm25_path)
+        # The defaults' k1 and b do not match these impacts: the plain scan answers.
+        defaults = replace(fast, k1=DEFAULTS.k1, b=DEFAULTS.b)
+        assert bm25_path(conn, tenant, "word0 word1", params=defaults) == "scan"
+    assert "scan" not in paths, paths
+    assert any(p.startswith("exact") for p in paths), paths
+
+
+def test_a_tenant_left_without_chunks_takes_the_writers_k1_and_b(engine, tenant):
+    """Impact parameters stand while any impact depends on them; a tenant emptied takes the
+    next writer's, as a new one does."""
+    stored = text("SELECT impact_k1, impact_b FROM bm25_stats WHERE tenant_id = :t")
+    _index(engine, tenant, "a", "alpha beta", k1=0.9, b=0.4)
+    _index(engine, tenant, "b", "alpha gamma", k1=1.5, b=0.75)
+    with engine.begin() as conn:
+        assert tuple(conn.execute(stored, {"t": tenant}).one()) == (0.9, 0.4)
+        assert delete_document(conn, tenant, "a") and delete_document(conn, tenant, "b")
+    _index(engine, tenant, "c", "alpha delta", k1=1.5, b=0.75)
+    with engine.begin() as conn:
+        assert tuple(conn.execute(stored, {"t": tenant}).one()) == (1.5, 0.75)

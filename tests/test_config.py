@@ -12,11 +12,26 @@ from app.config import Config
 from tests.conftest import ROOT
 
 
-def test_defaults_use_the_embedded_server_and_local_storage(tmp_path):  # type: ignore[no-untyped-def]
+def test_defaults_use_the_embedded_server_and_local_storage(tmp_path):
     config = Config.from_env({"PAGEMILL_HOME": str(tmp_path)})
     assert config.uses_embedded_database
     assert config.storage_url == f"file://{tmp_path / 'objects'}"
     assert config.broker_url_for("postgresql://u@h/db") == "pagemill+postgresql+psycopg://u@h/db"
+
+
+def test_an_empty_environment_gives_every_field_its_own_default(tmp_path):
+    """Each default is stated once, on the field: from_env reads the field's default when a
+    variable is unset, so the two cannot drift apart."""
+    config = Config.from_env({"PAGEMILL_HOME": str(tmp_path)})
+    assert config == Config(home=config.home, database_url=None, broker_url=None,
+                            storage_url=config.storage_url)
+
+
+def test_flags_are_on_unless_said_off():
+    assert Config.from_env({"PAGEMILL_EXTRACT_ISOLATION": "off"}).extract_isolation is False
+    assert Config.from_env({"PAGEMILL_EXTRACT_ISOLATION": ""}).extract_isolation is True
+    assert Config.from_env({"PAGEMILL_URL_ALLOW_HTTP": "1"}).url_allow_http is True
+    assert Config.from_env({}).url_allow_http is False
 
 
 def test_database_url_is_normalised_to_psycopg3():
@@ -35,6 +50,30 @@ def test_search_runs_with_the_configured_ranking_and_the_request_overrides_it():
     assert config.search_params(alpha=0.9).alpha == 0.9
 
 
+def test_ranking_defaults_are_stated_once_in_indexing_ranking():
+    from indexing.ranking import DEFAULTS, SearchParams
+
+    # Config's ranking fields default to SearchParams' own, so a search built from an empty
+    # environment runs with exactly the defaults search itself would take.
+    assert Config.from_env({}).search_params() == SearchParams() == DEFAULTS
+    assert (DEFAULTS.fusion, DEFAULTS.k1, DEFAULTS.b) == ("weighted", 0.9, 0.4)
+    config = Config.from_env({"PAGEMILL_BM25_K1": "1.2", "PAGEMILL_BM25_B": "0.75",
+                              "PAGEMILL_FUSION": "rrf"})
+    assert (config.search_params().k1, config.search_params().b, config.search_params().fusion) == (
+        1.2, 0.75, "rrf")
+
+
+def test_configuration_imports_no_search_machinery():
+    """Config is read by every process, the CLI's --help included: it must not pull in numpy,
+    SQLAlchemy, torch or the search statement's renderer."""
+    probe = ("import sys, app.config; print(sorted(m for m in ('numpy', 'sqlalchemy', 'torch', "
+             "'jinja2', 'indexing.search', 'indexing.embedding') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 def test_bad_numbers_are_reported_by_name():
     with pytest.raises(ValueError, match="PAGEMILL_BATCH_SIZE"):
         Config.from_env({"PAGEMILL_BATCH_SIZE": "many"})
@@ -49,7 +88,7 @@ def _port_open(port: int) -> bool:
 
 
 @pytest.mark.skipif(not _port_open(5432), reason="no PostgreSQL on 127.0.0.1:5432")
-def test_a_server_without_pgvector_is_refused_with_a_fix(tmp_path):  # type: ignore[no-untyped-def]
+def test_a_server_without_pgvector_is_refused_with_a_fix(tmp_path):
     import psycopg
 
     url = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -65,7 +104,7 @@ def test_a_server_without_pgvector_is_refused_with_a_fix(tmp_path):  # type: ign
     assert "pgvector" in result.stderr and "unset DATABASE_URL" in result.stderr
 
 
-def test_embedded_server_is_tuned_for_its_machine(database_url):  # type: ignore[no-untyped-def]
+def test_embedded_server_is_tuned_for_its_machine(database_url):
     import os
 
     import psycopg

@@ -75,12 +75,12 @@ def _postings(url: str) -> set[tuple[str, str, str, int, int]]:
             SELECT t.tenant_id::text, t.term, sd.external_id, p.tf, p.doc_length
             FROM bm25_postings p {term}
             JOIN chunks c ON c.id = p.chunk_id JOIN search_documents sd ON sd.id = c.search_document_id"""))
-        return {tuple(r) for r in rows}  # type: ignore[misc]
+        return {tuple(r) for r in rows}
 
 
 def _dictionary(url: str) -> set[tuple[str, str, int]]:
     with get_engine(url).connect() as conn:
-        return {tuple(r) for r in conn.execute(  # type: ignore[misc]
+        return {tuple(r) for r in conn.execute(
             text("SELECT tenant_id::text, term, df FROM bm25_terms"))}
 
 
@@ -106,3 +106,23 @@ def test_term_ids_migration_keeps_every_posting_and_df_both_ways(fresh_url):
     downgrade_schema(fresh_url, "0011")
     assert _postings(fresh_url) == {p for p in postings if p[2] != "a1"}
     assert _dictionary(fresh_url) == after_delete
+
+
+def test_migration_0013_creates_the_function_and_takes_it_back(fresh_url):
+    exists = text("SELECT count(*) FROM pg_proc WHERE proname = 'bm25_term_score'")
+    score = text("SELECT bm25_term_score(2.0, 3, 10, 12.5, 0.9, 0.4)")
+    upgrade_schema(fresh_url, "0012")
+    engine = get_engine(fresh_url)
+    with engine.connect() as conn:
+        assert conn.execute(exists).scalar_one() == 0
+    upgrade_schema(fresh_url, "0013")
+    with engine.connect() as conn:
+        assert conn.execute(exists).scalar_one() == 1
+        expected = 2.0 * 3 * (0.9 + 1.0) / (3 + 0.9 * (1.0 - 0.4 + 0.4 * 10 / 12.5))
+        assert conn.execute(score).scalar_one() == expected
+    downgrade_schema(fresh_url, "0012")
+    with engine.connect() as conn:
+        assert conn.execute(exists).scalar_one() == 0
+    upgrade_schema(fresh_url)
+    with engine.connect() as conn:
+        assert conn.execute(exists).scalar_one() == 1

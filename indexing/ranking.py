@@ -1,0 +1,66 @@
+"""Ranking settings: the one place their defaults are stated.
+
+``SearchParams`` holds every setting a search runs with; its field defaults are the service's
+defaults, and ``app.config.Config`` takes its ranking fields' defaults from here.  This module
+imports nothing heavier than the standard library, so that configuration stays cheap to load.
+
+BM25's k1 and b do two jobs: search scores with them, and indexing stores each posting's
+*impact* (its contribution at weight 1, computed by the SQL function ``bm25_term_score`` of
+migration 0013) with the k1 and b it is given.  The early-terminating BM25 path reads impacts,
+so it serves a query only when the query's k1 and b are those the tenant's impacts were
+computed with (``bm25_stats.impact_k1``/``impact_b``); otherwise the plain scan answers, as
+exactly but more slowly.  Writers and searchers are therefore handed the same configured k1
+and b (``indexing.store.replace_document`` and ``refresh_impacts`` take them as arguments).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Fusion = Literal["rrf", "weighted"]
+FUSIONS: tuple[Fusion, ...] = ("rrf", "weighted")
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    # Okapi BM25 with Lucene's IDF.
+    k1: float = 0.9
+    b: float = 0.4
+    rrf_k: int = 60
+    ef_search: int = 100
+    candidates: int = 100
+    # "rrf": Reciprocal Rank Fusion; "weighted": alpha * dense + (1 - alpha) * BM25, each
+    # min-max normalised over its own top-N candidates.  Weighted 0.5 was chosen on SciFact's
+    # train qrels (nDCG@10 0.7386 against RRF's 0.7171; docs/BENCHMARKS.md).
+    fusion: Fusion = "weighted"
+    alpha: float = 0.5
+    # Postings read per query term in the first round of early termination; each further
+    # round reads bm25_growth times deeper (at most), only the postings that can still
+    # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
+    # 1,000 then 15,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/15,000
+    # and a scan below 20,000 did 8 % and then 5 % more work.  A third round (225,000)
+    # answers the 1-4 % of queries left to MaxScore mostly in 10-45 % less time, but every
+    # round costs every query ~0.5 ms to set up, so two is the default (docs/BENCHMARKS.md,
+    # session 9).
+    bm25_depth: int = 1000
+    bm25_rounds: int = 2
+    bm25_growth: int = 15
+    # A term's list at most this many times a round's depth is read whole by that round (up
+    # to the threshold): a list cut just short leaves a rest that keeps most chunks open.
+    bm25_whole: float = 2.0
+    # When no round proves its answer: True reads on (MaxScore) until it is exact; False
+    # returns the last round's candidates, each exactly scored, as they rank.
+    bm25_exact: bool = True
+    # Out of budget (bm25_exact False), how many chunks are completed at most.
+    bm25_complete_limit: int = 1000
+    bm25_scan_below: int = 40_000
+    # Chunks of best lower bound each round completes at once (at least the ranks that must
+    # be exact), so that it proves against exact scores.
+    bm25_probe: int = 40
+    # Chunks of best upper bound completed first when a round completes its answer, so that
+    # theta over their exact scores decides which of the rest need completing at all.
+    bm25_stage: int = 256
+
+
+DEFAULTS = SearchParams()

@@ -1,0 +1,51 @@
+-- indexing/sql/search.sql rendered with mode=dense collapse=True filtered=True fusion=weighted rounds=2.
+-- Generated: regenerate with `.venv/bin/python -m tests.render_search_sql` after changing indexing/sql/.
+WITH
+dense AS (
+    SELECT chunk_id, 1.0::float8 - distance AS score,
+           row_number() OVER (ORDER BY distance, chunk_id) AS rank
+    FROM (
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS vector) AS distance
+        FROM chunks c
+        JOIN search_documents fsd ON fsd.id = c.search_document_id
+            AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
+            AND (CAST(:f_job AS uuid) IS NULL OR fsd.job_id = CAST(:f_job AS uuid))
+            AND (CAST(:f_meta AS jsonb) IS NULL OR fsd.metadata @> CAST(:f_meta AS jsonb))
+            AND (CAST(:f_mimes AS text[]) IS NULL OR fsd.mime_type = ANY(CAST(:f_mimes AS text[])))
+            AND (CAST(:f_after AS timestamptz) IS NULL
+                 OR fsd.indexed_at >= CAST(:f_after AS timestamptz))
+            AND (CAST(:f_before AS timestamptz) IS NULL
+                 OR fsd.indexed_at < CAST(:f_before AS timestamptz))
+        WHERE c.tenant_id = :tenant
+        ORDER BY distance
+        LIMIT :candidates
+    ) nearest
+),
+fused AS (
+    SELECT chunk_id, score, rank AS dense_rank, score AS dense_score,
+           NULL::bigint AS bm25_rank, NULL::float8 AS bm25_score
+    FROM dense
+),
+ranked AS (
+    SELECT * FROM (
+        SELECT DISTINCT ON (c.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
+               f.bm25_rank, f.bm25_score, c.search_document_id
+        FROM fused f
+        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
+        -- few candidates there are, would otherwise hash the whole chunks table.
+        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
+                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
+        ORDER BY c.search_document_id, f.score DESC, f.chunk_id
+    ) best
+    ORDER BY score DESC, chunk_id
+    LIMIT :k
+)
+SELECT sd.external_id AS document_id, r.chunk_id, r.score, c.text, c.heading_path, c.page_start,
+       c.page_end, r.dense_rank, r.dense_score, r.bm25_rank, r.bm25_score, sd.title, sd.mime_type,
+       NULL::text AS bm25_path
+FROM ranked r
+CROSS JOIN LATERAL (SELECT c.text, c.heading_path, c.page_start, c.page_end FROM chunks c
+                    WHERE c.id = r.chunk_id OFFSET 0) c
+CROSS JOIN LATERAL (SELECT sd.external_id, sd.title, sd.mime_type FROM search_documents sd
+                    WHERE sd.id = r.search_document_id OFFSET 0) sd
+ORDER BY r.score DESC, r.chunk_id
