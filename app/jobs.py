@@ -9,17 +9,22 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, Self
 
 from sqlalchemy import Connection, text
 
+from app.rows import from_row, row_values
 from app.storage import Storage
 from extractors.sniff import PARSEABLE, sniff
 
-TERMINAL_DOCUMENT_STATES = ("completed", "failed", "cancelled")
+JOB_STATES = ("queued", "running", "completed", "completed_with_errors", "failed", "cancelled")
 TERMINAL_JOB_STATES = ("completed", "completed_with_errors", "failed", "cancelled")
+# "waiting": handed to a remote provider's batch API (tasks/provider.py).
+DOCUMENT_STATES = ("pending", "processing", "waiting", "completed", "failed", "cancelled")
 
 
 class UnsupportedDocument(ValueError):
@@ -42,6 +47,136 @@ class NewDocument:
     filename: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     url: str | None = None
+
+
+@dataclass(frozen=True)
+class JobProgress:
+    """A job's status and counts, derived from its document rows (never incremented)."""
+
+    id: str
+    tenant_id: str
+    status: str
+    total_documents: int
+    batch_size: int
+    options: dict[str, Any]
+    retries: int
+    created_at: datetime
+    updated_at: datetime
+    published_at: datetime | None
+    finished_at: datetime | None
+    completed_documents: int
+    failed_documents: int
+    cancelled_documents: int
+    processing_documents: int
+    pending_documents: int
+    total_batches: int
+    done_batches: int
+
+    @property
+    def settled(self) -> int:
+        """Documents that reached a terminal state."""
+        return self.completed_documents + self.failed_documents + self.cancelled_documents
+
+
+@dataclass(frozen=True)
+class WorkDocument:
+    """A document as a worker handles it: who it belongs to, where its bytes are (or the URL
+    to fetch them from), and what the client said about it."""
+
+    id: str
+    tenant_id: str
+    job_id: str
+    external_id: str
+    object_key: str | None
+    filename: str | None
+    mime_type: str | None
+    sha256: str | None
+    metadata: dict[str, Any]
+    attempts: int
+    url: str | None
+    # upload, path, record, url, object (a direct upload) or attachment.
+    source: str
+    status: str
+
+    @classmethod
+    def from_row(cls, row: Mapping[Any, Any]) -> Self:
+        return cls(**{**row_values(cls, row), "metadata": row["metadata"] or {}})
+
+
+@dataclass(frozen=True)
+class DocumentOutcome:
+    """One document's outcome, as a job's document listing shows it."""
+
+    id: str
+    job_id: str
+    document_id: str
+    status: str
+    error_code: str | None
+    error_message: str | None
+    filename: str | None
+    mime_type: str | None
+    size_bytes: int | None
+    sha256: str | None
+    source: str
+    url: str | None
+    extractor: str | None
+    page_count: int | None
+    chunk_count: int | None
+    attempts: int
+    metadata: dict[str, Any]
+    quality: float | None
+    language: str | None
+    annotation: Any
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    parent_id: str | None
+
+
+@dataclass(frozen=True)
+class IndexedChunk:
+    id: int
+    chunk_no: int
+    text: str
+    heading_path: list[str]
+    page_start: int | None
+    page_end: int | None
+    token_count: int
+
+
+@dataclass(frozen=True)
+class AttachmentOutcome:
+    id: str
+    document_id: str
+    filename: str | None
+    mime_type: str | None
+    status: str
+    error_code: str | None
+    error_message: str | None
+    chunk_count: int | None
+
+
+@dataclass(frozen=True)
+class DocumentDetail(DocumentOutcome):
+    """A document with its Markdown, extraction report, chunks (when its content is the one
+    indexed) and attachments."""
+
+    markdown: str | None = None
+    extraction: dict[str, Any] | None = None
+    chunks: list[IndexedChunk] = field(default_factory=list)
+    indexed: bool = False
+    attachments: list[AttachmentOutcome] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DeletedDocument:
+    """What a caller must still remove after marking a document deleted."""
+
+    external_id: str
+    # Its content is the version indexed under its external id.
+    indexed: bool
+    # None when another document shares the bytes.
+    object_key: str | None
 
 
 def object_key_for(tenant_id: str, sha256: str) -> str:
@@ -90,8 +225,7 @@ def create_job(
         raise ValueError("a job needs at least one document")
     ids = [d.external_id for d in documents]
     if len(set(ids)) != len(ids):
-        seen: set[str] = set()
-        dupes = sorted({i for i in ids if i in seen or seen.add(i)})  # type: ignore[func-returns-value]
+        dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
         raise ValueError(f"document ids must be unique within a job; repeated: {dupes[:10]}")
     job_id = str(uuid.uuid4())
     batch_count = (len(documents) + batch_size - 1) // batch_size
@@ -154,14 +288,14 @@ GROUP BY j.id
 """
 
 
-def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> dict[str, Any] | None:
+def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> JobProgress | None:
     """Job status and counts derived from its document rows; ``None`` if not the caller's."""
     if not _is_uuid(job_id):
         return None
     where = "j.id = CAST(:job AS uuid)" + (" AND j.tenant_id = :tenant" if tenant_id else "")
     sql = _PROGRESS.format(where=where, order="")
     row = conn.execute(text(sql), {"job": job_id, "tenant": tenant_id}).mappings().one_or_none()
-    return dict(row) if row else None
+    return from_row(JobProgress, row) if row else None
 
 
 def start_batch(conn: Connection, job_id: str, batch_no: int) -> None:
@@ -185,7 +319,7 @@ def finish_batch(conn: Connection, job_id: str, batch_no: int) -> None:
 
 def claim_batch_documents(
     conn: Connection, job_id: str, batch_no: int, max_attempts: int
-) -> list[dict[str, Any]]:
+) -> list[WorkDocument]:
     """Take the unfinished documents of a batch.
 
     Terminal documents are never touched again, so a duplicate delivery of the batch repeats
@@ -205,9 +339,9 @@ def claim_batch_documents(
                started_at = now(), updated_at = now()
         WHERE job_id = :job AND batch_no = :batch AND status IN ('pending', 'processing')
         RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
-                  metadata, attempts, url, source
+                  metadata, attempts, url, source, status
     """), {"job": job_id, "batch": batch_no}).mappings().all()
-    return sorted((dict(r) for r in rows), key=lambda r: r["external_id"])
+    return sorted((WorkDocument.from_row(r) for r in rows), key=lambda r: r.external_id)
 
 
 def complete_document(
@@ -268,6 +402,7 @@ def fail_document(conn: Connection, document_id: str, code: str, message: str,
 
 
 def job_options(conn: Connection, job_id: str) -> dict[str, Any]:
+    """The options a job was submitted with (``{}`` for an unknown job)."""
     row = conn.execute(text("SELECT options FROM jobs WHERE id = CAST(:job AS uuid)"),
                        {"job": job_id}).one_or_none()
     return dict(row.options or {}) if row else {}
@@ -354,14 +489,14 @@ def find_idempotent_job(conn: Connection, tenant_id: str, key: str) -> tuple[str
 
 
 def list_jobs(conn: Connection, tenant_id: str, status: str | None, limit: int,
-              offset: int) -> list[dict[str, Any]]:
+              offset: int) -> list[JobProgress]:
     """The caller's jobs with their progress, newest first, in one query."""
     sql = _PROGRESS.format(
         where="j.tenant_id = :tenant AND (CAST(:status AS text) IS NULL OR j.status = :status)",
         order="ORDER BY j.created_at DESC, j.id LIMIT :limit OFFSET :offset")
     rows = conn.execute(text(sql), {"tenant": tenant_id, "status": status, "limit": limit,
                                     "offset": offset}).mappings().all()
-    return [dict(r) for r in rows]
+    return [from_row(JobProgress, r) for r in rows]
 
 
 _DOCUMENT_FIELDS = """
@@ -373,7 +508,7 @@ _DOCUMENT_FIELDS = """
 
 
 def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | None,
-                   limit: int, offset: int) -> list[dict[str, Any]]:
+                   limit: int, offset: int) -> list[DocumentOutcome]:
     rows = conn.execute(text(f"""
         SELECT {_DOCUMENT_FIELDS} FROM documents d
         WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid) AND d.deleted_at IS NULL
@@ -382,10 +517,23 @@ def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | 
         LIMIT :limit OFFSET :offset
     """), {"tenant": tenant_id, "job": job_id, "status": status, "limit": limit,
            "offset": offset}).mappings().all()
-    return [dict(r) for r in rows]
+    return [from_row(DocumentOutcome, r) for r in rows]
 
 
-def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[str, Any] | None:
+def failed_documents(conn: Connection, tenant_id: str, job_id: str, limit: int) -> list[DocumentOutcome]:
+    """A job's failed documents, attachments included (a failed attachment is worth telling
+    about too), by external id."""
+    rows = conn.execute(text(f"""
+        SELECT {_DOCUMENT_FIELDS} FROM documents d
+        WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid) AND d.status = 'failed'
+          AND d.deleted_at IS NULL
+        ORDER BY d.external_id
+        LIMIT :limit
+    """), {"tenant": tenant_id, "job": job_id, "limit": limit}).mappings().all()
+    return [from_row(DocumentOutcome, r) for r in rows]
+
+
+def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> DocumentDetail | None:
     """One document's outcome, Markdown and (when its content is the one indexed) chunks."""
     if not _is_uuid(document_uuid):
         return None
@@ -395,30 +543,31 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> dict[s
     """), {"tenant": tenant_id, "id": document_uuid}).mappings().one_or_none()
     if row is None:
         return None
-    doc = dict(row)
     chunks = conn.execute(text("""
         SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.token_count
         FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
         WHERE sd.tenant_id = :tenant AND sd.source_document_id = CAST(:id AS uuid)
         ORDER BY c.chunk_no
     """), {"tenant": tenant_id, "id": document_uuid}).mappings().all()
-    doc["chunks"] = [dict(c) for c in chunks]
-    doc["indexed"] = bool(chunks)
-    doc["attachments"] = [dict(r) for r in conn.execute(text("""
+    attachments = conn.execute(text("""
         SELECT id, external_id AS document_id, filename, mime_type, status, error_code, error_message,
                chunk_count
         FROM documents WHERE parent_id = CAST(:id AS uuid) AND deleted_at IS NULL
         ORDER BY external_id
-    """), {"id": document_uuid}).mappings()]
-    return doc
+    """), {"id": document_uuid}).mappings().all()
+    return DocumentDetail(
+        **row_values(DocumentDetail, row),
+        chunks=[IndexedChunk(**{**c, "heading_path": list(c["heading_path"] or [])}) for c in chunks],
+        indexed=bool(chunks),
+        attachments=[from_row(AttachmentOutcome, a) for a in attachments])
 
 
-def upsert_attachment(conn: Connection, parent: dict[str, Any], external_id: str, name: str,
-                      new: NewDocument | None, error: tuple[str, str] | None) -> dict[str, Any] | None:
+def upsert_attachment(conn: Connection, parent: WorkDocument, external_id: str, name: str,
+                      new: NewDocument | None, error: tuple[str, str] | None) -> WorkDocument | None:
     """The child row of one attachment of ``parent``: ``processing`` (its caller indexes it
     next) or ``failed`` with ``error``.  Replays converge on the same row; ``None`` when that
     row is already terminal (or the id belongs to a document the client submitted)."""
-    metadata = {**(parent.get("metadata") or {}), "attachment_of": parent["external_id"]}
+    metadata = {**parent.metadata, "attachment_of": parent.external_id}
     row = conn.execute(text("""
         INSERT INTO documents AS d (tenant_id, job_id, external_id, batch_no, source, object_key,
                                     filename, mime_type, size_bytes, sha256, metadata, status,
@@ -440,12 +589,12 @@ def upsert_attachment(conn: Connection, parent: dict[str, Any], external_id: str
         WHERE d.parent_id = excluded.parent_id AND d.status NOT IN ('completed', 'failed', 'cancelled')
         RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
                   metadata, attempts, url, source, status
-    """), {"parent": str(parent["id"]), "external_id": external_id, "name": name,
+    """), {"parent": parent.id, "external_id": external_id, "name": name,
            "key": new.object_key if new else None, "mime": new.mime_type if new else None,
            "size": new.size_bytes if new else None, "sha": new.sha256 if new else None,
            "metadata": json.dumps(metadata), "code": error[0] if error else None,
            "message": error[1][:2000] if error else None}).mappings().one_or_none()
-    return dict(row) if row else None
+    return WorkDocument.from_row(row) if row else None
 
 
 def attachment_ids(conn: Connection, tenant_id: str, document_uuid: str) -> list[str]:
@@ -526,7 +675,7 @@ def _is_uuid(value: str) -> bool:
     return True
 
 
-def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) -> dict[str, Any] | None:
+def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) -> DeletedDocument | None:
     """Mark a document deleted; returns what the caller must still remove (its external id,
     whether it is the indexed version, and its object key if no other document shares it)."""
     if not _is_uuid(document_uuid):
@@ -547,5 +696,5 @@ def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) 
         SELECT 1 FROM documents
         WHERE object_key = :key AND deleted_at IS NULL AND id <> CAST(:id AS uuid) LIMIT 1
     """), {"key": row.object_key, "id": document_uuid}).first() is not None
-    return {"external_id": row.external_id, "indexed": indexed,
-            "object_key": None if shared else row.object_key}
+    return DeletedDocument(external_id=row.external_id, indexed=indexed,
+                           object_key=None if shared else row.object_key)

@@ -8,9 +8,29 @@ resume the work where the last one stopped.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import Connection, text
+
+from app.jobs import WorkDocument
+from app.rows import from_row
+
+
+@dataclass(frozen=True)
+class ProviderBatch:
+    id: str
+    job_id: str
+    batch_no: int
+    provider: str
+    # submitting -> submitted -> succeeded | failed | timed_out
+    status: str
+    provider_job_id: str | None
+    input_file_id: str | None
+    provider_status: str | None
+    checks: int
+    submit_attempts: int
+    # The polling window has closed.
+    expired: bool
 
 
 def hand_over(conn: Connection, job_id: str, batch_no: int, document_ids: list[str], provider: str,
@@ -29,22 +49,23 @@ def hand_over(conn: Connection, job_id: str, batch_no: int, document_ids: list[s
     return str(row.id)
 
 
-def get(conn: Connection, batch_id: str, lock: bool = False) -> dict[str, Any] | None:
+def get(conn: Connection, batch_id: str, lock: bool = False) -> ProviderBatch | None:
     row = conn.execute(text(f"""
         SELECT id, job_id, batch_no, provider, status, provider_job_id, input_file_id,
                provider_status, checks, submit_attempts, deadline, deadline < now() AS expired
         FROM provider_batches WHERE id = CAST(:id AS uuid) {'FOR UPDATE' if lock else ''}
     """), {"id": batch_id}).mappings().one_or_none()
-    return dict(row) if row else None
+    return from_row(ProviderBatch, row) if row else None
 
 
-def waiting_documents(conn: Connection, job_id: str, batch_no: int) -> list[dict[str, Any]]:
+def waiting_documents(conn: Connection, job_id: str, batch_no: int) -> list[WorkDocument]:
     rows = conn.execute(text("""
-        SELECT id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256, metadata
+        SELECT id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256, metadata,
+               attempts, url, source, status
         FROM documents WHERE job_id = :job AND batch_no = :batch AND status = 'waiting'
         ORDER BY external_id
     """), {"job": job_id, "batch": batch_no}).mappings().all()
-    return [dict(r) for r in rows]
+    return [WorkDocument.from_row(r) for r in rows]
 
 
 def record_submission_attempt(conn: Connection, batch_id: str, error: str | None) -> int:

@@ -27,6 +27,15 @@ class Storage(Protocol):
 
     def exists(self, key: str) -> bool: ...
 
+    def size(self, key: str) -> int | None:
+        """Size in bytes of an object, ``None`` if there is none."""
+        ...
+
+    def presign_put(self, key: str, expires_in: int) -> str | None:
+        """A URL a client can PUT an object's bytes to for ``expires_in`` seconds, or ``None``
+        when this storage cannot take direct uploads."""
+        ...
+
 
 def _check_key(key: str) -> str:
     parts = key.split("/")
@@ -68,6 +77,15 @@ class LocalStorage:
 
     def exists(self, key: str) -> bool:
         return self._path(key).is_file()
+
+    def size(self, key: str) -> int | None:
+        try:
+            return self._path(key).stat().st_size
+        except FileNotFoundError:
+            return None
+
+    def presign_put(self, key: str, expires_in: int) -> str | None:
+        return None  # a directory on the server has no URL clients could PUT to
 
 
 class S3Storage:

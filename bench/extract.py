@@ -104,7 +104,7 @@ def ocr_error_rates() -> list[tuple[str, float, str]]:
     return rows
 
 
-def _pages_per_second(files: list[Path], run, repeat: int) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+def _pages_per_second(files: list[Path], run, repeat: int) -> tuple[float, int]:
     pages = 0
     elapsed = []
     for _ in range(repeat):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from celery import chord
+from celery import Task, chord
 from celery.signals import worker_ready
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
@@ -35,7 +35,7 @@ def log_capabilities(**_: object) -> None:
     retry_backoff=True,
     max_retries=8,
 )
-def ingest_batch(self, job_id: str, batch_no: int) -> dict[str, int]:  # type: ignore[no-untyped-def]
+def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
     runtime = get_runtime()
     log.info("ingest_batch", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                     "task_id": self.request.id})
@@ -56,7 +56,7 @@ def ingest_batch(self, job_id: str, batch_no: int) -> dict[str, int]:  # type: i
     retry_backoff=True,
     max_retries=8,
 )
-def finalize_job(self, _results: object, job_id: str) -> str | None:  # type: ignore[no-untyped-def]
+def finalize_job(self: Task, _results: object, job_id: str) -> str | None:
     runtime = get_runtime()
     with runtime.engine.begin() as conn:
         status = jobs.finalize_job(conn, job_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ from sqlalchemy import Engine
 
 from app import jobs, provider_batches, url_fetch
 from app.config import Config
+from app.jobs import WorkDocument
 from app.storage import ObjectNotFound, Storage
 from extractors import ExtractionError, ExtractionResult
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
@@ -42,8 +43,10 @@ Extractor = IsolatedExtractor | InProcessExtractor
 
 
 @dataclass
-class _Prepared:
-    doc: dict[str, Any]
+class Prepared:
+    """A document ready to be indexed: its extraction result, chunks and index identity."""
+
+    doc: WorkDocument
     result: ExtractionResult
     chunks: list[Chunk]
     indexed: store.IndexedDocument
@@ -64,82 +67,86 @@ def content_hash(sha256: str, config: Config) -> str:
     return hashlib.sha256(recipe.encode()).hexdigest()
 
 
-def _fields(doc: dict[str, Any]) -> dict[str, Any]:
-    return {"job_id": str(doc["job_id"]), "document_id": doc["external_id"],
-            "document_uuid": str(doc["id"])}
+def _fields(doc: WorkDocument) -> dict[str, str]:
+    return {"job_id": doc.job_id, "document_id": doc.external_id, "document_uuid": doc.id}
 
 
-def _fail(engine: Engine, doc: dict[str, Any], code: str, message: str,
+def _fail(engine: Engine, doc: WorkDocument, code: str, message: str,
           report: dict[str, Any] | None = None) -> None:
     log.warning("document failed: %s: %s", code, message, extra={**_fields(doc), "error_code": code})
     with engine.begin() as conn:
-        jobs.fail_document(conn, str(doc["id"]), code, message, report)
+        jobs.fail_document(conn, doc.id, code, message, report)
 
 
-def load_bytes(storage: Storage, doc: dict[str, Any]) -> bytes:
+def load_bytes(storage: Storage, doc: WorkDocument) -> bytes:
     """A document's stored bytes, checked against the hash recorded at submission."""
+    if doc.object_key is None:
+        raise ExtractionError("object_missing", "the document has no stored bytes")
     try:
-        data = storage.get(doc["object_key"])
+        data = storage.get(doc.object_key)
     except ObjectNotFound as exc:
-        raise ExtractionError("object_missing", f"stored bytes not found: {doc['object_key']}") from exc
-    if hashlib.sha256(data).hexdigest() != doc["sha256"]:
+        raise ExtractionError("object_missing", f"stored bytes not found: {doc.object_key}") from exc
+    if hashlib.sha256(data).hexdigest() != doc.sha256:
         raise ExtractionError("object_corrupt", "stored bytes do not match their SHA-256")
     return data
 
 
-def _store_bytes(engine: Engine, storage: Storage, doc: dict[str, Any], data: bytes, source: str,
-                 filename: str | None, where: str = "") -> dict[str, Any]:
+def _store_bytes(engine: Engine, storage: Storage, doc: WorkDocument, data: bytes, source: str,
+                 filename: str | None, where: str = "") -> WorkDocument:
     """Bytes obtained by the worker (URL, direct upload) stored content-addressed like an
     upload and recorded on the document; returns the document as it now is."""
     try:
-        new = jobs.stage_document(storage, str(doc["tenant_id"]), doc["external_id"], data,
+        new = jobs.stage_document(storage, doc.tenant_id, doc.external_id, data,
                                   source=source, filename=filename)
     except jobs.UnsupportedDocument as exc:
         raise ExtractionError("unsupported", exc.reason + where) from exc
     with engine.begin() as conn:
-        jobs.record_fetch(conn, str(doc["id"]), new)
-    return {**doc, "object_key": new.object_key, "sha256": new.sha256, "mime_type": new.mime_type,
-            "filename": doc["filename"] or new.filename}
+        jobs.record_fetch(conn, doc.id, new)
+    return replace(doc, object_key=new.object_key, sha256=new.sha256, mime_type=new.mime_type,
+                   filename=doc.filename or new.filename)
 
 
-def _fetch(engine: Engine, storage: Storage, doc: dict[str, Any],
-           config: Config) -> tuple[dict[str, Any], bytes]:
+def _fetch(engine: Engine, storage: Storage, doc: WorkDocument,
+           config: Config) -> tuple[WorkDocument, bytes]:
     """A URL document's bytes, fetched under the SSRF policy and stored like an upload."""
+    assert doc.url is not None
     try:
-        fetched = url_fetch.fetch(doc["url"], config.url_policy())
+        fetched = url_fetch.fetch(doc.url, config.url_policy())
     except url_fetch.FetchError as exc:
         raise ExtractionError(exc.code, exc.message) from exc
-    doc = _store_bytes(engine, storage, doc, fetched.data, "url", doc["filename"] or fetched.filename,
+    doc = _store_bytes(engine, storage, doc, fetched.data, "url", doc.filename or fetched.filename,
                        f" (from {fetched.final_url})")
     log.info("document fetched", extra={**_fields(doc), "bytes": len(fetched.data)})
     return doc, fetched.data
 
 
-def _adopt_upload(engine: Engine, storage: Storage, doc: dict[str, Any]) -> tuple[dict[str, Any], bytes]:
+def _adopt_upload(engine: Engine, storage: Storage, doc: WorkDocument) -> tuple[WorkDocument, bytes]:
     """A direct upload (``object_key`` document): stored content-addressed like any upload,
     then the upload object is removed, in that order, so a crash in between loses nothing."""
-    upload_key = doc["object_key"]
+    upload_key = doc.object_key
+    assert upload_key is not None
     try:
         data = storage.get(upload_key)
     except ObjectNotFound as exc:
         raise ExtractionError("object_missing", f"the uploaded object is gone: {upload_key}") from exc
-    doc = _store_bytes(engine, storage, doc, data, "object", doc["filename"])
-    if doc["object_key"] != upload_key:
+    doc = _store_bytes(engine, storage, doc, data, "object", doc.filename)
+    if doc.object_key != upload_key:
         storage.delete(upload_key)
     return doc, data
 
 
-def _prepare(engine: Engine, storage: Storage, doc: dict[str, Any], config: Config,
-             extractor: Extractor, job_options: dict[str, Any]) -> list[_Prepared]:
+def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config,
+             extractor: Extractor, job_options: dict[str, Any]) -> list[Prepared]:
     """The document's attachments (documents of their own), then the document itself."""
-    if doc.get("object_key") is None and doc.get("url"):
+    if doc.object_key is None and doc.url:
         doc, data = _fetch(engine, storage, doc, config)
-    elif doc.get("sha256") is None and doc.get("source") == "object":
+    elif doc.sha256 is None and doc.source == "object":
         doc, data = _adopt_upload(engine, storage, doc)
     else:
         data = load_bytes(storage, doc)
-    options = config.extract_options(password=job_options.get("password"))
-    result = extractor.extract(data, filename=doc["filename"], declared=doc["mime_type"],
+    password = job_options.get("password")
+    options = config.extract_options(password=password if isinstance(password, str) else None)
+    result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
                                options=options, timeout=config.extract_hard_timeout)
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
                                           "route": result.route, "quality": result.quality})
@@ -157,27 +164,27 @@ def _attachment_id(parent_id: str, name: str, used: set[str]) -> str:
     return external_id
 
 
-def _prepare_attachments(engine: Engine, storage: Storage, parent: dict[str, Any],
-                         result: ExtractionResult, config: Config) -> list[_Prepared]:
+def _prepare_attachments(engine: Engine, storage: Storage, parent: WorkDocument,
+                         result: ExtractionResult, config: Config) -> list[Prepared]:
     """Each attachment becomes a child row of ``parent`` with its own bytes in storage, its
     own outcome and index entry (``<parent id>#<file name>``); a failed attachment fails
     alone.  Attachments of attachments follow, depth first."""
-    items: list[_Prepared] = []
+    items: list[Prepared] = []
     used: set[str] = set()
     for attachment in result.attachments:
-        external_id = _attachment_id(parent["external_id"], attachment.name, used)
+        external_id = _attachment_id(parent.external_id, attachment.name, used)
+        new: jobs.NewDocument | None = None
+        error: tuple[str, str] | None = None
         try:
-            new = jobs.stage_document(storage, str(parent["tenant_id"]), external_id, attachment.data,
+            new = jobs.stage_document(storage, parent.tenant_id, external_id, attachment.data,
                                       source="attachment", filename=attachment.name)
         except jobs.UnsupportedDocument as exc:
-            new, error = None, ("unsupported", exc.reason)
-        else:
-            error = None
+            error = ("unsupported", exc.reason)
         if attachment.result is None:
             error = (attachment.error_code or "unsupported", attachment.error_message or "not parsed")
         with engine.begin() as conn:
             child = jobs.upsert_attachment(conn, parent, external_id, attachment.name, new, error)
-        if child is None or child["status"] != "processing" or attachment.result is None:
+        if child is None or child.status != "processing" or attachment.result is None:
             continue  # finished by an earlier delivery, or failed and recorded as such
         try:
             items.extend(_prepare_attachments(engine, storage, child, attachment.result, config))
@@ -187,7 +194,7 @@ def _prepare_attachments(engine: Engine, storage: Storage, parent: dict[str, Any
     return items
 
 
-def prepare_result(doc: dict[str, Any], result: ExtractionResult, config: Config) -> _Prepared:
+def prepare_result(doc: WorkDocument, result: ExtractionResult, config: Config) -> Prepared:
     """Chunks and index identity for an extraction result (local or from a provider)."""
     segments = [(page.markdown, page.number) for page in result.pages]
     breaker = similarity_breaks if config.chunker == "semantic" else None
@@ -195,13 +202,13 @@ def prepare_result(doc: dict[str, Any], result: ExtractionResult, config: Config
                             overlap_tokens=config.chunk_overlap_tokens, breaker=breaker)
     if not chunks:
         raise ExtractionError("empty", "no text could be extracted from the document")
+    assert doc.sha256 is not None, "a document is prepared only once its bytes are stored"
     indexed = store.IndexedDocument(
-        tenant_id=str(doc["tenant_id"]), external_id=doc["external_id"],
-        source_document_id=str(doc["id"]), job_id=str(doc["job_id"]),
-        content_sha256=content_hash(doc["sha256"], config), mime_type=result.mime_type,
-        title=result.title, metadata_json=json.dumps(doc["metadata"] or {}),
+        tenant_id=doc.tenant_id, external_id=doc.external_id, source_document_id=doc.id,
+        job_id=doc.job_id, content_sha256=content_hash(doc.sha256, config), mime_type=result.mime_type,
+        title=result.title, metadata_json=json.dumps(doc.metadata),
     )
-    return _Prepared(doc, result, chunks, indexed)
+    return Prepared(doc, result, chunks, indexed)
 
 
 def process_batch(
@@ -217,7 +224,7 @@ def process_batch(
             # Remote batch OCR: the documents wait for the provider; tasks/provider.py
             # submits the batch and polls it without holding this worker.
             provider_batch = provider_batches.hand_over(
-                conn, job_id, batch_no, [str(d["id"]) for d in docs], job_options["provider"],
+                conn, job_id, batch_no, [d.id for d in docs], str(job_options["provider"]),
                 config.provider_window_seconds)
             jobs.finish_batch(conn, job_id, batch_no)
             log.info("batch handed to provider", extra={"job_id": job_id, "provider_batch": provider_batch,
@@ -227,7 +234,7 @@ def process_batch(
     log.info("batch started", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                      "documents": len(docs)})
     failed = unchanged = 0
-    prepared: list[_Prepared] = []
+    prepared: list[Prepared] = []
     for doc in docs:
         if _adopt_unchanged(engine, doc, config):
             unchanged += 1
@@ -250,7 +257,7 @@ def process_batch(
                 with engine.begin() as conn:
                     count = store.adopt_if_unchanged(conn, item.indexed)
                     if count is not None:
-                        if not jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
+                        if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
                                                       item.result.markdown, item.result.page_count,
                                                       count, item.result.report()):
                             raise _NoLongerInProgress
@@ -266,23 +273,22 @@ def process_batch(
     return BatchOutcome(completed=completed + unchanged, failed=failed, unchanged=unchanged)
 
 
-def _adopt_unchanged(engine: Engine, doc: dict[str, Any], config: Config) -> bool:
+def _adopt_unchanged(engine: Engine, doc: WorkDocument, config: Config) -> bool:
     """Complete a document whose exact content is already indexed under its id, before any
     extraction: a replay or re-ingest of unchanged bytes costs two UPDATEs, not an OCR run."""
-    if doc.get("sha256") is None:
+    if doc.sha256 is None:
         return False  # a URL not fetched yet: its content is unknown
-    if doc.get("mime_type") in (MIME_EML, MIME_MSG):
+    if doc.mime_type in (MIME_EML, MIME_MSG):
         return False  # its attachments need rows in this job too: extract it (cheap for mail)
     with engine.begin() as conn:
-        indexed = store.find_unchanged(conn, str(doc["tenant_id"]), doc["external_id"],
-                                       content_hash(doc["sha256"], config))
+        indexed = store.find_unchanged(conn, doc.tenant_id, doc.external_id, content_hash(doc.sha256, config))
         if indexed is None or indexed.source_document_id is None:
             return False
-        if indexed.source_document_id == str(doc["id"]):
+        if indexed.source_document_id == doc.id:
             return False  # our own earlier attempt: let the normal path finish it
-        if not jobs.complete_from(conn, str(doc["id"]), indexed.source_document_id, indexed.chunk_count):
+        if not jobs.complete_from(conn, doc.id, indexed.source_document_id, indexed.chunk_count):
             return False
-        store.adopt(conn, indexed, str(doc["id"]), str(doc["job_id"]), json.dumps(doc["metadata"] or {}))
+        store.adopt(conn, indexed, doc.id, doc.job_id, json.dumps(doc.metadata))
     log.info("document unchanged: adopted", extra=_fields(doc))
     return True
 
@@ -291,7 +297,7 @@ class _NoLongerInProgress(Exception):
     """Raised inside an index transaction to roll it back."""
 
 
-def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) -> int:
+def index_prepared(engine: Engine, config: Config, prepared: list[Prepared]) -> int:
     """Embed all chunks together, then index each document in its own transaction that also
     marks it completed.  Returns the number of documents indexed."""
     all_chunks = [c.embed_text for item in prepared for c in item.chunks]
@@ -306,7 +312,7 @@ def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) ->
             with engine.begin() as conn:
                 store.replace_document(conn, item.indexed, item.chunks, doc_vectors,
                                        k1=config.bm25_k1, b=config.bm25_b)
-                if not jobs.complete_document(conn, str(item.doc["id"]), item.result.extractor,
+                if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
                                               item.result.markdown, item.result.page_count, n,
                                               item.result.report()):
                     raise _NoLongerInProgress
@@ -314,7 +320,7 @@ def index_prepared(engine: Engine, config: Config, prepared: list[_Prepared]) ->
             # Cancelled while it was being processed: the index writes above are rolled back.
             log.info("document cancelled during processing; not indexed", extra=_fields(item.doc))
             continue
-        completed += item.doc.get("source") != "attachment"  # count what the client submitted
+        completed += item.doc.source != "attachment"  # count what the client submitted
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
                                             "extractor": item.result.extractor})
     return completed

@@ -17,6 +17,7 @@ import logging
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from celery import Task
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
@@ -55,21 +56,21 @@ def submit(engine: Engine, storage: Storage, config: Config, batch_id: str) -> s
     nothing was left to submit).  Raises on a provider error; calling again is safe."""
     with engine.connect() as conn:
         batch = provider_batches.get(conn, batch_id)
-        if batch is None or batch["status"] != "submitting":
-            return batch["provider_job_id"] if batch else None
-        docs = provider_batches.waiting_documents(conn, str(batch["job_id"]), batch["batch_no"])
+        if batch is None or batch.status != "submitting":
+            return batch.provider_job_id if batch else None
+        docs = provider_batches.waiting_documents(conn, batch.job_id, batch.batch_no)
     settings = config.mistral_settings()
-    schema = _schema(engine, str(batch["job_id"]))
+    schema = _schema(engine, batch.job_id)
     requests = []
     for doc in docs:
         try:
             data = load_bytes(storage, doc)
         except ExtractionError as exc:
             with engine.begin() as conn:
-                jobs.fail_document(conn, str(doc["id"]), exc.code, exc.message)
+                jobs.fail_document(conn, doc.id, exc.code, exc.message)
             continue
-        mime = sniff(data, filename=doc["filename"], declared=doc["mime_type"]) or "application/pdf"
-        requests.append((str(doc["id"]), mistral.request_body(data, mime, settings.model, schema)))
+        mime = sniff(data, filename=doc.filename, declared=doc.mime_type) or "application/pdf"
+        requests.append((doc.id, mistral.request_body(data, mime, settings.model, schema)))
     if not requests:
         with engine.begin() as conn:
             provider_batches.finish(conn, batch_id, "failed", None, "no document left to submit")
@@ -80,7 +81,7 @@ def submit(engine: Engine, storage: Storage, config: Config, batch_id: str) -> s
         provider_batches.mark_submitted(conn, batch_id, provider_job_id, input_file,
                                         config.provider_poll_seconds)
     log.info("provider batch submitted" if created else "provider batch adopted",
-             extra={"job_id": str(batch["job_id"]), "provider_batch": batch_id,
+             extra={"job_id": batch.job_id, "provider_batch": batch_id,
                     "provider_job_id": provider_job_id, "documents": len(requests)})
     return provider_job_id
 
@@ -89,14 +90,15 @@ def check(engine: Engine, storage: Storage, config: Config, batch_id: str) -> Ch
     """One status check; on success download, validate and commit each line's document."""
     with engine.connect() as conn:
         batch = provider_batches.get(conn, batch_id)
-    if batch is None or batch["status"] not in ("submitted",):
-        return CheckOutcome(state=batch["status"] if batch else "missing")
-    job_id, batch_no = str(batch["job_id"]), batch["batch_no"]
+    if batch is None or batch.status != "submitted":
+        return CheckOutcome(state=batch.status if batch else "missing")
+    job_id, batch_no = batch.job_id, batch.batch_no
+    assert batch.provider_job_id is not None, "a submitted batch has its provider's job id"
     settings = config.mistral_settings()
-    remote = mistral.get_batch(settings, batch["provider_job_id"])
+    remote = mistral.get_batch(settings, batch.provider_job_id)
     status = str(remote.status)
     if status in mistral.RUNNING_STATES:
-        if batch["expired"]:
+        if batch.expired:
             with engine.begin() as conn:
                 failed = provider_batches.fail_waiting(
                     conn, job_id, batch_no, "provider_timeout",
@@ -129,8 +131,8 @@ def _collect(engine: Engine, storage: Storage, config: Config, batch_id: str, jo
     raw_key = f"provider/{batch_id}/output.jsonl"
     storage.put(raw_key, raw)
     with engine.connect() as conn:
-        docs = {str(d["id"]): d for d in provider_batches.waiting_documents(conn, job_id, batch_no)}
-    mimes = {doc_id: doc["mime_type"] or "application/pdf" for doc_id, doc in docs.items()}
+        docs = {d.id: d for d in provider_batches.waiting_documents(conn, job_id, batch_no)}
+    mimes = {doc_id: doc.mime_type or "application/pdf" for doc_id, doc in docs.items()}
     outcomes = mistral.parse_output(raw, mimes, _schema(engine, job_id))
     prepared, failed = [], 0
     for doc_id, doc in docs.items():
@@ -161,7 +163,7 @@ def _finalize(engine: Engine, job_id: str) -> str | None:
 
 @app.task(name="pagemill.provider_submit", bind=True, autoretry_for=(OperationalError,),
           retry_backoff=True, max_retries=8)
-def provider_submit(self, batch_id: str) -> str | None:  # type: ignore[no-untyped-def]
+def provider_submit(self: Task, batch_id: str) -> str | None:
     runtime = get_runtime()
     config = runtime.config
     try:
@@ -173,12 +175,12 @@ def provider_submit(self, batch_id: str) -> str | None:  # type: ignore[no-untyp
             batch = provider_batches.get(conn, batch_id)
             if attempts >= config.provider_submit_attempts and batch is not None:
                 provider_batches.fail_waiting(
-                    conn, str(batch["job_id"]), batch["batch_no"], "provider_error",
+                    conn, batch.job_id, batch.batch_no, "provider_error",
                     f"submission to the provider failed {attempts} times: {error}")
                 provider_batches.finish(conn, batch_id, "failed", None, error)
         if attempts >= config.provider_submit_attempts:
             if batch is not None:
-                _finalize(runtime.engine, str(batch["job_id"]))
+                _finalize(runtime.engine, batch.job_id)
             return None
         log.warning("provider submission failed; will look for it before trying again",
                     extra={"provider_batch": batch_id, "task_id": self.request.id, "attempts": attempts})
@@ -191,7 +193,7 @@ def provider_submit(self, batch_id: str) -> str | None:  # type: ignore[no-untyp
 
 @app.task(name="pagemill.provider_check", bind=True, autoretry_for=(OperationalError,),
           retry_backoff=True, max_retries=8)
-def provider_check(self, batch_id: str) -> str:  # type: ignore[no-untyped-def]
+def provider_check(self: Task, batch_id: str) -> str:
     runtime = get_runtime()
     try:
         outcome = check(runtime.engine, runtime.storage, runtime.config, batch_id)
@@ -206,7 +208,7 @@ def provider_check(self, batch_id: str) -> str:  # type: ignore[no-untyped-def]
         with runtime.engine.connect() as conn:
             batch = provider_batches.get(conn, batch_id)
         if batch is not None:
-            _finalize(runtime.engine, str(batch["job_id"]))
+            _finalize(runtime.engine, batch.job_id)
     return json.dumps(asdict(outcome))
 
 

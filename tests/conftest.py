@@ -24,7 +24,6 @@ from app.storage import LocalStorage
 from tests.fake_mistral import FakeMistral
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(scope="session")
@@ -108,7 +107,7 @@ def tenant(engine: Engine) -> str:
         return ensure_tenant(conn, f"t-{uuid.uuid4().hex[:12]}")
 
 
-def wait_for(predicate, timeout: float = 120.0, interval: float = 0.25, what: str = "condition"):  # type: ignore[no-untyped-def]
+def wait_for(predicate, timeout: float = 120.0, interval: float = 0.25, what: str = "condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()

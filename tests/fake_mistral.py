@@ -121,86 +121,89 @@ class FakeMistral:
                    failed_requests=len(errors), completed_at=int(time.time()))
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
-        fake = self
+        return type("Handler", (_Handler,), {"fake": self})
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # quiet
-                pass
 
-            def _json(self, status: int, body: Any) -> None:
-                payload = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
+class _Handler(BaseHTTPRequestHandler):
+    """Routes of the fake API; ``fake`` is set on a subclass per server."""
+
+    fake: FakeMistral
+
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
+
+    def _json(self, status: int, body: Any) -> None:
+        payload = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _body(self) -> bytes:
+        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+    def do_GET(self) -> None:  # noqa: N802
+        parsed = urlparse(self.path)
+        with self.fake.lock:
+            if match := re.fullmatch(r"/v1/files/([\w-]+)/content", parsed.path):
+                content = self.fake.files.get(match.group(1))
+                if content is None:
+                    return self._json(404, {"message": "file not found"})
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Content-Length", str(len(content)))
                 self.end_headers()
-                self.wfile.write(payload)
+                self.wfile.write(content)
+                return None
+            if match := re.fullmatch(r"/v1/batch/jobs/([\w-]+)", parsed.path):
+                job = self.fake.jobs.get(match.group(1))
+                if job is None:
+                    return self._json(404, {"message": "job not found"})
+                self.fake._advance(job)
+                return self._json(200, self.fake._job_view(job))
+            if parsed.path == "/v1/batch/jobs":
+                query = {k: v[0] for k, v in parse_qs(parsed.query).items()}
+                known = {"page", "page_size", "model", "agent_id", "created_after",
+                         "created_by_me", "status", "order_by"}
+                wanted = {k: v for k, v in query.items() if k not in known}
+                data = [self.fake._job_view(j) for j in self.fake.jobs.values()
+                        if all((j.get("metadata") or {}).get(k) == v for k, v in wanted.items())]
+                return self._json(200, {"object": "list", "data": data, "total": len(data)})
+        return self._json(404, {"message": f"no route {parsed.path}"})
 
-            def _body(self) -> bytes:
-                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
-
-            def do_GET(self) -> None:  # noqa: N802
-                parsed = urlparse(self.path)
-                with fake.lock:
-                    if match := re.fullmatch(r"/v1/files/([\w-]+)/content", parsed.path):
-                        content = fake.files.get(match.group(1))
-                        if content is None:
-                            return self._json(404, {"message": "file not found"})
-                        self.send_response(200)
-                        self.send_header("Content-Type", "application/octet-stream")
-                        self.send_header("Content-Length", str(len(content)))
-                        self.end_headers()
-                        self.wfile.write(content)
-                        return None
-                    if match := re.fullmatch(r"/v1/batch/jobs/([\w-]+)", parsed.path):
-                        job = fake.jobs.get(match.group(1))
-                        if job is None:
-                            return self._json(404, {"message": "job not found"})
-                        fake._advance(job)
-                        return self._json(200, fake._job_view(job))
-                    if parsed.path == "/v1/batch/jobs":
-                        query = {k: v[0] for k, v in parse_qs(parsed.query).items()}
-                        known = {"page", "page_size", "model", "agent_id", "created_after",
-                                 "created_by_me", "status", "order_by"}
-                        wanted = {k: v for k, v in query.items() if k not in known}
-                        data = [fake._job_view(j) for j in fake.jobs.values()
-                                if all((j.get("metadata") or {}).get(k) == v for k, v in wanted.items())]
-                        return self._json(200, {"object": "list", "data": data, "total": len(data)})
-                return self._json(404, {"message": f"no route {parsed.path}"})
-
-            def do_POST(self) -> None:  # noqa: N802
-                parsed = urlparse(self.path)
-                body = self._body()
-                with fake.lock:
-                    if parsed.path == "/v1/files":
-                        header = f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode()
-                        message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(header + body)
-                        fields: dict[str, Any] = {}
-                        for part in message.iter_parts():
-                            name = part.get_param("name", header="content-disposition")
-                            fields[name] = (part.get_filename(), part.get_payload(decode=True))
-                        filename, content = fields["file"]
-                        purpose = fields.get("purpose", (None, b"batch"))[1].decode()
-                        return self._json(200, fake._file(filename, content, purpose, "batch_request"))
-                    if parsed.path == "/v1/batch/jobs":
-                        request = json.loads(body)
-                        job_id = str(uuid.uuid4())
-                        lines = fake.files[request["input_files"][0]].count(b"\n")
-                        fake.jobs[job_id] = {
-                            "id": job_id, "object": "batch", "input_files": request["input_files"],
-                            "endpoint": request["endpoint"], "model": request.get("model"),
-                            "metadata": request.get("metadata"), "errors": [], "status": "QUEUED",
-                            "created_at": int(time.time()), "total_requests": lines,
-                            "completed_requests": 0, "succeeded_requests": 0, "failed_requests": 0,
-                            "output_file": None, "error_file": None}
-                        if fake.drop_after_create:
-                            # Accepted, then the connection dies before the client hears back.
-                            self.close_connection = True
-                            self.connection.shutdown(socket.SHUT_RDWR)
-                            return None
-                        return self._json(200, fake._job_view(fake.jobs[job_id]))
-                    if parsed.path == "/v1/ocr":
-                        fake.ocr_calls += 1
-                        return self._json(200, _ocr(json.loads(body), fake.annotation))
-                return self._json(404, {"message": f"no route {parsed.path}"})
-
-        return Handler
+    def do_POST(self) -> None:  # noqa: N802
+        parsed = urlparse(self.path)
+        body = self._body()
+        with self.fake.lock:
+            if parsed.path == "/v1/files":
+                header = f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode()
+                message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(header + body)
+                fields: dict[str, Any] = {}
+                for part in message.iter_parts():
+                    name = part.get_param("name", header="content-disposition")
+                    fields[name] = (part.get_filename(), part.get_payload(decode=True))
+                filename, content = fields["file"]
+                purpose = fields.get("purpose", (None, b"batch"))[1].decode()
+                return self._json(200, self.fake._file(filename, content, purpose, "batch_request"))
+            if parsed.path == "/v1/batch/jobs":
+                request = json.loads(body)
+                job_id = str(uuid.uuid4())
+                lines = self.fake.files[request["input_files"][0]].count(b"\n")
+                self.fake.jobs[job_id] = {
+                    "id": job_id, "object": "batch", "input_files": request["input_files"],
+                    "endpoint": request["endpoint"], "model": request.get("model"),
+                    "metadata": request.get("metadata"), "errors": [], "status": "QUEUED",
+                    "created_at": int(time.time()), "total_requests": lines,
+                    "completed_requests": 0, "succeeded_requests": 0, "failed_requests": 0,
+                    "output_file": None, "error_file": None}
+                if self.fake.drop_after_create:
+                    # Accepted, then the connection dies before the client hears back.
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return None
+                return self._json(200, self.fake._job_view(self.fake.jobs[job_id]))
+            if parsed.path == "/v1/ocr":
+                self.fake.ocr_calls += 1
+                return self._json(200, _ocr(json.loads(body), self.fake.annotation))
+        return self._json(404, {"message": f"no route {parsed.path}"})

@@ -18,12 +18,12 @@ from tests.conftest import ROOT, wait_for
 
 
 @pytest.fixture(scope="module")
-def client(config):  # type: ignore[no-untyped-def]
+def client(config):
     return create_app(config).test_client()
 
 
 @pytest.fixture
-def key(engine):  # type: ignore[no-untyped-def]
+def key(engine):
     with engine.begin() as conn:
         return create_key(conn, f"api-{uuid.uuid4().hex[:10]}")
 
@@ -32,26 +32,35 @@ def _auth(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
-def _tenant_jobs(engine, key) -> int:  # type: ignore[no-untyped-def]
+def _tenant_jobs(engine, key) -> int:
     prefix = key.split("_")[1]
     with engine.connect() as conn:
         return conn.execute(text("""SELECT count(*) FROM jobs j JOIN api_keys k
             ON k.tenant_id = j.tenant_id WHERE k.prefix = :p"""), {"p": prefix}).scalar_one()
 
 
-def test_healthz(client):  # type: ignore[no-untyped-def]
+def test_healthz(client):
     assert client.get("/healthz").get_json() == {"status": "ok"}
 
 
 @pytest.mark.parametrize("header", [None, "Bearer nope", "Bearer pm_abc_def", "Basic x"])
-def test_requests_without_a_valid_key_are_401(client, header):  # type: ignore[no-untyped-def]
+def test_requests_without_a_valid_key_are_401(client, header):
     headers = {"Authorization": header} if header else {}
     response = client.post("/v1/jobs", json={"documents": []}, headers=headers)
     assert response.status_code == 401
     assert response.get_json()["error"]["code"] == "unauthorized"
 
 
-def test_validation_lists_every_field_error_and_writes_nothing(client, key, engine):  # type: ignore[no-untyped-def]
+def test_preflight_needs_no_key_and_a_wrong_method_says_what_is_allowed(client):
+    # CORS preflights carry no Authorization header: Flask answers them with the methods.
+    preflight = client.open("/v1/jobs", method="OPTIONS")
+    assert preflight.status_code == 200 and "POST" in preflight.headers["Allow"]
+    wrong = client.put("/v1/jobs")
+    assert wrong.status_code == 405 and wrong.get_json()["error"]["code"] == "method_not_allowed"
+    assert {"GET", "POST"} <= set(wrong.headers["Allow"].split(", "))
+
+
+def test_validation_lists_every_field_error_and_writes_nothing(client, key, engine):
     body = {"documents": [{"id": "a"}, {"text": "x"}, {"id": "", "text": "y"}]}
     response = client.post("/v1/jobs", json=body, headers=_auth(key))
     assert response.status_code == 400
@@ -64,7 +73,7 @@ def test_validation_lists_every_field_error_and_writes_nothing(client, key, engi
     assert _tenant_jobs(engine, key) == 0
 
 
-def test_job_options_are_validated_for_json_and_uploads(client, key, engine):  # type: ignore[no-untyped-def]
+def test_job_options_are_validated_for_json_and_uploads(client, key, engine):
     docs = [{"id": "a", "text": "x"}]
     bad = [({"provider": "carrier-pigeon"}, "provider"), ({"colour": "blue"}, "colour"),
            ({"provider": "mistral-batch", "annotation_schema": {"type": 7}}, "annotation_schema"),
@@ -79,7 +88,7 @@ def test_job_options_are_validated_for_json_and_uploads(client, key, engine):  #
     assert _tenant_jobs(engine, key) == 0
 
 
-def test_audio_is_415_with_its_type(client, key, engine):  # type: ignore[no-untyped-def]
+def test_audio_is_415_with_its_type(client, key, engine):
     from tests.corpus import CORPUS
 
     wav = (CORPUS / "audio-jfk" / "jfk.wav")
@@ -91,7 +100,7 @@ def test_audio_is_415_with_its_type(client, key, engine):  # type: ignore[no-unt
     assert _tenant_jobs(engine, key) == 0
 
 
-def test_unsupported_upload_is_415_and_nothing_is_queued(client, key, engine):  # type: ignore[no-untyped-def]
+def test_unsupported_upload_is_415_and_nothing_is_queued(client, key, engine):
     data = {"files": [(io.BytesIO(b"# fine"), "ok.md"),
                       (io.BytesIO(bytes(range(256)) * 8), "blob.bin")]}
     response = client.post("/v1/jobs", data=data, headers=_auth(key),
@@ -101,7 +110,7 @@ def test_unsupported_upload_is_415_and_nothing_is_queued(client, key, engine):  
     assert _tenant_jobs(engine, key) == 0
 
 
-def test_too_many_documents_is_413(config, key):  # type: ignore[no-untyped-def]
+def test_too_many_documents_is_413(config, key):
     from dataclasses import replace
 
     small = create_app(replace(config, max_documents_per_job=2)).test_client()
@@ -111,7 +120,7 @@ def test_too_many_documents_is_413(config, key):  # type: ignore[no-untyped-def]
     assert response.get_json()["error"]["code"] == "too_many_documents"
 
 
-def test_job_lifecycle_search_and_tenant_isolation(client, key, engine, worker):  # type: ignore[no-untyped-def]
+def test_job_lifecycle_search_and_tenant_isolation(client, key, engine, worker):
     pdf = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
     response = client.post("/v1/jobs", data={"files": [(io.BytesIO(pdf), "report.pdf")]},
                            headers=_auth(key), content_type="multipart/form-data")
@@ -153,7 +162,7 @@ def test_job_lifecycle_search_and_tenant_isolation(client, key, engine, worker):
     assert [h["document_id"] for h in this_job["results"]] == ["report.pdf"]
 
 
-def test_search_validation(client, key):  # type: ignore[no-untyped-def]
+def test_search_validation(client, key):
     response = client.post("/v1/search", json={"query": "", "mode": "magic", "k": 0},
                            headers=_auth(key))
     assert response.status_code == 400
@@ -170,7 +179,7 @@ def test_search_validation(client, key):  # type: ignore[no-untyped-def]
 
 
 def test_idempotency_key_replays_the_original_job_and_refuses_another_body(
-        client, key, engine):  # type: ignore[no-untyped-def]
+        client, key, engine):
     body = {"documents": [{"id": "n1", "title": "Note", "text": "Replays converge."}]}
     headers = {**_auth(key), "Idempotency-Key": "retry-42"}
     first = client.post("/v1/jobs", json=body, headers=headers)
@@ -190,10 +199,10 @@ def test_idempotency_key_replays_the_original_job_and_refuses_another_body(
     assert _tenant_jobs(engine, key) == 2
 
 
-def test_idempotency_key_covers_uploads(client, key, engine):  # type: ignore[no-untyped-def]
+def test_idempotency_key_covers_uploads(client, key, engine):
     headers = {**_auth(key), "Idempotency-Key": "upload-1"}
 
-    def post(content: bytes):  # type: ignore[no-untyped-def]
+    def post(content: bytes):
         return client.post("/v1/jobs", data={"files": [(io.BytesIO(content), "a.md")]},
                            headers=headers, content_type="multipart/form-data")
 
@@ -203,7 +212,7 @@ def test_idempotency_key_covers_uploads(client, key, engine):  # type: ignore[no
     assert _tenant_jobs(engine, key) == 1
 
 
-def test_per_document_outcomes_and_listings(client, key, engine, worker):  # type: ignore[no-untyped-def]
+def test_per_document_outcomes_and_listings(client, key, engine, worker):
     files = {"files": [(io.BytesIO(b"# Good\n\nA fine document about lipids."), "good.md"),
                        (io.BytesIO(b"%PDF-1.4\nnot really"), "bad.pdf")]}
     job = client.post("/v1/jobs", data=files, headers=_auth(key),
@@ -240,7 +249,7 @@ def test_per_document_outcomes_and_listings(client, key, engine, worker):  # typ
     assert client.get("/v1/jobs", headers=_auth(stranger)).get_json()["jobs"] == []
 
 
-def test_a_file_over_the_limit_is_413_and_nothing_is_queued(config, key, engine):  # type: ignore[no-untyped-def]
+def test_a_file_over_the_limit_is_413_and_nothing_is_queued(config, key, engine):
     from dataclasses import replace
 
     small = create_app(replace(config, max_file_bytes=16)).test_client()
@@ -254,14 +263,14 @@ def test_a_file_over_the_limit_is_413_and_nothing_is_queued(config, key, engine)
     assert _tenant_jobs(engine, key) == 0
 
 
-def _principal(engine, key):  # type: ignore[no-untyped-def]
+def _principal(engine, key):
     from app.auth import authenticate
 
     with engine.begin() as conn:
         return authenticate(conn, key)
 
 
-def _wait_terminal(client, key, job_id):  # type: ignore[no-untyped-def]
+def _wait_terminal(client, key, job_id):
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         job = client.get(f"/v1/jobs/{job_id}", headers=_auth(key)).get_json()
@@ -272,7 +281,7 @@ def _wait_terminal(client, key, job_id):  # type: ignore[no-untyped-def]
 
 
 def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
-        client, key, engine, storage, worker):  # type: ignore[no-untyped-def]
+        client, key, engine, storage, worker):
     from app.submission import stage_record, submit_job
 
     tenant = _principal(engine, key).tenant_id
@@ -310,7 +319,7 @@ def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
     assert storage.exists(good.object_key)
 
 
-def test_cancel_stops_pending_documents(client, key, engine, storage, config):  # type: ignore[no-untyped-def]
+def test_cancel_stops_pending_documents(client, key, engine, storage, config):
     from app import jobs
     from app.submission import stage_record
     from tasks.pipeline import process_batch
@@ -331,7 +340,7 @@ def test_cancel_stops_pending_documents(client, key, engine, storage, config):  
     assert client.post(f"/v1/jobs/{uuid.uuid4()}/cancel", headers=_auth(key)).status_code == 404
 
 
-def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, engine, storage,  # type: ignore[no-untyped-def]
+def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, engine, storage,
                                                                     config):
     from app import jobs
     from app.jobs import stage_document
@@ -362,7 +371,7 @@ def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, 
     assert left == 0 and not storage.exists(object_key)
 
 
-def test_job_events_stream_progress_until_the_end(client, key, engine, worker):  # type: ignore[no-untyped-def]
+def test_job_events_stream_progress_until_the_end(client, key, engine, worker):
     body = {"documents": [{"id": f"e{i}", "title": f"Event {i}", "text": "Streams of progress."}
                           for i in range(3)]}
     job = client.post("/v1/jobs", json=body, headers=_auth(key)).get_json()
@@ -391,7 +400,7 @@ def test_job_events_stream_progress_until_the_end(client, key, engine, worker): 
     assert client.get(f"/v1/jobs/{job['id']}/events", headers=_auth(stranger)).status_code == 404
 
 
-def test_sync_parse_answers_with_markdown_and_chunks(client, key, worker):  # type: ignore[no-untyped-def]
+def test_sync_parse_answers_with_markdown_and_chunks(client, key, worker):
     pdf = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
     response = client.post("/v1/parse", data={"file": (io.BytesIO(pdf), "report.pdf")},
                            headers=_auth(key), content_type="multipart/form-data")
@@ -403,7 +412,7 @@ def test_sync_parse_answers_with_markdown_and_chunks(client, key, worker):  # ty
     assert client.get(f"/v1/jobs/{body['job_id']}", headers=_auth(key)).get_json()["status"] == "completed"
 
 
-def test_sync_parse_limits_and_deadline(config, key, worker):  # type: ignore[no-untyped-def]
+def test_sync_parse_limits_and_deadline(config, key, worker):
     import pypdfium2 as pdfium
 
     strict = create_app(replace(config, parse_max_pages=2, parse_max_bytes=200_000,
@@ -427,7 +436,7 @@ def test_sync_parse_limits_and_deadline(config, key, worker):  # type: ignore[no
     job_id = response.get_json()["job_id"]
     assert response.headers["Location"] == f"/v1/jobs/{job_id}"
 
-    def done():  # type: ignore[no-untyped-def]
+    def done():
         status = strict.get(f"/v1/jobs/{job_id}", headers=_auth(key)).get_json()["status"]
         return status if status in jobs.TERMINAL_JOB_STATES else None
 
@@ -439,7 +448,7 @@ def test_sync_parse_limits_and_deadline(config, key, worker):  # type: ignore[no
     assert response.status_code == 422 and response.get_json()["error"]["code"] == "corrupt"
 
 
-def test_refused_requests_publish_nothing(config, client, key, engine):  # type: ignore[no-untyped-def]
+def test_refused_requests_publish_nothing(config, client, key, engine):
     """Every 4xx on job submission leaves the broker's task queue untouched."""
     def newest() -> int:
         with engine.connect() as conn:

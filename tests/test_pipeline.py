@@ -13,23 +13,24 @@ from app.jobs import stage_document
 from app.submission import stage_record, submit_job
 from tasks.pipeline import MAX_ATTEMPTS, process_batch
 from tests.conftest import ROOT, wait_for
+from tests.corpus import needs_corpus
 
 
-def _cli(env, *args, timeout=300):  # type: ignore[no-untyped-def]
+def _cli(env, *args, timeout=300):
     return subprocess.run([sys.executable, "-m", "app.cli", *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
 
 
-def _tenant_name(engine, tenant):  # type: ignore[no-untyped-def]
+def _tenant_name(engine, tenant):
     with engine.connect() as conn:
         return conn.execute(text("SELECT name FROM tenants WHERE id = :t"), {"t": tenant}).scalar_one()
 
 
-def _wait_job(engine, job_id, tenant):  # type: ignore[no-untyped-def]
-    def done():  # type: ignore[no-untyped-def]
+def _wait_job(engine, job_id, tenant):
+    def done():
         with engine.connect() as conn:
             p = jobs.job_progress(conn, job_id, tenant)
-        return p if p["status"] in jobs.TERMINAL_JOB_STATES else None
+        return p if p.status in jobs.TERMINAL_JOB_STATES else None
 
     return wait_for(done, timeout=180, what=f"job {job_id}")
 
@@ -69,8 +70,8 @@ def test_one_bad_document_fails_alone(engine, storage, tenant, worker):
                          filename="broken.pdf")
     job_id = submit_job(engine, tenant, [good, bad], batch_size=1)
     progress = _wait_job(engine, job_id, tenant)
-    assert progress["status"] == "completed_with_errors"
-    assert (progress["completed_documents"], progress["failed_documents"]) == (1, 1)
+    assert progress.status == "completed_with_errors"
+    assert (progress.completed_documents, progress.failed_documents) == (1, 1)
     with engine.connect() as conn:
         row = conn.execute(text("SELECT error_code, error_message FROM documents "
                                 "WHERE job_id = :j AND external_id = 'broken.pdf'"),
@@ -78,7 +79,7 @@ def test_one_bad_document_fails_alone(engine, storage, tenant, worker):
     assert row.error_code == "corrupt" and row.error_message
 
 
-def _job_without_publishing(engine, storage, tenant, n=2):  # type: ignore[no-untyped-def]
+def _job_without_publishing(engine, storage, tenant, n=2):
     docs = [stage_record(storage, tenant, {"id": f"r{i}", "title": f"Title {i}",
                                            "text": f"Body number {i} about enzymes.",
                                            "metadata": {}}) for i in range(n)]
@@ -146,7 +147,7 @@ def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tena
     outcome = reconcile(engine)
     assert outcome["republished"] >= 1
     progress = _wait_job(engine, job_id, tenant)
-    assert progress["status"] == "completed" and progress["completed_documents"] == 2
+    assert progress.status == "completed" and progress.completed_documents == 2
     with engine.connect() as conn:
         assert job_id not in [j for j, _, _ in jobs.unpublished_jobs(conn, 0)]
 
@@ -161,7 +162,7 @@ def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, confi
                           "updated_at = now() - interval '5 minutes' WHERE id = :j"), {"j": job_id})
     reconcile(engine)
     with engine.connect() as conn:
-        assert jobs.job_progress(conn, job_id, tenant)["status"] == "completed"
+        assert jobs.job_progress(conn, job_id, tenant).status == "completed"
 
 
 def test_embedded_default_needs_nothing_started():
@@ -205,7 +206,7 @@ def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
                            env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     try:
-        def spawned_worker():  # type: ignore[no-untyped-def]
+        def spawned_worker():
             for child in psutil.Process(cli.pid).children():
                 try:
                     if "worker" in child.cmdline():
@@ -235,6 +236,7 @@ def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
         shutil.rmtree(home, ignore_errors=True)
 
 
+@needs_corpus
 def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, storage, tenant, worker):
     from tests.corpus import CORPUS
 
@@ -246,7 +248,7 @@ def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, 
             for name, path in files.items()]
     job_id = submit_job(engine, tenant, docs, batch_size=2)
     progress = _wait_job(engine, job_id, tenant)
-    assert (progress["completed_documents"], progress["failed_documents"]) == (3, 1)
+    assert (progress.completed_documents, progress.failed_documents) == (3, 1)
     with engine.connect() as conn:
         rows = {r.external_id: r for r in conn.execute(text("""
             SELECT external_id, status, extractor, quality, error_code, extraction, chunk_count
@@ -260,6 +262,7 @@ def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, 
     assert rows["locked.pdf"].error_code == "encrypted"
 
 
+@needs_corpus
 def test_reingesting_an_unchanged_scan_does_not_ocr_it_again(engine, storage, config, tenant):
     from extractors.isolation import InProcessExtractor
     from tests.corpus import CORPUS
@@ -267,7 +270,7 @@ def test_reingesting_an_unchanged_scan_does_not_ocr_it_again(engine, storage, co
     class Counting(InProcessExtractor):
         calls = 0
 
-        def extract(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def extract(self, *args, **kwargs):
             Counting.calls += 1
             return super().extract(*args, **kwargs)
 
@@ -299,7 +302,7 @@ def test_cancelling_a_document_being_processed_keeps_it_out_of_the_index(engine,
         job_id, _ = jobs.create_job(conn, tenant, [doc], 10, {}, None, None)
 
     class CancelledMidway(InProcessExtractor):
-        def extract(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def extract(self, *args, **kwargs):
             with engine.begin() as conn:  # the user cancels while the document is parsed
                 assert jobs.cancel_job(conn, tenant, job_id) == "cancelled"
             return super().extract(*args, **kwargs)
@@ -323,9 +326,9 @@ def test_a_120_document_job_with_10_corrupt_files(engine, storage, tenant, worke
                             source="upload", filename=f"corrupt-{i}.pdf") for i in range(10)]
     job_id = submit_job(engine, tenant, docs, batch_size=50)
     progress = _wait_job(engine, job_id, tenant)
-    assert progress["status"] == "completed_with_errors"
-    assert (progress["total_documents"], progress["completed_documents"],
-            progress["failed_documents"]) == (120, 110, 10)
+    assert progress.status == "completed_with_errors"
+    assert (progress.total_documents, progress.completed_documents,
+            progress.failed_documents) == (120, 110, 10)
     with engine.connect() as conn:
         failed = conn.execute(text("""SELECT external_id, error_code FROM documents
                                       WHERE job_id = :j AND status = 'failed' ORDER BY 1"""),
@@ -378,7 +381,7 @@ def test_a_failure_inside_the_final_commit_then_a_replay_leaves_nothing_duplicat
                              {"t": tenant}).scalar_one()
         chunks = conn.execute(text("SELECT count(*) FROM chunks WHERE tenant_id = :t"),
                               {"t": tenant}).scalar_one()
-    assert progress["completed_documents"] == 3 and progress["failed_documents"] == 0
+    assert progress.completed_documents == 3 and progress.failed_documents == 0
     assert sorted(r.external_id for r in per_id) == sorted(["alpha", name, "omega"])
     assert all(r.identities == 1 and r.chunks == r.chunk_count for r in per_id)
     assert stats == chunks  # BM25 statistics match the rows: nothing counted twice
@@ -422,14 +425,14 @@ def test_attachments_are_documents_of_their_own(engine, storage, config, tenant)
         assert jobs.finalize_job(conn, job_id) == "completed"  # what the chord callback does
         progress = jobs.job_progress(conn, job_id, tenant)
         parent = next(d for d in jobs.list_documents(conn, tenant, job_id, None, 50, 0))
-        detail = jobs.get_document(conn, tenant, str(parent["id"]))
+        detail = jobs.get_document(conn, tenant, str(parent.id))
         hits = search(conn, tenant, "zebrafish kinase assay", k=3, mode="bm25")
     # Job counts are the submitted documents; the attachments are listed under the mail.
-    assert (progress["status"], progress["total_documents"], progress["completed_documents"]) == \
+    assert (progress.status, progress.total_documents, progress.completed_documents) == \
         ("completed", 1, 1)
-    assert sorted(a["document_id"] for a in detail["attachments"]) == \
+    assert sorted(a.document_id for a in detail.attachments) == \
         ["results.eml#blob.bin", "results.eml#notes.txt"]
-    assert "- notes.txt" in detail["markdown"] and "Zebrafish" not in detail["markdown"]
+    assert "- notes.txt" in detail.markdown and "Zebrafish" not in detail.markdown
     assert hits[0].document_id == "results.eml#notes.txt"
 
     # A replay after the child rows exist (as a crash before the parent's commit leaves them)
@@ -445,3 +448,27 @@ def test_attachments_are_documents_of_their_own(engine, storage, config, tenant)
         indexed = conn.execute(text("SELECT external_id, chunk_count FROM search_documents "
                                     "WHERE tenant_id = :t ORDER BY external_id"), {"t": tenant}).all()
     assert [r.external_id for r in indexed] == ["results.eml", "results.eml#notes.txt"]
+
+
+def test_the_pipeline_indexes_a_new_tenant_with_the_configured_k1_and_b(engine, storage, config, tenant):
+    """index_prepared hands the configured k1 and b to the writer: a fresh tenant's impacts are
+    computed with them, so the early-terminating path (not the plain scan) answers searches
+    run with them."""
+    from dataclasses import replace
+
+    from indexing.ranking import DEFAULTS
+    from indexing.search import bm25_path
+
+    tuned = replace(config, bm25_k1=1.5, bm25_b=0.75)
+    assert (tuned.bm25_k1, tuned.bm25_b) != (DEFAULTS.k1, DEFAULTS.b)
+    job_id = _job_without_publishing(engine, storage, tenant, n=3)
+    outcome = process_batch(engine, storage, tuned, job_id, 0)
+    assert (outcome.completed, outcome.failed) == (3, 0)
+    with engine.connect() as conn:
+        stats = conn.execute(text("SELECT impact_k1, impact_b FROM bm25_stats WHERE tenant_id = :t"),
+                             {"t": tenant}).one()
+        # No scan threshold, so only the impacts' k1 and b decide the path.
+        path = bm25_path(conn, tenant, "enzymes body", k=2, collapse=False,
+                         params=tuned.search_params(bm25_scan_below=0))
+    assert (stats.impact_k1, stats.impact_b) == (1.5, 0.75)
+    assert path != "scan", path

@@ -192,11 +192,11 @@ def test_batch_ocr_job_end_to_end_through_the_worker(engine, storage, tenant, wo
                            filename="report.pdf")]
     job_id = submit_job(engine, tenant, docs, batch_size=10, options={"provider": "mistral-batch"})
 
-    def finished():  # type: ignore[no-untyped-def]
+    def finished():
         with engine.connect() as conn:
             progress = jobs.job_progress(conn, job_id, tenant)
-        return progress if progress["status"] in jobs.TERMINAL_JOB_STATES else None
+        return progress if progress.status in jobs.TERMINAL_JOB_STATES else None
 
     progress = wait_for(finished, timeout=120, what="provider job")
-    assert progress["status"] == "completed"
+    assert progress.status == "completed"
     assert _documents(engine, job_id)["report.pdf"].extractor == "mistral"

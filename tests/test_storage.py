@@ -10,6 +10,7 @@ import time
 import pytest
 
 from app.storage import LocalStorage, ObjectNotFound, open_storage
+from tests.corpus import needs_corpus
 
 
 def _free_port() -> int:
@@ -19,7 +20,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def s3_endpoint(monkeypatch_module=None):  # type: ignore[no-untyped-def]
+def s3_endpoint(monkeypatch_module=None):
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -38,7 +39,7 @@ def s3_endpoint(monkeypatch_module=None):  # type: ignore[no-untyped-def]
     proc.wait(10)
 
 
-def _roundtrip(storage) -> None:  # type: ignore[no-untyped-def]
+def _roundtrip(storage) -> None:
     key = "tenant/sha256/ab/abcdef"
     assert not storage.exists(key)
     storage.put(key, b"hello bytes")
@@ -52,17 +53,17 @@ def _roundtrip(storage) -> None:  # type: ignore[no-untyped-def]
         storage.get(key)
 
 
-def test_local_storage_roundtrip(tmp_path):  # type: ignore[no-untyped-def]
+def test_local_storage_roundtrip(tmp_path):
     _roundtrip(LocalStorage(tmp_path))
 
 
 @pytest.mark.parametrize("key", ["", "/abs", "a/../b", "a//b", "."])
-def test_keys_cannot_escape_the_root(tmp_path, key):  # type: ignore[no-untyped-def]
+def test_keys_cannot_escape_the_root(tmp_path, key):
     with pytest.raises(ValueError):
         LocalStorage(tmp_path).put(key, b"x")
 
 
-def test_s3_storage_roundtrip(s3_endpoint, monkeypatch):  # type: ignore[no-untyped-def]
+def test_s3_storage_roundtrip(s3_endpoint, monkeypatch):
     import boto3
 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
@@ -84,7 +85,7 @@ def test_unknown_scheme_is_rejected():
 
 
 def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, engine, config, tenant,
-                                                   fake_mistral):  # type: ignore[no-untyped-def]
+                                                   fake_mistral):
     """Documents staged into S3 by reference, parsed and indexed from there; provider output
     written there too.  No document bytes pass through the database or the messages."""
     import boto3
@@ -122,7 +123,7 @@ def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, eng
 
 
 def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, monkeypatch, engine, config,
-                                                                    storage):  # type: ignore[no-untyped-def]
+                                                                    storage):
     import uuid
     from dataclasses import replace
 
@@ -191,7 +192,8 @@ def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, 
     assert local.post("/v1/uploads", headers=auth).status_code == 409
 
 
-def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_url, tmp_path):  # type: ignore[no-untyped-def]
+@needs_corpus
+def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_url, tmp_path):
     """`pagemill serve` (API + worker, real processes) configured with STORAGE_URL=s3://...:
     an uploaded job completes, its bytes live in the bucket, no message carries them, and
     deleting the document removes its object."""
@@ -251,7 +253,7 @@ def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_
         assert response.status_code == 202, response.text
         job_id = response.json()["id"]
 
-        def finished() -> dict | None:  # type: ignore[type-arg]
+        def finished() -> dict | None:
             job = requests.get(f"{base}/v1/jobs/{job_id}", headers=auth, timeout=10).json()
             return job if job["status"] in ("completed", "completed_with_errors", "failed") else None
 

@@ -23,16 +23,16 @@ LOCAL = UrlPolicy(allow_http=True, allow_loopback=True, max_bytes=1_000_000, rea
 
 
 class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):  # type: ignore[no-untyped-def]
+    def log_message(self, *args):
         pass
 
-    def do_GET(self):  # type: ignore[no-untyped-def]  # noqa: N802
+    def do_GET(self) -> None:  # noqa: N802
         try:
             self._route()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client hung up on purpose (size cap, timeout): that is what is tested
 
-    def _route(self):  # type: ignore[no-untyped-def]
+    def _route(self):
         if self.path == "/report.pdf":
             self._send(200, PDF, {"Content-Type": "application/pdf"})
         elif self.path.startswith("/redirect?to="):
@@ -55,7 +55,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(404, b"no", {})
 
-    def _send(self, status, body, headers):  # type: ignore[no-untyped-def]
+    def _send(self, status, body, headers):
         self.send_response(status)
         for key, value in headers.items():
             self.send_header(key, value)
@@ -169,7 +169,7 @@ def test_url_documents_are_fetched_by_the_worker(config, engine, worker, site):
     assert response.status_code == 202, response.get_json()
     job_id = response.get_json()["id"]
 
-    def done():  # type: ignore[no-untyped-def]
+    def done():
         body = client.get(f"/v1/jobs/{job_id}", headers=headers).get_json()
         return body if body["status"] in jobs.TERMINAL_JOB_STATES else None
 

@@ -1,0 +1,31 @@
+"""API-key authentication: every ``/v1`` Blueprint runs :func:`authenticate_request` before
+its views, so no route can forget it.  Keys and their storage are :mod:`app.auth`'s."""
+
+from __future__ import annotations
+
+from flask import Blueprint, g, request
+
+from app.api.context import runtime
+from app.api.errors import ApiError
+from app.auth import authenticate
+
+
+def authenticate_request() -> None:
+    if request.method == "OPTIONS":
+        return  # Flask answers it with the allowed methods; CORS preflights carry no key
+    header = request.headers.get("Authorization", "")
+    scheme, _, key = header.partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
+    with runtime().engine.begin() as conn:
+        principal = authenticate(conn, key.strip())
+    if principal is None:
+        raise ApiError(401, "unauthorized", "invalid or revoked API key")
+    g.principal = principal
+
+
+def keyed_blueprint(name: str, import_name: str, url_prefix: str | None = None) -> Blueprint:
+    """A Blueprint whose every route needs an API key."""
+    blueprint = Blueprint(name, import_name, url_prefix=url_prefix)
+    blueprint.before_request(authenticate_request)
+    return blueprint

@@ -1,0 +1,172 @@
+"""What the API answers, as marshmallow schemas: every JSON body a route returns is dumped
+through one of these, and ``/openapi.json`` describes the responses from the same schemas, so
+the description cannot drift from what is sent.
+
+Dumping only ever emits the fields declared here: a column added to a query stays private
+until it is declared.  ``required`` marks what every body carries; ``allow_none`` what may be
+``null``.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from app.jobs import DOCUMENT_STATES, JOB_STATES
+
+
+class ErrorDetailSchema(Schema):
+    code = fields.String(required=True, metadata={"description": "stable, machine-readable"})
+    message = fields.String(required=True)
+    details = fields.Raw(metadata={"description": "per-field errors, offending files, ids, ..."})
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorDetailSchema, required=True)
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["ok"]))
+
+
+class JobSchema(Schema):
+    """A job's status and counts, derived from its document rows (never incremented)."""
+
+    id = fields.UUID(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(JOB_STATES))
+    total_documents = fields.Integer(required=True)
+    completed_documents = fields.Integer(required=True)
+    failed_documents = fields.Integer(required=True)
+    cancelled_documents = fields.Integer(required=True)
+    processing_documents = fields.Integer(required=True)
+    pending_documents = fields.Integer(required=True)
+    total_batches = fields.Integer(required=True)
+    done_batches = fields.Integer(required=True)
+    batch_size = fields.Integer(required=True)
+    retries = fields.Integer(required=True)
+    # As submitted, password included (it opens encrypted files); issue 20 takes it out.
+    options = fields.Dict(required=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    published_at = fields.DateTime(required=True, allow_none=True)
+    finished_at = fields.DateTime(required=True, allow_none=True)
+
+
+class JobPageSchema(Schema):
+    jobs = fields.List(fields.Nested(JobSchema), required=True)
+    next_offset = fields.Integer(required=True, allow_none=True,
+                                 metadata={"description": "offset of the next page; null on the last"})
+
+
+class DocumentSchema(Schema):
+    """One document's outcome, as a job's document listing shows it."""
+
+    id = fields.UUID(required=True)
+    job_id = fields.UUID(required=True)
+    document_id = fields.String(required=True, metadata={"description": "the id the client gave"})
+    status = fields.String(required=True, validate=validate.OneOf(DOCUMENT_STATES))
+    error_code = fields.String(required=True, allow_none=True)
+    error_message = fields.String(required=True, allow_none=True)
+    filename = fields.String(required=True, allow_none=True)
+    mime_type = fields.String(required=True, allow_none=True)
+    size_bytes = fields.Integer(required=True, allow_none=True)
+    sha256 = fields.String(required=True, allow_none=True)
+    source = fields.String(required=True)
+    url = fields.String(required=True, allow_none=True)
+    extractor = fields.String(required=True, allow_none=True)
+    page_count = fields.Integer(required=True, allow_none=True)
+    chunk_count = fields.Integer(required=True, allow_none=True)
+    attempts = fields.Integer(required=True)
+    metadata = fields.Dict(required=True)
+    quality = fields.Float(required=True, allow_none=True)
+    language = fields.String(required=True, allow_none=True)
+    annotation = fields.Raw(required=True, allow_none=True,
+                            metadata={"description": "the provider's structured annotation"})
+    created_at = fields.DateTime(required=True)
+    started_at = fields.DateTime(required=True, allow_none=True)
+    finished_at = fields.DateTime(required=True, allow_none=True)
+    parent_id = fields.UUID(required=True, allow_none=True,
+                            metadata={"description": "the mail an attachment came from"})
+
+
+class DocumentPageSchema(Schema):
+    documents = fields.List(fields.Nested(DocumentSchema), required=True)
+    next_offset = fields.Integer(required=True, allow_none=True)
+
+
+class ChunkSchema(Schema):
+    id = fields.Integer(required=True)
+    chunk_no = fields.Integer(required=True)
+    text = fields.String(required=True)
+    heading_path = fields.List(fields.String(), required=True)
+    page_start = fields.Integer(required=True, allow_none=True)
+    page_end = fields.Integer(required=True, allow_none=True)
+    token_count = fields.Integer(required=True)
+
+
+class AttachmentSchema(Schema):
+    id = fields.UUID(required=True)
+    document_id = fields.String(required=True)
+    filename = fields.String(required=True, allow_none=True)
+    mime_type = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(DOCUMENT_STATES))
+    error_code = fields.String(required=True, allow_none=True)
+    error_message = fields.String(required=True, allow_none=True)
+    chunk_count = fields.Integer(required=True, allow_none=True)
+
+
+class DocumentDetailSchema(DocumentSchema):
+    """A document with its Markdown, chunks, extraction report and attachments."""
+
+    markdown = fields.String(required=True, allow_none=True)
+    extraction = fields.Raw(required=True, allow_none=True,
+                            metadata={"description": "route, signals and every engine attempt"})
+    chunks = fields.List(fields.Nested(ChunkSchema), required=True)
+    indexed = fields.Boolean(required=True, metadata={"description": "its chunks are the ones searched"})
+    attachments = fields.List(fields.Nested(AttachmentSchema), required=True)
+
+
+class ParsedSchema(Schema):
+    job_id = fields.UUID(required=True)
+    document = fields.Nested(DocumentDetailSchema, required=True)
+
+
+class ParsePendingSchema(Schema):
+    job_id = fields.UUID(required=True)
+    status = fields.String(required=True)
+    message = fields.String(required=True)
+
+
+class UploadSchema(Schema):
+    object_key = fields.String(required=True)
+    upload_url = fields.String(required=True)
+    method = fields.String(required=True, validate=validate.OneOf(["PUT"]))
+    expires_in = fields.Integer(required=True, metadata={"description": "seconds"})
+    max_bytes = fields.Integer(required=True)
+
+
+class SearchHitSchema(Schema):
+    document_id = fields.String(required=True)
+    chunk_id = fields.Integer(required=True)
+    score = fields.Float(required=True)
+    text = fields.String(required=True)
+    heading_path = fields.List(fields.String(), required=True)
+    page_start = fields.Integer(required=True, allow_none=True)
+    page_end = fields.Integer(required=True, allow_none=True)
+    dense_rank = fields.Integer(required=True, allow_none=True)
+    dense_score = fields.Float(required=True, allow_none=True)
+    bm25_rank = fields.Integer(required=True, allow_none=True)
+    bm25_score = fields.Float(required=True, allow_none=True)
+    title = fields.String(required=True, allow_none=True)
+    mime_type = fields.String(required=True, allow_none=True)
+    snippet = fields.String(required=True, allow_none=True,
+                            metadata={"description": "the matching terms in **bold**"})
+
+
+class SearchResultsSchema(Schema):
+    query = fields.String(required=True)
+    mode = fields.String(required=True, validate=validate.OneOf(["hybrid", "bm25", "dense"]))
+    fusion = fields.String(required=True, validate=validate.OneOf(["rrf", "weighted"]))
+    bm25_path = fields.String(required=True, allow_none=True, metadata={
+        "description": "which BM25 path ranked the candidates: scan, exact<n>, maxscore or "
+                       "budget; null in dense mode"})
+    results = fields.List(fields.Nested(SearchHitSchema), required=True)

@@ -1,0 +1,5 @@
+"""``python -m app.cli``: the ``pagemill`` command."""
+
+from app.cli import main
+
+main()

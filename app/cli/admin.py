@@ -1,0 +1,69 @@
+"""Maintenance: ``pagemill migrate``, ``pagemill bm25 refresh``, ``pagemill hnsw drop|build``."""
+
+from __future__ import annotations
+
+import click
+
+from app.cli.context import CliContext, pass_cli
+
+
+@click.command()
+@pass_cli
+def migrate(cli: CliContext) -> None:
+    """Apply database migrations (alembic upgrade head)."""
+    from app.db import upgrade_schema
+
+    upgrade_schema(cli.database_url)
+    click.echo("schema is up to date")
+
+
+@click.group()
+def bm25() -> None:
+    """Maintain the BM25 index."""
+
+
+@bm25.command("refresh")
+@click.option("--tenant", default=None, help="Tenant name (default: every tenant).")
+@pass_cli
+def bm25_refresh(cli: CliContext, tenant: str | None) -> None:
+    """Recompute posting impacts with the current average chunk length and BM25 k1/b.
+
+    Search stays exact without it; stale impacts only make early termination succeed less
+    often (run it after the corpus grew or shrank a lot, or after changing k1/b)."""
+    from indexing.store import indexed_tenants, refresh_impacts
+
+    runtime = cli.runtime
+    if tenant:
+        tenants = [cli.tenant_id(tenant)]
+    else:
+        with runtime.engine.connect() as conn:
+            tenants = indexed_tenants(conn)
+    for tenant_id in tenants:
+        with runtime.engine.begin() as conn:
+            n = refresh_impacts(conn, tenant_id, k1=cli.config.bm25_k1, b=cli.config.bm25_b)
+        click.echo(f"tenant {tenant_id}: {n} postings refreshed")
+
+
+@click.group()
+def hnsw() -> None:
+    """Drop and rebuild the vector index around bulk loads."""
+
+
+@hnsw.command("drop")
+@pass_cli
+def hnsw_drop(cli: CliContext) -> None:
+    """Drop the HNSW graph before a load that adds a large share of the index (dense search
+    stays exact meanwhile, scanning every vector)."""
+    from indexing.vector_index import drop_hnsw
+
+    click.echo("dropped" if drop_hnsw(cli.runtime.engine) else "no HNSW index to drop")
+
+
+@hnsw.command("build")
+@pass_cli
+def hnsw_build(cli: CliContext) -> None:
+    """Build the HNSW graph (concurrently; ingest and search go on)."""
+    from indexing.vector_index import build_hnsw
+
+    seconds = build_hnsw(cli.runtime.engine)
+    click.echo(f"built in {seconds:.0f} s" if seconds else "the HNSW index is already there")

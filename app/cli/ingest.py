@@ -1,0 +1,148 @@
+"""``pagemill ingest``: files, folders and JSONL text records into a job; ``--wait`` follows
+it to the end (starting a worker for its duration when none is running)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from app.cli.context import CliContext, pass_cli
+
+if TYPE_CHECKING:
+    # app.jobs loads the extractors' sniffing (and PDFium): not for `pagemill --help`.
+    from app.jobs import JobProgress, NewDocument
+
+POLL_SECONDS = 0.5
+FAILURES_SHOWN = 20
+
+
+def read_records(path: str) -> list[dict[str, Any]]:
+    """The records of a JSONL file; a bad line stops the command with its number."""
+    from app.submission import parse_record
+
+    records = []
+    with open(path, encoding="utf-8") as fh:
+        for line_no, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    records.append(parse_record(line, line_no))
+                except ValueError as exc:
+                    raise click.ClickException(f"{path}: {exc}") from exc
+    return records
+
+
+def _staged(cli: CliContext, tenant_id: str, paths: tuple[str, ...], jsonl: str | None) -> list[NewDocument]:
+    from app.submission import stage_files, stage_record
+
+    storage = cli.runtime.storage
+    documents: list[NewDocument] = []
+    if paths:
+        try:
+            staged, skipped = stage_files(storage, tenant_id, paths)
+        except FileNotFoundError as exc:
+            raise click.ClickException(str(exc)) from exc
+        for item in skipped:
+            click.echo(f"skipped {item.external_id}: {item.reason}", err=True)
+        documents.extend(staged)
+    if jsonl:
+        documents.extend(stage_record(storage, tenant_id, r) for r in read_records(jsonl))
+    return documents
+
+
+@click.command()
+@click.argument("paths", nargs=-1)
+@click.option("--jsonl", "jsonl", type=click.Path(exists=True, dir_okay=False),
+              help="Text records, one JSON object per line: id (or _id), title, text, metadata.")
+@click.option("--tenant", default=None, help="Tenant name (default: PAGEMILL_DEFAULT_TENANT).")
+@click.option("--wait/--no-wait", default=False, help="Show progress and return when done.")
+@click.option("--batch-size", type=int, default=None)
+@pass_cli
+def ingest(cli: CliContext, paths: tuple[str, ...], jsonl: str | None, tenant: str | None, wait: bool,
+           batch_size: int | None) -> None:
+    """Ingest files and folders (recursively), or text records with --jsonl."""
+    from app.submission import submit_job
+
+    if not paths and not jsonl:
+        raise click.UsageError("give PATH... or --jsonl FILE")
+    tenant_id = cli.tenant_id(tenant)
+    documents = _staged(cli, tenant_id, paths, jsonl)
+    if not documents:
+        raise click.ClickException("nothing to ingest")
+    runtime = cli.runtime
+    try:
+        job_id = submit_job(runtime.engine, tenant_id, documents, batch_size or cli.config.batch_size)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"job {job_id}: {len(documents)} document(s) queued", err=True)
+    if not wait:
+        click.echo(job_id)
+        return
+    if follow_job(cli, job_id, tenant_id) not in ("completed", "completed_with_errors"):
+        sys.exit(1)
+
+
+def follow_job(cli: CliContext, job_id: str, tenant_id: str) -> str:
+    """Show the job's progress until it ends; its final status."""
+    from tasks.heartbeat import live_workers
+    from tasks.worker import spawn_worker, stop_worker
+
+    runtime = cli.runtime
+    worker = None
+    with runtime.engine.connect() as conn:
+        if not live_workers(conn):
+            click.echo("no worker is running: starting one for this job", err=True)
+            worker = spawn_worker()
+    try:
+        status = _show_progress(cli, job_id, tenant_id, worker)
+    finally:
+        if worker is not None:
+            stop_worker(worker)
+    return status
+
+
+def _show_progress(cli: CliContext, job_id: str, tenant_id: str,
+                   worker: subprocess.Popen[bytes] | None) -> str:
+    from app import jobs
+
+    engine = cli.runtime.engine
+    progress = _poll(cli, job_id, tenant_id)
+    with click.progressbar(length=progress.total_documents, label="ingesting", file=sys.stderr) as bar:
+        done = 0
+        while True:
+            finished = progress.completed_documents + progress.failed_documents
+            bar.update(finished - done)
+            done = finished
+            if progress.status in jobs.TERMINAL_JOB_STATES:
+                break
+            if progress.settled == progress.total_documents:
+                # Every document is terminal: settle the job here too, so a lost chord
+                # callback cannot leave us waiting (finalising is idempotent).
+                with engine.begin() as conn:
+                    jobs.finalize_job(conn, job_id)
+            if worker is not None and worker.poll() is not None:
+                raise click.ClickException(f"the worker exited with code {worker.returncode}")
+            time.sleep(POLL_SECONDS)
+            progress = _poll(cli, job_id, tenant_id)
+    click.echo(f"job {job_id}: {progress.status} ({progress.completed_documents} completed,"
+               f" {progress.failed_documents} failed)", err=True)
+    if progress.failed_documents:
+        with engine.connect() as conn:
+            failures = jobs.failed_documents(conn, tenant_id, job_id, FAILURES_SHOWN)
+        for failure in failures:
+            click.echo(f"  failed {failure.document_id}: {failure.error_code}: {failure.error_message}",
+                       err=True)
+    return progress.status
+
+
+def _poll(cli: CliContext, job_id: str, tenant_id: str) -> JobProgress:
+    from app import jobs
+
+    with cli.runtime.engine.connect() as conn:
+        progress = jobs.job_progress(conn, job_id, tenant_id)
+    if progress is None:
+        raise click.ClickException(f"job {job_id} not found")
+    return progress

@@ -1,0 +1,95 @@
+"""``pagemill parse``: route and extract files without indexing them (no database needed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import asdict
+from typing import Any
+
+import click
+
+from app.cli.context import CliContext, pass_cli
+from extractors.base import ExtractionError, ExtractionResult
+
+
+def attachment_outcomes(result: ExtractionResult) -> list[dict[str, Any]]:
+    """Every attachment below a result, depth first, as the pipeline would store it."""
+    out = []
+    for attachment in result.attachments:
+        child = attachment.result
+        out.append({"name": attachment.name, "status": "completed" if child else "failed",
+                    "error_code": attachment.error_code, "error_message": attachment.error_message,
+                    "extractor": child.extractor if child else None,
+                    "markdown": child.markdown if child else None})
+        if child:
+            out.extend({**item, "name": f"{attachment.name}/{item['name']}"}
+                       for item in attachment_outcomes(child))
+    return out
+
+
+def _completed(path: str, result: ExtractionResult) -> dict[str, Any]:
+    return {"path": path, "status": "completed", **result.report(), "title": result.title,
+            "markdown": result.markdown,
+            "page_text": [{"number": p.number, "text": p.markdown} for p in result.pages],
+            "tables": [asdict(t) for t in result.tables], "attachments": attachment_outcomes(result)}
+
+
+def _print_markdown(outcome: dict[str, Any], result: ExtractionResult) -> None:
+    click.echo(result.markdown)
+    for item in outcome["attachments"]:
+        click.echo(f"\n---\nattachment {item['name']}: {item['status']}"
+                   + (f" ({item['error_code']})" if item["error_code"] else ""))
+        if item["markdown"]:
+            click.echo(item["markdown"])
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per file: extractor, route, attempts, quality, per-page text.")
+@click.option("--password", default=None, help="Password for encrypted PDFs and Office files.")
+@click.option("--isolation/--no-isolation", default=None,
+              help="Parse in a killable child process (default: PAGEMILL_EXTRACT_ISOLATION).")
+@pass_cli
+def parse(cli: CliContext, paths: tuple[str, ...], as_json: bool, password: str | None,
+          isolation: bool | None) -> None:
+    """Route and extract files without indexing them; print Markdown or JSON.
+
+    Every file ends with text or a failure code; the exit status is 1 if any failed."""
+    from extractors.isolation import InProcessExtractor, IsolatedExtractor
+
+    config = cli.config
+    isolated = config.extract_isolation if isolation is None else isolation
+    extractor = (IsolatedExtractor(memory_limit_bytes=config.extract_memory_limit) if isolated
+                 else InProcessExtractor())
+    failed = 0
+    try:
+        for path in paths:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            started = time.monotonic()
+            try:
+                result = extractor.extract(data, filename=os.path.basename(path),
+                                           options=config.extract_options(password),
+                                           timeout=config.extract_hard_timeout)
+            except ExtractionError as exc:
+                failed += 1
+                outcome: dict[str, Any] = {"path": path, "status": "failed", "error_code": exc.code,
+                                           "error_message": exc.message,
+                                           "attempts": [asdict(a) for a in exc.attempts]}
+                if not as_json:
+                    click.echo(f"{path}: failed: {exc.code}: {exc.message}", err=True)
+            else:
+                outcome = _completed(path, result)
+                if not as_json:
+                    _print_markdown(outcome, result)
+            outcome["seconds"] = round(time.monotonic() - started, 3)
+            if as_json:
+                click.echo(json.dumps(outcome, ensure_ascii=False, default=str))
+    finally:
+        extractor.close()
+    if failed:
+        sys.exit(1)

@@ -1,0 +1,94 @@
+"""``pagemill search``: one query, or a JSONL file of queries (one JSON line each out)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from app.cli.context import CliContext, pass_cli
+
+if TYPE_CHECKING:
+    from app.search_request import SearchRequest
+
+
+def read_queries(path: str) -> list[tuple[str, str]]:
+    """(id, text) of each ``{"_id"|"id", "text"}`` line."""
+    items = []
+    with open(path, encoding="utf-8") as fh:
+        for line_no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                query = json.loads(line)
+                items.append((str(query.get("_id", query.get("id"))), str(query["text"])))
+            except (ValueError, KeyError, AttributeError) as exc:
+                raise click.ClickException(f"{path}: line {line_no}: not a query "
+                                           f"({{\"_id\", \"text\"}}): {exc}") from exc
+    return items
+
+
+def search_request(text: str, choices: dict[str, Any]) -> SearchRequest:
+    """The query with the command's options, validated by the schema the API loads bodies
+    with (so ``--k`` and the query's length have the API's limits)."""
+    from marshmallow import ValidationError
+
+    from app.search_request import SearchRequestSchema
+
+    try:
+        request: SearchRequest = SearchRequestSchema().load({"query": text, **choices})
+    except ValidationError as exc:
+        raise click.UsageError(f"invalid search: {exc.messages}") from exc
+    return request
+
+
+@click.command()
+@click.argument("query", required=False)
+@click.option("--queries", type=click.Path(exists=True, dir_okay=False),
+              help="JSONL of queries ({\"_id\", \"text\"}); prints one JSON line per query.")
+@click.option("--k", type=int, default=10, show_default=True)
+@click.option("--mode", type=click.Choice(["hybrid", "bm25", "dense"]), default="hybrid",
+              show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="JSON output.")
+@click.option("--all-chunks", is_flag=True, help="Do not collapse results to one per document.")
+@click.option("--fusion", type=click.Choice(["rrf", "weighted"]), default=None,
+              help="Hybrid fusion: reciprocal ranks, or alpha-weighted normalised scores "
+                   "(default: PAGEMILL_FUSION, weighted).")
+@click.option("--alpha", type=click.FloatRange(0, 1), default=None,
+              help="Weight of the dense score with --fusion weighted (default: PAGEMILL_ALPHA, 0.5).")
+@click.option("--mime-type", "mime_types", multiple=True, help="Only documents of this type.")
+@click.option("--tenant", default=None)
+@pass_cli
+def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode: str, as_json: bool,
+           all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
+           mime_types: tuple[str, ...]) -> None:
+    """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
+    from app.search_request import run_search
+    from indexing.embedding import embed
+
+    if bool(query) == bool(queries):
+        raise click.UsageError("give either QUERY or --queries FILE")
+    items = read_queries(queries) if queries else [("query", query or "")]
+    choices: dict[str, Any] = {"k": k, "mode": mode, "collapse": not all_chunks,
+                               **({"fusion": fusion} if fusion else {}),
+                               **({"alpha": alpha} if alpha is not None else {}),
+                               **({"filters": {"mime_types": list(mime_types)}} if mime_types else {})}
+    requests = [search_request(text, choices) for _, text in items]
+    tenant_id = cli.tenant_id(tenant)
+    vectors = list(embed([t for _, t in items])) if mode != "bm25" else [None] * len(items)
+    for (query_id, _), request, vector in zip(items, requests, vectors, strict=True):
+        with cli.runtime.engine.begin() as conn:
+            hits = run_search(conn, tenant_id, request, cli.config, query_vector=vector)
+        if as_json or queries:
+            click.echo(json.dumps({"query_id": query_id, "results": [
+                {"document_id": h.document_id, "chunk_id": h.chunk_id, "score": h.score,
+                 "snippet": h.snippet, "text": h.text} for h in hits]}, ensure_ascii=False))
+            continue
+        click.echo(f"query: {request.query}  ({mode}, top {k})")
+        for rank, h in enumerate(hits, 1):
+            heading = " > ".join(h.heading_path)
+            click.echo(f"{rank:2d}. {h.score:.4f}  {h.document_id}" + (f"  [{heading}]" if heading else ""))
+            click.echo(f"      {h.snippet}")
+        if not hits:
+            click.echo("   (no results)")

@@ -1,0 +1,5 @@
+"""``python -m tasks worker``: a worker without the CLI (see tasks/worker.py)."""
+
+from tasks.worker import main
+
+main()
