@@ -95,6 +95,9 @@ def _tune(server: PostgresServer, pgdata: Path) -> None:
             conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
     log.info("tuning the embedded server; restarting it", extra=wanted)
     pg_ctl(["-w", "-l", str(server.log), "restart"], pgdata=pgdata, user=server.system_user)
+    # The library remembers the postmaster it started; after the restart that process is gone,
+    # and the last client to exit would find it not running and leave the new one up.
+    server.ensure_postgres_running()
 
 
 def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:

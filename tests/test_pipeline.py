@@ -190,6 +190,27 @@ def test_embedded_default_needs_nothing_started():
         shutil.rmtree(home, ignore_errors=True)
 
 
+def test_the_process_that_created_the_embedded_server_stops_it_when_it_is_the_last():
+    """A first command on a fresh home creates and tunes the server (restarting it), starts a
+    worker that joins it, and is the last to leave: it must stop the server at exit (the
+    quick start's `pagemill demo` used to leave it running)."""
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    home = Path(tempfile.mkdtemp(prefix="pm-first-", dir="/tmp"))
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STORAGE_URL")}
+    env["PAGEMILL_HOME"] = str(home)
+    try:
+        ingest = _cli(env, "ingest", "samples/http-semantics.md", "--wait")
+        assert ingest.returncode == 0, ingest.stderr
+        wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=30,
+                 what="embedded server stopped by its only client")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
     import os
     import shutil
