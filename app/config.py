@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -228,9 +228,6 @@ class Config:
     @property
     def pgdata(self) -> Path:
         return self.home / "pgdata"
-
-    def with_database_url(self, url: str) -> Config:
-        return replace(self, database_url=to_sqlalchemy_url(url))
 
     def broker_url_for(self, database_url: str) -> str:
         """The Celery broker URL: ``BROKER_URL``, or pagemill's durable transport on the database."""

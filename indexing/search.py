@@ -81,9 +81,6 @@ class Hit:
     # (bm25_exact off and no round could prove its ranking); None in dense mode.
     bm25_path: str | None = None
 
-    def as_dict(self) -> dict[str, object]:
-        return dict(self.__dict__)
-
 
 # One way of filling in the statement's files: Jinja2 placeholders and loops, nothing
 # else (bind parameters stay SQLAlchemy's :name); an undefined name is an error, not blank.

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from sqlalchemy import text
 
@@ -165,18 +172,32 @@ def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, confi
         assert jobs.job_progress(conn, job_id, tenant).status == "completed"
 
 
-def test_embedded_default_needs_nothing_started():
-    """The quick-start path: no DATABASE_URL, no worker. The CLI starts the embedded server,
-    a worker shares it for the job, search uses it, and the server stops when all exit."""
-    import os
-    import shutil
-    import tempfile
-    from pathlib import Path
+@contextmanager
+def _fresh_home(prefix: str) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A PAGEMILL_HOME of its own on the embedded default (no DATABASE_URL, no STORAGE_URL),
+    and the environment for CLI processes using it.  Afterwards every process still running
+    on it (a server or worker left by a failed test) is killed and the folder removed."""
+    import psutil
 
-    home = Path(tempfile.mkdtemp(prefix="pm-e2e-", dir="/tmp"))
+    home = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STORAGE_URL")}
     env["PAGEMILL_HOME"] = str(home)
     try:
+        yield home, env
+    finally:
+        for proc in psutil.process_iter(["cmdline"]):
+            if str(home) in " ".join(proc.info["cmdline"] or []):
+                try:
+                    proc.send_signal(signal.SIGKILL)
+                except psutil.Error:
+                    pass
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_embedded_default_needs_nothing_started():
+    """The quick-start path: no DATABASE_URL, no worker. The CLI starts the embedded server,
+    a worker shares it for the job, search uses it, and the server stops when all exit."""
+    with _fresh_home("pm-e2e-") as (home, env):
         ingest = _cli(env, "ingest", "samples/http-semantics.md", "--wait")
         assert ingest.returncode == 0, ingest.stderr
         assert "starting one for this job" in ingest.stderr
@@ -186,75 +207,48 @@ def test_embedded_default_needs_nothing_started():
         # Every client has exited: the shared server must be gone.
         wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=60,
                  what="embedded server stopped")
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
 
 
 def test_the_process_that_created_the_embedded_server_stops_it_when_it_is_the_last():
     """A first command on a fresh home creates and tunes the server (restarting it), starts a
     worker that joins it, and is the last to leave: it must stop the server at exit (the
     quick start's `pagemill demo` used to leave it running)."""
-    import os
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    home = Path(tempfile.mkdtemp(prefix="pm-first-", dir="/tmp"))
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STORAGE_URL")}
-    env["PAGEMILL_HOME"] = str(home)
-    try:
+    with _fresh_home("pm-first-") as (home, env):
         ingest = _cli(env, "ingest", "samples/http-semantics.md", "--wait")
         assert ingest.returncode == 0, ingest.stderr
         wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=30,
                  what="embedded server stopped by its only client")
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
 
 
 def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
-    import os
-    import shutil
-    import signal
-    import tempfile
-    from pathlib import Path
-
     import psutil
 
-    home = Path(tempfile.mkdtemp(prefix="pm-orphan-", dir="/tmp"))
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "STORAGE_URL")}
-    env["PAGEMILL_HOME"] = str(home)
-    cli = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", "samples", "--wait"],
-                           env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    try:
-        def spawned_worker():
-            for child in psutil.Process(cli.pid).children():
-                try:
-                    if "worker" in child.cmdline():
-                        return child
-                except psutil.Error:  # a short-lived helper (pg_ctl, ...) exiting or a zombie
-                    continue
-            return None
+    with _fresh_home("pm-orphan-") as (home, env):
+        cli = subprocess.Popen([sys.executable, "-m", "app.cli", "ingest", "samples", "--wait"],
+                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        try:
+            def spawned_worker():
+                for child in psutil.Process(cli.pid).children():
+                    try:
+                        if "worker" in child.cmdline():
+                            return child
+                    except psutil.Error:  # a short-lived helper (pg_ctl, ...) exiting or a zombie
+                        continue
+                return None
 
-        worker = wait_for(spawned_worker, timeout=120, what="the CLI to start a worker")
-        cli.kill()  # no cleanup possible in the CLI itself
-        cli.wait()
-        # Warm shutdown lets a batch in progress finish first, hence the generous limits.
-        psutil.wait_procs([worker], timeout=180)
-        assert not worker.is_running(), "orphaned worker kept running"
-        pids = home / "pgdata" / ".handle_pids.json"
-        wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=90,
-                 what=f"embedded server stopped (clients: {pids.read_text() if pids.exists() else '-'})")
-    finally:
-        if cli.poll() is None:
-            cli.kill()
-        for proc in psutil.process_iter(["cmdline"]):
-            if str(home) in " ".join(proc.info["cmdline"] or []):
-                try:
-                    proc.send_signal(signal.SIGKILL)
-                except psutil.Error:
-                    pass
-        shutil.rmtree(home, ignore_errors=True)
+            worker = wait_for(spawned_worker, timeout=120, what="the CLI to start a worker")
+            cli.kill()  # no cleanup possible in the CLI itself
+            cli.wait()
+            # Warm shutdown lets a batch in progress finish first, hence the generous limits.
+            psutil.wait_procs([worker], timeout=180)
+            assert not worker.is_running(), "orphaned worker kept running"
+            pids = home / "pgdata" / ".handle_pids.json"
+            wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=90,
+                     what=f"embedded server stopped (clients: {pids.read_text() if pids.exists() else '-'})")
+        finally:
+            if cli.poll() is None:
+                cli.kill()
 
 
 @needs_corpus

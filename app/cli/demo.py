@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import click
 
 from app.cli.ingest import ingest
 from app.cli.search import search
 
-SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 QUERIES = ("how does the broker avoid losing messages", "RFC 7231", "vector index recall")
 
 
@@ -19,9 +17,12 @@ QUERIES = ("how does the broker avoid losing messages", "RFC 7231", "vector inde
 @click.pass_context
 def demo(ctx: click.Context, wait: bool) -> None:
     """Ingest the sample documents shipped with pagemill and run a few searches."""
-    samples = os.path.relpath(SAMPLES_DIR)
+    from app.db import PROJECT_ROOT
+
+    samples_dir = PROJECT_ROOT / "samples"
+    samples = os.path.relpath(samples_dir)
     if samples.startswith(".."):
-        samples = str(SAMPLES_DIR)
+        samples = str(samples_dir)
     ctx.invoke(ingest, paths=(samples,), jsonl=None, tenant=None, wait=wait, batch_size=None)
     for query in QUERIES:
         ctx.invoke(search, query=query, queries=None, k=3, mode="hybrid", as_json=False,
