@@ -85,12 +85,9 @@ _ENSURE_IMPACT_PARAMS = text("""
 INSERT INTO bm25_stats AS s (tenant_id, impact_avgdl, impact_k1, impact_b)
 VALUES (:tenant, :avgdl, :k1, :b)
 ON CONFLICT (tenant_id) DO UPDATE SET
-    impact_avgdl = CASE WHEN s.chunk_count = 0 THEN EXCLUDED.impact_avgdl
-                        ELSE coalesce(s.impact_avgdl, EXCLUDED.impact_avgdl) END,
-    impact_k1 = CASE WHEN s.chunk_count = 0 THEN EXCLUDED.impact_k1
-                     ELSE coalesce(s.impact_k1, EXCLUDED.impact_k1) END,
-    impact_b = CASE WHEN s.chunk_count = 0 THEN EXCLUDED.impact_b
-                    ELSE coalesce(s.impact_b, EXCLUDED.impact_b) END
+    impact_avgdl = EXCLUDED.impact_avgdl, impact_k1 = EXCLUDED.impact_k1, impact_b = EXCLUDED.impact_b
+-- (The three are always set together, so one of them tells whether the tenant has any.)
+WHERE s.chunk_count = 0 OR s.impact_avgdl IS NULL
 """)
 
 _REFRESH_STATS = text("""
