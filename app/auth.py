@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import uuid
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import Connection, text
 
@@ -54,16 +56,103 @@ def create_key(conn: Connection, tenant_name: str, name: str | None = None) -> s
     return f"{KEY_SCHEME}_{prefix}_{secret}"
 
 
+# The key a request names, if it is not revoked.  Read on every request, never cached, so a
+# revocation is refused from the next request on.
+FIND_LIVE_KEY = text("""
+    SELECT k.id, k.secret_sha256, t.id AS tenant_id, t.name,
+           k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute' AS use_stale
+    FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+    WHERE k.prefix = :prefix AND k.revoked_at IS NULL
+""")
+
+# At most one write a minute per key: "last used" is for finding idle keys, and a write (and a
+# row lock) on every request would make busy keys contend with each other.  Issued only when
+# FIND_LIVE_KEY says the time is stale; the condition is repeated for concurrent requests.
+MARK_KEY_USED = text("""
+    UPDATE api_keys SET last_used_at = now()
+    WHERE id = :id AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+""")
+
+
 def authenticate(conn: Connection, key: str) -> Principal | None:
     scheme, _, rest = key.partition("_")
     prefix, _, secret = rest.partition("_")
     if scheme != KEY_SCHEME or not prefix.isascii() or not prefix.isalnum() or not secret:
         return None
-    row = conn.execute(text("""
-        SELECT k.id, k.secret_sha256, t.id AS tenant_id, t.name
-        FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-        WHERE k.prefix = :prefix AND k.revoked_at IS NULL
-    """), {"prefix": prefix}).one_or_none()
+    row = conn.execute(FIND_LIVE_KEY, {"prefix": prefix}).one_or_none()
     if row is None or not hmac.compare_digest(row.secret_sha256, _digest(secret)):
         return None
+    if row.use_stale:
+        conn.execute(MARK_KEY_USED, {"id": row.id})
     return Principal(tenant_id=str(row.tenant_id), tenant_name=row.name, key_id=str(row.id))
+
+
+# Whether a key still stands: what a long-lived response (an event stream) checks as it goes.
+KEY_IS_LIVE = text("""
+    SELECT EXISTS (SELECT 1 FROM api_keys WHERE id = CAST(:id AS uuid) AND revoked_at IS NULL)
+""")
+
+
+def key_is_live(conn: Connection, key_id: str) -> bool:
+    """False once the key ``key_id`` is revoked (or deleted)."""
+    return bool(conn.execute(KEY_IS_LIVE, {"id": key_id}).scalar_one())
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """What may be shown about a key: everything but its secret and the secret's digest."""
+
+    id: str
+    tenant: str
+    name: str | None
+    prefix: str
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+
+# Every key, or one tenant's, oldest first; the secret's digest is deliberately not selected.
+LIST_KEYS = text("""
+    SELECT k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at, k.last_used_at,
+           k.revoked_at
+    FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+    WHERE CAST(:tenant AS text) IS NULL OR t.name = :tenant
+    ORDER BY k.created_at, k.id
+""")
+
+# Revoke one key, named by id or by prefix (the part of a key after ``pm_``, which is what a
+# leaked key shows).  A second revocation keeps the first time.  Returns the row as it was
+# before, so the caller can tell "revoked now" from "already revoked".
+REVOKE_KEY = text("""
+    WITH target AS (
+        SELECT k.id, k.revoked_at AS revoked_before FROM api_keys k
+        WHERE k.id = CAST(:id AS uuid) OR k.prefix = :prefix
+        FOR UPDATE
+    )
+    UPDATE api_keys k SET revoked_at = coalesce(k.revoked_at, now())
+    FROM target, tenants t
+    WHERE k.id = target.id AND t.id = k.tenant_id
+    RETURNING k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
+              k.last_used_at, k.revoked_at, target.revoked_before
+""")
+
+
+def list_keys(conn: Connection, tenant_name: str | None = None) -> list[KeyInfo]:
+    """Keys of tenant ``tenant_name`` (all keys when None); an unknown tenant has none."""
+    rows = conn.execute(LIST_KEYS, {"tenant": tenant_name}).mappings().all()
+    return [KeyInfo(**row) for row in rows]
+
+
+def revoke_key(conn: Connection, id_or_prefix: str) -> tuple[KeyInfo, bool] | None:
+    """Revoke the key with this id or prefix: the key and whether it was revoked before this
+    call, or None when there is no such key.  Takes effect at the next request."""
+    try:
+        key_id: str | None = str(uuid.UUID(id_or_prefix))
+    except ValueError:
+        key_id = None
+    row = conn.execute(REVOKE_KEY, {"id": key_id, "prefix": id_or_prefix}).mappings().one_or_none()
+    if row is None:
+        return None
+    fields = dict(row)
+    revoked_before = fields.pop("revoked_before")
+    return KeyInfo(**fields), revoked_before is not None

@@ -7,7 +7,10 @@ every redirect target while fetching:
   the URL, a host name or address, default or explicit port;
 - every address the host resolves to must be globally routable: loopback, private (RFC 1918,
   unique-local), link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254), CGNAT,
-  multicast, reserved and unspecified addresses are refused, IPv4-mapped IPv6 included;
+  multicast, reserved and unspecified addresses are refused, and so is every IPv6 form that
+  embeds an IPv4 address leading there (IPv4-mapped and -translated, NAT64 ``64:ff9b::/96``,
+  6to4, Teredo server and client, IPv4-compatible); the local-use NAT64 prefix
+  ``64:ff9b:1::/48`` is refused whole, since where its IPv4 sits depends on the operator;
 - the connection goes to the address that was checked (no second DNS lookup for an attacker's
   short-TTL record to change), with the original host name for TLS verification and ``Host``;
 - redirects are followed by hand (at most 5), each one checked again;
@@ -63,13 +66,52 @@ class Fetched:
     final_url: str
 
 
-def _address_allowed(address: str, policy: UrlPolicy) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+# IPv6 prefixes whose last 32 bits are an IPv4 address some translator or host will reach.
+_NAT64_WELL_KNOWN = ipaddress.IPv6Network("64:ff9b::/96")        # RFC 6052
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")                # RFC 4291, deprecated
+_IPV4_TRANSLATED = ipaddress.IPv6Network("::ffff:0:0:0/96")      # RFC 2765 (SIIT)
+# RFC 8215's local-use NAT64 prefix: the operator picks a length between /48 and /96, so where
+# the IPv4 sits cannot be known from the address; the whole prefix is refused.
+_NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses a packet to ``ip`` can end up at: IPv4-mapped, IPv4-translated,
+    NAT64 (well-known prefix), 6to4, Teredo (server and client) and IPv4-compatible forms.
+    ``::`` and ``::1`` are IPv6 addresses in their own right, not IPv4-compatible ones."""
+    if ip.ipv4_mapped is not None:
+        return [ip.ipv4_mapped]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)  # (server, client); the client's bits are already un-inverted
+    last32 = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip in _NAT64_WELL_KNOWN or ip in _IPV4_TRANSLATED:
+        return [last32]
+    if ip in _IPV4_COMPATIBLE and int(ip) > 1:
+        return [last32]
+    return []
+
+
+def _ip_allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, policy: UrlPolicy) -> bool:
     if policy.allow_loopback and ip.is_loopback:
         return True
     return ip.is_global and not ip.is_multicast
+
+
+def _address_allowed(address: str, policy: UrlPolicy) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _ip_allowed(ip, policy)
+    if ip in _NAT64_LOCAL_USE:
+        return False
+    embedded = embedded_ipv4(ip)
+    if ip.ipv4_mapped is not None:
+        # The kernel sends these as IPv4: only the IPv4 address decides (ipaddress calls the
+        # whole ::ffff:0:0/96 block reserved or private depending on the Python version).
+        return _ip_allowed(embedded[0], policy)
+    # Otherwise both must pass: the IPv6 address as routed, and every IPv4 it leads to.
+    return _ip_allowed(ip, policy) and all(_ip_allowed(v4, policy) for v4 in embedded)
 
 
 def check_url(url: str, policy: UrlPolicy) -> Target:

@@ -3,6 +3,8 @@ real local HTTP server; and a URL job end to end through the worker."""
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 import threading
 import time
 import uuid
@@ -15,7 +17,7 @@ from sqlalchemy import text
 from app import jobs
 from app.api import create_app
 from app.auth import create_key
-from app.url_fetch import FetchError, UrlPolicy, check_url, fetch
+from app.url_fetch import FetchError, UrlPolicy, check_url, embedded_ipv4, fetch
 from tests.conftest import ROOT, wait_for
 
 PDF = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()
@@ -91,6 +93,23 @@ def site():
     ("https://[::ffff:127.0.0.1]/a.pdf", "non-public"),  # IPv4-mapped loopback
     ("https://[fd00:ec2::254]/a.pdf", "non-public"),     # AWS metadata over IPv6
     ("https://224.0.0.1/a.pdf", "non-public"),
+    # IPv4 addresses embedded in IPv6: each form is unwrapped and the IPv4 checked.
+    ("https://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "non-public"),  # NAT64 well-known
+    ("https://[64:ff9b::10.0.0.1]/a.pdf", "non-public"),
+    ("https://[64:ff9b::7f00:1]/a.pdf", "non-public"),
+    ("https://[64:ff9b:1::a9fe:a9fe]/a.pdf", "non-public"),            # NAT64 local-use
+    ("https://[64:ff9b:1::808:808]/a.pdf", "non-public"),              # refused outright
+    ("https://[2002:a9fe:a9fe::1]/a.pdf", "non-public"),               # 6to4
+    ("https://[2002:7f00:1::]/a.pdf", "non-public"),
+    ("https://[2002:c0a8:a::1]/a.pdf", "non-public"),
+    ("https://[::a9fe:a9fe]/a.pdf", "non-public"),                     # IPv4-compatible
+    ("https://[::10.0.0.1]/a.pdf", "non-public"),
+    ("https://[::ffff:0:a9fe:a9fe]/a.pdf", "non-public"),              # IPv4-translated (SIIT)
+    ("https://[::ffff:a9fe:a9fe]/a.pdf", "non-public"),                # IPv4-mapped, hex
+    # Teredo: server in bits 32-64, client is the bitwise NOT of the last 32 bits.
+    ("https://[2001:0:a9fe:a9fe::]/a.pdf", "non-public"),              # server 169.254.169.254
+    ("https://[2001:0:808:808:0:0:f5ff:fffe]/a.pdf", "non-public"),    # client 10.0.0.1
+    ("https://[2001:0:808:808::5601:5601]/a.pdf", "non-public"),       # client 169.254.169.254
 ])
 def test_default_policy_refuses_what_would_reach_inside(url, reason):
     with pytest.raises(FetchError) as info:
@@ -103,6 +122,42 @@ def test_public_addresses_pass_the_check():
     assert target.addresses == ("8.8.8.8",) and target.path == "/dns.pdf?x=1"
 
 
+@pytest.mark.parametrize("address", [
+    "64:ff9b::a9fe:a9fe", "64:ff9b:1::808:808", "2002:a9fe:a9fe::1", "::a9fe:a9fe",
+    "::ffff:0:a9fe:a9fe", "2001:0:808:808::5601:5601",
+])
+def test_a_host_name_resolving_to_an_embedded_private_address_is_refused(monkeypatch, address):
+    # What a DNS answer (an AAAA record, or a DNS64 resolver synthesising one) would give:
+    # the same check applies to resolved addresses as to literals.
+    def resolve(host, port, *args, **kwargs):
+        assert host == "files.example.org"
+        return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, port, 0, 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    with pytest.raises(FetchError) as info:
+        check_url("https://files.example.org/a.pdf", UrlPolicy())
+    assert info.value.code == "url_not_allowed" and address in info.value.message
+
+
+@pytest.mark.parametrize("address, embedded", [
+    ("64:ff9b::a9fe:a9fe", ["169.254.169.254"]),
+    ("64:ff9b::808:808", ["8.8.8.8"]),
+    ("2002:a9fe:a9fe::1", ["169.254.169.254"]),
+    ("::a9fe:a9fe", ["169.254.169.254"]),
+    ("::ffff:0:a9fe:a9fe", ["169.254.169.254"]),
+    ("::ffff:10.0.0.1", ["10.0.0.1"]),
+    ("2001:0:4136:e378:8000:63bf:3fff:fdd2", ["65.54.227.120", "192.0.2.45"]),
+    ("::1", []), ("::", []), ("2606:4700::1111", []),
+])
+def test_embedded_ipv4_addresses_are_unwrapped(address, embedded):
+    assert [str(ip) for ip in embedded_ipv4(ipaddress.IPv6Address(address))] == embedded
+
+
+def test_public_embedded_addresses_still_pass():
+    # NAT64 to a public IPv4 is how IPv6-only networks reach IPv4 sites: not refused.
+    assert check_url("https://[64:ff9b::808:808]/a.pdf", UrlPolicy()).addresses == ("64:ff9b::808:808",)
+
+
 def test_fetch_streams_the_document(site):
     fetched = fetch(f"{site}/report.pdf", LOCAL)
     assert fetched.data == PDF and fetched.filename == "report.pdf"
@@ -111,7 +166,9 @@ def test_fetch_streams_the_document(site):
 def test_every_redirect_is_checked_again(site):
     # Loopback is allowed for the test server, but a redirect into the private network or
     # to the metadata service is refused before any connection is made.
-    for target in ("http://10.0.0.1/secret", "http://169.254.169.254/latest/meta-data/"):
+    for target in ("http://10.0.0.1/secret", "http://169.254.169.254/latest/meta-data/",
+                   "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "http://[2002:a00:1::]/x",
+                   "http://[::ffff:0:a9fe:a9fe]/x", "http://[2001:0:808:808::5601:5601]/x"):
         with pytest.raises(FetchError) as info:
             fetch(f"{site}/redirect?to={target}", LOCAL)
         assert info.value.code == "url_not_allowed"
@@ -142,15 +199,19 @@ def test_api_refuses_a_private_url_with_400_and_writes_nothing(config, engine):
         key = create_key(conn, f"url-{uuid.uuid4().hex[:10]}")
     body = {"documents": [{"id": "ok", "url": "https://8.8.8.8/a.pdf"},
                           {"id": "meta", "url": "https://169.254.169.254/latest/meta-data/"},
+                          {"id": "nat64", "url": "https://[64:ff9b::a9fe:a9fe]/latest/meta-data/"},
                           {"id": "both", "url": "https://8.8.8.8/b.pdf", "text": "x"}]}
     response = client.post("/v1/jobs", json=body, headers={"Authorization": f"Bearer {key}"})
     assert response.status_code == 400
     details = response.get_json()["error"]["details"]["documents"]
-    assert set(details) == {"2"}  # schema errors first: one of text or url
-    del body["documents"][2]
+    assert set(details) == {"3"}  # schema errors first: one of text or url
+    del body["documents"][3]
     response = client.post("/v1/jobs", json=body, headers={"Authorization": f"Bearer {key}"})
     assert response.status_code == 400
-    assert set(response.get_json()["error"]["details"]["documents"]) == {"1"}
+    error = response.get_json()["error"]
+    assert error["code"] == "validation_error" and set(error["details"]["documents"]) == {"1", "2"}
+    for index in ("1", "2"):  # the NAT64 form is refused exactly like the plain address
+        assert "non-public address" in error["details"]["documents"][index]["url"][0]
     with engine.connect() as conn:
         count = conn.execute(text("""SELECT count(*) FROM jobs j JOIN api_keys k ON k.tenant_id = j.tenant_id
                                      WHERE k.prefix = :p"""), {"p": key.split("_")[1]}).scalar_one()
