@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Connection, Engine, create_engine
 
 if TYPE_CHECKING:
     from alembic.config import Config as AlembicConfig
@@ -33,6 +33,21 @@ def downgrade_schema(database_url: str, revision: str) -> None:
     from alembic import command
 
     command.downgrade(_alembic_config(database_url), revision)
+
+
+@lru_cache(maxsize=1)
+def schema_heads() -> frozenset[str]:
+    """The newest revision(s) in alembic/versions: the schema this code expects."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(ScriptDirectory.from_config(_alembic_config("")).get_heads())
+
+
+def applied_revisions(conn: Connection) -> frozenset[str]:
+    """The revision(s) the connected database's schema is at; empty if it was never migrated."""
+    from alembic.runtime.migration import MigrationContext
+
+    return frozenset(MigrationContext.configure(conn).get_current_heads())
 
 
 def _alembic_config(database_url: str) -> AlembicConfig:

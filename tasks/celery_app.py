@@ -2,7 +2,9 @@
 
 Broker and result backend default to the pagemill database, through pagemill's durable
 transport (tasks/broker/).  They are resolved lazily through ``add_defaults``: the embedded
-PostgreSQL server is started when Celery first needs a connection, not at import.
+PostgreSQL server is started when Celery first needs a connection, not at import, and its
+database created and migrated then (tasks/runtime.py), so that ``celery -A tasks worker``,
+``beat`` or ``flower`` can each be the first process on a fresh home.
 """
 
 from __future__ import annotations

@@ -30,7 +30,14 @@ def beat(conn: Connection, hostname: str, pid: int) -> None:
     """), {"host": hostname, "pid": pid})
 
 
+def forget(conn: Connection, hostname: str) -> None:
+    """Remove a worker's row: it shut down, or its supervisor saw it die."""
+    conn.execute(text("DELETE FROM worker_heartbeats WHERE hostname = :h"), {"h": hostname})
+
+
 def live_workers(conn: Connection) -> list[str]:
+    """Workers whose last heartbeat is under STALE_AFTER_SECONDS old (they beat every
+    INTERVAL_SECONDS, so a live one is never counted out by a late beat or two)."""
     rows = conn.execute(text("""
         SELECT hostname FROM worker_heartbeats
         WHERE last_seen_at > now() - make_interval(secs => :stale)
@@ -62,6 +69,6 @@ def _stop_beating(sender: object = None, **_: object) -> None:
     if hostname:
         try:
             with get_runtime().engine.begin() as conn:
-                conn.execute(text("DELETE FROM worker_heartbeats WHERE hostname = :h"), {"h": hostname})
+                forget(conn, hostname)
         except Exception:
             log.warning("could not remove heartbeat", exc_info=True)

@@ -24,7 +24,16 @@ class Runtime:
 
     @cached_property
     def database_url(self) -> str:
-        return resolve_database_url(self.config)
+        """The database's URL.  The embedded server (which pagemill owns) is started or
+        joined, and its database created and migrated to the newest schema, by whichever
+        process needs it first -- CLI, worker, beat, Flower or API -- so that any of them can
+        be the first on a fresh home, even several at the same instant.  A server given by
+        ``DATABASE_URL`` is migrated by its operator (``pagemill migrate``, the Procfile's
+        ``release``).  Raises :class:`app.embedded.DatabaseUnavailable` with what to do."""
+        url = resolve_database_url(self.config)
+        if self.config.uses_embedded_database:
+            _migrate_once(url)
+        return url
 
     @cached_property
     def engine(self) -> Engine:
@@ -44,7 +53,17 @@ class Runtime:
 
 _lock = threading.Lock()
 _runtime: Runtime | None = None
-_migrated = False
+_migrated: set[str] = set()
+
+
+def _migrate_once(url: str) -> None:
+    """``alembic upgrade head`` once per process and database (an API's several runtimes, a
+    CLI's and its app's, share it); concurrent processes wait for one another on the
+    migrations' advisory lock (alembic/env.py) and the later ones find nothing to do."""
+    with _lock:
+        if url not in _migrated:
+            upgrade_schema(url)
+            _migrated.add(url)
 
 
 def get_runtime(config: Config | None = None) -> Runtime:
@@ -58,15 +77,9 @@ def get_runtime(config: Config | None = None) -> Runtime:
 
 
 def prepared_runtime(config: Config | None = None) -> Runtime:
-    """The process's runtime with its database reachable and, when it is the embedded server
-    (which pagemill owns), migrated to the newest schema.  A server given by ``DATABASE_URL``
-    is migrated by its operator (``pagemill migrate``, the Procfile's ``release``).  Raises
+    """The process's runtime with its database reachable and, when it is the embedded server,
+    migrated (see :attr:`Runtime.database_url`).  Raises
     :class:`app.embedded.DatabaseUnavailable` with what to do when there is no database."""
-    global _migrated
     runtime = get_runtime(config)
-    url = runtime.database_url
-    with _lock:
-        if runtime.config.uses_embedded_database and not _migrated:
-            upgrade_schema(url)
-            _migrated = True
+    runtime.database_url  # noqa: B018 - started (and on the embedded default migrated) now
     return runtime

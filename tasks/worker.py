@@ -4,23 +4,29 @@
 the length of a command (``pagemill ingest --wait`` with no worker running, ``pagemill
 serve``): the child watches its parent and shuts down warmly when the parent is gone, even if
 the parent was killed without a chance to clean up, and ``stop_worker`` gives it a minute to
-finish its task before killing it.
+finish its task before killing it.  ``SupervisedWorker`` (``pagemill serve``) also starts a
+new one whenever the worker dies, with a growing delay (:class:`RestartBackoff`).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import warnings
+from dataclasses import dataclass
 from types import FrameType
 
 from app.config import Config
 from tasks.runtime import prepared_runtime
+
+log = logging.getLogger(__name__)
 
 PARENT_ENV = "PAGEMILL_PARENT_PID"
 PARENT_POLL_SECONDS = 2.0
@@ -48,19 +54,30 @@ def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: 
     # One torch thread pool per process: more threads than cores only thrash on 2 cores.
     os.environ.setdefault("PAGEMILL_TORCH_THREADS", str(max(1, (os.cpu_count() or 1) // n)))
     argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={n}",
-            f"--hostname=pagemill-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
+            f"--hostname={worker_nodename(os.getpid())}", "--without-gossip", "--without-mingle",
             "--without-heartbeat"]
     if beat:
         argv += ["--beat", f"--schedule={runtime.config.home / 'celerybeat-schedule'}"]
     celery_app.worker_main(argv)
 
 
+def worker_nodename(pid: int) -> str:
+    """The Celery node name of the worker process ``pid`` on this host: its heartbeat row's
+    hostname (tasks/heartbeat.py), which its supervisor clears when it dies."""
+    return f"pagemill-{pid}@{socket.gethostname()}"
+
+
 def spawn_worker(*, beat: bool = False) -> subprocess.Popen[bytes]:
     """A worker child of this process, for as long as this process lives."""
     # SIGTERM (a supervisor, `kill`) must run our cleanup, which stops this worker.
     signal.signal(signal.SIGTERM, raise_system_exit)
+    return _start_child(beat)
+
+
+def _start_child(beat: bool) -> subprocess.Popen[bytes]:
     env = {**os.environ, PARENT_ENV: str(os.getpid())}
     args = ["--beat"] if beat else []
+    # A session of its own: the worker and its pool are one process group, killed together.
     return subprocess.Popen([sys.executable, "-m", "tasks", "worker", *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=None, start_new_session=True)
 
@@ -73,6 +90,102 @@ def stop_worker(worker: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
+    _kill_group(worker.pid)
+
+
+def _kill_group(pid: int) -> None:
+    """Kill what is left of the process group a worker led (pool processes orphaned when the
+    worker itself was killed).  Its id stays reserved while any member lives, so this reaches
+    nobody else."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass(frozen=True)
+class RestartBackoff:
+    """How long to wait before restarting a dead worker: ``first`` seconds, doubled after
+    each restart up to ``longest``; a worker that stayed up ``reset_after`` seconds counts as
+    healthy, and the next restart after its death waits ``first`` again."""
+
+    first: float = 1.0
+    longest: float = 30.0
+    reset_after: float = 60.0
+
+    def next_delay(self, previous: float | None, uptime: float) -> float:
+        if previous is None or uptime >= self.reset_after:
+            return self.first
+        return min(previous * 2, self.longest)
+
+
+class SupervisedWorker:
+    """A worker child that is started again, after :class:`RestartBackoff`'s delay, whenever
+    its process dies (killed, out of memory, crashed) until :meth:`stop`.  Each restart is
+    logged with the exit status and the delay."""
+
+    def __init__(self, *, beat: bool = False, backoff: RestartBackoff | None = None) -> None:
+        self.beat = beat
+        self.backoff = backoff or RestartBackoff()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._watcher: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the worker and its watcher (call from the main thread: it installs the
+        SIGTERM handler that lets this process stop its worker)."""
+        signal.signal(signal.SIGTERM, raise_system_exit)
+        self._proc = _start_child(self.beat)
+        self._watcher = threading.Thread(target=self._watch, name="pagemill-worker-supervisor",
+                                         daemon=True)
+        self._watcher.start()
+
+    def stop(self) -> None:
+        """Stop supervising, then stop the current worker (warm shutdown, see stop_worker)."""
+        with self._lock:
+            self._stopping.set()
+            proc = self._proc
+        if proc is not None:
+            stop_worker(proc)
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
+
+    def _watch(self) -> None:
+        delay: float | None = None
+        while not self._stopping.is_set():
+            proc = self._proc
+            assert proc is not None
+            started = time.monotonic()
+            code = proc.wait()
+            if self._stopping.is_set():
+                return
+            uptime = time.monotonic() - started
+            _kill_group(proc.pid)
+            _forget_heartbeat(proc.pid)
+            delay = self.backoff.next_delay(delay, uptime)
+            log.warning("worker %s exited with status %s after %.0f s; restarting it in %.0f s",
+                        proc.pid, code, uptime, delay)
+            if self._stopping.wait(delay):
+                return
+            with self._lock:
+                if self._stopping.is_set():
+                    return
+                self._proc = _start_child(self.beat)
+            log.warning("worker restarted as %s", self._proc.pid)
+
+
+def _forget_heartbeat(pid: int) -> None:
+    """A dead worker's heartbeat row would count it as live for a while (tasks/heartbeat.py's
+    STALE_AFTER_SECONDS); its supervisor knows better, and clears it at once."""
+    from tasks.heartbeat import forget
+    from tasks.runtime import get_runtime
+
+    try:
+        with get_runtime().engine.begin() as conn:
+            forget(conn, worker_nodename(pid))
+    except Exception:  # the database may be down too; the row then goes stale on its own
+        log.warning("could not clear the heartbeat of worker %s", pid, exc_info=True)
 
 
 def _exit_with_parent() -> None:

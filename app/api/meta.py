@@ -1,15 +1,23 @@
-"""Routes about the service itself, all without an API key: liveness, the OpenAPI
-description and the interactive docs (Swagger UI from the swagger-ui-bundle wheel, no CDN)."""
+"""Routes about the service itself, all without an API key: liveness (``/healthz``: the
+process answers and reaches its database), readiness (``/readyz``: it can also do the work),
+the OpenAPI description and the interactive docs (Swagger UI from the swagger-ui-bundle wheel,
+no CDN)."""
 
 from __future__ import annotations
 
+import logging
+
 from flask import Blueprint, Response, current_app, jsonify, send_from_directory
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from app.api.context import config, runtime
 from app.api.errors import error_response
 from app.api.openapi import Answer, build_spec, documented
 from app.api.responses import ErrorSchema, HealthSchema
+from app.db import applied_revisions, schema_heads
+from tasks.heartbeat import STALE_AFTER_SECONDS, live_workers
+
+log = logging.getLogger(__name__)
 
 blueprint = Blueprint("meta", __name__)
 
@@ -33,8 +41,55 @@ def healthz() -> Response:
         with runtime().engine.connect() as conn:
             conn.execute(text("SELECT 1"))
     except Exception as exc:  # report, do not crash the probe
-        return error_response(503, "database_unavailable", str(exc).splitlines()[0])
+        return error_response(503, "database_unavailable", _unreachable(exc))
     return jsonify(HealthSchema().dump({"status": "ok"}))
+
+
+def _unreachable(exc: Exception) -> str:
+    """What an unauthenticated probe is told: the kind of failure, not the server's address,
+    user or message, which go to the log."""
+    log.warning("database unreachable from a health probe: %s", exc)
+    return f"database unreachable ({type(exc).__name__}; the server's log has the details)"
+
+
+@blueprint.get("/readyz")
+@documented("Readiness: the database reachable, its schema at the newest migration, and a live "
+            f"worker (one whose heartbeat is under {STALE_AFTER_SECONDS} s old)",
+            responses={200: Answer(HealthSchema, "ready"),
+                       503: Answer(ErrorSchema, "not ready: error.details names each failed check "
+                                                "(database, schema, worker) with what is wrong")})
+def readyz() -> Response:
+    try:
+        with runtime().engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            problems = _readiness_problems(conn)
+    except Exception as exc:  # report, do not crash the probe
+        problems = {"database": _unreachable(exc)}
+    if problems:
+        return error_response(503, "not_ready", "not ready: " + ", ".join(sorted(problems)),
+                              problems)
+    return jsonify(HealthSchema().dump({"status": "ok"}))
+
+
+def _readiness_problems(conn: Connection) -> dict[str, str]:
+    """What keeps this deployment from doing work, by check; each check runs even when
+    another failed (autocommit: a failed statement does not abort the next)."""
+    problems = {}
+    try:
+        applied, heads = applied_revisions(conn), schema_heads()
+        if applied != heads:
+            problems["schema"] = (f"the database's schema is at {', '.join(sorted(applied)) or 'no revision'}"
+                                  f", the code expects {', '.join(sorted(heads))}: run `pagemill migrate`")
+    except Exception as exc:
+        log.warning("readiness: cannot read the schema's revision: %s", exc)
+        problems["schema"] = f"cannot read the schema's revision ({type(exc).__name__})"
+    try:
+        if not live_workers(conn):
+            problems["worker"] = (f"no worker heartbeat in the last {STALE_AFTER_SECONDS} s: "
+                                  "start one (`pagemill worker`, `celery -A tasks worker`)")
+    except Exception as exc:
+        log.warning("readiness: cannot read worker heartbeats: %s", exc)
+        problems["worker"] = f"cannot read worker heartbeats ({type(exc).__name__})"
+    return problems
 
 
 @blueprint.get("/openapi.json")

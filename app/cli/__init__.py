@@ -25,6 +25,7 @@ COMMANDS = {
     "keys": "app.cli.keys:keys",
     "worker": "app.cli.worker:worker",
     "serve": "app.cli.worker:serve",
+    "flower": "app.cli.flower:flower",
     "broker": "app.cli.broker:broker",
     "migrate": "app.cli.admin:migrate",
     "bm25": "app.cli.admin:bm25",

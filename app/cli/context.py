@@ -23,7 +23,7 @@ class CliContext:
 
     @cached_property
     def database_url(self) -> str:
-        """The database's URL (the embedded server started, not migrated), or a clear error."""
+        """The database's URL (the embedded server started and migrated), or a clear error."""
         from app.embedded import DatabaseUnavailable
         from tasks.runtime import get_runtime
 

@@ -29,18 +29,26 @@ def worker(cli: CliContext, concurrency: int | None, loglevel: str, beat: bool) 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, type=int, show_default=True)
-@click.option("--worker/--no-worker", default=True, help="Also run a worker.")
+@click.option("--port", default=8000, type=int, envvar="PORT", show_default=True, show_envvar=True,
+              help="Port to listen on; without --port, $PORT (as a platform sets it), then 8000.")
+@click.option("--worker/--no-worker", default=True,
+              help="Also run a worker, restarted with backoff whenever it dies.")
 @pass_cli
 def serve(cli: CliContext, host: str, port: int, worker: bool) -> None:
     """Run the API and a worker for local use."""
-    from app.api import create_app
-    from tasks.worker import spawn_worker, stop_worker
+    import signal
 
+    from app.api import create_app
+    from tasks.worker import SupervisedWorker, raise_system_exit
+
+    # SIGTERM runs exit handlers (stop the worker, release the embedded server) first.
+    signal.signal(signal.SIGTERM, raise_system_exit)
     cli.runtime  # noqa: B018 - the database up (and migrated) before the API answers
-    worker_proc = spawn_worker(beat=True) if worker else None
+    supervised = SupervisedWorker(beat=True) if worker else None
+    if supervised is not None:
+        supervised.start()
     try:
         create_app(cli.config).run(host=host, port=port, threaded=True)
     finally:
-        if worker_proc is not None:
-            stop_worker(worker_proc)
+        if supervised is not None:
+            supervised.stop()
