@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ import platformdirs
 
 from extractors.base import ExtractOptions
 from extractors.mistral import MistralSettings
+from extractors.zip_limits import ZipLimits
 from indexing.ranking import DEFAULTS as RANKING
 from indexing.ranking import SearchParams
 
@@ -90,6 +91,12 @@ class Config:
     max_documents_per_job: int = 500
     max_file_bytes: int = 50 * 1024 * 1024
     max_request_bytes: int = 200 * 1024 * 1024
+    # JSON request bodies (and multipart ``options``) nested deeper than this are a 400,
+    # refused before parsing: Python's parser recurses once per level.
+    max_json_depth: int = 64
+    # Event streams (GET /v1/jobs/<id>/events) open at once in one API process; the next is a
+    # 503 with Retry-After.  A stream costs a thread and a socket, no database connection.
+    max_event_streams: int = 500
     chunk_max_tokens: int = 256
     chunk_overlap_tokens: int = 32
     # "markdown": heading-aware, budget-bounded; "semantic": also splits where adjacent
@@ -116,6 +123,13 @@ class Config:
     extract_hard_timeout: float = 600.0
     extract_memory_limit: int = 6 * 1024**3
     extract_isolation: bool = True
+    # Per document, over these it fails as too_large / timeout (docs/SECURITY.md): the
+    # Markdown's length, its chunks, and the wall time of extraction + chunking + embedding.
+    max_text_chars: int = 4_000_000
+    max_chunks: int = 10_000
+    document_time_budget: float = 900.0
+    zip_max_bytes: int = ZipLimits.max_total_bytes
+    zip_max_ratio: float = ZipLimits.max_ratio
     quality_threshold: float = 0.5
     ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr", "mistral")
     ocr_dpi: int = 200
@@ -124,7 +138,7 @@ class Config:
     easyocr_model_dir: str | None = None
     # Remote OCR provider (Mistral): sync OCR joins the escalation when a key is set; jobs
     # with options.provider = "mistral-batch" go through its batch API.
-    mistral_api_key: str | None = None
+    mistral_api_key: str | None = field(default=None, repr=False)
     mistral_server_url: str | None = None
     mistral_model: str = "mistral-ocr-latest"
     provider_poll_seconds: float = 30.0
@@ -139,6 +153,10 @@ class Config:
     url_allow_loopback: bool = False
     url_connect_timeout: float = 5.0
     url_read_timeout: float = 30.0
+    # Encrypts secret job options (password): comma-separated Fernet keys, the first encrypts
+    # (app/secret_options.py).  Unset: a key file in the home with the embedded database,
+    # none with an external one.  Kept out of repr so a logged Config never shows it.
+    secret_key: str | None = field(default=None, repr=False)
 
     def search_params(self, **overrides: Any) -> SearchParams:
         """The ranking settings search runs with (the API, the CLI and the evaluation
@@ -173,6 +191,8 @@ class Config:
             max_documents_per_job=_env_int(env, "PAGEMILL_MAX_DOCUMENTS_PER_JOB", cls.max_documents_per_job),
             max_file_bytes=_env_int(env, "PAGEMILL_MAX_FILE_BYTES", cls.max_file_bytes),
             max_request_bytes=_env_int(env, "PAGEMILL_MAX_REQUEST_BYTES", cls.max_request_bytes),
+            max_json_depth=_env_int(env, "PAGEMILL_MAX_JSON_DEPTH", cls.max_json_depth),
+            max_event_streams=_env_int(env, "PAGEMILL_MAX_EVENT_STREAMS", cls.max_event_streams),
             chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", cls.chunk_max_tokens),
             chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", cls.chunk_overlap_tokens),
             chunker=env.get("PAGEMILL_CHUNKER") or cls.chunker,
@@ -195,6 +215,12 @@ class Config:
             extract_hard_timeout=_env_float(env, "PAGEMILL_EXTRACT_HARD_TIMEOUT", cls.extract_hard_timeout),
             extract_memory_limit=_env_int(env, "PAGEMILL_EXTRACT_MEMORY_LIMIT", cls.extract_memory_limit),
             extract_isolation=_env_flag(env, "PAGEMILL_EXTRACT_ISOLATION", cls.extract_isolation),
+            max_text_chars=_env_int(env, "PAGEMILL_MAX_TEXT_CHARS", cls.max_text_chars),
+            max_chunks=_env_int(env, "PAGEMILL_MAX_CHUNKS", cls.max_chunks),
+            document_time_budget=_env_float(env, "PAGEMILL_DOCUMENT_TIME_BUDGET",
+                                            cls.document_time_budget),
+            zip_max_bytes=_env_int(env, "PAGEMILL_ZIP_MAX_BYTES", cls.zip_max_bytes),
+            zip_max_ratio=_env_float(env, "PAGEMILL_ZIP_MAX_RATIO", cls.zip_max_ratio),
             quality_threshold=_env_float(env, "PAGEMILL_QUALITY_THRESHOLD", cls.quality_threshold),
             ocr_engines=tuple(e.strip() for e in env.get(
                 "PAGEMILL_OCR_ENGINES", ",".join(cls.ocr_engines)).split(",") if e.strip()),
@@ -219,6 +245,7 @@ class Config:
             url_allow_loopback=_env_flag(env, "PAGEMILL_URL_ALLOW_LOOPBACK", cls.url_allow_loopback),
             url_connect_timeout=_env_float(env, "PAGEMILL_URL_CONNECT_TIMEOUT", cls.url_connect_timeout),
             url_read_timeout=_env_float(env, "PAGEMILL_URL_READ_TIMEOUT", cls.url_read_timeout),
+            secret_key=env.get("PAGEMILL_SECRET_KEY") or None,
         )
 
     @property
@@ -245,6 +272,7 @@ class Config:
             docling_artifacts_path=self.docling_artifacts_path,
             mistral=self.mistral_settings(),
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
+            zip_limits=ZipLimits(max_total_bytes=self.zip_max_bytes, max_ratio=self.zip_max_ratio),
         )
 
     def url_policy(self) -> UrlPolicy:

@@ -357,11 +357,38 @@ def complete_document(
                error_message = NULL, quality = :quality, language = :language,
                extraction = CAST(:report AS jsonb), annotation = CAST(:annotation AS jsonb),
                finished_at = now(), updated_at = now()
-        WHERE id = :id AND status IN ('processing', 'waiting')
+        WHERE id = :id AND status IN ('processing', 'waiting') AND deleted_at IS NULL
     """), {"id": document_id, "extractor": extractor, "markdown": markdown, "pages": page_count,
            "chunks": chunk_count, "quality": report.get("quality"), "language": report.get("language"),
            "report": json.dumps(report) if report else None,
            "annotation": json.dumps(annotation) if annotation is not None else None}).rowcount == 1
+
+
+def lock_for_commit(conn: Connection, document_id: str) -> bool:
+    """Take the document's row lock for the rest of the transaction; ``True`` when it is still
+    in progress (not cancelled, not deleted) and so may be committed into the index.
+
+    An index transaction calls this before its first write: a cancel or delete that commits
+    first is seen here, and one that comes later waits for the lock, then finds the document
+    finished, so a document is never indexed after it was cancelled or deleted.
+    """
+    return conn.execute(text("""
+        SELECT 1 FROM documents
+        WHERE id = CAST(:id AS uuid) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
+        FOR UPDATE
+    """), {"id": document_id}).first() is not None
+
+
+def live_documents(conn: Connection, document_ids: Sequence[str]) -> set[str]:
+    """Those of ``document_ids`` still in progress: the worker's checkpoint between stages, so
+    that a cancelled or deleted document stops costing it work within seconds."""
+    if not document_ids:
+        return set()
+    return {str(r) for r in conn.execute(text("""
+        SELECT id FROM documents
+        WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN ('processing', 'waiting')
+          AND deleted_at IS NULL
+    """), {"ids": list(document_ids)}).scalars()}
 
 
 def record_fetch(conn: Connection, document_id: str, new: NewDocument) -> None:
@@ -384,7 +411,7 @@ def complete_from(conn: Connection, document_id: str, source_document_id: str, c
                error_code = NULL, error_message = NULL, finished_at = now(), updated_at = now()
         FROM documents s
         WHERE d.id = :id AND s.id = CAST(:source AS uuid) AND s.status = 'completed'
-          AND d.status IN ('processing', 'waiting')
+          AND d.status IN ('processing', 'waiting') AND d.deleted_at IS NULL
         RETURNING d.id
     """), {"id": document_id, "source": source_document_id, "chunks": chunk_count}).one_or_none()
     return row is not None
@@ -421,7 +448,8 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
             FROM documents WHERE job_id = :job
         )
         UPDATE jobs j SET
-            status = CASE WHEN c.failed = 0 THEN 'completed'
+            status = CASE WHEN c.failed = 0 AND c.completed = 0 THEN 'cancelled'
+                          WHEN c.failed = 0 THEN 'completed'
                           WHEN c.completed = 0 THEN 'failed'
                           ELSE 'completed_with_errors' END,
             finished_at = now(), updated_at = now()
@@ -610,28 +638,41 @@ def attachment_ids(conn: Connection, tenant_id: str, document_uuid: str) -> list
 
 
 def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
-    """Cancel the job and every unfinished document.  A document being processed is cancelled
-    too: its worker finds it no longer ``processing`` when it commits, and rolls its index
-    writes back.  Returns the job's status afterwards, ``None`` if it is not the caller's."""
-    if job_progress(conn, job_id, tenant_id) is None:
+    """Cancel the job's unfinished documents.  A document being processed is cancelled too:
+    its worker sees that at its next checkpoint and stops, and its index transaction (which
+    locks the row first, :func:`lock_for_commit`) finds it no longer in progress.
+
+    The job becomes ``cancelled`` only when this cancelled something.  If every document had
+    already ended (cancel racing completion), the job keeps its real outcome: it is finalised
+    here instead.  Returns the job's status afterwards, ``None`` if it is not the caller's.
+    """
+    if not _is_uuid(job_id):
         return None
-    conn.execute(text("""
+    # The job row lock orders concurrent cancels and the finalising callback.
+    job = conn.execute(text("""
+        SELECT status FROM jobs WHERE id = CAST(:job AS uuid) AND tenant_id = :tenant FOR UPDATE
+    """), {"job": job_id, "tenant": tenant_id}).one_or_none()
+    if job is None:
+        return None
+    if job.status in TERMINAL_JOB_STATES:
+        return str(job.status)
+    cancelled = conn.execute(text("""
         UPDATE documents SET status = 'cancelled', finished_at = now(), updated_at = now(),
                error_message = CASE WHEN status = 'pending' THEN NULL
                                     ELSE 'cancelled while ' || status END
         WHERE job_id = :job AND status IN ('pending', 'processing', 'waiting')
-    """), {"job": job_id})
-    row = conn.execute(text("""
+    """), {"job": job_id}).rowcount
+    if not cancelled:
+        return finalize_job(conn, job_id) or str(job.status)
+    conn.execute(text("""
         UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
-        WHERE id = :job AND status IN ('queued', 'running') RETURNING status
-    """), {"job": job_id}).one_or_none()
-    if row is not None:
-        conn.execute(text("""
-            INSERT INTO outbox (tenant_id, topic, payload)
-            VALUES (:tenant, 'job.cancelled', jsonb_build_object('job_id', CAST(:job AS text)))
-        """), {"tenant": tenant_id, "job": job_id})
-    return str(conn.execute(text("SELECT status FROM jobs WHERE id = :job"),
-                            {"job": job_id}).scalar_one())
+        WHERE id = :job
+    """), {"job": job_id})
+    conn.execute(text("""
+        INSERT INTO outbox (tenant_id, topic, payload)
+        VALUES (:tenant, 'job.cancelled', jsonb_build_object('job_id', CAST(:job AS text)))
+    """), {"tenant": tenant_id, "job": job_id})
+    return "cancelled"
 
 
 def reopen_failed(conn: Connection, tenant_id: str, job_id: str) -> tuple[int, list[int]] | None:
@@ -682,7 +723,16 @@ def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) 
         return None
     row = conn.execute(text("""
         UPDATE documents SET deleted_at = now(), markdown = NULL, updated_at = now(),
-               status = CASE WHEN status = 'pending' THEN 'cancelled' ELSE status END
+               -- An unfinished document ends here, whoever is working on it: its worker
+               -- stops at its next checkpoint and can no longer commit it (lock_for_commit).
+               status = CASE WHEN status IN ('pending', 'processing', 'waiting') THEN 'cancelled'
+                             ELSE status END,
+               error_code = CASE WHEN status IN ('pending', 'processing', 'waiting') THEN 'deleted'
+                                 ELSE error_code END,
+               error_message = CASE WHEN status IN ('pending', 'processing', 'waiting')
+                                    THEN 'deleted while ' || status ELSE error_message END,
+               finished_at = CASE WHEN status IN ('pending', 'processing', 'waiting') THEN now()
+                                  ELSE finished_at END
         WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant AND deleted_at IS NULL
         RETURNING external_id, object_key
     """), {"id": document_uuid, "tenant": tenant_id}).one_or_none()

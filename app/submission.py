@@ -1,7 +1,8 @@
 """Submitting a job: rows first, in one transaction, then the Celery chord.
 
 If publishing fails after the commit, the job stays with ``published_at IS NULL`` where a
-reconciler can find it; it is never silently lost.
+reconciler can find it; it is never silently lost.  Every job (API, CLI, sync parse) is
+written here, so this is where secret options are encrypted (:mod:`app.secret_options`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from app import jobs
+from app import jobs, secret_options
+from app.config import Config
 from app.jobs import NewDocument, UnsupportedDocument, stage_document
 from app.storage import Storage
 from extractors.sniff import MIME_RECORD
@@ -31,11 +33,16 @@ def submit_job(
     idempotency_key: str | None = None,
     request_sha256: str | None = None,
     priority: int = 0,
+    config: Config | None = None,
 ) -> str:
+    """Write the job and publish it; its id.  ``config`` gives the key that encrypts secret
+    options: without one, options holding a secret raise
+    :class:`~app.secret_options.SecretKeyUnavailable` before anything is written."""
     from tasks.ingest import publish_job
 
+    stored = secret_options.seal(config, options or {})
     with engine.begin() as conn:
-        job_id, batch_count = jobs.create_job(conn, tenant_id, documents, batch_size, options,
+        job_id, batch_count = jobs.create_job(conn, tenant_id, documents, batch_size, stored,
                                               idempotency_key, request_sha256)
     log.info("job created", extra={"job_id": job_id, "tenant_id": tenant_id,
                                    "documents": len(documents)})

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from extractors.mistral import MistralSettings
+    from extractors.zip_limits import ZipLimits
 
 
 @dataclass
@@ -103,7 +104,7 @@ class ExtractionError(Exception):
 
     ``code`` is machine-readable and stable: ``unsupported``, ``encrypted``, ``corrupt``,
     ``empty``, ``no_text``, ``too_large``, ``timeout``, ``extractor_crashed``,
-    ``provider_error``, ``engine_unavailable``.
+    ``provider_error``, ``engine_unavailable``, ``cancelled`` (the caller stopped it).
     """
 
     def __init__(self, code: str, message: str, attempts: list[Attempt] | None = None) -> None:
@@ -125,7 +126,7 @@ class EngineUnavailable(Exception):
 class ExtractOptions:
     """Per-document extraction settings; built by the caller from its configuration."""
 
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)  # never in a log or traceback
     max_pages: int = 2000
     max_image_pixels: int = 178_956_970  # PIL's own bomb threshold (2x its warning level)
     # A page whose text scores below this is OCRed; OCR stops escalating above it.
@@ -141,6 +142,8 @@ class ExtractOptions:
     mistral: MistralSettings | None = None
     # Monotonic time after which optional work (OCR escalation) is skipped with a warning.
     soft_deadline: float | None = None
+    # Inflation limits for ZIP-based formats (None: extractors.zip_limits' defaults).
+    zip_limits: ZipLimits | None = None
 
     def past_soft_deadline(self) -> bool:
         return self.soft_deadline is not None and time.monotonic() > self.soft_deadline

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
 from extractors.base import ExtractionError, ExtractionResult, ExtractOptions
@@ -36,14 +37,29 @@ def _write(stream: IO[bytes], obj: Any) -> None:
     stream.flush()
 
 
-def _read_exact(fd: int, size: int, deadline: float | None) -> bytes:
+# How often a waiting parent asks whether the document is still wanted (cancel, delete).
+STOP_POLL_SECONDS = 1.0
+
+
+class Stopped(Exception):
+    """The caller's ``should_stop`` said yes while the child was working."""
+
+
+def _read_exact(fd: int, size: int, deadline: float | None,
+                should_stop: Callable[[], bool] | None = None) -> bytes:
     chunks: list[bytes] = []
     remaining = size
     while remaining:
         timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        if should_stop is not None:
+            timeout = STOP_POLL_SECONDS if timeout is None else min(timeout, STOP_POLL_SECONDS)
         ready, _, _ = select.select([fd], [], [], timeout)
         if not ready:
-            raise TimeoutError
+            if deadline is not None and time.monotonic() >= deadline:
+                raise TimeoutError
+            if should_stop is not None and should_stop():
+                raise Stopped
+            continue
         chunk = os.read(fd, min(remaining, 1 << 20))
         if not chunk:
             raise EOFError
@@ -56,7 +72,9 @@ class InProcessExtractor:
     """The same interface without a child process (``PAGEMILL_EXTRACT_ISOLATION=0``)."""
 
     def extract(self, data: bytes, filename: str | None = None, declared: str | None = None,
-                options: ExtractOptions | None = None, timeout: float | None = None) -> ExtractionResult:
+                options: ExtractOptions | None = None, timeout: float | None = None,
+                should_stop: Callable[[], bool] | None = None) -> ExtractionResult:
+        # Nothing to interrupt in-process: ``should_stop`` is the caller's to check around it.
         from extractors.router import extract
 
         return extract(data, filename=filename, declared=declared, options=options)
@@ -103,7 +121,10 @@ class IsolatedExtractor:
         return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
 
     def extract(self, data: bytes, filename: str | None = None, declared: str | None = None,
-                options: ExtractOptions | None = None, timeout: float | None = None) -> ExtractionResult:
+                options: ExtractOptions | None = None, timeout: float | None = None,
+                should_stop: Callable[[], bool] | None = None) -> ExtractionResult:
+        """The child's result; while waiting, ``should_stop`` is asked every second, and a
+        yes kills the child (the document is no longer wanted) and raises ``cancelled``."""
         with self._lock:
             if self._child is not None and self._served >= self.max_documents:
                 self._retire()
@@ -117,8 +138,13 @@ class IsolatedExtractor:
             deadline = None if timeout is None else time.monotonic() + timeout
             try:
                 _write(child.stdin, (data, filename, declared, options))
-                size, = _HEADER.unpack(_read_exact(child.stdout.fileno(), _HEADER.size, deadline))
+                size, = _HEADER.unpack(_read_exact(child.stdout.fileno(), _HEADER.size, deadline,
+                                                   should_stop))
                 reply = pickle.loads(_read_exact(child.stdout.fileno(), size, deadline))
+            except Stopped:
+                self._kill()
+                raise ExtractionError("cancelled", "the document was cancelled or deleted while "
+                                      "it was being parsed; the parser process was stopped") from None
             except TimeoutError:
                 self._kill()
                 raise ExtractionError("timeout", f"extraction exceeded the hard time limit of "

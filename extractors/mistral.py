@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +37,7 @@ FAILED_STATES = frozenset({"FAILED", "TIMEOUT_EXCEEDED", "CANCELLED"})
 
 @dataclass(frozen=True)
 class MistralSettings:
-    api_key: str | None
+    api_key: str | None = field(repr=False)  # never in a log or traceback
     server_url: str | None = None
     model: str = "mistral-ocr-latest"
     timeout_ms: int = 120_000

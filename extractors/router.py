@@ -12,6 +12,7 @@ from extractors.engine import Request, Route
 from extractors.quality import assess
 from extractors.routes import route_for
 from extractors.sniff import sniff
+from extractors.zip_limits import ZipLimits, check_zip_package
 
 
 def extract(data: bytes, filename: str | None = None, declared: str | None = None,
@@ -20,6 +21,8 @@ def extract(data: bytes, filename: str | None = None, declared: str | None = Non
     options = options or ExtractOptions()
     if not data:
         raise ExtractionError("empty", "document is empty (0 bytes)")
+    # Before sniffing too: telling DOCX from XLSX already opens the package.
+    check_zip_package(data, options.zip_limits or ZipLimits())
     mime = sniff(data, filename=filename, declared=declared)
     route = route_for(mime)
     if route is not None and route.unwrap is not None:

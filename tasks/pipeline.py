@@ -5,6 +5,12 @@ extract, chunk, then embed all chunks of the batch together, and index each docu
 its own transaction that also marks it completed, so a document's chunks are visible if
 and only if it is completed.  A failure is recorded on its document and never stops the
 others.
+
+Cancel and delete are states the worker respects: before each document, every second
+while its parser runs, and before each embedding window, the worker asks which of its
+documents are still in progress and drops the others; the index transaction locks the
+document row and checks again before it writes.  Each document also has a time budget
+(extraction, chunking and embedding together) and limits on its text and chunks.
 """
 
 from __future__ import annotations
@@ -12,13 +18,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import asdict, dataclass, replace
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
 from sqlalchemy import Engine
 
-from app import jobs, provider_batches, url_fetch
+from app import jobs, provider_batches, secret_options, url_fetch
 from app.config import Config
 from app.jobs import WorkDocument
 from app.storage import ObjectNotFound, Storage
@@ -59,6 +67,30 @@ class BatchOutcome:
     unchanged: int
     waiting: int = 0
     provider_batch: str | None = None
+
+
+@dataclass
+class DocumentClock:
+    """Wall time each document has cost this delivery, held against the per-document budget
+    (``PAGEMILL_DOCUMENT_TIME_BUDGET``): extraction, chunking and its share of embedding."""
+
+    budget: float
+    spent: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def add(self, doc_id: str, seconds: float) -> None:
+        self.spent[doc_id] += seconds
+
+    def remaining(self, doc_id: str) -> float:
+        return max(0.0, self.budget - self.spent[doc_id])
+
+    def over(self, doc_id: str) -> bool:
+        return self.spent[doc_id] > self.budget
+
+
+def still_wanted(engine: Engine, doc_id: str) -> bool:
+    """The checkpoint: is this document still in progress (not cancelled, not deleted)?"""
+    with engine.connect() as conn:
+        return doc_id in jobs.live_documents(conn, [doc_id])
 
 
 def content_hash(sha256: str, config: Config) -> str:
@@ -136,7 +168,8 @@ def _adopt_upload(engine: Engine, storage: Storage, doc: WorkDocument) -> tuple[
 
 
 def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config,
-             extractor: Extractor, job_options: dict[str, Any]) -> list[Prepared]:
+             extractor: Extractor, job_options: dict[str, Any],
+             clock: DocumentClock) -> list[Prepared]:
     """The document's attachments (documents of their own), then the document itself."""
     if doc.object_key is None and doc.url:
         doc, data = _fetch(engine, storage, doc, config)
@@ -144,10 +177,13 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
         doc, data = _adopt_upload(engine, storage, doc)
     else:
         data = load_bytes(storage, doc)
-    password = job_options.get("password")
+    # Decrypted here, where it is used, and nowhere else.
+    password = secret_options.reveal(config, job_options, "password")
     options = config.extract_options(password=password if isinstance(password, str) else None)
     result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
-                               options=options, timeout=config.extract_hard_timeout)
+                               options=options,
+                               timeout=min(config.extract_hard_timeout, clock.remaining(doc.id)),
+                               should_stop=lambda: not still_wanted(engine, doc.id))
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
                                           "route": result.route, "quality": result.quality})
     item = prepare_result(doc, result, config)
@@ -196,12 +232,19 @@ def _prepare_attachments(engine: Engine, storage: Storage, parent: WorkDocument,
 
 def prepare_result(doc: WorkDocument, result: ExtractionResult, config: Config) -> Prepared:
     """Chunks and index identity for an extraction result (local or from a provider)."""
+    chars = sum(len(page.markdown) for page in result.pages)
+    if chars > config.max_text_chars:
+        raise ExtractionError("too_large", f"the document's text has {chars} characters; the "
+                              f"limit is {config.max_text_chars} (PAGEMILL_MAX_TEXT_CHARS)")
     segments = [(page.markdown, page.number) for page in result.pages]
     breaker = similarity_breaks if config.chunker == "semantic" else None
     chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
                             overlap_tokens=config.chunk_overlap_tokens, breaker=breaker)
     if not chunks:
         raise ExtractionError("empty", "no text could be extracted from the document")
+    if len(chunks) > config.max_chunks:
+        raise ExtractionError("too_large", f"the document makes {len(chunks)} chunks; the limit "
+                              f"is {config.max_chunks} (PAGEMILL_MAX_CHUNKS)")
     assert doc.sha256 is not None, "a document is prepared only once its bytes are stored"
     indexed = store.IndexedDocument(
         tenant_id=doc.tenant_id, external_id=doc.external_id, source_document_id=doc.id,
@@ -235,13 +278,21 @@ def process_batch(
                                      "documents": len(docs)})
     failed = unchanged = 0
     prepared: list[Prepared] = []
+    clock = DocumentClock(config.document_time_budget)
     for doc in docs:
+        if not still_wanted(engine, doc.id):
+            log.info("document cancelled before processing", extra=_fields(doc))
+            continue
         if _adopt_unchanged(engine, doc, config):
             unchanged += 1
             continue
+        started = time.monotonic()
         try:
-            items = _prepare(engine, storage, doc, config, extractor, job_options)
+            items = _prepare(engine, storage, doc, config, extractor, job_options, clock)
         except ExtractionError as exc:
+            if exc.code == "cancelled":
+                log.info("document cancelled during extraction", extra=_fields(doc))
+                continue
             report = {"attempts": [asdict(a) for a in exc.attempts]} if exc.attempts else None
             _fail(engine, doc, exc.code, exc.message, report)
             failed += 1
@@ -251,10 +302,14 @@ def process_batch(
             _fail(engine, doc, "internal_error", f"{type(exc).__name__}: {exc}")
             failed += 1
             continue
+        finally:
+            clock.add(doc.id, time.monotonic() - started)
         # Attachments come first: a parent is completed only after its attachments are.
         for item in items:
             try:
                 with engine.begin() as conn:
+                    if not jobs.lock_for_commit(conn, item.doc.id):
+                        continue  # cancelled or deleted meanwhile
                     count = store.adopt_if_unchanged(conn, item.indexed)
                     if count is not None:
                         if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
@@ -267,10 +322,11 @@ def process_batch(
                 continue  # cancelled meanwhile: the adoption is rolled back
             prepared.append(item)
 
-    completed = index_prepared(engine, config, prepared)
+    completed, timed_out = index_prepared(engine, config, prepared, clock)
     with engine.begin() as conn:
         jobs.finish_batch(conn, job_id, batch_no)
-    return BatchOutcome(completed=completed + unchanged, failed=failed, unchanged=unchanged)
+    return BatchOutcome(completed=completed + unchanged, failed=failed + timed_out,
+                        unchanged=unchanged)
 
 
 def _adopt_unchanged(engine: Engine, doc: WorkDocument, config: Config) -> bool:
@@ -297,30 +353,77 @@ class _NoLongerInProgress(Exception):
     """Raised inside an index transaction to roll it back."""
 
 
-def index_prepared(engine: Engine, config: Config, prepared: list[Prepared]) -> int:
-    """Embed all chunks together, then index each document in its own transaction that also
-    marks it completed.  Returns the number of documents indexed."""
-    all_chunks = [c.embed_text for item in prepared for c in item.chunks]
-    vectors = embed(all_chunks, batch_size=config.embedding_batch_size) if all_chunks else None
-    offset = 0
+def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared],
+                  clock: DocumentClock | None) -> tuple[dict[int, np.ndarray], int]:
+    """Vectors of the prepared documents still wanted, keyed by position in ``prepared``,
+    and how many documents failed their time budget.  Texts are embedded longest first
+    (as sentence-transformers orders a call, so padding stays low), one model batch
+    (``PAGEMILL_EMBEDDING_BATCH_SIZE``) at a time, so a cancelled document stops costing the
+    worker within seconds; the checkpoint query before each batch is noise beside it.  Before
+    each batch, documents cancelled or deleted meanwhile are dropped, and documents past
+    their budget fail as ``timeout``."""
+    texts = sorted(((i, n, c.embed_text) for i, item in enumerate(prepared)
+                    for n, c in enumerate(item.chunks)), key=lambda entry: -len(entry[2]))
+    parts: dict[int, list[tuple[int, np.ndarray]]] = defaultdict(list)
+    dropped: set[int] = set()
+    timed_out = 0
+    step = max(1, config.embedding_batch_size)
+    for start in range(0, len(texts), step):
+        owners = {i for i, _, _ in texts[start:start + step]} - dropped
+        with engine.connect() as conn:
+            live = jobs.live_documents(conn, [prepared[i].doc.id for i in owners])
+        for i in sorted(owners):
+            doc = prepared[i].doc
+            if doc.id not in live:
+                log.info("document cancelled during embedding; not indexed", extra=_fields(doc))
+                dropped.add(i)
+            elif clock is not None and clock.over(doc.id):
+                _fail(engine, doc, "timeout", f"processing took over the document time budget of "
+                      f"{clock.budget:.0f} s (PAGEMILL_DOCUMENT_TIME_BUDGET) before embedding ended")
+                dropped.add(i)
+                timed_out += doc.source != "attachment"
+        window = [entry for entry in texts[start:start + step] if entry[0] not in dropped]
+        if not window:
+            continue
+        began = time.monotonic()
+        vectors = embed([t for _, _, t in window], batch_size=config.embedding_batch_size)
+        if clock is not None:  # each document pays for its share of the window
+            share = (time.monotonic() - began) / len(window)
+            for i, _, _ in window:
+                clock.add(prepared[i].doc.id, share)
+        for (i, n, _), vector in zip(window, vectors, strict=True):
+            parts[i].append((n, vector))
+    out = {i: np.vstack([v for _, v in sorted(pieces, key=lambda p: p[0])])
+           for i, pieces in parts.items() if i not in dropped}
+    return out, timed_out
+
+
+def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
+                   clock: DocumentClock | None = None) -> tuple[int, int]:
+    """Embed the chunks of every document still wanted, then index each document in its own
+    transaction that locks its row, checks it is still in progress and marks it completed.
+    Returns (documents indexed, documents that failed their time budget)."""
+    vectors, timed_out = _embed_wanted(engine, config, prepared, clock)
     completed = 0
-    for item in prepared:
+    for i, item in enumerate(prepared):
+        if i not in vectors:
+            continue
         n = len(item.chunks)
-        doc_vectors = vectors[offset : offset + n] if vectors is not None else np.zeros((0, 384))
-        offset += n
         try:
             with engine.begin() as conn:
-                store.replace_document(conn, item.indexed, item.chunks, doc_vectors,
+                if not jobs.lock_for_commit(conn, item.doc.id):
+                    raise _NoLongerInProgress
+                store.replace_document(conn, item.indexed, item.chunks, vectors[i],
                                        k1=config.bm25_k1, b=config.bm25_b)
                 if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
                                               item.result.markdown, item.result.page_count, n,
                                               item.result.report()):
                     raise _NoLongerInProgress
         except _NoLongerInProgress:
-            # Cancelled while it was being processed: the index writes above are rolled back.
-            log.info("document cancelled during processing; not indexed", extra=_fields(item.doc))
+            log.info("document cancelled or deleted during processing; not indexed",
+                     extra=_fields(item.doc))
             continue
         completed += item.doc.source != "attachment"  # count what the client submitted
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
                                             "extractor": item.result.extractor})
-    return completed
+    return completed, timed_out

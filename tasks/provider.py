@@ -148,7 +148,7 @@ def _collect(engine: Engine, storage: Storage, config: Config, batch_id: str, jo
         with engine.begin() as conn:
             jobs.fail_document(conn, doc_id, outcome.code, outcome.message, report)
         failed += 1
-    completed = index_prepared(engine, config, prepared)
+    completed, _ = index_prepared(engine, config, prepared)
     with engine.begin() as conn:
         provider_batches.finish(conn, batch_id, "succeeded", "SUCCESS", raw_output_key=raw_key)
     log.info("provider batch committed", extra={"job_id": job_id, "provider_batch": batch_id,

@@ -3,6 +3,7 @@ and a real Celery worker process.  Tests isolate themselves by tenant, not by mo
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import signal
@@ -12,6 +13,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, text
@@ -79,6 +81,8 @@ def test_env(test_home: Path, database_url: str, fake_mistral: FakeMistral) -> d
         # Test documents are served from 127.0.0.1 over plain HTTP.
         "PAGEMILL_URL_ALLOW_HTTP": "1",
         "PAGEMILL_URL_ALLOW_LOOPBACK": "1",
+        # The database is external (DATABASE_URL), so secret job options need a key.
+        "PAGEMILL_SECRET_KEY": base64.urlsafe_b64encode(os.urandom(32)).decode(),
     })
     os.environ.update({k: env[k] for k in ("PAGEMILL_HOME", "DATABASE_URL", "STORAGE_URL",
                                             "HF_HUB_OFFLINE")})
@@ -132,14 +136,57 @@ def start_worker(env: dict[str, str], engine: Engine) -> subprocess.Popen[bytes]
     return proc
 
 
-def stop_worker(proc: subprocess.Popen[bytes]) -> None:
+def terminate(proc: subprocess.Popen[Any], timeout: float = 60) -> None:
+    """SIGTERM the process (a warm shutdown of its main process only); if it is not gone
+    within ``timeout``, SIGKILL its whole process group (started with start_new_session)."""
     if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)  # warm shutdown of the main process only
+        proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(timeout=60)
+            proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def stop_worker(proc: subprocess.Popen[bytes]) -> None:
+    terminate(proc)
+
+
+@pytest.fixture()
+def scratch_database(database_url: str) -> Iterator[str]:
+    """A database of its own on the test server, with no schema at all; dropped afterwards."""
+    from sqlalchemy import make_url
+
+    name = f"pagemill_scratch_{uuid.uuid4().hex[:8]}"
+    url = make_url(database_url)
+    admin = url.set(database="postgres").render_as_string(hide_password=False)
+    create_database(admin, name)
+    fresh = url.set(database=name).render_as_string(hide_password=False)
+    yield fresh
+    get_engine(fresh).dispose()
+    with get_engine(admin).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="module")
+def client(config: Config) -> Any:
+    """A test client of the real Flask app on the test database."""
+    from app.api import create_app
+
+    return create_app(config).test_client()
+
+
+@pytest.fixture
+def key(engine: Engine) -> str:
+    """A new API key, of a tenant of its own."""
+    from app.auth import create_key
+
+    with engine.begin() as conn:
+        return create_key(conn, f"key-{uuid.uuid4().hex[:10]}")
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
 
 
 @pytest.fixture(scope="session")

@@ -14,22 +14,9 @@ from sqlalchemy import text
 from app import jobs
 from app.api import create_app
 from app.auth import create_key
-from tests.conftest import ROOT, wait_for
+from tests.conftest import ROOT, bearer, wait_for
 
-
-@pytest.fixture(scope="module")
-def client(config):
-    return create_app(config).test_client()
-
-
-@pytest.fixture
-def key(engine):
-    with engine.begin() as conn:
-        return create_key(conn, f"api-{uuid.uuid4().hex[:10]}")
-
-
-def _auth(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
+_auth = bearer
 
 
 def _tenant_jobs(engine, key) -> int:

@@ -3,15 +3,10 @@ layout it starts from, up and back down."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-
 import numpy as np
-import pytest
-from sqlalchemy import make_url, text
+from sqlalchemy import text
 
 from app.db import downgrade_schema, get_engine, upgrade_schema
-from app.embedded import create_database
 from indexing.search import SearchParams, search
 from indexing.store import vector_literal
 
@@ -20,19 +15,6 @@ _DOCUMENTS = {
     "a": {"a1": "alpha beta beta gamma", "a2": "alpha delta"},
     "b": {"b1": "alpha alpha epsilon", "b2": "zeta"},
 }
-
-
-@pytest.fixture()
-def fresh_url(database_url: str) -> Iterator[str]:
-    name = f"pagemill_migration_{uuid.uuid4().hex[:8]}"
-    url = make_url(database_url)
-    admin = url.set(database="postgres").render_as_string(hide_password=False)
-    create_database(admin, name)
-    fresh = url.set(database=name).render_as_string(hide_password=False)
-    yield fresh
-    get_engine(fresh).dispose()
-    with get_engine(admin).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
 
 
 def _fill_text_layout(url: str) -> dict[str, str]:
@@ -84,45 +66,45 @@ def _dictionary(url: str) -> set[tuple[str, str, int]]:
             text("SELECT tenant_id::text, term, df FROM bm25_terms"))}
 
 
-def test_term_ids_migration_keeps_every_posting_and_df_both_ways(fresh_url):
-    upgrade_schema(fresh_url, "0011")
-    tenants = _fill_text_layout(fresh_url)
-    postings, dictionary = _postings(fresh_url), _dictionary(fresh_url)
+def test_term_ids_migration_keeps_every_posting_and_df_both_ways(scratch_database):
+    upgrade_schema(scratch_database, "0011")
+    tenants = _fill_text_layout(scratch_database)
+    postings, dictionary = _postings(scratch_database), _dictionary(scratch_database)
     assert len(postings) == 8 and (tenants["a"], "alpha", 2) in dictionary
 
-    upgrade_schema(fresh_url)
-    assert _postings(fresh_url) == postings
-    assert _dictionary(fresh_url) == dictionary
-    engine = get_engine(fresh_url)
+    upgrade_schema(scratch_database)
+    assert _postings(scratch_database) == postings
+    assert _dictionary(scratch_database) == dictionary
+    engine = get_engine(scratch_database)
     with engine.begin() as conn:
         hits = search(conn, tenants["b"], "alpha", mode="bm25", params=SearchParams())
         assert [h.document_id for h in hits] == ["b1"]  # tenant a's "alpha" is another term id
         # The triggers follow postings by term id: a deleted document's terms lose their df.
         conn.execute(text("DELETE FROM search_documents WHERE external_id = 'a1'"))
-    after_delete = _dictionary(fresh_url)
+    after_delete = _dictionary(scratch_database)
     assert (tenants["a"], "alpha", 1) in after_delete
     assert not any(t == tenants["a"] and term in ("beta", "gamma") for t, term, _ in after_delete)
 
-    downgrade_schema(fresh_url, "0011")
-    assert _postings(fresh_url) == {p for p in postings if p[2] != "a1"}
-    assert _dictionary(fresh_url) == after_delete
+    downgrade_schema(scratch_database, "0011")
+    assert _postings(scratch_database) == {p for p in postings if p[2] != "a1"}
+    assert _dictionary(scratch_database) == after_delete
 
 
-def test_migration_0013_creates_the_function_and_takes_it_back(fresh_url):
+def test_migration_0013_creates_the_function_and_takes_it_back(scratch_database):
     exists = text("SELECT count(*) FROM pg_proc WHERE proname = 'bm25_term_score'")
     score = text("SELECT bm25_term_score(2.0, 3, 10, 12.5, 0.9, 0.4)")
-    upgrade_schema(fresh_url, "0012")
-    engine = get_engine(fresh_url)
+    upgrade_schema(scratch_database, "0012")
+    engine = get_engine(scratch_database)
     with engine.connect() as conn:
         assert conn.execute(exists).scalar_one() == 0
-    upgrade_schema(fresh_url, "0013")
+    upgrade_schema(scratch_database, "0013")
     with engine.connect() as conn:
         assert conn.execute(exists).scalar_one() == 1
         expected = 2.0 * 3 * (0.9 + 1.0) / (3 + 0.9 * (1.0 - 0.4 + 0.4 * 10 / 12.5))
         assert conn.execute(score).scalar_one() == expected
-    downgrade_schema(fresh_url, "0012")
+    downgrade_schema(scratch_database, "0012")
     with engine.connect() as conn:
         assert conn.execute(exists).scalar_one() == 0
-    upgrade_schema(fresh_url)
+    upgrade_schema(scratch_database)
     with engine.connect() as conn:
         assert conn.execute(exists).scalar_one() == 1

@@ -197,8 +197,6 @@ def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_
     """`pagemill serve` (API + worker, real processes) configured with STORAGE_URL=s3://...:
     an uploaded job completes, its bytes live in the bucket, no message carries them, and
     deleting the document removes its object."""
-    import os
-    import signal
 
     import boto3
     import requests
@@ -207,7 +205,7 @@ def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_
     from app.auth import create_key
     from app.db import get_engine, upgrade_schema
     from app.embedded import create_database
-    from tests.conftest import ROOT, wait_for
+    from tests.conftest import ROOT, terminate, wait_for
 
     # A database of its own: the session's worker (local storage) must not take these jobs.
     url = database_url.replace("/pagemill_test?", "/pagemill_s3?", 1)
@@ -273,9 +271,4 @@ def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_
         remaining = {o["Key"] for o in s3.list_objects_v2(Bucket="pagemill-serve").get("Contents", [])}
         assert f"objects/{keys['multi_page.pdf']}" not in remaining
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        terminate(proc)

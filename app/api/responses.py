@@ -9,9 +9,12 @@ until it is declared.  ``required`` marks what every body carries; ``allow_none`
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from app.jobs import DOCUMENT_STATES, JOB_STATES
+from app.secret_options import public_options, secret_names
 
 
 class ErrorDetailSchema(Schema):
@@ -26,6 +29,20 @@ class ErrorSchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(["ok"]))
+
+
+class PublicOptions(fields.Dict):
+    """A job's options without its secret ones, whose values are write-only."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return super()._serialize(None if value is None else public_options(value), attr, obj, **kwargs)
+
+
+class SecretOptionNames(fields.List):
+    """The names of the secret options a job was given (never their values)."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return super()._serialize(None if value is None else secret_names(value), attr, obj, **kwargs)
 
 
 class JobSchema(Schema):
@@ -43,8 +60,14 @@ class JobSchema(Schema):
     done_batches = fields.Integer(required=True)
     batch_size = fields.Integer(required=True)
     retries = fields.Integer(required=True)
-    # As submitted, password included (it opens encrypted files); issue 20 takes it out.
-    options = fields.Dict(required=True)
+    # Secret options (password) are write-only: never in an answer, an event or a log;
+    # secret_options says which were given (app/secret_options.py).
+    options = PublicOptions(required=True, metadata={
+        "description": "the options as submitted, without secret ones (see secret_options)"})
+    secret_options = SecretOptionNames(
+        fields.String(), attribute="options", dump_only=True, required=True, metadata={
+            "description": "names of the secret options given (e.g. password): stored encrypted, "
+                           "used by the worker, never returned"})
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
     published_at = fields.DateTime(required=True, allow_none=True)
