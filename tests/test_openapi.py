@@ -1,15 +1,20 @@
 """The OpenAPI description matches the routes, and a property-based run (Schemathesis)
 against it finds no server error: every generated request, valid or not, gets a 2xx or a
-4xx with the documented error body."""
+4xx with the documented error body; and valid requests made hostile (JSON nested thousands
+deep anywhere in the body, a NUL in any query or path argument) get a 400."""
 
 from __future__ import annotations
 
+import copy
+import json
 import uuid
 from dataclasses import replace
+from typing import Any
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import (
@@ -56,7 +61,9 @@ def test_every_route_is_described(fuzz_app) -> None:
 
 
 # The stream endpoint stays open while its job runs; its error paths are tested below.
-_NOT_FUZZED = {"GET /v1/jobs/{job_id}/events"}
+# /readyz answers 503 by design while no worker runs (none does here); test_processes.py
+# tests its answers with and without one.
+_NOT_FUZZED = {"GET /v1/jobs/{job_id}/events", "GET /readyz"}
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
@@ -87,6 +94,85 @@ def test_no_request_makes_a_server_error(api_schema, fuzz_key, mode) -> None:
         except Exception as exc:  # collect every operation's failure, not just the first
             failures[operation.label] = str(exc)[:2000]
     assert tried >= 12
+    assert not failures, "\n\n".join(f"{label}: {message}" for label, message in failures.items())
+
+
+# Stands for the nesting in the serialised body: json.dumps itself cannot write 10,000 levels.
+_NESTING = "__hostile_nesting__"
+
+
+def _containers(value: Any) -> list[dict[str, Any] | list[Any]]:
+    """Every object and array in a JSON value, outermost first."""
+    found: list[dict[str, Any] | list[Any]] = []
+    stack = [value]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict | list):
+            found.append(item)
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return found
+
+
+@st.composite
+def _deeply_nested_body(draw: st.DrawFn, body: Any) -> bytes:
+    """``body`` (a valid one) with arrays or objects nested past any sane limit at one place:
+    a new key or item of any object or array in it, or in place of an existing value."""
+    body = copy.deepcopy(body) if isinstance(body, dict | list) else [body]
+    target = draw(st.sampled_from(_containers(body)))
+    if isinstance(target, dict):
+        target[draw(st.sampled_from([*target, "hostile"]))] = _NESTING
+    else:
+        target.insert(draw(st.integers(0, len(target))), _NESTING)
+    depth = draw(st.sampled_from([65, 1_000, 10_000]))
+    opener, closer = draw(st.sampled_from([("[", "]"), ('{"k":', "}")]))
+    nesting = opener * depth + draw(st.sampled_from(["1", '"x"', "[]", "{}"])) + closer * depth
+    return json.dumps(body).replace(json.dumps(_NESTING), nesting).encode()
+
+
+@st.composite
+def _hostile_case(draw: st.DrawFn, operation: Any) -> Any:
+    """A valid request of ``operation`` with one hostile change: three in four of those with a
+    JSON body nest it deep, the others put a NUL in a query or path argument."""
+    if "application/json" in {body.media_type for body in operation.body} and draw(st.integers(0, 3)):
+        case = draw(operation.as_strategy(GenerationMode.POSITIVE).filter(
+            lambda generated: generated.media_type == "application/json"))
+        case.body = draw(_deeply_nested_body(case.body))
+        return case
+    case = draw(operation.as_strategy(GenerationMode.POSITIVE))
+    arguments = [("query", name) for name in case.query or {}] + [("query", "extra")]
+    arguments += [("path", name) for name in case.path_parameters or {}]
+    where, name = draw(st.sampled_from(arguments))
+    values = case.query if where == "query" else case.path_parameters
+    value = str((values or {}).get(name, ""))
+    cut = draw(st.integers(0, len(value)))
+    hostile = {**(values or {}), name: value[:cut] + "\x00" + value[cut:]}
+    if where == "query":
+        case.query = hostile
+    else:
+        case.path_parameters = hostile
+    return case
+
+
+def test_hostile_requests_are_400s(api_schema, fuzz_key) -> None:
+    headers = {"Authorization": f"Bearer {fuzz_key}"}
+    failures: dict[str, str] = {}
+    for result in api_schema.get_all_operations():
+        # The event stream too: every hostile request is refused before a stream could open.
+        operation = result.ok()
+
+        @given(case=_hostile_case(operation))
+        @settings(max_examples=12, deadline=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck), database=None)
+        def run(case) -> None:
+            response = case.call_and_validate(headers=headers,
+                                              checks=[not_a_server_error, content_type_conformance])
+            assert response.status_code == 400, (case.query, case.path_parameters, response.text[:300])
+            assert response.json()["error"]["code"] == "validation_error"
+
+        try:
+            run()
+        except Exception as exc:
+            failures[operation.label] = str(exc)[:2000]
     assert not failures, "\n\n".join(f"{label}: {message}" for label, message in failures.items())
 
 

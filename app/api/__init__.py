@@ -8,15 +8,31 @@ schemas.  Every ``/v1`` query filters by the caller's tenant; another tenant's j
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask
 
 from app.api import documents, jobs, meta, parse, search, uploads
 from app.api.context import EXTENSION
-from app.api.errors import register_error_handlers
+from app.api.errors import JsonErrorRequestHandler, register_error_handlers
+from app.api.requests import MAX_JSON_DEPTH, ApiJsonProvider, refuse_unstorable_arguments
 from app.config import Config
 
 BLUEPRINTS = (meta.blueprint, jobs.blueprint, documents.blueprint, search.blueprint, parse.blueprint,
               uploads.blueprint)
+
+
+class ApiApp(Flask):
+    """Flask, parsing JSON with the nesting-depth limit (app/api/requests.py), and whose
+    development server (``app.run``, what ``pagemill serve`` starts) answers its own refusals
+    (414, 431, ...) in the API's JSON error body too."""
+
+    json_provider_class = ApiJsonProvider
+
+    def run(self, host: str | None = None, port: int | None = None, debug: bool | None = None,
+            load_dotenv: bool = True, **options: Any) -> None:
+        options.setdefault("request_handler", JsonErrorRequestHandler)
+        super().run(host, port, debug, load_dotenv, **options)
 
 
 def create_app(config: Config | None = None) -> Flask:
@@ -25,10 +41,13 @@ def create_app(config: Config | None = None) -> Flask:
     from tasks.runtime import Runtime
 
     config = config or Config.from_env()
-    app = Flask("pagemill")
+    app = ApiApp("pagemill")
     app.config["MAX_CONTENT_LENGTH"] = config.max_request_bytes
+    app.config[MAX_JSON_DEPTH] = config.max_json_depth
     app.extensions[EXTENSION] = Runtime(config)
     register_error_handlers(app)
+    # Before every Blueprint's own (authentication): no view reads an unstorable argument.
+    app.before_request(refuse_unstorable_arguments)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     return app

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 from flask import request
 from marshmallow import ValidationError
 
+from app.api.context import config
 from app.api.errors import ApiError
-from app.api.requests import JobOptionsSchema, JobRequestSchema, load_json
+from app.api.requests import JobOptionsSchema, JobRequestSchema, load_json, parse_json
 from app.config import Config
 from app.jobs import NewDocument, UnsupportedDocument, stage_document
+from app.secret_options import SecretKeyUnavailable, blind
 from app.storable import storable
 from app.submission import stage_record, stage_url
 
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
     from tasks.runtime import Runtime
 
 MAX_FILENAME = 512
+# Host-name lookups of one request's URL documents in flight at once.
+URL_CHECKS_AT_ONCE = 16
 
 
 def idempotency_key() -> str | None:
@@ -33,19 +37,64 @@ def idempotency_key() -> str | None:
 
 def fingerprint() -> str:
     """SHA-256 of what the request asks for: the JSON body in canonical form, or every
-    upload's field, filename and content hash."""
+    upload's field, filename and content hash followed by the form's other fields (``options``
+    in canonical form), so that the same files with other options are another request.  A
+    JSON body over the document limit is refused here (413), before it is serialised.
+
+    Secret options are hashed as keyed digests (:func:`app.secret_options.blind`): the stored
+    fingerprint must not let anyone test guesses of a password offline.  Without a key to
+    make them, the request is refused here (400), before any upload is stored."""
     digest = hashlib.sha256()
     if request.files:
-        for name in sorted(request.files):
+        # A multipart part without a name has the key None: order it first, do not crash.
+        for name in sorted(request.files, key=lambda n: n or ""):
             for upload in request.files.getlist(name):
                 data = upload.read()
                 upload.seek(0)
-                digest.update(f"{name}\0{upload.filename}\0".encode())
+                digest.update(f"{name}\0{upload.filename}\0".encode("utf-8", "surrogatepass"))
                 digest.update(hashlib.sha256(data).digest())
+        # Nothing is added without form fields: files-only requests hash as they always did.
+        for name in sorted(request.form, key=lambda n: n or ""):
+            for value in request.form.getlist(name):
+                digest.update(f"\0form\0{name}\0".encode("utf-8", "surrogatepass"))
+                digest.update(hashlib.sha256(_canonical_field(name, value)).digest())
     else:
-        payload = request.get_json(silent=True)
+        payload = _json_payload()
+        if isinstance(payload, dict) and "options" in payload:
+            payload = {**payload, "options": _blinded(payload["options"])}
         digest.update(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode())
     return digest.hexdigest()
+
+
+def _blinded(options: Any) -> Any:
+    if not isinstance(options, dict):
+        return options  # refused as invalid options once the request is loaded
+    try:
+        return blind(config(), options)
+    except SecretKeyUnavailable as exc:
+        raise ApiError(400, "secret_key_missing", str(exc)) from None
+
+
+def _canonical_field(name: str, value: str) -> bytes:
+    """A form field as the fingerprint sees it: ``options`` as canonical JSON when it is JSON
+    (spacing and key order are not a different request), anything else as sent."""
+    if name == "options":
+        try:
+            parsed = parse_json(value, config().max_json_depth)
+        except ValueError:
+            pass  # refused as invalid options once the request is staged
+        else:
+            return json.dumps(_blinded(parsed), sort_keys=True, separators=(",", ":")).encode()
+    return value.encode("utf-8", "surrogatepass")
+
+
+def _json_payload() -> Any:
+    """The JSON body (``None`` when there is none), its document list counted before anything
+    looks at the documents: a list over the limit costs one parse, not a validation of each."""
+    payload = request.get_json(silent=True)
+    if isinstance(payload, dict) and isinstance(payload.get("documents"), list):
+        check_count(config(), len(payload["documents"]))
+    return payload
 
 
 def check_filenames(names: list[str]) -> None:
@@ -68,11 +117,10 @@ def staged_request(runtime: Runtime, tenant_id: str) -> tuple[dict[str, Any], li
     """The job options and the documents of the request, staged (bytes stored) and checked."""
     if request.files:
         return _multipart_options(), _stage_uploads(runtime, tenant_id)
-    payload = request.get_json(silent=True)
+    payload = _json_payload()
     if payload is None:
         raise ApiError(400, "invalid_request", "send JSON {\"documents\": [...]} or multipart file uploads")
     data = load_json(JobRequestSchema(), payload)
-    check_count(runtime.config, len(data["documents"]))
     _check_urls(runtime.config, data["documents"])
     uploads = _check_uploads(runtime, tenant_id, data["documents"])
     documents = [stage_url(d["id"], d["url"], d["metadata"]) if "url" in d
@@ -87,7 +135,7 @@ def _multipart_options() -> dict[str, Any]:
     if not raw:
         return {}
     try:
-        options: dict[str, Any] = JobOptionsSchema().load(json.loads(raw))
+        options: dict[str, Any] = JobOptionsSchema().load(parse_json(raw, config().max_json_depth))
     except (ValueError, ValidationError) as exc:
         messages = exc.messages if isinstance(exc, ValidationError) else str(exc)
         raise ApiError(400, "validation_error", "invalid options", {"options": messages}) from exc
@@ -126,17 +174,29 @@ def _stage_uploads(runtime: Runtime, tenant_id: str) -> list[NewDocument]:
 
 
 def _check_urls(config: Config, documents: list[dict[str, Any]]) -> None:
-    """Refuse URLs the workers would refuse to fetch, before anything is written."""
+    """Refuse URLs the workers would refuse to fetch, before anything is written.  Checking
+    resolves each host name: distinct URLs are checked concurrently, so that a job of many
+    URLs on slow resolvers waits for the slowest lookups, not for their sum."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from app.url_fetch import FetchError, check_url
 
-    errors: dict[str, dict[str, list[str]]] = {}
     policy = config.url_policy()
-    for index, document in enumerate(documents):
-        if "url" in document:
-            try:
-                check_url(document["url"], policy)
-            except FetchError as exc:
-                errors[str(index)] = {"url": [exc.message]}
+    urls = list(dict.fromkeys(d["url"] for d in documents if "url" in d))
+    if not urls:
+        return
+
+    def refusal(url: str) -> str | None:
+        try:
+            check_url(url, policy)
+        except FetchError as exc:
+            return exc.message
+        return None
+
+    with ThreadPoolExecutor(max_workers=min(URL_CHECKS_AT_ONCE, len(urls))) as pool:
+        refused = dict(zip(urls, pool.map(refusal, urls), strict=True))
+    errors = {str(index): {"url": [reason]} for index, document in enumerate(documents)
+              if "url" in document and (reason := refused[document["url"]]) is not None}
     if errors:
         raise ApiError(400, "validation_error", "invalid request", {"documents": errors})
 

@@ -15,6 +15,7 @@ from app.api.openapi import Answer, documented, upload_body
 from app.api.requests import DocumentPageQuery, JobPageQuery, JobRequestSchema, Page, load_query
 from app.api.responses import DocumentPageSchema, JobPageSchema, JobSchema
 from app.jobs import JobProgress
+from app.secret_options import SecretKeyUnavailable
 from app.submission import submit_job
 
 blueprint = keyed_blueprint("jobs", __name__, url_prefix="/v1/jobs")
@@ -66,7 +67,9 @@ def create_job() -> tuple[Response, int]:
     options, documents = staged_request(runtime(), tenant_id())
     try:
         job_id = submit_job(runtime().engine, tenant_id(), documents, runtime().config.batch_size,
-                            options, key, request_sha)
+                            options, key, request_sha, config=runtime().config)
+    except SecretKeyUnavailable as exc:
+        raise ApiError(400, "secret_key_missing", str(exc)) from None
     except IntegrityError:
         # The same key won a race with us: answer as a replay of that request.
         replay = _replay(key or "", request_sha)
@@ -95,21 +98,37 @@ def get_job(job_id: str) -> tuple[Response, int]:
 @blueprint.get("/<job_id>/events")
 @documented("Progress as Server-Sent Events until the job ends",
             responses={200: Answer({"type": "string"}, "event stream", "text/event-stream")},
-            errors=(404,))
+            errors=(404, 503))
 def job_events(job_id: str) -> Response:
-    from app.events import job_event_stream
+    """The stream holds no database connection (app/events.py): one listener per process
+    wakes it, and each read borrows a pooled connection for one query.  It ends when the
+    job does, or at the next read after the caller's key is revoked."""
+    from app.api.context import principal
+    from app.api.errors import error_response
+    from app.auth import key_is_live
+    from app.events import RETRY_AFTER_SECONDS, StreamEnded, StreamLimitReached, hub_for, job_event_stream
 
-    _progress(job_id)
-    current, tenant = runtime(), tenant_id()
+    job_id = _progress(job_id).id  # as notifications spell it
+    current, tenant, key_id = runtime(), tenant_id(), principal().key_id
+    try:
+        subscription = hub_for(current.database_url).subscribe(job_id, current.config.max_event_streams)
+    except StreamLimitReached as exc:
+        refused = error_response(503, "too_many_streams", str(exc), {"limit": exc.limit})
+        refused.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return refused
 
     def read() -> dict[str, object] | None:
         with current.engine.connect() as conn:
+            if key_id is not None and not key_is_live(conn, key_id):
+                raise StreamEnded("unauthorized")
             progress = jobs.job_progress(conn, job_id, tenant)
         return _JOB.dump(progress) if progress else None
 
-    stream = job_event_stream(current.database_url, job_id, read)
-    return Response(stream, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(job_event_stream(subscription, read), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    # The server closes the response when the client goes, even if the stream never started.
+    response.call_on_close(subscription.close)
+    return response
 
 
 @blueprint.get("/<job_id>/documents")

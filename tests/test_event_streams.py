@@ -1,0 +1,292 @@
+"""Event streams are a connection budget: ``GET /v1/jobs/<id>/events`` shares one LISTEN
+connection per process and reads state through the pool only briefly, so 200 streams open at
+once against a real ``pagemill serve`` never cause a 5xx, never block ``GET /v1/jobs`` and keep
+PostgreSQL's connection count bounded; streams over the cap are a JSON 503 with Retry-After;
+a stream ends when its job does, also after its listener connection was killed, and a lost
+notification only delays an event."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+import pytest
+from sqlalchemy import Engine, text
+
+from app import jobs
+from app.auth import create_key
+from tests.conftest import ROOT, terminate, wait_for
+
+STREAM_CAP = 200
+LISTENER = "pagemill-job-events"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def request(self, method: str, path: str, key: str, timeout: float = 30.0
+                ) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request(method, path, headers={"Authorization": f"Bearer {key}"})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+
+@pytest.fixture(scope="module")
+def server(test_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    port = _free_port()
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    env = {**test_env, "PAGEMILL_MAX_EVENT_STREAMS": str(STREAM_CAP)}
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--no-worker",
+                                 "--host", "127.0.0.1", "--port", str(port)],
+                                env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    running = Server(port, proc, log)
+
+    def up() -> bool:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited with {proc.returncode}: {log.read_text()[-3000:]}")
+        try:
+            return running.request("GET", "/healthz", "", timeout=2)[0] == 200
+        except OSError:
+            return False
+
+    wait_for(up, timeout=120, what="pagemill serve")
+    yield running
+    terminate(proc, timeout=30)
+
+
+@dataclass
+class Stream:
+    """One client reading ``/events`` in its own thread, as a browser's EventSource would."""
+
+    server: Server
+    key: str
+    job_id: str
+    status: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    events: list[tuple[str, dict]] = field(default_factory=list)
+    error: BaseException | None = None
+    opened: threading.Event = field(default_factory=threading.Event)
+    ended: threading.Event = field(default_factory=threading.Event)
+
+    def start(self) -> Stream:
+        threading.Thread(target=self._read, daemon=True).start()
+        return self
+
+    def _read(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=120)
+        try:
+            conn.request("GET", f"/v1/jobs/{self.job_id}/events",
+                         headers={"Authorization": f"Bearer {self.key}", "Accept": "text/event-stream"})
+            response = conn.getresponse()
+            self.status, self.headers = response.status, dict(response.getheaders())
+            if response.status != 200:
+                self.body = response.read()
+                return
+            name = None
+            while True:
+                line = response.readline()
+                if not line:
+                    return
+                line = line.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    name = line[len("event: "):]
+                elif line.startswith("data: ") and name:
+                    self.events.append((name, json.loads(line[len("data: "):])))
+                    self.opened.set()
+                    if name == "end":
+                        return
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            self.error = exc
+        finally:
+            self.opened.set()
+            self.ended.set()
+            conn.close()
+
+
+def _job(engine: Engine, tenant_id: str) -> str:
+    """A job nobody works on (published, so no reconciler picks it up): it changes state only
+    when the test cancels it through the API."""
+    doc = jobs.NewDocument(external_id="waiting", source="record", object_key=None, mime_type=None,
+                           size_bytes=None, sha256=None)
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
+        jobs.mark_published(conn, job_id)
+    return job_id
+
+
+def _database_connections(engine: Engine, server: Server) -> tuple[int, int]:
+    """(connections to the test database, of them the server's job-events listeners)."""
+    with engine.connect() as conn:
+        row = conn.execute(text("""
+            SELECT count(*) AS total, count(*) FILTER (WHERE application_name = :listener) AS listeners
+            FROM pg_stat_activity WHERE datname = current_database()
+        """), {"listener": f"{LISTENER} {server.proc.pid}"}).one()
+    return int(row.total), int(row.listeners)
+
+
+def _listener_pids(engine: Engine, server: Server) -> set[int]:
+    with engine.connect() as conn:
+        return set(conn.execute(text("SELECT pid FROM pg_stat_activity WHERE application_name = :n"),
+                                {"n": f"{LISTENER} {server.proc.pid}"}).scalars())
+
+
+@pytest.fixture
+def caller(engine: Engine) -> tuple[str, str]:
+    with engine.begin() as conn:
+        key = create_key(conn, f"streams-{uuid.uuid4().hex[:10]}")
+        tenant_id = conn.execute(text("SELECT tenant_id FROM api_keys WHERE prefix = :p"),
+                                 {"p": key.split("_")[1]}).scalar_one()
+    return key, str(tenant_id)
+
+
+def test_200_streams_share_one_listener_and_never_block_the_api(server, engine, caller):
+    key, tenant_id = caller
+    first, second = _job(engine, tenant_id), _job(engine, tenant_id)
+    baseline, _ = _database_connections(engine, server)
+
+    streams = [Stream(server, key, first if i % 4 else second).start() for i in range(STREAM_CAP)]
+    for stream in streams:
+        assert stream.opened.wait(120), "a stream never sent its first event"
+    assert [s.status for s in streams] == [200] * STREAM_CAP, \
+        {s.status: s.body[:300] for s in streams if s.status != 200}
+    assert all(s.events[0][0] == "progress" and s.events[0][1]["status"] == "queued" for s in streams)
+
+    # Ordinary requests are answered while every stream is open.
+    for _ in range(5):
+        started = time.monotonic()
+        status, _, body = server.request("GET", "/v1/jobs", key, timeout=10)
+        assert status == 200 and len(json.loads(body)["jobs"]) == 2
+        assert time.monotonic() - started < 5
+
+    # Over the cap: a JSON 503 saying when to come back, not a hung or broken stream.
+    status, headers, body = server.request("GET", f"/v1/jobs/{first}/events", key)
+    assert status == 503
+    assert int(headers["Retry-After"]) > 0 and headers["Content-Type"] == "application/json"
+    error = json.loads(body)["error"]
+    assert error["code"] == "too_many_streams" and error["details"] == {"limit": STREAM_CAP}
+
+    # One LISTEN connection for all of them, and the pool's few (the old code held one each).
+    total, listeners = _database_connections(engine, server)
+    assert listeners == 1
+    assert total <= baseline + 11, (baseline, total)
+
+    # The job ends: every one of its streams gets the terminal event, the others stay open.
+    assert server.request("POST", f"/v1/jobs/{first}/cancel", key)[0] == 200
+    firsts = [s for s in streams if s.job_id == first]
+    seconds = [s for s in streams if s.job_id == second]
+    for stream in firsts:
+        assert stream.ended.wait(30) and stream.error is None
+        assert stream.events[-1] == ("end", {"status": "cancelled"})
+    assert not any(s.ended.is_set() for s in seconds)
+
+    # A stream's slot is given back when it ends: the cap is about open streams.
+    status, _, _ = server.request("GET", f"/v1/jobs/{first}/events", key)
+    assert status == 200
+
+    # Kill the shared listener's connection: it reconnects, and the other job's streams still
+    # hear about its end at once (not only at the periodic re-read).
+    (old_pid,) = _listener_pids(engine, server)
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": old_pid})
+    wait_for(lambda: _listener_pids(engine, server) - {old_pid}, timeout=30, what="a new listener")
+    cancelled_at = time.monotonic()
+    assert server.request("POST", f"/v1/jobs/{second}/cancel", key)[0] == 200
+    for stream in seconds:
+        assert stream.ended.wait(30) and stream.error is None
+        assert stream.events[-1] == ("end", {"status": "cancelled"})
+    assert time.monotonic() - cancelled_at < 10
+    # Nothing but the refusal above was a 5xx, and nothing was logged as an error.
+    lines = server.log.read_text().splitlines()
+    server_errors = [line for line in lines if re.search(r'" 5\d\d -$', line)]
+    assert len(server_errors) == 1 and '" 503 -' in server_errors[0] and "/events" in server_errors[0]
+    assert not [line for line in lines if " ERROR " in line or " CRITICAL " in line]
+
+
+def test_a_closed_client_gives_its_slot_back(server, engine, caller):
+    key, tenant_id = caller
+    job_id = _job(engine, tenant_id)
+    process = psutil.Process(server.proc.pid)
+    idle_threads = process.num_threads()
+    for _ in range(2):  # more streams in total than the cap, never more at once
+        batch = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(STREAM_CAP)]
+        for sock in batch:
+            sock.sendall(f"GET /v1/jobs/{job_id}/events HTTP/1.1\r\nHost: x\r\n"
+                         f"Authorization: Bearer {key}\r\n\r\n".encode())
+        for sock in batch:
+            sock.settimeout(60)
+            assert sock.recv(64).startswith(b"HTTP/1.1 200")
+        for sock in batch:
+            # Hang up with a reset, as a client that went away does: the server notices at
+            # its next write (the keep-alive at the latest) and frees the stream's slot.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+        wait_for(lambda: process.num_threads() <= idle_threads + 2, timeout=60, interval=1,
+                 what="the closed streams to end")
+    assert server.request("POST", f"/v1/jobs/{job_id}/cancel", key)[0] == 200
+
+
+def test_a_lost_notification_only_delays_the_event(database_url, engine, tenant, monkeypatch):
+    """No NOTIFY at all (triggers off for the writer): the periodic re-read still ends it.
+    And the listener goes away once no stream needs it."""
+    from app import events
+    from app.events import JobEventHub, job_event_stream
+
+    monkeypatch.setattr(events, "LISTENER_CHECK_SECONDS", 0.5)
+    monkeypatch.setattr(events, "LISTENER_IDLE_SECONDS", 1.0)
+    job_id = _job(engine, tenant)
+    hub = JobEventHub(database_url)
+    subscription = hub.subscribe(job_id, limit=10)
+
+    def read() -> dict | None:
+        with engine.connect() as conn:
+            progress = jobs.job_progress(conn, job_id, tenant)
+        return {"status": progress.status} if progress else None
+
+    frames = job_event_stream(subscription, read, reread_seconds=1.0)
+    assert next(frames).startswith("event: progress")
+    with engine.begin() as conn:
+        conn.execute(text("SET LOCAL session_replication_role = replica"))  # no trigger fires
+        conn.execute(text("UPDATE jobs SET status = 'cancelled' WHERE id = :j"), {"j": job_id})
+    started = time.monotonic()
+    rest = list(frames)
+    assert rest[-1] == 'event: end\ndata: {"status": "cancelled"}\n\n'
+    assert time.monotonic() - started < 10
+    assert hub.active_streams == 0
+    wait_for(lambda: LISTENER not in {t.name for t in threading.enumerate()}, timeout=10,
+             what="the idle listener to stop")
+
+
+def test_importing_events_starts_nothing():
+    probe = ("import threading, app.events, app.api.jobs; "
+             "print(sorted(t.name for t in threading.enumerate()))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.strip() == "['MainThread']"
