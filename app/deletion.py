@@ -14,6 +14,7 @@ from indexing.store import delete_document as unindex
 def delete_document(engine: Engine, storage: Storage, tenant_id: str, document_uuid: str) -> bool:
     """Delete one of the tenant's documents; ``False`` when there is no such document."""
     with engine.begin() as conn:
+        jobs.lock_job_of_document(conn, tenant_id, document_uuid)  # lock order: job, then rows
         gone = jobs.mark_document_deleted(conn, tenant_id, document_uuid)
         if gone is None:
             return False

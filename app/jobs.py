@@ -298,7 +298,24 @@ def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> JobPro
     return from_row(JobProgress, row) if row else None
 
 
+def lock_job(conn: Connection, job_id: str) -> None:
+    """The job row lock, taken first by every transaction that changes several of a job's
+    documents (claim, cancel, delete), so that they queue on it instead of locking document
+    rows in different orders and deadlocking."""
+    conn.execute(text("SELECT 1 FROM jobs WHERE id = CAST(:job AS uuid) FOR UPDATE"), {"job": job_id})
+
+
+def lock_job_of_document(conn: Connection, tenant_id: str, document_uuid: str) -> None:
+    """:func:`lock_job` for the job a document belongs to (nothing for an unknown id)."""
+    if _is_uuid(document_uuid):
+        conn.execute(text("""
+            SELECT 1 FROM jobs j JOIN documents d ON d.job_id = j.id
+            WHERE d.id = CAST(:id AS uuid) AND d.tenant_id = :tenant FOR UPDATE OF j
+        """), {"id": document_uuid, "tenant": tenant_id})
+
+
 def start_batch(conn: Connection, job_id: str, batch_no: int) -> None:
+    lock_job(conn, job_id)  # before claim_batch_documents, in the same transaction
     conn.execute(text("""
         UPDATE batches SET status = 'running', deliveries = deliveries + 1,
                started_at = coalesce(started_at, now())
@@ -365,40 +382,97 @@ def complete_document(
 
 
 def lock_for_commit(conn: Connection, document_id: str) -> bool:
-    """Take the document's row lock for the rest of the transaction; ``True`` when it is still
-    in progress (not cancelled, not deleted) and so may be committed into the index.
+    """Take the document's row lock for the rest of the transaction; ``True`` when it, and
+    every document above it (the mail an attachment came in), is still in progress (not
+    cancelled, not deleted), so that it may be committed into the index.
 
     An index transaction calls this before its first write: a cancel or delete that commits
     first is seen here, and one that comes later waits for the lock, then finds the document
-    finished, so a document is never indexed after it was cancelled or deleted.
+    finished, so a document is never indexed after it was cancelled or deleted.  Ancestors
+    are checked because an attachment's row can be created just after its parent was
+    cancelled (its insert read the parent before the cancel committed).
     """
-    return conn.execute(text("""
+    locked = conn.execute(text("""
         SELECT 1 FROM documents
         WHERE id = CAST(:id AS uuid) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
         FOR UPDATE
     """), {"id": document_id}).first() is not None
+    return locked and document_id in live_documents(conn, [document_id])
+
+
+# Documents of :ids whose own row and every ancestor's are in progress and not deleted.
+_LIVE_DOCUMENTS = """
+WITH RECURSIVE chain AS (
+    SELECT d.id AS document_id, d.id AS node_id, d.parent_id
+    FROM documents d WHERE d.id = ANY(CAST(:ids AS uuid[]))
+    UNION ALL
+    SELECT c.document_id, p.id, p.parent_id
+    FROM chain c JOIN documents p ON p.id = c.parent_id
+)
+SELECT c.document_id FROM chain c JOIN documents n ON n.id = c.node_id
+GROUP BY c.document_id
+HAVING bool_and(n.status IN ('processing', 'waiting') AND n.deleted_at IS NULL)
+"""
 
 
 def live_documents(conn: Connection, document_ids: Sequence[str]) -> set[str]:
-    """Those of ``document_ids`` still in progress: the worker's checkpoint between stages, so
-    that a cancelled or deleted document stops costing it work within seconds."""
+    """Those of ``document_ids`` still in progress, ancestors included: the worker's
+    checkpoint between stages, so that a cancelled or deleted document stops costing it work
+    within seconds."""
     if not document_ids:
         return set()
-    return {str(r) for r in conn.execute(text("""
-        SELECT id FROM documents
-        WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN ('processing', 'waiting')
-          AND deleted_at IS NULL
-    """), {"ids": list(document_ids)}).scalars()}
+    return {str(r) for r in conn.execute(text(_LIVE_DOCUMENTS),
+                                         {"ids": list(document_ids)}).scalars()}
 
 
-def record_fetch(conn: Connection, document_id: str, new: NewDocument) -> None:
-    """A URL document's bytes were fetched and stored: it now has them like an upload."""
-    conn.execute(text("""
+def end_orphans(conn: Connection, document_ids: Sequence[str]) -> int:
+    """End those of ``document_ids`` still marked in progress although a document above them
+    was cancelled or deleted (an attachment created while its parent was being cancelled):
+    cancelled, and deleted too when an ancestor was, so that the job can finish.  Returns
+    how many were ended."""
+    if not document_ids:
+        return 0
+    return conn.execute(text("""
+        WITH RECURSIVE above AS (
+            SELECT d.id AS document_id, d.parent_id FROM documents d
+            WHERE d.id = ANY(CAST(:ids AS uuid[]))
+            UNION ALL
+            SELECT a.document_id, p.parent_id FROM above a JOIN documents p ON p.id = a.parent_id
+        ), ended AS (
+            SELECT a.document_id, bool_or(p.deleted_at IS NOT NULL) AS deleted
+            FROM above a JOIN documents p ON p.id = a.parent_id
+            WHERE p.status NOT IN ('processing', 'waiting') OR p.deleted_at IS NOT NULL
+            GROUP BY a.document_id
+        )
+        UPDATE documents d SET status = 'cancelled', finished_at = now(), updated_at = now(),
+               error_code = CASE WHEN e.deleted THEN 'deleted' ELSE d.error_code END,
+               error_message = 'ended with the document it is attached to',
+               deleted_at = CASE WHEN e.deleted THEN now() ELSE d.deleted_at END
+        FROM ended e
+        WHERE d.id = e.document_id AND d.status IN ('processing', 'waiting')
+    """), {"ids": list(document_ids)}).rowcount
+
+
+def record_fetch(conn: Connection, document_id: str, new: NewDocument) -> bool:
+    """A URL document's bytes were fetched and stored: it now has them like an upload.
+    ``False`` when the document was cancelled or deleted meanwhile: the caller removes the
+    bytes it stored unless another document uses them (:func:`object_in_use`)."""
+    return conn.execute(text("""
         UPDATE documents SET object_key = :key, sha256 = :sha, size_bytes = :size,
                mime_type = :mime, filename = coalesce(filename, :filename), updated_at = now()
-        WHERE id = :id
+        WHERE id = :id AND status IN ('processing', 'waiting') AND deleted_at IS NULL
     """), {"id": document_id, "key": new.object_key, "sha": new.sha256, "size": new.size_bytes,
-           "mime": new.mime_type, "filename": new.filename})
+           "mime": new.mime_type, "filename": new.filename}).rowcount == 1
+
+
+def object_in_use(conn: Connection, object_key: str, besides: str | None = None) -> bool:
+    """Whether a document not deleted (other than ``besides``) refers to the stored object."""
+    return conn.execute(text("""
+        SELECT 1 FROM documents
+        WHERE object_key = :key AND deleted_at IS NULL
+          AND (CAST(:besides AS uuid) IS NULL OR id <> CAST(:besides AS uuid))
+        LIMIT 1
+    """), {"key": object_key, "besides": besides}).first() is not None
 
 
 def complete_from(conn: Connection, document_id: str, source_document_id: str, chunk_count: int) -> bool:
@@ -418,14 +492,15 @@ def complete_from(conn: Connection, document_id: str, source_document_id: str, c
 
 
 def fail_document(conn: Connection, document_id: str, code: str, message: str,
-                  report: dict[str, Any] | None = None) -> None:
-    conn.execute(text("""
+                  report: dict[str, Any] | None = None) -> bool:
+    """Mark a document failed; ``False`` when it is no longer in progress (cancelled)."""
+    return conn.execute(text("""
         UPDATE documents SET status = 'failed', error_code = :code, error_message = :message,
                extraction = COALESCE(CAST(:report AS jsonb), extraction),
                finished_at = now(), updated_at = now()
         WHERE id = :id AND status IN ('processing', 'waiting')
     """), {"id": document_id, "code": code, "message": message[:2000],
-           "report": json.dumps(report) if report else None})
+           "report": json.dumps(report) if report else None}).rowcount == 1
 
 
 def job_options(conn: Connection, job_id: str) -> dict[str, Any]:
@@ -648,7 +723,7 @@ def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
     """
     if not _is_uuid(job_id):
         return None
-    # The job row lock orders concurrent cancels and the finalising callback.
+    # The job row lock orders concurrent cancels, deletes, claims and the finalising callback.
     job = conn.execute(text("""
         SELECT status FROM jobs WHERE id = CAST(:job AS uuid) AND tenant_id = :tenant FOR UPDATE
     """), {"job": job_id, "tenant": tenant_id}).one_or_none()
@@ -742,9 +817,6 @@ def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) 
         SELECT 1 FROM search_documents
         WHERE tenant_id = :tenant AND source_document_id = CAST(:id AS uuid)
     """), {"tenant": tenant_id, "id": document_uuid}).first() is not None
-    shared = conn.execute(text("""
-        SELECT 1 FROM documents
-        WHERE object_key = :key AND deleted_at IS NULL AND id <> CAST(:id AS uuid) LIMIT 1
-    """), {"key": row.object_key, "id": document_uuid}).first() is not None
+    shared = row.object_key is None or object_in_use(conn, row.object_key, besides=document_uuid)
     return DeletedDocument(external_id=row.external_id, indexed=indexed,
                            object_key=None if shared else row.object_key)

@@ -157,6 +157,12 @@ class IsolatedExtractor:
                     detail = ""
                 raise ExtractionError("extractor_crashed", f"the parser process died ({how}){detail} "
                                       "while reading this document") from None
+            except BaseException:
+                # Anything else that interrupts the wait (an error raised by should_stop, a
+                # Celery soft time limit, KeyboardInterrupt) leaves the child working on this
+                # document: its late reply would be read as the next document's result.
+                self._kill()
+                raise
         if isinstance(reply, ExtractionError):
             raise reply
         if isinstance(reply, BaseException):

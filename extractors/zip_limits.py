@@ -8,7 +8,8 @@ stated uncompressed size: a lying entry fails its CRC check instead.  So checkin
 sizes is enough, and costs no decompression.
 
 The limits are those of Apache POI's ``ZipSecureFile`` (an entry may inflate at most 100
-times, small entries exempt), plus a total and an entry count.
+times, small entries exempt), plus the same ratio for the package as a whole (so that many
+small exempt entries cannot add up to a bomb), a total and an entry count.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ class ZipLimits:
     max_total_bytes: int = 256 * 1024 * 1024
     max_ratio: float = 100.0
     # Entries smaller than this are not held to the ratio: tiny, highly repetitive parts
-    # (styles, relationships) compress far better than 100:1 and cost nothing.
+    # (styles, relationships) compress far better than 100:1 and cost nothing.  A package
+    # inflating to more than 8 times this is held to the ratio as a whole.
     ratio_grace_bytes: int = 1024 * 1024
     max_entries: int = 10_000
 
@@ -45,15 +47,20 @@ def check_zip_package(data: bytes, limits: ZipLimits) -> None:
     if len(entries) > limits.max_entries:
         raise ExtractionError("too_large", f"the package has {len(entries)} entries "
                               f"(limit {limits.max_entries})")
-    total = 0
+    total = packed = 0
     for entry in entries:
         total += entry.file_size
+        packed += entry.compress_size
         ratio = entry.file_size / max(entry.compress_size, 1)
         if entry.file_size > limits.ratio_grace_bytes and ratio > limits.max_ratio:
             raise ExtractionError(
                 "too_large", f"part {entry.filename!r} inflates {ratio:.0f} times "
                 f"({entry.compress_size} to {entry.file_size} bytes; limit {limits.max_ratio:.0f}): "
                 "refused as a likely decompression bomb")
+    if total > 8 * limits.ratio_grace_bytes and total / max(packed, 1) > limits.max_ratio:
+        raise ExtractionError(
+            "too_large", f"the package inflates {total / max(packed, 1):.0f} times ({packed} to "
+            f"{total} bytes; limit {limits.max_ratio:.0f}): refused as a likely decompression bomb")
     if total > limits.max_total_bytes:
         raise ExtractionError("too_large", f"the package inflates to {total} bytes "
                               f"(limit {limits.max_total_bytes})")

@@ -9,7 +9,11 @@ database created and migrated then (tasks/runtime.py), so that ``celery -A tasks
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from celery import Celery
+from celery.signals import setup_logging
 from kombu.transport import TRANSPORT_ALIASES
 
 from app.config import Config
@@ -26,6 +30,17 @@ def _database_defaults() -> dict[str, str]:
     url = runtime.database_url
     return {"broker_url": config.broker_url_for(url),
             "result_backend": config.result_backend_for(url)}
+
+
+@setup_logging.connect
+def _configure_logging(loglevel: Any = None, **_: Any) -> None:
+    """``celery -A tasks worker|beat|flower`` log through pagemill's formatter (escaped values,
+    one record per line) instead of Celery's own: connecting this signal is how Celery is told
+    to leave logging alone."""
+    from app import logs
+
+    level = loglevel if isinstance(loglevel, str) else logging.getLevelName(loglevel or logging.INFO)
+    logs.configure(str(level).upper())
 
 
 def create_celery() -> Celery:

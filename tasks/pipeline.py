@@ -76,9 +76,16 @@ class DocumentClock:
 
     budget: float
     spent: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    stages: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
 
-    def add(self, doc_id: str, seconds: float) -> None:
+    def add(self, doc_id: str, seconds: float, stage: str) -> None:
         self.spent[doc_id] += seconds
+        self.stages[(doc_id, stage)] += seconds
+
+    def by_stage(self, doc_id: str) -> str:
+        """Where the document's time went, e.g. "extraction 2.1 s, embedding 14.0 s"."""
+        return ", ".join(f"{stage} {seconds:.1f} s" for (doc, stage), seconds in self.stages.items()
+                         if doc == doc_id)
 
     def remaining(self, doc_id: str) -> float:
         return max(0.0, self.budget - self.spent[doc_id])
@@ -87,10 +94,25 @@ class DocumentClock:
         return self.spent[doc_id] > self.budget
 
 
+def wanted(engine: Engine, doc_ids: list[str]) -> set[str]:
+    """The checkpoint: which of these documents are still in progress (not cancelled, not
+    deleted, nor under a parent that is)?  The others are dropped by the caller; those left
+    marked in progress under an ended parent are ended here, so that their job can finish."""
+    with engine.begin() as conn:
+        live = jobs.live_documents(conn, doc_ids)
+        jobs.end_orphans(conn, [d for d in doc_ids if d not in live])
+    return live
+
+
 def still_wanted(engine: Engine, doc_id: str) -> bool:
-    """The checkpoint: is this document still in progress (not cancelled, not deleted)?"""
-    with engine.connect() as conn:
-        return doc_id in jobs.live_documents(conn, [doc_id])
+    """:func:`wanted` for one document; a failing check (database unreachable for a moment)
+    counts as wanted: the commit's own check (``jobs.lock_for_commit``) still decides."""
+    try:
+        return doc_id in wanted(engine, [doc_id])
+    except Exception:
+        log.warning("could not check whether the document is still wanted", exc_info=True,
+                    extra={"document_uuid": doc_id})
+        return True
 
 
 def content_hash(sha256: str, config: Config) -> str:
@@ -104,10 +126,14 @@ def _fields(doc: WorkDocument) -> dict[str, str]:
 
 
 def _fail(engine: Engine, doc: WorkDocument, code: str, message: str,
-          report: dict[str, Any] | None = None) -> None:
-    log.warning("document failed: %s: %s", code, message, extra={**_fields(doc), "error_code": code})
+          report: dict[str, Any] | None = None) -> bool:
+    """Record the failure; ``False`` when the document had ended meanwhile (cancelled,
+    deleted), which then counts as no failure of this batch."""
     with engine.begin() as conn:
-        jobs.fail_document(conn, doc.id, code, message, report)
+        failed = jobs.fail_document(conn, doc.id, code, message, report)
+    if failed:
+        log.warning("document failed: %s: %s", code, message, extra={**_fields(doc), "error_code": code})
+    return failed
 
 
 def load_bytes(storage: Storage, doc: WorkDocument) -> bytes:
@@ -133,9 +159,24 @@ def _store_bytes(engine: Engine, storage: Storage, doc: WorkDocument, data: byte
     except jobs.UnsupportedDocument as exc:
         raise ExtractionError("unsupported", exc.reason + where) from exc
     with engine.begin() as conn:
-        jobs.record_fetch(conn, doc.id, new)
+        recorded = jobs.record_fetch(conn, doc.id, new)
+    if not recorded:
+        _discard_unused(engine, storage, new.object_key)
+        raise ExtractionError("cancelled", "the document was cancelled or deleted while its bytes "
+                              "were fetched")
     return replace(doc, object_key=new.object_key, sha256=new.sha256, mime_type=new.mime_type,
                    filename=doc.filename or new.filename)
+
+
+def _discard_unused(engine: Engine, storage: Storage, object_key: str | None) -> None:
+    """Remove bytes the worker stored for a document that ended meanwhile, unless another
+    document uses them (content addressing shares identical bytes)."""
+    if object_key is None:
+        return
+    with engine.connect() as conn:
+        in_use = jobs.object_in_use(conn, object_key)
+    if not in_use:
+        storage.delete(object_key)
 
 
 def _fetch(engine: Engine, storage: Storage, doc: WorkDocument,
@@ -220,6 +261,8 @@ def _prepare_attachments(engine: Engine, storage: Storage, parent: WorkDocument,
             error = (attachment.error_code or "unsupported", attachment.error_message or "not parsed")
         with engine.begin() as conn:
             child = jobs.upsert_attachment(conn, parent, external_id, attachment.name, new, error)
+        if child is None and new is not None:
+            _discard_unused(engine, storage, new.object_key)  # its parent ended meanwhile
         if child is None or child.status != "processing" or attachment.result is None:
             continue  # finished by an earlier delivery, or failed and recorded as such
         try:
@@ -294,16 +337,14 @@ def process_batch(
                 log.info("document cancelled during extraction", extra=_fields(doc))
                 continue
             report = {"attempts": [asdict(a) for a in exc.attempts]} if exc.attempts else None
-            _fail(engine, doc, exc.code, exc.message, report)
-            failed += 1
+            failed += _fail(engine, doc, exc.code, exc.message, report)
             continue
         except Exception as exc:  # an engine bug must fail its document, not the batch
             log.exception("extraction crashed", extra=_fields(doc))
-            _fail(engine, doc, "internal_error", f"{type(exc).__name__}: {exc}")
-            failed += 1
+            failed += _fail(engine, doc, "internal_error", f"{type(exc).__name__}: {exc}")
             continue
         finally:
-            clock.add(doc.id, time.monotonic() - started)
+            clock.add(doc.id, time.monotonic() - started, "fetching, parsing and chunking")
         # Attachments come first: a parent is completed only after its attachments are.
         for item in items:
             try:
@@ -370,18 +411,19 @@ def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared],
     step = max(1, config.embedding_batch_size)
     for start in range(0, len(texts), step):
         owners = {i for i, _, _ in texts[start:start + step]} - dropped
-        with engine.connect() as conn:
-            live = jobs.live_documents(conn, [prepared[i].doc.id for i in owners])
+        live = wanted(engine, [prepared[i].doc.id for i in owners])
         for i in sorted(owners):
             doc = prepared[i].doc
             if doc.id not in live:
                 log.info("document cancelled during embedding; not indexed", extra=_fields(doc))
                 dropped.add(i)
             elif clock is not None and clock.over(doc.id):
-                _fail(engine, doc, "timeout", f"processing took over the document time budget of "
-                      f"{clock.budget:.0f} s (PAGEMILL_DOCUMENT_TIME_BUDGET) before embedding ended")
+                spent = clock.by_stage(doc.id)
+                if _fail(engine, doc, "timeout", f"processing took over the document time budget "
+                         f"of {clock.budget:.0f} s (PAGEMILL_DOCUMENT_TIME_BUDGET) before embedding "
+                         f"ended ({spent})"):
+                    timed_out += doc.source != "attachment"
                 dropped.add(i)
-                timed_out += doc.source != "attachment"
         window = [entry for entry in texts[start:start + step] if entry[0] not in dropped]
         if not window:
             continue
@@ -390,7 +432,7 @@ def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared],
         if clock is not None:  # each document pays for its share of the window
             share = (time.monotonic() - began) / len(window)
             for i, _, _ in window:
-                clock.add(prepared[i].doc.id, share)
+                clock.add(prepared[i].doc.id, share, "embedding")
         for (i, n, _), vector in zip(window, vectors, strict=True):
             parts[i].append((n, vector))
     out = {i: np.vstack([v for _, v in sorted(pieces, key=lambda p: p[0])])
@@ -422,6 +464,7 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
         except _NoLongerInProgress:
             log.info("document cancelled or deleted during processing; not indexed",
                      extra=_fields(item.doc))
+            wanted(engine, [item.doc.id])  # an attachment of an ended parent ends too
             continue
         completed += item.doc.source != "attachment"  # count what the client submitted
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,

@@ -7,7 +7,9 @@ as ``too_large`` or ``timeout`` instead of holding the worker."""
 from __future__ import annotations
 
 import io
+import re
 import time
+import zipfile
 from dataclasses import replace
 from datetime import datetime
 
@@ -21,6 +23,7 @@ from app.submission import stage_record, submit_job
 from extractors import ExtractionError
 from extractors.isolation import InProcessExtractor
 from extractors.router import extract
+from extractors.zip_limits import ZipLimits, check_zip_package
 from tasks.pipeline import process_batch
 from tests.conftest import wait_for
 
@@ -244,10 +247,17 @@ def test_the_time_budget_covers_embedding(engine, storage, config, tenant):
     """A document whose embedding outlasts its budget fails as ``timeout`` at the next
     window, and the other documents of the batch are indexed."""
     job_id = _big_and_small_job(engine, storage, tenant, "big")
-    outcome = process_batch(engine, storage, replace(config, document_time_budget=1.0), job_id, 0)
+    # Parsing and chunking 40,000 words take about a second; embedding its ~200 chunks, a
+    # minute: the budget runs out during embedding, and the message says where it went.
+    outcome = process_batch(engine, storage, replace(config, document_time_budget=4.0), job_id, 0)
     assert (outcome.completed, outcome.failed) == (1, 1)
     states = {e: (s, c) for e, s, c, _ in _status(engine, job_id)}
     assert states == {"big": ("failed", "timeout"), "short": ("completed", None)}
+    with engine.connect() as conn:
+        message = conn.execute(text("SELECT error_message FROM documents WHERE job_id = :j "
+                                    "AND external_id = 'big'"), {"j": job_id}).scalar_one()
+    spent = re.search(r"embedding (\d+\.\d) s\)", message)
+    assert spent and float(spent[1]) > 0, message
     assert _indexed(engine, tenant, "big") == 0
 
 
@@ -262,3 +272,67 @@ def test_a_small_office_bomb_fails_alone_through_a_real_worker(engine, storage, 
     assert progress.status == "completed_with_errors"
     states = {e: (s, c) for e, s, c, _ in _status(engine, job_id)}
     assert states == {"bomb.docx": ("failed", "too_large"), "fine": ("completed", None)}
+
+
+def test_many_small_parts_cannot_add_up_to_a_bomb():
+    """Parts under 1 MiB are exempt from the per-part ratio; the package as a whole is not."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for n in range(12):
+            package.writestr(f"xl/worksheets/sheet{n}.xml", b"<c>0</c>" * 120_000)  # 960 kB each
+    with pytest.raises(ExtractionError) as refused:
+        check_zip_package(out.getvalue(), ZipLimits())
+    assert refused.value.code == "too_large" and "package inflates" in refused.value.message
+
+
+def test_an_error_while_the_parser_works_kills_it_so_no_reply_reaches_the_next_document():
+    """If asking "still wanted?" fails (the database gone for a moment) while the child parses
+    document A, the child is killed: otherwise its late reply for A would be read as the
+    result of document B, another tenant's perhaps."""
+    from extractors.isolation import IsolatedExtractor
+
+    extractor = IsolatedExtractor()
+    try:
+        extractor.extract(b"warm up", filename="w.txt")
+        first_child = extractor.pid
+
+        def failing_check() -> bool:
+            raise RuntimeError("database unreachable")
+
+        with pytest.raises(RuntimeError):
+            extractor.extract(_scanned_pdf(3), filename="a.pdf", should_stop=failing_check)
+        assert extractor.pid is None  # killed, not left working on a.pdf
+        second = extractor.extract(b"Document B says hello.", filename="b.txt")
+        assert "Document B says hello." in second.markdown and "enzyme" not in second.markdown
+        assert extractor.pid != first_child
+    finally:
+        extractor.close()
+
+
+def test_an_attachment_created_as_its_parent_is_deleted_is_never_indexed(engine, storage, config, tenant):
+    """The attachment's row can be inserted just after the delete (or cancel) of its parent
+    committed: its insert read the parent before.  The checkpoint and the commit check the
+    ancestors too, and end such an orphan (deleted with its parent) so the job can finish."""
+    parent = stage_document(storage, tenant, "mail.txt", b"The parent.", source="upload",
+                            filename="mail.txt")
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, [parent], 10)
+        (work,) = jobs.claim_batch_documents(conn, job_id, 0, 3)
+        child_bytes = stage_document(storage, tenant, "mail.txt#a.txt", b"The attachment.",
+                                     source="attachment", filename="a.txt")
+        child = jobs.upsert_attachment(conn, work, "mail.txt#a.txt", "a.txt", child_bytes, None)
+    assert child is not None and child.status == "processing"
+    with engine.begin() as conn:  # the delete that did not see the child's row yet
+        assert jobs.mark_document_deleted(conn, tenant, work.id) is not None
+    with engine.begin() as conn:
+        assert not jobs.lock_for_commit(conn, child.id)
+        assert jobs.live_documents(conn, [child.id]) == set()
+    from tasks.pipeline import wanted
+
+    assert wanted(engine, [child.id]) == set()
+    with engine.connect() as conn:
+        status, code, deleted = conn.execute(text(
+            "SELECT status, error_code, deleted_at IS NOT NULL FROM documents WHERE id = :id"),
+            {"id": child.id}).one()
+        assert jobs.finalize_job(conn, job_id) == "cancelled"
+    assert (status, code, deleted) == ("cancelled", "deleted", True)

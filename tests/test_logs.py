@@ -106,8 +106,16 @@ def private_database(database_url: str) -> Iterator[str]:
         conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
 
 
+# Both ways a worker is started: pagemill's command, and the Procfile's `celery -A tasks worker`.
+WORKER_COMMANDS = {
+    "pagemill": ["-m", "app.cli", "worker", "--loglevel", "INFO"],
+    "celery": ["-m", "celery", "-A", "tasks", "worker", "--loglevel=INFO", "--concurrency=1"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(WORKER_COMMANDS))
 def test_a_hostile_document_id_cannot_forge_a_worker_log_line(test_env, private_database,
-                                                              tmp_path: Path):
+                                                              tmp_path: Path, command: str):
     env = {**test_env, "DATABASE_URL": private_database, "PAGEMILL_LOG_LEVEL": "INFO"}
     engine = get_engine(private_database)
     hostile_id = f"report{FORGED}{ANSI}"
@@ -115,7 +123,7 @@ def test_a_hostile_document_id_cannot_forge_a_worker_log_line(test_env, private_
     records.write_text(json.dumps({"id": hostile_id, "title": "t", "text": "some text " * 20}) + "\n")
     log_path = tmp_path / "worker.log"
     with log_path.open("wb") as log_file:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "worker", "--loglevel", "INFO"],
+        proc = subprocess.Popen([sys.executable, *WORKER_COMMANDS[command]],
                                 env=env, cwd=ROOT,
                                 stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
         try:
