@@ -394,45 +394,61 @@ class _NoLongerInProgress(Exception):
     """Raised inside an index transaction to roll it back."""
 
 
+# Seconds of embedding between two checkpoints: how soon a cancelled document stops
+# costing the worker.  Windows are sized from the throughput just measured (a loaded machine
+# embeds fewer texts per second), within [EMBED_MIN_WINDOW, the model batch size].
+CHECKPOINT_SECONDS = 2.0
+EMBED_MIN_WINDOW = 4
+
+
+def _checkpoint(engine: Engine, prepared: list[Prepared], owners: set[int], dropped: set[int],
+                clock: DocumentClock | None) -> int:
+    """Drop from ``owners`` the documents cancelled or deleted meanwhile, and fail as
+    ``timeout`` those past their budget; returns how many submitted documents timed out."""
+    timed_out = 0
+    live = wanted(engine, [prepared[i].doc.id for i in owners])
+    for i in sorted(owners):
+        doc = prepared[i].doc
+        if doc.id not in live:
+            log.info("document cancelled during embedding; not indexed", extra=_fields(doc))
+            dropped.add(i)
+        elif clock is not None and clock.over(doc.id):
+            if _fail(engine, doc, "timeout", f"processing took over the document time budget of "
+                     f"{clock.budget:.0f} s (PAGEMILL_DOCUMENT_TIME_BUDGET) before embedding ended "
+                     f"({clock.by_stage(doc.id)})"):
+                timed_out += doc.source != "attachment"
+            dropped.add(i)
+    return timed_out
+
+
 def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared],
                   clock: DocumentClock | None) -> tuple[dict[int, np.ndarray], int]:
     """Vectors of the prepared documents still wanted, keyed by position in ``prepared``,
     and how many documents failed their time budget.  Texts are embedded longest first
-    (as sentence-transformers orders a call, so padding stays low), one model batch
-    (``PAGEMILL_EMBEDDING_BATCH_SIZE``) at a time, so a cancelled document stops costing the
-    worker within seconds; the checkpoint query before each batch is noise beside it.  Before
-    each batch, documents cancelled or deleted meanwhile are dropped, and documents past
-    their budget fail as ``timeout``."""
+    (as sentence-transformers orders a call, so padding stays low), in windows of about
+    :data:`CHECKPOINT_SECONDS` of work; before each window, a checkpoint (:func:`_checkpoint`;
+    one query, noise beside the window) drops what was cancelled or deleted meanwhile."""
     texts = sorted(((i, n, c.embed_text) for i, item in enumerate(prepared)
                     for n, c in enumerate(item.chunks)), key=lambda entry: -len(entry[2]))
     parts: dict[int, list[tuple[int, np.ndarray]]] = defaultdict(list)
     dropped: set[int] = set()
-    timed_out = 0
-    step = max(1, config.embedding_batch_size)
-    for start in range(0, len(texts), step):
+    timed_out = start = 0
+    batch = max(1, config.embedding_batch_size)
+    step = min(batch, max(EMBED_MIN_WINDOW, batch // 2))
+    while start < len(texts):
         owners = {i for i, _, _ in texts[start:start + step]} - dropped
-        live = wanted(engine, [prepared[i].doc.id for i in owners])
-        for i in sorted(owners):
-            doc = prepared[i].doc
-            if doc.id not in live:
-                log.info("document cancelled during embedding; not indexed", extra=_fields(doc))
-                dropped.add(i)
-            elif clock is not None and clock.over(doc.id):
-                spent = clock.by_stage(doc.id)
-                if _fail(engine, doc, "timeout", f"processing took over the document time budget "
-                         f"of {clock.budget:.0f} s (PAGEMILL_DOCUMENT_TIME_BUDGET) before embedding "
-                         f"ended ({spent})"):
-                    timed_out += doc.source != "attachment"
-                dropped.add(i)
+        timed_out += _checkpoint(engine, prepared, owners, dropped, clock)
         window = [entry for entry in texts[start:start + step] if entry[0] not in dropped]
+        start += step
         if not window:
             continue
         began = time.monotonic()
-        vectors = embed([t for _, _, t in window], batch_size=config.embedding_batch_size)
+        vectors = embed([t for _, _, t in window], batch_size=batch)
+        took = max(time.monotonic() - began, 1e-3)
+        step = min(batch, max(EMBED_MIN_WINDOW, int(len(window) / took * CHECKPOINT_SECONDS)))
         if clock is not None:  # each document pays for its share of the window
-            share = (time.monotonic() - began) / len(window)
             for i, _, _ in window:
-                clock.add(prepared[i].doc.id, share, "embedding")
+                clock.add(prepared[i].doc.id, took / len(window), "embedding")
         for (i, n, _), vector in zip(window, vectors, strict=True):
             parts[i].append((n, vector))
     out = {i: np.vstack([v for _, v in sorted(pieces, key=lambda p: p[0])])
