@@ -16,13 +16,18 @@ class Page:
     """Markdown of one page (``number`` is 1-based; ``None`` for formats without pages).
 
     ``engine`` is what produced this page's text (a PDF's pages may mix the text layer and
-    OCR); ``quality`` is its score from :mod:`extractors.quality`.
+    OCR); ``quality`` is its score from :mod:`extractors.quality`.  ``running`` holds the
+    running header and footer lines taken out of the Markdown, ``blocks`` the page's
+    structure as the PDF structure stage saw it (kind, box, text; see
+    :class:`extractors.pdf_structure.Block`).
     """
 
     markdown: str
     number: int | None = None
     engine: str | None = None
     quality: float | None = None
+    running: list[str] = field(default_factory=list)
+    blocks: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -95,7 +100,8 @@ class ExtractionResult:
             "attempts": [asdict(a) for a in self.attempts],
             "tables": len(self.tables),
             "pages": [{"number": p.number, "engine": p.engine, "quality": p.quality,
-                       "chars": len(p.markdown)} for p in self.pages],
+                       "chars": len(p.markdown), **({"running": p.running} if p.running else {})}
+                      for p in self.pages],
         }
 
 

@@ -52,8 +52,9 @@ def run(request: Request, route: Route, options: ExtractOptions) -> ExtractionRe
     if weak:
         pages = _ocr_weak_pages(request, layer.pages, weak, options, attempts, warnings)
     name = "pdf-fast" if not weak else ("pdf-ocr" if len(weak) == len(layer.pages) else "pdf-mixed")
+    from_layer = {p.number for p in pages if p.engine == text_layer.name}
     return ExtractionResult(pages=pages, extractor=ocr.mark_chosen(pages, attempts) or text_layer.name,
-                            mime_type=MIME_PDF,
+                            mime_type=MIME_PDF, tables=[t for t in layer.tables if t.page in from_layer],
                             title=layer.title, page_count=len(pages), warnings=warnings,
                             attempts=attempts, route=name, signals=signals)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -10,9 +11,12 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.base import ExtractionError, ExtractionResult, ExtractOptions, Page
+from extractors.base import ExtractionError, ExtractionResult, ExtractOptions, Page, Table
 from extractors.engine import Engine, Request
 from extractors.mime import MIME_PDF
+from extractors.pdf_structure import PageStructure, structure
+from extractors.pdf_words import PageLayout, read_layout
+from extractors.tables import cells_to_markdown
 from extractors.text_repair import repair_lam_alef, space_script_boundaries
 
 if TYPE_CHECKING:
@@ -22,6 +26,11 @@ NAME = "pdfium-text"
 
 # PDFium's error text for a password-protected file.
 _PASSWORD_ERRORS = ("password", "security")
+# Right-to-left text: PDFium's characters are in visual order there, which its own text
+# extraction (and repair_lam_alef) handle; such pages keep that text, unstructured.
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+# Blocks of the structure kept per page (the parse report shows them; a page has far fewer).
+MAX_BLOCKS_PER_PAGE = 500
 
 
 @dataclass
@@ -30,6 +39,7 @@ class PdfText:
     title: str | None
     signals: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
 
 
 @contextmanager
@@ -73,12 +83,16 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
         pages: list[Page] = []
         warnings: list[str] = []
         images: list[int] = []
+        layouts: list[PageLayout] = []
         for index in range(count):
+            layout = PageLayout(index + 1, 0.0, 0.0)
             try:
                 page = pdf[index]
                 textpage = page.get_textpage()
                 text = repair_lam_alef(textpage, textpage.get_text_bounded())
                 images.append(_image_count(page))
+                if text.strip() and not _RTL.search(text):
+                    layout = _layout(page, textpage, index + 1, warnings)
             except pdfium.PdfiumError as exc:
                 warnings.append(f"page {index + 1}: text layer unreadable ({exc})")
                 text = ""
@@ -86,6 +100,12 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
             text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
             text = space_script_boundaries(text)
             pages.append(Page(text.strip(), number=index + 1, engine=NAME))
+            layouts.append(layout)
+        try:
+            tables = _apply_structure(pages, structure(layouts))
+        except Exception as exc:  # a structure bug must not cost the document its text
+            warnings.append(f"structure stage failed, plain text kept ({type(exc).__name__}: {exc})")
+            tables = []
         signals = {
             "page_count": count,
             "bytes_per_page": len(data) // count,
@@ -93,8 +113,43 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
             "creator": _metadata(pdf, "Creator"),
             "images_per_page": round(sum(images) / count, 2),
             "chars_per_page": [len(p.markdown) for p in pages],
+            "structure": {
+                "headings": sum(1 for p in pages for b in p.blocks if b["kind"] == "heading"),
+                "tables": len(tables),
+                "running_lines": sum(len(p.running) for p in pages),
+            },
         }
-        return PdfText(pages, _metadata(pdf, "Title"), signals, warnings)
+        return PdfText(pages, _metadata(pdf, "Title"), signals, warnings, tables)
+
+
+def _layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,
+            warnings: list[str]) -> PageLayout:
+    """The page's words and rulings; an empty layout (the page keeps its plain text) when
+    PDFium cannot give them."""
+    try:
+        return read_layout(page, textpage, number)
+    except Exception as exc:  # malformed content streams: the plain text is still good
+        warnings.append(f"page {number}: layout unreadable, plain text kept ({type(exc).__name__}: {exc})")
+        return PageLayout(number, 0.0, 0.0)
+
+
+def _apply_structure(pages: list[Page], structured: list[PageStructure]) -> list[Table]:
+    """Pages take their structured Markdown, running lines and blocks; the tables found.
+
+    A page the structure stage did not read (no text, right-to-left script) keeps its plain
+    text; so does one whose every line was a running header or footer, which would otherwise
+    look empty and be sent to OCR for nothing."""
+    tables: list[Table] = []
+    for page, found in zip(pages, structured, strict=True):
+        if not found.blocks:
+            continue
+        page.running = found.running
+        page.blocks = [block.report() for block in found.blocks[:MAX_BLOCKS_PER_PAGE]]
+        if found.markdown.strip():
+            page.markdown = space_script_boundaries(found.markdown)
+        tables.extend(Table(cells=t.cells, markdown=t.markdown or cells_to_markdown(t.cells),
+                            page=page.number) for t in found.tables)
+    return tables
 
 
 def render_pages(data: bytes, numbers: list[int], dpi: int, password: str | None = None,
@@ -124,7 +179,7 @@ class TextLayerEngine(Engine):
         layer = read_text_layer(request.data, options.password, options.max_pages)
         return ExtractionResult(pages=layer.pages, extractor=NAME, mime_type=MIME_PDF, title=layer.title,
                                 page_count=len(layer.pages), warnings=layer.warnings,
-                                signals=layer.signals)
+                                signals=layer.signals, tables=layer.tables)
 
 
 ENGINE = TextLayerEngine()

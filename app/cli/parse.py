@@ -14,6 +14,9 @@ import click
 from app.cli.context import CliContext, pass_cli
 from extractors.base import ExtractionError, ExtractionResult
 
+# Blocks listed by ``--json`` (a 2,000-page PDF would otherwise print hundreds of thousands).
+MAX_BLOCKS = 2000
+
 
 def attachment_outcomes(result: ExtractionResult) -> list[dict[str, Any]]:
     """Every attachment below a result, depth first, as the pipeline would store it."""
@@ -34,7 +37,9 @@ def _completed(path: str, result: ExtractionResult) -> dict[str, Any]:
     return {"path": path, "status": "completed", **result.report(), "title": result.title,
             "markdown": result.markdown,
             "page_text": [{"number": p.number, "text": p.markdown} for p in result.pages],
-            "tables": [asdict(t) for t in result.tables], "attachments": attachment_outcomes(result)}
+            "tables": [asdict(t) for t in result.tables], "attachments": attachment_outcomes(result),
+            # The PDF structure stage's blocks (kind, level, page, box, text), in reading order.
+            "blocks": [block for p in result.pages for block in p.blocks][:MAX_BLOCKS]}
 
 
 def _print_markdown(outcome: dict[str, Any], result: ExtractionResult) -> None:

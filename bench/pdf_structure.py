@@ -1,0 +1,582 @@
+"""Structure of born-digital PDFs in pagemill's Markdown: headings, paragraphs, lists, tables,
+running headers/footers, body text and speed, today's code side by side with the last commit's.
+
+    .venv/bin/python -m bench.pdf_structure                 # 20 new generated reports
+    .venv/bin/python -m bench.pdf_structure -n 40 --seed 7 --json
+    .venv/bin/python -m bench.pdf_structure --no-before     # only the working tree's extractors
+
+Three parts, each measured on the working tree's `extractors` ("after") and, in a child
+interpreter, on `git archive HEAD extractors` ("before": the text layer only, one Markdown line
+per PDF text line):
+
+(a) generated reports (`tests/pdf_reports.py`, known structure), from the Markdown of
+    `extractors.router.extract(pdf, filename="r.pdf")`:
+    - heading P/R/F1: Markdown heading lines (`#`..`######`) against the real headings, matched
+      by text after normalisation (lower case, whitespace collapsed, Markdown emphasis and a
+      section number, leading such as `2.1` or trailing, removed on both sides), each used once;
+      level accuracy = matched headings whose `#` count equals the true level;
+    - table P/R/F1: cells of Markdown pipe tables (separator rows dropped) against the true
+      cells; each true table is paired with the generated table sharing most cells (each used
+      once), true positives are the shared cells (multisets), precision counts every emitted
+      table cell, recall every true cell; "rows exact" = true rows that appear as an emitted
+      row with the same cells in the same order;
+    - paragraphs as one block: true paragraphs equal (after normalisation, hyphenation at line
+      ends joined) to one Markdown block (the text between blank lines, line breaks as spaces);
+      reported also for the paragraphs of the two-column page alone;
+    - list items as one line: true items equal to one Markdown line once a list marker
+      (`- `, `* `, `• `, `3. `, `3) `) is removed; "as Markdown items" also needs the line to
+      start with `- `, `* ` or `N. `;
+    - header/footer removed: 1 - (running header/footer occurrences found in the body) /
+      (pages x 2); a header is found as a substring of the normalised Markdown, a "Page N of M"
+      footer likewise, a bare "N" footer as a line that is only that number;
+    - bag-of-words recall/precision of the body (`bench.fidelity.bag_of_words`, the measure of
+      `bench/extract.py`) against headings + paragraphs + list items + table cells.
+(b) docling's test PDFs (`../shared/corpus/docling/pdf/sources`, ground truth Markdown in
+    `groundtruth/`): per file, heading recall (ground-truth heading lines found among ours, the
+    same normalisation) and table cell recall (multiset of non-empty ground-truth pipe-table
+    cells found among our pipe-table cells), and bag-of-words recall/precision per file with
+    the default options: the mean is the "born-digital PDF" row of `bench/extract.py` (0.976).
+(c) pages/s of the fast track (`extract` with `ocr_engines=()`, best of 3) on the born-digital
+    PDFs `bench/extract.py` times (docling's 11 + unstructured's multi-column, 52 pages) and on
+    the generated reports; plus PDFium's bare `get_text_bounded` on the same files as a floor.
+    Timing rounds alternate between before and after (the machine is shared, its load moves),
+    the best round of each side is kept, and the median after/before ratio of rounds is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+DOCLING_PDF = CORPUS / "docling" / "pdf"
+
+# ---------------------------------------------------------------- Markdown reading
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+•▪◦]|\d{1,3}[.)])\s+")
+_MD_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}\.)\s+")
+_SECTION_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.)\s+")
+_SEPARATOR_CELL = re.compile(r"^:?-+:?$")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
+_LINE_END_HYPHEN = re.compile(r"(\w)[-\u00ad\ufffe\x02]\s*\n\s*(\w)")
+
+
+def normalise(text: str) -> str:
+    """Text for comparison: NFKC, Markdown emphasis and escapes gone, hyphenation at line ends
+    joined, soft hyphens dropped, whitespace collapsed, lower case."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _LINE_END_HYPHEN.sub(r"\1\2", text)
+    text = _ESCAPE.sub(r"\1", _EMPHASIS.sub("", text))
+    text = text.replace("\u00ad", "").replace("\ufffe", "").replace("\x02", "")
+    return " ".join(text.split()).lower()
+
+
+_TRAILING_NUMBER = re.compile(r"\s+\d{1,3}$")
+
+
+def heading_key(text: str) -> str:
+    """A heading's text without its section number, leading (`2.1`) or trailing (docling's
+    ground truth writes some section markers after the title: `들어가며 1`)."""
+    return _TRAILING_NUMBER.sub("", _SECTION_NUMBER.sub("", normalise(text))).strip()
+
+
+@dataclass
+class MarkdownShape:
+    headings: list[tuple[str, int]] = field(default_factory=list)  # (text, level)
+    blocks: list[str] = field(default_factory=list)  # normalised
+    lines: list[str] = field(default_factory=list)  # raw, stripped
+    tables: list[list[list[str]]] = field(default_factory=list)
+
+
+def _table_row(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", inner)]
+
+
+def read_markdown(markdown: str) -> MarkdownShape:
+    shape = MarkdownShape()
+    block: list[str] = []
+    table: list[list[str]] = []
+    for raw in [*markdown.splitlines(), ""]:
+        line = raw.strip()
+        if line.startswith("|"):
+            row = _table_row(line)
+            if not all(_SEPARATOR_CELL.match(c) for c in row if c) or not any(row):
+                table.append(row)
+        elif table:
+            shape.tables.append(table)
+            table = []
+        if line:
+            shape.lines.append(line)
+            match = _HEADING.match(line)
+            if match:
+                shape.headings.append((match.group(2), len(match.group(1))))
+            block.append(raw)
+        elif block:
+            shape.blocks.append(normalise("\n".join(block)))
+            block = []
+    return shape
+
+
+def _overlap(a: Iterable[str], b: Iterable[str]) -> int:
+    return sum((Counter(a) & Counter(b)).values())
+
+
+def _prf(tp: int, predicted: int, truth: int) -> dict[str, float]:
+    p = tp / predicted if predicted else (1.0 if not truth else 0.0)
+    r = tp / truth if truth else 1.0
+    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
+
+
+# ---------------------------------------------------------------- (a) generated reports
+
+
+@dataclass
+class Tally:
+    """Counts summed over reports; ratios are taken at the end (micro averages)."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    failures: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, key: str, value: int = 1) -> None:
+        self.counts[key] += value
+
+    def fail(self, kind: str, example: str, keep: int = 6) -> None:
+        examples = self.failures.setdefault(kind, [])
+        if len(examples) < keep:
+            examples.append(example[:240])
+
+
+def _score_headings(report: Any, shape: MarkdownShape, tally: Tally) -> None:
+    truth = {heading_key(h.text): h for h in report.headings}
+    emitted = [(heading_key(text), level, text) for text, level in shape.headings]
+    unmatched = dict(Counter(heading_key(h.text) for h in report.headings))
+    pairs: list[tuple[int, int]] = []  # (emitted level, true level) of matched headings
+    for key, level, text in emitted:
+        if unmatched.get(key, 0) > 0:
+            unmatched[key] -= 1
+            tally.add("heading_tp")
+            tally.add("heading_level_ok", int(truth[key].level == level))
+            pairs.append((level, truth[key].level))
+            if truth[key].level != level:
+                example = f"seed {report.seed}: {'#' * level} {text} (true level {truth[key].level})"
+                tally.fail("heading level", example)
+        else:
+            tally.fail("heading not real", f"seed {report.seed}: {'#' * level} {text}")
+    for key, left in unmatched.items():
+        for _ in range(left):
+            tally.fail("heading missed", f"seed {report.seed}: {truth[key].text} (level {truth[key].level})")
+    # Levels up to one shift for the whole report (a stage that keeps `#` for the title).
+    shifts = Counter(level - true for level, true in pairs)
+    tally.add("heading_level_shifted_ok", shifts.most_common(1)[0][1] if shifts else 0)
+    tally.add("heading_pred", len(emitted))
+    tally.add("heading_truth", len(report.headings))
+
+
+def _score_tables(report: Any, shape: MarkdownShape, tally: Tally) -> None:
+    emitted = [[normalise(c) for row in t for c in row if c.strip()] for t in shape.tables]
+    emitted_rows = Counter(tuple(normalise(c) for c in row) for t in shape.tables for row in t)
+    free = list(range(len(emitted)))
+    for table in report.tables:
+        cells = [normalise(c) for row in table.cells for c in row]
+        best = max(free, key=lambda i: _overlap(cells, emitted[i]), default=None)
+        shared = _overlap(cells, emitted[best]) if best is not None else 0
+        if best is not None and shared:
+            free.remove(best)
+        tally.add("table_cell_tp", shared)
+        tally.add("table_cell_truth", len(cells))
+        tally.add("table_truth")
+        tally.add("table_found", int(shared >= len(cells) / 2))
+        kind = "ruled" if table.ruled else "unruled"
+        if shared < len(cells) / 2:
+            tally.fail(f"{kind} table missed", f"seed {report.seed}: header {table.cells[0]}")
+        for row in table.cells:
+            key = tuple(normalise(c) for c in row)
+            hit = emitted_rows[key] > 0
+            tally.add("table_row_exact", int(hit))
+            tally.add("table_rows")
+            if not hit and shared >= len(cells) / 2:
+                tally.fail(f"{kind} table row wrong", f"seed {report.seed}: {row}")
+    tally.add("table_cell_pred", sum(len(t) for t in emitted))
+
+
+def _score_text(report: Any, shape: MarkdownShape, markdown: str, tally: Tally) -> None:
+    from bench.fidelity import bag_of_words
+
+    blocks = Counter(shape.blocks)
+    joined = "\n".join(shape.blocks)
+    for paragraph in report.paragraphs:
+        key = normalise(paragraph.text)
+        one = blocks[key] > 0
+        tally.add("paragraph_one_block", int(one))
+        tally.add("paragraphs")
+        if paragraph.in_columns:
+            tally.add("paragraph_one_block_columns", int(one))
+            tally.add("paragraphs_columns")
+        if not one:
+            where = "merged with a neighbour" if key in joined else "split or altered"
+            tally.fail(f"paragraph {where}", f"seed {report.seed}: {paragraph.text[:90]}")
+    lines = Counter(normalise(_LIST_MARKER.sub("", line)) for line in shape.lines)
+    marked = [line for line in shape.lines if _MD_LIST_ITEM.match(line)]
+    items = Counter(normalise(_MD_LIST_ITEM.sub("", line)) for line in marked)
+    for item in report.list_items:
+        key = normalise(item.text)
+        tally.add("list_one_line", int(lines[key] > 0))
+        tally.add("list_markdown_item", int(items[key] > 0))
+        tally.add("list_items")
+        if lines[key] == 0:
+            tally.fail("list item not one line", f"seed {report.seed}: {item.marker} {item.text[:90]}")
+    # A heading line made from the PDF's title metadata is not the running header.
+    body_lines = [line for line in shape.lines if not _HEADING.match(line)]
+    flat = normalise("\n".join(body_lines))
+    bare = Counter(normalise(line) for line in body_lines)
+    found = min(flat.count(normalise(report.header)), report.page_count)
+    for footer in set(report.footers):
+        if footer.isdigit():
+            found += min(bare[footer], 1)
+        else:
+            found += min(flat.count(normalise(footer)), 1)
+    if found:
+        tally.fail("running header/footer kept", f"seed {report.seed}: {found} of {2 * report.page_count}")
+    tally.add("running_found", found)
+    tally.add("running_expected", 2 * report.page_count)
+    recall, precision = bag_of_words(markdown, " ".join(report.body_words()))
+    tally.add("bow_recall_milli", round(recall * 1000))
+    tally.add("bow_precision_milli", round(precision * 1000))
+    tally.add("reports")
+
+
+def _routed_markdown(report: Any) -> str:
+    from extractors.router import extract
+
+    return extract(report.pdf, filename="r.pdf").markdown
+
+
+def measure_reports(
+    count: int, seed: int, markdown_of: Callable[[Any], str] = _routed_markdown
+) -> dict[str, Any]:
+    """The measures of (a) over `count` reports from `seed` on; `markdown_of` reads one report
+    (the router by default; the tests pass the report's expected Markdown to check the scorer)."""
+    from tests.pdf_reports import generate_report
+
+    tally = Tally()
+    pages = 0
+    for index in range(count):
+        report = generate_report(seed + index)
+        markdown = markdown_of(report)
+        shape = read_markdown(markdown)
+        _score_headings(report, shape, tally)
+        _score_tables(report, shape, tally)
+        _score_text(report, shape, markdown, tally)
+        pages += report.page_count
+    c = tally.counts
+
+    def share(num: str, den: str) -> float:
+        return c[num] / c[den] if c[den] else 0.0
+
+    headings = _prf(c["heading_tp"], c["heading_pred"], c["heading_truth"])
+    tables = _prf(c["table_cell_tp"], c["table_cell_pred"], c["table_cell_truth"])
+    return {
+        "reports": count, "seed": seed, "pages": pages,
+        "heading_precision": headings["precision"], "heading_recall": headings["recall"],
+        "heading_f1": headings["f1"], "heading_level_accuracy": share("heading_level_ok", "heading_tp"),
+        "heading_level_accuracy_shifted": share("heading_level_shifted_ok", "heading_tp"),
+        "table_cell_precision": tables["precision"], "table_cell_recall": tables["recall"],
+        "table_f1": tables["f1"], "tables_found": share("table_found", "table_truth"),
+        "table_rows_exact": share("table_row_exact", "table_rows"),
+        "paragraph_one_block": share("paragraph_one_block", "paragraphs"),
+        "paragraph_one_block_columns": share("paragraph_one_block_columns", "paragraphs_columns"),
+        "list_item_one_line": share("list_one_line", "list_items"),
+        "list_item_markdown": share("list_markdown_item", "list_items"),
+        "running_removed": 1 - share("running_found", "running_expected"),
+        "bow_recall": c["bow_recall_milli"] / 1000 / count,
+        "bow_precision": c["bow_precision_milli"] / 1000 / count,
+        "failures": tally.failures,
+    }
+
+
+# ---------------------------------------------------------------- (b) docling's PDFs
+
+
+def _docling_pairs() -> list[tuple[Path, Path]]:
+    sources = sorted((DOCLING_PDF / "sources").glob("*.pdf"))
+    return [(s, DOCLING_PDF / "groundtruth" / f"{s.stem}.md") for s in sources
+            if (DOCLING_PDF / "groundtruth" / f"{s.stem}.md").exists()]
+
+
+def measure_docling() -> list[dict[str, Any]]:
+    from bench.fidelity import bag_of_words
+    from extractors import ExtractionError
+    from extractors.router import extract
+
+    rows = []
+    for source, truth_path in _docling_pairs():
+        truth_md = truth_path.read_text()
+        try:
+            markdown = extract(source.read_bytes(), filename=source.name).markdown
+        except ExtractionError:
+            markdown = ""
+        ours, truth = read_markdown(markdown), read_markdown(truth_md)
+        truth_headings = [heading_key(t) for t, _ in truth.headings]
+        our_headings = [heading_key(t) for t, _ in ours.headings]
+        truth_cells = [normalise(c) for t in truth.tables for row in t for c in row if c.strip()]
+        our_cells = [normalise(c) for t in ours.tables for row in t for c in row if c.strip()]
+        recall, precision = bag_of_words(markdown, truth_md)
+        found = _overlap(truth_headings, our_headings)
+        shared = _overlap(truth_cells, our_cells)
+        rows.append({
+            "file": source.name,
+            "truth_headings": len(truth_headings), "our_headings": len(our_headings),
+            "heading_recall": found / len(truth_headings) if truth_headings else None,
+            "truth_table_cells": len(truth_cells), "our_table_cells": len(our_cells),
+            "table_cell_recall": shared / len(truth_cells) if truth_cells else None,
+            "bow_recall": recall, "bow_precision": precision,
+            "missed_headings": list((Counter(truth_headings) - Counter(our_headings)).elements())[:5],
+            "extra_headings": list((Counter(our_headings) - Counter(truth_headings)).elements())[:5],
+        })
+    return rows
+
+
+# ---------------------------------------------------------------- (c) speed
+
+
+def _timed_files() -> list[Path]:
+    files = [s for s, _ in _docling_pairs()]
+    return files + sorted((CORPUS / "unstructured" / "pdf").glob("multi-column*.pdf"))
+
+
+def _best_rate(documents: list[bytes], run: Callable[[bytes], int], repeat: int) -> tuple[float, int]:
+    best, pages = float("inf"), 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        pages = sum(run(d) for d in documents)
+        best = min(best, time.perf_counter() - started)
+    return pages / best, pages
+
+
+def measure_speed(report_count: int, seed: int, repeat: int) -> dict[str, Any]:
+    import pypdfium2 as pdfium
+
+    from extractors.base import ExtractOptions
+    from extractors.router import extract
+    from tests.pdf_reports import generate_report
+
+    fast = replace(ExtractOptions(), ocr_engines=())
+
+    def fast_track(data: bytes) -> int:
+        return extract(data, filename="d.pdf", options=fast).page_count or 1
+
+    def bare_text(data: bytes) -> int:
+        pdf = pdfium.PdfDocument(data)
+        try:
+            for page in pdf:
+                page.get_textpage().get_text_bounded()
+            return len(pdf)
+        finally:
+            pdf.close()
+
+    corpus = [p.read_bytes() for p in _timed_files()]
+    reports = [generate_report(seed + i).pdf for i in range(report_count)]
+    # Warm-up, untimed: imports, language profiles, word lists and whatever else loads lazily.
+    for data in [*corpus, reports[0]]:
+        fast_track(data)
+    out: dict[str, Any] = {}
+    for name, documents in (("corpus", corpus), ("reports", reports)):
+        rate, pages = _best_rate(documents, fast_track, repeat)
+        bare, _ = _best_rate(documents, bare_text, repeat)
+        out[name] = {"pages": pages, "fast_track_pages_per_s": rate, "pdfium_text_pages_per_s": bare}
+    return out
+
+
+def measure(
+    count: int, seed: int, repeat: int, parts: tuple[str, ...] = ("quality", "speed")
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "quality" in parts:
+        out["reports"] = measure_reports(count, seed)
+        out["docling"] = measure_docling()
+    if "speed" in parts:
+        out["speed"] = measure_speed(count, seed, repeat)
+    return out
+
+
+# ---------------------------------------------------------------- before: the last commit's extractors
+
+
+class BeforeTree:
+    """`git archive HEAD extractors` in a temporary directory, measured in child interpreters."""
+
+    def __enter__(self) -> BeforeTree:
+        self._tmp = tempfile.TemporaryDirectory(prefix="pagemill-before-")
+        self.tree = self._tmp.name
+        archive = subprocess.run(["git", "archive", "HEAD", "extractors"], cwd=ROOT,
+                                 capture_output=True, check=True).stdout
+        archive_path = Path(self.tree) / "extractors.tar"
+        archive_path.write_bytes(archive)
+        with tarfile.open(archive_path) as tar:
+            tar.extractall(self.tree, filter="data")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._tmp.cleanup()
+
+    def measure(self, count: int, seed: int, repeat: int, parts: tuple[str, ...]) -> dict[str, Any]:
+        code = (f"import sys, json; sys.path[:0] = [{self.tree!r}, {str(ROOT)!r}]\n"
+                "from bench.pdf_structure import measure\n"
+                f"print(json.dumps(measure({count}, {seed}, {repeat}, {parts!r})))")
+        proc = subprocess.run([sys.executable, "-c", code], cwd=self.tree, capture_output=True, text=True,
+                              env={**os.environ, "OMP_THREAD_LIMIT": "1"}, timeout=3600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"before run failed: {proc.stderr[-2000:]}")
+        result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+        return result
+
+
+def _best_speed(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    best: dict[str, Any] = {}
+    for name in runs[0]:
+        best[name] = {key: max(run[name][key] for run in runs) for key in runs[0][name]}
+    return best
+
+
+def measure_side_by_side(count: int, seed: int, repeat: int, before: bool) -> dict[str, Any]:
+    """Quality once per side; speed in `repeat` rounds alternating before and after, so both
+    sides see the same load on a shared machine; the best round of each side is kept."""
+    if not before:
+        return {"before": None, "after": measure(count, seed, repeat)}
+    with BeforeTree() as tree:
+        old = tree.measure(count, seed, repeat, ("quality",))
+        new = measure(count, seed, repeat, ("quality",))
+        old_runs, new_runs = [], []
+        for _ in range(repeat):
+            old_runs.append(tree.measure(count, seed, 1, ("speed",))["speed"])
+            new_runs.append(measure_speed(count, seed, 1))
+    old["speed"], new["speed"] = _best_speed(old_runs), _best_speed(new_runs)
+    ratios = [n["corpus"]["fast_track_pages_per_s"] / o["corpus"]["fast_track_pages_per_s"]
+              for o, n in zip(old_runs, new_runs, strict=True)]
+    new["speed"]["corpus_fast_track_ratio_to_before"] = statistics.median(ratios)
+    return {"before": old, "after": new}
+
+
+# ---------------------------------------------------------------- printing
+
+_REPORT_ROWS = (
+    ("heading F1", "heading_f1"), ("heading precision", "heading_precision"),
+    ("heading recall", "heading_recall"), ("heading level accuracy (of matched)", "heading_level_accuracy"),
+    ("  same, up to one shift per report", "heading_level_accuracy_shifted"),
+    ("table cell F1", "table_f1"), ("table cell precision", "table_cell_precision"),
+    ("table cell recall", "table_cell_recall"), ("tables found (>= half their cells)", "tables_found"),
+    ("table rows exact", "table_rows_exact"),
+    ("paragraphs as one block", "paragraph_one_block"),
+    ("  of which on the two-column page", "paragraph_one_block_columns"),
+    ("list items as one line", "list_item_one_line"), ("list items as Markdown items", "list_item_markdown"),
+    ("running header/footer removed", "running_removed"),
+    ("body bag-of-words recall", "bow_recall"), ("body bag-of-words precision", "bow_precision"),
+)
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def print_tables(after: dict[str, Any], before: dict[str, Any] | None) -> None:
+    sides = [("before", before), ("after", after)] if before else [("after", after)]
+    r = after["reports"]
+    last = r["seed"] + r["reports"] - 1
+    print(f"Generated reports: {r['reports']} (seeds {r['seed']}..{last}), {r['pages']} pages")
+    print("| measure | " + " | ".join(n for n, _ in sides) + " |")
+    print("|---|" + "---:|" * len(sides))
+    for label, key in _REPORT_ROWS:
+        print(f"| {label} | " + " | ".join(_fmt(s["reports"][key]) for _, s in sides) + " |")
+    print()
+    print("docling/pdf, each cell " + " / ".join(n for n, _ in sides))
+    print("| file | headings (truth) | heading recall | table cells (truth) | table cell recall "
+          "| BoW recall | BoW precision |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for index, row in enumerate(after["docling"]):
+        per = [s["docling"][index] for _, s in sides]
+
+        def cell(key: str, per: list[dict[str, Any]] = per) -> str:
+            return " / ".join(_fmt(p[key]) for p in per)
+
+        print(f"| {row['file']} | {row['truth_headings']} | {cell('heading_recall')} "
+              f"| {row['truth_table_cells']} | {cell('table_cell_recall')} "
+              f"| {cell('bow_recall')} | {cell('bow_precision')} |")
+    recalls = " / ".join(f"{statistics.mean(p['bow_recall'] for p in s['docling']):.3f}" for _, s in sides)
+    precisions = " / ".join(
+        f"{statistics.mean(p['bow_precision'] for p in s['docling']):.3f}" for _, s in sides
+    )
+    print(f"| mean (bench/extract.py's born-digital PDF row) | | | | | {recalls} | {precisions} |")
+    print()
+    print("| pages/s (best of runs) | pages | " + " | ".join(n for n, _ in sides) + " |")
+    print("|---|---:|" + "---:|" * len(sides))
+    for name in ("corpus", "reports"):
+        speed = after["speed"][name]
+        label = "born-digital corpus PDFs" if name == "corpus" else "generated reports"
+        print(f"| fast track, {label} | {speed['pages']} | "
+              + " | ".join(f"{s['speed'][name]['fast_track_pages_per_s']:.1f}" for _, s in sides) + " |")
+        print(f"| PDFium get_text_bounded alone, {label} | {speed['pages']} | "
+              + " | ".join(f"{s['speed'][name]['pdfium_text_pages_per_s']:.1f}" for _, s in sides) + " |")
+    print()
+    print("docling/pdf headings (after), first missed | first emitted but not in the ground truth:")
+    for row in after["docling"]:
+        if row["missed_headings"] or row["extra_headings"]:
+            print(f"- {row['file']}: {row['missed_headings']} | {row['extra_headings']}")
+    ratio = after["speed"].get("corpus_fast_track_ratio_to_before")
+    if ratio is not None:
+        print(f"fast track after/before on the corpus PDFs, median of alternating rounds: {ratio:.2f}")
+    failures = after["reports"]["failures"]
+    if failures:
+        print()
+        print("Structure failures (after), first examples:")
+        for kind, examples in failures.items():
+            print(f"- {kind}:")
+            for example in examples:
+                print(f"    {example}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--reports", type=int, default=20, help="generated reports (default 20)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the first report (default: a new one each run, printed)")
+    parser.add_argument("--repeat", type=int, default=3, help="timing runs, the best is kept (default 3)")
+    parser.add_argument("--no-before", action="store_true", help="skip the last commit's extractors")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    args = parser.parse_args()
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    sys.path.insert(0, str(ROOT))
+    # Each run measures different reports unless told otherwise; the seed printed reproduces it.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    result = measure_side_by_side(args.reports, seed, args.repeat, before=not args.no_before)
+    result["load_average"] = os.getloadavg()
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_tables(result["after"], result["before"])
+        print(f"\nload average at the end (2 cores, shared): {result['load_average'][0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,621 @@
+"""Structured Markdown from a born-digital PDF's positioned text, without a layout model.
+
+The rules, in the order they run:
+
+- **Tables** come from :func:`extractors.pdf_tables.find_tables`; their words leave the prose
+  and their Markdown takes their place in reading order.
+- **Lines**: words on one baseline, split where a gap wider than about an em separates them
+  (a column gutter, a table cell).
+- **Running headers and footers**: lines in the top or bottom band of the page whose text,
+  digits aside, recurs at about the same height on other pages (page numbers, the report's
+  title); and bare page numbers ("3", "Page 3", "3 of 10").  They leave the body and are kept
+  as page metadata.
+- **Columns**: a vertical strip that no narrow line crosses, with text on both sides, is a
+  gutter; columns are read one after the other, lines crossing a gutter (titles, wide
+  tables) stay where they are and cut the columns above from those below.
+- **Blocks**: consecutive lines form a paragraph unless the gap between them, a change of
+  size or weight, a first-line indent or a list marker says otherwise.
+- **Headings**: short blocks in a font clearly larger than the body's, or bold where the
+  body is not, or numbered as sections ("2.1 Method"); levels by font size rank, and by
+  numbering depth where headings are numbered.
+- **Lists**: blocks starting with a bullet or an item number become Markdown list items,
+  their wrapped lines joined.
+
+Body size is the most common font size by character count over the whole document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_words import PageLayout, Word
+
+# Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
+# running headers or footers.
+_BAND = 0.11
+# A running line recurs on at least this share of the document's pages (and on two).
+_RECUR_SHARE = 0.3
+# Same height on two pages: within this many points.
+_SAME_HEIGHT = 8.0
+_PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
+                          r"(of|/|von|de|sur)?[\s\-–—|/.()#]*$", re.IGNORECASE)
+_DIGITS = re.compile(r"\d+")
+_BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔\-–—*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf0a8])\s*(?=\S)")
+_ITEM_NUMBER = re.compile(r"^(\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(?=\S)")
+# Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
+_SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
+# Fonts whose glyphs are pictures: a lone character in one at a line's start is a bullet.
+_SYMBOL_FONTS = ("dingbat", "wingding", "symbol", "bookmaster", "webdings")
+# A table of contents line: dot leaders and a page number.
+_LEADERS = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$", re.IGNORECASE)
+_ROMAN = re.compile(r"^[ivxlc]{1,6}$")
+_SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.)$")
+# Captions are set like headings (bold, on their own) but are not sections.
+_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|exhibit|abbildung|tabelle)\s*[\dIVX]", re.IGNORECASE)
+_SENTENCE_END = (".", "!", "?", ":", ";")
+# How much larger than the body a heading's font must be.
+_HEADING_SCALE = 1.15
+_HEADING_MAX_CHARS = 200
+_HEADING_MAX_LINES = 3
+_MAX_LEVEL = 4
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    page: int
+    kind: str = "body"  # "header" and "footer" for running lines
+    italic: bool = False
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+@dataclass
+class Block:
+    """One element of a page in reading order, as the ``parse --json`` report lists it."""
+
+    kind: str  # heading, paragraph, list_item, table, header, footer
+    markdown: str
+    page: int
+    box: tuple[float, float, float, float]
+    level: int | None = None
+
+    def report(self, max_text: int = 200) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "page": self.page,
+                               "box": [round(v, 1) for v in self.box], "text": self.markdown[:max_text]}
+        if self.level is not None:
+            out["level"] = self.level
+        return out
+
+
+@dataclass
+class PageStructure:
+    number: int
+    markdown: str
+    blocks: list[Block] = field(default_factory=list)
+    running: list[str] = field(default_factory=list)  # header and footer lines removed
+    tables: list[FoundTable] = field(default_factory=list)
+
+
+@dataclass
+class _Style:
+    """The document's body font, and the heading font sizes in rank order."""
+
+    body_size: float
+    body_bold: bool
+    body_family: str = ""
+
+
+def structure(layouts: list[PageLayout]) -> list[PageStructure]:
+    """Each page's structured Markdown, blocks and running lines (pages without words give
+    empty Markdown, for the caller to keep its own text or OCR them)."""
+    tables = {layout.number: _tables(layout) for layout in layouts}
+    lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number)
+             for layout in layouts}
+    mark_running(layouts, lines)
+    style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
+    drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number], style)
+              for layout in layouts}
+    _rank_headings(style, [b for blocks in drafts.values() for b in blocks])
+    out = []
+    for layout in layouts:
+        blocks = [_render(draft, style) for draft in drafts[layout.number]]
+        running = [line for line in lines[layout.number] if line.kind != "body"]
+        blocks = [Block(line.kind, line.text, layout.number, (line.x0, line.top, line.x1, line.bottom))
+                  for line in running if line.kind == "header"] + blocks + \
+                 [Block(line.kind, line.text, layout.number, (line.x0, line.top, line.x1, line.bottom))
+                  for line in running if line.kind == "footer"]
+        if layout.turned:  # text set at an angle: one paragraph after the page's body
+            turned = layout.turned
+            blocks.append(Block("paragraph", " ".join(w.text for w in turned), layout.number,
+                                (min(w.x0 for w in turned), min(w.top for w in turned),
+                                 max(w.x1 for w in turned), max(w.bottom for w in turned))))
+        markdown = "\n\n".join(_joined(b for b in blocks if b.kind not in ("header", "footer")))
+        out.append(PageStructure(layout.number, markdown, blocks, [line.text for line in running],
+                                 tables[layout.number]))
+    return out
+
+
+def _tables(layout: PageLayout) -> list[FoundTable]:
+    return find_tables(layout) if layout.words else []
+
+
+def _outside(words: list[Word], tables: list[FoundTable]) -> list[Word]:
+    if not tables:
+        return words
+
+    def inside(word: Word, table: FoundTable) -> bool:
+        x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
+        return table.x0 - 1 <= x <= table.x1 + 1 and table.top - 1 <= y <= table.bottom + 1
+
+    return [w for w in words if not any(inside(w, t) for t in tables)]
+
+
+# ---------------------------------------------------------------------------------- lines
+
+
+def build_lines(words: list[Word], page: int) -> list[Line]:
+    """Words grouped by baseline into lines, split at gaps wider than about an em."""
+    rows: list[list[Word]] = []
+    # Each row's vertical centre and height: those of its first word.  Comparing centres
+    # (not growing extents) keeps tightly set lines, and columns whose baselines do not
+    # align, from chaining into one row.
+    centres: list[tuple[float, float]] = []
+    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        centre, height = (word.top + word.bottom) / 2, word.bottom - word.top
+        for index in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
+            row_centre, row_height = centres[index]
+            if abs(centre - row_centre) <= 0.4 * max(height, row_height):
+                rows[index].append(word)
+                break
+        else:
+            rows.append([word])
+            centres.append((centre, height))
+    lines = []
+    for row in rows:
+        lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page))
+    lines.sort(key=lambda line: (line.top, line.x0))
+    return lines
+
+
+def _split_row(row: list[Word], page: int) -> list[Line]:
+    """A row's words as lines, split at gaps much wider than the row's usual word gap (a
+    justified line's stretched spaces are all alike; a gutter or a cell boundary is not)."""
+    words = [row[0]]
+    for word in row[1:]:
+        if not (word.text == words[-1].text and abs(word.x0 - words[-1].x0) < 1):
+            words.append(word)  # (the same word twice is overprinted to look bold)
+    return [_line(segment, page) for segment in _segments(words)]
+
+
+def _segments(words: list[Word]) -> list[list[Word]]:
+    """Split at the widest gap while it is wide for the text (about an em) and for the words
+    on either side of it (well over their usual gap), then split each side the same way."""
+    if len(words) < 2:
+        return [words]
+    gaps = [b.x0 - a.x1 for a, b in zip(words, words[1:], strict=False)]
+    at = max(range(len(gaps)), key=gaps.__getitem__)
+    widest = gaps[at]
+    others = sorted(gaps[:at] + gaps[at + 1:])
+    usual = others[len(others) // 2] if others else 0.0
+    size = max(words[at].size, words[at + 1].size)
+    wide = widest > 0.9 * size and (widest > 2.5 * usual or widest > 2 * size)
+    if not wide or (at == 0 and (_is_bullet(words[0]) or _numbers_title(words[0], words[1]))):
+        return [words]
+    return _segments(words[:at + 1]) + _segments(words[at + 1:])
+
+
+def _numbers_title(number: Word, title: Word) -> bool:
+    """A section number set a quad before its title ("5.1   Results")."""
+    return bool(_SECTION_NUMBER.match(number.text)) and title.text[:1].isupper() and number.bold == title.bold
+
+
+def _is_bullet(word: Word) -> bool:
+    """A bullet or item number set apart from its item's text (a hanging indent)."""
+    if len(word.text) == 1 and (bool(_BULLET.match(word.text + " x")) or _symbol_font(word.font)):
+        return True
+    return bool(_ITEM_NUMBER.match(word.text + " x"))
+
+
+def _symbol_font(font: str) -> bool:
+    lower = font.lower()
+    return any(name in lower for name in _SYMBOL_FONTS)
+
+
+def _line(words: list[Word], page: int) -> Line:
+    chars = [len(w.text) for w in words]
+    total = sum(chars)
+    # The size most of the line's characters have ("Chapter 1" set small before a large title).
+    sizes: Counter[float] = Counter()
+    for word, n in zip(words, chars, strict=True):
+        sizes[round(word.size, 1)] += n
+    size = sizes.most_common(1)[0][0]
+    bold = sum(n for w, n in zip(words, chars, strict=True) if w.bold) >= 0.7 * total
+    italic = sum(n for w, n in zip(words, chars, strict=True) if w.italic) >= 0.7 * total
+    return Line(words, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
+                max(w.bottom for w in words), size, bold, page, italic=italic)
+
+
+# ---------------------------------------------------------------------- running lines
+
+
+def _running_key(text: str) -> str:
+    return " ".join(_DIGITS.sub("#", text.lower()).split())
+
+
+def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]]) -> None:
+    """Mark lines in the top and bottom bands that recur across pages, or are page numbers,
+    as ``header`` or ``footer``."""
+    candidates: list[tuple[Line, str, str]] = []
+    for layout in layouts:
+        for line in lines[layout.number]:
+            if line.top < _BAND * layout.height:
+                candidates.append((line, "header", _running_key(line.text)))
+            elif line.bottom > (1 - _BAND) * layout.height:
+                candidates.append((line, "footer", _running_key(line.text)))
+    pages_with_text = sum(1 for layout in layouts if lines[layout.number])
+    needed = max(2, round(_RECUR_SHARE * pages_with_text))
+    by_key: dict[tuple[str, str], list[Line]] = defaultdict(list)
+    for line, band, key in candidates:
+        by_key[(band, key)].append(line)
+    for (band, key), group in by_key.items():
+        page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
+        for line in group:
+            recurring = {other.page for other in group if abs(other.top - line.top) <= _SAME_HEIGHT}
+            if page_number or (len(recurring) >= needed and key.strip("# ")):
+                line.kind = band
+
+
+# ------------------------------------------------------------------------- body style
+
+
+def _body_style(lines: list[Line]) -> _Style:
+    sizes: Counter[float] = Counter()
+    bold: Counter[bool] = Counter()
+    families: Counter[str] = Counter()
+    for line in lines:
+        for word in line.words:
+            sizes[round(word.size * 2) / 2] += len(word.text)
+            families[_family(word.font)] += len(word.text)
+    if not sizes:
+        return _Style(10.0, False)
+    body = sizes.most_common(1)[0][0]
+    for line in lines:
+        if abs(round(line.size * 2) / 2 - body) <= 0.5:
+            bold[line.bold] += len(line.text)
+    return _Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
+
+
+def _family(font: str) -> str:
+    """A font's family: its name without the subset tag ("ABCDEF+") and style ("-Bold")."""
+    name = font.split("+", 1)[-1]
+    return re.split(r"[-,]", name, maxsplit=1)[0].lower()
+
+
+# ---------------------------------------------------------------------- reading order
+
+
+def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
+    """Vertical strips between columns: crossed by (almost) no narrow line, with narrow lines
+    on both sides whose right edges mostly end near the strip (a column's edge, not ragged
+    labels)."""
+    if len(lines) < 8:
+        return []
+    left, right = min(line.x0 for line in lines), max(line.x1 for line in lines)
+    width = right - left
+    narrow = [line for line in lines if line.x1 - line.x0 < 0.55 * width]
+    if width < 100 or len(narrow) < 0.4 * len(lines) or len(narrow) < 8:
+        return []
+    bins = int(width) + 1
+    coverage = [0.0] * bins
+    for line in narrow:
+        for b in range(int(line.x0 - left), min(bins, int(line.x1 - left) + 1)):
+            coverage[b] += line.height
+    total = sum(coverage)
+    # A few narrow lines may cross a gutter (centred author lines above the columns): they
+    # are full-width elements then, not a reason to read the page as one column.
+    low = 0.12 * max(coverage)
+    gutters = []
+    b = 0
+    while b < bins:
+        if coverage[b] > low:
+            b += 1
+            continue
+        start = b
+        while b < bins and coverage[b] <= low:
+            b += 1
+        x0, x1 = left + start, left + b
+        if x1 - x0 >= 6 and _sides_hold(narrow, coverage, start, b, total, x0):
+            gutters.append((x0, x1))
+    return gutters
+
+
+def _sides_hold(narrow: list[Line], coverage: list[float], start: int, end: int, total: float,
+                x0: float) -> bool:
+    if sum(coverage[:start]) < 0.2 * total or sum(coverage[end:]) < 0.2 * total:
+        return False
+    before = [line for line in narrow if line.x1 <= x0 + 1]
+    column_left = min(line.x0 for line in before)
+    near_edge = [line for line in before if x0 - line.x1 <= 0.2 * (x0 - column_left)]
+    return len(near_edge) >= 0.3 * len(before)
+
+
+@dataclass
+class _Item:
+    """A line or a table, placed in reading order."""
+
+    top: float
+    x0: float
+    x1: float
+    line: Line | None = None
+    table: FoundTable | None = None
+
+
+def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_Item]]:
+    """Runs of items to be read in order: each column's lines between two full-width
+    elements, then the full-width element; tables are runs of their own."""
+    gutters = _gutters(lines)
+    items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
+            [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
+    items.sort(key=lambda item: (item.top, item.x0))
+
+    def spans(item: _Item) -> bool:
+        return any(item.x0 < g0 and item.x1 > g1 for g0, g1 in gutters)
+
+    def column(item: _Item) -> int:
+        centre = (item.x0 + item.x1) / 2
+        return sum(1 for g0, g1 in gutters if centre > (g0 + g1) / 2)
+
+    runs: list[list[_Item]] = []
+    columns: dict[int, list[_Item]] = defaultdict(list)
+    wide: list[_Item] = []
+
+    def flush_columns() -> None:
+        for index in sorted(columns):
+            runs.extend(_split_tables(columns[index]))
+        columns.clear()
+
+    for item in items:
+        if gutters and spans(item):
+            flush_columns()
+            wide.append(item)
+        else:
+            if wide:
+                runs.extend(_split_tables(wide))
+                wide = []
+            columns[column(item) if gutters else 0].append(item)
+    flush_columns()
+    runs.extend(_split_tables(wide))
+    return [run for run in runs if run]
+
+
+def _split_tables(items: list[_Item]) -> list[list[_Item]]:
+    runs: list[list[_Item]] = [[]]
+    for item in items:
+        if item.table is not None:
+            runs.extend([[item], []])
+        else:
+            runs[-1].append(item)
+    return [run for run in runs if run]
+
+
+# ----------------------------------------------------------------------------- blocks
+
+
+@dataclass
+class _Draft:
+    """A block before its heading level is known."""
+
+    kind: str
+    lines: list[Line]
+    page: int
+    table: FoundTable | None = None
+    marker: str = ""
+    level: int | None = None
+    number_depth: int = 0
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        if self.table is not None:
+            return self.table.x0, self.table.top, self.table.x1, self.table.bottom
+        return (min(line.x0 for line in self.lines), min(line.top for line in self.lines),
+                max(line.x1 for line in self.lines), max(line.bottom for line in self.lines))
+
+    @property
+    def size(self) -> float:
+        return max(line.size for line in self.lines)
+
+    @property
+    def bold(self) -> bool:
+        return all(line.bold for line in self.lines)
+
+    @property
+    def text(self) -> str:
+        return " ".join(line.text for line in self.lines)
+
+
+def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable],
+                 style: _Style) -> list[_Draft]:
+    body = [line for line in lines if line.kind == "body"]
+    drafts: list[_Draft] = []
+    for run in _reading_order(body, tables):
+        if run[0].table is not None:
+            drafts.append(_Draft("table", [], layout.number, table=run[0].table))
+            continue
+        run_lines = [item.line for item in run if item.line is not None]
+        right = max(line.x1 for line in run_lines)
+        drafts.extend(_group(run_lines, right, style, layout.number))
+    return drafts
+
+
+def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_Draft]:
+    """Consecutive lines of one column as paragraphs, list items and headings."""
+    drafts: list[_Draft] = []
+    current: _Draft | None = None
+    for line in lines:
+        marker = _list_marker(line)
+        if current is not None and not marker and _continues(current, line, right, style):
+            current.lines.append(line)
+            continue
+        current = _Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
+        drafts.append(current)
+    for draft in drafts:
+        _classify(draft, style)
+    return drafts
+
+
+def _list_marker(line: Line) -> str:
+    first = line.words[0]
+    if len(line.words) > 1 and len(first.text) == 1 and _symbol_font(first.font):
+        return first.text
+    match = _BULLET.match(line.text) or _ITEM_NUMBER.match(line.text)
+    return match.group(1) if match else ""
+
+
+def _continues(block: _Draft, line: Line, right: float, style: _Style) -> bool:
+    """Whether ``line`` goes on the paragraph (or list item) ``block``."""
+    last = block.lines[-1]
+    if _LEADERS.search(last.text):
+        return False  # a table of contents entry
+    size = min(last.size, line.size)
+    gap = line.top - last.bottom
+    if gap < -0.5 * size or gap > 0.55 * max(size, style.body_size * 0.8):
+        return False  # back up the page, or a paragraph's spacing
+    if abs(line.size - last.size) > max(0.4, 0.04 * style.body_size) or line.bold != last.bold \
+            or line.italic != last.italic:
+        return False
+    if line.x0 > last.x1 or line.x1 < last.x0:
+        return False  # not below it
+    if block.kind == "list_item":
+        return line.x0 >= block.lines[0].x0 - 1
+    indented = line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size
+    if indented and size < style.body_size * _HEADING_SCALE:
+        return False  # a first-line indent after a full line
+    ends = last.text.rstrip().endswith(_SENTENCE_END)
+    short = last.x1 < right - 4 * size
+    return not (short and ends and line.text[:1].isupper())
+
+
+def _classify(draft: _Draft, style: _Style) -> None:
+    text = draft.text
+    letters = sum(1 for ch in text if ch.isalpha())
+    if len(draft.lines) > _HEADING_MAX_LINES or len(text) > _HEADING_MAX_CHARS or letters < 2 \
+            or _CAPTION.match(text):
+        return
+    section = _SECTION.match(text)
+    larger = draft.size >= style.body_size * _HEADING_SCALE
+    bolder = draft.bold and not style.body_bold and draft.size >= style.body_size * 0.95
+    # A slightly larger line in another typeface (a sans heading over serif text).
+    if not (larger or bolder) and draft.size >= style.body_size * 1.05 and len(draft.lines) <= 2:
+        bolder = _family(draft.lines[0].words[0].font) != style.body_family
+    words = len(text.split())
+    ends_sentence = text.rstrip().endswith((".", ",", ";")) and not text.rstrip().endswith("..")
+    numbered_title = section is not None and "." in section.group(1).rstrip(".") and words <= 12
+    if ends_sentence and not (larger or bolder or section):
+        return
+    if not (larger or bolder) and len(draft.lines) == 1 and draft.lines[0].italic and words <= 8:
+        # A short italic line of capitalised words on its own (a run-in style's sub-heading).
+        capitalised = sum(1 for w in text.split() if w[:1].isupper())
+        bolder = capitalised >= max(1, words // 2 + 1) and not text.rstrip().endswith(_SENTENCE_END)
+    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence) or \
+            (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
+        draft.kind = "heading"
+        if section and section.group(2):
+            draft.number_depth = section.group(2).count(".") + 1
+
+
+def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
+    """Heading levels: font sizes (then bold before regular) ranked largest first; numbered
+    headings by their numbering depth."""
+    headings = [d for d in drafts if d.kind == "heading"]
+    # Sizes within 10% of each other are one level (the same style measured on other glyphs).
+    ranks: list[float] = []
+    for size in sorted({d.size for d in headings}, reverse=True):
+        if not ranks or size < 0.9 * ranks[-1]:
+            ranks.append(size)
+
+    def rank(size: float) -> int:
+        return next((i for i, top in enumerate(ranks) if size >= 0.9 * top), len(ranks) - 1)
+
+    keys = sorted({(rank(d.size), not d.bold) for d in headings})
+    for draft in headings:
+        draft.level = min(_MAX_LEVEL, keys.index((rank(draft.size), not draft.bold)) + 1)
+    numbered = [d for d in headings if d.number_depth]
+    if numbered:
+        # Numbering decides the depth below the level its outermost sections are set at by
+        # size: "1." set like an unnumbered "Summary" is a level-1 heading, "1." set smaller
+        # than the document's title is level 2; "1.1" is one level below "1." either way.
+        outer = min(d.number_depth for d in numbered)
+        base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
+        for draft in numbered:
+            draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
+
+
+# ---------------------------------------------------------------------------- Markdown
+
+
+def _join_lines(lines: list[Line]) -> str:
+    """Lines of a paragraph as one; a line-end hyphen before a lower-case letter keeps its
+    line break, for :func:`extractors.text_repair.join_hyphenated` to decide on the word."""
+    text = ""
+    for line in lines:
+        piece = line.text
+        if not text:
+            text = piece
+        elif text.endswith("-") and piece[:1].islower():
+            text += "\n" + piece
+        else:
+            text += " " + piece
+    return text
+
+
+def _render(draft: _Draft, style: _Style) -> Block:
+    if draft.table is not None:
+        return Block("table", draft.table.markdown, draft.page, draft.box)
+    text = _join_lines(draft.lines)
+    if draft.kind == "heading":
+        level = draft.level or 1
+        return Block("heading", "#" * level + " " + " ".join(text.split()), draft.page, draft.box, level)
+    if draft.kind == "list_item":
+        rest = text[len(draft.marker):].lstrip()
+        marker = draft.marker
+        if re.fullmatch(r"\d{1,3}[.)]", marker):
+            bullet = marker  # a Markdown ordered list item
+        else:  # "a)", "(iv)" stay as they are written; bullet glyphs become "-"
+            bullet = f"- {marker}" if marker[:1].isalnum() or marker[:1] == "(" else "-"
+        return Block("list_item", f"{bullet} {rest}", draft.page, draft.box)
+    if text.startswith(("#", ">", "|")):
+        text = "\\" + text  # prose that Markdown would read as markup
+    return Block("paragraph", text, draft.page, draft.box)
+
+
+def _joined(blocks: Any) -> list[str]:
+    """Block Markdown, consecutive list items on consecutive lines (one Markdown list; a
+    numbered list after a bulleted one is a list of its own)."""
+    out: list[str] = []
+    previous = ""
+    for block in blocks:
+        family = block.kind + ("-numbered" if block.markdown[:1].isdigit() else "")
+        if block.kind == "list_item" and family == previous:
+            out[-1] += "\n" + block.markdown
+        else:
+            out.append(block.markdown)
+        previous = family
+    return out
+

@@ -1,0 +1,251 @@
+"""The table finder of born-digital PDF pages: ruled and unruled tables, spanning cells, the
+Markdown it emits, and what must not become a table (two-column prose, bullet lists)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from extractors.pdf_tables import find_tables, to_markdown
+from extractors.pdf_words import PageLayout, Ruling, Word
+from tests.corpus import CORPUS, needs_corpus
+
+SIZE = 10.0
+
+
+def line_words(top: float, items: list[tuple[float, str]], size: float = SIZE,
+               right_aligned: bool = False) -> list[Word]:
+    """Words of one text line; each item is (x, text): x is where the text starts, or where it
+    ends when right_aligned. A character is half the font size wide, a space a quarter."""
+    words = []
+    for x, text in items:
+        width = 0.5 * size * len(text)
+        start = x - width if right_aligned else x
+        for token in text.split():
+            w = 0.5 * size * len(token)
+            words.append(Word(token, start, top, start + w, top + size, size, False))
+            start += w + 0.25 * size
+    return words
+
+
+def grid_rulings(xs: list[float], ys: list[float]) -> list[Ruling]:
+    return [Ruling(xs[0], y, xs[-1], y) for y in ys] + [Ruling(x, ys[0], x, ys[-1]) for x in xs]
+
+
+def test_ruled_table_cells_and_markdown() -> None:
+    xs, ys = [50.0, 150.0, 250.0, 350.0], [100.0, 120.0, 140.0, 160.0, 180.0]
+    rows = [["Name", "Qty", "Price"], ["Apples", "3", "1.20"], ["Pears", "12", "0.80"],
+            ["Plums", "7", "2.10"]]
+    words = [w for r, row in enumerate(rows) for c, text in enumerate(row)
+             for w in line_words(ys[r] + 5, [(xs[c] + 4, text)])]
+    prose = line_words(60, [(50, "A sentence above the table that is not part of it.")])
+    layout = PageLayout(1, 600, 800, words=prose + words, rulings=grid_rulings(xs, ys))
+
+    tables = find_tables(layout)
+
+    assert len(tables) == 1
+    table = tables[0]
+    assert table.ruled
+    assert table.cells == rows
+    assert (table.x0, table.top, table.x1, table.bottom) == (50, 100, 350, 180)
+    assert table.markdown.splitlines()[:3] == ["| Name | Qty | Price |", "| --- | --- | --- |",
+                                               "| Apples | 3 | 1.20 |"]
+
+
+def test_ruled_spanning_header_keeps_text_in_first_cell() -> None:
+    xs, ys = [50.0, 150.0, 250.0, 350.0], [100.0, 120.0, 140.0, 160.0, 180.0]
+    # No ruling between the 2nd and 3rd column in the top row: "Sales" spans both.
+    rulings = [Ruling(xs[0], y, xs[-1], y) for y in ys]
+    rulings += [Ruling(xs[0], ys[0], xs[0], ys[-1]), Ruling(xs[1], ys[0], xs[1], ys[-1]),
+                Ruling(xs[2], ys[1], xs[2], ys[-1]), Ruling(xs[3], ys[0], xs[3], ys[-1])]
+    words = line_words(105, [(54, "Region"), (180, "Sales")])
+    words += line_words(125, [(154, "2019"), (254, "2020")])
+    words += line_words(145, [(54, "North"), (154, "10"), (254, "12")])
+    words += line_words(165, [(54, "South"), (154, "8"), (254, "9")])
+
+    [table] = find_tables(PageLayout(1, 600, 800, words=words, rulings=rulings))
+
+    assert table.cells == [["Region", "Sales", ""], ["", "2019", "2020"], ["North", "10", "12"],
+                           ["South", "8", "9"]]
+
+
+def test_ruled_row_without_column_rules_keeps_its_cells_apart() -> None:
+    xs, ys = [50.0, 150.0, 250.0, 350.0], [100.0, 120.0, 140.0, 160.0]
+    # A framed table whose middle row (a shaded band, say) has no inner column rules; its texts
+    # still sit in columns.
+    rulings = [Ruling(xs[0], y, xs[-1], y) for y in ys]
+    rulings += [Ruling(xs[0], ys[0], xs[0], ys[-1]), Ruling(xs[-1], ys[0], xs[-1], ys[-1])]
+    rulings += [Ruling(x, top, x, bottom) for x in xs[1:-1] for top, bottom in ((100, 120), (140, 160))]
+    words = line_words(105, [(54, "Item"), (154, "2010"), (254, "2011")])
+    words += line_words(125, [(54, "Defendants"), (154, "charged"), (254, "pending")])
+    words += line_words(145, [(54, "Cases"), (154, "217"), (254, "197")])
+
+    [table] = find_tables(PageLayout(1, 600, 800, words=words, rulings=rulings))
+
+    assert table.ruled
+    assert table.cells == [["Item", "2010", "2011"], ["Defendants", "charged", "pending"],
+                           ["Cases", "217", "197"]]
+
+
+def test_framed_text_box_is_not_a_table() -> None:
+    # A framed call-out: one shading band (rule) per text line, and a short decorative rule in
+    # its first line.
+    ys = [100.0 + 14 * i for i in range(6)]
+    rulings = [Ruling(50, y, 550, y) for y in ys] + [Ruling(50, ys[0], 50, ys[-1]),
+                                                      Ruling(550, ys[0], 550, ys[-1]),
+                                                      Ruling(300, ys[0], 300, ys[1])]
+    text = "We are the executive lead and project manager for the flagship open data initiative"
+    words = [w for i in range(5) for w in line_words(ys[i] + 2, [(54, text[: 80 - 3 * i])])]
+
+    assert find_tables(PageLayout(1, 600, 800, words=words, rulings=rulings)) == []
+
+
+def test_unruled_table_with_numeric_columns() -> None:
+    # Labels left-aligned at x=50, numbers right-aligned at x=260 and x=360: no rulings at all.
+    data = [("Country", "Population", "Area"), ("Austria", "8,901", "83,879"),
+            ("Belgium", "11,522", "30,528"), ("Croatia", "4,058", "56,594"),
+            ("Denmark", "5,822", "42,933"), ("Estonia", "1,329", "45,339")]
+    words: list[Word] = []
+    for i, (label, pop, area) in enumerate(data):
+        top = 200 + 14 * i
+        words += line_words(top, [(50, label)])
+        words += line_words(top, [(260, pop), (360, area)], right_aligned=True)
+    words += line_words(150, [(50, "Some body text before the table, long enough to be a paragraph.")])
+    words += line_words(300, [(50, "Source: a statistics office, one line of text after the table.")])
+
+    [table] = find_tables(PageLayout(1, 600, 800, words=words))
+
+    assert not table.ruled
+    assert table.cells == [list(row) for row in data]
+    assert table.top == pytest.approx(200) and table.bottom == pytest.approx(200 + 14 * 5 + SIZE)
+
+
+def test_unruled_header_wrapped_over_two_lines_is_one_cell() -> None:
+    words = line_words(100, [(50, "Region"), (200, "Signed")])
+    words += line_words(111, [(200, "(EURm)")])
+    for i, (label, value) in enumerate([("Algeria", "6.19"), ("Egypt", "6.60"), ("Jordan", "4.20"),
+                                        ("Syria", "33.42")]):
+        words += line_words(125 + 13 * i, [(50, label)]) + line_words(125 + 13 * i, [(230, value)],
+                                                                      right_aligned=True)
+
+    [table] = find_tables(PageLayout(1, 600, 800, words=words))
+
+    assert table.cells[0] == ["Region", "Signed (EURm)"]
+    assert table.cells[1:] == [["Algeria", "6.19"], ["Egypt", "6.60"], ["Jordan", "4.20"],
+                               ["Syria", "33.42"]]
+
+
+def test_two_column_prose_is_not_a_table() -> None:
+    left = "the quick brown fox jumps over the lazy dog and keeps on running far"
+    right = "a second column of text that reads on its own from top to the bottom"
+    words: list[Word] = []
+    for i in range(20):
+        top = 80 + 12 * i
+        words += line_words(top, [(50, left[: 44 - i % 5])])
+        words += line_words(top, [(310, right[: 44 - i % 3])])
+
+    assert find_tables(PageLayout(1, 600, 800, words=words)) == []
+
+
+@pytest.mark.parametrize("marker", ["\u2022", "-", "1.", "a)"])
+def test_bullet_list_is_not_a_table(marker: str) -> None:
+    items = ["Apples", "Fresh pears", "Plums", "Dried figs", "Oranges"]
+    words: list[Word] = []
+    for i, item in enumerate(items):
+        text = marker if not marker[0].isalnum() else marker.replace("1", str(i + 1)).replace(
+            "a", "abcde"[i])
+        words += line_words(100 + 14 * i, [(50, text), (75, item)])
+
+    assert find_tables(PageLayout(1, 600, 800, words=words)) == []
+
+
+def test_numbered_list_right_below_a_table_stays_out_of_it() -> None:
+    words: list[Word] = []
+    for i, (label, a, b) in enumerate([("Region", "2021", "2022"), ("North", "1,204", "1,310"),
+                                       ("South", "982", "1,045"), ("West", "2,330", "2,118")]):
+        words += line_words(100 + 14 * i, [(50, label)])
+        words += line_words(100 + 14 * i, [(250, a), (350, b)], right_aligned=True)
+    for i, item in enumerate(["Finance pressure performance", "Measure method trend partner"]):
+        words += line_words(170 + 14 * i, [(50, f"{i + 1}."), (75, item)])
+
+    [table] = find_tables(PageLayout(1, 600, 800, words=words))
+
+    assert table.cells[-1] == ["West", "2,330", "2,118"]
+    assert "Finance" not in table.markdown
+
+
+def test_table_beside_a_prose_column_leaves_the_prose_out() -> None:
+    prose = "a column of running text that goes on and on in full sentences here"
+    words: list[Word] = []
+    for i in range(8):
+        top = 100 + 14 * i
+        row = ("State", "Deaths", "Rate") if i == 0 else (f"Area{i}", f"{i * 1013:,}", f"{i * 7.3:.1f}")
+        words += line_words(top, [(50, row[0])])
+        words += line_words(top, [(200, row[1]), (260, row[2])], right_aligned=True)
+        words += line_words(top, [(310, prose[: 60 - i])], size=SIZE * 0.8)
+
+    [table] = find_tables(PageLayout(1, 600, 800, words=words))
+
+    assert table.cells[0] == ["State", "Deaths", "Rate"]
+    assert table.cells[2] == ["Area2", "2,026", "14.6"]
+    assert table.x1 < 300
+
+
+def test_pages_beyond_the_work_bounds_get_no_tables() -> None:
+    from extractors import pdf_tables
+
+    # A dense grid of numbers is a table until the page holds more words than the bound.
+    words = [w for r in range(60)
+             for w in line_words(20 + 12 * r, [(50 + 60 * c, str(r * c)) for c in range(8)])]
+    assert find_tables(PageLayout(1, 600, 800, words=words))
+    many = words * (pdf_tables.MAX_WORDS // len(words) + 1)
+    assert find_tables(PageLayout(1, 600, 800, words=many)) == []
+
+    xs = [10.0 + 3 * i for i in range(pdf_tables.MAX_RULINGS // 2 + 1)]
+    grid = grid_rulings(xs, xs)
+    assert pdf_tables.ruled_tables(PageLayout(1, 6000, 6000, words=[], rulings=grid)) == []
+
+
+def test_markdown_escapes_pipes_and_flattens_newlines() -> None:
+    assert to_markdown([["a|b", "c"], ["line one\nline two", ""]]) == \
+        "| a\\|b | c |\n| --- | --- |\n| line one line two |  |"
+
+
+def test_ruled_table_in_a_generated_pdf() -> None:
+    pytest.importorskip("reportlab")
+    from reportlab.lib.pagesizes import A4
+    from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
+
+    from extractors.pdf_words import read_layouts
+
+    rows = [["Item", "Count", "Price"], ["Widget", "4", "2.50"], ["Gadget", "10", "7.25"],
+            ["Gizmo", "1", "99.00"]]
+    out = io.BytesIO()
+    table = Table(rows)
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black")]))
+    SimpleDocTemplate(out, pagesize=A4).build([table])
+
+    [layout] = read_layouts(out.getvalue())
+    [found] = find_tables(layout)
+
+    assert found.ruled
+    assert found.cells == rows
+
+
+ICDAR = CORPUS / "icdar2013-tables-via-tabula-java"
+# The corpus core set's ICDAR documents; the finder measured 0.96 on them (2026-12-01).
+CORE = ["eu-001", "eu-004", "eu-014", "eu-027", "us-001", "us-012", "us-020", "us-036"]
+
+
+@needs_corpus
+def test_icdar_core_documents_reach_a_structure_f1_floor() -> None:
+    from bench.icdar_tables import Score, run
+
+    [result] = run(["finder"], adapter="pdfium", only=CORE)
+    total = Score()
+    for doc in result.documents.values():
+        total.add(Score(doc["correct"], doc["found"], doc["annotated"]))
+
+    assert len(result.documents) == len(CORE)
+    assert total.f1 >= 0.85, result.documents
