@@ -76,6 +76,16 @@ def _seconds_until_free(engine, storage, tenant: str, since: float) -> float:
     return started.timestamp() - since
 
 
+def _parser_process(worker):
+    """The worker's parser child (``python -m extractors.isolation``)."""
+    import psutil
+
+    found = [p for p in psutil.Process(worker.pid).children(recursive=True)
+             if "extractors.isolation" in " ".join(p.cmdline())]
+    assert len(found) == 1, found
+    return found[0]
+
+
 def _scanned_pdf(pages: int) -> bytes:
     """An image-only PDF: every page needs OCR (seconds per page with Tesseract)."""
     from PIL import Image, ImageDraw, ImageFont
@@ -151,9 +161,6 @@ def test_a_document_deleted_during_embedding_is_never_indexed_and_frees_the_work
         chunks = conn.execute(text("SELECT count(*) FROM chunks WHERE tenant_id = :t"),
                               {"t": tenant}).scalar_one()
     assert chunks == 2  # the probes' only
-    # Embedding the whole record takes the worker over a minute on this machine; stopping
-    # at the next embedding window takes seconds.  A wide margin: a hang guard, not a timing.
-    assert busy < 45, busy
 
 
 # -- Cancellation --------------------------------------------------------------------------
@@ -167,6 +174,7 @@ def test_cancel_kills_the_parser_of_a_running_document_and_frees_the_worker(engi
                           filename="scan.pdf")
     job_id = submit_job(engine, tenant, [scan], 10)
     _wait_processing(engine, job_id, settle=5)
+    parser = _parser_process(worker)
     cancelled_at = time.time()
     with engine.begin() as conn:
         assert jobs.cancel_job(conn, tenant, job_id) == "cancelled"
@@ -174,7 +182,7 @@ def test_cancel_kills_the_parser_of_a_running_document_and_frees_the_worker(engi
     print(f"worker free {busy:.1f} s after the cancel")
     assert _status(engine, job_id)[0][1] == "cancelled"
     assert _indexed(engine, tenant, "scan.pdf") == 0
-    assert busy < 45, busy  # 24 pages of OCR take minutes; a hang guard, not a timing
+    assert not parser.is_running(), "the parser of the cancelled document was left working"
 
 
 def test_cancel_racing_completion_keeps_the_real_outcome(engine, storage, config, tenant):
@@ -344,3 +352,38 @@ def test_an_attachment_created_as_its_parent_is_deleted_is_never_indexed(engine,
             {"id": child.id}).one()
         assert jobs.finalize_job(conn, job_id) == "cancelled"
     assert (status, code, deleted) == ("cancelled", "deleted", True)
+
+
+def test_a_document_deleted_during_embedding_stops_at_the_next_window(engine, storage, config, tenant,
+                                                                      monkeypatch):
+    """How soon the worker stops, counted in work rather than seconds: a document deleted
+    while its first embedding window runs gets no second window."""
+    import tasks.pipeline as pipeline
+
+    job_id = _big_and_small_job(engine, storage, tenant, "long")
+    with engine.connect() as conn:
+        uuid = conn.execute(text("SELECT id FROM documents WHERE job_id = :j AND external_id = 'long'"),
+                            {"j": job_id}).scalar_one()
+    windows: list[int] = []
+    real_embed = pipeline.embed
+
+    def embed_then_delete(texts, batch_size):
+        windows.append(len(texts))
+        if len(windows) == 1:  # the user deletes the document while its first window runs
+            assert delete_document(engine, storage, tenant, str(uuid))
+        return real_embed(texts, batch_size=batch_size)
+
+    monkeypatch.setattr(pipeline, "embed", embed_then_delete)
+    outcome = process_batch(engine, storage, config, job_id, 0)
+    chunks = len(_chunks_of_long_record(config))
+    assert chunks > 4 * config.embedding_batch_size  # many windows' worth of work was left
+    assert len(windows) == 2, windows  # its first window, then the short record's
+    assert (outcome.completed, outcome.failed) == (1, 0)
+    assert _indexed(engine, tenant, "long") == 0
+
+
+def _chunks_of_long_record(config):
+    from indexing.chunking import chunk_markdown
+
+    return chunk_markdown([(_words(20_000, "l"), None)], max_tokens=config.chunk_max_tokens,
+                          overlap_tokens=config.chunk_overlap_tokens)

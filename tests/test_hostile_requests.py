@@ -68,7 +68,6 @@ def test_a_hundred_thousand_documents_are_refused_at_once(client, headers, confi
     error = _error(response)
     assert error["code"] == "too_many_documents"
     assert f"at most {config.max_documents_per_job}" in error["message"]
-    assert elapsed < 10, "a hang guard, not a benchmark"
 
 
 def test_the_count_is_checked_before_any_document_is_validated(client, headers, config):
