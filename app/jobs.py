@@ -141,6 +141,7 @@ class IndexedChunk:
     heading_path: list[str]
     page_start: int | None
     page_end: int | None
+    boxes: list[dict[str, Any]] | None
     token_count: int
 
 
@@ -647,7 +648,8 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> Docume
     if row is None:
         return None
     chunks = conn.execute(text("""
-        SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.token_count
+        SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.boxes,
+               c.token_count
         FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
         WHERE sd.tenant_id = :tenant AND sd.source_document_id = CAST(:id AS uuid)
         ORDER BY c.chunk_no

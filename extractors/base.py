@@ -19,7 +19,9 @@ class Page:
     OCR); ``quality`` is its score from :mod:`extractors.quality`.  ``running`` holds the
     running header and footer lines taken out of the Markdown, ``blocks`` the page's
     structure as the PDF structure stage saw it (kind, box, text; see
-    :class:`extractors.pdf_structure.Block`).
+    :class:`extractors.pdf_structure.Block`; a block's ``span`` is where its text is in
+    ``markdown``, its ``box`` where it is on the page), ``size`` the page's width and height
+    in the units of those boxes (PDF points).
     """
 
     markdown: str
@@ -28,6 +30,7 @@ class Page:
     quality: float | None = None
     running: list[str] = field(default_factory=list)
     blocks: list[dict[str, Any]] = field(default_factory=list)
+    size: tuple[float, float] | None = None
 
 
 @dataclass

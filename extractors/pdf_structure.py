@@ -95,12 +95,17 @@ class Block:
     page: int
     box: tuple[float, float, float, float]
     level: int | None = None
+    # Where the block's Markdown is in its page's Markdown (start, end character offsets):
+    # how a chunk finds the boxes of the text it holds.  None for headers and footers.
+    span: tuple[int, int] | None = None
 
     def report(self, max_text: int = 200) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "page": self.page,
                                "box": [round(v, 1) for v in self.box], "text": self.markdown[:max_text]}
         if self.level is not None:
             out["level"] = self.level
+        if self.span is not None:
+            out["span"] = list(self.span)
         return out
 
 
@@ -111,6 +116,7 @@ class PageStructure:
     blocks: list[Block] = field(default_factory=list)
     running: list[str] = field(default_factory=list)  # header and footer lines removed
     tables: list[FoundTable] = field(default_factory=list)
+    size: tuple[float, float] = (0.0, 0.0)  # the page's width and height in points
 
 
 @dataclass
@@ -146,9 +152,9 @@ def structure(layouts: list[PageLayout]) -> list[PageStructure]:
             blocks.append(Block("paragraph", " ".join(w.text for w in turned), layout.number,
                                 (min(w.x0 for w in turned), min(w.top for w in turned),
                                  max(w.x1 for w in turned), max(w.bottom for w in turned))))
-        markdown = "\n\n".join(_joined(b for b in blocks if b.kind not in ("header", "footer")))
+        markdown = _compose([b for b in blocks if b.kind not in ("header", "footer")])
         out.append(PageStructure(layout.number, markdown, blocks, [line.text for line in running],
-                                 tables[layout.number]))
+                                 tables[layout.number], (layout.width, layout.height)))
     return out
 
 
@@ -605,17 +611,20 @@ def _render(draft: _Draft, style: _Style) -> Block:
     return Block("paragraph", text, draft.page, draft.box)
 
 
-def _joined(blocks: Any) -> list[str]:
-    """Block Markdown, consecutive list items on consecutive lines (one Markdown list; a
-    numbered list after a bulleted one is a list of its own)."""
+def _compose(blocks: list[Block]) -> str:
+    """The page's Markdown from its blocks, blank lines between them, consecutive list items
+    on consecutive lines (one Markdown list; a numbered list after a bulleted one is a list of
+    its own).  Each block's ``span`` is set to where its Markdown lands."""
     out: list[str] = []
+    at = 0
     previous = ""
     for block in blocks:
         family = block.kind + ("-numbered" if block.markdown[:1].isdigit() else "")
-        if block.kind == "list_item" and family == previous:
-            out[-1] += "\n" + block.markdown
-        else:
-            out.append(block.markdown)
+        if out:
+            out.append("\n" if block.kind == "list_item" and family == previous else "\n\n")
+            at += len(out[-1])
+        block.span = (at, at + len(block.markdown))
+        out.append(block.markdown)
+        at += len(block.markdown)
         previous = family
-    return out
-
+    return "".join(out)

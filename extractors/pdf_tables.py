@@ -28,6 +28,7 @@ import re
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TypeVar
 
 from extractors.pdf_words import PageLayout, Ruling, Word
@@ -407,13 +408,34 @@ def _join_words(words: list[Word]) -> str:
 
 @dataclass
 class _Line:
+    """A text line; read only once :func:`_lines` has built it, so that its size, segments
+    and whether it can be a table row are worked out once (every rule asks, several times)."""
+
     words: list[Word] = field(default_factory=list)
     top: float = 0.0
     bottom: float = 0.0
 
-    @property
+    @cached_property
     def size(self) -> float:
         return statistics.median(w.size for w in self.words) if self.words else 0.0
+
+    @cached_property
+    def segments(self) -> list[list[Word]]:
+        """The line cut where two words are further apart than a cell gap."""
+        gap = CELL_GAP_EM * max(self.size, 4.0)
+        segments: list[list[Word]] = [[self.words[0]]]
+        for w in self.words[1:]:
+            if w.x0 - segments[-1][-1].x1 > gap:
+                segments.append([w])
+            else:
+                segments[-1].append(w)
+        return segments
+
+    @cached_property
+    def tabular(self) -> bool:
+        """It can be a table row: two or more segments, not a list item, not a caption."""
+        return len(self.segments) >= 2 and not _list_item(self) \
+            and not CAPTION.match(" ".join(w.text for w in self.words[:3]))
 
 
 def _lines(words: list[Word]) -> list[_Line]:
@@ -440,15 +462,7 @@ def _lines(words: list[Word]) -> list[_Line]:
 
 
 def _segments(line: _Line) -> list[list[Word]]:
-    """The line cut where two words are further apart than a cell gap."""
-    gap = CELL_GAP_EM * max(line.size, 4.0)
-    segments: list[list[Word]] = [[line.words[0]]]
-    for w in line.words[1:]:
-        if w.x0 - segments[-1][-1].x1 > gap:
-            segments.append([w])
-        else:
-            segments[-1].append(w)
-    return segments
+    return line.segments
 
 
 # ---------------------------------------------------------------- unruled tables
@@ -498,9 +512,7 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 
 def _tabular(line: _Line) -> bool:
-    """A line that can be a table row: two or more segments, not a list item, not a caption."""
-    return len(_segments(line)) >= 2 and not _list_item(line) \
-        and not CAPTION.match(" ".join(w.text for w in line.words[:3]))
+    return line.tabular
 
 
 def _list_item(line: _Line) -> bool:

@@ -86,26 +86,35 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
         layouts: list[PageLayout] = []
         for index in range(count):
             layout = PageLayout(index + 1, 0.0, 0.0)
+            text: str | None = ""
             try:
                 page = pdf[index]
                 textpage = page.get_textpage()
-                text = repair_lam_alef(textpage, textpage.get_text_bounded())
                 images.append(_image_count(page))
-                if text.strip() and not _RTL.search(text):
-                    layout = _layout(page, textpage, index + 1, warnings)
+                layout = _layout(page, textpage, index + 1, warnings)
+                if layout.words and not any(_RTL.search(w.text) for w in layout.words):
+                    text = None  # the structure stage writes it; read only if it does not
+                else:
+                    layout = PageLayout(index + 1, 0.0, 0.0)
+                    text = _plain_text(textpage)
             except pdfium.PdfiumError as exc:
                 warnings.append(f"page {index + 1}: text layer unreadable ({exc})")
-                text = ""
                 images.append(0)
-            text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
-            text = space_script_boundaries(text)
-            pages.append(Page(text.strip(), number=index + 1, engine=NAME))
+            pages.append(Page(text or "", number=index + 1, engine=NAME))
             layouts.append(layout)
+        unread = {page.number for page, layout in zip(pages, layouts, strict=True) if layout.words}
         try:
             tables = _apply_structure(pages, structure(layouts))
         except Exception as exc:  # a structure bug must not cost the document its text
             warnings.append(f"structure stage failed, plain text kept ({type(exc).__name__}: {exc})")
             tables = []
+            for page in pages:
+                if page.number in unread:
+                    page.markdown, page.blocks, page.running, page.size = "", [], [], None
+        for page in pages:
+            # The structure stage wrote nothing (or only running lines): the plain text.
+            if page.number is not None and page.number in unread and not page.markdown.strip():
+                page.markdown = _page_text(pdf, page.number, warnings)
         signals = {
             "page_count": count,
             "bytes_per_page": len(data) // count,
@@ -120,6 +129,24 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
             },
         }
         return PdfText(pages, _metadata(pdf, "Title"), signals, warnings, tables)
+
+
+def _plain_text(textpage: pdfium.PdfTextPage) -> str:
+    """The page's text as PDFium lays it out (a line per text line), for pages the structure
+    stage does not read."""
+    text = repair_lam_alef(textpage, textpage.get_text_bounded())
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    return space_script_boundaries(text).strip()
+
+
+def _page_text(pdf: pdfium.PdfDocument, number: int, warnings: list[str]) -> str:
+    """The plain text of a page whose structure came to nothing, read again: most pages never
+    need it, and reading every page's text twice cost a tenth of the fast track's time."""
+    try:
+        return _plain_text(pdf[number - 1].get_textpage())
+    except pdfium.PdfiumError as exc:
+        warnings.append(f"page {number}: text layer unreadable ({exc})")
+        return ""
 
 
 def _layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,
@@ -145,8 +172,12 @@ def _apply_structure(pages: list[Page], structured: list[PageStructure]) -> list
             continue
         page.running = found.running
         page.blocks = [block.report() for block in found.blocks[:MAX_BLOCKS_PER_PAGE]]
+        page.size = found.size
         if found.markdown.strip():
             page.markdown = space_script_boundaries(found.markdown)
+            if page.markdown != found.markdown:  # spaces inserted: the offsets moved
+                for block in page.blocks:
+                    block.pop("span", None)
         tables.extend(Table(cells=t.cells, markdown=t.markdown or cells_to_markdown(t.cells),
                             page=page.number) for t in found.tables)
     return tables

@@ -1,6 +1,8 @@
 """Heading-aware chunking of Markdown, bounded by the embedding model's token window.
 
-Chunks never cross a heading boundary; each carries its heading path and page range.
+Chunks never cross a heading boundary; each carries its heading path and page range, and
+``spans``: where on each page's Markdown its text came from (page, start, end offsets), so
+that the boxes of the source's blocks can be found for it (indexing/provenance.py).
 A section longer than the window is split at paragraph, then sentence, then token
 boundaries, and consecutive pieces of one section overlap by up to ``overlap_tokens``.
 
@@ -25,6 +27,23 @@ HEADING_SEPARATOR = " > "
 
 
 @dataclass(frozen=True)
+class Box:
+    """A rectangle on a page: points from the top-left corner, and the page's size."""
+
+    page: int
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    width: float
+    height: float
+
+    def as_json(self) -> dict[str, float | int]:
+        return {"page": self.page, "x0": self.x0, "top": self.top, "x1": self.x1,
+                "bottom": self.bottom, "width": self.width, "height": self.height}
+
+
+@dataclass(frozen=True)
 class Chunk:
     text: str
     heading_path: tuple[str, ...]
@@ -32,6 +51,10 @@ class Chunk:
     page_end: int | None
     token_count: int
     is_table: bool = False
+    # (page, start, end): character offsets into the page segment's Markdown, one per page.
+    spans: tuple[tuple[int, int, int], ...] = ()
+    # Where the text is on the pages, when the source has positions (see provenance.py).
+    boxes: tuple[Box, ...] = ()
 
     @property
     def context_text(self) -> str:
@@ -81,6 +104,7 @@ class _Block:
     page: int | None
     text: str
     is_table: bool = False
+    start: int = 0  # where ``text`` begins in its segment's Markdown
 
 
 def _blocks(segments: Iterable[tuple[str, int | None]]) -> list[_Block]:
@@ -89,16 +113,24 @@ def _blocks(segments: Iterable[tuple[str, int | None]]) -> list[_Block]:
     in_fence = False
     for markdown, page in segments:
         paragraph: list[str] = []
+        first = [0]  # offset of the paragraph's first line in the segment
 
-        def flush(page: int | None = page, paragraph: list[str] = paragraph) -> None:
-            text = "\n".join(paragraph).strip()
+        def flush(page: int | None = page, paragraph: list[str] = paragraph,
+                  first: list[int] = first) -> None:
+            joined = "\n".join(paragraph)
+            text = joined.strip()
             if text:
                 lines = text.split("\n")
                 is_table = len(lines) >= 2 and all(line.lstrip().startswith("|") for line in lines)
-                blocks.append(_Block(tuple(h for _, h in headings), page, text, is_table))
+                start = first[0] + len(joined) - len(joined.lstrip())
+                blocks.append(_Block(tuple(h for _, h in headings), page, text, is_table, start))
             paragraph.clear()
 
+        at = 0
         for line in markdown.split("\n"):
+            if not paragraph:
+                first[0] = at
+            at += len(line) + 1
             if line.lstrip().startswith("```"):
                 in_fence = not in_fence
                 paragraph.append(line)
@@ -116,6 +148,29 @@ def _blocks(segments: Iterable[tuple[str, int | None]]) -> list[_Block]:
                 paragraph.append(line)
         flush()
     return blocks
+
+
+def _span_of(block: _Block, text: str, after: int = 0) -> tuple[int, int, int] | None:
+    """(page, start, end) of ``text`` -- all of ``block`` or a piece of it -- in its page's
+    Markdown; the whole block when the piece cannot be found in it verbatim."""
+    if block.page is None:
+        return None
+    at = block.text.find(text, after) if text is not block.text else 0
+    if at < 0:
+        return (block.page, block.start, block.start + len(block.text))
+    return (block.page, block.start + at, block.start + at + len(text))
+
+
+def _merge_spans(spans: Iterable[tuple[int, int, int] | None]) -> tuple[tuple[int, int, int], ...]:
+    """One (page, first start, last end) per page, in page order."""
+    by_page: dict[int, tuple[int, int]] = {}
+    for span in spans:
+        if span is None:
+            continue
+        page, start, end = span
+        low, high = by_page.get(page, (start, end))
+        by_page[page] = (min(low, start), max(high, end))
+    return tuple((page, low, high) for page, (low, high) in sorted(by_page.items()))
 
 
 def _pieces(text: str, budget: int, counter: Callable[[str], int]) -> list[tuple[str, int]]:
@@ -217,7 +272,8 @@ def _pack_section(
         if block.is_table:
             chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter, breaker))
             prose = []
-            chunks.extend(Chunk(text, path, block.page, block.page, n, is_table=True)
+            spans = _merge_spans([_span_of(block, block.text)])
+            chunks.extend(Chunk(text, path, block.page, block.page, n, is_table=True, spans=spans)
                           for text, n in _table_parts(block.text, budget, counter))
         else:
             prose.append(block)
@@ -233,30 +289,36 @@ def _pack_prose(
     counter: Callable[[str], int],
     breaker: Breaker | None = None,
 ) -> list[Chunk]:
-    # (text, tokens, page, block index): pieces of one block are re-joined with a space.
-    pieces: list[tuple[str, int, int | None, int]] = []
+    # (text, tokens, page, block index, span): pieces of one block are re-joined with a space.
+    pieces: list[tuple[str, int, int | None, int, tuple[int, int, int] | None]] = []
     for index, block in enumerate(blocks):
         if breaker is None:
             parts = _pieces(block.text, budget, counter)
         else:  # sentence by sentence, so that topic shifts inside a paragraph can split it
             parts = [piece for sentence in _SENTENCE_END.split(block.text) if sentence.strip()
                      for piece in _pieces(sentence, budget, counter)]
-        pieces.extend((text, n, block.page, index) for text, n in parts)
+        after = 0
+        for text, n in parts:
+            span = _span_of(block, text, after) if len(parts) > 1 else _span_of(block, block.text)
+            if span is not None and len(parts) > 1:
+                after = max(after, span[1] - block.start)
+            pieces.append((text, n, block.page, index, span))
     breaks = breaker([p[0] for p in pieces]) if breaker is not None and pieces else set()
 
     chunks: list[Chunk] = []
-    current: list[tuple[str, int, int | None, int]] = []
+    current: list[tuple[str, int, int | None, int, tuple[int, int, int] | None]] = []
     used = 0
 
     def emit() -> None:
-        pages = [p for _, _, p, _ in current if p is not None]
+        pages = [p[2] for p in current if p[2] is not None]
         parts: list[str] = []
-        for i, (text, _, _, block) in enumerate(current):
+        for i, piece in enumerate(current):
             if i:
-                parts.append(" " if current[i - 1][3] == block else "\n\n")
-            parts.append(text)
+                parts.append(" " if current[i - 1][3] == piece[3] else "\n\n")
+            parts.append(piece[0])
         chunks.append(Chunk("".join(parts), path, min(pages, default=None),
-                            max(pages, default=None), sum(n for _, n, _, _ in current)))
+                            max(pages, default=None), sum(p[1] for p in current),
+                            spans=_merge_spans(p[4] for p in current)))
 
     for position, piece in enumerate(pieces):
         if current and position in breaks:
@@ -264,7 +326,7 @@ def _pack_prose(
             current, used = [], 0
         if current and used + piece[1] > budget:
             emit()
-            carried: list[tuple[str, int, int | None, int]] = []
+            carried: list[tuple[str, int, int | None, int, tuple[int, int, int] | None]] = []
             carried_tokens = 0
             for prev in reversed(current):
                 grown = carried_tokens + prev[1]

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import jinja2
 import numpy as np
@@ -76,6 +76,9 @@ class Hit:
     title: str | None = None
     mime_type: str | None = None
     snippet: str | None = None
+    # Where the text is on its pages (provenance.py's boxes as JSON objects); None when the
+    # source has no positions.
+    boxes: list[dict[str, Any]] | None = None
     # Which BM25 path ranked the candidates (the same for every hit of a search): 'scan',
     # 'exact<n>' (proven in round n), 'maxscore' (proven by MaxScore) or 'budget'
     # (bm25_exact off and no round could prove its ranking); None in dense mode.

@@ -6,6 +6,7 @@ frequencies and corpus statistics follow through the triggers of the schema.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,14 +47,16 @@ _DELETE_CHUNKS = text("DELETE FROM chunks WHERE search_document_id = :sdid")
 _INSERT_CHUNKS_AND_POSTINGS = text("""
 WITH new_chunks AS (
     INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path, page_start,
-                        page_end, token_count, bm25_length, embedding)
+                        page_end, token_count, bm25_length, embedding, boxes)
     SELECT :tenant, :sdid, u.no, u.body,
            CASE WHEN u.path = '' THEN '{}'::text[] ELSE string_to_array(u.path, E'\\x1f') END,
-           u.page_start, u.page_end, u.tokens, u.length, CAST(u.vec AS vector)
+           u.page_start, u.page_end, u.tokens, u.length, CAST(u.vec AS vector),
+           CAST(u.boxes AS jsonb)
     FROM unnest(CAST(:nos AS int[]), CAST(:bodies AS text[]), CAST(:paths AS text[]),
                 CAST(:page_starts AS int[]), CAST(:page_ends AS int[]),
-                CAST(:tokens AS int[]), CAST(:lengths AS int[]), CAST(:vectors AS text[]))
-         AS u(no, body, path, page_start, page_end, tokens, length, vec)
+                CAST(:tokens AS int[]), CAST(:lengths AS int[]), CAST(:vectors AS text[]),
+                CAST(:boxes AS text[]))
+         AS u(no, body, path, page_start, page_end, tokens, length, vec, boxes)
     RETURNING id, chunk_no, bm25_length
 )
 INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
@@ -256,6 +259,8 @@ def _chunk_params(
         ],
         "page_starts": [c.page_start for c in chunks],
         "page_ends": [c.page_end for c in chunks],
+        # NULL, not [], for chunks of sources without positions.
+        "boxes": [json.dumps([b.as_json() for b in c.boxes]) if c.boxes else None for c in chunks],
         "tokens": [c.token_count for c in chunks],
         "lengths": lengths,
         "vectors": [vector_literal(v) for v in vectors],

@@ -36,13 +36,14 @@ from extractors.sniff import MIME_EML, MIME_MSG
 from indexing import store
 from indexing.chunking import Chunk, chunk_markdown
 from indexing.embedding import embed
+from indexing.provenance import page_regions, with_boxes
 from indexing.semantic import similarity_breaks
 
 log = logging.getLogger(__name__)
 
 # Part of every indexed document's content hash: bump it when extraction or chunking
 # changes, so that re-ingesting unchanged bytes re-indexes instead of adopting old chunks.
-PIPELINE_VERSION = "5"
+PIPELINE_VERSION = "6"
 MAX_ATTEMPTS = 3
 # Job option "provider" values that send a job's documents to a remote batch OCR API.
 REMOTE_PROVIDERS = frozenset({"mistral-batch"})
@@ -285,6 +286,9 @@ def prepare_result(doc: WorkDocument, result: ExtractionResult, config: Config) 
                             overlap_tokens=config.chunk_overlap_tokens, breaker=breaker)
     if not chunks:
         raise ExtractionError("empty", "no text could be extracted from the document")
+    regions = {page.number: page_regions(page.markdown, page.number, page.size, page.blocks)
+               for page in result.pages if page.number is not None and page.blocks}
+    chunks = with_boxes(chunks, {n: r for n, r in regions.items() if r})
     if len(chunks) > config.max_chunks:
         raise ExtractionError("too_large", f"the document makes {len(chunks)} chunks; the limit "
                               f"is {config.max_chunks} (PAGEMILL_MAX_CHUNKS)")

@@ -130,6 +130,11 @@ def test_job_lifecycle_search_and_tenant_isolation(client, key, engine, worker):
     assert body["bm25_path"] == "scan" and "bm25_path" not in hits[0]
     assert hits[0]["document_id"] == "report.pdf"
     assert (hits[0]["page_start"], hits[0]["page_end"]) == (1, 2)
+    # Where the hit's text is on its pages, for a client to highlight (PDF points, top-left).
+    boxes = hits[0]["boxes"]
+    assert boxes and {b["page"] for b in boxes} <= {1, 2}
+    assert all(0 <= b["x0"] < b["x1"] <= b["width"] and 0 <= b["top"] < b["bottom"] <= b["height"]
+               for b in boxes)
     assert hits[0]["bm25_rank"] is not None and hits[0]["dense_rank"] is not None
 
     with engine.begin() as conn:
@@ -222,6 +227,7 @@ def test_per_document_outcomes_and_listings(client, key, engine, worker):
     assert doc["extractor"] == "markdown" and doc["attempts"] == 1
     assert doc["markdown"].startswith("# Good") and doc["indexed"]
     assert doc["chunks"][0]["heading_path"] == ["Good"]
+    assert doc["chunks"][0]["boxes"] is None  # Markdown has no positions
 
     listed = client.get("/v1/jobs?status=completed_with_errors&limit=1",
                         headers=_auth(key)).get_json()
@@ -396,6 +402,8 @@ def test_sync_parse_answers_with_markdown_and_chunks(client, key, worker):
     document = body["document"]
     assert document["status"] == "completed" and "No job was lost" in document["markdown"]
     assert document["chunks"] and document["extraction"]["route"] == "pdf-fast"
+    assert all(c["boxes"] and {b["page"] for b in c["boxes"]} <= {c["page_start"], c["page_end"]}
+               for c in document["chunks"])
     assert client.get(f"/v1/jobs/{body['job_id']}", headers=_auth(key)).get_json()["status"] == "completed"
 
 

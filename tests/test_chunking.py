@@ -93,3 +93,44 @@ def test_semantic_chunker_splits_where_the_topic_changes():
     assert len(semantic) >= 2
     assert not any("dough" in c.text and "photon" in c.text for c in semantic)
     assert "".join(c.text for c in semantic).replace(" ", "") == (baking + quantum).replace(" ", "")
+
+
+def test_chunk_spans_point_at_the_text_they_hold_on_each_page():
+    from indexing.chunking import chunk_markdown
+
+    first = "# Intro\n\nFirst paragraph of page one.\n\n" + " ".join(
+        f"Sentence {i} of the long paragraph." for i in range(80))
+    second = "Continued on page two.\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    chunks = chunk_markdown([(first, 1), (second, 2)], max_tokens=64, overlap_tokens=8)
+    pages = {1: first, 2: second}
+    assert all(chunk.spans for chunk in chunks)
+    for chunk in chunks:
+        held = " ".join(pages[page][start:end] for page, start, end in chunk.spans)
+        # Every piece of the chunk's text is inside the Markdown its spans cover.
+        for piece in chunk.text.split("\n\n"):
+            assert piece.split(" ", 1)[0] in held, (piece, held)
+    assert chunks[0].spans[0][1] == first.index("First paragraph")
+    table = next(c for c in chunks if c.is_table)
+    assert table.spans == ((2, second.index("| a"), len(second)),)
+    continued = next(c for c in chunks if "Continued" in c.text)
+    assert (2, 0, len("Continued on page two.")) in continued.spans
+
+
+def test_chunk_boxes_are_those_of_the_blocks_their_text_overlaps():
+    from indexing.chunking import chunk_markdown
+    from indexing.provenance import page_regions, with_boxes
+
+    markdown = "## Method\n\nWe measured twice.\n\nThen we compared the results."
+    blocks = [
+        {"kind": "header", "box": [0, 0, 100, 10], "text": "Report 2026"},
+        {"kind": "heading", "box": [50, 40, 200, 52], "text": "## Method", "span": [0, 9]},
+        {"kind": "paragraph", "box": [50, 60, 500, 72], "text": "We measured twice.", "span": [11, 29]},
+        {"kind": "paragraph", "box": [50, 80, 500, 92], "text": "Then we compared the results."},
+    ]
+    regions = {3: page_regions(markdown, 3, (612.0, 792.0), blocks)}
+    assert [r.box.top for r in regions[3]] == [40, 60, 80]  # the running header has none
+    (chunk,) = with_boxes(chunk_markdown([(markdown, 3)]), regions)
+    assert [(b.page, b.top, b.width, b.height) for b in chunk.boxes] == [(3, 60, 612, 792), (3, 80, 612, 792)]
+    # A source without positions: chunks stay without boxes.
+    (plain,) = with_boxes(chunk_markdown([(markdown, None)]), {})
+    assert plain.boxes == ()

@@ -229,3 +229,35 @@ def test_page_without_text_still_goes_to_ocr_signals():
     layer = read_text_layer(data)
     assert layer.signals["chars_per_page"][0] < 5
     assert layer.pages[1].markdown == SENTENCES[0]
+
+
+def test_chunk_boxes_cover_the_words_of_their_text():
+    """Provenance end to end on a generated report: each chunk's boxes are on the pages it
+    spans, inside the page, and hold the words its text begins with (so a client highlighting
+    them shows the right place)."""
+    from indexing.chunking import chunk_markdown
+    from indexing.provenance import page_regions, with_boxes
+    from tests.pdf_reports import generate_report
+
+    report = generate_report(7)
+    result = extract(report.pdf, "report.pdf", options=OPTIONS)
+    regions = {p.number: page_regions(p.markdown, p.number, p.size, p.blocks)
+               for p in result.pages if p.number is not None}
+    chunks = with_boxes(chunk_markdown([(p.markdown, p.number) for p in result.pages]), regions)
+    words = {layout.number: layout.words for layout in read_layouts(report.pdf)}
+    prose = [c for c in chunks if not c.is_table and c.text[:1].isalpha()]
+    assert len(prose) >= 5
+    with_boxes_count = 0
+    for chunk in prose + [c for c in chunks if c.is_table]:
+        if not chunk.boxes:
+            continue
+        with_boxes_count += 1
+        for box in chunk.boxes:
+            assert chunk.page_start <= box.page <= chunk.page_end
+            assert 0 <= box.x0 < box.x1 <= box.width and 0 <= box.top < box.bottom <= box.height
+        inside = {w.text for box in chunk.boxes for w in words[box.page]
+                  if box.x0 - 1 <= w.x0 and w.x1 <= box.x1 + 1 and box.top - 1 <= w.top
+                  and w.bottom <= box.bottom + 1}
+        first = re.findall(r"\w+", chunk.text)[0]
+        assert any(first in word for word in inside), (chunk.text[:60], chunk.boxes)
+    assert with_boxes_count >= 0.9 * (len(prose) + sum(c.is_table for c in chunks))

@@ -116,6 +116,18 @@ class DocumentPageSchema(Schema):
     next_offset = fields.Integer(required=True, allow_none=True)
 
 
+class BoxSchema(Schema):
+    """Where some of a chunk's text is drawn: PDF points from the page's top-left corner."""
+
+    page = fields.Integer(required=True)
+    x0 = fields.Float(required=True)
+    top = fields.Float(required=True)
+    x1 = fields.Float(required=True)
+    bottom = fields.Float(required=True)
+    width = fields.Float(required=True, metadata={"description": "the page's width in points"})
+    height = fields.Float(required=True, metadata={"description": "the page's height in points"})
+
+
 class ChunkSchema(Schema):
     id = fields.Integer(required=True)
     chunk_no = fields.Integer(required=True)
@@ -123,6 +135,9 @@ class ChunkSchema(Schema):
     heading_path = fields.List(fields.String(), required=True)
     page_start = fields.Integer(required=True, allow_none=True)
     page_end = fields.Integer(required=True, allow_none=True)
+    boxes = fields.List(fields.Nested(BoxSchema), required=True, allow_none=True,
+                        metadata={"description": "the boxes of the source blocks the text "
+                                  "came from (PDFs); null when the source has no positions"})
     token_count = fields.Integer(required=True)
 
 
@@ -175,6 +190,9 @@ class SearchHitSchema(Schema):
     heading_path = fields.List(fields.String(), required=True)
     page_start = fields.Integer(required=True, allow_none=True)
     page_end = fields.Integer(required=True, allow_none=True)
+    boxes = fields.List(fields.Nested(BoxSchema), required=True, allow_none=True,
+                        metadata={"description": "the boxes of the source blocks the text "
+                                  "came from (PDFs); null when the source has no positions"})
     dense_rank = fields.Integer(required=True, allow_none=True)
     dense_score = fields.Float(required=True, allow_none=True)
     bm25_rank = fields.Integer(required=True, allow_none=True)

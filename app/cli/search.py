@@ -83,6 +83,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
         if as_json or queries:
             click.echo(json.dumps({"query_id": query_id, "results": [
                 {"document_id": h.document_id, "chunk_id": h.chunk_id, "score": h.score,
+                 "page_start": h.page_start, "page_end": h.page_end, "boxes": h.boxes,
                  "snippet": h.snippet, "text": h.text} for h in hits]}, ensure_ascii=False))
             continue
         click.echo(f"query: {request.query}  ({mode}, top {k})")
