@@ -24,6 +24,8 @@ from extractors.base import ExtractionResult, ExtractOptions
 if TYPE_CHECKING:
     from PIL.Image import Image
 
+    from extractors.pdf_words import PageLayout
+
 
 @dataclass(frozen=True)
 class Request:
@@ -65,6 +67,13 @@ class OcrEngine(_Runnable):
     @abstractmethod
     def recognise(self, image: Image, options: ExtractOptions) -> str:
         """The page's text (plain, or Markdown for engines that produce it)."""
+
+    def recognise_layout(self, image: Image, options: ExtractOptions, number: int,
+                         points_per_pixel: float = 1.0) -> tuple[str, PageLayout | None]:
+        """The page's text and, from the same run, its words with their boxes (in units of
+        ``points_per_pixel``) for the structure stage; ``None`` from engines that give
+        no word boxes (or Markdown of their own)."""
+        return self.recognise(image, options), None
 
     def rotation(self, image: Image) -> int:
         """Degrees (clockwise) the page must be turned to be upright; 0 when unsure or when

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from dataclasses import replace
 from typing import Any
 
 from extractors import ocr
 from extractors.base import Attempt, EngineUnavailable, ExtractionResult, ExtractOptions, Page
 from extractors.engine import Engine, Request, Route
 from extractors.mime import MIME_PDF
-from extractors.pdf_text import render_pages
+from extractors.pdf_text import open_pdf, render_pages
 from extractors.pipelines import timed
 from extractors.quality import assess, detect_language
 from extractors.text_repair import join_hyphenated
@@ -103,15 +104,24 @@ def _quality_track(engines: list[Engine], request: Request, options: ExtractOpti
 def _ocr_weak_pages(request: Request, pages: list[Page], weak: list[int], options: ExtractOptions,
                     attempts: list[Attempt], warnings: list[str]) -> list[Page]:
     """The weak pages rendered and OCRed; a page's text layer stays if no engine beats it."""
-    baseline = {p.number: Page(p.markdown, p.number, p.engine,
-                               p.quality if _visible(p.markdown) >= options.min_chars_per_page else 0.0)
+    # A page whose text layer no engine beats keeps it as it was: structure, boxes and all.
+    baseline = {p.number: replace(p, quality=p.quality if _visible(p.markdown) >= options.min_chars_per_page
+                                  else 0.0)
                 for p in pages if p.number is not None and p.number in weak}
     images = render_pages(request.data, weak, options.ocr_dpi, options.password, options.max_image_pixels)
-    ocred, ocr_attempts, ocr_warnings = ocr.ocr_pages(images, options, baseline)
+    ocred, ocr_attempts, ocr_warnings = ocr.ocr_pages(images, options, baseline,
+                                                      _page_widths(request, weak, options))
     attempts.extend(ocr_attempts)
     warnings.extend(ocr_warnings)
     replaced = {p.number: p for p in ocred}
     return [replaced.get(p.number, p) for p in pages]
+
+
+def _page_widths(request: Request, numbers: list[int], options: ExtractOptions) -> dict[int, float]:
+    """Each page's width in points as displayed (rotation applied), as rendered for OCR: the
+    OCR boxes' scale from pixels to points, whatever dpi or down-scaling the render used."""
+    with open_pdf(request.data, options.password) as pdf:
+        return {number: float(pdf[number - 1].get_size()[0]) for number in numbers}
 
 
 def _ocr_covers(text: str, ocr_languages: str) -> bool:
