@@ -24,6 +24,8 @@ class Principal:
     tenant_id: str
     tenant_name: str
     key_id: str | None
+    # The key's own requests-a-minute limit; None: the configured one (app/rate_limits.py).
+    rate_limit_per_minute: int | None = None
 
 
 def ensure_tenant(conn: Connection, name: str) -> str:
@@ -41,8 +43,12 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def create_key(conn: Connection, tenant_name: str, name: str | None = None) -> str:
+def create_key(conn: Connection, tenant_name: str, name: str | None = None,
+               rate_limit_per_minute: int | None = None, concurrency: int | None = None) -> str:
     """Create a key for ``tenant_name`` (creating the tenant if needed); returns the full key.
+    ``rate_limit_per_minute``: the key's own limit (0: none), else the configured one;
+    ``concurrency``: its own limit of batches running at once (app/admission.py), else the
+    configured one.
 
     The key is shown once: it cannot be recovered from the database.
     """
@@ -50,16 +56,18 @@ def create_key(conn: Connection, tenant_name: str, name: str | None = None) -> s
     prefix = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     conn.execute(text("""
-        INSERT INTO api_keys (tenant_id, prefix, secret_sha256, name)
-        VALUES (:tenant, :prefix, :digest, :name)
-    """), {"tenant": tenant_id, "prefix": prefix, "digest": _digest(secret), "name": name})
+        INSERT INTO api_keys (tenant_id, prefix, secret_sha256, name, rate_limit_per_minute,
+                              concurrency)
+        VALUES (:tenant, :prefix, :digest, :name, :rate_limit, :concurrency)
+    """), {"tenant": tenant_id, "prefix": prefix, "digest": _digest(secret), "name": name,
+           "rate_limit": rate_limit_per_minute, "concurrency": concurrency})
     return f"{KEY_SCHEME}_{prefix}_{secret}"
 
 
 # The key a request names, if it is not revoked.  Read on every request, never cached, so a
 # revocation is refused from the next request on.
 FIND_LIVE_KEY = text("""
-    SELECT k.id, k.secret_sha256, t.id AS tenant_id, t.name,
+    SELECT k.id, k.secret_sha256, t.id AS tenant_id, t.name, k.rate_limit_per_minute,
            k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute' AS use_stale
     FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
     WHERE k.prefix = :prefix AND k.revoked_at IS NULL
@@ -84,7 +92,8 @@ def authenticate(conn: Connection, key: str) -> Principal | None:
         return None
     if row.use_stale:
         conn.execute(MARK_KEY_USED, {"id": row.id})
-    return Principal(tenant_id=str(row.tenant_id), tenant_name=row.name, key_id=str(row.id))
+    return Principal(tenant_id=str(row.tenant_id), tenant_name=row.name, key_id=str(row.id),
+                     rate_limit_per_minute=row.rate_limit_per_minute)
 
 
 # Whether a key still stands: what a long-lived response (an event stream) checks as it goes.
@@ -109,12 +118,16 @@ class KeyInfo:
     created_at: datetime
     last_used_at: datetime | None
     revoked_at: datetime | None
+    # Requests a minute; None: the configured limit (PAGEMILL_RATE_LIMIT_PER_MINUTE).
+    rate_limit_per_minute: int | None
+    # Batches running at once; None: the configured limit (PAGEMILL_KEY_CONCURRENCY).
+    concurrency: int | None
 
 
 # Every key, or one tenant's, oldest first; the secret's digest is deliberately not selected.
 LIST_KEYS = text("""
     SELECT k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at, k.last_used_at,
-           k.revoked_at
+           k.revoked_at, k.rate_limit_per_minute, k.concurrency
     FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
     WHERE CAST(:tenant AS text) IS NULL OR t.name = :tenant
     ORDER BY k.created_at, k.id
@@ -133,7 +146,28 @@ REVOKE_KEY = text("""
     FROM target, tenants t
     WHERE k.id = target.id AND t.id = k.tenant_id
     RETURNING k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
-              k.last_used_at, k.revoked_at, target.revoked_before
+              k.last_used_at, k.revoked_at, k.rate_limit_per_minute, k.concurrency,
+              target.revoked_before
+""")
+
+# Set one key's own rate limit (NULL: back to the configured one), by id or prefix; from the
+# next request on, since every request reads it with the key (FIND_LIVE_KEY).
+SET_KEY_RATE_LIMIT = text("""
+    UPDATE api_keys k SET rate_limit_per_minute = :rate_limit
+    FROM tenants t
+    WHERE (k.id = CAST(:id AS uuid) OR k.prefix = :prefix) AND t.id = k.tenant_id
+    RETURNING k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
+              k.last_used_at, k.revoked_at, k.rate_limit_per_minute, k.concurrency
+""")
+
+# Set one key's own concurrency (NULL: back to the configured one), by id or prefix; the next
+# admission run (app/admission.py reads it there) applies it.
+SET_KEY_CONCURRENCY = text("""
+    UPDATE api_keys k SET concurrency = :concurrency
+    FROM tenants t
+    WHERE (k.id = CAST(:id AS uuid) OR k.prefix = :prefix) AND t.id = k.tenant_id
+    RETURNING k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
+              k.last_used_at, k.revoked_at, k.rate_limit_per_minute, k.concurrency
 """)
 
 
@@ -143,16 +177,40 @@ def list_keys(conn: Connection, tenant_name: str | None = None) -> list[KeyInfo]
     return [KeyInfo(**row) for row in rows]
 
 
+def _as_key_id(id_or_prefix: str) -> str | None:
+    try:
+        return str(uuid.UUID(id_or_prefix))
+    except ValueError:
+        return None
+
+
 def revoke_key(conn: Connection, id_or_prefix: str) -> tuple[KeyInfo, bool] | None:
     """Revoke the key with this id or prefix: the key and whether it was revoked before this
     call, or None when there is no such key.  Takes effect at the next request."""
-    try:
-        key_id: str | None = str(uuid.UUID(id_or_prefix))
-    except ValueError:
-        key_id = None
-    row = conn.execute(REVOKE_KEY, {"id": key_id, "prefix": id_or_prefix}).mappings().one_or_none()
+    row = conn.execute(REVOKE_KEY, {"id": _as_key_id(id_or_prefix),
+                                    "prefix": id_or_prefix}).mappings().one_or_none()
     if row is None:
         return None
     fields = dict(row)
     revoked_before = fields.pop("revoked_before")
     return KeyInfo(**fields), revoked_before is not None
+
+
+def set_key_rate_limit(conn: Connection, id_or_prefix: str, per_minute: int | None) -> KeyInfo | None:
+    """Give the key with this id or prefix its own limit of ``per_minute`` requests a minute
+    (0: unlimited; None: the configured limit again); the key, or None when there is none."""
+    if per_minute is not None and per_minute < 0:
+        raise ValueError(f"a rate limit cannot be negative, got {per_minute}")
+    row = conn.execute(SET_KEY_RATE_LIMIT, {"id": _as_key_id(id_or_prefix), "prefix": id_or_prefix,
+                                            "rate_limit": per_minute}).mappings().one_or_none()
+    return KeyInfo(**row) if row is not None else None
+
+
+def set_key_concurrency(conn: Connection, id_or_prefix: str, concurrency: int | None) -> KeyInfo | None:
+    """Give the key with this id or prefix its own limit of batches running at once (None:
+    the configured limit again); the key, or None when there is none."""
+    if concurrency is not None and concurrency < 1:
+        raise ValueError(f"a key's concurrency is at least 1, got {concurrency}")
+    row = conn.execute(SET_KEY_CONCURRENCY, {"id": _as_key_id(id_or_prefix), "prefix": id_or_prefix,
+                                             "concurrency": concurrency}).mappings().one_or_none()
+    return KeyInfo(**row) if row is not None else None

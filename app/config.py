@@ -16,8 +16,16 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from extractors.base import ExtractOptions
+from extractors.media import MediaSettings
 from extractors.mistral import MistralSettings
+from extractors.transcribers import (
+    DEFAULT_BASE_URLS,
+    DEFAULT_MODELS,
+    TranscriberSettings,
+    TranscriptionSettings,
+)
 from extractors.zip_limits import ZipLimits
+from indexing.embedders import DEFAULT_EMBEDDER, EMBEDDERS
 from indexing.ranking import DEFAULTS as RANKING
 from indexing.ranking import SearchParams
 
@@ -27,6 +35,13 @@ if TYPE_CHECKING:
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
 SQLALCHEMY_DRIVER = "postgresql+psycopg"
+
+
+def _env_embedder(env: dict[str, str], default: str) -> str:
+    name = env.get("PAGEMILL_EMBEDDER") or default
+    if name not in EMBEDDERS:
+        raise ValueError(f"PAGEMILL_EMBEDDER must be one of {', '.join(EMBEDDERS)}, got {name!r}")
+    return name
 
 
 def _env_int(environ: dict[str, str], name: str, default: int) -> int:
@@ -47,6 +62,20 @@ def _env_float(environ: dict[str, str], name: str, default: float) -> float:
         return float(raw)
     except ValueError as exc:
         raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+
+def _env_seconds(environ: dict[str, str], name: str, default: tuple[float, ...]) -> tuple[float, ...]:
+    """A comma-separated list of non-negative numbers of seconds, at least one."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        values = tuple(float(part) for part in raw.split(","))
+    except ValueError as exc:
+        raise ValueError(f"{name} must be comma-separated numbers of seconds, got {raw!r}") from exc
+    if any(value < 0 for value in values):
+        raise ValueError(f"{name} cannot hold negative delays, got {raw!r}")
+    return values
 
 
 def _env_flag(environ: dict[str, str], name: str, default: bool) -> bool:
@@ -97,12 +126,36 @@ class Config:
     # Event streams (GET /v1/jobs/<id>/events) open at once in one API process; the next is a
     # 503 with Retry-After.  A stream costs a thread and a socket, no database connection.
     max_event_streams: int = 500
+    # `pagemill serve`: gunicorn worker processes and threads per process.  A thread serves one
+    # request at a time, an event stream holds one for as long as its client listens: serve
+    # keeps WEB_RESERVED_THREADS of them for other requests (streams are capped below that).
+    web_workers: int = 1
+    # Batch tasks of one API key (of one tenant, for jobs from the CLI) running at once across
+    # every worker (app/admission.py); heavy ones (remote OCR) at most KEY_CONCURRENCY_HEAVY of
+    # them.  A key's own limit (`pagemill keys create --concurrency N`) replaces the first.
+    key_concurrency: int = 4
+    # Seconds a task of the database broker stays leased to a worker that stopped renewing it
+    # (it died) before another worker gets it; None: the transport's own (tasks/broker/, 60).
+    broker_visibility_timeout: float | None = None
+    key_concurrency_heavy: int = 1
+    web_threads: int = 64
+    # Requests a minute per API key, across every API process (app/rate_limits.py); 0: no
+    # limit.  A key's own limit (``pagemill keys create --rate-limit N``) replaces it.  The
+    # burst (requests at once after a quiet minute) is by default a minute's worth: what the
+    # RateLimit-Policy field advertises (q=600;w=60) is then what a client can actually spend,
+    # and a burst adds at most what a fixed window's boundary already allows (2q - 1 in any
+    # window).  A smaller burst smooths load further.
+    rate_limit_per_minute: int = 600
+    rate_limit_burst: int | None = None
     chunk_max_tokens: int = 256
     chunk_overlap_tokens: int = 32
     # "markdown": heading-aware, budget-bounded; "semantic": also splits where adjacent
     # sentences' embeddings stop being similar (costs one embedding per sentence).
     chunker: str = "markdown"
     embedding_batch_size: int = 32
+    # Which implementation embeds (indexing/embedding.py): "torch" (sentence-transformers,
+    # the reference), "onnx" or "onnx-int8" (the same weights on ONNX Runtime).
+    embedder: str = DEFAULT_EMBEDDER
     worker_concurrency: int = 1
     # Ranking: the defaults are indexing.ranking's (stated there once, with their reasons).
     bm25_k1: float = RANKING.k1
@@ -141,6 +194,25 @@ class Config:
     mistral_api_key: str | None = field(default=None, repr=False)
     mistral_server_url: str | None = None
     mistral_model: str = "mistral-ocr-latest"
+    # Audio and video (extractors/media.py, extractors/transcribers.py): the longest media
+    # accepted, the pieces sent to a provider (seconds, bytes, overlap), the providers in the
+    # order they are tried (only those with a key take part), how long a 429's Retry-After is
+    # waited out before the next provider, and the time windows transcript chunks cover.
+    media_max_seconds: float = 4 * 3600.0
+    media_piece_seconds: float = 600.0
+    media_piece_bytes: int = 24 * 1024 * 1024
+    media_overlap_seconds: float = 1.5
+    media_window_seconds: float = 60.0
+    media_window_overlap_seconds: float = 10.0
+    transcribers: tuple[str, ...] = ("groq", "openai")
+    transcribe_retry_after_cap: float = 30.0
+    transcribe_timeout: float = 300.0
+    groq_api_key: str | None = field(default=None, repr=False)
+    groq_base_url: str = DEFAULT_BASE_URLS["groq"]
+    groq_transcribe_model: str = DEFAULT_MODELS["groq"]
+    openai_api_key: str | None = field(default=None, repr=False)
+    openai_base_url: str = DEFAULT_BASE_URLS["openai"]
+    openai_transcribe_model: str = DEFAULT_MODELS["openai"]
     provider_poll_seconds: float = 30.0
     provider_window_seconds: float = 24 * 3600.0
     provider_submit_attempts: int = 5
@@ -157,6 +229,18 @@ class Config:
     # (app/secret_options.py).  Unset: a key file in the home with the embedded database,
     # none with an external one.  Kept out of repr so a logged Config never shows it.
     secret_key: str | None = field(default=None, repr=False)
+    # Webhooks (app/webhooks.py): the delay before each attempt, in seconds (the Standard
+    # Webhooks schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h;
+    # each retry jittered by 10 %), and each attempt's time limit.
+    webhook_retry_schedule: tuple[float, ...] = (0, 5, 300, 1800, 7200, 18000, 36000, 50400,
+                                                 72000, 86400)
+    webhook_timeout: float = 15.0
+    # Prometheus (app/metrics/): where this machine's processes keep their samples (None:
+    # <home>/metrics), the bearer token /metrics then requires (None: no token), and how long a
+    # scrape reuses the database-side gauges' last reading.
+    metrics_dir: Path | None = None
+    metrics_token: str | None = field(default=None, repr=False)
+    metrics_cache_seconds: float = 5.0
 
     def search_params(self, **overrides: Any) -> SearchParams:
         """The ranking settings search runs with (the API, the CLI and the evaluation
@@ -193,10 +277,22 @@ class Config:
             max_request_bytes=_env_int(env, "PAGEMILL_MAX_REQUEST_BYTES", cls.max_request_bytes),
             max_json_depth=_env_int(env, "PAGEMILL_MAX_JSON_DEPTH", cls.max_json_depth),
             max_event_streams=_env_int(env, "PAGEMILL_MAX_EVENT_STREAMS", cls.max_event_streams),
+            web_workers=_env_int(env, "PAGEMILL_WEB_WORKERS", cls.web_workers),
+            key_concurrency=_env_int(env, "PAGEMILL_KEY_CONCURRENCY", cls.key_concurrency),
+            broker_visibility_timeout=_env_float(env, "PAGEMILL_BROKER_VISIBILITY_TIMEOUT", 0.0)
+            or cls.broker_visibility_timeout,
+            key_concurrency_heavy=_env_int(env, "PAGEMILL_KEY_CONCURRENCY_HEAVY",
+                                           cls.key_concurrency_heavy),
+            web_threads=_env_int(env, "PAGEMILL_WEB_THREADS", cls.web_threads),
+            rate_limit_per_minute=_env_int(env, "PAGEMILL_RATE_LIMIT_PER_MINUTE",
+                                           cls.rate_limit_per_minute),
+            # Unset, empty or 0: the default (a minute's worth).
+            rate_limit_burst=_env_int(env, "PAGEMILL_RATE_LIMIT_BURST", 0) or cls.rate_limit_burst,
             chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", cls.chunk_max_tokens),
             chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", cls.chunk_overlap_tokens),
             chunker=env.get("PAGEMILL_CHUNKER") or cls.chunker,
             embedding_batch_size=_env_int(env, "PAGEMILL_EMBEDDING_BATCH_SIZE", cls.embedding_batch_size),
+            embedder=_env_embedder(env, cls.embedder),
             worker_concurrency=_env_int(env, "PAGEMILL_WORKER_CONCURRENCY", cls.worker_concurrency),
             bm25_k1=_env_float(env, "PAGEMILL_BM25_K1", cls.bm25_k1),
             bm25_b=_env_float(env, "PAGEMILL_BM25_B", cls.bm25_b),
@@ -231,6 +327,25 @@ class Config:
             mistral_api_key=env.get("MISTRAL_API_KEY") or None,
             mistral_server_url=env.get("MISTRAL_SERVER_URL") or None,
             mistral_model=env.get("MISTRAL_OCR_MODEL") or cls.mistral_model,
+            media_max_seconds=_env_float(env, "PAGEMILL_MEDIA_MAX_SECONDS", cls.media_max_seconds),
+            media_piece_seconds=_env_float(env, "PAGEMILL_MEDIA_PIECE_SECONDS", cls.media_piece_seconds),
+            media_piece_bytes=_env_int(env, "PAGEMILL_MEDIA_PIECE_BYTES", cls.media_piece_bytes),
+            media_overlap_seconds=_env_float(env, "PAGEMILL_MEDIA_OVERLAP_SECONDS",
+                                             cls.media_overlap_seconds),
+            media_window_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_SECONDS", cls.media_window_seconds),
+            media_window_overlap_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_OVERLAP_SECONDS",
+                                                    cls.media_window_overlap_seconds),
+            transcribers=tuple(name.strip() for name in env.get(
+                "PAGEMILL_TRANSCRIBERS", ",".join(cls.transcribers)).split(",") if name.strip()),
+            transcribe_retry_after_cap=_env_float(env, "PAGEMILL_TRANSCRIBE_RETRY_AFTER_CAP",
+                                                  cls.transcribe_retry_after_cap),
+            transcribe_timeout=_env_float(env, "PAGEMILL_TRANSCRIBE_TIMEOUT", cls.transcribe_timeout),
+            groq_api_key=env.get("GROQ_API_KEY") or None,
+            groq_base_url=env.get("GROQ_BASE_URL") or cls.groq_base_url,
+            groq_transcribe_model=env.get("GROQ_TRANSCRIBE_MODEL") or cls.groq_transcribe_model,
+            openai_api_key=env.get("OPENAI_API_KEY") or None,
+            openai_base_url=env.get("OPENAI_BASE_URL") or cls.openai_base_url,
+            openai_transcribe_model=env.get("OPENAI_TRANSCRIBE_MODEL") or cls.openai_transcribe_model,
             provider_poll_seconds=_env_float(env, "PAGEMILL_PROVIDER_POLL_SECONDS",
                                              cls.provider_poll_seconds),
             provider_window_seconds=_env_float(env, "PAGEMILL_PROVIDER_WINDOW_SECONDS",
@@ -246,6 +361,13 @@ class Config:
             url_connect_timeout=_env_float(env, "PAGEMILL_URL_CONNECT_TIMEOUT", cls.url_connect_timeout),
             url_read_timeout=_env_float(env, "PAGEMILL_URL_READ_TIMEOUT", cls.url_read_timeout),
             secret_key=env.get("PAGEMILL_SECRET_KEY") or None,
+            webhook_retry_schedule=_env_seconds(env, "PAGEMILL_WEBHOOK_RETRY_SCHEDULE",
+                                                cls.webhook_retry_schedule),
+            webhook_timeout=_env_float(env, "PAGEMILL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
+            metrics_dir=Path(env["PAGEMILL_METRICS_DIR"]) if env.get("PAGEMILL_METRICS_DIR") else None,
+            metrics_token=env.get("PAGEMILL_METRICS_TOKEN") or None,
+            metrics_cache_seconds=_env_float(env, "PAGEMILL_METRICS_CACHE_SECONDS",
+                                             cls.metrics_cache_seconds),
         )
 
     @property
@@ -255,6 +377,10 @@ class Config:
     @property
     def pgdata(self) -> Path:
         return self.home / "pgdata"
+
+    @property
+    def metrics_samples_dir(self) -> Path:
+        return self.metrics_dir or self.home / "metrics"
 
     def broker_url_for(self, database_url: str) -> str:
         """The Celery broker URL: ``BROKER_URL``, or pagemill's durable transport on the database."""
@@ -271,6 +397,7 @@ class Config:
             easyocr_model_dir=self.easyocr_model_dir,
             docling_artifacts_path=self.docling_artifacts_path,
             mistral=self.mistral_settings(),
+            media=self.media_settings(),
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
             zip_limits=ZipLimits(max_total_bytes=self.zip_max_bytes, max_ratio=self.zip_max_ratio),
         )
@@ -285,6 +412,22 @@ class Config:
     def mistral_settings(self) -> MistralSettings:
         return MistralSettings(api_key=self.mistral_api_key, server_url=self.mistral_server_url,
                                model=self.mistral_model)
+
+    def media_settings(self) -> MediaSettings:
+        known = {
+            "groq": TranscriberSettings("groq", self.groq_api_key, self.groq_base_url,
+                                        self.groq_transcribe_model, self.transcribe_timeout),
+            "openai": TranscriberSettings("openai", self.openai_api_key, self.openai_base_url,
+                                          self.openai_transcribe_model, self.transcribe_timeout)}
+        unknown = [name for name in self.transcribers if name not in known]
+        if unknown:
+            raise ValueError(f"PAGEMILL_TRANSCRIBERS names unknown providers {unknown}; "
+                             f"known: {', '.join(known)}")
+        return MediaSettings(
+            max_seconds=self.media_max_seconds, piece_seconds=self.media_piece_seconds,
+            piece_bytes=self.media_piece_bytes, overlap_seconds=self.media_overlap_seconds,
+            transcription=TranscriptionSettings(tuple(known[name] for name in self.transcribers),
+                                                retry_after_cap=self.transcribe_retry_after_cap))
 
     def result_backend_for(self, database_url: str) -> str:
         return "db+" + to_sqlalchemy_url(database_url)

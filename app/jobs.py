@@ -17,6 +17,7 @@ from typing import Any, Self
 
 from sqlalchemy import Connection, text
 
+from app import admission
 from app.rows import from_row, row_values
 from app.storage import Storage
 from extractors.sniff import PARSEABLE, sniff
@@ -142,6 +143,8 @@ class IndexedChunk:
     page_start: int | None
     page_end: int | None
     boxes: list[dict[str, Any]] | None
+    start_s: float | None
+    end_s: float | None
     token_count: int
 
 
@@ -216,8 +219,14 @@ def create_job(
     options: dict[str, Any] | None = None,
     idempotency_key: str | None = None,
     request_sha256: str | None = None,
+    api_key_id: str | None = None,
+    request_id: str | None = None,
+    priority: int = 0,
 ) -> tuple[str, int]:
     """Write a job, its batches and its documents; returns (job id, number of batches).
+    ``api_key_id`` is the API key that submitted it (None from the CLI): usage is told by it,
+    and its batches share that key's slots (app/admission.py); ``request_id`` the request (or
+    command) that created it, which its logs carry; ``priority`` its tasks' broker priority.
 
     Nothing is published here: the caller publishes after this transaction commits.  A
     concurrent job with the same idempotency key makes this raise ``IntegrityError``.
@@ -232,15 +241,19 @@ def create_job(
     batch_count = (len(documents) + batch_size - 1) // batch_size
     conn.execute(text("""
         INSERT INTO jobs (id, tenant_id, total_documents, batch_size, options, idempotency_key,
-                          request_sha256)
-        VALUES (:id, :tenant, :total, :batch_size, CAST(:options AS jsonb), :key, :sha)
+                          request_sha256, api_key_id, request_id)
+        VALUES (:id, :tenant, :total, :batch_size, CAST(:options AS jsonb), :key, :sha,
+                CAST(:api_key_id AS uuid), :request_id)
     """), {"id": job_id, "tenant": tenant_id, "total": len(documents), "batch_size": batch_size,
-           "options": json.dumps(options or {}), "key": idempotency_key, "sha": request_sha256})
+           "options": json.dumps(options or {}), "key": idempotency_key, "sha": request_sha256,
+           "api_key_id": api_key_id, "request_id": request_id})
     conn.execute(text("""
-        INSERT INTO batches (job_id, batch_no, task_id)
-        SELECT CAST(:job AS uuid), n, CAST(:job AS text) || ':' || n
+        INSERT INTO batches (job_id, batch_no, task_id, slot_key, heavy, priority)
+        SELECT CAST(:job AS uuid), n, CAST(:job AS text) || ':' || n, :slot, :heavy, :priority
         FROM generate_series(0, :count - 1) AS n
-    """), {"job": job_id, "count": batch_count})
+    """), {"job": job_id, "count": batch_count, "slot": admission.slot_key(api_key_id, tenant_id),
+           "heavy": (options or {}).get("provider") in admission.HEAVY_PROVIDERS,
+           "priority": priority})
     conn.execute(text("""
         INSERT INTO documents (tenant_id, job_id, external_id, batch_no, source, object_key,
                                filename, mime_type, size_bytes, sha256, metadata, url)
@@ -264,6 +277,15 @@ def create_job(
         "metas": [json.dumps(d.metadata) for d in documents],
         "urls": [d.url for d in documents],
     })
+    # A batch holding audio or video (transcribed by a remote provider, minutes per file) is of
+    # the heavy kind too: its key's stricter limit holds it (app/admission.py).
+    conn.execute(text("""
+        UPDATE batches SET heavy = true
+        WHERE job_id = CAST(:job AS uuid) AND NOT heavy AND batch_no IN (
+            SELECT batch_no FROM documents
+            WHERE job_id = CAST(:job AS uuid)
+              AND (mime_type LIKE 'audio/%' OR mime_type LIKE 'video/%'))
+    """), {"job": job_id})
     return job_id, batch_count
 
 
@@ -291,7 +313,7 @@ GROUP BY j.id
 
 def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> JobProgress | None:
     """Job status and counts derived from its document rows; ``None`` if not the caller's."""
-    if not _is_uuid(job_id):
+    if not is_uuid(job_id):
         return None
     where = "j.id = CAST(:job AS uuid)" + (" AND j.tenant_id = :tenant" if tenant_id else "")
     sql = _PROGRESS.format(where=where, order="")
@@ -308,7 +330,7 @@ def lock_job(conn: Connection, job_id: str) -> None:
 
 def lock_job_of_document(conn: Connection, tenant_id: str, document_uuid: str) -> None:
     """:func:`lock_job` for the job a document belongs to (nothing for an unknown id)."""
-    if _is_uuid(document_uuid):
+    if is_uuid(document_uuid):
         conn.execute(text("""
             SELECT 1 FROM jobs j JOIN documents d ON d.job_id = j.id
             WHERE d.id = CAST(:id AS uuid) AND d.tenant_id = :tenant FOR UPDATE OF j
@@ -512,7 +534,9 @@ def job_options(conn: Connection, job_id: str) -> dict[str, Any]:
 
 
 def finalize_job(conn: Connection, job_id: str) -> str | None:
-    """Set the job's terminal status from its documents; ``None`` while some are unfinished."""
+    """Set the job's terminal status from its documents; ``None`` while some are unfinished.
+    Its event (``job.completed``, ...) is written by a trigger, in this transaction (migration
+    0016), as are those of documents that become completed or failed."""
     row = conn.execute(text("""
         WITH counts AS (
             -- The outcome is the submitted documents' (attachments are listed under them);
@@ -537,12 +561,14 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
         current = conn.execute(text("SELECT status FROM jobs WHERE id = :job"), {"job": job_id})
         status = current.scalar_one_or_none()
         return status if status in TERMINAL_JOB_STATES else None
-    conn.execute(text("""
-        INSERT INTO outbox (tenant_id, topic, payload)
-        VALUES (:tenant, 'job.finished',
-                jsonb_build_object('job_id', CAST(:job AS text), 'status', CAST(:status AS text)))
-    """), {"tenant": row.tenant_id, "job": job_id, "status": row.status})
     return str(row.status)
+
+
+def request_id_of(conn: Connection, job_id: str) -> str | None:
+    """The id of the request (or command) that created the job, if it was recorded."""
+    value = conn.execute(text("SELECT request_id FROM jobs WHERE id = CAST(:job AS uuid)"),
+                         {"job": job_id}).scalar_one_or_none()
+    return str(value) if value is not None else None
 
 
 def unpublished_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int, int]]:
@@ -639,7 +665,7 @@ def failed_documents(conn: Connection, tenant_id: str, job_id: str, limit: int) 
 
 def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> DocumentDetail | None:
     """One document's outcome, Markdown and (when its content is the one indexed) chunks."""
-    if not _is_uuid(document_uuid):
+    if not is_uuid(document_uuid):
         return None
     row = conn.execute(text(f"""
         SELECT {_DOCUMENT_FIELDS}, d.markdown, d.extraction FROM documents d
@@ -649,7 +675,7 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> Docume
         return None
     chunks = conn.execute(text("""
         SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.boxes,
-               c.token_count
+               c.start_s, c.end_s, c.token_count
         FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
         WHERE sd.tenant_id = :tenant AND sd.source_document_id = CAST(:id AS uuid)
         ORDER BY c.chunk_no
@@ -723,7 +749,7 @@ def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
     already ended (cancel racing completion), the job keeps its real outcome: it is finalised
     here instead.  Returns the job's status afterwards, ``None`` if it is not the caller's.
     """
-    if not _is_uuid(job_id):
+    if not is_uuid(job_id):
         return None
     # The job row lock orders concurrent cancels, deletes, claims and the finalising callback.
     job = conn.execute(text("""
@@ -741,14 +767,11 @@ def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
     """), {"job": job_id}).rowcount
     if not cancelled:
         return finalize_job(conn, job_id) or str(job.status)
+    # The job.cancelled event is written by a trigger, in this transaction (migration 0016).
     conn.execute(text("""
         UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
         WHERE id = :job
     """), {"job": job_id})
-    conn.execute(text("""
-        INSERT INTO outbox (tenant_id, topic, payload)
-        VALUES (:tenant, 'job.cancelled', jsonb_build_object('job_id', CAST(:job AS text)))
-    """), {"tenant": tenant_id, "job": job_id})
     return "cancelled"
 
 
@@ -760,7 +783,7 @@ def reopen_failed(conn: Connection, tenant_id: str, job_id: str) -> tuple[int, l
     """
     job = conn.execute(text("""
         SELECT status FROM jobs WHERE id = CAST(:job AS uuid) AND tenant_id = :tenant FOR UPDATE
-    """), {"job": job_id, "tenant": tenant_id}).one_or_none() if _is_uuid(job_id) else None
+    """), {"job": job_id, "tenant": tenant_id}).one_or_none() if is_uuid(job_id) else None
     if job is None:
         return None
     if job.status in ("queued", "running"):
@@ -779,13 +802,14 @@ def reopen_failed(conn: Connection, tenant_id: str, job_id: str) -> tuple[int, l
         WHERE id = :job RETURNING retries
     """), {"job": job_id}).scalar_one()
     conn.execute(text("""
-        UPDATE batches SET status = 'queued', finished_at = NULL
+        UPDATE batches SET status = 'queued', finished_at = NULL, admitted_at = NULL,
+               published_at = NULL
         WHERE job_id = :job AND batch_no = ANY(CAST(:batches AS int[]))
     """), {"job": job_id, "batches": sorted(set(batches))})
     return int(retry), sorted(set(batches))
 
 
-def _is_uuid(value: str) -> bool:
+def is_uuid(value: str) -> bool:
     try:
         uuid.UUID(value)
     except ValueError:
@@ -796,7 +820,7 @@ def _is_uuid(value: str) -> bool:
 def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) -> DeletedDocument | None:
     """Mark a document deleted; returns what the caller must still remove (its external id,
     whether it is the indexed version, and its object key if no other document shares it)."""
-    if not _is_uuid(document_uuid):
+    if not is_uuid(document_uuid):
         return None
     row = conn.execute(text("""
         UPDATE documents SET deleted_at = now(), markdown = NULL, updated_at = now(),

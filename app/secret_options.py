@@ -202,6 +202,12 @@ def _keys(config: Config | None) -> list[bytes]:
     raise SecretKeyUnavailable(_NO_KEY)
 
 
+def fernet(config: Config | None) -> MultiFernet:
+    """The same keys for the other secrets pagemill stores (webhook signing secrets,
+    app/webhooks.py): raises :class:`SecretKeyUnavailable` like :func:`seal`."""
+    return _fernet(config)
+
+
 def _fernet(config: Config | None) -> MultiFernet:
     from cryptography.fernet import Fernet, MultiFernet
 

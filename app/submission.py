@@ -1,4 +1,5 @@
-"""Submitting a job: rows first, in one transaction, then the Celery chord.
+"""Submitting a job: rows first, in one transaction, then admission (app/admission.py), which
+publishes the batches that have a slot.
 
 If publishing fails after the commit, the job stays with ``published_at IS NULL`` where a
 reconciler can find it; it is never silently lost.  Every job (API, CLI, sync parse) is
@@ -15,9 +16,10 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from app import jobs, secret_options
+from app import jobs, log_context, secret_options
 from app.config import Config
 from app.jobs import NewDocument, UnsupportedDocument, stage_document
+from app.request_ids import new_request_id
 from app.storage import Storage
 from extractors.sniff import MIME_RECORD
 
@@ -34,19 +36,27 @@ def submit_job(
     request_sha256: str | None = None,
     priority: int = 0,
     config: Config | None = None,
+    api_key_id: str | None = None,
+    request_id: str | None = None,
 ) -> str:
     """Write the job and publish it; its id.  ``config`` gives the key that encrypts secret
     options: without one, options holding a secret raise
-    :class:`~app.secret_options.SecretKeyUnavailable` before anything is written."""
+    :class:`~app.secret_options.SecretKeyUnavailable` before anything is written.
+    ``api_key_id``: the API key submitting it, recorded for usage per key.  ``request_id``:
+    by default the one bound for the request in hand (app/log_context.py), else a new one; it
+    is stored with the job and travels with its tasks."""
     from tasks.ingest import publish_job
 
+    # A job from the CLI has no request: it gets an id of its own, as an API request would.
+    request_id = request_id or log_context.current("request_id") or new_request_id()
     stored = secret_options.seal(config, options or {})
     with engine.begin() as conn:
-        job_id, batch_count = jobs.create_job(conn, tenant_id, documents, batch_size, stored,
-                                              idempotency_key, request_sha256)
+        job_id, _ = jobs.create_job(conn, tenant_id, documents, batch_size, stored,
+                                    idempotency_key, request_sha256, api_key_id, request_id,
+                                    priority)
     log.info("job created", extra={"job_id": job_id, "tenant_id": tenant_id,
                                    "documents": len(documents)})
-    publish_job(job_id, batch_count, priority=priority)
+    publish_job(job_id)
     return job_id
 
 

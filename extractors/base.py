@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from extractors.media import MediaSettings
     from extractors.mistral import MistralSettings
     from extractors.zip_limits import ZipLimits
 
@@ -113,7 +114,8 @@ class ExtractionError(Exception):
 
     ``code`` is machine-readable and stable: ``unsupported``, ``encrypted``, ``corrupt``,
     ``empty``, ``no_text``, ``too_large``, ``timeout``, ``extractor_crashed``,
-    ``provider_error``, ``engine_unavailable``, ``cancelled`` (the caller stopped it).
+    ``provider_error``, ``engine_unavailable``, ``cancelled`` (the caller stopped it);
+    for audio and video also ``no_audio`` and ``no_transcriber``.
     """
 
     def __init__(self, code: str, message: str, attempts: list[Attempt] | None = None) -> None:
@@ -153,6 +155,9 @@ class ExtractOptions:
     soft_deadline: float | None = None
     # Inflation limits for ZIP-based formats (None: extractors.zip_limits' defaults).
     zip_limits: ZipLimits | None = None
+    # Audio and video: limits, splitting and the transcription providers (None: defaults,
+    # no provider, so media fail as no_transcriber).
+    media: MediaSettings | None = None
 
     def past_soft_deadline(self) -> bool:
         return self.soft_deadline is not None and time.monotonic() > self.soft_deadline

@@ -31,7 +31,7 @@ def extract(data: bytes, filename: str | None = None, declared: str | None = Non
         route = route_for(mime)
     if mime is None or route is None:
         kind = mime or "unrecognised binary content"
-        hint = " (audio and video need a transcription provider; none is configured)" \
+        hint = " (audio and video are read as MP3, M4A, WAV, FLAC, Ogg/Opus, MP4, MOV, WebM or MKV)" \
             if mime and mime.startswith(("audio/", "video/")) else ""
         raise ExtractionError("unsupported", f"cannot parse {kind}{hint}")
     result = _run(route, Request(data, mime, filename, depth), options)

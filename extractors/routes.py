@@ -19,6 +19,8 @@ docling       CSV DOCX HTML PPTX XLSX           run_chain                       
 unstructured  EML MSG                           on_utf8(mail.run)                 unstructured
 unstructured  DOC EPUB ODT PPT RTF TSV XLS XML  on_utf8(run_chain)                unstructured
 decrypt       ENCRYPTED_OFFICE                  unwrap: encrypted_office.decrypt
+media         FLAC M4A MP3 OGG WAV              media.run
+media         M4V MKV MOV MP4 WEBM              media.run
 ============  ================================  ================================  =======================
 
 The table is ``ROUTES`` below, written out (types by their ``extractors.mime`` names, engines
@@ -30,6 +32,8 @@ What the rows do beyond their engines:
 - images: each frame through the OCR engines of ``options.ocr_engines``.
 - mail: attachments are read through the router, each a document of its own.
 - DOC XLS PPT: unstructured needs LibreOffice for them.
+- media: ffmpeg makes a mono 16 kHz track, cut at silences into pieces; each piece goes to the
+  transcription providers of ``options.media`` in order (:mod:`extractors.transcribers`).
 - encrypted OOXML: decrypted with ``options.password`` (msoffcrypto), then sniffed and routed
   again, once.
 """
@@ -38,9 +42,21 @@ from __future__ import annotations
 
 import inspect
 
-from extractors import docling, encrypted_office, images, mail, pdf, pdf_text, plaintext, record, unstructured
+from extractors import (
+    docling,
+    encrypted_office,
+    images,
+    mail,
+    media,
+    pdf,
+    pdf_text,
+    plaintext,
+    record,
+    unstructured,
+)
 from extractors.engine import Pipeline, Route
 from extractors.mime import (
+    AUDIO_TYPES,
     IMAGE_TYPES,
     LONG_TAIL_TYPES,
     MAIL_TYPES,
@@ -51,6 +67,7 @@ from extractors.mime import (
     MIME_RECORD,
     OFFICE_TYPES,
     TEXT_TYPES,
+    VIDEO_TYPES,
 )
 from extractors.pipelines import on_utf8, run_chain, run_one
 
@@ -64,13 +81,16 @@ ROUTES: tuple[Route, ...] = (
     Route("unstructured", MAIL_TYPES, on_utf8(mail.run), fast=(unstructured.ENGINE,)),
     Route("unstructured", LONG_TAIL_TYPES - MAIL_TYPES, on_utf8(run_chain), fast=(unstructured.ENGINE,)),
     Route("decrypt", frozenset({MIME_ENCRYPTED_OFFICE}), unwrap=encrypted_office.decrypt),
+    # Two rows, one pipeline: audio and video differ only in what ffmpeg leaves out (-vn).
+    Route("media", AUDIO_TYPES, media.run),
+    Route("media", VIDEO_TYPES, media.run),
 )
 
 
 # Pipelines that take a fixed number of fast-track engines (run_one and pdf.run unpack
 # ``(engine,) = route.fast``; images.run reads options.ocr_engines instead), so that a row
 # giving them another number fails at import, not on its first document.
-_FAST_ENGINES: dict[Pipeline, int] = {run_one: 1, pdf.run: 1, images.run: 0}
+_FAST_ENGINES: dict[Pipeline, int] = {run_one: 1, pdf.run: 1, images.run: 0, media.run: 0}
 
 
 def _check(route: Route) -> None:

@@ -124,7 +124,7 @@ def _text_type(data: bytes, text: str, filename: str | None, declared: str | Non
 def sniff(data: bytes, filename: str | None = None, declared: str | None = None) -> str | None:
     """The MIME type of ``data`` as pagemill sees it, or ``None`` if it is unrecognised.
 
-    A recognised type is not necessarily parseable (audio, for one): see ``PARSEABLE``, the
+    A recognised type is not necessarily parseable (MIDI, for one): see ``PARSEABLE``, the
     types that have a row in the routing table (:mod:`extractors.routes`).
     """
     if declared == MIME_RECORD:

@@ -11,6 +11,10 @@ split between rows, each part repeating the header.  BM25 indexes the raw table 
 cell value is a term); what is embedded is a short description -- heading path, columns,
 row count and the first cells -- because a sentence embedding of pipe-separated cells says
 little, while "table of ... with columns ..." matches questions about it.
+
+Transcripts of audio and video are chunked by time instead (:func:`chunk_transcript`): whole
+segments packed into windows of a given length that overlap, each chunk carrying the seconds
+it spans (``start_s``, ``end_s``).
 """
 
 from __future__ import annotations
@@ -55,6 +59,9 @@ class Chunk:
     spans: tuple[tuple[int, int, int], ...] = ()
     # Where the text is on the pages, when the source has positions (see provenance.py).
     boxes: tuple[Box, ...] = ()
+    # Seconds into the recording the text was heard (transcripts only).
+    start_s: float | None = None
+    end_s: float | None = None
 
     @property
     def context_text(self) -> str:
@@ -339,4 +346,47 @@ def _pack_prose(
         used += piece[1]
     if current:
         emit()
+    return chunks
+
+
+def chunk_transcript(
+    segments: Sequence[tuple[float, float, str]],
+    window_seconds: float = 60.0,
+    overlap_seconds: float = 10.0,
+    max_tokens: int = 256,
+    counter: Callable[[str], int] = count_tokens,
+) -> list[Chunk]:
+    """Chunk a transcript given as (start, end, text) segments in seconds, in time order.
+
+    A chunk is whole segments spanning at most ``window_seconds`` and fitting the token window;
+    the next chunk starts with the first segment that begins ``overlap_seconds`` before the
+    previous chunk's end (always at least one segment further on).  A segment too long for the
+    token window on its own is cut by tokens, each part keeping the segment's times.
+    """
+    budget = max(max_tokens - SPECIAL_TOKENS, 16)
+    parts: list[tuple[float, float, str, int]] = []
+    for start, end, text in segments:
+        text = text.strip()
+        if not text:
+            continue
+        n = counter(text)
+        if n <= budget:
+            parts.append((start, end, text, n))
+        else:
+            parts.extend((start, end, piece, counter(piece)) for piece in split_by_tokens(text, budget))
+    chunks: list[Chunk] = []
+    first = 0
+    while first < len(parts):
+        last, used = first, parts[first][3]
+        while last + 1 < len(parts) and parts[last + 1][1] - parts[first][0] <= window_seconds \
+                and used + parts[last + 1][3] <= budget:
+            last += 1
+            used += parts[last][3]
+        taken = parts[first:last + 1]
+        chunks.append(Chunk(" ".join(p[2] for p in taken), (), None, None, used,
+                            start_s=taken[0][0], end_s=max(p[1] for p in taken)))
+        if last + 1 >= len(parts):
+            break
+        resume = taken[-1][1] - overlap_seconds
+        first = next((i for i in range(first + 1, last + 1) if parts[i][0] >= resume), last + 1)
     return chunks

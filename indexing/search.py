@@ -79,6 +79,9 @@ class Hit:
     # Where the text is on its pages (provenance.py's boxes as JSON objects); None when the
     # source has no positions.
     boxes: list[dict[str, Any]] | None = None
+    # Seconds into the recording the text spans (audio and video); None for other sources.
+    start_s: float | None = None
+    end_s: float | None = None
     # Which BM25 path ranked the candidates (the same for every hit of a search): 'scan',
     # 'exact<n>' (proven in round n), 'maxscore' (proven by MaxScore) or 'budget'
     # (bm25_exact off and no round could prove its ranking); None in dense mode.

@@ -47,16 +47,16 @@ _DELETE_CHUNKS = text("DELETE FROM chunks WHERE search_document_id = :sdid")
 _INSERT_CHUNKS_AND_POSTINGS = text("""
 WITH new_chunks AS (
     INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path, page_start,
-                        page_end, token_count, bm25_length, embedding, boxes)
+                        page_end, token_count, bm25_length, embedding, boxes, start_s, end_s)
     SELECT :tenant, :sdid, u.no, u.body,
            CASE WHEN u.path = '' THEN '{}'::text[] ELSE string_to_array(u.path, E'\\x1f') END,
            u.page_start, u.page_end, u.tokens, u.length, CAST(u.vec AS vector),
-           CAST(u.boxes AS jsonb)
+           CAST(u.boxes AS jsonb), u.start_s, u.end_s
     FROM unnest(CAST(:nos AS int[]), CAST(:bodies AS text[]), CAST(:paths AS text[]),
                 CAST(:page_starts AS int[]), CAST(:page_ends AS int[]),
                 CAST(:tokens AS int[]), CAST(:lengths AS int[]), CAST(:vectors AS text[]),
-                CAST(:boxes AS text[]))
-         AS u(no, body, path, page_start, page_end, tokens, length, vec, boxes)
+                CAST(:boxes AS text[]), CAST(:starts AS float8[]), CAST(:ends AS float8[]))
+         AS u(no, body, path, page_start, page_end, tokens, length, vec, boxes, start_s, end_s)
     RETURNING id, chunk_no, bm25_length
 )
 INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
@@ -261,6 +261,8 @@ def _chunk_params(
         "page_ends": [c.page_end for c in chunks],
         # NULL, not [], for chunks of sources without positions.
         "boxes": [json.dumps([b.as_json() for b in c.boxes]) if c.boxes else None for c in chunks],
+        "starts": [c.start_s for c in chunks],
+        "ends": [c.end_s for c in chunks],
         "tokens": [c.token_count for c in chunks],
         "lengths": lengths,
         "vectors": [vector_literal(v) for v in vectors],

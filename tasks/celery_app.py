@@ -10,10 +10,11 @@ database created and migrated then (tasks/runtime.py), so that ``celery -A tasks
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import setup_logging
+from celery.signals import celeryd_init, setup_logging, worker_process_shutdown
 from kombu.transport import TRANSPORT_ALIASES
 
 from app.config import Config
@@ -22,14 +23,18 @@ from app.config import Config
 TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 
 
-def _database_defaults() -> dict[str, str]:
+def _database_defaults() -> dict[str, Any]:
     from tasks.runtime import get_runtime
 
     runtime = get_runtime()
     config: Config = runtime.config
     url = runtime.database_url
-    return {"broker_url": config.broker_url_for(url),
-            "result_backend": config.result_backend_for(url)}
+    defaults: dict[str, Any] = {"broker_url": config.broker_url_for(url),
+                                "result_backend": config.result_backend_for(url)}
+    if config.broker_visibility_timeout is not None and not config.broker_url:
+        # How long a dead worker's task stays leased before the next worker gets it.
+        defaults["broker_transport_options"] = {"visibility_timeout": config.broker_visibility_timeout}
+    return defaults
 
 
 @setup_logging.connect
@@ -43,8 +48,30 @@ def _configure_logging(loglevel: Any = None, **_: Any) -> None:
     logs.configure(str(level).upper())
 
 
+@celeryd_init.connect
+def _claim_metrics_directory(**_: Any) -> None:
+    """A worker's main process owns the Prometheus samples of its pool (app/metrics/directory.py),
+    claimed before the pool forks, so that every pool process writes there too."""
+    from app.metrics import directory
+
+    directory.claim(Config.from_env().metrics_samples_dir)
+
+
+@worker_process_shutdown.connect
+def _mark_pool_process_dead(**_: Any) -> None:
+    """prometheus_client's bookkeeping for a pool process that exits (its live gauges' files);
+    its counters and histograms stay counted."""
+    from app.metrics import directory
+
+    if directory.current() is not None:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(os.getpid())
+
+
 def create_celery() -> Celery:
-    celery = Celery("pagemill", include=["tasks.ingest", "tasks.heartbeat", "tasks.provider"])
+    celery = Celery("pagemill", include=["tasks.task_context", "tasks.ingest", "tasks.heartbeat",
+                                         "tasks.provider", "tasks.webhooks"])
     celery.config_from_object("celeryconfig")
     celery.add_defaults(_database_defaults)
     return celery

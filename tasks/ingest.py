@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from celery import Task, chord
+from celery import Task
 from celery.signals import worker_ready
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
-from app import jobs
+from app import admission, jobs
+from app.config import Config
 from tasks.celery_app import app
 from tasks.pipeline import process_batch
 from tasks.runtime import get_runtime
@@ -36,6 +37,8 @@ def log_capabilities(**_: object) -> None:
     max_retries=8,
 )
 def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
+    """One batch; then the job is finalised if this was its last work, and the slot this batch
+    held goes to the next waiting batch (app/admission.py)."""
     runtime = get_runtime()
     log.info("ingest_batch", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                     "task_id": self.request.id})
@@ -45,6 +48,11 @@ def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
         from tasks.provider import provider_submit
 
         provider_submit.delay(outcome.provider_batch)
+    with runtime.engine.begin() as conn:
+        status = jobs.finalize_job(conn, job_id)
+    if status is not None:
+        log.info("job finalised", extra={"job_id": job_id, "status": status})
+    dispatch(runtime.engine, runtime.config)
     return {"completed": outcome.completed, "failed": outcome.failed,
             "unchanged": outcome.unchanged, "waiting": outcome.waiting}
 
@@ -57,6 +65,8 @@ def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
     max_retries=8,
 )
 def finalize_job(self: Task, _results: object, job_id: str) -> str | None:
+    """The chord callback of jobs published before admission (migration 0018): such messages
+    may still be in a broker after an upgrade.  Batches now finalise their job themselves."""
     runtime = get_runtime()
     with runtime.engine.begin() as conn:
         status = jobs.finalize_job(conn, job_id)
@@ -65,19 +75,49 @@ def finalize_job(self: Task, _results: object, job_id: str) -> str | None:
     return status
 
 
-def publish_job(job_id: str, batch_count: int, batches: list[int] | None = None,
-                retry: int = 0, priority: int = 0) -> None:
-    """Enqueue a job as a chord: one task per batch, with deterministic task ids
-    ``<job>:<batch>`` (``<job>:<batch>:r<n>`` for the n-th retry, so a retry never meets
-    the results of the first run), and a callback that finalises the job."""
-    suffix = f":r{retry}" if retry else ""
-    numbers = batches if batches is not None else list(range(batch_count))
-    header = [ingest_batch.si(job_id, n).set(task_id=f"{job_id}:{n}{suffix}", priority=priority)
-              for n in numbers]
-    chord(header)(finalize_job.s(job_id).set(task_id=f"{job_id}:finalize{suffix}", priority=priority))
+def batch_task_id(job_id: str, batch_no: int, retry: int) -> str:
+    """Deterministic: ``<job>:<batch>``, ``<job>:<batch>:r<n>`` for the n-th retry (so a
+    retry never meets the results of the first run)."""
+    return f"{job_id}:{batch_no}" + (f":r{retry}" if retry else "")
+
+
+def publish_job(job_id: str) -> None:
+    """Hand a written job to admission, then publish whatever admission lets through now (its
+    batches and any other key's that were waiting).  Its batches get slots as they free up:
+    this key's limit is never exceeded, and other keys' work is not queued behind it."""
     runtime = get_runtime()
     with runtime.engine.begin() as conn:
         jobs.mark_published(conn, job_id)
+    dispatch(runtime.engine, runtime.config)
+
+
+def dispatch(engine: Engine, config: Config) -> int:
+    """Admit what has a free slot and publish it; how many batches were published.
+
+    Each message carries the job's ``request_id`` header (tasks/task_context.py binds it for
+    the task's log lines).  A publish that fails leaves the batch admitted but unpublished:
+    the reconciler publishes it again (:func:`reconcile`)."""
+    with engine.begin() as conn:
+        admitted = admission.admit(conn, config.key_concurrency, config.key_concurrency_heavy)
+    return _publish(engine, admitted)
+
+
+def _publish(engine: Engine, batches: list[admission.AdmittedBatch]) -> int:
+    published = []
+    for batch in batches:
+        headers = {"request_id": batch.request_id} if batch.request_id else {}
+        try:
+            ingest_batch.apply_async((batch.job_id, batch.batch_no), priority=batch.priority,
+                                     task_id=batch_task_id(batch.job_id, batch.batch_no, batch.retry),
+                                     headers=headers)
+        except Exception:  # the broker down: the reconciler publishes it later
+            log.warning("could not publish an admitted batch; the reconciler will", exc_info=True,
+                        extra={"job_id": batch.job_id, "batch_id": f"{batch.job_id}:{batch.batch_no}"})
+            continue
+        published.append(batch)
+    with engine.begin() as conn:
+        admission.mark_published(conn, published)
+    return len(published)
 
 
 # A job younger than this may still be in the hands of its submitter, about to publish.
@@ -93,9 +133,16 @@ def reconcile(engine: Engine) -> dict[str, int]:
     with engine.connect() as conn:
         unpublished = jobs.unpublished_jobs(conn, PUBLISH_GRACE_SECONDS)
         unsettled = jobs.unsettled_jobs(conn, PUBLISH_GRACE_SECONDS)
-    for job_id, batches, retry in unpublished:
-        log.warning("re-publishing a job that was never published", extra={"job_id": job_id})
-        publish_job(job_id, batches, retry=retry)
+        lost = admission.admitted_unpublished(conn, PUBLISH_GRACE_SECONDS)
+    for job_id, _batches, _retry in unpublished:
+        log.warning("handing a job to admission that was never handed", extra={"job_id": job_id})
+        with engine.begin() as conn:
+            jobs.mark_published(conn, job_id)
+    if lost:
+        log.warning("re-publishing %d admitted batches whose publish was lost", len(lost))
+    republished = _publish(engine, lost)
+    # Slots freed without a dispatch (a worker that died after its batch): give them out.
+    admitted = dispatch(engine, get_runtime().config)
     for job_id in unsettled:
         with engine.begin() as conn:
             status = jobs.finalize_job(conn, job_id)
@@ -104,8 +151,8 @@ def reconcile(engine: Engine) -> dict[str, int]:
     from tasks.provider import reschedule_overdue
 
     rescheduled = reschedule_overdue(engine, PROVIDER_GRACE_SECONDS)
-    return {"republished": len(unpublished), "finalised": len(unsettled),
-            "provider_rescheduled": rescheduled}
+    return {"republished": len(unpublished) + republished, "admitted": admitted,
+            "finalised": len(unsettled), "provider_rescheduled": rescheduled}
 
 
 @app.task(name="pagemill.reconcile_jobs", autoretry_for=(OperationalError,), max_retries=3)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine
 
-from app import jobs, provider_batches, secret_options, url_fetch
+from app import admission, jobs, metrics, provider_batches, secret_options, url_fetch
 from app.config import Config
 from app.jobs import WorkDocument
 from app.storage import ObjectNotFound, Storage
@@ -34,7 +34,7 @@ from extractors import ExtractionError, ExtractionResult
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
 from extractors.sniff import MIME_EML, MIME_MSG
 from indexing import store
-from indexing.chunking import Chunk, chunk_markdown
+from indexing.chunking import Chunk, chunk_markdown, chunk_transcript
 from indexing.embedding import embed
 from indexing.provenance import page_regions, with_boxes
 from indexing.semantic import similarity_breaks
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 PIPELINE_VERSION = "6"
 MAX_ATTEMPTS = 3
 # Job option "provider" values that send a job's documents to a remote batch OCR API.
-REMOTE_PROVIDERS = frozenset({"mistral-batch"})
+REMOTE_PROVIDERS = admission.HEAVY_PROVIDERS
 
 Extractor = IsolatedExtractor | InProcessExtractor
 
@@ -118,7 +118,7 @@ def still_wanted(engine: Engine, doc_id: str) -> bool:
 
 def content_hash(sha256: str, config: Config) -> str:
     recipe = (f"{sha256}|{PIPELINE_VERSION}|{config.chunk_max_tokens}|{config.chunk_overlap_tokens}"
-              f"|{config.chunker}")
+              f"|{config.chunker}|{config.media_window_seconds}|{config.media_window_overlap_seconds}")
     return hashlib.sha256(recipe.encode()).hexdigest()
 
 
@@ -133,6 +133,7 @@ def _fail(engine: Engine, doc: WorkDocument, code: str, message: str,
     with engine.begin() as conn:
         failed = jobs.fail_document(conn, doc.id, code, message, report)
     if failed:
+        metrics.count_document("failed", None)
         log.warning("document failed: %s: %s", code, message, extra={**_fields(doc), "error_code": code})
     return failed
 
@@ -213,19 +214,24 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
              extractor: Extractor, job_options: dict[str, Any],
              clock: DocumentClock) -> list[Prepared]:
     """The document's attachments (documents of their own), then the document itself."""
+    began = time.monotonic()
     if doc.object_key is None and doc.url:
         doc, data = _fetch(engine, storage, doc, config)
     elif doc.sha256 is None and doc.source == "object":
         doc, data = _adopt_upload(engine, storage, doc)
     else:
         data = load_bytes(storage, doc)
+    metrics.observe_stage("fetch", time.monotonic() - began)
     # Decrypted here, where it is used, and nowhere else.
     password = secret_options.reveal(config, job_options, "password")
     options = config.extract_options(password=password if isinstance(password, str) else None)
+    began = time.monotonic()
     result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
                                options=options,
                                timeout=min(config.extract_hard_timeout, clock.remaining(doc.id)),
                                should_stop=lambda: not still_wanted(engine, doc.id))
+    metrics.observe_stage("extract", time.monotonic() - began)
+    metrics.observe_ocr(result.attempts, config.ocr_engines)
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
                                           "route": result.route, "quality": result.quality})
     item = prepare_result(doc, result, config)
@@ -276,14 +282,21 @@ def _prepare_attachments(engine: Engine, storage: Storage, parent: WorkDocument,
 
 def prepare_result(doc: WorkDocument, result: ExtractionResult, config: Config) -> Prepared:
     """Chunks and index identity for an extraction result (local or from a provider)."""
+    began = time.monotonic()
     chars = sum(len(page.markdown) for page in result.pages)
     if chars > config.max_text_chars:
         raise ExtractionError("too_large", f"the document's text has {chars} characters; the "
                               f"limit is {config.max_text_chars} (PAGEMILL_MAX_TEXT_CHARS)")
-    segments = [(page.markdown, page.number) for page in result.pages]
-    breaker = similarity_breaks if config.chunker == "semantic" else None
-    chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
-                            overlap_tokens=config.chunk_overlap_tokens, breaker=breaker)
+    timed = result.signals.get("segments") if result.route == "media" else None
+    if timed:  # a transcript: whole segments in time windows, each chunk with its times
+        chunks = chunk_transcript([(float(t["start"]), float(t["end"]), str(t["text"])) for t in timed],
+                                  config.media_window_seconds, config.media_window_overlap_seconds,
+                                  config.chunk_max_tokens)
+    else:
+        segments = [(page.markdown, page.number) for page in result.pages]
+        breaker = similarity_breaks if config.chunker == "semantic" else None
+        chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
+                                overlap_tokens=config.chunk_overlap_tokens, breaker=breaker)
     if not chunks:
         raise ExtractionError("empty", "no text could be extracted from the document")
     regions = {page.number: page_regions(page.markdown, page.number, page.size, page.blocks)
@@ -298,6 +311,7 @@ def prepare_result(doc: WorkDocument, result: ExtractionResult, config: Config) 
         job_id=doc.job_id, content_sha256=content_hash(doc.sha256, config), mime_type=result.mime_type,
         title=result.title, metadata_json=json.dumps(doc.metadata),
     )
+    metrics.observe_stage("chunk", time.monotonic() - began)
     return Prepared(doc, result, chunks, indexed)
 
 
@@ -341,6 +355,7 @@ def process_batch(
                 log.info("document cancelled during extraction", extra=_fields(doc))
                 continue
             report = {"attempts": [asdict(a) for a in exc.attempts]} if exc.attempts else None
+            metrics.observe_ocr(exc.attempts, config.ocr_engines)
             failed += _fail(engine, doc, exc.code, exc.message, report)
             continue
         except Exception as exc:  # an engine bug must fail its document, not the batch
@@ -361,6 +376,7 @@ def process_batch(
                                                       item.result.markdown, item.result.page_count,
                                                       count, item.result.report()):
                             raise _NoLongerInProgress
+                        metrics.count_document("completed", item.result.extractor)
                         unchanged += item is items[-1]
                         continue
             except _NoLongerInProgress:
@@ -390,6 +406,7 @@ def _adopt_unchanged(engine: Engine, doc: WorkDocument, config: Config) -> bool:
         if not jobs.complete_from(conn, doc.id, indexed.source_document_id, indexed.chunk_count):
             return False
         store.adopt(conn, indexed, doc.id, doc.job_id, json.dumps(doc.metadata))
+    metrics.count_document("completed", "unchanged")
     log.info("document unchanged: adopted", extra=_fields(doc))
     return True
 
@@ -471,6 +488,9 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
         if i not in vectors:
             continue
         n = len(item.chunks)
+        if clock is not None:  # its share of the embedding windows (_embed_wanted)
+            metrics.observe_stage("embed", clock.stages.get((item.doc.id, "embedding"), 0.0))
+        began = time.monotonic()
         try:
             with engine.begin() as conn:
                 if not jobs.lock_for_commit(conn, item.doc.id):
@@ -486,6 +506,8 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
                      extra=_fields(item.doc))
             wanted(engine, [item.doc.id])  # an attachment of an ended parent ends too
             continue
+        metrics.observe_stage("index", time.monotonic() - began)
+        metrics.count_document("completed", item.result.extractor)
         completed += item.doc.source != "attachment"  # count what the client submitted
         log.info("document indexed", extra={**_fields(item.doc), "chunks": n,
                                             "extractor": item.result.extractor})

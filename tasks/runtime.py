@@ -22,6 +22,13 @@ from extractors.isolation import InProcessExtractor, IsolatedExtractor
 class Runtime:
     config: Config
 
+    def __post_init__(self) -> None:
+        from indexing import embedding
+
+        # The embedder the configuration names (PAGEMILL_EMBEDDER), for this process's
+        # embeddings: indexing reads no configuration of its own.
+        embedding.configure(self.config.embedder, self.config.home)
+
     @cached_property
     def database_url(self) -> str:
         """The database's URL.  The embedded server (which pagemill owns) is started or

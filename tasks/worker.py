@@ -58,6 +58,11 @@ def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: 
             "--without-heartbeat"]
     if beat:
         argv += ["--beat", f"--schedule={runtime.config.home / 'celerybeat-schedule'}"]
+    # This worker's Prometheus samples (app/metrics/directory.py): claimed before Celery's
+    # command line loads its plugins (Flower's imports prometheus_client).
+    from app.metrics import directory
+
+    directory.claim(runtime.config.metrics_samples_dir)
     celery_app.worker_main(argv)
 
 
@@ -210,10 +215,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tasks", description="Run a pagemill worker.")
     parser.add_argument("command", choices=["worker"])
     parser.add_argument("--concurrency", "-c", type=int, default=None)
-    parser.add_argument("--loglevel", default="WARNING")
+    # The level of the process that starts it (`pagemill serve` passes its environment on).
+    parser.add_argument("--loglevel", default=os.environ.get("PAGEMILL_LOG_LEVEL", "WARNING"))
     parser.add_argument("--beat", action="store_true", help="also run the periodic reconciler")
     args = parser.parse_args(argv)
     from app import logs
 
-    logs.configure(os.environ.get("PAGEMILL_LOG_LEVEL", "WARNING").upper())
+    logs.configure(args.loglevel.upper())
     run_worker(args.concurrency, args.loglevel, args.beat)

@@ -12,6 +12,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,17 @@ def wait_for(predicate, timeout: float = 120.0, interval: float = 0.25, what: st
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
+def hold_job(conn: Any, job_id: str) -> None:
+    """A job no worker will ever be given: handed over, its batches holding their slots with
+    nothing published (app/admission.py admits only batches without a slot), so that a test
+    can watch it stay queued until the test itself changes it."""
+    from app import jobs
+
+    jobs.mark_published(conn, job_id)
+    conn.execute(text("UPDATE batches SET admitted_at = now(), published_at = now() "
+                      "WHERE job_id = CAST(:j AS uuid)"), {"j": job_id})
+
+
 def start_worker(env: dict[str, str], engine: Engine) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"], env=env, cwd=ROOT,
                             start_new_session=True)
@@ -150,6 +162,31 @@ def terminate(proc: subprocess.Popen[Any], timeout: float = 60) -> None:
 
 def stop_worker(proc: subprocess.Popen[bytes]) -> None:
     terminate(proc)
+
+
+@contextmanager
+def private_database_url(database_url: str) -> Iterator[str]:
+    """A database of its own on the test server, migrated, dropped afterwards: no other test's
+    worker (on the database's own broker) is there to take its jobs."""
+    from sqlalchemy import make_url
+
+    name = f"pagemill_private_{uuid.uuid4().hex[:8]}"
+    url = make_url(database_url)
+    create_database(url.set(database="postgres").render_as_string(hide_password=False), name)
+    private = url.set(database=name).render_as_string(hide_password=False)
+    upgrade_schema(private)
+    try:
+        yield private
+    finally:
+        get_engine(private).dispose()
+        with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture()
+def private_database(database_url: str) -> Iterator[str]:
+    with private_database_url(database_url) as url:
+        yield url
 
 
 @pytest.fixture()

@@ -202,7 +202,7 @@ def test_cancel_racing_completion_keeps_the_real_outcome(engine, storage, config
         topics = conn.execute(text("SELECT topic FROM outbox WHERE payload->>'job_id' = :j"),
                               {"j": job_id}).scalars().all()
     assert (progress.status, progress.cancelled_documents) == ("completed_with_errors", 0)
-    assert topics == ["job.finished"]
+    assert topics == ["job.completed_with_errors"]  # its one event: the real outcome
     with engine.begin() as conn:  # a second cancel changes nothing
         assert jobs.cancel_job(conn, tenant, job_id) == "completed_with_errors"
 

@@ -79,7 +79,7 @@ def test_routing_table_routes_every_parseable_type_once():
         for engine in route.fast + route.quality:
             assert route.types <= engine.accepts, (route.name, engine.name)
         assert all(route_for(mime) is route for mime in route.types)
-    assert route_for("audio/x-wav") is None and route_for(None) is None
+    assert route_for("audio/midi") is None and route_for(None) is None
 
 
 def test_every_default_ocr_engine_is_an_engine_object():

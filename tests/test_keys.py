@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import text
 
 from app.api import create_app
-from tests.conftest import ROOT
+from tests.conftest import ROOT, hold_job
 
 
 def pagemill(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -132,7 +132,7 @@ def test_revoking_a_key_ends_its_open_event_stream(test_env, config, engine, ten
         doc = jobs.NewDocument(external_id="idle", source="record", object_key=None, mime_type=None,
                                size_bytes=None, sha256=None)
         job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
-        jobs.mark_published(conn, job_id)  # nobody works on it: it stays queued
+        hold_job(conn, job_id)  # nobody works on it: it stays queued
     client = create_app(config).test_client()
     response = client.get(f"/v1/jobs/{job_id}/events", headers={"Authorization": f"Bearer {key}"},
                           buffered=False)

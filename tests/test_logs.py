@@ -15,12 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import make_url, text
+from sqlalchemy import text
 
 from app import logs
-from app.db import get_engine, upgrade_schema
-from app.embedded import create_database
-from tests.conftest import ROOT, stop_worker, wait_for
+from app.db import get_engine
+from tests.conftest import ROOT, private_database_url, stop_worker, wait_for
 
 FORGED = "\n2026-01-01 00:00:00,000 CRITICAL app.auth: admin key created"
 ANSI = "\x1b[2K\x1b[1A\x1b[31m"
@@ -91,19 +90,50 @@ def test_escape_event_dict_is_a_structlog_processor():
                    "document_id": "\\x1b[2K\\x1b[1A\\x1b[31m", "chunks": 3}
 
 
+def test_json_lines_carry_the_bound_context_and_cannot_be_forged(capsys):
+    from app import log_context
+
+    logs.configure("INFO", "json")
+    try:
+        log_context.start(request_id="req-1", tenant_id="t-1")
+        logging.getLogger("app.test").warning("document failed: %s", f"bad{FORGED}{ANSI}\u2028",
+                                              extra={"document_id": f"d{FORGED}", "chunks": 2})
+        log_context.end()
+        logging.getLogger("app.test").info("after the request")
+    finally:
+        logs.configure("WARNING", "text")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and all(line.isascii() for line in lines)
+    first, second = (json.loads(line) for line in lines)
+    assert first["event"] == f"document failed: bad{FORGED}{ANSI}\u2028"
+    assert (first["request_id"], first["tenant_id"], first["document_id"], first["chunks"]) == \
+        ("req-1", "t-1", f"d{FORGED}", 2)
+    assert first["level"] == "warning" and first["logger"] == "app.test" and "timestamp" in first
+    assert "request_id" not in second  # a unit of work's fields end with it
+
+
+def test_text_lines_show_the_bound_context_too():
+    from app import log_context
+
+    log_context.start(request_id="req-2")
+    try:
+        line = _formatted({"msg": "job created"}, job_id="j1")
+    finally:
+        log_context.end()
+    assert line.endswith("request_id=req-2 job_id=j1")
+
+
+def test_an_unknown_log_format_is_refused():
+    with pytest.raises(ValueError, match="PAGEMILL_LOG_FORMAT"):
+        logs.log_format("xml")
+
+
 @pytest.fixture(scope="module")
 def private_database(database_url: str) -> Iterator[str]:
-    """A database of its own, so that no other test's worker takes this test's job and its
-    log line is written where this test reads."""
-    name = f"pagemill_logs_{uuid.uuid4().hex[:8]}"
-    url = make_url(database_url)
-    create_database(url.set(database="postgres").render_as_string(hide_password=False), name)
-    private = url.set(database=name).render_as_string(hide_password=False)
-    upgrade_schema(private)
-    yield private
-    get_engine(private).dispose()
-    with get_engine(database_url).connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    """A database of its own for the module, so that no other test's worker takes this test's
+    job and its log line is written where this test reads."""
+    with private_database_url(database_url) as url:
+        yield url
 
 
 # Both ways a worker is started: pagemill's command, and the Procfile's `celery -A tasks worker`.
@@ -113,10 +143,13 @@ WORKER_COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("command", sorted(WORKER_COMMANDS))
+@pytest.mark.parametrize("command, log_format", [(c, f) for c in sorted(WORKER_COMMANDS)
+                                                 for f in logs.FORMATS])
 def test_a_hostile_document_id_cannot_forge_a_worker_log_line(test_env, private_database,
-                                                              tmp_path: Path, command: str):
-    env = {**test_env, "DATABASE_URL": private_database, "PAGEMILL_LOG_LEVEL": "INFO"}
+                                                              tmp_path: Path, command: str,
+                                                              log_format: str):
+    env = {**test_env, "DATABASE_URL": private_database, "PAGEMILL_LOG_LEVEL": "INFO",
+           "PAGEMILL_LOG_FORMAT": log_format}
     engine = get_engine(private_database)
     hostile_id = f"report{FORGED}{ANSI}"
     records = tmp_path / "records.jsonl"
@@ -148,6 +181,15 @@ def test_a_hostile_document_id_cannot_forge_a_worker_log_line(test_env, private_
     written = log_path.read_bytes()
     assert b"\x1b" not in written and b"\x9b" not in written
     lines = written.decode().splitlines()
+    if log_format == "json":
+        # One object per line, ASCII only: the id comes back exactly, inside its record.
+        assert written.isascii()
+        records = [json.loads(line) for line in lines if line.startswith("{")]
+        about = [r for r in records if r.get("document_id") == hostile_id]
+        assert any(r["event"] == "document indexed" for r in about), records[-5:]
+        assert all(r["level"] != "critical" for r in records)
+        assert not any(line.startswith("2026-01-01") for line in lines)
+        return
     mentions = [line for line in lines if "admin key created" in line]
     assert mentions, "the document id was expected in the worker's log"
     for line in mentions:

@@ -349,3 +349,20 @@ def test_readyz_names_a_schema_behind_the_code_and_an_unreachable_database(confi
     assert answer.status_code == 503 and "database" in answer.get_json()["error"]["details"]
     assert gone.get("/healthz").status_code == 503
     json.dumps(answer.get_json())  # a JSON body, whatever went wrong
+
+
+def test_readyz_names_an_unreachable_broker(config):
+    """With ``BROKER_URL`` set (RabbitMQ, Redis), readiness also asks that broker; nothing
+    listens on the port given here."""
+    from dataclasses import replace
+
+    from app.api import create_app
+
+    port = _free_port()
+    client = create_app(replace(config, broker_url=f"amqp://guest:guest@127.0.0.1:{port}//")).test_client()
+    answer = client.get("/readyz")
+    assert answer.status_code == 503
+    details = answer.get_json()["error"]["details"]
+    assert "broker" in details and "BROKER_URL" in details["broker"], details
+    assert "model" not in details  # the embedding model's files are installed here
+    assert client.get("/healthz").status_code == 200  # liveness does not depend on the broker

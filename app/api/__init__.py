@@ -1,9 +1,10 @@
 """The HTTP API: a Flask application factory and one Blueprint per resource.
 
 Where things are: routes in ``app/api/<resource>.py`` (jobs, documents, search, parse, uploads,
-meta), what they accept in ``requests.py``, what they answer in ``responses.py``, the error
-body in ``errors.py``, API keys in ``auth.py``; ``openapi.py`` describes them all from the same
-schemas.  Every ``/v1`` query filters by the caller's tenant; another tenant's job is a 404.
+meta, usage, webhooks), what they accept in ``requests.py``, what they answer in
+``responses.py``, the error body in ``errors.py``, API keys in ``auth.py``; ``openapi.py``
+describes them all from the same schemas.  Every ``/v1`` query filters by the caller's tenant;
+another tenant's job is a 404.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from typing import Any
 
 from flask import Flask
 
-from app.api import documents, jobs, meta, parse, search, uploads
+from app.api import documents, jobs, meta, metrics, parse, search, tracing, uploads, usage, web, webhooks
 from app.api.context import EXTENSION
 from app.api.errors import JsonErrorRequestHandler, register_error_handlers
 from app.api.requests import MAX_JSON_DEPTH, ApiJsonProvider, refuse_unstorable_arguments
 from app.config import Config
 
 BLUEPRINTS = (meta.blueprint, jobs.blueprint, documents.blueprint, search.blueprint, parse.blueprint,
-              uploads.blueprint)
+              uploads.blueprint, usage.blueprint, webhooks.blueprint, web.blueprint, metrics.blueprint)
 
 
 class ApiApp(Flask):
@@ -48,6 +49,7 @@ def create_app(config: Config | None = None) -> Flask:
     register_error_handlers(app)
     # Before every Blueprint's own (authentication): no view reads an unstorable argument.
     app.before_request(refuse_unstorable_arguments)
+    tracing.install(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     return app

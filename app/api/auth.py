@@ -1,12 +1,15 @@
 """API-key authentication: every ``/v1`` Blueprint runs :func:`authenticate_request` before
-its views, so no route can forget it.  Keys and their storage are :mod:`app.auth`'s."""
+its views, so no route can forget it; the key's rate limit is checked in the same transaction
+(app/api/rate_limiting.py).  Keys and their storage are :mod:`app.auth`'s."""
 
 from __future__ import annotations
 
 from flask import Blueprint, g, request
 
+from app import log_context
 from app.api.context import runtime
 from app.api.errors import ApiError
+from app.api.rate_limiting import add_rate_limit_fields, decide_request_rate, enforce_request_rate
 from app.auth import authenticate
 
 
@@ -19,13 +22,17 @@ def authenticate_request() -> None:
         raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
     with runtime().engine.begin() as conn:
         principal = authenticate(conn, key.strip())
+        decision = None if principal is None else decide_request_rate(conn, principal)
     if principal is None:
         raise ApiError(401, "unauthorized", "invalid or revoked API key")
     g.principal = principal
+    log_context.bind(tenant_id=principal.tenant_id)
+    enforce_request_rate(decision)
 
 
 def keyed_blueprint(name: str, import_name: str, url_prefix: str | None = None) -> Blueprint:
-    """A Blueprint whose every route needs an API key."""
+    """A Blueprint whose every route needs an API key, within the key's rate limit."""
     blueprint = Blueprint(name, import_name, url_prefix=url_prefix)
     blueprint.before_request(authenticate_request)
+    blueprint.after_request(add_rate_limit_fields)
     return blueprint

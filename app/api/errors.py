@@ -37,7 +37,7 @@ def http_error_code(name: str | None) -> str:
     return (name or "error").lower().replace(" ", "_")
 
 
-def _status_name(status: int) -> str:
+def status_name(status: int) -> str:
     """Werkzeug's name for a status (the one its exception would carry), else the standard
     reason phrase."""
     known = default_exceptions.get(status)
@@ -88,7 +88,7 @@ class JsonErrorRequestHandler(WSGIRequestHandler):
         self.log_error("code %d, message %s", code, message)
         detail = ": ".join(part for part in (message, explain) if part) or self.responses.get(
             code, ("", HTTPStatus(code).phrase))[1]
-        body = json.dumps(error_body(http_error_code(_status_name(code)), detail)).encode()
+        body = json.dumps(error_body(http_error_code(status_name(code)), detail)).encode()
         if self.request_version == "HTTP/0.9":
             # http.server's default until a request line has been understood, under which it
             # would send the body alone; a client that sent a malformed line gets a status too.

@@ -8,7 +8,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app import jobs
 from app.api.auth import keyed_blueprint
-from app.api.context import runtime, tenant_id
+from app.api.context import principal, runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.job_requests import fingerprint, idempotency_key, staged_request
 from app.api.openapi import Answer, documented, upload_body
@@ -67,7 +67,8 @@ def create_job() -> tuple[Response, int]:
     options, documents = staged_request(runtime(), tenant_id())
     try:
         job_id = submit_job(runtime().engine, tenant_id(), documents, runtime().config.batch_size,
-                            options, key, request_sha, config=runtime().config)
+                            options, key, request_sha, config=runtime().config,
+                            api_key_id=principal().key_id)
     except SecretKeyUnavailable as exc:
         raise ApiError(400, "secret_key_missing", str(exc)) from None
     except IntegrityError:
@@ -103,7 +104,6 @@ def job_events(job_id: str) -> Response:
     """The stream holds no database connection (app/events.py): one listener per process
     wakes it, and each read borrows a pooled connection for one query.  It ends when the
     job does, or at the next read after the caller's key is revoked."""
-    from app.api.context import principal
     from app.api.errors import error_response
     from app.auth import key_is_live
     from app.events import RETRY_AFTER_SECONDS, StreamEnded, StreamLimitReached, hub_for, job_event_stream
@@ -146,9 +146,12 @@ def list_job_documents(job_id: str) -> Response:
 @documented("Cancel every unfinished document",
             responses={200: Answer(JobSchema, "the job after cancelling")}, errors=(404,))
 def cancel_job(job_id: str) -> tuple[Response, int]:
+    from tasks.webhooks import kick_if_due
+
     with runtime().engine.begin() as conn:
         if jobs.cancel_job(conn, tenant_id(), job_id) is None:
             raise ApiError(404, "not_found", f"job {job_id} not found")
+    kick_if_due(runtime().engine)  # job.cancelled is written: deliver it now, not at the sweep
     return job_response(_progress(job_id))
 
 
@@ -165,6 +168,5 @@ def retry_job(job_id: str) -> tuple[Response, int]:
         raise ApiError(409, "nothing_to_retry", str(exc)) from exc
     if reopened is None:
         raise ApiError(404, "not_found", f"job {job_id} not found")
-    retry, batches = reopened
-    publish_job(job_id, len(batches), batches, retry=retry)
+    publish_job(job_id)  # its reopened batches wait for slots again
     return job_response(_progress(job_id), 202)

@@ -6,6 +6,8 @@ no CDN)."""
 from __future__ import annotations
 
 import logging
+import time
+from typing import cast
 
 from flask import Blueprint, Response, current_app, jsonify, send_from_directory
 from sqlalchemy import Connection, text
@@ -14,7 +16,8 @@ from app.api.context import config, runtime
 from app.api.errors import error_response
 from app.api.openapi import Answer, build_spec, documented
 from app.api.responses import ErrorSchema, HealthSchema
-from app.db import applied_revisions, schema_heads
+from app.readiness import connect_broker, schema_problem
+from indexing.embedding import model_missing
 from tasks.heartbeat import STALE_AFTER_SECONDS, live_workers
 
 log = logging.getLogger(__name__)
@@ -53,11 +56,13 @@ def _unreachable(exc: Exception) -> str:
 
 
 @blueprint.get("/readyz")
-@documented("Readiness: the database reachable, its schema at the newest migration, and a live "
+@documented("Readiness: the database reachable, its schema at the newest migration, the broker "
+            "reachable (BROKER_URL), the embedding model's files in place, and a live "
             f"worker (one whose heartbeat is under {STALE_AFTER_SECONDS} s old)",
             responses={200: Answer(HealthSchema, "ready"),
                        503: Answer(ErrorSchema, "not ready: error.details names each failed check "
-                                                "(database, schema, worker) with what is wrong")})
+                                                "(database, schema, broker, model, worker) with "
+                                                "what is wrong")})
 def readyz() -> Response:
     try:
         with runtime().engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
@@ -75,13 +80,18 @@ def _readiness_problems(conn: Connection) -> dict[str, str]:
     another failed (autocommit: a failed statement does not abort the next)."""
     problems = {}
     try:
-        applied, heads = applied_revisions(conn), schema_heads()
-        if applied != heads:
-            problems["schema"] = (f"the database's schema is at {', '.join(sorted(applied)) or 'no revision'}"
-                                  f", the code expects {', '.join(sorted(heads))}: run `pagemill migrate`")
+        schema = schema_problem(conn)
+        if schema is not None:
+            problems["schema"] = schema
     except Exception as exc:
         log.warning("readiness: cannot read the schema's revision: %s", exc)
         problems["schema"] = f"cannot read the schema's revision ({type(exc).__name__})"
+    missing = model_missing()
+    if missing is not None:
+        problems["model"] = missing
+    broker = _broker_problem()
+    if broker is not None:
+        problems["broker"] = broker
     try:
         if not live_workers(conn):
             problems["worker"] = (f"no worker heartbeat in the last {STALE_AFTER_SECONDS} s: "
@@ -90,6 +100,32 @@ def _readiness_problems(conn: Connection) -> dict[str, str]:
         log.warning("readiness: cannot read worker heartbeats: %s", exc)
         problems["worker"] = f"cannot read worker heartbeats ({type(exc).__name__})"
     return problems
+
+
+# A broker other than the database (BROKER_URL) is probed at most this often.
+_BROKER_PROBE_SECONDS = 10.0
+_BROKER_PROBE = "pagemill.broker_probe"
+
+
+def _broker_problem() -> str | None:
+    """Whether ``BROKER_URL``'s broker accepts a connection (with the default broker -- the
+    database's own tables -- the database check says it).  The answer is kept a few seconds:
+    probes come every few seconds and a connection to RabbitMQ costs a handshake."""
+    url = config().broker_url
+    if not url:
+        return None
+    now = time.monotonic()
+    cached = current_app.extensions.get(_BROKER_PROBE)
+    if cached is not None and now - cached[0] < _BROKER_PROBE_SECONDS:
+        return cast("str | None", cached[1])
+    problem = None
+    try:
+        connect_broker(url, timeout=3)
+    except Exception as exc:  # any failure to connect is the answer, not a crash
+        log.warning("readiness: the broker is unreachable: %s", exc)
+        problem = f"the broker (BROKER_URL) is unreachable ({type(exc).__name__}; see the log)"
+    current_app.extensions[_BROKER_PROBE] = (now, problem)
+    return problem
 
 
 @blueprint.get("/openapi.json")

@@ -6,7 +6,8 @@ app/api/responses.py), and the error statuses it can answer.  :func:`build_spec`
 application's URL map, so a route without a description is noticed (the tests check every
 route), and apispec's marshmallow plugin turns the same schemas that validate requests and
 shape responses into the description.  Whether a route needs a key (and so may answer 401)
-is read from its Blueprint, not stated again per view.
+is read from its Blueprint, not stated again per view, and so are its rate limit's answers
+(429, and the RateLimit fields on every response).
 """
 
 from __future__ import annotations
@@ -40,10 +41,26 @@ _ATTRIBUTE = "openapi_operation"
 _ERROR_REASONS = {400: "invalid request (every field error listed)", 401: "missing or unknown API key",
                   404: "not found (or another tenant's)", 409: "conflicts with the current state",
                   413: "over a size or count limit", 415: "content type the service cannot parse",
-                  422: "the document failed to parse", 503: "a dependency is unreachable"}
+                  422: "the document failed to parse", 429: "over the API key's rate limit: retry after "
+                  "Retry-After seconds; nothing was stored or queued", 503: "a dependency is unreachable"}
+# What every response to an authenticated request carries while its key has a rate limit
+# (app/api/rate_limiting.py), in the fields of draft-ietf-httpapi-ratelimit-headers.
+_RATE_LIMIT_HEADERS = {
+    "RateLimit-Policy": {"description": "the key's quota over its window, e.g. "
+                                        "`\"default\";q=600;w=60`", "schema": {"type": "string"}},
+    "RateLimit": {"description": "what is left of it, e.g. `\"default\";r=42;t=55`: r requests "
+                                 "could be made at once now, and in t seconds the whole burst can",
+                  "schema": {"type": "string"}},
+}
+_RETRY_AFTER_HEADER = {"Retry-After": {"description": "seconds until a request would be admitted",
+                                       "schema": {"type": "integer", "minimum": 1}}}
+# Described once, under components/headers, and referred to by name from each answer.
+_HEADERS = {**_RATE_LIMIT_HEADERS, **_RETRY_AFTER_HEADER}
 _PATH_PARAMETERS = {
     "job_id": ("the job's id", "uuid"),
     "document_uuid": ("the document row's id (from the job's document list)", "uuid"),
+    "webhook_id": ("the webhook endpoint's id", "uuid"),
+    "event_id": ("the event's id, as its webhook-id header gave it (evt_...)", None),
 }
 _RULE_ARGUMENT = re.compile(r"<(?:[^<>:]+:)?([^<>]+)>")
 _CONFIG_FIELD = re.compile(r"\{(\w+)\}")
@@ -86,8 +103,13 @@ def _operation(info: dict[str, Any], path_names: list[str], config: Config, keye
     answers: dict[str, Any] = {}
     for status, answer in info["responses"].items():
         answers[str(status)] = _content(answer.schema, answer.description, answer.content_type)
-    for status in sorted({*info["errors"], *((401,) if keyed else ())}):
+    for status in sorted({*info["errors"], *((401, 429) if keyed else ())}):
         answers[str(status)] = _content(responses.ErrorSchema, _ERROR_REASONS[status])
+    if keyed:  # every answer but a refused key's is counted against the key
+        for status, answer in answers.items():
+            if status != "401":
+                answer["headers"] = {name: name for name in [*_RATE_LIMIT_HEADERS, *(
+                    _RETRY_AFTER_HEADER if status == "429" else ())]}
     summary = _CONFIG_FIELD.sub(lambda m: str(getattr(config, m.group(1))), info["summary"])
     operation: dict[str, Any] = {"summary": summary, "responses": answers}
     if parameters:
@@ -111,6 +133,8 @@ def build_spec(app: Flask, config: Config) -> dict[str, Any]:
                    plugins=[MarshmallowPlugin()],
                    info={"description": "Durable document ingestion and hybrid search."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for name, header in _HEADERS.items():
+        spec.components.header(name, header)
     paths: dict[str, dict[str, Any]] = {}
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         info = getattr(app.view_functions[rule.endpoint], _ATTRIBUTE, None)

@@ -10,7 +10,7 @@ from flask import Response, jsonify, request
 
 from app import jobs
 from app.api.auth import keyed_blueprint
-from app.api.context import config, runtime, tenant_id
+from app.api.context import config, principal, runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.job_requests import check_filenames
 from app.api.openapi import Answer, documented, upload_body
@@ -88,7 +88,8 @@ def parse_now() -> Response | tuple[Response, int]:
     name, data = _read_one_file()
     _check_parseable(name, data)
     document = stage_document(runtime().storage, tenant_id(), name, data, source="upload", filename=name)
-    job_id = submit_job(runtime().engine, tenant_id(), [document], 1, {"sync": True}, priority=SYNC_PRIORITY)
+    job_id = submit_job(runtime().engine, tenant_id(), [document], 1, {"sync": True}, priority=SYNC_PRIORITY,
+                        api_key_id=principal().key_id)
     if not _finished(job_id):
         response = jsonify(ParsePendingSchema().dump({
             "job_id": job_id, "status": "running",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,8 @@ from marshmallow import (
 from app.api.errors import ApiError
 from app.jobs import DOCUMENT_STATES, JOB_STATES
 from app.storable import JsonObject, Text, storable
+from app.usage import MAX_DAYS
+from app.webhooks import DELIVERY_STATES, EVENT_TYPES
 
 # Pages further than this are refused (PostgreSQL's OFFSET is a bigint; nobody pages this far).
 MAX_OFFSET = 1_000_000_000
@@ -216,12 +219,65 @@ class PageQuery(Schema):
         return Page(**data)
 
 
+class WebhookRequestSchema(Schema):
+    """A webhook endpoint to create: where to POST, and which events."""
+
+    url = Text(required=True, validate=validate.Length(min=1, max=2048))
+    events = fields.List(fields.String(validate=validate.OneOf(EVENT_TYPES)), required=True,
+                         validate=validate.Length(min=1, max=len(EVENT_TYPES)))
+    description = Text(validate=validate.Length(max=1024))
+
+
+class WebhookDeliveryPageQuery(PageQuery):
+    status = fields.String(validate=validate.OneOf(DELIVERY_STATES))
+
+
 class JobPageQuery(PageQuery):
     status = fields.String(validate=validate.OneOf(JOB_STATES))
 
 
 class DocumentPageQuery(PageQuery):
     status = fields.String(validate=validate.OneOf(DOCUMENT_STATES))
+
+
+# Up to the last day whose next day a date can still hold (a range ends at its next midnight).
+_USAGE_DAY = validate.Range(max=date.max - timedelta(days=1))
+
+
+@dataclass(frozen=True)
+class DayRange:
+    """UTC days from ``first`` to ``last``, both included."""
+
+    first: date
+    last: date
+
+
+class UsageQuery(Schema):
+    """``?from=YYYY-MM-DD&to=YYYY-MM-DD`` of GET /v1/usage: UTC days, both included, at most
+    MAX_DAYS of them; unknown query arguments are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    first = fields.Date(data_key="from", required=True, format="%Y-%m-%d", validate=_USAGE_DAY,
+                        metadata={"description": "the first UTC day, YYYY-MM-DD"})
+    last = fields.Date(data_key="to", required=True, format="%Y-%m-%d", validate=_USAGE_DAY,
+                       metadata={"description": f"the last UTC day, YYYY-MM-DD, included: from and "
+                                                f"to span at most {MAX_DAYS} days"})
+
+    @validates_schema
+    def ordered_and_bounded(self, data: dict[str, Any], **_: object) -> None:
+        first, last = data.get("first"), data.get("last")
+        if first is None or last is None:
+            return
+        if last < first:
+            raise ValidationError("must not be before from", "to")
+        if (last - first).days + 1 > MAX_DAYS:
+            raise ValidationError(f"a range is at most {MAX_DAYS} days", "to")
+
+    @post_load
+    def day_range(self, data: dict[str, Any], **_: object) -> DayRange:
+        return DayRange(**data)
 
 
 def load_query(schema: Schema) -> Any:

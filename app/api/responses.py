@@ -15,6 +15,7 @@ from marshmallow import Schema, fields, validate
 
 from app.jobs import DOCUMENT_STATES, JOB_STATES
 from app.secret_options import public_options, secret_names
+from app.webhooks import DELIVERY_STATES, EVENT_TYPES
 
 
 class ErrorDetailSchema(Schema):
@@ -116,6 +117,34 @@ class DocumentPageSchema(Schema):
     next_offset = fields.Integer(required=True, allow_none=True)
 
 
+class UsageCountsSchema(Schema):
+    """Documents, pages and bytes processed (app/usage.py says what counts)."""
+
+    documents_completed = fields.Integer(required=True)
+    documents_failed = fields.Integer(required=True)
+    pages = fields.Integer(required=True)
+    bytes = fields.Integer(required=True, metadata={"description": "bytes submitted (an "
+                                                    "attachment's are in its e-mail's)"})
+
+
+class KeyDayUsageSchema(UsageCountsSchema):
+    """What one API key had processed on one UTC day."""
+
+    day = fields.Date(required=True)
+    api_key_id = fields.UUID(required=True, allow_none=True, metadata={
+        "description": "null: jobs submitted without a key (the CLI) or before usage was recorded"})
+    key_prefix = fields.String(required=True, allow_none=True)
+    key_name = fields.String(required=True, allow_none=True)
+
+
+class UsageSchema(Schema):
+    first = fields.Date(data_key="from", required=True)
+    last = fields.Date(data_key="to", required=True)
+    usage = fields.List(fields.Nested(KeyDayUsageSchema), required=True, metadata={
+        "description": "a row per UTC day and key that processed anything, by day then key"})
+    totals = fields.Nested(UsageCountsSchema, required=True)
+
+
 class BoxSchema(Schema):
     """Where some of a chunk's text is drawn: PDF points from the page's top-left corner."""
 
@@ -138,6 +167,10 @@ class ChunkSchema(Schema):
     boxes = fields.List(fields.Nested(BoxSchema), required=True, allow_none=True,
                         metadata={"description": "the boxes of the source blocks the text "
                                   "came from (PDFs); null when the source has no positions"})
+    start_s = fields.Float(required=True, allow_none=True,
+                           metadata={"description": "audio and video: where the chunk starts, in seconds"})
+    end_s = fields.Float(required=True, allow_none=True,
+                         metadata={"description": "audio and video: where the chunk ends, in seconds"})
     token_count = fields.Integer(required=True)
 
 
@@ -193,6 +226,11 @@ class SearchHitSchema(Schema):
     boxes = fields.List(fields.Nested(BoxSchema), required=True, allow_none=True,
                         metadata={"description": "the boxes of the source blocks the text "
                                   "came from (PDFs); null when the source has no positions"})
+    start_s = fields.Float(required=True, allow_none=True,
+                           metadata={"description": "seconds into the recording the text starts "
+                                     "(audio and video); null for other sources"})
+    end_s = fields.Float(required=True, allow_none=True,
+                         metadata={"description": "seconds into the recording the text ends"})
     dense_rank = fields.Integer(required=True, allow_none=True)
     dense_score = fields.Float(required=True, allow_none=True)
     bm25_rank = fields.Integer(required=True, allow_none=True)
@@ -211,3 +249,58 @@ class SearchResultsSchema(Schema):
         "description": "which BM25 path ranked the candidates: scan, exact<n>, maxscore or "
                        "budget; null in dense mode"})
     results = fields.List(fields.Nested(SearchHitSchema), required=True)
+
+
+class WebhookSchema(Schema):
+    """A webhook endpoint (its signing secret is shown once, when it is made or rotated)."""
+
+    id = fields.UUID(required=True)
+    url = fields.String(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(EVENT_TYPES)), required=True)
+    description = fields.String(required=True, allow_none=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    disabled_at = fields.DateTime(required=True, allow_none=True, metadata={
+        "description": "when deliveries stopped (the receiver answered 410 Gone)"})
+    disabled_reason = fields.String(required=True, allow_none=True)
+    previous_secret_expires_at = fields.DateTime(required=True, allow_none=True, metadata={
+        "description": "after a rotation, until when the previous secret signs too"})
+
+
+class WebhookSecretSchema(WebhookSchema):
+    secret = fields.String(required=True, metadata={
+        "description": "whsec_ and base64 of 32 bytes: shown this once, stored encrypted"})
+
+
+class WebhookPageSchema(Schema):
+    webhooks = fields.List(fields.Nested(WebhookSchema), required=True)
+    next_offset = fields.Integer(required=True, allow_none=True)
+
+
+class WebhookAttemptSchema(Schema):
+    attempted_at = fields.DateTime(required=True)
+    status_code = fields.Integer(required=True, allow_none=True,
+                                 metadata={"description": "null when no answer came"})
+    error = fields.String(required=True, allow_none=True)
+    duration_ms = fields.Integer(required=True)
+
+
+class WebhookDeliverySchema(Schema):
+    """One event's delivery to one endpoint, with every attempt."""
+
+    event_id = fields.String(required=True, metadata={
+        "description": "the webhook-id header of every attempt: receivers deduplicate on it"})
+    type = fields.String(required=True, validate=validate.OneOf(EVENT_TYPES))
+    status = fields.String(required=True, validate=validate.OneOf(DELIVERY_STATES))
+    attempt_count = fields.Integer(required=True)
+    next_attempt_at = fields.DateTime(required=True, allow_none=True)
+    last_status_code = fields.Integer(required=True, allow_none=True)
+    last_error = fields.String(required=True, allow_none=True)
+    created_at = fields.DateTime(required=True)
+    delivered_at = fields.DateTime(required=True, allow_none=True)
+    attempts = fields.List(fields.Nested(WebhookAttemptSchema), required=True)
+
+
+class WebhookDeliveryPageSchema(Schema):
+    deliveries = fields.List(fields.Nested(WebhookDeliverySchema), required=True)
+    next_offset = fields.Integer(required=True, allow_none=True)

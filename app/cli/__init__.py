@@ -18,6 +18,8 @@ from app.cli.context import CliContext
 # command name -> "module:attribute"
 COMMANDS = {
     "ingest": "app.cli.ingest:ingest",
+    "jobs": "app.cli.jobs:jobs",
+    "job": "app.cli.jobs:job",
     "search": "app.cli.search:search",
     "parse": "app.cli.parse:parse",
     "doctor": "app.cli.doctor:doctor",

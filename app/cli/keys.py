@@ -19,17 +19,76 @@ def keys() -> None:
     """Manage API keys."""
 
 
+class KeyLimitType(click.ParamType):
+    """A key's own limit: a whole number >= ``minimum``, or ``default`` (None) for the
+    configured one."""
+
+    name = "N|default"
+
+    def __init__(self, minimum: int) -> None:
+        self.minimum = minimum
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int | None:
+        if value is None or isinstance(value, int):
+            return value
+        text = str(value).strip().lower()
+        if text == "default":
+            return None
+        if not text.isdigit() or int(text) < self.minimum:
+            self.fail(f"{value!r} is neither a whole number >= {self.minimum} nor 'default'", param, ctx)
+        return int(text)
+
+
+# Requests a minute (0: unlimited); batches running at once (at least one).
+RATE_LIMIT = KeyLimitType(minimum=0)
+CONCURRENCY = KeyLimitType(minimum=1)
+
+
+_CONCURRENCY_HELP = ("the key's own limit of batches running at once across all workers, or "
+                     "'default' for PAGEMILL_KEY_CONCURRENCY")
+_RATE_LIMIT_HELP = ("the key's own limit in requests a minute (0: unlimited), or 'default' for "
+                    "PAGEMILL_RATE_LIMIT_PER_MINUTE")
+
+
 @keys.command("create")
 @click.option("--tenant", required=True)
 @click.option("--name", default=None)
+@click.option("--rate-limit", "rate_limit", type=RATE_LIMIT, default=None, help=_RATE_LIMIT_HELP)
+@click.option("--concurrency", type=CONCURRENCY, default=None, help=_CONCURRENCY_HELP)
 @pass_cli
-def keys_create(cli: CliContext, tenant: str, name: str | None) -> None:
+def keys_create(cli: CliContext, tenant: str, name: str | None, rate_limit: int | None,
+                concurrency: int | None) -> None:
     """Create an API key for TENANT (printed once)."""
     from app.auth import create_key
 
     with cli.runtime.engine.begin() as conn:
-        key = create_key(conn, tenant, name)
+        key = create_key(conn, tenant, name, rate_limit_per_minute=rate_limit, concurrency=concurrency)
     click.echo(key)
+
+
+@keys.command("update")
+@click.argument("key_id")
+@click.option("--rate-limit", "rate_limit", type=RATE_LIMIT, default=None, help=_RATE_LIMIT_HELP)
+@click.option("--concurrency", type=CONCURRENCY, default=None, help=_CONCURRENCY_HELP)
+@click.pass_context
+def keys_update(ctx: click.Context, key_id: str, rate_limit: int | None, concurrency: int | None) -> None:
+    """Change the key KEY_ID (its id, or its prefix); takes effect at its next request (rate
+    limit) or the next admission of a batch (concurrency).  An option left out is unchanged."""
+    from app.auth import set_key_concurrency, set_key_rate_limit
+
+    given = {name for name in ("rate_limit", "concurrency")
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    if not given:
+        raise click.UsageError("give --rate-limit or --concurrency (or both)")
+    cli: CliContext = ctx.obj
+    with cli.runtime.engine.begin() as conn:
+        key = set_key_rate_limit(conn, key_id, rate_limit) if "rate_limit" in given else None
+        if "concurrency" in given:
+            key = set_key_concurrency(conn, key_id, concurrency)
+    if key is None:
+        raise click.ClickException(f"no API key has the id or prefix {key_id!r}")
+    click.echo(f"key {key.id} ({key.tenant}, {key.prefix}): rate limit {_rate_limit(key)}, "
+               f"concurrency {_concurrency(key)}")
 
 
 @keys.command("list")
@@ -37,7 +96,8 @@ def keys_create(cli: CliContext, tenant: str, name: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="A JSON array of objects, one per key.")
 @pass_cli
 def keys_list(cli: CliContext, tenant: str | None, as_json: bool) -> None:
-    """List API keys: id, tenant, name, prefix, created, last used, revoked (never a secret)."""
+    """List API keys: id, tenant, name, prefix, created, last used, own rate limit, revoked
+    (never a secret)."""
     from app.auth import list_keys
 
     with cli.runtime.engine.connect() as conn:
@@ -45,9 +105,11 @@ def keys_list(cli: CliContext, tenant: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([_key_object(key) for key in found], indent=2))
         return
-    rows = [("ID", "TENANT", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED")]
+    rows = [("ID", "TENANT", "NAME", "PREFIX", "CREATED", "LAST USED", "RATE/MIN", "CONCURRENCY",
+             "REVOKED")]
     rows += [(key.id, key.tenant, key.name or "-", key.prefix, _when(key.created_at),
-              _when(key.last_used_at), _when(key.revoked_at)) for key in found]
+              _when(key.last_used_at), _rate_limit(key), _concurrency(key), _when(key.revoked_at))
+             for key in found]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
@@ -77,8 +139,19 @@ def _when(moment: datetime | None) -> str:
     return moment.isoformat(timespec="seconds") if moment is not None else "-"
 
 
-def _key_object(key: KeyInfo) -> dict[str, str | None]:
+def _concurrency(key: KeyInfo) -> str:
+    return "default" if key.concurrency is None else str(key.concurrency)
+
+
+def _rate_limit(key: KeyInfo) -> str:
+    if key.rate_limit_per_minute is None:
+        return "default"
+    return "unlimited" if key.rate_limit_per_minute == 0 else str(key.rate_limit_per_minute)
+
+
+def _key_object(key: KeyInfo) -> dict[str, str | int | None]:
     return {"id": key.id, "tenant": key.tenant, "name": key.name, "prefix": key.prefix,
             "created_at": key.created_at.isoformat(),
             "last_used_at": key.last_used_at.isoformat() if key.last_used_at else None,
-            "revoked_at": key.revoked_at.isoformat() if key.revoked_at else None}
+            "revoked_at": key.revoked_at.isoformat() if key.revoked_at else None,
+            "rate_limit_per_minute": key.rate_limit_per_minute, "concurrency": key.concurrency}

@@ -65,6 +65,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
            mime_types: tuple[str, ...]) -> None:
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
     from app.search_request import run_search
+    from extractors.media import timestamp
     from indexing.embedding import embed
 
     if bool(query) == bool(queries):
@@ -84,12 +85,17 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
             click.echo(json.dumps({"query_id": query_id, "results": [
                 {"document_id": h.document_id, "chunk_id": h.chunk_id, "score": h.score,
                  "page_start": h.page_start, "page_end": h.page_end, "boxes": h.boxes,
+                 "start_s": h.start_s, "end_s": h.end_s,
                  "snippet": h.snippet, "text": h.text} for h in hits]}, ensure_ascii=False))
             continue
         click.echo(f"query: {request.query}  ({mode}, top {k})")
         for rank, h in enumerate(hits, 1):
             heading = " > ".join(h.heading_path)
-            click.echo(f"{rank:2d}. {h.score:.4f}  {h.document_id}" + (f"  [{heading}]" if heading else ""))
+            # Audio and video: where in the recording the text was heard.
+            when = (f"  [{timestamp(h.start_s)}\u2013{timestamp(h.end_s)}]"
+                    if h.start_s is not None and h.end_s is not None else "")
+            click.echo(f"{rank:2d}. {h.score:.4f}  {h.document_id}" + when
+                       + (f"  [{heading}]" if heading else ""))
             click.echo(f"      {h.snippet}")
         if not hits:
             click.echo("   (no results)")

@@ -35,20 +35,30 @@ def worker(cli: CliContext, concurrency: int | None, loglevel: str, beat: bool) 
               help="Also run a worker, restarted with backoff whenever it dies.")
 @pass_cli
 def serve(cli: CliContext, host: str, port: int, worker: bool) -> None:
-    """Run the API and a worker for local use."""
+    """Run the API (gunicorn, PAGEMILL_WEB_WORKERS x PAGEMILL_WEB_THREADS) and a worker."""
     import signal
 
-    from app.api import create_app
+    from app.web_server import spawn_api_server, stop_api_server
     from tasks.worker import SupervisedWorker, raise_system_exit
 
-    # SIGTERM runs exit handlers (stop the worker, release the embedded server) first.
+    # SIGTERM runs exit handlers (stop the server and the worker, release the embedded
+    # database) first.
     signal.signal(signal.SIGTERM, raise_system_exit)
     cli.runtime  # noqa: B018 - the database up (and migrated) before the API answers
+    # This process owns the Prometheus samples of the API and the worker it starts (both
+    # inherit PROMETHEUS_MULTIPROC_DIR): claimed before either starts.
+    from app.metrics import directory
+
+    directory.claim(cli.config.metrics_samples_dir)
     supervised = SupervisedWorker(beat=True) if worker else None
     if supervised is not None:
         supervised.start()
+    server = spawn_api_server(host, port)
     try:
-        create_app(cli.config).run(host=host, port=port, threaded=True)
+        code = server.wait()
+        if code:
+            raise click.ClickException(f"the API server exited with status {code}")
     finally:
+        stop_api_server(server)
         if supervised is not None:
             supervised.stop()

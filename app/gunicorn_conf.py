@@ -1,0 +1,32 @@
+"""Gunicorn hooks for the API server (app/web_server.py sets them; a plain ``gunicorn -c
+python:app.gunicorn_conf "app.api:create_app()"`` can use them too): the Prometheus bookkeeping
+of prometheus_client's multiprocess mode only.
+
+``on_starting`` runs in the master before the first fork: it claims the directory the workers
+write their samples to (app/metrics/directory.py), so that a scrape of ``/metrics`` answered by
+any worker adds up all of them.  ``child_exit``: a dead worker's live-gauge files go (its
+counters and histograms stay counted, as a replaced worker's must).
+
+Gunicorn reads this module's globals as settings: only hook names are defined at top level, and
+imports happen inside them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def on_starting(server: Any) -> None:
+    from app.config import Config
+    from app.metrics import directory
+
+    directory.claim(Config.from_env().metrics_samples_dir)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    from app.metrics import directory
+
+    if directory.current() is not None:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,70 @@
+"""Usage per API key per day: what a tenant's keys had processed, for metering and billing.
+
+Computed from terminal document rows (``completed`` and ``failed``; a cancelled document was
+not processed), by the day (UTC) each finished and the key that submitted its job
+(``jobs.api_key_id``, migration 0015; ``NULL`` for jobs from the CLI and for jobs submitted
+before that revision).  Every document extracted counts, an e-mail's attachments included
+(each is extracted on its own, app/jobs.py); bytes are those submitted, so an attachment's,
+already inside its e-mail's, are not counted twice.  A document retried counts once, in its
+latest outcome; a deleted document's row is gone, and so is its usage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from sqlalchemy import Connection, text
+
+# The longest range one request may ask for, in days (both ends included).
+MAX_DAYS = 366
+
+
+@dataclass(frozen=True)
+class KeyDayUsage:
+    """What one key (or no key: ``api_key_id`` None) had processed on one UTC day."""
+
+    day: date
+    api_key_id: str | None
+    key_prefix: str | None
+    key_name: str | None
+    documents_completed: int
+    documents_failed: int
+    pages: int
+    bytes: int
+
+
+# One tenant's usage from :start (inclusive) to :end (exclusive), by UTC day and key, in one
+# statement.  The index documents_usage (migration 0015) holds exactly the rows this reads,
+# in (tenant, finished_at) order, with the columns it sums; each document's job is a primary
+# key lookup for its key.  Ordered by day, then key, so the answer is stable.
+USAGE_BY_KEY_AND_DAY = text("""
+    SELECT (d.finished_at AT TIME ZONE 'UTC')::date AS day,
+           j.api_key_id::text AS api_key_id, k.prefix AS key_prefix, k.name AS key_name,
+           count(*) FILTER (WHERE d.status = 'completed') AS documents_completed,
+           count(*) FILTER (WHERE d.status = 'failed') AS documents_failed,
+           coalesce(sum(d.page_count), 0) AS pages,
+           coalesce(sum(d.size_bytes) FILTER (WHERE d.parent_id IS NULL), 0) AS bytes
+    FROM documents d
+    JOIN jobs j ON j.id = d.job_id
+    LEFT JOIN api_keys k ON k.id = j.api_key_id
+    WHERE d.tenant_id = CAST(:tenant AS uuid) AND d.status IN ('completed', 'failed')
+      AND d.finished_at >= :start AND d.finished_at < :end
+    GROUP BY 1, j.api_key_id, k.id
+    ORDER BY 1, k.prefix NULLS LAST, j.api_key_id
+""")
+
+
+def utc_day_start(day: date) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=UTC)
+
+
+def usage_by_key_and_day(conn: Connection, tenant_id: str, first: date, last: date) -> list[KeyDayUsage]:
+    """Tenant ``tenant_id``'s usage on the UTC days ``first`` to ``last``, both included: a
+    row per day and key that processed anything (days without any have no row)."""
+    if last < first:
+        raise ValueError(f"the range ends ({last}) before it starts ({first})")
+    rows = conn.execute(USAGE_BY_KEY_AND_DAY, {
+        "tenant": tenant_id, "start": utc_day_start(first),
+        "end": utc_day_start(last + timedelta(days=1))}).mappings().all()
+    return [KeyDayUsage(**row) for row in rows]

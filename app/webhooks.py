@@ -1,0 +1,368 @@
+"""Webhook endpoints and deliveries: the SQL of subscribing, of claiming due deliveries and of
+recording what each attempt got.  Events are not written here: triggers write them to the
+outbox in the transaction of the change they report, and fan each one out to a delivery per
+endpoint that wants it (migration 0016).
+
+The schedule lives in the database.  A ``pending`` delivery is due at its ``next_attempt_at``;
+:func:`claim_due` takes due rows with ``FOR UPDATE SKIP LOCKED`` (concurrent claimers never
+wait for one another nor take the same row) and pushes ``next_attempt_at`` past the attempt
+(a lease) in the same statement, so no lock is held while the request is in flight and a
+worker killed mid-attempt leaves the row due again when its lease ends: delivery is at least
+once, and the receiver deduplicates on ``webhook-id``, the event's id, the same on every
+attempt.  :func:`record_outcome` then settles the row: ``delivered``; retried after the next
+delay of the schedule (jittered, and never sooner than the receiver's Retry-After); ``dead``
+after the last attempt, or at once on a final 4xx, writing a ``webhook.exhausted`` event
+(which other endpoints of the tenant can subscribe to); or, on 410 Gone, the endpoint is
+disabled and its pending deliveries with it.
+
+Every statement that reads for a caller filters by tenant; another tenant's endpoint is a 404.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from app.jobs import is_uuid
+from app.rows import from_row
+from app.webhook_delivery import AttemptOutcome
+
+JOB_EVENTS = ("job.completed", "job.completed_with_errors", "job.failed", "job.cancelled")
+DOCUMENT_EVENTS = ("document.completed", "document.failed")
+EXHAUSTED = "webhook.exhausted"
+EVENT_TYPES = (*JOB_EVENTS, *DOCUMENT_EVENTS, EXHAUSTED)
+DELIVERY_STATES = ("pending", "delivered", "dead", "disabled")
+# Bounds the fan-out of one event (and what one tenant can make the workers send).
+MAX_ENDPOINTS_PER_TENANT = 20
+# After a rotation the previous secret signs too for this long (two v1 entries per header).
+ROTATION_OVERLAP_HOURS = 24
+# Each retry's delay is moved by up to this fraction either way, so that receivers that
+# failed together are not all retried at the same instant.
+JITTER = 0.1
+# The webhook-id of outbox row n: ids must not contain "." (it delimits the signed content).
+EVENT_ID_PREFIX = "evt_"
+_EVENT_ID = re.compile(r"^evt_([1-9][0-9]{0,17})$")
+
+
+class TooManyEndpoints(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    id: str
+    url: str
+    events: list[str]
+    description: str | None
+    created_at: datetime
+    updated_at: datetime
+    disabled_at: datetime | None
+    disabled_reason: str | None
+    # Until then the previous secret signs too (None: no rotation overlap now).
+    previous_secret_expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Attempt:
+    attempted_at: datetime
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One event's delivery to one endpoint, with every attempt made."""
+
+    event_id: str
+    type: str
+    status: str
+    attempt_count: int
+    next_attempt_at: datetime | None
+    last_status_code: int | None
+    last_error: str | None
+    created_at: datetime
+    delivered_at: datetime | None
+    attempts: list[Attempt] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClaimedDelivery:
+    """A due delivery taken by a worker, with what it needs to send it."""
+
+    id: int
+    attempts: int
+    event_id: int
+    endpoint_id: str
+    tenant_id: str
+    url: str
+    topic: str
+    # Fernet tokens of the signing secrets: the current one, then the previous one while the
+    # rotation's overlap lasts.
+    secret_tokens: list[str]
+    body: bytes
+
+    @property
+    def message_id(self) -> str:
+        return event_id_text(self.event_id)
+
+
+def event_id_text(event_id: int) -> str:
+    return f"{EVENT_ID_PREFIX}{event_id}"
+
+
+def parse_event_id(value: str) -> int | None:
+    match = _EVENT_ID.match(value)
+    return int(match.group(1)) if match else None
+
+
+def event_body(topic: str, created_at: datetime, payload: dict[str, Any]) -> bytes:
+    """The request body: ``{"type", "timestamp", "data"}``, minified, the same bytes on every
+    attempt (jsonb returns keys in a stable order)."""
+    moment = created_at.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return json.dumps({"type": topic, "timestamp": moment, "data": payload},
+                      separators=(",", ":"), ensure_ascii=False).encode()
+
+
+_ENDPOINT_FIELDS = """
+    id, url, events, description, created_at, updated_at, disabled_at, disabled_reason,
+    CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END
+        AS previous_secret_expires_at
+"""
+
+
+def create_endpoint(conn: Connection, tenant_id: str, url: str, events: Sequence[str],
+                    description: str | None, secret_token: str) -> Endpoint:
+    """A new endpoint; ``secret_token`` is its signing secret already encrypted.  Raises
+    :class:`TooManyEndpoints` over the tenant's limit."""
+    # The tenant row lock orders concurrent creations, so that the count below holds (NO KEY:
+    # rows inserted for the tenant elsewhere, which only share its key, do not wait for it).
+    conn.execute(text("SELECT 1 FROM tenants WHERE id = :tenant FOR NO KEY UPDATE"),
+                 {"tenant": tenant_id})
+    count = conn.execute(text("SELECT count(*) FROM webhook_endpoints WHERE tenant_id = :tenant"),
+                         {"tenant": tenant_id}).scalar_one()
+    if count >= MAX_ENDPOINTS_PER_TENANT:
+        raise TooManyEndpoints(f"a tenant has at most {MAX_ENDPOINTS_PER_TENANT} webhook endpoints")
+    row = conn.execute(text(f"""
+        INSERT INTO webhook_endpoints (tenant_id, url, events, description, secret)
+        VALUES (:tenant, :url, CAST(:events AS text[]), :description, :secret)
+        RETURNING {_ENDPOINT_FIELDS}
+    """), {"tenant": tenant_id, "url": url, "events": sorted(set(events)),
+           "description": description, "secret": secret_token}).mappings().one()
+    return from_row(Endpoint, row)
+
+
+def list_endpoints(conn: Connection, tenant_id: str, limit: int, offset: int) -> list[Endpoint]:
+    rows = conn.execute(text(f"""
+        SELECT {_ENDPOINT_FIELDS} FROM webhook_endpoints WHERE tenant_id = :tenant
+        ORDER BY created_at DESC, id LIMIT :limit OFFSET :offset
+    """), {"tenant": tenant_id, "limit": limit, "offset": offset}).mappings().all()
+    return [from_row(Endpoint, r) for r in rows]
+
+
+def get_endpoint(conn: Connection, tenant_id: str, endpoint_id: str) -> Endpoint | None:
+    if not is_uuid(endpoint_id):
+        return None
+    row = conn.execute(text(f"""
+        SELECT {_ENDPOINT_FIELDS} FROM webhook_endpoints
+        WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant
+    """), {"id": endpoint_id, "tenant": tenant_id}).mappings().one_or_none()
+    return from_row(Endpoint, row) if row else None
+
+
+def delete_endpoint(conn: Connection, tenant_id: str, endpoint_id: str) -> bool:
+    """Remove an endpoint with its deliveries and attempts."""
+    if not is_uuid(endpoint_id):
+        return False
+    return conn.execute(text("""
+        DELETE FROM webhook_endpoints WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant
+    """), {"id": endpoint_id, "tenant": tenant_id}).rowcount == 1
+
+
+def rotate_secret(conn: Connection, tenant_id: str, endpoint_id: str,
+                  secret_token: str) -> Endpoint | None:
+    """Make ``secret_token`` the signing secret; the current one keeps signing for
+    ``ROTATION_OVERLAP_HOURS`` (a second rotation within that time ends the oldest's)."""
+    if not is_uuid(endpoint_id):
+        return None
+    row = conn.execute(text(f"""
+        UPDATE webhook_endpoints
+        SET previous_secret = secret, secret = :secret, updated_at = now(),
+            previous_secret_expires_at = now() + make_interval(hours => :hours)
+        WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant
+        RETURNING {_ENDPOINT_FIELDS}
+    """), {"id": endpoint_id, "tenant": tenant_id, "secret": secret_token,
+           "hours": ROTATION_OVERLAP_HOURS}).mappings().one_or_none()
+    return from_row(Endpoint, row) if row else None
+
+
+def list_deliveries(conn: Connection, tenant_id: str, endpoint_id: str, status: str | None,
+                    limit: int, offset: int) -> list[Delivery]:
+    """An endpoint's deliveries, newest event first, each with its attempts (two queries for
+    the page, whatever its length)."""
+    rows = conn.execute(text("""
+        SELECT d.id, d.event_id, o.topic AS type, d.status, d.attempts AS attempt_count,
+               CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at,
+               d.last_status_code, d.last_error, d.created_at, d.delivered_at
+        FROM webhook_deliveries d
+        JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        JOIN outbox o ON o.id = d.event_id
+        WHERE e.id = CAST(:endpoint AS uuid) AND e.tenant_id = :tenant
+          AND (CAST(:status AS text) IS NULL OR d.status = :status)
+        ORDER BY d.event_id DESC
+        LIMIT :limit OFFSET :offset
+    """), {"endpoint": endpoint_id, "tenant": tenant_id, "status": status, "limit": limit,
+           "offset": offset}).mappings().all()
+    attempts: dict[int, list[Attempt]] = {}
+    if rows:
+        for a in conn.execute(text("""
+            SELECT delivery_id, attempted_at, status_code, error, duration_ms FROM webhook_attempts
+            WHERE delivery_id = ANY(CAST(:ids AS bigint[])) ORDER BY delivery_id, id
+        """), {"ids": [r["id"] for r in rows]}).mappings():
+            attempts.setdefault(a["delivery_id"], []).append(from_row(Attempt, a))
+    deliveries = []
+    for r in rows:
+        values = {name: value for name, value in r.items() if name != "id"}
+        values["event_id"] = event_id_text(r["event_id"])
+        deliveries.append(Delivery(**values, attempts=attempts.get(r["id"], [])))
+    return deliveries
+
+
+def redeliver(conn: Connection, tenant_id: str, endpoint_id: str, event_id: int) -> bool:
+    """Make the event's delivery to the endpoint due now with a fresh schedule, creating it if
+    the endpoint never had it (an event from before the endpoint, or of a type it does not
+    subscribe to); ``False`` when the endpoint or the event is not the tenant's, or the
+    endpoint is disabled."""
+    if not is_uuid(endpoint_id):
+        return False
+    return conn.execute(text("""
+        INSERT INTO webhook_deliveries AS d (endpoint_id, event_id)
+        SELECT e.id, o.id FROM webhook_endpoints e JOIN outbox o ON o.tenant_id = e.tenant_id
+        WHERE e.id = CAST(:endpoint AS uuid) AND e.tenant_id = :tenant AND o.id = :event
+          AND e.disabled_at IS NULL
+        ON CONFLICT (endpoint_id, event_id) DO UPDATE SET
+            status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now()
+        RETURNING d.id
+    """), {"endpoint": endpoint_id, "tenant": tenant_id, "event": event_id}).first() is not None
+
+
+def claim_due(conn: Connection, limit: int, lease_seconds: float) -> list[ClaimedDelivery]:
+    """Take up to ``limit`` due deliveries, counting the attempt and leasing each for
+    ``lease_seconds`` (commit before sending)."""
+    rows = conn.execute(text("""
+        WITH due AS (
+            SELECT id FROM webhook_deliveries
+            WHERE status = 'pending' AND next_attempt_at <= now()
+            ORDER BY next_attempt_at
+            LIMIT :limit
+            FOR UPDATE SKIP LOCKED
+        )
+        UPDATE webhook_deliveries d
+        SET attempts = d.attempts + 1, updated_at = now(),
+            next_attempt_at = now() + make_interval(secs => :lease)
+        FROM due, webhook_endpoints e, outbox o
+        WHERE d.id = due.id AND e.id = d.endpoint_id AND o.id = d.event_id
+        RETURNING d.id, d.attempts, d.event_id, e.id AS endpoint_id, e.tenant_id, e.url, e.secret,
+                  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END
+                      AS previous_secret,
+                  o.topic, o.created_at, o.payload
+    """), {"limit": limit, "lease": lease_seconds}).mappings().all()
+    return [ClaimedDelivery(
+        id=int(r["id"]), attempts=int(r["attempts"]), event_id=int(r["event_id"]),
+        endpoint_id=str(r["endpoint_id"]), tenant_id=str(r["tenant_id"]), url=r["url"],
+        topic=r["topic"],
+        secret_tokens=[t for t in (r["secret"], r["previous_secret"]) if t],
+        body=event_body(r["topic"], r["created_at"], r["payload"])) for r in rows]
+
+
+def next_delay(attempts: int, schedule: Sequence[float], retry_after: float | None,
+               rng: random.Random | None = None) -> float | None:
+    """Seconds until the next attempt after ``attempts`` failed ones; ``None`` when the
+    schedule is used up.  The receiver's Retry-After lengthens a delay, up to the longest of
+    the schedule, and never shortens one."""
+    if attempts >= len(schedule):
+        return None
+    delay = schedule[attempts] * (1 + (rng or random).uniform(-JITTER, JITTER))
+    if retry_after is not None:
+        delay = max(delay, min(retry_after, max(schedule)))
+    return delay
+
+
+def record_outcome(conn: Connection, claimed: ClaimedDelivery, outcome: AttemptOutcome,
+                   schedule: Sequence[float], rng: random.Random | None = None) -> str:
+    """Store the attempt and settle the delivery; returns its status afterwards (``deleted``
+    when its endpoint was deleted meanwhile: there is nothing left to record)."""
+    # The row lock first: an endpoint deleted from now on waits for this transaction, and one
+    # deleted before leaves nothing to attach the attempt to.
+    if conn.execute(text("SELECT 1 FROM webhook_deliveries WHERE id = :id FOR UPDATE"),
+                    {"id": claimed.id}).first() is None:
+        return "deleted"
+    conn.execute(text("""
+        INSERT INTO webhook_attempts (delivery_id, status_code, error, duration_ms)
+        VALUES (:delivery, :code, :error, :ms)
+    """), {"delivery": claimed.id, "code": outcome.status_code, "error": outcome.error,
+           "ms": outcome.duration_ms})
+    if outcome.gone:
+        _disable_endpoint(conn, claimed.endpoint_id, "the receiver answered 410 Gone")
+        status, delay = "disabled", None
+    elif outcome.delivered:
+        status, delay = "delivered", None
+    else:
+        delay = next_delay(claimed.attempts, schedule, outcome.retry_after, rng) \
+            if outcome.retryable else None
+        status = "pending" if delay is not None else "dead"
+    # Only a row still in this attempt's hands: a redelivery requested meanwhile wins.
+    settled = conn.execute(text("""
+        UPDATE webhook_deliveries
+        SET status = CASE WHEN status = 'disabled' THEN status ELSE :status END,
+            last_status_code = :code, last_error = :error, updated_at = now(),
+            next_attempt_at = CASE WHEN :status = 'pending'
+                                   THEN now() + make_interval(secs => :delay)
+                                   ELSE next_attempt_at END,
+            delivered_at = CASE WHEN :status = 'delivered' THEN now() END
+        WHERE id = :id AND attempts = :attempts
+    """), {"id": claimed.id, "attempts": claimed.attempts, "status": status,
+           "code": outcome.status_code, "error": outcome.error, "delay": delay or 0.0}).rowcount
+    # An exhausted event that could not be delivered makes no further one.
+    if settled and status == "dead" and claimed.topic != EXHAUSTED:
+        conn.execute(text("""
+            INSERT INTO outbox (tenant_id, topic, payload)
+            VALUES (:tenant, :topic, jsonb_build_object(
+                'endpoint_id', CAST(:endpoint AS text), 'event_id', CAST(:event AS text),
+                'attempts', CAST(:attempts AS integer), 'last_status_code', CAST(:code AS integer),
+                'last_error', CAST(:error AS text),
+                'links', jsonb_build_object(
+                    'deliveries', '/v1/webhooks/' || CAST(:endpoint AS text) || '/deliveries')))
+        """), {"tenant": claimed.tenant_id, "topic": EXHAUSTED, "endpoint": claimed.endpoint_id,
+               "event": claimed.message_id, "attempts": claimed.attempts,
+               "code": outcome.status_code, "error": outcome.error})
+    return status
+
+
+def _disable_endpoint(conn: Connection, endpoint_id: str, reason: str) -> None:
+    conn.execute(text("""
+        UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = :reason, updated_at = now()
+        WHERE id = CAST(:id AS uuid) AND disabled_at IS NULL
+    """), {"id": endpoint_id, "reason": reason})
+    conn.execute(text("""
+        UPDATE webhook_deliveries SET status = 'disabled', updated_at = now()
+        WHERE endpoint_id = CAST(:id AS uuid) AND status = 'pending'
+    """), {"id": endpoint_id})
+
+
+def seconds_until_due(conn: Connection) -> float | None:
+    """Seconds until the earliest pending delivery is due (0 if one is due now); ``None``
+    when nothing is pending."""
+    # (Not greatest(0, ...) in SQL: greatest ignores a NULL, and would call nothing due now.)
+    value = conn.execute(text("""
+        SELECT extract(epoch FROM min(next_attempt_at) - now())
+        FROM webhook_deliveries WHERE status = 'pending'
+    """)).scalar_one()
+    return None if value is None else max(0.0, float(value))
