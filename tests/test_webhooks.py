@@ -1,10 +1,11 @@
 """Webhooks in the Standard Webhooks format, against a real HTTP receiver on 127.0.0.1.
 
 Events come from real state changes (app/jobs.py's functions, or a worker processing a job);
-their triggers write them in the same transaction.  Retry, exhaustion, 410 and rotation run
-the delivery loop (tasks.webhooks.deliver_due) in this process with a short retry schedule,
-so that no other worker of the session, with the default schedule, decides when a retry is
-due; the end-to-end test and the crash test use worker processes.  Signatures are verified
+their triggers write them in the same transaction.  The module has a database of its own, so
+that no worker of the rest of the session ever claims one of its deliveries: retry,
+exhaustion, 410 and rotation run the delivery loop (tasks.webhooks.deliver_due) in this
+process with a short retry schedule, and the end-to-end test and the crash test start worker
+processes of their own on the module's database.  Signatures are verified
 with the ``standardwebhooks`` package, an implementation independent of pagemill's signer.
 """
 
@@ -28,9 +29,11 @@ from sqlalchemy import text
 
 from app import jobs
 from app.auth import authenticate
-from app.submission import stage_record, submit_job
+from app.config import Config
+from app.db import get_engine
+from app.submission import stage_record
 from tasks.webhooks import deliver_due
-from tests.conftest import ROOT, bearer, stop_worker, wait_for
+from tests.conftest import ROOT, bearer, private_database_url, start_worker, stop_worker, wait_for
 
 standardwebhooks = pytest.importorskip("standardwebhooks")
 
@@ -90,6 +93,35 @@ def receivers() -> Iterator[Any]:
     yield make
     for receiver in made:
         receiver.close()
+
+
+@pytest.fixture(scope="module")
+def webhook_database(database_url: str) -> Iterator[str]:
+    with private_database_url(database_url) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def engine(webhook_database: str) -> Any:
+    return get_engine(webhook_database)
+
+
+@pytest.fixture(scope="module")
+def config(config: Config, webhook_database: str) -> Config:
+    return dataclasses.replace(config, database_url=webhook_database)
+
+
+@pytest.fixture(scope="module")
+def client(config: Config) -> Any:
+    from app.api import create_app
+
+    return create_app(config).test_client()
+
+
+@pytest.fixture(scope="module")
+def module_env(test_env: dict[str, str], webhook_database: str) -> dict[str, str]:
+    """The environment of this module's worker processes: its database."""
+    return {**test_env, "DATABASE_URL": webhook_database}
 
 
 @pytest.fixture
@@ -306,18 +338,31 @@ def test_endpoints_are_the_tenants_own_and_validated(client, key, engine, receiv
     assert client.get(f"/v1/webhooks/{hook['id']}", headers=bearer(key)).status_code == 404
 
 
-def test_a_worker_delivers_a_jobs_events_as_it_processes_it(engine, storage, client, key, worker,
-                                                            receivers):
+def test_a_worker_delivers_a_jobs_events_as_it_processes_it(engine, client, key, module_env,
+                                                            receivers, tmp_path):
+    """A job submitted by the CLI, processed by a worker, each on this module's database: the
+    worker delivers the documents' and the job's events as it goes."""
     receiver = receivers([200])
     hook = _subscribe(client, key, receiver.url, ["job.completed", "document.completed"])
-    tenant = _tenant_of(engine, key)
-    docs = [stage_record(storage, tenant, {"id": f"doc-{i}", "title": "Enzymes",
-                                           "text": f"Kinases phosphorylate proteins ({i}).",
-                                           "metadata": {}}) for i in range(2)]
-    started = time.monotonic()
-    job_id = submit_job(engine, tenant, docs, batch_size=2)
-    wait_for(lambda: len(receiver.requests) >= 3, timeout=90, what="three events")
-    print(f"job submitted to its last event received: {time.monotonic() - started:.2f} s")
+    with engine.connect() as conn:
+        tenant_name = conn.execute(text("SELECT name FROM tenants WHERE id = CAST(:t AS uuid)"),
+                                   {"t": _tenant_of(engine, key)}).scalar_one()
+    records = tmp_path / "records.jsonl"
+    records.write_text("".join(json.dumps({"id": f"doc-{i}", "title": "Enzymes",
+                                           "text": f"Kinases phosphorylate proteins ({i})."}) + "\n"
+                               for i in range(2)))
+    worker = start_worker(module_env, engine)
+    try:
+        started = time.monotonic()
+        submitted = subprocess.run([sys.executable, "-m", "app.cli", "ingest", "--jsonl", str(records),
+                                    "--tenant", tenant_name], env=module_env, cwd=ROOT,
+                                   capture_output=True, text=True, timeout=120)
+        assert submitted.returncode == 0, submitted.stderr
+        job_id = submitted.stdout.strip().splitlines()[-1]
+        wait_for(lambda: len(receiver.requests) >= 3, timeout=90, what="three events")
+        print(f"job submitted to its last event received: {time.monotonic() - started:.2f} s")
+    finally:
+        stop_worker(worker)
     types = sorted(_verify(hook["secret"], h, b)["type"] for h, b in receiver.requests)
     assert types == ["document.completed", "document.completed", "job.completed"]
     assert {b["data"]["job_id"] for b in receiver.bodies()} == {job_id}
@@ -325,7 +370,7 @@ def test_a_worker_delivers_a_jobs_events_as_it_processes_it(engine, storage, cli
 
 
 def test_a_delivery_whose_sender_was_killed_is_delivered_by_the_sweeper_once(
-        engine, storage, client, key, test_env, receivers):
+        engine, storage, client, key, module_env, receivers):
     """A process sending a delivery is SIGKILLed while the request is in flight: its lease
     runs out, and a worker's sweeper (``pagemill worker --beat``) delivers the event; after
     that first 2xx nothing more is sent."""
@@ -333,7 +378,7 @@ def test_a_delivery_whose_sender_was_killed_is_delivered_by_the_sweeper_once(
     receiver.hold.clear()  # the first request waits: the sender is killed meanwhile
     hook = _subscribe(client, key, receiver.url, ["job.completed"])
     _finish_a_job(engine, storage, _tenant_of(engine, key))
-    env = {**test_env, "PAGEMILL_WEBHOOK_TIMEOUT": "1", "PAGEMILL_WEBHOOK_RETRY_SCHEDULE": "0,0.5,0.5"}
+    env = {**module_env, "PAGEMILL_WEBHOOK_TIMEOUT": "1", "PAGEMILL_WEBHOOK_RETRY_SCHEDULE": "0,0.5,0.5"}
     sender = subprocess.Popen(
         [sys.executable, "-c", "from tasks.runtime import get_runtime; from tasks.webhooks import "
          "deliver_due; r = get_runtime(); deliver_due(r.engine, r.config)"],
