@@ -564,13 +564,6 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
     return str(row.status)
 
 
-def request_id_of(conn: Connection, job_id: str) -> str | None:
-    """The id of the request (or command) that created the job, if it was recorded."""
-    value = conn.execute(text("SELECT request_id FROM jobs WHERE id = CAST(:job AS uuid)"),
-                         {"job": job_id}).scalar_one_or_none()
-    return str(value) if value is not None else None
-
-
 def unpublished_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int, int]]:
     """Jobs written (or reopened for a retry) but never published, because the publisher died
     or the broker was down: (job id, number of batches, retry number), oldest first."""

@@ -1,7 +1,6 @@
 """The boundary fields bound for the work in hand, which every log record then carries
-(app/logs.py merges them): ``request_id`` and ``tenant_id`` for an API request or a CLI
-command, ``task_id``, ``request_id`` and ``job_id`` for a Celery task, ``document_id`` while a
-document is processed.
+(app/logs.py merges them): ``request_id`` and ``tenant_id`` for an API request,
+``task_id``, ``request_id`` and ``job_id`` for a Celery task.
 
 They live in context variables (structlog's), which are per thread and per task: a thread of
 the API's pool serves one request at a time and a worker process one task at a time, and each
@@ -10,8 +9,6 @@ starts by clearing what the previous one bound.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import structlog
@@ -35,10 +32,3 @@ def end() -> None:
 def current(name: str) -> Any:
     """A bound field's value, or ``None``."""
     return structlog.contextvars.get_contextvars().get(name)
-
-
-@contextmanager
-def bound(**fields: Any) -> Iterator[None]:
-    """Fields bound for a block of the unit of work (one document of a batch), then unbound."""
-    with structlog.contextvars.bound_contextvars(**{k: v for k, v in fields.items() if v is not None}):
-        yield
