@@ -1,6 +1,8 @@
 """Static Celery settings.  Broker and result-backend URLs are derived from pagemill's
 configuration when Celery first needs them (see tasks/celery_app.py)."""
 
+from kombu import Queue
+
 task_serializer = "json"
 result_serializer = "json"
 accept_content = ["json"]
@@ -24,6 +26,11 @@ worker_hijack_root_logger = False
 worker_redirect_stdouts = False
 
 task_default_queue = "pagemill"
+# Audio and video batches go to pagemill.media, under their own time limit (tasks/ingest.py).
+# A worker started without -Q takes both queues; `pagemill worker --queues pagemill.media`
+# (or `celery -A tasks worker -Q pagemill.media`) keeps long recordings off the others.
+task_queues = (Queue(task_default_queue, routing_key=task_default_queue),
+               Queue("pagemill.media", routing_key="pagemill.media"))
 
 # The reconciler re-publishes jobs whose publish failed and settles jobs whose chord
 # callback was lost (run `celery -A tasks beat`, or `pagemill worker --beat`).

@@ -52,6 +52,7 @@ class AdmittedBatch:
     retry: int  # the job's retry number: its task id is <job>:<batch>[:r<retry>]
     priority: int
     request_id: str | None  # of the request that created the job, for the task's logs
+    media_documents: int = 0  # audio and video in it: the media queue, a longer time limit
 
 
 # name: admit_batches
@@ -115,7 +116,7 @@ chosen AS (
 UPDATE batches b SET admitted_at = now()
 FROM chosen c, jobs j
 WHERE b.job_id = c.job_id AND b.batch_no = c.batch_no AND j.id = b.job_id
-RETURNING b.job_id, b.batch_no, j.retries, b.priority, j.request_id
+RETURNING b.job_id, b.batch_no, j.retries, b.priority, j.request_id, b.media_documents
 """)
 
 # name: mark_batches_published
@@ -130,7 +131,7 @@ WHERE b.job_id = p.job_id AND b.batch_no = p.batch_no
 # Slots given but never published (the publisher died between commit and publish, or the
 # broker was down): older than :age, of jobs still running.
 _UNPUBLISHED = text("""
-SELECT b.job_id, b.batch_no, j.retries, b.priority, j.request_id
+SELECT b.job_id, b.batch_no, j.retries, b.priority, j.request_id, b.media_documents
 FROM batches b JOIN jobs j ON j.id = b.job_id
 WHERE b.admitted_at IS NOT NULL AND b.published_at IS NULL AND b.status = 'queued'
   AND b.admitted_at < now() - make_interval(secs => :age)
@@ -149,7 +150,7 @@ def admit(conn: Connection, limit: int, heavy_limit: int, max_batches: int = 500
 
 def _admitted(row: Any) -> AdmittedBatch:
     return AdmittedBatch(str(row.job_id), int(row.batch_no), int(row.retries), int(row.priority),
-                         row.request_id)
+                         row.request_id, int(row.media_documents))
 
 
 def mark_published(conn: Connection, batches: Sequence[AdmittedBatch]) -> None:

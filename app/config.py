@@ -204,6 +204,11 @@ class Config:
     media_overlap_seconds: float = 1.5
     media_window_seconds: float = 60.0
     media_window_overlap_seconds: float = 10.0
+    # Wall time a recording may take, in place of the extraction timeout and the document
+    # time budget (a 4-hour recording is minutes of provider time per piece, far past what a
+    # PDF may take); a batch holding recordings runs on the pagemill.media queue, its task's
+    # time limit raised by this much per recording (tasks/ingest.py).
+    media_time_limit: float = 3 * 3600.0
     transcribers: tuple[str, ...] = ("groq", "openai")
     transcribe_retry_after_cap: float = 30.0
     transcribe_timeout: float = 300.0
@@ -335,6 +340,7 @@ class Config:
             media_window_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_SECONDS", cls.media_window_seconds),
             media_window_overlap_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_OVERLAP_SECONDS",
                                                     cls.media_window_overlap_seconds),
+            media_time_limit=_env_float(env, "PAGEMILL_MEDIA_TIME_LIMIT", cls.media_time_limit),
             transcribers=tuple(name.strip() for name in env.get(
                 "PAGEMILL_TRANSCRIBERS", ",".join(cls.transcribers)).split(",") if name.strip()),
             transcribe_retry_after_cap=_env_float(env, "PAGEMILL_TRANSCRIBE_RETRY_AFTER_CAP",
@@ -388,8 +394,10 @@ class Config:
             return self.broker_url
         return "pagemill+" + to_sqlalchemy_url(database_url)
 
-    def extract_options(self, password: str | None = None) -> ExtractOptions:
-        """Options for one document's extraction; the soft deadline starts now."""
+    def extract_options(self, password: str | None = None,
+                        cooling_until: dict[str, float] | None = None) -> ExtractOptions:
+        """Options for one document's extraction; the soft deadline starts now.
+        ``cooling_until``: transcription providers on cool-down (app/provider_cooldowns.py)."""
         return ExtractOptions(
             password=password, max_pages=self.max_pages, max_image_pixels=self.max_image_pixels,
             quality_threshold=self.quality_threshold, ocr_engines=self.ocr_engines,
@@ -397,7 +405,7 @@ class Config:
             easyocr_model_dir=self.easyocr_model_dir,
             docling_artifacts_path=self.docling_artifacts_path,
             mistral=self.mistral_settings(),
-            media=self.media_settings(),
+            media=self.media_settings(cooling_until),
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
             zip_limits=ZipLimits(max_total_bytes=self.zip_max_bytes, max_ratio=self.zip_max_ratio),
         )
@@ -413,7 +421,7 @@ class Config:
         return MistralSettings(api_key=self.mistral_api_key, server_url=self.mistral_server_url,
                                model=self.mistral_model)
 
-    def media_settings(self) -> MediaSettings:
+    def media_settings(self, cooling_until: dict[str, float] | None = None) -> MediaSettings:
         known = {
             "groq": TranscriberSettings("groq", self.groq_api_key, self.groq_base_url,
                                         self.groq_transcribe_model, self.transcribe_timeout),
@@ -427,7 +435,8 @@ class Config:
             max_seconds=self.media_max_seconds, piece_seconds=self.media_piece_seconds,
             piece_bytes=self.media_piece_bytes, overlap_seconds=self.media_overlap_seconds,
             transcription=TranscriptionSettings(tuple(known[name] for name in self.transcribers),
-                                                retry_after_cap=self.transcribe_retry_after_cap))
+                                                retry_after_cap=self.transcribe_retry_after_cap,
+                                                cooling_until=tuple(sorted((cooling_until or {}).items()))))
 
     def result_backend_for(self, database_url: str) -> str:
         return "db+" + to_sqlalchemy_url(database_url)

@@ -278,13 +278,15 @@ def create_job(
         "urls": [d.url for d in documents],
     })
     # A batch holding audio or video (transcribed by a remote provider, minutes per file) is of
-    # the heavy kind too: its key's stricter limit holds it (app/admission.py).
+    # the heavy kind too: its key's stricter limit holds it (app/admission.py); and its task
+    # goes to the media queue, under the media time limit (tasks/ingest.py).
     conn.execute(text("""
-        UPDATE batches SET heavy = true
-        WHERE job_id = CAST(:job AS uuid) AND NOT heavy AND batch_no IN (
-            SELECT batch_no FROM documents
-            WHERE job_id = CAST(:job AS uuid)
-              AND (mime_type LIKE 'audio/%' OR mime_type LIKE 'video/%'))
+        UPDATE batches b SET heavy = true, media_documents = m.n
+        FROM (SELECT batch_no, count(*) AS n FROM documents
+              WHERE job_id = CAST(:job AS uuid)
+                AND (mime_type LIKE 'audio/%' OR mime_type LIKE 'video/%')
+              GROUP BY batch_no) m
+        WHERE b.job_id = CAST(:job AS uuid) AND b.batch_no = m.batch_no
     """), {"job": job_id})
     return job_id, batch_count
 

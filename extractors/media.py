@@ -28,6 +28,7 @@ from extractors.transcribers import (
     Segment,
     TranscriptionAttempt,
     TranscriptionSettings,
+    cooling_from,
     no_transcriber_error,
     transcribe,
 )
@@ -263,7 +264,8 @@ def run(request: Request, route: Route, options: ExtractOptions) -> ExtractionRe
         prepared = round(time.monotonic() - started, 3)
         heard: list[tuple[Span, list[Segment]]] = []
         pieces: list[dict[str, Any]] = []
-        cooling: dict[str, float] = {}
+        cooling = cooling_from(settings.transcription)
+        cooled = sorted(cooling)  # by other documents' 429s: asked last from the start
         for index, span in enumerate(spans):
             piece = cut_piece(track, span, index, ffmpeg, workdir)
             pieces.append({"index": index, "offset_s": round(span.start, 3),
@@ -278,7 +280,7 @@ def run(request: Request, route: Route, options: ExtractOptions) -> ExtractionRe
     merged = merge(heard)
     providers = sorted({a.engine for a in attempts if a.chosen})
     signals = {"duration_s": round(duration, 3), "streams": info.streams, "pieces": pieces,
-               "silences": len(silences), "prepare_seconds": prepared,
+               "silences": len(silences), "prepare_seconds": prepared, "cooling": cooled,
                "segments": [asdict(s) for s in merged]}
     return ExtractionResult(pages=[Page(transcript_markdown(merged), engine="+".join(providers))],
                             extractor="+".join(providers) or "transcription", mime_type=request.mime_type,

@@ -45,6 +45,9 @@ class TranscriptionSettings:
     # A 429 whose Retry-After is at most this many seconds is waited out and the same provider
     # asked again (once per piece); a longer one sends the piece to the next provider.
     retry_after_cap: float = 30.0
+    # Providers other workers found rate-limited, with the epoch time their cool-down ends
+    # (app/provider_cooldowns.py, read by the pipeline): asked last until then.
+    cooling_until: tuple[tuple[str, float], ...] = ()
 
     @property
     def usable(self) -> tuple[TranscriberSettings, ...]:
@@ -60,6 +63,8 @@ class TranscriptionAttempt(Attempt):
     duration_s: float | None = None
     # The HTTP status, or None when no answer came (timeout, connection error).
     status: int | None = None
+    # A 429's Retry-After in seconds (None when absent or an HTTP date).
+    retry_after_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,12 @@ def _call(provider: TranscriberSettings, piece: Piece) -> list[Segment]:
     return _segments(response)
 
 
+def cooling_from(settings: TranscriptionSettings) -> dict[str, float]:
+    """The shared cool-downs as :func:`transcribe`'s ``cooling`` (monotonic deadlines)."""
+    now, wall = time.monotonic(), time.time()
+    return {name: now + until - wall for name, until in settings.cooling_until if until > wall}
+
+
 def transcribe(piece: Piece, settings: TranscriptionSettings, cooling: dict[str, float] | None = None,
                sleep: Callable[[float], None] = time.sleep
                ) -> tuple[list[Segment], list[TranscriptionAttempt]]:
@@ -163,7 +174,7 @@ def transcribe(piece: Piece, settings: TranscriptionSettings, cooling: dict[str,
                 attempt.status, attempt.error_code = exc.status_code, "provider_error"
                 attempt.error = f"{exc.status_code}: {exc.message}"
                 if exc.status_code == 429:
-                    delay = _retry_after(exc.response.headers)
+                    delay = attempt.retry_after_s = _retry_after(exc.response.headers)
                     if not waited and delay is not None and delay <= settings.retry_after_cap:
                         waited = True
                         sleep(delay)

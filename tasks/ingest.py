@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import Task
 from celery.signals import worker_ready
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
+import celeryconfig
 from app import admission, jobs
 from app.config import Config
 from tasks.celery_app import app
@@ -99,17 +101,34 @@ def dispatch(engine: Engine, config: Config) -> int:
     the reconciler publishes it again (:func:`reconcile`)."""
     with engine.begin() as conn:
         admitted = admission.admit(conn, config.key_concurrency, config.key_concurrency_heavy)
-    return _publish(engine, admitted)
+    return _publish(engine, config, admitted)
 
 
-def _publish(engine: Engine, batches: list[admission.AdmittedBatch]) -> int:
+# The queue of audio and video batches, declared in celeryconfig.task_queues.
+MEDIA_QUEUE = "pagemill.media"
+# A media batch's hard time limit is its soft one plus this: time for the soft limit's
+# exception to fail the document and settle the batch.
+MEDIA_HARD_LIMIT_MARGIN = 60.0
+
+
+def _routing(batch: admission.AdmittedBatch, config: Config) -> dict[str, Any]:
+    """Queue and time limits of a batch's task: a batch with audio or video waits on the media
+    queue, and its soft limit is celeryconfig's plus ``PAGEMILL_MEDIA_TIME_LIMIT`` per
+    recording in it; any other batch runs under celeryconfig's limits."""
+    if not batch.media_documents:
+        return {}
+    soft = celeryconfig.task_soft_time_limit + batch.media_documents * config.media_time_limit
+    return {"queue": MEDIA_QUEUE, "soft_time_limit": soft, "time_limit": soft + MEDIA_HARD_LIMIT_MARGIN}
+
+
+def _publish(engine: Engine, config: Config, batches: list[admission.AdmittedBatch]) -> int:
     published = []
     for batch in batches:
         headers = {"request_id": batch.request_id} if batch.request_id else {}
         try:
             ingest_batch.apply_async((batch.job_id, batch.batch_no), priority=batch.priority,
                                      task_id=batch_task_id(batch.job_id, batch.batch_no, batch.retry),
-                                     headers=headers)
+                                     headers=headers, **_routing(batch, config))
         except Exception:  # the broker down: the reconciler publishes it later
             log.warning("could not publish an admitted batch; the reconciler will", exc_info=True,
                         extra={"job_id": batch.job_id, "batch_id": f"{batch.job_id}:{batch.batch_no}"})
@@ -140,9 +159,10 @@ def reconcile(engine: Engine) -> dict[str, int]:
             jobs.mark_published(conn, job_id)
     if lost:
         log.warning("re-publishing %d admitted batches whose publish was lost", len(lost))
-    republished = _publish(engine, lost)
+    config = get_runtime().config
+    republished = _publish(engine, config, lost)
     # Slots freed without a dispatch (a worker that died after its batch): give them out.
-    admitted = dispatch(engine, get_runtime().config)
+    admitted = dispatch(engine, config)
     for job_id in unsettled:
         with engine.begin() as conn:
             status = jobs.finalize_job(conn, job_id)

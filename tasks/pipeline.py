@@ -26,12 +26,13 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine
 
-from app import admission, jobs, metrics, provider_batches, secret_options, url_fetch
+from app import admission, jobs, metrics, provider_batches, provider_cooldowns, secret_options, url_fetch
 from app.config import Config
 from app.jobs import WorkDocument
 from app.storage import ObjectNotFound, Storage
 from extractors import ExtractionError, ExtractionResult
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
+from extractors.mime import MEDIA_TYPES
 from extractors.sniff import MIME_EML, MIME_MSG
 from indexing import store
 from indexing.chunking import Chunk, chunk_markdown, chunk_transcript
@@ -78,6 +79,14 @@ class DocumentClock:
     budget: float
     spent: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     stages: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
+    # Documents allowed more than ``budget`` (recordings: PAGEMILL_MEDIA_TIME_LIMIT).
+    longer: dict[str, float] = field(default_factory=dict)
+
+    def allow(self, doc_id: str, budget: float) -> None:
+        self.longer[doc_id] = max(budget, self.budget)
+
+    def budget_of(self, doc_id: str) -> float:
+        return self.longer.get(doc_id, self.budget)
 
     def add(self, doc_id: str, seconds: float, stage: str) -> None:
         self.spent[doc_id] += seconds
@@ -89,10 +98,10 @@ class DocumentClock:
                          if doc == doc_id)
 
     def remaining(self, doc_id: str) -> float:
-        return max(0.0, self.budget - self.spent[doc_id])
+        return max(0.0, self.budget_of(doc_id) - self.spent[doc_id])
 
     def over(self, doc_id: str) -> bool:
-        return self.spent[doc_id] > self.budget
+        return self.spent[doc_id] > self.budget_of(doc_id)
 
 
 def wanted(engine: Engine, doc_ids: list[str]) -> set[str]:
@@ -224,18 +233,40 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
     metrics.observe_stage("fetch", time.monotonic() - began)
     # Decrypted here, where it is used, and nowhere else.
     password = secret_options.reveal(config, job_options, "password")
-    options = config.extract_options(password=password if isinstance(password, str) else None)
+    recording = doc.mime_type in MEDIA_TYPES
+    cooling = None
+    if recording:  # minutes per piece at a provider: the media limit, the shared cool-downs
+        clock.allow(doc.id, config.media_time_limit)
+        with engine.connect() as conn:
+            cooling = {c.provider: c.until for c in provider_cooldowns.active(conn)}
+    options = config.extract_options(password=password if isinstance(password, str) else None,
+                                     cooling_until=cooling)
+    limit = config.media_time_limit if recording else config.extract_hard_timeout
     began = time.monotonic()
-    result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
-                               options=options,
-                               timeout=min(config.extract_hard_timeout, clock.remaining(doc.id)),
-                               should_stop=lambda: not still_wanted(engine, doc.id))
+    try:
+        result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
+                                   options=options, timeout=min(limit, clock.remaining(doc.id)),
+                                   should_stop=lambda: not still_wanted(engine, doc.id))
+    except ExtractionError as exc:
+        _record_cooldowns(engine, doc, exc.attempts)
+        raise
+    _record_cooldowns(engine, doc, result.attempts)
     metrics.observe_stage("extract", time.monotonic() - began)
     metrics.observe_ocr(result.attempts, config.ocr_engines)
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
                                           "route": result.route, "quality": result.quality})
     item = prepare_result(doc, result, config)
     return [*_prepare_attachments(engine, storage, doc, result, config), item]
+
+
+def _record_cooldowns(engine: Engine, doc: WorkDocument, attempts: list[Any]) -> None:
+    """Providers this document met rate-limited go on the cool-down every worker reads."""
+    if not any(getattr(a, "error_code", None) == "rate_limited" for a in attempts):
+        return
+    with engine.begin() as conn:
+        cooled = provider_cooldowns.record(conn, attempts)
+    log.warning("transcription providers on cool-down: %s", ", ".join(cooled),
+                extra={**_fields(doc), "providers": cooled})
 
 
 def _attachment_id(parent_id: str, name: str, used: set[str]) -> str:
@@ -434,8 +465,10 @@ def _checkpoint(engine: Engine, prepared: list[Prepared], owners: set[int], drop
             log.info("document cancelled during embedding; not indexed", extra=_fields(doc))
             dropped.add(i)
         elif clock is not None and clock.over(doc.id):
+            setting = ("PAGEMILL_MEDIA_TIME_LIMIT" if doc.id in clock.longer
+                       else "PAGEMILL_DOCUMENT_TIME_BUDGET")
             if _fail(engine, doc, "timeout", f"processing took over the document time budget of "
-                     f"{clock.budget:.0f} s (PAGEMILL_DOCUMENT_TIME_BUDGET) before embedding ended "
+                     f"{clock.budget_of(doc.id):.0f} s ({setting}) before embedding ended "
                      f"({clock.by_stage(doc.id)})"):
                 timed_out += doc.source != "attachment"
             dropped.add(i)

@@ -40,8 +40,9 @@ def raise_system_exit(signum: int, _frame: FrameType | None) -> None:
 
 
 def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: bool = False,
-               config: Config | None = None) -> None:
-    """Run a Celery worker in this process (starts the embedded database if needed)."""
+               config: Config | None = None, queues: str | None = None) -> None:
+    """Run a Celery worker in this process (starts the embedded database if needed).
+    ``queues``: comma-separated queue names to take (default: all of celeryconfig's)."""
     # Until Celery installs its warm-shutdown handler, SIGTERM must still run exit handlers.
     signal.signal(signal.SIGTERM, raise_system_exit)
     runtime = prepared_runtime(config)
@@ -56,6 +57,8 @@ def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: 
     argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={n}",
             f"--hostname={worker_nodename(os.getpid())}", "--without-gossip", "--without-mingle",
             "--without-heartbeat"]
+    if queues:
+        argv += [f"--queues={queues}"]
     if beat:
         argv += ["--beat", f"--schedule={runtime.config.home / 'celerybeat-schedule'}"]
     # This worker's Prometheus samples (app/metrics/directory.py): claimed before Celery's

@@ -84,16 +84,32 @@ def test_a_keys_own_limit_and_the_heavy_limit_hold(engine, tenant):
     assert by_job[heavy_job] == [0] and by_job[light_job] == [0, 1, 2]
 
 
-def test_a_batch_of_audio_or_video_is_heavy(engine, tenant):
+def test_a_batch_of_audio_or_video_is_heavy_and_goes_to_the_media_queue(engine, tenant, tmp_path):
+    import celeryconfig
+    from app.config import Config
+    from tasks.ingest import MEDIA_HARD_LIMIT_MARGIN, MEDIA_QUEUE, _routing
+
     key = _key(engine, f"v-{uuid.uuid4().hex[:8]}")
+    mimes = ["application/pdf", "audio/mpeg", "video/mp4", "text/plain", "audio/wav"]
     docs = [jobs.NewDocument(external_id=f"d{i}", source="upload", object_key=f"k{i}", mime_type=mime,
-                             size_bytes=10, sha256="0" * 64)
-            for i, mime in enumerate(["application/pdf", "audio/mpeg", "video/mp4", "text/plain"])]
+                             size_bytes=10, sha256="0" * 64) for i, mime in enumerate(mimes)]
     with engine.begin() as conn:
-        job_id, _ = jobs.create_job(conn, key[1], docs, 1, api_key_id=key[0])
-        heavy = conn.execute(text("SELECT batch_no FROM batches WHERE job_id = CAST(:j AS uuid) "
-                                  "AND heavy ORDER BY batch_no"), {"j": job_id}).scalars().all()
-    assert heavy == [1, 2]
+        job_id, _ = jobs.create_job(conn, key[1], docs, 2, api_key_id=key[0])
+        jobs.mark_published(conn, job_id)
+        rows = conn.execute(text("SELECT batch_no, heavy, media_documents FROM batches "
+                                 "WHERE job_id = CAST(:j AS uuid) ORDER BY batch_no"), {"j": job_id}).all()
+    assert [tuple(r) for r in rows] == [(0, True, 1), (1, True, 1), (2, True, 1)]
+    admitted = {b.batch_no: b for b in _admit(engine, {job_id}, limit=4, heavy=4)}
+    assert {n: b.media_documents for n, b in admitted.items()} == {0: 1, 1: 1, 2: 1}
+    # The queue exists in the static settings (a worker without -Q takes it), and the limit
+    # grows by the media limit per recording.
+    assert MEDIA_QUEUE in [q.name for q in celeryconfig.task_queues]
+    config = Config.from_env({"PAGEMILL_HOME": str(tmp_path), "PAGEMILL_MEDIA_TIME_LIMIT": "1000"})
+    two = admission.AdmittedBatch(job_id, 0, 0, 0, None, media_documents=2)
+    assert _routing(two, config) == {
+        "queue": MEDIA_QUEUE, "soft_time_limit": celeryconfig.task_soft_time_limit + 2000.0,
+        "time_limit": celeryconfig.task_soft_time_limit + 2000.0 + MEDIA_HARD_LIMIT_MARGIN}
+    assert _routing(admission.AdmittedBatch(job_id, 0, 0, 0, None), config) == {}
 
 
 def test_unpublished_cancelled_and_prioritised_jobs(engine, tenant):

@@ -137,10 +137,18 @@ def test_doctor_without_tesseract_on_path_says_so_and_fails(test_env: dict[str, 
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is not installed here")
 def test_doctor_passes_with_everything_required_and_warns_about_the_rest(test_env: dict[str, str],
-                                                                       tmp_path: Path) -> None:
+                                                                       tmp_path: Path, engine) -> None:
+    from app import provider_cooldowns
+    from extractors.transcribers import TranscriptionAttempt
+
     env = {**test_env, "EASYOCR_MODEL_DIR": str(tmp_path), "DOCLING_ARTIFACTS_PATH": str(tmp_path),
            "GROQ_API_KEY": "gsk-doctor-secret-value"}
     env.pop("OPENAI_API_KEY", None)
+    cooling = f"provider-{uuid.uuid4().hex[:8]}"
+    with engine.begin() as conn:
+        provider_cooldowns.record(conn, [TranscriptionAttempt(
+            engine=cooling, seconds=0.1, status=429, error_code="rate_limited",
+            error="429: rate limit reached", retry_after_s=300.0)])
     code, found = _doctor(env)
     assert code == 0, found
     for name in ("database", "pgvector", "migrations", "broker", "storage", "tesseract",
@@ -154,6 +162,10 @@ def test_doctor_passes_with_everything_required_and_warns_about_the_rest(test_en
     assert found["MISTRAL_API_KEY"]["ok"] and found["GROQ_API_KEY"]["ok"]
     assert not found["OPENAI_API_KEY"]["ok"] and not found["OPENAI_API_KEY"]["required"]
     assert "gsk-doctor-secret-value" not in json.dumps(found) and "test-key" not in json.dumps(found)
+    # A provider on cool-down is a warning, with the 429 that put it there.
+    warned = found[f"{cooling} cool-down"]
+    assert (warned["ok"], warned["required"]) == (False, False)
+    assert "rate limit reached" in str(warned["detail"]) and "asked last until" in str(warned["detail"])
 
 
 def test_doctor_names_an_unreachable_broker_without_its_password(test_env: dict[str, str]) -> None:

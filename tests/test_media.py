@@ -6,6 +6,7 @@ when it is there."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 import time
@@ -219,6 +220,59 @@ def test_a_rate_limited_provider_is_asked_last_for_the_documents_next_pieces(tmp
     assert tried[:2] == [("groq", 0), ("openai", 0)]
 
 
+def test_a_provider_other_workers_found_rate_limited_is_asked_last_from_the_first_piece(
+        tmp_path: Path, fakes) -> None:
+    groq, openai_fake = fakes
+    data = _ffmpeg(tmp_path, "a.wav", "-f", "lavfi", "-i", TONE)
+    options = _options(groq, openai_fake)
+    assert options.media is not None
+    cooling = dataclasses.replace(options.media.transcription, cooling_until=(("groq", time.time() + 600),))
+    options = dataclasses.replace(options, media=dataclasses.replace(options.media, transcription=cooling))
+    result = extract(data, options=options)
+    assert not groq.calls and len(openai_fake.calls) == 1
+    assert result.signals["cooling"] == ["groq"] and result.extractor == "openai"
+    # The cooling provider is still the last resort: it may be the only one that answers.
+    openai_fake.script.append(Answer(503, message="overloaded"))
+    result = extract(data, options=options)
+    tried = [(a["engine"], a["status"]) for a in result.report()["attempts"]]
+    assert tried == [("openai", 503), ("groq", 200)]
+    # A cool-down that has ended is no cool-down.
+    expired = dataclasses.replace(cooling, cooling_until=(("groq", time.time() - 1),))
+    result = extract(data, options=dataclasses.replace(options, media=dataclasses.replace(
+        options.media, transcription=expired)))
+    assert result.extractor == "groq" and result.signals["cooling"] == []
+
+
+def test_cooldowns_are_shared_through_the_database_and_never_shortened(engine) -> None:
+    import uuid
+
+    from app import provider_cooldowns
+    from extractors.transcribers import TranscriptionAttempt
+
+    name = f"provider-{uuid.uuid4().hex[:8]}"
+    limited = TranscriptionAttempt(engine=name, seconds=0.1, status=429, error_code="rate_limited",
+                                   error="429: rate limit reached for audio seconds", retry_after_s=120.0)
+    with engine.begin() as conn:
+        assert provider_cooldowns.record(conn, [limited]) == [name]
+        first = {c.provider: c.until for c in provider_cooldowns.active(conn)}[name]
+    assert 100 < first - time.time() <= 121
+    shorter = TranscriptionAttempt(engine=name, seconds=0.1, status=429, error_code="rate_limited",
+                                   error="429: again", retry_after_s=5.0)
+    ok = TranscriptionAttempt(engine=f"{name}-other", seconds=0.1, status=200, chosen=True)
+    with engine.begin() as conn:
+        assert provider_cooldowns.record(conn, [shorter, ok]) == [name]
+        row = next(c for c in provider_cooldowns.active(conn) if c.provider == name)
+    assert row.until == pytest.approx(first, abs=0.01)
+    assert (row.hits, row.last_error) == (2, "429: again")
+    # No Retry-After: the default; a day: capped.
+    def asked(retry_after: float | None) -> float:
+        attempt = dataclasses.replace(limited, retry_after_s=retry_after)
+        return provider_cooldowns.rate_limited([attempt])[name][0]
+
+    assert asked(None) == provider_cooldowns.DEFAULT_COOLDOWN_SECONDS
+    assert asked(86400.0) == provider_cooldowns.MAX_COOLDOWN_SECONDS
+
+
 def test_a_short_retry_after_is_waited_out_on_the_same_provider(tmp_path: Path, fakes) -> None:
     groq, openai_fake = fakes
     groq.script.append(Answer(429, retry_after=0.2))
@@ -350,8 +404,10 @@ def private_database(database_url: str) -> Iterator[str]:
 
 @pytest.mark.skipif(not JFK.exists(), reason="../shared/corpus/audio-jfk is absent")
 def test_media_documents_go_through_the_worker(test_env, private_database, fakes, tmp_path: Path) -> None:
-    """Submitted by the CLI, transcribed by a worker through the fake provider, searchable; a
-    video without sound fails on its own and the job completes."""
+    """Submitted by the CLI, on the media queue, transcribed by a worker through the fake
+    providers, searchable; a video without sound fails on its own and the job completes.  The
+    primary's 429 puts it on the cool-down every worker reads: the next job's recording goes
+    straight to the fallback."""
     import json
     import sys
     import uuid
@@ -361,29 +417,46 @@ def test_media_documents_go_through_the_worker(test_env, private_database, fakes
     from app.db import get_engine
     from tests.conftest import ROOT, start_worker, stop_worker
 
-    groq, _ = fakes
-    groq.transcript = (JFK / "jfk.transcript.txt").read_text().strip()
+    groq, openai_fake = fakes
+    groq.transcript = openai_fake.transcript = (JFK / "jfk.transcript.txt").read_text().strip()
+    groq.script.append(Answer(429, retry_after=600, message="rate limit reached for audio seconds"))
     env = {**test_env, "DATABASE_URL": private_database, "GROQ_API_KEY": "test-key",
-           "GROQ_BASE_URL": groq.base_url, "PAGEMILL_TRANSCRIBERS": "groq"}
+           "GROQ_BASE_URL": groq.base_url, "OPENAI_API_KEY": "test-key",
+           "OPENAI_BASE_URL": openai_fake.base_url, "PAGEMILL_TRANSCRIBERS": "groq,openai"}
     shutil.copy(JFK / "jfk.mp3", tmp_path / "speech.mp3")
+    shutil.copy(JFK / "jfk.flac", tmp_path / "again.flac")
     _ffmpeg(tmp_path, "silent.mp4", "-f", "lavfi", "-i", "color=c=red:s=32x32:d=1", "-an")
     tenant = f"media-{uuid.uuid4().hex[:8]}"
     engine = get_engine(private_database)
+
+    def ingest(*names: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "app.cli", "ingest", *(str(tmp_path / n) for n in names),
+                               "--tenant", tenant, "--wait"],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
     started = time.monotonic()
     proc = start_worker(env, engine)
     try:
-        submitted = subprocess.run([sys.executable, "-m", "app.cli", "ingest", str(tmp_path / "speech.mp3"),
-                                    str(tmp_path / "silent.mp4"), "--tenant", tenant, "--wait"],
-                                   env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        submitted = ingest("speech.mp3", "silent.mp4")
         print(f"worker start + ingest: {time.monotonic() - started:.1f} s")
+        again = ingest("again.flac")
         with engine.connect() as conn:
             rows = {r.filename: r for r in conn.execute(text(
-                "SELECT d.filename, d.status, d.error_code, d.mime_type FROM documents d "
+                "SELECT d.filename, d.status, d.error_code, d.mime_type, d.extractor, b.media_documents "
+                "FROM documents d JOIN batches b ON b.job_id = d.job_id AND b.batch_no = d.batch_no "
                 "JOIN jobs j ON j.id = d.job_id JOIN tenants t ON t.id = j.tenant_id "
                 "WHERE t.name = :t"), {"t": tenant})}
+            cooling = conn.execute(text("SELECT provider, until > now() + interval '5 minutes' AS long, "
+                                        "last_error FROM provider_cooldowns")).all()
         assert rows["speech.mp3"].status == "completed", (rows, submitted.stdout, submitted.stderr)
+        assert rows["again.flac"].status == "completed", (rows, again.stdout, again.stderr)
         assert rows["speech.mp3"].mime_type == "audio/mpeg"
         assert (rows["silent.mp4"].status, rows["silent.mp4"].error_code) == ("failed", "no_audio")
+        # Both recordings of the first job in one batch, which went to the media queue.
+        assert rows["speech.mp3"].media_documents == 2 and rows["again.flac"].media_documents == 1
+        assert rows["speech.mp3"].extractor == rows["again.flac"].extractor == "openai"
+        assert [(c.provider, c.long) for c in cooling] == [("groq", True)]
+        assert "rate limit reached" in cooling[0].last_error
         found = subprocess.run([sys.executable, "-m", "app.cli", "search", "what your country can do",
                                 "--mode", "bm25", "--json", "--tenant", tenant],
                                env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -393,7 +466,9 @@ def test_media_documents_go_through_the_worker(test_env, private_database, fakes
         assert hits[0]["start_s"] is not None and hits[0]["end_s"] > hits[0]["start_s"]
     finally:
         stop_worker(proc)
-    assert [c.filename for c in groq.calls] == ["piece-0000.flac"]
+    # groq was asked once (its 429); the second job's recording never went to it.
+    assert [c.status for c in groq.calls] == [429]
+    assert [c.filename for c in openai_fake.calls] == ["piece-0000.flac", "piece-0000.flac"]
 
 
 def test_twenty_minutes_are_cut_in_silences_and_every_burst_comes_back_once(tmp_path: Path, fakes) -> None:

@@ -95,6 +95,25 @@ def _checks(config: Config, deep: bool) -> Iterator[Check]:
             yield Check(variable, True, False, f"set: {enables}")
         else:
             yield Check(variable, False, False, f"not set: export {variable}=... to enable {enables}")
+    if engine is not None:
+        yield from _cooldown_checks(engine)
+
+
+def _cooldown_checks(engine: Engine) -> Iterator[Check]:
+    """Transcription providers every worker asks last for now (app/provider_cooldowns.py)."""
+    from datetime import UTC, datetime
+
+    from app import provider_cooldowns
+
+    try:
+        with engine.connect() as conn:
+            cooling = provider_cooldowns.active(conn)
+    except Exception:  # a schema before migration 0020: the migrations check says so
+        return
+    for c in cooling:
+        until = datetime.fromtimestamp(c.until, UTC).isoformat(timespec="seconds")
+        yield Check(f"{c.provider} cool-down", False, False,
+                    f"rate-limited ({c.hits} × 429, last: {c.last_error}); asked last until {until}")
 
 
 def _database_url(config: Config) -> str:

@@ -13,8 +13,12 @@ from app.cli.context import CliContext, pass_cli
 @click.option("--loglevel", default="WARNING")
 @click.option("--beat/--no-beat", default=False,
               help="Also run the periodic reconciler (only one beat per deployment).")
+@click.option("--queues", "-Q", default=None, metavar="NAMES",
+              help="Comma-separated queues to take: pagemill (documents), pagemill.media (audio "
+                   "and video). Default: both.")
 @pass_cli
-def worker(cli: CliContext, concurrency: int | None, loglevel: str, beat: bool) -> None:
+def worker(cli: CliContext, concurrency: int | None, loglevel: str, beat: bool,
+           queues: str | None) -> None:
     """Run a Celery worker (starts the embedded database if needed)."""
     from app.embedded import DatabaseUnavailable
     from tasks.worker import run_worker
@@ -22,7 +26,7 @@ def worker(cli: CliContext, concurrency: int | None, loglevel: str, beat: bool) 
     try:
         # run_worker installs its SIGTERM handler before it starts the database, so that
         # the embedded server is released however the worker is stopped.
-        run_worker(concurrency, loglevel, beat, config=cli.config)
+        run_worker(concurrency, loglevel, beat, config=cli.config, queues=queues)
     except DatabaseUnavailable as exc:
         raise click.ClickException(str(exc)) from exc
 
