@@ -21,6 +21,7 @@ from pathlib import Path
 
 from app.auth import ensure_tenant
 from app.db import upgrade_schema
+from indexing import tenant_embedders
 from indexing.embedding import embed
 from indexing.search import search
 from tasks.runtime import get_runtime
@@ -94,7 +95,9 @@ def main() -> None:
                                alpha=cfg.alpha if args.alpha is None else args.alpha)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, args.tenant or cfg.default_tenant)
-    vectors = embed([t for _, t in queries])
+    with runtime.engine.connect() as conn:  # queries embedded as the tenant's chunks were
+        embedder = tenant_embedders.pinned(conn, tenant_id)
+    vectors = embed([t for _, t in queries], embedder=embedder)
 
     print(f"{args.collection.name} {args.split}: {len(queries)} queries, "
           f"k1={params.k1} b={params.b} rrf_k={params.rrf_k} fusion={params.fusion} alpha={params.alpha}")

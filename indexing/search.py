@@ -22,6 +22,7 @@ import jinja2
 import numpy as np
 from sqlalchemy import Connection, TextClause, text
 
+from indexing import tenant_embedders
 from indexing.analyzer import analyze
 from indexing.embedding import embed
 from indexing.ranking import DEFAULTS, Fusion, SearchParams
@@ -208,8 +209,8 @@ def search(
     # Filtered searches keep per-query plans: there the filter values decide the join order.
     settings = {"plan_cache_mode": "auto" if filtered else "force_generic_plan"}
     if mode != "bm25":
-        if query_vector is None:
-            query_vector = embed([query])[0]
+        if query_vector is None:  # by the embedder the tenant's chunks were embedded with
+            query_vector = embed([query], embedder=tenant_embedders.pinned(conn, tenant_id))[0]
         bind["qvec"] = vector_literal(query_vector)
         settings["hnsw.ef_search"] = str(max(params.ef_search, _candidates(k, collapse, params)))
         # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Connection, text
 
+from indexing import tenant_embedders
 from indexing.analyzer import term_frequencies
 from indexing.chunking import Chunk
 
@@ -21,19 +22,19 @@ _PATH_SEPARATOR = "\x1f"
 
 # Serialises index writes per tenant: the statistics row and term rows are then updated in
 # one order only, so concurrent workers cannot deadlock on them.
-_LOCK_TENANT = text("SELECT pg_advisory_xact_lock(hashtextextended('pagemill-index:' || :tenant, 0))")
+LOCK_TENANT = text("SELECT pg_advisory_xact_lock(hashtextextended('pagemill-index:' || :tenant, 0))")
 
 _UPSERT_DOCUMENT = text("""
 INSERT INTO search_documents AS sd
     (tenant_id, external_id, source_document_id, job_id, content_sha256, mime_type, title,
-     metadata, chunk_count, indexed_at)
+     metadata, chunk_count, embedder, indexed_at)
 VALUES (:tenant, :external_id, :source_document_id, :job_id, :sha, :mime, :title,
-        CAST(:metadata AS jsonb), :chunk_count, now())
+        CAST(:metadata AS jsonb), :chunk_count, :embedder, now())
 ON CONFLICT (tenant_id, external_id) DO UPDATE SET
     source_document_id = excluded.source_document_id, job_id = excluded.job_id,
     content_sha256 = excluded.content_sha256, mime_type = excluded.mime_type,
     title = excluded.title, metadata = excluded.metadata, chunk_count = excluded.chunk_count,
-    indexed_at = now()
+    embedder = excluded.embedder, indexed_at = now()
 RETURNING id
 """)
 
@@ -178,9 +179,13 @@ def adopt(conn: Connection, indexed: IndexedContent, source_document_id: str, jo
 
 def replace_document(
     conn: Connection, doc: IndexedDocument, chunks: Sequence[Chunk], vectors: np.ndarray, *,
-    k1: float, b: float,
+    k1: float, b: float, embedder: str | None = None,
 ) -> int:
     """Replace everything indexed for (tenant, external id) with ``chunks``; returns its row id.
+
+    ``embedder``: what made ``vectors``, recorded on the document and checked against the
+    tenant's pin under the tenant's lock (indexing/tenant_embedders.py: raises
+    ``EmbedderChanged`` when the tenant was moved meanwhile; pins a tenant that had none).
 
     ``k1`` and ``b`` are the BM25 parameters search runs with (the configured ones): a tenant
     without chunks takes them for its impacts, so that early termination serves its queries
@@ -189,12 +194,14 @@ def replace_document(
     """
     if len(chunks) != len(vectors):
         raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
-    conn.execute(_LOCK_TENANT, {"tenant": doc.tenant_id})
+    conn.execute(LOCK_TENANT, {"tenant": doc.tenant_id})
+    if embedder is not None:
+        tenant_embedders.check_pin(conn, doc.tenant_id, embedder)
     sdid = conn.execute(_UPSERT_DOCUMENT, {
         "tenant": doc.tenant_id, "external_id": doc.external_id,
         "source_document_id": doc.source_document_id, "job_id": doc.job_id,
         "sha": doc.content_sha256, "mime": doc.mime_type, "title": doc.title,
-        "metadata": doc.metadata_json, "chunk_count": len(chunks),
+        "metadata": doc.metadata_json, "chunk_count": len(chunks), "embedder": embedder,
     }).scalar_one()
     conn.execute(_DELETE_POSTINGS, {"sdid": sdid})
     conn.execute(_DELETE_CHUNKS, {"sdid": sdid})
@@ -212,7 +219,7 @@ def refresh_impacts(conn: Connection, tenant_id: str, *, k1: float, b: float) ->
     """Recompute every posting's impact with the tenant's current average length and the
     given k1, b (the ones search runs with).  Needed only for speed: search stays exact when
     impacts are stale or were computed with other parameters."""
-    conn.execute(_LOCK_TENANT, {"tenant": tenant_id})
+    conn.execute(LOCK_TENANT, {"tenant": tenant_id})
     conn.execute(_REFRESH_STATS, {"tenant": tenant_id, "k1": k1, "b": b})
     return conn.execute(_REFRESH_IMPACTS, {"tenant": tenant_id}).rowcount
 
@@ -227,7 +234,7 @@ def delete_document(conn: Connection, tenant_id: str, external_id: str) -> bool:
     row = conn.execute(_FIND_INDEXED, {"tenant": tenant_id, "external_id": external_id}).one_or_none()
     if row is None:
         return False
-    conn.execute(_LOCK_TENANT, {"tenant": tenant_id})
+    conn.execute(LOCK_TENANT, {"tenant": tenant_id})
     conn.execute(_DELETE_POSTINGS, {"sdid": row.id})
     conn.execute(_DELETE_CHUNKS, {"sdid": row.id})
     conn.execute(_DELETE_DOCUMENT, {"sdid": row.id})

@@ -34,9 +34,9 @@ from extractors import ExtractionError, ExtractionResult
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
 from extractors.mime import MEDIA_TYPES
 from extractors.sniff import MIME_EML, MIME_MSG
-from indexing import store
+from indexing import store, tenant_embedders
 from indexing.chunking import Chunk, chunk_markdown, chunk_transcript
-from indexing.embedding import embed
+from indexing.embedding import embed, embedder_in_use
 from indexing.provenance import page_regions, with_boxes
 from indexing.semantic import similarity_breaks
 
@@ -475,29 +475,42 @@ def _checkpoint(engine: Engine, prepared: list[Prepared], owners: set[int], drop
     return timed_out
 
 
-def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared],
-                  clock: DocumentClock | None) -> tuple[dict[int, np.ndarray], int]:
+def tenant_embedders_of(engine: Engine, tenant_ids: set[str]) -> dict[str, str]:
+    """The embedder each tenant's chunks are embedded with: its pin, or this worker's own
+    (``PAGEMILL_EMBEDDER``, as it runs here), which then becomes its pin
+    (indexing/tenant_embedders.py)."""
+    own = embedder_in_use()
+    with engine.begin() as conn:
+        return {tenant: tenant_embedders.pin(conn, tenant, own) for tenant in sorted(tenant_ids)}
+
+
+def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared], clock: DocumentClock | None,
+                  embedders: dict[str, str]) -> tuple[dict[int, np.ndarray], int]:
     """Vectors of the prepared documents still wanted, keyed by position in ``prepared``,
     and how many documents failed their time budget.  Texts are embedded longest first
     (as sentence-transformers orders a call, so padding stays low), in windows of about
     :data:`CHECKPOINT_SECONDS` of work; before each window, a checkpoint (:func:`_checkpoint`;
     one query, noise beside the window) drops what was cancelled or deleted meanwhile."""
+    used = {i: embedders[item.doc.tenant_id] for i, item in enumerate(prepared)}
+    # One embedder per window (a batch's documents share a tenant, so nearly always one).
     texts = sorted(((i, n, c.embed_text) for i, item in enumerate(prepared)
-                    for n, c in enumerate(item.chunks)), key=lambda entry: -len(entry[2]))
+                    for n, c in enumerate(item.chunks)), key=lambda entry: (used[entry[0]], -len(entry[2])))
     parts: dict[int, list[tuple[int, np.ndarray]]] = defaultdict(list)
     dropped: set[int] = set()
     timed_out = start = 0
     batch = max(1, config.embedding_batch_size)
     step = min(batch, max(EMBED_MIN_WINDOW, batch // 2))
     while start < len(texts):
-        owners = {i for i, _, _ in texts[start:start + step]} - dropped
+        embedder = used[texts[start][0]]
+        span = [entry for entry in texts[start:start + step] if used[entry[0]] == embedder]
+        owners = {i for i, _, _ in span} - dropped
         timed_out += _checkpoint(engine, prepared, owners, dropped, clock)
-        window = [entry for entry in texts[start:start + step] if entry[0] not in dropped]
-        start += step
+        window = [entry for entry in span if entry[0] not in dropped]
+        start += len(span)
         if not window:
             continue
         began = time.monotonic()
-        vectors = embed([t for _, _, t in window], batch_size=batch)
+        vectors = embed([t for _, _, t in window], batch_size=batch, embedder=embedder)
         took = max(time.monotonic() - began, 1e-3)
         step = min(batch, max(EMBED_MIN_WINDOW, int(len(window) / took * CHECKPOINT_SECONDS)))
         if clock is not None:  # each document pays for its share of the window
@@ -514,8 +527,19 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
                    clock: DocumentClock | None = None) -> tuple[int, int]:
     """Embed the chunks of every document still wanted, then index each document in its own
     transaction that locks its row, checks it is still in progress and marks it completed.
-    Returns (documents indexed, documents that failed their time budget)."""
-    vectors, timed_out = _embed_wanted(engine, config, prepared, clock)
+    Each tenant's chunks are embedded with the tenant's embedder (:func:`tenant_embedders_of`).
+    Returns (documents indexed, documents that failed here: time budget, embedder)."""
+    embedders = tenant_embedders_of(engine, {item.doc.tenant_id for item in prepared})
+    unavailable = {t: e for t, e in embedders.items() if embedder_in_use(e) != e}
+    timed_out = 0
+    for item in [item for item in prepared if item.doc.tenant_id in unavailable]:
+        timed_out += _fail(engine, item.doc, "embedder_unavailable", f"this tenant's index is built "
+                           f"with the {unavailable[item.doc.tenant_id]} embedder, which this worker "
+                           "cannot run (see its start-up log); run the worker with it available, or "
+                           "move the tenant: pagemill reembed --tenant NAME --embedder torch")
+    prepared = [item for item in prepared if item.doc.tenant_id not in unavailable]
+    vectors, late = _embed_wanted(engine, config, prepared, clock, embedders)
+    timed_out += late
     completed = 0
     for i, item in enumerate(prepared):
         if i not in vectors:
@@ -524,16 +548,30 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
         if clock is not None:  # its share of the embedding windows (_embed_wanted)
             metrics.observe_stage("embed", clock.stages.get((item.doc.id, "embedding"), 0.0))
         began = time.monotonic()
+        embedder = embedders[item.doc.tenant_id]
         try:
-            with engine.begin() as conn:
-                if not jobs.lock_for_commit(conn, item.doc.id):
-                    raise _NoLongerInProgress
-                store.replace_document(conn, item.indexed, item.chunks, vectors[i],
-                                       k1=config.bm25_k1, b=config.bm25_b)
-                if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
-                                              item.result.markdown, item.result.page_count, n,
-                                              item.result.report()):
-                    raise _NoLongerInProgress
+            for again in (False, True):
+                try:
+                    with engine.begin() as conn:
+                        if not jobs.lock_for_commit(conn, item.doc.id):
+                            raise _NoLongerInProgress
+                        store.replace_document(conn, item.indexed, item.chunks, vectors[i],
+                                               k1=config.bm25_k1, b=config.bm25_b, embedder=embedder)
+                        if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
+                                                      item.result.markdown, item.result.page_count, n,
+                                                      item.result.report()):
+                            raise _NoLongerInProgress
+                    break
+                except tenant_embedders.EmbedderChanged as moved:
+                    if again:
+                        raise
+                    # `pagemill reembed` moved the tenant meanwhile: embedded again with its
+                    # new embedder, never written with the old one.
+                    embedder = moved.pinned
+                    vectors[i] = embed([c.embed_text for c in item.chunks], embedder=embedder)
+        except tenant_embedders.EmbedderChanged as moved:  # moved twice while it was written
+            timed_out += _fail(engine, item.doc, "embedder_changed", f"{moved}; ingest it again")
+            continue
         except _NoLongerInProgress:
             log.info("document cancelled or deleted during processing; not indexed",
                      extra=_fields(item.doc))

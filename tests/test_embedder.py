@@ -4,6 +4,7 @@ export made once and cached, a clear error for an unknown name, torch when ONNX 
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import time
 from pathlib import Path
@@ -45,8 +46,8 @@ def reference() -> np.ndarray:
 @pytest.fixture
 def fresh_embedding(monkeypatch: pytest.MonkeyPatch) -> None:
     """The module's choice and loaded model as they were, once the test is over."""
-    for name in ("_choice", "_model", "_in_use"):
-        monkeypatch.setattr(embedding, name, getattr(embedding, name))
+    monkeypatch.setattr(embedding, "_choice", embedding._choice)
+    monkeypatch.setattr(embedding, "_models", dict(embedding._models))
 
 
 @needs_onnx
@@ -118,3 +119,120 @@ def test_unknown_embedder_is_a_config_error() -> None:
     assert Config.from_env({"PAGEMILL_EMBEDDER": "onnx-int8"}).embedder == "onnx-int8"
     with pytest.raises(ValueError, match="unknown embedder 'bogus'"):
         embedding.configure("bogus", Path("/nonexistent"))
+
+
+# --- A tenant's index is built with one embedder (indexing/tenant_embedders.py) ----------
+
+
+def _index(engine, tenant: str, external_id: str, body: str, vector: np.ndarray, embedder: str) -> None:
+    from indexing.chunking import Chunk
+    from indexing.ranking import DEFAULTS
+    from indexing.store import IndexedDocument, replace_document
+
+    doc = IndexedDocument(tenant, external_id, None, None, external_id, "text/plain", None, "{}")
+    with engine.begin() as conn:
+        replace_document(conn, doc, [Chunk(body, ("Notes",), None, None, 5)], vector[None, :],
+                         k1=DEFAULTS.k1, b=DEFAULTS.b, embedder=embedder)
+
+
+def _unit(seed: int) -> np.ndarray:
+    vector = np.random.default_rng(seed).normal(size=embedding.DIMENSIONS).astype(np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def test_the_first_document_pins_its_tenant_and_other_vectors_are_refused(engine, tenant) -> None:
+    from sqlalchemy import text
+
+    from indexing import tenant_embedders
+
+    with engine.connect() as conn:
+        assert tenant_embedders.pinned(conn, tenant) is None
+    _index(engine, tenant, "a", "aspirin and the heart", _unit(1), "torch")
+    with pytest.raises(tenant_embedders.EmbedderChanged, match="built with torch") as info:
+        _index(engine, tenant, "b", "vitamin d and bones", _unit(2), "onnx-int8")
+    assert info.value.pinned == "torch"
+    with engine.connect() as conn:
+        assert tenant_embedders.pinned(conn, tenant) == "torch"
+        rows = conn.execute(text("SELECT external_id, embedder FROM search_documents WHERE tenant_id = :t"),
+                            {"t": tenant}).all()
+    assert [tuple(r) for r in rows] == [("a", "torch")]  # b was rolled back whole
+
+
+def test_workers_embed_a_pinned_tenant_with_its_embedder_not_their_own(engine, tenant, monkeypatch) -> None:
+    from app.auth import ensure_tenant
+    from indexing import tenant_embedders
+    from tasks import pipeline
+
+    monkeypatch.setattr(pipeline, "embedder_in_use", lambda name=None: name or "onnx-int8")
+    with engine.begin() as conn:
+        tenant_embedders.pin(conn, tenant, "torch")
+        fresh = ensure_tenant(conn, f"{tenant}-fresh")
+    # This worker runs onnx-int8: a tenant pinned to torch stays torch, a new one takes onnx-int8.
+    assert pipeline.tenant_embedders_of(engine, {tenant, fresh}) == {tenant: "torch", fresh: "onnx-int8"}
+
+
+def test_reembed_moves_every_vector_and_the_pin_in_one_step(engine, tenant) -> None:
+    from sqlalchemy import text
+
+    from indexing import tenant_embedders
+
+    for n in range(5):
+        _index(engine, tenant, f"doc{n}", f"| a | b |\n|---|---|\n| {n} | x |" if n == 0 else f"text {n}",
+               _unit(n), "torch")
+    seen: list[list[str]] = []
+    new = _unit(99)
+
+    def fake_embed(texts: list[str]) -> np.ndarray:
+        if not seen:  # a document indexed under the old pin while the bulk pass runs
+            _index(engine, tenant, "late", "written during the re-embedding", _unit(7), "torch")
+        seen.append(list(texts))
+        return np.tile(new, (len(texts), 1))
+
+    n = tenant_embedders.reembed(engine, tenant, "onnx-int8", fake_embed)
+    assert n == 6
+    # The bulk pass (5 chunks), then the late one under the tenant's lock.
+    assert [len(t) for t in seen] == [5, 1] and seen[1] == ["Notes\n\nwritten during the re-embedding"]
+    # A table chunk is embedded from its description, as the pipeline embedded it.
+    assert seen[0][0] == tenant_embedders.embedding_text("| a | b |\n|---|---|\n| 0 | x |", ["Notes"])
+    assert seen[0][0] != "Notes\n\n| a | b |\n|---|---|\n| 0 | x |"
+    with engine.connect() as conn:
+        assert tenant_embedders.pinned(conn, tenant) == "onnx-int8"
+        vectors = conn.execute(text("SELECT embedding::text FROM chunks WHERE tenant_id = :t"),
+                               {"t": tenant}).scalars().all()
+        recorded = set(conn.execute(text("SELECT embedder FROM search_documents WHERE tenant_id = :t"),
+                                    {"t": tenant}).scalars())
+    assert len(vectors) == 6 and recorded == {"onnx-int8"}
+    assert all(np.allclose(np.array(json.loads(v)), new, atol=1e-6) for v in vectors)
+    # Old vectors are refused from now on.
+    with pytest.raises(tenant_embedders.EmbedderChanged):
+        _index(engine, tenant, "doc1", "text 1 again", _unit(1), "torch")
+
+
+def test_the_reembed_command_moves_a_tenant(engine, test_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+    import uuid
+
+    from app.auth import ensure_tenant
+    from indexing import tenant_embedders
+    from tests.conftest import ROOT
+
+    name = f"reembed-{uuid.uuid4().hex[:8]}"
+    with engine.begin() as conn:
+        tenant = ensure_tenant(conn, name)
+    _index(engine, tenant, "a", "aspirin lowers the risk of a second heart attack", _unit(3), "onnx")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "app.cli", "reembed", "--tenant", name, *args],
+                              env=test_env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+    moved = run("--embedder", "torch")
+    assert moved.returncode == 0, moved.stderr
+    assert f"tenant {name}: 1 chunks re-embedded, onnx -> torch" in moved.stdout
+    with engine.connect() as conn:
+        assert tenant_embedders.pinned(conn, tenant) == "torch"
+    again = run("--embedder", "torch")
+    assert again.returncode == 0 and "already embedded with torch" in again.stdout
+    unknown = subprocess.run([sys.executable, "-m", "app.cli", "reembed", "--tenant", "nobody-here"],
+                             env=test_env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert unknown.returncode == 1 and "no tenant is named" in unknown.stderr

@@ -32,6 +32,7 @@ COMMANDS = {
     "migrate": "app.cli.admin:migrate",
     "bm25": "app.cli.admin:bm25",
     "hnsw": "app.cli.admin:hnsw",
+    "reembed": "app.cli.reembed:reembed",
 }
 
 

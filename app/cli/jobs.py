@@ -74,7 +74,7 @@ def job(cli: CliContext, job_id: str, tenant: str | None, failures_listed: int, 
     from app import jobs as job_queries
 
     with cli.runtime.engine.connect() as conn:
-        tenant_id = _tenant_id(conn, tenant) if tenant else None
+        tenant_id = existing_tenant_id(conn, tenant) if tenant else None
         progress = job_queries.job_progress(conn, job_id, tenant_id)
         if progress is None:
             raise click.ClickException(f"job {job_id} not found"
@@ -118,7 +118,7 @@ def _newest_jobs(conn: Connection, tenant: str | None, status: str | None,
     from app import jobs as job_queries
 
     if tenant is not None:
-        tenant_id = _tenant_id(conn, tenant)
+        tenant_id = existing_tenant_id(conn, tenant)
         return [(p, tenant) for p in job_queries.list_jobs(conn, tenant_id, status, limit, 0)]
     rows = conn.execute(text("""
         SELECT j.id::text AS id, t.name FROM jobs j JOIN tenants t ON t.id = j.tenant_id
@@ -133,7 +133,7 @@ def _newest_jobs(conn: Connection, tenant: str | None, status: str | None,
     return found
 
 
-def _tenant_id(conn: Connection, name: str) -> str:
+def existing_tenant_id(conn: Connection, name: str) -> str:
     """The id of the tenant named ``name``; never creates one (these commands only read)."""
     from sqlalchemy import text
 

@@ -66,6 +66,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
     from app.search_request import run_search
     from extractors.media import timestamp
+    from indexing import tenant_embedders
     from indexing.embedding import embed
 
     if bool(query) == bool(queries):
@@ -77,7 +78,9 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
                                **({"filters": {"mime_types": list(mime_types)}} if mime_types else {})}
     requests = [search_request(text, choices) for _, text in items]
     tenant_id = cli.tenant_id(tenant)
-    vectors = list(embed([t for _, t in items])) if mode != "bm25" else [None] * len(items)
+    with cli.runtime.engine.connect() as conn:  # queries embedded as the tenant's chunks were
+        embedder = tenant_embedders.pinned(conn, tenant_id)
+    vectors = list(embed([t for _, t in items], embedder=embedder)) if mode != "bm25" else [None] * len(items)
     for (query_id, _), request, vector in zip(items, requests, vectors, strict=True):
         with cli.runtime.engine.begin() as conn:
             hits = run_search(conn, tenant_id, request, cli.config, query_vector=vector)
