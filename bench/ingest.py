@@ -2,6 +2,7 @@
 
     python bench/ingest.py ../shared/corpus/beir-scifact -n 300 [--rounds 2]
         [--e2e torch,onnx-int8] [--e2e-rounds 2] [--skip-e2e] [--slice 64] [--retrieval-docs 600]
+        [--quick]   # (a) and (b) only: for whole-corpus runs
 
 (a) plain sentence-transformers fp32 over the chunk texts pagemill makes of those records
 (extracted and cut exactly as tasks/pipeline.py does) -- the loop a user would write;
@@ -331,6 +332,8 @@ def main() -> None:
     parser.add_argument("--retrieval-docs", type=int, default=0,
                         help="also compare dense nDCG@10 on train queries over this many documents")
     parser.add_argument("--no-onnx", action="store_true", help="torch candidates only")
+    parser.add_argument("--quick", action="store_true",
+                        help="only (a) and (b), no other candidates (for whole-corpus runs)")
     args = parser.parse_args()
 
     config = Config.from_env()
@@ -342,9 +345,13 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f}")
 
     encoders = torch_encoders()
+    if args.quick:
+        encoders = dict(list(encoders.items())[:1])  # (a), the reference, alone
+        # (b) exports its ONNX graph (if any) where (c)'s fresh homes copy it from.
+        os.environ.setdefault("PAGEMILL_HOME", str(args.cache_home))
     name_b, encoder_b = pagemill_encoder()
     encoders[name_b] = encoder_b
-    if not args.no_onnx:
+    if not args.no_onnx and not args.quick:
         encoders.update(onnx_encoders(args.cache_home))
     results = measure(encoders, texts, args.rounds, args.slice)
     reference_name = next(iter(results))

@@ -160,6 +160,20 @@ class IndexedContent:
     source_document_id: str | None
 
 
+# name: indexed_hashes
+# The content hash indexed under each of these external ids (those indexed at all).
+_INDEXED_HASHES = text("""
+SELECT external_id, content_sha256 FROM search_documents
+WHERE tenant_id = :tenant AND external_id = ANY(CAST(:external_ids AS text[]))
+""")
+
+
+def indexed_hashes(conn: Connection, tenant_id: str, external_ids: Sequence[str]) -> dict[str, str]:
+    """``external id -> content hash`` of what is indexed under these ids."""
+    rows = conn.execute(_INDEXED_HASHES, {"tenant": tenant_id, "external_ids": list(external_ids)})
+    return {str(r.external_id): str(r.content_sha256) for r in rows}
+
+
 def find_unchanged(conn: Connection, tenant_id: str, external_id: str,
                    content_sha256: str) -> IndexedContent | None:
     """What is indexed under this id when it was made from the same content and recipe."""

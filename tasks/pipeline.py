@@ -33,7 +33,7 @@ from app.storage import ObjectNotFound, Storage
 from extractors import ExtractionError, ExtractionResult
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
 from extractors.mime import MEDIA_TYPES
-from extractors.sniff import MIME_EML, MIME_MSG
+from extractors.sniff import MIME_EML, MIME_MSG, MIME_RECORD
 from indexing import store, tenant_embedders
 from indexing.chunking import Chunk, chunk_markdown, chunk_transcript
 from indexing.embedding import embed, embedder_in_use
@@ -112,6 +112,21 @@ def wanted(engine: Engine, doc_ids: list[str]) -> set[str]:
         live = jobs.live_documents(conn, doc_ids)
         jobs.end_orphans(conn, [d for d in doc_ids if d not in live])
     return live
+
+
+# How often the batch loop asks which of its documents are still wanted (_live_or_all).
+LIVENESS_SECONDS = 1.0
+_IN_PROCESS = InProcessExtractor()
+
+
+def _live_or_all(engine: Engine, doc_ids: list[str]) -> set[str]:
+    """:func:`wanted` for these documents; all of them when the check fails (the database
+    unreachable for a moment): the commit's own check (``jobs.lock_for_commit``) decides."""
+    try:
+        return wanted(engine, doc_ids)
+    except Exception:
+        log.warning("could not check which documents are still wanted", exc_info=True)
+        return set(doc_ids)
 
 
 def still_wanted(engine: Engine, doc_id: str) -> bool:
@@ -242,6 +257,10 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
     options = config.extract_options(password=password if isinstance(password, str) else None,
                                      cooling_until=cooling)
     limit = config.media_time_limit if recording else config.extract_hard_timeout
+    if doc.mime_type == MIME_RECORD:
+        # A record is JSON this service staged: parsing it runs no native code and no
+        # third-party parser, so a child process would isolate nothing (and cost a round trip).
+        extractor = _IN_PROCESS
     began = time.monotonic()
     try:
         result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
@@ -371,11 +390,24 @@ def process_batch(
     failed = unchanged = 0
     prepared: list[Prepared] = []
     clock = DocumentClock(config.document_time_budget)
-    for doc in docs:
-        if not still_wanted(engine, doc.id):
+    # What is indexed under these ids already, read once: only a document whose content is
+    # there pays for the adoption's transaction (a first ingest has none).
+    with engine.connect() as conn:
+        indexed = store.indexed_hashes(conn, docs[0].tenant_id, [d.external_id for d in docs]) if docs else {}
+    live: set[str] = set()
+    checked = -LIVENESS_SECONDS
+    for k, doc in enumerate(docs):
+        if time.monotonic() - checked >= LIVENESS_SECONDS:
+            # The checkpoint before each document, for the rest of the batch in one query,
+            # at most once a second: a cancel is seen within a second (and the index write's
+            # own lock_for_commit decides in the end).
+            live = _live_or_all(engine, [d.id for d in docs[k:]])
+            checked = time.monotonic()
+        if doc.id not in live:
             log.info("document cancelled before processing", extra=_fields(doc))
             continue
-        if _adopt_unchanged(engine, doc, config):
+        if doc.sha256 is not None and indexed.get(doc.external_id) == content_hash(doc.sha256, config) \
+                and _adopt_unchanged(engine, doc, config):
             unchanged += 1
             continue
         started = time.monotonic()
@@ -397,6 +429,10 @@ def process_batch(
             clock.add(doc.id, time.monotonic() - started, "fetching, parsing and chunking")
         # Attachments come first: a parent is completed only after its attachments are.
         for item in items:
+            known = indexed.get(item.indexed.external_id, "") if item.doc.id == doc.id else None
+            if known is not None and known != item.indexed.content_sha256:
+                prepared.append(item)  # nothing of this content indexed under its id
+                continue
             try:
                 with engine.begin() as conn:
                     if not jobs.lock_for_commit(conn, item.doc.id):

@@ -367,11 +367,11 @@ def test_a_document_deleted_during_embedding_stops_at_the_next_window(engine, st
     windows: list[int] = []
     real_embed = pipeline.embed
 
-    def embed_then_delete(texts, batch_size):
+    def embed_then_delete(texts, batch_size, embedder=None):
         windows.append(len(texts))
         if len(windows) == 1:  # the user deletes the document while its first window runs
             assert delete_document(engine, storage, tenant, str(uuid))
-        return real_embed(texts, batch_size=batch_size)
+        return real_embed(texts, batch_size=batch_size, embedder=embedder)
 
     monkeypatch.setattr(pipeline, "embed", embed_then_delete)
     outcome = process_batch(engine, storage, config, job_id, 0)
