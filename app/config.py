@@ -30,6 +30,7 @@ from indexing.ranking import DEFAULTS as RANKING
 from indexing.ranking import SearchParams
 
 if TYPE_CHECKING:
+    from app.bulk_loads import BulkPolicy
     from app.url_fetch import UrlPolicy
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
@@ -162,6 +163,11 @@ class Config:
     bm25_b: float = RANKING.b
     rrf_k: int = RANKING.rrf_k
     hnsw_ef_search: int = RANKING.ef_search
+    # Bulk loads (app/bulk_loads.py): a job expected to add more than this share of the chunks
+    # indexed, and at least this many, ingests with the HNSW graph dropped and rebuilt after.
+    # 3 %: where a rebuild paid for itself at 200k chunks (docs/BENCHMARKS.md, issue 5); 0: off.
+    hnsw_bulk_share: float = 0.03
+    hnsw_bulk_min_chunks: int = 2000
     bm25_depth: int = RANKING.bm25_depth
     bm25_rounds: int = RANKING.bm25_rounds
     bm25_growth: int = RANKING.bm25_growth
@@ -303,6 +309,8 @@ class Config:
             bm25_b=_env_float(env, "PAGEMILL_BM25_B", cls.bm25_b),
             rrf_k=_env_int(env, "PAGEMILL_RRF_K", cls.rrf_k),
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", cls.hnsw_ef_search),
+            hnsw_bulk_share=_env_float(env, "PAGEMILL_HNSW_BULK_SHARE", cls.hnsw_bulk_share),
+            hnsw_bulk_min_chunks=_env_int(env, "PAGEMILL_HNSW_BULK_MIN_CHUNKS", cls.hnsw_bulk_min_chunks),
             bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", cls.bm25_depth),
             bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", cls.bm25_rounds),
             bm25_growth=_env_int(env, "PAGEMILL_BM25_GROWTH", cls.bm25_growth),
@@ -409,6 +417,11 @@ class Config:
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
             zip_limits=ZipLimits(max_total_bytes=self.zip_max_bytes, max_ratio=self.zip_max_ratio),
         )
+
+    def bulk_policy(self) -> BulkPolicy:
+        from app.bulk_loads import BulkPolicy
+
+        return BulkPolicy(share=self.hnsw_bulk_share, min_chunks=self.hnsw_bulk_min_chunks)
 
     def url_policy(self) -> UrlPolicy:
         from app.url_fetch import UrlPolicy

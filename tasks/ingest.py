@@ -11,8 +11,9 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
 import celeryconfig
-from app import admission, jobs
+from app import admission, bulk_loads, jobs
 from app.config import Config
+from indexing.vector_index import drop_hnsw
 from tasks.celery_app import app
 from tasks.pipeline import process_batch
 from tasks.runtime import get_runtime
@@ -44,6 +45,8 @@ def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
     runtime = get_runtime()
     log.info("ingest_batch", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                     "task_id": self.request.id})
+    if batch_no == 0:
+        begin_bulk_load(runtime.engine, runtime.config, job_id)
     outcome = process_batch(runtime.engine, runtime.storage, runtime.config, job_id, batch_no,
                             extractor=runtime.extractor)
     if outcome.provider_batch is not None:
@@ -54,9 +57,34 @@ def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
         status = jobs.finalize_job(conn, job_id)
     if status is not None:
         log.info("job finalised", extra={"job_id": job_id, "status": status})
+        with runtime.engine.begin() as conn:
+            due = bulk_loads.end(conn, job_id)
+        if due:
+            build_vector_index.delay()
     dispatch(runtime.engine, runtime.config)
     return {"completed": outcome.completed, "failed": outcome.failed,
             "unchanged": outcome.unchanged, "waiting": outcome.waiting}
+
+
+def begin_bulk_load(engine: Engine, config: Config, job_id: str) -> bool:
+    """A job that will add a large share of the index drops the HNSW graph first
+    (app/bulk_loads.py); ``True`` when this job became a bulk load here."""
+    with engine.begin() as conn:
+        began = bulk_loads.begin(conn, job_id, config.bulk_policy())
+    if began:
+        dropped = drop_hnsw(engine)
+        log.info("bulk load: the HNSW graph is rebuilt after this job, not maintained during it",
+                 extra={"job_id": job_id, "dropped": dropped})
+    return began
+
+
+@app.task(name="pagemill.build_vector_index", autoretry_for=(OperationalError,), max_retries=3)
+def build_vector_index() -> float | None:
+    """Build the HNSW graph once the bulk loads are over (at most one build at a time)."""
+    seconds = bulk_loads.rebuild(get_runtime().engine)
+    if seconds is not None:
+        log.info("HNSW graph rebuilt after bulk loads", extra={"seconds": round(seconds, 1)})
+    return seconds
 
 
 @app.task(
@@ -168,6 +196,10 @@ def reconcile(engine: Engine) -> dict[str, int]:
             status = jobs.finalize_job(conn, job_id)
         log.warning("finalised a job whose callback never ran",
                     extra={"job_id": job_id, "status": status})
+    with engine.begin() as conn:  # bulk loads of jobs that ended without a batch ending them
+        due = bulk_loads.settle(conn)
+    if due:
+        build_vector_index.delay()
     from tasks.provider import reschedule_overdue
 
     rescheduled = reschedule_overdue(engine, PROVIDER_GRACE_SECONDS)

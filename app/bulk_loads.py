@@ -1,0 +1,157 @@
+"""Bulk loads: a job that adds a large share of the index ingests with the HNSW graph dropped.
+
+Inserting a vector into the HNSW graph costs milliseconds per chunk; building the graph once
+over every vector is many times cheaper per vector, and pays for itself when a load adds more
+than about 3 % of the index (docs/BENCHMARKS.md, issue 5).  So when a job's first batch starts,
+:func:`begin` estimates how many chunks the job will add (its documents times the index's
+mean chunks per document) and, when that is more than ``PAGEMILL_HNSW_BULK_SHARE`` of the
+chunks indexed (and at least ``PAGEMILL_HNSW_BULK_MIN_CHUNKS``), records the job as a bulk
+load; the caller then drops the graph.  Dense search stays exact meanwhile (it scans the
+tenant's vectors).  When a bulk load ends (:func:`end`, from the task that finalised the job;
+:func:`settle`, from the reconciler, for jobs that ended otherwise) and no other is running,
+the graph is built once, concurrently (tasks/ingest.py's ``build_vector_index``).
+
+The graph is one index over every tenant's chunks, so the share is of the whole index.
+Rows stay as history (``ended_at``, ``built_at``).  The statements are named and documented
+below; tests/test_bulk_loads.py runs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, Engine, text
+
+# A job's chunks per document before anything is indexed (SciFact's records make 1.9).
+DEFAULT_CHUNKS_PER_DOCUMENT = 2.0
+
+# name: index_size
+# The job's documents, the chunks and documents indexed (planner statistics: no scan of a
+# large table; -1 until the table was first analysed, read as 0).
+_INDEX_SIZE = text("""
+SELECT (SELECT total_documents FROM jobs WHERE id = CAST(:job AS uuid)) AS job_documents,
+       greatest((SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass), 0) AS chunks,
+       greatest((SELECT reltuples FROM pg_class WHERE oid = 'search_documents'::regclass), 0)
+           AS documents
+""")
+
+# name: begin_bulk_load
+# Records the job as a bulk load (once: a redelivered first batch finds it recorded).
+_BEGIN = text("""
+INSERT INTO vector_index_loads (job_id, expected_chunks, indexed_chunks)
+VALUES (CAST(:job AS uuid), :expected, :indexed)
+ON CONFLICT (job_id) DO NOTHING
+RETURNING job_id
+""")
+
+# name: end_bulk_load
+# The job's bulk load is over; returns a row only when this call ended it.
+_END = text("""
+UPDATE vector_index_loads SET ended_at = now()
+WHERE job_id = CAST(:job AS uuid) AND ended_at IS NULL
+RETURNING job_id
+""")
+
+# name: settle_bulk_loads
+# Ends the bulk loads of jobs that ended without a batch ending them (cancelled, deleted).
+_SETTLE = text("""
+UPDATE vector_index_loads l SET ended_at = now()
+FROM jobs j
+WHERE j.id = l.job_id AND l.ended_at IS NULL
+  AND j.status NOT IN ('queued', 'running')
+RETURNING l.job_id
+""")
+
+# name: running_bulk_loads
+_RUNNING = text("SELECT count(*) FROM vector_index_loads WHERE ended_at IS NULL")
+
+# name: unbuilt_bulk_loads
+# Ended bulk loads the graph has not been rebuilt after.
+_UNBUILT = text("SELECT count(*) FROM vector_index_loads WHERE ended_at IS NOT NULL AND built_at IS NULL")
+
+# name: mark_built
+# The graph was rebuilt over every bulk load ended before :started (the build's start).
+_MARK_BUILT = text("""
+UPDATE vector_index_loads SET built_at = now()
+WHERE ended_at IS NOT NULL AND built_at IS NULL AND ended_at <= :started
+""")
+
+
+@dataclass(frozen=True)
+class BulkPolicy:
+    """When a job counts as a bulk load (app/config.py reads both from the environment)."""
+
+    share: float  # of the chunks indexed; 0 turns bulk loads off
+    min_chunks: int
+
+
+def expected_chunks(job_documents: int, chunks: float, documents: float) -> float:
+    per_document = chunks / documents if documents > 0 and chunks > 0 else DEFAULT_CHUNKS_PER_DOCUMENT
+    return job_documents * per_document
+
+
+def is_bulk(expected: float, chunks: float, policy: BulkPolicy) -> bool:
+    return policy.share > 0 and expected >= policy.min_chunks and expected > policy.share * chunks
+
+
+def begin(conn: Connection, job_id: str, policy: BulkPolicy) -> bool:
+    """Record the job as a bulk load if it is one; ``True`` when this call recorded it (the
+    caller then drops the graph)."""
+    size = conn.execute(_INDEX_SIZE, {"job": job_id}).one()
+    if size.job_documents is None:
+        return False
+    expected = expected_chunks(int(size.job_documents), float(size.chunks), float(size.documents))
+    if not is_bulk(expected, float(size.chunks), policy):
+        return False
+    return conn.execute(_BEGIN, {"job": job_id, "expected": int(expected),
+                                 "indexed": int(size.chunks)}).first() is not None
+
+
+def end(conn: Connection, job_id: str) -> bool:
+    """End the job's bulk load, if it had one; ``True`` when the graph should be built now
+    (this call ended a bulk load and none is running)."""
+    ended = conn.execute(_END, {"job": job_id}).first() is not None
+    return ended and running(conn) == 0
+
+
+def settle(conn: Connection) -> bool:
+    """End the bulk loads of jobs that ended otherwise; ``True`` when the graph is due (ended
+    loads not built after, none running)."""
+    conn.execute(_SETTLE)
+    return running(conn) == 0 and int(conn.execute(_UNBUILT).scalar_one()) > 0
+
+
+def running(conn: Connection) -> int:
+    return int(conn.execute(_RUNNING).scalar_one())
+
+
+def mark_built(conn: Connection, started: object) -> None:
+    """The graph built by a build that started at ``started`` (a database timestamp)."""
+    conn.execute(_MARK_BUILT, {"started": started})
+
+
+# pg_try_advisory_lock key of graph builds ('pmvi'): one build at a time, held by the builder's
+# session for the build (autocommit: no transaction stays open meanwhile).
+BUILD_LOCK = 0x706D7669
+_TRY_LOCK = text("SELECT pg_try_advisory_lock(:key)")
+_UNLOCK = text("SELECT pg_advisory_unlock(:key)")
+_NOW = text("SELECT now()")
+
+
+def rebuild(engine: Engine) -> float | None:
+    """Build the graph if no bulk load is running and no other build is; the seconds taken,
+    or ``None`` when it was not this call's to build."""
+    from indexing.vector_index import build_hnsw
+
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        if not conn.execute(_TRY_LOCK, {"key": BUILD_LOCK}).scalar():
+            return None  # another build is running; it covers the loads ended before it
+        try:
+            if running(conn):
+                return None  # the last of them to end builds
+            started = conn.execute(_NOW).scalar_one()
+            seconds = build_hnsw(engine)
+            mark_built(conn, started)
+            return seconds
+        finally:
+            conn.execute(_UNLOCK, {"key": BUILD_LOCK})

@@ -1,0 +1,131 @@
+"""Bulk loads (app/bulk_loads.py): a job adding a large share of the index ingests with the HNSW
+graph dropped, and the graph is built once when the last bulk load ends.
+
+On a database of their own: these tests drop and build the one HNSW index of the database."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from app import bulk_loads, jobs
+from app.auth import ensure_tenant
+from app.db import get_engine
+from indexing.vector_index import build_hnsw, drop_hnsw, hnsw_state
+from tests.conftest import ROOT, start_worker, stop_worker, wait_for
+
+POLICY = bulk_loads.BulkPolicy(share=0.03, min_chunks=2000)
+
+
+@pytest.fixture(scope="module")
+def own_engine(database_url: str) -> Iterator[Engine]:
+    from tests.conftest import private_database_url
+
+    with private_database_url(database_url) as url:
+        yield get_engine(url)
+
+
+def _job(engine: Engine, documents: int) -> str:
+    docs = [jobs.NewDocument(external_id=f"d{i}", source="record", object_key=None, mime_type=None,
+                             size_bytes=None, sha256=None) for i in range(documents)]
+    with engine.begin() as conn:
+        tenant = ensure_tenant(conn, f"bulk-{uuid.uuid4().hex[:8]}")
+        job_id, _ = jobs.create_job(conn, tenant, docs, 50)
+    return job_id
+
+
+def test_what_counts_as_a_bulk_load() -> None:
+    # An empty index: any job of at least min_chunks expected chunks (2 per document).
+    assert bulk_loads.expected_chunks(1500, 0, 0) == 3000
+    assert bulk_loads.is_bulk(3000, 0, POLICY) and not bulk_loads.is_bulk(1000, 0, POLICY)
+    # 1M chunks indexed at 10 per document: 3,001 documents is over 3 %, 2,000 is not.
+    assert bulk_loads.is_bulk(bulk_loads.expected_chunks(3001, 1e6, 1e5), 1e6, POLICY)
+    assert not bulk_loads.is_bulk(bulk_loads.expected_chunks(2000, 1e6, 1e5), 1e6, POLICY)
+    assert not bulk_loads.is_bulk(1e9, 0, bulk_loads.BulkPolicy(share=0, min_chunks=0))  # off
+
+
+def test_loads_begin_once_and_the_last_to_end_is_due_for_the_build(own_engine: Engine) -> None:
+    big, other, small = _job(own_engine, 1200), _job(own_engine, 1100), _job(own_engine, 10)
+    with own_engine.begin() as conn:
+        assert bulk_loads.begin(conn, big, POLICY)
+        assert not bulk_loads.begin(conn, big, POLICY)  # a redelivered first batch
+        assert bulk_loads.begin(conn, other, POLICY)
+        assert not bulk_loads.begin(conn, small, POLICY)  # 20 expected chunks
+        assert bulk_loads.running(conn) == 2
+    with own_engine.begin() as conn:
+        assert not bulk_loads.end(conn, big)  # the other one still loads
+        assert not bulk_loads.end(conn, big)  # ended already
+    with own_engine.begin() as conn:
+        conn.execute(text("UPDATE jobs SET status = 'cancelled' WHERE id = CAST(:j AS uuid)"), {"j": other})
+        assert bulk_loads.settle(conn)  # the cancelled job's load ended by the reconciler: due
+    drop_hnsw(own_engine)
+    assert bulk_loads.rebuild(own_engine) is not None and hnsw_state(own_engine) == "ready"
+    with own_engine.begin() as conn:
+        assert not bulk_loads.settle(conn)  # built after both: nothing due
+        built = conn.execute(text("SELECT count(*) FROM vector_index_loads "
+                                  "WHERE built_at IS NOT NULL")).scalar()
+    assert built == 2
+
+
+def test_a_build_waits_for_running_loads_and_for_another_build(own_engine: Engine) -> None:
+    job = _job(own_engine, 1200)
+    with own_engine.begin() as conn:
+        assert bulk_loads.begin(conn, job, POLICY)
+    drop_hnsw(own_engine)
+    assert bulk_loads.rebuild(own_engine) is None and hnsw_state(own_engine) == "absent"
+    with own_engine.begin() as conn:
+        assert bulk_loads.end(conn, job)
+    with own_engine.connect().execution_options(isolation_level="AUTOCOMMIT") as holder:
+        holder.execute(text("SELECT pg_advisory_lock(:k)"), {"k": bulk_loads.BUILD_LOCK})
+        assert bulk_loads.rebuild(own_engine) is None  # another session is building
+        holder.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": bulk_loads.BUILD_LOCK})
+    assert bulk_loads.rebuild(own_engine) is not None and hnsw_state(own_engine) == "ready"
+    build_hnsw(own_engine)
+
+
+def test_a_bulk_job_through_the_worker_drops_the_graph_and_builds_it_once_done(
+        test_env: dict[str, str], own_engine: Engine, tmp_path: Path) -> None:
+    records = tmp_path / "records.jsonl"
+    records.write_text("".join(json.dumps({"_id": f"r{i}", "title": f"Record {i}",
+                                           "text": f"enzyme {i} binds the receptor of cell type {i % 7}"})
+                               + "\n" for i in range(40)))
+    env = {**test_env, "DATABASE_URL": own_engine.url.render_as_string(hide_password=False),
+           "PAGEMILL_HNSW_BULK_MIN_CHUNKS": "10"}
+    tenant = f"bulk-{uuid.uuid4().hex[:8]}"
+    assert hnsw_state(own_engine) == "ready"
+    worker = start_worker(env, own_engine)
+    try:
+        done = subprocess.run([sys.executable, "-m", "app.cli", "ingest", "--jsonl", str(records),
+                               "--tenant", tenant, "--batch-size", "10", "--wait"],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        with own_engine.connect() as conn:
+            job_id = conn.execute(text("SELECT j.id::text FROM jobs j JOIN tenants t ON t.id = j.tenant_id "
+                                       "WHERE t.name = :t"), {"t": tenant}).scalar_one()
+
+        def built() -> bool:
+            with own_engine.connect() as conn:
+                return conn.execute(text("SELECT built_at IS NOT NULL FROM vector_index_loads "
+                                         "WHERE job_id = CAST(:j AS uuid)"), {"j": job_id}).scalar() is True
+
+        began = time.monotonic()
+        wait_for(built, timeout=120, what="the graph built after the bulk load")
+        print(f"graph built {time.monotonic() - began:.1f} s after the job ended")
+    finally:
+        stop_worker(worker)
+    assert hnsw_state(own_engine) == "ready"
+    with own_engine.connect() as conn:
+        row = conn.execute(text("SELECT expected_chunks, ended_at IS NOT NULL AS ended "
+                                "FROM vector_index_loads WHERE job_id = CAST(:j AS uuid)"),
+                           {"j": job_id}).one()
+        indexed = conn.execute(text("SELECT count(*) FROM chunks c JOIN tenants t ON t.id = c.tenant_id "
+                                    "WHERE t.name = :t"), {"t": tenant}).scalar()
+    assert row.ended and row.expected_chunks >= 10 and indexed == 40
