@@ -265,7 +265,9 @@ def timeline(launched: float, ended: float, seen: dict[str, list[float]]) -> lis
 
 
 def end_to_end(records: list[dict[str, Any]], embedder: str, cache_home: Path) -> dict[str, Any]:
-    """``pagemill ingest --jsonl … --wait`` on a fresh embedded home, timed from outside."""
+    """``pagemill ingest --jsonl … --wait`` on a fresh embedded home, timed from outside.
+    ``embedder`` may carry settings for the run: ``onnx-int8:PAGEMILL_HNSW_BULK_SHARE=0``."""
+    embedder, *settings = embedder.split(":")
     home = Path(tempfile.mkdtemp(prefix=f"pm-ingest-{embedder}-"))
     try:
         if embedder != "torch" and (cache_home / "models").is_dir():
@@ -278,6 +280,7 @@ def end_to_end(records: list[dict[str, Any]], embedder: str, cache_home: Path) -
                if k not in ("DATABASE_URL", "BROKER_URL", "STORAGE_URL", "PAGEMILL_METRICS_DIR")}
         env.update(PAGEMILL_HOME=str(home), PAGEMILL_EMBEDDER=embedder, PAGEMILL_LOG_FORMAT="json",
                    PAGEMILL_LOG_LEVEL="INFO", PROMETHEUS_MULTIPROC_DIR=str(samples))
+        env.update(dict(setting.split("=", 1) for setting in settings))
         launched = time.time()
         run = subprocess.run([sys.executable, "-m", "app.cli", "ingest", "--jsonl", str(jsonl), "--wait"],
                              cwd=ROOT, env=env, capture_output=True, text=True)
@@ -309,7 +312,7 @@ def end_to_end(records: list[dict[str, Any]], embedder: str, cache_home: Path) -
                 at = datetime.fromisoformat(entry["timestamp"]).timestamp()
                 first, last = seen.setdefault(key, [at, at])
                 seen[key] = [min(first, at), max(last, at)]
-        return {"embedder": embedder + (" -> torch (fallback)" if fallback else ""),
+        return {"embedder": ":".join([embedder, *settings]) + (" -> torch (fallback)" if fallback else ""),
                 "wall": ended - launched, "docs": indexed, "chunks": chunks,
                 "stages": stage_seconds(samples), "timeline": timeline(launched, ended, seen),
                 "loaded": ", ".join(loaded) or "not logged"}
@@ -326,7 +329,8 @@ def main() -> None:
     parser.add_argument("--slice", type=int, default=64, help="texts per interleaved slice")
     parser.add_argument("--cache-home", type=Path,
                         default=Path(tempfile.gettempdir()) / "pagemill-bench-onnx")
-    parser.add_argument("--e2e", default="torch", help="embedders for (c), comma-separated")
+    parser.add_argument("--e2e", default="torch",
+                        help="embedders for (c), comma-separated, each with optional :VAR=VALUE settings")
     parser.add_argument("--e2e-rounds", type=int, default=1, help="runs of (c) per embedder")
     parser.add_argument("--skip-e2e", action="store_true")
     parser.add_argument("--retrieval-docs", type=int, default=0,

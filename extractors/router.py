@@ -70,7 +70,7 @@ def _finish(result: ExtractionResult, mime: str) -> ExtractionResult:
     if not text.strip():
         raise ExtractionError("no_text", f"no text could be extracted from this {mime} "
                               f"({'; '.join(result.warnings) or 'no engine found any'})", result.attempts)
-    # The PDF path already detected the document's language: no second langdetect run.
+    # The PDF path already detected the document's language: no second detection.
     quality = assess(text, result.signals.get("language"))
     result.quality = quality.score
     result.language = quality.language
