@@ -26,13 +26,20 @@ from sqlalchemy import Connection, Engine, text
 DEFAULT_CHUNKS_PER_DOCUMENT = 2.0
 
 # name: index_size
-# The job's documents, the chunks and documents indexed (planner statistics: no scan of a
-# large table; -1 until the table was first analysed, read as 0).
+# The job's submitted documents not indexed yet under their id (a re-ingest adds no chunks),
+# NULL unless the job is still to run; the chunks and documents indexed (planner statistics:
+# no scan of a large table; -1 until the table was first analysed, read as 0).
 _INDEX_SIZE = text("""
-SELECT (SELECT total_documents FROM jobs WHERE id = CAST(:job AS uuid)) AS job_documents,
+SELECT (SELECT count(*) FROM documents d
+        WHERE d.job_id = j.id AND d.parent_id IS NULL
+          AND NOT EXISTS (SELECT 1 FROM search_documents s
+                          WHERE s.tenant_id = d.tenant_id AND s.external_id = d.external_id))
+           AS job_documents,
        greatest((SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass), 0) AS chunks,
        greatest((SELECT reltuples FROM pg_class WHERE oid = 'search_documents'::regclass), 0)
            AS documents
+FROM jobs j
+WHERE j.id = CAST(:job AS uuid) AND j.status IN ('queued', 'running')
 """)
 
 # name: begin_bulk_load
@@ -66,8 +73,18 @@ RETURNING l.job_id
 _RUNNING = text("SELECT count(*) FROM vector_index_loads WHERE ended_at IS NULL")
 
 # name: unbuilt_bulk_loads
-# Ended bulk loads the graph has not been rebuilt after.
-_UNBUILT = text("SELECT count(*) FROM vector_index_loads WHERE ended_at IS NOT NULL AND built_at IS NULL")
+# Ended bulk loads the graph has not been rebuilt after, and not tried to within :retry s.
+_UNBUILT = text("""
+SELECT count(*) FROM vector_index_loads
+WHERE ended_at IS NOT NULL AND built_at IS NULL
+  AND (build_attempted_at IS NULL OR build_attempted_at < now() - make_interval(secs => :retry))
+""")
+
+# name: mark_build_attempted
+_MARK_ATTEMPTED = text("""
+UPDATE vector_index_loads SET build_attempted_at = now()
+WHERE ended_at IS NOT NULL AND built_at IS NULL
+""")
 
 # name: mark_built
 # The graph was rebuilt over every bulk load ended before :started (the build's start).
@@ -97,9 +114,9 @@ def is_bulk(expected: float, chunks: float, policy: BulkPolicy) -> bool:
 def begin(conn: Connection, job_id: str, policy: BulkPolicy) -> bool:
     """Record the job as a bulk load if it is one; ``True`` when this call recorded it (the
     caller then drops the graph)."""
-    size = conn.execute(_INDEX_SIZE, {"job": job_id}).one()
-    if size.job_documents is None:
-        return False
+    size = conn.execute(_INDEX_SIZE, {"job": job_id}).one_or_none()
+    if size is None:
+        return False  # cancelled or over before its first batch
     expected = expected_chunks(int(size.job_documents), float(size.chunks), float(size.documents))
     if not is_bulk(expected, float(size.chunks), policy):
         return False
@@ -118,7 +135,7 @@ def settle(conn: Connection) -> bool:
     """End the bulk loads of jobs that ended otherwise; ``True`` when the graph is due (ended
     loads not built after, none running)."""
     conn.execute(_SETTLE)
-    return running(conn) == 0 and int(conn.execute(_UNBUILT).scalar_one()) > 0
+    return running(conn) == 0 and int(conn.execute(_UNBUILT, {"retry": BUILD_RETRY_SECONDS}).scalar_one()) > 0
 
 
 def running(conn: Connection) -> int:
@@ -131,14 +148,20 @@ def mark_built(conn: Connection, started: object) -> None:
 
 
 # pg_try_advisory_lock key of graph builds ('pmvi'): one build at a time, held by the builder's
-# session for the build (autocommit: no transaction stays open meanwhile).
+# session for the build (autocommit: no transaction stays open meanwhile), and by a bulk
+# load's drop (a drop would wait for a running build, then throw its work away).
 BUILD_LOCK = 0x706D7669
+# A failed build is tried again by the reconciler after this long, not every 30 s.
+BUILD_RETRY_SECONDS = 600.0
+# The build task's own time limit (tasks/ingest.py): a graph over millions of chunks takes
+# many minutes, far past an ordinary batch's limit.
+BUILD_TIME_LIMIT = 6 * 3600.0
 _TRY_LOCK = text("SELECT pg_try_advisory_lock(:key)")
 _UNLOCK = text("SELECT pg_advisory_unlock(:key)")
 _NOW = text("SELECT now()")
 
 
-def rebuild(engine: Engine) -> float | None:
+def rebuild(engine: Engine, maintenance_work_mem: str | None = None) -> float | None:
     """Build the graph if no bulk load is running and no other build is; the seconds taken,
     or ``None`` when it was not this call's to build."""
     from indexing.vector_index import build_hnsw
@@ -150,8 +173,37 @@ def rebuild(engine: Engine) -> float | None:
             if running(conn):
                 return None  # the last of them to end builds
             started = conn.execute(_NOW).scalar_one()
-            seconds = build_hnsw(engine)
+            conn.execute(_MARK_ATTEMPTED)
+            seconds = build_hnsw(engine, maintenance_work_mem)
             mark_built(conn, started)
             return seconds
         finally:
             conn.execute(_UNLOCK, {"key": BUILD_LOCK})
+
+
+def drop_graph(engine: Engine) -> bool:
+    """Drop the graph for a bulk load, unless a build is running (then the graph it makes
+    stays, and the load inserts into it); ``True`` when the graph was dropped."""
+    from indexing.vector_index import drop_hnsw
+
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        if not conn.execute(_TRY_LOCK, {"key": BUILD_LOCK}).scalar():
+            return False
+        try:
+            return drop_hnsw(engine)
+        finally:
+            conn.execute(_UNLOCK, {"key": BUILD_LOCK})
+
+
+def awaiting_build(conn: Connection, job_id: str) -> bool:
+    """The job was a bulk load that ended and no running load stands in the way of its
+    build, which has not happened yet (``pagemill ingest --wait`` waits for it)."""
+    row = conn.execute(_LOAD_OF, {"job": job_id}).one_or_none()
+    return row is not None and row.ended and not row.built and running(conn) == 0
+
+
+# name: load_of_job
+_LOAD_OF = text("""
+SELECT ended_at IS NOT NULL AS ended, built_at IS NOT NULL AS built
+FROM vector_index_loads WHERE job_id = CAST(:job AS uuid)
+""")

@@ -168,6 +168,8 @@ class Config:
     # 3 %: where a rebuild paid for itself at 200k chunks (docs/BENCHMARKS.md, issue 5); 0: off.
     hnsw_bulk_share: float = 0.03
     hnsw_bulk_min_chunks: int = 2000
+    # maintenance_work_mem of the graph's rebuild: a graph larger than this builds on disk, slowly.
+    hnsw_build_memory: str = "1GB"
     bm25_depth: int = RANKING.bm25_depth
     bm25_rounds: int = RANKING.bm25_rounds
     bm25_growth: int = RANKING.bm25_growth
@@ -311,6 +313,7 @@ class Config:
             hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", cls.hnsw_ef_search),
             hnsw_bulk_share=_env_float(env, "PAGEMILL_HNSW_BULK_SHARE", cls.hnsw_bulk_share),
             hnsw_bulk_min_chunks=_env_int(env, "PAGEMILL_HNSW_BULK_MIN_CHUNKS", cls.hnsw_bulk_min_chunks),
+            hnsw_build_memory=env.get("PAGEMILL_HNSW_BUILD_MEMORY") or cls.hnsw_build_memory,
             bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", cls.bm25_depth),
             bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", cls.bm25_rounds),
             bm25_growth=_env_int(env, "PAGEMILL_BM25_GROWTH", cls.bm25_growth),

@@ -339,17 +339,21 @@ def lock_job_of_document(conn: Connection, tenant_id: str, document_uuid: str) -
         """), {"id": document_uuid, "tenant": tenant_id})
 
 
-def start_batch(conn: Connection, job_id: str, batch_no: int) -> None:
+def start_batch(conn: Connection, job_id: str, batch_no: int) -> int:
+    """Mark the batch running; how many recordings it was published with (its task then runs
+    on the media queue, under the media time limit: tasks/ingest.py)."""
     lock_job(conn, job_id)  # before claim_batch_documents, in the same transaction
-    conn.execute(text("""
+    media = conn.execute(text("""
         UPDATE batches SET status = 'running', deliveries = deliveries + 1,
                started_at = coalesce(started_at, now())
         WHERE job_id = :job AND batch_no = :batch
-    """), {"job": job_id, "batch": batch_no})
+        RETURNING media_documents
+    """), {"job": job_id, "batch": batch_no}).scalar()
     conn.execute(text("""
         UPDATE jobs SET status = 'running', updated_at = now()
         WHERE id = :job AND status = 'queued'
     """), {"job": job_id})
+    return int(media or 0)
 
 
 def finish_batch(conn: Connection, job_id: str, batch_no: int) -> None:

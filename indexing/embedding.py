@@ -64,6 +64,15 @@ def _chosen() -> tuple[str, Path]:
     return os.environ.get("PAGEMILL_EMBEDDER") or DEFAULT_EMBEDDER, Path(home).expanduser().resolve()
 
 
+class EmbedderUnavailable(Exception):
+    """An embedder asked for by name (a tenant's pin) cannot run in this process."""
+
+    def __init__(self, embedder: str) -> None:
+        super().__init__(f"the {embedder} embedder cannot run in this process (its ONNX graph "
+                         "could not be made or loaded; see the warning logged when it was tried)")
+        self.embedder = embedder
+
+
 def default_embedder() -> str:
     """The embedder configured for this process (``PAGEMILL_EMBEDDER``), not loaded."""
     return _chosen()[0]
@@ -143,12 +152,16 @@ def model_missing() -> str | None:
     return None
 
 
-def embed(texts: Sequence[str], batch_size: int = 32, embedder: str | None = None) -> np.ndarray:
+def embed(texts: Sequence[str], batch_size: int = 32, embedder: str | None = None,
+          strict: bool = False) -> np.ndarray:
     """Unit-length float32 vectors, one row per text (cosine similarity = dot product), by
-    ``embedder`` (default: the configured one)."""
+    ``embedder`` (default: the configured one).  ``strict``: raise :class:`EmbedderUnavailable`
+    rather than fall back to torch (a tenant's pin must be honoured or refused)."""
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
     in_use, model = _load(embedder)
+    if strict and embedder is not None and in_use != embedder:
+        raise EmbedderUnavailable(embedder)
     if in_use != "torch":
         return np.asarray(model.encode(list(texts), batch_size=batch_size), dtype=np.float32)
     vectors = model.encode(

@@ -210,7 +210,7 @@ def search(
     settings = {"plan_cache_mode": "auto" if filtered else "force_generic_plan"}
     if mode != "bm25":
         if query_vector is None:  # by the embedder the tenant's chunks were embedded with
-            query_vector = embed([query], embedder=tenant_embedders.pinned(conn, tenant_id))[0]
+            query_vector = embed([query], embedder=tenant_embedders.pinned(conn, tenant_id), strict=True)[0]
         bind["qvec"] = vector_literal(query_vector)
         settings["hnsw.ef_search"] = str(max(params.ef_search, _candidates(k, collapse, params)))
         # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.

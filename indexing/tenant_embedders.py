@@ -28,7 +28,8 @@ from sqlalchemy import Connection, Engine, text
 from indexing.chunking import Chunk, looks_like_table
 
 # name: pin_tenant_embedder
-# The tenant's embedder, set to :embedder if it has none yet (the first document pins it).
+# The tenant's embedder, set to :embedder if it has none yet (the first document written pins
+# it, under the tenant's index lock).
 _PIN = text("""
 UPDATE tenants SET embedder = coalesce(embedder, :embedder)
 WHERE id = CAST(:tenant AS uuid)
@@ -95,8 +96,11 @@ def pinned(conn: Connection, tenant_id: str) -> str | None:
 
 def check_pin(conn: Connection, tenant_id: str, embedder: str) -> None:
     """Inside an index write, under the tenant's lock: raise :class:`EmbedderChanged` when the
-    tenant is pinned to another embedder than the one that made the vectors being written."""
-    current = pin(conn, tenant_id, embedder)
+    tenant is pinned to another embedder than the one that made the vectors being written;
+    pin a tenant that has none (its first document).  A read, and a write only once."""
+    current = pinned(conn, tenant_id)
+    if current is None:
+        current = pin(conn, tenant_id, embedder)
     if current != embedder:
         raise EmbedderChanged(current)
 

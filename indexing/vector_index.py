@@ -38,14 +38,19 @@ def drop_hnsw(engine: Engine) -> bool:
     return present
 
 
-def build_hnsw(engine: Engine) -> float:
+def build_hnsw(engine: Engine, maintenance_work_mem: str | None = None) -> float:
     """Build the graph (concurrently: ingest and search go on); returns the seconds taken.
-    A leftover invalid index from an interrupted build is dropped first."""
+    A leftover invalid index from an interrupted build is dropped first.
+    ``maintenance_work_mem`` (e.g. "1GB"): the build's memory; a graph larger than it is
+    built far more slowly, on disk."""
     state = hnsw_state(engine)
     if state == "ready":
         return 0.0
     started = time.monotonic()
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        if maintenance_work_mem:
+            conn.execute(text("SELECT set_config('maintenance_work_mem', :m, false)"),
+                         {"m": maintenance_work_mem})
         if state == "invalid":
             conn.execute(_DROP)
         conn.execute(_CREATE)

@@ -13,7 +13,6 @@ from sqlalchemy.exc import OperationalError
 import celeryconfig
 from app import admission, bulk_loads, jobs
 from app.config import Config
-from indexing.vector_index import drop_hnsw
 from tasks.celery_app import app
 from tasks.pipeline import process_batch
 from tasks.runtime import get_runtime
@@ -72,16 +71,18 @@ def begin_bulk_load(engine: Engine, config: Config, job_id: str) -> bool:
     with engine.begin() as conn:
         began = bulk_loads.begin(conn, job_id, config.bulk_policy())
     if began:
-        dropped = drop_hnsw(engine)
+        dropped = bulk_loads.drop_graph(engine)
         log.info("bulk load: the HNSW graph is rebuilt after this job, not maintained during it",
                  extra={"job_id": job_id, "dropped": dropped})
     return began
 
 
-@app.task(name="pagemill.build_vector_index", autoretry_for=(OperationalError,), max_retries=3)
+@app.task(name="pagemill.build_vector_index", autoretry_for=(OperationalError,), max_retries=3,
+          soft_time_limit=bulk_loads.BUILD_TIME_LIMIT, time_limit=bulk_loads.BUILD_TIME_LIMIT + 60)
 def build_vector_index() -> float | None:
     """Build the HNSW graph once the bulk loads are over (at most one build at a time)."""
-    seconds = bulk_loads.rebuild(get_runtime().engine)
+    runtime = get_runtime()
+    seconds = bulk_loads.rebuild(runtime.engine, runtime.config.hnsw_build_memory)
     if seconds is not None:
         log.info("HNSW graph rebuilt after bulk loads", extra={"seconds": round(seconds, 1)})
     return seconds

@@ -81,6 +81,10 @@ class DocumentClock:
     stages: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
     # Documents allowed more than ``budget`` (recordings: PAGEMILL_MEDIA_TIME_LIMIT).
     longer: dict[str, float] = field(default_factory=dict)
+    # The batch's task runs under the media time limit (it was published with recordings):
+    # only then may a recording take the media limit.  A URL found to be a recording once
+    # fetched runs in an ordinary batch, under the ordinary limits.
+    media_batch: bool = False
 
     def allow(self, doc_id: str, budget: float) -> None:
         self.longer[doc_id] = max(budget, self.budget)
@@ -250,13 +254,14 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
     password = secret_options.reveal(config, job_options, "password")
     recording = doc.mime_type in MEDIA_TYPES
     cooling = None
-    if recording:  # minutes per piece at a provider: the media limit, the shared cool-downs
-        clock.allow(doc.id, config.media_time_limit)
+    if recording:  # minutes per piece at a provider: the shared cool-downs, the media limit
+        if clock.media_batch:
+            clock.allow(doc.id, config.media_time_limit)
         with engine.connect() as conn:
             cooling = {c.provider: c.until for c in provider_cooldowns.active(conn)}
     options = config.extract_options(password=password if isinstance(password, str) else None,
                                      cooling_until=cooling)
-    limit = config.media_time_limit if recording else config.extract_hard_timeout
+    limit = config.media_time_limit if recording and clock.media_batch else config.extract_hard_timeout
     if doc.mime_type == MIME_RECORD:
         # A record is JSON this service staged: parsing it runs no native code and no
         # third-party parser, so a child process would isolate nothing (and cost a round trip).
@@ -279,11 +284,17 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
 
 
 def _record_cooldowns(engine: Engine, doc: WorkDocument, attempts: list[Any]) -> None:
-    """Providers this document met rate-limited go on the cool-down every worker reads."""
+    """Providers this document met rate-limited go on the cool-down every worker reads.  A
+    failure to record one is logged, never the document's failure: the cool-down only saves
+    other documents a refused call."""
     if not any(getattr(a, "error_code", None) == "rate_limited" for a in attempts):
         return
-    with engine.begin() as conn:
-        cooled = provider_cooldowns.record(conn, attempts)
+    try:
+        with engine.begin() as conn:
+            cooled = provider_cooldowns.record(conn, attempts)
+    except Exception:
+        log.warning("could not record a provider cool-down", exc_info=True, extra=_fields(doc))
+        return
     log.warning("transcription providers on cool-down: %s", ", ".join(cooled),
                 extra={**_fields(doc), "providers": cooled})
 
@@ -371,7 +382,7 @@ def process_batch(
 ) -> BatchOutcome:
     extractor = extractor or InProcessExtractor()
     with engine.begin() as conn:
-        jobs.start_batch(conn, job_id, batch_no)
+        media_batch = jobs.start_batch(conn, job_id, batch_no) > 0
         docs = jobs.claim_batch_documents(conn, job_id, batch_no, MAX_ATTEMPTS)
         job_options = jobs.job_options(conn, job_id)
         if job_options.get("provider") in REMOTE_PROVIDERS and docs:
@@ -389,7 +400,7 @@ def process_batch(
                                      "documents": len(docs)})
     failed = unchanged = 0
     prepared: list[Prepared] = []
-    clock = DocumentClock(config.document_time_budget)
+    clock = DocumentClock(config.document_time_budget, media_batch=media_batch)
     # What is indexed under these ids already, read once: only a document whose content is
     # there pays for the adoption's transaction (a first ingest has none).
     with engine.connect() as conn:
@@ -513,11 +524,20 @@ def _checkpoint(engine: Engine, prepared: list[Prepared], owners: set[int], drop
 
 def tenant_embedders_of(engine: Engine, tenant_ids: set[str]) -> dict[str, str]:
     """The embedder each tenant's chunks are embedded with: its pin, or this worker's own
-    (``PAGEMILL_EMBEDDER``, as it runs here), which then becomes its pin
-    (indexing/tenant_embedders.py)."""
+    (``PAGEMILL_EMBEDDER``, as it runs here) for a tenant with none yet, which its first
+    document written then pins (indexing/tenant_embedders.py)."""
     own = embedder_in_use()
-    with engine.begin() as conn:
-        return {tenant: tenant_embedders.pin(conn, tenant, own) for tenant in sorted(tenant_ids)}
+    with engine.connect() as conn:
+        return {tenant: tenant_embedders.pinned(conn, tenant) or own for tenant in sorted(tenant_ids)}
+
+
+def _fail_unavailable(engine: Engine, doc: WorkDocument, embedder: str) -> bool:
+    """Fail a document whose tenant is pinned to an embedder this worker cannot run; ``True``
+    when it counts as a failure of the batch (a submitted document, not an attachment)."""
+    return _fail(engine, doc, "embedder_unavailable", f"this tenant's index is built with the "
+                 f"{embedder} embedder, which this worker cannot run (see its start-up log); run "
+                 "the worker with it available, or move the tenant: pagemill reembed --tenant NAME "
+                 "--embedder torch") and doc.source != "attachment"
 
 
 def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared], clock: DocumentClock | None,
@@ -569,10 +589,7 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
     unavailable = {t: e for t, e in embedders.items() if embedder_in_use(e) != e}
     timed_out = 0
     for item in [item for item in prepared if item.doc.tenant_id in unavailable]:
-        timed_out += _fail(engine, item.doc, "embedder_unavailable", f"this tenant's index is built "
-                           f"with the {unavailable[item.doc.tenant_id]} embedder, which this worker "
-                           "cannot run (see its start-up log); run the worker with it available, or "
-                           "move the tenant: pagemill reembed --tenant NAME --embedder torch")
+        timed_out += _fail_unavailable(engine, item.doc, unavailable[item.doc.tenant_id])
     prepared = [item for item in prepared if item.doc.tenant_id not in unavailable]
     vectors, late = _embed_wanted(engine, config, prepared, clock, embedders)
     timed_out += late
@@ -599,14 +616,18 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
                             raise _NoLongerInProgress
                     break
                 except tenant_embedders.EmbedderChanged as moved:
-                    if again:
+                    if again or embedder_in_use(moved.pinned) != moved.pinned:
                         raise
                     # `pagemill reembed` moved the tenant meanwhile: embedded again with its
                     # new embedder, never written with the old one.
                     embedder = moved.pinned
                     vectors[i] = embed([c.embed_text for c in item.chunks], embedder=embedder)
-        except tenant_embedders.EmbedderChanged as moved:  # moved twice while it was written
-            timed_out += _fail(engine, item.doc, "embedder_changed", f"{moved}; ingest it again")
+        except tenant_embedders.EmbedderChanged as moved:
+            if embedder_in_use(moved.pinned) != moved.pinned:
+                timed_out += _fail_unavailable(engine, item.doc, moved.pinned)
+            else:  # moved twice while it was written
+                timed_out += _fail(engine, item.doc, "embedder_changed",
+                                   f"{moved}; ingest it again") and item.doc.source != "attachment"
             continue
         except _NoLongerInProgress:
             log.info("document cancelled or deleted during processing; not indexed",

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sqlalchemy import Engine, text
 
@@ -73,6 +74,54 @@ def test_loads_begin_once_and_the_last_to_end_is_due_for_the_build(own_engine: E
         built = conn.execute(text("SELECT count(*) FROM vector_index_loads "
                                   "WHERE built_at IS NOT NULL")).scalar()
     assert built == 2
+
+
+def test_cancelled_jobs_and_re_ingests_are_no_bulk_loads(own_engine: Engine) -> None:
+    from indexing.chunking import Chunk
+    from indexing.ranking import DEFAULTS
+    from indexing.store import IndexedDocument, replace_document
+
+    cancelled = _job(own_engine, 1500)
+    with own_engine.begin() as conn:
+        conn.execute(text("UPDATE jobs SET status = 'cancelled' WHERE id = CAST(:j AS uuid)"),
+                     {"j": cancelled})
+        assert not bulk_loads.begin(conn, cancelled, POLICY)
+    # A job of 1,500 documents of which 1,000 are indexed already: 500 new ones, 1,000 chunks.
+    again = _job(own_engine, 1500)
+    with own_engine.begin() as conn:
+        tenant = conn.execute(text("SELECT tenant_id::text FROM jobs WHERE id = CAST(:j AS uuid)"),
+                              {"j": again}).scalar_one()
+        vector = np.full((1, 384), 0.05, dtype=np.float32)
+        for n in range(1000):
+            replace_document(conn, IndexedDocument(tenant, f"d{n}", None, None, "x", None, None, "{}"),
+                             [Chunk("text", (), None, None, 1)], vector, k1=DEFAULTS.k1, b=DEFAULTS.b)
+        assert not bulk_loads.begin(conn, again, POLICY)
+
+
+def test_a_drop_never_throws_a_running_build_away_and_failed_builds_wait(own_engine: Engine) -> None:
+    job = _job(own_engine, 1200)
+    with own_engine.begin() as conn:
+        assert bulk_loads.begin(conn, job, POLICY)
+    with own_engine.connect().execution_options(isolation_level="AUTOCOMMIT") as holder:
+        holder.execute(text("SELECT pg_advisory_lock(:k)"), {"k": bulk_loads.BUILD_LOCK})
+        assert not bulk_loads.drop_graph(own_engine)  # a build "runs": its graph stays
+        holder.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": bulk_loads.BUILD_LOCK})
+    assert hnsw_state(own_engine) == "ready"
+    assert bulk_loads.drop_graph(own_engine) and hnsw_state(own_engine) == "absent"
+    with own_engine.begin() as conn:
+        assert not bulk_loads.awaiting_build(conn, job)  # still loading
+        assert bulk_loads.end(conn, job)
+        assert bulk_loads.awaiting_build(conn, job)
+        # A build was tried a minute ago and failed: the reconciler leaves it for now.
+        conn.execute(text("UPDATE vector_index_loads SET build_attempted_at = now() - interval '1 minute' "
+                          "WHERE job_id = CAST(:j AS uuid)"), {"j": job})
+        assert not bulk_loads.settle(conn)
+        conn.execute(text("UPDATE vector_index_loads SET build_attempted_at = now() - interval '1 hour' "
+                          "WHERE job_id = CAST(:j AS uuid)"), {"j": job})
+        assert bulk_loads.settle(conn)
+    assert bulk_loads.rebuild(own_engine, "64MB") is not None and hnsw_state(own_engine) == "ready"
+    with own_engine.begin() as conn:
+        assert not bulk_loads.awaiting_build(conn, job)
 
 
 def test_a_build_waits_for_running_loads_and_for_another_build(own_engine: Engine) -> None:

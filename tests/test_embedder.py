@@ -233,6 +233,32 @@ def test_the_reembed_command_moves_a_tenant(engine, test_env: dict[str, str]) ->
         assert tenant_embedders.pinned(conn, tenant) == "torch"
     again = run("--embedder", "torch")
     assert again.returncode == 0 and "already embedded with torch" in again.stdout
+    forced = run("--embedder", "torch", "--force")
+    assert forced.returncode == 0 and "1 chunks re-embedded, torch -> torch" in forced.stdout
     unknown = subprocess.run([sys.executable, "-m", "app.cli", "reembed", "--tenant", "nobody-here"],
                              env=test_env, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert unknown.returncode == 1 and "no tenant is named" in unknown.stderr
+
+
+def test_a_search_of_a_tenant_whose_embedder_cannot_run_here_is_a_503(
+        client, key: str, engine, fresh_embedding: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy import text
+
+    from indexing import tenant_embedders
+    from tests.conftest import bearer
+
+    def unavailable(home: Path, variant: str) -> Path:
+        raise onnx_embedder.ExportUnavailable("cannot export the model to ONNX: No module named 'onnx'")
+
+    monkeypatch.setattr(onnx_embedder, "model_file", unavailable)
+    with engine.begin() as conn:
+        tenant = conn.execute(text("SELECT tenant_id::text FROM api_keys WHERE prefix = :p"),
+                              {"p": key.split("_")[1]}).scalar_one()
+        tenant_embedders.pin(conn, tenant, "onnx")
+    answer = client.post("/v1/search", json={"query": "aspirin", "mode": "hybrid"}, headers=bearer(key))
+    assert answer.status_code == 503, answer.get_json()
+    error = answer.get_json()["error"]
+    assert error["code"] == "embedder_unavailable" and error["details"] == {"embedder": "onnx"}
+    # BM25 needs no embedder: it answers.
+    assert client.post("/v1/search", json={"query": "aspirin", "mode": "bm25"},
+                       headers=bearer(key)).status_code == 200

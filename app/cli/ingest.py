@@ -99,10 +99,35 @@ def follow_job(cli: CliContext, job_id: str, tenant_id: str) -> str:
             worker = spawn_worker()
     try:
         status = _show_progress(cli, job_id, tenant_id, worker)
+        if worker is not None:
+            _await_vector_index(cli, job_id, worker)
     finally:
         if worker is not None:
             stop_worker(worker)
     return status
+
+
+# How long `ingest --wait` waits for the HNSW graph after a bulk load before it stops the
+# worker it started (the reconciler of the next worker builds it otherwise).
+BUILD_WAIT_SECONDS = 3600.0
+
+
+def _await_vector_index(cli: CliContext, job_id: str, worker: subprocess.Popen[bytes]) -> None:
+    """The job was a bulk load (app/bulk_loads.py): the worker this command started builds the
+    HNSW graph now; stopping it first would leave dense search without its graph."""
+    from app import bulk_loads
+
+    engine = cli.runtime.engine
+    deadline = time.monotonic() + BUILD_WAIT_SECONDS
+    told = False
+    while time.monotonic() < deadline and worker.poll() is None:
+        with engine.connect() as conn:
+            if not bulk_loads.awaiting_build(conn, job_id):
+                return
+        if not told:
+            click.echo("building the vector index (HNSW) over the new chunks", err=True)
+            told = True
+        time.sleep(POLL_SECONDS)
 
 
 def _show_progress(cli: CliContext, job_id: str, tenant_id: str,

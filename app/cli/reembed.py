@@ -12,8 +12,12 @@ from indexing.embedders import EMBEDDERS
 @click.option("--tenant", required=True, help="Tenant name.")
 @click.option("--embedder", type=click.Choice(EMBEDDERS), default=None,
               help="The embedder to move to (default: PAGEMILL_EMBEDDER).")
+@click.option("--force", is_flag=True,
+              help="Re-embed even when the tenant is already pinned to EMBEDDER (its vectors were "
+                   "made by another one: a deployment that ran PAGEMILL_EMBEDDER=onnx* before "
+                   "migration 0021, which pinned every existing tenant to torch).")
 @pass_cli
-def reembed(cli: CliContext, tenant: str, embedder: str | None) -> None:
+def reembed(cli: CliContext, tenant: str, embedder: str | None, force: bool) -> None:
     """Embed every chunk of a tenant again and move its index to EMBEDDER, in one transaction.
 
     A tenant's index is built with one embedder, pinned by its first document: workers embed
@@ -32,7 +36,7 @@ def reembed(cli: CliContext, tenant: str, embedder: str | None) -> None:
     with engine.connect() as conn:
         tenant_id = existing_tenant_id(conn, tenant)
         current = tenant_embedders.pinned(conn, tenant_id)
-    if current == target:
+    if current == target and not force:
         click.echo(f"tenant {tenant}: already embedded with {target}")
         return
 

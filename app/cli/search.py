@@ -67,7 +67,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
     from app.search_request import run_search
     from extractors.media import timestamp
     from indexing import tenant_embedders
-    from indexing.embedding import embed
+    from indexing.embedding import EmbedderUnavailable, embed
 
     if bool(query) == bool(queries):
         raise click.UsageError("give either QUERY or --queries FILE")
@@ -80,7 +80,11 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
     tenant_id = cli.tenant_id(tenant)
     with cli.runtime.engine.connect() as conn:  # queries embedded as the tenant's chunks were
         embedder = tenant_embedders.pinned(conn, tenant_id)
-    vectors = list(embed([t for _, t in items], embedder=embedder)) if mode != "bm25" else [None] * len(items)
+    try:
+        vectors = list(embed([t for _, t in items], embedder=embedder, strict=True)) \
+            if mode != "bm25" else [None] * len(items)
+    except EmbedderUnavailable as exc:
+        raise click.ClickException(str(exc)) from exc
     for (query_id, _), request, vector in zip(items, requests, vectors, strict=True):
         with cli.runtime.engine.begin() as conn:
             hits = run_search(conn, tenant_id, request, cli.config, query_vector=vector)

@@ -426,6 +426,15 @@ class Channel(virtual.Channel):
             conn.execute(sql.PUT_FANOUT, {"exchange": exchange, **_publish_params(message)})
 
 
+# How often the event loop wakes, at least, so that prefork children are handed their next
+# message promptly (register_with_event_loop).
+HANDOFF_WAKE_SECONDS = 0.1
+
+
+def _wake() -> None:
+    """Nothing: the timer's firing is the point."""
+
+
 class Transport(virtual.Transport):
     Channel = Channel
 
@@ -544,6 +553,11 @@ class Transport(virtual.Transport):
         self.lease_keeper.start()
         self._register_listener()
         loop.call_repeatedly(self.polling_interval, self._poll_all)
+        # A wake-up of the loop, no query: a message received right after the task before it
+        # ended reached the idle prefork child only when the loop next woke (measured: the
+        # hand-over waited for the poll timer, 1 s a batch on average at 2 s, 0.25 s at 0.5 s;
+        # 6 ms with this 0.1 s wake-up).
+        loop.call_repeatedly(HANDOFF_WAKE_SECONDS, _wake)
         loop.on_tick.add(self._on_tick)
 
     def _register_listener(self) -> None:
