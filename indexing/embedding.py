@@ -73,11 +73,6 @@ class EmbedderUnavailable(Exception):
         self.embedder = embedder
 
 
-def default_embedder() -> str:
-    """The embedder configured for this process (``PAGEMILL_EMBEDDER``), not loaded."""
-    return _chosen()[0]
-
-
 def _threads() -> int:
     return int(os.environ.get("PAGEMILL_TORCH_THREADS", "0") or 0)
 
