@@ -143,8 +143,11 @@ def test_metrics_add_up_the_worker_and_the_api_after_a_job(web, procfile_worker,
     assert _total(requests_seen, route="/v1/jobs/<job_id>", status="200") >= 1  # the rule, not the path
     assert not [labels for labels, _ in requests_seen if job_id in labels["route"]]
     # Database side.
-    assert [labels for labels, _ in samples["pagemill_queue_depth"]] == [{"queue": "pagemill"}]
-    assert [labels for labels, _ in samples["pagemill_queue_oldest_seconds"]] == [{"queue": "pagemill"}]
+    # Every queue of celeryconfig: documents and recordings.
+    assert [labels for labels, _ in samples["pagemill_queue_depth"]] == [{"queue": "pagemill"},
+                                                                         {"queue": "pagemill.media"}]
+    assert [labels for labels, _ in samples["pagemill_queue_oldest_seconds"]] == [{"queue": "pagemill"},
+                                                                                  {"queue": "pagemill.media"}]
     assert "pagemill_dead_letters" in samples
     assert _total(samples["pagemill_documents"], status="completed") >= len(documents)
     print(f"/metrics: {len(scrape.content)} bytes, {sum(map(len, samples.values()))} samples")
