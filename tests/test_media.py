@@ -246,6 +246,8 @@ def test_a_provider_other_workers_found_rate_limited_is_asked_last_from_the_firs
 def test_cooldowns_are_shared_through_the_database_and_never_shortened(engine) -> None:
     import uuid
 
+    from sqlalchemy import text
+
     from app import provider_cooldowns
     from extractors.transcribers import TranscriptionAttempt
 
@@ -255,7 +257,10 @@ def test_cooldowns_are_shared_through_the_database_and_never_shortened(engine) -
     with engine.begin() as conn:
         assert provider_cooldowns.record(conn, [limited]) == [name]
         first = {c.provider: c.until for c in provider_cooldowns.active(conn)}[name]
-    assert 100 < first - time.time() <= 121
+        # The Retry-After from the moment it was recorded (both set by one statement).
+        asked = conn.execute(text("SELECT extract(epoch FROM until - updated_at) FROM provider_cooldowns "
+                                  "WHERE provider = :p"), {"p": name}).scalar_one()
+    assert float(asked) == 120.0
     shorter = TranscriptionAttempt(engine=name, seconds=0.1, status=429, error_code="rate_limited",
                                    error="429: again", retry_after_s=5.0)
     ok = TranscriptionAttempt(engine=f"{name}-other", seconds=0.1, status=200, chosen=True)
