@@ -390,24 +390,61 @@ def claim_batch_documents(
     return sorted((WorkDocument.from_row(r) for r in rows), key=lambda r: r.external_id)
 
 
+@dataclass(frozen=True)
+class Completion:
+    """What a document completed with."""
+
+    document_id: str
+    extractor: str
+    markdown: str | None
+    page_count: int | None
+    chunk_count: int
+    report: dict[str, Any] | None = None
+
+
+# name: complete_documents
+# Documents still in progress marked completed with what they were made into; the ids of those
+# that were (a cancelled or deleted one is left as it is).
+_COMPLETE_DOCUMENTS = text("""
+UPDATE documents d SET status = 'completed', extractor = u.extractor, markdown = u.markdown,
+       page_count = u.pages, chunk_count = u.chunks, error_code = NULL, error_message = NULL,
+       quality = u.quality, language = u.language, extraction = CAST(u.report AS jsonb),
+       annotation = CAST(u.annotation AS jsonb), finished_at = now(), updated_at = now()
+FROM unnest(CAST(:ids AS uuid[]), CAST(:extractors AS text[]), CAST(:markdowns AS text[]),
+            CAST(:pages AS int[]), CAST(:chunks AS int[]), CAST(:qualities AS real[]),
+            CAST(:languages AS text[]), CAST(:reports AS text[]), CAST(:annotations AS text[]))
+     AS u(id, extractor, markdown, pages, chunks, quality, language, report, annotation)
+WHERE d.id = u.id AND d.status IN ('processing', 'waiting') AND d.deleted_at IS NULL
+RETURNING d.id
+""")
+
+
+def complete_documents(conn: Connection, completions: Sequence[Completion]) -> set[str]:
+    """Mark documents completed in one statement; the ids of those that were (the others are
+    no longer in progress: cancelled or deleted)."""
+    if not completions:
+        return set()
+    reports = [c.report or {} for c in completions]
+    annotations = [(r.get("signals") or {}).get("annotation") for r in reports]
+    rows = conn.execute(_COMPLETE_DOCUMENTS, {
+        "ids": [c.document_id for c in completions], "extractors": [c.extractor for c in completions],
+        "markdowns": [c.markdown for c in completions], "pages": [c.page_count for c in completions],
+        "chunks": [c.chunk_count for c in completions],
+        "qualities": [r.get("quality") for r in reports], "languages": [r.get("language") for r in reports],
+        "reports": [json.dumps(r) if r else None for r in reports],
+        "annotations": [json.dumps(a) if a is not None else None for a in annotations],
+    })
+    return {str(r.id) for r in rows}
+
+
 def complete_document(
     conn: Connection, document_id: str, extractor: str, markdown: str | None,
     page_count: int | None, chunk_count: int, report: dict[str, Any] | None = None
 ) -> bool:
     """Mark a document completed; ``False`` when it is no longer in progress (cancelled)."""
-    report = report or {}
-    annotation = (report.get("signals") or {}).get("annotation")
-    return conn.execute(text("""
-        UPDATE documents SET status = 'completed', extractor = :extractor, markdown = :markdown,
-               page_count = :pages, chunk_count = :chunks, error_code = NULL,
-               error_message = NULL, quality = :quality, language = :language,
-               extraction = CAST(:report AS jsonb), annotation = CAST(:annotation AS jsonb),
-               finished_at = now(), updated_at = now()
-        WHERE id = :id AND status IN ('processing', 'waiting') AND deleted_at IS NULL
-    """), {"id": document_id, "extractor": extractor, "markdown": markdown, "pages": page_count,
-           "chunks": chunk_count, "quality": report.get("quality"), "language": report.get("language"),
-           "report": json.dumps(report) if report else None,
-           "annotation": json.dumps(annotation) if annotation is not None else None}).rowcount == 1
+    done = complete_documents(conn, [Completion(document_id, extractor, markdown, page_count,
+                                                chunk_count, report)])
+    return document_id in done
 
 
 def lock_for_commit(conn: Connection, document_id: str) -> bool:
@@ -427,6 +464,28 @@ def lock_for_commit(conn: Connection, document_id: str) -> bool:
         FOR UPDATE
     """), {"id": document_id}).first() is not None
     return locked and document_id in live_documents(conn, [document_id])
+
+
+# name: lock_documents_not_held
+# The row locks of those of :ids still in progress that nobody else holds (SKIP LOCKED).
+_LOCK_DOCUMENTS_NOT_HELD = text("""
+SELECT id FROM documents
+WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
+ORDER BY id
+FOR UPDATE SKIP LOCKED
+""")
+
+
+def lock_for_commit_unheld(conn: Connection, document_ids: Sequence[str]) -> set[str]:
+    """:func:`lock_for_commit` for many documents at once, without waiting: the ids whose
+    row lock this transaction now holds and that may be committed into the index.  A row
+    someone else holds (a cancel or delete committing right now) is skipped, never waited
+    for, so that this lock on many rows cannot deadlock with a cancel locking them in
+    another order; its document is left for :func:`lock_for_commit`, which waits."""
+    if not document_ids:
+        return set()
+    locked = [str(r.id) for r in conn.execute(_LOCK_DOCUMENTS_NOT_HELD, {"ids": list(document_ids)})]
+    return live_documents(conn, locked)
 
 
 # Documents of :ids whose own row and every ancestor's are in progress and not deleted.

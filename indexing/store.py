@@ -1,4 +1,4 @@
-"""Writing a document's chunks, vectors and BM25 postings: one transaction per document.
+"""Writing documents' chunks, vectors and BM25 postings, a batch of documents in one set of statements.
 
 Re-indexing a document (same tenant and external id) replaces its chunks; BM25 document
 frequencies and corpus statistics follow through the triggers of the schema.
@@ -24,48 +24,61 @@ _PATH_SEPARATOR = "\x1f"
 # one order only, so concurrent workers cannot deadlock on them.
 LOCK_TENANT = text("SELECT pg_advisory_xact_lock(hashtextextended('pagemill-index:' || :tenant, 0))")
 
-_UPSERT_DOCUMENT = text("""
+# name: upsert_search_documents
+# One row per (tenant, external id) written, with what it was made from; the ids come back
+# with their external ids (RETURNING's order is not the input's).
+_UPSERT_DOCUMENTS = text("""
 INSERT INTO search_documents AS sd
     (tenant_id, external_id, source_document_id, job_id, content_sha256, mime_type, title,
      metadata, chunk_count, embedder, indexed_at)
-VALUES (:tenant, :external_id, :source_document_id, :job_id, :sha, :mime, :title,
-        CAST(:metadata AS jsonb), :chunk_count, :embedder, now())
+SELECT :tenant, u.external_id, CAST(u.source_document_id AS uuid), CAST(u.job_id AS uuid), u.sha,
+       u.mime, u.title, CAST(u.metadata AS jsonb), u.chunk_count, :embedder, now()
+FROM unnest(CAST(:external_ids AS text[]), CAST(:source_document_ids AS text[]),
+            CAST(:job_ids AS text[]), CAST(:shas AS text[]), CAST(:mimes AS text[]),
+            CAST(:titles AS text[]), CAST(:metadata AS text[]), CAST(:chunk_counts AS int[]))
+     AS u(external_id, source_document_id, job_id, sha, mime, title, metadata, chunk_count)
+ORDER BY u.external_id
 ON CONFLICT (tenant_id, external_id) DO UPDATE SET
     source_document_id = excluded.source_document_id, job_id = excluded.job_id,
     content_sha256 = excluded.content_sha256, mime_type = excluded.mime_type,
     title = excluded.title, metadata = excluded.metadata, chunk_count = excluded.chunk_count,
     embedder = excluded.embedder, indexed_at = now()
-RETURNING id
+RETURNING id, external_id
 """)
 
+# name: delete_postings
 _DELETE_POSTINGS = text("""
 DELETE FROM bm25_postings
-WHERE chunk_id IN (SELECT id FROM chunks WHERE search_document_id = :sdid)
+WHERE chunk_id IN (SELECT id FROM chunks WHERE search_document_id = ANY(CAST(:sdids AS bigint[])))
 """)
 
-_DELETE_CHUNKS = text("DELETE FROM chunks WHERE search_document_id = :sdid")
+# name: delete_chunks
+_DELETE_CHUNKS = text("DELETE FROM chunks WHERE search_document_id = ANY(CAST(:sdids AS bigint[]))")
 
+# name: insert_chunks_and_postings
+# Every chunk of the documents written, then their postings, joined back to the new chunk
+# ids by (document, chunk number); the impacts with the tenant's parameters.
 _INSERT_CHUNKS_AND_POSTINGS = text("""
 WITH new_chunks AS (
     INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path, page_start,
                         page_end, token_count, bm25_length, embedding, boxes, start_s, end_s)
-    SELECT :tenant, :sdid, u.no, u.body,
+    SELECT :tenant, u.sdid, u.no, u.body,
            CASE WHEN u.path = '' THEN '{}'::text[] ELSE string_to_array(u.path, E'\\x1f') END,
            u.page_start, u.page_end, u.tokens, u.length, CAST(u.vec AS vector),
            CAST(u.boxes AS jsonb), u.start_s, u.end_s
-    FROM unnest(CAST(:nos AS int[]), CAST(:bodies AS text[]), CAST(:paths AS text[]),
-                CAST(:page_starts AS int[]), CAST(:page_ends AS int[]),
+    FROM unnest(CAST(:sdids AS bigint[]), CAST(:nos AS int[]), CAST(:bodies AS text[]),
+                CAST(:paths AS text[]), CAST(:page_starts AS int[]), CAST(:page_ends AS int[]),
                 CAST(:tokens AS int[]), CAST(:lengths AS int[]), CAST(:vectors AS text[]),
                 CAST(:boxes AS text[]), CAST(:starts AS float8[]), CAST(:ends AS float8[]))
-         AS u(no, body, path, page_start, page_end, tokens, length, vec, boxes, start_s, end_s)
-    RETURNING id, chunk_no, bm25_length
+         AS u(sdid, no, body, path, page_start, page_end, tokens, length, vec, boxes, start_s, end_s)
+    RETURNING id, search_document_id, chunk_no, bm25_length
 )
 INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
 SELECT t.id, c.id, p.tf, c.bm25_length,
        bm25_term_score(1.0::float8, p.tf, c.bm25_length, s.impact_avgdl, s.impact_k1, s.impact_b)
-FROM unnest(CAST(:p_nos AS int[]), CAST(:p_terms AS text[]), CAST(:p_tfs AS int[]))
-     AS p(no, term, tf)
-JOIN new_chunks c ON c.chunk_no = p.no
+FROM unnest(CAST(:p_sdids AS bigint[]), CAST(:p_nos AS int[]), CAST(:p_terms AS text[]),
+            CAST(:p_tfs AS int[])) AS p(sdid, no, term, tf)
+JOIN new_chunks c ON c.search_document_id = p.sdid AND c.chunk_no = p.no
 JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = p.term
 CROSS JOIN (SELECT impact_k1, impact_b, impact_avgdl FROM bm25_stats WHERE tenant_id = :tenant) s
 ORDER BY t.id
@@ -191,13 +204,32 @@ def adopt(conn: Connection, indexed: IndexedContent, source_document_id: str, jo
                           "job_id": job_id, "metadata": metadata_json})
 
 
+@dataclass(frozen=True)
+class DocumentWrite:
+    """One document to index: what it is, its chunks and their vectors (one row each)."""
+
+    doc: IndexedDocument
+    chunks: Sequence[Chunk]
+    vectors: np.ndarray
+
+
 def replace_document(
     conn: Connection, doc: IndexedDocument, chunks: Sequence[Chunk], vectors: np.ndarray, *,
     k1: float, b: float, embedder: str | None = None,
 ) -> int:
-    """Replace everything indexed for (tenant, external id) with ``chunks``; returns its row id.
+    """:func:`replace_documents` for one document; returns its row id."""
+    return replace_documents(conn, [DocumentWrite(doc, chunks, vectors)], k1=k1, b=b, embedder=embedder)[0]
 
-    ``embedder``: what made ``vectors``, recorded on the document and checked against the
+
+def replace_documents(
+    conn: Connection, writes: Sequence[DocumentWrite], *, k1: float, b: float,
+    embedder: str | None = None,
+) -> list[int]:
+    """Replace everything indexed for each (tenant, external id) with its chunks, for
+    documents of one tenant with distinct external ids, in one statement per step (a
+    batch's documents cost the statements of one); returns their row ids, in order.
+
+    ``embedder``: what made the vectors, recorded on the documents and checked against the
     tenant's pin under the tenant's lock (indexing/tenant_embedders.py: raises
     ``EmbedderChanged`` when the tenant was moved meanwhile; pins a tenant that had none).
 
@@ -206,27 +238,40 @@ def replace_document(
     from the start; a tenant that has chunks keeps its own until :func:`refresh_impacts`.
     The caller owns the transaction: commit it to publish the new chunks atomically.
     """
-    if len(chunks) != len(vectors):
-        raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
-    conn.execute(LOCK_TENANT, {"tenant": doc.tenant_id})
+    if not writes:
+        return []
+    tenant = writes[0].doc.tenant_id
+    external_ids = [w.doc.external_id for w in writes]
+    if any(w.doc.tenant_id != tenant for w in writes):
+        raise ValueError("documents of several tenants in one write")
+    if len(set(external_ids)) != len(external_ids):
+        raise ValueError("an external id twice in one write")
+    for w in writes:
+        if len(w.chunks) != len(w.vectors):
+            raise ValueError(f"{w.doc.external_id}: {len(w.chunks)} chunks but {len(w.vectors)} vectors")
+    conn.execute(LOCK_TENANT, {"tenant": tenant})
     if embedder is not None:
-        tenant_embedders.check_pin(conn, doc.tenant_id, embedder)
-    sdid = conn.execute(_UPSERT_DOCUMENT, {
-        "tenant": doc.tenant_id, "external_id": doc.external_id,
-        "source_document_id": doc.source_document_id, "job_id": doc.job_id,
-        "sha": doc.content_sha256, "mime": doc.mime_type, "title": doc.title,
-        "metadata": doc.metadata_json, "chunk_count": len(chunks), "embedder": embedder,
-    }).scalar_one()
-    conn.execute(_DELETE_POSTINGS, {"sdid": sdid})
-    conn.execute(_DELETE_CHUNKS, {"sdid": sdid})
-    if chunks:
-        params = _chunk_params(doc.tenant_id, sdid, chunks, vectors)
+        tenant_embedders.check_pin(conn, tenant, embedder)
+    returned = conn.execute(_UPSERT_DOCUMENTS, {
+        "tenant": tenant, "embedder": embedder, "external_ids": external_ids,
+        "source_document_ids": [w.doc.source_document_id for w in writes],
+        "job_ids": [w.doc.job_id for w in writes],
+        "shas": [w.doc.content_sha256 for w in writes], "mimes": [w.doc.mime_type for w in writes],
+        "titles": [w.doc.title for w in writes], "metadata": [w.doc.metadata_json for w in writes],
+        "chunk_counts": [len(w.chunks) for w in writes],
+    }).all()
+    by_external_id = {str(row.external_id): int(row.id) for row in returned}
+    sdids = [by_external_id[e] for e in external_ids]
+    conn.execute(_DELETE_POSTINGS, {"sdids": sdids})
+    conn.execute(_DELETE_CHUNKS, {"sdids": sdids})
+    if any(w.chunks for w in writes):
+        params = _chunk_params(tenant, sdids, writes)
         conn.execute(_ENSURE_IMPACT_PARAMS, {
-            "tenant": doc.tenant_id, "k1": k1, "b": b,
+            "tenant": tenant, "k1": k1, "b": b,
             "avgdl": max(1.0, sum(params["lengths"]) / len(params["lengths"]))})
-        conn.execute(_ENSURE_TERMS, {"tenant": doc.tenant_id, "terms": sorted(set(params["p_terms"]))})
+        conn.execute(_ENSURE_TERMS, {"tenant": tenant, "terms": sorted(set(params["p_terms"]))})
         conn.execute(_INSERT_CHUNKS_AND_POSTINGS, params)
-    return int(sdid)
+    return sdids
 
 
 def refresh_impacts(conn: Connection, tenant_id: str, *, k1: float, b: float) -> int:
@@ -249,46 +294,50 @@ def delete_document(conn: Connection, tenant_id: str, external_id: str) -> bool:
     if row is None:
         return False
     conn.execute(LOCK_TENANT, {"tenant": tenant_id})
-    conn.execute(_DELETE_POSTINGS, {"sdid": row.id})
-    conn.execute(_DELETE_CHUNKS, {"sdid": row.id})
+    conn.execute(_DELETE_POSTINGS, {"sdids": [row.id]})
+    conn.execute(_DELETE_CHUNKS, {"sdids": [row.id]})
     conn.execute(_DELETE_DOCUMENT, {"sdid": row.id})
     return True
 
 
-def _chunk_params(
-    tenant_id: str, sdid: int, chunks: Sequence[Chunk], vectors: np.ndarray
-) -> dict[str, Any]:
+def _chunk_params(tenant_id: str, sdids: Sequence[int], writes: Sequence[DocumentWrite]) -> dict[str, Any]:
+    """The bind parameters of _INSERT_CHUNKS_AND_POSTINGS: one array element per chunk, and
+    one per (chunk, term) for the postings."""
+    chunks = [(sdid, no, chunk) for sdid, w in zip(sdids, writes, strict=True)
+              for no, chunk in enumerate(w.chunks)]
+    p_sdids: list[int] = []
     p_nos: list[int] = []
     p_terms: list[str] = []
     p_tfs: list[int] = []
     lengths: list[int] = []
-    for no, chunk in enumerate(chunks):
+    for sdid, no, chunk in chunks:
         counts, length = term_frequencies(chunk.context_text)
         lengths.append(length)
         for term, tf in counts.items():
+            p_sdids.append(sdid)
             p_nos.append(no)
             p_terms.append(term)
             p_tfs.append(tf)
     return {
         "tenant": tenant_id,
-        "sdid": sdid,
-        "nos": list(range(len(chunks))),
-        "bodies": [c.text for c in chunks],
+        "sdids": [sdid for sdid, _, _ in chunks],
+        "nos": [no for _, no, _ in chunks],
+        "bodies": [c.text for _, _, c in chunks],
         "paths": [
             _PATH_SEPARATOR.join(h.replace(_PATH_SEPARATOR, " ") for h in c.heading_path)
-            for c in chunks
+            for _, _, c in chunks
         ],
-        "page_starts": [c.page_start for c in chunks],
-        "page_ends": [c.page_end for c in chunks],
+        "page_starts": [c.page_start for _, _, c in chunks],
+        "page_ends": [c.page_end for _, _, c in chunks],
         # NULL, not [], for chunks of sources without positions.
-        "boxes": [json.dumps([b.as_json() for b in c.boxes]) if c.boxes else None for c in chunks],
-        "starts": [c.start_s for c in chunks],
-        "ends": [c.end_s for c in chunks],
-        "tokens": [c.token_count for c in chunks],
+        "boxes": [json.dumps([b.as_json() for b in c.boxes]) if c.boxes else None for _, _, c in chunks],
+        "starts": [c.start_s for _, _, c in chunks],
+        "ends": [c.end_s for _, _, c in chunks],
+        "tokens": [c.token_count for _, _, c in chunks],
         "lengths": lengths,
-        "vectors": [vector_literal(v) for v in vectors],
+        "vectors": [vector_literal(v) for w in writes for v in w.vectors],
+        "p_sdids": p_sdids,
         "p_nos": p_nos,
         "p_terms": p_terms,
         "p_tfs": p_tfs,
     }
-

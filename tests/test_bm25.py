@@ -18,7 +18,13 @@ from indexing.analyzer import analyze
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS, FUSIONS
 from indexing.search import Filters, SearchParams, bind_parameters, bm25_ctes, bm25_path, build_sql, search
-from indexing.store import IndexedDocument, delete_document, replace_document
+from indexing.store import (
+    DocumentWrite,
+    IndexedDocument,
+    delete_document,
+    replace_document,
+    replace_documents,
+)
 
 VOCAB = [f"word{i}" for i in range(60)] + ["protein", "cells", "cancer", "v2.3.1", "tumour"]
 
@@ -125,6 +131,73 @@ def test_reindex_and_delete_restore_exact_statistics(engine, tenant):
         if doc_id not in ("d0", "d5"):
             _index(engine, fresh, doc_id, body)
     assert _stats(engine, tenant) == _stats(engine, fresh)
+
+
+def _index_contents(engine, tenant: str) -> dict[str, object]:
+    """Everything the index holds for a tenant, without row ids."""
+    with engine.connect() as conn:
+        chunks = conn.execute(text("""
+            SELECT d.external_id, c.chunk_no, c.text, c.bm25_length, c.embedding::text AS vec
+            FROM chunks c JOIN search_documents d ON d.id = c.search_document_id
+            WHERE c.tenant_id = :t ORDER BY 1, 2"""), {"t": tenant}).all()
+        postings = conn.execute(text("""
+            SELECT d.external_id, c.chunk_no, t.term, p.tf, p.doc_length, p.impact
+            FROM bm25_postings p JOIN bm25_terms t ON t.id = p.term_id
+            JOIN chunks c ON c.id = p.chunk_id JOIN search_documents d ON d.id = c.search_document_id
+            WHERE c.tenant_id = :t ORDER BY 1, 2, 3"""), {"t": tenant}).all()
+        terms = conn.execute(text("SELECT term, df FROM bm25_terms WHERE tenant_id = :t ORDER BY term"),
+                             {"t": tenant}).all()
+        stats = conn.execute(text("""SELECT chunk_count, total_length, impact_avgdl, impact_k1, impact_b
+                                     FROM bm25_stats WHERE tenant_id = :t"""), {"t": tenant}).one()
+        documents = conn.execute(text("""SELECT external_id, chunk_count, content_sha256 FROM search_documents
+                                         WHERE tenant_id = :t ORDER BY 1"""), {"t": tenant}).all()
+    return {"chunks": chunks, "postings": postings, "terms": terms, "stats": stats, "documents": documents}
+
+
+def test_documents_written_together_index_as_written_one_by_one(engine, tenant):
+    """replace_documents (a batch's documents in one set of statements) leaves the index, its
+    postings, document frequencies and statistics exactly as writing each alone does, also
+    when it replaces documents indexed before; the first write's average length sets the
+    impacts' parameters either way."""
+    rng = random.Random(5)
+
+    def corpus(version: int) -> list[DocumentWrite]:
+        writes = []
+        for i in range(12):
+            bodies = [_random_text(rng) for _ in range(1 + (i + version) % 3)] if i != 7 else []
+            chunks = [Chunk(b, ("Part", f"p{n}"), n + 1, n + 1, len(b.split())) for n, b in enumerate(bodies)]
+            vectors = np.random.default_rng(i * 10 + version).normal(size=(len(chunks), 384))
+            writes.append(DocumentWrite(IndexedDocument(tenant, f"d{i}", None, None, f"v{version}-{i}",
+                                                        "text/plain", None, "{}"), chunks,
+                                        vectors.astype(np.float32)))
+        return writes
+
+    first, second = corpus(0), corpus(1)
+    with engine.begin() as conn:
+        together = ensure_tenant(conn, f"together-{tenant}")
+    for writes, replacing in ((first, False), (second[3:9], True)):
+        with engine.begin() as conn:
+            moved = [replace(w, doc=replace(w.doc, tenant_id=together)) for w in writes]
+            ids = replace_documents(conn, moved, k1=DEFAULTS.k1, b=DEFAULTS.b)
+        assert len(set(ids)) == len(writes)
+        for w in writes:
+            with engine.begin() as conn:
+                replace_document(conn, w.doc, w.chunks, w.vectors, k1=DEFAULTS.k1, b=DEFAULTS.b)
+        if not replacing:
+            # One by one, the first document's length set the parameters: give the tenant the
+            # batch's, as the write together did, for a like-for-like comparison.
+            with engine.begin() as conn:
+                conn.execute(text("""UPDATE bm25_stats SET impact_avgdl = o.impact_avgdl FROM bm25_stats o
+                                     WHERE bm25_stats.tenant_id = :t AND o.tenant_id = :o"""),
+                             {"t": tenant, "o": together})
+                conn.execute(text("""UPDATE bm25_postings p SET impact = bm25_term_score(1.0::float8, p.tf,
+                                         p.doc_length, s.impact_avgdl, s.impact_k1, s.impact_b)
+                                     FROM bm25_stats s, bm25_terms t
+                                     WHERE s.tenant_id = :t AND t.tenant_id = :t AND p.term_id = t.id"""),
+                             {"t": tenant})
+        assert _index_contents(engine, together) == _index_contents(engine, tenant)
+    with engine.begin() as conn, pytest.raises(ValueError, match="twice"):
+        replace_documents(conn, [first[0], first[0]], k1=DEFAULTS.k1, b=DEFAULTS.b)
 
 
 def test_postings_of_a_term_missing_from_the_dictionary_are_refused(engine, tenant):

@@ -207,6 +207,48 @@ def test_cancel_racing_completion_keeps_the_real_outcome(engine, storage, config
         assert jobs.cancel_job(conn, tenant, job_id) == "completed_with_errors"
 
 
+def test_a_cancel_holding_a_document_while_its_batch_is_written_together_wins(engine, storage, config,
+                                                                               tenant):
+    """A batch's documents are indexed in one transaction that never waits for a row lock: a
+    cancel holding one document's row meanwhile leaves that document to its own transaction,
+    which waits for the cancel, sees it and indexes nothing; the others are indexed."""
+    import threading
+
+    docs = [stage_document(storage, tenant, f"d{i}.md", f"# Part {i}\n\nBody {i} about kinases.".encode(),
+                           source="upload", filename=f"d{i}.md") for i in range(3)]
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant, docs, 10)
+        held = conn.execute(text("SELECT id FROM documents WHERE job_id = :j AND external_id = 'd1.md'"),
+                            {"j": job_id}).scalar_one()
+    canceller = engine.connect()
+    canceller.begin()
+    calls = []
+
+    class CancelArrives(InProcessExtractor):
+        def extract(self, *args, **kwargs):
+            calls.append(1)
+            if len(calls) == 3:  # every document claimed, none indexed yet: a cancel takes d1's row
+                canceller.execute(text("SELECT 1 FROM documents WHERE id = :d FOR UPDATE"), {"d": held})
+            return super().extract(*args, **kwargs)
+
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(
+        process_batch(engine, storage, config, job_id, 0, extractor=CancelArrives())))
+    worker.start()
+    try:
+        wait_for(lambda: [row[1] for row in _status(engine, job_id)].count("completed") == 2, timeout=180,
+                 what="the two documents the cancel does not hold, indexed together")
+        assert jobs.cancel_job(canceller, tenant, job_id) == "cancelled"
+        canceller.commit()
+    finally:
+        canceller.close()
+        worker.join(timeout=180)
+    assert outcome and outcome[0].completed == 2
+    assert _indexed(engine, tenant, "d0.md") == _indexed(engine, tenant, "d2.md") == 1
+    assert _indexed(engine, tenant, "d1.md") == 0
+    assert [row[1] for row in _status(engine, job_id)] == ["completed", "cancelled", "completed"]
+
+
 # -- Bounded work per document --------------------------------------------------------------
 
 def _docx(paragraphs: list[str]) -> bytes:

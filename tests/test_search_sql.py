@@ -80,7 +80,9 @@ def test_bm25_term_score_is_inlined_where_search_and_the_writers_call_it(engine,
         plan = _plan(conn, str(store._REFRESH_IMPACTS), {"tenant": tenant})
         assert "bm25_term_score(" not in plan and inlined.search(plan)
         chunks = [Chunk("alpha delta", (), None, None, 2)]
-        binds = store._chunk_params(tenant, 0, chunks, np.full((1, 384), 0.05, dtype=np.float32))
+        doc = store.IndexedDocument(tenant, "x", None, None, "s", None, None, "{}")
+        binds = store._chunk_params(
+            tenant, [0], [store.DocumentWrite(doc, chunks, np.full((1, 384), 0.05, dtype=np.float32))])
         plan = _plan(conn, str(store._INSERT_CHUNKS_AND_POSTINGS), binds)
         assert "bm25_term_score(" not in plan and inlined.search(plan)
         definition = conn.execute(text("""
