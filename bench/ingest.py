@@ -3,6 +3,7 @@
     python bench/ingest.py ../shared/corpus/beir-scifact -n 300 [--rounds 2]
         [--e2e torch,onnx-int8] [--e2e-rounds 2] [--skip-e2e] [--slice 64] [--retrieval-docs 600]
         [--quick]   # (a) and (b) only: for whole-corpus runs
+        [--no-b]    # without (b): (c) against (a) alone
 
 (a) plain sentence-transformers fp32 over the chunk texts pagemill makes of those records
 (extracted and cut exactly as tasks/pipeline.py does) -- the loop a user would write;
@@ -338,6 +339,8 @@ def main() -> None:
     parser.add_argument("--no-onnx", action="store_true", help="torch candidates only")
     parser.add_argument("--quick", action="store_true",
                         help="only (a) and (b), no other candidates (for whole-corpus runs)")
+    parser.add_argument("--no-b", action="store_true",
+                        help="skip (b), pagemill's embedder alone (for (c)-against-(a) runs)")
     args = parser.parse_args()
 
     config = Config.from_env()
@@ -353,8 +356,9 @@ def main() -> None:
         encoders = dict(list(encoders.items())[:1])  # (a), the reference, alone
         # (b) exports its ONNX graph (if any) where (c)'s fresh homes copy it from.
         os.environ.setdefault("PAGEMILL_HOME", str(args.cache_home))
-    name_b, encoder_b = pagemill_encoder()
-    encoders[name_b] = encoder_b
+    if not args.no_b:
+        name_b, encoder_b = pagemill_encoder()
+        encoders[name_b] = encoder_b
     if not args.no_onnx and not args.quick:
         encoders.update(onnx_encoders(args.cache_home))
     results = measure(encoders, texts, args.rounds, args.slice)
