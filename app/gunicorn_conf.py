@@ -1,11 +1,14 @@
 """Gunicorn hooks for the API server (app/web_server.py sets them; a plain ``gunicorn -c
 python:app.gunicorn_conf "app.api:create_app()"`` can use them too): the Prometheus bookkeeping
-of prometheus_client's multiprocess mode only.
+of prometheus_client's multiprocess mode, and loading the embedders before the first search.
 
 ``on_starting`` runs in the master before the first fork: it claims the directory the workers
 write their samples to (app/metrics/directory.py), so that a scrape of ``/metrics`` answered by
 any worker adds up all of them.  ``child_exit``: a dead worker's live-gauge files go (its
 counters and histograms stay counted, as a replaced worker's must).
+
+``post_worker_init`` runs in each worker after the fork and the app's loading: it starts
+loading the embedders searches need (app/embedder_warm_up.py), in the background.
 
 Gunicorn reads this module's globals as settings: only hook names are defined at top level, and
 imports happen inside them.
@@ -30,3 +33,12 @@ def child_exit(server: Any, worker: Any) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker: Any) -> None:
+    from app.api.context import EXTENSION
+    from app.embedder_warm_up import start_warm_up
+
+    runtime = getattr(worker.wsgi, "extensions", {}).get(EXTENSION)
+    if runtime is not None:
+        start_warm_up(runtime)

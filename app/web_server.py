@@ -120,6 +120,7 @@ def serve_api(app_factory: Any, host: str, port: int, threads: int, workers: int
         # prometheus_client's multiprocess bookkeeping (app/gunicorn_conf.py).
         "on_starting": gunicorn_conf.on_starting,
         "child_exit": gunicorn_conf.child_exit,
+        "post_worker_init": gunicorn_conf.post_worker_init,  # embedders loaded before a search
         "bind": f"{host}:{port}",
         "workers": workers,
         "threads": threads,

@@ -94,6 +94,16 @@ def pinned(conn: Connection, tenant_id: str) -> str | None:
     return None if value is None else str(value)
 
 
+# name: pinned_embedders
+# Every embedder some tenant's index is built with.
+_PINNED_EMBEDDERS = text("SELECT DISTINCT embedder FROM tenants WHERE embedder IS NOT NULL ORDER BY embedder")
+
+
+def pinned_embedders(conn: Connection) -> list[str]:
+    """The embedders searches will embed queries with (a tenant's each)."""
+    return [str(e) for e in conn.execute(_PINNED_EMBEDDERS).scalars()]
+
+
 def check_pin(conn: Connection, tenant_id: str, embedder: str) -> None:
     """Inside an index write, under the tenant's lock: raise :class:`EmbedderChanged` when the
     tenant is pinned to another embedder than the one that made the vectors being written;

@@ -262,3 +262,23 @@ def test_a_search_of_a_tenant_whose_embedder_cannot_run_here_is_a_503(
     # BM25 needs no embedder: it answers.
     assert client.post("/v1/search", json={"query": "aspirin", "mode": "bm25"},
                        headers=bearer(key)).status_code == 200
+
+
+def test_the_api_loads_the_configured_and_every_pinned_embedder_before_a_search(
+        engine, tenant, config, fresh_embedding: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """app/embedder_warm_up.py (started by the API's gunicorn workers after the fork): the
+    configured embedder first, then each embedder some tenant is pinned to, each once."""
+    from app.auth import ensure_tenant
+    from app.embedder_warm_up import start_warm_up
+    from indexing import tenant_embedders
+    from tasks.runtime import Runtime
+
+    loaded: list[str] = []
+    monkeypatch.setattr(embedding, "embedder_in_use", lambda name=None: loaded.append(name) or name)
+    with engine.begin() as conn:
+        tenant_embedders.pin(conn, tenant, "onnx-int8")
+        tenant_embedders.pin(conn, ensure_tenant(conn, f"{tenant}-2"), "onnx-int8")
+        pinned = set(tenant_embedders.pinned_embedders(conn))
+    start_warm_up(Runtime(config)).join(timeout=60)
+    assert loaded[0] == config.embedder and "onnx-int8" in loaded
+    assert set(loaded) == {config.embedder} | pinned and len(loaded) == len(set(loaded))

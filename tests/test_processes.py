@@ -234,7 +234,7 @@ def test_processes_started_together_on_a_fresh_home_all_stay_up():
             "flower": processes.start("flower", sys.executable, "-m", "app.cli", "flower",
                                       FLOWER_BASIC_AUTH="ops:s3cret", FLOWER_PORT=str(flower_port)),
             "api": processes.start("api", sys.executable, "-m", "app.cli", "serve", "--no-worker",
-                                   PORT=str(port)),
+                                   PORT=str(port), PAGEMILL_LOG_LEVEL="INFO"),
         }
 
         def all_up() -> None:
@@ -260,6 +260,9 @@ def test_processes_started_together_on_a_fresh_home_all_stay_up():
         assert listening == {"127.0.0.1"}, listening  # loopback unless FLOWER_ADDRESS says
         key = _api_key(processes, "together")
         _wait_completed(base, key, _submit(base, key, "started-together"))
+        # The API's gunicorn worker loaded the embedder before any search asked for it.
+        wait_for(lambda: "embedders loaded before the first search" in processes.log("api"), timeout=60,
+                 what="the API's embedder warm-up")
         time.sleep(2)
         all_up()
         for name in procs:
