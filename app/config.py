@@ -153,7 +153,9 @@ class Config:
     # "markdown": heading-aware, budget-bounded; "semantic": also splits where adjacent
     # sentences' embeddings stop being similar (costs one embedding per sentence).
     chunker: str = "markdown"
-    embedding_batch_size: int = 32
+    # Texts per model call.  The pipeline's texts come sorted longest first, so small batches
+    # pad little: 8 embedded 1.19-1.26x the texts/s of 32 here (docs/BENCHMARKS.md, issue 23).
+    embedding_batch_size: int = 8
     # Which implementation embeds (indexing/embedding.py): "torch" (sentence-transformers,
     # the reference), "onnx" or "onnx-int8" (the same weights on ONNX Runtime).
     embedder: str = DEFAULT_EMBEDDER

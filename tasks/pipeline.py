@@ -497,9 +497,11 @@ class _NoLongerInProgress(Exception):
 
 # Seconds of embedding between two checkpoints: how soon a cancelled document stops
 # costing the worker.  Windows are sized from the throughput just measured (a loaded machine
-# embeds fewer texts per second), within [EMBED_MIN_WINDOW, the model batch size].
+# embeds fewer texts per second), within [EMBED_MIN_WINDOW, EMBED_MAX_WINDOW] texts; the
+# model takes each window in batches of PAGEMILL_EMBEDDING_BATCH_SIZE.
 CHECKPOINT_SECONDS = 2.0
 EMBED_MIN_WINDOW = 4
+EMBED_MAX_WINDOW = 256
 
 
 def _checkpoint(engine: Engine, prepared: list[Prepared], owners: set[int], dropped: set[int],
@@ -557,7 +559,7 @@ def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared], cloc
     dropped: set[int] = set()
     timed_out = start = 0
     batch = max(1, config.embedding_batch_size)
-    step = min(batch, max(EMBED_MIN_WINDOW, batch // 2))
+    step = max(EMBED_MIN_WINDOW, batch // 2)  # the first window: the throughput is not known yet
     while start < len(texts):
         embedder = used[texts[start][0]]
         span = [entry for entry in texts[start:start + step] if used[entry[0]] == embedder]
@@ -570,7 +572,7 @@ def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared], cloc
         began = time.monotonic()
         vectors = embed([t for _, _, t in window], batch_size=batch, embedder=embedder)
         took = max(time.monotonic() - began, 1e-3)
-        step = min(batch, max(EMBED_MIN_WINDOW, int(len(window) / took * CHECKPOINT_SECONDS)))
+        step = min(EMBED_MAX_WINDOW, max(EMBED_MIN_WINDOW, int(len(window) / took * CHECKPOINT_SECONDS)))
         if clock is not None:  # each document pays for its share of the window
             for i, _, _ in window:
                 clock.add(prepared[i].doc.id, took / len(window), "embedding")
