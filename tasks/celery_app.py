@@ -14,7 +14,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import celeryd_init, setup_logging, worker_process_shutdown
+from celery.signals import celeryd_init, setup_logging, worker_process_init, worker_process_shutdown
 from kombu.transport import TRANSPORT_ALIASES
 
 from app.config import Config
@@ -55,6 +55,26 @@ def _claim_metrics_directory(**_: Any) -> None:
     from app.metrics import directory
 
     directory.claim(Config.from_env().metrics_samples_dir)
+
+
+@worker_process_init.connect
+def _load_embedder_early(**_: Any) -> None:
+    """A pool process loads the configured embedder as it starts, in the background: the model
+    load (about 5 s for torch) then overlaps the wait for the first task and that task's
+    extraction instead of following them.  The first embedding waits for this load (the model
+    cache has a lock), never loads a second copy; a failure is logged and the first embedding
+    loads, or fails its documents, as it would have."""
+    import threading
+
+    def load() -> None:
+        from indexing import embedding
+
+        try:
+            embedding.embedder_in_use()
+        except Exception:
+            logging.getLogger(__name__).warning("loading the embedder at start failed", exc_info=True)
+
+    threading.Thread(target=load, name="pagemill-embedder-load", daemon=True).start()
 
 
 @worker_process_shutdown.connect

@@ -70,33 +70,48 @@ def ingest(cli: CliContext, paths: tuple[str, ...], jsonl: str | None, tenant: s
     if not paths and not jsonl:
         raise click.UsageError("give PATH... or --jsonl FILE")
     tenant_id = cli.tenant_id(tenant)
-    documents = _staged(cli, tenant_id, paths, jsonl)
-    if not documents:
-        raise click.ClickException("nothing to ingest")
-    runtime = cli.runtime
+    # Started before staging: the worker's start and model load overlap staging and submission.
+    worker = worker_unless_running(cli) if wait else None
     try:
-        job_id = submit_job(runtime.engine, tenant_id, documents, batch_size or cli.config.batch_size)
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
+        documents = _staged(cli, tenant_id, paths, jsonl)
+        if not documents:
+            raise click.ClickException("nothing to ingest")
+        try:
+            job_id = submit_job(cli.runtime.engine, tenant_id, documents, batch_size or cli.config.batch_size)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
+    except BaseException:
+        if worker is not None:
+            from tasks.worker import stop_worker
+
+            stop_worker(worker)
+        raise
     click.echo(f"job {job_id}: {len(documents)} document(s) queued", err=True)
     if not wait:
         click.echo(job_id)
         return
-    if follow_job(cli, job_id, tenant_id) not in ("completed", "completed_with_errors"):
+    if follow_job(cli, job_id, tenant_id, worker) not in ("completed", "completed_with_errors"):
         sys.exit(1)
 
 
-def follow_job(cli: CliContext, job_id: str, tenant_id: str) -> str:
-    """Show the job's progress until it ends; its final status."""
+def worker_unless_running(cli: CliContext) -> subprocess.Popen[bytes] | None:
+    """A worker for this command's length when none is running (its heartbeat rows say)."""
     from tasks.heartbeat import live_workers
-    from tasks.worker import spawn_worker, stop_worker
+    from tasks.worker import spawn_worker
 
-    runtime = cli.runtime
-    worker = None
-    with runtime.engine.connect() as conn:
-        if not live_workers(conn):
-            click.echo("no worker is running: starting one for this job", err=True)
-            worker = spawn_worker()
+    with cli.runtime.engine.connect() as conn:
+        if live_workers(conn):
+            return None
+    click.echo("no worker is running: starting one for this job", err=True)
+    return spawn_worker()
+
+
+def follow_job(cli: CliContext, job_id: str, tenant_id: str,
+               worker: subprocess.Popen[bytes] | None = None) -> str:
+    """Show the job's progress until it ends; its final status.  ``worker``: one this command
+    started (:func:`worker_unless_running`), stopped at the end, after any HNSW build."""
+    from tasks.worker import stop_worker
+
     try:
         status = _show_progress(cli, job_id, tenant_id, worker)
         if worker is not None:
