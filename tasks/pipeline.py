@@ -623,8 +623,9 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
 def _index_together(engine: Engine, config: Config, prepared: list[Prepared], vectors: dict[int, np.ndarray],
                     ready: list[int], embedders: dict[str, str]) -> tuple[set[int], float]:
     """Index the ready documents of each tenant in one transaction: one set of statements
-    for all of them (store.replace_documents, jobs.complete_documents), a third of the cost
-    of writing them one by one.  Returns the positions indexed and the seconds per document.
+    for all of them (store.replace_documents, jobs.complete_documents), about half the cost
+    of writing them one by one (docs/BENCHMARKS.md, issue 23, third session).  Returns the
+    positions indexed and the seconds per document.
 
     What this leaves is written by :func:`_index_one`, which attributes any failure to its
     own document: a document whose row a cancel or delete holds right now (never waited for
