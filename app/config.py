@@ -159,6 +159,9 @@ class Config:
     # Which implementation embeds (indexing/embedding.py): "torch" (sentence-transformers,
     # the reference), "onnx" or "onnx-int8" (the same weights on ONNX Runtime).
     embedder: str = DEFAULT_EMBEDDER
+    # Load embedders as processes start (app/embedder_warm_up.py, tasks/celery_app.py), not
+    # at the first search or batch.
+    preload_embedders: bool = True
     worker_concurrency: int = 1
     # Ranking: the defaults are indexing.ranking's (stated there once, with their reasons).
     bm25_k1: float = RANKING.k1
@@ -329,6 +332,7 @@ class Config:
             extract_hard_timeout=_env_float(env, "PAGEMILL_EXTRACT_HARD_TIMEOUT", cls.extract_hard_timeout),
             extract_memory_limit=_env_int(env, "PAGEMILL_EXTRACT_MEMORY_LIMIT", cls.extract_memory_limit),
             extract_isolation=_env_flag(env, "PAGEMILL_EXTRACT_ISOLATION", cls.extract_isolation),
+            preload_embedders=_env_flag(env, "PAGEMILL_PRELOAD_EMBEDDERS", cls.preload_embedders),
             max_text_chars=_env_int(env, "PAGEMILL_MAX_TEXT_CHARS", cls.max_text_chars),
             max_chunks=_env_int(env, "PAGEMILL_MAX_CHUNKS", cls.max_chunks),
             document_time_budget=_env_float(env, "PAGEMILL_DOCUMENT_TIME_BUDGET",

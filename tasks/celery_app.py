@@ -63,8 +63,13 @@ def _load_embedder_early(**_: Any) -> None:
     load (about 5 s for torch) then overlaps the wait for the first task and that task's
     extraction instead of following them.  The first embedding waits for this load (the model
     cache has a lock), never loads a second copy; a failure is logged and the first embedding
-    loads, or fails its documents, as it would have."""
+    loads, or fails its documents, as it would have.  ``PAGEMILL_PRELOAD_EMBEDDERS=0``: not."""
     import threading
+
+    from tasks.runtime import get_runtime
+
+    if not get_runtime().config.preload_embedders:
+        return
 
     def load() -> None:
         from indexing import embedding

@@ -76,6 +76,9 @@ def test_env(test_home: Path, database_url: str, fake_mistral: FakeMistral) -> d
         "STORAGE_URL": f"file://{test_home / 'objects'}",
         "PAGEMILL_LOG_LEVEL": "WARNING",
         "HF_HUB_OFFLINE": "1",
+        # Processes load their models when they need them: a test's API or worker process
+        # spends no CPU on embedders it never uses (tests/test_processes.py has them preloaded).
+        "PAGEMILL_PRELOAD_EMBEDDERS": "0",
         "MISTRAL_API_KEY": "test-key",
         "MISTRAL_SERVER_URL": fake_mistral.url,
         "PAGEMILL_PROVIDER_POLL_SECONDS": "0.3",
