@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 import schemathesis
 
-# Imported here, at collection, not lazily by from_wsgi during the run: CPython 3.11.7 raises
-# "AST constructor recursion depth mismatch" when pytest's assertion rewriting parses a module
-# while another thread builds an AST (fixed in 3.11.8, gh-106905); seen once in CI.
+# Imported here, at collection, not lazily by from_wsgi during the run: CPython 3.11.7 raised
+# "AST constructor recursion depth mismatch" once in CI as pytest's assertion rewriting parsed
+# these modules mid-run (its AST state is shared between threads, CPython gh-106905).
 import schemathesis.specs.openapi.schemas  # noqa: F401
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
