@@ -654,10 +654,7 @@ def _index_together(engine: Engine, config: Config, prepared: list[Prepared], ve
                           for i in chosen]
                 store.replace_documents(conn, writes, k1=config.bm25_k1, b=config.bm25_b,
                                         embedder=embedders[tenant])
-                completions = [jobs.Completion(prepared[i].doc.id, prepared[i].result.extractor,
-                                               prepared[i].result.markdown, prepared[i].result.page_count,
-                                               len(prepared[i].chunks), prepared[i].result.report())
-                               for i in chosen]
+                completions = [_completion(prepared[i]) for i in chosen]
                 if jobs.complete_documents(conn, completions) != {prepared[i].doc.id for i in chosen}:
                     raise _NoLongerInProgress  # not under the row locks; rolled back all the same
         except (DBAPIError, tenant_embedders.EmbedderChanged, _NoLongerInProgress) as exc:
@@ -666,6 +663,12 @@ def _index_together(engine: Engine, config: Config, prepared: list[Prepared], ve
             continue
         done.update(chosen)
     return done, (time.monotonic() - began) / max(1, len(done))
+
+
+def _completion(item: Prepared) -> jobs.Completion:
+    """What a prepared document completes with once its chunks are indexed."""
+    return jobs.Completion(item.doc.id, item.result.extractor, item.result.markdown,
+                           item.result.page_count, len(item.chunks), item.result.report())
 
 
 def _index_one(engine: Engine, config: Config, item: Prepared, vectors: np.ndarray,
@@ -681,9 +684,7 @@ def _index_one(engine: Engine, config: Config, item: Prepared, vectors: np.ndarr
                         raise _NoLongerInProgress
                     store.replace_document(conn, item.indexed, item.chunks, vectors,
                                            k1=config.bm25_k1, b=config.bm25_b, embedder=embedder)
-                    if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
-                                                  item.result.markdown, item.result.page_count,
-                                                  len(item.chunks), item.result.report()):
+                    if item.doc.id not in jobs.complete_documents(conn, [_completion(item)]):
                         raise _NoLongerInProgress
                 return True, 0
             except tenant_embedders.EmbedderChanged as moved:
