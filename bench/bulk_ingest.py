@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.config import Config  # noqa: E402
-from bench.ingest import corpus_file, end_to_end, record_chunks  # noqa: E402
+from bench.ingest import corpus_file, end_to_end, record_chunks, records_input  # noqa: E402
 
 RUNS = {"bulk": "", "kept": "PAGEMILL_HNSW_BULK_SHARE=0"}
 
@@ -117,8 +117,8 @@ def main() -> None:
         return
     for run in [r.strip() for r in args.runs.split(",") if r.strip()]:
         settings = RUNS[run]
-        outcome = end_to_end(records, f"{args.embedder}:{settings}" if settings else args.embedder,
-                             args.cache_home)
+        embedder = f"{args.embedder}:{settings}" if settings else args.embedder
+        outcome = end_to_end(records_input(records), embedder, args.cache_home)
         wall, stages = outcome["wall"], outcome["stages"]
         print(f"\n{run}: pagemill ingest --jsonl ({len(records)} records) --wait, PAGEMILL_EMBEDDER="
               f"{outcome['embedder']}; load average {os.getloadavg()[0]:.2f}")

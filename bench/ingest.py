@@ -1,16 +1,20 @@
-"""Ingest against the model's own speed, side by side in one run, on the first N SciFact records.
+"""Ingest against the model's own speed, side by side in one run, on the first N SciFact records
+or the first N PDFs of a folder.
 
     python bench/ingest.py ../shared/corpus/beir-scifact -n 300 [--rounds 2]
+        [--pdfs]    # the corpus is a folder: its first N PDFs (sorted paths), e.g.
+                    # ../shared/corpus/icdar2013-tables-via-tabula-java
         [--e2e torch,onnx-int8] [--e2e-rounds 2] [--skip-e2e] [--slice 64] [--retrieval-docs 600]
         [--quick]   # (a) and (b) only: for whole-corpus runs
         [--no-b]    # without (b): (c) against (a) alone
 
-(a) plain sentence-transformers fp32 over the chunk texts pagemill makes of those records
-(extracted and cut exactly as tasks/pipeline.py does) -- the loop a user would write;
+(a) plain sentence-transformers fp32 over the chunk texts pagemill makes of those records or
+files (extracted and cut exactly as tasks/pipeline.py does) -- the loop a user would write;
 candidate embedders on the same texts (torch batch sizes and inference mode, ONNX Runtime
 fp32 and int8), each with its mean and minimum cosine to (a)'s vectors; (b) pagemill's
 ``indexing.embedding.embed`` as configured (PAGEMILL_EMBEDDER); (c) ``pagemill ingest
---jsonl … --wait`` end to end in a subprocess on a fresh embedded PAGEMILL_HOME, per
+--jsonl … --wait`` (or ``pagemill ingest FOLDER --wait`` with the PDFs copied in) end to end
+in a subprocess on a fresh embedded PAGEMILL_HOME, per
 embedder named in ``--e2e``, with the pipeline's own stage timers (``pagemill_stage_seconds``,
 read from the run's Prometheus sample files) and the rest of the wall time (process and
 server start, model load, submission, broker round trips, commits) as "other".
@@ -45,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from app.config import Config  # noqa: E402
 from app.submission import parse_record  # noqa: E402
 from extractors.router import extract  # noqa: E402
-from extractors.sniff import MIME_RECORD  # noqa: E402
+from extractors.sniff import MIME_RECORD, sniff  # noqa: E402
 from indexing.chunking import chunk_markdown  # noqa: E402
 
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -84,6 +88,48 @@ def record_chunks(record: dict[str, Any], config: Config) -> list[str]:
                             max_tokens=config.chunk_max_tokens,
                             overlap_tokens=config.chunk_overlap_tokens)
     return [chunk.embed_text for chunk in chunks]
+
+
+def first_pdfs(folder: Path, n: int) -> list[Path]:
+    return sorted(folder.rglob("*.pdf"))[:n]
+
+
+def pdf_chunk_texts(paths: list[Path], config: Config) -> list[str]:
+    """The texts the pipeline embeds for these files: extracted with the pipeline's options
+    (in this process rather than its child), chunked as tasks.pipeline.prepare_result does."""
+    texts: list[str] = []
+    for path in paths:
+        data = path.read_bytes()
+        result = extract(data, filename=path.name, declared=sniff(data, path.name),
+                         options=config.extract_options())
+        chunks = chunk_markdown([(page.markdown, page.number) for page in result.pages],
+                                max_tokens=config.chunk_max_tokens,
+                                overlap_tokens=config.chunk_overlap_tokens)
+        texts.extend(chunk.embed_text for chunk in chunks)
+    return texts
+
+
+Staging = Callable[[Path], list[str]]
+
+
+def records_input(records: list[dict[str, Any]]) -> Staging:
+    """Writes the records as JSONL into the run's home; the CLI arguments that ingest them."""
+    def stage(home: Path) -> list[str]:
+        jsonl = home / "records.jsonl"
+        jsonl.write_text("".join(json.dumps(r) + "\n" for r in records))
+        return ["--jsonl", str(jsonl)]
+    return stage
+
+
+def files_input(paths: list[Path]) -> Staging:
+    """Copies the files into a folder of the run's home; the CLI argument that ingests it."""
+    def stage(home: Path) -> list[str]:
+        folder = home / "files"
+        folder.mkdir()
+        for i, path in enumerate(paths):  # numbered: two folders may hold the same name
+            shutil.copyfile(path, folder / f"{i:04d}-{path.name}")
+        return [str(folder)]
+    return stage
 
 
 def dense_retrieval(folder: Path, docs: int, encoders: dict[str, Encoder], config: Config) -> None:
@@ -268,16 +314,16 @@ def timeline(launched: float, ended: float, seen: dict[str, list[float]]) -> lis
     return phases
 
 
-def end_to_end(records: list[dict[str, Any]], embedder: str, cache_home: Path) -> dict[str, Any]:
-    """``pagemill ingest --jsonl … --wait`` on a fresh embedded home, timed from outside.
+def end_to_end(stage: Staging, embedder: str, cache_home: Path) -> dict[str, Any]:
+    """``pagemill ingest … --wait`` on a fresh embedded home, timed from outside (the input
+    staged by ``stage``, e.g. :func:`records_input`).
     ``embedder`` may carry settings for the run: ``onnx-int8:PAGEMILL_HNSW_BULK_SHARE=0``."""
     embedder, *settings = embedder.split(":")
     home = Path(tempfile.mkdtemp(prefix=f"pm-ingest-{embedder}-"))
     try:
         if embedder != "torch" and (cache_home / "models").is_dir():
             shutil.copytree(cache_home / "models", home / "models")
-        jsonl = home / "records.jsonl"
-        jsonl.write_text("".join(json.dumps(r) + "\n" for r in records))
+        inputs = stage(home)
         samples = home / "samples"
         samples.mkdir()
         env = {k: v for k, v in os.environ.items()
@@ -286,7 +332,7 @@ def end_to_end(records: list[dict[str, Any]], embedder: str, cache_home: Path) -
                    PAGEMILL_LOG_LEVEL="INFO", PROMETHEUS_MULTIPROC_DIR=str(samples))
         env.update(dict(setting.split("=", 1) for setting in settings))
         launched = time.time()
-        run = subprocess.run([sys.executable, "-m", "app.cli", "ingest", "--jsonl", str(jsonl), "--wait"],
+        run = subprocess.run([sys.executable, "-m", "app.cli", "ingest", *inputs, "--wait"],
                              cwd=ROOT, env=env, capture_output=True, text=True)
         ended = time.time()
         if run.returncode != 0:
@@ -331,7 +377,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", type=Path, nargs="?", default=ROOT.parent / "shared/corpus/beir-scifact")
-    parser.add_argument("-n", type=int, default=300, help="first N records (default 300)")
+    parser.add_argument("-n", type=int, default=300, help="first N records or PDFs (default 300)")
+    parser.add_argument("--pdfs", action="store_true", help="the corpus is a folder of PDFs")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--slice", type=int, default=64, help="texts per interleaved slice")
     parser.add_argument("--cache-home", type=Path,
@@ -350,10 +397,15 @@ def main() -> None:
     args = parser.parse_args()
 
     config = Config.from_env()
-    records = first_records(corpus_file(args.corpus), args.n)
     began = time.perf_counter()
-    texts = chunk_texts(records, config)
-    print(f"{len(records)} records -> {len(texts)} chunks (mean {statistics.mean(map(len, texts)):.0f} "
+    if args.pdfs:
+        pdfs = first_pdfs(args.corpus, args.n)
+        texts, stage, what = pdf_chunk_texts(pdfs, config), files_input(pdfs), f"{len(pdfs)} PDFs"
+    else:
+        records = first_records(corpus_file(args.corpus), args.n)
+        texts, stage = chunk_texts(records, config), records_input(records)
+        what = f"{len(records)} records"
+    print(f"{what} -> {len(texts)} chunks (mean {statistics.mean(map(len, texts)):.0f} "
           f"characters), extracted and chunked in {time.perf_counter() - began:.1f} s; "
           f"load average {os.getloadavg()[0]:.2f}")
 
@@ -392,9 +444,9 @@ def main() -> None:
     # Alternating order (a b, b a, ...): drift in the machine's load favours neither.
     runs = [e for r in range(args.e2e_rounds) for e in (chosen if r % 2 == 0 else chosen[::-1])]
     for embedder in runs:
-        outcome = end_to_end(records, embedder, args.cache_home)
+        outcome = end_to_end(stage, embedder, args.cache_home)
         wall, stages = outcome["wall"], outcome["stages"]
-        print(f"\n(c) pagemill ingest --jsonl ({len(records)} records) --wait, PAGEMILL_EMBEDDER="
+        print(f"\n(c) pagemill ingest ({what}) --wait, PAGEMILL_EMBEDDER="
               f"{outcome['embedder']}, fresh embedded home; load average {os.getloadavg()[0]:.2f}")
         print(f"  the worker loaded: {outcome['loaded']}")
         print(f"  wall {wall:.1f} s: {outcome['docs'] / wall:.1f} docs/s, {outcome['chunks'] / wall:.1f} "
