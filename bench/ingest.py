@@ -400,10 +400,10 @@ def main() -> None:
     began = time.perf_counter()
     if args.pdfs:
         pdfs = first_pdfs(args.corpus, args.n)
-        texts, stage, what = pdf_chunk_texts(pdfs, config), files_input(pdfs), f"{len(pdfs)} PDFs"
+        texts, staging, what = pdf_chunk_texts(pdfs, config), files_input(pdfs), f"{len(pdfs)} PDFs"
     else:
         records = first_records(corpus_file(args.corpus), args.n)
-        texts, stage = chunk_texts(records, config), records_input(records)
+        texts, staging = chunk_texts(records, config), records_input(records)
         what = f"{len(records)} records"
     print(f"{what} -> {len(texts)} chunks (mean {statistics.mean(map(len, texts)):.0f} "
           f"characters), extracted and chunked in {time.perf_counter() - began:.1f} s; "
@@ -444,7 +444,7 @@ def main() -> None:
     # Alternating order (a b, b a, ...): drift in the machine's load favours neither.
     runs = [e for r in range(args.e2e_rounds) for e in (chosen if r % 2 == 0 else chosen[::-1])]
     for embedder in runs:
-        outcome = end_to_end(stage, embedder, args.cache_home)
+        outcome = end_to_end(staging, embedder, args.cache_home)
         wall, stages = outcome["wall"], outcome["stages"]
         print(f"\n(c) pagemill ingest ({what}) --wait, PAGEMILL_EMBEDDER="
               f"{outcome['embedder']}, fresh embedded home; load average {os.getloadavg()[0]:.2f}")
