@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.config import Config  # noqa: E402
-from bench.ingest import corpus_file, end_to_end, record_chunks, records_input  # noqa: E402
+from bench.ingest import corpus_file, end_to_end, print_run, record_chunks, records_input  # noqa: E402
 
 RUNS = {"bulk": "", "kept": "PAGEMILL_HNSW_BULK_SHARE=0"}
 
@@ -115,23 +115,12 @@ def main() -> None:
         probe(records, Config.from_env(), args.probe)
     if args.probe_only:
         return
+    staging = records_input(records)
     for run in [r.strip() for r in args.runs.split(",") if r.strip()]:
         settings = RUNS[run]
         embedder = f"{args.embedder}:{settings}" if settings else args.embedder
-        outcome = end_to_end(records_input(records), embedder, args.cache_home)
-        wall, stages = outcome["wall"], outcome["stages"]
-        print(f"\n{run}: pagemill ingest --jsonl ({len(records)} records) --wait, PAGEMILL_EMBEDDER="
-              f"{outcome['embedder']}; load average {os.getloadavg()[0]:.2f}")
-        print(f"  wall {wall:.1f} s: {outcome['docs'] / wall:.1f} docs/s, {outcome['chunks'] / wall:.1f} "
-              f"chunks/s ({outcome['docs']} docs, {outcome['chunks']} chunks indexed)")
-        print(f"  HNSW rebuild: {outcome['rebuilt']}")
-        for stage, (total, count) in sorted(stages.items(), key=lambda item: -item[1][0]):
-            if stage != "ocr":  # part of extract
-                print(f"  {stage:<10} {total:8.1f} s {total / wall:6.1%} {count:9d} observations")
-        for phase, seconds in outcome["timeline"]:
-            print(f"    {phase:<60} {seconds:7.1f} s {seconds / wall:6.1%}")
-        sys.stdout.flush()
-
+        print_run(end_to_end(staging, embedder, args.cache_home),
+                  f"{run}: pagemill ingest --jsonl ({len(records)} records) --wait")
 
 if __name__ == "__main__":
     main()

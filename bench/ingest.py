@@ -373,6 +373,29 @@ def end_to_end(stage: Staging, embedder: str, cache_home: Path) -> dict[str, Any
         shutil.rmtree(home, ignore_errors=True)
 
 
+def print_run(outcome: dict[str, Any], heading: str, comparison: str = "") -> None:
+    """One end-to-end run of :func:`end_to_end`: wall, rates, stage timers, timeline."""
+    wall, stages = outcome["wall"], outcome["stages"]
+    print(f"\n{heading}, PAGEMILL_EMBEDDER={outcome['embedder']}, fresh embedded home; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"  the worker loaded: {outcome['loaded']}; HNSW rebuild after a bulk load: {outcome['rebuilt']}")
+    print(f"  wall {wall:.1f} s: {outcome['docs'] / wall:.1f} docs/s, {outcome['chunks'] / wall:.1f} "
+          f"chunks/s ({outcome['docs']} docs, {outcome['chunks']} chunks indexed){comparison}")
+    print(f"  {'stage':<10} {'seconds':>8} {'share':>6} {'observations':>13}")
+    accounted = 0.0
+    for stage, (total, count) in sorted(stages.items(), key=lambda item: -item[1][0]):
+        if stage == "ocr":  # part of extract
+            continue
+        accounted += total
+        print(f"  {stage:<10} {total:8.1f} {total / wall:6.1%} {count:13d}")
+    print(f"  {'other':<10} {wall - accounted:8.1f} {(wall - accounted) / wall:6.1%}   (outside the "
+          f"stage timers; the embed stage includes the model load)")
+    print("  timeline (from the JSON log):")
+    for phase, seconds in outcome["timeline"]:
+        print(f"    {phase:<60} {seconds:7.1f} s {seconds / wall:6.1%}")
+    sys.stdout.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -445,27 +468,10 @@ def main() -> None:
     runs = [e for r in range(args.e2e_rounds) for e in (chosen if r % 2 == 0 else chosen[::-1])]
     for embedder in runs:
         outcome = end_to_end(staging, embedder, args.cache_home)
-        wall, stages = outcome["wall"], outcome["stages"]
-        print(f"\n(c) pagemill ingest ({what}) --wait, PAGEMILL_EMBEDDER="
-              f"{outcome['embedder']}, fresh embedded home; load average {os.getloadavg()[0]:.2f}")
-        print(f"  the worker loaded: {outcome['loaded']}")
-        print(f"  wall {wall:.1f} s: {outcome['docs'] / wall:.1f} docs/s, {outcome['chunks'] / wall:.1f} "
-              f"chunks/s ({outcome['docs']} docs, {outcome['chunks']} chunks indexed); "
-              f"(c)/(a) wall = {wall / reference_seconds:.2f} (a: {reference_seconds:.1f} s, "
-              f"{a_rate:.1f} texts/s)")
-        print(f"  {'stage':<10} {'seconds':>8} {'share':>6} {'observations':>13}")
-        accounted = 0.0
-        for stage, (total, count) in sorted(stages.items(), key=lambda item: -item[1][0]):
-            if stage == "ocr":  # part of extract
-                continue
-            accounted += total
-            print(f"  {stage:<10} {total:8.1f} {total / wall:6.1%} {count:13d}")
-        print(f"  {'other':<10} {wall - accounted:8.1f} {(wall - accounted) / wall:6.1%}   (outside the "
-              f"stage timers; the embed stage includes the model load)")
-        print("  timeline (from the JSON log):")
-        for phase, seconds in outcome["timeline"]:
-            print(f"    {phase:<60} {seconds:7.1f} s {seconds / wall:6.1%}")
-
+        wall = outcome["wall"]
+        print_run(outcome, f"(c) pagemill ingest ({what}) --wait",
+                  f"; (c)/(a) wall = {wall / reference_seconds:.2f} (a: {reference_seconds:.1f} s, "
+                  f"{a_rate:.1f} texts/s)")
 
 if __name__ == "__main__":
     main()
