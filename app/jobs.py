@@ -437,14 +437,9 @@ def complete_documents(conn: Connection, completions: Sequence[Completion]) -> s
     return {str(r.id) for r in rows}
 
 
-def complete_document(
-    conn: Connection, document_id: str, extractor: str, markdown: str | None,
-    page_count: int | None, chunk_count: int, report: dict[str, Any] | None = None
-) -> bool:
+def complete_document(conn: Connection, completion: Completion) -> bool:
     """Mark a document completed; ``False`` when it is no longer in progress (cancelled)."""
-    done = complete_documents(conn, [Completion(document_id, extractor, markdown, page_count,
-                                                chunk_count, report)])
-    return document_id in done
+    return completion.document_id in complete_documents(conn, [completion])
 
 
 def lock_for_commit(conn: Connection, document_id: str) -> bool:

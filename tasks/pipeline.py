@@ -452,9 +452,7 @@ def process_batch(
                         continue  # cancelled or deleted meanwhile
                     count = store.adopt_if_unchanged(conn, item.indexed)
                     if count is not None:
-                        if not jobs.complete_document(conn, item.doc.id, item.result.extractor,
-                                                      item.result.markdown, item.result.page_count,
-                                                      count, item.result.report()):
+                        if not jobs.complete_document(conn, _completion(item, count)):
                             raise _NoLongerInProgress
                         metrics.count_document("completed", item.result.extractor)
                         unchanged += item is items[-1]
@@ -665,10 +663,11 @@ def _index_together(engine: Engine, config: Config, prepared: list[Prepared], ve
     return done, (time.monotonic() - began) / max(1, len(done))
 
 
-def _completion(item: Prepared) -> jobs.Completion:
-    """What a prepared document completes with once its chunks are indexed."""
-    return jobs.Completion(item.doc.id, item.result.extractor, item.result.markdown,
-                           item.result.page_count, len(item.chunks), item.result.report())
+def _completion(item: Prepared, chunk_count: int | None = None) -> jobs.Completion:
+    """What a prepared document completes with once its chunks are indexed (``chunk_count``:
+    those of the index entry it adopted instead)."""
+    return jobs.Completion(item.doc.id, item.result.extractor, item.result.markdown, item.result.page_count,
+                           len(item.chunks) if chunk_count is None else chunk_count, item.result.report())
 
 
 def _index_one(engine: Engine, config: Config, item: Prepared, vectors: np.ndarray,
@@ -684,7 +683,7 @@ def _index_one(engine: Engine, config: Config, item: Prepared, vectors: np.ndarr
                         raise _NoLongerInProgress
                     store.replace_document(conn, item.indexed, item.chunks, vectors,
                                            k1=config.bm25_k1, b=config.bm25_b, embedder=embedder)
-                    if item.doc.id not in jobs.complete_documents(conn, [_completion(item)]):
+                    if not jobs.complete_document(conn, _completion(item)):
                         raise _NoLongerInProgress
                 return True, 0
             except tenant_embedders.EmbedderChanged as moved:

@@ -157,7 +157,7 @@ def _finish_a_job(engine, storage, tenant: str, fail_one: bool = False) -> str:
             if fail_one and n == 1:
                 assert jobs.fail_document(conn, doc.id, "parse_error", "could not parse")
             else:
-                assert jobs.complete_document(conn, doc.id, "test", "# Body", 1, 1)
+                assert jobs.complete_document(conn, jobs.Completion(doc.id, "test", "# Body", 1, 1))
         jobs.finish_batch(conn, job_id, 0)
         jobs.finalize_job(conn, job_id)
     return job_id
