@@ -2,6 +2,8 @@
 
 ``record(n, seconds)`` notes its start, sleeps, then notes its completion in
 ``broker_test_runs``; the tests count what ran and what was lost.
+``reject_until_redelivered(run)`` is Celery's own integration case: it rejects its message
+with requeue unless the request says it was redelivered.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import os
 import time
 
 from celery import Celery
+from celery.exceptions import Reject
 from kombu.transport import TRANSPORT_ALIASES
 from sqlalchemy import create_engine, text
 
@@ -41,15 +44,28 @@ def _db():
     return _engine
 
 
+def _note(run: str, n: int, phase: str) -> None:
+    with _db().begin() as conn:
+        conn.execute(text("INSERT INTO broker_test_runs (run, n, phase, pid) "
+                          "VALUES (:run, :n, :phase, :pid)"),
+                     {"run": run, "n": n, "phase": phase, "pid": os.getpid()})
+
+
 @app.task(name="broker_test.record")
 def record(run: str, n: int, seconds: float) -> int:
-    with _db().begin() as conn:
-        conn.execute(text("INSERT INTO broker_test_runs (run, n, phase, pid) "
-                          "VALUES (:run, :n, 'start', :pid)"),
-                     {"run": run, "n": n, "pid": os.getpid()})
+    _note(run, n, "start")
     time.sleep(seconds)
-    with _db().begin() as conn:
-        conn.execute(text("INSERT INTO broker_test_runs (run, n, phase, pid) "
-                          "VALUES (:run, :n, 'done', :pid)"),
-                     {"run": run, "n": n, "pid": os.getpid()})
+    _note(run, n, "done")
     return n
+
+
+@app.task(name="broker_test.reject_until_redelivered", bind=True)
+def reject_until_redelivered(self, run: str) -> bool:
+    """Celery's ``test_reject_with_requeue_redelivers_and_succeeds``: without the flag where
+    Celery reads it, this rejects itself until the broker dead-letters it."""
+    redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
+    _note(run, 0, "redelivered" if redelivered else "first")
+    if not redelivered:
+        raise Reject("not redelivered yet", requeue=True)
+    _note(run, 0, "done")
+    return True

@@ -73,6 +73,18 @@ Guarantees
   deletes the row; reject with requeue, or a warm shutdown, makes it visible again at
   once.  A worker killed with SIGKILL simply stops renewing its leases, and its
   messages, started or only prefetched, are delivered again when the lease expires.
+* **A redelivery says so.**  ``message.delivery_info['redelivered']`` (Celery's
+  ``task.request.delivery_info['redelivered']``) is True when the message was handed out
+  before -- rejected with requeue, restored by a closing connection or a warm shutdown, or
+  left by a worker whose lease expired -- and False on a first delivery, as on RabbitMQ and
+  Redis (messages claimed into a channel's buffer but never handed out do not count; a
+  message requeued from the dead letters starts afresh).  The payload's top-level
+  ``redelivered``, where kombu's virtual transports put it, is set as well.
+* **A publish is stored or fails, never vanishes.**  Properties JSON cannot hold (kombu passes
+  every unknown keyword of ``Producer.publish`` as one; a ``before_task_publish`` handler
+  republishing with its ``**kwargs`` passes the signal object) are dropped, with a warning
+  naming each, as py-amqp drops the properties it cannot send; a header JSON cannot hold
+  raises ``TypeError`` to the publisher.
 * **Long tasks are not redelivered while their worker lives.**  A thread in each
   consuming process renews the leases of every message it holds every
   ``visibility_timeout / 3`` seconds.

@@ -124,6 +124,18 @@ WITH m AS (
 SELECT pg_notify(:channel, queue) FROM m
 """)
 
+#: A claimed message never handed out (left in a closing channel's buffer) made visible again,
+#: its claim uncounted: it was not delivered, so its next delivery is no redelivery.  Only while
+#: :consumer still holds it: a lease that expired meanwhile may be another consumer's now.
+UNCLAIM = text("""
+WITH m AS (
+    UPDATE broker_messages SET visible_at = now(), consumer = NULL,
+        deliveries = greatest(deliveries - 1, 0)
+    WHERE id = :id AND consumer = :consumer RETURNING queue
+)
+SELECT pg_notify(:channel, queue) FROM m
+""")
+
 #: The lease keeper's renewal of every message its process holds.
 RENEW = text("""
 UPDATE broker_messages

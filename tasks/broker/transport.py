@@ -41,9 +41,65 @@ def _publish_params(message: dict[str, Any]) -> dict[str, Any]:
     """Priority, payload and time to live (kombu's ``expiration`` property, in ms) of a publish."""
     properties = message.get("properties", {})
     expiration = properties.get("expiration")
-    return {"priority": int(properties.get("priority") or 0), "payload": json.dumps(message),
+    return {"priority": int(properties.get("priority") or 0), "payload": _serialise(message),
             "ttl_ms": max(0, int(float(expiration))) if expiration not in (None, "") else None,
             "channel": sql.NOTIFY_CHANNEL}
+
+
+def _serialise(message: dict[str, Any]) -> str:
+    """The message as stored, without the properties JSON cannot hold (dropped, logged).
+
+    kombu passes every keyword of ``Producer.publish`` it does not know as a property, so
+    objects end up there: a ``before_task_publish`` handler republishing with its ``**kwargs``
+    passes the signal itself.  py-amqp sends only the AMQP properties and drops the rest, so
+    such a publish works on RabbitMQ; here ``json.dumps`` raised, and Celery, which swallows
+    exceptions in signal handlers (and callers that do not check), lost the message without a
+    word.  Dropping them, as py-amqp does, delivers the message -- nothing reads an object
+    property on the consuming side, which could only have received it as a string anyway --
+    and the warning names what went.  The body is already serialised by kombu; an
+    unserialisable header still raises (headers are the task's own, dropping one would change
+    what runs; py-amqp refuses them too), so that publish fails loudly rather than vanish.
+    """
+    try:
+        return json.dumps(message)
+    except (TypeError, ValueError):
+        pass
+    properties = message.get("properties")
+    if isinstance(properties, dict):
+        for name, value in list(properties.items()):
+            try:
+                json.dumps(value)
+            except (TypeError, ValueError):
+                # In place: a fanout or topic publish serialises the message once per queue,
+                # and should warn once.
+                del properties[name]
+                log.warning("message property %r (%s) is not JSON-serialisable: dropped, as "
+                            "py-amqp drops properties it cannot send", name,
+                            type(value).__name__)
+    return json.dumps(message)
+
+
+def _as_delivered(payload: dict[str, Any], deliveries: int) -> dict[str, Any]:
+    """A stored message as handed out: ``redelivered`` where Celery and kombu look for it.
+
+    kombu's virtual Message reads ``delivery_info`` from the properties and never looks at the
+    payload's top-level ``redelivered`` (which kombu's own ``_restore`` sets), so a task that
+    rejects itself with requeue until ``request.delivery_info['redelivered']`` says otherwise
+    would reject forever.  A message is redelivered when this row was handed out before
+    (``deliveries`` counts claims): after a reject with requeue, a lease that expired with its
+    worker, a connection closed with the message unacknowledged.  As on RabbitMQ, the flag is
+    always there, False on a first delivery; a re-published restore (kombu's ``_restore``
+    fallback) keeps its top-level flag.
+    """
+    redelivered = deliveries > 1 or bool(payload.get("redelivered"))
+    if redelivered:
+        payload["redelivered"] = True  # kombu's virtual transports' own place for it
+    properties = payload.setdefault("properties", {})
+    delivery_info = properties.get("delivery_info")
+    if not isinstance(delivery_info, dict):
+        delivery_info = properties["delivery_info"] = {}
+    delivery_info["redelivered"] = redelivered
+    return payload
 
 
 def _connect_timeout(client: Any, url: str) -> int | None:
@@ -234,7 +290,7 @@ class Channel(virtual.Channel):
             row = conn.execute(sql.TAKE, {"queue": queue}).one_or_none()
         if row is None:
             raise Empty()
-        return cast(dict[str, Any], json.loads(row.payload))
+        return _as_delivered(json.loads(row.payload), row.deliveries)
 
     def _get(self, queue: str, timeout: float | None = None) -> dict[str, Any]:
         buffered = self._buffer.get(queue)
@@ -253,9 +309,7 @@ class Channel(virtual.Channel):
                 quiet.add(queue)
                 raise Empty()
         row_id, raw, deliveries = buffered.popleft()
-        payload: dict[str, Any] = json.loads(raw)
-        if deliveries > 1:
-            payload["redelivered"] = True
+        payload = _as_delivered(json.loads(raw), deliveries)
         self.qos.hold(payload["properties"]["delivery_tag"], row_id)
         return payload
 
@@ -314,7 +368,10 @@ class Channel(virtual.Channel):
         try:
             with self.engine.begin() as conn:
                 for row_id in pending:
-                    conn.execute(sql.RELEASE, {"id": row_id, "channel": sql.NOTIFY_CHANNEL})
+                    # Never handed out: this claim was no delivery (not redelivered next time,
+                    # not counted against max_deliveries).
+                    conn.execute(sql.UNCLAIM, {"id": row_id, "consumer": self.consumer_id,
+                                               "channel": sql.NOTIFY_CHANNEL})
                     self.transport.lease_keeper.release(row_id)
         except (OperationalError, DBAPIError):
             log.warning("could not release buffered messages; their leases will expire",
