@@ -34,11 +34,7 @@ task_queues = (Queue(task_default_queue, routing_key=task_default_queue),
 
 # The reconciler re-publishes jobs whose publish failed and settles jobs whose chord
 # callback was lost (run `celery -A tasks beat`, or `pagemill worker --beat`).
-# The webhook sweeper sends deliveries that are due and whose task was lost (tasks/webhooks.py,
-# ahead of queued batches at priority 5).  A sweep queued behind a long batch expires unrun:
-# the next one does its work.
+# Webhooks are sent by each worker's main process, not by tasks (tasks/webhooks.py).
 beat_schedule = {
     "reconcile-jobs": {"task": "pagemill.reconcile_jobs", "schedule": 30.0},
-    "deliver-webhooks": {"task": "pagemill.deliver_webhooks", "schedule": 10.0,
-                         "options": {"expires": 10.0, "priority": 5}},
 }

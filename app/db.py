@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import weakref
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,10 +16,27 @@ if TYPE_CHECKING:
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
+_engines: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
 @lru_cache(maxsize=8)
 def get_engine(url: str) -> Engine:
     # pool_pre_ping: the embedded server may have been restarted between two uses of a pool.
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    _engines.add(engine)
+    return engine
+
+
+def _forget_inherited_connections() -> None:
+    """In a forked child (a worker's pool process, started again after one died), the
+    parent's pooled connections belong to the parent, whose threads (heartbeat, webhook sender)
+    keep using them: the child starts with empty pools instead (SQLAlchemy's recipe for
+    multiprocessing, ``dispose(close=False)``)."""
+    for engine in list(_engines):
+        engine.dispose(close=False)
+
+
+os.register_at_fork(after_in_child=_forget_inherited_connections)
 
 
 def upgrade_schema(database_url: str, revision: str = "head") -> None:

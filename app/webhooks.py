@@ -20,6 +20,7 @@ Every statement that reads for a caller filters by tenant; another tenant's endp
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -248,38 +249,120 @@ def redeliver(conn: Connection, tenant_id: str, endpoint_id: str, event_id: int)
         WHERE e.id = CAST(:endpoint AS uuid) AND e.tenant_id = :tenant AND o.id = :event
           AND e.disabled_at IS NULL
         ON CONFLICT (endpoint_id, event_id) DO UPDATE SET
-            status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now()
+            status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now(),
+            leased_until = NULL
         RETURNING d.id
     """), {"endpoint": endpoint_id, "tenant": tenant_id, "event": event_id}).first() is not None
 
 
-def claim_due(conn: Connection, limit: int, lease_seconds: float) -> list[ClaimedDelivery]:
+@dataclass(frozen=True)
+class SenderShares:
+    """How many attempts may be in flight at once, counted over every sender: per tenant, per
+    endpoint, and per endpoint whose breaker tripped (half-open: one probe at a time)."""
+
+    tenant: int = 16
+    endpoint: int = 16
+    tripped_endpoint: int = 1
+
+
+# The breaker: this many attempts in a row without an HTTP answer pause the endpoint.
+BREAKER_THRESHOLD = 3
+
+
+def claim_due(conn: Connection, limit: int, lease_seconds: float,
+              shares: SenderShares | None = None) -> list[ClaimedDelivery]:
     """Take up to ``limit`` due deliveries, counting the attempt and leasing each for
-    ``lease_seconds`` (commit before sending)."""
+    ``lease_seconds`` (commit before sending).
+
+    Fair across tenants and endpoints: due deliveries are ranked within their tenant and
+    within their endpoint, each rank counting the attempts already in flight there (rows with a
+    live ``leased_until``, whichever sender holds them); the claim takes the lowest tenant ranks
+    first, so tenants take turns and one with a backlog of thousands cannot push another's one
+    delivery back, and never more than ``shares`` allow in flight.  Paused endpoints (the
+    breaker) are skipped until their pause ends."""
+    shares = shares or SenderShares()
     rows = conn.execute(text("""
-        WITH due AS (
-            SELECT id FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= now()
-            ORDER BY next_attempt_at
+        WITH in_flight AS (
+            SELECT d.endpoint_id, e.tenant_id
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.leased_until > now()
+        ), tenant_load AS (
+            SELECT tenant_id, count(*) AS n FROM in_flight GROUP BY tenant_id
+        ), endpoint_load AS (
+            SELECT endpoint_id, count(*) AS n FROM in_flight GROUP BY endpoint_id
+        ), candidates AS (
+            -- Each live endpoint's earliest due deliveries, no more than it may send at once (an
+            -- index probe per endpoint): a backlog of thousands is never sorted at each claim.
+            SELECT c.id, c.next_attempt_at, e.id AS endpoint_id, e.tenant_id, e.consecutive_failures
+            FROM webhook_endpoints e
+            CROSS JOIN LATERAL (
+                SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+                ORDER BY d.next_attempt_at, d.id
+                LIMIT :endpoint_share
+            ) c
+            WHERE e.disabled_at IS NULL AND (e.paused_until IS NULL OR e.paused_until <= now())
+        ), ranked AS (
+            SELECT c.id, c.next_attempt_at, c.consecutive_failures,
+                   coalesce(t.n, 0) + row_number() OVER (
+                       PARTITION BY c.tenant_id ORDER BY c.next_attempt_at, c.id) AS tenant_rank,
+                   coalesce(p.n, 0) + row_number() OVER (
+                       PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS endpoint_rank
+            FROM candidates c
+            LEFT JOIN tenant_load t ON t.tenant_id = c.tenant_id
+            LEFT JOIN endpoint_load p ON p.endpoint_id = c.endpoint_id
+        ), chosen AS (
+            SELECT id, tenant_rank, next_attempt_at FROM ranked
+            WHERE tenant_rank <= :tenant_share
+              AND endpoint_rank <= CASE WHEN consecutive_failures >= :threshold
+                                        THEN :tripped_share ELSE :endpoint_share END
+        ), due AS (
+            SELECT d.id FROM webhook_deliveries d JOIN chosen c ON c.id = d.id
+            WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+            ORDER BY c.tenant_rank, c.next_attempt_at
             LIMIT :limit
-            FOR UPDATE SKIP LOCKED
+            FOR UPDATE OF d SKIP LOCKED
         )
         UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, updated_at = now(),
-            next_attempt_at = now() + make_interval(secs => :lease)
+            next_attempt_at = now() + make_interval(secs => :lease),
+            leased_until = now() + make_interval(secs => :lease)
         FROM due, webhook_endpoints e, outbox o
         WHERE d.id = due.id AND e.id = d.endpoint_id AND o.id = d.event_id
         RETURNING d.id, d.attempts, d.event_id, e.id AS endpoint_id, e.tenant_id, e.url, e.secret,
                   CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END
                       AS previous_secret,
                   o.topic, o.created_at, o.payload
-    """), {"limit": limit, "lease": lease_seconds}).mappings().all()
+    """), {"limit": limit, "lease": lease_seconds, "tenant_share": shares.tenant,
+           "endpoint_share": shares.endpoint, "tripped_share": shares.tripped_endpoint,
+           "threshold": BREAKER_THRESHOLD}).mappings().all()
     return [ClaimedDelivery(
         id=int(r["id"]), attempts=int(r["attempts"]), event_id=int(r["event_id"]),
         endpoint_id=str(r["endpoint_id"]), tenant_id=str(r["tenant_id"]), url=r["url"],
         topic=r["topic"],
         secret_tokens=[t for t in (r["secret"], r["previous_secret"]) if t],
         body=event_body(r["topic"], r["created_at"], r["payload"])) for r in rows]
+
+
+def live_endpoints(conn: Connection, endpoint_ids: Sequence[str]) -> set[str]:
+    """Which of ``endpoint_ids`` still exist and are enabled (a sender stops the attempts in
+    flight to the others)."""
+    if not endpoint_ids:
+        return set()
+    rows = conn.execute(text("""
+        SELECT id FROM webhook_endpoints
+        WHERE id = ANY(CAST(:ids AS uuid[])) AND disabled_at IS NULL
+    """), {"ids": sorted(set(endpoint_ids))})
+    return {str(r.id) for r in rows}
+
+
+def breaker_pause(failures: int, schedule: Sequence[float]) -> float | None:
+    """Seconds an endpoint is paused after ``failures`` attempts in a row got no answer: none
+    below ``BREAKER_THRESHOLD``, then the retry schedule's delays from its second on (a pause
+    never longer than the schedule's longest)."""
+    if failures < BREAKER_THRESHOLD or not schedule:
+        return None
+    return float(schedule[min(failures - BREAKER_THRESHOLD + 1, len(schedule) - 1)])
 
 
 def next_delay(attempts: int, schedule: Sequence[float], retry_after: float | None,
@@ -299,16 +382,19 @@ def record_outcome(conn: Connection, claimed: ClaimedDelivery, outcome: AttemptO
                    schedule: Sequence[float], rng: random.Random | None = None) -> str:
     """Store the attempt and settle the delivery; returns its status afterwards (``deleted``
     when its endpoint was deleted meanwhile: there is nothing left to record)."""
-    # The row lock first: an endpoint deleted from now on waits for this transaction, and one
-    # deleted before leaves nothing to attach the attempt to.
-    if conn.execute(text("SELECT 1 FROM webhook_deliveries WHERE id = :id FOR UPDATE"),
-                    {"id": claimed.id}).first() is None:
+    # Locks in the order a deletion takes them, endpoint then deliveries (a DELETE of the
+    # endpoint cascades to its deliveries), so that recording and deleting never deadlock.  KEY
+    # SHARE: recorders of the same endpoint do not wait for one another, a deletion waits.
+    failures = conn.execute(text("""
+        SELECT consecutive_failures FROM webhook_endpoints WHERE id = CAST(:id AS uuid) FOR KEY SHARE
+    """), {"id": claimed.endpoint_id}).scalar_one_or_none()
+    if failures is None:
         return "deleted"
-    conn.execute(text("""
-        INSERT INTO webhook_attempts (delivery_id, status_code, error, duration_ms)
-        VALUES (:delivery, :code, :error, :ms)
-    """), {"delivery": claimed.id, "code": outcome.status_code, "error": outcome.error,
-           "ms": outcome.duration_ms})
+    if outcome.error is not None:
+        # A receiver's bytes can reach the error text (a malformed status line): PostgreSQL's
+        # text takes no NUL, and nothing unprintable belongs in a listing.
+        outcome = dataclasses.replace(outcome, error=_printable(outcome.error))
+    _update_breaker(conn, claimed.endpoint_id, int(failures), outcome, schedule)
     if outcome.gone:
         _disable_endpoint(conn, claimed.endpoint_id, "the receiver answered 410 Gone")
         status, delay = "disabled", None
@@ -318,18 +404,31 @@ def record_outcome(conn: Connection, claimed: ClaimedDelivery, outcome: AttemptO
         delay = next_delay(claimed.attempts, schedule, outcome.retry_after, rng) \
             if outcome.retryable else None
         status = "pending" if delay is not None else "dead"
-    # Only a row still in this attempt's hands: a redelivery requested meanwhile wins.
-    settled = conn.execute(text("""
-        UPDATE webhook_deliveries
-        SET status = CASE WHEN status = 'disabled' THEN status ELSE :status END,
-            last_status_code = :code, last_error = :error, updated_at = now(),
-            next_attempt_at = CASE WHEN :status = 'pending'
-                                   THEN now() + make_interval(secs => :delay)
-                                   ELSE next_attempt_at END,
-            delivered_at = CASE WHEN :status = 'delivered' THEN now() END
-        WHERE id = :id AND attempts = :attempts
+    # One statement stores the attempt (while the delivery exists) and settles the delivery,
+    # only if it is still in this attempt's hands: a redelivery requested meanwhile wins.
+    settled, recorded = conn.execute(text("""
+        WITH settled AS (
+            UPDATE webhook_deliveries
+            SET status = CASE WHEN status = 'disabled' THEN status ELSE :status END,
+                last_status_code = :code, last_error = :error, updated_at = now(),
+                leased_until = NULL,
+                next_attempt_at = CASE WHEN :status = 'pending'
+                                       THEN now() + make_interval(secs => :delay)
+                                       ELSE next_attempt_at END,
+                delivered_at = CASE WHEN :status = 'delivered' THEN now() END
+            WHERE id = :id AND attempts = :attempts
+            RETURNING id
+        ), attempt AS (
+            INSERT INTO webhook_attempts (delivery_id, status_code, error, duration_ms)
+            SELECT id, :code, :error, :ms FROM webhook_deliveries WHERE id = :id
+            RETURNING delivery_id
+        )
+        SELECT (SELECT count(*) FROM settled), (SELECT count(*) FROM attempt)
     """), {"id": claimed.id, "attempts": claimed.attempts, "status": status,
-           "code": outcome.status_code, "error": outcome.error, "delay": delay or 0.0}).rowcount
+           "code": outcome.status_code, "error": outcome.error, "delay": delay or 0.0,
+           "ms": outcome.duration_ms}).one()
+    if not recorded:
+        return "deleted"
     # An exhausted event that could not be delivered makes no further one.
     if settled and status == "dead" and claimed.topic != EXHAUSTED:
         conn.execute(text("""
@@ -344,6 +443,41 @@ def record_outcome(conn: Connection, claimed: ClaimedDelivery, outcome: AttemptO
                "event": claimed.message_id, "attempts": claimed.attempts,
                "code": outcome.status_code, "error": outcome.error})
     return status
+
+
+def _printable(value: str) -> str:
+    return "".join(c if c.isprintable() else "\ufffd" for c in value)
+
+
+def release_lease(conn: Connection, claimed: ClaimedDelivery) -> None:
+    """The attempt was never made (its endpoint went away before it started): the delivery is
+    no longer in flight, and due again at once if it still exists."""
+    conn.execute(text("""
+        UPDATE webhook_deliveries
+        SET leased_until = NULL, attempts = attempts - 1, next_attempt_at = now(), updated_at = now()
+        WHERE id = :id AND attempts = :attempts
+    """), {"id": claimed.id, "attempts": claimed.attempts})
+
+
+def _update_breaker(conn: Connection, endpoint_id: str, failures: int, outcome: AttemptOutcome,
+                    schedule: Sequence[float]) -> None:
+    """Any HTTP answer closes the breaker; an attempt without one counts towards pausing the
+    endpoint (:func:`breaker_pause`)."""
+    if outcome.status_code is not None:
+        if failures:
+            conn.execute(text("""
+                UPDATE webhook_endpoints SET consecutive_failures = 0, paused_until = NULL
+                WHERE id = CAST(:id AS uuid)
+            """), {"id": endpoint_id})
+        return
+    pause = breaker_pause(failures + 1, schedule)
+    conn.execute(text("""
+        UPDATE webhook_endpoints
+        SET consecutive_failures = consecutive_failures + 1,
+            paused_until = CASE WHEN CAST(:pause AS double precision) IS NULL THEN paused_until
+                                ELSE now() + make_interval(secs => :pause) END
+        WHERE id = CAST(:id AS uuid)
+    """), {"id": endpoint_id, "pause": pause})
 
 
 def _disable_endpoint(conn: Connection, endpoint_id: str, reason: str) -> None:

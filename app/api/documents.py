@@ -29,9 +29,6 @@ def get_document(document_uuid: str) -> Response:
 @documented("Delete a document with its chunks, postings and bytes",
             responses={204: Answer(None, "deleted")}, errors=(404,))
 def delete_document(document_uuid: str) -> tuple[str, int]:
-    from tasks.webhooks import kick_if_due
-
     if not deletion.delete_document(runtime().engine, runtime().storage, tenant_id(), document_uuid):
         raise ApiError(404, "not_found", f"document {document_uuid} not found")
-    kick_if_due(runtime().engine)  # a delete may end the document's job: its event goes now
     return "", 204

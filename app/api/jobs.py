@@ -146,12 +146,9 @@ def list_job_documents(job_id: str) -> Response:
 @documented("Cancel every unfinished document",
             responses={200: Answer(JobSchema, "the job after cancelling")}, errors=(404,))
 def cancel_job(job_id: str) -> tuple[Response, int]:
-    from tasks.webhooks import kick_if_due
-
     with runtime().engine.begin() as conn:
         if jobs.cancel_job(conn, tenant_id(), job_id) is None:
             raise ApiError(404, "not_found", f"job {job_id} not found")
-    kick_if_due(runtime().engine)  # job.cancelled is written: deliver it now, not at the sweep
     return job_response(_progress(job_id))
 
 
