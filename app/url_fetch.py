@@ -3,14 +3,21 @@
 Rules, applied to the submitted URL at submission (400 before anything is written) and to
 every redirect target while fetching:
 
+- no control characters anywhere (CR/LF would let a stored URL inject header lines wherever it
+  is written out whole, and ``urlsplit`` silently drops them, so the check and the use differ);
 - ``https`` only (``http`` only when ``PAGEMILL_URL_ALLOW_HTTP`` is set), no credentials in
   the URL, a host name or address, default or explicit port;
+- an internationalised host name is converted to its ASCII form (IDNA 2008 with UTS #46
+  mapping, ``bücher.example`` -> ``xn--bcher-kva.example``), which is what is resolved and what
+  ``Host``, SNI and the certificate check use; one that has no valid ASCII form is refused;
 - every address the host resolves to must be globally routable: loopback, private (RFC 1918,
   unique-local), link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254), CGNAT,
   multicast, reserved and unspecified addresses are refused, and so is every IPv6 form that
   embeds an IPv4 address leading there (IPv4-mapped and -translated, NAT64 ``64:ff9b::/96``,
   6to4, Teredo server and client, IPv4-compatible); the local-use NAT64 prefix
-  ``64:ff9b:1::/48`` is refused whole, since where its IPv4 sits depends on the operator;
+  ``64:ff9b:1::/48`` is refused whole, since where its IPv4 sits depends on the operator.
+  The refusal never quotes the address a name resolved to: that would turn the check into a
+  lookup service for the private network's DNS (the server's log has it);
 - the connection goes to the address that was checked (no second DNS lookup for an attacker's
   short-TTL record to change), with the original host name for TLS verification and ``Host``;
 - redirects are followed by hand (at most 5), each one checked again;
@@ -22,12 +29,17 @@ every redirect target while fetching:
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
+import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote, urljoin, urlsplit
 
 import certifi
+import idna
 import urllib3
+
+log = logging.getLogger(__name__)
 
 
 class FetchError(Exception):
@@ -52,6 +64,8 @@ class UrlPolicy:
 @dataclass(frozen=True)
 class Target:
     scheme: str
+    # The host in ASCII, lower case: an IDN's A-label form (xn--...), an IPv6 address without
+    # brackets.  What is sent as Host and SNI and checked against the certificate.
     host: str
     port: int
     path: str
@@ -114,8 +128,36 @@ def _address_allowed(address: str, policy: UrlPolicy) -> bool:
     return _ip_allowed(ip, policy) and all(_ip_allowed(v4, policy) for v4 in embedded)
 
 
+def control_character(url: str) -> str | None:
+    """Why ``url`` cannot be taken as sent: it holds a control character (C0, DEL, C1, or a
+    Unicode line or paragraph separator), named by code point; ``None`` when it holds none."""
+    for char in url:
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            return (f"the URL contains the control character U+{ord(char):04X}; "
+                    "percent-encode it")
+    return None
+
+
+def ascii_host(host: str) -> str:
+    """``host`` as DNS and HTTP take it: an internationalised name in its A-label form
+    (UTS #46 mapping, then IDNA 2008), anything else unchanged.  Raises FetchError when an
+    internationalised name has no valid ASCII form."""
+    if host.isascii():
+        # Already ASCII (and lower case, from urlsplit): a-labels, IP literals and names IDNA
+        # 2008 itself would refuse but DNS serves (underscores) pass as they always did.
+        return host
+    try:
+        return idna.encode(host, uts46=True, transitional=False).decode("ascii")
+    except UnicodeError as exc:  # idna.IDNAError and its kinds
+        raise FetchError("url_not_allowed", f"host {host!r} is not a valid internationalised "
+                         f"domain name: {exc}") from None
+
+
 def check_url(url: str, policy: UrlPolicy) -> Target:
     """Parse, validate and resolve ``url``; raise FetchError(url_not_allowed) with the reason."""
+    refused_char = control_character(url)
+    if refused_char is not None:
+        raise FetchError("url_not_allowed", refused_char)
     try:
         parts = urlsplit(url.strip())
         port = parts.port
@@ -127,19 +169,23 @@ def check_url(url: str, policy: UrlPolicy) -> Target:
                          f"use {' or '.join(allowed)}")
     if parts.username or parts.password:
         raise FetchError("url_not_allowed", "credentials in URLs are not accepted")
-    host = parts.hostname
-    if not host:
+    if not parts.hostname:
         raise FetchError("url_not_allowed", "the URL has no host")
+    host = ascii_host(parts.hostname)
     port = port or (443 if parts.scheme == "https" else 80)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as exc:
+    except (OSError, UnicodeError) as exc:  # gaierror; a label over 63 characters
         raise FetchError("url_not_allowed", f"host {host!r} does not resolve: {exc}") from exc
     addresses = tuple(dict.fromkeys(str(info[4][0]) for info in infos))
     refused = [a for a in addresses if not _address_allowed(a, policy)]
     if refused or not addresses:
-        raise FetchError("url_not_allowed", f"host {host!r} resolves to a non-public address "
-                         f"({', '.join(refused) or 'none'}); only public addresses are fetched")
+        # The addresses go to the log only: the message reaches the tenant, who must not learn
+        # what an internal name resolves to.
+        log.info("URL refused: host %r resolves to non-public addresses %s", host,
+                 ", ".join(refused) or "(none)")
+        raise FetchError("url_not_allowed", f"host {host!r} is not a public address (it "
+                         "resolves to a non-public address); only public addresses are fetched")
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
@@ -157,7 +203,9 @@ def _filename(url: str, disposition: str | None) -> str | None:
 
 def _open(target: Target, policy: UrlPolicy) -> urllib3.BaseHTTPResponse:
     timeout = urllib3.Timeout(connect=policy.connect_timeout, read=policy.read_timeout)
-    host_header = target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
+    # An IPv6 literal goes in brackets in Host, as in the URL.
+    name = f"[{target.host}]" if ":" in target.host else target.host
+    host_header = name if target.port in (80, 443) else f"{name}:{target.port}"
     headers = {"Host": host_header, "User-Agent": "pagemill/1 (+document ingestion)",
                "Accept": "*/*"}
     last_error: Exception | None = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import uuid
 from dataclasses import replace
 from typing import Any
@@ -59,7 +60,7 @@ def api_schema(fuzz_app):
 def test_every_route_is_described(fuzz_app) -> None:
     described = fuzz_app.test_client().get("/openapi.json").get_json()["paths"]
     for rule in fuzz_app.url_map.iter_rules():
-        if rule.endpoint in ("static", "meta.openapi", "meta.docs", "meta.docs_static"):
+        if rule.endpoint in ("static", "meta.openapi", "meta.docs", "meta.docs_script", "meta.docs_static"):
             continue
         path = rule.rule.replace("<", "{").replace(">", "}")
         assert path in described, f"{path} is not in /openapi.json"
@@ -201,3 +202,38 @@ def test_interactive_docs_are_served_without_a_cdn(fuzz_app) -> None:
     script = client.get("/docs/static/swagger-ui-bundle.js")
     assert script.status_code == 200 and len(script.data) > 100_000
     assert client.get("/docs/static/../../../etc/passwd").status_code == 404
+
+
+def test_interactive_docs_have_the_web_page_s_policy_and_no_inline_script(fuzz_app) -> None:
+    client = fuzz_app.test_client()
+    web_page = client.get("/")
+    assert web_page.status_code == 200
+    for path in ("/docs", "/docs/init.js", "/docs/static/swagger-ui-bundle.js",
+                 "/docs/static/swagger-ui.css"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        for header in ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"):
+            assert response.headers[header] == web_page.headers[header], (path, header)
+    policy = client.get("/docs").headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy and "script-src 'self';" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert client.get("/docs").headers["X-Content-Type-Options"] == "nosniff"
+    # Every script on the page is a file of this origin (script-src 'self' runs no inline one).
+    page = client.get("/docs").get_data(as_text=True)
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert scripts and all(re.search(r'src="/docs/', attrs) and not body.strip()
+                           for attrs, body in scripts)
+    for attrs, _ in scripts:
+        src = re.search(r'src="([^"]+)"', attrs)
+        assert src is not None and client.get(src.group(1)).status_code == 200
+    assert client.get("/docs/init.js").mimetype == "text/javascript"
+
+
+def test_interactive_docs_do_not_keep_the_api_key(fuzz_app) -> None:
+    # Swagger UI stores what "Authorize" took in localStorage only with persistAuthorization;
+    # the start script turns it off and removes what an earlier release stored.
+    script = fuzz_app.test_client().get("/docs/init.js").get_data(as_text=True)
+    assert "persistAuthorization: false" in script
+    assert re.search(r"localStorage\.removeItem\(\"authorized\"\)", script)
+    assert "setItem" not in script and "persistAuthorization: true" not in script
+    assert "validatorUrl: null" in script  # the description is not sent to swagger.io

@@ -136,7 +136,10 @@ def test_a_host_name_resolving_to_an_embedded_private_address_is_refused(monkeyp
     monkeypatch.setattr(socket, "getaddrinfo", resolve)
     with pytest.raises(FetchError) as info:
         check_url("https://files.example.org/a.pdf", UrlPolicy())
-    assert info.value.code == "url_not_allowed" and address in info.value.message
+    # Refused, without saying what the name resolves to (that is the private network's DNS).
+    assert info.value.code == "url_not_allowed" and "not a public address" in info.value.message
+    assert address not in info.value.message
+    assert all(str(v4) not in info.value.message for v4 in embedded_ipv4(ipaddress.IPv6Address(address)))
 
 
 @pytest.mark.parametrize("address, embedded", [
@@ -241,3 +244,192 @@ def test_url_documents_are_fetched_by_the_worker(config, engine, worker, site):
     assert by_id["report"]["url"] == f"{site}/report.pdf"
     assert (by_id["missing"]["status"], by_id["missing"]["error_code"]) == ("failed", "fetch_failed")
     assert by_id["sneaky"]["error_code"] == "url_not_allowed"
+
+
+# --- refusals do not disclose internal DNS; IDN hosts; control characters --------------------
+
+_REAL_GETADDRINFO = socket.getaddrinfo
+
+
+def _resolving(names: dict[str, str]):
+    """A getaddrinfo that answers ``names`` (ASCII host -> IPv4 address), says any other name
+    does not exist, and leaves IP literals to the real resolver (urllib3 connects through it)."""
+    def resolve(host, port, *args, **kwargs):
+        if host in names:
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (names[host], port))]
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known") from None
+        return _REAL_GETADDRINFO(host, port, *args, **kwargs)
+    return resolve
+
+
+@pytest.mark.parametrize("address", ["10.20.30.40", "169.254.169.254", "192.168.7.7", "127.0.0.9"])
+def test_a_refusal_does_not_name_the_private_address_a_host_resolves_to(monkeypatch, address):
+    monkeypatch.setattr(socket, "getaddrinfo", _resolving({"intranet.example.org": address}))
+    with pytest.raises(FetchError) as info:
+        check_url("https://intranet.example.org/a.pdf", UrlPolicy())
+    assert info.value.code == "url_not_allowed"
+    assert "not a public address" in info.value.message and address not in info.value.message
+
+
+def test_an_internationalised_host_is_checked_and_used_in_its_ascii_form(monkeypatch):
+    asked = []
+    resolve = _resolving({"xn--bcher-kva.example": "8.8.8.8"})
+
+    def recording(host, *args, **kwargs):
+        asked.append(host)
+        return resolve(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", recording)
+    policy = UrlPolicy(allow_http=True)
+    unicode = check_url("http://bücher.example/a.pdf", policy)
+    # Upper case and a full-width dot map (UTS #46) to the same name.
+    mapped = check_url("http://BÜCHER\u3002example/a.pdf", policy)
+    ascii_form = check_url("http://xn--bcher-kva.example/a.pdf", policy)
+    assert unicode == mapped == ascii_form
+    assert unicode.host == "xn--bcher-kva.example" and unicode.addresses == ("8.8.8.8",)
+    assert asked == ["xn--bcher-kva.example"] * 3
+
+
+@pytest.mark.parametrize("url", ["http://bücher.example/a.pdf", "http://xn--bcher-kva.example/a.pdf"])
+def test_an_internationalised_host_that_does_not_resolve_is_a_clean_refusal(monkeypatch, url):
+    monkeypatch.setattr(socket, "getaddrinfo", _resolving({}))
+    with pytest.raises(FetchError) as info:
+        check_url(url, UrlPolicy(allow_http=True))
+    assert info.value.code == "url_not_allowed"
+    assert "'xn--bcher-kva.example' does not resolve" in info.value.message
+
+
+@pytest.mark.parametrize("host", [
+    "-bücher.example",            # a label may not start with a hyphen
+    "bü\u200dcher.example",       # a zero-width joiner out of context
+    "b\u00fc" * 40 + ".example",  # a label over 63 characters once encoded
+    "bücher..example",            # an empty label
+])
+def test_an_invalid_internationalised_host_is_refused(monkeypatch, host):
+    monkeypatch.setattr(socket, "getaddrinfo", _resolving({}))
+    with pytest.raises(FetchError) as info:
+        check_url(f"https://{host}/a.pdf", UrlPolicy())
+    assert info.value.code == "url_not_allowed"
+
+
+def test_an_internationalised_host_is_fetched_with_its_ascii_host_header(monkeypatch):
+    # The test server on 127.0.0.1 stands for bücher.example: Host (and, over https, SNI and
+    # the certificate check) carry the A-label, which http.client could not even encode
+    # otherwise for most scripts.
+    seen = []
+
+    class Echo(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            seen.append(self.headers["Host"])
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setattr(socket, "getaddrinfo", _resolving({"xn--bcher-kva.example": "127.0.0.1",
+                                                               "xn--r8jz45g.example": "127.0.0.1"}))
+        port = server.server_address[1]
+        assert fetch(f"http://bücher.example:{port}/a.pdf", LOCAL).data == b"ok"
+        assert fetch(f"http://例え.example:{port}/a.pdf", LOCAL).data == b"ok"
+    finally:
+        server.shutdown()
+    assert seen == [f"xn--bcher-kva.example:{port}", f"xn--r8jz45g.example:{port}"]
+
+
+@pytest.mark.parametrize("url", [
+    "https://8.8.8.8/a.pdf\r\nX-Injected: 1",
+    "https://8.8.8.8/a\n.pdf",
+    "https://8.8.8.8/a.pdf\r",
+    "\x00https://8.8.8.8/a.pdf",
+    "https://8.8.8.8/a\tb.pdf",
+    "https://8.8.8.8/a\x7f.pdf",
+    "https://8.8.8.8/a\x85.pdf",          # NEL (C1)
+    "https://8.8.8.8/a\u2028.pdf",        # line separator
+    "https://exa\rmple.com/a.pdf",
+])
+def test_control_characters_are_refused_before_anything_else(monkeypatch, url):
+    def no_lookup(*args, **kwargs):
+        raise AssertionError("a URL with a control character must not be resolved")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_lookup)
+    with pytest.raises(FetchError) as info:
+        check_url(url, UrlPolicy())
+    assert info.value.code == "url_not_allowed" and "control character" in info.value.message
+
+
+def _tenant_client(config, engine):
+    client = create_app(replace(config, url_allow_http=True, url_allow_loopback=False)).test_client()
+    with engine.begin() as conn:
+        key = create_key(conn, f"url-{uuid.uuid4().hex[:10]}")
+    return client, {"Authorization": f"Bearer {key}"}
+
+
+def test_url_documents_and_webhooks_refuse_alike_without_the_address(config, engine, monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", _resolving({
+        "intranet.example.org": "10.20.30.40", "xn--bcher-kva.example": "8.8.8.8"}))
+    client, headers = _tenant_client(config, engine)
+    body = {"documents": [
+        {"id": "private", "url": "http://intranet.example.org/a.pdf"},
+        {"id": "nowhere-unicode", "url": "http://nirgendwö.example/a.pdf"},
+        {"id": "nowhere-ascii", "url": "http://xn--nirgendw-u4a.example/a.pdf"},
+        {"id": "bad-idn", "url": "http://-bücher.example/a.pdf"},
+        {"id": "idn", "url": "http://bücher.example/a.pdf"}]}
+    response = client.post("/v1/jobs", json=body, headers=headers)
+    assert response.status_code == 400, response.get_json()
+    error = response.get_json()["error"]
+    assert error["code"] == "validation_error" and set(error["details"]["documents"]) == {"0", "1", "2", "3"}
+    reasons = {index: d["url"][0] for index, d in error["details"]["documents"].items()}
+    assert "not a public address" in reasons["0"] and "10.20.30.40" not in response.get_data(as_text=True)
+    # The two spellings of one host name are refused with the same reason.
+    assert reasons["1"] == reasons["2"] and "does not resolve" in reasons["1"]
+    assert "internationalised" in reasons["3"]
+
+    webhook = {"events": ["job.completed"]}
+    for url, code in [("http://intranet.example.org/hook", "url_not_allowed"),
+                      ("http://nirgendwö.example/hook", "url_not_allowed"),
+                      ("http://xn--nirgendw-u4a.example/hook", "url_not_allowed"),
+                      ("http://-bücher.example/hook", "url_not_allowed")]:
+        response = client.post("/v1/webhooks", json={**webhook, "url": url}, headers=headers)
+        assert response.status_code == 400, (url, response.get_json())
+        error = response.get_json()["error"]
+        assert error["code"] == code and error["details"]["url"] == [error["message"]]
+        assert "10.20.30.40" not in response.get_data(as_text=True)
+    assert "not a public address" in client.post(
+        "/v1/webhooks", json={**webhook, "url": "http://intranet.example.org/hook"},
+        headers=headers).get_json()["error"]["message"]
+
+
+def test_a_webhook_on_an_internationalised_host_is_registered(config, engine, monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", _resolving({"xn--bcher-kva.example": "8.8.8.8"}))
+    client, headers = _tenant_client(config, engine)
+    for url in ("http://bücher.example/hook", "http://xn--bcher-kva.example/hook"):
+        response = client.post("/v1/webhooks", json={"url": url, "events": ["job.completed"]},
+                               headers=headers)
+        assert response.status_code == 201, response.get_json()
+        assert response.get_json()["url"] == url  # kept as registered; converted when used
+
+
+@pytest.mark.parametrize("url", ["https://8.8.8.8/hook\r\nX-Injected: 1", "https://8.8.8.8/ho\nok",
+                                 "https://8.8.8.8/hook\x7f", "https://8.8.8.8/\u2029"])
+def test_control_characters_in_urls_are_refused_at_registration(config, engine, url):
+    client, headers = _tenant_client(config, engine)
+    response = client.post("/v1/webhooks", json={"url": url, "events": ["job.completed"]},
+                           headers=headers)
+    assert response.status_code == 400 and response.content_type == "application/json"
+    error = response.get_json()["error"]
+    assert error["code"] == "validation_error" and "control character" in error["details"]["url"][0]
+
+    response = client.post("/v1/jobs", json={"documents": [{"id": "a", "url": url}]}, headers=headers)
+    assert response.status_code == 400 and response.content_type == "application/json"
+    error = response.get_json()["error"]
+    assert error["code"] == "validation_error"
+    assert "control character" in error["details"]["documents"]["0"]["url"][0]

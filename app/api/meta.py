@@ -16,6 +16,7 @@ from app.api.context import config, runtime
 from app.api.errors import error_response
 from app.api.openapi import Answer, build_spec, documented
 from app.api.responses import ErrorSchema, HealthSchema
+from app.api.web import secure_page
 from app.readiness import connect_broker, schema_problem
 from indexing.embedding import model_missing
 from tasks.heartbeat import STALE_AFTER_SECONDS, live_workers
@@ -24,13 +25,25 @@ log = logging.getLogger(__name__)
 
 blueprint = Blueprint("meta", __name__)
 
+# No inline script: the page is served with the web page's Content-Security-Policy
+# (script-src 'self'), so Swagger UI is started by /docs/init.js, which reads the
+# description's URL from the page.
 _SWAGGER_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>pagemill API</title>
 <link rel="stylesheet" href="/docs/static/swagger-ui.css"></head>
-<body><div id="ui"></div>
+<body><div id="ui" data-spec="/openapi.json"></div>
 <script src="/docs/static/swagger-ui-bundle.js"></script>
-<script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", persistAuthorization: true});</script>
+<script src="/docs/init.js"></script>
 </body></html>
+"""
+# The key pasted into "Authorize" lives in the page's memory only: persistAuthorization would
+# keep it in localStorage, readable by any script of this origin and left on shared machines.
+# What an earlier release stored there is removed.  validatorUrl null: the spec is not sent
+# to swagger.io's validator (nor its badge loaded, which the policy would block anyway).
+_SWAGGER_INIT = """"use strict";
+try { window.localStorage.removeItem("authorized"); } catch (e) { /* storage disabled */ }
+SwaggerUIBundle({url: document.getElementById("ui").dataset.spec, dom_id: "#ui",
+                 persistAuthorization: false, validatorUrl: null});
 """
 _SPEC = "pagemill.openapi"
 
@@ -138,11 +151,17 @@ def openapi() -> Response:
 @blueprint.get("/docs")
 def docs() -> Response:
     """Interactive API docs reading /openapi.json; "Authorize" takes the API key."""
-    return Response(_SWAGGER_PAGE, mimetype="text/html")
+    return secure_page(Response(_SWAGGER_PAGE, mimetype="text/html"))
+
+
+@blueprint.get("/docs/init.js")
+def docs_script() -> Response:
+    """Starts Swagger UI on /docs (a file of its own: the page's policy allows no inline script)."""
+    return secure_page(Response(_SWAGGER_INIT, mimetype="text/javascript"))
 
 
 @blueprint.get("/docs/static/<path:name>")
 def docs_static(name: str) -> Response:
     from swagger_ui_bundle import swagger_ui_path
 
-    return send_from_directory(swagger_ui_path, name, max_age=3600)
+    return secure_page(send_from_directory(swagger_ui_path, name, max_age=3600))

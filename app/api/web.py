@@ -24,13 +24,19 @@ _POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src
 _TEXT = {"type": "string"}
 
 
-def _asset(name: str, mimetype: str) -> Response:
-    # Revalidated on every load (ETag): a new release's page never runs last release's script.
-    response = send_from_directory(ASSETS, name, mimetype=mimetype, max_age=0)
+def secure_page(response: Response) -> Response:
+    """``response`` with the headers of every page a browser renders here (this one and the
+    Swagger UI at ``/docs``, which also holds an API key): only this origin's script, style
+    and requests, never framed (clickjacking), no content sniffing, no referrer."""
     response.headers["Content-Security-Policy"] = _POLICY
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def _asset(name: str, mimetype: str) -> Response:
+    # Revalidated on every load (ETag): a new release's page never runs last release's script.
+    return secure_page(send_from_directory(ASSETS, name, mimetype=mimetype, max_age=0))
 
 
 @blueprint.get("/")

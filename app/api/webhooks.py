@@ -21,7 +21,7 @@ from app.api.responses import (
     WebhookSecretSchema,
 )
 from app.secret_options import SecretKeyUnavailable, fernet
-from app.url_fetch import FetchError, check_url
+from app.url_fetch import FetchError, check_url, control_character
 from app.webhook_signing import new_secret
 from app.webhooks import Endpoint
 
@@ -61,6 +61,11 @@ def _endpoint(webhook_id: str) -> Endpoint:
             errors=(400, 409))
 def create_webhook() -> tuple[Response, int]:
     wanted = load_json(WebhookRequestSchema(), request.get_json(silent=True) or {})
+    # A malformed URL rather than a policy refusal: CR/LF would end up in every delivery's
+    # request line and headers, and urlsplit drops them, so the policy check would not see them.
+    unusable = control_character(wanted["url"])
+    if unusable is not None:
+        raise ApiError(400, "validation_error", "invalid request", {"url": [unusable]})
     try:
         # The URL documents' SSRF policy; checked again at every attempt (DNS can change).
         check_url(wanted["url"], config().url_policy())
@@ -134,8 +139,6 @@ def list_webhook_deliveries(webhook_id: str) -> Response:
 @documented("Deliver an event to the endpoint again, with a fresh retry schedule",
             responses={202: Answer(None, "due now")}, errors=(404, 409))
 def redeliver_webhook_event(webhook_id: str, event_id: str) -> tuple[str, int]:
-    from tasks.webhooks import publish
-
     endpoint = _endpoint(webhook_id)
     if endpoint.disabled_at is not None:
         raise ApiError(409, "webhook_disabled", f"webhook {webhook_id} is disabled: "
@@ -145,5 +148,4 @@ def redeliver_webhook_event(webhook_id: str, event_id: str) -> tuple[str, int]:
         found = number is not None and webhooks.redeliver(conn, tenant_id(), endpoint.id, number)
     if not found:
         raise ApiError(404, "not_found", f"event {event_id} not found")
-    publish()
     return "", 202

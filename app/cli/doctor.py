@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import uuid
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, replace
+from importlib.util import find_spec
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
 
 import click
 
@@ -35,6 +38,21 @@ PROVIDER_KEYS = (
 )
 # Seconds a check waits for a server (database, broker) before calling it unreachable.
 CONNECT_TIMEOUT = 5
+# Variables that hold URLs, whose passwords are kept out of the output even where no URL
+# pattern matches (a message quoting the password alone, or percent-decoded).
+URL_VARIABLES = ("DATABASE_URL", "BROKER_URL", "RESULT_BACKEND", "CELERY_RESULT_BACKEND",
+                 "REDIS_URL", "STORAGE_URL", "S3_ENDPOINT_URL")
+# scheme://user:password@host: the password (which may hold a raw "@"; the last one before
+# the host ends it, as urlsplit reads it).
+_URL_PASSWORD = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s/]*@")
+# Shorter passwords are still caught in URLs, but replacing them anywhere would mangle text.
+_MIN_SECRET = 4
+# BROKER_URL schemes whose client library kombu imports only when connecting, and whose
+# absence it reports like a server that is down (redis: "'NoneType' object has no attribute
+# 'Redis'"): (scheme, module, pip package).
+_BROKER_CLIENTS = {"redis": ("redis", "redis"), "rediss": ("redis", "redis"),
+                   "sentinel": ("redis", "redis"), "mongodb": ("pymongo", "pymongo"),
+                   "zookeeper": ("kazoo", "kazoo")}
 
 
 @dataclass(frozen=True)
@@ -55,7 +73,7 @@ class Check:
 def doctor(cli: CliContext, as_json: bool, deep: bool) -> None:
     """Check the database, pgvector, schema, broker, storage, OCR engines, the embedding model,
     model folders and providers' keys; exit 1 when something required is missing."""
-    found = list(_checks(cli.config, deep))
+    found = list(redacted(_checks(cli.config, deep), _url_secrets(cli.config)))
     if as_json:
         click.echo(json.dumps([asdict(c) for c in found], indent=2))
     else:
@@ -68,6 +86,46 @@ def doctor(cli: CliContext, as_json: bool, deep: bool) -> None:
         if not as_json:
             click.echo(f"required checks failed: {', '.join(failed)}", err=True)
         raise SystemExit(1)
+
+
+def redact_urls(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with every URL's password shown as ``***`` (``redis://user:***@host``), and
+    each of ``secrets`` wherever else it appears."""
+    text = _URL_PASSWORD.sub(r"\1***@", text)
+    for secret in sorted(set(secrets), key=len, reverse=True):  # a longer one may hold a shorter
+        if len(secret) >= _MIN_SECRET:
+            text = text.replace(secret, "***")
+    return text
+
+
+def redacted(checks: Iterable[Check], secrets: Iterable[str] = ()) -> Iterator[Check]:
+    secrets = list(secrets)
+    for c in checks:
+        yield replace(c, check=redact_urls(c.check, secrets), detail=redact_urls(c.detail, secrets))
+
+
+def _url_secrets(config: Config) -> list[str]:
+    """The passwords of the URLs this deployment is configured with, as written and decoded."""
+    urls = [config.database_url, config.broker_url, config.storage_url, config.s3_endpoint_url,
+            *(os.environ.get(name) for name in URL_VARIABLES)]
+    found = []
+    for url in urls:
+        try:
+            password = urlsplit(url).password if url else None
+        except ValueError:  # an unparseable URL: its check says so, redacted by pattern
+            continue
+        if password:
+            found += [password, unquote(password)]
+    return found
+
+
+def _missing_client(url: str) -> str | None:
+    """What to install when BROKER_URL's transport needs a library that is not installed."""
+    scheme = url.split("://", 1)[0].split("+", 1)[0].lower()
+    client = _BROKER_CLIENTS.get(scheme)
+    if client is None or find_spec(client[0]) is not None:
+        return None
+    return f"the {client[1]} Python package is not installed: pip install {client[1]}"
 
 
 def _checks(config: Config, deep: bool) -> Iterator[Check]:
@@ -186,8 +244,15 @@ def _broker_check(config: Config, engine: Engine | None) -> Check:
         from app.readiness import connect_broker
 
         shown = maybe_sanitize_url(config.broker_url)  # never a password
+        missing = _missing_client(config.broker_url)
+        if missing is not None:
+            return Check("broker", False, True, f"{missing} (BROKER_URL is {shown})")
         try:
             connect_broker(config.broker_url, CONNECT_TIMEOUT)
+        except ImportError as exc:  # a transport's library kombu names itself
+            package = exc.name or _first_line(exc)
+            return Check("broker", False, True, f"the {package} Python package is not installed: "
+                                                f"pip install {package} (BROKER_URL is {shown})")
         except Exception as exc:  # any failure to connect is the answer
             return Check("broker", False, True, f"{shown} is unreachable: {_first_line(exc)} (start "
                                                 "it, or fix or unset BROKER_URL)")
