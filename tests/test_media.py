@@ -8,19 +8,23 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+import struct
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from extractors.base import ExtractionError, ExtractOptions
 from extractors.media import MediaSettings, Span, merge, plan_pieces, timestamp
-from extractors.mime import MEDIA_TYPES
+from extractors.mime import MEDIA_TYPES, MIME_MP3, MIME_WAV
 from extractors.router import extract
 from extractors.sniff import parseable, sniff
 from extractors.transcribers import Segment, TranscriberSettings, TranscriptionSettings
+from tests.access_watch import RequestLog, WatchedFifo
 from tests.corpus import CORPUS
 from tests.fake_transcriber import Answer, FakeTranscriber
 
@@ -76,16 +80,22 @@ def _timed_extract(data: bytes, options: ExtractOptions, what: str):  # noqa: AN
         print(f"{what}: {time.monotonic() - started:.2f} s")
 
 
+# One file of each kind the media route reads (ffmpeg's arguments to make it).
+MADE = {
+    "a.wav": ("-f", "lavfi", "-i", TONE), "a.flac": ("-f", "lavfi", "-i", TONE),
+    "a.mp3": ("-f", "lavfi", "-i", TONE), "a.m4a": ("-f", "lavfi", "-i", TONE, "-c:a", "aac"),
+    "a.opus": ("-f", "lavfi", "-i", TONE, "-c:a", "libopus"),
+    "a.mp4": ("-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-f", "lavfi", "-i", TONE, "-shortest"),
+    "a.mov": ("-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-f", "lavfi", "-i", TONE, "-shortest"),
+    "a.webm": ("-f", "lavfi", "-i", TONE, "-c:a", "libopus", "-f", "webm"),
+    "a.mkv": ("-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-f", "lavfi", "-i", TONE, "-shortest"),
+    # ADTS AAC behind an ID3 tag, which filetype calls audio/mpeg.
+    "a.aac": ("-f", "lavfi", "-i", TONE, "-c:a", "aac", "-f", "adts"),
+}
+
+
 def test_audio_and_video_are_detected_by_content_and_accepted(tmp_path: Path) -> None:
-    made = {
-        "a.wav": ("-f", "lavfi", "-i", TONE), "a.flac": ("-f", "lavfi", "-i", TONE),
-        "a.mp3": ("-f", "lavfi", "-i", TONE), "a.m4a": ("-f", "lavfi", "-i", TONE, "-c:a", "aac"),
-        "a.opus": ("-f", "lavfi", "-i", TONE, "-c:a", "libopus"),
-        "a.mp4": ("-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-f", "lavfi", "-i", TONE, "-shortest"),
-        "a.mov": ("-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-f", "lavfi", "-i", TONE, "-shortest"),
-        "a.webm": ("-f", "lavfi", "-i", TONE, "-c:a", "libopus", "-f", "webm"),
-        "a.mkv": ("-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-f", "lavfi", "-i", TONE, "-shortest"),
-    }
+    made = {name: args for name, args in MADE.items() if name != "a.aac"}
     seen = {}
     for name, args in made.items():
         data = _ffmpeg(tmp_path, name, *args)
@@ -95,6 +105,25 @@ def test_audio_and_video_are_detected_by_content_and_accepted(tmp_path: Path) ->
         assert parseable(data, filename="upload.bin") == seen[name]
     print(seen)
     assert len(set(seen.values())) >= 8
+
+
+def test_each_kind_of_media_is_read_by_the_demuxer_of_its_sniffed_type(tmp_path: Path, fakes) -> None:
+    """Confined to its type's demuxers (``-format_whitelist``, then ``-f``), every kind of file the
+    route takes still goes through; an ID3 tag before AAC is read as AAC."""
+    groq, _ = fakes
+    read_by = {}
+    for name, args in MADE.items():
+        data = _ffmpeg(tmp_path, name, *args)
+        if name == "a.aac":
+            data = _id3(data)
+        result = extract(data, filename="upload.bin", options=_options(groq))
+        read_by[name] = (result.mime_type, result.signals["demuxer"])
+        assert "groq heard sound 1" in result.markdown, name
+    print(read_by)
+    assert read_by["a.aac"] == (MIME_MP3, "aac") and read_by["a.mp3"] == (MIME_MP3, "mp3")
+    assert {read_by[n][1] for n in ("a.m4a", "a.mp4", "a.mov")} == {"mov"}
+    assert {read_by[n][1] for n in ("a.webm", "a.mkv")} == {"matroska"}
+    assert [read_by[n][1] for n in ("a.wav", "a.flac", "a.opus")] == ["wav", "flac", "ogg"]
 
 
 def test_no_provider_fails_as_no_transcriber_naming_the_variables(tmp_path: Path) -> None:
@@ -132,6 +161,160 @@ def test_without_ffmpeg_the_document_fails_with_a_clear_error(tmp_path: Path, fa
     with pytest.raises(ExtractionError) as info:
         extract(data, options=_options(groq))
     assert info.value.code == "engine_unavailable" and "ffmpeg" in info.value.message
+
+
+def _id3(body: bytes) -> bytes:
+    """``body`` behind an empty ID3v2.4 tag: filetype then calls it audio/mpeg, and ffmpeg skips
+    the tag before it guesses a format -- how a playlist passes for an MP3."""
+    return b"ID3\x04\x00\x00\x00\x00\x00\x00" + body
+
+
+def _hls(*uris: str) -> str:
+    return "#EXTM3U\n#EXT-X-TARGETDURATION:10\n" + "".join(f"#EXTINF:3,\n{u}\n" for u in uris) + \
+        "#EXT-X-ENDLIST\n"
+
+
+def _ffconcat(*paths: str) -> str:
+    return "ffconcat version 1.0\n" + "".join(f"file '{p}'\n" for p in paths)
+
+
+# What a hostile upload names, filled in by the ``watches`` fixture: {fifo} a file outside the
+# upload, {pattern} an image-sequence pattern whose first match is such a file, {http} a local
+# HTTP server.
+DISGUISES = {
+    "hls-path": _hls("{fifo}"),
+    "hls-file-url": _hls("file://{fifo}"),
+    "hls-http": _hls("{http}/segment.mp3"),
+    "hls-variant-http": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\n{http}/variant.m3u8\n",
+    "hls-pattern": _hls("{pattern}"),
+    "ffconcat-path": _ffconcat("{fifo}"),
+    "ffconcat-http": _ffconcat("{http}/part.mp3"),
+    "ffconcat-pattern": _ffconcat("{pattern}"),
+}
+
+
+@pytest.fixture
+def watches(tmp_path: Path) -> Iterator[SimpleNamespace]:
+    """FIFOs outside the upload (one named by a path, one matched by an image-sequence
+    pattern) and an HTTP server, each telling whether it was opened (tests/access_watch.py)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    fifos = [WatchedFifo(outside / "secret.mp3"), WatchedFifo(outside / "frame001.mp3")]
+    server = RequestLog()
+    try:
+        yield SimpleNamespace(
+            names={"fifo": str(fifos[0].path), "pattern": str(outside / "frame%03d.mp3"),
+                   "http": server.base_url},
+            opened=lambda: [f.path.name for f in fifos if f.stop()], requests=server.paths)
+    finally:
+        for fifo in fifos:
+            fifo.stop()
+        server.stop()
+
+
+def _disguised(name: str, names: dict[str, str]) -> bytes:
+    return _id3(DISGUISES[name].format(**names).encode())
+
+
+def test_the_watches_see_an_unconfined_ffprobe_follow_a_playlist(tmp_path: Path, watches) -> None:
+    """The control: plain ffprobe (what media.py ran before) on a disguised playlist opens the
+    FIFO it names, so the watch would catch the route doing so.  A playlist read from a file may
+    name only files (ffmpeg's default protocol whitelist for ``file``), so the HTTP watch is
+    shown to work with the protocols widened on purpose."""
+    upload = tmp_path / "playlist.mp3"
+    upload.write_bytes(_disguised("hls-path", watches.names))
+    subprocess.run(["ffprobe", "-v", "error", "-show_format", str(upload)], capture_output=True,
+                   timeout=60, check=False)
+    upload.write_bytes(_disguised("hls-http", watches.names))
+    subprocess.run(["ffprobe", "-v", "error", "-protocol_whitelist", "file,http,tcp", "-show_format",
+                    str(upload)], capture_output=True, timeout=60, check=False)
+    assert watches.opened() == ["secret.mp3"]
+    assert watches.requests == ["/segment.mp3"]
+
+
+@pytest.mark.parametrize("disguise", sorted(DISGUISES))
+def test_an_upload_naming_other_files_or_urls_fails_having_opened_nothing(fakes, watches,
+                                                                          disguise: str) -> None:
+    """An ID3 tag before a playlist or a concat list, naming a local file (by path, ``file:`` URL
+    or image-sequence pattern) or a URL: sniffed as MP3, it is read by the MP3 and AAC demuxers
+    only, so it fails as ``unsupported`` on its own and nothing it names is opened.
+
+    "Opened" is seen, not inferred: the local files are FIFOs, and a process opening one to read
+    is stuck in ``open`` until the watch, polling with a non-blocking open for writing, sees it
+    (no access times, which relatime mounts skip; no race between polls); the URLs point at a
+    local server that records every request (tests/access_watch.py).  Before this confinement
+    the ``hls-path`` and ``hls-file-url`` uploads opened their FIFO."""
+    groq, _ = fakes
+    data = _disguised(disguise, watches.names)
+    assert sniff(data, filename="talk.mp3") == MIME_MP3
+    with pytest.raises(ExtractionError) as info:
+        extract(data, filename="talk.mp3", options=_options(groq))
+    print(disguise, info.value.code, info.value.message)
+    assert watches.opened() == [] and watches.requests == [] and not groq.calls
+    assert info.value.code == "unsupported"
+
+
+def _wav(sample_rate: int, data_bytes: int) -> bytes:
+    """A PCM WAV declaring 8-bit mono at ``sample_rate`` Hz, with ``data_bytes`` of silence."""
+    fmt = struct.pack("<HHIIHH", 1, 1, sample_rate, sample_rate, 1, 8)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + \
+        struct.pack("<I", data_bytes) + b"\x80" * data_bytes
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def test_media_lasting_far_longer_than_its_bytes_allow_fails_before_any_provider_call(fakes) -> None:
+    """3.6 kB declaring 1 Hz would be an hour of audio (seven 600 s provider calls)."""
+    groq, _ = fakes
+    data = _wav(1, 3600)
+    assert sniff(data) == MIME_WAV and len(data) < 3700
+    with pytest.raises(ExtractionError) as info:
+        extract(data, options=_options(groq))
+    print(info.value.message)
+    assert info.value.code == "too_large" and "PAGEMILL_MEDIA_MIN_BYTES_PER_SECOND" in info.value.message
+    assert not groq.calls
+    # The floor is a setting: at 0 only the duration limit is left to refuse the hour.
+    with pytest.raises(ExtractionError) as info:
+        extract(data, options=_options(groq, min_bytes_per_second=0, max_seconds=600))
+    assert info.value.code == "too_large" and "PAGEMILL_MEDIA_MAX_SECONDS" in info.value.message
+
+
+def test_a_duration_the_probe_cannot_tell_is_bounded_while_decoding(fakes, monkeypatch) -> None:
+    """When ffprobe gives no duration (streamed formats may not say), decoding stops a second
+    past what the upload's bytes allow, and the track's duration is refused."""
+    import extractors.media as media
+
+    groq, _ = fakes
+    real_probe = media.probe
+
+    def no_duration_for_the_upload(path: Path, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        found = real_probe(path, *args, **kwargs)
+        return dataclasses.replace(found, duration=None) if path.name == "source" else found
+
+    monkeypatch.setattr(media, "probe", no_duration_for_the_upload)
+    started = time.monotonic()
+    with pytest.raises(ExtractionError) as info:
+        extract(_wav(1, 3600), options=_options(groq))
+    print(info.value.message, f"{time.monotonic() - started:.2f} s")
+    assert info.value.code == "too_large" and "PAGEMILL_MEDIA_MIN_BYTES_PER_SECOND" in info.value.message
+    assert "decoded" in info.value.message and not groq.calls
+
+
+@pytest.mark.parametrize("upload", ["id3-garbage", "wav-without-data", "mp4-head", "hls"])
+def test_media_errors_never_show_the_workers_temporary_paths(tmp_path: Path, fakes, upload: str) -> None:
+    """ffmpeg names its input in its messages (``/tmp/pagemill-media-.../source: Invalid data
+    found``); the document's error names "the upload" instead."""
+    groq, _ = fakes
+    mp4 = _ffmpeg(tmp_path, "a.mp4", "-f", "lavfi", "-i", "color=c=blue:s=32x32:d=1", "-f", "lavfi",
+                  "-i", TONE, "-shortest")
+    data = {"id3-garbage": _id3(bytes(range(256)) * 8),
+            "wav-without-data": _wav(8000, 0)[:36],
+            "mp4-head": mp4[:600],
+            "hls": _id3(_hls(str(tmp_path / "a.mp4")).encode())}[upload]
+    with pytest.raises(ExtractionError) as info:
+        extract(data, options=_options(groq))
+    print(upload, info.value.code, info.value.message)
+    assert info.value.code in ("corrupt", "unsupported")
+    assert tempfile.gettempdir() not in info.value.message and "pagemill-media" not in info.value.message
 
 
 def test_pieces_are_cut_in_silences_when_there_are_some_and_hard_otherwise() -> None:
@@ -322,6 +505,9 @@ def test_providers_come_from_the_environment_in_order_and_only_with_a_key(tmp_pa
     assert media.transcription.providers[0].model == "whisper-1"
     assert media.transcription.providers[1].model == "whisper-large-v3-turbo"
     assert "sk-x" not in repr(media)
+    assert media.min_bytes_per_second == MediaSettings.min_bytes_per_second
+    floor = Config.from_env({**env, "PAGEMILL_MEDIA_MIN_BYTES_PER_SECOND": "10"}).extract_options().media
+    assert floor is not None and floor.min_bytes_per_second == 10
     with pytest.raises(ValueError, match="unknown providers"):
         Config.from_env({**env, "PAGEMILL_TRANSCRIBERS": "groq,whisperx"}).extract_options()
 
