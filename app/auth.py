@@ -44,11 +44,13 @@ def _digest(secret: str) -> str:
 
 
 def create_key(conn: Connection, tenant_name: str, name: str | None = None,
-               rate_limit_per_minute: int | None = None, concurrency: int | None = None) -> str:
+               rate_limit_per_minute: int | None = None, concurrency: int | None = None,
+               transcription_seconds_per_day: int | None = None) -> str:
     """Create a key for ``tenant_name`` (creating the tenant if needed); returns the full key.
     ``rate_limit_per_minute``: the key's own limit (0: none), else the configured one;
     ``concurrency``: its own limit of batches running at once (app/admission.py), else the
-    configured one.
+    configured one; ``transcription_seconds_per_day``: its own limit of seconds transcribed a
+    UTC day (app/transcription_quota.py; 0: none), else the configured one.
 
     The key is shown once: it cannot be recovered from the database.
     """
@@ -57,10 +59,11 @@ def create_key(conn: Connection, tenant_name: str, name: str | None = None,
     secret = secrets.token_urlsafe(32)
     conn.execute(text("""
         INSERT INTO api_keys (tenant_id, prefix, secret_sha256, name, rate_limit_per_minute,
-                              concurrency)
-        VALUES (:tenant, :prefix, :digest, :name, :rate_limit, :concurrency)
+                              concurrency, transcription_seconds_per_day)
+        VALUES (:tenant, :prefix, :digest, :name, :rate_limit, :concurrency, :transcription)
     """), {"tenant": tenant_id, "prefix": prefix, "digest": _digest(secret), "name": name,
-           "rate_limit": rate_limit_per_minute, "concurrency": concurrency})
+           "rate_limit": rate_limit_per_minute, "concurrency": concurrency,
+           "transcription": transcription_seconds_per_day})
     return f"{KEY_SCHEME}_{prefix}_{secret}"
 
 
@@ -122,12 +125,15 @@ class KeyInfo:
     rate_limit_per_minute: int | None
     # Batches running at once; None: the configured limit (PAGEMILL_KEY_CONCURRENCY).
     concurrency: int | None
+    # Seconds transcribed a UTC day (0: unlimited); None: the configured limit
+    # (PAGEMILL_TRANSCRIPTION_SECONDS_PER_DAY).
+    transcription_seconds_per_day: int | None
 
 
 # Every key, or one tenant's, oldest first; the secret's digest is deliberately not selected.
 LIST_KEYS = text("""
     SELECT k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at, k.last_used_at,
-           k.revoked_at, k.rate_limit_per_minute, k.concurrency
+           k.revoked_at, k.rate_limit_per_minute, k.concurrency, k.transcription_seconds_per_day
     FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
     WHERE CAST(:tenant AS text) IS NULL OR t.name = :tenant
     ORDER BY k.created_at, k.id
@@ -147,27 +153,40 @@ REVOKE_KEY = text("""
     WHERE k.id = target.id AND t.id = k.tenant_id
     RETURNING k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
               k.last_used_at, k.revoked_at, k.rate_limit_per_minute, k.concurrency,
-              target.revoked_before
+              k.transcription_seconds_per_day, target.revoked_before
 """)
+
+# What a key-changing statement returns about the key (a KeyInfo's fields).
+_KEY_FIELDS = """k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
+              k.last_used_at, k.revoked_at, k.rate_limit_per_minute, k.concurrency,
+              k.transcription_seconds_per_day"""
 
 # Set one key's own rate limit (NULL: back to the configured one), by id or prefix; from the
 # next request on, since every request reads it with the key (FIND_LIVE_KEY).
-SET_KEY_RATE_LIMIT = text("""
+SET_KEY_RATE_LIMIT = text(f"""
     UPDATE api_keys k SET rate_limit_per_minute = :rate_limit
     FROM tenants t
     WHERE (k.id = CAST(:id AS uuid) OR k.prefix = :prefix) AND t.id = k.tenant_id
-    RETURNING k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
-              k.last_used_at, k.revoked_at, k.rate_limit_per_minute, k.concurrency
+    RETURNING {_KEY_FIELDS}
 """)
 
 # Set one key's own concurrency (NULL: back to the configured one), by id or prefix; the next
 # admission run (app/admission.py reads it there) applies it.
-SET_KEY_CONCURRENCY = text("""
+SET_KEY_CONCURRENCY = text(f"""
     UPDATE api_keys k SET concurrency = :concurrency
     FROM tenants t
     WHERE (k.id = CAST(:id AS uuid) OR k.prefix = :prefix) AND t.id = k.tenant_id
-    RETURNING k.id::text AS id, t.name AS tenant, k.name, k.prefix, k.created_at,
-              k.last_used_at, k.revoked_at, k.rate_limit_per_minute, k.concurrency
+    RETURNING {_KEY_FIELDS}
+""")
+
+
+# Set one key's own limit of seconds transcribed a UTC day (NULL: back to the configured one), by
+# id or prefix; the next recording's reservation (app/transcription_quota.py) reads it.
+SET_KEY_TRANSCRIPTION_LIMIT = text(f"""
+    UPDATE api_keys k SET transcription_seconds_per_day = :transcription
+    FROM tenants t
+    WHERE (k.id = CAST(:id AS uuid) OR k.prefix = :prefix) AND t.id = k.tenant_id
+    RETURNING {_KEY_FIELDS}
 """)
 
 
@@ -213,4 +232,16 @@ def set_key_concurrency(conn: Connection, id_or_prefix: str, concurrency: int | 
         raise ValueError(f"a key's concurrency is at least 1, got {concurrency}")
     row = conn.execute(SET_KEY_CONCURRENCY, {"id": _as_key_id(id_or_prefix), "prefix": id_or_prefix,
                                              "concurrency": concurrency}).mappings().one_or_none()
+    return KeyInfo(**row) if row is not None else None
+
+
+def set_key_transcription_limit(conn: Connection, id_or_prefix: str,
+                                seconds_per_day: int | None) -> KeyInfo | None:
+    """Give the key with this id or prefix its own limit of seconds transcribed a UTC day (0:
+    unlimited; None: the configured limit again); the key, or None when there is none."""
+    if seconds_per_day is not None and seconds_per_day < 0:
+        raise ValueError(f"a transcription limit cannot be negative, got {seconds_per_day}")
+    row = conn.execute(SET_KEY_TRANSCRIPTION_LIMIT, {
+        "id": _as_key_id(id_or_prefix), "prefix": id_or_prefix,
+        "transcription": seconds_per_day}).mappings().one_or_none()
     return KeyInfo(**row) if row is not None else None

@@ -135,7 +135,8 @@ def test_get_usage(client: FlaskClient, metered: dict[str, str]) -> None:
     assert (str(DAY), metered["second_id"], 1, 0, 10, 40) in rows
     assert (str(DAY), None, 1, 0, 4, 4) in rows
     assert (str(DAY + timedelta(days=1)), metered["second_id"], 1, 0, 1, 2) in rows and len(rows) == 4
-    assert body["totals"] == {"documents_completed": 6, "documents_failed": 1, "pages": 21, "bytes": 3546}
+    assert body["totals"] == {"documents_completed": 6, "documents_failed": 1, "pages": 21, "bytes": 3546,
+                              "transcription_seconds": 0.0}
     assert response.headers["RateLimit-Policy"] == '"default";q=600;w=60'
 
 
