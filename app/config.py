@@ -148,6 +148,10 @@ class Config:
     # window).  A smaller burst smooths load further.
     rate_limit_per_minute: int = 600
     rate_limit_burst: int | None = None
+    # Seconds of recordings one API key may have transcribed a UTC day (app/transcription_quota.py);
+    # 0: no limit, the default, so that upgrading refuses nothing.  A key's own limit (``pagemill
+    # keys create --transcription-limit N``) replaces it; jobs without a key are never limited.
+    transcription_seconds_per_day: int = 0
     chunk_max_tokens: int = 256
     chunk_overlap_tokens: int = 32
     # "markdown": heading-aware, budget-bounded; "semantic": also splits where adjacent
@@ -215,6 +219,8 @@ class Config:
     media_piece_seconds: float = 600.0
     media_piece_bytes: int = 24 * 1024 * 1024
     media_overlap_seconds: float = 1.5
+    # The fewest bytes a second of media may take (a header claiming longer is refused; 0: off).
+    media_min_bytes_per_second: float = MediaSettings.min_bytes_per_second
     media_window_seconds: float = 60.0
     media_window_overlap_seconds: float = 10.0
     # Wall time a recording may take, in place of the extraction timeout and the document
@@ -253,6 +259,13 @@ class Config:
     webhook_retry_schedule: tuple[float, ...] = (0, 5, 300, 1800, 7200, 18000, 36000, 50400,
                                                  72000, 86400)
     webhook_timeout: float = 15.0
+    # The sender in each worker's main process (tasks/webhooks.py): attempts it makes at once,
+    # at most how many of them (over every sender) one tenant's and one endpoint's deliveries
+    # may hold, and how often it looks for due deliveries when idle.
+    webhook_concurrency: int = 32
+    webhook_tenant_concurrency: int = 16
+    webhook_endpoint_concurrency: int = 16
+    webhook_poll_seconds: float = 0.5
     # Prometheus (app/metrics/): where this machine's processes keep their samples (None:
     # <home>/metrics), the bearer token /metrics then requires (None: no token), and how long a
     # scrape reuses the database-side gauges' last reading.
@@ -306,6 +319,8 @@ class Config:
                                            cls.rate_limit_per_minute),
             # Unset, empty or 0: the default (a minute's worth).
             rate_limit_burst=_env_int(env, "PAGEMILL_RATE_LIMIT_BURST", 0) or cls.rate_limit_burst,
+            transcription_seconds_per_day=_env_int(env, "PAGEMILL_TRANSCRIPTION_SECONDS_PER_DAY",
+                                                   cls.transcription_seconds_per_day),
             chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", cls.chunk_max_tokens),
             chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", cls.chunk_overlap_tokens),
             chunker=env.get("PAGEMILL_CHUNKER") or cls.chunker,
@@ -354,6 +369,8 @@ class Config:
             media_piece_bytes=_env_int(env, "PAGEMILL_MEDIA_PIECE_BYTES", cls.media_piece_bytes),
             media_overlap_seconds=_env_float(env, "PAGEMILL_MEDIA_OVERLAP_SECONDS",
                                              cls.media_overlap_seconds),
+            media_min_bytes_per_second=_env_float(env, "PAGEMILL_MEDIA_MIN_BYTES_PER_SECOND",
+                                                  cls.media_min_bytes_per_second),
             media_window_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_SECONDS", cls.media_window_seconds),
             media_window_overlap_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_OVERLAP_SECONDS",
                                                     cls.media_window_overlap_seconds),
@@ -387,6 +404,13 @@ class Config:
             webhook_retry_schedule=_env_seconds(env, "PAGEMILL_WEBHOOK_RETRY_SCHEDULE",
                                                 cls.webhook_retry_schedule),
             webhook_timeout=_env_float(env, "PAGEMILL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
+            webhook_concurrency=_env_int(env, "PAGEMILL_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
+            webhook_tenant_concurrency=_env_int(env, "PAGEMILL_WEBHOOK_TENANT_CONCURRENCY",
+                                                cls.webhook_tenant_concurrency),
+            webhook_endpoint_concurrency=_env_int(env, "PAGEMILL_WEBHOOK_ENDPOINT_CONCURRENCY",
+                                                  cls.webhook_endpoint_concurrency),
+            webhook_poll_seconds=_env_float(env, "PAGEMILL_WEBHOOK_POLL_SECONDS",
+                                            cls.webhook_poll_seconds),
             metrics_dir=Path(env["PAGEMILL_METRICS_DIR"]) if env.get("PAGEMILL_METRICS_DIR") else None,
             metrics_token=env.get("PAGEMILL_METRICS_TOKEN") or None,
             metrics_cache_seconds=_env_float(env, "PAGEMILL_METRICS_CACHE_SECONDS",
@@ -456,6 +480,7 @@ class Config:
         return MediaSettings(
             max_seconds=self.media_max_seconds, piece_seconds=self.media_piece_seconds,
             piece_bytes=self.media_piece_bytes, overlap_seconds=self.media_overlap_seconds,
+            min_bytes_per_second=self.media_min_bytes_per_second,
             transcription=TranscriptionSettings(tuple(known[name] for name in self.transcribers),
                                                 retry_after_cap=self.transcribe_retry_after_cap,
                                                 cooling_until=tuple(sorted((cooling_until or {}).items()))))

@@ -33,6 +33,7 @@ from app.config import Config
 from app.jobs import WorkDocument
 from app.storage import ObjectNotFound, Storage
 from extractors import ExtractionError, ExtractionResult
+from extractors.attachments import roll_up_dropped
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
 from extractors.mime import MEDIA_TYPES
 from extractors.sniff import MIME_EML, MIME_MSG, MIME_RECORD
@@ -41,6 +42,7 @@ from indexing.chunking import Chunk, chunk_markdown, chunk_transcript
 from indexing.embedding import embed, embedder_in_use
 from indexing.provenance import page_regions, with_boxes
 from indexing.semantic import similarity_breaks
+from tasks import transcription_metering
 
 log = logging.getLogger(__name__)
 
@@ -256,11 +258,14 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
     password = secret_options.reveal(config, job_options, "password")
     recording = doc.mime_type in MEDIA_TYPES
     cooling = None
+    reservation = None
     if recording:  # minutes per piece at a provider: the shared cool-downs, the media limit
         if clock.media_batch:
             clock.allow(doc.id, config.media_time_limit)
         with engine.connect() as conn:
             cooling = {c.provider: c.until for c in provider_cooldowns.active(conn)}
+        # Its seconds against the key's daily limit, before any provider hears it.
+        reservation = transcription_metering.reserve(engine, doc, data, config)
     options = config.extract_options(password=password if isinstance(password, str) else None,
                                      cooling_until=cooling)
     limit = config.media_time_limit if recording and clock.media_batch else config.extract_hard_timeout
@@ -275,12 +280,18 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
                                    should_stop=lambda: not still_wanted(engine, doc.id))
     except ExtractionError as exc:
         _record_cooldowns(engine, doc, exc.attempts)
+        transcription_metering.settle(engine, doc, reservation, exc)
         raise
     _record_cooldowns(engine, doc, result.attempts)
     metrics.observe_stage("extract", time.monotonic() - began)
     metrics.observe_ocr(result.attempts, config.ocr_engines)
+    transcription_metering.settle(engine, doc, reservation, result)
+    transcription_metering.charge_attachments(engine, doc, result)
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
                                           "route": result.route, "quality": result.quality})
+    # Attachments a limit dropped anywhere under this document are counted on it (and so in
+    # its job's counts), not only on the nested attachment where the limit struck.
+    roll_up_dropped(result)
     item = prepare_result(doc, result, config)
     return [*_prepare_attachments(engine, storage, doc, result, config), item]
 

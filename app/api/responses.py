@@ -16,6 +16,7 @@ from marshmallow import Schema, fields, validate
 from app.jobs import DOCUMENT_STATES, JOB_STATES
 from app.secret_options import public_options, secret_names
 from app.webhooks import DELIVERY_STATES, EVENT_TYPES
+from extractors.attachments import MAX_ATTACHMENTS, MAX_DEPTH
 
 
 class ErrorDetailSchema(Schema):
@@ -59,6 +60,12 @@ class JobSchema(Schema):
     pending_documents = fields.Integer(required=True)
     total_batches = fields.Integer(required=True)
     done_batches = fields.Integer(required=True)
+    attachments_dropped = fields.Integer(required=True, metadata={
+        "description": f"e-mail attachments not read (nested more than {MAX_DEPTH} deep, or after a "
+                       f"message's {MAX_ATTACHMENTS}th), over the submitted documents; each such "
+                       "document's extraction signal attachments_dropped says how many and why"})
+    documents_with_dropped_attachments = fields.Integer(required=True, metadata={
+        "description": "submitted documents with attachments_dropped: completed, but not whole"})
     batch_size = fields.Integer(required=True)
     retries = fields.Integer(required=True)
     # Secret options (password) are write-only: never in an answer, an event or a log;
@@ -118,13 +125,17 @@ class DocumentPageSchema(Schema):
 
 
 class UsageCountsSchema(Schema):
-    """Documents, pages and bytes processed (app/usage.py says what counts)."""
+    """Documents, pages and bytes processed, seconds transcribed (app/usage.py says what
+    counts)."""
 
     documents_completed = fields.Integer(required=True)
     documents_failed = fields.Integer(required=True)
     pages = fields.Integer(required=True)
     bytes = fields.Integer(required=True, metadata={"description": "bytes submitted (an "
                                                     "attachment's are in its e-mail's)"})
+    transcription_seconds = fields.Float(required=True, metadata={
+        "description": "seconds of audio and video sent for transcription, by the day each "
+                       "recording started (one in progress counts its probed duration)"})
 
 
 class KeyDayUsageSchema(UsageCountsSchema):
