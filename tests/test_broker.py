@@ -549,10 +549,21 @@ def test_a_lost_listen_connection_that_cannot_come_back_polls_instead_of_spinnin
         wait_for(lambda: transport._listener is not None and rounds[0] >= 1, timeout=10,
                  what="consumer waiting on LISTEN")
 
-        def refuse(*args: object, **kwargs: object) -> None:
-            raise psycopg.OperationalError("LISTEN refused (test)")
+        class RefusingPsycopg:
+            """psycopg as the transport's LISTEN side sees it: every new connection refused.
+            Only the transport's name is replaced: the engines' pools (the consumer's polls,
+            the publisher, this test's own queries) must still connect."""
 
-        monkeypatch.setattr(psycopg, "connect", refuse)
+            def __getattr__(self, name: str) -> object:
+                return getattr(psycopg, name)
+
+            @staticmethod
+            def connect(*args: object, **kwargs: object) -> None:
+                raise psycopg.OperationalError("LISTEN refused (test)")
+
+        from tasks.broker import transport as transport_module
+
+        monkeypatch.setattr(transport_module, "psycopg", RefusingPsycopg())
         with engine.connect() as db:
             db.execute(text("SELECT pg_terminate_backend(:pid)"),
                        {"pid": transport._listener.info.backend_pid})
