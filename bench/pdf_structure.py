@@ -4,8 +4,11 @@ running headers/footers, body text and speed, today's code side by side with the
     .venv/bin/python -m bench.pdf_structure                 # 20 new generated reports
     .venv/bin/python -m bench.pdf_structure -n 40 --seed 7 --json
     .venv/bin/python -m bench.pdf_structure --no-before     # only the working tree's extractors
+    .venv/bin/python -m bench.pdf_structure --office        # (d) alone: 24 office documents, seed 1
+    .venv/bin/python -m bench.pdf_structure --office --no-before --exports plain,marked,tagged
+    .venv/bin/python -m bench.pdf_structure --no-before --repeat 0   # (a) and (b), no speed rounds
 
-Three parts, each measured on the working tree's `extractors` ("after") and, in a child
+Parts, each measured on the working tree's `extractors` ("after") and, in a child
 interpreter, on `git archive HEAD extractors` ("before": the text layer only, one Markdown line
 per PDF text line):
 
@@ -41,6 +44,14 @@ per PDF text line):
     the generated reports; plus PDFium's bare `get_text_bounded` on the same files as a floor.
     Timing rounds alternate between before and after (the machine is shared, its load moves),
     the best round of each side is kept, and the median after/before ratio of rounds is printed.
+(d) with `--office` (and nothing else): the office corpus (`bench/office_corpus.py`: Word
+    documents typeset by LibreOffice with the decoys real documents have; the untagged exports
+    without outline, or with `--exports plain,marked,tagged` also the untagged exports with
+    bookmarks and the tagged ones), the development set rules are tuned
+    on: heading P/R/F1 and level accuracy and table cells as in (a), per document the heading
+    counts and P/R/F1; table of contents entries found as Markdown list items, emitted as
+    headings (more often than the real heading of the same text) or as table cells; the wholly
+    bold lines and captions made to look like headings that came out as headings.
 """
 
 from __future__ import annotations
@@ -349,6 +360,7 @@ def measure_docling() -> list[dict[str, Any]]:
             "file": source.name,
             "truth_headings": len(truth_headings), "our_headings": len(our_headings),
             "heading_recall": found / len(truth_headings) if truth_headings else None,
+            "heading_precision": found / len(our_headings) if our_headings else None,
             "truth_table_cells": len(truth_cells), "our_table_cells": len(our_cells),
             "table_cell_recall": shared / len(truth_cells) if truth_cells else None,
             "bow_recall": recall, "bow_precision": precision,
@@ -356,6 +368,94 @@ def measure_docling() -> list[dict[str, Any]]:
             "extra_headings": list((Counter(our_headings) - Counter(truth_headings)).elements())[:5],
         })
     return rows
+
+
+# ---------------------------------------------------------------- (d) the office corpus
+
+
+_LEADERS_AND_PAGE = re.compile(r"(\s?[.·…_]){3,}\s*[\divxlc]*$|\s+[ivxlc]{1,6}$|\s+\d{1,3}$")
+
+
+def _entry_key(text: str) -> str:
+    """A contents line's key: its heading's key, without dot leaders and page number."""
+    return heading_key(_LEADERS_AND_PAGE.sub("", normalise(text)))
+
+
+def _score_contents(document: Any, shape: MarkdownShape, tally: Tally) -> None:
+    """A table of contents read as one: its entries as Markdown list items, none as a heading
+    (beyond the real heading of the same text) or a table cell; the bold lines and captions
+    set to look like headings not as headings."""
+    entries = [_entry_key(text) for text in document.contents]
+    truth = Counter(_entry_key(h.text) for h in document.headings)
+    emitted = Counter(_entry_key(text) for text, _ in shape.headings)
+    items = Counter(_entry_key(_MD_LIST_ITEM.sub("", line)) for line in shape.lines
+                    if _MD_LIST_ITEM.match(line))
+    # Cells keep their section numbers: a one-word entry ("3.2 Budget") is not a header cell.
+    cells = Counter(normalise(c) for t in shape.tables for row in t for c in row)
+    for key, numbered in zip(entries, (normalise(t) for t in document.contents), strict=True):
+        tally.add("contents_entries")
+        tally.add("contents_as_item", int(items[key] > 0))
+        as_heading = emitted[key] > truth[key]
+        tally.add("contents_as_heading", int(as_heading))
+        tally.add("contents_in_table", int(cells[numbered] > 0))
+        if as_heading:
+            tally.fail("contents entry as heading", f"{document.name}: {key}")
+    for decoy in document.decoys:
+        hit = emitted[heading_key(decoy)] > 0
+        tally.add("decoys")
+        tally.add("decoy_as_heading", int(hit))
+        if hit:
+            tally.fail("bold line or caption as heading", f"{document.name}: {decoy}")
+
+
+def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, Any]:
+    """Headings, tables and the table of contents on bench/office_corpus.py's documents (the
+    `export`: "plain" untagged without outline, "marked" untagged with an outline, "tagged"),
+    summed over documents, with per-document heading counts."""
+    from bench.office_corpus import build
+    from extractors import ExtractionError
+    from extractors.router import extract
+
+    tally = Tally()
+    rows = []
+    for sample in build(count, seed):
+        document: Any = sample.truth
+        pdf = getattr(sample, export)
+        try:
+            markdown = extract(pdf.read_bytes(), filename=pdf.name).markdown
+        except ExtractionError:
+            markdown = ""
+        shape = read_markdown(markdown)
+        before = tally.counts.copy()
+        _score_headings(document, shape, tally)
+        _score_tables(document, shape, tally)
+        _score_contents(document, shape, tally)
+        tp = tally.counts["heading_tp"] - before["heading_tp"]
+        rows.append({"file": document.name, "truth_headings": len(document.headings),
+                     "our_headings": len(shape.headings), "heading_tp": tp,
+                     **{f"heading_{k}": v
+                        for k, v in _prf(tp, len(shape.headings), len(document.headings)).items()}})
+    c = tally.counts
+
+    def share(num: str, den: str) -> float:
+        return c[num] / c[den] if c[den] else 0.0
+
+    headings = _prf(c["heading_tp"], c["heading_pred"], c["heading_truth"])
+    tables = _prf(c["table_cell_tp"], c["table_cell_pred"], c["table_cell_truth"])
+    return {
+        "documents": count, "seed": seed, "export": export,
+        "heading_precision": headings["precision"], "heading_recall": headings["recall"],
+        "heading_f1": headings["f1"], "heading_level_accuracy": share("heading_level_ok", "heading_tp"),
+        "heading_level_accuracy_shifted": share("heading_level_shifted_ok", "heading_tp"),
+        "table_cell_precision": tables["precision"], "table_cell_recall": tables["recall"],
+        "table_f1": tables["f1"], "tables_found": share("table_found", "table_truth"),
+        "table_rows_exact": share("table_row_exact", "table_rows"),
+        "contents_as_item": share("contents_as_item", "contents_entries"),
+        "contents_as_heading": share("contents_as_heading", "contents_entries"),
+        "contents_in_table": share("contents_in_table", "contents_entries"),
+        "decoy_as_heading": share("decoy_as_heading", "decoys"),
+        "files": rows, "failures": tally.failures,
+    }
 
 
 # ---------------------------------------------------------------- (c) speed
@@ -418,6 +518,11 @@ def measure(
         out["docling"] = measure_docling()
     if "speed" in parts:
         out["speed"] = measure_speed(count, seed, repeat)
+    for export in ("plain", "marked", "tagged"):
+        if f"office-{export}" in parts:
+            out[f"office-{export}"] = measure_office(count, seed, export)
+    if "office" in parts:
+        out["office"] = measure_office(count, seed)
     return out
 
 
@@ -462,12 +567,16 @@ def _best_speed(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def measure_side_by_side(count: int, seed: int, repeat: int, before: bool) -> dict[str, Any]:
     """Quality once per side; speed in `repeat` rounds alternating before and after, so both
-    sides see the same load on a shared machine; the best round of each side is kept."""
+    sides see the same load on a shared machine; the best round of each side is kept (no
+    speed at all with `repeat` 0)."""
     if not before:
-        return {"before": None, "after": measure(count, seed, repeat)}
+        parts = ("quality", "speed") if repeat else ("quality",)
+        return {"before": None, "after": measure(count, seed, repeat, parts)}
     with BeforeTree() as tree:
         old = tree.measure(count, seed, repeat, ("quality",))
         new = measure(count, seed, repeat, ("quality",))
+        if not repeat:
+            return {"before": old, "after": new}
         old_runs, new_runs = [], []
         for _ in range(repeat):
             old_runs.append(tree.measure(count, seed, 1, ("speed",))["speed"])
@@ -511,9 +620,9 @@ def print_tables(after: dict[str, Any], before: dict[str, Any] | None) -> None:
         print(f"| {label} | " + " | ".join(_fmt(s["reports"][key]) for _, s in sides) + " |")
     print()
     print("docling/pdf, each cell " + " / ".join(n for n, _ in sides))
-    print("| file | headings (truth) | heading recall | table cells (truth) | table cell recall "
-          "| BoW recall | BoW precision |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| file | headings (truth) | heading recall | heading precision | table cells (truth) "
+          "| table cell recall | BoW recall | BoW precision |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for index, row in enumerate(after["docling"]):
         per = [s["docling"][index] for _, s in sides]
 
@@ -521,17 +630,19 @@ def print_tables(after: dict[str, Any], before: dict[str, Any] | None) -> None:
             return " / ".join(_fmt(p[key]) for p in per)
 
         print(f"| {row['file']} | {row['truth_headings']} | {cell('heading_recall')} "
-              f"| {row['truth_table_cells']} | {cell('table_cell_recall')} "
+              f"| {cell('heading_precision')} | {row['truth_table_cells']} | {cell('table_cell_recall')} "
               f"| {cell('bow_recall')} | {cell('bow_precision')} |")
     recalls = " / ".join(f"{statistics.mean(p['bow_recall'] for p in s['docling']):.3f}" for _, s in sides)
     precisions = " / ".join(
         f"{statistics.mean(p['bow_precision'] for p in s['docling']):.3f}" for _, s in sides
     )
-    print(f"| mean (bench/extract.py's born-digital PDF row) | | | | | {recalls} | {precisions} |")
+    print(f"| mean (bench/extract.py's born-digital PDF row) | | | | | | {recalls} | {precisions} |")
     print()
+    if "speed" not in after:
+        after["speed"] = {}
     print("| pages/s (best of runs) | pages | " + " | ".join(n for n, _ in sides) + " |")
     print("|---|---:|" + "---:|" * len(sides))
-    for name in ("corpus", "reports"):
+    for name in ("corpus", "reports") if after["speed"] else ():
         speed = after["speed"][name]
         label = "born-digital corpus PDFs" if name == "corpus" else "generated reports"
         print(f"| fast track, {label} | {speed['pages']} | "
@@ -556,20 +667,99 @@ def print_tables(after: dict[str, Any], before: dict[str, Any] | None) -> None:
                 print(f"    {example}")
 
 
+_OFFICE_ROWS = (
+    ("heading F1", "heading_f1"), ("heading precision", "heading_precision"),
+    ("heading recall", "heading_recall"), ("heading level accuracy (of matched)", "heading_level_accuracy"),
+    ("  same, up to one shift per document", "heading_level_accuracy_shifted"),
+    ("table cell F1", "table_f1"), ("tables found (>= half their cells)", "tables_found"),
+    ("table rows exact", "table_rows_exact"),
+    ("contents entries as list items", "contents_as_item"),
+    ("contents entries as headings", "contents_as_heading"),
+    ("contents entries in tables", "contents_in_table"),
+    ("bold lines and captions as headings", "decoy_as_heading"),
+)
+
+
+_EXPORTS = {"plain": "untagged, no outline", "marked": "untagged, with bookmarks", "tagged": "tagged"}
+
+
+def print_office(after: dict[str, Any], before: dict[str, Any] | None, export: str = "plain") -> None:
+    sides = [("before", before), ("after", after)] if before else [("after", after)]
+    o = after["office"]
+    last = o["seed"] + o["documents"] - 1
+    print(f"Office corpus (bench/office_corpus.py, LibreOffice, {_EXPORTS[export]}): "
+          f"{o['documents']} documents "
+          f"(seeds {o['seed']}..{last})")
+    print("| measure | " + " | ".join(n for n, _ in sides) + " |")
+    print("|---|" + "---:|" * len(sides))
+    for label, key in _OFFICE_ROWS:
+        print(f"| {label} | " + " | ".join(_fmt(s["office"][key]) for _, s in sides) + " |")
+    print()
+    print("| document | headings (truth) | emitted | P | R | F1 |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for index, row in enumerate(o["files"]):
+        per = [s["office"]["files"][index] for _, s in sides]
+        emitted = " / ".join(str(p["our_headings"]) for p in per)
+        print(f"| {row['file']} | {row['truth_headings']} | {emitted}"
+              + " | " + " | ".join(" / ".join(_fmt(p[f"heading_{k}"]) for p in per)
+                                   for k in ("precision", "recall", "f1")) + " |")
+    if o["failures"]:
+        print()
+        print("Failures (after), first examples:")
+        for kind, examples in o["failures"].items():
+            print(f"- {kind}:")
+            for example in examples:
+                print(f"    {example}")
+
+
+def office(count: int, seed: int, before: bool, as_json: bool, exports: tuple[str, ...] = ("plain",)) -> None:
+    """The office corpus alone, today's extractors and (in a child) the last commit's; one
+    table per export ("plain": untagged without outline, the heuristics alone; "marked":
+    untagged with bookmarks; "tagged")."""
+    from bench.office_corpus import build
+
+    build(count, seed)  # converted once, before either side reads it
+    for export in exports:
+        part = "office" if export == "plain" else f"office-{export}"
+        result: dict[str, Any] = {"before": None, "after": measure(count, seed, 0, (part,))}
+        if before:
+            with BeforeTree() as tree:
+                result["before"] = tree.measure(count, seed, 0, (part,))
+        if as_json:
+            print(json.dumps(result, indent=2))
+            continue
+        for side in ("before", "after"):
+            if result[side] is not None:
+                result[side] = {"office": result[side][part]}
+        print_office(result["after"], result["before"], export)
+        print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--reports", type=int, default=20, help="generated reports (default 20)")
+    parser.add_argument("-n", "--reports", type=int, default=None,
+                        help="generated reports (default 20), or office documents with --office (default 24)")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the first report (default: a new one each run, printed)")
-    parser.add_argument("--repeat", type=int, default=3, help="timing runs, the best is kept (default 3)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="timing runs, the best is kept (default 3; 0 skips the speed part)")
     parser.add_argument("--no-before", action="store_true", help="skip the last commit's extractors")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument("--office", action="store_true",
+                        help="only the office corpus (bench/office_corpus.py; -n 24 and --seed 1 by default)")
+    parser.add_argument("--exports", default="plain",
+                        help="with --office: comma-separated exports to score, of plain (untagged, no "
+                             "outline), marked (untagged with bookmarks), tagged (default plain)")
     args = parser.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     sys.path.insert(0, str(ROOT))
     # Each run measures different reports unless told otherwise; the seed printed reproduces it.
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    result = measure_side_by_side(args.reports, seed, args.repeat, before=not args.no_before)
+    if args.office:
+        office(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
+               tuple(args.exports.split(",")))
+        return
+    result = measure_side_by_side(args.reports or 20, seed, args.repeat, before=not args.no_before)
     result["load_average"] = os.getloadavg()
     if args.json:
         print(json.dumps(result, indent=2))

@@ -22,7 +22,10 @@ class Page:
     structure as the PDF structure stage saw it (kind, box, text; see
     :class:`extractors.pdf_structure.Block`; a block's ``span`` is where its text is in
     ``markdown``, its ``box`` where it is on the page), ``size`` the page's width and height
-    in the units of those boxes (PDF points).
+    in the units of those boxes (PDF points).  ``structure`` is what decided a PDF text-layer
+    page's headings: ``tags`` (its structure tree), ``outline`` (its bookmarks), ``contents``
+    (the document's table of contents) or ``heuristics`` (see :mod:`extractors.pdf_evidence`);
+    None for other pages.
     """
 
     markdown: str
@@ -32,6 +35,7 @@ class Page:
     running: list[str] = field(default_factory=list)
     blocks: list[dict[str, Any]] = field(default_factory=list)
     size: tuple[float, float] | None = None
+    structure: str | None = None
 
 
 @dataclass
@@ -104,7 +108,8 @@ class ExtractionResult:
             "attempts": [asdict(a) for a in self.attempts],
             "tables": len(self.tables),
             "pages": [{"number": p.number, "engine": p.engine, "quality": p.quality,
-                       "chars": len(p.markdown), **({"running": p.running} if p.running else {})}
+                       "chars": len(p.markdown), **({"running": p.running} if p.running else {}),
+                       **({"structure": p.structure} if p.structure else {})}
                       for p in self.pages],
         }
 

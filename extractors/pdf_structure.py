@@ -17,9 +17,19 @@ The rules, in the order they run:
   size or weight, a first-line indent or a list marker says otherwise.
 - **Headings**: short blocks in a font clearly larger than the body's, or bold where the
   body is not, or numbered as sections ("2.1 Method"); levels by font size rank, and by
-  numbering depth where headings are numbered.
+  numbering depth where headings are numbered.  Not headings, however set: bulleted items,
+  "Key: value" lines ("Date: 12 May 2024"), sentences (a full stop after more than eight
+  words), bold body-size lines of more than ten words; and, at the body's size, a line
+  followed by a table, a list or a few short lines (a table's title, a label, a name in a
+  signature block), or spaced like a paragraph in a document whose headings sit closer to
+  their text than to the text above.  A table of contents, when the document has one, then
+  decides (:mod:`extractors.pdf_evidence`).
 - **Lists**: blocks starting with a bullet or an item number become Markdown list items,
   their wrapped lines joined.
+- **Tables of contents** (:mod:`extractors.pdf_contents`): entries with dot leaders or a
+  right-aligned page column become a nested Markdown list, never headings nor a table; a bold
+  body-size line ending in a colon is a label, and a bold line level with two or more short
+  lines is a table row's cell, neither a heading.
 
 Body size is the most common font size by character count over the whole document.
 """
@@ -28,9 +38,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from extractors.pdf_contents import (
+    ContentsEntry,
+    find_contents,
+    might_hold_contents,
+    nest_across_pages,
+    text_key,
+)
+from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
 from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_words import PageLayout, Word
 
@@ -57,10 +75,32 @@ _SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.
 # Captions are set like headings (bold, on their own) but are not sections.
 _CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|exhibit|abbildung|tabelle)\s*[\dIVX]", re.IGNORECASE)
 _SENTENCE_END = (".", "!", "?", ":", ";")
+# A key and its value on one line ("Date: 12 May 2024", "Status: Final", "Reference: HM/17"):
+# a field of a memo's or a form's heading block, not a section.  The key is a word or two; a
+# key ending in a section mark ("Appendix A:", "Part 2:") names a section instead.
+_KEY_VALUE = re.compile(r"^(?P<key>[A-Z][\w'’/&-]*(?: [\w'’/&-]+)?):\s+(?P<value>\S.*)$")
+_KEY_SECTION_MARK = re.compile(r"(?:^| )(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})$")
+# A full stop after four words or more, then a capitalised word: one sentence ends inside.
+_SENTENCE_INSIDE = re.compile(r"(?:\S+\s+){3,}\S*[a-z]\.\s+[A-Z]")
+# A line ending with a full stop after more words than this is a sentence, however it is set.
+_SENTENCE_WORDS = 8
+# A heading is closer to the text below it than to the text above by at least this share of
+# the body size (and a point); a document sets its headings so when this share of its sure
+# headings, and this many, do.
+_BINDING = 0.1
+_BINDING_SHARE = 0.8
+_BINDING_MIN_VOTES = 3
+# A bold line of the body's size with more words than this is a statement, not a title.
+_BOLD_TITLE_WORDS = 10
 # How much larger than the body a heading's font must be.
 _HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 200
+# Top to top, the lines of one paragraph of large type are at most this many sizes apart.
+_LARGE_LINE_PITCH = 1.45
 _HEADING_MAX_LINES = 3
+# Display type (twice the body's size and more) fits few words a line: a title may wrap more.
+_DISPLAY_SCALE = 1.6
+_DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
 
 
@@ -76,6 +116,7 @@ class Line:
     page: int
     kind: str = "body"  # "header" and "footer" for running lines
     italic: bool = False
+    contents: ContentsEntry | None = None  # the table of contents entry the line is part of
 
     @property
     def text(self) -> str:
@@ -117,6 +158,8 @@ class PageStructure:
     running: list[str] = field(default_factory=list)  # header and footer lines removed
     tables: list[FoundTable] = field(default_factory=list)
     size: tuple[float, float] = (0.0, 0.0)  # the page's width and height in points
+    # What decided the page's headings: "tags", "outline" or "heuristics" (pdf_evidence).
+    source: str = HEURISTICS
 
 
 @dataclass
@@ -128,17 +171,24 @@ class _Style:
     body_family: str = ""
 
 
-def structure(layouts: list[PageLayout]) -> list[PageStructure]:
+def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = None) -> list[PageStructure]:
     """Each page's structured Markdown, blocks and running lines (pages without words give
-    empty Markdown, for the caller to keep its own text or OCR them)."""
+    empty Markdown, for the caller to keep its own text or OCR them).  ``evidence``, the
+    document's tags and outline, decides the headings of the pages it can speak for
+    (:mod:`extractors.pdf_evidence`); the heuristics rank the others'."""
     tables = {layout.number: _tables(layout) for layout in layouts}
     lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number)
              for layout in layouts}
     mark_running(layouts, lines)
+    _mark_contents(lines)
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number], style)
               for layout in layouts}
-    _rank_headings(style, [b for blocks in drafts.values() for b in blocks])
+    # What follows a label may be on the next page: the document's blocks in reading order.
+    _unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
+    sources = apply_evidence(evidence, layouts, drafts, style, _heading_shaped) if evidence else {}
+    # Headings the evidence placed have their levels; the heuristics rank the rest.
+    _rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
     out = []
     for layout in layouts:
         blocks = [_render(draft, style) for draft in drafts[layout.number]]
@@ -154,12 +204,46 @@ def structure(layouts: list[PageLayout]) -> list[PageStructure]:
                                  max(w.x1 for w in turned), max(w.bottom for w in turned))))
         markdown = _compose([b for b in blocks if b.kind not in ("header", "footer")])
         out.append(PageStructure(layout.number, markdown, blocks, [line.text for line in running],
-                                 tables[layout.number], (layout.width, layout.height)))
+                                 tables[layout.number], (layout.width, layout.height),
+                                 sources.get(layout.number, HEURISTICS)))
     return out
 
 
 def _tables(layout: PageLayout) -> list[FoundTable]:
-    return find_tables(layout) if layout.words else []
+    if not layout.words:
+        return []
+    # A table of contents' page column looks like a table's column of figures: its words are
+    # not offered to the table finder (they become a list, see _mark_contents).
+    if might_hold_contents(layout.words):
+        entries = find_contents(build_lines(layout.words, layout.number))
+        drawn = {id(word) for entry in entries for line in entry.lines for word in line.words}
+        if drawn:
+            layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
+    return find_tables(layout)
+
+
+def _mark_contents(lines: dict[int, list[Line]]) -> None:
+    """Mark the lines of tables of contents (:mod:`extractors.pdf_contents`) with their entry;
+    a page label the running-line rule took for a page number goes back to the body."""
+    everywhere = Counter(text_key(line.text) for page in lines.values() for line in page)
+    found: list[tuple[list[ContentsEntry], float]] = []
+    before: list[ContentsEntry] = []  # the entries of the page before
+    for page in lines.values():
+        # (A page after one with entries may hold a single last entry: always looked at.)
+        if not before and not might_hold_contents([word for line in page for word in line.words]):
+            continue
+        here = Counter(text_key(line.text) for line in page)
+
+        def drawn_elsewhere(key: str, here: Counter[str] = here) -> bool:
+            return everywhere[key] > here[key]
+
+        entries = find_contents(page, drawn_elsewhere, continued=bool(before))
+        before = entries
+        found.append((entries, min(line.x0 for line in page)))
+        for entry in entries:
+            for line in entry.lines:
+                line.contents, line.kind = entry, "body"
+    nest_across_pages(found)
 
 
 def _outside(words: list[Word], tables: list[FoundTable]) -> list[Word]:
@@ -435,6 +519,10 @@ class _Draft:
     marker: str = ""
     level: int | None = None
     number_depth: int = 0
+    contents: ContentsEntry | None = None
+    # Set like a heading but read as text by a rule that looked at its words or what follows
+    # it (a label, a bold statement): an outline's heading style does not make it one.
+    label: bool = False
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -467,7 +555,36 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
         drafts.extend(_group(run_lines, right, style, layout.number))
-    return drafts
+    _unhead_table_rows(drafts, body)
+    return _merge_contents(drafts)
+
+
+def _merge_contents(drafts: list[_Draft]) -> list[_Draft]:
+    """One block per table of contents entry: a page column read as a column of its own (its
+    strip between titles and labels looks like a gutter) gives an entry's label a block apart."""
+    first: dict[int, _Draft] = {}
+    out = []
+    for draft in drafts:
+        if draft.contents is not None and id(draft.contents) in first:
+            first[id(draft.contents)].lines.extend(draft.lines)
+            continue
+        if draft.contents is not None:
+            first[id(draft.contents)] = draft
+        out.append(draft)
+    return out
+
+
+def _unhead_table_rows(drafts: list[_Draft], lines: list[Line]) -> None:
+    """A one-line heading on one baseline with two or more other short lines is a cell of a
+    table row the table finder left out (a header row of bold column names), not a heading."""
+    for draft in drafts:
+        if draft.kind != "heading" or len(draft.lines) != 1:
+            continue
+        line = draft.lines[0]
+        centre = (line.top + line.bottom) / 2
+        row = [other for other in lines if other is not line and other.top <= centre <= other.bottom]
+        if len(row) >= 2 and all(len(other.text.split()) <= 4 for other in row):
+            draft.kind = "paragraph"
 
 
 def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_Draft]:
@@ -475,6 +592,12 @@ def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_D
     drafts: list[_Draft] = []
     current: _Draft | None = None
     for line in lines:
+        if line.contents is not None:  # a table of contents entry: a list item, whatever its look
+            if current is None or current.contents is not line.contents:
+                current = _Draft("contents", [], page, contents=line.contents)
+                drafts.append(current)
+            current.lines.append(line)
+            continue
         marker = _list_marker(line)
         if current is not None and not marker and _continues(current, line, right, style):
             current.lines.append(line)
@@ -501,8 +624,13 @@ def _continues(block: _Draft, line: Line, right: float, style: _Style) -> bool:
         return False  # a table of contents entry
     size = min(last.size, line.size)
     gap = line.top - last.bottom
-    if gap < -0.5 * size or gap > 0.55 * max(size, style.body_size * 0.8):
-        return False  # back up the page, or a paragraph's spacing
+    if gap < -0.5 * size:
+        return False  # back up the page
+    if gap > 0.55 * max(size, style.body_size * 0.8) and not (
+            size >= style.body_size * _HEADING_SCALE and line.top - last.top <= _LARGE_LINE_PITCH * size):
+        # A paragraph's spacing; but in large type a line without descenders leaves a wide
+        # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
+        return False
     if abs(line.size - last.size) > max(0.4, 0.04 * style.body_size) or line.bold != last.bold \
             or line.italic != last.italic:
         return False
@@ -519,13 +647,20 @@ def _continues(block: _Draft, line: Line, right: float, style: _Style) -> bool:
 
 
 def _classify(draft: _Draft, style: _Style) -> None:
+    if draft.kind == "contents":
+        return
     text = draft.text
     letters = sum(1 for ch in text if ch.isalpha())
-    if len(draft.lines) > _HEADING_MAX_LINES or len(text) > _HEADING_MAX_CHARS or letters < 2 \
+    max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
+    if len(draft.lines) > max_lines or len(text) > _HEADING_MAX_CHARS or letters < 2 \
             or _CAPTION.match(text):
         return
+    if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
+        return  # a bulleted item, bold or not, is an item of a list
     section = _SECTION.match(text)
     larger = draft.size >= style.body_size * _HEADING_SCALE
+    if not larger and _key_value(text):
+        return
     bolder = draft.bold and not style.body_bold and draft.size >= style.body_size * 0.95
     # A slightly larger line in another typeface (a sans heading over serif text).
     if not (larger or bolder) and draft.size >= style.body_size * 1.05 and len(draft.lines) <= 2:
@@ -535,15 +670,123 @@ def _classify(draft: _Draft, style: _Style) -> None:
     numbered_title = section is not None and "." in section.group(1).rstrip(".") and words <= 12
     if ends_sentence and not (larger or bolder or section):
         return
+    if ends_sentence and text.rstrip().endswith(".") and words > _SENTENCE_WORDS:
+        return  # a sentence set large or bold (a lead paragraph, an emphasised statement)
+    if words > _SENTENCE_WORDS and _SENTENCE_INSIDE.search(text):
+        return  # sentences, the last one cut at a page's or a column's end
+    if _LEADERS.search(text):
+        return  # a table of contents line the contents rules did not take
     if not (larger or bolder) and len(draft.lines) == 1 and draft.lines[0].italic and words <= 8:
         # A short italic line of capitalised words on its own (a run-in style's sub-heading).
         capitalised = sum(1 for w in text.split() if w[:1].isupper())
         bolder = capitalised >= max(1, words // 2 + 1) and not text.rstrip().endswith(_SENTENCE_END)
-    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence) or \
+    # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
+    label = text.rstrip().endswith(":") and not larger
+    # Bold at the body's size with more words than a title has is an emphasised statement.
+    if bolder and not larger and words > _BOLD_TITLE_WORDS and not section:
+        draft.label = True
+        return
+    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label) or \
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
         if section and section.group(2):
             draft.number_depth = section.group(2).count(".") + 1
+
+
+def _key_value(text: str) -> bool:
+    """A "Key: value" line (see _KEY_VALUE): the value holds a figure (a date, a reference)
+    or is a word or two ("Status: Final")."""
+    match = _KEY_VALUE.match(text.strip())
+    if match is None or _KEY_SECTION_MARK.search(match.group("key")):
+        return False
+    value = match.group("value")
+    return any(ch.isdigit() for ch in value) or len(value.split()) <= 2
+
+
+def _unhead_labels(drafts: list[_Draft], style: _Style) -> None:
+    """A heading set at the body's size (bold, not numbered as a section) is text when it is
+    spaced as text in a document whose headings are not (see _binds), and a label when what
+    follows it is not text it heads: a table (the table's title), a list (a label like
+    "NOTES" before numbered notes), or short lines of a few words each (a name in a
+    signature block, then a job title and a date)."""
+    binding = _binding(drafts, style)
+    for index, draft in enumerate(drafts):
+        # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
+        if draft.kind != "heading" or draft.size >= style.body_size * _HEADING_SCALE or draft.number_depth:
+            continue
+        after = _next_block(drafts, index)
+        # (Nothing after it on the page is no sign: a heading may end a page, its text on the next.)
+        if after is None:
+            continue
+        if binding and _binds(drafts[index - 1] if index else None, draft, after, style) is False:
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+            continue
+        if after.kind in ("table", "list_item") or (
+                after.kind == "paragraph" and all(len(line.text.split()) <= 4 for line in after.lines)
+                and not after.text.rstrip().endswith(_SENTENCE_END)):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def _next_block(drafts: list[_Draft], index: int) -> _Draft | None:
+    """The block after ``drafts[index]`` that is not a table of contents entry."""
+    for position in range(index + 1, len(drafts)):
+        if drafts[position].kind != "contents":
+            return drafts[position]
+    return None
+
+
+def _binding(drafts: list[_Draft], style: _Style) -> bool:
+    """Whether the document sets its headings closer to the text below them than to the text
+    above (space before, little after): what its sure headings (larger than the body, or
+    numbered as sections) show, when enough of them can be measured.  Documents that space
+    headings like paragraphs exist (a bold line and a blank line), and there spacing says
+    nothing."""
+    votes = []
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading":
+            continue
+        if not (draft.size >= style.body_size * _HEADING_SCALE or draft.number_depth):
+            continue  # a sure heading: larger than the body, or numbered
+        after = _next_block(drafts, index)
+        vote = _binds(drafts[index - 1] if index else None, draft, after, style) if after else None
+        if vote is not None:
+            votes.append(vote)
+    return len(votes) >= _BINDING_MIN_VOTES and sum(votes) >= _BINDING_SHARE * len(votes)
+
+
+def _binds(before: _Draft | None, draft: _Draft, after: _Draft, style: _Style) -> bool | None:
+    """Whether a block between two blocks of text in one column sits closer to the text below
+    it than to the text above (None when that cannot be measured): headings are set so, a
+    bold paragraph has the body's spacing on both sides."""
+    if before is None or before.page != draft.page or after.page != draft.page \
+            or before.kind not in ("paragraph", "list_item") or after.kind != "paragraph":
+        return None
+    x0, top, x1, bottom = draft.box
+    above, below = before.box, after.box
+    if above[0] > x1 or above[2] < x0 or below[0] > x1 or below[2] < x0:
+        return None  # not one column
+    up, down = top - above[3], below[1] - bottom
+    if up < 0 or down < 0:
+        return None
+    return up - down >= max(1.0, _BINDING * style.body_size)
+
+
+def _heading_shaped(draft: _Draft) -> bool:
+    """Whether a block could be a heading whatever its font: short, with letters, not a
+    caption, a table of contents line or a sentence (the test a line set in a heading style
+    the document's outline confirms must pass, see :mod:`extractors.pdf_evidence`)."""
+    text = draft.text.rstrip()
+    if len(draft.lines) > _DISPLAY_MAX_LINES or len(text) > _HEADING_MAX_CHARS or _CAPTION.match(text) \
+            or _LEADERS.search(text) or sum(1 for ch in text if ch.isalpha()) < 2:
+        return False
+    # A bulleted item, a "Key: value" field or a label ending in a colon is none whatever its
+    # style (a bold label set like a bold Heading 3 the outline confirms is still a label).
+    if (draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(") or _key_value(text) \
+            or text.endswith(":"):
+        return False
+    return not (text.endswith((".", ",", ";")) and not text.endswith(".."))
 
 
 def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
@@ -594,6 +837,8 @@ def _join_lines(lines: list[Line]) -> str:
 def _render(draft: _Draft, style: _Style) -> Block:
     if draft.table is not None:
         return Block("table", draft.table.markdown, draft.page, draft.box)
+    if draft.contents is not None:
+        return Block("list_item", draft.contents.markdown, draft.page, draft.box)
     text = _join_lines(draft.lines)
     if draft.kind == "heading":
         level = draft.level or 1

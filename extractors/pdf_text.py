@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,7 +16,10 @@ import pypdfium2.raw as pdfium_c
 from extractors.base import ExtractionError, ExtractionResult, ExtractOptions, Page, Table
 from extractors.engine import Engine, Request
 from extractors.mime import MIME_PDF
+from extractors.pdf_evidence import DocumentEvidence
+from extractors.pdf_outline import read_outline
 from extractors.pdf_structure import PageStructure, structure
+from extractors.pdf_tags import is_tagged, read_page_tags
 from extractors.pdf_words import PageLayout, read_layout
 from extractors.tables import cells_to_markdown
 from extractors.text_repair import repair_lam_alef, space_script_boundaries
@@ -84,6 +89,8 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
         warnings: list[str] = []
         images: list[int] = []
         layouts: list[PageLayout] = []
+        evidence = DocumentEvidence()
+        tagged = is_tagged(pdf)
         for index in range(count):
             layout = PageLayout(index + 1, 0.0, 0.0)
             text: str | None = ""
@@ -94,6 +101,8 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
                 layout = _layout(page, textpage, index + 1, warnings)
                 if layout.words and not any(_RTL.search(w.text) for w in layout.words):
                     text = None  # the structure stage writes it; read only if it does not
+                    if tagged:
+                        _read_tags(page, textpage, index + 1, evidence, warnings)
                 else:
                     layout = PageLayout(index + 1, 0.0, 0.0)
                     text = _plain_text(textpage)
@@ -103,8 +112,13 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
             pages.append(Page(text or "", number=index + 1, engine=NAME))
             layouts.append(layout)
         unread = {page.number for page, layout in zip(pages, layouts, strict=True) if layout.words}
+        if unread:
+            _read_outline(pdf, evidence, warnings)
         try:
-            tables = _apply_structure(pages, structure(layouts))
+            structured = structure(layouts, evidence)
+            for layout, found in zip(layouts, structured, strict=True):
+                layout.to_page(found)  # text read in a turned frame: boxes on the page as shown
+            tables = _apply_structure(pages, structured)
         except Exception as exc:  # a structure bug must not cost the document its text
             warnings.append(f"structure stage failed, plain text kept ({type(exc).__name__}: {exc})")
             tables = []
@@ -126,9 +140,35 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
                 "headings": sum(1 for p in pages for b in p.blocks if b["kind"] == "heading"),
                 "tables": len(tables),
                 "running_lines": sum(len(p.running) for p in pages),
+                # Pages by what decided their headings (tags, outline, heuristics).
+                "sources": dict(Counter(p.structure for p in pages if p.structure)),
+                "tagged": tagged,
+                "outline_entries": len(evidence.outline),
+                "evidence_ms": round(evidence.seconds * 1000, 1),
             },
         }
         return PdfText(pages, _metadata(pdf, "Title"), signals, warnings, tables)
+
+
+def _read_tags(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,
+               evidence: DocumentEvidence, warnings: list[str]) -> None:
+    """The page's tagged headings into ``evidence`` (a broken tree only costs the page its
+    tags: the heuristics take it)."""
+    started = time.perf_counter()
+    try:
+        evidence.tags[number] = read_page_tags(page, textpage, number)
+    except Exception as exc:  # PDFium on a malformed tree: the heuristics are still good
+        warnings.append(f"page {number}: structure tree unreadable ({type(exc).__name__}: {exc})")
+    evidence.seconds += time.perf_counter() - started
+
+
+def _read_outline(pdf: pdfium.PdfDocument, evidence: DocumentEvidence, warnings: list[str]) -> None:
+    started = time.perf_counter()
+    try:
+        evidence.outline = read_outline(pdf)
+    except Exception as exc:  # an outline is a hint, never a reason to fail
+        warnings.append(f"outline unreadable ({type(exc).__name__}: {exc})")
+    evidence.seconds += time.perf_counter() - started
 
 
 def _plain_text(textpage: pdfium.PdfTextPage) -> str:
@@ -173,6 +213,7 @@ def _apply_structure(pages: list[Page], structured: list[PageStructure]) -> list
         page.running = found.running
         page.blocks = [block.report() for block in found.blocks[:MAX_BLOCKS_PER_PAGE]]
         page.size = found.size
+        page.structure = found.source
         if found.markdown.strip():
             page.markdown = space_script_boundaries(found.markdown)
             if page.markdown != found.markdown:  # spaces inserted: the offsets moved

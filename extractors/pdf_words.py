@@ -7,17 +7,32 @@ downwards, as in reading order), whatever the page's own coordinate system or ro
 
 Words are read character by character with PDFium's text page API (one box call per
 character, one font look-up per word); rulings from the page's path objects.
+
+Text that does not stand upright on the page as displayed (a page whose ``/Rotate`` turns its
+upright content, a landscape table printed sideways on a portrait page, a page upside down)
+is read in its own frame, where it is upright: otherwise every character is a line of its own
+and a table comes out transposed with its words reversed.  A page that is mostly such text is
+read wholly in that frame; a large turned region on an upright page is read in its frame and
+placed where it stands (:class:`Placement`).  Such a layout's coordinates are those frames',
+not the displayed page's: :meth:`PageLayout.to_page` puts the boxes the structure stage finds
+back on the page as displayed.
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+
+if TYPE_CHECKING:
+    from extractors.pdf_structure import PageStructure
+
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -62,6 +77,78 @@ class PageLayout:
     # Text set at an angle (arXiv's margin stamp, turned column headers): kept out of the
     # words, whose lines and columns it would scramble; its boxes are where it is drawn.
     turned: list[Word] = field(default_factory=list)
+    # Text read in a turned frame (see the module's docstring): where its boxes are in this
+    # layout and how they map back onto the page as displayed; empty for upright pages.
+    placements: list[Placement] = field(default_factory=list)
+
+    def page_box(self, box: Box) -> Box:
+        """A box of this layout on the page as displayed."""
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for placement in self.placements:
+            if placement.holds(x, y):
+                return placement.to_page(box)
+        return box
+
+    def to_page(self, found: PageStructure) -> None:
+        """The structure found on this layout (block and table boxes, the page size) put back
+        on the page as displayed, for provenance: a chunk's boxes are where a viewer shows
+        its text."""
+        if not self.placements:
+            return
+        for block in found.blocks:
+            block.box = self.page_box(block.box)
+        for table in found.tables:
+            table.x0, table.top, table.x1, table.bottom = self.page_box(
+                (table.x0, table.top, table.x1, table.bottom))
+        found.size = self.placements[0].shown
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Text turned ``turn`` degrees (counter-clockwise) on the page as displayed, read in its
+    own upright frame and set into the layout shifted by (``dx``, ``dy``): the layout box
+    (``x0``, ``top``, ``x1``, ``bottom``) holds it.  ``shown`` is the displayed page's size."""
+
+    turn: int
+    dx: float
+    dy: float
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    shown: tuple[float, float]
+
+    def holds(self, x: float, y: float) -> bool:
+        return self.x0 - 1 <= x <= self.x1 + 1 and self.top - 1 <= y <= self.bottom + 1
+
+    def to_page(self, box: Box) -> Box:
+        x0, top, x1, bottom = box
+        return _unturn((x0 - self.dx, top - self.dy, x1 - self.dx, bottom - self.dy), self.turn, *self.shown)
+
+
+def _turn(box: Box, turn: int, width: float, height: float) -> Box:
+    """A box on the displayed page (``width`` x ``height``) in the frame where text turned
+    ``turn`` degrees counter-clockwise is upright (read left to right, lines top to bottom)."""
+    x0, top, x1, bottom = box
+    if turn == 90:  # read bottom to top: the text's lines follow one another rightwards
+        return height - bottom, x0, height - top, x1
+    if turn == 180:
+        return width - x1, height - bottom, width - x0, height - top
+    if turn == 270:  # read top to bottom: lines follow leftwards
+        return top, width - x1, bottom, width - x0
+    return box
+
+
+def _unturn(box: Box, turn: int, width: float, height: float) -> Box:
+    """The inverse of :func:`_turn`: a box of the text's frame on the displayed page."""
+    u0, v0, u1, v1 = box
+    if turn == 90:
+        return v0, height - u1, v1, height - u0
+    if turn == 180:
+        return width - u1, height - v1, width - u0, height - v0
+    if turn == 270:
+        return width - v1, u0, width - v0, u1
+    return box
 
 
 # Fonts whose name says bold although their weight and flags do not.
@@ -80,20 +167,38 @@ _MAX_PATH_SEGMENTS = 400  # paths with more segments are drawings (charts, glyph
 
 @dataclass
 class _Frame:
-    """The page's visible area (its crop box) and rotation: PDF user space to top-left space."""
+    """The page's visible area (its crop box) and rotation: PDF user space to top-left space;
+    with ``turn``, to the frame where text turned that much on the displayed page is upright."""
 
     left: float
     bottom: float
     right: float
     top: float
     rotation: int
+    turn: int = 0
 
     @property
-    def size(self) -> tuple[float, float]:
+    def shown(self) -> tuple[float, float]:
+        """The displayed page's width and height."""
         width, height = self.right - self.left, self.top - self.bottom
         return (height, width) if self.rotation in (90, 270) else (width, height)
 
+    @property
+    def size(self) -> tuple[float, float]:
+        width, height = self.shown
+        return (height, width) if self.turn in (90, 270) else (width, height)
+
+    def turned(self, turn: int) -> _Frame:
+        return replace(self, turn=turn)
+
     def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+        """A PDF-space box (any corner order) as (x0, top, x1, bottom) on the displayed page
+        (in the turned frame with ``turn``)."""
+        if self.turn:
+            return _turn(self.shown_box(x0, y0, x1, y1), self.turn, *self.shown)
+        return self.shown_box(x0, y0, x1, y1)
+
+    def shown_box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
         """A PDF-space box (any corner order) as (x0, top, x1, bottom) on the displayed page."""
         xs, ys = (min(x0, x1), max(x0, x1)), (min(y0, y1), max(y0, y1))
         if self.rotation == 90:
@@ -120,15 +225,17 @@ class _Style:
         self.flags = ctypes.c_int(0)
         self.matrix = pdfium_c.FS_MATRIX()
         self.names: dict[str, str] = {}
-        self.by_object: dict[int, tuple[float, bool, bool, str, bool]] = {}
+        self.by_object: dict[int, tuple[float, bool, bool, str, int]] = {}
 
     def font_name(self, font: str) -> str:
         """One string object per font name (a page has thousands of words, a few fonts)."""
         return self.names.setdefault(font, font)
 
-    def at(self, index: int) -> tuple[float, bool, bool, str, bool]:
+    def at(self, index: int) -> tuple[float, bool, bool, str, int]:
         """The style of the character at ``index``: looked up once per text object (a text
-        object has one font and size, and usually holds a line or more)."""
+        object has one font, size and direction, and usually holds a line or more).  The
+        direction is the baseline's angle in PDF space (0, 90, 180 or 270 degrees counter-
+        clockwise), or -1 for any other angle."""
         obj = pdfium_c.FPDFText_GetTextObject(self.raw, index)
         key = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
         if key is None:
@@ -138,14 +245,15 @@ class _Style:
             style = self.by_object[key] = self.look_up(index)
         return style
 
-    def look_up(self, index: int) -> tuple[float, bool, bool, str, bool]:
+    def look_up(self, index: int) -> tuple[float, bool, bool, str, int]:
         size = pdfium_c.FPDFText_GetFontSize(self.raw, index)
-        rotated = False
+        direction = 0
         if pdfium_c.FPDFText_GetMatrix(self.raw, index, self.matrix):
             m = self.matrix
             # The size as drawn: fonts are often set at size 1 and scaled by the text matrix.
             size *= (m.c ** 2 + m.d ** 2) ** 0.5
-            rotated = abs(m.b) + abs(m.c) > 0.1 * (abs(m.a) + abs(m.d))
+            if abs(m.b) + abs(m.c) > 0.1 * (abs(m.a) + abs(m.d)) or (m.a < 0 and m.d < 0):
+                direction = _direction(m.a, m.b, m.c, m.d)
         weight = pdfium_c.FPDFText_GetFontWeight(self.raw, index)
         length = pdfium_c.FPDFText_GetFontInfo(self.raw, index, self.name, 128, ctypes.byref(self.flags))
         font = self.name.value.decode("latin-1", "replace") if 0 < length <= 128 else ""
@@ -154,16 +262,18 @@ class _Style:
         bold = weight >= 600 or bool(flags & _FLAG_FORCE_BOLD) or any(n in lower for n in _BOLD_NAMES) \
             or bool(_TEX_BOLD.search(lower))
         italic = bool(flags & _FLAG_ITALIC) or any(n in lower for n in _ITALIC_NAMES)
-        return float(size), bold, italic, font, rotated
+        return float(size), bold, italic, font, direction
 
 
-def read_words(textpage: pdfium.PdfTextPage, frame: _Frame) -> tuple[list[Word], list[Word]]:
-    """The page's words (PDFium's characters split at spaces, line breaks and gaps), and the
-    words of text set at an angle."""
-    reader = _WordReader(textpage, frame)
-    reader.read()
-    turned = reader.turned()
-    return reader.words, turned
+def _direction(a: float, b: float, c: float, d: float) -> int:
+    """A text matrix's baseline angle, counter-clockwise, as 0, 90, 180 or 270 degrees; -1
+    for text set at another angle, or mirrored (which no frame turns upright)."""
+    if a * d - b * c <= 0:
+        return -1
+    angle = math.degrees(math.atan2(b, a)) % 360
+    quarter = round(angle / 90) % 4 * 90
+    off = abs(angle - quarter)
+    return quarter if min(off, 360 - off) <= 6 else -1
 
 
 def _page_units(raw: Any, count: int) -> Any:
@@ -187,30 +297,45 @@ class _WordReader:
         self.box = [0.0, 0.0, 0.0, 0.0]
         self.start = 0
         self.line = 0
-        # Words of text set at an angle (a margin stamp, a turned column header).
+        # Words of text set at an angle (a margin stamp, a turned column header), and the
+        # angle of each on this frame (counter-clockwise degrees, -1 for an odd angle).
         self.rotated: list[Word] = []
+        self.rotated_turns: list[int] = []
         self.rotated_at_space = True
+        # Text turned 90, 180 or 270 degrees on this frame: (first index, end index, characters)
+        # of each piece, by angle, for reading it again in its own frame.
+        self.spans: dict[int, list[tuple[int, int, int]]] = {}
+        self.units: Any = None
+        self.count = 0
 
-    def flush(self, at_space: bool = True) -> None:
+    def flush(self, at_space: bool = True, end: int = 0) -> None:
+        """The word read so far, ending before character ``end``."""
         if self.chars:
-            size, bold, italic, font, rotated = self.style.at(self.start)
+            size, bold, italic, font, direction = self.style.at(self.start)
             x0, top, x1, bottom = self.box
             if not 0.3 * (bottom - top) <= size <= 3 * (bottom - top):
                 size = bottom - top  # no usable size from the font
             word = Word("".join(self.chars), x0, top, x1, bottom, size, bold, italic,
                         self.style.font_name(font), self.line)
-            if not rotated:
+            # The angle on this frame: the page's /Rotate (clockwise) and the frame's own turn
+            # take the text's angle in PDF space back.
+            turn = (direction - self.frame.rotation - self.frame.turn) % 360 if direction >= 0 else -1
+            if not turn:
                 self.words.append(word)
-            elif self.rotated and not self.rotated_at_space:
-                # Turned text is read a character at a time (each one a "line" of its own
-                # on the page as displayed): its pieces, until a space, are one word.
-                last = self.rotated[-1]
-                self.rotated[-1] = replace(last, text=last.text + word.text, x0=min(last.x0, x0),
-                                           top=min(last.top, top), x1=max(last.x1, x1),
-                                           bottom=max(last.bottom, bottom))
             else:
-                self.rotated.append(word)
-            if rotated:
+                if turn > 0:
+                    self.spans.setdefault(turn, []).append((self.start, max(end, self.start + 1),
+                                                            len(word.text)))
+                if self.rotated and not self.rotated_at_space:
+                    # Turned text is read a character at a time (each one a "line" of its
+                    # own on this frame): its pieces, until a space, are one word.
+                    last = self.rotated[-1]
+                    self.rotated[-1] = replace(last, text=last.text + word.text, x0=min(last.x0, x0),
+                                               top=min(last.top, top), x1=max(last.x1, x1),
+                                               bottom=max(last.bottom, bottom))
+                else:
+                    self.rotated.append(word)
+                    self.rotated_turns.append(turn)
                 self.rotated_at_space = at_space
             self.chars.clear()
         elif at_space:
@@ -221,7 +346,8 @@ class _WordReader:
         count = pdfium_c.FPDFText_CountChars(raw)
         if count <= 0:
             return []
-        units = _page_units(raw, count)
+        units = self.units = _page_units(raw, count)
+        self.count = count
         width, height = frame.size
         rect = pdfium_c.FS_RECTF()
         upright, left, page_top = frame.rotation == 0, frame.left, frame.top
@@ -233,7 +359,7 @@ class _WordReader:
                 code = pdfium_c.FPDFText_GetUnicode(raw, index)
             if (code <= 32 and code != _SOFT_HYPHEN) or code == 0xFFFE or \
                     (code >= 0x85 and chr(code).isspace()):
-                self.flush()
+                self.flush(end=index)
                 self.line += code == 10
                 continue
             if not loose_box(raw, index, rect):
@@ -262,16 +388,41 @@ class _WordReader:
                     chars.append(chr(code))
                     continue
             self.add(index, code, units, count, (x0, top, x1, bottom))
-        self.flush()
+        self.flush(end=count)
         return self.words
 
-    def turned(self) -> list[Word]:
-        """Words set at an angle; when they are most of the page (a page drawn turned),
-        they are the page's words instead and this is empty."""
-        if sum(len(w.text) for w in self.rotated) > sum(len(w.text) for w in self.words):
-            self.words.extend(self.rotated)
-            self.rotated = []
-        return self.rotated
+    def read_spans(self, spans: list[tuple[int, int, int]], units: Any, count: int) -> list[Word]:
+        """The characters of ``spans`` (pieces another reader found turned) read again on this
+        reader's frame, where they stand upright: words in reading order, lines as lines.
+        Every character goes through :meth:`add` (turned text is rare; no fast path)."""
+        raw, frame = self.raw, self.frame
+        keep = bytearray(count + 1)
+        for start, end, _ in spans:
+            keep[start:end] = b"\x01" * (end - start)
+        width, height = frame.size
+        rect = pdfium_c.FS_RECTF()
+        for index in range(spans[0][0], spans[-1][1]):
+            code = units[index]
+            if code == 0xFFFE:
+                code = pdfium_c.FPDFText_GetUnicode(raw, index)
+            if (code <= 32 and code != _SOFT_HYPHEN) or code == 0xFFFE or \
+                    (code >= 0x85 and chr(code).isspace()):
+                self.flush(end=index)
+                self.line += code == 10
+                continue
+            if not keep[index]:  # text of another direction between two pieces
+                self.flush(at_space=False, end=index)
+                continue
+            if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, rect):
+                if code == _SOFT_HYPHEN and self.chars:
+                    self.chars.append("-")
+                continue
+            x0, top, x1, bottom = frame.box(rect.left, rect.bottom, rect.right, rect.top)
+            if x1 < 0 or x0 > width or bottom < 0 or top > height:
+                continue
+            self.add(index, code, units, count, (x0, top, x1, bottom))
+        self.flush(end=spans[-1][1])
+        return self.words
 
     def add(self, index: int, code: int, units: Any, count: int,
             char_box: tuple[float, float, float, float]) -> None:
@@ -280,7 +431,7 @@ class _WordReader:
         if self.chars:
             tall = box[3] - box[1]
             if x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall or x0 < box[0] - 0.5 * tall:
-                self.flush(at_space=False)
+                self.flush(at_space=False, end=index)
                 if abs(top - box[1]) > 0.5 * tall:
                     self.line += 1
         if not self.chars:
@@ -356,12 +507,175 @@ def _path_lines(obj: Any, segments: int, frame: _Frame) -> list[Ruling]:
     return lines
 
 
+# Text turned on the page becomes a region read in its own frame from this many characters
+# and lines in that frame (a table: a header and two rows); less (a margin stamp, turned
+# column headers) stays turned text.
+_REGION_CHARS = 40
+_REGION_LINES = 3
+
+
 def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int) -> PageLayout:
-    """One page's words and rulings, on the page as displayed (top-left origin)."""
+    """One page's words and rulings, on the page as displayed (top-left origin), or in the
+    frame of the text when most of it is turned (see the module's docstring)."""
     frame = _frame(page)
     width, height = frame.size
-    words, turned = read_words(textpage, frame)
-    return PageLayout(number, width, height, words, read_rulings(page, frame), turned)
+    reader = _WordReader(textpage, frame)
+    reader.read()
+    if not reader.spans:  # the common case: nothing turned by a quarter
+        return PageLayout(number, width, height, reader.words, read_rulings(page, frame), _turned(reader))
+    return _turned_layout(page, textpage, number, frame, reader)
+
+
+def _turned(reader: _WordReader) -> list[Word]:
+    """Words set at an angle; when they are most of the page (a page drawn turned),
+    they are the page's words instead and this is empty."""
+    if sum(len(w.text) for w in reader.rotated) > sum(len(w.text) for w in reader.words):
+        reader.words.extend(reader.rotated)
+        reader.rotated = []
+    return reader.rotated
+
+
+def _turned_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int, frame: _Frame,
+                   reader: _WordReader) -> PageLayout:
+    """A page with text turned a quarter or half turn.  With upright text on it (a sideways
+    table between an upright running header and page number), the page stays upright and
+    each direction with enough text is a region read in its own frame, placed where it
+    stands; when a region's place is taken, the page is read in the frame of its most text
+    instead (a page shown turned by its /Rotate), the other directions placed likewise or
+    left as turned text."""
+    turned = _TurnedText(page, textpage, frame, reader)
+    chars = turned.chars
+    if chars[0]:
+        layout = turned.layout(number, 0, strict=True)
+        if layout is not None:
+            return layout
+    base = max(chars, key=lambda turn: (chars[turn], turn == 0))
+    layout = turned.layout(number, base, strict=False)
+    assert layout is not None  # (never None unless strict)
+    return layout
+
+
+class _TurnedText:
+    """The words of each direction of a page, read in their own frames once, and layouts of
+    the page in the frame of one of them (the base)."""
+
+    def __init__(self, page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, frame: _Frame,
+                 reader: _WordReader) -> None:
+        self.page, self.textpage, self.frame, self.reader = page, textpage, frame, reader
+        self.chars = {turn: sum(n for _, _, n in spans) for turn, spans in reader.spans.items()}
+        self.chars[0] = sum(len(w.text) for w in reader.words)
+        self.read: dict[int, list[Word]] = {0: reader.words}
+
+    def words_of(self, turn: int) -> list[Word]:
+        """The words of text turned ``turn`` degrees, in the frame where they stand upright."""
+        if turn not in self.read:
+            other = _WordReader(self.textpage, self.frame.turned(turn))
+            self.read[turn] = other.read_spans(self.reader.spans[turn], self.reader.units, self.reader.count)
+        return self.read[turn]
+
+    def layout(self, number: int, base: int, strict: bool) -> PageLayout | None:
+        """The page in the frame of the text turned ``base`` degrees; None when ``strict`` and
+        a region of another direction has no place of its own."""
+        reader, shown, chars = self.reader, self.frame.shown, self.chars
+        base_frame = self.frame.turned(base)
+        width, height = base_frame.size
+        words = list(self.words_of(base))
+        rulings = read_rulings(self.page, base_frame)
+        placements: list[Placement] = []
+        placed: set[int] = {base}
+        line = max((w.line for w in words), default=0) + 1
+        for turn in sorted(chars, key=lambda t: -chars[t]):
+            if turn in placed or chars[turn] < _REGION_CHARS:
+                continue
+            region = self.words_of(turn)
+            if len({w.line for w in region}) < _REGION_LINES:
+                continue
+            own = _region_rulings(region, turn, base, shown, rulings)
+            others = [r for i, r in enumerate(rulings) if i not in own]
+            placement = _placement(region, list(own.values()), turn, base, shown, (width, height),
+                                   words, others)
+            if placement is None:
+                if strict:
+                    return None
+                continue
+            placed.add(turn)
+            dx, dy = placement.dx, placement.dy
+            words += [replace(_moved(w, (w.x0 + dx, w.top + dy, w.x1 + dx, w.bottom + dy)),
+                              line=line + w.line) for w in region]
+            line = max(w.line for w in words) + 1
+            rulings = [Ruling(own[i].x0 + dx, own[i].top + dy, own[i].x1 + dx, own[i].bottom + dy)
+                       if i in own else r for i, r in enumerate(rulings)]
+            placements.append(placement)
+        if base:  # the rest of the layout is the base frame: turned back as a whole
+            placements.append(Placement(base, 0.0, 0.0, -math.inf, -math.inf, math.inf, math.inf, shown))
+        # What is left: turned pieces of other directions, and upright words on a turned page.
+        rest = [w for w, turn in zip(reader.rotated, reader.rotated_turns, strict=True) if turn not in placed]
+        if 0 not in placed:
+            rest += reader.words
+        turned = [_moved(w, _turn((w.x0, w.top, w.x1, w.bottom), base, *shown)) for w in rest] \
+            if base else rest
+        if not base and not placements and sum(len(w.text) for w in turned) > chars[0]:
+            words, turned = words + turned, []  # mostly text at odd angles, as _turned does
+        return PageLayout(number, width, height, words, rulings, turned, placements)
+
+
+def _moved(word: Word, box: Box) -> Word:
+    return replace(word, x0=box[0], top=box[1], x1=box[2], bottom=box[3])
+
+
+def _region_rulings(region: list[Word], turn: int, base: int, shown: tuple[float, float],
+                    rulings: list[Ruling]) -> dict[int, Ruling]:
+    """The rulings (by index, in the region's own frame) of a region read in its own frame:
+    those touching its words' footprint on the page, or a ruling already taken, and lying
+    within reach of it (a table's grid reaches past its text: the padding of the first
+    column, the width of the last)."""
+    own = (min(w.x0 for w in region), min(w.top for w in region),
+           max(w.x1 for w in region), max(w.bottom for w in region))
+    x0, top, x1, bottom = _turn(_unturn(own, turn, *shown), base, *shown)
+    reach_x, reach_y = max(20.0, 0.4 * (x1 - x0)), max(20.0, 0.4 * (bottom - top))
+    reach = [r for r in enumerate(rulings) if x0 - reach_x <= r[1].x0 and r[1].x1 <= x1 + reach_x
+             and top - reach_y <= r[1].top and r[1].bottom <= bottom + reach_y]
+    near = 3.0
+    taken: dict[int, Ruling] = {}
+    for _ in range(3):  # a grid's far rules touch the ones near the text, not the text
+        grown = False
+        for i, r in reach:
+            if i not in taken and r.x0 <= x1 + near and r.x1 >= x0 - near and r.top <= bottom + near \
+                    and r.bottom >= top - near:
+                taken[i] = r
+                grown = True
+        if not grown:
+            break
+        grid = list(taken.values())
+        x0, top = min(x0, *(r.x0 for r in grid)), min(top, *(r.top for r in grid))
+        x1, bottom = max(x1, *(r.x1 for r in grid)), max(bottom, *(r.bottom for r in grid))
+    return {i: Ruling(*_turn(_unturn((r.x0, r.top, r.x1, r.bottom), base, *shown), turn, *shown))
+            for i, r in taken.items()}
+
+
+def _placement(region: list[Word], rulings: list[Ruling], turn: int, base: int, shown: tuple[float, float],
+               size: tuple[float, float], words: list[Word], others: list[Ruling]) -> Placement | None:
+    """Where a region read in its own frame (its words and rulings) goes in the base frame:
+    the top-left corner of its footprint on the page, moved in so that it stays on the page
+    (a sideways table longer than the page is wide runs past its right edge); None when the
+    place is taken by text or rulings of the base (turned column headers over a table's
+    columns, a margin stamp beside the body), whose lines and grids it would join."""
+    boxes = [(w.x0, w.top, w.x1, w.bottom) for w in region] + [(r.x0, r.top, r.x1, r.bottom) for r in rulings]
+    u0, v0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    u1, v1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    x0, top, _, _ = _turn(_unturn((u0, v0, u1, v1), turn, *shown), base, *shown)
+    wide, tall = u1 - u0, v1 - v0
+    x0 = max(0.0, min(x0, size[0] - wide))
+    top = max(0.0, min(top, size[1] - tall))
+    for w in words:
+        x, y = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+        if x0 - 1 <= x <= x0 + wide + 1 and top - 1 <= y <= top + tall + 1:
+            return None
+    for r in others:
+        x, y = (r.x0 + r.x1) / 2, (r.top + r.bottom) / 2
+        if x0 + 1 < x < x0 + wide - 1 and top + 1 < y < top + tall - 1:
+            return None
+    return Placement(turn, x0 - u0, top - v0, x0, top, x0 + wide, top + tall, shown)
 
 
 def read_layouts(data: bytes, password: str | None = None, max_pages: int | None = None) -> list[PageLayout]:

@@ -261,3 +261,93 @@ def test_chunk_boxes_cover_the_words_of_their_text():
         first = re.findall(r"\w+", chunk.text)[0]
         assert any(first in word for word in inside), (chunk.text[:60], chunk.boxes)
     assert with_boxes_count >= 0.9 * (len(prose) + sum(c.is_table for c in chunks))
+
+
+# ------------------------------------------------------------------ decoys real documents have
+
+
+def test_bold_decoys_are_not_headings_and_real_headings_stay():
+    """Issue 32: what real documents set bold or large without being a section: a key-value
+    line, a bold bulleted item, a label before a list, a long bold statement, a large bold
+    sentence and a large cut one, a name in a signature block; the headings around them
+    stay headings."""
+    body1, after1 = paragraph(130, " ".join(SENTENCES[:3]))
+    body2, after2 = paragraph(after1 + 68, " ".join(SENTENCES[3:]))
+    body3, after3 = paragraph(after2 + 96, " ".join(SENTENCES[:2]))
+    body4, after4 = paragraph(after3 + 52, " ".join(SENTENCES[2:4]))
+    body5, after5 = paragraph(after4 + 88, " ".join(SENTENCES[4:]))
+    assert after5 < 700
+    data = make_pdf([
+        (72, 72, "Village Hall Annual Report", 22, "Helvetica-Bold"),
+        (72, 110, "Date: 12 May 2024", 10, "Helvetica-Bold"),
+        *body1,
+        (72, after1 + 14, "\u2022 Replacement of the boiler", 10, "Helvetica-Bold"),
+        (72, after1 + 28, "\u2022 Repair of the footpath", 10, "Helvetica-Bold"),
+        (72, after1 + 52, "Closing remarks", 10, "Helvetica-Bold"),
+        *body2,
+        (72, after2 + 14, "NOTES", 10, "Helvetica-Bold"),
+        (72, after2 + 28, "1. The hall was repainted in the spring by the volunteers.", 10),
+        (72, after2 + 42, "2. The lease was renewed for ten years by the parish council.", 10),
+        (72, after2 + 62, "All members must return the signed forms to the secretary by Friday", 10,
+         "Helvetica-Bold"),
+        (72, after2 + 80, "Outlook", 10, "Helvetica-Bold"),
+        *body3,
+        (72, after3 + 14, "The board approved the budget for the new hall and the footpath.", 13,
+         "Helvetica-Bold"),
+        *body4,
+        (72, after4 + 14, "Signed", 10),
+        (72, after4 + 28, "D. Jones", 10, "Helvetica-Bold"),
+        (72, after4 + 42, "Treasurer", 10),
+        (72, after4 + 56, "12 May 2024", 10),
+        (72, after4 + 76, "Next steps", 10, "Helvetica-Bold"),
+        *body5,
+        # A large lead paragraph cut at the page's end: one sentence ends inside it.
+        (72, after5 + 20, "The board met twice in the spring. The members of the", 13, "Helvetica-Bold"),
+    ])
+    markdown = markdown_of(data)
+    headings = [line for line in markdown.split("\n") if line.startswith("#")]
+    assert headings == ["# Village Hall Annual Report", "## Closing remarks", "## Outlook", "## Next steps"]
+    assert "- Replacement of the boiler" in markdown  # a bold item stays an item
+
+
+def test_key_values_and_section_labels():
+    assert pdf_structure._key_value("Date: 12 May 2024")
+    assert pdf_structure._key_value("Status: Final")
+    assert pdf_structure._key_value("Reference: HM/2024/17")
+    # A section's own label names a section; a title with a subtitle is not a field.
+    assert not pdf_structure._key_value("Appendix A: Data")
+    assert not pdf_structure._key_value("Chapter 2: Methods and results of the survey")
+
+
+
+def test_bold_line_spaced_like_the_body_is_text_where_headings_bind_to_their_text():
+    """In a document whose headings sit closer to the text below them than to the text above
+    (its larger, numbered headings show it), a short bold body-size paragraph with the body's
+    spacing on both sides is emphasis; a bold line set like the headings heads its text.
+    Where the headings are spaced like paragraphs, spacing says nothing: the line stays."""
+
+    def document(binding: bool) -> bytes:
+        lines: list[tuple] = [(72, 60, "Village Hall Annual Report", 22, "Helvetica-Bold")]
+        top = 100.0
+        # Boxes of 10-point lines are 12 points high; paragraphs 8 points apart.  Headings 16
+        # above and 4 below their text when binding, else 8 and 8.
+        above, below = (16, 4) if binding else (8, 8)
+        for number, sentences in enumerate((SENTENCES[:2], SENTENCES[2:4], SENTENCES[4:]), start=1):
+            body, top = paragraph(top, " ".join(sentences))
+            lines += body
+            lines.append((72, top + above, f"{number} Section {number}", 13, "Helvetica-Bold"))
+            top += above + 15 + below
+        body, top = paragraph(top, " ".join(SENTENCES[:2]))
+        lines += body
+        lines.append((72, top + 8, "Members agreed the budget without a vote", 10, "Helvetica-Bold"))
+        body, top = paragraph(top + 8 + 12 + 8, " ".join(SENTENCES[2:4]))
+        lines += body
+        lines.append((72, top + above, "Closing remarks", 10, "Helvetica-Bold"))
+        body, _ = paragraph(top + above + 12 + below, " ".join(SENTENCES[4:]))
+        return make_pdf(lines + body)
+
+    for binding in (True, False):
+        headings = [line.lstrip("# ") for line in markdown_of(document(binding)).split("\n")
+                    if line.startswith("#")]
+        assert "Closing remarks" in headings
+        assert ("Members agreed the budget without a vote" in headings) is not binding

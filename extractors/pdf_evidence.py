@@ -1,0 +1,454 @@
+"""The structure a PDF already carries, its tags and its outline, applied to the heading
+decisions of the structure stage (:mod:`extractors.pdf_structure`).
+
+Per page, one source decides the headings, in this order:
+
+- ``tags``: the document's structure tree names headings (:mod:`extractors.pdf_tags`) and
+  this page's tags are believable: the page is tagged, every tagged heading's text is the text
+  drawn where it is, and not (almost) every line is a heading.  The lines under a heading
+  element are headings at its level; the font styles (size, weight) of those lines are the
+  document's heading styles, and a block the heuristics took for a heading stays one only in
+  such a style set apart from the body by size or typeface (a "Contents" title set like
+  Heading 1 but tagged P) or when set larger than all of them (the document's title: PDF 1.x
+  has no Title type, exporters tag it P).  A bold body line tagged P is not a heading, even
+  when Heading 3 is set bold at the body's size.
+- ``outline``: the document's outline (:mod:`extractors.pdf_outline`) matches lines of the
+  page.  When three or more entries match (a "rich" outline), matched lines are headings at
+  the entry's depth, their styles are the heading styles as above, and a paragraph set in one
+  of them (apart from the body by size or typeface) becomes a heading too: the outline names
+  most, not all, of a document's headings.  Fewer matches only give their depth to headings
+  the heuristics found.
+- ``contents``: the document's own table of contents (:mod:`extractors.pdf_contents`), on the
+  pages neither the tags nor the outline decided.  Its entries are matched, in order, to
+  blocks after it; when most entries (and three or more) match, matched blocks are headings
+  at the entry's depth and their styles are the heading styles.  A heuristic heading in a
+  style the contents confirm but not listed in them is not a heading (a contents that lists a
+  style's headings lists them all: a bold line set like a listed Heading 3 is emphasis); one
+  in no confirmed style is not a heading when set at least as prominently as the least
+  prominent confirmed style (a bold 12-point lead between Heading 2 and the body), and is kept
+  below it (a Heading 4 the contents leave out); a contents title ("Contents") is kept.
+- ``heuristics``: the stage's own rules (any page the above leave alone).
+
+A title kept above the evidence's levels is level 1 and moves every other heading one level
+down, as the heuristics rank a title above its sections.
+
+A tree or an outline that says nothing true about a page is ignored there: wrong tags are
+common (exporters tag whole pages as H, or point at content that is not drawn).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from extractors.pdf_contents import contents_title
+from extractors.pdf_outline import OutlineEntry, title_key
+from extractors.pdf_tags import PageTags, TaggedHeading
+
+if TYPE_CHECKING:
+    from extractors.pdf_structure import _Draft, _Style
+    from extractors.pdf_words import PageLayout, Word
+
+TAGS = "tags"
+OUTLINE = "outline"
+CONTENTS = "contents"
+HEURISTICS = "heuristics"
+
+# Outline entries matched on their pages before the outline calibrates heading styles.
+RICH_OUTLINE = 3
+# Table of contents entries matched after it before they decide headings: this many, and
+# this share of the entries (a list that merely looks like contents matches little).
+_CONTENTS_MIN_MATCHED = 3
+_CONTENTS_MATCHED_SHARE = 0.7
+# A tagged page whose lines are (almost) all headings: a tree that tags everything H.
+_ALL_HEADINGS_SHARE = 0.9
+_ALL_HEADINGS_MIN_LINES = 4
+# Tagged text and drawn text agree when their keys are this similar (ligatures, a hyphen
+# PDFium marks at a line end, a glyph without Unicode may differ).
+_SAME_TEXT = 0.85
+# Outline titles and lines: fuzzy match above this similarity, only for longer titles.
+_SAME_TITLE = 0.92
+_FUZZY_MIN_CHARS = 10
+# Slack around a tagged heading's box (points) when deciding what is drawn inside it.
+_BOX_SLACK = 1.5
+_MAX_LEVEL = 6
+# The kinds of block the evidence may turn into headings or back into text; others (tables,
+# table of contents entries) are left as the stage made them.
+_TEXT_KINDS = ("heading", "paragraph", "list_item")
+
+
+@dataclass
+class DocumentEvidence:
+    """The tags (by 1-based page number; empty for untagged documents) and outline of one
+    document, and what reading them cost."""
+
+    tags: dict[int, PageTags] = field(default_factory=dict)
+    outline: list[OutlineEntry] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def apply_evidence(evidence: DocumentEvidence, layouts: list[PageLayout], drafts: dict[int, list[_Draft]],
+                   style: _Style, heading_shaped: Callable[[_Draft], bool]) -> dict[int, str]:
+    """Set the headings (kind and level) of the pages the evidence decides, in place, and
+    return their sources by page number (pages left to the heuristics are not in it).
+
+    ``drafts`` are each page's blocks in reading order, classified by the heuristics;
+    ``heading_shaped`` says whether a block could be a heading at all (short, not a sentence,
+    not a caption): a line set in a heading style must also be shaped like one."""
+    sources: dict[int, str] = {}
+    if any(page.headings for page in evidence.tags.values()):
+        believed = [layout.number for layout in layouts
+                    if layout.number in evidence.tags and layout.number in drafts
+                    and _believable(evidence.tags[layout.number], layout, drafts[layout.number])]
+        confirmed: list[tuple[_Draft, int]] = []
+        for number in believed:
+            drafts[number] = _tagged_drafts(drafts[number], evidence.tags[number].headings, confirmed)
+        if confirmed:
+            _calibrate({number: drafts[number] for number in believed}, confirmed, style, heading_shaped,
+                       promote=False, strict=True)
+            sources.update((number, TAGS) for number in believed)
+    rest = {number: page for number, page in drafts.items() if number not in sources}
+    sources.update(_apply_outline(evidence.outline, rest, style, heading_shaped))
+    rest = {number: page for number, page in drafts.items() if number not in sources}
+    sources.update(_apply_contents(rest, style, heading_shaped))
+    return sources
+
+
+def _style_key(draft: _Draft) -> tuple[float, bool, str]:
+    """A block's font style as heading styles are told apart: size to half a point, weight,
+    and the family most of its characters are set in (Word's Heading 3 is the body's size and
+    bold, but in the headings' typeface)."""
+    families: Counter[str] = Counter()
+    for line in draft.lines:
+        for word in line.words:
+            families[_font_family(word.font)] += len(word.text)
+    family = families.most_common(1)[0][0] if families else ""
+    return round(draft.size * 2) / 2, draft.bold, family
+
+
+def _font_family(font: str) -> str:
+    """A font name without its subset tag ("ABCDEF+") and style suffix ("-Bold", ",Italic")."""
+    name = font.split("+", 1)[-1]
+    return re.split(r"[-,]", name, maxsplit=1)[0].lower()
+
+
+def _calibrate(pages: dict[int, list[_Draft]], confirmed: list[tuple[_Draft, int]], style: _Style,
+               heading_shaped: Callable[[_Draft], bool], promote: bool,
+               listed: Callable[[_Draft], bool] | None = None, strict: bool = False) -> None:
+    """Headings of ``pages`` from the ``confirmed`` ones (block, level; level 0 for a title)
+    and their styles: see the module's docstring.  ``promote``: paragraphs set in a confirmed
+    style become headings too.  ``listed`` (a table of contents' calibration): whether a
+    heading the heuristics found is one the contents had to list if it were one; headings in a
+    confirmed style are then dropped, and headings in no confirmed style are dropped only when
+    set at least as prominently as the least prominent confirmed style (the contents stop at
+    some depth: what is set below it may be a heading they leave out).  ``strict`` (tags
+    and outlines, which name headings one by one): a heading they do not name keeps, or a
+    paragraph gets, a confirmed style's level only when that style is set apart from the body
+    by size or typeface (a contents title set like Heading 1); bold at the body's size in its
+    typeface is also how body text is emphasised, and the lines they do not name in it are."""
+    decided = {id(draft) for draft, _ in confirmed}
+    titles = [draft for draft, level in confirmed if level == 0]
+    levels: dict[tuple[float, bool, str], Counter[int]] = {}
+    for draft, level in confirmed:
+        draft.kind, draft.level, draft.number_depth = "heading", level, 0
+        if level:
+            levels.setdefault(_style_key(draft), Counter())[level] += 1
+    heading_styles = {key: counts.most_common(1)[0][0] for key, counts in levels.items()}
+    largest = max((size for size, _, _ in heading_styles), default=0.0)
+    deepest = max(heading_styles.values(), default=0)
+    least = min((_prominence(key) for key, level in heading_styles.items() if level == deepest),
+                default=(0.0, False))
+    for page in pages.values():
+        for draft in page:
+            if draft.kind not in _TEXT_KINDS or id(draft) in decided:
+                continue
+            key = _style_key(draft)
+            if draft.kind == "heading" and listed is not None:
+                if key[0] > largest + 0.5:
+                    titles.append(draft)
+                else:
+                    _contents_decision(draft, key, listed(draft), heading_styles, least)
+                continue
+            if draft.kind == "heading":
+                if key in heading_styles and (not strict or _set_apart(key, style)):
+                    draft.level, draft.number_depth = heading_styles[key], 0
+                elif heading_styles and key[0] > largest + 0.5:
+                    titles.append(draft)  # the document's title, which tags and outlines leave out
+                else:
+                    draft.kind = "list_item" if draft.marker else "paragraph"
+                    draft.level, draft.number_depth = None, 0
+            elif promote and draft.kind == "paragraph" and key in heading_styles and _distinct(key, style) \
+                    and (not strict or _set_apart(key, style)) and heading_shaped(draft) and not draft.label:
+                draft.kind, draft.level, draft.number_depth = "heading", heading_styles[key], 0
+    if titles:
+        _put_titles_first(pages, titles)
+
+
+def _put_titles_first(pages: dict[int, list[_Draft]], titles: list[_Draft]) -> None:
+    """The titles at level 1, every other heading one level further down."""
+    for page in pages.values():
+        for draft in page:
+            if draft.kind == "heading" and draft.level:
+                draft.level = min(_MAX_LEVEL, draft.level + 1)
+    for draft in titles:
+        draft.kind, draft.level, draft.number_depth = "heading", 1, 0
+
+
+def _contents_decision(draft: _Draft, key: tuple[float, bool, str], listed: bool,
+                       heading_styles: dict[tuple[float, bool, str], int], least: tuple[float, bool]) -> None:
+    """A heuristic heading the contents do not list: see _calibrate's ``listed``."""
+    deepest = max(heading_styles.values(), default=0)
+    if not listed:
+        # Outside the contents' reach (before it, its own title): the heuristics' heading
+        # stays, at the level of its style when it has a confirmed one.
+        if key in heading_styles:
+            draft.level, draft.number_depth = heading_styles[key], 0
+    elif key not in heading_styles and _prominence(key) < least:
+        # Set below every listed level: a heading the contents leave out.
+        draft.level, draft.number_depth = min(_MAX_LEVEL, deepest + 1), 0
+    else:
+        draft.kind = "list_item" if draft.marker else "paragraph"
+        draft.level, draft.number_depth = None, 0
+
+
+def _set_apart(key: tuple[float, bool, str], style: _Style) -> bool:
+    """A style that differs from the body's by more than weight: size or typeface."""
+    size, _, family = key
+    return size >= style.body_size * 1.05 or (bool(family) and family != style.body_family)
+
+
+def _prominence(key: tuple[float, bool, str]) -> tuple[float, bool]:
+    """How prominently a style is set, to compare with another: size, then weight."""
+    return key[0], key[1]
+
+
+def _distinct(key: tuple[float, bool, str], style: _Style) -> bool:
+    """A heading style that body text is not set in: lines in it can be promoted (an outline
+    entry set like the body is a heading, its look-alikes are not)."""
+    size, bold, family = key
+    return size >= style.body_size * 1.05 or (bold and not style.body_bold) \
+        or (family != style.body_family and size >= style.body_size * 0.95)
+
+
+# ---------------------------------------------------------------------------------- tags
+
+
+def _inside(x: float, y: float, box: tuple[float, float, float, float]) -> bool:
+    return box[0] - _BOX_SLACK <= x <= box[2] + _BOX_SLACK and box[1] - _BOX_SLACK <= y <= box[3] + _BOX_SLACK
+
+
+def _word_inside(word: Word, heading: TaggedHeading) -> bool:
+    return _inside((word.x0 + word.x1) / 2, (word.top + word.bottom) / 2, heading.box)
+
+
+def _same_text(a: str, b: str, threshold: float) -> bool:
+    if a == b:
+        return True
+    return bool(a and b) and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= threshold
+
+
+def _believable(tags: PageTags, layout: PageLayout, drafts: list[_Draft]) -> bool:
+    """Whether the page's tags can decide its headings (see the module's docstring)."""
+    if not tags.tagged or tags.missing:
+        return False
+    for heading in tags.headings:
+        drawn = " ".join(w.text for w in layout.words if _word_inside(w, heading))
+        if not _same_text(title_key(drawn), title_key(heading.text), _SAME_TEXT):
+            return False
+    lines = [line for draft in drafts for line in draft.lines]
+    covered = sum(1 for line in lines if _line_heading(line.words, tags.headings) is not None)
+    return not (len(lines) >= _ALL_HEADINGS_MIN_LINES and covered >= _ALL_HEADINGS_SHARE * len(lines))
+
+
+def _line_heading(words: list[Word], headings: list[TaggedHeading]) -> int | None:
+    """The index of the tagged heading most of the line's words are drawn in, if any."""
+    for index, heading in enumerate(headings):
+        if sum(1 for w in words if _word_inside(w, heading)) * 2 > len(words):
+            return index
+    return None
+
+
+def _tagged_drafts(drafts: list[_Draft], headings: list[TaggedHeading],
+                   confirmed: list[tuple[_Draft, int]]) -> list[_Draft]:
+    """The page's blocks cut where their lines pass in or out of a heading element; the lines
+    of one heading element are one block, added to ``confirmed`` with its level.  A block
+    holding a heading's lines and others is cut: its other parts are text."""
+    out: list[_Draft] = []
+    last_heading: int | None = None
+    for draft in drafts:
+        if draft.kind not in _TEXT_KINDS:
+            out.append(draft)
+            last_heading = None
+            continue
+        runs: list[tuple[int | None, list]] = []
+        for line in draft.lines:
+            index = _line_heading(line.words, headings)
+            if runs and runs[-1][0] == index:
+                runs[-1][1].append(line)
+            else:
+                runs.append((index, [line]))
+        if len(runs) == 1 and runs[0][0] is None:
+            out.append(draft)  # no heading element in it: calibrated by its style
+            last_heading = None
+            continue
+        for position, (index, lines) in enumerate(runs):
+            if index is not None and index == last_heading and out and out[-1].kind == "heading":
+                out[-1].lines.extend(lines)  # one heading element the heuristics cut in two
+                continue
+            if index is not None:
+                part = replace(draft, kind="heading", lines=lines, marker="", level=None, number_depth=0)
+                confirmed.append((part, min(_MAX_LEVEL, headings[index].level)))
+            else:
+                marker = draft.marker if position == 0 else ""
+                part = replace(draft, kind="list_item" if marker else "paragraph", lines=lines,
+                               marker=marker, level=None, number_depth=0)
+            out.append(part)
+            last_heading = index
+    return out
+
+
+# ------------------------------------------------------------------------------- outline
+
+
+def _match_outline(entries: list[OutlineEntry], drafts: dict[int, list[_Draft]],
+                   heading_shaped: Callable[[_Draft], bool]) -> list[tuple[_Draft, int, int]]:
+    """(block, level, page number) for each entry whose title is a block's text on the page
+    it jumps to (or the next one: destinations often point just above a heading at a page
+    end); each block is matched once, the first in reading order."""
+    matched: list[tuple[_Draft, int, int]] = []
+    used: set[int] = set()
+    keys: dict[int, str] = {}
+    for entry in entries:
+        title = title_key(entry.title)
+        if entry.page is None or len(title) < 2:
+            continue
+        for number in (entry.page, entry.page + 1):
+            found = _find_title(title, drafts.get(number, []), used, keys, heading_shaped)
+            if found is not None:
+                used.add(id(found))
+                matched.append((found, min(_MAX_LEVEL, entry.level), number))
+                break
+    return matched
+
+
+def _find_title(title: str, drafts: list[_Draft], used: set[int], keys: dict[int, str],
+                heading_shaped: Callable[[_Draft], bool]) -> _Draft | None:
+    candidates = [d for d in drafts if d.kind in _TEXT_KINDS and id(d) not in used and heading_shaped(d)]
+    for draft in candidates:
+        if keys.setdefault(id(draft), title_key(draft.text)) == title:
+            return draft
+    if len(title) >= _FUZZY_MIN_CHARS:
+        for draft in candidates:
+            if _same_text(keys[id(draft)], title, _SAME_TITLE):
+                return draft
+    return None
+
+
+def _apply_outline(entries: list[OutlineEntry], drafts: dict[int, list[_Draft]], style: _Style,
+                   heading_shaped: Callable[[_Draft], bool]) -> dict[int, str]:
+    if not entries or not drafts:
+        return {}
+    matches = _match_outline(entries, drafts, heading_shaped)
+    if not matches:
+        return {}  # an outline that names nothing on these pages says nothing about them
+    confirmed = [(draft, level) for draft, level, _ in matches]
+    if len(matches) < RICH_OUTLINE:
+        # Too few to tell heading styles, and a lone entry is often the document's title
+        # matching its running title: the matches place headings the heuristics found, at
+        # the outline's depth, and make none of a line the heuristics read as text.
+        sources: dict[int, str] = {}
+        for draft, level, number in matches:
+            if draft.kind == "heading":
+                draft.level, draft.number_depth = level, 0
+                sources[number] = OUTLINE
+        return sources
+    pages = {number: page for number, page in drafts.items() if page}
+    _calibrate(pages, confirmed, style, heading_shaped, promote=True, strict=True)
+    return dict.fromkeys(pages, OUTLINE)
+
+
+# ------------------------------------------------------------------- table of contents
+
+
+def _apply_contents(drafts: dict[int, list[_Draft]], style: _Style,
+                    heading_shaped: Callable[[_Draft], bool]) -> dict[int, str]:
+    """Headings of the pages after a table of contents from its entries (see the module's
+    docstring); the pages it decides, by number."""
+    numbers = sorted(number for number, page in drafts.items() if page)
+    entries: list[tuple[str, int, int]] = []  # (title key, depth, page number of the entry)
+    seen: set[int] = set()
+    for number in numbers:
+        for draft in drafts[number]:
+            if draft.contents is not None and id(draft.contents) not in seen:
+                seen.add(id(draft.contents))
+                entries.append((title_key(draft.contents.title), draft.contents.depth, number))
+    if len(entries) < _CONTENTS_MIN_MATCHED:
+        return {}
+    first = entries[0][2]
+    after = [number for number in numbers if number >= first]
+    order = [draft for number in after for draft in drafts[number]]
+    matched = _match_contents(entries, order, heading_shaped)
+    if len(matched) < _CONTENTS_MIN_MATCHED or len(matched) < _CONTENTS_MATCHED_SHARE * len(entries):
+        return {}
+    last_entry = max(position for position, draft in enumerate(order) if draft.contents is not None)
+    reach = {id(draft) for draft in order[last_entry + 1:]}
+    # The contents title ("Contents") is set like a heading and lists nothing: it stays.
+    titles = {id(draft) for draft in order[:last_entry + 1]
+              if draft.kind == "heading" and contents_title(draft.text)}
+    # Text drawn among the entries that was not read as one (a first entry apart from the
+    # rest, its page label on a line of its own) still names a heading.
+    drawn = {title_key(draft.text) for draft in order[:last_entry + 1] if draft.contents is None}
+
+    def listed(draft: _Draft) -> bool:
+        return id(draft) in reach and id(draft) not in titles and title_key(draft.text) not in drawn
+
+    pages = {number: drafts[number] for number in after}
+    # Levels: the contents' depth; a title above the first entry's level keeps level 1 (the
+    # calibration moves the others down one).
+    _calibrate(pages, matched, style, heading_shaped, promote=False, listed=listed)
+    return dict.fromkeys(pages, CONTENTS)
+
+
+def _match_contents(entries: list[tuple[str, int, int]], order: list[_Draft],
+                    heading_shaped: Callable[[_Draft], bool]) -> list[tuple[_Draft, int]]:
+    """(block, level) for each entry (title key, depth, page) whose title is a block's text;
+    ``order`` is the blocks from the contents' first page on, in reading order.  Entries are
+    matched in order, each to the first unused block from the last match on (page labels are
+    printed numbers, not page indexes, and may be off), else anywhere (a page read in the
+    wrong column order puts a heading before the one listed above it)."""
+    # The blocks that could be headings, once: (position in order, title key).
+    candidates = [(position, title_key(draft.text)) for position, draft in enumerate(order)
+                  if draft.kind in _TEXT_KINDS and heading_shaped(draft)]
+    matched: list[tuple[_Draft, int]] = []
+    used: set[int] = set()
+
+    def find(title: str, start: int, end: int) -> int | None:
+        for fuzzy in (False, True):
+            if fuzzy and len(title) < _FUZZY_MIN_CHARS:
+                break
+            for position, key in candidates:
+                if not start <= position < end or position in used:
+                    continue
+                # (Similar enough texts are of about one length: the cheap test first.)
+                if key == title or (fuzzy and abs(len(key) - len(title)) <= 0.2 * len(title)
+                                    and _same_text(key, title, _SAME_TITLE)):
+                    return position
+        return None
+
+    at = 0
+    for title, depth, _ in entries:
+        if len(title) < 2:
+            continue
+        position = find(title, at, len(order))
+        if position is None:
+            position = find(title, 0, at)
+        else:
+            at = position + 1
+        if position is not None:
+            used.add(position)
+            matched.append((order[position], min(_MAX_LEVEL, depth)))
+    return matched
