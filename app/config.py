@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -436,9 +436,11 @@ class Config:
         return "pagemill+" + to_sqlalchemy_url(database_url)
 
     def extract_options(self, password: str | None = None,
-                        cooling_until: dict[str, float] | None = None) -> ExtractOptions:
+                        cooling_until: dict[str, float] | None = None,
+                        transcribe_at_most: float | None = None) -> ExtractOptions:
         """Options for one document's extraction; the soft deadline starts now.
-        ``cooling_until``: transcription providers on cool-down (app/provider_cooldowns.py)."""
+        ``cooling_until``: transcription providers on cool-down (app/provider_cooldowns.py);
+        ``transcribe_at_most``: the seconds reserved for a recording (MediaSettings)."""
         return ExtractOptions(
             password=password, max_pages=self.max_pages, max_image_pixels=self.max_image_pixels,
             quality_threshold=self.quality_threshold, ocr_engines=self.ocr_engines,
@@ -446,7 +448,7 @@ class Config:
             easyocr_model_dir=self.easyocr_model_dir,
             docling_artifacts_path=self.docling_artifacts_path,
             mistral=self.mistral_settings(),
-            media=self.media_settings(cooling_until),
+            media=replace(self.media_settings(cooling_until), transcribe_at_most=transcribe_at_most),
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
             zip_limits=ZipLimits(max_total_bytes=self.zip_max_bytes, max_ratio=self.zip_max_ratio),
         )

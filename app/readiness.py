@@ -4,6 +4,8 @@ Each answers what is wrong and what to do, or ``None`` when all is well."""
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 from sqlalchemy import Connection
 
 from app.db import applied_revisions, schema_heads
@@ -16,6 +18,24 @@ def schema_problem(conn: Connection) -> str | None:
         return None
     return (f"the database's schema is at {', '.join(sorted(applied)) or 'no revision'}"
             f", the code expects {', '.join(sorted(heads))}: run `pagemill migrate`")
+
+
+# BROKER_URL schemes whose client library kombu imports only when connecting, and whose
+# absence it reports like a server that is down (redis: "'NoneType' object has no attribute
+# 'Redis'"): scheme -> (module, pip package).
+_BROKER_CLIENTS = {"redis": ("redis", "redis"), "rediss": ("redis", "redis"),
+                   "sentinel": ("redis", "redis"), "mongodb": ("pymongo", "pymongo"),
+                   "zookeeper": ("kazoo", "kazoo")}
+
+
+def missing_broker_client(url: str) -> str | None:
+    """What to install when BROKER_URL's transport needs a library that is not installed, or
+    ``None``: a missing library is not a broker that is down."""
+    scheme = url.split("://", 1)[0].split("+", 1)[0].lower()
+    client = _BROKER_CLIENTS.get(scheme)
+    if client is None or find_spec(client[0]) is not None:
+        return None
+    return f"the {client[1]} Python package is not installed: pip install {client[1]}"
 
 
 def connect_broker(url: str, timeout: float = 3.0) -> None:

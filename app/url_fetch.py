@@ -153,6 +153,13 @@ def ascii_host(host: str) -> str:
                          f"domain name: {exc}") from None
 
 
+def _not_public(host: str) -> str:
+    """The one refusal for a name that does not resolve and for one that resolves to a private
+    address: were they told apart, a tenant could ask which internal names exist."""
+    return (f"host {host!r} is not a public address: it does not resolve, or resolves to a "
+            "non-public address; only public addresses are fetched")
+
+
 def check_url(url: str, policy: UrlPolicy) -> Target:
     """Parse, validate and resolve ``url``; raise FetchError(url_not_allowed) with the reason."""
     refused_char = control_character(url)
@@ -176,7 +183,8 @@ def check_url(url: str, policy: UrlPolicy) -> Target:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:  # gaierror; a label over 63 characters
-        raise FetchError("url_not_allowed", f"host {host!r} does not resolve: {exc}") from exc
+        log.info("URL refused: host %r does not resolve (%s)", host, exc)
+        raise FetchError("url_not_allowed", _not_public(host)) from None
     addresses = tuple(dict.fromkeys(str(info[4][0]) for info in infos))
     refused = [a for a in addresses if not _address_allowed(a, policy)]
     if refused or not addresses:
@@ -184,8 +192,7 @@ def check_url(url: str, policy: UrlPolicy) -> Target:
         # what an internal name resolves to.
         log.info("URL refused: host %r resolves to non-public addresses %s", host,
                  ", ".join(refused) or "(none)")
-        raise FetchError("url_not_allowed", f"host {host!r} is not a public address (it "
-                         "resolves to a non-public address); only public addresses are fetched")
+        raise FetchError("url_not_allowed", _not_public(host))
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query

@@ -112,6 +112,11 @@ class MediaSettings:
     # 6 kbit/s 811 B/s; digital silence in AAC at 8 kbit/s (M4A) 127 B/s, in FLAC 177 B/s.
     # Half the lowest is 64 B/s, which still refuses a 1 Hz WAV header by 64 times.
     min_bytes_per_second: float = 64.0
+    # Seconds the worker reserved against the key's transcription limit for this recording (by
+    # its header: tasks/transcription_metering.py); None when no limit applies.  A track that
+    # decodes to more than that (a header that understates the length) is refused before any
+    # provider hears it, as the reservation would have refused the true length.
+    transcribe_at_most: float | None = None
     transcription: TranscriptionSettings = field(default_factory=TranscriptionSettings)
 
 
@@ -421,6 +426,11 @@ def run(request: Request, route: Route, options: ExtractOptions) -> ExtractionRe
         decoded = probe(track, ffprobe, TRACK_DEMUXERS, what="the track").duration
         check_duration(decoded, size, settings, decoded=True)
         duration = decoded or info.duration or 0.0
+        reserved = settings.transcribe_at_most
+        if reserved is not None and duration > reserved + 1.0:
+            raise ExtractionError("quota_exceeded", f"the upload decoded to {duration:.0f} s, more "
+                                  f"than the {reserved:.0f} s reserved for it against its key's "
+                                  "transcription limit (its header said less): nothing was sent")
         byte_bound = settings.piece_bytes / _PCM_BYTES_PER_SECOND * 0.97
         spans = plan_pieces(duration, silences, min(settings.piece_seconds, byte_bound),
                             settings.overlap_seconds)

@@ -267,7 +267,8 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
         # Its seconds against the key's daily limit, before any provider hears it.
         reservation = transcription_metering.reserve(engine, doc, data, config)
     options = config.extract_options(password=password if isinstance(password, str) else None,
-                                     cooling_until=cooling)
+                                     cooling_until=cooling,
+                                     transcribe_at_most=reservation.seconds if reservation else None)
     limit = config.media_time_limit if recording and clock.media_batch else config.extract_hard_timeout
     if doc.mime_type == MIME_RECORD:
         # A record is JSON this service staged: parsing it runs no native code and no

@@ -90,14 +90,26 @@ def test_doctor_prints_no_password_of_any_url(leaky_config: Config, as_json: boo
         assert "minio:***@127.0.0.1:1" in output
 
 
-def test_a_missing_redis_client_is_not_an_unreachable_server(leaky_config: Config, monkeypatch) -> None:
-    real = doctor_module.find_spec
-    monkeypatch.setattr(doctor_module, "find_spec",
-                        lambda name: None if name == "redis" else real(name))
+def test_a_missing_redis_client_is_not_an_unreachable_server(leaky_config: Config, config: Config,
+                                                               monkeypatch) -> None:
+    import app.readiness as readiness
+
+    real = readiness.find_spec
+    monkeypatch.setattr(readiness, "find_spec", lambda name: None if name == "redis" else real(name))
     check = doctor_module._broker_check(leaky_config, None)
     assert not check.ok and check.required
     assert "the redis Python package is not installed: pip install redis" in check.detail
     assert "unreachable" not in check.detail and BROKER_SECRET not in check.detail
+    # /readyz says the same, not that the broker is down (on a database that answers).
+    from dataclasses import replace
+
+    from app.api import create_app
+
+    api = create_app(replace(config, broker_url=leaky_config.broker_url))
+    answer = api.test_client().get("/readyz")
+    assert answer.status_code == 503
+    broker = answer.get_json()["error"]["details"]["broker"]
+    assert "pip install redis" in broker and "unreachable" not in broker and BROKER_SECRET not in broker
 
 
 def test_a_library_a_transport_fails_to_import_is_named(leaky_config: Config, monkeypatch) -> None:

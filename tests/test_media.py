@@ -677,3 +677,17 @@ def test_twenty_minutes_are_cut_in_silences_and_every_burst_comes_back_once(tmp_
     starts = [s["start"] for s in result.signals["segments"]]
     assert len(starts) == len(bursts)
     assert all(abs(start - burst[0]) < 0.2 for start, burst in zip(starts, bursts, strict=True))
+
+
+def test_a_track_longer_than_its_reservation_is_refused_before_any_provider_call(fakes, tmp_path) -> None:
+    """The worker reserves a recording's seconds by its header (tasks/transcription_metering.py);
+    a track that decodes to more than that (a header that understates) is refused as
+    ``quota_exceeded`` before a provider hears it, and one within it goes through."""
+    groq, _ = fakes
+    data = _ffmpeg(tmp_path, "a.wav", "-f", "lavfi", "-i", TONE)  # 3 s
+    with pytest.raises(ExtractionError) as info:
+        extract(data, options=_options(groq, transcribe_at_most=1.0))
+    assert info.value.code == "quota_exceeded" and "reserved" in info.value.message
+    assert not groq.calls
+    result = extract(data, options=_options(groq, transcribe_at_most=3.0))
+    assert result.route == "media" and len(groq.calls) == 1

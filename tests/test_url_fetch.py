@@ -299,7 +299,18 @@ def test_an_internationalised_host_that_does_not_resolve_is_a_clean_refusal(monk
     with pytest.raises(FetchError) as info:
         check_url(url, UrlPolicy(allow_http=True))
     assert info.value.code == "url_not_allowed"
-    assert "'xn--bcher-kva.example' does not resolve" in info.value.message
+    assert "'xn--bcher-kva.example' is not a public address" in info.value.message
+
+
+def test_a_name_that_does_not_resolve_and_one_that_resolves_privately_are_refused_alike(monkeypatch):
+    """Told apart, the two refusals would let a tenant ask which internal names exist."""
+    monkeypatch.setattr(socket, "getaddrinfo", _resolving({"intranet.example.org": "10.1.2.3"}))
+    messages = []
+    for host in ("intranet.example.org", "nothing.example.org"):
+        with pytest.raises(FetchError) as info:
+            check_url(f"https://{host}/a.pdf", UrlPolicy())
+        messages.append(info.value.message.replace(host, "HOST"))
+    assert messages[0] == messages[1]
 
 
 @pytest.mark.parametrize("host", [

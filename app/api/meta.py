@@ -17,7 +17,7 @@ from app.api.errors import error_response
 from app.api.openapi import Answer, build_spec, documented
 from app.api.responses import ErrorSchema, HealthSchema
 from app.api.web import secure_page
-from app.readiness import connect_broker, schema_problem
+from app.readiness import connect_broker, missing_broker_client, schema_problem
 from indexing.embedding import model_missing
 from tasks.heartbeat import STALE_AFTER_SECONDS, live_workers
 
@@ -131,9 +131,10 @@ def _broker_problem() -> str | None:
     cached = current_app.extensions.get(_BROKER_PROBE)
     if cached is not None and now - cached[0] < _BROKER_PROBE_SECONDS:
         return cast("str | None", cached[1])
-    problem = None
+    problem = missing_broker_client(url)
     try:
-        connect_broker(url, timeout=3)
+        if problem is None:
+            connect_broker(url, timeout=3)
     except Exception as exc:  # any failure to connect is the answer, not a crash
         log.warning("readiness: the broker is unreachable: %s", exc)
         problem = f"the broker (BROKER_URL) is unreachable ({type(exc).__name__}; see the log)"

@@ -15,7 +15,6 @@ import shutil
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
-from importlib.util import find_spec
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
@@ -47,14 +46,6 @@ URL_VARIABLES = ("DATABASE_URL", "BROKER_URL", "RESULT_BACKEND", "CELERY_RESULT_
 _URL_PASSWORD = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:)[^\s/]*@")
 # Shorter passwords are still caught in URLs, but replacing them anywhere would mangle text.
 _MIN_SECRET = 4
-# BROKER_URL schemes whose client library kombu imports only when connecting, and whose
-# absence it reports like a server that is down (redis: "'NoneType' object has no attribute
-# 'Redis'"): (scheme, module, pip package).
-_BROKER_CLIENTS = {"redis": ("redis", "redis"), "rediss": ("redis", "redis"),
-                   "sentinel": ("redis", "redis"), "mongodb": ("pymongo", "pymongo"),
-                   "zookeeper": ("kazoo", "kazoo")}
-
-
 @dataclass(frozen=True)
 class Check:
     check: str
@@ -117,15 +108,6 @@ def _url_secrets(config: Config) -> list[str]:
         if password:
             found += [password, unquote(password)]
     return found
-
-
-def _missing_client(url: str) -> str | None:
-    """What to install when BROKER_URL's transport needs a library that is not installed."""
-    scheme = url.split("://", 1)[0].split("+", 1)[0].lower()
-    client = _BROKER_CLIENTS.get(scheme)
-    if client is None or find_spec(client[0]) is not None:
-        return None
-    return f"the {client[1]} Python package is not installed: pip install {client[1]}"
 
 
 def _checks(config: Config, deep: bool) -> Iterator[Check]:
@@ -241,10 +223,10 @@ def _broker_check(config: Config, engine: Engine | None) -> Check:
     if config.broker_url:
         from kombu.utils.url import maybe_sanitize_url
 
-        from app.readiness import connect_broker
+        from app.readiness import connect_broker, missing_broker_client
 
         shown = maybe_sanitize_url(config.broker_url)  # never a password
-        missing = _missing_client(config.broker_url)
+        missing = missing_broker_client(config.broker_url)
         if missing is not None:
             return Check("broker", False, True, f"{missing} (BROKER_URL is {shown})")
         try:
