@@ -160,6 +160,25 @@ def _prf(tp: int, predicted: int, truth: int) -> dict[str, float]:
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
 
+def _share(counts: Counter[str], num: str, den: str) -> float:
+    return counts[num] / counts[den] if counts[den] else 0.0
+
+
+def _structure_scores(counts: Counter[str]) -> dict[str, float]:
+    """Heading and table scores from a tally's counts, as every set reports them."""
+    headings = _prf(counts["heading_tp"], counts["heading_pred"], counts["heading_truth"])
+    tables = _prf(counts["table_cell_tp"], counts["table_cell_pred"], counts["table_cell_truth"])
+    return {
+        "heading_precision": headings["precision"], "heading_recall": headings["recall"],
+        "heading_f1": headings["f1"],
+        "heading_level_accuracy": _share(counts, "heading_level_ok", "heading_tp"),
+        "heading_level_accuracy_shifted": _share(counts, "heading_level_shifted_ok", "heading_tp"),
+        "table_cell_precision": tables["precision"], "table_cell_recall": tables["recall"],
+        "table_f1": tables["f1"], "tables_found": _share(counts, "table_found", "table_truth"),
+        "table_rows_exact": _share(counts, "table_row_exact", "table_rows"),
+    }
+
+
 # ---------------------------------------------------------------- (a) generated reports
 
 
@@ -304,18 +323,10 @@ def measure_reports(
     c = tally.counts
 
     def share(num: str, den: str) -> float:
-        return c[num] / c[den] if c[den] else 0.0
+        return _share(c, num, den)
 
-    headings = _prf(c["heading_tp"], c["heading_pred"], c["heading_truth"])
-    tables = _prf(c["table_cell_tp"], c["table_cell_pred"], c["table_cell_truth"])
     return {
-        "reports": count, "seed": seed, "pages": pages,
-        "heading_precision": headings["precision"], "heading_recall": headings["recall"],
-        "heading_f1": headings["f1"], "heading_level_accuracy": share("heading_level_ok", "heading_tp"),
-        "heading_level_accuracy_shifted": share("heading_level_shifted_ok", "heading_tp"),
-        "table_cell_precision": tables["precision"], "table_cell_recall": tables["recall"],
-        "table_f1": tables["f1"], "tables_found": share("table_found", "table_truth"),
-        "table_rows_exact": share("table_row_exact", "table_rows"),
+        "reports": count, "seed": seed, "pages": pages, **_structure_scores(c),
         "paragraph_one_block": share("paragraph_one_block", "paragraphs"),
         "paragraph_one_block_columns": share("paragraph_one_block_columns", "paragraphs_columns"),
         "list_item_one_line": share("list_one_line", "list_items"),
@@ -438,18 +449,10 @@ def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, An
     c = tally.counts
 
     def share(num: str, den: str) -> float:
-        return c[num] / c[den] if c[den] else 0.0
+        return _share(c, num, den)
 
-    headings = _prf(c["heading_tp"], c["heading_pred"], c["heading_truth"])
-    tables = _prf(c["table_cell_tp"], c["table_cell_pred"], c["table_cell_truth"])
     return {
-        "documents": count, "seed": seed, "export": export,
-        "heading_precision": headings["precision"], "heading_recall": headings["recall"],
-        "heading_f1": headings["f1"], "heading_level_accuracy": share("heading_level_ok", "heading_tp"),
-        "heading_level_accuracy_shifted": share("heading_level_shifted_ok", "heading_tp"),
-        "table_cell_precision": tables["precision"], "table_cell_recall": tables["recall"],
-        "table_f1": tables["f1"], "tables_found": share("table_found", "table_truth"),
-        "table_rows_exact": share("table_row_exact", "table_rows"),
+        "documents": count, "seed": seed, "export": export, **_structure_scores(c),
         "contents_as_item": share("contents_as_item", "contents_entries"),
         "contents_as_heading": share("contents_as_heading", "contents_entries"),
         "contents_in_table": share("contents_in_table", "contents_entries"),
