@@ -489,14 +489,3 @@ def _disable_endpoint(conn: Connection, endpoint_id: str, reason: str) -> None:
         UPDATE webhook_deliveries SET status = 'disabled', updated_at = now()
         WHERE endpoint_id = CAST(:id AS uuid) AND status = 'pending'
     """), {"id": endpoint_id})
-
-
-def seconds_until_due(conn: Connection) -> float | None:
-    """Seconds until the earliest pending delivery is due (0 if one is due now); ``None``
-    when nothing is pending."""
-    # (Not greatest(0, ...) in SQL: greatest ignores a NULL, and would call nothing due now.)
-    value = conn.execute(text("""
-        SELECT extract(epoch FROM min(next_attempt_at) - now())
-        FROM webhook_deliveries WHERE status = 'pending'
-    """)).scalar_one()
-    return None if value is None else max(0.0, float(value))
