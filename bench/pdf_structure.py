@@ -52,6 +52,8 @@ per PDF text line):
     counts and P/R/F1; table of contents entries found as Markdown list items, emitted as
     headings (more often than the real heading of the same text) or as table cells; the wholly
     bold lines and captions made to look like headings that came out as headings.
+(e) with `--cases [names]`: the failure classes of `tests/pdf_cases.py` (rotated tables, ...),
+    each scored as (a) does (headings, tables, paragraphs as one block), today's code alone.
 """
 
 from __future__ import annotations
@@ -461,6 +463,61 @@ def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, An
     }
 
 
+# ---------------------------------------------------------------- (e) failure classes
+
+
+def measure_cases(names: Iterable[str], count: int, seed: int,
+                  markdown_of: Callable[[Any], str] = _routed_markdown) -> dict[str, Any]:
+    """Per failure class of `tests/pdf_cases.py`, `count` documents from `seed` on, scored as
+    the reports are: heading and table scores, and the reading order of the text (true
+    paragraphs equal to one Markdown block; true table rows emitted whole and in order)."""
+    from tests.pdf_cases import make_case
+
+    out: dict[str, Any] = {}
+    for name in names:
+        tally = Tally()
+        for index in range(count):
+            report = make_case(name, seed + index)
+            markdown = markdown_of(report)
+            shape = read_markdown(markdown)
+            _score_headings(report, shape, tally)
+            _score_tables(report, shape, tally)
+            blocks = Counter(shape.blocks)
+            for paragraph in report.paragraphs:
+                one = blocks[normalise(paragraph.text)] > 0
+                tally.add("paragraph_one_block", int(one))
+                tally.add("paragraphs")
+                if not one:
+                    tally.fail("paragraph not one block", f"seed {report.seed}: {paragraph.text[:90]}")
+        c = tally.counts
+        out[name] = {"documents": count, "seed": seed, **_structure_scores(c),
+                     "paragraph_one_block": _share(c, "paragraph_one_block", "paragraphs"),
+                     "failures": tally.failures}
+    return out
+
+
+def cases(names: tuple[str, ...], count: int, seed: int, as_json: bool) -> None:
+    """The failure classes alone, today's extractors only (a class is new when it is added)."""
+    from tests.pdf_cases import CASES
+
+    chosen = names or tuple(CASES)
+    result = measure_cases(chosen, count, seed)
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    keys = ("heading_f1", "heading_level_accuracy", "table_f1", "tables_found", "table_rows_exact",
+            "paragraph_one_block")
+    print(f"| class (n={count}, seed {seed}) | " + " | ".join(keys) + " |")
+    print("|---|" + "---:|" * len(keys))
+    for name, scores in result.items():
+        print(f"| {name} | " + " | ".join(_fmt(scores[k]) for k in keys) + " |")
+    for name, scores in result.items():
+        for kind, examples in scores["failures"].items():
+            print(f"  {name}: {kind}")
+            for example in examples:
+                print(f"    {example}")
+
+
 # ---------------------------------------------------------------- (c) speed
 
 
@@ -753,11 +810,18 @@ def main() -> None:
     parser.add_argument("--exports", default="plain",
                         help="with --office: comma-separated exports to score, of plain (untagged, no "
                              "outline), marked (untagged with bookmarks), tagged (default plain)")
+    parser.add_argument("--cases", nargs="?", const="", default=None,
+                        help="only the failure classes of tests/pdf_cases.py (comma-separated names, "
+                             "default all; -n 5 and --seed 1 by default), today's extractors")
     args = parser.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     sys.path.insert(0, str(ROOT))
     # Each run measures different reports unless told otherwise; the seed printed reproduces it.
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    if args.cases is not None:
+        names = tuple(n for n in args.cases.split(",") if n)
+        cases(names, args.reports or 5, args.seed if args.seed is not None else 1, args.json)
+        return
     if args.office:
         office(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
                tuple(args.exports.split(",")))
