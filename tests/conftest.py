@@ -4,6 +4,7 @@ and a real Celery worker process.  Tests isolate themselves by tenant, not by mo
 from __future__ import annotations
 
 import base64
+import multiprocessing.process
 import os
 import shutil
 import signal
@@ -27,6 +28,58 @@ from app.storage import LocalStorage
 from tests.fake_mistral import FakeMistral
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The suite in tiers (`pytest -m unit`, `-m db`, `-m system`; `.ci/test` runs unit first, then
+# the rest).  Each test is in exactly one, decided at collection:
+#   system - it starts child processes (workers, servers, the parser process, ffmpeg, LibreOffice,
+#            tesseract, a browser) or runs a whole corpus: through a fixture of SYSTEM_FIXTURES,
+#            or marked `@pytest.mark.system` when it starts them itself (a unit-tier test that
+#            starts a process fails, saying so: `_unit_tests_start_no_process`);
+#   db     - it reaches the real PostgreSQL (the `database_url` fixture, directly or through
+#            `engine`, `config`, `client`, ...) in this process;
+#   unit   - neither: plain functions on generated inputs, the whole tier in under a minute.
+TIERS = {
+    "unit": "no database, no child processes: the fast tier",
+    "db": "a real PostgreSQL, in this process",
+    "system": "child processes (workers, servers, the parser process, external tools) or a whole corpus",
+}
+SYSTEM_FIXTURES = frozenset({"worker"})
+
+
+def tier_of(item: pytest.Item) -> str:
+    names = set(getattr(item, "fixturenames", ()))
+    if item.get_closest_marker("system") or names & SYSTEM_FIXTURES:
+        return "system"
+    return "db" if "database_url" in names else "unit"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, description in TIERS.items():
+        config.addinivalue_line("markers", f"{name}: {description}")
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_start_no_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test in the unit tier that starts a process fails, naming the fix: the tier stays fast
+    because nothing in it can wait on a child."""
+    if request.node.get_closest_marker("unit") is None:
+        return
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError(f"{request.node.nodeid} is in the unit tier but starts a process: "
+                             "mark it @pytest.mark.system")
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", refuse)
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", refuse)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        tier = tier_of(item)
+        if tier != "system":  # an explicit system mark is already on the item
+            item.add_marker(tier)
+        elif not item.get_closest_marker("system"):
+            item.add_marker("system")
 
 
 @pytest.fixture(scope="session")

@@ -273,6 +273,7 @@ def test_an_office_file_that_inflates_like_a_bomb_is_refused_before_parsing():
     print(f"refused in {time.monotonic() - started:.3f} s")
 
 
+@pytest.mark.system
 def test_real_office_files_are_within_the_zip_limits():
     # Real documents compress 10-40 times (measured on ../shared/corpus): a normal file passes.
     ordinary = _docx([f"Paragraph {i}: {_words(40, chr(97 + i % 26))} ordinary text." for i in range(300)])
@@ -343,6 +344,7 @@ def test_many_small_parts_cannot_add_up_to_a_bomb():
     assert refused.value.code == "too_large" and "package inflates" in refused.value.message
 
 
+@pytest.mark.system
 def test_an_error_while_the_parser_works_kills_it_so_no_reply_reaches_the_next_document():
     """If asking "still wanted?" fails (the database gone for a moment) while the child parses
     document A, the child is killed: otherwise its late reply for A would be read as the

@@ -11,6 +11,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 _PROBE = """
@@ -25,6 +27,7 @@ print(json.dumps({"code": result.exit_code, "output": result.output, "commands":
 """
 
 
+@pytest.mark.system
 def test_help_lists_every_command_without_importing_the_heavy_machinery() -> None:
     out = subprocess.run([sys.executable, "-c", _PROBE], cwd=ROOT, capture_output=True, text=True,
                          timeout=120, check=True)
@@ -35,6 +38,7 @@ def test_help_lists_every_command_without_importing_the_heavy_machinery() -> Non
     assert report["heavy"] == []
 
 
+@pytest.mark.system
 def test_an_unknown_command_is_a_usage_error() -> None:
     out = subprocess.run([sys.executable, "-m", "app.cli", "frobnicate"], cwd=ROOT, capture_output=True,
                          text=True, timeout=120)

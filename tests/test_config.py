@@ -63,6 +63,7 @@ def test_ranking_defaults_are_stated_once_in_indexing_ranking():
         1.2, 0.75, "rrf")
 
 
+@pytest.mark.system
 def test_configuration_imports_no_search_machinery():
     """Config is read by every process, the CLI's --help included: it must not pull in numpy,
     SQLAlchemy, torch or the search statement's renderer."""
@@ -87,6 +88,7 @@ def _port_open(port: int) -> bool:
         return False
 
 
+@pytest.mark.system
 @pytest.mark.skipif(not _port_open(5432), reason="no PostgreSQL on 127.0.0.1:5432")
 def test_a_server_without_pgvector_is_refused_with_a_fix(tmp_path):
     import psycopg

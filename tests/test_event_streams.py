@@ -300,6 +300,7 @@ def test_a_lost_notification_only_delays_the_event(database_url, engine, tenant,
              what="the idle listener to stop")
 
 
+@pytest.mark.system
 def test_importing_events_starts_nothing():
     probe = ("import threading, app.events, app.api.jobs; "
              "print(sorted(t.name for t in threading.enumerate()))")

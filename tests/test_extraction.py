@@ -56,6 +56,7 @@ def test_sniffing_reads_bytes_not_names(relative, mime):
     assert sniff(data, filename="renamed.pdf") == mime
 
 
+@pytest.mark.system
 def test_audio_without_a_transcriber_fails_naming_what_to_set():
     data = (CORPUS / "audio-jfk" / "jfk.wav").read_bytes()
     assert sniff(data).startswith("audio/")
@@ -78,6 +79,7 @@ def test_quality_separates_prose_from_garbage():
     assert assess(toc).score >= OPTIONS.quality_threshold
 
 
+@pytest.mark.system
 def test_docx_through_docling_keeps_text_and_tables():
     source = DOCLING / "docx" / "sources" / "word_tables.docx"
     result = _extract(source)
@@ -89,6 +91,7 @@ def test_docx_through_docling_keeps_text_and_tables():
     assert result.attempts[0].engine == "docling" and result.attempts[0].chosen
 
 
+@pytest.mark.system
 def test_email_keeps_headers_and_lists_its_attachments():
     result = _extract(CORPUS / "unstructured" / "eml" / "fake-email-attachment.eml")
     assert result.extractor == "unstructured"
@@ -96,6 +99,7 @@ def test_email_keeps_headers_and_lists_its_attachments():
     assert "## Attachments" in result.markdown and result.attachments[0].result is not None
 
 
+@pytest.mark.system
 def test_scanned_pdf_is_ocred_page_by_page():
     result = _extract(DOCLING / "ocr" / "sources" / "ocr_test.pdf")
     assert result.route == "pdf-ocr" and result.extractor == "tesseract"
@@ -106,6 +110,7 @@ def test_scanned_pdf_is_ocred_page_by_page():
     assert engines[:2] == ["pdfium-text", "tesseract"]
 
 
+@pytest.mark.system
 def test_upside_down_scan_is_turned_before_ocr():
     upright = _extract(DOCLING / "ocr" / "sources" / "ocr_test.pdf").markdown
     result = _extract(DOCLING / "ocr" / "sources" / "ocr_test_rotated_180.pdf")
@@ -132,6 +137,7 @@ def test_missing_engines_fall_through_and_are_recorded(tmp_path, monkeypatch):
     assert cer(result.markdown, (TESSERACT / "phototest.txt").read_text()) <= 0.05
 
 
+@pytest.mark.system
 def test_easyocr_with_incomplete_model_dir_reports_missing_files(tmp_path):
     result = _extract(TESSERACT / "phototest.tif", ocr_engines=("easyocr", "tesseract"),
                       easyocr_model_dir=str(tmp_path))
@@ -230,6 +236,7 @@ def test_words_hyphenated_across_lines_are_joined():
         "the appointments\n of well-known\n state-of-the-art\n zzqv-\nxxjq"
 
 
+@pytest.mark.system
 def test_slide_comments_and_sheet_names_are_kept():
     slides = _extract(DOCLING / "pptx" / "sources" / "powerpoint_comments.pptx")
     first = next(p for p in slides.pages if p.number == 1).markdown
@@ -248,6 +255,7 @@ def test_poor_text_layer_in_a_script_ocr_cannot_read_is_kept():
     assert bag_of_words(result.markdown, truth)[0] >= 0.8
 
 
+@pytest.mark.system
 def test_garbled_text_layer_is_replaced_by_ocr():
     # A PDF whose text layer is glyph garbage (as broken font encodings give) over the
     # scanned image of a page of real text.
@@ -287,6 +295,7 @@ def test_garbled_text_layer_is_replaced_by_ocr():
     assert cer(result.markdown, (TESSERACT / "phototest.txt").read_text()) <= 0.05
 
 
+@pytest.mark.system
 def test_attachments_go_through_the_router_each_as_a_document():
     mail = _extract(CORPUS / "unstructured" / "fake-email-attachment.msg")
     assert "## Attachments\n\n- fake-attachment.txt" in mail.markdown

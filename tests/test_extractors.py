@@ -54,6 +54,7 @@ def test_encrypted_pdf_is_reported_as_encrypted():
 
 
 @pytest.mark.skipif(not (CORPUS / "qpdf-malformed-pdfs").exists(), reason="corpus absent")
+@pytest.mark.system  # a whole corpus through every fallback: half a minute or more of CPU
 def test_malformed_pdfs_never_crash():
     for pdf in sorted((CORPUS / "qpdf-malformed-pdfs").glob("*.pdf")):
         data = pdf.read_bytes()

@@ -26,6 +26,7 @@ def isolated():
     extractor.close()
 
 
+@pytest.mark.system
 def test_results_cross_the_process_boundary(isolated):
     result = isolated.extract(SAMPLE_PDF, filename="r.pdf", timeout=60)
     assert result.page_count == 2 and "No job was lost" in result.markdown
@@ -34,6 +35,7 @@ def test_results_cross_the_process_boundary(isolated):
     assert info.value.code == "empty"
 
 
+@pytest.mark.system
 @needs_corpus
 def test_killed_parser_fails_only_its_document(isolated):
     scan = (CORPUS / "tesseract-ocr-test" / "8087_054.3B.tif").read_bytes()  # a few seconds of OCR
@@ -58,6 +60,7 @@ def test_killed_parser_fails_only_its_document(isolated):
     assert isolated.pid != victim
 
 
+@pytest.mark.system
 @needs_corpus
 def test_hard_time_limit_kills_the_parser(isolated):
     scan = (CORPUS / "tesseract-ocr-test" / "8087_054.3B.tif").read_bytes()
@@ -71,6 +74,7 @@ def test_hard_time_limit_kills_the_parser(isolated):
     assert isolated.extract(SAMPLE_PDF, timeout=60).page_count == 2 and isolated.pid != first
 
 
+@pytest.mark.system
 @needs_corpus
 def test_soft_time_limit_stops_ocr_escalation_but_keeps_the_document(isolated):
     options = replace(ExtractOptions(), soft_deadline=time.monotonic() - 1)
@@ -82,6 +86,7 @@ def test_soft_time_limit_stops_ocr_escalation_but_keeps_the_document(isolated):
     assert text_pdf.page_count == 2  # a text layer needs no OCR: unaffected
 
 
+@pytest.mark.system
 def test_memory_limit_turns_a_runaway_parse_into_a_document_error():
     extractor = IsolatedExtractor(memory_limit_bytes=3 * 1024**3)
     try:
@@ -103,6 +108,7 @@ def test_memory_limit_turns_a_runaway_parse_into_a_document_error():
         extractor.close()
 
 
+@pytest.mark.system
 @needs_corpus
 def test_every_corpus_document_ends_in_a_terminal_state(tmp_path):
     """`pagemill parse` over every document of the corpus (all but the retrieval
@@ -132,6 +138,7 @@ def test_every_corpus_document_ends_in_a_terminal_state(tmp_path):
     assert proc.returncode == 1  # some files failed, and the exit status says so
 
 
+@pytest.mark.system
 def test_the_parser_process_is_replaced_after_its_document_quota():
     extractor = IsolatedExtractor(max_documents=2)
     try:

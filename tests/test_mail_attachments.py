@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 from email.message import EmailMessage
 
+import pytest
+
 from app.submission import stage_record
 from extractors.attachments import MAX_ATTACHMENTS, MAX_DEPTH, roll_up_dropped
 from extractors.base import ExtractionResult
@@ -53,6 +55,7 @@ def _chain(result: ExtractionResult) -> list[ExtractionResult]:
     return found
 
 
+@pytest.mark.system
 def test_attachments_past_the_limits_are_counted_on_the_mail():
     mail = extract(_mail_past_the_limits(), filename="results.eml")  # no error: the mail is read
     assert [a.name for a in mail.attachments] == \

@@ -94,6 +94,7 @@ MADE = {
 }
 
 
+@pytest.mark.system
 def test_audio_and_video_are_detected_by_content_and_accepted(tmp_path: Path) -> None:
     made = {name: args for name, args in MADE.items() if name != "a.aac"}
     seen = {}
@@ -107,6 +108,7 @@ def test_audio_and_video_are_detected_by_content_and_accepted(tmp_path: Path) ->
     assert len(set(seen.values())) >= 8
 
 
+@pytest.mark.system
 def test_each_kind_of_media_is_read_by_the_demuxer_of_its_sniffed_type(tmp_path: Path, fakes) -> None:
     """Confined to its type's demuxers (``-format_whitelist``, then ``-f``), every kind of file the
     route takes still goes through; an ID3 tag before AAC is read as AAC."""
@@ -126,6 +128,7 @@ def test_each_kind_of_media_is_read_by_the_demuxer_of_its_sniffed_type(tmp_path:
     assert [read_by[n][1] for n in ("a.wav", "a.flac", "a.opus")] == ["wav", "flac", "ogg"]
 
 
+@pytest.mark.system
 def test_no_provider_fails_as_no_transcriber_naming_the_variables(tmp_path: Path) -> None:
     from app.config import Config
 
@@ -137,6 +140,7 @@ def test_no_provider_fails_as_no_transcriber_naming_the_variables(tmp_path: Path
         assert "GROQ_API_KEY" in info.value.message and "OPENAI_API_KEY" in info.value.message
 
 
+@pytest.mark.system
 def test_a_video_without_audio_fails_as_no_audio(tmp_path: Path, fakes) -> None:
     groq, _ = fakes
     data = _ffmpeg(tmp_path, "silent.mp4", "-f", "lavfi", "-i", "color=c=red:s=32x32:d=1", "-an")
@@ -145,6 +149,7 @@ def test_a_video_without_audio_fails_as_no_audio(tmp_path: Path, fakes) -> None:
     assert info.value.code == "no_audio" and not groq.calls
 
 
+@pytest.mark.system
 def test_media_over_the_duration_limit_fails_as_too_large(tmp_path: Path, fakes) -> None:
     groq, _ = fakes
     data = _ffmpeg(tmp_path, "a.wav", "-f", "lavfi", "-i", TONE)
@@ -153,6 +158,7 @@ def test_media_over_the_duration_limit_fails_as_too_large(tmp_path: Path, fakes)
     assert info.value.code == "too_large" and "PAGEMILL_MEDIA_MAX_SECONDS" in info.value.message
 
 
+@pytest.mark.system
 def test_without_ffmpeg_the_document_fails_with_a_clear_error(tmp_path: Path, fakes,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     groq, _ = fakes
@@ -216,6 +222,7 @@ def _disguised(name: str, names: dict[str, str]) -> bytes:
     return _id3(DISGUISES[name].format(**names).encode())
 
 
+@pytest.mark.system
 def test_the_watches_see_an_unconfined_ffprobe_follow_a_playlist(tmp_path: Path, watches) -> None:
     """The control: plain ffprobe (what media.py ran before) on a disguised playlist opens the
     FIFO it names, so the watch would catch the route doing so.  A playlist read from a file may
@@ -232,6 +239,7 @@ def test_the_watches_see_an_unconfined_ffprobe_follow_a_playlist(tmp_path: Path,
     assert watches.requests == ["/segment.mp3"]
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("disguise", sorted(DISGUISES))
 def test_an_upload_naming_other_files_or_urls_fails_having_opened_nothing(fakes, watches,
                                                                           disguise: str) -> None:
@@ -262,6 +270,7 @@ def _wav(sample_rate: int, data_bytes: int) -> bytes:
     return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
+@pytest.mark.system
 def test_media_lasting_far_longer_than_its_bytes_allow_fails_before_any_provider_call(fakes) -> None:
     """3.6 kB declaring 1 Hz would be an hour of audio (seven 600 s provider calls)."""
     groq, _ = fakes
@@ -278,6 +287,7 @@ def test_media_lasting_far_longer_than_its_bytes_allow_fails_before_any_provider
     assert info.value.code == "too_large" and "PAGEMILL_MEDIA_MAX_SECONDS" in info.value.message
 
 
+@pytest.mark.system
 def test_a_duration_the_probe_cannot_tell_is_bounded_while_decoding(fakes, monkeypatch) -> None:
     """When ffprobe gives no duration (streamed formats may not say), decoding stops a second
     past what the upload's bytes allow, and the track's duration is refused."""
@@ -299,6 +309,7 @@ def test_a_duration_the_probe_cannot_tell_is_bounded_while_decoding(fakes, monke
     assert "decoded" in info.value.message and not groq.calls
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("upload", ["id3-garbage", "wav-without-data", "mp4-head", "hls"])
 def test_media_errors_never_show_the_workers_temporary_paths(tmp_path: Path, fakes, upload: str) -> None:
     """ffmpeg names its input in its messages (``/tmp/pagemill-media-.../source: Invalid data
@@ -340,6 +351,7 @@ def test_merge_shifts_segments_and_drops_the_overlaps_duplicates() -> None:
     assert timestamp(75.9) == "01:15" and timestamp(3725) == "1:02:05"
 
 
+@pytest.mark.system
 def test_long_audio_is_split_at_silences_and_times_come_back_absolute(tmp_path: Path, fakes) -> None:
     groq, _ = fakes
     data = _ffmpeg(tmp_path, "bursts.flac", "-f", "lavfi", "-i", BURSTS)
@@ -376,6 +388,7 @@ def test_long_audio_is_split_at_silences_and_times_come_back_absolute(tmp_path: 
     assert result.markdown.startswith("[00:00] groq heard sound 1")
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("failure", [Answer(429, retry_after=120), Answer(500), "drop", "slow"],
                          ids=["429-past-the-cap", "500", "connection-dropped", "timeout"])
 def test_the_piece_falls_over_to_the_next_provider(tmp_path: Path, fakes, failure) -> None:
@@ -392,6 +405,7 @@ def test_the_piece_falls_over_to_the_next_provider(tmp_path: Path, fakes, failur
     assert len(openai_fake.calls) == 1 and openai_fake.calls[0].model == "model-openai"
 
 
+@pytest.mark.system
 def test_a_rate_limited_provider_is_asked_last_for_the_documents_next_pieces(tmp_path: Path, fakes) -> None:
     groq, openai_fake = fakes
     groq.script.append(Answer(429, retry_after=120))
@@ -403,6 +417,7 @@ def test_a_rate_limited_provider_is_asked_last_for_the_documents_next_pieces(tmp
     assert tried[:2] == [("groq", 0), ("openai", 0)]
 
 
+@pytest.mark.system
 def test_a_provider_other_workers_found_rate_limited_is_asked_last_from_the_first_piece(
         tmp_path: Path, fakes) -> None:
     groq, openai_fake = fakes
@@ -461,6 +476,7 @@ def test_cooldowns_are_shared_through_the_database_and_never_shortened(engine) -
     assert asked(86400.0) == provider_cooldowns.MAX_COOLDOWN_SECONDS
 
 
+@pytest.mark.system
 def test_a_short_retry_after_is_waited_out_on_the_same_provider(tmp_path: Path, fakes) -> None:
     groq, openai_fake = fakes
     groq.script.append(Answer(429, retry_after=0.2))
@@ -470,6 +486,7 @@ def test_a_short_retry_after_is_waited_out_on_the_same_provider(tmp_path: Path, 
     assert not openai_fake.calls
 
 
+@pytest.mark.system
 def test_a_4xx_fails_the_document_with_the_providers_message(tmp_path: Path, fakes) -> None:
     groq, openai_fake = fakes
     groq.script.append(Answer(400, message="audio file is too short"))
@@ -480,6 +497,7 @@ def test_a_4xx_fails_the_document_with_the_providers_message(tmp_path: Path, fak
     assert [a.status for a in info.value.attempts] == [400] and not openai_fake.calls
 
 
+@pytest.mark.system
 def test_every_provider_failing_fails_the_document_with_each_error(tmp_path: Path, fakes) -> None:
     groq, openai_fake = fakes
     groq.script.append(Answer(429, retry_after=600, message="rate limit reached for audio seconds"))
@@ -512,6 +530,7 @@ def test_providers_come_from_the_environment_in_order_and_only_with_a_key(tmp_pa
         Config.from_env({**env, "PAGEMILL_TRANSCRIBERS": "groq,whisperx"}).extract_options()
 
 
+@pytest.mark.system
 @pytest.mark.skipif(not JFK.exists(), reason="../shared/corpus/audio-jfk is absent")
 def test_the_jfk_clip_goes_through_as_wav_flac_mp3_and_mp4(tmp_path: Path, fakes) -> None:
     groq, _ = fakes
@@ -662,6 +681,7 @@ def test_media_documents_go_through_the_worker(test_env, private_database, fakes
     assert [c.filename for c in openai_fake.calls] == ["piece-0000.flac", "piece-0000.flac"]
 
 
+@pytest.mark.system
 def test_twenty_minutes_are_cut_in_silences_and_every_burst_comes_back_once(tmp_path: Path, fakes) -> None:
     from bench.media_split import speech_like
 
@@ -679,6 +699,7 @@ def test_twenty_minutes_are_cut_in_silences_and_every_burst_comes_back_once(tmp_
     assert all(abs(start - burst[0]) < 0.2 for start, burst in zip(starts, bursts, strict=True))
 
 
+@pytest.mark.system
 def test_a_track_longer_than_its_reservation_is_refused_before_any_provider_call(fakes, tmp_path) -> None:
     """The worker reserves a recording's seconds by its header (tasks/transcription_metering.py);
     a track that decodes to more than that (a header that understates) is refused as

@@ -246,6 +246,7 @@ def test_an_owner_clears_dead_owners_only_when_no_owner_lives(tmp_path, monkeypa
     assert fresh is not None and sorted(p.name for p in base.iterdir()) == [fresh.name]
 
 
+@pytest.mark.system
 def test_importing_pagemill_imports_no_prometheus_client():
     code = ("import sys, app.api, app.metrics, tasks.pipeline, tasks.celery_app, app.gunicorn_conf; "
             "print('prometheus_client' in sys.modules)")

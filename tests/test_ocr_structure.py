@@ -206,6 +206,7 @@ def test_boxes_read_on_a_turned_image_are_put_back_on_the_page(angle):
 # ------------------------------------------------------------------ a scanned page, for real
 
 
+@pytest.mark.system
 @needs_tesseract
 @needs_corpus
 @pytest.mark.parametrize("name, angle", [("phototest-rotated-180.png", 180), ("phototest-rotated-L.png", 90)])
@@ -304,6 +305,7 @@ def _assert_structured(result: Any, width: float, height: float, exact: bool = T
         assert 0 <= x0 < x1 <= width and 0 <= top < bottom <= height, block
 
 
+@pytest.mark.system
 @needs_tesseract
 @pytest.mark.parametrize("noise", [False, True])
 def test_scanned_pdf_page_gets_heading_paragraphs_and_table(noise):
@@ -316,6 +318,7 @@ def test_scanned_pdf_page_gets_heading_paragraphs_and_table(noise):
     assert kinds[0] == "heading"
 
 
+@pytest.mark.system
 @needs_tesseract
 def test_scanned_image_gets_structure_with_pixel_boxes():
     image = _scan(noise=False)

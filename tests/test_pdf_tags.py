@@ -123,6 +123,7 @@ def _heuristic_headings(data: bytes) -> list[tuple[str, int]]:
             for b in page.blocks if b.kind == "heading"]
 
 
+@pytest.mark.system
 def test_tagged_export_headings_come_from_the_tags(exports):
     data = exports("tagged")
     with open_pdf(data) as pdf:
@@ -147,6 +148,7 @@ def test_tagged_export_headings_come_from_the_tags(exports):
     assert ("Summary of the Year", 2) in heuristic and ("Finances", 2) in heuristic
 
 
+@pytest.mark.system
 def test_untagged_export_outline_calibrates_heading_styles(exports):
     data = exports("plain")
     with open_pdf(data) as pdf:
@@ -166,6 +168,7 @@ def test_untagged_export_outline_calibrates_heading_styles(exports):
     assert layer.signals["structure"]["sources"] == {"outline": 2}
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("damage", ["every paragraph tagged H1", "heading points at nothing"])
 def test_broken_tags_fall_back_to_the_heuristics(exports, damage):
     data = exports("tagged-only")
@@ -258,6 +261,7 @@ def test_a_lone_outline_entry_makes_no_heading_of_body_text():
     assert layer.pages[0].structure == "heuristics"
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("export", ["tagged", "bookmarks"])
 def test_bold_statements_like_a_body_size_heading_3_are_text_under_tags_and_outline(tmp_path, export):
     """Issue 32: Heading 3 set bold at the body's size in the body's typeface, and bold

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from app import jobs
@@ -194,6 +195,7 @@ def _fresh_home(prefix: str) -> Iterator[tuple[Path, dict[str, str]]]:
         shutil.rmtree(home, ignore_errors=True)
 
 
+@pytest.mark.system
 def test_embedded_default_needs_nothing_started():
     """The quick-start path: no DATABASE_URL, no worker. The CLI starts the embedded server,
     a worker shares it for the job, search uses it, and the server stops when all exit."""
@@ -209,6 +211,7 @@ def test_embedded_default_needs_nothing_started():
                  what="embedded server stopped")
 
 
+@pytest.mark.system
 def test_the_process_that_created_the_embedded_server_stops_it_when_it_is_the_last():
     """A first command on a fresh home creates and tunes the server (restarting it), starts a
     worker that joins it, and is the last to leave: it must stop the server at exit (the
@@ -220,6 +223,7 @@ def test_the_process_that_created_the_embedded_server_stops_it_when_it_is_the_la
                  what="embedded server stopped by its only client")
 
 
+@pytest.mark.system
 def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
     import psutil
 

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
+import pytest
 import requests
 from sqlalchemy import make_url, text
 
@@ -178,6 +179,7 @@ def _worker_tree(serve: subprocess.Popen[bytes]) -> psutil.Process | None:
     return None
 
 
+@pytest.mark.system
 def test_serve_restarts_its_killed_worker_and_readyz_says_when_there_is_none():
     """``pagemill serve`` on $PORT; its worker's whole tree killed: /readyz answers 503 naming
     the missing worker, the supervisor starts a new one, /readyz is 200 again, and a job
@@ -218,6 +220,7 @@ def test_serve_restarts_its_killed_worker_and_readyz_says_when_there_is_none():
         assert serve.returncode in (0, 128 + signal.SIGTERM), processes.log("serve")
 
 
+@pytest.mark.system
 def test_processes_started_together_on_a_fresh_home_all_stay_up():
     """The Procfile's worker, beat, Flower (with authentication) and an API started at the same
     instant on a fresh embedded home: one server, one database and one schema come out of the
@@ -270,6 +273,7 @@ def test_processes_started_together_on_a_fresh_home_all_stay_up():
         _stopped_cleanly(processes)
 
 
+@pytest.mark.system
 def test_commands_started_together_on_a_fresh_home_both_work_and_leave_no_server():
     """Two short commands at once on a fresh home: both succeed (one creates the server and the
     database, the other waits and joins), and once both have exited the server is stopped."""
@@ -283,6 +287,7 @@ def test_commands_started_together_on_a_fresh_home_both_work_and_leave_no_server
                  what="the embedded server to stop after its last client")
 
 
+@pytest.mark.system
 def test_flower_refuses_to_start_without_authentication():
     with _fresh_home("pm-fl-") as processes:
         refused = subprocess.run([sys.executable, "-m", "app.cli", "flower"], env=processes.env,

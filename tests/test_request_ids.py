@@ -9,6 +9,7 @@ import socket
 import sys
 import uuid
 
+import pytest
 import requests
 from sqlalchemy import text
 
@@ -50,6 +51,7 @@ def _records(log: str) -> list[dict]:
     return out
 
 
+@pytest.mark.system
 def test_the_request_id_reaches_the_worker_log_lines_of_the_jobs_documents():
     """``pagemill serve`` (gunicorn + a supervised worker) with JSON logs: a job sent with an
     ``X-Request-ID`` finds that id on the API's "job created" line and on the worker's lines

@@ -192,6 +192,7 @@ def _tone(tmp: Path, name: str, seconds: float, *args: str) -> bytes:
     return target.read_bytes()
 
 
+@pytest.mark.system
 @needs_ffmpeg
 def test_a_stream_without_a_duration_is_decoded_to_count_its_seconds(tmp_path: Path) -> None:
     from extractors.media import MediaSettings
