@@ -242,7 +242,7 @@ def page_crossing_table(seed: int) -> GeneratedReport:
     title = f"{title_words(rng, 2)} Report {2019 + rng.randrange(8)}"
     report = GeneratedReport(seed=seed, pdf=b"", title=title, header=title)
     writer = _Writer(rng, look, report)
-    writer.heading(1, "Summary")
+    writer.heading(1)
     for _ in range(rng.randint(1, 3)):
         writer.paragraph()
     writer.heading(2)
