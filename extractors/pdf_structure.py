@@ -3,7 +3,10 @@
 The rules, in the order they run:
 
 - **Tables** come from :func:`extractors.pdf_tables.find_tables`; their words leave the prose
-  and their Markdown takes their place in reading order.
+  and their Markdown takes their place in reading order.  A table the page's body ends with
+  and one the next page's body starts with, in the same columns, are one table
+  (:mod:`extractors.pdf_table_stitch`): all its rows are written where it starts, the
+  continuation page keeps a ``table_continued`` block with the box of its part.
 - **Lines**: words on one baseline, split where a gap wider than about an em separates them
   (a column gutter, a table cell).
 - **Running headers and footers**: lines in the top or bottom band of the page whose text,
@@ -49,6 +52,7 @@ from extractors.pdf_contents import (
     text_key,
 )
 from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
+from extractors.pdf_table_stitch import BodyEdge, stitch_tables
 from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_words import PageLayout, Word
 
@@ -139,6 +143,11 @@ class Block:
     # Where the block's Markdown is in its page's Markdown (start, end character offsets):
     # how a chunk finds the boxes of the text it holds.  None for headers and footers.
     span: tuple[int, int] | None = None
+    # A table continued over several pages: each page's part, where its rows are in the
+    # block's Markdown (offsets from the block's start) and its box on that page.
+    parts: list[TablePart] = field(default_factory=list)
+    # A ``table_continued`` block: the page whose table block holds this part's rows.
+    continues: int | None = None
 
     def report(self, max_text: int = 200) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "page": self.page,
@@ -147,7 +156,26 @@ class Block:
             out["level"] = self.level
         if self.span is not None:
             out["span"] = list(self.span)
+        if self.parts:
+            out["pages"] = [self.parts[0].page, self.parts[-1].page]
+            out["parts"] = [part.report() for part in self.parts]
+        if self.continues is not None:
+            out["continues"] = self.continues
         return out
+
+
+@dataclass
+class TablePart:
+    """The rows of a page-crossing table that one page holds."""
+
+    page: int
+    box: tuple[float, float, float, float]
+    offsets: tuple[int, int]  # where its rows are in the table block's Markdown
+    size: tuple[float, float]  # the page's width and height
+
+    def report(self) -> dict[str, Any]:
+        return {"page": self.page, "box": [round(v, 1) for v in self.box], "offset": list(self.offsets),
+                "size": [round(v, 1) for v in self.size]}
 
 
 @dataclass
@@ -171,11 +199,14 @@ class _Style:
     body_family: str = ""
 
 
-def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = None) -> list[PageStructure]:
+def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = None,
+              join_tables: bool = True) -> list[PageStructure]:
     """Each page's structured Markdown, blocks and running lines (pages without words give
     empty Markdown, for the caller to keep its own text or OCR them).  ``evidence``, the
     document's tags and outline, decides the headings of the pages it can speak for
-    (:mod:`extractors.pdf_evidence`); the heuristics rank the others'."""
+    (:mod:`extractors.pdf_evidence`); the heuristics rank the others'.  With ``join_tables``
+    a table continued on the next page is one table (a page left holding only its rows has
+    empty Markdown and a ``table_continued`` block: the caller must not fill it again)."""
     tables = {layout.number: _tables(layout) for layout in layouts}
     lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number)
              for layout in layouts}
@@ -189,6 +220,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     sources = apply_evidence(evidence, layouts, drafts, style, _heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
     _rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
+    if join_tables:
+        _join_page_crossing_tables(layouts, drafts, tables)
     out = []
     for layout in layouts:
         blocks = [_render(draft, style) for draft in drafts[layout.number]]
@@ -202,11 +235,39 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
             blocks.append(Block("paragraph", " ".join(w.text for w in turned), layout.number,
                                 (min(w.x0 for w in turned), min(w.top for w in turned),
                                  max(w.x1 for w in turned), max(w.bottom for w in turned))))
-        markdown = _compose([b for b in blocks if b.kind not in ("header", "footer")])
+        markdown = _compose([b for b in blocks if b.kind not in ("header", "footer", "table_continued")])
         out.append(PageStructure(layout.number, markdown, blocks, [line.text for line in running],
                                  tables[layout.number], (layout.width, layout.height),
                                  sources.get(layout.number, HEURISTICS)))
     return out
+
+
+def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list[_Draft]],
+                               tables: dict[int, list[FoundTable]]) -> None:
+    """Tables continued on the next page (:mod:`extractors.pdf_table_stitch`) as one: the
+    first part's draft takes the joined table, each later part's draft becomes its page's
+    ``table_continued`` block, and the pages' table lists follow."""
+    edges = []
+    for layout in layouts:
+        body = drafts[layout.number]
+        if not body:
+            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None))
+            continue
+        edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
+                              body[0].table, body[-1].table, layout.words))
+    sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
+    for stitch in stitch_tables(edges):
+        first_page, first = stitch.parts[0]
+        parts = [TablePart(page, (part.x0, part.top, part.x1, part.bottom), offsets, sizes[page])
+                 for (page, part), offsets in zip(stitch.parts, stitch.part_offsets(), strict=True)]
+        for page, part in stitch.parts:
+            draft = next(d for d in drafts[page] if d.table is part)
+            if part is first:
+                draft.table, draft.parts = stitch.table, parts
+                tables[page] = [stitch.table if t is first else t for t in tables[page]]
+            else:
+                draft.kind, draft.continues = "table_continued", first_page
+                tables[page] = [t for t in tables[page] if t is not part]
 
 
 def _tables(layout: PageLayout) -> list[FoundTable]:
@@ -523,6 +584,10 @@ class _Draft:
     # Set like a heading but read as text by a rule that looked at its words or what follows
     # it (a label, a bold statement): an outline's heading style does not make it one.
     label: bool = False
+    # A table joined over pages: its parts (the first page's draft); a later part's draft is
+    # a ``table_continued`` of the page ``continues`` names.
+    parts: list[TablePart] = field(default_factory=list)
+    continues: int | None = None
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -835,8 +900,10 @@ def _join_lines(lines: list[Line]) -> str:
 
 
 def _render(draft: _Draft, style: _Style) -> Block:
+    if draft.kind == "table_continued":
+        return Block("table_continued", "", draft.page, draft.box, continues=draft.continues)
     if draft.table is not None:
-        return Block("table", draft.table.markdown, draft.page, draft.box)
+        return Block("table", draft.table.markdown, draft.page, draft.box, parts=draft.parts)
     if draft.contents is not None:
         return Block("list_item", draft.contents.markdown, draft.page, draft.box)
     text = _join_lines(draft.lines)

@@ -126,8 +126,10 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
                 if page.number in unread:
                     page.markdown, page.blocks, page.running, page.size = "", [], [], None
         for page in pages:
-            # The structure stage wrote nothing (or only running lines): the plain text.
-            if page.number is not None and page.number in unread and not page.markdown.strip():
+            # The structure stage wrote nothing (or only running lines): the plain text.  (Not
+            # a page that holds only rows of a table begun on an earlier page, written there.)
+            if page.number is not None and page.number in unread and not page.markdown.strip() \
+                    and not any(block["kind"] == "table_continued" for block in page.blocks):
                 page.markdown = _page_text(pdf, page.number, warnings)
         signals = {
             "page_count": count,
