@@ -36,12 +36,13 @@ def run(request: Request, route: Route, options: ExtractOptions) -> ExtractionRe
     language = detect_language(layer_text[:5000])
     for page in layer.pages:
         page.markdown = join_hyphenated(page.markdown, language)
-        page.quality = assess(page.markdown, language).score
+        # (A page left holding only rows written on an earlier page has no text to judge.)
+        page.quality = None if _rows_written_before(page) else assess(page.markdown, language).score
     signals = dict(layer.signals)
     signals["language"] = language
     attempts = [Attempt(text_layer.name, round(time.monotonic() - started, 3),
                         pages=[p.number for p in layer.pages if p.number is not None],
-                        score=_mean([p.quality or 0.0 for p in layer.pages]))]
+                        score=_mean([p.quality or 0.0 for p in layer.pages if not _rows_written_before(p)]))]
     layout = _ready(route.quality, options, signals)
     weak = _weak_pages(layer.pages, layer_text, language, options, signals)
     if layout and not weak:

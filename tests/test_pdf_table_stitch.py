@@ -140,3 +140,20 @@ def test_chunk_from_the_middle_of_a_joined_table_has_its_header_and_pages() -> N
     middle = last_on_page_two[-1]
     assert middle.page_end == 2 and {box.page for box in middle.boxes} == {2}
     assert chunks[0].page_start == 1
+
+
+def test_a_page_holding_only_rows_of_a_joined_table_is_not_read_again_nor_ocred() -> None:
+    from extractors.router import extract
+
+    cells = rows(100)  # from mid-page 1, all of page 2, onto page 3
+    buffer = io.BytesIO()
+    story: list[Flowable] = [Paragraph("Regional Results", HEADING), Paragraph(TEXT, BODY),
+                             table(cells, ruled=True, repeat=True), Paragraph(TEXT, BODY)]
+    SimpleDocTemplate(buffer, pagesize=A4, leftMargin=56, rightMargin=56, topMargin=64, bottomMargin=56,
+                      invariant=1).build(story, onFirstPage=running, onLaterPages=running)
+    result = extract(buffer.getvalue(), filename="long.pdf")
+    assert result.route == "pdf-fast"
+    assert result.pages[1].markdown == "" and result.pages[1].engine == "pdfium-text"
+    assert [b["kind"] for b in result.pages[1].blocks if b["kind"].startswith("table")] == ["table_continued"]
+    found = [line for line in result.markdown.split("\n") if line.startswith("|")]
+    assert cell_rows(found) == cells
