@@ -52,7 +52,7 @@ from extractors.pdf_contents import (
     text_key,
 )
 from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
-from extractors.pdf_table_stitch import BodyEdge, stitch_tables
+from extractors.pdf_table_stitch import BodyEdge, at_foot, leading_rows, stitch_tables
 from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_words import PageLayout, Word
 
@@ -212,6 +212,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
              for layout in layouts}
     mark_running(layouts, lines)
     _mark_contents(lines)
+    adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number], style)
               for layout in layouts}
@@ -221,7 +222,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     # Headings the evidence placed have their levels; the heuristics rank the rest.
     _rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
     if join_tables:
-        _join_page_crossing_tables(layouts, drafts, tables)
+        _join_page_crossing_tables(layouts, drafts, tables, adopted)
     out = []
     for layout in layouts:
         blocks = [_render(draft, style) for draft in drafts[layout.number]]
@@ -242,8 +243,56 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     return out
 
 
+def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
+                        tables: dict[int, list[FoundTable]]) -> set[int]:
+    """Rows of a table continued at the head of the next page that the table finder left as
+    lines (:func:`extractors.pdf_table_stitch.leading_rows`) made a table there, their lines
+    taken from the page; the ids of the tables so made."""
+    bodies = {n: [line for line in page if line.kind == "body"] for n, page in lines.items()}
+    extents = [(min([line.top for line in bodies[n]] + [t.top for t in tables[n]]),
+                max([line.bottom for line in bodies[n]] + [t.bottom for t in tables[n]]))
+               for n in bodies if bodies[n] or tables[n]]
+    if len(extents) < 2:
+        return set()
+    highest, lowest = min(top for top, _ in extents), max(bottom for _, bottom in extents)
+    adopted: set[int] = set()
+    words = {layout.number: layout.words for layout in layouts}
+    for layout in layouts:
+        before = tables.get(layout.number - 1)
+        if not before or layout.number not in bodies:
+            continue
+        last = max(before, key=lambda t: t.bottom)
+        if any(line.top > last.bottom for line in bodies[layout.number - 1]) or not at_foot(last, lowest):
+            continue
+        first_table = min((t.top for t in tables[layout.number]), default=float("inf"))
+        rows = _baseline_rows([line for line in bodies[layout.number]
+                               if line.bottom < first_table and line.contents is None])
+        found = leading_rows(last, words[layout.number - 1],
+                             [[w for line in row for w in line.words] for row in rows], highest)
+        if found is None:
+            continue
+        taken = {id(line) for row in rows for line in row
+                 if found.top <= line.top and line.bottom <= found.bottom}
+        lines[layout.number] = [line for line in lines[layout.number] if id(line) not in taken]
+        tables[layout.number] = [found, *tables[layout.number]]
+        adopted.add(id(found))
+    return adopted
+
+
+def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines on one baseline (a table row's cells split at their gaps), top down."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda line: line.top):
+        centre = (line.top + line.bottom) / 2
+        if rows and abs(centre - (rows[-1][0].top + rows[-1][0].bottom) / 2) <= 0.4 * line.height:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return rows
+
+
 def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list[_Draft]],
-                               tables: dict[int, list[FoundTable]]) -> None:
+                               tables: dict[int, list[FoundTable]], adopted: set[int]) -> None:
     """Tables continued on the next page (:mod:`extractors.pdf_table_stitch`) as one: the
     first part's draft takes the joined table, each later part's draft becomes its page's
     ``table_continued`` block, and the pages' table lists follow."""
@@ -253,8 +302,9 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         if not body:
             edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None))
             continue
+        first = body[0].table
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
-                              body[0].table, body[-1].table, layout.words))
+                              first, body[-1].table, layout.words, id(first) in adopted))
     sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
     for stitch in stitch_tables(edges):
         first_page, first = stitch.parts[0]
@@ -425,12 +475,27 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]]) -> Non
     by_key: dict[tuple[str, str], list[Line]] = defaultdict(list)
     for line, band, key in candidates:
         by_key[(band, key)].append(line)
+    numbers: list[tuple[Line, str]] = []
     for (band, key), group in by_key.items():
         page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
         for line in group:
             recurring = {other.page for other in group if abs(other.top - line.top) <= _SAME_HEIGHT}
-            if page_number or (len(recurring) >= needed and key.strip("# ")):
+            if len(recurring) >= needed and key.strip("# "):
                 line.kind = band
+            elif page_number:
+                numbers.append((line, band))
+    for line, band in numbers:
+        # A figure at the head of a page on one baseline with two or more other body lines is
+        # a cell of a table row (a table continued from the page before), not a page number.
+        if band == "footer" or _row_cells(line, lines[line.page]) < 2:
+            line.kind = band
+
+
+def _row_cells(line: Line, page: list[Line]) -> int:
+    """How many body lines other than ``line`` stand on its baseline."""
+    centre = (line.top + line.bottom) / 2
+    return sum(1 for other in page if other is not line and other.kind == "body"
+               and abs((other.top + other.bottom) / 2 - centre) <= 0.4 * max(line.height, other.height))
 
 
 # ------------------------------------------------------------------------- body style

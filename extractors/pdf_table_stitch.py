@@ -39,8 +39,12 @@ _EDGE_ROWS = 2.5
 _EDGE_POINTS = 6.0
 # Tables whose column gaps cannot be paired are compatible when their edges are this close.
 _SAME_EDGE = 4.0
-# A whitespace strip narrower than this between the words of a table is a word space.
-_MIN_GAP = 2.0
+# A whitespace strip narrower than this share of the font size between the words of a table
+# is a word space (a space is about a quarter of an em; columns stand further apart).
+_MIN_GAP_EM = 0.6
+# Rows at the head of the next page that the page finder left as lines (one or two rows are
+# too few to make a table of their own) follow each other at most this many row pitches apart.
+_ROW_PITCHES = 2.0
 
 
 @dataclass
@@ -53,6 +57,8 @@ class BodyEdge:
     first: FoundTable | None  # the table the body starts with, if it does
     last: FoundTable | None  # the table the body ends with, if it does
     words: list[Word] = field(default_factory=list)  # the page's words
+    # ``first`` was made by :func:`leading_rows` from the previous page's table's columns.
+    adopted: bool = False
 
 
 @dataclass
@@ -105,7 +111,7 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
         if not _at_foot(before, lowest) or not _at_head(after.first, highest):
             open_stitch = None
             continue
-        drop = _continuation(before, after.first, edge.words, after.words)
+        drop = 0 if after.adopted else _continuation(before, after.first, edge.words, after.words)
         if drop is None:
             open_stitch = None
             continue
@@ -118,6 +124,11 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
 
 def _pitch(table: FoundTable) -> float:
     return (table.bottom - table.top) / max(1, len(table.cells))
+
+
+def at_foot(table: FoundTable, lowest: float) -> bool:
+    """Whether ``table`` reaches down to where the document's pages end their body (``lowest``)."""
+    return _at_foot(table, lowest)
 
 
 def _at_foot(table: FoundTable, lowest: float) -> bool:
@@ -216,9 +227,11 @@ def _column_gaps(words: list[Word]) -> list[tuple[float, float]]:
     gaps: list[tuple[float, float]] = []
     if not spans:
         return gaps
+    sizes = sorted(w.size for w in words)
+    least = _MIN_GAP_EM * sizes[len(sizes) // 2]
     reach = spans[0][1]
     for x0, x1 in spans[1:]:
-        if x0 - reach >= _MIN_GAP:
+        if x0 - reach >= least:
             gaps.append((reach, x0))
         reach = max(reach, x1)
     return gaps
@@ -233,3 +246,56 @@ def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int) -> None:
                               ruled=first.ruled, header_rows=first.header_rows)
     stitch.parts.append((page, table))
     stitch.rows.append(len(rows))
+
+
+def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[Word]],
+                 highest: float) -> FoundTable | None:
+    """The first rows of the next page's body (``rows``: its words by baseline, top down)
+    that go on ``before`` but that the page finder left as lines, one or two rows being too
+    few for a table: each row's words stand inside ``before``'s columns (none crosses a
+    whitespace strip between them), fill two columns or more, hold figures where its body
+    does, and follow the row above at a row's pitch.  None when not even the first row does."""
+    gaps = _column_gaps(_below_top(_inside(before_words, before)))
+    if len(gaps) + 1 != _width(before) or not rows:
+        return None
+    pitch = _pitch(before)
+    taken: list[list[str]] = []
+    kept: list[list[Word]] = []  # the rows taken, a repeated header row first if there is one
+    for row in rows:
+        top = min(w.top for w in row)
+        reach = highest if not kept else min(w.top for w in kept[-1])
+        if top > reach + _ROW_PITCHES * pitch + _EDGE_POINTS:
+            break
+        text = " ".join(w.text for w in sorted(row, key=lambda w: w.x0))
+        if not kept and _key([text]) == _key([" ".join(before.cells[0])]):
+            # The header repeated (its wide cells may cross the body's column gaps): its words
+            # go, its cells are the table's already.
+            kept.append(row)
+            continue
+        cells = _fitted(row, gaps, before)
+        if cells is None or _header_like(cells, before, [], []):
+            break
+        taken.append(cells)
+        kept.append(row)
+    if not taken:
+        return None
+    words = [w for row in kept for w in row]
+    return FoundTable(before.x0, min(w.top for w in words), before.x1, max(w.bottom for w in words), taken,
+                      to_markdown(taken), ruled=before.ruled, header_rows=0)
+
+
+def _fitted(row: list[Word], gaps: list[tuple[float, float]], table: FoundTable) -> list[str] | None:
+    """The row's cells in the columns ``gaps`` separate, or None when a word crosses a gap,
+    stands outside the table or fewer than two columns are filled."""
+    cells: list[list[str]] = [[] for _ in range(len(gaps) + 1)]
+    slack = _pitch(table)
+    for word in sorted(row, key=lambda w: w.x0):
+        if word.x0 < table.x0 - slack or word.x1 > table.x1 + slack:
+            return None
+        if any(word.x0 < g1 - 1 and word.x1 > g0 + 1 for g0, g1 in gaps):
+            return None
+        column = sum(1 for g0, g1 in gaps if (word.x0 + word.x1) / 2 > (g0 + g1) / 2)
+        cells[column].append(word.text)
+    if sum(1 for cell in cells if cell) < 2:
+        return None
+    return [" ".join(cell) for cell in cells]

@@ -135,11 +135,11 @@ def test_chunk_from_the_middle_of_a_joined_table_has_its_header_and_pages() -> N
     chunks = [c for c in with_boxes(chunks, {n: r for n, r in regions.items() if r}) if c.is_table]
     header = "| " + " | ".join(cells[0]) + " |"
     assert len(chunks) >= 3 and all(c.text.split("\n")[0] == header for c in chunks)
-    last_on_page_two = [c for c in chunks if c.page_start == 2]
-    assert last_on_page_two, [(c.page_start, c.page_end) for c in chunks]
-    middle = last_on_page_two[-1]
-    assert middle.page_end == 2 and {box.page for box in middle.boxes} == {2}
-    assert chunks[0].page_start == 1
+    ranges = [(c.page_start, c.page_end) for c in chunks]
+    middle = [c for c in chunks if (c.page_start, c.page_end) == (2, 2)]
+    assert middle, ranges
+    assert all({box.page for box in c.boxes} == {2} for c in middle)
+    assert ranges[0][0] == 1 and ranges == sorted(ranges)
 
 
 def test_a_page_holding_only_rows_of_a_joined_table_is_not_read_again_nor_ocred() -> None:
@@ -157,3 +157,13 @@ def test_a_page_holding_only_rows_of_a_joined_table_is_not_read_again_nor_ocred(
     assert [b["kind"] for b in result.pages[1].blocks if b["kind"].startswith("table")] == ["table_continued"]
     found = [line for line in result.markdown.split("\n") if line.startswith("|")]
     assert cell_rows(found) == cells
+
+
+def test_one_or_two_rows_run_over_onto_the_next_page_join_the_table() -> None:
+    # Too few lines for a table of their own: the rows are fitted to the table's columns.
+    for ruled, repeat, extra in ((False, True, 1), (False, False, 2), (True, False, 1)):
+        cells = rows(len(page_filling(ruled)) - 1 + extra)
+        layer = pdf([table(cells, ruled, repeat), Paragraph(TEXT, BODY)])
+        found = tables_of(layer)
+        assert len(found) == 1, (ruled, repeat, extra)
+        assert cell_rows(found[0]) == cells, (ruled, repeat, extra)
