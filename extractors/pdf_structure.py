@@ -52,7 +52,7 @@ from extractors.pdf_contents import (
     text_key,
 )
 from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
-from extractors.pdf_table_stitch import BodyEdge, at_foot, leading_rows, stitch_tables
+from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
 from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_words import PageLayout, Word
 
@@ -262,11 +262,14 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
         if not before or layout.number not in bodies:
             continue
         last = max(before, key=lambda t: t.bottom)
-        if any(line.top > last.bottom for line in bodies[layout.number - 1]) or not at_foot(last, lowest):
+        if any(line.top > last.bottom and not continuation_note(line.text)
+               for line in bodies[layout.number - 1]) or not at_foot(last, lowest):
             continue
         first_table = min((t.top for t in tables[layout.number]), default=float("inf"))
         rows = _baseline_rows([line for line in bodies[layout.number]
                                if line.bottom < first_table and line.contents is None])
+        while rows and len(rows[0]) == 1 and continuation_note(rows[0][0].text):
+            rows = rows[1:]
         found = leading_rows(last, words[layout.number - 1],
                              [[w for line in row for w in line.words] for row in rows], highest)
         if found is None:
@@ -302,9 +305,11 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         if not body:
             edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None))
             continue
-        first = body[0].table
+        # (Notes that the table goes on may stand between its parts.)
+        tabled = [d for d in body if d.table is not None or not continuation_note(d.text)] or body
+        first = tabled[0].table
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
-                              first, body[-1].table, layout.words, id(first) in adopted))
+                              first, tabled[-1].table, layout.words, id(first) in adopted))
     sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
     for stitch in stitch_tables(edges):
         first_page, first = stitch.parts[0]

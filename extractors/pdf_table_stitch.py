@@ -17,8 +17,9 @@ one table when they have
   regular rows): a different header row starts a different table.
 
 A heading, a paragraph or a caption between the two tables keeps them apart (neither is then
-the last or the first thing of its page's body).  Chains over three pages and more join one
-page at a time.
+the last or the first thing of its page's body), except a short note that the table goes on
+("Table 3 (continued)", "continued on next page"), which stays as text where it is.  Chains
+over three pages and more join one page at a time.
 
 No library does this on positioned words: camelot, pdfplumber and tabula work per page, and
 docling's and MinerU's table models see one page image at a time.
@@ -32,6 +33,11 @@ from dataclasses import dataclass, field
 from extractors.pdf_tables import NUMERIC, FoundTable, to_markdown
 from extractors.pdf_words import Word
 
+# A note that a table goes on ("Table 3 (continued)", "continued on next page"): it may stand
+# between a table's parts without parting them.
+_CONTINUED = re.compile(r"\b(continued|cont'?d|cont\.|fortgesetzt|fortsetzung|suite|continuación|"
+                        r"continuacion|continua|vervolg)\b", re.IGNORECASE)
+_NOTE_WORDS = 12
 # How far (in row pitches of the table, plus a few points) a table may stop short of the
 # document's lowest body bottom, or start below its highest body top: a row that did not fit
 # leaves a gap at the page's foot; a repeated header row or cell padding one at its head.
@@ -120,6 +126,11 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             stitches.append(open_stitch)
         _extend(open_stitch, after.page, after.first, drop)
     return stitches
+
+
+def continuation_note(text: str) -> bool:
+    """Whether a short line says a table goes on ("Table 3 (continued)", "Continued overleaf")."""
+    return len(text.split()) <= _NOTE_WORDS and bool(_CONTINUED.search(text))
 
 
 def _pitch(table: FoundTable) -> float:

@@ -167,3 +167,22 @@ def test_one_or_two_rows_run_over_onto_the_next_page_join_the_table() -> None:
         found = tables_of(layer)
         assert len(found) == 1, (ruled, repeat, extra)
         assert cell_rows(found[0]) == cells, (ruled, repeat, extra)
+
+
+def test_a_continued_note_between_the_parts_does_not_part_them() -> None:
+    def noted(canvas: Any, document: Any) -> None:
+        running(canvas, document)
+        if document.page == 2:  # above the frame's first row, below the running header
+            canvas.setFont("Helvetica-Oblique", 9)
+            canvas.drawString(56, A4[1] - 62, "Table 1 (continued)")
+
+    cells = rows(60)
+    buffer = io.BytesIO()
+    story: list[Flowable] = [Paragraph(TEXT, BODY), table(cells, ruled=False, repeat=True),
+                             Paragraph(TEXT, BODY)]
+    SimpleDocTemplate(buffer, pagesize=A4, leftMargin=56, rightMargin=56, topMargin=70, bottomMargin=56,
+                      invariant=1).build(story, onFirstPage=running, onLaterPages=noted)
+    layer = read_text_layer(buffer.getvalue())
+    assert "Table 1 (continued)" in layer.pages[1].markdown
+    found = tables_of(layer)
+    assert len(found) == 1 and cell_rows(found[0]) == cells
