@@ -158,7 +158,9 @@ def _structure(layouts: dict[int, tuple[PageLayout, int, Page]], warnings: list[
     """The structure stage over pages read with word boxes, together (running lines recur
     across pages; the body size is the document's); a failure keeps the plain text."""
     try:
-        found = structure([layout for layout, _, _ in layouts.values()])
+        # (Tables are not joined across pages here: a page whose structure is not kept
+        # would keep its OCR text beside rows already written on the page before.)
+        found = structure([layout for layout, _, _ in layouts.values()], join_tables=False)
     except Exception as exc:  # a structure bug must not cost the pages their text
         warnings.append(f"OCR structure stage failed, plain text kept ({type(exc).__name__}: {exc})")
         return

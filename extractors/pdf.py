@@ -36,12 +36,13 @@ def run(request: Request, route: Route, options: ExtractOptions) -> ExtractionRe
     language = detect_language(layer_text[:5000])
     for page in layer.pages:
         page.markdown = join_hyphenated(page.markdown, language)
-        page.quality = assess(page.markdown, language).score
+        # (A page left holding only rows written on an earlier page has no text to judge.)
+        page.quality = None if _rows_written_before(page) else assess(page.markdown, language).score
     signals = dict(layer.signals)
     signals["language"] = language
     attempts = [Attempt(text_layer.name, round(time.monotonic() - started, 3),
                         pages=[p.number for p in layer.pages if p.number is not None],
-                        score=_mean([p.quality or 0.0 for p in layer.pages]))]
+                        score=_mean([p.quality or 0.0 for p in layer.pages if not _rows_written_before(p)]))]
     layout = _ready(route.quality, options, signals)
     weak = _weak_pages(layer.pages, layer_text, language, options, signals)
     if layout and not weak:
@@ -77,7 +78,7 @@ def _weak_pages(pages: list[Page], layer_text: str, language: str | None, option
                 signals: dict[str, Any]) -> list[int]:
     """Pages without a text layer, or with one too poor to keep when OCR can read its script."""
     ocr_reads_language = _ocr_covers(layer_text, options.ocr_languages)
-    weak = [p.number for p in pages if p.number is not None and (
+    weak = [p.number for p in pages if p.number is not None and not _rows_written_before(p) and (
         _visible(p.markdown) < options.min_chars_per_page
         or ((p.quality or 0) < options.quality_threshold and ocr_reads_language))]
     signals["weak_pages"] = weak
@@ -85,6 +86,12 @@ def _weak_pages(pages: list[Page], layer_text: str, language: str | None, option
         # OCR in other languages would replace a poor text layer with worse Latin garbage.
         signals["ocr_skipped"] = f"text is {language}; OCR languages are {options.ocr_languages}"
     return weak
+
+
+def _rows_written_before(page: Page) -> bool:
+    """A page whose body is only the rest of a table begun on an earlier page: its rows are
+    in that page's Markdown (see extractors/pdf_table_stitch.py), its own is empty on purpose."""
+    return not page.markdown.strip() and any(block.get("kind") == "table_continued" for block in page.blocks)
 
 
 def _quality_track(engines: list[Engine], request: Request, options: ExtractOptions,

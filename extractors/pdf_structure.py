@@ -3,7 +3,10 @@
 The rules, in the order they run:
 
 - **Tables** come from :func:`extractors.pdf_tables.find_tables`; their words leave the prose
-  and their Markdown takes their place in reading order.
+  and their Markdown takes their place in reading order.  A table the page's body ends with
+  and one the next page's body starts with, in the same columns, are one table
+  (:mod:`extractors.pdf_table_stitch`): all its rows are written where it starts, the
+  continuation page keeps a ``table_continued`` block with the box of its part.
 - **Lines**: words on one baseline, split where a gap wider than about an em separates them
   (a column gutter, a table cell).
 - **Running headers and footers**: lines in the top or bottom band of the page whose text,
@@ -49,6 +52,7 @@ from extractors.pdf_contents import (
     text_key,
 )
 from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
+from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
 from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_words import PageLayout, Word
 
@@ -139,6 +143,11 @@ class Block:
     # Where the block's Markdown is in its page's Markdown (start, end character offsets):
     # how a chunk finds the boxes of the text it holds.  None for headers and footers.
     span: tuple[int, int] | None = None
+    # A table continued over several pages: each page's part, where its rows are in the
+    # block's Markdown (offsets from the block's start) and its box on that page.
+    parts: list[TablePart] = field(default_factory=list)
+    # A ``table_continued`` block: the page whose table block holds this part's rows.
+    continues: int | None = None
 
     def report(self, max_text: int = 200) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "page": self.page,
@@ -147,7 +156,26 @@ class Block:
             out["level"] = self.level
         if self.span is not None:
             out["span"] = list(self.span)
+        if self.parts:
+            out["pages"] = [self.parts[0].page, self.parts[-1].page]
+            out["parts"] = [part.report() for part in self.parts]
+        if self.continues is not None:
+            out["continues"] = self.continues
         return out
+
+
+@dataclass
+class TablePart:
+    """The rows of a page-crossing table that one page holds."""
+
+    page: int
+    box: tuple[float, float, float, float]
+    offsets: tuple[int, int]  # where its rows are in the table block's Markdown
+    size: tuple[float, float]  # the page's width and height
+
+    def report(self) -> dict[str, Any]:
+        return {"page": self.page, "box": [round(v, 1) for v in self.box], "offset": list(self.offsets),
+                "size": [round(v, 1) for v in self.size]}
 
 
 @dataclass
@@ -171,16 +199,20 @@ class _Style:
     body_family: str = ""
 
 
-def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = None) -> list[PageStructure]:
+def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = None,
+              join_tables: bool = True) -> list[PageStructure]:
     """Each page's structured Markdown, blocks and running lines (pages without words give
     empty Markdown, for the caller to keep its own text or OCR them).  ``evidence``, the
     document's tags and outline, decides the headings of the pages it can speak for
-    (:mod:`extractors.pdf_evidence`); the heuristics rank the others'."""
+    (:mod:`extractors.pdf_evidence`); the heuristics rank the others'.  With ``join_tables``
+    a table continued on the next page is one table (a page left holding only its rows has
+    empty Markdown and a ``table_continued`` block: the caller must not fill it again)."""
     tables = {layout.number: _tables(layout) for layout in layouts}
     lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number)
              for layout in layouts}
     mark_running(layouts, lines)
     _mark_contents(lines)
+    adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number], style)
               for layout in layouts}
@@ -189,6 +221,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     sources = apply_evidence(evidence, layouts, drafts, style, _heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
     _rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
+    if join_tables:
+        _join_page_crossing_tables(layouts, drafts, tables, adopted)
     out = []
     for layout in layouts:
         blocks = [_render(draft, style) for draft in drafts[layout.number]]
@@ -202,11 +236,93 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
             blocks.append(Block("paragraph", " ".join(w.text for w in turned), layout.number,
                                 (min(w.x0 for w in turned), min(w.top for w in turned),
                                  max(w.x1 for w in turned), max(w.bottom for w in turned))))
-        markdown = _compose([b for b in blocks if b.kind not in ("header", "footer")])
+        markdown = _compose([b for b in blocks if b.kind not in ("header", "footer", "table_continued")])
         out.append(PageStructure(layout.number, markdown, blocks, [line.text for line in running],
                                  tables[layout.number], (layout.width, layout.height),
                                  sources.get(layout.number, HEURISTICS)))
     return out
+
+
+def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
+                        tables: dict[int, list[FoundTable]]) -> set[int]:
+    """Rows of a table continued at the head of the next page that the table finder left as
+    lines (:func:`extractors.pdf_table_stitch.leading_rows`) made a table there, their lines
+    taken from the page; the ids of the tables so made."""
+    bodies = {n: [line for line in page if line.kind == "body"] for n, page in lines.items()}
+    extents = [(min([line.top for line in bodies[n]] + [t.top for t in tables[n]]),
+                max([line.bottom for line in bodies[n]] + [t.bottom for t in tables[n]]))
+               for n in bodies if bodies[n] or tables[n]]
+    if len(extents) < 2:
+        return set()
+    highest, lowest = min(top for top, _ in extents), max(bottom for _, bottom in extents)
+    adopted: set[int] = set()
+    words = {layout.number: layout.words for layout in layouts}
+    for layout in layouts:
+        before = tables.get(layout.number - 1)
+        if not before or layout.number not in bodies:
+            continue
+        last = max(before, key=lambda t: t.bottom)
+        if any(line.top > last.bottom and not continuation_note(line.text)
+               for line in bodies[layout.number - 1]) or not at_foot(last, lowest):
+            continue
+        first_table = min((t.top for t in tables[layout.number]), default=float("inf"))
+        rows = _baseline_rows([line for line in bodies[layout.number]
+                               if line.bottom < first_table and line.contents is None])
+        while rows and len(rows[0]) == 1 and continuation_note(rows[0][0].text):
+            rows = rows[1:]
+        found = leading_rows(last, words[layout.number - 1],
+                             [[w for line in row for w in line.words] for row in rows], highest)
+        if found is None:
+            continue
+        taken = {id(line) for row in rows for line in row
+                 if found.top <= line.top and line.bottom <= found.bottom}
+        lines[layout.number] = [line for line in lines[layout.number] if id(line) not in taken]
+        tables[layout.number] = [found, *tables[layout.number]]
+        adopted.add(id(found))
+    return adopted
+
+
+def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines on one baseline (a table row's cells split at their gaps), top down."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda line: line.top):
+        centre = (line.top + line.bottom) / 2
+        if rows and abs(centre - (rows[-1][0].top + rows[-1][0].bottom) / 2) <= 0.4 * line.height:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return rows
+
+
+def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list[_Draft]],
+                               tables: dict[int, list[FoundTable]], adopted: set[int]) -> None:
+    """Tables continued on the next page (:mod:`extractors.pdf_table_stitch`) as one: the
+    first part's draft takes the joined table, each later part's draft becomes its page's
+    ``table_continued`` block, and the pages' table lists follow."""
+    edges = []
+    for layout in layouts:
+        body = drafts[layout.number]
+        if not body:
+            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None))
+            continue
+        # (Notes that the table goes on may stand between its parts.)
+        tabled = [d for d in body if d.table is not None or not continuation_note(d.text)] or body
+        first = tabled[0].table
+        edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
+                              first, tabled[-1].table, layout.words, id(first) in adopted))
+    sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
+    for stitch in stitch_tables(edges):
+        first_page, first = stitch.parts[0]
+        parts = [TablePart(page, (part.x0, part.top, part.x1, part.bottom), offsets, sizes[page])
+                 for (page, part), offsets in zip(stitch.parts, stitch.part_offsets(), strict=True)]
+        for page, part in stitch.parts:
+            draft = next(d for d in drafts[page] if d.table is part)
+            if part is first:
+                draft.table, draft.parts = stitch.table, parts
+                tables[page] = [stitch.table if t is first else t for t in tables[page]]
+            else:
+                draft.kind, draft.continues = "table_continued", first_page
+                tables[page] = [t for t in tables[page] if t is not part]
 
 
 def _tables(layout: PageLayout) -> list[FoundTable]:
@@ -364,12 +480,27 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]]) -> Non
     by_key: dict[tuple[str, str], list[Line]] = defaultdict(list)
     for line, band, key in candidates:
         by_key[(band, key)].append(line)
+    numbers: list[tuple[Line, str]] = []
     for (band, key), group in by_key.items():
         page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
         for line in group:
             recurring = {other.page for other in group if abs(other.top - line.top) <= _SAME_HEIGHT}
-            if page_number or (len(recurring) >= needed and key.strip("# ")):
+            if len(recurring) >= needed and key.strip("# "):
                 line.kind = band
+            elif page_number:
+                numbers.append((line, band))
+    for line, band in numbers:
+        # A figure at the head of a page on one baseline with two or more other body lines is
+        # a cell of a table row (a table continued from the page before), not a page number.
+        if band == "footer" or _row_cells(line, lines[line.page]) < 2:
+            line.kind = band
+
+
+def _row_cells(line: Line, page: list[Line]) -> int:
+    """How many body lines other than ``line`` stand on its baseline."""
+    centre = (line.top + line.bottom) / 2
+    return sum(1 for other in page if other is not line and other.kind == "body"
+               and abs((other.top + other.bottom) / 2 - centre) <= 0.4 * max(line.height, other.height))
 
 
 # ------------------------------------------------------------------------- body style
@@ -523,6 +654,10 @@ class _Draft:
     # Set like a heading but read as text by a rule that looked at its words or what follows
     # it (a label, a bold statement): an outline's heading style does not make it one.
     label: bool = False
+    # A table joined over pages: its parts (the first page's draft); a later part's draft is
+    # a ``table_continued`` of the page ``continues`` names.
+    parts: list[TablePart] = field(default_factory=list)
+    continues: int | None = None
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -835,8 +970,10 @@ def _join_lines(lines: list[Line]) -> str:
 
 
 def _render(draft: _Draft, style: _Style) -> Block:
+    if draft.kind == "table_continued":
+        return Block("table_continued", "", draft.page, draft.box, continues=draft.continues)
     if draft.table is not None:
-        return Block("table", draft.table.markdown, draft.page, draft.box)
+        return Block("table", draft.table.markdown, draft.page, draft.box, parts=draft.parts)
     if draft.contents is not None:
         return Block("list_item", draft.contents.markdown, draft.page, draft.box)
     text = _join_lines(draft.lines)

@@ -118,6 +118,7 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
             structured = structure(layouts, evidence)
             for layout, found in zip(layouts, structured, strict=True):
                 layout.to_page(found)  # text read in a turned frame: boxes on the page as shown
+            _parts_to_pages(layouts, structured)
             tables = _apply_structure(pages, structured)
         except Exception as exc:  # a structure bug must not cost the document its text
             warnings.append(f"structure stage failed, plain text kept ({type(exc).__name__}: {exc})")
@@ -126,8 +127,10 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
                 if page.number in unread:
                     page.markdown, page.blocks, page.running, page.size = "", [], [], None
         for page in pages:
-            # The structure stage wrote nothing (or only running lines): the plain text.
-            if page.number is not None and page.number in unread and not page.markdown.strip():
+            # The structure stage wrote nothing (or only running lines): the plain text.  (Not
+            # a page that holds only rows of a table begun on an earlier page, written there.)
+            if page.number is not None and page.number in unread and not page.markdown.strip() \
+                    and not any(block["kind"] == "table_continued" for block in page.blocks):
                 page.markdown = _page_text(pdf, page.number, warnings)
         signals = {
             "page_count": count,
@@ -148,6 +151,20 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
             },
         }
         return PdfText(pages, _metadata(pdf, "Title"), signals, warnings, tables)
+
+
+def _parts_to_pages(layouts: list[PageLayout], structured: list[PageStructure]) -> None:
+    """The parts of tables joined over pages put on their own pages as shown (each part is
+    on a page of its own, which may be turned: :meth:`PageLayout.to_page` moved only the
+    boxes of the page a block is on)."""
+    by_number = {layout.number: layout for layout in layouts}
+    for found in structured:
+        for block in found.blocks:
+            for part in block.parts:
+                layout = by_number[part.page]
+                part.box = layout.page_box(part.box)
+                if layout.placements:
+                    part.size = layout.placements[0].shown
 
 
 def _read_tags(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,

@@ -227,6 +227,13 @@ def _table_parts(text: str, budget: int, counter: Callable[[str], int]) -> list[
             for p, n in parts for piece in ([p] if n <= budget else split_by_tokens(p, budget))]
 
 
+def _rows_of(part: str) -> str:
+    """A table part's rows without the header and separator lines it repeats."""
+    lines = part.split("\n")
+    head = 2 if len(lines) > 2 and _is_rule(lines[1]) else 0
+    return "\n".join(lines[head:])
+
+
 Breaker = Callable[[Sequence[str]], set[int]]
 
 
@@ -284,9 +291,15 @@ def _pack_section(
         if block.is_table:
             chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter, breaker))
             prose = []
-            spans = _merge_spans([_span_of(block, block.text)])
-            chunks.extend(Chunk(text, path, block.page, block.page, n, is_table=True, spans=spans)
-                          for text, n in _table_parts(block.text, budget, counter))
+            parts = _table_parts(block.text, budget, counter)
+            after = 0
+            for text, n in parts:
+                span = _span_of(block, block.text)
+                if len(parts) > 1:  # a part's span is its rows (the header is the first part's)
+                    span = _span_of(block, _rows_of(text), after) if _rows_of(text) else span
+                    after = span[2] - block.start if span else after
+                chunks.append(Chunk(text, path, block.page, block.page, n, is_table=True,
+                                    spans=_merge_spans([span])))
         else:
             prose.append(block)
     chunks.extend(_pack_prose(prose, path, budget, overlap_tokens, counter, breaker))

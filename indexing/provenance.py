@@ -61,9 +61,26 @@ def page_regions(markdown: str, page: int, size: tuple[float, float] | None,
         end = start + length
         if index + 1 < len(found):
             end = min(end, found[index + 1][0])
+        if block.get("parts"):
+            regions.extend(_part_regions(start, end, block["parts"]))
+            continue
         x0, top, x1, bottom = (round(float(v), 1) for v in block["box"])
         regions.append(Region(start, max(end, start + 1),
                               Box(page, x0, top, x1, bottom, round(width, 1), round(height, 1))))
+    return regions
+
+
+def _part_regions(start: int, end: int, parts: Sequence[Mapping[str, Any]]) -> list[Region]:
+    """A table continued over pages, written whole on its first page: one region per page's
+    part, each the stretch of the table's Markdown that holds that page's rows, with its box
+    on that page."""
+    regions = []
+    for part in parts:
+        low, high = (start + int(v) for v in part["offset"])
+        x0, top, x1, bottom = (round(float(v), 1) for v in part["box"])
+        width, height = (round(float(v), 1) for v in part["size"])
+        regions.append(Region(min(low, end), max(min(high, end), min(low, end) + 1),
+                              Box(int(part["page"]), x0, top, x1, bottom, width, height)))
     return regions
 
 
@@ -77,7 +94,16 @@ def chunk_boxes(chunk: Chunk, regions: Mapping[int, Sequence[Region]]) -> tuple[
 
 
 def with_boxes(chunks: Sequence[Chunk], regions: Mapping[int, Sequence[Region]]) -> list[Chunk]:
-    """The chunks, each with its boxes (unchanged when the source has no regions)."""
+    """The chunks, each with its boxes (unchanged when the source has no regions).  A table
+    chunk's pages are those its boxes are on: a table continued over pages is written on its
+    first page, and a chunk of its later rows is from the pages they are on."""
     if not regions:
         return list(chunks)
-    return [replace(chunk, boxes=chunk_boxes(chunk, regions)) for chunk in chunks]
+    out = []
+    for chunk in chunks:
+        boxes = chunk_boxes(chunk, regions)
+        chunk = replace(chunk, boxes=boxes)
+        if chunk.is_table and boxes:
+            chunk = replace(chunk, page_start=min(b.page for b in boxes), page_end=max(b.page for b in boxes))
+        out.append(chunk)
+    return out

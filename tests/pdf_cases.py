@@ -10,6 +10,9 @@ seed fixes the words, numbers, sizes and fonts; each class keeps its layout and 
 Classes (each maker's docstring says what its documents hold):
 - ``rotated_table``: a landscape table drawn sideways on a portrait page, and a page turned by
   ``/Rotate`` whose content reads upright on screen.
+- ``page_crossing_table``: a long table that starts mid-page and runs on over the next
+  page(s), its header repeated on each page or not; in some seeds a decoy: a table that
+  fills a page and a different table at the top of the next one.
 """
 
 from __future__ import annotations
@@ -177,4 +180,101 @@ def rotated_table(seed: int) -> GeneratedReport:
     canvas.save()
     report.pdf = buffer.getvalue()
     report.page_count = 2
+    return report
+
+
+def long_table(rng: random.Random, columns: int, rows: int, first: str = "Region") -> list[list[str]]:
+    """A header row and `rows` rows of a unique label and numbers, one format per column."""
+    names = rng.sample(_LABELS, len(_LABELS))
+    periods = [rng.choice(("Q1", "Q2", "Q3", "Q4", "FY")) for _ in range(columns - 1)]
+    start = rng.randint(2010, 2020)
+    header = [first] + [f"{period} {start + i}" for i, period in enumerate(periods)]
+    formats = [rng.choice(("{:,.0f}", "{:.1f}", "{:.2f}%")) for _ in range(columns - 1)]
+    cells = [header]
+    for index in range(rows):
+        row = [f"{names[index % len(names)]} {index // len(names) + 1}"]
+        for fmt in formats:
+            scale = 1.0 if fmt == "{:,.0f}" else 1000.0
+            row.append(fmt.format(rng.uniform(1, 99999) / scale))
+        cells.append(row)
+    return cells
+
+
+def _long_table_flowable(cells: list[list[str]], ruled: bool, repeat: bool, look: Any) -> Table:
+    commands: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, 0), look.bold_font),
+        ("FONTNAME", (0, 1), (-1, -1), look.body_font),
+        ("FONTSIZE", (0, 0), (-1, -1), look.body_size - 0.5),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+    ]
+    if ruled:
+        commands.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
+    return Table(cells, style=TableStyle(commands), hAlign="LEFT", repeatRows=1 if repeat else 0)
+
+
+def _page_filling_rows(rng: random.Random, columns: int, ruled: bool, look: Any, room: tuple[float, float],
+                       first: str) -> list[list[str]]:
+    """A table with as many rows as fill a whole frame of ``room`` (width, height)."""
+    rows = 4
+    while True:
+        cells = long_table(random.Random(rng.random()), columns, rows + 1, first)
+        _, needed = _long_table_flowable(cells, ruled, False, look).wrap(*room)
+        if needed > room[1]:
+            return long_table(rng, columns, rows, first)
+        rows += 1
+
+
+@case("page_crossing_table")
+def page_crossing_table(seed: int) -> GeneratedReport:
+    """A report (platypus, running header and page footer as tests/pdf_reports.py's) where a
+    long table of 25-60 rows, ruled or not, starts mid-page and continues on the next page or
+    two, its header row repeated at the top of each page (``repeatRows=1``) in some seeds and
+    not in others; a paragraph and a heading follow it.  The truth is one table.  In about
+    half the seeds a decoy follows on a fresh page: a table that fills the page, then at the
+    top of the next page a different table (another first column and periods, sometimes
+    another column count), with a heading between them in some seeds: two tables."""
+    from reportlab.platypus import BaseDocTemplate, PageBreak
+
+    from tests.pdf_reports import _pick_look, _running_canvas, _templates, _Writer
+
+    rng = random.Random(seed)
+    look = _pick_look(rng)
+    title = f"{title_words(rng, 2)} Report {2019 + rng.randrange(8)}"
+    report = GeneratedReport(seed=seed, pdf=b"", title=title, header=title)
+    writer = _Writer(rng, look, report)
+    writer.heading(1)
+    for _ in range(rng.randint(1, 3)):
+        writer.paragraph()
+    writer.heading(2)
+    writer.paragraph((1, 3))
+    ruled = rng.random() < 0.5
+    cells = long_table(rng, rng.randint(3, 6), rng.randint(25, 60))
+    report.tables.append(TruthTable(cells, ruled))
+    report.expected_blocks.append(markdown_table(cells))
+    writer.story.append(_long_table_flowable(cells, ruled, rng.random() < 0.5, look))
+    writer.paragraph((2, 4))
+    writer.heading(2)
+    writer.paragraph()
+    if rng.random() < 0.5:
+        width, height = look.pagesize
+        room = (width - 2 * 56.0 - 12, height - 64.0 - 56.0 - 12)  # the frame less its padding
+        columns = rng.randint(3, 5)
+        filling = _page_filling_rows(rng, columns, ruled, look, room, "Region")
+        other = long_table(rng, columns + rng.choice((0, 0, 1)), rng.randint(5, 9), "District")
+        writer.story.append(PageBreak())
+        for decoy in (filling, other):
+            if decoy is other and rng.random() < 0.5:
+                writer.heading(2)
+            report.tables.append(TruthTable(decoy, ruled))
+            report.expected_blocks.append(markdown_table(decoy))
+            writer.story.append(_long_table_flowable(decoy, ruled, False, look))
+        writer.paragraph((2, 3))
+    buffer = io.BytesIO()
+    document = BaseDocTemplate(buffer, pagesize=look.pagesize, title=title, author="pagemill tests",
+                               invariant=1, pageTemplates=_templates(look)[:1])
+    document.build(writer.story, canvasmaker=_running_canvas(title, look))
+    report.pdf = buffer.getvalue()
+    report.page_count = document.page
+    report.footers = [f"Page {n} of {report.page_count}" if look.footer_of_total else str(n)
+                      for n in range(1, report.page_count + 1)]
     return report

@@ -182,7 +182,7 @@ def test_standalone_image_boxes_stay_in_pixels(monkeypatch):
 
 
 def test_a_failing_structure_stage_keeps_the_plain_text(monkeypatch):
-    def broken(layouts: list[PageLayout]) -> list[Any]:
+    def broken(layouts: list[PageLayout], **options: Any) -> list[Any]:
         raise ValueError("boom")
 
     monkeypatch.setattr(ocr, "structure", broken)

@@ -22,3 +22,9 @@ def test_sideways_and_turned_page_tables_are_read_upright() -> None:
     scores = measure_cases(["rotated_table"], 3, 1)["rotated_table"]
     assert scores["heading_f1"] == 1.0
     assert scores["table_rows_exact"] == 1.0
+
+
+def test_tables_continued_on_the_next_page_are_one_table() -> None:
+    scores = measure_cases(["page_crossing_table"], 4, 1)["page_crossing_table"]
+    assert scores["table_f1"] == 1.0
+    assert scores["table_rows_exact"] == 1.0

@@ -1,0 +1,312 @@
+"""Tables continued on the next page, joined into one table with the pages it spans.
+
+A long table that a page break cuts is two tables to a per-page finder
+(:mod:`extractors.pdf_tables`): the rows on the first page, and the rest at the top of the
+next, with the header row repeated there or not.  Read that way a chunk from the second page
+holds figures without the header that says what they are, and a search for the table finds
+half of it.  The rule: a table the page's body ends with (only running footer lines below it,
+and it reaches down to where the document's pages end their body) and a table the next page's
+body starts with (only running header lines above it, at the top of where bodies start) are
+one table when they have
+
+- the same number of columns,
+- compatible column positions: the whitespace strips between their columns overlap pairwise
+  (or, when the strips cannot be paired, their left and right edges are the same),
+- a continuation's first row that repeats the first table's header (it is dropped) or reads
+  as a data row (figures where the first table's body has figures; not a bold line over
+  regular rows): a different header row starts a different table.
+
+A heading, a paragraph or a caption between the two tables keeps them apart (neither is then
+the last or the first thing of its page's body), except a short note that the table goes on
+("Table 3 (continued)", "continued on next page"), which stays as text where it is.  Chains
+over three pages and more join one page at a time.
+
+No library does this on positioned words: camelot, pdfplumber and tabula work per page, and
+docling's and MinerU's table models see one page image at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from extractors.pdf_tables import NUMERIC, FoundTable, to_markdown
+from extractors.pdf_words import Word
+
+# A note that a table goes on ("Table 3 (continued)", "continued on next page"): it may stand
+# between a table's parts without parting them.
+_CONTINUED = re.compile(r"\b(continued|cont'?d|cont\.|fortgesetzt|fortsetzung|suite|continuación|"
+                        r"continuacion|continua|vervolg)\b", re.IGNORECASE)
+_NOTE_WORDS = 12
+# How far (in row pitches of the table, plus a few points) a table may stop short of the
+# document's lowest body bottom, or start below its highest body top: a row that did not fit
+# leaves a gap at the page's foot; a repeated header row or cell padding one at its head.
+_EDGE_ROWS = 2.5
+_EDGE_POINTS = 6.0
+# Tables whose column gaps cannot be paired are compatible when their edges are this close.
+_SAME_EDGE = 4.0
+# A whitespace strip narrower than this share of the font size between the words of a table
+# is a word space (a space is about a quarter of an em; columns stand further apart).
+_MIN_GAP_EM = 0.6
+# Rows at the head of the next page that the page finder left as lines (one or two rows are
+# too few to make a table of their own) follow each other at most this many row pitches apart.
+_ROW_PITCHES = 2.0
+
+
+@dataclass
+class BodyEdge:
+    """What one page's body (running lines aside) starts and ends with, in reading order."""
+
+    page: int
+    top: float  # the body's top and bottom on the page (points from the top)
+    bottom: float
+    first: FoundTable | None  # the table the body starts with, if it does
+    last: FoundTable | None  # the table the body ends with, if it does
+    words: list[Word] = field(default_factory=list)  # the page's words
+    # ``first`` was made by :func:`leading_rows` from the previous page's table's columns.
+    adopted: bool = False
+
+
+@dataclass
+class Stitch:
+    """One table over several pages: its parts in page order (each part's table as the page
+    finder saw it, and the rows of the joined table it gives), and the joined table, placed
+    where its first part is."""
+
+    parts: list[tuple[int, FoundTable]]
+    rows: list[int]  # rows of ``table.cells`` each part contributes (the first: with the header)
+    table: FoundTable
+
+    @property
+    def pages(self) -> list[int]:
+        return [page for page, _ in self.parts]
+
+    def part_offsets(self) -> list[tuple[int, int]]:
+        """Where each part's rows are in the joined table's Markdown (start, end offsets): the
+        first part with the header and separator lines, the others their rows alone."""
+        starts = [0]
+        for text in self.table.markdown.split("\n"):
+            starts.append(starts[-1] + len(text) + 1)
+        offsets = []
+        line = 0
+        for index, count in enumerate(self.rows):
+            first = line
+            line += count + (1 if index == 0 else 0)  # (the separator line after the header)
+            offsets.append((starts[first], starts[line] - 1))
+        return offsets
+
+
+def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
+    """The tables that continue from one page onto the next, joined."""
+    bodies = [edge for edge in edges if edge.bottom > edge.top]
+    if len(bodies) < 2:
+        return []
+    lowest = max(edge.bottom for edge in bodies)
+    highest = min(edge.top for edge in bodies)
+    by_page = {edge.page: edge for edge in edges}
+    stitches: list[Stitch] = []
+    open_stitch: Stitch | None = None
+    for edge in edges:
+        after = by_page.get(edge.page + 1)
+        before = edge.last
+        if before is None or after is None or after.first is None or \
+                (open_stitch is not None and open_stitch.parts[-1][1] is not before):
+            open_stitch = None
+        if before is None or after is None or after.first is None:
+            continue
+        if not _at_foot(before, lowest) or not _at_head(after.first, highest):
+            open_stitch = None
+            continue
+        drop = 0 if after.adopted else _continuation(before, after.first, edge.words, after.words)
+        if drop is None:
+            open_stitch = None
+            continue
+        if open_stitch is None:
+            open_stitch = Stitch([(edge.page, before)], [len(before.cells)], before)
+            stitches.append(open_stitch)
+        _extend(open_stitch, after.page, after.first, drop)
+    return stitches
+
+
+def continuation_note(text: str) -> bool:
+    """Whether a short line says a table goes on ("Table 3 (continued)", "Continued overleaf")."""
+    return len(text.split()) <= _NOTE_WORDS and bool(_CONTINUED.search(text))
+
+
+def _pitch(table: FoundTable) -> float:
+    return (table.bottom - table.top) / max(1, len(table.cells))
+
+
+def at_foot(table: FoundTable, lowest: float) -> bool:
+    """Whether ``table`` reaches down to where the document's pages end their body (``lowest``)."""
+    return _at_foot(table, lowest)
+
+
+def _at_foot(table: FoundTable, lowest: float) -> bool:
+    return table.bottom >= lowest - _EDGE_ROWS * _pitch(table) - _EDGE_POINTS
+
+
+def _at_head(table: FoundTable, highest: float) -> bool:
+    return table.top <= highest + _EDGE_ROWS * _pitch(table) + _EDGE_POINTS
+
+
+def _width(table: FoundTable) -> int:
+    return max((len(row) for row in table.cells), default=0)
+
+
+def _key(row: list[str]) -> tuple[str, ...]:
+    return tuple(" ".join(cell.split()).lower() for cell in row)
+
+
+def _continuation(before: FoundTable, after: FoundTable, before_words: list[Word],
+                  after_words: list[Word]) -> int | None:
+    """How many leading rows of ``after`` repeat ``before``'s header (0 when none do), or
+    None when ``after`` is not ``before`` continued."""
+    if not before.cells or not after.cells or _width(before) != _width(after) or _width(before) < 2:
+        return None
+    if not _columns_agree(before, after, before_words, after_words):
+        return None
+    head = max(1, before.header_rows)
+    drop = 0
+    while drop < min(head, len(after.cells) - 1) and _key(after.cells[drop]) == _key(before.cells[drop]):
+        drop += 1
+    if drop:
+        return drop
+    if _header_like(after.cells[0], before, _inside(after_words, after), _inside(before_words, before)):
+        return None  # another header: another table
+    return 0
+
+
+def _header_like(row: list[str], before: FoundTable, words: list[Word], before_words: list[Word]) -> bool:
+    """Whether a continuation's first row reads as a header rather than as ``before``'s data:
+    words where ``before``'s body columns hold figures, or a bold top line over regular rows."""
+    body = before.cells[max(1, before.header_rows):]
+    figures = [c for c in range(_width(before))
+               if body and sum(1 for r in body if c < len(r) and _figure(r[c])) >= 0.6 * len(body)]
+    if figures:
+        return sum(1 for c in figures if c < len(row) and _figure(row[c])) < 0.5 * len(figures)
+    top = _top_line(words)
+    body_words = [w for w in before_words if w.top > _top_line(before_words)[0].bottom] \
+        if before_words else []
+    return bool(top) and all(w.bold for w in top) and not any(w.bold for w in body_words)
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _figure(text: str) -> bool:
+    return bool(text.strip()) and bool(NUMERIC.match(_SPACE.sub(" ", text.strip())))
+
+
+def _inside(words: list[Word], table: FoundTable) -> list[Word]:
+    def holds(word: Word) -> bool:
+        x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
+        return table.x0 - 1 <= x <= table.x1 + 1 and table.top - 1 <= y <= table.bottom + 1
+
+    return [word for word in words if holds(word)]
+
+
+def _top_line(words: list[Word]) -> list[Word]:
+    if not words:
+        return []
+    first = min(words, key=lambda w: w.top)
+    middle = (first.top + first.bottom) / 2
+    return [w for w in words if w.top <= middle <= w.bottom]
+
+
+def _columns_agree(before: FoundTable, after: FoundTable, before_words: list[Word],
+                   after_words: list[Word]) -> bool:
+    """Whether the two tables' columns stand at the same places: their whitespace strips
+    between columns (over the rows below the top line, which may be a header whose wide cells
+    cross them) overlap pairwise, or their edges match."""
+    gaps = [_column_gaps(_below_top(_inside(words, table)))
+            for table, words in ((before, before_words), (after, after_words))]
+    if len(gaps[0]) == len(gaps[1]) and gaps[0]:
+        return all(max(a0, b0) < min(a1, b1) for (a0, a1), (b0, b1) in zip(gaps[0], gaps[1], strict=True))
+    return abs(before.x0 - after.x0) <= _SAME_EDGE and abs(before.x1 - after.x1) <= _SAME_EDGE
+
+
+def _below_top(words: list[Word]) -> list[Word]:
+    top = {id(w) for w in _top_line(words)}
+    rest = [w for w in words if id(w) not in top]
+    return rest or words
+
+
+def _column_gaps(words: list[Word]) -> list[tuple[float, float]]:
+    """The vertical whitespace strips no word crosses, between the leftmost and rightmost word."""
+    spans = sorted((w.x0, w.x1) for w in words)
+    gaps: list[tuple[float, float]] = []
+    if not spans:
+        return gaps
+    sizes = sorted(w.size for w in words)
+    least = _MIN_GAP_EM * sizes[len(sizes) // 2]
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= least:
+            gaps.append((reach, x0))
+        reach = max(reach, x1)
+    return gaps
+
+
+def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int) -> None:
+    """``table`` (the next page's part, its first ``drop`` rows a repeated header) joined on."""
+    rows = table.cells[drop:]
+    cells = stitch.table.cells + rows
+    first = stitch.table
+    stitch.table = FoundTable(first.x0, first.top, first.x1, first.bottom, cells, to_markdown(cells),
+                              ruled=first.ruled, header_rows=first.header_rows)
+    stitch.parts.append((page, table))
+    stitch.rows.append(len(rows))
+
+
+def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[Word]],
+                 highest: float) -> FoundTable | None:
+    """The first rows of the next page's body (``rows``: its words by baseline, top down)
+    that go on ``before`` but that the page finder left as lines, one or two rows being too
+    few for a table: each row's words stand inside ``before``'s columns (none crosses a
+    whitespace strip between them), fill two columns or more, hold figures where its body
+    does, and follow the row above at a row's pitch.  None when not even the first row does."""
+    gaps = _column_gaps(_below_top(_inside(before_words, before)))
+    if len(gaps) + 1 != _width(before) or not rows:
+        return None
+    pitch = _pitch(before)
+    taken: list[list[str]] = []
+    kept: list[list[Word]] = []  # the rows taken, a repeated header row first if there is one
+    for row in rows:
+        top = min(w.top for w in row)
+        reach = highest if not kept else min(w.top for w in kept[-1])
+        if top > reach + _ROW_PITCHES * pitch + _EDGE_POINTS:
+            break
+        text = " ".join(w.text for w in sorted(row, key=lambda w: w.x0))
+        if not kept and _key([text]) == _key([" ".join(before.cells[0])]):
+            # The header repeated (its wide cells may cross the body's column gaps): its words
+            # go, its cells are the table's already.
+            kept.append(row)
+            continue
+        cells = _fitted(row, gaps, before)
+        if cells is None or _header_like(cells, before, [], []):
+            break
+        taken.append(cells)
+        kept.append(row)
+    if not taken:
+        return None
+    words = [w for row in kept for w in row]
+    return FoundTable(before.x0, min(w.top for w in words), before.x1, max(w.bottom for w in words), taken,
+                      to_markdown(taken), ruled=before.ruled, header_rows=0)
+
+
+def _fitted(row: list[Word], gaps: list[tuple[float, float]], table: FoundTable) -> list[str] | None:
+    """The row's cells in the columns ``gaps`` separate, or None when a word crosses a gap,
+    stands outside the table or fewer than two columns are filled."""
+    cells: list[list[str]] = [[] for _ in range(len(gaps) + 1)]
+    slack = _pitch(table)
+    for word in sorted(row, key=lambda w: w.x0):
+        if word.x0 < table.x0 - slack or word.x1 > table.x1 + slack:
+            return None
+        if any(word.x0 < g1 - 1 and word.x1 > g0 + 1 for g0, g1 in gaps):
+            return None
+        column = sum(1 for g0, g1 in gaps if (word.x0 + word.x1) / 2 > (g0 + g1) / 2)
+        cells[column].append(word.text)
+    if sum(1 for cell in cells if cell) < 2:
+        return None
+    return [" ".join(cell) for cell in cells]

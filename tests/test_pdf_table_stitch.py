@@ -1,0 +1,188 @@
+"""Tables continued on the next page (extractors/pdf_table_stitch.py): one table over the pages
+it spans, the repeated header dropped, written where it starts; two tables that merely look
+alike across a page break stay two; a chunk from the middle of a joined table repeats its
+header and reports the pages its rows are on."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
+
+from extractors.pdf_text import PdfText, read_text_layer
+from indexing.chunking import chunk_markdown
+from indexing.provenance import page_regions, with_boxes
+
+BODY = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13, spaceAfter=8)
+HEADING = ParagraphStyle("heading", fontName="Helvetica-Bold", fontSize=14, leading=17, spaceAfter=6,
+                         keepWithNext=1)
+TEXT = ("The figures below were measured across every region during the year and are reported "
+        "quarter by quarter with the changes against the previous year. ") * 3
+PLACES = ("North", "South", "East", "West", "Central", "Coastal", "Harbour", "Valley")
+
+
+def rows(count: int, first: str = "Region", columns: int = 4) -> list[list[str]]:
+    header = [first] + [f"Q{q} 2024" for q in range(1, columns)]
+    return [header] + [[f"{PLACES[i % 8]} {i // 8 + 1}"] + [f"{(i * 37 + c * 11) % 900 + 100:,}.{c}"
+                                                            for c in range(1, columns)]
+                       for i in range(count)]
+
+
+def table(cells: list[list[str]], ruled: bool, repeat: bool) -> Table:
+    style: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+                                    ("FONTNAME", (0, 1), (-1, -1), "Helvetica"),
+                                    ("ALIGN", (1, 0), (-1, -1), "RIGHT")]
+    if ruled:
+        style.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
+    return Table(cells, style=TableStyle(style), hAlign="LEFT", repeatRows=1 if repeat else 0)
+
+
+def running(canvas: Any, document: Any) -> None:
+    canvas.setFont("Helvetica", 9)
+    canvas.drawString(56, A4[1] - 40, "Regional Figures Report")
+    canvas.drawCentredString(A4[0] / 2, 32, f"Page {document.page}")
+
+
+def pdf(story: list[Flowable]) -> PdfText:
+    buffer = io.BytesIO()
+    SimpleDocTemplate(buffer, pagesize=A4, leftMargin=56, rightMargin=56, topMargin=64, bottomMargin=56,
+                      invariant=1).build(story, onFirstPage=running, onLaterPages=running)
+    return read_text_layer(buffer.getvalue())
+
+
+def report(cells: list[list[str]], ruled: bool, repeat: bool) -> PdfText:
+    """A heading and paragraphs, then ``cells`` from mid-page over the page break, then text."""
+    story: list[Flowable] = [Paragraph("Regional Results", HEADING)]
+    story += [Paragraph(TEXT, BODY) for _ in range(4)]
+    story += [table(cells, ruled, repeat), Paragraph("Closing Notes", HEADING), Paragraph(TEXT, BODY)]
+    return pdf(story)
+
+
+def tables_of(layer: PdfText) -> list[list[str]]:
+    markdown = "\n\n".join(page.markdown for page in layer.pages if page.markdown.strip())
+    found: list[list[str]] = []
+    current: list[str] = []
+    for line in [*markdown.split("\n"), ""]:
+        if line.startswith("|"):
+            current.append(line)
+        elif current:
+            found.append(current)
+            current = []
+    return found
+
+
+def cell_rows(markdown_rows: list[str]) -> list[list[str]]:
+    return [[c.strip() for c in line.strip("|").split("|")] for line in markdown_rows if "---" not in line]
+
+
+def test_ruled_table_with_repeated_header_over_two_pages_is_one_table() -> None:
+    cells = rows(50)
+    layer = report(cells, ruled=True, repeat=True)
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == cells  # every row once, the header once
+    blocks = [b for page in layer.pages for b in page.blocks if b["kind"] in ("table", "table_continued")]
+    assert [b["kind"] for b in blocks] == ["table", "table_continued"]
+    assert blocks[0]["pages"] == [1, 2] and blocks[1]["continues"] == 1
+    assert [part["page"] for part in blocks[0]["parts"]] == [1, 2]
+    assert len(layer.tables) == 1 and layer.tables[0].cells == cells
+
+
+def test_unruled_table_without_repeated_header_is_one_table() -> None:
+    cells = rows(50)
+    found = tables_of(report(cells, ruled=False, repeat=False))
+    assert len(found) == 1
+    assert cell_rows(found[0]) == cells
+
+
+def page_filling(ruled: bool) -> list[list[str]]:
+    """As many rows as fill a page's frame (less its padding) and no more."""
+    count = 10
+    while table(rows(count + 1), ruled, False).wrap(A4[0] - 124, A4[1] - 132)[1] <= A4[1] - 132:
+        count += 1
+    return rows(count)
+
+
+def test_a_different_table_at_the_top_of_the_next_page_stays_apart() -> None:
+    # A table that fills its page, then one with another first column at the top of the next.
+    filling = page_filling(ruled=False)
+    other = rows(6, first="District")
+    layer = pdf([table(filling, ruled=False, repeat=False), table(other, ruled=False, repeat=False),
+                 Paragraph(TEXT, BODY)])
+    assert sum(1 for page in layer.pages if any(b["kind"] == "table" for b in page.blocks)) == 2, \
+        "the first table must end on page 1"
+    found = tables_of(layer)
+    assert [cell_rows(t)[0][0] for t in found] == ["Region", "District"]
+
+
+def test_a_heading_between_two_alike_tables_keeps_them_apart() -> None:
+    layer = pdf([table(page_filling(ruled=True), ruled=True, repeat=False), Paragraph("Second Set", HEADING),
+                 table(rows(6), ruled=True, repeat=False)])
+    assert len(tables_of(layer)) == 2
+
+
+def test_chunk_from_the_middle_of_a_joined_table_has_its_header_and_pages() -> None:
+    cells = rows(60)
+    layer = report(cells, ruled=False, repeat=False)
+    pages = layer.pages
+    chunks = chunk_markdown([(page.markdown, page.number) for page in pages], max_tokens=120)
+    regions = {page.number: page_regions(page.markdown, page.number, page.size, page.blocks)
+               for page in pages if page.number is not None}
+    chunks = [c for c in with_boxes(chunks, {n: r for n, r in regions.items() if r}) if c.is_table]
+    header = "| " + " | ".join(cells[0]) + " |"
+    assert len(chunks) >= 3 and all(c.text.split("\n")[0] == header for c in chunks)
+    ranges = [(c.page_start, c.page_end) for c in chunks]
+    middle = [c for c in chunks if (c.page_start, c.page_end) == (2, 2)]
+    assert middle, ranges
+    assert all({box.page for box in c.boxes} == {2} for c in middle)
+    assert ranges[0][0] == 1 and ranges == sorted(ranges)
+
+
+def test_a_page_holding_only_rows_of_a_joined_table_is_not_read_again_nor_ocred() -> None:
+    from extractors.router import extract
+
+    cells = rows(100)  # from mid-page 1, all of page 2, onto page 3
+    buffer = io.BytesIO()
+    story: list[Flowable] = [Paragraph("Regional Results", HEADING), Paragraph(TEXT, BODY),
+                             table(cells, ruled=True, repeat=True), Paragraph(TEXT, BODY)]
+    SimpleDocTemplate(buffer, pagesize=A4, leftMargin=56, rightMargin=56, topMargin=64, bottomMargin=56,
+                      invariant=1).build(story, onFirstPage=running, onLaterPages=running)
+    result = extract(buffer.getvalue(), filename="long.pdf")
+    assert result.route == "pdf-fast"
+    assert result.pages[1].markdown == "" and result.pages[1].engine == "pdfium-text"
+    assert [b["kind"] for b in result.pages[1].blocks if b["kind"].startswith("table")] == ["table_continued"]
+    found = [line for line in result.markdown.split("\n") if line.startswith("|")]
+    assert cell_rows(found) == cells
+
+
+def test_one_or_two_rows_run_over_onto_the_next_page_join_the_table() -> None:
+    # Too few lines for a table of their own: the rows are fitted to the table's columns.
+    for ruled, repeat, extra in ((False, True, 1), (False, False, 2), (True, False, 1)):
+        cells = rows(len(page_filling(ruled)) - 1 + extra)
+        layer = pdf([table(cells, ruled, repeat), Paragraph(TEXT, BODY)])
+        found = tables_of(layer)
+        assert len(found) == 1, (ruled, repeat, extra)
+        assert cell_rows(found[0]) == cells, (ruled, repeat, extra)
+
+
+def test_a_continued_note_between_the_parts_does_not_part_them() -> None:
+    def noted(canvas: Any, document: Any) -> None:
+        running(canvas, document)
+        if document.page == 2:  # above the frame's first row, below the running header
+            canvas.setFont("Helvetica-Oblique", 9)
+            canvas.drawString(56, A4[1] - 62, "Table 1 (continued)")
+
+    cells = rows(60)
+    buffer = io.BytesIO()
+    story: list[Flowable] = [Paragraph(TEXT, BODY), table(cells, ruled=False, repeat=True),
+                             Paragraph(TEXT, BODY)]
+    SimpleDocTemplate(buffer, pagesize=A4, leftMargin=56, rightMargin=56, topMargin=70, bottomMargin=56,
+                      invariant=1).build(story, onFirstPage=running, onLaterPages=noted)
+    layer = read_text_layer(buffer.getvalue())
+    assert "Table 1 (continued)" in layer.pages[1].markdown
+    found = tables_of(layer)
+    assert len(found) == 1 and cell_rows(found[0]) == cells
