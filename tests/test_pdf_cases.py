@@ -7,14 +7,15 @@ from __future__ import annotations
 import pytest
 
 from bench.pdf_structure import measure_cases
-from tests.pdf_cases import CASES
+from tests.pdf_cases import CASES, make_case
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_expected_markdown_scores_perfectly(name: str) -> None:
     scores = measure_cases([name], 2, 1, markdown_of=lambda report: report.expected_markdown)[name]
     assert scores["heading_f1"] == 1.0
-    assert scores["table_rows_exact"] == 1.0
+    if any(make_case(name, seed).tables for seed in (1, 2)):  # (rtl_text has none)
+        assert scores["table_rows_exact"] == 1.0
     assert scores["paragraph_one_block"] == 1.0
 
 
