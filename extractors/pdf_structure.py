@@ -41,6 +41,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_line
 from extractors.pdf_contents import (
     ContentsEntry,
     find_contents,
@@ -49,7 +50,7 @@ from extractors.pdf_contents import (
     text_key,
 )
 from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
-from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_tables import FoundTable, find_tables, to_markdown
 from extractors.pdf_words import PageLayout, Word
 
 # Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
@@ -117,6 +118,7 @@ class Line:
     kind: str = "body"  # "header" and "footer" for running lines
     italic: bool = False
     contents: ContentsEntry | None = None  # the table of contents entry the line is part of
+    rtl: bool = False  # a right-to-left line (its words are in reading order, not left to right)
 
     @property
     def text(self) -> str:
@@ -219,7 +221,13 @@ def _tables(layout: PageLayout) -> list[FoundTable]:
         drawn = {id(word) for entry in entries for line in entry.lines for word in line.words}
         if drawn:
             layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
-    return find_tables(layout)
+    return [_logical_columns(table) for table in find_tables(layout)]
+
+
+def _logical_columns(table: FoundTable) -> FoundTable:
+    """A right-to-left table with its columns in reading order, the rightmost first."""
+    cells = logical_columns(table.cells)
+    return table if cells is None else replace(table, cells=cells, markdown=to_markdown(cells))
 
 
 def _mark_contents(lines: dict[int, list[Line]]) -> None:
@@ -329,6 +337,9 @@ def _symbol_font(font: str) -> bool:
 
 
 def _line(words: list[Word], page: int) -> Line:
+    rtl = any(has_rtl(w.text) for w in words) and rtl_line([w.text for w in words])
+    if rtl:  # a Hebrew or Arabic line: its words in reading order
+        words = logical_order(words, [w.text for w in words])
     chars = [len(w.text) for w in words]
     total = sum(chars)
     # The size most of the line's characters have ("Chapter 1" set small before a large title).
@@ -339,7 +350,7 @@ def _line(words: list[Word], page: int) -> Line:
     bold = sum(n for w, n in zip(words, chars, strict=True) if w.bold) >= 0.7 * total
     italic = sum(n for w, n in zip(words, chars, strict=True) if w.italic) >= 0.7 * total
     return Line(words, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
-                max(w.bottom for w in words), size, bold, page, italic=italic)
+                max(w.bottom for w in words), size, bold, page, italic=italic, rtl=rtl)
 
 
 # ---------------------------------------------------------------------- running lines
@@ -476,8 +487,10 @@ def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_It
     columns: dict[int, list[_Item]] = defaultdict(list)
     wide: list[_Item] = []
 
+    rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left columns: rightmost first
+
     def flush_columns() -> None:
-        for index in sorted(columns):
+        for index in sorted(columns, reverse=rtl):
             runs.extend(_split_tables(columns[index]))
         columns.clear()
 
@@ -591,6 +604,7 @@ def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_D
     """Consecutive lines of one column as paragraphs, list items and headings."""
     drafts: list[_Draft] = []
     current: _Draft | None = None
+    left = min((line.x0 for line in lines), default=0.0)
     for line in lines:
         if line.contents is not None:  # a table of contents entry: a list item, whatever its look
             if current is None or current.contents is not line.contents:
@@ -599,7 +613,7 @@ def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_D
             current.lines.append(line)
             continue
         marker = _list_marker(line)
-        if current is not None and not marker and _continues(current, line, right, style):
+        if current is not None and not marker and _continues(current, line, left, right, style):
             current.lines.append(line)
             continue
         current = _Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
@@ -617,7 +631,7 @@ def _list_marker(line: Line) -> str:
     return match.group(1) if match else ""
 
 
-def _continues(block: _Draft, line: Line, right: float, style: _Style) -> bool:
+def _continues(block: _Draft, line: Line, left: float, right: float, style: _Style) -> bool:
     """Whether ``line`` goes on the paragraph (or list item) ``block``."""
     last = block.lines[-1]
     if _LEADERS.search(last.text):
@@ -638,12 +652,22 @@ def _continues(block: _Draft, line: Line, right: float, style: _Style) -> bool:
         return False  # not below it
     if block.kind == "list_item":
         return line.x0 >= block.lines[0].x0 - 1
-    indented = line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size
+    indented, short = _indent_and_short(last, line, size, left, right)
     if indented and size < style.body_size * _HEADING_SCALE:
         return False  # a first-line indent after a full line
     ends = last.text.rstrip().endswith(_SENTENCE_END)
-    short = last.x1 < right - 4 * size
-    return not (short and ends and line.text[:1].isupper())
+    # (Hebrew and Arabic have no capitals: a short line ending a sentence ends a paragraph.)
+    return not (short and ends and (line.text[:1].isupper() or line.rtl))
+
+
+def _indent_and_short(last: Line, line: Line, size: float, left: float, right: float) -> tuple[bool, bool]:
+    """Whether ``line`` starts indented after a full ``last``, and whether ``last`` stops
+    short of the column's end: on the right for left-to-right lines, mirrored for
+    right-to-left ones (their first-line indent is on the right, their ragged end on the
+    left)."""
+    if line.rtl:
+        return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, last.x0 > left + 4 * size
+    return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - 4 * size
 
 
 def _classify(draft: _Draft, style: _Style) -> None:

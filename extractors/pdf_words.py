@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from extractors.pdf_bidi import rtl_code
+
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
 
@@ -161,6 +163,8 @@ _FLAG_FORCE_BOLD = 1 << 18
 # PDFium marks a hyphen it found at a line end as U+0002 (and FPDFText_GetText as U+FFFE):
 # a hyphen for the structure stage, which leaves the joining to text_repair.join_hyphenated.
 _SOFT_HYPHEN = 0x02
+_LAM = "\u0644"
+_ALEF_LAM = re.compile("[\u0627\u0623\u0625\u0622]\u0644")
 _RULE_THICKNESS = 2.0  # a path or rectangle thinner than this (points) is a line
 _MAX_PATH_SEGMENTS = 400  # paths with more segments are drawings (charts, glyph outlines)
 
@@ -315,7 +319,10 @@ class _WordReader:
             x0, top, x1, bottom = self.box
             if not 0.3 * (bottom - top) <= size <= 3 * (bottom - top):
                 size = bottom - top  # no usable size from the font
-            word = Word("".join(self.chars), x0, top, x1, bottom, size, bold, italic,
+            text = "".join(self.chars)
+            if _LAM in text:
+                text = self.lam_alef(text, end)
+            word = Word(text, x0, top, x1, bottom, size, bold, italic,
                         self.style.font_name(font), self.line)
             # The angle on this frame: the page's /Rotate (clockwise) and the frame's own turn
             # take the text's angle in PDF space back.
@@ -340,6 +347,23 @@ class _WordReader:
             self.chars.clear()
         elif at_space:
             self.rotated_at_space = True
+
+    def lam_alef(self, text: str, end: int) -> str:
+        """PDFium splits an Arabic lam-alef ligature glyph into alef then lam (visual order),
+        both with the ligature's box: put them in logical order, lam then alef (as
+        :func:`extractors.text_repair.repair_lam_alef` does for plain text).  An alef before
+        the lam of the next letters (``ال``) has a box of its own and stays."""
+        if end - self.start != len(text) or not _ALEF_LAM.search(text):
+            return text  # characters and indices do not align: left as read
+        chars = list(text)
+        first, second = pdfium_c.FS_RECTF(), pdfium_c.FS_RECTF()
+        for match in _ALEF_LAM.finditer(text):
+            at = match.start()
+            if pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at, first) and \
+                    pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at + 1, second) and \
+                    (first.left, first.right) == (second.left, second.right):
+                chars[at], chars[at + 1] = chars[at + 1], chars[at]
+        return "".join(chars)
 
     def read(self) -> list[Word]:
         raw, frame = self.raw, self.frame
@@ -430,7 +454,13 @@ class _WordReader:
         box = self.box
         if self.chars:
             tall = box[3] - box[1]
-            if x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall or x0 < box[0] - 0.5 * tall:
+            # A right-to-left word's next letter (PDFium gives them in logical order) stands
+            # to the left of the word: it goes on the word when it touches its left edge; so
+            # does the punctuation after it (a full stop, a comma).
+            leftward = (rtl_code(code) or (rtl_code(ord(self.chars[-1])) and not chr(code).isalnum())) \
+                and x0 < box[0] and x1 >= box[0] - 0.5 * tall and abs(top - box[1]) <= 0.5 * tall
+            if not leftward and (x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall
+                                 or x0 < box[0] - 0.5 * tall):
                 self.flush(at_space=False, end=index)
                 if abs(top - box[1]) > 0.5 * tall:
                     self.line += 1

@@ -155,6 +155,10 @@ def rotated_table(seed: int) -> GeneratedReport:
 
     # Page 2: /Rotate 90 turns the displayed page clockwise; content is drawn turned the other
     # way in user space so it is upright on screen (a landscape page stored portrait).
+    # reportlab swaps the media box of a page it rotates by 90 (it keeps the displayed page in
+    # the canvas's size): a landscape canvas size makes the stored page portrait, 842 wide as
+    # shown.  (With A4 kept, the page showed portrait, 595 wide, and cut the content at 595.)
+    canvas.setPageSize((height, width))
     canvas.setPageRotation(90)
     canvas.saveState()
     canvas.translate(width, 0)
