@@ -23,3 +23,11 @@ def test_sideways_and_turned_page_tables_are_read_upright() -> None:
     scores = measure_cases(["rotated_table"], 3, 1)["rotated_table"]
     assert scores["heading_f1"] == 1.0
     assert scores["table_rows_exact"] == 1.0
+    assert scores["paragraph_one_block"] == 1.0  # the /Rotate page's lines read whole
+
+
+def test_right_to_left_pages_are_read_in_logical_order() -> None:
+    text = measure_cases(["rtl_text"], 3, 1)["rtl_text"]
+    assert text["heading_f1"] == 1.0 and text["paragraph_one_block"] == 1.0
+    table = measure_cases(["rtl_table"], 3, 1)["rtl_table"]
+    assert table["heading_f1"] == 1.0 and table["table_rows_exact"] == 1.0

@@ -1,0 +1,91 @@
+"""Right-to-left pages (Hebrew, Arabic) through the PDF structure stage, on small PDFs drawn
+here as producers draw them: characters in visual order, Arabic shaped into its joining forms
+(tests/pdf_cases.py's `visual`).  What comes out is in logical order, the order they are read in."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen import canvas
+
+from extractors.pdf_bidi import logical_order
+from extractors.pdf_text import read_text_layer
+from tests.pdf_cases import _rtl_fonts, visual
+
+RIGHT = 540.0
+
+
+def rtl_pdf(draw: list[tuple[str, float, float, bool]], rules: list[tuple[float, float, float, float]] = ()
+            ) -> bytes:
+    """One A4 page: each (logical text, y, size, bold) drawn right-aligned at RIGHT."""
+    regular, bold = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    for text, y, size, is_bold in draw:
+        cv.setFont(bold if is_bold else regular, size)
+        cv.drawRightString(RIGHT, y, visual(text))
+    for x0, y0, x1, y1 in rules:
+        cv.line(x0, y0, x1, y1)
+    cv.showPage()
+    cv.save()
+    return buffer.getvalue()
+
+
+def markdown(pdf: bytes) -> str:
+    return read_text_layer(pdf).pages[0].markdown
+
+
+def test_rtl_line_comes_out_in_logical_order() -> None:
+    # A Latin run of two words keeps its own order; figures side by side read right to left.
+    line = "דוח שנתי של Open Source בשנת 2024 עם 350 עובדים"
+    assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
+def test_arabic_lam_alef_ligature_in_logical_order() -> None:
+    # Shaped, "الإيرادات" holds the lam-alef ligature, which PDFium splits as alef then lam.
+    line = "تقرير الإيرادات السنوي لعام 2024"
+    assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
+def test_figures_and_latin_words_are_ordered_by_the_bidi_rules() -> None:
+    # Words left to right on the page; a figure then a Latin run are runs of their own.
+    assert logical_order(*[["ב", "ISO", "9001", "350", "א"]] * 2) == ["א", "350", "ISO", "9001", "ב"]
+    assert logical_order(*[["ב", "Open", "Source", "א"]] * 2) == ["א", "Open", "Source", "ב"]
+
+
+def test_rtl_paragraph_lines_are_one_block() -> None:
+    # Right-aligned lines with a ragged left edge: one paragraph (the mirrored indent rule),
+    # and a short line ending a sentence ends it though Hebrew has no capitals.
+    first = ["מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה", "בכל אזור של החברה ובכל רבעון של השנה"]
+    second = "תוכנית ההשקעה תימשך גם בשנה הבאה."
+    pdf = rtl_pdf([(first[0], 780, 11, False), (first[1] + ".", 765, 11, False), (second, 750, 11, False)])
+    assert markdown(pdf).split("\n\n") == [f"{first[0]} {first[1]}.", second]
+
+
+def test_rtl_heading_is_found() -> None:
+    heading = "סיכום שנתי"
+    pdf = rtl_pdf([(heading, 790, 18, True),
+                   ("מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור", 760, 10, False),
+                   ("של החברה ובכל רבעון של השנה.", 746, 10, False)])
+    assert markdown(pdf).split("\n\n")[0] == f"# {heading}"
+
+
+def test_rtl_table_columns_in_logical_order() -> None:
+    # The first column (region) is on the right; the header row in Hebrew.
+    rows = [["אזור", "מכירות", "עובדים"], ["צפון", "1,250", "42"], ["דרום", "980", "37"],
+            ["מרכז", "2,310", "55"], ["חוף", "415", "12"]]
+    regular, bold = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    for r, row in enumerate(rows):
+        cv.setFont(bold if r == 0 else regular, 10)
+        for c, text in enumerate(row):
+            cv.drawRightString(RIGHT - 4 - 90 * c, 760 - 20 * r, visual(text))
+    for r in range(len(rows) + 1):
+        cv.line(RIGHT - 270, 775 - 20 * r, RIGHT, 775 - 20 * r)
+    for c in range(4):
+        cv.line(RIGHT - 90 * c, 775, RIGHT - 90 * c, 775 - 20 * len(rows))
+    cv.showPage()
+    cv.save()
+    layer = read_text_layer(buffer.getvalue())
+    assert [t.cells for t in layer.tables] == [rows]
