@@ -27,6 +27,7 @@ tests' generator uses python-bidi and arabic-reshaper to draw the visual order.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import TypeVar
@@ -46,8 +47,11 @@ def rtl_code(code: int) -> bool:
     return _RTL_LOW <= code <= _RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
 
 
+_RTL_TEXT = re.compile("[\u0590-\u08ff\ufb1d-\ufeff]")
+
+
 def has_rtl(text: str) -> bool:
-    return any(rtl_code(ord(ch)) for ch in text)
+    return _RTL_TEXT.search(text) is not None
 
 
 def _kind(text: str) -> str:
@@ -78,9 +82,7 @@ def logical_order(items: Sequence[T], texts: Sequence[str]) -> list[T]:
     out = list(items)
     start = None
     for i in range(len(out) + 1):  # reverse each run at level 2 ...
-        # (the space between two figures resolves to right to left (UAX #9 rule N1): figures
-        # side by side are runs of their own, read right to left)
-        if i < len(out) and levels[i] == 2 and not (start is not None and kinds[i] == kinds[i - 1] == "N"):
+        if i < len(out) and levels[i] == 2 and not (start is not None and _apart(kinds, start, i)):
             if start is None:
                 start = i
             continue
@@ -90,10 +92,19 @@ def logical_order(items: Sequence[T], texts: Sequence[str]) -> list[T]:
     return out[::-1]  # ... then the whole line (everything is at level 1 or more)
 
 
+def _apart(kinds: Sequence[str], start: int, i: int) -> bool:
+    """Whether word ``i`` starts a run of its own after the level-2 run from ``start`` (left
+    to right).  Two figures side by side are apart, read right to left: the space between
+    them resolves to right to left (UAX #9 rule N1); unless a Latin word leads the run, which
+    makes the figures after it Latin (rule W7: ``ISO 9001 350``).  A figure before a Latin
+    word looks the same on the page whether it reads before it or after: taken as after."""
+    return kinds[i] == kinds[i - 1] == "N" and "L" not in kinds[start:i]
+
+
 def rtl_line(texts: Sequence[str]) -> bool:
-    """Whether a line is right to left: more of its letters are in right-to-left scripts
-    than not (a Hebrew line citing ``ISO 9001`` is; an English line quoting a Hebrew word is
-    not)."""
+    """Whether a line (or a page) is right to left: more of its letters are in right-to-left
+    scripts than not (a Hebrew line citing ``ISO 9001`` is; an English line quoting a Hebrew
+    word is not)."""
     rtl = other = 0
     for text in texts:
         for ch in text:

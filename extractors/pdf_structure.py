@@ -286,20 +286,24 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
             rows.append([word])
             centres.append((centre, height))
     lines = []
+    # A right-to-left page's lines that hold right-to-left words are right to left, even
+    # when Latin words are most of one (``שוק Open Source טוב``).
+    rtl = any(has_rtl(w.text) for w in words) and rtl_line([w.text for w in words])
     for row in rows:
-        lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page))
-    lines.sort(key=lambda line: (line.top, line.x0))
+        lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page, rtl))
+    # (Pieces of one row are read from the right on a right-to-left page.)
+    lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
     return lines
 
 
-def _split_row(row: list[Word], page: int) -> list[Line]:
+def _split_row(row: list[Word], page: int, rtl_page: bool = False) -> list[Line]:
     """A row's words as lines, split at gaps much wider than the row's usual word gap (a
     justified line's stretched spaces are all alike; a gutter or a cell boundary is not)."""
     words = [row[0]]
     for word in row[1:]:
         if not (word.text == words[-1].text and abs(word.x0 - words[-1].x0) < 1):
             words.append(word)  # (the same word twice is overprinted to look bold)
-    return [_line(segment, page) for segment in _segments(words)]
+    return [_line(segment, page, rtl_page) for segment in _segments(words)]
 
 
 def _segments(words: list[Word]) -> list[list[Word]]:
@@ -336,8 +340,8 @@ def _symbol_font(font: str) -> bool:
     return any(name in lower for name in _SYMBOL_FONTS)
 
 
-def _line(words: list[Word], page: int) -> Line:
-    rtl = any(has_rtl(w.text) for w in words) and rtl_line([w.text for w in words])
+def _line(words: list[Word], page: int, rtl_page: bool = False) -> Line:
+    rtl = any(has_rtl(w.text) for w in words) and (rtl_page or rtl_line([w.text for w in words]))
     if rtl:  # a Hebrew or Arabic line: its words in reading order
         words = logical_order(words, [w.text for w in words])
     chars = [len(w.text) for w in words]
@@ -474,7 +478,8 @@ def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_It
     gutters = _gutters(lines)
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
-    items.sort(key=lambda item: (item.top, item.x0))
+    rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first
+    items.sort(key=(lambda item: (item.top, -item.x1)) if rtl else (lambda item: (item.top, item.x0)))
 
     def spans(item: _Item) -> bool:
         return any(item.x0 < g0 and item.x1 > g1 for g0, g1 in gutters)
@@ -486,8 +491,6 @@ def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_It
     runs: list[list[_Item]] = []
     columns: dict[int, list[_Item]] = defaultdict(list)
     wide: list[_Item] = []
-
-    rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left columns: rightmost first
 
     def flush_columns() -> None:
         for index in sorted(columns, reverse=rtl):
@@ -656,8 +659,9 @@ def _continues(block: _Draft, line: Line, left: float, right: float, style: _Sty
     if indented and size < style.body_size * _HEADING_SCALE:
         return False  # a first-line indent after a full line
     ends = last.text.rstrip().endswith(_SENTENCE_END)
-    # (Hebrew and Arabic have no capitals: a short line ending a sentence ends a paragraph.)
-    return not (short and ends and (line.text[:1].isupper() or line.rtl))
+    # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
+    # line of long words stops short of the column's end inside a paragraph too.)
+    return not (short and ends and line.text[:1].isupper())
 
 
 def _indent_and_short(last: Line, line: Line, size: float, left: float, right: float) -> tuple[bool, bool]:

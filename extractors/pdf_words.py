@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.pdf_bidi import rtl_code
+from extractors.pdf_bidi import has_rtl, rtl_code
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
@@ -311,6 +311,7 @@ class _WordReader:
         self.spans: dict[int, list[tuple[int, int, int]]] = {}
         self.units: Any = None
         self.count = 0
+        self.rtl = False  # a right-to-left letter was read
 
     def flush(self, at_space: bool = True, end: int = 0) -> None:
         """The word read so far, ending before character ``end``."""
@@ -405,6 +406,8 @@ class _WordReader:
                 if x0 - box[2] <= half and abs(top - box[1]) <= half and x0 >= box[0] - half:
                     if x1 > box[2]:
                         box[2] = x1
+                    if x0 < box[0] and code >= 0x0590:  # a right-to-left letter: leftwards
+                        box[0] = x0
                     if top < box[1]:
                         box[1] = top
                     if bottom > box[3]:
@@ -452,6 +455,8 @@ class _WordReader:
             char_box: tuple[float, float, float, float]) -> None:
         x0, top, x1, bottom = char_box
         box = self.box
+        if code >= 0x0590 and rtl_code(code):
+            self.rtl = True
         if self.chars:
             tall = box[3] - box[1]
             # A right-to-left word's next letter (PDFium gives them in logical order) stands
@@ -474,6 +479,22 @@ class _WordReader:
             self.chars.append(chr(0x10000 + ((code - 0xD800) << 10) + (units[index + 1] - 0xDC00)))
         elif not 0xD800 <= code < 0xE000:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
+
+
+def _attach_rtl_punctuation(words: list[Word]) -> list[Word]:
+    """A full stop or comma PDFium put before the right-to-left word it ends (it orders a
+    text object of mostly Latin letters left to right), standing just left of that word: the
+    end of the word, as in logical order, not a word of its own."""
+    out: list[Word] = []
+    for word in words:
+        last = out[-1] if out else None
+        if last is not None and not any(ch.isalnum() for ch in last.text) and has_rtl(word.text) \
+                and last.line == word.line and -1 <= word.x0 - last.x1 <= 0.3 * word.size \
+                and abs(last.bottom - word.bottom) <= 0.3 * word.size:
+            out[-1] = replace(word, text=word.text + last.text, x0=last.x0, top=min(last.top, word.top))
+            continue
+        out.append(word)
+    return out
 
 
 def read_rulings(page: pdfium.PdfPage, frame: _Frame) -> list[Ruling]:
@@ -551,6 +572,8 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     width, height = frame.size
     reader = _WordReader(textpage, frame)
     reader.read()
+    if reader.rtl:
+        reader.words = _attach_rtl_punctuation(reader.words)
     if not reader.spans:  # the common case: nothing turned by a quarter
         return PageLayout(number, width, height, reader.words, read_rulings(page, frame), _turned(reader))
     return _turned_layout(page, textpage, number, frame, reader)

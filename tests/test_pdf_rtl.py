@@ -48,17 +48,19 @@ def test_arabic_lam_alef_ligature_in_logical_order() -> None:
 
 
 def test_figures_and_latin_words_are_ordered_by_the_bidi_rules() -> None:
-    # Words left to right on the page; a figure then a Latin run are runs of their own.
-    assert logical_order(*[["ב", "ISO", "9001", "350", "א"]] * 2) == ["א", "350", "ISO", "9001", "ב"]
+    # Words left to right on the page: a Latin run keeps its order, and figures after a Latin
+    # word are part of its run; figures side by side on their own read right to left.
     assert logical_order(*[["ב", "Open", "Source", "א"]] * 2) == ["א", "Open", "Source", "ב"]
+    assert logical_order(*[["ב", "ISO", "9001", "350", "א"]] * 2) == ["א", "ISO", "9001", "350", "ב"]
+    assert logical_order(*[["ב", "350", "2024", "א"]] * 2) == ["א", "2024", "350", "ב"]
 
 
 def test_rtl_paragraph_lines_are_one_block() -> None:
-    # Right-aligned lines with a ragged left edge: one paragraph (the mirrored indent rule),
-    # and a short line ending a sentence ends it though Hebrew has no capitals.
+    # Right-aligned lines with a ragged left edge: one paragraph (the mirrored indent rule:
+    # a shorter line is no first-line indent); the next one starts after a paragraph's gap.
     first = ["מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה", "בכל אזור של החברה ובכל רבעון של השנה"]
     second = "תוכנית ההשקעה תימשך גם בשנה הבאה."
-    pdf = rtl_pdf([(first[0], 780, 11, False), (first[1] + ".", 765, 11, False), (second, 750, 11, False)])
+    pdf = rtl_pdf([(first[0], 780, 11, False), (first[1] + ".", 765, 11, False), (second, 740, 11, False)])
     assert markdown(pdf).split("\n\n") == [f"{first[0]} {first[1]}.", second]
 
 
@@ -89,3 +91,31 @@ def test_rtl_table_columns_in_logical_order() -> None:
     cv.save()
     layer = read_text_layer(buffer.getvalue())
     assert [t.cells for t in layer.tables] == [rows]
+
+
+def test_rtl_columns_are_read_rightmost_first() -> None:
+    # Two columns of right-aligned paragraphs: the right column is the first one read.
+    from tests.pdf_cases import draw_rtl_paragraph
+
+    right = ("מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור של החברה ובכל רבעון של "
+             "השנה הנוכחית ותוכנית ההשקעה תימשך גם בשנה הבאה בכל האזורים של החברה ותכלול מחקר ופיתוח.")
+    left = ("מוצרים חדשים ללקוחות בכל שוק ובכל אזור ייבחנו במהלך השנה הבאה על ידי צוות המחקר של "
+            "החברה ותוצאות הבדיקה יפורסמו בדוח השנתי הבא של החברה עם נתוני המכירות וההכנסות.")
+    regular, _ = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    draw_rtl_paragraph(cv, right, RIGHT, 780, 230, regular, 10)
+    draw_rtl_paragraph(cv, left, RIGHT - 250, 780, 230, regular, 10)
+    cv.showPage()
+    cv.save()
+    assert markdown(buffer.getvalue()).split("\n\n") == [right, left]
+
+
+def test_mostly_latin_line_on_an_rtl_page_keeps_its_full_stop() -> None:
+    # More Latin letters than Hebrew: PDFium orders the line left to right and puts the full
+    # stop before the last Hebrew word; on a right-to-left page the line is still read right
+    # to left, and the full stop ends its word.
+    first = "מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור"
+    last = "שוק Open Source Python טוב."
+    pdf = rtl_pdf([(first, 780, 11, False), (last, 765, 11, False)])
+    assert markdown(pdf) == f"{first} {last}"
