@@ -117,7 +117,7 @@ def rtl_line(texts: Sequence[str]) -> bool:
 
 def line_text(texts: Sequence[str]) -> str:
     """The words of a line (left to right on the page) as text in reading order."""
-    if any(has_rtl(text) for text in texts) and rtl_line(texts):
+    if has_rtl("".join(texts)) and rtl_line(texts):
         texts = logical_order(texts, texts)
     return " ".join(texts)
 
@@ -127,6 +127,6 @@ def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
     right to left (most of its letters are in right-to-left scripts: its first column is on
     the right); None for a left-to-right table."""
     texts = [cell for row in cells for cell in row]
-    if not any(has_rtl(text) for text in texts) or not rtl_line(texts):
+    if not has_rtl("".join(texts)) or not rtl_line(texts):
         return None
     return [row[::-1] for row in cells]

@@ -287,8 +287,9 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
             centres.append((centre, height))
     lines = []
     # A right-to-left page's lines that hold right-to-left words are right to left, even
-    # when Latin words are most of one (``שוק Open Source טוב``).
-    rtl = any(has_rtl(w.text) for w in words) and rtl_line([w.text for w in words])
+    # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
+    texts = [w.text for w in words]
+    rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
     for row in rows:
         lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page, rtl))
     # (Pieces of one row are read from the right on a right-to-left page.)
@@ -296,7 +297,7 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     return lines
 
 
-def _split_row(row: list[Word], page: int, rtl_page: bool = False) -> list[Line]:
+def _split_row(row: list[Word], page: int, rtl_page: bool | None) -> list[Line]:
     """A row's words as lines, split at gaps much wider than the row's usual word gap (a
     justified line's stretched spaces are all alike; a gutter or a cell boundary is not)."""
     words = [row[0]]
@@ -340,8 +341,9 @@ def _symbol_font(font: str) -> bool:
     return any(name in lower for name in _SYMBOL_FONTS)
 
 
-def _line(words: list[Word], page: int, rtl_page: bool = False) -> Line:
-    rtl = any(has_rtl(w.text) for w in words) and (rtl_page or rtl_line([w.text for w in words]))
+def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
+    rtl = rtl_page is not None and any(has_rtl(w.text) for w in words) and \
+        (rtl_page or rtl_line([w.text for w in words]))
     if rtl:  # a Hebrew or Arabic line: its words in reading order
         words = logical_order(words, [w.text for w in words])
     chars = [len(w.text) for w in words]
