@@ -30,7 +30,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from extractors.pdf_words import Word
 
 # The blocks of the right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan,
 # Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms.  A first, cheap test
@@ -118,8 +122,47 @@ def rtl_line(texts: Sequence[str]) -> bool:
 def line_text(texts: Sequence[str]) -> str:
     """The words of a line (left to right on the page) as text in reading order."""
     if has_rtl("".join(texts)) and rtl_line(texts):
-        texts = logical_order(texts, texts)
+        texts = [_unmirror(text) for text in logical_order(texts, texts)]
     return " ".join(texts)
+
+
+# Brackets a right-to-left line draws mirrored: a producer writes the glyph shown, ")" where
+# the text opens a parenthesis (UAX #9 rule L4), and PDFium reads that code.
+_MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
+
+
+# A figure ending a sentence: PDFium gives the stop first (``.2024``), as it stands, left of
+# the figure.
+_STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?\u060c\u061b\u061f]+)(\d.*\d)$")
+
+
+def _unmirror(text: str) -> str:
+    """A word of a right-to-left line with its brackets as written, unless it is a Latin word
+    (inside a Latin run brackets are not mirrored); a stop before a figure after it."""
+    if _kind(text) == "L":
+        return text
+    stop = _STOP_BEFORE_FIGURE.match(text)
+    if stop:
+        text = stop.group(2) + stop.group(1)
+    return text.translate(_MIRROR)
+
+
+def logical_words(words: list[Word]) -> list[Word]:
+    """The words of a right-to-left line (left to right on the page) in reading order, their
+    brackets as written, and a bracket or stop that PDFium read as a word of its own but that
+    touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``)."""
+    out: list[Word] = []
+    for word in logical_order(words, [w.text for w in words]):
+        text = _unmirror(word.text)
+        last = out[-1] if out else None
+        if last is not None and (_kind(text) == "" or _kind(last.text) == "") and \
+                min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
+            out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
+                              top=min(last.top, word.top), x1=max(last.x1, word.x1),
+                              bottom=max(last.bottom, word.bottom))
+            continue
+        out.append(word if text == word.text else replace(word, text=text))
+    return out
 
 
 def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:

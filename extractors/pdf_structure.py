@@ -41,7 +41,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_line
+from extractors.pdf_bidi import has_rtl, logical_columns, logical_words, rtl_line
 from extractors.pdf_contents import (
     ContentsEntry,
     find_contents,
@@ -345,7 +345,7 @@ def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
     rtl = rtl_page is not None and any(has_rtl(w.text) for w in words) and \
         (rtl_page or rtl_line([w.text for w in words]))
     if rtl:  # a Hebrew or Arabic line: its words in reading order
-        words = logical_order(words, [w.text for w in words])
+        words = logical_words(words)
     chars = [len(w.text) for w in words]
     total = sum(chars)
     # The size most of the line's characters have ("Chapter 1" set small before a large title).

@@ -119,3 +119,10 @@ def test_mostly_latin_line_on_an_rtl_page_keeps_its_full_stop() -> None:
     last = "שוק Open Source Python טוב."
     pdf = rtl_pdf([(first, 780, 11, False), (last, 765, 11, False)])
     assert markdown(pdf) == f"{first} {last}"
+
+
+def test_rtl_brackets_and_a_closing_stop_are_as_written() -> None:
+    # Producers draw a right-to-left line's brackets mirrored (")" where it opens) and PDFium
+    # reads those codes; a stop after a figure comes first in PDFium's order.
+    line = "דוח שנתי (סיכום) של החברה [2024] בשנת 2025."
+    assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
