@@ -641,7 +641,7 @@ class _TurnedText:
             if turn in placed or chars[turn] < _REGION_CHARS:
                 continue
             region = self.words_of(turn)
-            if len({w.line for w in region}) < _REGION_LINES:
+            if _rows(region) < _REGION_LINES:
                 continue
             own = _region_rulings(region, turn, base, shown, rulings)
             others = [r for i, r in enumerate(rulings) if i not in own]
@@ -670,6 +670,17 @@ class _TurnedText:
         if not base and not placements and sum(len(w.text) for w in turned) > chars[0]:
             words, turned = words + turned, []  # mostly text at odd angles, as _turned does
         return PageLayout(number, width, height, words, rulings, turned, placements)
+
+
+def _rows(words: list[Word]) -> int:
+    """How many lines ``words`` stand on, by their vertical centres (PDFium's line breaks,
+    which ``Word.line`` counts, are missing between table rows drawn as separate objects
+    with no text between them: a sideways table then read as one line)."""
+    if not words:
+        return 0
+    tall = sorted(w.bottom - w.top for w in words)[len(words) // 2]
+    centres = sorted((w.top + w.bottom) / 2 for w in words)
+    return 1 + sum(1 for a, b in zip(centres, centres[1:], strict=False) if b - a > 0.5 * tall)
 
 
 def _moved(word: Word, box: Box) -> Word:

@@ -31,3 +31,10 @@ def test_right_to_left_pages_are_read_in_logical_order() -> None:
     assert text["heading_f1"] == 1.0 and text["paragraph_one_block"] == 1.0
     table = measure_cases(["rtl_table"], 3, 1)["rtl_table"]
     assert table["heading_f1"] == 1.0 and table["table_rows_exact"] == 1.0
+
+
+def test_sideways_table_without_line_breaks_between_its_rows() -> None:
+    # Seed 101's sideways table: PDFium puts no line break between its rows, so the region's
+    # lines are counted from the words' positions (one line by PDFium's count: no region).
+    scores = measure_cases(["rotated_table"], 1, 101)["rotated_table"]
+    assert scores["tables_found"] == 1.0 and scores["table_rows_exact"] == 1.0
