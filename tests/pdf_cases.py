@@ -203,8 +203,11 @@ _ARABIC = (
     "جديد كبير جيد السياسة"
 ).split()
 _LATIN_RUNS = ("PDF", "Python", "ISO 9001", "Open Source", "API", "2024", "1998", "350", "42")
-_RTL_REGIONS = {"hebrew": ("צפון", "דרום", "מזרח", "מערב", "מרכז", "חוף", "עמק", "הרים"),
-                "arabic": ("الشمال", "الجنوب", "الشرق", "الغرب", "الوسط", "الساحل", "الوادي", "الجبال")}
+# Region names of one or two words (a cell whose words must come out in reading order too).
+_RTL_REGIONS = {"hebrew": ("צפון", "דרום", "מזרח", "מערב", "מרכז", "חוף", "עמק", "הרים", "צפון מערב",
+                           "דרום מזרח", "אזור המרכז"),
+                "arabic": ("الشمال", "الجنوب", "الشرق", "الغرب", "الوسط", "الساحل", "الوادي", "الجبال",
+                           "الشمال الغربي", "الجنوب الشرقي", "المنطقة الوسطى")}
 _RTL_HEADERS = {"hebrew": ("אזור", "מכירות", "הכנסות", "עובדים", "צמיחה", "לקוחות"),
                 "arabic": ("المنطقة", "المبيعات", "الإيرادات", "الموظفين", "النمو", "العملاء")}
 _DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -308,6 +311,10 @@ def _rtl_table_cells(rng: random.Random, script: str, columns: int, rows: int) -
     """A header row of words in `script` and rows of a region name and figures, in logical
     order: the first column is the one a reader meets first, on the right."""
     header = list(_RTL_HEADERS[script][:columns])
+    year = rng.randint(2019, 2024)
+    for c in range(1, columns):  # some headers name their year: a word and a figure in a cell
+        if rng.random() < 0.4:
+            header[c] = f"{header[c]} {year + c}"
     cells = [header]
     for region in rng.sample(_RTL_REGIONS[script], rows):
         row = [region]
@@ -321,11 +328,16 @@ def _rtl_table_cells(rng: random.Random, script: str, columns: int, rows: int) -
 def draw_rtl_table(canvas: Any, cells: list[list[str]], right: float, top: float, widths: list[float],
                    fonts: tuple[str, str], size: float, ruled: bool) -> float:
     """`cells` (logical order) drawn right to left: column 0 at `right`, each cell's text
-    right-aligned in its column; a grid when `ruled`.  Returns the y below the table."""
+    right-aligned in its column (a column widened to hold its widest cell and a gap); a grid
+    when `ruled`.  Returns the y below the table."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     pitch = size * 2.0
     edges = [right]
-    for w in widths:
-        edges.append(edges[-1] - w)
+    for c, w in enumerate(widths):
+        widest = max(stringWidth(visual(row[c]), fonts[1] if r == 0 else fonts[0], size)
+                     for r, row in enumerate(cells))
+        edges.append(edges[-1] - max(w, widest + 2.5 * size))
     for r, row in enumerate(cells):
         canvas.setFont(fonts[1] if r == 0 else fonts[0], size)
         baseline = top - r * pitch - size * 1.35
