@@ -131,9 +131,9 @@ def line_text(texts: Sequence[str]) -> str:
 _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
 
 
-# A figure ending a sentence: PDFium gives the stop first (``.2024``), as it stands, left of
-# the figure.
-_STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?\u060c\u061b\u061f]+)(\d.*\d)$")
+# A figure ending a sentence or numbering an item: PDFium gives the stop first (``.2024``,
+# ``.1``), as it stands, left of the figure.
+_STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)(\d(?:.*\d)?)$")
 
 
 def _unmirror(text: str) -> str:

@@ -15,8 +15,7 @@ from tests.pdf_cases import _rtl_fonts, visual
 RIGHT = 540.0
 
 
-def rtl_pdf(draw: list[tuple[str, float, float, bool]], rules: list[tuple[float, float, float, float]] = ()
-            ) -> bytes:
+def rtl_pdf(draw: list[tuple[str, float, float, bool]]) -> bytes:
     """One A4 page: each (logical text, y, size, bold) drawn right-aligned at RIGHT."""
     regular, bold = _rtl_fonts()
     buffer = io.BytesIO()
@@ -24,8 +23,6 @@ def rtl_pdf(draw: list[tuple[str, float, float, bool]], rules: list[tuple[float,
     for text, y, size, is_bold in draw:
         cv.setFont(bold if is_bold else regular, size)
         cv.drawRightString(RIGHT, y, visual(text))
-    for x0, y0, x1, y1 in rules:
-        cv.line(x0, y0, x1, y1)
     cv.showPage()
     cv.save()
     return buffer.getvalue()
@@ -126,3 +123,12 @@ def test_rtl_brackets_and_a_closing_stop_are_as_written() -> None:
     # reads those codes; a stop after a figure comes first in PDFium's order.
     line = "דוח שנתי (סיכום) של החברה [2024] בשנת 2025."
     assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
+def test_rtl_numbered_items_keep_their_numbers_first() -> None:
+    # The item number stands at the right, its stop to its left: PDFium gives ".1".
+    body = "מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור של החברה."
+    items = ["1. פריט ראשון ברשימה", "2. פריט שני ברשימה", "3) פריט שלישי"]
+    lines = [(item, 760 - 16.0 * i, 11.0, False) for i, item in enumerate(items)]
+    pdf = rtl_pdf([(body, 790, 11, False), *lines])
+    assert markdown(pdf) == body + "\n\n" + "\n".join(items)
