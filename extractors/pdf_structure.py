@@ -31,6 +31,11 @@ The rules, in the order they run:
   body-size line ending in a colon is a label, and a bold line level with two or more short
   lines is a table row's cell, neither a heading.
 
+- **Right-to-left pages** (Hebrew, Arabic): a line holding right-to-left words on a page
+  mostly in those scripts has its words in reading order (:mod:`extractors.pdf_bidi`); its
+  paragraphs' indent and ragged end are mirrored, columns and the pieces of a row are read
+  rightmost first, and a right-to-left table's rightmost column is its first.
+
 Body size is the most common font size by character count over the whole document.
 """
 

@@ -199,7 +199,7 @@ def _layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,
 def _apply_structure(pages: list[Page], structured: list[PageStructure]) -> list[Table]:
     """Pages take their structured Markdown, running lines and blocks; the tables found.
 
-    A page the structure stage did not read (no text, right-to-left script) keeps its plain
+    A page the structure stage did not read (no text, an unreadable layout) keeps its plain
     text; so does one whose every line was a running header or footer, which would otherwise
     look empty and be sent to OCR for nothing."""
     tables: list[Table] = []

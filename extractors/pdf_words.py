@@ -6,7 +6,9 @@ Coordinates are PDF points with the origin at the page's **top-left** corner (y 
 downwards, as in reading order), whatever the page's own coordinate system or rotation.
 
 Words are read character by character with PDFium's text page API (one box call per
-character, one font look-up per word); rulings from the page's path objects.
+character, one font look-up per word); rulings from the page's path objects.  PDFium gives a
+right-to-left word's letters in logical order, so they run leftwards: such a word is kept
+whole, its lam-alef ligatures in logical order (:mod:`extractors.pdf_bidi` orders its line).
 
 Text that does not stand upright on the page as displayed (a page whose ``/Rotate`` turns its
 upright content, a landscape table printed sideways on a portrait page, a page upside down)
