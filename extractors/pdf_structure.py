@@ -34,6 +34,11 @@ The rules, in the order they run:
   body-size line ending in a colon is a label, and a bold line level with two or more short
   lines is a table row's cell, neither a heading.
 
+- **Right-to-left pages** (Hebrew, Arabic): a line holding right-to-left words on a page
+  mostly in those scripts has its words in reading order (:mod:`extractors.pdf_bidi`); its
+  paragraphs' indent and ragged end are mirrored, columns and the pieces of a row are read
+  rightmost first, and a right-to-left table's rightmost column is its first.
+
 Body size is the most common font size by character count over the whole document.
 """
 
@@ -44,6 +49,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from extractors.pdf_bidi import has_rtl, logical_columns, logical_words, rtl_line
 from extractors.pdf_contents import (
     ContentsEntry,
     find_contents,
@@ -53,7 +59,7 @@ from extractors.pdf_contents import (
 )
 from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
 from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
-from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_tables import FoundTable, find_tables, to_markdown
 from extractors.pdf_words import PageLayout, Word
 
 # Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
@@ -121,6 +127,7 @@ class Line:
     kind: str = "body"  # "header" and "footer" for running lines
     italic: bool = False
     contents: ContentsEntry | None = None  # the table of contents entry the line is part of
+    rtl: bool = False  # a right-to-left line (its words are in reading order, not left to right)
 
     @property
     def text(self) -> str:
@@ -335,7 +342,13 @@ def _tables(layout: PageLayout) -> list[FoundTable]:
         drawn = {id(word) for entry in entries for line in entry.lines for word in line.words}
         if drawn:
             layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
-    return find_tables(layout)
+    return [_logical_columns(table) for table in find_tables(layout)]
+
+
+def _logical_columns(table: FoundTable) -> FoundTable:
+    """A right-to-left table with its columns in reading order, the rightmost first."""
+    cells = logical_columns(table.cells)
+    return table if cells is None else replace(table, cells=cells, markdown=to_markdown(cells))
 
 
 def _mark_contents(lines: dict[int, list[Line]]) -> None:
@@ -394,20 +407,25 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
             rows.append([word])
             centres.append((centre, height))
     lines = []
+    # A right-to-left page's lines that hold right-to-left words are right to left, even
+    # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
+    texts = [w.text for w in words]
+    rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
     for row in rows:
-        lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page))
-    lines.sort(key=lambda line: (line.top, line.x0))
+        lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page, rtl))
+    # (Pieces of one row are read from the right on a right-to-left page.)
+    lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
     return lines
 
 
-def _split_row(row: list[Word], page: int) -> list[Line]:
+def _split_row(row: list[Word], page: int, rtl_page: bool | None) -> list[Line]:
     """A row's words as lines, split at gaps much wider than the row's usual word gap (a
     justified line's stretched spaces are all alike; a gutter or a cell boundary is not)."""
     words = [row[0]]
     for word in row[1:]:
         if not (word.text == words[-1].text and abs(word.x0 - words[-1].x0) < 1):
             words.append(word)  # (the same word twice is overprinted to look bold)
-    return [_line(segment, page) for segment in _segments(words)]
+    return [_line(segment, page, rtl_page) for segment in _segments(words)]
 
 
 def _segments(words: list[Word]) -> list[list[Word]]:
@@ -444,7 +462,11 @@ def _symbol_font(font: str) -> bool:
     return any(name in lower for name in _SYMBOL_FONTS)
 
 
-def _line(words: list[Word], page: int) -> Line:
+def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
+    rtl = rtl_page is not None and any(has_rtl(w.text) for w in words) and \
+        (rtl_page or rtl_line([w.text for w in words]))
+    if rtl:  # a Hebrew or Arabic line: its words in reading order
+        words = logical_words(words)
     chars = [len(w.text) for w in words]
     total = sum(chars)
     # The size most of the line's characters have ("Chapter 1" set small before a large title).
@@ -455,7 +477,7 @@ def _line(words: list[Word], page: int) -> Line:
     bold = sum(n for w, n in zip(words, chars, strict=True) if w.bold) >= 0.7 * total
     italic = sum(n for w, n in zip(words, chars, strict=True) if w.italic) >= 0.7 * total
     return Line(words, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
-                max(w.bottom for w in words), size, bold, page, italic=italic)
+                max(w.bottom for w in words), size, bold, page, italic=italic, rtl=rtl)
 
 
 # ---------------------------------------------------------------------- running lines
@@ -594,7 +616,8 @@ def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_It
     gutters = _gutters(lines)
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
-    items.sort(key=lambda item: (item.top, item.x0))
+    rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first
+    items.sort(key=(lambda item: (item.top, -item.x1)) if rtl else (lambda item: (item.top, item.x0)))
 
     def spans(item: _Item) -> bool:
         return any(item.x0 < g0 and item.x1 > g1 for g0, g1 in gutters)
@@ -608,7 +631,7 @@ def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_It
     wide: list[_Item] = []
 
     def flush_columns() -> None:
-        for index in sorted(columns):
+        for index in sorted(columns, reverse=rtl):
             runs.extend(_split_tables(columns[index]))
         columns.clear()
 
@@ -726,6 +749,7 @@ def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_D
     """Consecutive lines of one column as paragraphs, list items and headings."""
     drafts: list[_Draft] = []
     current: _Draft | None = None
+    left = min((line.x0 for line in lines), default=0.0)
     for line in lines:
         if line.contents is not None:  # a table of contents entry: a list item, whatever its look
             if current is None or current.contents is not line.contents:
@@ -734,7 +758,7 @@ def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_D
             current.lines.append(line)
             continue
         marker = _list_marker(line)
-        if current is not None and not marker and _continues(current, line, right, style):
+        if current is not None and not marker and _continues(current, line, left, right, style):
             current.lines.append(line)
             continue
         current = _Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
@@ -752,7 +776,7 @@ def _list_marker(line: Line) -> str:
     return match.group(1) if match else ""
 
 
-def _continues(block: _Draft, line: Line, right: float, style: _Style) -> bool:
+def _continues(block: _Draft, line: Line, left: float, right: float, style: _Style) -> bool:
     """Whether ``line`` goes on the paragraph (or list item) ``block``."""
     last = block.lines[-1]
     if _LEADERS.search(last.text):
@@ -773,12 +797,23 @@ def _continues(block: _Draft, line: Line, right: float, style: _Style) -> bool:
         return False  # not below it
     if block.kind == "list_item":
         return line.x0 >= block.lines[0].x0 - 1
-    indented = line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size
+    indented, short = _indent_and_short(last, line, size, left, right)
     if indented and size < style.body_size * _HEADING_SCALE:
         return False  # a first-line indent after a full line
     ends = last.text.rstrip().endswith(_SENTENCE_END)
-    short = last.x1 < right - 4 * size
+    # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
+    # line of long words stops short of the column's end inside a paragraph too.)
     return not (short and ends and line.text[:1].isupper())
+
+
+def _indent_and_short(last: Line, line: Line, size: float, left: float, right: float) -> tuple[bool, bool]:
+    """Whether ``line`` starts indented after a full ``last``, and whether ``last`` stops
+    short of the column's end: on the right for left-to-right lines, mirrored for
+    right-to-left ones (their first-line indent is on the right, their ragged end on the
+    left)."""
+    if line.rtl:
+        return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, last.x0 > left + 4 * size
+    return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - 4 * size
 
 
 def _classify(draft: _Draft, style: _Style) -> None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
+from extractors.pdf_bidi import line_text
 from extractors.pdf_words import PageLayout, Ruling, Word
 
 T = TypeVar("T")
@@ -401,7 +402,7 @@ def _filled_share(cells: list[list[str]]) -> float:
 
 def _join_words(words: list[Word]) -> str:
     lines = _lines(words)
-    return " ".join(" ".join(w.text for w in line.words) for line in lines)
+    return " ".join(line_text([w.text for w in line.words]) for line in lines)
 
 
 # ---------------------------------------------------------------- lines and segments
@@ -638,7 +639,7 @@ def _row(line: _Line, bounds: list[float]) -> _Row:
             col = _group_column(group[0].x0, group[-1].x1, bounds)
             if column(group[-1].x1 - 0.5) != col:
                 spanning.add(col)
-            cells[col] = f"{cells[col]} {' '.join(w.text for w in group)}".strip()
+            cells[col] = f"{cells[col]} {line_text([w.text for w in group])}".strip()
     return _Row(cells, spanning, line.top, line.bottom)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -31,9 +30,6 @@ NAME = "pdfium-text"
 
 # PDFium's error text for a password-protected file.
 _PASSWORD_ERRORS = ("password", "security")
-# Right-to-left text: PDFium's characters are in visual order there, which its own text
-# extraction (and repair_lam_alef) handle; such pages keep that text, unstructured.
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 # Blocks of the structure kept per page (the parse report shows them; a page has far fewer).
 MAX_BLOCKS_PER_PAGE = 500
 
@@ -99,7 +95,7 @@ def read_text_layer(data: bytes, password: str | None = None, max_pages: int | N
                 textpage = page.get_textpage()
                 images.append(_image_count(page))
                 layout = _layout(page, textpage, index + 1, warnings)
-                if layout.words and not any(_RTL.search(w.text) for w in layout.words):
+                if layout.words:
                     text = None  # the structure stage writes it; read only if it does not
                     if tagged:
                         _read_tags(page, textpage, index + 1, evidence, warnings)
@@ -220,7 +216,7 @@ def _layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,
 def _apply_structure(pages: list[Page], structured: list[PageStructure]) -> list[Table]:
     """Pages take their structured Markdown, running lines and blocks; the tables found.
 
-    A page the structure stage did not read (no text, right-to-left script) keeps its plain
+    A page the structure stage did not read (no text, an unreadable layout) keeps its plain
     text; so does one whose every line was a running header or footer, which would otherwise
     look empty and be sent to OCR for nothing."""
     tables: list[Table] = []

@@ -6,7 +6,9 @@ Coordinates are PDF points with the origin at the page's **top-left** corner (y 
 downwards, as in reading order), whatever the page's own coordinate system or rotation.
 
 Words are read character by character with PDFium's text page API (one box call per
-character, one font look-up per word); rulings from the page's path objects.
+character, one font look-up per word); rulings from the page's path objects.  PDFium gives a
+right-to-left word's letters in logical order, so they run leftwards: such a word is kept
+whole, its lam-alef ligatures in logical order (:mod:`extractors.pdf_bidi` orders its line).
 
 Text that does not stand upright on the page as displayed (a page whose ``/Rotate`` turns its
 upright content, a landscape table printed sideways on a portrait page, a page upside down)
@@ -28,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+
+from extractors.pdf_bidi import has_rtl, rtl_code
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
@@ -161,6 +165,8 @@ _FLAG_FORCE_BOLD = 1 << 18
 # PDFium marks a hyphen it found at a line end as U+0002 (and FPDFText_GetText as U+FFFE):
 # a hyphen for the structure stage, which leaves the joining to text_repair.join_hyphenated.
 _SOFT_HYPHEN = 0x02
+_LAM = "\u0644"
+_ALEF_LAM = re.compile("[\u0627\u0623\u0625\u0622]\u0644")
 _RULE_THICKNESS = 2.0  # a path or rectangle thinner than this (points) is a line
 _MAX_PATH_SEGMENTS = 400  # paths with more segments are drawings (charts, glyph outlines)
 
@@ -307,6 +313,7 @@ class _WordReader:
         self.spans: dict[int, list[tuple[int, int, int]]] = {}
         self.units: Any = None
         self.count = 0
+        self.rtl = False  # a right-to-left letter was read
 
     def flush(self, at_space: bool = True, end: int = 0) -> None:
         """The word read so far, ending before character ``end``."""
@@ -315,7 +322,10 @@ class _WordReader:
             x0, top, x1, bottom = self.box
             if not 0.3 * (bottom - top) <= size <= 3 * (bottom - top):
                 size = bottom - top  # no usable size from the font
-            word = Word("".join(self.chars), x0, top, x1, bottom, size, bold, italic,
+            text = "".join(self.chars)
+            if _LAM in text:
+                text = self.lam_alef(text, end)
+            word = Word(text, x0, top, x1, bottom, size, bold, italic,
                         self.style.font_name(font), self.line)
             # The angle on this frame: the page's /Rotate (clockwise) and the frame's own turn
             # take the text's angle in PDF space back.
@@ -340,6 +350,23 @@ class _WordReader:
             self.chars.clear()
         elif at_space:
             self.rotated_at_space = True
+
+    def lam_alef(self, text: str, end: int) -> str:
+        """PDFium splits an Arabic lam-alef ligature glyph into alef then lam (visual order),
+        both with the ligature's box: put them in logical order, lam then alef (as
+        :func:`extractors.text_repair.repair_lam_alef` does for plain text).  An alef before
+        the lam of the next letters (``ال``) has a box of its own and stays."""
+        if end - self.start != len(text) or not _ALEF_LAM.search(text):
+            return text  # characters and indices do not align: left as read
+        chars = list(text)
+        first, second = pdfium_c.FS_RECTF(), pdfium_c.FS_RECTF()
+        for match in _ALEF_LAM.finditer(text):
+            at = match.start()
+            if pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at, first) and \
+                    pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at + 1, second) and \
+                    (first.left, first.right) == (second.left, second.right):
+                chars[at], chars[at + 1] = chars[at + 1], chars[at]
+        return "".join(chars)
 
     def read(self) -> list[Word]:
         raw, frame = self.raw, self.frame
@@ -381,6 +408,8 @@ class _WordReader:
                 if x0 - box[2] <= half and abs(top - box[1]) <= half and x0 >= box[0] - half:
                     if x1 > box[2]:
                         box[2] = x1
+                    if x0 < box[0] and code >= 0x0590:  # a right-to-left letter: leftwards
+                        box[0] = x0
                     if top < box[1]:
                         box[1] = top
                     if bottom > box[3]:
@@ -428,9 +457,17 @@ class _WordReader:
             char_box: tuple[float, float, float, float]) -> None:
         x0, top, x1, bottom = char_box
         box = self.box
+        if code >= 0x0590 and rtl_code(code):
+            self.rtl = True
         if self.chars:
             tall = box[3] - box[1]
-            if x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall or x0 < box[0] - 0.5 * tall:
+            # A right-to-left word's next letter (PDFium gives them in logical order) stands
+            # to the left of the word: it goes on the word when it touches its left edge; so
+            # does the punctuation after it (a full stop, a comma).
+            leftward = (rtl_code(code) or (rtl_code(ord(self.chars[-1])) and not chr(code).isalnum())) \
+                and x0 < box[0] and x1 >= box[0] - 0.5 * tall and abs(top - box[1]) <= 0.5 * tall
+            if not leftward and (x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall
+                                 or x0 < box[0] - 0.5 * tall):
                 self.flush(at_space=False, end=index)
                 if abs(top - box[1]) > 0.5 * tall:
                     self.line += 1
@@ -444,6 +481,22 @@ class _WordReader:
             self.chars.append(chr(0x10000 + ((code - 0xD800) << 10) + (units[index + 1] - 0xDC00)))
         elif not 0xD800 <= code < 0xE000:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
+
+
+def _attach_rtl_punctuation(words: list[Word]) -> list[Word]:
+    """A full stop or comma PDFium put before the right-to-left word it ends (it orders a
+    text object of mostly Latin letters left to right), standing just left of that word: the
+    end of the word, as in logical order, not a word of its own."""
+    out: list[Word] = []
+    for word in words:
+        last = out[-1] if out else None
+        if last is not None and not any(ch.isalnum() for ch in last.text) and has_rtl(word.text) \
+                and last.line == word.line and -1 <= word.x0 - last.x1 <= 0.3 * word.size \
+                and abs(last.bottom - word.bottom) <= 0.3 * word.size:
+            out[-1] = replace(word, text=word.text + last.text, x0=last.x0, top=min(last.top, word.top))
+            continue
+        out.append(word)
+    return out
 
 
 def read_rulings(page: pdfium.PdfPage, frame: _Frame) -> list[Ruling]:
@@ -521,6 +574,8 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     width, height = frame.size
     reader = _WordReader(textpage, frame)
     reader.read()
+    if reader.rtl:
+        reader.words = _attach_rtl_punctuation(reader.words)
     if not reader.spans:  # the common case: nothing turned by a quarter
         return PageLayout(number, width, height, reader.words, read_rulings(page, frame), _turned(reader))
     return _turned_layout(page, textpage, number, frame, reader)
@@ -588,7 +643,7 @@ class _TurnedText:
             if turn in placed or chars[turn] < _REGION_CHARS:
                 continue
             region = self.words_of(turn)
-            if len({w.line for w in region}) < _REGION_LINES:
+            if _rows(region) < _REGION_LINES:
                 continue
             own = _region_rulings(region, turn, base, shown, rulings)
             others = [r for i, r in enumerate(rulings) if i not in own]
@@ -617,6 +672,17 @@ class _TurnedText:
         if not base and not placements and sum(len(w.text) for w in turned) > chars[0]:
             words, turned = words + turned, []  # mostly text at odd angles, as _turned does
         return PageLayout(number, width, height, words, rulings, turned, placements)
+
+
+def _rows(words: list[Word]) -> int:
+    """How many lines ``words`` stand on, by their vertical centres (PDFium's line breaks,
+    which ``Word.line`` counts, are missing between table rows drawn as separate objects
+    with no text between them: a sideways table then read as one line)."""
+    if not words:
+        return 0
+    tall = sorted(w.bottom - w.top for w in words)[len(words) // 2]
+    centres = sorted((w.top + w.bottom) / 2 for w in words)
+    return 1 + sum(1 for a, b in zip(centres, centres[1:], strict=False) if b - a > 0.5 * tall)
 
 
 def _moved(word: Word, box: Box) -> Word:

@@ -10,6 +10,10 @@ seed fixes the words, numbers, sizes and fonts; each class keeps its layout and 
 Classes (each maker's docstring says what its documents hold):
 - ``rotated_table``: a landscape table drawn sideways on a portrait page, and a page turned by
   ``/Rotate`` whose content reads upright on screen.
+- ``rtl_text``: a right-to-left page of Hebrew and Arabic headings and paragraphs, right-aligned,
+  with Latin words and figures mixed in, drawn in visual order as producers do.
+- ``rtl_table``: a right-to-left table (first column on the right, header row in Hebrew or
+  Arabic, figures in the cells) between right-to-left paragraphs.
 - ``page_crossing_table``: a long table that starts mid-page and runs on over the next
   page(s), its header repeated on each page or not; in some seeds a decoy: a table that
   fills a page and a different table at the top of the next one.
@@ -154,6 +158,10 @@ def rotated_table(seed: int) -> GeneratedReport:
 
     # Page 2: /Rotate 90 turns the displayed page clockwise; content is drawn turned the other
     # way in user space so it is upright on screen (a landscape page stored portrait).
+    # reportlab swaps the media box of a page it rotates by 90 (it keeps the displayed page in
+    # the canvas's size): a landscape canvas size makes the stored page portrait, 842 wide as
+    # shown.  (With A4 kept, the page showed portrait, 595 wide, and cut the content at 595.)
+    canvas.setPageSize((height, width))
     canvas.setPageRotation(90)
     canvas.saveState()
     canvas.translate(width, 0)
@@ -180,6 +188,214 @@ def rotated_table(seed: int) -> GeneratedReport:
     canvas.save()
     report.pdf = buffer.getvalue()
     report.page_count = 2
+    return report
+
+
+# ---------------------------------------------------------------- right-to-left scripts
+
+# Hebrew and Arabic words (no digits, no punctuation) and the Latin words and figures real
+# right-to-left documents mix in; a two-word Latin run tests that it keeps its own order.
+_HEBREW = (
+    "דוח שנתי תקציב הכנסות הוצאות פרויקט חברה שוק מחקר פיתוח לקוחות שירות איכות צמיחה "
+    "תוכנית ניהול מערכת נתונים תוצאות רבעון אזור מכירות עובדים השקעה סיכום מטרה שנה חדש "
+    "גדול טוב מדיניות סיכון"
+).split()
+_ARABIC = (
+    "تقرير سنوي ميزانية الإيرادات المصروفات مشروع شركة السوق بحث تطوير العملاء خدمة جودة "
+    "نمو خطة إدارة نظام بيانات نتائج الربع منطقة المبيعات الموظفين استثمار ملخص هدف سنة "
+    "جديد كبير جيد السياسة"
+).split()
+_LATIN_RUNS = ("PDF", "Python", "ISO 9001", "Open Source", "API", "2024", "1998", "350", "42")
+# Region names of one or two words (a cell whose words must come out in reading order too).
+_RTL_REGIONS = {"hebrew": ("צפון", "דרום", "מזרח", "מערב", "מרכז", "חוף", "עמק", "הרים", "צפון מערב",
+                           "דרום מזרח", "אזור המרכז"),
+                "arabic": ("الشمال", "الجنوب", "الشرق", "الغرب", "الوسط", "الساحل", "الوادي", "الجبال",
+                           "الشمال الغربي", "الجنوب الشرقي", "المنطقة الوسطى")}
+_RTL_HEADERS = {"hebrew": ("אזור", "מכירות", "הכנסות", "עובדים", "צמיחה", "לקוחות"),
+                "arabic": ("المنطقة", "المبيعات", "الإيرادات", "الموظفين", "النمو", "العملاء")}
+_DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+_DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+def _rtl_fonts() -> tuple[str, str]:
+    """DejaVu Sans (regular, bold) registered with reportlab: it has Hebrew and Arabic glyphs
+    (presentation forms too), which reportlab's standard fonts lack."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if "DejaVuSans" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("DejaVuSans", _DEJAVU))
+        pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", _DEJAVU_BOLD))
+    return "DejaVuSans", "DejaVuSans-Bold"
+
+
+def visual(text: str) -> str:
+    """Logical-order text as a PDF producer draws it (reportlab does neither shaping nor
+    bidi): Arabic letters in their joining forms (arabic-reshaper), then the characters in
+    display order for a right-to-left line (python-bidi's Unicode bidi algorithm)."""
+    import arabic_reshaper
+    from bidi import get_display
+
+    return str(get_display(arabic_reshaper.reshape(text), base_dir="R"))
+
+
+def rtl_sentence(rng: random.Random, script: str, low: int = 8, high: int = 14) -> str:
+    words = list(_HEBREW if script == "hebrew" else _ARABIC)
+    out = [rng.choice(words) for _ in range(rng.randint(low, high))]
+    for _ in range(rng.randint(0, 2)):  # Latin words and figures mixed in, never first
+        out.insert(rng.randint(1, len(out) - 1), rng.choice(_LATIN_RUNS))
+    return " ".join(out) + "."
+
+
+def draw_rtl_paragraph(canvas: Any, text: str, right: float, y: float, width: float, font: str,
+                       size: float) -> float:
+    """Logical-order `text` wrapped to `width` (lines broken in logical order), each line
+    drawn right-aligned at `right` in visual order; returns the y below it."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    canvas.setFont(font, size)
+    line: list[str] = []
+    for word in text.split():
+        if line and stringWidth(visual(" ".join([*line, word])), font, size) > width:
+            canvas.drawRightString(right, y, visual(" ".join(line)))
+            y -= size * 1.35
+            line = []
+        line.append(word)
+    if line:
+        canvas.drawRightString(right, y, visual(" ".join(line)))
+        y -= size * 1.35
+    return y - size * 0.9
+
+
+@case("rtl_text")
+def rtl_text(seed: int) -> GeneratedReport:
+    """One right-to-left page: a Hebrew or Arabic title, then three sections (Hebrew and
+    Arabic headings, right-aligned), each with a paragraph or two of right-aligned lines that
+    mix in Latin words and figures.  Drawn as producers do, in visual order with Arabic
+    shaped; the truth is the logical-order text."""
+    rng = random.Random(seed)
+    regular, bold = _rtl_fonts()
+    report = GeneratedReport(seed=seed, pdf=b"", title=f"RTL {seed}")
+    buffer = io.BytesIO()
+    width, height = A4
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    canvas.setTitle(report.title)
+    right, measure = width - 56, width - 112
+    body = rng.choice((10.0, 10.5, 11.0))
+    first = rng.choice(("hebrew", "arabic"))
+    title = " ".join(rng.sample(_HEBREW if first == "hebrew" else _ARABIC, 3))
+    report.headings.append(Heading(title, 1, False))
+    report.expected_blocks.append(f"# {title}")
+    canvas.setFont(bold, 18)
+    canvas.drawRightString(right, height - 72, visual(title))
+    y = height - 110
+    for section in range(3):
+        script = first if section != 1 else ("arabic" if first == "hebrew" else "hebrew")
+        heading = " ".join(rng.sample(_HEBREW if script == "hebrew" else _ARABIC, rng.randint(2, 3)))
+        report.headings.append(Heading(heading, 2, False))
+        report.expected_blocks.append(f"## {heading}")
+        canvas.setFont(bold, 14)
+        canvas.drawRightString(right, y, visual(heading))
+        y -= 26
+        for _ in range(rng.randint(1, 2)):
+            text = " ".join(rtl_sentence(rng, script) for _ in range(rng.randint(2, 3)))
+            report.paragraphs.append(TruthParagraph(text, False, False))
+            report.expected_blocks.append(text)
+            y = draw_rtl_paragraph(canvas, text, right, y, measure, regular, body)
+        y -= 8
+    canvas.showPage()
+    canvas.save()
+    report.pdf = buffer.getvalue()
+    report.page_count = 1
+    return report
+
+
+def _rtl_table_cells(rng: random.Random, script: str, columns: int, rows: int) -> list[list[str]]:
+    """A header row of words in `script` and rows of a region name and figures, in logical
+    order: the first column is the one a reader meets first, on the right."""
+    header = list(_RTL_HEADERS[script][:columns])
+    year = rng.randint(2019, 2024)
+    for c in range(1, columns):  # some headers name their year: a word and a figure in a cell
+        if rng.random() < 0.4:
+            header[c] = f"{header[c]} {year + c}"
+    cells = [header]
+    for region in rng.sample(_RTL_REGIONS[script], rows):
+        row = [region]
+        for _ in range(columns - 1):
+            fmt, high = rng.choice((("{:,.0f}", 99999.0), ("{:.1f}", 999.0), ("{:.1f}%", 100.0)))
+            row.append(fmt.format(rng.uniform(1, high)))
+        cells.append(row)
+    return cells
+
+
+def draw_rtl_table(canvas: Any, cells: list[list[str]], right: float, top: float, widths: list[float],
+                   fonts: tuple[str, str], size: float, ruled: bool) -> float:
+    """`cells` (logical order) drawn right to left: column 0 at `right`, each cell's text
+    right-aligned in its column (a column widened to hold its widest cell and a gap); a grid
+    when `ruled`.  Returns the y below the table."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    pitch = size * 2.0
+    edges = [right]
+    for c, w in enumerate(widths):
+        widest = max(stringWidth(visual(row[c]), fonts[1] if r == 0 else fonts[0], size)
+                     for r, row in enumerate(cells))
+        edges.append(edges[-1] - max(w, widest + 2.5 * size))
+    for r, row in enumerate(cells):
+        canvas.setFont(fonts[1] if r == 0 else fonts[0], size)
+        baseline = top - r * pitch - size * 1.35
+        for c, text in enumerate(row):
+            canvas.drawRightString(edges[c] - 4, baseline, visual(text))
+    bottom = top - pitch * len(cells)
+    if ruled:
+        canvas.setLineWidth(0.5)
+        for r in range(len(cells) + 1):
+            canvas.line(edges[-1], top - r * pitch, right, top - r * pitch)
+        for x in edges:
+            canvas.line(x, top, x, bottom)
+    return bottom
+
+
+@case("rtl_table")
+def rtl_table(seed: int) -> GeneratedReport:
+    """A right-to-left page: a heading and a paragraph (Hebrew or Arabic), then a table whose
+    first column (region names) is on the right, header row in the same script and figures
+    in the other cells, ruled or not, and a closing paragraph."""
+    rng = random.Random(seed)
+    fonts = _rtl_fonts()
+    script = rng.choice(("hebrew", "arabic"))
+    words = _HEBREW if script == "hebrew" else _ARABIC
+    report = GeneratedReport(seed=seed, pdf=b"", title=f"RTL table {seed}")
+    buffer = io.BytesIO()
+    width, height = A4
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    canvas.setTitle(report.title)
+    right, measure = width - 56, width - 112
+    body = rng.choice((10.0, 10.5, 11.0))
+    heading = " ".join(rng.sample(words, 3))
+    report.headings.append(Heading(heading, 1, False))
+    report.expected_blocks.append(f"# {heading}")
+    canvas.setFont(fonts[1], 16)
+    canvas.drawRightString(right, height - 72, visual(heading))
+    text = " ".join(rtl_sentence(rng, script) for _ in range(3))
+    report.paragraphs.append(TruthParagraph(text, False, False))
+    report.expected_blocks.append(text)
+    y = draw_rtl_paragraph(canvas, text, right, height - 104, measure, fonts[0], body)
+    columns = rng.randint(4, 6)
+    cells = _rtl_table_cells(rng, script, columns, rng.randint(4, 7))
+    ruled = rng.random() < 0.5
+    report.tables.append(TruthTable(cells, ruled))
+    report.expected_blocks.append(markdown_table(cells))
+    widths = [rng.choice((80.0, 90.0))] + [rng.choice((64.0, 72.0, 80.0))] * (columns - 1)
+    y = draw_rtl_table(canvas, cells, right, y - 6, widths, fonts, body - 0.5, ruled)
+    text = " ".join(rtl_sentence(rng, script) for _ in range(2))
+    report.paragraphs.append(TruthParagraph(text, False, False))
+    report.expected_blocks.append(text)
+    draw_rtl_paragraph(canvas, text, right, y - 24, measure, fonts[0], body)
+    canvas.showPage()
+    canvas.save()
+    report.pdf = buffer.getvalue()
+    report.page_count = 1
     return report
 
 

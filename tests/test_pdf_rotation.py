@@ -188,3 +188,33 @@ def test_a_turned_column_header_stays_turned_text() -> None:
 def test_turned_boxes_go_back(turn: int) -> None:
     box = (10.0, 20.0, 50.0, 35.0)
     assert _unturn(_turn(box, turn, 200.0, 300.0), turn, 200.0, 300.0) == box
+
+
+def test_landscape_page_stored_portrait_is_read_to_its_right_edge() -> None:
+    # A portrait page (595 x 842) with /Rotate 90 shows landscape, 842 wide; its content is
+    # drawn turned in user space so that it reads upright.  A line reaching past x = 595 of
+    # the shown page is read whole (the visible area is the shown one, not the stored width).
+    # reportlab swaps the media box of a page it rotates: a landscape canvas size stores it
+    # portrait.
+    line = ("The long first line of this landscape page runs well past the place where the same page "
+            "stored portrait would end.")
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(842, 595))
+    cv.setPageRotation(90)
+    cv.saveState()
+    cv.translate(595, 0)
+    cv.rotate(90)
+    cv.setFont("Helvetica", 12)
+    cv.drawString(56, 520, line)
+    cv.drawString(56, 504, "A second line.")
+    cv.restoreState()
+    cv.showPage()
+    cv.save()
+
+    (layout,) = read_layouts(buffer.getvalue())
+
+    assert (round(layout.width), round(layout.height)) == (842, 595)
+    assert max(w.x1 for w in layout.words) > 595
+    assert " ".join(w.text for w in layout.words if w.line == layout.words[0].line) == line
+    page = read_text_layer(buffer.getvalue()).pages[0]
+    assert page.markdown == f"{line} A second line."

@@ -1,0 +1,175 @@
+"""Right-to-left lines (Hebrew, Arabic, Persian) of a PDF page in logical order: the order a
+reader reads their words in, which is not left to right on the page.
+
+What PDFium gives (checked on generated pages drawn in visual order, as producers draw them,
+and on docling's right-to-left PDFs): each text object's characters in logical order (PDFium
+runs the bidi algorithm over a text object and reads a right-to-left one backwards), Arabic
+presentation forms mapped back to their base letters, and a box per character, so that a
+right-to-left word's characters come with falling x.  :mod:`extractors.pdf_words` keeps such a
+word whole; what is left is the order of the **words** of a line, which the structure stage
+takes from their positions (left to right) and which this module turns into reading order.
+
+That is rule L2 of the Unicode bidi algorithm (UAX #9) applied to words instead of
+characters, on a line whose paragraph direction is right to left: right-to-left words at level
+1, Latin words and figures at level 2, a neutral word (a dash, a bullet) at level 2 between two
+level-2 words and at 1 otherwise; then every run at level >= 2 is reversed, and the whole
+line.  Visual order to logical order and back are the same permutation for these levels, so
+the words left to right become the words in reading order, a Latin run of several words
+(``Open Source``) keeping its own order inside the right-to-left line.
+
+Libraries checked: python-bidi 0.6 (the Rust ``unicode-bidi`` crate) returns only a display
+string, neither levels nor the permutation, so it cannot order positioned words; its legacy
+pure-Python ``bidi.algorithm`` gives levels per character of a logical-order string, which is
+not what a page holds.  The directions of characters come from :func:`unicodedata.bidirectional`
+(the Unicode database of the standard library), which is all rule L2 on words needs.  The
+tests' generator uses python-bidi and arabic-reshaper to draw the visual order.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from extractors.pdf_words import Word
+
+# The blocks of the right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan,
+# Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms.  A first, cheap test
+# on code points (Latin pages never reach the Unicode database).
+_RTL_LOW, _RTL_HIGH = 0x0590, 0x08FF
+_RTL_FORMS_LOW, _RTL_FORMS_HIGH = 0xFB1D, 0xFEFF
+
+T = TypeVar("T")
+
+
+def rtl_code(code: int) -> bool:
+    """Whether a code point is in a right-to-left script's block (its letters, marks and
+    digits: Arabic-Indic digits run left to right, but a word of them is set in one)."""
+    return _RTL_LOW <= code <= _RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
+
+
+_RTL_TEXT = re.compile("[\u0590-\u08ff\ufb1d-\ufeff]")
+
+
+def has_rtl(text: str) -> bool:
+    return _RTL_TEXT.search(text) is not None
+
+
+def _kind(text: str) -> str:
+    """A word's direction from its first strong character: "R" (right to left), "L" (Latin),
+    "N" (a figure: European or Arabic-Indic digits), "" (neutral: dashes, bullets)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return "R"
+        if kind == "L":
+            return "L"
+        if kind in ("EN", "AN"):
+            return "N"
+    return ""
+
+
+def logical_order(items: Sequence[T], texts: Sequence[str]) -> list[T]:
+    """``items`` (the words of one right-to-left line, left to right on the page; ``texts``
+    their texts) in reading order."""
+    kinds = [_kind(text) for text in texts]
+    levels = [1 if kind == "R" else 2 if kind else 0 for kind in kinds]
+    strong = [(i, level) for i, level in enumerate(levels) if level]
+    for i, level in enumerate(levels):
+        if not level:  # a neutral word: level 2 only between two level-2 words
+            left = next((lv for j, lv in reversed(strong) if j < i), 1)
+            right = next((lv for j, lv in strong if j > i), 1)
+            levels[i] = 2 if left == right == 2 else 1
+    out = list(items)
+    start = None
+    for i in range(len(out) + 1):  # reverse each run at level 2 ...
+        if i < len(out) and levels[i] == 2 and not (start is not None and _apart(kinds, start, i)):
+            if start is None:
+                start = i
+            continue
+        if start is not None:
+            out[start:i] = out[start:i][::-1]
+            start = i if i < len(out) and levels[i] == 2 else None
+    return out[::-1]  # ... then the whole line (everything is at level 1 or more)
+
+
+def _apart(kinds: Sequence[str], start: int, i: int) -> bool:
+    """Whether word ``i`` starts a run of its own after the level-2 run from ``start`` (left
+    to right).  Two figures side by side are apart, read right to left: the space between
+    them resolves to right to left (UAX #9 rule N1); unless a Latin word leads the run, which
+    makes the figures after it Latin (rule W7: ``ISO 9001 350``).  A figure before a Latin
+    word looks the same on the page whether it reads before it or after: taken as after."""
+    return kinds[i] == kinds[i - 1] == "N" and "L" not in kinds[start:i]
+
+
+def rtl_line(texts: Sequence[str]) -> bool:
+    """Whether a line (or a page) is right to left: more of its letters are in right-to-left
+    scripts than not (a Hebrew line citing ``ISO 9001`` is; an English line quoting a Hebrew
+    word is not)."""
+    rtl = other = 0
+    for text in texts:
+        for ch in text:
+            if rtl_code(ord(ch)):
+                rtl += ch.isalpha()
+            elif ch.isalpha():
+                other += 1
+    return rtl > other
+
+
+def line_text(texts: Sequence[str]) -> str:
+    """The words of a line (left to right on the page) as text in reading order."""
+    if has_rtl("".join(texts)) and rtl_line(texts):
+        texts = [_unmirror(text) for text in logical_order(texts, texts)]
+    return " ".join(texts)
+
+
+# Brackets a right-to-left line draws mirrored: a producer writes the glyph shown, ")" where
+# the text opens a parenthesis (UAX #9 rule L4), and PDFium reads that code.
+_MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
+
+
+# A figure ending a sentence or numbering an item: PDFium gives the stop first (``.2024``,
+# ``.1``), as it stands, left of the figure.
+_STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)(\d(?:.*\d)?)$")
+
+
+def _unmirror(text: str) -> str:
+    """A word of a right-to-left line with its brackets as written, unless it is a Latin word
+    (inside a Latin run brackets are not mirrored); a stop before a figure after it."""
+    if _kind(text) == "L":
+        return text
+    stop = _STOP_BEFORE_FIGURE.match(text)
+    if stop:
+        text = stop.group(2) + stop.group(1)
+    return text.translate(_MIRROR)
+
+
+def logical_words(words: list[Word]) -> list[Word]:
+    """The words of a right-to-left line (left to right on the page) in reading order, their
+    brackets as written, and a bracket or stop that PDFium read as a word of its own but that
+    touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``)."""
+    out: list[Word] = []
+    for word in logical_order(words, [w.text for w in words]):
+        text = _unmirror(word.text)
+        last = out[-1] if out else None
+        if last is not None and (_kind(text) == "" or _kind(last.text) == "") and \
+                min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
+            out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
+                              top=min(last.top, word.top), x1=max(last.x1, word.x1),
+                              bottom=max(last.bottom, word.bottom))
+            continue
+        out.append(word if text == word.text else replace(word, text=text))
+    return out
+
+
+def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
+    """A table's rows (cells left to right) with the rightmost column first when the table is
+    right to left (most of its letters are in right-to-left scripts: its first column is on
+    the right); None for a left-to-right table."""
+    texts = [cell for row in cells for cell in row]
+    if not has_rtl("".join(texts)) or not rtl_line(texts):
+        return None
+    return [row[::-1] for row in cells]

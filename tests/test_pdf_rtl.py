@@ -1,0 +1,134 @@
+"""Right-to-left pages (Hebrew, Arabic) through the PDF structure stage, on small PDFs drawn
+here as producers draw them: characters in visual order, Arabic shaped into its joining forms
+(tests/pdf_cases.py's `visual`).  What comes out is in logical order, the order they are read in."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen import canvas
+
+from extractors.pdf_bidi import logical_order
+from extractors.pdf_text import read_text_layer
+from tests.pdf_cases import _rtl_fonts, visual
+
+RIGHT = 540.0
+
+
+def rtl_pdf(draw: list[tuple[str, float, float, bool]]) -> bytes:
+    """One A4 page: each (logical text, y, size, bold) drawn right-aligned at RIGHT."""
+    regular, bold = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    for text, y, size, is_bold in draw:
+        cv.setFont(bold if is_bold else regular, size)
+        cv.drawRightString(RIGHT, y, visual(text))
+    cv.showPage()
+    cv.save()
+    return buffer.getvalue()
+
+
+def markdown(pdf: bytes) -> str:
+    return read_text_layer(pdf).pages[0].markdown
+
+
+def test_rtl_line_comes_out_in_logical_order() -> None:
+    # A Latin run of two words keeps its own order; figures side by side read right to left.
+    line = "דוח שנתי של Open Source בשנת 2024 עם 350 עובדים"
+    assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
+def test_arabic_lam_alef_ligature_in_logical_order() -> None:
+    # Shaped, "الإيرادات" holds the lam-alef ligature, which PDFium splits as alef then lam.
+    line = "تقرير الإيرادات السنوي لعام 2024"
+    assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
+def test_figures_and_latin_words_are_ordered_by_the_bidi_rules() -> None:
+    # Words left to right on the page: a Latin run keeps its order, and figures after a Latin
+    # word are part of its run; figures side by side on their own read right to left.
+    assert logical_order(*[["ב", "Open", "Source", "א"]] * 2) == ["א", "Open", "Source", "ב"]
+    assert logical_order(*[["ב", "ISO", "9001", "350", "א"]] * 2) == ["א", "ISO", "9001", "350", "ב"]
+    assert logical_order(*[["ב", "350", "2024", "א"]] * 2) == ["א", "2024", "350", "ב"]
+
+
+def test_rtl_paragraph_lines_are_one_block() -> None:
+    # Right-aligned lines with a ragged left edge: one paragraph (the mirrored indent rule:
+    # a shorter line is no first-line indent); the next one starts after a paragraph's gap.
+    first = ["מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה", "בכל אזור של החברה ובכל רבעון של השנה"]
+    second = "תוכנית ההשקעה תימשך גם בשנה הבאה."
+    pdf = rtl_pdf([(first[0], 780, 11, False), (first[1] + ".", 765, 11, False), (second, 740, 11, False)])
+    assert markdown(pdf).split("\n\n") == [f"{first[0]} {first[1]}.", second]
+
+
+def test_rtl_heading_is_found() -> None:
+    heading = "סיכום שנתי"
+    pdf = rtl_pdf([(heading, 790, 18, True),
+                   ("מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור", 760, 10, False),
+                   ("של החברה ובכל רבעון של השנה.", 746, 10, False)])
+    assert markdown(pdf).split("\n\n")[0] == f"# {heading}"
+
+
+def test_rtl_table_columns_in_logical_order() -> None:
+    # The first column (region) is on the right; the header row in Hebrew.
+    rows = [["אזור", "מכירות", "עובדים"], ["צפון", "1,250", "42"], ["דרום", "980", "37"],
+            ["מרכז", "2,310", "55"], ["חוף", "415", "12"]]
+    regular, bold = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    for r, row in enumerate(rows):
+        cv.setFont(bold if r == 0 else regular, 10)
+        for c, text in enumerate(row):
+            cv.drawRightString(RIGHT - 4 - 90 * c, 760 - 20 * r, visual(text))
+    for r in range(len(rows) + 1):
+        cv.line(RIGHT - 270, 775 - 20 * r, RIGHT, 775 - 20 * r)
+    for c in range(4):
+        cv.line(RIGHT - 90 * c, 775, RIGHT - 90 * c, 775 - 20 * len(rows))
+    cv.showPage()
+    cv.save()
+    layer = read_text_layer(buffer.getvalue())
+    assert [t.cells for t in layer.tables] == [rows]
+
+
+def test_rtl_columns_are_read_rightmost_first() -> None:
+    # Two columns of right-aligned paragraphs: the right column is the first one read.
+    from tests.pdf_cases import draw_rtl_paragraph
+
+    right = ("מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור של החברה ובכל רבעון של "
+             "השנה הנוכחית ותוכנית ההשקעה תימשך גם בשנה הבאה בכל האזורים של החברה ותכלול מחקר ופיתוח.")
+    left = ("מוצרים חדשים ללקוחות בכל שוק ובכל אזור ייבחנו במהלך השנה הבאה על ידי צוות המחקר של "
+            "החברה ותוצאות הבדיקה יפורסמו בדוח השנתי הבא של החברה עם נתוני המכירות וההכנסות.")
+    regular, _ = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    draw_rtl_paragraph(cv, right, RIGHT, 780, 230, regular, 10)
+    draw_rtl_paragraph(cv, left, RIGHT - 250, 780, 230, regular, 10)
+    cv.showPage()
+    cv.save()
+    assert markdown(buffer.getvalue()).split("\n\n") == [right, left]
+
+
+def test_mostly_latin_line_on_an_rtl_page_keeps_its_full_stop() -> None:
+    # More Latin letters than Hebrew: PDFium orders the line left to right and puts the full
+    # stop before the last Hebrew word; on a right-to-left page the line is still read right
+    # to left, and the full stop ends its word.
+    first = "מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור"
+    last = "שוק Open Source Python טוב."
+    pdf = rtl_pdf([(first, 780, 11, False), (last, 765, 11, False)])
+    assert markdown(pdf) == f"{first} {last}"
+
+
+def test_rtl_brackets_and_a_closing_stop_are_as_written() -> None:
+    # Producers draw a right-to-left line's brackets mirrored (")" where it opens) and PDFium
+    # reads those codes; a stop after a figure comes first in PDFium's order.
+    line = "דוח שנתי (סיכום) של החברה [2024] בשנת 2025."
+    assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
+def test_rtl_numbered_items_keep_their_numbers_first() -> None:
+    # The item number stands at the right, its stop to its left: PDFium gives ".1".
+    body = "מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור של החברה."
+    items = ["1. פריט ראשון ברשימה", "2. פריט שני ברשימה", "3) פריט שלישי"]
+    lines = [(item, 760 - 16.0 * i, 11.0, False) for i, item in enumerate(items)]
+    pdf = rtl_pdf([(body, 790, 11, False), *lines])
+    assert markdown(pdf) == body + "\n\n" + "\n".join(items)
