@@ -57,7 +57,7 @@ per PDF text line):
     headings (more often than the real heading of the same text) or as table cells; the wholly
     bold lines and captions made to look like headings that came out as headings.
 (e) with `--cases [names]`: the failure classes of `tests/pdf_cases.py` (rotated tables, ...),
-    each scored as (a) does (headings, tables, paragraphs as one block), today's code alone.
+    each scored as (a) does (headings, tables, paragraphs as one block), before and after.
 """
 
 from __future__ import annotations
@@ -515,21 +515,29 @@ def measure_cases(names: Iterable[str], count: int, seed: int,
     return out
 
 
-def cases(names: tuple[str, ...], count: int, seed: int, as_json: bool) -> None:
-    """The failure classes alone, today's extractors only (a class is new when it is added)."""
+def cases(names: tuple[str, ...], count: int, seed: int, before: bool, as_json: bool) -> None:
+    """The failure classes alone, today's extractors and (with `before`, in a child) those of
+    `--before REV`, on the working tree's generator: each cell "before / after"."""
     from tests.pdf_cases import CASES
 
     chosen = names or tuple(CASES)
     result = measure_cases(chosen, count, seed)
+    earlier = None
+    if before:
+        with BeforeTree() as tree:
+            earlier = tree.measure(count, seed, 0, (f"cases:{','.join(chosen)}",))["cases"]
     if as_json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps({"before": earlier, "after": result}, indent=2))
         return
     keys = ("heading_f1", "heading_level_accuracy", "table_f1", "tables_found", "table_rows_exact",
             "paragraph_one_block")
-    print(f"| class (n={count}, seed {seed}) | " + " | ".join(keys) + " |")
+    sides = " before / after" if earlier else ""
+    print(f"| class (n={count}, seed {seed}){sides} | " + " | ".join(keys) + " |")
     print("|---|" + "---:|" * len(keys))
     for name, scores in result.items():
-        print(f"| {name} | " + " | ".join(_fmt(scores[k]) for k in keys) + " |")
+        cells = [_fmt(scores[k]) if earlier is None else f"{_fmt(earlier[name][k])} / {_fmt(scores[k])}"
+                 for k in keys]
+        print(f"| {name} | " + " | ".join(cells) + " |")
     for name, scores in result.items():
         for kind, examples in scores["failures"].items():
             print(f"  {name}: {kind}")
@@ -602,6 +610,9 @@ def measure(
             out[f"office-{export}"] = measure_office(count, seed, export)
     if "office" in parts:
         out["office"] = measure_office(count, seed)
+    names = [part.split(":", 1)[1] for part in parts if part.startswith("cases:")]
+    if names:
+        out["cases"] = measure_cases(names[0].split(","), count, seed)
     return out
 
 
@@ -609,12 +620,15 @@ def measure(
 
 
 class BeforeTree:
-    """`git archive HEAD extractors` in a temporary directory, measured in child interpreters."""
+    """`git archive REV extractors` (HEAD unless `--before REV`) in a temporary directory,
+    measured in child interpreters."""
+
+    rev = "HEAD"
 
     def __enter__(self) -> BeforeTree:
         self._tmp = tempfile.TemporaryDirectory(prefix="pagemill-before-")
         self.tree = self._tmp.name
-        archive = subprocess.run(["git", "archive", "HEAD", "extractors"], cwd=ROOT,
+        archive = subprocess.run(["git", "archive", self.rev, "extractors"], cwd=ROOT,
                                  capture_output=True, check=True).stdout
         archive_path = Path(self.tree) / "extractors.tar"
         archive_path.write_bytes(archive)
@@ -823,6 +837,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="timing runs, the best is kept (default 3; 0 skips the speed part)")
     parser.add_argument("--no-before", action="store_true", help="skip the last commit's extractors")
+    parser.add_argument("--before", default="HEAD", metavar="REV",
+                        help="the commit whose extractors are 'before' (default HEAD)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument("--office", action="store_true",
                         help="only the office corpus (bench/office_corpus.py; -n 24 and --seed 1 by default)")
@@ -831,15 +847,17 @@ def main() -> None:
                              "outline), marked (untagged with bookmarks), tagged (default plain)")
     parser.add_argument("--cases", nargs="?", const="", default=None,
                         help="only the failure classes of tests/pdf_cases.py (comma-separated names, "
-                             "default all; -n 5 and --seed 1 by default), today's extractors")
+                             "default all; -n 5 and --seed 1 by default)")
     args = parser.parse_args()
+    BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     sys.path.insert(0, str(ROOT))
     # Each run measures different reports unless told otherwise; the seed printed reproduces it.
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     if args.cases is not None:
         names = tuple(n for n in args.cases.split(",") if n)
-        cases(names, args.reports or 5, args.seed if args.seed is not None else 1, args.json)
+        first = args.seed if args.seed is not None else 1
+        cases(names, args.reports or 5, first, not args.no_before, args.json)
         return
     if args.office:
         office(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
