@@ -1,5 +1,5 @@
 """Static Celery settings.  Broker and result-backend URLs are derived from pagemill's
-configuration when Celery first needs them (see tasks/celery_app.py)."""
+configuration when Celery first needs them (see tasks/celery.py)."""
 
 from kombu import Queue
 

@@ -163,7 +163,7 @@ class Config:
     # Which implementation embeds (indexing/embedding.py): "torch" (sentence-transformers,
     # the reference), "onnx" or "onnx-int8" (the same weights on ONNX Runtime).
     embedder: str = DEFAULT_EMBEDDER
-    # Load embedders as processes start (app/embedder_warm_up.py, tasks/celery_app.py), not
+    # Load embedders as processes start (app/embedder_warm_up.py, tasks/celery.py), not
     # at the first search or batch.
     preload_embedders: bool = True
     worker_concurrency: int = 1

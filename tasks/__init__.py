@@ -1,5 +1,3 @@
-"""Celery application and tasks (``celery -A tasks worker``)."""
-
-from tasks.celery_app import app
-
-__all__ = ["app"]
+"""Celery tasks, the worker and the broker transport.  The Celery app is built by importing
+``tasks.celery`` (which ``celery -A tasks ...`` does), never by importing this package: the
+transport in ``tasks.broker`` stays usable by any Celery app."""

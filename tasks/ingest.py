@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 import celeryconfig
 from app import admission, bulk_loads, jobs
 from app.config import Config
-from tasks.celery_app import app
+from tasks.celery import app
 from tasks.pipeline import process_batch
 from tasks.runtime import get_runtime
 

@@ -27,7 +27,7 @@ from app.storage import Storage
 from extractors import mistral
 from extractors.base import ExtractionError, ExtractionResult
 from extractors.sniff import sniff
-from tasks.celery_app import app
+from tasks.celery import app
 from tasks.pipeline import index_prepared, load_bytes, prepare_result
 from tasks.runtime import get_runtime
 

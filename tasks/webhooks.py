@@ -50,7 +50,7 @@ from app.secret_options import SecretKeyUnavailable, fernet
 from app.url_fetch import UrlPolicy
 from app.webhook_delivery import ABORTED_ERROR, AttemptGuard, AttemptOutcome, post
 from app.webhook_signing import signature_header
-from tasks.celery_app import app
+from tasks.celery import app
 from tasks.runtime import get_runtime
 
 log = logging.getLogger(__name__)

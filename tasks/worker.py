@@ -46,7 +46,7 @@ def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: 
     # Until Celery installs its warm-shutdown handler, SIGTERM must still run exit handlers.
     signal.signal(signal.SIGTERM, raise_system_exit)
     runtime = prepared_runtime(config)
-    from tasks import app as celery_app
+    from tasks.celery import app as celery_app
 
     _exit_with_parent()
     n = concurrency or runtime.config.worker_concurrency

@@ -48,3 +48,16 @@ def test_the_check_sees_function_level_imports(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("def f():\n    from app.api import create_app\n    import celery.app\n")
     assert [m for _, m in _imports(source)] == ["app.api", "celery.app"]
+
+
+def test_the_broker_transport_imports_nothing_of_pagemill_outside_itself() -> None:
+    """``tasks.broker`` is a kombu transport any Celery app can use: it imports no part of
+    ``app``, no Flask, no Celery, and of ``tasks`` only itself."""
+    out = []
+    for path in sorted((ROOT / "tasks" / "broker").rglob("*.py")):
+        for line, module in _imports(path):
+            top = module.split(".")[0]
+            outside = top == "tasks" and not (module == "tasks.broker" or module.startswith("tasks.broker."))
+            if top in {"app", "flask", "celery", "extractors", "indexing"} or outside:
+                out.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert out == []

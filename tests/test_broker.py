@@ -18,7 +18,7 @@ from kombu import Connection
 from kombu.transport import TRANSPORT_ALIASES
 from sqlalchemy import make_url, text
 
-from tasks.broker import BrokerTablesMissing, dead_letters, install_schema, requeue_dead_letters
+from tasks.broker import BrokerTablesMissing, dead_letters, requeue_dead_letters
 from tests.conftest import ROOT, wait_for
 
 TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
@@ -340,9 +340,11 @@ def engine_for(url: str):
     return get_engine(url)
 
 
-def test_schema_install_is_idempotent(engine):
-    install_schema(engine)
-    install_schema(engine)
+def test_schema_install_is_idempotent(database_url):
+    from app.db import upgrade_schema
+
+    upgrade_schema(database_url)
+    upgrade_schema(database_url)
 
 
 def test_a_database_without_the_broker_tables_fails_to_connect_naming_the_fix(database_url):
@@ -377,7 +379,7 @@ def test_a_database_without_the_broker_tables_fails_to_connect_naming_the_fix(da
         with _conn(bare) as conn, pytest.raises(BrokerTablesMissing,
                                                 match=r"broker_messages\.expires_at"):
             conn.connect()
-        install_schema(get_engine(bare))
+        upgrade_schema(bare)
         with _conn(bare) as conn:
             q = conn.SimpleQueue("after-migrate")
             q.put("works")
@@ -617,3 +619,42 @@ def test_kombu_connect_timeout_bounds_connecting_to_a_silent_server(database_url
             with pytest.raises(conn.connection_errors):
                 conn.transport.establish_connection()
             assert 2.5 < time.monotonic() - started < 7
+
+
+# A plain Celery app in a fresh interpreter: the transport alone, nothing of pagemill's app.
+_PLAIN_CELERY_APP = """
+import logging, sys
+handlers = list(logging.getLogger().handlers)
+import tasks.broker
+from celery import Celery
+
+app = Celery("plain", broker=sys.argv[1])
+app.conf.task_default_queue = sys.argv[2]
+
+@app.task(name="plain.add")
+def add(a, b):
+    return a + b
+
+add.delay(2, 3)
+with app.connection_for_read() as conn:
+    message = conn.SimpleQueue(sys.argv[2]).get(timeout=20)
+    assert message.headers["task"] == "plain.add", message.headers
+    message.ack()
+loaded = sorted(m for m in sys.modules if m == "app" or m.startswith(("app.", "tasks.celery", "flask")))
+assert not loaded, loaded
+assert logging.getLogger().handlers == handlers, "the transport configured logging"
+print("ok")
+"""
+
+
+@pytest.mark.system
+def test_any_celery_app_can_use_the_transport_without_pagemills_app(database_url, queue_name):
+    """Importing ``tasks.broker`` registers the ``pagemill+`` URL scheme and nothing else: a
+    plain Celery app sends a task over it and reads it back, and neither pagemill's
+    application, its Celery app nor its logging set-up was loaded."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PAGEMILL_", "DATABASE_URL", "BROKER_URL"))}
+    done = subprocess.run([sys.executable, "-c", _PLAIN_CELERY_APP, "pagemill+" + database_url, queue_name],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "ok"

@@ -26,8 +26,11 @@ URL has its own ``?connect_timeout=``, which then wins:
     pagemill+postgresql+psycopg://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE[?PARAMETERS]
     pagemill+postgresql+psycopg://USER@/DATABASE?host=/SOCKET/DIRECTORY
 
-The alias ``pagemill`` is registered with kombu by ``tasks.celery_app``
-(``TRANSPORT_ALIASES["pagemill"] = "tasks.broker:Transport"``).  The database must have been
+Importing ``tasks.broker`` registers the alias ``pagemill`` with kombu
+(``TRANSPORT_ALIASES["pagemill"] = "tasks.broker:Transport"``) and does nothing else: it imports
+no part of pagemill's application or Celery app, configures no logging and starts nothing, so
+any Celery app can use the transport (``import tasks.broker`` before the first connection,
+``broker_url = "pagemill+postgresql+psycopg://..."``).  The database must have been
 migrated: the transport creates no tables, and connecting to a database without them raises
 :class:`BrokerTablesMissing`, one of the transport's connection errors (so a worker started
 before the migration retries, saying why).  ``pagemill migrate`` migrates ``DATABASE_URL``; a
@@ -128,11 +131,16 @@ Modules: :mod:`~tasks.broker.transport` (the kombu classes), :mod:`~tasks.broker
 (dead letters).  Tables: migrations 0002 and 0010.
 """
 
+from kombu.transport import TRANSPORT_ALIASES
+
 from tasks.broker.admin import dead_letters, requeue_dead_letters
-from tasks.broker.database import BrokerTablesMissing, check_tables, engine_for, install_schema
+from tasks.broker.database import BrokerTablesMissing, check_tables, engine_for
 from tasks.broker.leases import LeaseKeeper
 from tasks.broker.statements import NOTIFY_CHANNEL
 from tasks.broker.transport import Channel, QoS, Transport
+
+# Broker URLs of the form pagemill+postgresql+psycopg://... select this package's Transport.
+TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 
 __all__ = [
     "NOTIFY_CHANNEL",
@@ -144,6 +152,5 @@ __all__ = [
     "check_tables",
     "dead_letters",
     "engine_for",
-    "install_schema",
     "requeue_dead_letters",
 ]

@@ -94,16 +94,3 @@ def check_tables(engine: Engine) -> None:
                        .scalars())
     if missing:
         raise BrokerTablesMissing(display_url(engine.url), missing)
-
-
-def install_schema(engine: Engine) -> None:
-    """Run every pagemill migration (``alembic upgrade head``) on ``engine``'s database.
-
-    Not only the broker's tables: all of pagemill's (documents, chunks, ...) and the pgvector
-    extension, which must be available on that server -- exactly what ``DATABASE_URL=<its
-    URL> pagemill migrate`` does.  Idempotent, and concurrent runs wait for one another (the
-    migration environment takes an advisory lock).  The transport never calls it.
-    """
-    from app.db import upgrade_schema
-
-    upgrade_schema(engine.url.render_as_string(hide_password=False))

@@ -25,7 +25,6 @@ from psycopg.conninfo import make_conninfo
 from sqlalchemy import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from app.config import to_libpq_url
 from tasks.broker import statements as sql
 from tasks.broker.database import BrokerTablesMissing, check_tables, engine_for
 from tasks.broker.leases import LeaseKeeper
@@ -668,7 +667,9 @@ class Transport(virtual.Transport):
         if self._listener is not None and not self._listener.closed:
             return
         self._listener = None
-        conninfo = to_libpq_url(self.sqlalchemy_url)
+        # libpq's URI: the SQLAlchemy URL without its driver (``postgresql+psycopg`` -> ``postgresql``).
+        url = make_url(self.sqlalchemy_url).set(drivername="postgresql")
+        conninfo = url.render_as_string(hide_password=False)
         if self.connect_timeout is not None:
             conninfo = make_conninfo(conninfo, connect_timeout=self.connect_timeout)
         listener = psycopg.connect(conninfo, autocommit=True)

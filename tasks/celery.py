@@ -1,4 +1,6 @@
-"""The Celery application.
+"""The Celery application, pagemill's only one: ``celery -A tasks`` finds it here (Celery looks
+in a package's ``celery`` module when the package itself has no app), and importing ``tasks`` or
+``tasks.broker`` does not build it.
 
 Broker and result backend default to the pagemill database, through pagemill's durable
 transport (tasks/broker/).  They are resolved lazily through ``add_defaults``: the embedded
@@ -15,12 +17,9 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import celeryd_init, setup_logging, worker_process_init, worker_process_shutdown
-from kombu.transport import TRANSPORT_ALIASES
 
+import tasks.broker  # noqa: F401 - registers the pagemill+postgresql:// transport with kombu
 from app.config import Config
-
-# Broker URLs of the form pagemill+postgresql+psycopg://... select tasks/broker/ (its Transport).
-TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 
 
 def _database_defaults() -> dict[str, Any]:
