@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tasks.runtime import Runtime
+    from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

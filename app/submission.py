@@ -14,12 +14,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine
-
 from app import jobs, log_context, secret_options
-from app.config import Config
+from app.dispatch import hand_to_admission
 from app.jobs import NewDocument, UnsupportedDocument, stage_document
 from app.request_ids import new_request_id
+from app.runtime import Runtime
 from app.storage import Storage
 from extractors.sniff import MIME_RECORD
 
@@ -27,7 +26,7 @@ log = logging.getLogger(__name__)
 
 
 def submit_job(
-    engine: Engine,
+    runtime: Runtime,
     tenant_id: str,
     documents: Sequence[NewDocument],
     batch_size: int,
@@ -35,28 +34,26 @@ def submit_job(
     idempotency_key: str | None = None,
     request_sha256: str | None = None,
     priority: int = 0,
-    config: Config | None = None,
     api_key_id: str | None = None,
     request_id: str | None = None,
 ) -> str:
-    """Write the job and publish it; its id.  ``config`` gives the key that encrypts secret
-    options: without one, options holding a secret raise
-    :class:`~app.secret_options.SecretKeyUnavailable` before anything is written.
+    """Write the job and hand it to admission (app/dispatch.py), both with ``runtime``; its
+    id.  The runtime's configuration gives the key that encrypts secret options: without
+    one, options holding a secret raise :class:`~app.secret_options.SecretKeyUnavailable`
+    before anything is written.
     ``api_key_id``: the API key submitting it, recorded for usage per key.  ``request_id``:
     by default the one bound for the request in hand (app/log_context.py), else a new one; it
     is stored with the job and travels with its tasks."""
-    from tasks.ingest import publish_job
-
     # A job from the CLI has no request: it gets an id of its own, as an API request would.
     request_id = request_id or log_context.current("request_id") or new_request_id()
-    stored = secret_options.seal(config, options or {})
-    with engine.begin() as conn:
+    stored = secret_options.seal(runtime.config, options or {})
+    with runtime.engine.begin() as conn:
         job_id, _ = jobs.create_job(conn, tenant_id, documents, batch_size, stored,
                                     idempotency_key, request_sha256, api_key_id, request_id,
                                     priority)
     log.info("job created", extra={"job_id": job_id, "tenant_id": tenant_id,
                                    "documents": len(documents)})
-    publish_job(job_id)
+    hand_to_admission(runtime, job_id)
     return job_id
 
 

@@ -20,11 +20,12 @@ from collections import defaultdict
 from pathlib import Path
 
 from app.auth import ensure_tenant
+from app.config import Config
 from app.db import upgrade_schema
+from app.runtime import Runtime
 from indexing import tenant_embedders
 from indexing.embedding import embed
 from indexing.search import search
-from tasks.runtime import get_runtime
 
 
 def load_qrels(path: Path) -> dict[str, dict[str, int]]:
@@ -88,7 +89,7 @@ def main() -> None:
         score_run(args.run, qrels)
         return
 
-    runtime = get_runtime()
+    runtime = Runtime(Config.from_env())
     upgrade_schema(runtime.database_url)
     cfg = runtime.config
     params = cfg.search_params(fusion=args.fusion or cfg.fusion,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from celery import Celery
 from celery.signals import celeryd_init, setup_logging, worker_process_init, worker_process_shutdown
@@ -21,11 +21,11 @@ from celery.signals import celeryd_init, setup_logging, worker_process_init, wor
 import tasks.broker  # noqa: F401 - registers the pagemill+postgresql:// transport with kombu
 from app.config import Config
 
+if TYPE_CHECKING:
+    from app.runtime import Runtime
 
-def _database_defaults() -> dict[str, Any]:
-    from tasks.runtime import get_runtime
 
-    runtime = get_runtime()
+def _database_defaults(runtime: Runtime) -> dict[str, Any]:
     config: Config = runtime.config
     url = runtime.database_url
     defaults: dict[str, Any] = {"broker_url": config.broker_url_for(url),
@@ -93,11 +93,21 @@ def _mark_pool_process_dead(**_: Any) -> None:
         multiprocess.mark_process_dead(os.getpid())
 
 
-def create_celery() -> Celery:
+def create_celery(runtime: Runtime | None = None) -> Celery:
+    """A Celery app whose broker and result backend are ``runtime``'s (by default the
+    process's, tasks/runtime.py), resolved when Celery first reads its configuration."""
+
+    def defaults() -> dict[str, Any]:
+        if runtime is not None:
+            return _database_defaults(runtime)
+        from tasks.runtime import get_runtime
+
+        return _database_defaults(get_runtime())
+
     celery = Celery("pagemill", include=["tasks.task_context", "tasks.ingest", "tasks.heartbeat",
                                          "tasks.provider", "tasks.webhooks"])
     celery.config_from_object("celeryconfig")
-    celery.add_defaults(_database_defaults)
+    celery.add_defaults(defaults)
     return celery
 
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from celery import Task
 from celery.signals import worker_ready
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
-import celeryconfig
 from app import admission, bulk_loads, jobs
 from app.config import Config
+from app.dispatch import dispatch, publish_admitted
+from app.runtime import Runtime
 from tasks.celery import app
 from tasks.pipeline import process_batch
 from tasks.runtime import get_runtime
@@ -60,7 +60,7 @@ def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
             due = bulk_loads.end(conn, job_id)
         if due:
             build_vector_index.delay()
-    dispatch(runtime.engine, runtime.config)
+    dispatch(runtime)
     return {"completed": outcome.completed, "failed": outcome.failed,
             "unchanged": outcome.unchanged, "waiting": outcome.waiting}
 
@@ -106,78 +106,17 @@ def finalize_job(self: Task, _results: object, job_id: str) -> str | None:
     return status
 
 
-def batch_task_id(job_id: str, batch_no: int, retry: int) -> str:
-    """Deterministic: ``<job>:<batch>``, ``<job>:<batch>:r<n>`` for the n-th retry (so a
-    retry never meets the results of the first run)."""
-    return f"{job_id}:{batch_no}" + (f":r{retry}" if retry else "")
-
-
-def publish_job(job_id: str) -> None:
-    """Hand a written job to admission, then publish whatever admission lets through now (its
-    batches and any other key's that were waiting).  Its batches get slots as they free up:
-    this key's limit is never exceeded, and other keys' work is not queued behind it."""
-    runtime = get_runtime()
-    with runtime.engine.begin() as conn:
-        jobs.mark_published(conn, job_id)
-    dispatch(runtime.engine, runtime.config)
-
-
-def dispatch(engine: Engine, config: Config) -> int:
-    """Admit what has a free slot and publish it; how many batches were published.
-
-    Each message carries the job's ``request_id`` header (tasks/task_context.py binds it for
-    the task's log lines).  A publish that fails leaves the batch admitted but unpublished:
-    the reconciler publishes it again (:func:`reconcile`)."""
-    with engine.begin() as conn:
-        admitted = admission.admit(conn, config.key_concurrency, config.key_concurrency_heavy)
-    return _publish(engine, config, admitted)
-
-
-# The queue of audio and video batches, declared in celeryconfig.task_queues.
-MEDIA_QUEUE = "pagemill.media"
-# A media batch's hard time limit is its soft one plus this: time for the soft limit's
-# exception to fail the document and settle the batch.
-MEDIA_HARD_LIMIT_MARGIN = 60.0
-
-
-def _routing(batch: admission.AdmittedBatch, config: Config) -> dict[str, Any]:
-    """Queue and time limits of a batch's task: a batch with audio or video waits on the media
-    queue, and its soft limit is celeryconfig's plus ``PAGEMILL_MEDIA_TIME_LIMIT`` per
-    recording in it; any other batch runs under celeryconfig's limits."""
-    if not batch.media_documents:
-        return {}
-    soft = celeryconfig.task_soft_time_limit + batch.media_documents * config.media_time_limit
-    return {"queue": MEDIA_QUEUE, "soft_time_limit": soft, "time_limit": soft + MEDIA_HARD_LIMIT_MARGIN}
-
-
-def _publish(engine: Engine, config: Config, batches: list[admission.AdmittedBatch]) -> int:
-    published = []
-    for batch in batches:
-        headers = {"request_id": batch.request_id} if batch.request_id else {}
-        try:
-            ingest_batch.apply_async((batch.job_id, batch.batch_no), priority=batch.priority,
-                                     task_id=batch_task_id(batch.job_id, batch.batch_no, batch.retry),
-                                     headers=headers, **_routing(batch, config))
-        except Exception:  # the broker down: the reconciler publishes it later
-            log.warning("could not publish an admitted batch; the reconciler will", exc_info=True,
-                        extra={"job_id": batch.job_id, "batch_id": f"{batch.job_id}:{batch.batch_no}"})
-            continue
-        published.append(batch)
-    with engine.begin() as conn:
-        admission.mark_published(conn, published)
-    return len(published)
-
-
 # A job younger than this may still be in the hands of its submitter, about to publish.
 PUBLISH_GRACE_SECONDS = 30.0
 # A provider batch whose next step is this late lost its scheduled task.
 PROVIDER_GRACE_SECONDS = 120.0
 
 
-def reconcile(engine: Engine) -> dict[str, int]:
+def reconcile(runtime: Runtime) -> dict[str, int]:
     """Re-publish jobs that were written but never published, and finalise jobs whose
     documents are all terminal.  Safe to run at any time and in several places at once:
     task ids are deterministic and document state decides what is left to do."""
+    engine = runtime.engine
     with engine.connect() as conn:
         unpublished = jobs.unpublished_jobs(conn, PUBLISH_GRACE_SECONDS)
         unsettled = jobs.unsettled_jobs(conn, PUBLISH_GRACE_SECONDS)
@@ -188,10 +127,9 @@ def reconcile(engine: Engine) -> dict[str, int]:
             jobs.mark_published(conn, job_id)
     if lost:
         log.warning("re-publishing %d admitted batches whose publish was lost", len(lost))
-    config = get_runtime().config
-    republished = _publish(engine, config, lost)
+    republished = publish_admitted(runtime, lost)
     # Slots freed without a dispatch (a worker that died after its batch): give them out.
-    admitted = dispatch(engine, config)
+    admitted = dispatch(runtime)
     for job_id in unsettled:
         with engine.begin() as conn:
             status = jobs.finalize_job(conn, job_id)
@@ -210,4 +148,4 @@ def reconcile(engine: Engine) -> dict[str, int]:
 
 @app.task(name="pagemill.reconcile_jobs", autoretry_for=(OperationalError,), max_retries=3)
 def reconcile_jobs() -> dict[str, int]:
-    return reconcile(get_runtime().engine)
+    return reconcile(get_runtime())

@@ -1,7 +1,7 @@
 """Each Celery task's log context: bound when the task starts, cleared when it ends.
 
-``task_id`` is Celery's, ``request_id`` comes from the message's headers (tasks/ingest.py's
-``publish_job`` sets it to the API request that created the job), and ``job_id`` from the
+``task_id`` is Celery's, ``request_id`` comes from the message's headers (tasks/publisher.py
+sets it to the API request that created the job), and ``job_id`` from the
 arguments of the pipeline's tasks (``ingest_batch``'s first, ``finalize_job``'s second).  As
 django-structlog's Celery receivers do, at ``task_prerun``, so that Celery's own records of the
 task (retries, failures) carry them too.

@@ -24,6 +24,7 @@ from app.auth import ensure_tenant
 from app.config import Config
 from app.db import get_engine, upgrade_schema
 from app.embedded import create_database, start_embedded, stop_embedded
+from app.runtime import Runtime
 from app.storage import LocalStorage
 from tests.fake_mistral import FakeMistral
 
@@ -149,6 +150,13 @@ def test_env(test_home: Path, database_url: str, fake_mistral: FakeMistral) -> d
 @pytest.fixture(scope="session")
 def config(test_env: dict[str, str]) -> Config:
     return Config.from_env(test_env)
+
+
+@pytest.fixture(scope="session")
+def runtime(test_env: dict[str, str]) -> Runtime:
+    """The test database's runtime: what a test hands to the workflow (submission, dispatch,
+    the reconciler), as the API and the CLI hand theirs."""
+    return Runtime(Config.from_env(test_env))
 
 
 @pytest.fixture(scope="session")

@@ -87,7 +87,7 @@ def test_a_keys_own_limit_and_the_heavy_limit_hold(engine, tenant):
 def test_a_batch_of_audio_or_video_is_heavy_and_goes_to_the_media_queue(engine, tenant, tmp_path):
     import celeryconfig
     from app.config import Config
-    from tasks.ingest import MEDIA_HARD_LIMIT_MARGIN, MEDIA_QUEUE, _routing
+    from tasks.publisher import MEDIA_HARD_LIMIT_MARGIN, MEDIA_QUEUE, _routing
 
     key = _key(engine, f"v-{uuid.uuid4().hex[:8]}")
     mimes = ["application/pdf", "audio/mpeg", "video/mp4", "text/plain", "audio/wav"]

@@ -276,7 +276,7 @@ def _wait_terminal(client, key, job_id):
 
 
 def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
-        client, key, engine, storage, worker):
+        client, key, engine, storage, worker, runtime):
     from app.submission import stage_record, submit_job
 
     tenant = _principal(engine, key).tenant_id
@@ -287,7 +287,7 @@ def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
                                           "text": "Always fine.", "metadata": {}})
     data = storage.get(doc.object_key)
     storage.delete(doc.object_key)  # the bytes are missing when the worker looks
-    job_id = submit_job(engine, tenant, [doc, good], batch_size=1)
+    job_id = submit_job(runtime, tenant, [doc, good], batch_size=1)
     job = _wait_terminal(client, key, job_id)
     assert job["status"] == "completed_with_errors"
 

@@ -61,3 +61,22 @@ def test_the_broker_transport_imports_nothing_of_pagemill_outside_itself() -> No
             if top in {"app", "flask", "celery", "extractors", "indexing"} or outside:
                 out.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert out == []
+
+
+# The modules of app/ that manage workers and the broker (start, stop, list them, read their
+# queues); everywhere else app/ is below tasks/: a job is written and dispatched through the
+# runtime's publisher (app/publisher.py), which tasks/ implements.
+APP_MODULES_THAT_MANAGE_WORKERS = {"app/cli/worker.py", "app/cli/ingest.py", "app/cli/broker.py",
+                                   "app/cli/doctor.py", "app/api/meta.py", "app/api/metrics.py"}
+
+
+def test_app_imports_tasks_only_where_it_manages_workers() -> None:
+    out = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        if name in APP_MODULES_THAT_MANAGE_WORKERS:
+            continue
+        for line, module in _imports(path):
+            if module == "tasks" or module.startswith("tasks."):
+                out.append(f"{name}:{line} imports {module}")
+    assert out == []

@@ -66,11 +66,11 @@ def _wait_processing(engine, job_id: str, settle: float) -> None:
     time.sleep(settle)  # into its extraction or embedding
 
 
-def _seconds_until_free(engine, storage, tenant: str, since: float) -> float:
+def _seconds_until_free(engine, storage, tenant: str, since: float, runtime) -> float:
     """Submit a one-line job and return how long after ``since`` (time.time()) the worker
     started it: the time the worker was still busy with the stopped document."""
     record = _record(storage, tenant, f"probe-{time.time_ns()}", "A short probe about enzymes.")
-    probe = submit_job(engine, tenant, [record], 10)
+    probe = submit_job(runtime, tenant, [record], 10)
     _wait_status(engine, tenant, probe, ("completed",), timeout=300)
     (_, _, _, started), = _status(engine, probe)
     return started.timestamp() - since
@@ -133,22 +133,22 @@ def test_deleting_a_document_while_its_worker_parses_it_keeps_it_out_of_the_inde
 
 
 def test_a_document_deleted_during_embedding_is_never_indexed_and_frees_the_worker(
-        engine, storage, tenant, worker):
+        engine, storage, tenant, worker, runtime):
     """The reproduction of issue 20 item 1 with a real worker: a document that takes over a
     minute to embed is deleted while it is processed; it must not come back when the worker
     would have finished, and the worker must take other work within seconds."""
     # A worker's first document loads the embedding model (seconds, not interruptible, once
     # per process): warm it, so what is measured is stopping, not starting.
-    _seconds_until_free(engine, storage, tenant, time.time())
+    _seconds_until_free(engine, storage, tenant, time.time(), runtime)
     slow = stage_record(storage, tenant, {"id": "slow-record", "title": "Slow",
                                           "text": _words(60_000, "w"), "metadata": {}})
-    job_id = submit_job(engine, tenant, [slow], 10)
+    job_id = submit_job(runtime, tenant, [slow], 10)
     _wait_processing(engine, job_id, settle=8)
     with engine.connect() as conn:
         uuid = conn.execute(text("SELECT id FROM documents WHERE job_id = :j"), {"j": job_id}).scalar_one()
     deleted_at = time.time()
     assert delete_document(engine, storage, tenant, str(uuid))
-    busy = _seconds_until_free(engine, storage, tenant, deleted_at)
+    busy = _seconds_until_free(engine, storage, tenant, deleted_at, runtime)
     with engine.connect() as conn:
         ended = conn.execute(text("SELECT finished_at FROM batches WHERE job_id = :j"),
                              {"j": job_id}).scalar_one()
@@ -166,19 +166,19 @@ def test_a_document_deleted_during_embedding_is_never_indexed_and_frees_the_work
 # -- Cancellation --------------------------------------------------------------------------
 
 def test_cancel_kills_the_parser_of_a_running_document_and_frees_the_worker(engine, storage, tenant,
-                                                                            worker):
+                                                                            worker, runtime):
     """A scanned PDF whose OCR takes over a minute is cancelled while its parser runs: the
     parser process is stopped, the document stays out of the index, and the worker is free."""
-    _seconds_until_free(engine, storage, tenant, time.time())  # warm, as above
+    _seconds_until_free(engine, storage, tenant, time.time(), runtime)  # warm, as above
     scan = stage_document(storage, tenant, "scan.pdf", _scanned_pdf(24), source="upload",
                           filename="scan.pdf")
-    job_id = submit_job(engine, tenant, [scan], 10)
+    job_id = submit_job(runtime, tenant, [scan], 10)
     _wait_processing(engine, job_id, settle=5)
     parser = _parser_process(worker)
     cancelled_at = time.time()
     with engine.begin() as conn:
         assert jobs.cancel_job(conn, tenant, job_id) == "cancelled"
-    busy = _seconds_until_free(engine, storage, tenant, cancelled_at)
+    busy = _seconds_until_free(engine, storage, tenant, cancelled_at, runtime)
     print(f"worker free {busy:.1f} s after the cancel")
     assert _status(engine, job_id)[0][1] == "cancelled"
     assert _indexed(engine, tenant, "scan.pdf") == 0
@@ -321,12 +321,12 @@ def test_the_time_budget_covers_embedding(engine, storage, config, tenant):
 
 
 
-def test_a_small_office_bomb_fails_alone_through_a_real_worker(engine, storage, tenant, worker):
+def test_a_small_office_bomb_fails_alone_through_a_real_worker(engine, storage, tenant, worker, runtime):
     """Issue 20 item 3's reproduction: a 40 KB DOCX holding 1.2 MB of XML no longer holds the
     worker for minutes; it fails as ``too_large`` and the job's other document completes."""
     bomb = stage_document(storage, tenant, "bomb.docx", _docx(["the same words again and again"] * 20_000),
                           source="upload", filename="bomb.docx")
-    job_id = submit_job(engine, tenant, [bomb, _record(storage, tenant, "fine", "A few words.")], 10)
+    job_id = submit_job(runtime, tenant, [bomb, _record(storage, tenant, "fine", "A few words.")], 10)
     progress = _wait_status(engine, tenant, job_id, jobs.TERMINAL_JOB_STATES)
     assert progress.status == "completed_with_errors"
     states = {e: (s, c) for e, s, c, _ in _status(engine, job_id)}

@@ -70,13 +70,13 @@ def test_ingesting_a_folder_twice_keeps_one_set_of_chunks(engine, tenant, test_e
     assert len({r["document_id"] for r in results}) == len(results)
 
 
-def test_one_bad_document_fails_alone(engine, storage, tenant, worker):
+def test_one_bad_document_fails_alone(engine, storage, tenant, worker, runtime):
     good = stage_record(storage, tenant, {"id": "good", "title": "Kinase inhibitors",
                                           "text": "Imatinib inhibits BCR-ABL.", "metadata": {}})
     # Bytes that sniff as PDF but are not one: the job must finish, this document failed.
     bad = stage_document(storage, tenant, "broken.pdf", b"%PDF-1.4\n garbage", source="upload",
                          filename="broken.pdf")
-    job_id = submit_job(engine, tenant, [good, bad], batch_size=1)
+    job_id = submit_job(runtime, tenant, [good, bad], batch_size=1)
     progress = _wait_job(engine, job_id, tenant)
     assert progress.status == "completed_with_errors"
     assert (progress.completed_documents, progress.failed_documents) == (1, 1)
@@ -144,7 +144,7 @@ def test_reingesting_unchanged_content_reuses_the_index(engine, storage, config,
     assert [str(o) for o in owners] == [second]
 
 
-def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tenant, worker):
+def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tenant, worker, runtime):
     from tasks.ingest import reconcile
 
     job_id = _job_without_publishing(engine, storage, tenant)  # as if the API died here
@@ -152,7 +152,7 @@ def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tena
         conn.execute(text("UPDATE jobs SET created_at = now() - interval '5 minutes', "
                           "updated_at = now() - interval '5 minutes' WHERE id = :j"),
                      {"j": job_id})
-    outcome = reconcile(engine)
+    outcome = reconcile(runtime)
     assert outcome["republished"] >= 1
     progress = _wait_job(engine, job_id, tenant)
     assert progress.status == "completed" and progress.completed_documents == 2
@@ -160,7 +160,7 @@ def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tena
         assert job_id not in [j for j, _, _ in jobs.unpublished_jobs(conn, 0)]
 
 
-def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, config, tenant):
+def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, config, tenant, runtime):
     from tasks.ingest import reconcile
 
     job_id = _job_without_publishing(engine, storage, tenant)
@@ -168,7 +168,7 @@ def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, confi
     with engine.begin() as conn:
         conn.execute(text("UPDATE jobs SET published_at = now(), "
                           "updated_at = now() - interval '5 minutes' WHERE id = :j"), {"j": job_id})
-    reconcile(engine)
+    reconcile(runtime)
     with engine.connect() as conn:
         assert jobs.job_progress(conn, job_id, tenant).status == "completed"
 
@@ -256,7 +256,8 @@ def test_a_worker_started_by_the_cli_stops_when_the_cli_is_killed():
 
 
 @needs_corpus
-def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, storage, tenant, worker):
+def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, storage, tenant, worker,
+                                                                       runtime):
     from tests.corpus import CORPUS
 
     files = {"scan.pdf": CORPUS / "docling" / "ocr" / "sources" / "ocr_test.pdf",
@@ -265,7 +266,7 @@ def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, 
              "locked.pdf": CORPUS / "docling" / "pdf_password" / "sources" / "2206.01062_pg3.pdf"}
     docs = [stage_document(storage, tenant, name, path.read_bytes(), source="upload", filename=name)
             for name, path in files.items()]
-    job_id = submit_job(engine, tenant, docs, batch_size=2)
+    job_id = submit_job(runtime, tenant, docs, batch_size=2)
     progress = _wait_job(engine, job_id, tenant)
     assert (progress.completed_documents, progress.failed_documents) == (3, 1)
     with engine.connect() as conn:
@@ -337,13 +338,13 @@ def test_cancelling_a_document_being_processed_keeps_it_out_of_the_index(engine,
     assert indexed == 0
 
 
-def test_a_120_document_job_with_10_corrupt_files(engine, storage, tenant, worker):
+def test_a_120_document_job_with_10_corrupt_files(engine, storage, tenant, worker, runtime):
     docs = [stage_record(storage, tenant, {"id": f"record-{i:03d}", "title": f"Record {i}",
                                            "text": f"Finding number {i} about kinase inhibition.",
                                            "metadata": {}}) for i in range(110)]
     docs += [stage_document(storage, tenant, f"corrupt-{i}.pdf", b"%PDF-1.4\n%broken " + bytes([i]) * 40,
                             source="upload", filename=f"corrupt-{i}.pdf") for i in range(10)]
-    job_id = submit_job(engine, tenant, docs, batch_size=50)
+    job_id = submit_job(runtime, tenant, docs, batch_size=50)
     progress = _wait_job(engine, job_id, tenant)
     assert progress.status == "completed_with_errors"
     assert (progress.total_documents, progress.completed_documents,

@@ -182,7 +182,7 @@ def test_sync_mistral_ocr_is_the_last_escalation_step(fake):
     assert info.value.code == "no_text"
 
 
-def test_batch_ocr_job_end_to_end_through_the_worker(engine, storage, tenant, worker, fake):
+def test_batch_ocr_job_end_to_end_through_the_worker(engine, storage, tenant, worker, fake, runtime):
     """The real chain: API-style submit -> batch task hands over -> submit task -> checks
     re-scheduled by countdown -> commit -> job finalised."""
     from app.submission import submit_job
@@ -190,7 +190,7 @@ def test_batch_ocr_job_end_to_end_through_the_worker(engine, storage, tenant, wo
     fake.statuses = ["QUEUED", "RUNNING", "RUNNING", "SUCCESS"]
     docs = [stage_document(storage, tenant, "report.pdf", SAMPLE.read_bytes(), source="upload",
                            filename="report.pdf")]
-    job_id = submit_job(engine, tenant, docs, batch_size=10, options={"provider": "mistral-batch"})
+    job_id = submit_job(runtime, tenant, docs, batch_size=10, options={"provider": "mistral-batch"})
 
     def finished():
         with engine.connect() as conn:

@@ -39,7 +39,7 @@ class ApiApp(Flask):
 def create_app(config: Config | None = None) -> Flask:
     """An API application for ``config`` (by default read from the environment).  Nothing
     here touches the database: the engine is made on the first request that needs it."""
-    from tasks.runtime import Runtime
+    from app.runtime import Runtime
 
     config = config or Config.from_env()
     app = ApiApp("pagemill")

@@ -11,7 +11,7 @@ from app.auth import Principal
 from app.config import Config
 
 if TYPE_CHECKING:
-    from tasks.runtime import Runtime
+    from app.runtime import Runtime
 
 EXTENSION = "pagemill"
 

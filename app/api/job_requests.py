@@ -21,7 +21,7 @@ from app.storable import storable
 from app.submission import stage_record, stage_url
 
 if TYPE_CHECKING:
-    from tasks.runtime import Runtime
+    from app.runtime import Runtime
 
 MAX_FILENAME = 512
 # Host-name lookups of one request's URL documents in flight at once.

@@ -14,6 +14,7 @@ from app.api.job_requests import fingerprint, idempotency_key, staged_request
 from app.api.openapi import Answer, documented, upload_body
 from app.api.requests import DocumentPageQuery, JobPageQuery, JobRequestSchema, Page, load_query
 from app.api.responses import DocumentPageSchema, JobPageSchema, JobSchema
+from app.dispatch import hand_to_admission
 from app.jobs import JobProgress
 from app.secret_options import SecretKeyUnavailable
 from app.submission import submit_job
@@ -66,9 +67,8 @@ def create_job() -> tuple[Response, int]:
         return replay
     options, documents = staged_request(runtime(), tenant_id())
     try:
-        job_id = submit_job(runtime().engine, tenant_id(), documents, runtime().config.batch_size,
-                            options, key, request_sha, config=runtime().config,
-                            api_key_id=principal().key_id)
+        job_id = submit_job(runtime(), tenant_id(), documents, runtime().config.batch_size,
+                            options, key, request_sha, api_key_id=principal().key_id)
     except SecretKeyUnavailable as exc:
         raise ApiError(400, "secret_key_missing", str(exc)) from None
     except IntegrityError:
@@ -156,8 +156,6 @@ def cancel_job(job_id: str) -> tuple[Response, int]:
 @documented("Re-run the failed documents", responses={202: Answer(JobSchema, "re-queued")},
             errors=(404, 409))
 def retry_job(job_id: str) -> tuple[Response, int]:
-    from tasks.ingest import publish_job
-
     try:
         with runtime().engine.begin() as conn:
             reopened = jobs.reopen_failed(conn, tenant_id(), job_id)
@@ -165,5 +163,5 @@ def retry_job(job_id: str) -> tuple[Response, int]:
         raise ApiError(409, "nothing_to_retry", str(exc)) from exc
     if reopened is None:
         raise ApiError(404, "not_found", f"job {job_id} not found")
-    publish_job(job_id)  # its reopened batches wait for slots again
+    hand_to_admission(runtime(), job_id)  # its reopened batches wait for slots again
     return job_response(_progress(job_id), 202)

@@ -88,7 +88,7 @@ def parse_now() -> Response | tuple[Response, int]:
     name, data = _read_one_file()
     _check_parseable(name, data)
     document = stage_document(runtime().storage, tenant_id(), name, data, source="upload", filename=name)
-    job_id = submit_job(runtime().engine, tenant_id(), [document], 1, {"sync": True}, priority=SYNC_PRIORITY,
+    job_id = submit_job(runtime(), tenant_id(), [document], 1, {"sync": True}, priority=SYNC_PRIORITY,
                         api_key_id=principal().key_id)
     if not _finished(job_id):
         response = jsonify(ParsePendingSchema().dump({

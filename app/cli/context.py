@@ -12,8 +12,7 @@ import click
 from app.config import Config
 
 if TYPE_CHECKING:
-    # Importing tasks loads Celery: only commands that need a runtime pay for it.
-    from tasks.runtime import Runtime
+    from app.runtime import Runtime
 
 
 class CliContext:
@@ -22,13 +21,19 @@ class CliContext:
         return Config.from_env()
 
     @cached_property
+    def _runtime(self) -> Runtime:
+        """The command's runtime, built from its configuration and passed to what it calls."""
+        from app.runtime import Runtime
+
+        return Runtime(self.config)
+
+    @cached_property
     def database_url(self) -> str:
         """The database's URL (the embedded server started and migrated), or a clear error."""
         from app.embedded import DatabaseUnavailable
-        from tasks.runtime import get_runtime
 
         try:
-            return get_runtime(self.config).database_url
+            return self._runtime.database_url
         except DatabaseUnavailable as exc:
             raise click.ClickException(str(exc)) from exc
 
@@ -36,10 +41,10 @@ class CliContext:
     def runtime(self) -> Runtime:
         """The database reachable (the embedded one started and migrated), or a clear error."""
         from app.embedded import DatabaseUnavailable
-        from tasks.runtime import prepared_runtime
+        from app.runtime import prepare
 
         try:
-            return prepared_runtime(self.config)
+            return prepare(self._runtime)
         except DatabaseUnavailable as exc:
             raise click.ClickException(str(exc)) from exc
 

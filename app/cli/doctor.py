@@ -159,11 +159,11 @@ def _cooldown_checks(engine: Engine) -> Iterator[Check]:
 def _database_url(config: Config) -> str:
     """The database's URL: DATABASE_URL, or the embedded server's (started, and migrated as
     pagemill does for it, on first use)."""
-    from tasks.runtime import get_runtime
+    from app.runtime import Runtime
 
     if config.database_url:
         return config.database_url
-    return get_runtime(config).database_url
+    return Runtime(config).database_url
 
 
 def _database_checks(config: Config) -> Iterator[Check]:
