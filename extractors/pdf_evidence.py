@@ -291,6 +291,20 @@ def _line_heading(words: list[Word], headings: list[TaggedHeading]) -> int | Non
     return None
 
 
+def _runs(lines: list[Line],
+          element_of: Callable[[list[Word]], int | None]) -> list[tuple[int | None, list[Line]]]:
+    """A block's lines in runs of one tagged element each (None: lines in none), by the index
+    ``element_of`` gives a line's words."""
+    runs: list[tuple[int | None, list[Line]]] = []
+    for line in lines:
+        index = element_of(line.words)
+        if runs and runs[-1][0] == index:
+            runs[-1][1].append(line)
+        else:
+            runs.append((index, [line]))
+    return runs
+
+
 def _tagged_drafts(drafts: list[_Draft], headings: list[TaggedHeading],
                    confirmed: list[tuple[_Draft, int]]) -> list[_Draft]:
     """The page's blocks cut where their lines pass in or out of a heading element; the lines
@@ -303,13 +317,7 @@ def _tagged_drafts(drafts: list[_Draft], headings: list[TaggedHeading],
             out.append(draft)
             last_heading = None
             continue
-        runs: list[tuple[int | None, list]] = []
-        for line in draft.lines:
-            index = _line_heading(line.words, headings)
-            if runs and runs[-1][0] == index:
-                runs[-1][1].append(line)
-            else:
-                runs.append((index, [line]))
+        runs = _runs(draft.lines, lambda words: _line_heading(words, headings))
         if len(runs) == 1 and runs[0][0] is None:
             out.append(draft)  # no heading element in it: calibrated by its style
             last_heading = None
@@ -592,13 +600,7 @@ def tagged_list_items(tags: PageTags | None, words: list[Word], drafts: list[_Dr
             out.append(draft)
             last = None
             continue
-        runs: list[tuple[int | None, list[Line]]] = []
-        for line in draft.lines:
-            index = _line_item(line.words, tags.items)
-            if runs and runs[-1][0] == index:
-                runs[-1][1].append(line)
-            else:
-                runs.append((index, [line]))
+        runs = _runs(draft.lines, lambda words: _line_item(words, tags.items))
         if len(runs) == 1 and runs[0][0] is None:
             out.append(draft)
             last = None

@@ -1086,9 +1086,12 @@ def _compose(blocks: list[Block]) -> str:
     at = 0
     previous = ""
     for block in blocks:
-        family = block.kind + ("-numbered" if block.markdown[:1].isdigit() else "")
+        # (A nested item, indented, goes on the list it is in, and the list goes on after it.)
+        nested = block.kind == "list_item" and block.markdown[:1] == " "
+        family = "nested" if nested else block.kind + ("-numbered" if block.markdown[:1].isdigit() else "")
         if out:
-            out.append("\n" if block.kind == "list_item" and family == previous else "\n\n")
+            same = family == previous or (block.kind == "list_item" and "nested" in (family, previous))
+            out.append("\n" if block.kind == "list_item" and same else "\n\n")
             at += len(out[-1])
         block.span = (at, at + len(block.markdown))
         out.append(block.markdown)
