@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING
 from extractors.pdf_contents import contents_title
 from extractors.pdf_outline import OutlineEntry, title_key
 from extractors.pdf_tables import FoundTable, to_markdown
-from extractors.pdf_tags import Box, PageTags, TaggedHeading, TaggedItem, TaggedTable, TaggedText, union
+from extractors.pdf_tags import Box, PageTags, TaggedHeading, TaggedItem, TaggedRegion, TaggedTable, union
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import Line, _Draft, _Style
@@ -628,7 +628,7 @@ def _line_item(words: list[Word], items: list[TaggedItem]) -> int | None:
     return None
 
 
-def drawn_as_artifact(line: Line, artifacts: list[TaggedText]) -> bool:
+def drawn_as_artifact(line: Line, artifacts: list[TaggedRegion]) -> bool:
     """Whether most of a line's words are text the page marks as an artifact."""
     boxes = tuple(box for artifact in artifacts for box in artifact.boxes)
     return bool(boxes) and sum(1 for w in line.words if _in_boxes(w, boxes)) * 2 > len(line.words)

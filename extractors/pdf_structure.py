@@ -70,7 +70,7 @@ from extractors.pdf_evidence import (
 )
 from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
 from extractors.pdf_tables import FoundTable, find_tables, to_markdown
-from extractors.pdf_tags import PageTags, TaggedText
+from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import PageLayout, Word
 
 # Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
@@ -509,7 +509,7 @@ def _running_key(text: str) -> str:
 
 
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
-                 artifacts: dict[int, list[TaggedText]] | None = None) -> None:
+                 artifacts: dict[int, list[TaggedRegion]] | None = None) -> None:
     """Mark lines in the top and bottom bands that recur across pages, or are page numbers,
     as ``header`` or ``footer``; and, in a document of two pages or more, lines a tagged page
     marks as artifacts (``artifacts``, by page number) above or below all its other lines."""
@@ -547,7 +547,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
             _mark_artifacts(lines.get(number, []), drawn)
 
 
-def _mark_artifacts(lines: list[Line], artifacts: list[TaggedText]) -> None:
+def _mark_artifacts(lines: list[Line], artifacts: list[TaggedRegion]) -> None:
     """Lines drawn as artifacts above the page's first other line are headers, below its last
     one footers (an artifact in between, a watermark or a decoration, is left as it is)."""
     marked = [line for line in lines if line.kind == "body" and drawn_as_artifact(line, artifacts)]

@@ -110,10 +110,11 @@ class TaggedItem:
 
 
 @dataclass(frozen=True)
-class TaggedText:
-    """Text drawn under one element (a paragraph) or one mark (an artifact)."""
+class TaggedRegion:
+    """Where the text under one element (a paragraph) or one mark (an artifact) is drawn (its
+    text is not read: only the boxes are compared with the page's words, and reading every
+    paragraph's text would double the cost of reading the tags)."""
 
-    text: str
     boxes: tuple[Box, ...]
 
 
@@ -131,8 +132,8 @@ class PageTags:
     missing: int = 0
     tables: list[TaggedTable] = field(default_factory=list)
     items: list[TaggedItem] = field(default_factory=list)
-    prose: list[TaggedText] = field(default_factory=list)
-    artifacts: list[TaggedText] = field(default_factory=list)
+    prose: list[TaggedRegion] = field(default_factory=list)
+    artifacts: list[TaggedRegion] = field(default_factory=list)
 
 
 def is_tagged(pdf: pdfium.PdfDocument) -> bool:
@@ -367,7 +368,7 @@ class _Drawn:
         for mcids in walker.prose:
             drawn = self.drawn(mcids)
             if drawn:
-                result.prose.append(TaggedText(self.text(drawn), self.boxes(drawn)))
+                result.prose.append(TaggedRegion(self.boxes(drawn)))
         result.artifacts = self.artifacts()
         return result
 
@@ -392,7 +393,7 @@ class _Drawn:
             return None  # a table of another page (or one that draws nothing)
         return TaggedTable(tuple(cells), len(rows), max(c for _, c in taken) + 1)
 
-    def artifacts(self) -> list[TaggedText]:
+    def artifacts(self) -> list[TaggedRegion]:
         """Text objects outside the tree drawn under an /Artifact mark."""
         out = []
         name = (ctypes.c_ushort * _MARK_BUFFER)()
@@ -405,9 +406,7 @@ class _Drawn:
                 if mark and pdfium_c.FPDFPageObjMark_GetName(mark, name, ctypes.sizeof(name), length) \
                         and bytes(name)[:max(0, length.value - 2)].decode("utf-16-le", "replace") \
                         == _ARTIFACT_MARK:
-                    text = self.text([obj])
-                    if text:
-                        out.append(TaggedText(text, self.boxes([obj])))
+                    out.append(TaggedRegion(self.boxes([obj])))
                     break
         return out
 
