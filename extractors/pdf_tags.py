@@ -55,8 +55,10 @@ _ARTIFACT_MARK = "Artifact"
 _MAX_ELEMENTS = 20_000
 _MAX_DEPTH = 64
 _MAX_LEVEL = 6
-# Spans beyond this are a broken attribute, not a table (a grid is allocated from them).
+# Spans beyond this are a broken attribute, not a table; a grid of more slots than this is
+# not read (the slots are allocated from the spans).
 _MAX_SPAN = 64
+_MAX_SLOTS = 20_000
 _TYPE_BUFFER = 64
 _MARK_BUFFER = 32
 
@@ -384,6 +386,8 @@ class _Drawn:
                     column += 1
                 spans = (1, 1) if cell is None else (cell.rows, cell.columns)
                 taken.update((row + r, column + c) for r in range(spans[0]) for c in range(spans[1]))
+                if len(taken) > _MAX_SLOTS:
+                    return None
                 if cell is not None:
                     drawn = self.drawn(cell.mcids)
                     cells.append(TaggedCell(row, column, cell.rows, cell.columns, cell.header,
