@@ -166,6 +166,8 @@ class Block:
     parts: list[TablePart] = field(default_factory=list)
     # A ``table_continued`` block: the page whose table block holds this part's rows.
     continues: int | None = None
+    # A list item nested in the list item before it (a tagged list's depth), indented.
+    nested: bool = False
 
     def report(self, max_text: int = 200) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "page": self.page,
@@ -1072,7 +1074,7 @@ def _render(draft: _Draft, style: _Style) -> Block:
         # A nested item is indented under its parent's text (four spaces a level, which
         # both "- " and "10. " items take as their content's indent).
         indent = "    " * max(0, draft.depth - 1)
-        return Block("list_item", f"{indent}{bullet} {rest}", draft.page, draft.box)
+        return Block("list_item", f"{indent}{bullet} {rest}", draft.page, draft.box, nested=draft.depth > 1)
     if text.startswith(("#", ">", "|")):
         text = "\\" + text  # prose that Markdown would read as markup
     return Block("paragraph", text, draft.page, draft.box)
@@ -1086,12 +1088,11 @@ def _compose(blocks: list[Block]) -> str:
     at = 0
     previous = ""
     for block in blocks:
-        # (A nested item, indented, goes on the list it is in, and the list goes on after it.)
-        nested = block.kind == "list_item" and block.markdown[:1] == " "
-        family = "nested" if nested else block.kind + ("-numbered" if block.markdown[:1].isdigit() else "")
+        family = block.kind + ("-numbered" if block.markdown[:1].isdigit() else "")
+        if block.nested and previous.startswith("list_item"):
+            family = previous  # (a nested item goes on the list it is in, which goes on after it)
         if out:
-            same = family == previous or (block.kind == "list_item" and "nested" in (family, previous))
-            out.append("\n" if block.kind == "list_item" and same else "\n\n")
+            out.append("\n" if block.kind == "list_item" and family == previous else "\n\n")
             at += len(out[-1])
         block.span = (at, at + len(block.markdown))
         out.append(block.markdown)
