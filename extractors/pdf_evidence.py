@@ -91,6 +91,8 @@ _FUZZY_MIN_CHARS = 10
 # Slack around a tagged heading's box (points) when deciding what is drawn inside it.
 _BOX_SLACK = 1.5
 _MAX_LEVEL = 6
+# An item number and the item's first letter with no space between them.
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}[.)])(?=[^\W\d_])")
 # A table the heuristics found whose words are mostly in tagged paragraphs is prose.
 _PROSE_SHARE = 0.5
 # A heuristic table overlapping a tagged one by this share of its own area is that table.
@@ -610,7 +612,8 @@ def tagged_list_items(tags: PageTags | None, words: list[Word], drafts: list[_Dr
                 out[-1].lines.extend(lines)  # one item the heuristics cut in two
                 continue
             if index is not None:
-                part = replace(draft, kind="list_item", lines=lines, marker=marker_of(lines[0]), level=None,
+                marker = marker_of(lines[0]) or _glued_number(lines[0].text)
+                part = replace(draft, kind="list_item", lines=lines, marker=marker, level=None,
                                number_depth=0, label=False, depth=tags.items[index].depth)
             else:
                 marker = draft.marker if position == 0 else ""
@@ -618,6 +621,13 @@ def tagged_list_items(tags: PageTags | None, words: list[Word], drafts: list[_Dr
             out.append(part)
             last = index
     return out
+
+
+def _glued_number(text: str) -> str:
+    """An item number drawn without a space before the item's text ("10.Budget": a tab after
+    the number, which the text layer does not keep): in a tagged list item, its label."""
+    match = _GLUED_NUMBER.match(text)
+    return match.group(1) if match else ""
 
 
 def _line_item(words: list[Word], items: list[TaggedItem]) -> int | None:

@@ -156,6 +156,16 @@ def test_tagged_nested_list_items_keep_their_depth():
     assert expected not in _heuristic_markdown(data)  # the heuristics cannot tell the depth
 
 
+def test_tagged_list_item_number_drawn_against_its_text_is_its_marker():
+    """Item 10 and on: the number and a tab, which the text layer reads as "10.Write"."""
+    items = [(10, "Write the report"), (11, "Send it to the board")]
+    tree = [Node("L", [Node("LI", [Node("LBody", [Node("P", [Run(0, 72, 144 + 16 * i, f"{n}.{text}")])])])
+                       for i, (n, text) in enumerate(items)])]
+    data = tagged_pdf(tree)
+    assert "10. Write the report\n11. Send it to the board" in _markdown(data)
+    assert "10.Write the report" in _heuristic_markdown(data)
+
+
 BODY = ["The committee met on the first Monday of the month in the village hall.",
         "It reviewed the budget and agreed the works for the coming year."]
 
