@@ -440,6 +440,27 @@ def _score_contents(document: Any, shape: MarkdownShape, tally: Tally) -> None:
             tally.fail("bold line or caption as heading", f"{document.name}: {decoy}")
 
 
+def _office_list_items(docx: Path) -> list[str]:
+    """The texts of a corpus document's list paragraphs (Word's "List Bullet" and "List
+    Number" styles), read from the DOCX the corpus keeps beside its PDFs."""
+    from docx import Document
+
+    return [p.text for p in Document(str(docx)).paragraphs
+            if p.style is not None and (p.style.name or "").startswith("List") and p.text.strip()]
+
+
+def _score_list_items(truth: list[str], shape: MarkdownShape, tally: Tally, name: str) -> None:
+    """Each list paragraph as one Markdown list item (its marker aside)."""
+    items = Counter(normalise(_MD_LIST_ITEM.sub("", line)) for line in shape.lines
+                    if _MD_LIST_ITEM.match(line))
+    for text in truth:
+        found = items[normalise(text)] > 0
+        tally.add("list_items")
+        tally.add("list_markdown_item", int(found))
+        if not found:
+            tally.fail("list item not a Markdown item", f"{name}: {text[:90]}")
+
+
 def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, Any]:
     """Headings, tables and the table of contents on bench/office_corpus.py's documents (the
     `export`: "plain" untagged without outline, "marked" untagged with an outline, "tagged"),
@@ -462,6 +483,8 @@ def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, An
         _score_headings(document, shape, tally)
         _score_tables(document, shape, tally)
         _score_contents(document, shape, tally)
+        _score_list_items(_office_list_items(sample.plain.parent.parent / f"{document.name}.docx"), shape,
+                          tally, document.name)
         tp = tally.counts["heading_tp"] - before["heading_tp"]
         rows.append({"file": document.name, "truth_headings": len(document.headings),
                      "our_headings": len(shape.headings), "heading_tp": tp,
@@ -478,6 +501,7 @@ def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, An
         "contents_as_heading": share("contents_as_heading", "contents_entries"),
         "contents_in_table": share("contents_in_table", "contents_entries"),
         "decoy_as_heading": share("decoy_as_heading", "decoys"),
+        "list_item_markdown": share("list_markdown_item", "list_items"),
         "files": rows, "failures": tally.failures,
     }
 
@@ -770,6 +794,7 @@ _OFFICE_ROWS = (
     ("contents entries as headings", "contents_as_heading"),
     ("contents entries in tables", "contents_in_table"),
     ("bold lines and captions as headings", "decoy_as_heading"),
+    ("list items as Markdown items", "list_item_markdown"),
 )
 
 

@@ -34,6 +34,20 @@ down, as the heuristics rank a title above its sections.
 
 A tree or an outline that says nothing true about a page is ignored there: wrong tags are
 common (exporters tag whole pages as H, or point at content that is not drawn).
+
+Beyond headings, a page's tags decide (each where they agree with what the page draws):
+
+- its tables (:func:`tagged_tables`): a ``Table`` element of two rows and two columns or more
+  whose cells hold the words drawn where they are, rows going down the page and columns
+  across it, is one of the page's tables, cells spanning as the tree says; a table the
+  heuristics found over it, or over text the tree tags as list items or as paragraphs that
+  wrap (a bulleted list, prose set in columns), is not.  A tagged table that disagrees with
+  the page (a tree pointing at the wrong content, a table wider than the page) is left to
+  the heuristics.
+- its list items (:func:`tagged_list_items`): the lines of one ``LI`` are one list item, at
+  the depth of its list's nesting.
+- its running lines (:func:`drawn_as_artifact`): text marked as an artifact above or below
+  the page's content is a running header or footer.
 """
 
 from __future__ import annotations
@@ -47,10 +61,11 @@ from typing import TYPE_CHECKING
 
 from extractors.pdf_contents import contents_title
 from extractors.pdf_outline import OutlineEntry, title_key
-from extractors.pdf_tags import PageTags, TaggedHeading
+from extractors.pdf_tables import FoundTable, to_markdown
+from extractors.pdf_tags import Box, PageTags, TaggedHeading, TaggedItem, TaggedRegion, TaggedTable, union
 
 if TYPE_CHECKING:
-    from extractors.pdf_structure import _Draft, _Style
+    from extractors.pdf_structure import Line, _Draft, _Style
     from extractors.pdf_words import PageLayout, Word
 
 TAGS = "tags"
@@ -76,6 +91,12 @@ _FUZZY_MIN_CHARS = 10
 # Slack around a tagged heading's box (points) when deciding what is drawn inside it.
 _BOX_SLACK = 1.5
 _MAX_LEVEL = 6
+# An item number and the item's first letter with no space between them.
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}[.)])(?=[^\W\d_])")
+# A table the heuristics found whose words are mostly in tagged paragraphs is prose.
+_PROSE_SHARE = 0.5
+# A heuristic table overlapping a tagged one by this share of its own area is that table.
+_SAME_TABLE = 0.3
 # The kinds of block the evidence may turn into headings or back into text; others (tables,
 # table of contents entries) are left as the stage made them.
 _TEXT_KINDS = ("heading", "paragraph", "list_item")
@@ -272,6 +293,20 @@ def _line_heading(words: list[Word], headings: list[TaggedHeading]) -> int | Non
     return None
 
 
+def _runs(lines: list[Line],
+          element_of: Callable[[list[Word]], int | None]) -> list[tuple[int | None, list[Line]]]:
+    """A block's lines in runs of one tagged element each (None: lines in none), by the index
+    ``element_of`` gives a line's words."""
+    runs: list[tuple[int | None, list[Line]]] = []
+    for line in lines:
+        index = element_of(line.words)
+        if runs and runs[-1][0] == index:
+            runs[-1][1].append(line)
+        else:
+            runs.append((index, [line]))
+    return runs
+
+
 def _tagged_drafts(drafts: list[_Draft], headings: list[TaggedHeading],
                    confirmed: list[tuple[_Draft, int]]) -> list[_Draft]:
     """The page's blocks cut where their lines pass in or out of a heading element; the lines
@@ -284,13 +319,7 @@ def _tagged_drafts(drafts: list[_Draft], headings: list[TaggedHeading],
             out.append(draft)
             last_heading = None
             continue
-        runs: list[tuple[int | None, list]] = []
-        for line in draft.lines:
-            index = _line_heading(line.words, headings)
-            if runs and runs[-1][0] == index:
-                runs[-1][1].append(line)
-            else:
-                runs.append((index, [line]))
+        runs = _runs(draft.lines, lambda words: _line_heading(words, headings))
         if len(runs) == 1 and runs[0][0] is None:
             out.append(draft)  # no heading element in it: calibrated by its style
             last_heading = None
@@ -452,3 +481,164 @@ def _match_contents(entries: list[tuple[str, int, int]], order: list[_Draft],
             used.add(position)
             matched.append((order[position], min(_MAX_LEVEL, depth)))
     return matched
+
+
+# ------------------------------------------------------------------ tags: tables, lists
+
+
+def _in_boxes(word: Word, boxes: tuple[Box, ...]) -> bool:
+    x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
+    return any(_inside(x, y, box) for box in boxes)
+
+
+def _drawn_text(words: list[Word], boxes: tuple[Box, ...]) -> list[Word]:
+    """The words drawn in ``boxes``, in reading order (PDFium's lines, then left to right)."""
+    return sorted((w for w in words if _in_boxes(w, boxes)), key=lambda w: (w.line, w.x0))
+
+
+def _agrees(text: str, boxes: tuple[Box, ...], words: list[Word]) -> bool:
+    """Whether a tagged element's text is the text drawn where it is."""
+    drawn = " ".join(w.text for w in _drawn_text(words, boxes))
+    return _same_text(title_key(drawn), title_key(text), _SAME_TEXT)
+
+
+def tagged_tables(tags: PageTags | None, words: list[Word], found: list[FoundTable]) -> list[FoundTable]:
+    """The page's tables (``found``: the heuristics'), as its tags have them (see the module's
+    docstring); ``found`` itself when the page has no believable tags."""
+    if tags is None or not tags.tagged or not words:
+        return found
+    # (A table that contradicts the page, a tree pointing at the wrong content or a table
+    # wider than the page, is left to the heuristics.)
+    made = [_found_table(table, words) for table in tags.tables
+            if table.row_count >= 2 and table.column_count >= 2 and _table_agrees(table, words)]
+    kept = [table for table in found
+            if not any(_overlap(table, other) >= _SAME_TABLE for other in made)
+            and not _tagged_as_prose(table, tags, words)]
+    if len(kept) == len(found) and not made:
+        return found
+    return sorted(kept + made, key=lambda table: (table.top, table.x0))
+
+
+def _table_agrees(table: TaggedTable, words: list[Word]) -> bool:
+    """Each cell holds the words drawn where it is, rows go down the page, and each row's
+    cells go across it in column order (one direction for the whole table: right to left in
+    a Hebrew or Arabic table)."""
+    if not all(_agrees(cell.text, cell.boxes, words) for cell in table.cells if cell.boxes):
+        return False
+    rows: dict[int, list[tuple[int, Box]]] = {}
+    for cell in table.cells:
+        if cell.boxes:
+            rows.setdefault(cell.row, []).append((cell.column, union(list(cell.boxes))))
+    centres = [sorted((box[1] + box[3]) / 2 for _, box in rows[row]) for row in sorted(rows)]
+    middles = [values[len(values) // 2] for values in centres]
+    if any(lower <= upper for upper, lower in zip(middles, middles[1:], strict=False)):
+        return False
+    directions = set()
+    for cells in rows.values():
+        xs = [(box[0] + box[2]) / 2 for _, box in sorted(cells)]
+        for left, right in zip(xs, xs[1:], strict=False):
+            directions.add(right > left)
+    return len(directions) <= 1
+
+
+def _found_table(table: TaggedTable, words: list[Word]) -> FoundTable:
+    """A tagged table as the table finder writes one: a spanning cell's text in its first
+    slot, the header rows those of TH cells only (one when the tree has none)."""
+    cells = [[""] * table.column_count for _ in range(table.row_count)]
+    header = [True] * table.row_count
+    for cell in table.cells:
+        cells[cell.row][cell.column] = " ".join(w.text for w in _drawn_text(words, cell.boxes)) \
+            if cell.boxes else ""
+        header[cell.row] = header[cell.row] and cell.header
+    header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
+    x0, top, x1, bottom = table.box
+    return FoundTable(x0, top, x1, bottom, cells, to_markdown(cells), header_rows=max(1, header_rows))
+
+
+def _overlap(table: FoundTable, other: FoundTable) -> float:
+    """The share of ``table``'s area that ``other`` covers."""
+    width = min(table.x1, other.x1) - max(table.x0, other.x0)
+    height = min(table.bottom, other.bottom) - max(table.top, other.top)
+    area = (table.x1 - table.x0) * (table.bottom - table.top)
+    return width * height / area if width > 0 and height > 0 and area > 0 else 0.0
+
+
+def _tagged_as_prose(table: FoundTable, tags: PageTags, words: list[Word]) -> bool:
+    """Whether a table the heuristics found is text the tree tags as list items (a bulleted
+    list's markers look like a table's first column) or paragraphs: most of its words are in
+    them, and in list items, or in paragraphs one of which runs over two rows of it (prose
+    set in columns).  A paragraph per row is how a table set with tab stops is tagged: it
+    stays a table."""
+    inside = [w for w in words if table.x0 - 1 <= (w.x0 + w.x1) / 2 <= table.x1 + 1
+              and table.top - 1 <= (w.top + w.bottom) / 2 <= table.bottom + 1]
+    if not inside or not (tags.prose or tags.items):
+        return False
+    items = [w for w in inside if any(_in_boxes(w, item.boxes) for item in tags.items)]
+    if len(items) > _PROSE_SHARE * len(inside):
+        return True
+    in_prose = 0
+    wraps = False
+    for paragraph in tags.prose:
+        held = [w for w in inside if _in_boxes(w, paragraph.boxes)]
+        in_prose += len(held)
+        if held:
+            centres = [(w.top + w.bottom) / 2 for w in held]
+            wraps = wraps or max(centres) - min(centres) > max(w.bottom - w.top for w in held)
+    return wraps and len(items) + in_prose > _PROSE_SHARE * len(inside)
+
+
+def tagged_list_items(tags: PageTags | None, words: list[Word], drafts: list[_Draft],
+                      marker_of: Callable[[Line], str]) -> list[_Draft]:
+    """The page's blocks with the lines of each tagged list item as one list item at its
+    depth (see the module's docstring); ``drafts`` itself when the page's items disagree with
+    what it draws.  ``marker_of`` reads a line's bullet or item number."""
+    if tags is None or not tags.tagged or not tags.items \
+            or not all(_agrees(item.label + " " + item.text, item.boxes, words) for item in tags.items):
+        return drafts
+    out: list[_Draft] = []
+    last: int | None = None
+    for draft in drafts:
+        if draft.kind not in _TEXT_KINDS:
+            out.append(draft)
+            last = None
+            continue
+        runs = _runs(draft.lines, lambda words: _line_item(words, tags.items))
+        if len(runs) == 1 and runs[0][0] is None:
+            out.append(draft)
+            last = None
+            continue
+        for position, (index, lines) in enumerate(runs):
+            if index is not None and index == last and out[-1].kind == "list_item":
+                out[-1].lines.extend(lines)  # one item the heuristics cut in two
+                continue
+            if index is not None:
+                marker = marker_of(lines[0]) or _glued_number(lines[0].text)
+                part = replace(draft, kind="list_item", lines=lines, marker=marker, level=None,
+                               number_depth=0, label=False, depth=tags.items[index].depth)
+            else:
+                marker = draft.marker if position == 0 else ""
+                part = replace(draft, kind="list_item" if marker else "paragraph", lines=lines, marker=marker)
+            out.append(part)
+            last = index
+    return out
+
+
+def _glued_number(text: str) -> str:
+    """An item number drawn without a space before the item's text ("10.Budget": a tab after
+    the number, which the text layer does not keep): in a tagged list item, its label."""
+    match = _GLUED_NUMBER.match(text)
+    return match.group(1) if match else ""
+
+
+def _line_item(words: list[Word], items: list[TaggedItem]) -> int | None:
+    """The index of the tagged list item most of the line's words are drawn in, if any."""
+    for index, item in enumerate(items):
+        if sum(1 for w in words if _in_boxes(w, item.boxes)) * 2 > len(words):
+            return index
+    return None
+
+
+def drawn_as_artifact(line: Line, artifacts: list[TaggedRegion]) -> bool:
+    """Whether most of a line's words are text the page marks as an artifact."""
+    boxes = tuple(box for artifact in artifacts for box in artifact.boxes)
+    return bool(boxes) and sum(1 for w in line.words if _in_boxes(w, boxes)) * 2 > len(line.words)

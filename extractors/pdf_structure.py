@@ -2,17 +2,19 @@
 
 The rules, in the order they run:
 
-- **Tables** come from :func:`extractors.pdf_tables.find_tables`; their words leave the prose
-  and their Markdown takes their place in reading order.  A table the page's body ends with
-  and one the next page's body starts with, in the same columns, are one table
-  (:mod:`extractors.pdf_table_stitch`): all its rows are written where it starts, the
+- **Tables** come from :func:`extractors.pdf_tables.find_tables`, or from a tagged page's
+  structure tree where it agrees with the page (:mod:`extractors.pdf_evidence`); their words
+  leave the prose and their Markdown takes their place in reading order.  A table the page's
+  body ends with and one the next page's body starts with, in the same columns, are one
+  table (:mod:`extractors.pdf_table_stitch`): all its rows are written where it starts, the
   continuation page keeps a ``table_continued`` block with the box of its part.
 - **Lines**: words on one baseline, split where a gap wider than about an em separates them
   (a column gutter, a table cell).
 - **Running headers and footers**: lines in the top or bottom band of the page whose text,
   digits aside, recurs at about the same height on other pages (page numbers, the report's
-  title); and bare page numbers ("3", "Page 3", "3 of 10").  They leave the body and are kept
-  as page metadata.
+  title); bare page numbers ("3", "Page 3", "3 of 10"); and, on a tagged page of a document
+  of two pages or more, text marked as an artifact above or below the page's content
+  (:mod:`extractors.pdf_evidence`).  They leave the body and are kept as page metadata.
 - **Columns**: a vertical strip that no narrow line crosses, with text on both sides, is a
   gutter; columns are read one after the other, lines crossing a gutter (titles, wide
   tables) stay where they are and cut the columns above from those below.
@@ -28,7 +30,8 @@ The rules, in the order they run:
   their text than to the text above.  A table of contents, when the document has one, then
   decides (:mod:`extractors.pdf_evidence`).
 - **Lists**: blocks starting with a bullet or an item number become Markdown list items,
-  their wrapped lines joined.
+  their wrapped lines joined; on a tagged page, the lines of each ``LI`` element, nested
+  items indented (:mod:`extractors.pdf_evidence`).
 - **Tables of contents** (:mod:`extractors.pdf_contents`): entries with dot leaders or a
   right-aligned page column become a nested Markdown list, never headings nor a table; a bold
   body-size line ending in a colon is a label, and a bold line level with two or more short
@@ -57,9 +60,17 @@ from extractors.pdf_contents import (
     nest_across_pages,
     text_key,
 )
-from extractors.pdf_evidence import HEURISTICS, DocumentEvidence, apply_evidence
+from extractors.pdf_evidence import (
+    HEURISTICS,
+    DocumentEvidence,
+    apply_evidence,
+    drawn_as_artifact,
+    tagged_list_items,
+    tagged_tables,
+)
 from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
 from extractors.pdf_tables import FoundTable, find_tables, to_markdown
+from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import PageLayout, Word
 
 # Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
@@ -155,6 +166,8 @@ class Block:
     parts: list[TablePart] = field(default_factory=list)
     # A ``table_continued`` block: the page whose table block holds this part's rows.
     continues: int | None = None
+    # A list item nested in the list item before it (a tagged list's depth), indented.
+    nested: bool = False
 
     def report(self, max_text: int = 200) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "page": self.page,
@@ -214,15 +227,21 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     (:mod:`extractors.pdf_evidence`); the heuristics rank the others'.  With ``join_tables``
     a table continued on the next page is one table (a page left holding only its rows has
     empty Markdown and a ``table_continued`` block: the caller must not fill it again)."""
-    tables = {layout.number: _tables(layout) for layout in layouts}
+    tags = evidence.tags if evidence else {}
+    tables = {layout.number: _tables(layout, tags.get(layout.number)) for layout in layouts}
     lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number)
              for layout in layouts}
-    mark_running(layouts, lines)
+    mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
+                                  if page.tagged and page.artifacts})
     _mark_contents(lines)
     adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number], style)
               for layout in layouts}
+    for layout in layouts:
+        if layout.number in tags:  # (the lines of a tagged list item are one item)
+            drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
+                                                      drafts[layout.number], _list_marker)
     # What follows a label may be on the next page: the document's blocks in reading order.
     _unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     sources = apply_evidence(evidence, layouts, drafts, style, _heading_shaped) if evidence else {}
@@ -332,7 +351,9 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
                 tables[page] = [t for t in tables[page] if t is not part]
 
 
-def _tables(layout: PageLayout) -> list[FoundTable]:
+def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable]:
+    """The page's tables: the table finder's, then what the page's tags say of them
+    (:func:`extractors.pdf_evidence.tagged_tables`)."""
     if not layout.words:
         return []
     # A table of contents' page column looks like a table's column of figures: its words are
@@ -342,7 +363,9 @@ def _tables(layout: PageLayout) -> list[FoundTable]:
         drawn = {id(word) for entry in entries for line in entry.lines for word in line.words}
         if drawn:
             layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
-    return [_logical_columns(table) for table in find_tables(layout)]
+    found = [_logical_columns(table) for table in find_tables(layout)]
+    # (The tags' tables have the words of the whole page: a table of contents is tagged TOC.)
+    return tagged_tables(tags, layout.words, found) if tags is not None else found
 
 
 def _logical_columns(table: FoundTable) -> FoundTable:
@@ -487,9 +510,11 @@ def _running_key(text: str) -> str:
     return " ".join(_DIGITS.sub("#", text.lower()).split())
 
 
-def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]]) -> None:
+def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
+                 artifacts: dict[int, list[TaggedRegion]] | None = None) -> None:
     """Mark lines in the top and bottom bands that recur across pages, or are page numbers,
-    as ``header`` or ``footer``."""
+    as ``header`` or ``footer``; and, in a document of two pages or more, lines a tagged page
+    marks as artifacts (``artifacts``, by page number) above or below all its other lines."""
     candidates: list[tuple[Line, str, str]] = []
     for layout in layouts:
         for line in lines[layout.number]:
@@ -516,6 +541,28 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]]) -> Non
         # a cell of a table row (a table continued from the page before), not a page number.
         if band == "footer" or _row_cells(line, lines[line.page]) < 2:
             line.kind = band
+    # Like the recurrence above, artifacts make running lines only in a document of two pages
+    # or more: a one-page document's letterhead or title, drawn in its page header and marked
+    # as an artifact, is written nowhere else.
+    if pages_with_text >= 2:
+        for number, drawn in (artifacts or {}).items():
+            _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _mark_artifacts(lines: list[Line], artifacts: list[TaggedRegion]) -> None:
+    """Lines drawn as artifacts above the page's first other line are headers, below its last
+    one footers (an artifact in between, a watermark or a decoration, is left as it is)."""
+    marked = [line for line in lines if line.kind == "body" and drawn_as_artifact(line, artifacts)]
+    if not marked:
+        return
+    content = [line for line in lines if line.kind == "body" and not any(line is m for m in marked)]
+    top = min((line.top for line in content), default=float("inf"))
+    bottom = max((line.bottom for line in content), default=float("-inf"))
+    for line in marked:
+        if line.bottom <= top:
+            line.kind = "header"
+        elif line.top >= bottom:
+            line.kind = "footer"
 
 
 def _row_cells(line: Line, page: list[Line]) -> int:
@@ -681,6 +728,8 @@ class _Draft:
     # a ``table_continued`` of the page ``continues`` names.
     parts: list[TablePart] = field(default_factory=list)
     continues: int | None = None
+    # A list item's nesting, 1 for a top-level list, from the page's tags (0: not known).
+    depth: int = 0
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -1022,7 +1071,10 @@ def _render(draft: _Draft, style: _Style) -> Block:
             bullet = marker  # a Markdown ordered list item
         else:  # "a)", "(iv)" stay as they are written; bullet glyphs become "-"
             bullet = f"- {marker}" if marker[:1].isalnum() or marker[:1] == "(" else "-"
-        return Block("list_item", f"{bullet} {rest}", draft.page, draft.box)
+        # A nested item is indented under its parent's text (four spaces a level, which
+        # both "- " and "10. " items take as their content's indent).
+        indent = "    " * max(0, draft.depth - 1)
+        return Block("list_item", f"{indent}{bullet} {rest}", draft.page, draft.box, nested=draft.depth > 1)
     if text.startswith(("#", ">", "|")):
         text = "\\" + text  # prose that Markdown would read as markup
     return Block("paragraph", text, draft.page, draft.box)
@@ -1037,6 +1089,8 @@ def _compose(blocks: list[Block]) -> str:
     previous = ""
     for block in blocks:
         family = block.kind + ("-numbered" if block.markdown[:1].isdigit() else "")
+        if block.nested and previous.startswith("list_item"):
+            family = previous  # (a nested item goes on the list it is in, which goes on after it)
         if out:
             out.append("\n" if block.kind == "list_item" and family == previous else "\n\n")
             at += len(out[-1])

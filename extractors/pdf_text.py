@@ -165,8 +165,8 @@ def _parts_to_pages(layouts: list[PageLayout], structured: list[PageStructure]) 
 
 def _read_tags(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,
                evidence: DocumentEvidence, warnings: list[str]) -> None:
-    """The page's tagged headings into ``evidence`` (a broken tree only costs the page its
-    tags: the heuristics take it)."""
+    """What the page's tags say (headings, tables, list items, paragraphs, artifacts) into
+    ``evidence`` (a broken tree only costs the page its tags: the heuristics take it)."""
     started = time.perf_counter()
     try:
         evidence.tags[number] = read_page_tags(page, textpage, number)
