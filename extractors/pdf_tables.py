@@ -574,12 +574,11 @@ def _trim(block: list[_Line]) -> list[_Line]:
     return block
 
 
-def _column_gaps(block: list[_Line], dense: bool = False) -> list[_Gap]:
+def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_Gap]:
     """Whitespace gaps (x ranges) that at most a few multi-segment body lines cross (the
     header, above the first row of figures, often bridges them), and with ``dense`` the
     narrow gutters of a dense listing that no word of the block crosses; a narrow gap
     between the parts of one value ("12 500") is none."""
-    header = _header_lines(block)
     body = block[len(header):]
     multi = [line for line in body if _tabular(line)] or [line for line in block if _tabular(line)]
     # Data lines (mostly numbers) say where columns are; header lines often bridge them.
@@ -694,27 +693,40 @@ def _stream_table(block: list[_Line]) -> FoundTable | None:
     """The block's table by its cell gaps, or by the whole block's narrow gutters too (a
     dense listing) when cell gaps alone leave several values in one cell."""
     table = _table_by_gaps(block, dense=False)
-    if table is None or _stacked_numbers(table.cells) >= 0.2 or _stacked_column(table):
+    if table is None:
+        stacked = len(block) >= 3 and _narrow_gutters(block) >= 2  # (a cheap test first)
+    else:
+        stacked = _stacked_numbers(table.cells) >= 0.2 or _stacked_column(table)
+    if stacked:
         dense = _table_by_gaps(block, dense=True)
         if dense is not None and (table is None or len(dense.cells[0]) > len(table.cells[0])):
             return dense
     return table
 
 
+def _narrow_gutters(block: list[_Line]) -> int:
+    """How many gutters through the whole block are narrower than a cell gap."""
+    size = statistics.median(line.size for line in block)
+    return sum(b - a < CELL_GAP_EM * size for a, b in _gutters(block))
+
+
 def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     if len(block) < 3 or _justified_prose(block):
         return None
-    gaps = _column_gaps(block, dense)
+    header = _header_lines(block)
+    gaps = _column_gaps(block, header, dense)
     if not gaps:
         return None
     bounds = [(a + b) / 2 for a, b in gaps]
     # Pieces of text are cut at the body's gutters; the gaps above were the whole block's.
-    gutters = _gutters(block[len(_header_lines(block)):])
-    rows = [_row(line, bounds, gutters) for line in block]
+    gutters = _gutters(block[len(header):])
+    pieces = [_groups(line, bounds, gutters) for line in block]
+    rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
     first_data = _first_data(_row_kinds(rows))
     if first_data > MAX_HEADER_LINES:  # the lines above a header's few are text, not table
         return _table_by_gaps(block[first_data - MAX_HEADER_LINES:], dense)
-    rows[:first_data] = _header_rows(block[:first_data], block[first_data:], bounds, gutters)
+    extents = _column_extents(pieces[first_data:], bounds)
+    rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters)
     prose = _prose_columns(rows)
     if prose:
         return _without_prose_column(block, bounds, prose)
@@ -785,13 +797,9 @@ class _Row:
 _Group = tuple[list[Word], int]
 
 
-def _row(line: _Line, bounds: list[float], gutters: list[_Gap]) -> _Row:
-    """The line's cells: each piece of text goes to the column it starts in (see
-    :func:`_groups`); a piece reaching across a boundary is a spanning cell."""
-    return _row_of(line, _groups(line, bounds, gutters), bounds)
-
-
 def _row_of(line: _Line, groups: list[_Group], bounds: list[float]) -> _Row:
+    """The line's cells from its pieces of text (see :func:`_groups`); a piece reaching
+    across a boundary is a spanning cell."""
     cells = [""] * (len(bounds) + 1)
     spanning: set[int] = set()
     for words, col in groups:
@@ -826,13 +834,12 @@ def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Grou
     return out
 
 
-def _header_rows(header: list[_Line], body: list[_Line], bounds: list[float],
+def _header_rows(header: list[_Line], extents: list[_Gap | None], bounds: list[float],
                  gutters: list[_Gap]) -> list[_Row]:
     """The header lines' cells, placed by the columns the body lines fill: two pieces of
     one header line never share a column (a heading left-aligned over right-aligned figures
     starts left of its column's boundary), and a heading centred over sub-headings of
     several columns (a year over its quarters) goes to the first column it covers."""
-    extents = _column_extents(body, bounds, gutters)
     placed = []
     for r, line in enumerate(header):
         groups = _groups(line, bounds, gutters)
@@ -870,13 +877,12 @@ def _aligned_pieces(groups: list[_Group], extents: list[_Gap | None]) -> list[_G
     return out
 
 
-def _column_extents(body: list[_Line], bounds: list[float],
-                    gutters: list[_Gap]) -> list[_Gap | None]:
-    """Per column, the x range its body text fills (pieces reaching over a boundary left
-    out); None for a column no body line fills."""
+def _column_extents(body: list[list[_Group]], bounds: list[float]) -> list[_Gap | None]:
+    """Per column, the x range the body lines' pieces of text fill (pieces reaching over a
+    boundary left out); None for a column no body line fills."""
     extents: list[_Gap | None] = [None] * (len(bounds) + 1)
-    for line in body:
-        for words, col in _groups(line, bounds, gutters):
+    for groups in body:
+        for words, col in groups:
             if _column(words[-1].x1 - 0.5, bounds) > col:
                 continue
             old = extents[col]
