@@ -21,7 +21,8 @@ per PDF text line):
     - table P/R/F1: cells of Markdown pipe tables (separator rows dropped) against the true
       cells; each true table is paired with the generated table sharing most cells (each used
       once), true positives are the shared cells (multisets), precision counts every emitted
-      table cell, recall every true cell; "rows exact" = true rows that appear as an emitted
+      table cell, recall every non-empty true cell (the rest of a spanning cell is no cell to
+      find); "rows exact" = true rows that appear as an emitted
       row with the same cells in the same order;
     - paragraphs as one block: true paragraphs equal (after normalisation, hyphenation at line
       ends joined) to one Markdown block (the text between blank lines, line breaks as spaces);
@@ -235,7 +236,9 @@ def _score_tables(report: Any, shape: MarkdownShape, tally: Tally) -> None:
     emitted_rows = Counter(tuple(normalise(c) for c in row) for t in shape.tables for row in t)
     free = list(range(len(emitted)))
     for table in report.tables:
-        cells = [normalise(c) for row in table.cells for c in row]
+        # An empty true cell (the rest of a spanning header cell, a blank stub) is no cell to
+        # find: counted, it would lower recall whatever was emitted.
+        cells = [normalise(c) for row in table.cells for c in row if c.strip()]
         best = max(free, key=lambda i: _overlap(cells, emitted[i]), default=None)
         shared = _overlap(cells, emitted[best]) if best is not None else 0
         if best is not None and shared:

@@ -14,12 +14,20 @@ Unruled tables (in the spirit of camelot's stream mode and Nurminen's text-edge 
 words become lines, a line splits into segments where the gap between two words is wide (or
 between two numbers), and a run of at least three such lines is a candidate (captions,
 "Source:" lines and list items end it).  Its columns are the whitespace gaps that (almost) no
-line of numbers crosses, so left-, right- and centre-aligned columns all work; a text that
-reaches over a gap is a spanning cell, header lines wrapped in one column become one cell,
-lower-case continuation lines join the row above.  Candidates that are two-column prose (long
-runs of words per cell; a prose column beside a table is cut away), a bullet list (a first
-column of list markers) or vertical margin text are refused: the structure stage drops the
-words of every table region from its paragraphs, so a false table loses text shape.
+line of numbers below the header crosses, so left-, right- and centre-aligned columns all
+work; a text that reaches over a gap is a spanning cell, header lines wrapped in one column
+become one cell, lower-case continuation lines join the row above.  The gaps are the whole
+table's, not each line's: a narrow gap between the parts of one value ("12 500",
+"11 111111111") is no column, and when cell gaps leave several values in one cell the narrow
+gutters that no word of any line crosses are columns too (a dense listing).  Header lines
+(at most six, above the first row of figures; a row of years over sub-headings is header)
+are placed by the columns the body fills: two pieces of one header line never share a
+column, and a heading centred over sub-headings (a year over its quarters) stands in the
+first column it covers.  Candidates that are two-column prose (long runs of words per cell;
+a prose column beside a table is cut away), justified prose (spaces stretched alike in each
+line, lined up by chance), a bullet list (a first column of list markers, bullets of symbol
+fonts included) or vertical margin text are refused: the structure stage drops the words of
+every table region from its paragraphs, so a false table loses text shape.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from extractors.pdf_bidi import line_text
 from extractors.pdf_words import PageLayout, Ruling, Word
 
 T = TypeVar("T")
+_Gap = tuple[float, float]  # an x range on the page
 
 
 @dataclass
@@ -66,11 +75,28 @@ CELL_GAP_EM = 0.75
 MAX_LINE_GAP = 2.6
 # Prose guard: cells of at most this many words (median) can make an unruled table.
 MAX_MEDIAN_WORDS = 4.0
-LIST_MARKER = re.compile(r"^([\u2022\u25aa\u25cf\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o>]|"
+# Bullets drawn in a symbol font (Symbol, Wingdings, OpenSymbol) come out as private-use
+# characters U+F020-U+F0FF (U+F0B7 is Symbol's bullet, U+F0A7 Wingdings' square).
+LIST_MARKER = re.compile(r"^([\u2022\u25aa\u25cf\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o>"
+                         r"\uf020-\uf0ff]|"
                          r"\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,5}[.)])$")
+# Fonts of pictographs: a lone character in one is a bullet whatever character it maps to
+# (Wingdings' square is "§", its arrow "Ø").
+SYMBOL_FONT = re.compile(r"symbol|wingdings|webdings|dingbats", re.IGNORECASE)
 # A caption or source line under or over a table ("Table 10:", "Source:"): not a row.
 CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-]*[:.]?(\s|$)|"
                      r"(sources?|notes?)\s*:)", re.IGNORECASE)
+# A year standing alone ("2023" over its quarters) heads columns: it is no table value.
+YEAR = re.compile(r"^(1[89]|20)\d\d$")
+# A header is at most this many lines: more lines above the first row of figures are text.
+MAX_HEADER_LINES = 6
+# A column gap narrower than this (in font sizes) could be a word space inside a value
+# ("3 522 458", "11 111111111").
+NARROW_GAP_EM = 0.5
+# Text edges this close (points) are aligned.
+ALIGNED = 1.0
+# The widest space between two words, in font sizes (Helvetica's is 0.28, Times' 0.25).
+WORD_SPACE_EM = 0.34
 NUMERIC = re.compile(r"^[(\[]?[-+\u2212\u2013$€£%]?\s?\d[\d.,\s]*[%)\]*]?$|^[-\u2013\u2014.…]+$|^n/?a$",
                      re.IGNORECASE)
 
@@ -116,6 +142,19 @@ def _stacked_numbers(cells: list[list[str]]) -> float:
     """Share of filled cells holding two or more numbers: several table cells in one box."""
     texts = [c for row in cells for c in row if c.strip()]
     return sum(sum(_is_numeric(t) for t in c.split()) >= 2 for c in texts) / len(texts) if texts else 0.0
+
+
+def _stacked_column(table: FoundTable) -> bool:
+    """Whether a column holds, in four of five body rows, several words one of which has a
+    digit ("G131 capital", "pcs 65 held"): the values of columns set too close to be told
+    apart by the gap between them."""
+    body = table.cells[table.header_rows:]
+    for c in range(len(table.cells[0])):
+        texts = [row[c].split() for row in body if row[c].strip()]
+        stacked = sum(len(t) >= 2 and any(ch.isdigit() for w in t for ch in w) for t in texts)
+        if len(texts) >= 3 and stacked >= 0.8 * len(body):
+            return True
+    return False
 
 
 def _filled(cells: list[list[str]]) -> int:
@@ -520,8 +559,11 @@ def _list_item(line: _Line) -> bool:
     """A bullet or numbered list item: a marker, then text (at most one gap: a marker and an
     item); it ends a table above it rather than becoming a row of it."""
     segments = _segments(line)
-    return len(segments) <= 2 and bool(LIST_MARKER.match(line.words[0].text)) \
-        and not all(_is_numeric(w.text) for w in line.words)
+    return len(segments) <= 2 and _marker(line.words[0]) and not all(_is_numeric(w.text) for w in line.words)
+
+
+def _marker(word: Word) -> bool:
+    return bool(LIST_MARKER.match(word.text)) or (len(word.text) == 1 and bool(SYMBOL_FONT.search(word.font)))
 
 
 def _trim(block: list[_Line]) -> list[_Line]:
@@ -532,24 +574,87 @@ def _trim(block: list[_Line]) -> list[_Line]:
     return block
 
 
-def _column_gaps(block: list[_Line]) -> list[tuple[float, float]]:
-    """Whitespace gaps (x ranges) that at most a few multi-segment lines cross."""
-    multi = [line for line in block if _tabular(line)]
+def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_Gap]:
+    """Whitespace gaps (x ranges) that at most a few multi-segment body lines cross (the
+    header, above the first row of figures, often bridges them), and with ``dense`` the
+    narrow gutters of a dense listing that no word of the block crosses; a narrow gap
+    between the parts of one value ("12 500") is none."""
+    body = block[len(header):]
+    multi = [line for line in body if _tabular(line)] or [line for line in block if _tabular(line)]
     # Data lines (mostly numbers) say where columns are; header lines often bridge them.
     data = [line for line in multi if _numeric_share(line) >= 0.5]
     if len(data) >= 3:
         multi = data
     left = min(w.x0 for line in block for w in line.words)
     right = max(w.x1 for line in block for w in line.words)
-    allowed = len(multi) // 10
-    # Sweep over segment edges: coverage = number of lines whose segments cover x.
-    events: list[tuple[float, int]] = []
-    for line in multi:
-        for seg in _segments(line):
-            for part in _numeric_split(seg):
-                events.append((part[0].x0, 1))
-                events.append((part[-1].x1, -1))
-    events.sort()
+    spans = [(part[0].x0, part[-1].x1)
+             for line in multi for seg in _segments(line) for part in _numeric_split(seg)]
+    gaps = _uncovered(spans, len(multi) // 10, left, right)
+    size = statistics.median(line.size for line in block)
+    gutters = _gutters(block)
+    gaps = _union_gaps(gaps, gutters)
+    # A narrow gutter makes columns only between texts most lines fill (not between the
+    # words of one long cell whose spaces line up with another's end).
+    gaps = [g for g in gaps if g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
+            or (dense and _divides(g, gaps, body) and not _word_spaces(g, body, size))]
+    return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body)]
+
+
+def _word_spaces(gap: _Gap, body: list[_Line], size: float) -> bool:
+    """Whether a narrow gutter is the spaces between the words of cells lined up ("12.5 %",
+    "New York" over "Los Angeles"): no wider than a word space (about a quarter of the font
+    size; 0.34 allows for spacing) on every line that has words both sides of it.  Between
+    two columns the space varies with the lengths of the texts, or is wider."""
+    widths = []
+    for line in body:
+        left = [w.x1 for w in line.words if w.x1 <= gap[0] + 0.5]
+        right = [w.x0 for w in line.words if w.x0 >= gap[1] - 0.5]
+        if left and right:
+            widths.append(min(right) - max(left))
+    return bool(widths) and gap[1] - gap[0] < WORD_SPACE_EM * size and max(widths) - min(widths) < 0.1 * size
+
+
+def _divides(gap: _Gap, gaps: list[_Gap], body: list[_Line]) -> bool:
+    """Whether half the body lines or more have text on both sides of the gap, before the
+    neighbouring gaps."""
+    i = gaps.index(gap)
+    lo = gaps[i - 1][1] if i > 0 else float("-inf")
+    hi = gaps[i + 1][0] if i + 1 < len(gaps) else float("inf")
+    both = sum(any(lo <= w.x0 and w.x1 <= gap[0] for w in line.words)
+               and any(gap[1] <= w.x0 and w.x1 <= hi for w in line.words) for line in body)
+    return both >= 0.5 * len(body)
+
+
+def _gutters(body: list[_Line]) -> list[_Gap]:
+    """The whole table's gutters: x ranges no word of any body line covers, however narrow
+    (a dense listing's columns stand closer than a cell gap)."""
+    if len(body) < 3:
+        return []
+    words = [(w.x0, w.x1) for line in body for w in line.words]
+    return _uncovered(words, 0, min(x0 for x0, _ in words), max(x1 for _, x1 in words))
+
+
+def _spaced_value(gap: _Gap, body: list[_Line]) -> bool:
+    """A narrow gap between the two parts of one value in every body line it divides:
+    groups of digits ("12 500": three digits after it) or a fixed prefix ("11 111111111",
+    the same text before it on every line)."""
+    pairs = []
+    for line in body:
+        for prev, w in zip(line.words, line.words[1:], strict=False):
+            straddles = prev.x1 <= gap[0] + 0.5 and w.x0 >= gap[1] - 0.5
+            if straddles and w.x0 - prev.x1 < NARROW_GAP_EM * line.size:
+                pairs.append((prev.text, w.text))
+    if len(pairs) < 3:
+        return False
+    grouped = all(a.isdigit() and len(a) <= 3 and b.isdigit() and len(b) == 3 for a, b in pairs)
+    prefixed = len({a for a, _ in pairs}) == 1 and all(b[:1].isdigit() for _, b in pairs)
+    return grouped or prefixed
+
+
+def _uncovered(spans: list[_Gap], allowed: int, left: float, right: float) -> list[_Gap]:
+    """X ranges inside (left, right) that at most ``allowed`` of the spans cover (a sweep
+    over span edges: coverage = number of spans over x)."""
+    events = sorted([(x0, 1) for x0, _ in spans] + [(x1, -1) for _, x1 in spans])
     gaps, depth, start = [], 0, None
     for x, delta in events:
         before = depth
@@ -563,14 +668,65 @@ def _column_gaps(block: list[_Line]) -> list[tuple[float, float]]:
     return gaps
 
 
+def _union_gaps(first: list[_Gap], second: list[_Gap]) -> list[_Gap]:
+    """The gaps of both lists, overlapping ones (the same gutter seen both ways) kept once
+    as the wider."""
+    out: list[_Gap] = []
+    for gap in sorted(first + second):
+        if out and gap[0] < out[-1][1]:
+            out[-1] = (min(out[-1][0], gap[0]), max(out[-1][1], gap[1]))
+        else:
+            out.append(gap)
+    return out
+
+
+def _header_lines(block: list[_Line]) -> list[_Line]:
+    """The lines above the first line of figures (see :func:`_first_data`; at most
+    MAX_HEADER_LINES, none when the first line holds figures)."""
+    lines = block[:MAX_HEADER_LINES + 2]
+    first = _first_data([(_numeric_share(line) >= 0.5, _years([w.text for w in line.words]))
+                         for line in lines])
+    return block[:first] if first <= MAX_HEADER_LINES else []
+
+
 def _stream_table(block: list[_Line]) -> FoundTable | None:
-    if len(block) < 3:
+    """The block's table by its cell gaps, or by the whole block's narrow gutters too (a
+    dense listing) when cell gaps alone leave several values in one cell."""
+    table = _table_by_gaps(block, dense=False)
+    if table is None:
+        stacked = len(block) >= 3 and _narrow_gutters(block) >= 2  # (a cheap test first)
+    else:
+        stacked = _stacked_numbers(table.cells) >= 0.2 or _stacked_column(table)
+    if stacked:
+        dense = _table_by_gaps(block, dense=True)
+        if dense is not None and (table is None or len(dense.cells[0]) > len(table.cells[0])):
+            return dense
+    return table
+
+
+def _narrow_gutters(block: list[_Line]) -> int:
+    """How many gutters through the whole block are narrower than a cell gap."""
+    size = statistics.median(line.size for line in block)
+    return sum(b - a < CELL_GAP_EM * size for a, b in _gutters(block))
+
+
+def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
+    if len(block) < 3 or _justified_prose(block):
         return None
-    gaps = _column_gaps(block)
+    header = _header_lines(block)
+    gaps = _column_gaps(block, header, dense)
     if not gaps:
         return None
     bounds = [(a + b) / 2 for a, b in gaps]
-    rows = [_row(line, bounds) for line in block]
+    # Pieces of text are cut at the body's gutters; the gaps above were the whole block's.
+    gutters = _gutters(block[len(header):])
+    pieces = [_groups(line, bounds, gutters) for line in block]
+    rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
+    first_data = _first_data(_row_kinds(rows))
+    if first_data > MAX_HEADER_LINES:  # the lines above a header's few are text, not table
+        return _table_by_gaps(block[first_data - MAX_HEADER_LINES:], dense)
+    extents = _column_extents(pieces[first_data:], bounds)
+    rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters)
     prose = _prose_columns(rows)
     if prose:
         return _without_prose_column(block, bounds, prose)
@@ -582,6 +738,26 @@ def _stream_table(block: list[_Line]) -> FoundTable | None:
     x1 = max(w.x1 for line in block for w in line.words)
     return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, to_markdown(cells),
                       header_rows=header_rows)
+
+
+def _justified_prose(block: list[_Line]) -> bool:
+    """Most lines are justified text: three words or more, of which few figures, flush with
+    the block on both sides, every space in the line stretched alike.  (Its spaces line up
+    from line to line by chance in a narrow column; a table row's gaps differ with the
+    lengths of its cells' texts.)"""
+    left = min(line.words[0].x0 for line in block)
+    right = max(line.words[-1].x1 for line in block)
+
+    def justified(line: _Line) -> bool:
+        words = line.words
+        if len(words) < 3 or _numeric_share(line) > 0.3:
+            return False
+        if abs(words[0].x0 - left) > 2 * ALIGNED or abs(words[-1].x1 - right) > 2 * ALIGNED:
+            return False
+        spaces = [w.x0 - prev.x1 for prev, w in zip(words, words[1:], strict=False)]
+        return max(spaces) - min(spaces) <= max(0.5, 0.05 * line.size)
+
+    return sum(justified(line) for line in block) >= 0.6 * len(block)
 
 
 def _prose_columns(rows: list[_Row]) -> list[int]:
@@ -617,30 +793,167 @@ class _Row:
     bottom: float
 
 
-def _row(line: _Line, bounds: list[float]) -> _Row:
-    """The line's cells: each segment goes to the column its first word starts in; a segment
-    reaching across a boundary with a plain space is one spanning cell."""
+# A piece of a line's text bound for one cell: its words and their column.
+_Group = tuple[list[Word], int]
+
+
+def _row_of(line: _Line, groups: list[_Group], bounds: list[float]) -> _Row:
+    """The line's cells from its pieces of text (see :func:`_groups`); a piece reaching
+    across a boundary is a spanning cell."""
     cells = [""] * (len(bounds) + 1)
     spanning: set[int] = set()
+    for words, col in groups:
+        if _column(words[-1].x1 - 0.5, bounds) > col:
+            spanning.add(col)
+        cells[col] = f"{cells[col]} {line_text([w.text for w in words])}".strip()
+    return _Row(cells, spanning, line.top, line.bottom)
 
-    def column(x: float) -> int:
-        return sum(1 for b in bounds if x > b)
 
+def _column(x: float, bounds: list[float]) -> int:
+    return sum(1 for b in bounds if x > b)
+
+
+def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Group]:
+    """The line's segments, each cut where it crosses a column boundary with a wide space,
+    between two numbers, or across a gutter of the table (whitespace through every body
+    line); otherwise a segment reaching across a boundary with a plain space stays one
+    (spanning) piece.  Each piece with the column it belongs to."""
+    out: list[_Group] = []
     for seg in _segments(line):
         groups: list[list[Word]] = [[seg[0]]]
         for prev, w in zip(seg, seg[1:], strict=False):
-            crossing = column((w.x0 + w.x1) / 2) != column((prev.x0 + prev.x1) / 2)
+            crossing = _column((w.x0 + w.x1) / 2, bounds) != _column((prev.x0 + prev.x1) / 2, bounds)
             wide = w.x0 - prev.x1 >= 0.45 * max(line.size, 4.0)
-            if crossing and (wide or (_is_numeric(prev.text) and _is_numeric(w.text))):
+            gutter = any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
+                         if b - a < CELL_GAP_EM * line.size)
+            if crossing and (wide or gutter or (_is_numeric(prev.text) and _is_numeric(w.text))):
                 groups.append([w])
             else:
                 groups[-1].append(w)
-        for group in groups:
-            col = _group_column(group[0].x0, group[-1].x1, bounds)
-            if column(group[-1].x1 - 0.5) != col:
-                spanning.add(col)
-            cells[col] = f"{cells[col]} {line_text([w.text for w in group])}".strip()
-    return _Row(cells, spanning, line.top, line.bottom)
+        out += [(group, _group_column(group[0].x0, group[-1].x1, bounds)) for group in groups]
+    return out
+
+
+def _header_rows(header: list[_Line], extents: list[_Gap | None], bounds: list[float],
+                 gutters: list[_Gap]) -> list[_Row]:
+    """The header lines' cells, placed by the columns the body lines fill: two pieces of
+    one header line never share a column (a heading left-aligned over right-aligned figures
+    starts left of its column's boundary), and a heading centred over sub-headings of
+    several columns (a year over its quarters) goes to the first column it covers."""
+    placed = []
+    for r, line in enumerate(header):
+        groups = _groups(line, bounds, gutters)
+        if r == len(header) - 1:  # the column headings proper (a spanning heading is above them)
+            groups = _aligned_pieces(groups, extents)
+        columns = [col for _, col in groups]
+        if len(set(columns)) < len(columns) <= len(extents):
+            groups = _matched(groups, extents)
+        placed.append(groups)
+    for r in range(len(placed) - 1):
+        below = {col for groups in placed[r + 1:] for _, col in groups}
+        spanned, last = [], -1
+        for group in placed[r]:  # left to right, each run after the one before it
+            words, (first, last) = group[0], _spanned(group, placed[r], extents, below, last)
+            spanned.append((words, first))
+        placed[r] = spanned
+    return [_row_of(line, groups, bounds) for line, groups in zip(header, placed, strict=True)]
+
+
+def _aligned_pieces(groups: list[_Group], extents: list[_Gap | None]) -> list[_Group]:
+    """Header pieces also cut before a word that starts where a column's body text starts
+    ("Count Share" set a space apart over a dense listing's columns), each part then in
+    the column it starts in."""
+    out: list[_Group] = []
+    for words, col in groups:
+        part = [words[0]]
+        for w in words[1:]:
+            starts = [c for c, e in enumerate(extents) if e is not None and abs(w.x0 - e[0]) <= ALIGNED]
+            if starts and starts[0] > col:
+                out.append((part, col))
+                part, col = [w], starts[0]
+            else:
+                part.append(w)
+        out.append((part, col))
+    return out
+
+
+def _column_extents(body: list[list[_Group]], bounds: list[float]) -> list[_Gap | None]:
+    """Per column, the x range the body lines' pieces of text fill (pieces reaching over a
+    boundary left out); None for a column no body line fills."""
+    extents: list[_Gap | None] = [None] * (len(bounds) + 1)
+    for groups in body:
+        for words, col in groups:
+            if _column(words[-1].x1 - 0.5, bounds) > col:
+                continue
+            old = extents[col]
+            x0, x1 = words[0].x0, words[-1].x1
+            extents[col] = (x0, x1) if old is None else (min(old[0], x0), max(old[1], x1))
+    return extents
+
+
+def _distance(x0: float, x1: float, extent: _Gap | None) -> float:
+    """How far the range x0..x1 lies from a column's extent (0 when they overlap), the
+    centres' distance breaking ties."""
+    if extent is None:
+        return 1e6
+    apart = max(0.0, extent[0] - x1, x0 - extent[1])
+    return apart + 0.01 * abs((x0 + x1) / 2 - (extent[0] + extent[1]) / 2)
+
+
+def _matched(groups: list[_Group], extents: list[_Gap | None]) -> list[_Group]:
+    """The pieces, left to right, each in its own column, columns in the same order, placed
+    nearest the columns' body text (least summed distance; dynamic programming)."""
+    k, n = len(groups), len(extents)
+    cost = [[_distance(words[0].x0, words[-1].x1, extents[j]) for j in range(n)] for words, _ in groups]
+    inf = float("inf")
+    best = [[inf] * n for _ in range(k)]
+    back = [[0] * n for _ in range(k)]
+    for j in range(n):
+        best[0][j] = cost[0][j]
+    for i in range(1, k):
+        low, arg = inf, 0
+        for j in range(1, n):
+            if best[i - 1][j - 1] < low:
+                low, arg = best[i - 1][j - 1], j - 1
+            best[i][j] = low + cost[i][j]
+            back[i][j] = arg
+    j = min(range(n), key=lambda c: best[k - 1][c])
+    columns = [0] * k
+    for i in range(k - 1, -1, -1):
+        columns[i] = j
+        j = back[i][j]
+    return [(words, col) for (words, _), col in zip(groups, columns, strict=True)]
+
+
+def _spanned(group: _Group, line: list[_Group], extents: list[_Gap | None],
+             below: set[int], after: int) -> tuple[int, int]:
+    """The run of columns (first, last) a header piece spans: the widest run of two or more
+    columns right of column ``after`` that it stands centred over (within a quarter of a
+    column), when lower header lines head each of them and no other piece of its line
+    stands over them; else its own column."""
+    words, col = group
+    x0, x1 = words[0].x0, words[-1].x1
+    taken = {c for other in line if other is not group for c in _under(other, extents)}
+    best: tuple[int, int] | None = None
+    for a in range(after + 1, col + 1):
+        for b in range(max(col, a + 1), len(extents)):
+            run = range(a, b + 1)
+            if any(c in taken or c not in below or extents[c] is None for c in run):
+                continue
+            lo, hi = extents[a][0], extents[b][1]  # type: ignore[index]
+            tolerance = 2.0 + 0.25 * (hi - lo) / len(run)  # a quarter of a column
+            if x0 < lo - tolerance or x1 > hi + tolerance or abs((lo + hi) / 2 - (x0 + x1) / 2) > tolerance:
+                continue
+            if best is None or b - a > best[1] - best[0]:
+                best = (a, b)
+    return best or (col, col)
+
+
+def _under(group: _Group, extents: list[_Gap | None]) -> set[int]:
+    """The columns a piece stands over: its own and those whose body text it overlaps."""
+    words, col = group
+    x0, x1 = words[0].x0, words[-1].x1
+    return {col} | {c for c, e in enumerate(extents) if e is not None and e[0] < x1 and x0 < e[1]}
 
 
 def _numeric_split(seg: list[Word]) -> list[list[Word]]:
@@ -687,7 +1000,7 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
             merged[-1].bottom = row.bottom
             continue
         merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom))
-    first_data = next((i for i, row in enumerate(merged) if _data_row(row.cells)), 0)
+    first_data = _first_data(_row_kinds(merged))
     _merge_header_cells(merged[:first_data])
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
@@ -721,6 +1034,25 @@ def _cell_above(header: list[_Row], r: int, c: int) -> int | None:
 def _data_row(cells: list[str]) -> bool:
     values = [c for c in cells[1:] if c]
     return bool(values) and sum(_is_numeric(c) for c in values) >= max(1, len(values) // 2 + 1)
+
+
+def _first_data(rows: list[tuple[bool, bool]]) -> int:
+    """The index of the first row of figures (0 when there is none), of rows given as (holds
+    figures, its figures are all years): a row of years followed by a row of words is a
+    heading of years over sub-headings."""
+    for i, (data, years) in enumerate(rows):
+        if data and not (years and i + 1 < len(rows) and not rows[i + 1][0]):
+            return i
+    return 0
+
+
+def _years(texts: list[str]) -> bool:
+    figures = [t for t in texts if _is_numeric(t)]
+    return bool(figures) and all(YEAR.match(t.strip()) for t in figures)
+
+
+def _row_kinds(rows: list[_Row]) -> list[tuple[bool, bool]]:
+    return [(_data_row(row.cells), _years(row.cells[1:])) for row in rows]
 
 
 def _plausible(cells: list[list[str]]) -> bool:

@@ -17,6 +17,12 @@ Classes (each maker's docstring says what its documents hold):
 - ``page_crossing_table``: a long table that starts mid-page and runs on over the next
   page(s), its header repeated on each page or not; in some seeds a decoy: a table that
   fills a page and a different table at the top of the next one.
+- ``two_level_header``, ``three_level_header``: borderless tables whose header has groups
+  (years, a measure) centred over the sub-columns below them.
+- ``spaced_cells``: borderless cells holding spaces ("New South Wales", "11 111111111",
+  "12 500").
+- ``dense_listing``: a borderless listing of many columns with gutters narrower than a cell
+  gap.
 """
 
 from __future__ import annotations
@@ -494,3 +500,175 @@ def page_crossing_table(seed: int) -> GeneratedReport:
     report.footers = [f"Page {n} of {report.page_count}" if look.footer_of_total else str(n)
                       for n in range(1, report.page_count + 1)]
     return report
+
+
+# ---------------------------------------------------------------- harder borderless tables
+
+
+_STATES = ("New South Wales", "Victoria", "Queensland", "South Australia", "Western Australia",
+           "Tasmania", "Northern Territory", "Australian Capital Territory", "North Island",
+           "South Island", "Bay of Plenty", "Hawke's Bay")
+
+
+def _borderless_page(seed: int, title: str, cells: list[list[str]], spans: list[tuple[int, int, int]],
+                     header_rows: int, rng: random.Random, size: float, padding: float = 6.0,
+                     booktabs: bool = False, align: str = "RIGHT") -> GeneratedReport:
+    """A heading, a paragraph, the borderless table `cells` (a spanning header cell's text in
+    the first cell it covers; `spans` (row, first, last column) centre it over its columns),
+    and a closing paragraph; figure columns aligned `align`.  `booktabs` draws rules above
+    and below the table and under the header, none between columns (so it is read by
+    alignment, not as a grid)."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+
+    report = GeneratedReport(seed=seed, pdf=b"", title=title)
+    heading = title_words(rng)
+    report.headings.append(Heading(heading, 1, False))
+    report.expected_blocks.append(f"# {heading}")
+    body = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13, spaceAfter=8)
+    story: list[Any] = [Paragraph(heading, ParagraphStyle("h1", fontName="Helvetica-Bold", fontSize=16,
+                                                          leading=20, spaceAfter=10))]
+    for _ in range(2):
+        text = " ".join(sentence(rng) for _ in range(3))
+        report.paragraphs.append(TruthParagraph(text, False, False))
+        report.expected_blocks.append(text)
+        story.append(Paragraph(text, body))
+        if len(story) == 2:
+            report.tables.append(TruthTable(cells, False))
+            report.expected_blocks.append(markdown_table(cells))
+            commands: list[tuple[Any, ...]] = [
+                ("FONTNAME", (0, 0), (-1, header_rows - 1), "Helvetica-Bold"),
+                ("FONTNAME", (0, header_rows), (-1, -1), "Helvetica"),
+                ("FONTSIZE", (0, 0), (-1, -1), size),
+                ("LEADING", (0, 0), (-1, -1), size * 1.2),
+                ("ALIGN", (1, 0), (-1, -1), align),
+                ("LEFTPADDING", (0, 0), (-1, -1), padding / 2),
+                ("RIGHTPADDING", (0, 0), (-1, -1), padding / 2),
+            ]
+            for row, first, last in spans:
+                commands += [("SPAN", (first, row), (last, row)),
+                             ("ALIGN", (first, row), (last, row), "CENTER")]
+            if booktabs:
+                commands += [("LINEABOVE", (0, 0), (-1, 0), 1.0, colors.black),
+                             ("LINEBELOW", (0, header_rows - 1), (-1, header_rows - 1), 0.5, colors.black),
+                             ("LINEBELOW", (0, -1), (-1, -1), 1.0, colors.black)]
+            story += [Spacer(1, 4), Table(cells, style=TableStyle(commands), hAlign="LEFT"), Spacer(1, 10)]
+    buffer = io.BytesIO()
+    document = SimpleDocTemplate(buffer, pagesize=A4, title=title, invariant=1, leftMargin=56,
+                                 rightMargin=56, topMargin=64, bottomMargin=56)
+    document.build(story)
+    report.pdf = buffer.getvalue()
+    report.page_count = document.page
+    return report
+
+
+def _figures(rng: random.Random, count: int) -> list[str]:
+    """`count` figures of one format (a column's cells)."""
+    fmt, high = rng.choice((("{:,.0f}", 99999.0), ("{:.1f}", 999.0), ("{:.1f}%", 100.0)))
+    return [fmt.format(rng.uniform(1, high)) for _ in range(count)]
+
+
+def _grouped_header(rng: random.Random, levels: int) -> tuple[list[list[str]], list[tuple[int, int, int]],
+                                                              int]:
+    """Header rows of a table with `levels` header levels: the stub ("Region") in the top
+    row, then groups spanning their sub-columns (a measure over years over quarters); the
+    spanning text in the first column it covers.  Returns rows, spans and the column count."""
+    quarters = rng.choice((["Q1", "Q2"], ["Q1", "Q2", "Q3"], ["H1", "H2"], ["Q3", "Q4"], ["Plan", "Actual"]))
+    years = [str(y) for y in range(rng.randint(2018, 2022), 2030)][:rng.randint(2, 3 if levels == 2 else 2)]
+    columns = 1 + len(quarters) * len(years)
+    rows: list[list[str]] = []
+    spans: list[tuple[int, int, int]] = []
+    if levels == 3:
+        measure = rng.choice(("Revenue", "Sales volume", "Operating cost", "Customers served"))
+        rows.append(["Region", measure] + [""] * (columns - 2))
+        spans.append((0, 1, columns - 1))
+    year_row = [""] * columns
+    for i, year in enumerate(years):
+        first = 1 + i * len(quarters)
+        year_row[first] = year
+        spans.append((len(rows), first, first + len(quarters) - 1))
+    if levels == 2:
+        year_row[0] = "Region"
+    rows.append(year_row)
+    rows.append([""] + quarters * len(years))
+    return rows, spans, columns
+
+
+def _multi_level_table(seed: int, levels: int) -> GeneratedReport:
+    rng = random.Random(seed)
+    header, spans, columns = _grouped_header(rng, levels)
+    labels = rng.sample(_LABELS, rng.randint(4, 8))
+    columns_of_figures = [_figures(rng, len(labels)) for _ in range(columns - 1)]
+    cells = header + [[label] + [col[r] for col in columns_of_figures] for r, label in enumerate(labels)]
+    return _borderless_page(seed, f"Grouped {levels} {seed}", cells, spans, len(header), rng,
+                            rng.choice((8.5, 9.0, 9.5)), padding=rng.choice((8.0, 10.0, 12.0)),
+                            booktabs=rng.random() < 0.5)
+
+
+@case("two_level_header")
+def two_level_header(seed: int) -> GeneratedReport:
+    """A borderless table whose header has a row of groups (years, centred) spanning the
+    sub-columns (quarters) of the row under it, the stub heading "Region" in the top row;
+    rows of a region and figures.  Booktabs-style rules (top, under the header, bottom) in
+    some seeds.  Spanning header text is truth in the first column it covers."""
+    return _multi_level_table(seed, 2)
+
+
+@case("three_level_header")
+def three_level_header(seed: int) -> GeneratedReport:
+    """As ``two_level_header`` with one more level on top: a measure spanning every figure
+    column, over years, over quarters."""
+    return _multi_level_table(seed, 3)
+
+
+@case("spaced_cells")
+def spaced_cells(seed: int) -> GeneratedReport:
+    """A borderless table whose cells hold spaces: multi-word state names ("New South
+    Wales"), account numbers in two groups ("11 111111111"), figures with a space as the
+    thousands separator ("12 500", right-aligned), and a plain figure column."""
+    rng = random.Random(seed)
+    states = rng.sample(_STATES, rng.randint(5, 9))
+    prefix = f"{rng.randint(10, 99)}"
+    header = ["State", rng.choice(("Account", "Licence no.", "Register")),
+              rng.choice(("Population", "Households", "Area km2")), rng.choice(("Growth %", "Share %"))]
+    cells = [header]
+    for state in states:
+        number = f"{rng.randint(1, 9_999_999):,}".replace(",", " ")
+        account = f"{prefix} {rng.randint(100_000_000, 999_999_999)}"
+        cells.append([state, account, number, f"{rng.uniform(-5, 15):.1f}"])
+    return _borderless_page(seed, f"Spaced {seed}", cells, [], 1, rng, rng.choice((9.0, 9.5, 10.0)),
+                            padding=rng.choice((10.0, 14.0, 18.0)), booktabs=rng.random() < 0.5)
+
+
+@case("dense_listing")
+def dense_listing(seed: int) -> GeneratedReport:
+    """A borderless listing of many columns (7-10) in a small font with narrow gutters
+    (less than a cell gap): codes, one-word items, figures, dates and status words."""
+    rng = random.Random(seed)
+    columns = rng.randint(7, 10)
+    kinds = ["code", "item"] + rng.sample(["qty", "price", "date", "status", "unit", "share", "region",
+                                           "count"], columns - 2)
+    names = {"code": "Code", "item": "Item", "qty": "Qty", "price": "Price", "date": "Date",
+             "status": "Status", "unit": "Unit", "share": "Share", "region": "Region", "count": "Count"}
+    header = [names[k] for k in kinds]
+    cells = [header]
+    for _ in range(rng.randint(8, 16)):
+        row = []
+        for kind in kinds:
+            row.append({
+                "code": lambda: f"{rng.choice('ABCDEFGH')}{rng.randint(100, 999)}",
+                "item": lambda: rng.choice(_WORDS),
+                "qty": lambda: str(rng.randint(1, 500)),
+                "price": lambda: f"{rng.uniform(1, 999):.2f}",
+                "date": lambda: f"{rng.randint(1, 28):02d}/{rng.randint(1, 12):02d}",
+                "status": lambda: rng.choice(("open", "closed", "held", "sent")),
+                "unit": lambda: rng.choice(("kg", "m", "pcs", "l", "box")),
+                "share": lambda: f"{rng.uniform(0, 100):.1f}%",
+                "region": lambda: rng.choice(_LABELS),
+                "count": lambda: str(rng.randint(0, 99)),
+            }[kind]())
+        cells.append(row)
+    size = rng.choice((7.0, 7.5, 8.0))
+    return _borderless_page(seed, f"Listing {seed}", cells, [], 1, rng, size,
+                            padding=size * rng.choice((0.35, 0.45, 0.55)),
+                            align=rng.choice(("LEFT", "RIGHT")))

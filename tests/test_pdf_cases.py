@@ -44,3 +44,12 @@ def test_tables_continued_on_the_next_page_are_one_table() -> None:
     scores = measure_cases(["page_crossing_table"], 4, 1)["page_crossing_table"]
     assert scores["table_f1"] == 1.0
     assert scores["table_rows_exact"] == 1.0
+
+
+def test_harder_borderless_tables_are_read_cell_for_cell() -> None:
+    # Multi-level headers, cells with spaces and dense listings (tests/test_pdf_tables_unruled.py
+    # tests each rule on its own).
+    names = ["two_level_header", "three_level_header", "spaced_cells", "dense_listing"]
+    for name, scores in measure_cases(names, 3, 1).items():
+        assert scores["table_f1"] == 1.0, name
+        assert scores["table_rows_exact"] == 1.0, name

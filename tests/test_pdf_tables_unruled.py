@@ -1,0 +1,185 @@
+"""Harder borderless tables (issue 32): headers of several levels, cells holding spaces, dense
+listings with narrow gutters, and text that only looks like columns (justified prose, bullets
+drawn in a symbol font).  Each test reads a small generated PDF (tests/pdf_cases.py's classes
+or one drawn here) through the table finder."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as pdf_canvas
+from reportlab.platypus import Table, TableStyle
+
+from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_words import PageLayout, Word, read_layouts
+from tests.pdf_cases import make_case
+
+WORDS = "data cost plan unit rate risk team area case fund goal role task view term type note form".split()
+OPEN_SYMBOL = "/usr/share/fonts/truetype/libreoffice/opens___.ttf"
+
+
+def tables_of(pdf: bytes) -> list[FoundTable]:
+    return [table for layout in read_layouts(pdf) for table in find_tables(layout)]
+
+
+def true_and_found(name: str, seed: int) -> tuple[list[list[str]], list[list[str]]]:
+    report = make_case(name, seed)
+    found = tables_of(report.pdf)
+    assert len(found) == 1, [t.markdown for t in found]
+    return report.tables[0].cells, found[0].cells
+
+
+@pytest.mark.parametrize("seed", [1, 2, 100])
+def test_years_over_quarters_head_the_first_column_they_span(seed: int) -> None:
+    # "2022" centred over Q1 Q2 Q3 belongs to Q1's column; a row of years over a row of
+    # quarters is header, so the columns come from the figures below it.
+    truth, found = true_and_found("two_level_header", seed)
+    assert found == truth
+
+
+def test_three_header_levels_each_span_their_columns() -> None:
+    truth, found = true_and_found("three_level_header", 1)
+    assert found[:3] == truth[:3]
+    assert found == truth
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_values_with_spaces_are_one_cell(seed: int) -> None:
+    # "3 522 458" (digit groups) and "67 200780963" (a fixed prefix) are one value each.
+    truth, found = true_and_found("spaced_cells", seed)
+    assert found == truth
+
+
+@pytest.mark.parametrize("seed", [1, 2, 102])
+def test_dense_listing_narrow_gutters_are_column_gaps(seed: int) -> None:
+    truth, found = true_and_found("dense_listing", seed)
+    assert found == truth
+
+
+def test_headings_left_aligned_over_right_aligned_figures_keep_their_columns() -> None:
+    # Word's default: heading cells left-aligned, figures right-aligned in wide columns, so
+    # each heading starts left of the gap its column's figures start after.
+    cells = [["Item", "Finish", "Status", "Budget"]]
+    rng = random.Random(4)
+    for label in ("Engineer district", "Harbour", "Footway network", "Supplier", "County"):
+        cells.append([label] + [f"{rng.uniform(1, 999):.2f}" for _ in range(3)])
+    style = TableStyle([("FONTNAME", (0, 0), (-1, -1), "Helvetica"), ("FONTSIZE", (0, 0), (-1, -1), 10),
+                        ("ALIGN", (1, 1), (-1, -1), "RIGHT"), ("ALIGN", (0, 0), (-1, 0), "LEFT")])
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    table = Table(cells, colWidths=[120, 90, 90, 90], style=style)
+    table.wrapOn(canvas, 500, 700)
+    table.drawOn(canvas, 60, 500)
+    canvas.showPage()
+    canvas.save()
+
+    found = tables_of(buffer.getvalue())
+    assert len(found) == 1 and found[0].cells == cells
+
+
+def justified_column(lines: list[list[str]], width: float = 150.0, size: float = 10.0) -> bytes:
+    """Lines set justified in a narrow column: the spaces of each line stretched alike so
+    that both edges are flush."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", size)
+    y = 700.0
+    for words in lines:
+        space = (width - sum(stringWidth(w, "Helvetica", size) for w in words)) / (len(words) - 1)
+        x = 72.0
+        for word in words:
+            canvas.drawString(x, y, word)
+            x += stringWidth(word, "Helvetica", size) + space
+        y -= size * 1.3
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_justified_prose_in_a_narrow_column_is_not_a_table() -> None:
+    # Three words a line stretched to the measure: the wide spaces line up from line to line.
+
+    rng = random.Random(3)
+    pdf = justified_column([[rng.choice(WORDS) for _ in range(3)] for _ in range(10)])
+
+    assert tables_of(pdf) == []
+
+
+def test_justified_check_leaves_a_table_of_words_with_aligned_columns() -> None:
+    # The same words in left-aligned columns (gaps differ within a row): a table.
+    rng = random.Random(3)
+
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    for row in range(8):
+        for column in range(3):
+            canvas.drawString(72 + 60 * column, 700 - 13 * row, rng.choice(WORDS))
+    canvas.showPage()
+    canvas.save()
+
+    found = tables_of(buffer.getvalue())
+    assert len(found) == 1 and len(found[0].cells[0]) == 3
+
+
+def test_bullets_in_a_symbol_font_are_a_list_not_a_table() -> None:
+    # OpenSymbol's bullets come out as private-use characters (U+F0xx), not as "•".
+    if "OpenSymbol" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("OpenSymbol", OPEN_SYMBOL))
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    items = ["Budget lines reviewed twice", "Owners named for each item", "Targets set for the next year",
+             "Risks logged and tracked", "Reports sent each quarter"]
+    for i, item in enumerate(items):
+        canvas.setFont("OpenSymbol", 10)
+        canvas.drawString(72, 700 - 14 * i, "\uf030")
+        canvas.setFont("Helvetica", 10)
+        canvas.drawString(92, 700 - 14 * i, item)
+    canvas.showPage()
+    canvas.save()
+
+    assert tables_of(buffer.getvalue()) == []
+
+
+def test_any_lone_character_in_a_pictograph_font_is_a_bullet() -> None:
+    # Wingdings' square bullet maps to "§": the font says it is a marker, not the character.
+    words = []
+    for i, item in enumerate(["Apples and pears", "Fresh plums", "Dried figs", "Oranges"]):
+        top = 100.0 + 14 * i
+        words.append(Word("\u00a7", 50, top, 55, top + 10, 10, False, font="Wingdings-Regular"))
+        x = 75.0
+        for token in item.split():
+            words.append(Word(token, x, top, x + 5 * len(token), top + 10, 10, False, font="Arial"))
+            x += 5 * len(token) + 2.5
+
+    assert find_tables(PageLayout(1, 600, 800, words=words)) == []
+
+
+def test_text_above_a_header_stays_out_of_the_table_beyond_six_lines() -> None:
+    # Eight lines of label-and-value text over a table of figures: at most six lines above
+    # the first row of figures can be its header.
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    y = 700.0
+    for i in range(8):
+        canvas.drawString(72, y, f"Field {'abcdefgh'[i]}")
+        canvas.drawString(200, y, f"Entry {'abcdefgh'[i]}")
+        y -= 13
+    for r in range(5):
+        canvas.drawString(72, y, f"Row {r}")
+        for c in range(3):
+            canvas.drawRightString(240 + 60 * c, y, f"{(r + 1) * (c + 3) * 1.5:.1f}")
+        y -= 13
+    canvas.showPage()
+    canvas.save()
+
+    found = tables_of(buffer.getvalue())
+    assert len(found) == 1
+    assert len(found[0].cells) <= 6 + 5
+    assert not any("Field a" in cell for row in found[0].cells for cell in row)
