@@ -6,9 +6,10 @@ interval* ``T = 60 s / per_minute``) and up to ``burst`` at once after being idl
 state is one *theoretical arrival time* (``tat``) per key, in the UNLOGGED table
 ``rate_limit_arrivals`` (migration 0015): a request at ``now`` is admitted when
 ``tat - now <= (burst - 1) * T``, and then moves ``tat`` to ``max(tat, now) + T``; a refused
-request leaves it as it was.  One statement, :data:`ADMIT_REQUEST`, decides and records a
-request, atomically (the upsert locks the key's row, so concurrent requests of one key are
-decided one after the other), on the database's clock (API machines' clocks may disagree).
+request leaves it as it was.  One statement, :data:`app.statements.rate_limits.ADMIT_REQUEST`,
+decides and records a request, atomically (the upsert locks the key's row, so concurrent
+requests of one key are decided one after the other), on the database's clock (API machines'
+clocks may disagree).
 
 Why not flask-limiter/limits: their released storages (limits 5.8, flask-limiter 4.1) are
 memory, redis, memcached and MongoDB only, and their strategies are window counters, not

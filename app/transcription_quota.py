@@ -2,12 +2,13 @@
 
 A recording costs provider money by the second, so its seconds are *reserved* before any
 provider is called: the probed duration is added to the key's row for today in the one
-statement that checks the limit (:data:`RESERVE_TRANSCRIPTION`), so that two recordings racing
-cannot both pass a limit that only one fits (the second waits for the first's row lock and
-then sees its seconds).  Once the transcription has ended the reservation is *settled* to
-what was actually sent (:func:`settle`): the decoded track's duration, or on a failure the
-pieces some provider was called for, nothing when none was.  A worker that dies in between
-leaves the reservation charged: it is the most that could have been sent.
+statement that checks the limit (:data:`app.statements.transcription_quota.RESERVE_TRANSCRIPTION`),
+so that two recordings racing cannot both pass a limit that only one fits (the second waits
+for the first's row lock and then sees its seconds).  Once the transcription has ended the
+reservation is *settled* to what was actually sent (:func:`settle`): the decoded track's
+duration, or on a failure the pieces some provider was called for, nothing when none was.  A
+worker that dies in between leaves the reservation charged: it is the most that could have
+been sent.
 
 The period is the UTC day, like every other usage row (app/usage.py): a leaked key or a runaway
 client can burn one day's allowance before anyone notices, not a month's.  The limit is the

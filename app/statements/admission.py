@@ -1,8 +1,14 @@
-"""The SQL statements of app/admission.py, named."""
+"""The statements of app/admission.py: fair admission of batches, one statement per step,
+serialised by a transaction-scoped advisory lock."""
 
 from __future__ import annotations
 
 from sqlalchemy import text
+
+#: Serialises admission runs until the transaction ends (:lock is app.admission.ADMISSION_LOCK),
+#: so two runs never give the same slot.
+TAKE_ADMISSION_LOCK = text("SELECT pg_advisory_xact_lock(:lock)")
+
 
 #: Gives free slots to waiting batches and returns them.  ``live``: the slots each key holds
 #: (admitted batches not done), and how many of them heavy.  ``limits``: each key's limits,
@@ -87,8 +93,3 @@ WHERE b.admitted_at IS NOT NULL AND b.published_at IS NULL AND b.status = 'queue
 ORDER BY b.admitted_at
 LIMIT 500
 """)
-
-
-#: Serialises admission runs until the transaction ends (:lock is app.admission.ADMISSION_LOCK),
-#: so two runs never give the same slot.
-TAKE_ADMISSION_LOCK = text("SELECT pg_advisory_xact_lock(:lock)")

@@ -1,8 +1,28 @@
-"""The SQL statements of app/auth.py, named."""
+"""The statements of app/auth.py: tenants and API keys (only a SHA-256 of a key's secret is
+stored, and no statement selects it except the one that checks a key)."""
 
 from __future__ import annotations
 
 from sqlalchemy import text
+
+#: The id of tenant :name, inserted if missing.  ON CONFLICT DO NOTHING returns no row for an
+#: existing name, so the SELECT after UNION ALL finds it: idempotent under concurrency.
+ENSURE_TENANT = text("""
+        WITH ins AS (
+            INSERT INTO tenants (name) VALUES (:name) ON CONFLICT (name) DO NOTHING RETURNING id
+        )
+        SELECT id FROM ins UNION ALL SELECT id FROM tenants WHERE name = :name LIMIT 1
+    """)
+
+
+#: A new key of tenant :tenant: only the SHA-256 of its secret (:digest) is stored, and its
+#: own limits (NULL: the configured ones).
+INSERT_KEY = text("""
+        INSERT INTO api_keys (tenant_id, prefix, secret_sha256, name, rate_limit_per_minute,
+                              concurrency, transcription_seconds_per_day)
+        VALUES (:tenant, :prefix, :digest, :name, :rate_limit, :concurrency, :transcription)
+    """)
+
 
 #: The key a request names, if it is not revoked.  Read on every request, never cached, so a
 #: revocation is refused from the next request on.
@@ -91,22 +111,3 @@ SET_KEY_TRANSCRIPTION_LIMIT = text(f"""
     WHERE (k.id = CAST(:id AS uuid) OR k.prefix = :prefix) AND t.id = k.tenant_id
     RETURNING {_KEY_FIELDS}
 """)
-
-
-#: The id of tenant :name, inserted if missing.  ON CONFLICT DO NOTHING returns no row for an
-#: existing name, so the SELECT after UNION ALL finds it: idempotent under concurrency.
-ENSURE_TENANT = text("""
-        WITH ins AS (
-            INSERT INTO tenants (name) VALUES (:name) ON CONFLICT (name) DO NOTHING RETURNING id
-        )
-        SELECT id FROM ins UNION ALL SELECT id FROM tenants WHERE name = :name LIMIT 1
-    """)
-
-
-#: A new key of tenant :tenant: only the SHA-256 of its secret (:digest) is stored, and its
-#: own limits (NULL: the configured ones).
-INSERT_KEY = text("""
-        INSERT INTO api_keys (tenant_id, prefix, secret_sha256, name, rate_limit_per_minute,
-                              concurrency, transcription_seconds_per_day)
-        VALUES (:tenant, :prefix, :digest, :name, :rate_limit, :concurrency, :transcription)
-    """)

@@ -49,10 +49,6 @@ RETURNING l.job_id
 """)
 
 
-#: How many bulk loads are running: the graph is built only when none is.
-RUNNING_BULK_LOADS = text("SELECT count(*) FROM vector_index_loads WHERE ended_at IS NULL")
-
-
 #: Ended bulk loads the graph has not been rebuilt after, and not tried to within :retry s.
 UNBUILT_BULK_LOADS = text("""
 SELECT count(*) FROM vector_index_loads
@@ -61,12 +57,8 @@ WHERE ended_at IS NOT NULL AND built_at IS NULL
 """)
 
 
-#: A build starts for the ended loads not built yet: the reconciler retries it only after
-#: :retry s (UNBUILT_BULK_LOADS), not every run.
-MARK_BUILD_ATTEMPTED = text("""
-UPDATE vector_index_loads SET build_attempted_at = now()
-WHERE ended_at IS NOT NULL AND built_at IS NULL
-""")
+#: How many bulk loads are running: the graph is built only when none is.
+RUNNING_BULK_LOADS = text("SELECT count(*) FROM vector_index_loads WHERE ended_at IS NULL")
 
 
 #: The graph was rebuilt over every bulk load ended before :started (the build's start).
@@ -81,12 +73,20 @@ WHERE ended_at IS NOT NULL AND built_at IS NULL AND ended_at <= :started
 TRY_BUILD_LOCK = text("SELECT pg_try_advisory_lock(:key)")
 
 
-#: Release the graph-build lock taken by TRY_BUILD_LOCK.
-RELEASE_BUILD_LOCK = text("SELECT pg_advisory_unlock(:key)")
-
-
 #: The database's clock: a build's start, compared with ended_at (also the database's) by MARK_BUILT.
 DATABASE_NOW = text("SELECT now()")
+
+
+#: A build starts for the ended loads not built yet: the reconciler retries it only after
+#: :retry s (UNBUILT_BULK_LOADS), not every run.
+MARK_BUILD_ATTEMPTED = text("""
+UPDATE vector_index_loads SET build_attempted_at = now()
+WHERE ended_at IS NOT NULL AND built_at IS NULL
+""")
+
+
+#: Release the graph-build lock taken by TRY_BUILD_LOCK.
+RELEASE_BUILD_LOCK = text("SELECT pg_advisory_unlock(:key)")
 
 
 #: Whether job :job's bulk load (no row: it had none) has ended, and the graph been built after it.

@@ -1,102 +1,13 @@
 """The statements of app/jobs.py: jobs, their batches and documents, from submission through
 claiming, completion, cancellation, retry and deletion.
 
-The progress of a job is one query shape read two ways (one job; a page of a tenant's jobs):
-``_PROGRESS`` holds it, and each use is a constant below it with its filter and order filled
-in at import.  Values are bind parameters in every case, never formatted in."""
+The progress of a job is one query shape read three ways (one job, one job of a tenant, a page of
+a tenant's jobs): ``_PROGRESS`` holds it, and each use is a constant below it with its filter and
+order filled in at import.  Values are bind parameters in every case, never formatted in."""
 
 from __future__ import annotations
 
 from sqlalchemy import text
-
-# A job row with its counts, from its submitted documents (attachments are listed under them)
-# and batches: {where} picks the jobs, {order} orders and pages them.  Only a mail's report
-# can count dropped attachments (:mail_types): reading the extraction report of every other
-# document would cost the API's most polled query for nothing.
-_PROGRESS = """
-SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, j.retries,
-       j.created_at,
-       j.updated_at, j.published_at, j.finished_at,
-       count(d.id) FILTER (WHERE d.status = 'completed') AS completed_documents,
-       count(d.id) FILTER (WHERE d.status = 'failed') AS failed_documents,
-       count(d.id) FILTER (WHERE d.status = 'cancelled') AS cancelled_documents,
-       count(d.id) FILTER (WHERE d.status = 'processing') AS processing_documents,
-       count(d.id) FILTER (WHERE d.status = 'pending') AS pending_documents,
-       (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS total_batches,
-       (SELECT count(*) FROM batches b WHERE b.job_id = j.id AND b.status = 'done') AS done_batches,
-       coalesce(sum(CAST(d.extraction -> 'signals' -> 'attachments_dropped' ->> 'total' AS int))
-                FILTER (WHERE d.mime_type = ANY(CAST(:mail_types AS text[]))), 0) AS attachments_dropped,
-       count(d.id) FILTER (WHERE d.mime_type = ANY(CAST(:mail_types AS text[]))
-                           AND d.extraction -> 'signals' -> 'attachments_dropped' IS NOT NULL)
-           AS documents_with_dropped_attachments
-FROM jobs j LEFT JOIN documents d ON d.job_id = j.id AND d.parent_id IS NULL
-WHERE {where}
-GROUP BY j.id
-{order}
-"""
-
-#: The progress of job :job, whoever's it is (the CLI, workers).
-JOB_PROGRESS = text(_PROGRESS.format(where="j.id = CAST(:job AS uuid)", order=""))
-
-#: The progress of job :job if it is tenant :tenant's (the API).
-JOB_PROGRESS_OF_TENANT = text(_PROGRESS.format(where="j.id = CAST(:job AS uuid) AND j.tenant_id = :tenant",
-                                                order=""))
-
-#: A page of tenant :tenant's jobs (:status NULL: any) with their progress, newest first.
-LIST_JOBS = text(_PROGRESS.format(
-    where="j.tenant_id = :tenant AND (CAST(:status AS text) IS NULL OR j.status = :status)",
-    order="ORDER BY j.created_at DESC, j.id LIMIT :limit OFFSET :offset"))
-
-
-#: Documents still in progress marked completed with what they were made into; the ids of those
-#: that were (a cancelled or deleted one is left as it is).
-COMPLETE_DOCUMENTS = text("""
-UPDATE documents d SET status = 'completed', extractor = u.extractor, markdown = u.markdown,
-       page_count = u.pages, chunk_count = u.chunks, error_code = NULL, error_message = NULL,
-       quality = u.quality, language = u.language, extraction = CAST(u.report AS jsonb),
-       annotation = CAST(u.annotation AS jsonb), finished_at = now(), updated_at = now()
-FROM unnest(CAST(:ids AS uuid[]), CAST(:extractors AS text[]), CAST(:markdowns AS text[]),
-            CAST(:pages AS int[]), CAST(:chunks AS int[]), CAST(:qualities AS real[]),
-            CAST(:languages AS text[]), CAST(:reports AS text[]), CAST(:annotations AS text[]))
-     AS u(id, extractor, markdown, pages, chunks, quality, language, report, annotation)
-WHERE d.id = u.id AND d.status IN ('processing', 'waiting') AND d.deleted_at IS NULL
-RETURNING d.id
-""")
-
-
-#: The row locks of those of :ids still in progress that nobody else holds (SKIP LOCKED).
-LOCK_DOCUMENTS_NOT_HELD = text("""
-SELECT id FROM documents
-WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
-ORDER BY id
-FOR UPDATE SKIP LOCKED
-""")
-
-
-#: Documents of :ids whose own row and every ancestor's are in progress and not deleted: the
-#: worker's checkpoint between stages.
-LIVE_DOCUMENTS = text("""
-WITH RECURSIVE chain AS (
-    SELECT d.id AS document_id, d.id AS node_id, d.parent_id
-    FROM documents d WHERE d.id = ANY(CAST(:ids AS uuid[]))
-    UNION ALL
-    SELECT c.document_id, p.id, p.parent_id
-    FROM chain c JOIN documents p ON p.id = c.parent_id
-)
-SELECT c.document_id FROM chain c JOIN documents n ON n.id = c.node_id
-GROUP BY c.document_id
-HAVING bool_and(n.status IN ('processing', 'waiting') AND n.deleted_at IS NULL)
-""")
-
-
-# What a document statement returns about a document (a DocumentOutcome's fields).
-_DOCUMENT_FIELDS = """
-    d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
-    d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.url, d.extractor, d.page_count,
-    d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.annotation, d.created_at,
-    d.started_at, d.finished_at, d.parent_id
-"""
-
 
 #: A new job of tenant :tenant; :key is its idempotency key (unique per tenant: a concurrent
 #: job with the same key makes this raise), :api_key_id the key that submitted it.
@@ -147,6 +58,42 @@ MARK_MEDIA_BATCHES = text("""
 
 #: Job :id's batches were handed to admission.
 MARK_JOB_PUBLISHED = text("UPDATE jobs SET published_at = now() WHERE id = :id")
+
+
+# A job row with its counts, from its submitted documents (attachments are listed under them)
+# and batches: {where} picks the jobs, {order} orders and pages them.  Only a mail's report
+# can count dropped attachments (:mail_types): reading the extraction report of every other
+# document would cost the API's most polled query for nothing.
+_PROGRESS = """
+SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, j.retries,
+       j.created_at,
+       j.updated_at, j.published_at, j.finished_at,
+       count(d.id) FILTER (WHERE d.status = 'completed') AS completed_documents,
+       count(d.id) FILTER (WHERE d.status = 'failed') AS failed_documents,
+       count(d.id) FILTER (WHERE d.status = 'cancelled') AS cancelled_documents,
+       count(d.id) FILTER (WHERE d.status = 'processing') AS processing_documents,
+       count(d.id) FILTER (WHERE d.status = 'pending') AS pending_documents,
+       (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS total_batches,
+       (SELECT count(*) FROM batches b WHERE b.job_id = j.id AND b.status = 'done') AS done_batches,
+       coalesce(sum(CAST(d.extraction -> 'signals' -> 'attachments_dropped' ->> 'total' AS int))
+                FILTER (WHERE d.mime_type = ANY(CAST(:mail_types AS text[]))), 0) AS attachments_dropped,
+       count(d.id) FILTER (WHERE d.mime_type = ANY(CAST(:mail_types AS text[]))
+                           AND d.extraction -> 'signals' -> 'attachments_dropped' IS NOT NULL)
+           AS documents_with_dropped_attachments
+FROM jobs j LEFT JOIN documents d ON d.job_id = j.id AND d.parent_id IS NULL
+WHERE {where}
+GROUP BY j.id
+{order}
+"""
+
+
+#: The progress of job :job, whoever's it is (the CLI, workers).
+JOB_PROGRESS = text(_PROGRESS.format(where="j.id = CAST(:job AS uuid)", order=""))
+
+
+#: The progress of job :job if it is tenant :tenant's (the API).
+JOB_PROGRESS_OF_TENANT = text(_PROGRESS.format(where="j.id = CAST(:job AS uuid) AND j.tenant_id = :tenant",
+                                                order=""))
 
 
 #: The job row lock, taken first by every transaction that changes several of a job's
@@ -207,6 +154,22 @@ CLAIM_BATCH_DOCUMENTS = text("""
     """)
 
 
+#: Documents still in progress marked completed with what they were made into; the ids of those
+#: that were (a cancelled or deleted one is left as it is).
+COMPLETE_DOCUMENTS = text("""
+UPDATE documents d SET status = 'completed', extractor = u.extractor, markdown = u.markdown,
+       page_count = u.pages, chunk_count = u.chunks, error_code = NULL, error_message = NULL,
+       quality = u.quality, language = u.language, extraction = CAST(u.report AS jsonb),
+       annotation = CAST(u.annotation AS jsonb), finished_at = now(), updated_at = now()
+FROM unnest(CAST(:ids AS uuid[]), CAST(:extractors AS text[]), CAST(:markdowns AS text[]),
+            CAST(:pages AS int[]), CAST(:chunks AS int[]), CAST(:qualities AS real[]),
+            CAST(:languages AS text[]), CAST(:reports AS text[]), CAST(:annotations AS text[]))
+     AS u(id, extractor, markdown, pages, chunks, quality, language, report, annotation)
+WHERE d.id = u.id AND d.status IN ('processing', 'waiting') AND d.deleted_at IS NULL
+RETURNING d.id
+""")
+
+
 #: Document :id's row lock for the rest of the transaction, if it is still in progress: a
 #: cancel or delete committing first is seen, one coming later waits for the index commit.
 LOCK_DOCUMENT_FOR_COMMIT = text("""
@@ -214,6 +177,31 @@ LOCK_DOCUMENT_FOR_COMMIT = text("""
         WHERE id = CAST(:id AS uuid) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
         FOR UPDATE
     """)
+
+
+#: The row locks of those of :ids still in progress that nobody else holds (SKIP LOCKED).
+LOCK_DOCUMENTS_NOT_HELD = text("""
+SELECT id FROM documents
+WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
+ORDER BY id
+FOR UPDATE SKIP LOCKED
+""")
+
+
+#: Documents of :ids whose own row and every ancestor's are in progress and not deleted: the
+#: worker's checkpoint between stages.
+LIVE_DOCUMENTS = text("""
+WITH RECURSIVE chain AS (
+    SELECT d.id AS document_id, d.id AS node_id, d.parent_id
+    FROM documents d WHERE d.id = ANY(CAST(:ids AS uuid[]))
+    UNION ALL
+    SELECT c.document_id, p.id, p.parent_id
+    FROM chain c JOIN documents p ON p.id = c.parent_id
+)
+SELECT c.document_id FROM chain c JOIN documents n ON n.id = c.node_id
+GROUP BY c.document_id
+HAVING bool_and(n.status IN ('processing', 'waiting') AND n.deleted_at IS NULL)
+""")
 
 
 #: Those of :ids still in progress although a document above them was cancelled or deleted
@@ -348,6 +336,21 @@ RELEASE_OLD_IDEMPOTENCY_KEY = text("""
 FIND_IDEMPOTENT_JOB = text("""
         SELECT id, request_sha256 FROM jobs WHERE tenant_id = :tenant AND idempotency_key = :key
     """)
+
+
+#: A page of tenant :tenant's jobs (:status NULL: any) with their progress, newest first.
+LIST_JOBS = text(_PROGRESS.format(
+    where="j.tenant_id = :tenant AND (CAST(:status AS text) IS NULL OR j.status = :status)",
+    order="ORDER BY j.created_at DESC, j.id LIMIT :limit OFFSET :offset"))
+
+
+# What a document statement returns about a document (a DocumentOutcome's fields).
+_DOCUMENT_FIELDS = """
+    d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
+    d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.url, d.extractor, d.page_count,
+    d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.annotation, d.created_at,
+    d.started_at, d.finished_at, d.parent_id
+"""
 
 
 #: A page of job :job's submitted documents (tenant :tenant's; :status NULL: any), by batch and id.

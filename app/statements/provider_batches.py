@@ -5,17 +5,6 @@ from __future__ import annotations
 
 from sqlalchemy import TextClause, text
 
-
-def batch(lock: bool) -> TextClause:
-    """Provider batch :id and whether its polling window has closed; ``lock``: FOR UPDATE, for
-    a worker about to change it (the row lock orders it after any other)."""
-    return text(f"""
-        SELECT id, job_id, batch_no, provider, status, provider_job_id, input_file_id,
-               provider_status, checks, submit_attempts, deadline, deadline < now() AS expired
-        FROM provider_batches WHERE id = CAST(:id AS uuid) {'FOR UPDATE' if lock else ''}
-    """)
-
-
 #: Claimed documents :ids wait for the provider's batch (only those this worker is processing).
 PARK_DOCUMENTS = text("""
         UPDATE documents SET status = 'waiting', updated_at = now()
@@ -30,6 +19,16 @@ UPSERT_BATCH = text("""
         VALUES (:job, :batch, :provider, now() + make_interval(secs => :window), now())
         ON CONFLICT (job_id, batch_no) DO UPDATE SET job_id = EXCLUDED.job_id
         RETURNING id
+    """)
+
+
+def batch(lock: bool) -> TextClause:
+    """Provider batch :id and whether its polling window has closed; ``lock``: FOR UPDATE, for
+    a worker about to change it (the row lock orders it after any other)."""
+    return text(f"""
+        SELECT id, job_id, batch_no, provider, status, provider_job_id, input_file_id,
+               provider_status, checks, submit_attempts, deadline, deadline < now() AS expired
+        FROM provider_batches WHERE id = CAST(:id AS uuid) {'FOR UPDATE' if lock else ''}
     """)
 
 

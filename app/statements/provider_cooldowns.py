@@ -1,4 +1,5 @@
-"""The SQL statements of app/provider_cooldowns.py, named."""
+"""The statements of app/provider_cooldowns.py: transcription providers on cool-down, shared
+by every worker."""
 
 from __future__ import annotations
 

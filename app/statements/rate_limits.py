@@ -1,4 +1,5 @@
-"""The SQL statements of app/rate_limits.py, named."""
+"""The statements of app/rate_limits.py: the per-key request rate limit (GCRA), decided and
+recorded in one statement."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The SQL statements of app/transcription_quota.py, named."""
+"""The statements of app/transcription_quota.py: seconds transcribed per API key per UTC day,
+reserved against the key's limit before a provider is called, settled afterwards."""
 
 from __future__ import annotations
 

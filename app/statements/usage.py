@@ -1,4 +1,4 @@
-"""The SQL statements of app/usage.py, named."""
+"""The statements of app/usage.py: usage per API key per UTC day."""
 
 from __future__ import annotations
 

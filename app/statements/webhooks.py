@@ -5,15 +5,6 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-# What an endpoint statement returns (an Endpoint's fields): the previous secret's expiry only
-# while it still signs.
-_ENDPOINT_FIELDS = """
-    id, url, events, description, created_at, updated_at, disabled_at, disabled_reason,
-    CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END
-        AS previous_secret_expires_at
-"""
-
-
 #: The tenant row lock orders concurrent creations of a tenant's endpoints, so that the count
 #: that follows holds (NO KEY: rows inserted for the tenant elsewhere, which only share its
 #: key, do not wait for it).
@@ -22,6 +13,15 @@ LOCK_TENANT_FOR_ENDPOINTS = text("SELECT 1 FROM tenants WHERE id = :tenant FOR N
 
 #: How many endpoints tenant :tenant has (at most MAX_ENDPOINTS_PER_TENANT).
 COUNT_ENDPOINTS = text("SELECT count(*) FROM webhook_endpoints WHERE tenant_id = :tenant")
+
+
+# What an endpoint statement returns (an Endpoint's fields): the previous secret's expiry only
+# while it still signs.
+_ENDPOINT_FIELDS = """
+    id, url, events, description, created_at, updated_at, disabled_at, disabled_reason,
+    CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END
+        AS previous_secret_expires_at
+"""
 
 
 #: A new endpoint of tenant :tenant; :secret is its signing secret, already encrypted.
