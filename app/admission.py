@@ -22,7 +22,7 @@ A slot is held by a batch, not by a worker: when a worker dies holding one, the 
 gives the batch's task to another worker, which runs it in the same slot.  A slot given but
 never published (the publisher died between the two) is published again by the reconciler.
 
-The statements are written out below, one per step, each documented; tests/test_admission.py
+The statements are in app/statements/admission.py, one per step, each documented; tests/test_admission.py
 runs them against hand-made rows.
 """
 
@@ -32,7 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
+
+from app.statements import admission as sql
 
 # Remote OCR providers' batch APIs: a job asking for one is of the heavy kind.
 HEAVY_PROVIDERS = frozenset({"mistral-batch"})
@@ -55,96 +57,12 @@ class AdmittedBatch:
     media_documents: int = 0  # audio and video in it: the media queue, a longer time limit
 
 
-# name: admit_batches
-# Gives free slots to waiting batches and returns them.  ``live``: the slots each key holds
-# (admitted batches not done), and how many of them heavy.  ``limits``: each key's limits,
-# its own (api_keys.concurrency) or the default; heavy never above the key's total.
-# ``heavy_ranked``: a key's waiting heavy batches in admission order; only those that fit
-# the heavy limit are candidates (so a heavy backlog never hides the light batches behind
-# it).  ``ranked``: the candidates in admission order per key; those that fit the key's total
-# limit are admitted, round-robin (every key's first before any key's second) up to :max.
-# Serialised by ADMISSION_LOCK (taken first, in the same transaction).
-_ADMIT = text("""
-WITH live AS (
-    SELECT slot_key, count(*) AS used, count(*) FILTER (WHERE heavy) AS used_heavy
-    FROM batches
-    WHERE admitted_at IS NOT NULL AND status <> 'done'
-    GROUP BY slot_key
-),
-waiting AS (
-    SELECT b.job_id, b.batch_no, b.slot_key, b.heavy, b.priority, j.created_at, j.retries
-    FROM batches b
-    JOIN jobs j ON j.id = b.job_id
-    WHERE b.admitted_at IS NULL AND b.status = 'queued' AND j.published_at IS NOT NULL
-      AND j.status IN ('queued', 'running')
-),
-limits AS (
-    SELECT w.slot_key,
-           coalesce(k.concurrency, CAST(:limit AS int)) AS total,
-           least(coalesce(k.concurrency, CAST(:limit AS int)), CAST(:heavy_limit AS int)) AS heavy
-    FROM (SELECT DISTINCT slot_key FROM waiting) w
-    LEFT JOIN api_keys k ON CAST(k.id AS text) = w.slot_key
-),
-heavy_ranked AS (
-    SELECT w.job_id, w.batch_no,
-           row_number() OVER (PARTITION BY w.slot_key
-                              ORDER BY w.priority DESC, w.created_at, w.job_id, w.batch_no) AS place
-    FROM waiting w WHERE w.heavy
-),
-candidates AS (
-    SELECT w.* FROM waiting w
-    LEFT JOIN heavy_ranked h ON h.job_id = w.job_id AND h.batch_no = w.batch_no
-    LEFT JOIN live l ON l.slot_key = w.slot_key
-    JOIN limits m ON m.slot_key = w.slot_key
-    WHERE NOT w.heavy OR h.place + coalesce(l.used_heavy, 0) <= m.heavy
-),
-ranked AS (
-    SELECT c.job_id, c.batch_no, c.retries, c.priority, c.slot_key,
-           row_number() OVER (PARTITION BY c.slot_key
-                              ORDER BY c.priority DESC, c.created_at, c.job_id, c.batch_no) AS place
-    FROM candidates c
-),
-chosen AS (
-    SELECT r.job_id, r.batch_no
-    FROM ranked r
-    LEFT JOIN live l ON l.slot_key = r.slot_key
-    JOIN limits m ON m.slot_key = r.slot_key
-    WHERE r.place + coalesce(l.used, 0) <= m.total
-    ORDER BY r.place, r.priority DESC, r.slot_key
-    LIMIT :max
-)
-UPDATE batches b SET admitted_at = now()
-FROM chosen c, jobs j
-WHERE b.job_id = c.job_id AND b.batch_no = c.batch_no AND j.id = b.job_id
-RETURNING b.job_id, b.batch_no, j.retries, b.priority, j.request_id, b.media_documents
-""")
-
-# name: mark_batches_published
-# The tasks of these admitted batches are in the broker.
-_MARK_PUBLISHED = text("""
-UPDATE batches b SET published_at = now()
-FROM unnest(CAST(:jobs AS uuid[]), CAST(:numbers AS int[])) AS p(job_id, batch_no)
-WHERE b.job_id = p.job_id AND b.batch_no = p.batch_no
-""")
-
-# name: admitted_unpublished
-# Slots given but never published (the publisher died between commit and publish, or the
-# broker was down): older than :age, of jobs still running.
-_UNPUBLISHED = text("""
-SELECT b.job_id, b.batch_no, j.retries, b.priority, j.request_id, b.media_documents
-FROM batches b JOIN jobs j ON j.id = b.job_id
-WHERE b.admitted_at IS NOT NULL AND b.published_at IS NULL AND b.status = 'queued'
-  AND b.admitted_at < now() - make_interval(secs => :age)
-  AND j.status IN ('queued', 'running')
-ORDER BY b.admitted_at
-LIMIT 500
-""")
-
 def admit(conn: Connection, limit: int, heavy_limit: int, max_batches: int = 500) -> list[AdmittedBatch]:
     """Give free slots to waiting batches (in this transaction); the caller publishes them
     after the commit and then calls :func:`mark_published`."""
-    conn.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": ADMISSION_LOCK})
-    rows = conn.execute(_ADMIT, {"limit": limit, "heavy_limit": heavy_limit, "max": max_batches}).all()
+    conn.execute(sql.TAKE_ADMISSION_LOCK, {"lock": ADMISSION_LOCK})
+    rows = conn.execute(sql.ADMIT_BATCHES,
+                        {"limit": limit, "heavy_limit": heavy_limit, "max": max_batches}).all()
     return [_admitted(r) for r in rows]
 
 
@@ -155,10 +73,10 @@ def _admitted(row: Any) -> AdmittedBatch:
 
 def mark_published(conn: Connection, batches: Sequence[AdmittedBatch]) -> None:
     if batches:
-        conn.execute(_MARK_PUBLISHED, {"jobs": [b.job_id for b in batches],
+        conn.execute(sql.MARK_BATCHES_PUBLISHED, {"jobs": [b.job_id for b in batches],
                                        "numbers": [b.batch_no for b in batches]})
 
 
 def admitted_unpublished(conn: Connection, older_than_seconds: float) -> list[AdmittedBatch]:
-    rows = conn.execute(_UNPUBLISHED, {"age": older_than_seconds}).all()
+    rows = conn.execute(sql.ADMITTED_UNPUBLISHED, {"age": older_than_seconds}).all()
     return [_admitted(r) for r in rows]

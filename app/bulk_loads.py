@@ -13,85 +13,19 @@ the graph is built once, concurrently (tasks/ingest.py's ``build_vector_index``)
 
 The graph is one index over every tenant's chunks, so the share is of the whole index.
 Rows stay as history (``ended_at``, ``built_at``).  The statements are named and documented
-below; tests/test_bulk_loads.py runs them.
+in app/statements/bulk_loads.py; tests/test_bulk_loads.py runs them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
+
+from app.statements import bulk_loads as sql
 
 # A job's chunks per document before anything is indexed (SciFact's records make 1.9).
 DEFAULT_CHUNKS_PER_DOCUMENT = 2.0
-
-# name: index_size
-# The job's submitted documents not indexed yet under their id (a re-ingest adds no chunks),
-# NULL unless the job is still to run; the chunks and documents indexed (planner statistics:
-# no scan of a large table; -1 until the table was first analysed, read as 0).
-_INDEX_SIZE = text("""
-SELECT (SELECT count(*) FROM documents d
-        WHERE d.job_id = j.id AND d.parent_id IS NULL
-          AND NOT EXISTS (SELECT 1 FROM search_documents s
-                          WHERE s.tenant_id = d.tenant_id AND s.external_id = d.external_id))
-           AS job_documents,
-       greatest((SELECT reltuples FROM pg_class WHERE oid = 'chunks'::regclass), 0) AS chunks,
-       greatest((SELECT reltuples FROM pg_class WHERE oid = 'search_documents'::regclass), 0)
-           AS documents
-FROM jobs j
-WHERE j.id = CAST(:job AS uuid) AND j.status IN ('queued', 'running')
-""")
-
-# name: begin_bulk_load
-# Records the job as a bulk load (once: a redelivered first batch finds it recorded).
-_BEGIN = text("""
-INSERT INTO vector_index_loads (job_id, expected_chunks, indexed_chunks)
-VALUES (CAST(:job AS uuid), :expected, :indexed)
-ON CONFLICT (job_id) DO NOTHING
-RETURNING job_id
-""")
-
-# name: end_bulk_load
-# The job's bulk load is over; returns a row only when this call ended it.
-_END = text("""
-UPDATE vector_index_loads SET ended_at = now()
-WHERE job_id = CAST(:job AS uuid) AND ended_at IS NULL
-RETURNING job_id
-""")
-
-# name: settle_bulk_loads
-# Ends the bulk loads of jobs that ended without a batch ending them (cancelled, deleted).
-_SETTLE = text("""
-UPDATE vector_index_loads l SET ended_at = now()
-FROM jobs j
-WHERE j.id = l.job_id AND l.ended_at IS NULL
-  AND j.status NOT IN ('queued', 'running')
-RETURNING l.job_id
-""")
-
-# name: running_bulk_loads
-_RUNNING = text("SELECT count(*) FROM vector_index_loads WHERE ended_at IS NULL")
-
-# name: unbuilt_bulk_loads
-# Ended bulk loads the graph has not been rebuilt after, and not tried to within :retry s.
-_UNBUILT = text("""
-SELECT count(*) FROM vector_index_loads
-WHERE ended_at IS NOT NULL AND built_at IS NULL
-  AND (build_attempted_at IS NULL OR build_attempted_at < now() - make_interval(secs => :retry))
-""")
-
-# name: mark_build_attempted
-_MARK_ATTEMPTED = text("""
-UPDATE vector_index_loads SET build_attempted_at = now()
-WHERE ended_at IS NOT NULL AND built_at IS NULL
-""")
-
-# name: mark_built
-# The graph was rebuilt over every bulk load ended before :started (the build's start).
-_MARK_BUILT = text("""
-UPDATE vector_index_loads SET built_at = now()
-WHERE ended_at IS NOT NULL AND built_at IS NULL AND ended_at <= :started
-""")
 
 
 @dataclass(frozen=True)
@@ -114,37 +48,39 @@ def is_bulk(expected: float, chunks: float, policy: BulkPolicy) -> bool:
 def begin(conn: Connection, job_id: str, policy: BulkPolicy) -> bool:
     """Record the job as a bulk load if it is one; ``True`` when this call recorded it (the
     caller then drops the graph)."""
-    size = conn.execute(_INDEX_SIZE, {"job": job_id}).one_or_none()
+    size = conn.execute(sql.INDEX_SIZE, {"job": job_id}).one_or_none()
     if size is None:
         return False  # cancelled or over before its first batch
     expected = expected_chunks(int(size.job_documents), float(size.chunks), float(size.documents))
     if not is_bulk(expected, float(size.chunks), policy):
         return False
-    return conn.execute(_BEGIN, {"job": job_id, "expected": int(expected),
+    return conn.execute(sql.BEGIN_BULK_LOAD, {"job": job_id, "expected": int(expected),
                                  "indexed": int(size.chunks)}).first() is not None
 
 
 def end(conn: Connection, job_id: str) -> bool:
     """End the job's bulk load, if it had one; ``True`` when the graph should be built now
     (this call ended a bulk load and none is running)."""
-    ended = conn.execute(_END, {"job": job_id}).first() is not None
+    ended = conn.execute(sql.END_BULK_LOAD, {"job": job_id}).first() is not None
     return ended and running(conn) == 0
 
 
 def settle(conn: Connection) -> bool:
     """End the bulk loads of jobs that ended otherwise; ``True`` when the graph is due (ended
     loads not built after, none running)."""
-    conn.execute(_SETTLE)
-    return running(conn) == 0 and int(conn.execute(_UNBUILT, {"retry": BUILD_RETRY_SECONDS}).scalar_one()) > 0
+    conn.execute(sql.SETTLE_BULK_LOADS)
+    if running(conn):
+        return False
+    return int(conn.execute(sql.UNBUILT_BULK_LOADS, {"retry": BUILD_RETRY_SECONDS}).scalar_one()) > 0
 
 
 def running(conn: Connection) -> int:
-    return int(conn.execute(_RUNNING).scalar_one())
+    return int(conn.execute(sql.RUNNING_BULK_LOADS).scalar_one())
 
 
 def mark_built(conn: Connection, started: object) -> None:
     """The graph built by a build that started at ``started`` (a database timestamp)."""
-    conn.execute(_MARK_BUILT, {"started": started})
+    conn.execute(sql.MARK_BUILT, {"started": started})
 
 
 # pg_try_advisory_lock key of graph builds ('pmvi'): one build at a time, held by the builder's
@@ -156,9 +92,6 @@ BUILD_RETRY_SECONDS = 600.0
 # The build task's own time limit (tasks/ingest.py): a graph over millions of chunks takes
 # many minutes, far past an ordinary batch's limit.
 BUILD_TIME_LIMIT = 6 * 3600.0
-_TRY_LOCK = text("SELECT pg_try_advisory_lock(:key)")
-_UNLOCK = text("SELECT pg_advisory_unlock(:key)")
-_NOW = text("SELECT now()")
 
 
 def rebuild(engine: Engine, maintenance_work_mem: str | None = None) -> float | None:
@@ -167,18 +100,18 @@ def rebuild(engine: Engine, maintenance_work_mem: str | None = None) -> float | 
     from indexing.vector_index import build_hnsw
 
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        if not conn.execute(_TRY_LOCK, {"key": BUILD_LOCK}).scalar():
+        if not conn.execute(sql.TRY_BUILD_LOCK, {"key": BUILD_LOCK}).scalar():
             return None  # another build is running; it covers the loads ended before it
         try:
             if running(conn):
                 return None  # the last of them to end builds
-            started = conn.execute(_NOW).scalar_one()
-            conn.execute(_MARK_ATTEMPTED)
+            started = conn.execute(sql.DATABASE_NOW).scalar_one()
+            conn.execute(sql.MARK_BUILD_ATTEMPTED)
             seconds = build_hnsw(engine, maintenance_work_mem)
             mark_built(conn, started)
             return seconds
         finally:
-            conn.execute(_UNLOCK, {"key": BUILD_LOCK})
+            conn.execute(sql.RELEASE_BUILD_LOCK, {"key": BUILD_LOCK})
 
 
 def drop_graph(engine: Engine) -> bool:
@@ -187,23 +120,18 @@ def drop_graph(engine: Engine) -> bool:
     from indexing.vector_index import drop_hnsw
 
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        if not conn.execute(_TRY_LOCK, {"key": BUILD_LOCK}).scalar():
+        if not conn.execute(sql.TRY_BUILD_LOCK, {"key": BUILD_LOCK}).scalar():
             return False
         try:
             return drop_hnsw(engine)
         finally:
-            conn.execute(_UNLOCK, {"key": BUILD_LOCK})
+            conn.execute(sql.RELEASE_BUILD_LOCK, {"key": BUILD_LOCK})
 
 
 def awaiting_build(conn: Connection, job_id: str) -> bool:
     """The job was a bulk load that ended and no running load stands in the way of its
     build, which has not happened yet (``pagemill ingest --wait`` waits for it)."""
-    row = conn.execute(_LOAD_OF, {"job": job_id}).one_or_none()
+    row = conn.execute(sql.LOAD_OF_JOB, {"job": job_id}).one_or_none()
     return row is not None and row.ended and not row.built and running(conn) == 0
 
 
-# name: load_of_job
-_LOAD_OF = text("""
-SELECT ended_at IS NOT NULL AS ended, built_at IS NOT NULL AS built
-FROM vector_index_loads WHERE job_id = CAST(:job AS uuid)
-""")

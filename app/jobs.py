@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from app import admission
 from app.rows import from_row, row_values
+from app.statements import jobs as sql
 from app.storage import Storage
 from extractors.mime import MAIL_TYPES
 from extractors.sniff import PARSEABLE, sniff
@@ -245,33 +246,15 @@ def create_job(
         raise ValueError(f"document ids must be unique within a job; repeated: {dupes[:10]}")
     job_id = str(uuid.uuid4())
     batch_count = (len(documents) + batch_size - 1) // batch_size
-    conn.execute(text("""
-        INSERT INTO jobs (id, tenant_id, total_documents, batch_size, options, idempotency_key,
-                          request_sha256, api_key_id, request_id)
-        VALUES (:id, :tenant, :total, :batch_size, CAST(:options AS jsonb), :key, :sha,
-                CAST(:api_key_id AS uuid), :request_id)
-    """), {"id": job_id, "tenant": tenant_id, "total": len(documents), "batch_size": batch_size,
-           "options": json.dumps(options or {}), "key": idempotency_key, "sha": request_sha256,
-           "api_key_id": api_key_id, "request_id": request_id})
-    conn.execute(text("""
-        INSERT INTO batches (job_id, batch_no, task_id, slot_key, heavy, priority)
-        SELECT CAST(:job AS uuid), n, CAST(:job AS text) || ':' || n, :slot, :heavy, :priority
-        FROM generate_series(0, :count - 1) AS n
-    """), {"job": job_id, "count": batch_count, "slot": admission.slot_key(api_key_id, tenant_id),
-           "heavy": (options or {}).get("provider") in admission.HEAVY_PROVIDERS,
-           "priority": priority})
-    conn.execute(text("""
-        INSERT INTO documents (tenant_id, job_id, external_id, batch_no, source, object_key,
-                               filename, mime_type, size_bytes, sha256, metadata, url)
-        SELECT :tenant, :job, u.external_id, (u.ord - 1) / :batch_size, u.source, u.object_key,
-               u.filename, u.mime, u.size, u.sha, CAST(u.meta AS jsonb), u.url
-        FROM unnest(CAST(:external_ids AS text[]), CAST(:sources AS text[]),
-                    CAST(:keys AS text[]), CAST(:filenames AS text[]), CAST(:mimes AS text[]),
-                    CAST(:sizes AS bigint[]), CAST(:shas AS text[]), CAST(:metas AS text[]),
-                    CAST(:urls AS text[]))
-             WITH ORDINALITY AS u(external_id, source, object_key, filename, mime, size, sha, meta,
-                                  url, ord)
-    """), {
+    conn.execute(sql.INSERT_JOB, {
+        "id": job_id, "tenant": tenant_id, "total": len(documents), "batch_size": batch_size,
+        "options": json.dumps(options or {}), "key": idempotency_key, "sha": request_sha256,
+        "api_key_id": api_key_id, "request_id": request_id})
+    conn.execute(sql.INSERT_BATCHES, {
+        "job": job_id, "count": batch_count, "slot": admission.slot_key(api_key_id, tenant_id),
+        "heavy": (options or {}).get("provider") in admission.HEAVY_PROVIDERS,
+        "priority": priority})
+    conn.execute(sql.INSERT_DOCUMENTS, {
         "tenant": tenant_id, "job": job_id, "batch_size": batch_size,
         "external_ids": ids,
         "sources": [d.source for d in documents],
@@ -286,19 +269,12 @@ def create_job(
     # A batch holding audio or video (transcribed by a remote provider, minutes per file) is of
     # the heavy kind too: its key's stricter limit holds it (app/admission.py); and its task
     # goes to the media queue, under the media time limit (tasks/ingest.py).
-    conn.execute(text("""
-        UPDATE batches b SET heavy = true, media_documents = m.n
-        FROM (SELECT batch_no, count(*) AS n FROM documents
-              WHERE job_id = CAST(:job AS uuid)
-                AND (mime_type LIKE 'audio/%' OR mime_type LIKE 'video/%')
-              GROUP BY batch_no) m
-        WHERE b.job_id = CAST(:job AS uuid) AND b.batch_no = m.batch_no
-    """), {"job": job_id})
+    conn.execute(sql.MARK_MEDIA_BATCHES, {"job": job_id})
     return job_id, batch_count
 
 
 def mark_published(conn: Connection, job_id: str) -> None:
-    conn.execute(text("UPDATE jobs SET published_at = now() WHERE id = :id"), {"id": job_id})
+    conn.execute(sql.MARK_JOB_PUBLISHED, {"id": job_id})
 
 
 # Only a mail's report can count dropped attachments: reading the extraction report (jsonb,
@@ -306,36 +282,13 @@ def mark_published(conn: Connection, job_id: str) -> None:
 # polled query of the API for nothing.
 _MAIL_TYPES = sorted(MAIL_TYPES)
 
-_PROGRESS = """
-SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, j.retries,
-       j.created_at,
-       j.updated_at, j.published_at, j.finished_at,
-       count(d.id) FILTER (WHERE d.status = 'completed') AS completed_documents,
-       count(d.id) FILTER (WHERE d.status = 'failed') AS failed_documents,
-       count(d.id) FILTER (WHERE d.status = 'cancelled') AS cancelled_documents,
-       count(d.id) FILTER (WHERE d.status = 'processing') AS processing_documents,
-       count(d.id) FILTER (WHERE d.status = 'pending') AS pending_documents,
-       (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS total_batches,
-       (SELECT count(*) FROM batches b WHERE b.job_id = j.id AND b.status = 'done') AS done_batches,
-       coalesce(sum(CAST(d.extraction -> 'signals' -> 'attachments_dropped' ->> 'total' AS int))
-                FILTER (WHERE d.mime_type = ANY(CAST(:mail_types AS text[]))), 0) AS attachments_dropped,
-       count(d.id) FILTER (WHERE d.mime_type = ANY(CAST(:mail_types AS text[]))
-                           AND d.extraction -> 'signals' -> 'attachments_dropped' IS NOT NULL)
-           AS documents_with_dropped_attachments
-FROM jobs j LEFT JOIN documents d ON d.job_id = j.id AND d.parent_id IS NULL
-WHERE {where}
-GROUP BY j.id
-{order}
-"""
-
 
 def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> JobProgress | None:
     """Job status and counts derived from its document rows; ``None`` if not the caller's."""
     if not is_uuid(job_id):
         return None
-    where = "j.id = CAST(:job AS uuid)" + (" AND j.tenant_id = :tenant" if tenant_id else "")
-    sql = _PROGRESS.format(where=where, order="")
-    row = conn.execute(text(sql), {"job": job_id, "tenant": tenant_id,
+    statement = sql.JOB_PROGRESS_OF_TENANT if tenant_id else sql.JOB_PROGRESS
+    row = conn.execute(statement, {"job": job_id, "tenant": tenant_id,
                                    "mail_types": _MAIL_TYPES}).mappings().one_or_none()
     return from_row(JobProgress, row) if row else None
 
@@ -344,40 +297,26 @@ def lock_job(conn: Connection, job_id: str) -> None:
     """The job row lock, taken first by every transaction that changes several of a job's
     documents (claim, cancel, delete), so that they queue on it instead of locking document
     rows in different orders and deadlocking."""
-    conn.execute(text("SELECT 1 FROM jobs WHERE id = CAST(:job AS uuid) FOR UPDATE"), {"job": job_id})
+    conn.execute(sql.LOCK_JOB, {"job": job_id})
 
 
 def lock_job_of_document(conn: Connection, tenant_id: str, document_uuid: str) -> None:
     """:func:`lock_job` for the job a document belongs to (nothing for an unknown id)."""
     if is_uuid(document_uuid):
-        conn.execute(text("""
-            SELECT 1 FROM jobs j JOIN documents d ON d.job_id = j.id
-            WHERE d.id = CAST(:id AS uuid) AND d.tenant_id = :tenant FOR UPDATE OF j
-        """), {"id": document_uuid, "tenant": tenant_id})
+        conn.execute(sql.LOCK_JOB_OF_DOCUMENT, {"id": document_uuid, "tenant": tenant_id})
 
 
 def start_batch(conn: Connection, job_id: str, batch_no: int) -> int:
     """Mark the batch running; how many recordings it was published with (its task then runs
     on the media queue, under the media time limit: tasks/ingest.py)."""
     lock_job(conn, job_id)  # before claim_batch_documents, in the same transaction
-    media = conn.execute(text("""
-        UPDATE batches SET status = 'running', deliveries = deliveries + 1,
-               started_at = coalesce(started_at, now())
-        WHERE job_id = :job AND batch_no = :batch
-        RETURNING media_documents
-    """), {"job": job_id, "batch": batch_no}).scalar()
-    conn.execute(text("""
-        UPDATE jobs SET status = 'running', updated_at = now()
-        WHERE id = :job AND status = 'queued'
-    """), {"job": job_id})
+    media = conn.execute(sql.START_BATCH, {"job": job_id, "batch": batch_no}).scalar()
+    conn.execute(sql.START_JOB, {"job": job_id})
     return int(media or 0)
 
 
 def finish_batch(conn: Connection, job_id: str, batch_no: int) -> None:
-    conn.execute(text("""
-        UPDATE batches SET status = 'done', finished_at = now()
-        WHERE job_id = :job AND batch_no = :batch
-    """), {"job": job_id, "batch": batch_no})
+    conn.execute(sql.FINISH_BATCH, {"job": job_id, "batch": batch_no})
 
 
 def claim_batch_documents(
@@ -389,21 +328,8 @@ def claim_batch_documents(
     no finished work.  A document still ``processing`` was left by a crashed delivery; one
     that has already used ``max_attempts`` fails as ``worker_crashed`` instead of looping.
     """
-    conn.execute(text("""
-        UPDATE documents SET status = 'failed', error_code = 'worker_crashed',
-               error_message = 'processing was interrupted ' || attempts || ' times (worker '
-                               'killed or out of memory?); giving up on this document',
-               finished_at = now(), updated_at = now()
-        WHERE job_id = :job AND batch_no = :batch AND status = 'processing'
-          AND attempts >= :max_attempts
-    """), {"job": job_id, "batch": batch_no, "max_attempts": max_attempts})
-    rows = conn.execute(text("""
-        UPDATE documents SET status = 'processing', attempts = attempts + 1,
-               started_at = now(), updated_at = now()
-        WHERE job_id = :job AND batch_no = :batch AND status IN ('pending', 'processing')
-        RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
-                  metadata, attempts, url, source, status
-    """), {"job": job_id, "batch": batch_no}).mappings().all()
+    conn.execute(sql.FAIL_CRASHED_DOCUMENTS, {"job": job_id, "batch": batch_no, "max_attempts": max_attempts})
+    rows = conn.execute(sql.CLAIM_BATCH_DOCUMENTS, {"job": job_id, "batch": batch_no}).mappings().all()
     return sorted((WorkDocument.from_row(r) for r in rows), key=lambda r: r.external_id)
 
 
@@ -419,23 +345,6 @@ class Completion:
     report: dict[str, Any] | None = None
 
 
-# name: complete_documents
-# Documents still in progress marked completed with what they were made into; the ids of those
-# that were (a cancelled or deleted one is left as it is).
-_COMPLETE_DOCUMENTS = text("""
-UPDATE documents d SET status = 'completed', extractor = u.extractor, markdown = u.markdown,
-       page_count = u.pages, chunk_count = u.chunks, error_code = NULL, error_message = NULL,
-       quality = u.quality, language = u.language, extraction = CAST(u.report AS jsonb),
-       annotation = CAST(u.annotation AS jsonb), finished_at = now(), updated_at = now()
-FROM unnest(CAST(:ids AS uuid[]), CAST(:extractors AS text[]), CAST(:markdowns AS text[]),
-            CAST(:pages AS int[]), CAST(:chunks AS int[]), CAST(:qualities AS real[]),
-            CAST(:languages AS text[]), CAST(:reports AS text[]), CAST(:annotations AS text[]))
-     AS u(id, extractor, markdown, pages, chunks, quality, language, report, annotation)
-WHERE d.id = u.id AND d.status IN ('processing', 'waiting') AND d.deleted_at IS NULL
-RETURNING d.id
-""")
-
-
 def complete_documents(conn: Connection, completions: Sequence[Completion]) -> set[str]:
     """Mark documents completed in one statement; the ids of those that were (the others are
     no longer in progress: cancelled or deleted)."""
@@ -443,7 +352,7 @@ def complete_documents(conn: Connection, completions: Sequence[Completion]) -> s
         return set()
     reports = [c.report or {} for c in completions]
     annotations = [(r.get("signals") or {}).get("annotation") for r in reports]
-    rows = conn.execute(_COMPLETE_DOCUMENTS, {
+    rows = conn.execute(sql.COMPLETE_DOCUMENTS, {
         "ids": [c.document_id for c in completions], "extractors": [c.extractor for c in completions],
         "markdowns": [c.markdown for c in completions], "pages": [c.page_count for c in completions],
         "chunks": [c.chunk_count for c in completions],
@@ -470,22 +379,8 @@ def lock_for_commit(conn: Connection, document_id: str) -> bool:
     are checked because an attachment's row can be created just after its parent was
     cancelled (its insert read the parent before the cancel committed).
     """
-    locked = conn.execute(text("""
-        SELECT 1 FROM documents
-        WHERE id = CAST(:id AS uuid) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
-        FOR UPDATE
-    """), {"id": document_id}).first() is not None
+    locked = conn.execute(sql.LOCK_DOCUMENT_FOR_COMMIT, {"id": document_id}).first() is not None
     return locked and document_id in live_documents(conn, [document_id])
-
-
-# name: lock_documents_not_held
-# The row locks of those of :ids still in progress that nobody else holds (SKIP LOCKED).
-_LOCK_DOCUMENTS_NOT_HELD = text("""
-SELECT id FROM documents
-WHERE id = ANY(CAST(:ids AS uuid[])) AND status IN ('processing', 'waiting') AND deleted_at IS NULL
-ORDER BY id
-FOR UPDATE SKIP LOCKED
-""")
 
 
 def lock_for_commit_unheld(conn: Connection, document_ids: Sequence[str]) -> set[str]:
@@ -496,23 +391,8 @@ def lock_for_commit_unheld(conn: Connection, document_ids: Sequence[str]) -> set
     another order; its document is left for :func:`lock_for_commit`, which waits."""
     if not document_ids:
         return set()
-    locked = [str(r.id) for r in conn.execute(_LOCK_DOCUMENTS_NOT_HELD, {"ids": list(document_ids)})]
+    locked = [str(r.id) for r in conn.execute(sql.LOCK_DOCUMENTS_NOT_HELD, {"ids": list(document_ids)})]
     return live_documents(conn, locked)
-
-
-# Documents of :ids whose own row and every ancestor's are in progress and not deleted.
-_LIVE_DOCUMENTS = """
-WITH RECURSIVE chain AS (
-    SELECT d.id AS document_id, d.id AS node_id, d.parent_id
-    FROM documents d WHERE d.id = ANY(CAST(:ids AS uuid[]))
-    UNION ALL
-    SELECT c.document_id, p.id, p.parent_id
-    FROM chain c JOIN documents p ON p.id = c.parent_id
-)
-SELECT c.document_id FROM chain c JOIN documents n ON n.id = c.node_id
-GROUP BY c.document_id
-HAVING bool_and(n.status IN ('processing', 'waiting') AND n.deleted_at IS NULL)
-"""
 
 
 def live_documents(conn: Connection, document_ids: Sequence[str]) -> set[str]:
@@ -521,8 +401,7 @@ def live_documents(conn: Connection, document_ids: Sequence[str]) -> set[str]:
     within seconds."""
     if not document_ids:
         return set()
-    return {str(r) for r in conn.execute(text(_LIVE_DOCUMENTS),
-                                         {"ids": list(document_ids)}).scalars()}
+    return {str(r) for r in conn.execute(sql.LIVE_DOCUMENTS, {"ids": list(document_ids)}).scalars()}
 
 
 def end_orphans(conn: Connection, document_ids: Sequence[str]) -> int:
@@ -532,81 +411,42 @@ def end_orphans(conn: Connection, document_ids: Sequence[str]) -> int:
     how many were ended."""
     if not document_ids:
         return 0
-    return conn.execute(text("""
-        WITH RECURSIVE above AS (
-            SELECT d.id AS document_id, d.parent_id FROM documents d
-            WHERE d.id = ANY(CAST(:ids AS uuid[]))
-            UNION ALL
-            SELECT a.document_id, p.parent_id FROM above a JOIN documents p ON p.id = a.parent_id
-        ), ended AS (
-            SELECT a.document_id, bool_or(p.deleted_at IS NOT NULL) AS deleted
-            FROM above a JOIN documents p ON p.id = a.parent_id
-            WHERE p.status NOT IN ('processing', 'waiting') OR p.deleted_at IS NOT NULL
-            GROUP BY a.document_id
-        )
-        UPDATE documents d SET status = 'cancelled', finished_at = now(), updated_at = now(),
-               error_code = CASE WHEN e.deleted THEN 'deleted' ELSE d.error_code END,
-               error_message = 'ended with the document it is attached to',
-               deleted_at = CASE WHEN e.deleted THEN now() ELSE d.deleted_at END
-        FROM ended e
-        WHERE d.id = e.document_id AND d.status IN ('processing', 'waiting')
-    """), {"ids": list(document_ids)}).rowcount
+    return conn.execute(sql.END_ORPHANS, {"ids": list(document_ids)}).rowcount
 
 
 def record_fetch(conn: Connection, document_id: str, new: NewDocument) -> bool:
     """A URL document's bytes were fetched and stored: it now has them like an upload.
     ``False`` when the document was cancelled or deleted meanwhile: the caller removes the
     bytes it stored unless another document uses them (:func:`object_in_use`)."""
-    return conn.execute(text("""
-        UPDATE documents SET object_key = :key, sha256 = :sha, size_bytes = :size,
-               mime_type = :mime, filename = coalesce(filename, :filename), updated_at = now()
-        WHERE id = :id AND status IN ('processing', 'waiting') AND deleted_at IS NULL
-    """), {"id": document_id, "key": new.object_key, "sha": new.sha256, "size": new.size_bytes,
-           "mime": new.mime_type, "filename": new.filename}).rowcount == 1
+    return conn.execute(sql.RECORD_FETCH, {
+        "id": document_id, "key": new.object_key, "sha": new.sha256, "size": new.size_bytes,
+        "mime": new.mime_type, "filename": new.filename}).rowcount == 1
 
 
 def object_in_use(conn: Connection, object_key: str, besides: str | None = None) -> bool:
     """Whether a document not deleted (other than ``besides``) refers to the stored object."""
-    return conn.execute(text("""
-        SELECT 1 FROM documents
-        WHERE object_key = :key AND deleted_at IS NULL
-          AND (CAST(:besides AS uuid) IS NULL OR id <> CAST(:besides AS uuid))
-        LIMIT 1
-    """), {"key": object_key, "besides": besides}).first() is not None
+    return conn.execute(sql.OBJECT_IN_USE, {"key": object_key, "besides": besides}).first() is not None
 
 
 def complete_from(conn: Connection, document_id: str, source_document_id: str, chunk_count: int) -> bool:
     """Complete a document with the outcome of an earlier document of the same content (a
     re-ingest of unchanged bytes): no extraction, OCR or embedding is repeated."""
-    row = conn.execute(text("""
-        UPDATE documents d SET status = 'completed', extractor = s.extractor, markdown = s.markdown,
-               page_count = s.page_count, chunk_count = :chunks, quality = s.quality,
-               language = s.language, extraction = s.extraction, annotation = s.annotation,
-               error_code = NULL, error_message = NULL, finished_at = now(), updated_at = now()
-        FROM documents s
-        WHERE d.id = :id AND s.id = CAST(:source AS uuid) AND s.status = 'completed'
-          AND d.status IN ('processing', 'waiting') AND d.deleted_at IS NULL
-        RETURNING d.id
-    """), {"id": document_id, "source": source_document_id, "chunks": chunk_count}).one_or_none()
+    row = conn.execute(sql.COMPLETE_FROM, {
+        "id": document_id, "source": source_document_id, "chunks": chunk_count}).one_or_none()
     return row is not None
 
 
 def fail_document(conn: Connection, document_id: str, code: str, message: str,
                   report: dict[str, Any] | None = None) -> bool:
     """Mark a document failed; ``False`` when it is no longer in progress (cancelled)."""
-    return conn.execute(text("""
-        UPDATE documents SET status = 'failed', error_code = :code, error_message = :message,
-               extraction = COALESCE(CAST(:report AS jsonb), extraction),
-               finished_at = now(), updated_at = now()
-        WHERE id = :id AND status IN ('processing', 'waiting')
-    """), {"id": document_id, "code": code, "message": message[:2000],
-           "report": json.dumps(report) if report else None}).rowcount == 1
+    return conn.execute(sql.FAIL_DOCUMENT, {
+        "id": document_id, "code": code, "message": message[:2000],
+        "report": json.dumps(report) if report else None}).rowcount == 1
 
 
 def job_options(conn: Connection, job_id: str) -> dict[str, Any]:
     """The options a job was submitted with (``{}`` for an unknown job)."""
-    row = conn.execute(text("SELECT options FROM jobs WHERE id = CAST(:job AS uuid)"),
-                       {"job": job_id}).one_or_none()
+    row = conn.execute(sql.JOB_OPTIONS, {"job": job_id}).one_or_none()
     return dict(row.options or {}) if row else {}
 
 
@@ -614,28 +454,9 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
     """Set the job's terminal status from its documents; ``None`` while some are unfinished.
     Its event (``job.completed``, ...) is written by a trigger, in this transaction (migration
     0016), as are those of documents that become completed or failed."""
-    row = conn.execute(text("""
-        WITH counts AS (
-            -- The outcome is the submitted documents' (attachments are listed under them);
-            -- nothing is final while any row, attachments included, is unfinished.
-            SELECT count(*) FILTER (WHERE status = 'completed' AND parent_id IS NULL) AS completed,
-                   count(*) FILTER (WHERE status = 'failed' AND parent_id IS NULL) AS failed,
-                   count(*) FILTER (WHERE status NOT IN ('completed', 'failed', 'cancelled'))
-                       AS unfinished
-            FROM documents WHERE job_id = :job
-        )
-        UPDATE jobs j SET
-            status = CASE WHEN c.failed = 0 AND c.completed = 0 THEN 'cancelled'
-                          WHEN c.failed = 0 THEN 'completed'
-                          WHEN c.completed = 0 THEN 'failed'
-                          ELSE 'completed_with_errors' END,
-            finished_at = now(), updated_at = now()
-        FROM counts c
-        WHERE j.id = :job AND c.unfinished = 0 AND j.status IN ('queued', 'running')
-        RETURNING j.status, j.tenant_id
-    """), {"job": job_id}).one_or_none()
+    row = conn.execute(sql.FINALIZE_JOB, {"job": job_id}).one_or_none()
     if row is None:
-        current = conn.execute(text("SELECT status FROM jobs WHERE id = :job"), {"job": job_id})
+        current = conn.execute(sql.JOB_STATUS, {"job": job_id})
         status = current.scalar_one_or_none()
         return status if status in TERMINAL_JOB_STATES else None
     return str(row.status)
@@ -644,28 +465,14 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
 def unpublished_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int, int]]:
     """Jobs written (or reopened for a retry) but never published, because the publisher died
     or the broker was down: (job id, number of batches, retry number), oldest first."""
-    rows = conn.execute(text("""
-        SELECT j.id, j.retries, (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS batches
-        FROM jobs j
-        WHERE j.published_at IS NULL AND j.status IN ('queued', 'running')
-          AND j.updated_at < now() - make_interval(secs => :age)
-        ORDER BY j.created_at
-        LIMIT 100
-    """), {"age": older_than_seconds}).all()
+    rows = conn.execute(sql.UNPUBLISHED_JOBS, {"age": older_than_seconds}).all()
     return [(str(r.id), int(r.batches), int(r.retries)) for r in rows]
 
 
 def unsettled_jobs(conn: Connection, older_than_seconds: float) -> list[str]:
     """Jobs whose documents are all terminal but which were never finalised (a lost chord
     callback)."""
-    rows = conn.execute(text("""
-        SELECT j.id FROM jobs j
-        WHERE j.status IN ('queued', 'running')
-          AND j.updated_at < now() - make_interval(secs => :age)
-          AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.job_id = j.id
-                          AND d.status NOT IN ('completed', 'failed', 'cancelled'))
-        LIMIT 100
-    """), {"age": older_than_seconds}).all()
+    rows = conn.execute(sql.UNSETTLED_JOBS, {"age": older_than_seconds}).all()
     return [str(r.id) for r in rows]
 
 
@@ -677,59 +484,33 @@ def find_idempotent_job(conn: Connection, tenant_id: str, key: str) -> tuple[str
 
     An older use of the key is released, so that the key can name a new job.
     """
-    conn.execute(text("""
-        UPDATE jobs SET idempotency_key = NULL
-        WHERE tenant_id = :tenant AND idempotency_key = :key
-          AND created_at < now() - make_interval(hours => :window)
-    """), {"tenant": tenant_id, "key": key, "window": IDEMPOTENCY_WINDOW_HOURS})
-    row = conn.execute(text("""
-        SELECT id, request_sha256 FROM jobs WHERE tenant_id = :tenant AND idempotency_key = :key
-    """), {"tenant": tenant_id, "key": key}).one_or_none()
+    conn.execute(sql.RELEASE_OLD_IDEMPOTENCY_KEY, {
+        "tenant": tenant_id, "key": key, "window": IDEMPOTENCY_WINDOW_HOURS})
+    row = conn.execute(sql.FIND_IDEMPOTENT_JOB, {"tenant": tenant_id, "key": key}).one_or_none()
     return (str(row.id), str(row.request_sha256)) if row else None
 
 
 def list_jobs(conn: Connection, tenant_id: str, status: str | None, limit: int,
               offset: int) -> list[JobProgress]:
     """The caller's jobs with their progress, newest first, in one query."""
-    sql = _PROGRESS.format(
-        where="j.tenant_id = :tenant AND (CAST(:status AS text) IS NULL OR j.status = :status)",
-        order="ORDER BY j.created_at DESC, j.id LIMIT :limit OFFSET :offset")
-    rows = conn.execute(text(sql), {"tenant": tenant_id, "status": status, "limit": limit,
-                                    "offset": offset, "mail_types": _MAIL_TYPES}).mappings().all()
+    rows = conn.execute(sql.LIST_JOBS, {"tenant": tenant_id, "status": status, "limit": limit,
+                                        "offset": offset, "mail_types": _MAIL_TYPES}).mappings().all()
     return [from_row(JobProgress, r) for r in rows]
-
-
-_DOCUMENT_FIELDS = """
-    d.id, d.job_id, d.external_id AS document_id, d.status, d.error_code, d.error_message,
-    d.filename, d.mime_type, d.size_bytes, d.sha256, d.source, d.url, d.extractor, d.page_count,
-    d.chunk_count, d.attempts, d.metadata, d.quality, d.language, d.annotation, d.created_at,
-    d.started_at, d.finished_at, d.parent_id
-"""
 
 
 def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | None,
                    limit: int, offset: int) -> list[DocumentOutcome]:
-    rows = conn.execute(text(f"""
-        SELECT {_DOCUMENT_FIELDS} FROM documents d
-        WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid) AND d.deleted_at IS NULL
-          AND d.parent_id IS NULL AND (CAST(:status AS text) IS NULL OR d.status = :status)
-        ORDER BY d.batch_no, d.external_id
-        LIMIT :limit OFFSET :offset
-    """), {"tenant": tenant_id, "job": job_id, "status": status, "limit": limit,
-           "offset": offset}).mappings().all()
+    rows = conn.execute(sql.LIST_DOCUMENTS, {
+        "tenant": tenant_id, "job": job_id, "status": status, "limit": limit,
+        "offset": offset}).mappings().all()
     return [from_row(DocumentOutcome, r) for r in rows]
 
 
 def failed_documents(conn: Connection, tenant_id: str, job_id: str, limit: int) -> list[DocumentOutcome]:
     """A job's failed documents, attachments included (a failed attachment is worth telling
     about too), by external id."""
-    rows = conn.execute(text(f"""
-        SELECT {_DOCUMENT_FIELDS} FROM documents d
-        WHERE d.tenant_id = :tenant AND d.job_id = CAST(:job AS uuid) AND d.status = 'failed'
-          AND d.deleted_at IS NULL
-        ORDER BY d.external_id
-        LIMIT :limit
-    """), {"tenant": tenant_id, "job": job_id, "limit": limit}).mappings().all()
+    rows = conn.execute(sql.FAILED_DOCUMENTS, {
+        "tenant": tenant_id, "job": job_id, "limit": limit}).mappings().all()
     return [from_row(DocumentOutcome, r) for r in rows]
 
 
@@ -737,25 +518,11 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> Docume
     """One document's outcome, Markdown and (when its content is the one indexed) chunks."""
     if not is_uuid(document_uuid):
         return None
-    row = conn.execute(text(f"""
-        SELECT {_DOCUMENT_FIELDS}, d.markdown, d.extraction FROM documents d
-        WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid) AND d.deleted_at IS NULL
-    """), {"tenant": tenant_id, "id": document_uuid}).mappings().one_or_none()
+    row = conn.execute(sql.GET_DOCUMENT, {"tenant": tenant_id, "id": document_uuid}).mappings().one_or_none()
     if row is None:
         return None
-    chunks = conn.execute(text("""
-        SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.boxes,
-               c.start_s, c.end_s, c.token_count
-        FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
-        WHERE sd.tenant_id = :tenant AND sd.source_document_id = CAST(:id AS uuid)
-        ORDER BY c.chunk_no
-    """), {"tenant": tenant_id, "id": document_uuid}).mappings().all()
-    attachments = conn.execute(text("""
-        SELECT id, external_id AS document_id, filename, mime_type, status, error_code, error_message,
-               chunk_count
-        FROM documents WHERE parent_id = CAST(:id AS uuid) AND deleted_at IS NULL
-        ORDER BY external_id
-    """), {"id": document_uuid}).mappings().all()
+    chunks = conn.execute(sql.CHUNKS_OF_DOCUMENT, {"tenant": tenant_id, "id": document_uuid}).mappings().all()
+    attachments = conn.execute(sql.ATTACHMENTS_OF_DOCUMENT, {"id": document_uuid}).mappings().all()
     return DocumentDetail(
         **row_values(DocumentDetail, row),
         chunks=[IndexedChunk(**{**c, "heading_path": list(c["heading_path"] or [])}) for c in chunks],
@@ -769,45 +536,19 @@ def upsert_attachment(conn: Connection, parent: WorkDocument, external_id: str, 
     next) or ``failed`` with ``error``.  Replays converge on the same row; ``None`` when that
     row is already terminal (or the id belongs to a document the client submitted)."""
     metadata = {**parent.metadata, "attachment_of": parent.external_id}
-    row = conn.execute(text("""
-        INSERT INTO documents AS d (tenant_id, job_id, external_id, batch_no, source, object_key,
-                                    filename, mime_type, size_bytes, sha256, metadata, status,
-                                    error_code, error_message, attempts, started_at, finished_at,
-                                    parent_id)
-        SELECT p.tenant_id, p.job_id, :external_id, p.batch_no, 'attachment', :key, :name, :mime,
-               :size, :sha, CAST(:metadata AS jsonb),
-               CASE WHEN CAST(:code AS text) IS NULL THEN 'processing' ELSE 'failed' END,
-               :code, :message, 1, now(), CASE WHEN CAST(:code AS text) IS NULL THEN NULL ELSE now() END,
-               p.id
-        -- Only under a parent still being processed: a cancelled mail gets no new attachments.
-        FROM documents p WHERE p.id = CAST(:parent AS uuid) AND p.status = 'processing'
-        ON CONFLICT (job_id, external_id) DO UPDATE SET
-            object_key = excluded.object_key, mime_type = excluded.mime_type,
-            size_bytes = excluded.size_bytes, sha256 = excluded.sha256, status = excluded.status,
-            error_code = excluded.error_code, error_message = excluded.error_message,
-            attempts = d.attempts + 1, started_at = now(), finished_at = excluded.finished_at,
-            updated_at = now()
-        WHERE d.parent_id = excluded.parent_id AND d.status NOT IN ('completed', 'failed', 'cancelled')
-        RETURNING id, tenant_id, job_id, external_id, object_key, filename, mime_type, sha256,
-                  metadata, attempts, url, source, status
-    """), {"parent": parent.id, "external_id": external_id, "name": name,
-           "key": new.object_key if new else None, "mime": new.mime_type if new else None,
-           "size": new.size_bytes if new else None, "sha": new.sha256 if new else None,
-           "metadata": json.dumps(metadata), "code": error[0] if error else None,
-           "message": error[1][:2000] if error else None}).mappings().one_or_none()
+    row = conn.execute(sql.UPSERT_ATTACHMENT, {
+        "parent": parent.id, "external_id": external_id, "name": name,
+        "key": new.object_key if new else None, "mime": new.mime_type if new else None,
+        "size": new.size_bytes if new else None, "sha": new.sha256 if new else None,
+        "metadata": json.dumps(metadata), "code": error[0] if error else None,
+        "message": error[1][:2000] if error else None}).mappings().one_or_none()
     return WorkDocument.from_row(row) if row else None
 
 
 def attachment_ids(conn: Connection, tenant_id: str, document_uuid: str) -> list[str]:
     """Every attachment below a document (attachments of attachments included)."""
-    return [str(r) for r in conn.execute(text("""
-        WITH RECURSIVE below AS (
-            SELECT id FROM documents WHERE parent_id = CAST(:id AS uuid) AND tenant_id = :tenant
-            UNION ALL
-            SELECT d.id FROM documents d JOIN below b ON d.parent_id = b.id
-        )
-        SELECT id FROM below
-    """), {"id": document_uuid, "tenant": tenant_id}).scalars()]
+    return [str(r) for r in conn.execute(sql.ATTACHMENT_IDS, {
+        "id": document_uuid, "tenant": tenant_id}).scalars()]
 
 
 def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
@@ -822,26 +563,16 @@ def cancel_job(conn: Connection, tenant_id: str, job_id: str) -> str | None:
     if not is_uuid(job_id):
         return None
     # The job row lock orders concurrent cancels, deletes, claims and the finalising callback.
-    job = conn.execute(text("""
-        SELECT status FROM jobs WHERE id = CAST(:job AS uuid) AND tenant_id = :tenant FOR UPDATE
-    """), {"job": job_id, "tenant": tenant_id}).one_or_none()
+    job = conn.execute(sql.LOCK_JOB_OF_TENANT, {"job": job_id, "tenant": tenant_id}).one_or_none()
     if job is None:
         return None
     if job.status in TERMINAL_JOB_STATES:
         return str(job.status)
-    cancelled = conn.execute(text("""
-        UPDATE documents SET status = 'cancelled', finished_at = now(), updated_at = now(),
-               error_message = CASE WHEN status = 'pending' THEN NULL
-                                    ELSE 'cancelled while ' || status END
-        WHERE job_id = :job AND status IN ('pending', 'processing', 'waiting')
-    """), {"job": job_id}).rowcount
+    cancelled = conn.execute(sql.CANCEL_DOCUMENTS, {"job": job_id}).rowcount
     if not cancelled:
         return finalize_job(conn, job_id) or str(job.status)
     # The job.cancelled event is written by a trigger, in this transaction (migration 0016).
-    conn.execute(text("""
-        UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
-        WHERE id = :job
-    """), {"job": job_id})
+    conn.execute(sql.CANCEL_JOB, {"job": job_id})
     return "cancelled"
 
 
@@ -851,31 +582,17 @@ def reopen_failed(conn: Connection, tenant_id: str, job_id: str) -> tuple[int, l
     Returns (retry number, batches to run again); ``None`` if the job is not the caller's.
     Raises ``ValueError`` when the job is still running or has nothing to retry.
     """
-    job = conn.execute(text("""
-        SELECT status FROM jobs WHERE id = CAST(:job AS uuid) AND tenant_id = :tenant FOR UPDATE
-    """), {"job": job_id, "tenant": tenant_id}).one_or_none() if is_uuid(job_id) else None
+    job = conn.execute(sql.LOCK_JOB_OF_TENANT, {
+        "job": job_id, "tenant": tenant_id}).one_or_none() if is_uuid(job_id) else None
     if job is None:
         return None
     if job.status in ("queued", "running"):
         raise ValueError("the job is still running")
-    batches = conn.execute(text("""
-        UPDATE documents SET status = 'pending', error_code = NULL, error_message = NULL,
-               finished_at = NULL, updated_at = now()
-        WHERE job_id = :job AND status = 'failed' AND deleted_at IS NULL
-        RETURNING batch_no
-    """), {"job": job_id}).scalars().all()
+    batches = conn.execute(sql.REOPEN_FAILED_DOCUMENTS, {"job": job_id}).scalars().all()
     if not batches:
         raise ValueError("the job has no failed documents")
-    retry = conn.execute(text("""
-        UPDATE jobs SET status = 'running', retries = retries + 1, finished_at = NULL,
-               published_at = NULL, updated_at = now()
-        WHERE id = :job RETURNING retries
-    """), {"job": job_id}).scalar_one()
-    conn.execute(text("""
-        UPDATE batches SET status = 'queued', finished_at = NULL, admitted_at = NULL,
-               published_at = NULL
-        WHERE job_id = :job AND batch_no = ANY(CAST(:batches AS int[]))
-    """), {"job": job_id, "batches": sorted(set(batches))})
+    retry = conn.execute(sql.REOPEN_JOB, {"job": job_id}).scalar_one()
+    conn.execute(sql.REQUEUE_BATCHES, {"job": job_id, "batches": sorted(set(batches))})
     return int(retry), sorted(set(batches))
 
 
@@ -892,27 +609,11 @@ def mark_document_deleted(conn: Connection, tenant_id: str, document_uuid: str) 
     whether it is the indexed version, and its object key if no other document shares it)."""
     if not is_uuid(document_uuid):
         return None
-    row = conn.execute(text("""
-        UPDATE documents SET deleted_at = now(), markdown = NULL, updated_at = now(),
-               -- An unfinished document ends here, whoever is working on it: its worker
-               -- stops at its next checkpoint and can no longer commit it (lock_for_commit).
-               status = CASE WHEN status IN ('pending', 'processing', 'waiting') THEN 'cancelled'
-                             ELSE status END,
-               error_code = CASE WHEN status IN ('pending', 'processing', 'waiting') THEN 'deleted'
-                                 ELSE error_code END,
-               error_message = CASE WHEN status IN ('pending', 'processing', 'waiting')
-                                    THEN 'deleted while ' || status ELSE error_message END,
-               finished_at = CASE WHEN status IN ('pending', 'processing', 'waiting') THEN now()
-                                  ELSE finished_at END
-        WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant AND deleted_at IS NULL
-        RETURNING external_id, object_key
-    """), {"id": document_uuid, "tenant": tenant_id}).one_or_none()
+    row = conn.execute(sql.MARK_DOCUMENT_DELETED, {"id": document_uuid, "tenant": tenant_id}).one_or_none()
     if row is None:
         return None
-    indexed = conn.execute(text("""
-        SELECT 1 FROM search_documents
-        WHERE tenant_id = :tenant AND source_document_id = CAST(:id AS uuid)
-    """), {"tenant": tenant_id, "id": document_uuid}).first() is not None
+    indexed = conn.execute(sql.DOCUMENT_IS_INDEXED, {
+        "tenant": tenant_id, "id": document_uuid}).first() is not None
     shared = row.object_key is None or object_in_use(conn, row.object_key, besides=document_uuid)
     return DeletedDocument(external_id=row.external_id, indexed=indexed,
                            object_key=None if shared else row.object_key)

@@ -9,8 +9,8 @@ A cooling provider is still asked when every other one failed: it may be the onl
 
 The extractor runs in a child process and knows nothing of the database; the pipeline reads
 :func:`active` into the extraction options and records the attempts' 429s with
-:func:`record` afterwards (tasks/pipeline.py).  The statements are named and documented
-below; tests/test_media.py runs them.
+:func:`record` afterwards (tasks/pipeline.py).  The statements are named and documented in
+app/statements/provider_cooldowns.py; tests/test_media.py runs them.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from app.statements import provider_cooldowns as sql
 from extractors.base import Attempt
 
 # A 429 without a Retry-After (or an HTTP date) cools its provider this long.
@@ -27,30 +28,6 @@ DEFAULT_COOLDOWN_SECONDS = 60.0
 # A Retry-After beyond this is not believed further (a provider asking for a day would
 # otherwise be skipped for a day even after its quota reset).
 MAX_COOLDOWN_SECONDS = 3600.0
-
-# name: active_cooldowns
-# Providers cooling now: the epoch seconds their cool-down ends, the 429s that put them
-# there, the last one's error.
-_ACTIVE = text("""
-SELECT provider, extract(epoch FROM until) AS until, hits, last_error
-FROM provider_cooldowns
-WHERE until > now()
-ORDER BY provider
-""")
-
-# name: record_cooldown
-# A provider's cool-down runs to now + :seconds, never shortened by a later, shorter
-# answer (two workers meeting 429s at once keep the longer).  ``hits`` counts the 429s that
-# put it on cool-down since it last cooled down fully.
-_RECORD = text("""
-INSERT INTO provider_cooldowns AS c (provider, until, last_error)
-VALUES (:provider, now() + make_interval(secs => :seconds), :error)
-ON CONFLICT (provider) DO UPDATE
-SET until = greatest(c.until, EXCLUDED.until),
-    hits = CASE WHEN c.until > now() THEN c.hits + 1 ELSE 1 END,
-    last_error = EXCLUDED.last_error,
-    updated_at = now()
-""")
 
 
 @dataclass(frozen=True)
@@ -64,7 +41,7 @@ class Cooldown:
 def active(conn: Connection) -> list[Cooldown]:
     """The providers cooling now."""
     return [Cooldown(row.provider, float(row.until), int(row.hits), row.last_error)
-            for row in conn.execute(_ACTIVE)]
+            for row in conn.execute(sql.ACTIVE_COOLDOWNS)]
 
 
 def rate_limited(attempts: Iterable[Attempt]) -> dict[str, tuple[float, str]]:
@@ -85,5 +62,5 @@ def record(conn: Connection, attempts: Iterable[Attempt]) -> list[str]:
     """Put on cool-down every provider these attempts met rate-limited; their names."""
     limited = rate_limited(attempts)
     for provider, (seconds, error) in limited.items():
-        conn.execute(_RECORD, {"provider": provider, "seconds": seconds, "error": error[:500]})
+        conn.execute(sql.RECORD_COOLDOWN, {"provider": provider, "seconds": seconds, "error": error[:500]})
     return sorted(limited)

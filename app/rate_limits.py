@@ -6,9 +6,10 @@ interval* ``T = 60 s / per_minute``) and up to ``burst`` at once after being idl
 state is one *theoretical arrival time* (``tat``) per key, in the UNLOGGED table
 ``rate_limit_arrivals`` (migration 0015): a request at ``now`` is admitted when
 ``tat - now <= (burst - 1) * T``, and then moves ``tat`` to ``max(tat, now) + T``; a refused
-request leaves it as it was.  One statement, :data:`ADMIT_REQUEST`, decides and records a
-request, atomically (the upsert locks the key's row, so concurrent requests of one key are
-decided one after the other), on the database's clock (API machines' clocks may disagree).
+request leaves it as it was.  One statement, :data:`app.statements.rate_limits.ADMIT_REQUEST`,
+decides and records a request, atomically (the upsert locks the key's row, so concurrent
+requests of one key are decided one after the other), on the database's clock (API machines'
+clocks may disagree).
 
 Why not flask-limiter/limits: their released storages (limits 5.8, flask-limiter 4.1) are
 memory, redis, memcached and MongoDB only, and their strategies are window counters, not
@@ -28,7 +29,9 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
+
+from app.statements import rate_limits as sql
 
 # The policy's name in the RateLimit-Policy and RateLimit fields.
 POLICY_NAME = "default"
@@ -114,31 +117,10 @@ class RateDecision:
         return fields
 
 
-# Decide one request of key :key_id and record it, in one statement.  The proposed row
-# (``excluded``) is a first request's: ``tat = now + T``, always admitted.  For a known key,
-# every SET expression reads the row as it was (``a``): admitted when ``a.tat - now <= tau``
-# (``excluded.tat - T`` is now); then ``tat = max(a.tat, now) + T``, which is
-# ``greatest(a.tat + T, excluded.tat)``; a refusal keeps ``a.tat``.  :now is NULL in service
-# (the database's clock at the statement) and a fixed time in tests, which drive the clock
-# through it.  Returns the verdict, the new arrival time and the clock it was decided at.
-ADMIT_REQUEST = text("""
-    INSERT INTO rate_limit_arrivals AS a (api_key_id, tat, admitted)
-    VALUES (CAST(:key_id AS uuid),
-            coalesce(CAST(:now AS timestamptz), statement_timestamp()) + CAST(:emission AS interval),
-            true)
-    ON CONFLICT (api_key_id) DO UPDATE SET
-        admitted = a.tat <= excluded.tat - CAST(:emission AS interval) + CAST(:tolerance AS interval),
-        tat = CASE WHEN a.tat <= excluded.tat - CAST(:emission AS interval) + CAST(:tolerance AS interval)
-                   THEN greatest(a.tat + CAST(:emission AS interval), excluded.tat)
-                   ELSE a.tat END
-    RETURNING a.admitted, a.tat, coalesce(CAST(:now AS timestamptz), statement_timestamp()) AS now
-""")
-
-
 def admit(conn: Connection, key_id: str, policy: RatePolicy, now: datetime | None = None) -> RateDecision:
     """Decide (and record) one request of key ``key_id`` under ``policy`` at ``now`` (by
     default the database's clock).  Commit soon: the key's row stays locked until then."""
-    row = conn.execute(ADMIT_REQUEST, {
+    row = conn.execute(sql.ADMIT_REQUEST, {
         "key_id": key_id, "now": now,
         "emission": timedelta(microseconds=policy.emission_us),
         "tolerance": timedelta(microseconds=policy.tolerance_us)}).one()

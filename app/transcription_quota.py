@@ -2,12 +2,13 @@
 
 A recording costs provider money by the second, so its seconds are *reserved* before any
 provider is called: the probed duration is added to the key's row for today in the one
-statement that checks the limit (:data:`RESERVE_TRANSCRIPTION`), so that two recordings racing
-cannot both pass a limit that only one fits (the second waits for the first's row lock and
-then sees its seconds).  Once the transcription has ended the reservation is *settled* to
-what was actually sent (:func:`settle`): the decoded track's duration, or on a failure the
-pieces some provider was called for, nothing when none was.  A worker that dies in between
-leaves the reservation charged: it is the most that could have been sent.
+statement that checks the limit (:data:`app.statements.transcription_quota.RESERVE_TRANSCRIPTION`),
+so that two recordings racing cannot both pass a limit that only one fits (the second waits
+for the first's row lock and then sees its seconds).  Once the transcription has ended the
+reservation is *settled* to what was actually sent (:func:`settle`): the decoded track's
+duration, or on a failure the pieces some provider was called for, nothing when none was.  A
+worker that dies in between leaves the reservation charged: it is the most that could have
+been sent.
 
 The period is the UTC day, like every other usage row (app/usage.py): a leaked key or a runaway
 client can burn one day's allowance before anyone notices, not a month's.  The limit is the
@@ -22,11 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
-# The row of a job without a key: NULLs cannot meet in a unique index on PostgreSQL 14, so the
-# index (migration 0025) and every statement here read a missing key as the nil UUID.
-_NO_KEY = "'00000000-0000-0000-0000-000000000000'::uuid"
+from app.statements import transcription_quota as sql
 
 
 @dataclass(frozen=True)
@@ -55,52 +54,6 @@ class Refusal:
                 "PAGEMILL_TRANSCRIPTION_SECONDS_PER_DAY)")
 
 
-# The limit of the key that submitted job :job: its own, else :default_limit; 0 (unlimited)
-# for a job without a key.  A key deleted meanwhile falls back to the setting.
-_JOB_METER = """
-    SELECT j.tenant_id, j.api_key_id,
-           CASE WHEN j.api_key_id IS NULL THEN 0
-                ELSE coalesce(k.transcription_seconds_per_day, :default_limit) END AS limit_seconds
-    FROM jobs j LEFT JOIN api_keys k ON k.id = j.api_key_id
-    WHERE j.id = CAST(:job AS uuid)
-"""
-
-# Add :seconds to the day's row of job :job's key (today, UTC, by the database's clock) if
-# that keeps the row within the key's limit, or whatever it is when :bounded is false (a
-# recording already transcribed: metered, not refused).  One statement: concurrent
-# reservations of one key serialise on the row (or on the unique index for the day's first),
-# and the ON CONFLICT condition is evaluated on the latest row, so a limit cannot be passed
-# twice.  Returns the row as it now is; no row: refused (or the job is gone).
-RESERVE_TRANSCRIPTION = text(f"""
-    WITH meter AS ({_JOB_METER})
-    INSERT INTO transcription_usage AS u (tenant_id, api_key_id, day, seconds)
-    SELECT tenant_id, api_key_id, (now() AT TIME ZONE 'UTC')::date, :seconds FROM meter
-    WHERE NOT :bounded OR limit_seconds = 0 OR :seconds <= limit_seconds
-    ON CONFLICT (tenant_id, day, coalesce(api_key_id, {_NO_KEY}))
-    DO UPDATE SET seconds = u.seconds + EXCLUDED.seconds
-    WHERE NOT :bounded OR (SELECT limit_seconds FROM meter) = 0
-       OR u.seconds + EXCLUDED.seconds <= (SELECT limit_seconds FROM meter)
-    RETURNING u.tenant_id::text AS tenant_id, u.api_key_id::text AS api_key_id, u.day
-""")
-
-# What a refused reservation is measured against: the key's limit and its seconds today.
-TRANSCRIPTION_STANDING = text(f"""
-    WITH meter AS ({_JOB_METER})
-    SELECT m.limit_seconds, coalesce(u.seconds, 0) AS used_seconds
-    FROM meter m LEFT JOIN transcription_usage u
-      ON u.tenant_id = m.tenant_id AND u.day = (now() AT TIME ZONE 'UTC')::date
-     AND coalesce(u.api_key_id, {_NO_KEY}) = coalesce(m.api_key_id, {_NO_KEY})
-""")
-
-# Move a reservation's row by :delta seconds (what was sent less what was reserved); never
-# below zero, whatever a concurrent settlement did.
-SETTLE_TRANSCRIPTION = text(f"""
-    UPDATE transcription_usage SET seconds = greatest(0, seconds + :delta)
-    WHERE tenant_id = CAST(:tenant AS uuid) AND day = :day
-      AND coalesce(api_key_id, {_NO_KEY}) = coalesce(CAST(:key AS uuid), {_NO_KEY})
-""")
-
-
 def reserve(conn: Connection, job_id: str, seconds: float,
             default_limit: int) -> Reservation | Refusal | None:
     """Charge ``seconds`` of transcription to today's row of the key that submitted job
@@ -110,10 +63,10 @@ def reserve(conn: Connection, job_id: str, seconds: float,
     if seconds < 0:
         raise ValueError(f"a recording cannot last {seconds} s")
     params = {"job": job_id, "seconds": float(seconds), "default_limit": default_limit, "bounded": True}
-    row = conn.execute(RESERVE_TRANSCRIPTION, params).one_or_none()
+    row = conn.execute(sql.RESERVE_TRANSCRIPTION, params).one_or_none()
     if row is not None:
         return Reservation(row.tenant_id, row.api_key_id, row.day, float(seconds))
-    standing = conn.execute(TRANSCRIPTION_STANDING, params).one_or_none()
+    standing = conn.execute(sql.TRANSCRIPTION_STANDING, params).one_or_none()
     if standing is None:
         return None
     return Refusal(int(standing.limit_seconds), float(standing.used_seconds), float(seconds))
@@ -123,7 +76,7 @@ def charge(conn: Connection, job_id: str, seconds: float) -> None:
     """Meter ``seconds`` already transcribed for job ``job_id``, whatever the key's limit (a
     recording inside an e-mail, transcribed with it before its length could be known)."""
     if seconds > 0:
-        conn.execute(RESERVE_TRANSCRIPTION, {"job": job_id, "seconds": float(seconds),
+        conn.execute(sql.RESERVE_TRANSCRIPTION, {"job": job_id, "seconds": float(seconds),
                                              "default_limit": 0, "bounded": False})
 
 
@@ -131,5 +84,5 @@ def settle(conn: Connection, reservation: Reservation, sent_seconds: float) -> N
     """Replace what ``reservation`` charged by ``sent_seconds``, what was actually sent."""
     delta = max(0.0, sent_seconds) - reservation.seconds
     if delta:
-        conn.execute(SETTLE_TRANSCRIPTION, {"delta": delta, "tenant": reservation.tenant_id,
+        conn.execute(sql.SETTLE_TRANSCRIPTION, {"delta": delta, "tenant": reservation.tenant_id,
                                             "day": reservation.day, "key": reservation.api_key_id})

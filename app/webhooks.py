@@ -1,7 +1,7 @@
-"""Webhook endpoints and deliveries: the SQL of subscribing, of claiming due deliveries and of
-recording what each attempt got.  Events are not written here: triggers write them to the
-outbox in the transaction of the change they report, and fan each one out to a delivery per
-endpoint that wants it (migration 0016).
+"""Webhook endpoints and deliveries: subscribing, claiming due deliveries and recording what
+each attempt got (the statements: app/statements/webhooks.py).  Events are not written here:
+triggers write them to the outbox in the transaction of the change they report, and fan each
+one out to a delivery per endpoint that wants it (migration 0016).
 
 The schedule lives in the database.  A ``pending`` delivery is due at its ``next_attempt_at``;
 :func:`claim_due` takes due rows with ``FOR UPDATE SKIP LOCKED`` (concurrent claimers never
@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from app.jobs import is_uuid
 from app.rows import from_row
+from app.statements import webhooks as sql
 from app.webhook_delivery import AttemptOutcome
 
 JOB_EVENTS = ("job.completed", "job.completed_with_errors", "job.failed", "job.cancelled")
@@ -132,49 +133,32 @@ def event_body(topic: str, created_at: datetime, payload: dict[str, Any]) -> byt
                       separators=(",", ":"), ensure_ascii=False).encode()
 
 
-_ENDPOINT_FIELDS = """
-    id, url, events, description, created_at, updated_at, disabled_at, disabled_reason,
-    CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END
-        AS previous_secret_expires_at
-"""
-
-
 def create_endpoint(conn: Connection, tenant_id: str, url: str, events: Sequence[str],
                     description: str | None, secret_token: str) -> Endpoint:
     """A new endpoint; ``secret_token`` is its signing secret already encrypted.  Raises
     :class:`TooManyEndpoints` over the tenant's limit."""
     # The tenant row lock orders concurrent creations, so that the count below holds (NO KEY:
     # rows inserted for the tenant elsewhere, which only share its key, do not wait for it).
-    conn.execute(text("SELECT 1 FROM tenants WHERE id = :tenant FOR NO KEY UPDATE"),
-                 {"tenant": tenant_id})
-    count = conn.execute(text("SELECT count(*) FROM webhook_endpoints WHERE tenant_id = :tenant"),
-                         {"tenant": tenant_id}).scalar_one()
+    conn.execute(sql.LOCK_TENANT_FOR_ENDPOINTS, {"tenant": tenant_id})
+    count = conn.execute(sql.COUNT_ENDPOINTS, {"tenant": tenant_id}).scalar_one()
     if count >= MAX_ENDPOINTS_PER_TENANT:
         raise TooManyEndpoints(f"a tenant has at most {MAX_ENDPOINTS_PER_TENANT} webhook endpoints")
-    row = conn.execute(text(f"""
-        INSERT INTO webhook_endpoints (tenant_id, url, events, description, secret)
-        VALUES (:tenant, :url, CAST(:events AS text[]), :description, :secret)
-        RETURNING {_ENDPOINT_FIELDS}
-    """), {"tenant": tenant_id, "url": url, "events": sorted(set(events)),
-           "description": description, "secret": secret_token}).mappings().one()
+    row = conn.execute(sql.INSERT_ENDPOINT, {
+        "tenant": tenant_id, "url": url, "events": sorted(set(events)),
+        "description": description, "secret": secret_token}).mappings().one()
     return from_row(Endpoint, row)
 
 
 def list_endpoints(conn: Connection, tenant_id: str, limit: int, offset: int) -> list[Endpoint]:
-    rows = conn.execute(text(f"""
-        SELECT {_ENDPOINT_FIELDS} FROM webhook_endpoints WHERE tenant_id = :tenant
-        ORDER BY created_at DESC, id LIMIT :limit OFFSET :offset
-    """), {"tenant": tenant_id, "limit": limit, "offset": offset}).mappings().all()
+    rows = conn.execute(sql.LIST_ENDPOINTS, {
+        "tenant": tenant_id, "limit": limit, "offset": offset}).mappings().all()
     return [from_row(Endpoint, r) for r in rows]
 
 
 def get_endpoint(conn: Connection, tenant_id: str, endpoint_id: str) -> Endpoint | None:
     if not is_uuid(endpoint_id):
         return None
-    row = conn.execute(text(f"""
-        SELECT {_ENDPOINT_FIELDS} FROM webhook_endpoints
-        WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant
-    """), {"id": endpoint_id, "tenant": tenant_id}).mappings().one_or_none()
+    row = conn.execute(sql.GET_ENDPOINT, {"id": endpoint_id, "tenant": tenant_id}).mappings().one_or_none()
     return from_row(Endpoint, row) if row else None
 
 
@@ -182,9 +166,7 @@ def delete_endpoint(conn: Connection, tenant_id: str, endpoint_id: str) -> bool:
     """Remove an endpoint with its deliveries and attempts."""
     if not is_uuid(endpoint_id):
         return False
-    return conn.execute(text("""
-        DELETE FROM webhook_endpoints WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant
-    """), {"id": endpoint_id, "tenant": tenant_id}).rowcount == 1
+    return conn.execute(sql.DELETE_ENDPOINT, {"id": endpoint_id, "tenant": tenant_id}).rowcount == 1
 
 
 def rotate_secret(conn: Connection, tenant_id: str, endpoint_id: str,
@@ -193,14 +175,9 @@ def rotate_secret(conn: Connection, tenant_id: str, endpoint_id: str,
     ``ROTATION_OVERLAP_HOURS`` (a second rotation within that time ends the oldest's)."""
     if not is_uuid(endpoint_id):
         return None
-    row = conn.execute(text(f"""
-        UPDATE webhook_endpoints
-        SET previous_secret = secret, secret = :secret, updated_at = now(),
-            previous_secret_expires_at = now() + make_interval(hours => :hours)
-        WHERE id = CAST(:id AS uuid) AND tenant_id = :tenant
-        RETURNING {_ENDPOINT_FIELDS}
-    """), {"id": endpoint_id, "tenant": tenant_id, "secret": secret_token,
-           "hours": ROTATION_OVERLAP_HOURS}).mappings().one_or_none()
+    row = conn.execute(sql.ROTATE_SECRET, {
+        "id": endpoint_id, "tenant": tenant_id, "secret": secret_token,
+        "hours": ROTATION_OVERLAP_HOURS}).mappings().one_or_none()
     return from_row(Endpoint, row) if row else None
 
 
@@ -208,25 +185,12 @@ def list_deliveries(conn: Connection, tenant_id: str, endpoint_id: str, status: 
                     limit: int, offset: int) -> list[Delivery]:
     """An endpoint's deliveries, newest event first, each with its attempts (two queries for
     the page, whatever its length)."""
-    rows = conn.execute(text("""
-        SELECT d.id, d.event_id, o.topic AS type, d.status, d.attempts AS attempt_count,
-               CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at,
-               d.last_status_code, d.last_error, d.created_at, d.delivered_at
-        FROM webhook_deliveries d
-        JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        JOIN outbox o ON o.id = d.event_id
-        WHERE e.id = CAST(:endpoint AS uuid) AND e.tenant_id = :tenant
-          AND (CAST(:status AS text) IS NULL OR d.status = :status)
-        ORDER BY d.event_id DESC
-        LIMIT :limit OFFSET :offset
-    """), {"endpoint": endpoint_id, "tenant": tenant_id, "status": status, "limit": limit,
-           "offset": offset}).mappings().all()
+    rows = conn.execute(sql.LIST_DELIVERIES, {
+        "endpoint": endpoint_id, "tenant": tenant_id, "status": status, "limit": limit,
+        "offset": offset}).mappings().all()
     attempts: dict[int, list[Attempt]] = {}
     if rows:
-        for a in conn.execute(text("""
-            SELECT delivery_id, attempted_at, status_code, error, duration_ms FROM webhook_attempts
-            WHERE delivery_id = ANY(CAST(:ids AS bigint[])) ORDER BY delivery_id, id
-        """), {"ids": [r["id"] for r in rows]}).mappings():
+        for a in conn.execute(sql.ATTEMPTS_OF_DELIVERIES, {"ids": [r["id"] for r in rows]}).mappings():
             attempts.setdefault(a["delivery_id"], []).append(from_row(Attempt, a))
     deliveries = []
     for r in rows:
@@ -243,16 +207,8 @@ def redeliver(conn: Connection, tenant_id: str, endpoint_id: str, event_id: int)
     endpoint is disabled."""
     if not is_uuid(endpoint_id):
         return False
-    return conn.execute(text("""
-        INSERT INTO webhook_deliveries AS d (endpoint_id, event_id)
-        SELECT e.id, o.id FROM webhook_endpoints e JOIN outbox o ON o.tenant_id = e.tenant_id
-        WHERE e.id = CAST(:endpoint AS uuid) AND e.tenant_id = :tenant AND o.id = :event
-          AND e.disabled_at IS NULL
-        ON CONFLICT (endpoint_id, event_id) DO UPDATE SET
-            status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now(),
-            leased_until = NULL
-        RETURNING d.id
-    """), {"endpoint": endpoint_id, "tenant": tenant_id, "event": event_id}).first() is not None
+    return conn.execute(sql.REDELIVER, {
+        "endpoint": endpoint_id, "tenant": tenant_id, "event": event_id}).first() is not None
 
 
 @dataclass(frozen=True)
@@ -281,61 +237,10 @@ def claim_due(conn: Connection, limit: int, lease_seconds: float,
     delivery back, and never more than ``shares`` allow in flight.  Paused endpoints (the
     breaker) are skipped until their pause ends."""
     shares = shares or SenderShares()
-    rows = conn.execute(text("""
-        WITH in_flight AS (
-            SELECT d.endpoint_id, e.tenant_id
-            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE d.leased_until > now()
-        ), tenant_load AS (
-            SELECT tenant_id, count(*) AS n FROM in_flight GROUP BY tenant_id
-        ), endpoint_load AS (
-            SELECT endpoint_id, count(*) AS n FROM in_flight GROUP BY endpoint_id
-        ), candidates AS (
-            -- Each live endpoint's earliest due deliveries, no more than it may send at once (an
-            -- index probe per endpoint): a backlog of thousands is never sorted at each claim.
-            SELECT c.id, c.next_attempt_at, e.id AS endpoint_id, e.tenant_id, e.consecutive_failures
-            FROM webhook_endpoints e
-            CROSS JOIN LATERAL (
-                SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-                WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
-                ORDER BY d.next_attempt_at, d.id
-                LIMIT :endpoint_share
-            ) c
-            WHERE e.disabled_at IS NULL AND (e.paused_until IS NULL OR e.paused_until <= now())
-        ), ranked AS (
-            SELECT c.id, c.next_attempt_at, c.consecutive_failures,
-                   coalesce(t.n, 0) + row_number() OVER (
-                       PARTITION BY c.tenant_id ORDER BY c.next_attempt_at, c.id) AS tenant_rank,
-                   coalesce(p.n, 0) + row_number() OVER (
-                       PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS endpoint_rank
-            FROM candidates c
-            LEFT JOIN tenant_load t ON t.tenant_id = c.tenant_id
-            LEFT JOIN endpoint_load p ON p.endpoint_id = c.endpoint_id
-        ), chosen AS (
-            SELECT id, tenant_rank, next_attempt_at FROM ranked
-            WHERE tenant_rank <= :tenant_share
-              AND endpoint_rank <= CASE WHEN consecutive_failures >= :threshold
-                                        THEN :tripped_share ELSE :endpoint_share END
-        ), due AS (
-            SELECT d.id FROM webhook_deliveries d JOIN chosen c ON c.id = d.id
-            WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-            ORDER BY c.tenant_rank, c.next_attempt_at
-            LIMIT :limit
-            FOR UPDATE OF d SKIP LOCKED
-        )
-        UPDATE webhook_deliveries d
-        SET attempts = d.attempts + 1, updated_at = now(),
-            next_attempt_at = now() + make_interval(secs => :lease),
-            leased_until = now() + make_interval(secs => :lease)
-        FROM due, webhook_endpoints e, outbox o
-        WHERE d.id = due.id AND e.id = d.endpoint_id AND o.id = d.event_id
-        RETURNING d.id, d.attempts, d.event_id, e.id AS endpoint_id, e.tenant_id, e.url, e.secret,
-                  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END
-                      AS previous_secret,
-                  o.topic, o.created_at, o.payload
-    """), {"limit": limit, "lease": lease_seconds, "tenant_share": shares.tenant,
-           "endpoint_share": shares.endpoint, "tripped_share": shares.tripped_endpoint,
-           "threshold": BREAKER_THRESHOLD}).mappings().all()
+    rows = conn.execute(sql.CLAIM_DUE, {
+        "limit": limit, "lease": lease_seconds, "tenant_share": shares.tenant,
+        "endpoint_share": shares.endpoint, "tripped_share": shares.tripped_endpoint,
+        "threshold": BREAKER_THRESHOLD}).mappings().all()
     return [ClaimedDelivery(
         id=int(r["id"]), attempts=int(r["attempts"]), event_id=int(r["event_id"]),
         endpoint_id=str(r["endpoint_id"]), tenant_id=str(r["tenant_id"]), url=r["url"],
@@ -349,10 +254,7 @@ def live_endpoints(conn: Connection, endpoint_ids: Sequence[str]) -> set[str]:
     flight to the others)."""
     if not endpoint_ids:
         return set()
-    rows = conn.execute(text("""
-        SELECT id FROM webhook_endpoints
-        WHERE id = ANY(CAST(:ids AS uuid[])) AND disabled_at IS NULL
-    """), {"ids": sorted(set(endpoint_ids))})
+    rows = conn.execute(sql.LIVE_ENDPOINTS, {"ids": sorted(set(endpoint_ids))})
     return {str(r.id) for r in rows}
 
 
@@ -385,9 +287,7 @@ def record_outcome(conn: Connection, claimed: ClaimedDelivery, outcome: AttemptO
     # Locks in the order a deletion takes them, endpoint then deliveries (a DELETE of the
     # endpoint cascades to its deliveries), so that recording and deleting never deadlock.  KEY
     # SHARE: recorders of the same endpoint do not wait for one another, a deletion waits.
-    failures = conn.execute(text("""
-        SELECT consecutive_failures FROM webhook_endpoints WHERE id = CAST(:id AS uuid) FOR KEY SHARE
-    """), {"id": claimed.endpoint_id}).scalar_one_or_none()
+    failures = conn.execute(sql.LOCK_ENDPOINT_FOR_OUTCOME, {"id": claimed.endpoint_id}).scalar_one_or_none()
     if failures is None:
         return "deleted"
     if outcome.error is not None:
@@ -406,42 +306,18 @@ def record_outcome(conn: Connection, claimed: ClaimedDelivery, outcome: AttemptO
         status = "pending" if delay is not None else "dead"
     # One statement stores the attempt (while the delivery exists) and settles the delivery,
     # only if it is still in this attempt's hands: a redelivery requested meanwhile wins.
-    settled, recorded = conn.execute(text("""
-        WITH settled AS (
-            UPDATE webhook_deliveries
-            SET status = CASE WHEN status = 'disabled' THEN status ELSE :status END,
-                last_status_code = :code, last_error = :error, updated_at = now(),
-                leased_until = NULL,
-                next_attempt_at = CASE WHEN :status = 'pending'
-                                       THEN now() + make_interval(secs => :delay)
-                                       ELSE next_attempt_at END,
-                delivered_at = CASE WHEN :status = 'delivered' THEN now() END
-            WHERE id = :id AND attempts = :attempts
-            RETURNING id
-        ), attempt AS (
-            INSERT INTO webhook_attempts (delivery_id, status_code, error, duration_ms)
-            SELECT id, :code, :error, :ms FROM webhook_deliveries WHERE id = :id
-            RETURNING delivery_id
-        )
-        SELECT (SELECT count(*) FROM settled), (SELECT count(*) FROM attempt)
-    """), {"id": claimed.id, "attempts": claimed.attempts, "status": status,
-           "code": outcome.status_code, "error": outcome.error, "delay": delay or 0.0,
-           "ms": outcome.duration_ms}).one()
+    settled, recorded = conn.execute(sql.RECORD_ATTEMPT, {
+        "id": claimed.id, "attempts": claimed.attempts, "status": status,
+        "code": outcome.status_code, "error": outcome.error, "delay": delay or 0.0,
+        "ms": outcome.duration_ms}).one()
     if not recorded:
         return "deleted"
     # An exhausted event that could not be delivered makes no further one.
     if settled and status == "dead" and claimed.topic != EXHAUSTED:
-        conn.execute(text("""
-            INSERT INTO outbox (tenant_id, topic, payload)
-            VALUES (:tenant, :topic, jsonb_build_object(
-                'endpoint_id', CAST(:endpoint AS text), 'event_id', CAST(:event AS text),
-                'attempts', CAST(:attempts AS integer), 'last_status_code', CAST(:code AS integer),
-                'last_error', CAST(:error AS text),
-                'links', jsonb_build_object(
-                    'deliveries', '/v1/webhooks/' || CAST(:endpoint AS text) || '/deliveries')))
-        """), {"tenant": claimed.tenant_id, "topic": EXHAUSTED, "endpoint": claimed.endpoint_id,
-               "event": claimed.message_id, "attempts": claimed.attempts,
-               "code": outcome.status_code, "error": outcome.error})
+        conn.execute(sql.INSERT_EXHAUSTED_EVENT, {
+            "tenant": claimed.tenant_id, "topic": EXHAUSTED, "endpoint": claimed.endpoint_id,
+            "event": claimed.message_id, "attempts": claimed.attempts,
+            "code": outcome.status_code, "error": outcome.error})
     return status
 
 
@@ -452,11 +328,7 @@ def _printable(value: str) -> str:
 def release_lease(conn: Connection, claimed: ClaimedDelivery) -> None:
     """The attempt was never made (its endpoint went away before it started): the delivery is
     no longer in flight, and due again at once if it still exists."""
-    conn.execute(text("""
-        UPDATE webhook_deliveries
-        SET leased_until = NULL, attempts = attempts - 1, next_attempt_at = now(), updated_at = now()
-        WHERE id = :id AND attempts = :attempts
-    """), {"id": claimed.id, "attempts": claimed.attempts})
+    conn.execute(sql.RELEASE_LEASE, {"id": claimed.id, "attempts": claimed.attempts})
 
 
 def _update_breaker(conn: Connection, endpoint_id: str, failures: int, outcome: AttemptOutcome,
@@ -465,27 +337,12 @@ def _update_breaker(conn: Connection, endpoint_id: str, failures: int, outcome: 
     endpoint (:func:`breaker_pause`)."""
     if outcome.status_code is not None:
         if failures:
-            conn.execute(text("""
-                UPDATE webhook_endpoints SET consecutive_failures = 0, paused_until = NULL
-                WHERE id = CAST(:id AS uuid)
-            """), {"id": endpoint_id})
+            conn.execute(sql.CLOSE_BREAKER, {"id": endpoint_id})
         return
     pause = breaker_pause(failures + 1, schedule)
-    conn.execute(text("""
-        UPDATE webhook_endpoints
-        SET consecutive_failures = consecutive_failures + 1,
-            paused_until = CASE WHEN CAST(:pause AS double precision) IS NULL THEN paused_until
-                                ELSE now() + make_interval(secs => :pause) END
-        WHERE id = CAST(:id AS uuid)
-    """), {"id": endpoint_id, "pause": pause})
+    conn.execute(sql.COUNT_FAILURE, {"id": endpoint_id, "pause": pause})
 
 
 def _disable_endpoint(conn: Connection, endpoint_id: str, reason: str) -> None:
-    conn.execute(text("""
-        UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = :reason, updated_at = now()
-        WHERE id = CAST(:id AS uuid) AND disabled_at IS NULL
-    """), {"id": endpoint_id, "reason": reason})
-    conn.execute(text("""
-        UPDATE webhook_deliveries SET status = 'disabled', updated_at = now()
-        WHERE endpoint_id = CAST(:id AS uuid) AND status = 'pending'
-    """), {"id": endpoint_id})
+    conn.execute(sql.DISABLE_ENDPOINT, {"id": endpoint_id, "reason": reason})
+    conn.execute(sql.DISABLE_PENDING_DELIVERIES, {"id": endpoint_id})

@@ -25,11 +25,11 @@ from sqlalchemy import text
 from app.metrics import directory
 from app.metrics.database import (
     DOCUMENT_STATUSES,
-    HAS_WEBHOOKS,
     DatabaseGauges,
     read_documents,
     read_queues,
 )
+from app.statements.metrics import HAS_WEBHOOKS
 from tests.conftest import ROOT, bearer, terminate, wait_for
 
 STAGES_OF_A_TEXT_DOCUMENT = ("fetch", "extract", "chunk", "embed", "index")

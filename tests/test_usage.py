@@ -118,7 +118,7 @@ def test_usage_statement_reads_the_usage_index(engine: Engine, metered: dict[str
 
 
 def _usage_sql() -> TextClause:
-    from app.usage import USAGE_BY_KEY_AND_DAY
+    from app.statements.usage import USAGE_BY_KEY_AND_DAY
 
     return USAGE_BY_KEY_AND_DAY
 

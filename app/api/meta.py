@@ -10,7 +10,7 @@ import time
 from typing import cast
 
 from flask import Blueprint, Response, current_app, jsonify, send_from_directory
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from app.api.context import config, runtime
 from app.api.errors import error_response
@@ -18,6 +18,7 @@ from app.api.openapi import Answer, build_spec, documented
 from app.api.responses import ErrorSchema, HealthSchema
 from app.api.web import secure_page
 from app.readiness import connect_broker, missing_broker_client, schema_problem
+from app.statements import health as sql
 from indexing.embedding import model_missing
 from tasks.heartbeat import STALE_AFTER_SECONDS, live_workers
 
@@ -55,7 +56,7 @@ _SPEC = "pagemill.openapi"
 def healthz() -> Response:
     try:
         with runtime().engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
+            conn.execute(sql.PING)
     except Exception as exc:  # report, do not crash the probe
         return error_response(503, "database_unavailable", _unreachable(exc))
     return jsonify(HealthSchema().dump({"status": "ok"}))

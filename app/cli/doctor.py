@@ -196,16 +196,13 @@ def _database_checks(config: Config) -> Iterator[Check]:
 
 def _schema_checks(engine: Engine) -> Iterator[Check]:
     """pgvector installed in the database, and the schema at the newest migration."""
-    from sqlalchemy import text
-
     from app.readiness import schema_problem
+    from app.statements import doctor as sql
 
     try:
         with engine.connect() as conn:
-            available = conn.execute(text(
-                "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")).scalar()
-            installed = conn.execute(text(
-                "SELECT extversion FROM pg_extension WHERE extname = 'vector'")).scalar()
+            available = conn.execute(sql.VECTOR_AVAILABLE).scalar()
+            installed = conn.execute(sql.VECTOR_INSTALLED).scalar()
             problem = schema_problem(conn)
     except Exception as exc:  # a role without access to the catalogs, a dropped connection
         yield Check("migrations", False, True, f"cannot read the schema's revision: {_first_line(exc)}")

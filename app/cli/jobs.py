@@ -113,18 +113,13 @@ def _newest_jobs(conn: Connection, tenant: str | None, status: str | None,
                  limit: int) -> list[tuple[JobProgress, str]]:
     """(progress, tenant name) of the newest jobs; one query for one tenant (the API's), one
     per job across tenants (``limit`` bounds them)."""
-    from sqlalchemy import text
-
     from app import jobs as job_queries
+    from app.statements import cli_jobs as sql
 
     if tenant is not None:
         tenant_id = existing_tenant_id(conn, tenant)
         return [(p, tenant) for p in job_queries.list_jobs(conn, tenant_id, status, limit, 0)]
-    rows = conn.execute(text("""
-        SELECT j.id::text AS id, t.name FROM jobs j JOIN tenants t ON t.id = j.tenant_id
-        WHERE CAST(:status AS text) IS NULL OR j.status = :status
-        ORDER BY j.created_at DESC, j.id LIMIT :limit
-    """), {"status": status, "limit": limit}).all()
+    rows = conn.execute(sql.NEWEST_JOBS, {"status": status, "limit": limit}).all()
     found = []
     for row in rows:
         progress = job_queries.job_progress(conn, row.id, None)
@@ -135,20 +130,18 @@ def _newest_jobs(conn: Connection, tenant: str | None, status: str | None,
 
 def existing_tenant_id(conn: Connection, name: str) -> str:
     """The id of the tenant named ``name``; never creates one (these commands only read)."""
-    from sqlalchemy import text
+    from app.statements import cli_jobs as sql
 
-    found = conn.execute(text("SELECT id::text FROM tenants WHERE name = :name"),
-                         {"name": name}).scalar_one_or_none()
+    found = conn.execute(sql.TENANT_ID, {"name": name}).scalar_one_or_none()
     if found is None:
         raise click.ClickException(f"no tenant is named {name!r}")
     return str(found)
 
 
 def _tenant_name(conn: Connection, tenant_id: str) -> str:
-    from sqlalchemy import text
+    from app.statements import cli_jobs as sql
 
-    return str(conn.execute(text("SELECT name FROM tenants WHERE id = :id"),
-                            {"id": tenant_id}).scalar_one())
+    return str(conn.execute(sql.TENANT_NAME, {"id": tenant_id}).scalar_one())
 
 
 def _job_object(progress: JobProgress, tenant_name: str) -> dict[str, Any]:

@@ -3,14 +3,14 @@ Collector, in the scraping process only (multiprocess mode cannot carry custom c
 and these are facts of the database, not of a process).  Imports prometheus_client: import it
 after :func:`app.metrics.series_module` (app/metrics/exposition.py does).
 
-Each statement is named, cheap and bounded: the queue statements read the broker's tables
-through its ``(queue, priority, id)`` index (migrations 0002 and 0010), the webhook backlog
-the partial index of pending deliveries (0016), and the documents by status one grouped
-count.  A reading is reused for ``ttl`` seconds, so that several scrapers (or a dashboard's
-refresh) cost one round of queries, and runs under a statement timeout.  A failed reading
-leaves its gauges out of the scrape (logged), never a wrong number; so do the queue gauges
-when the broker is not pagemill's PostgreSQL transport (``BROKER_URL=redis://...``): its
-messages are not in this database.
+Each statement is named (app/statements/metrics.py), cheap and bounded: the queue statements
+read the broker's tables through its ``(queue, priority, id)`` index (migrations 0002 and
+0010), the webhook backlog the partial index of pending deliveries (0016), and the documents
+by status one grouped count.  A reading is reused for ``ttl`` seconds, so that several scrapers
+(or a dashboard's refresh) cost one round of queries, and runs under a statement timeout.  A
+failed reading leaves its gauges out of the scrape (logged), never a wrong number; so do the
+queue gauges when the broker is not pagemill's PostgreSQL transport
+(``BROKER_URL=redis://...``): its messages are not in this database.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from typing import TypeVar
 
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
 from app.jobs import DOCUMENT_STATES
+from app.statements import metrics as sql
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -38,36 +39,7 @@ DOCUMENT_STATUSES = DOCUMENT_STATES
 
 #: A reading that takes longer is abandoned (its gauges are left out of that scrape).
 STATEMENT_TIMEOUT_MS = 5000
-
-#: Per task queue: its ready messages (visible and unexpired: what a consumer would get now,
-#: as AMQP counts a queue's depth) and the age in seconds of the oldest of them (0: none).
-#: A queue with no messages is listed too (the LEFT JOIN), with 0 and 0.
-QUEUE_DEPTH = text("""
-SELECT q.queue,
-       count(m.id) AS depth,
-       coalesce(extract(epoch FROM now() - min(m.created_at)), 0) AS oldest_seconds
-FROM unnest(CAST(:queues AS text[])) AS q(queue)
-LEFT JOIN broker_messages m
-       ON m.queue = q.queue AND m.visible_at <= now()
-      AND (m.expires_at IS NULL OR m.expires_at > now())
-GROUP BY q.queue
-ORDER BY q.queue
-""")
-
-#: Messages moved to the dead letters (delivery budget spent, or rejected) and still there
-#: (``pagemill broker dead-letters`` lists and requeues them).
-DEAD_LETTERS = text("SELECT count(*) FROM broker_dead_letters")
-
-#: Document rows by status.
-DOCUMENTS_BY_STATUS = text("SELECT status, count(*) FROM documents GROUP BY status")
-
-#: Whether this database has webhooks (migration 0016); without them there is no backlog.
-HAS_WEBHOOKS = text("SELECT to_regclass('webhook_deliveries') IS NOT NULL")
-
-#: Webhook deliveries not yet made (due now or waiting for a retry).
-WEBHOOK_BACKLOG = text("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'")
-
-_TIMEOUT = text(f"SET LOCAL statement_timeout = {STATEMENT_TIMEOUT_MS}")
+_TIMEOUT = sql.statement_timeout(STATEMENT_TIMEOUT_MS)
 
 
 def task_queue_names() -> tuple[str, ...]:
@@ -85,25 +57,25 @@ def read_queues(conn: Connection, queues: tuple[str, ...]) -> list[Metric]:
                               labels=["queue"])
     oldest = GaugeMetricFamily("pagemill_queue_oldest_seconds", "Age of the oldest message "
                                "ready for a worker, by queue (0: none)", labels=["queue"])
-    for queue, count, seconds in conn.execute(QUEUE_DEPTH, {"queues": list(queues)}):
+    for queue, count, seconds in conn.execute(sql.QUEUE_DEPTH, {"queues": list(queues)}):
         depth.add_metric([queue], float(count))
         oldest.add_metric([queue], float(seconds))
     dead = GaugeMetricFamily("pagemill_dead_letters", "Broker messages in the dead letters",
-                             value=float(conn.execute(DEAD_LETTERS).scalar_one()))
+                             value=float(conn.execute(sql.DEAD_LETTERS).scalar_one()))
     return [depth, oldest, dead]
 
 
 def read_documents(conn: Connection) -> list[Metric]:
     counts = {status: 0 for status in DOCUMENT_STATUSES}
-    counts.update({status: int(n) for status, n in conn.execute(DOCUMENTS_BY_STATUS)})
+    counts.update({status: int(n) for status, n in conn.execute(sql.DOCUMENTS_BY_STATUS)})
     family = GaugeMetricFamily("pagemill_documents", "Document rows by status", labels=["status"])
     for status, n in counts.items():
         family.add_metric([status], float(n))
     families: list[Metric] = [family]
-    if conn.execute(HAS_WEBHOOKS).scalar_one():
+    if conn.execute(sql.HAS_WEBHOOKS).scalar_one():
         families.append(GaugeMetricFamily(
             "pagemill_webhook_backlog", "Webhook deliveries not yet made (due or awaiting a retry)",
-            value=float(conn.execute(WEBHOOK_BACKLOG).scalar_one())))
+            value=float(conn.execute(sql.WEBHOOK_BACKLOG).scalar_one())))
     return families
 
 
