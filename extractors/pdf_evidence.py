@@ -61,8 +61,9 @@ from typing import TYPE_CHECKING
 
 from extractors.pdf_contents import contents_title
 from extractors.pdf_outline import OutlineEntry, title_key
-from extractors.pdf_tables import FoundTable, to_markdown
+from extractors.pdf_tables import FoundTable
 from extractors.pdf_tags import Box, PageTags, TaggedHeading, TaggedItem, TaggedRegion, TaggedTable, union
+from extractors.tables import cells_to_markdown
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import Line, _Draft, _Style
@@ -552,7 +553,7 @@ def _found_table(table: TaggedTable, words: list[Word]) -> FoundTable:
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
     x0, top, x1, bottom = table.box
-    return FoundTable(x0, top, x1, bottom, cells, to_markdown(cells), header_rows=max(1, header_rows))
+    return FoundTable(x0, top, x1, bottom, cells, cells_to_markdown(cells), header_rows=max(1, header_rows))
 
 
 def _overlap(table: FoundTable, other: FoundTable) -> float:

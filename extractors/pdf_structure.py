@@ -69,9 +69,10 @@ from extractors.pdf_evidence import (
     tagged_tables,
 )
 from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
-from extractors.pdf_tables import FoundTable, find_tables, to_markdown
+from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import PageLayout, Word
+from extractors.tables import cells_to_markdown
 
 # Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
 # running headers or footers.
@@ -371,7 +372,7 @@ def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable
 def _logical_columns(table: FoundTable) -> FoundTable:
     """A right-to-left table with its columns in reading order, the rightmost first."""
     cells = logical_columns(table.cells)
-    return table if cells is None else replace(table, cells=cells, markdown=to_markdown(cells))
+    return table if cells is None else replace(table, cells=cells, markdown=cells_to_markdown(cells))
 
 
 def _mark_contents(lines: dict[int, list[Line]]) -> None:

@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from extractors.pdf_tables import NUMERIC, FoundTable, to_markdown
+from extractors.pdf_tables import NUMERIC, FoundTable
 from extractors.pdf_words import Word
+from extractors.tables import cells_to_markdown
 
 # A note that a table goes on ("Table 3 (continued)", "continued on next page"): it may stand
 # between a table's parts without parting them.
@@ -253,7 +254,7 @@ def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int) -> None:
     rows = table.cells[drop:]
     cells = stitch.table.cells + rows
     first = stitch.table
-    stitch.table = FoundTable(first.x0, first.top, first.x1, first.bottom, cells, to_markdown(cells),
+    stitch.table = FoundTable(first.x0, first.top, first.x1, first.bottom, cells, cells_to_markdown(cells),
                               ruled=first.ruled, header_rows=first.header_rows)
     stitch.parts.append((page, table))
     stitch.rows.append(len(rows))
@@ -292,7 +293,7 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
         return None
     words = [w for row in kept for w in row]
     return FoundTable(before.x0, min(w.top for w in words), before.x1, max(w.bottom for w in words), taken,
-                      to_markdown(taken), ruled=before.ruled, header_rows=0)
+                      cells_to_markdown(taken), ruled=before.ruled, header_rows=0)
 
 
 def _fitted(row: list[Word], gaps: list[tuple[float, float]], table: FoundTable) -> list[str] | None:

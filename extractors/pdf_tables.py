@@ -41,6 +41,7 @@ from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
 from extractors.pdf_words import PageLayout, Ruling, Word
+from extractors.tables import cells_to_markdown
 
 T = TypeVar("T")
 _Gap = tuple[float, float]  # an x range on the page
@@ -159,25 +160,6 @@ def _stacked_column(table: FoundTable) -> bool:
 
 def _filled(cells: list[list[str]]) -> int:
     return sum(1 for row in cells for c in row if c.strip())
-
-
-def to_markdown(cells: list[list[str]]) -> str:
-    """A pipe table: the first row as header, a separator, one line per further row."""
-    if not cells:
-        return ""
-    width = max(len(row) for row in cells)
-
-    def line(row: list[str]) -> str:
-        padded = [_cell_text(c) for c in row] + [""] * (width - len(row))
-        return "| " + " | ".join(padded) + " |"
-
-    out = [line(cells[0]), "| " + " | ".join(["---"] * width) + " |"]
-    out += [line(row) for row in cells[1:]]
-    return "\n".join(out)
-
-
-def _cell_text(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
 
 
 def _inside(word: Word, table: FoundTable) -> bool:
@@ -322,7 +304,7 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word]) -> Fo
     cells = _drop_empty(cells)
     if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells):
         return None
-    return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, to_markdown(cells), ruled=True)
+    return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True)
 
 
 def _boxed_prose(cells: list[list[str]]) -> bool:
@@ -736,7 +718,7 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
         return None
     x0 = min(w.x0 for line in block for w in line.words)
     x1 = max(w.x1 for line in block for w in line.words)
-    return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, to_markdown(cells),
+    return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows)
 
 

@@ -6,12 +6,15 @@ from extractors.base import Table
 
 
 def cells_to_markdown(cells: list[list[str]]) -> str:
+    """A pipe table, the one renderer of every engine's tables: the first row as header, a
+    separator, one line per further row, short rows padded; a cell's whitespace (line breaks
+    included) collapses to single spaces and its pipes are escaped."""
     if not cells:
         return ""
     width = max(len(row) for row in cells)
 
     def line(row: list[str]) -> str:
-        padded = [(cell or "").replace("|", "\\|").replace("\n", " ").strip() for cell in row]
+        padded = [" ".join((cell or "").split()).replace("|", "\\|") for cell in row]
         padded += [""] * (width - len(padded))
         return "| " + " | ".join(padded) + " |"
 

@@ -1,4 +1,4 @@
-"""Celery tasks of the ingestion pipeline: thin wrappers over :mod:`tasks.pipeline`."""
+"""Celery tasks of the ingestion pipeline: thin wrappers over :mod:`tasks.processing`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.config import Config
 from app.dispatch import dispatch, publish_admitted
 from app.runtime import Runtime
 from tasks.celery import app
-from tasks.pipeline import process_batch
+from tasks.processing import process_batch
 from tasks.runtime import get_runtime
 
 log = logging.getLogger(__name__)

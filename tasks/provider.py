@@ -28,7 +28,7 @@ from extractors import mistral
 from extractors.base import ExtractionError, ExtractionResult
 from extractors.sniff import sniff
 from tasks.celery import app
-from tasks.pipeline import index_prepared, load_bytes, prepare_result
+from tasks.processing import index_prepared, load_bytes, prepare_result
 from tasks.runtime import get_runtime
 
 log = logging.getLogger(__name__)

@@ -317,7 +317,7 @@ def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
 def test_cancel_stops_pending_documents(client, key, engine, storage, config):
     from app import jobs
     from app.submission import stage_record
-    from tasks.pipeline import process_batch
+    from tasks.processing import process_batch
 
     tenant = _principal(engine, key).tenant_id
     docs = [stage_record(storage, tenant, {"id": f"c{i}", "title": "", "text": "words",
@@ -339,7 +339,7 @@ def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, 
                                                                     config):
     from app import jobs
     from app.jobs import stage_document
-    from tasks.pipeline import process_batch
+    from tasks.processing import process_batch
     from tests.test_pipeline import _mail_with_attachments
 
     tenant = _principal(engine, key).tenant_id

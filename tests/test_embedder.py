@@ -163,14 +163,14 @@ def test_the_first_document_pins_its_tenant_and_other_vectors_are_refused(engine
 def test_workers_embed_a_pinned_tenant_with_its_embedder_not_their_own(engine, tenant, monkeypatch) -> None:
     from app.auth import ensure_tenant
     from indexing import tenant_embedders
-    from tasks import pipeline
+    from tasks import processing
 
-    monkeypatch.setattr(pipeline, "embedder_in_use", lambda name=None: name or "onnx-int8")
+    monkeypatch.setattr(processing, "embedder_in_use", lambda name=None: name or "onnx-int8")
     with engine.begin() as conn:
         tenant_embedders.pin(conn, tenant, "torch")
         fresh = ensure_tenant(conn, f"{tenant}-fresh")
     # This worker runs onnx-int8: a tenant pinned to torch stays torch, a new one takes onnx-int8.
-    assert pipeline.tenant_embedders_of(engine, {tenant, fresh}) == {tenant: "torch", fresh: "onnx-int8"}
+    assert processing.tenant_embedders_of(engine, {tenant, fresh}) == {tenant: "torch", fresh: "onnx-int8"}
 
 
 def test_reembed_moves_every_vector_and_the_pin_in_one_step(engine, tenant) -> None:

@@ -91,9 +91,9 @@ def table_blocks(markdown: str) -> list[str]:
 
 
 def expected_table() -> str:
-    from extractors.pdf_tables import to_markdown
+    from extractors.tables import cells_to_markdown
 
-    return to_markdown(ROWS)
+    return cells_to_markdown(ROWS)
 
 
 @pytest.mark.parametrize("rotation", [0, 90, 180, 270])

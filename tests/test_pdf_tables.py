@@ -7,8 +7,9 @@ import io
 
 import pytest
 
-from extractors.pdf_tables import find_tables, to_markdown
+from extractors.pdf_tables import find_tables
 from extractors.pdf_words import PageLayout, Ruling, Word
+from extractors.tables import cells_to_markdown
 from tests.corpus import CORPUS, needs_corpus
 
 SIZE = 10.0
@@ -208,7 +209,7 @@ def test_pages_beyond_the_work_bounds_get_no_tables() -> None:
 
 
 def test_markdown_escapes_pipes_and_flattens_newlines() -> None:
-    assert to_markdown([["a|b", "c"], ["line one\nline two", ""]]) == \
+    assert cells_to_markdown([["a|b", "c"], ["line one\nline two", ""]]) == \
         "| a\\|b | c |\n| --- | --- |\n| line one line two |  |"
 
 

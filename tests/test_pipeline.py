@@ -19,7 +19,7 @@ from sqlalchemy import text
 from app import jobs
 from app.jobs import stage_document
 from app.submission import stage_record, submit_job
-from tasks.pipeline import MAX_ATTEMPTS, process_batch
+from tasks.processing import MAX_ATTEMPTS, process_batch
 from tests.conftest import ROOT, wait_for
 from tests.corpus import needs_corpus
 

@@ -13,7 +13,7 @@ from app.jobs import stage_document
 from extractors.base import ExtractOptions
 from extractors.mistral import MistralSettings
 from tasks import provider
-from tasks.pipeline import process_batch
+from tasks.processing import process_batch
 from tests.conftest import ROOT, wait_for
 from tests.corpus import CORPUS, needs_corpus
 from tests.fake_mistral import IMAGE_TEXT

@@ -21,7 +21,7 @@ from sqlalchemy import text
 from app import jobs, secret_options
 from app.api import create_app
 from app.secret_options import SecretKeyUnavailable, blind, home_key, reveal, seal
-from tasks.pipeline import process_batch
+from tasks.processing import process_batch
 from tests.conftest import bearer, hold_job, wait_for
 
 _auth = bearer

@@ -94,7 +94,7 @@ def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, eng
     from app import jobs
     from app.jobs import stage_document
     from tasks import provider
-    from tasks.pipeline import process_batch
+    from tasks.processing import process_batch
     from tests.conftest import ROOT
 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
@@ -134,7 +134,7 @@ def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, 
     from app import jobs
     from app.api import create_app
     from app.auth import create_key
-    from tasks.pipeline import process_batch
+    from tasks.processing import process_batch
     from tests.conftest import ROOT
 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")

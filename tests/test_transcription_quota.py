@@ -224,7 +224,7 @@ def groq() -> Iterator[FakeTranscriber]:
 @needs_ffmpeg
 def test_the_worker_refuses_a_recording_over_the_limit_before_any_provider_call(
         engine: Engine, storage: LocalStorage, config: Config, groq: FakeTranscriber, tmp_path: Path) -> None:
-    from tasks.pipeline import process_batch
+    from tasks.processing import process_batch
 
     groq.calls.clear()
     groq.script.clear()
@@ -272,7 +272,7 @@ def test_a_recording_inside_an_e_mail_is_metered(engine: Engine, storage: LocalS
     checked: it cannot be refused, but its seconds count against the key's day."""
     from email.message import EmailMessage
 
-    from tasks.pipeline import process_batch
+    from tasks.processing import process_batch
 
     groq.calls.clear()
     groq.script.clear()
