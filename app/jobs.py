@@ -6,7 +6,6 @@ make it drift.  Every statement that reads a job for a caller filters by tenant.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from collections import Counter
@@ -20,21 +19,12 @@ from sqlalchemy import Connection
 from app import admission
 from app.rows import from_row, row_values
 from app.statements import jobs as sql
-from app.storage import Storage
 from extractors.mime import MAIL_TYPES
-from extractors.sniff import PARSEABLE, sniff
 
 JOB_STATES = ("queued", "running", "completed", "completed_with_errors", "failed", "cancelled")
 TERMINAL_JOB_STATES = ("completed", "completed_with_errors", "failed", "cancelled")
 # "waiting": handed to a remote provider's batch API (tasks/provider.py).
 DOCUMENT_STATES = ("pending", "processing", "waiting", "completed", "failed", "cancelled")
-
-
-class UnsupportedDocument(ValueError):
-    def __init__(self, external_id: str, reason: str) -> None:
-        super().__init__(f"{external_id}: {reason}")
-        self.external_id = external_id
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -188,34 +178,6 @@ class DeletedDocument:
     indexed: bool
     # None when another document shares the bytes.
     object_key: str | None
-
-
-def object_key_for(tenant_id: str, sha256: str) -> str:
-    # Content-addressed: re-uploading the same bytes (a client retry) rewrites the same object.
-    return f"{tenant_id}/sha256/{sha256[:2]}/{sha256}"
-
-
-def stage_document(
-    storage: Storage,
-    tenant_id: str,
-    external_id: str,
-    data: bytes,
-    source: str,
-    filename: str | None = None,
-    declared_mime: str | None = None,
-    metadata: dict[str, Any] | None = None,
-) -> NewDocument:
-    """Sniff and store the bytes of one document; raise :class:`UnsupportedDocument` first."""
-    mime = sniff(data, filename=filename, declared=declared_mime)
-    if mime is None or mime not in PARSEABLE:
-        raise UnsupportedDocument(external_id, f"content type not supported: {mime or 'unrecognised'}")
-    digest = hashlib.sha256(data).hexdigest()
-    key = object_key_for(tenant_id, digest)
-    if not storage.exists(key):
-        storage.put(key, data)
-    return NewDocument(external_id=external_id, source=source, object_key=key, mime_type=mime,
-                       size_bytes=len(data), sha256=digest, filename=filename,
-                       metadata=metadata or {})
 
 
 def create_job(

@@ -16,9 +16,10 @@ from typing import Any
 
 from app import jobs, log_context, secret_options
 from app.dispatch import hand_to_admission
-from app.jobs import NewDocument, UnsupportedDocument, stage_document
+from app.jobs import NewDocument
 from app.request_ids import new_request_id
 from app.runtime import Runtime
+from app.staging import UnsupportedDocument, stage_document
 from app.storage import Storage
 from extractors.sniff import MIME_RECORD
 

@@ -28,7 +28,16 @@ import numpy as np
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
-from app import admission, jobs, metrics, provider_batches, provider_cooldowns, secret_options, url_fetch
+from app import (
+    admission,
+    jobs,
+    metrics,
+    provider_batches,
+    provider_cooldowns,
+    secret_options,
+    staging,
+    url_fetch,
+)
 from app.config import Config
 from app.jobs import WorkDocument
 from app.storage import ObjectNotFound, Storage
@@ -188,9 +197,9 @@ def _store_bytes(engine: Engine, storage: Storage, doc: WorkDocument, data: byte
     """Bytes obtained by the worker (URL, direct upload) stored content-addressed like an
     upload and recorded on the document; returns the document as it now is."""
     try:
-        new = jobs.stage_document(storage, doc.tenant_id, doc.external_id, data,
+        new = staging.stage_document(storage, doc.tenant_id, doc.external_id, data,
                                   source=source, filename=filename)
-    except jobs.UnsupportedDocument as exc:
+    except staging.UnsupportedDocument as exc:
         raise ExtractionError("unsupported", exc.reason + where) from exc
     with engine.begin() as conn:
         recorded = jobs.record_fetch(conn, doc.id, new)
@@ -335,9 +344,9 @@ def _prepare_attachments(engine: Engine, storage: Storage, parent: WorkDocument,
         new: jobs.NewDocument | None = None
         error: tuple[str, str] | None = None
         try:
-            new = jobs.stage_document(storage, parent.tenant_id, external_id, attachment.data,
+            new = staging.stage_document(storage, parent.tenant_id, external_id, attachment.data,
                                       source="attachment", filename=attachment.name)
-        except jobs.UnsupportedDocument as exc:
+        except staging.UnsupportedDocument as exc:
             error = ("unsupported", exc.reason)
         if attachment.result is None:
             error = (attachment.error_code or "unsupported", attachment.error_message or "not parsed")

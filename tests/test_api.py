@@ -338,7 +338,7 @@ def test_cancel_stops_pending_documents(client, key, engine, storage, config):
 def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, engine, storage,
                                                                     config):
     from app import jobs
-    from app.jobs import stage_document
+    from app.staging import stage_document
     from tasks.processing import process_batch
     from tests.test_pipeline import _mail_with_attachments
 

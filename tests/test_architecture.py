@@ -151,3 +151,13 @@ def test_the_allow_list_names_only_modules_with_sql_in_place() -> None:
     """A module that no longer writes SQL in place leaves SQL_NOT_YET_IN_STATEMENTS."""
     stale = {name for name in SQL_NOT_YET_IN_STATEMENTS if not _literal_text_calls(ROOT / name)}
     assert stale == set()
+
+
+def test_job_rows_do_not_load_the_extractors() -> None:
+    """Workers' bookkeeping, the reconciler and the read views import app.jobs; sniffing a
+    document (app/staging.py) needs the routing table and every engine behind it, the rows do
+    not: app.jobs imports only the extractors' MIME names."""
+    modules = [m for _, m in _imports(ROOT / "app" / "jobs.py") if m.split(".")[0] == "extractors"]
+    assert modules == ["extractors.mime"]
+    mime = [m for _, m in _imports(ROOT / "extractors" / "mime.py") if m.split(".")[0] == "extractors"]
+    assert mime == []

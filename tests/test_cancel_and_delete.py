@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from app import jobs
 from app.deletion import delete_document
-from app.jobs import stage_document
+from app.staging import stage_document
 from app.submission import stage_record, submit_job
 from extractors import ExtractionError
 from extractors.isolation import InProcessExtractor

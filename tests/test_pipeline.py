@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import text
 
 from app import jobs
-from app.jobs import stage_document
+from app.staging import stage_document
 from app.submission import stage_record, submit_job
 from tasks.processing import MAX_ATTEMPTS, process_batch
 from tests.conftest import ROOT, wait_for

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from app import jobs
-from app.jobs import stage_document
+from app.staging import stage_document
 from extractors.base import ExtractOptions
 from extractors.mistral import MistralSettings
 from tasks import provider

@@ -18,7 +18,7 @@ import pytest
 from cryptography.fernet import Fernet
 from sqlalchemy import text
 
-from app import jobs, secret_options
+from app import jobs, secret_options, staging
 from app.api import create_app
 from app.secret_options import SecretKeyUnavailable, blind, home_key, reveal, seal
 from tasks.processing import process_batch
@@ -189,9 +189,9 @@ def test_without_a_key_on_an_external_database_a_password_is_a_400_and_nothing_i
 
 def test_a_wrong_key_fails_the_document_with_its_own_code(engine, storage, config, tenant):
     sealed = seal(config, {"password": "right-password"})
-    doc = jobs.stage_document(storage, tenant, "locked.docx", encrypted_docx("x", "right-password"),
+    doc = staging.stage_document(storage, tenant, "locked.docx", encrypted_docx("x", "right-password"),
                               source="upload", filename="locked.docx")
-    other = jobs.stage_document(storage, tenant, "open.md", b"# Open\n\nNo secrets here at all.",
+    other = staging.stage_document(storage, tenant, "open.md", b"# Open\n\nNo secrets here at all.",
                                 source="upload", filename="open.md")
     with engine.begin() as conn:
         job_id, _ = jobs.create_job(conn, tenant, [doc, other], 10, sealed)

@@ -92,7 +92,7 @@ def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, eng
     from sqlalchemy import text
 
     from app import jobs
-    from app.jobs import stage_document
+    from app.staging import stage_document
     from tasks import provider
     from tasks.processing import process_batch
     from tests.conftest import ROOT

@@ -21,7 +21,7 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, text
 
-from app import jobs, transcription_quota
+from app import jobs, staging, transcription_quota
 from app.auth import create_key, set_key_transcription_limit
 from app.config import Config
 from app.storage import LocalStorage
@@ -235,7 +235,7 @@ def test_the_worker_refuses_a_recording_over_the_limit_before_any_provider_call(
                                               "prefix = :p"), {"p": key.split("_")[1]}).one()
 
     def run(name: str, seconds: float) -> tuple[str, str | None, str | None]:
-        recording = jobs.stage_document(storage, tenant_id, name, _tone(tmp_path, name, seconds),
+        recording = staging.stage_document(storage, tenant_id, name, _tone(tmp_path, name, seconds),
                                         source="upload", filename=name)
         with engine.begin() as conn:
             job_id, _ = jobs.create_job(conn, tenant_id, [recording], 10, api_key_id=key_id)
@@ -286,7 +286,7 @@ def test_a_recording_inside_an_e_mail_is_metered(engine: Engine, storage: LocalS
     message.set_content("The recording of this morning's call is attached.")
     message.add_attachment(_tone(tmp_path, "call.wav", 4), maintype="audio", subtype="wav",
                            filename="call.wav")
-    mail = jobs.stage_document(storage, tenant_id, "note.eml", message.as_bytes(), source="upload",
+    mail = staging.stage_document(storage, tenant_id, "note.eml", message.as_bytes(), source="upload",
                                filename="note.eml")
     with engine.begin() as conn:
         job_id, _ = jobs.create_job(conn, tenant_id, [mail], 10, api_key_id=key_id)

@@ -15,8 +15,9 @@ from app.api.context import config
 from app.api.errors import ApiError
 from app.api.requests import JobOptionsSchema, JobRequestSchema, load_json, parse_json
 from app.config import Config
-from app.jobs import NewDocument, UnsupportedDocument, stage_document
+from app.jobs import NewDocument
 from app.secret_options import SecretKeyUnavailable, blind
+from app.staging import UnsupportedDocument, stage_document
 from app.storable import storable
 from app.submission import stage_record, stage_url
 

@@ -15,7 +15,7 @@ from app.api.errors import ApiError
 from app.api.job_requests import check_filenames
 from app.api.openapi import Answer, documented, upload_body
 from app.api.responses import ParsedSchema, ParsePendingSchema
-from app.jobs import stage_document
+from app.staging import stage_document
 from app.submission import submit_job
 
 blueprint = keyed_blueprint("parse", __name__, url_prefix="/v1/parse")
