@@ -47,6 +47,7 @@ Body size is the most common font size by character count over the whole documen
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
@@ -614,10 +615,17 @@ def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
     if width < 100 or len(narrow) < 0.4 * len(lines) or len(narrow) < 8:
         return []
     bins = int(width) + 1
-    coverage = [0.0] * bins
+    # Each narrow line adds its height to the bins it spans: marked at its two ends and summed
+    # once across (a loop over every bin of every line cost 4 ms a page).
+    steps = [0.0] * (bins + 1)
     for line in narrow:
-        for b in range(int(line.x0 - left), min(bins, int(line.x1 - left) + 1)):
-            coverage[b] += line.height
+        first, last = int(line.x0 - left), min(bins, int(line.x1 - left) + 1)
+        if first < last:
+            steps[first] += line.height
+            steps[last] -= line.height
+    coverage = list(itertools.accumulate(steps[:bins]))
+    # The running sum leaves rounding dust where every line has ended: that is no text.
+    coverage = [c if c > 1e-9 else 0.0 for c in coverage]
     total = sum(coverage)
     # A few narrow lines may cross a gutter (centred author lines above the columns): they
     # are full-width elements then, not a reason to read the page as one column.
