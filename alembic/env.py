@@ -8,7 +8,7 @@ from sqlalchemy import create_engine, pool
 
 from alembic import context
 from app.config import Config
-from app.embedded import resolve_database_url
+from app.infra.embedded import resolve_database_url
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):

@@ -1,7 +1,7 @@
 """One configuration object, read from the environment.
 
 Nothing here touches the network or the database: resolving the embedded
-server's URL is the job of :mod:`app.embedded`, called explicitly by the
+server's URL is the job of :mod:`app.infra.embedded`, called explicitly by the
 processes that need a database.
 """
 
@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import platformdirs
 
@@ -28,10 +28,6 @@ from extractors.zip_limits import ZipLimits
 from indexing.embedders import DEFAULT_EMBEDDER, EMBEDDERS
 from indexing.ranking import DEFAULTS as RANKING
 from indexing.ranking import SearchParams
-
-if TYPE_CHECKING:
-    from app.bulk_loads import BulkPolicy
-    from app.url_fetch import UrlPolicy
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
@@ -108,7 +104,7 @@ class Config:
     """Settings of one pagemill process.
 
     ``database_url`` is ``None`` when the embedded server is to be used; call
-    :func:`app.embedded.resolve_database_url` to obtain a usable URL.
+    :func:`app.infra.embedded.resolve_database_url` to obtain a usable URL.
     """
 
     home: Path
@@ -132,7 +128,7 @@ class Config:
     # keeps WEB_RESERVED_THREADS of them for other requests (streams are capped below that).
     web_workers: int = 1
     # Batch tasks of one API key (of one tenant, for jobs from the CLI) running at once across
-    # every worker (app/admission.py); heavy ones (remote OCR) at most KEY_CONCURRENCY_HEAVY of
+    # every worker (app/domain/admission.py); heavy ones (remote OCR) at most KEY_CONCURRENCY_HEAVY of
     # them.  A key's own limit (`pagemill keys create --concurrency N`) replaces the first.
     key_concurrency: int = 4
     # Seconds a task of the database broker stays leased to a worker that stopped renewing it
@@ -140,7 +136,7 @@ class Config:
     broker_visibility_timeout: float | None = None
     key_concurrency_heavy: int = 1
     web_threads: int = 64
-    # Requests a minute per API key, across every API process (app/rate_limits.py); 0: no
+    # Requests a minute per API key, across every API process (app/domain/rate_limits.py); 0: no
     # limit.  A key's own limit (``pagemill keys create --rate-limit N``) replaces it.  The
     # burst (requests at once after a quiet minute) is by default a minute's worth: what the
     # RateLimit-Policy field advertises (q=600;w=60) is then what a client can actually spend,
@@ -148,7 +144,7 @@ class Config:
     # window).  A smaller burst smooths load further.
     rate_limit_per_minute: int = 600
     rate_limit_burst: int | None = None
-    # Seconds of recordings one API key may have transcribed a UTC day (app/transcription_quota.py);
+    # Seconds of recordings one API key may have transcribed a UTC day (app/domain/transcription_quota.py);
     # 0: no limit, the default, so that upgrading refuses nothing.  A key's own limit (``pagemill
     # keys create --transcription-limit N``) replaces it; jobs without a key are never limited.
     transcription_seconds_per_day: int = 0
@@ -163,7 +159,7 @@ class Config:
     # Which implementation embeds (indexing/embedding.py): "torch" (sentence-transformers,
     # the reference), "onnx" or "onnx-int8" (the same weights on ONNX Runtime).
     embedder: str = DEFAULT_EMBEDDER
-    # Load embedders as processes start (app/embedder_warm_up.py, tasks/celery.py), not
+    # Load embedders as processes start (app/services/embedder_warm_up.py, tasks/celery.py), not
     # at the first search or batch.
     preload_embedders: bool = True
     worker_concurrency: int = 1
@@ -172,7 +168,7 @@ class Config:
     bm25_b: float = RANKING.b
     rrf_k: int = RANKING.rrf_k
     hnsw_ef_search: int = RANKING.ef_search
-    # Bulk loads (app/bulk_loads.py): a job expected to add more than this share of the chunks
+    # Bulk loads (app/domain/bulk_loads.py): a job expected to add more than this share of the chunks
     # indexed, and at least this many, ingests with the HNSW graph dropped and rebuilt after.
     # 3 %: where a rebuild paid for itself at 200k chunks (docs/BENCHMARKS.md, issue 5); 0: off.
     hnsw_bulk_share: float = 0.03
@@ -244,16 +240,16 @@ class Config:
     parse_max_bytes: int = 5 * 1024 * 1024
     parse_max_pages: int = 10
     parse_deadline_seconds: float = 10.0
-    # URL documents (app/url_fetch.py); http and loopback exist for tests only.
+    # URL documents (app/infra/url_fetch.py); http and loopback exist for tests only.
     url_allow_http: bool = False
     url_allow_loopback: bool = False
     url_connect_timeout: float = 5.0
     url_read_timeout: float = 30.0
     # Encrypts secret job options (password): comma-separated Fernet keys, the first encrypts
-    # (app/secret_options.py).  Unset: a key file in the home with the embedded database,
+    # (app/domain/secret_options.py).  Unset: a key file in the home with the embedded database,
     # none with an external one.  Kept out of repr so a logged Config never shows it.
     secret_key: str | None = field(default=None, repr=False)
-    # Webhooks (app/webhooks.py): the delay before each attempt, in seconds (the Standard
+    # Webhooks (app/domain/webhooks.py): the delay before each attempt, in seconds (the Standard
     # Webhooks schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h;
     # each retry jittered by 10 %), and each attempt's time limit.
     webhook_retry_schedule: tuple[float, ...] = (0, 5, 300, 1800, 7200, 18000, 36000, 50400,
@@ -266,7 +262,7 @@ class Config:
     webhook_tenant_concurrency: int = 16
     webhook_endpoint_concurrency: int = 16
     webhook_poll_seconds: float = 0.5
-    # Prometheus (app/metrics/): where this machine's processes keep their samples (None:
+    # Prometheus (app/infra/metrics/): where this machine's processes keep their samples (None:
     # <home>/metrics), the bearer token /metrics then requires (None: no token), and how long a
     # scrape reuses the database-side gauges' last reading.
     metrics_dir: Path | None = None
@@ -439,7 +435,7 @@ class Config:
                         cooling_until: dict[str, float] | None = None,
                         transcribe_at_most: float | None = None) -> ExtractOptions:
         """Options for one document's extraction; the soft deadline starts now.
-        ``cooling_until``: transcription providers on cool-down (app/provider_cooldowns.py);
+        ``cooling_until``: transcription providers on cool-down (app/domain/provider_cooldowns.py);
         ``transcribe_at_most``: the seconds reserved for a recording (MediaSettings)."""
         return ExtractOptions(
             password=password, max_pages=self.max_pages, max_image_pixels=self.max_image_pixels,
@@ -452,18 +448,6 @@ class Config:
             soft_deadline=time.monotonic() + self.extract_soft_timeout,
             zip_limits=ZipLimits(max_total_bytes=self.zip_max_bytes, max_ratio=self.zip_max_ratio),
         )
-
-    def bulk_policy(self) -> BulkPolicy:
-        from app.bulk_loads import BulkPolicy
-
-        return BulkPolicy(share=self.hnsw_bulk_share, min_chunks=self.hnsw_bulk_min_chunks)
-
-    def url_policy(self) -> UrlPolicy:
-        from app.url_fetch import UrlPolicy
-
-        return UrlPolicy(allow_http=self.url_allow_http, allow_loopback=self.url_allow_loopback,
-                         max_bytes=self.max_file_bytes, connect_timeout=self.url_connect_timeout,
-                         read_timeout=self.url_read_timeout)
 
     def mistral_settings(self) -> MistralSettings:
         return MistralSettings(api_key=self.mistral_api_key, server_url=self.mistral_server_url,

@@ -3,12 +3,12 @@ python:app.gunicorn_conf "app.api:create_app()"`` can use them too): the Prometh
 of prometheus_client's multiprocess mode, and loading the embedders before the first search.
 
 ``on_starting`` runs in the master before the first fork: it claims the directory the workers
-write their samples to (app/metrics/directory.py), so that a scrape of ``/metrics`` answered by
+write their samples to (app/infra/metrics/directory.py), so that a scrape of ``/metrics`` answered by
 any worker adds up all of them.  ``child_exit``: a dead worker's live-gauge files go (its
 counters and histograms stay counted, as a replaced worker's must).
 
 ``post_worker_init`` runs in each worker after the fork and the app's loading: it starts
-loading the embedders searches need (app/embedder_warm_up.py), in the background.
+loading the embedders searches need (app/services/embedder_warm_up.py), in the background.
 
 Gunicorn reads this module's globals as settings: only hook names are defined at top level, and
 imports happen inside them.
@@ -21,13 +21,13 @@ from typing import Any
 
 def on_starting(server: Any) -> None:
     from app.config import Config
-    from app.metrics import directory
+    from app.infra.metrics import directory
 
     directory.claim(Config.from_env().metrics_samples_dir)
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    from app.metrics import directory
+    from app.infra.metrics import directory
 
     if directory.current() is not None:
         from prometheus_client import multiprocess
@@ -37,7 +37,7 @@ def child_exit(server: Any, worker: Any) -> None:
 
 def post_worker_init(worker: Any) -> None:
     from app.api.context import EXTENSION
-    from app.embedder_warm_up import start_warm_up
+    from app.services.embedder_warm_up import start_warm_up
 
     runtime = getattr(worker.wsgi, "extensions", {}).get(EXTENSION)
     if runtime is not None and runtime.config.preload_embedders:

@@ -18,10 +18,10 @@ from functools import cached_property
 from sqlalchemy import Engine
 
 from app.config import Config
-from app.db import get_engine, upgrade_schema
-from app.embedded import resolve_database_url
-from app.publisher import Publisher
-from app.storage import Storage, open_storage
+from app.domain.publisher import Publisher
+from app.infra.db import get_engine, upgrade_schema
+from app.infra.embedded import resolve_database_url
+from app.infra.storage import Storage, open_storage
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
 
 # The publisher a runtime uses unless it is given one: Celery's, named rather than imported so
@@ -56,7 +56,7 @@ class Runtime:
         process needs it first -- CLI, worker, beat, Flower or API -- so that any of them can
         be the first on a fresh home, even several at the same instant.  A server given by
         ``DATABASE_URL`` is migrated by its operator (``pagemill migrate``, the Procfile's
-        ``release``).  Raises :class:`app.embedded.DatabaseUnavailable` with what to do."""
+        ``release``).  Raises :class:`app.infra.embedded.DatabaseUnavailable` with what to do."""
         url = resolve_database_url(self.config)
         if self.config.uses_embedded_database:
             _migrate_once(url)
@@ -99,7 +99,7 @@ def _migrate_once(url: str) -> None:
 
 def prepare(runtime: Runtime) -> Runtime:
     """``runtime`` with its database reachable and, when it is the embedded server, migrated
-    (see :attr:`Runtime.database_url`).  Raises :class:`app.embedded.DatabaseUnavailable`
+    (see :attr:`Runtime.database_url`).  Raises :class:`app.infra.embedded.DatabaseUnavailable`
     with what to do when there is no database."""
     runtime.database_url  # noqa: B018 - started (and on the embedded default migrated) now
     return runtime

@@ -84,7 +84,7 @@ class JsonErrorThreadWorker(ThreadWorker):
 
 
 class RootHandlerLogger(Logger):
-    """gunicorn's logger, whose records go to the root logger's handler (app/logs.py)."""
+    """gunicorn's logger, whose records go to the root logger's handler (app/infra/logs.py)."""
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
@@ -158,9 +158,9 @@ def stop_api_server(server: subprocess.Popen[bytes], graceful_timeout: float = 3
 def main(argv: list[str] | None = None) -> None:
     from dataclasses import replace
 
-    from app import logs
     from app.api import create_app
     from app.config import Config
+    from app.infra import logs
 
     parser = argparse.ArgumentParser(prog="python -m app.web_server", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")

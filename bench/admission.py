@@ -1,4 +1,4 @@
-"""What fair admission costs: one admission run (app/admission.py's ``admit_batches``) as the
+"""What fair admission costs: one admission run (app/domain/admission.py's ``admit_batches``) as the
 backlog of waiting batches grows, and the overhead per dispatched batch.
 
     python bench/admission.py [--keys 50] [--backlogs 100,1000,10000] [--runs 20]
@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import Engine, text  # noqa: E402
 
-from app import admission, jobs  # noqa: E402
-from app.auth import create_key  # noqa: E402
-from app.db import get_engine, upgrade_schema  # noqa: E402
-from app.embedded import start_embedded, stop_embedded  # noqa: E402
+from app.domain import admission, jobs  # noqa: E402
+from app.domain.auth import create_key  # noqa: E402
+from app.infra.db import get_engine, upgrade_schema  # noqa: E402
+from app.infra.embedded import start_embedded, stop_embedded  # noqa: E402
 
 LIMIT = 4
 

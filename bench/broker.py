@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 from kombu.transport import TRANSPORT_ALIASES  # noqa: E402
 
 from app.config import to_libpq_url  # noqa: E402
-from app.db import upgrade_schema  # noqa: E402
-from app.embedded import start_embedded  # noqa: E402
+from app.infra.db import upgrade_schema  # noqa: E402
+from app.infra.embedded import start_embedded  # noqa: E402
 
 # Plain kombu connections (--transport-only) find pagemill's transport by its URL scheme.
 TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")

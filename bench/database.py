@@ -6,9 +6,9 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, text
 
-from app.auth import ensure_tenant
-from app.db import get_engine, upgrade_schema
-from app.embedded import start_embedded
+from app.domain.auth import ensure_tenant
+from app.infra.db import get_engine, upgrade_schema
+from app.infra.embedded import start_embedded
 
 
 def bench_tenant(pgdata: Path, database: str, tenant_name: str) -> tuple[Engine, str, int]:

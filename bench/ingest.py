@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.config import Config  # noqa: E402
-from app.submission import parse_record  # noqa: E402
+from app.services.submission import parse_record  # noqa: E402
 from extractors.router import extract  # noqa: E402
 from extractors.sniff import MIME_RECORD, sniff  # noqa: E402
 from indexing.chunking import chunk_markdown  # noqa: E402
@@ -75,7 +75,7 @@ def first_records(path: Path, n: int) -> list[dict[str, Any]]:
 
 
 def chunk_texts(records: list[dict[str, Any]], config: Config) -> list[str]:
-    """The texts the pipeline embeds: each record staged as app.submission.stage_record
+    """The texts the pipeline embeds: each record staged as app.services.submission.stage_record
     stores it, extracted, chunked as tasks.processing.prepare_result does."""
     return [text for record in records for text in record_chunks(record, config)]
 

@@ -19,9 +19,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from app.auth import ensure_tenant
 from app.config import Config
-from app.db import upgrade_schema
+from app.domain.auth import ensure_tenant
+from app.infra.db import upgrade_schema
 from app.runtime import Runtime
 from indexing import tenant_embedders
 from indexing.embedding import embed

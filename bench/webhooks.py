@@ -28,12 +28,12 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import text  # noqa: E402
 
-from app.auth import ensure_tenant  # noqa: E402
 from app.config import Config  # noqa: E402
-from app.db import get_engine, upgrade_schema  # noqa: E402
-from app.embedded import start_embedded, stop_embedded  # noqa: E402
-from app.secret_options import fernet  # noqa: E402
-from app.webhook_signing import new_secret  # noqa: E402
+from app.domain.auth import ensure_tenant  # noqa: E402
+from app.domain.secret_options import fernet  # noqa: E402
+from app.infra.db import get_engine, upgrade_schema  # noqa: E402
+from app.infra.embedded import start_embedded, stop_embedded  # noqa: E402
+from app.infra.webhook_signing import new_secret  # noqa: E402
 from tasks.webhooks import deliver_due  # noqa: E402
 
 

@@ -28,7 +28,7 @@ MAX_DEPTH = 3
 MAX_ATTACHMENTS = 50
 # The signal (in ExtractionResult.signals, stored with the document's extraction report) that
 # counts attachments not read, by reason: "depth_limit" (nested past MAX_DEPTH),
-# "count_limit" (past MAX_ATTACHMENTS), and their "total"; app/jobs.py sums the totals.
+# "count_limit" (past MAX_ATTACHMENTS), and their "total"; app/domain/jobs.py sums the totals.
 DROPPED_SIGNAL = "attachments_dropped"
 DROP_REASONS = ("depth_limit", "count_limit")
 

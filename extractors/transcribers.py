@@ -46,7 +46,7 @@ class TranscriptionSettings:
     # asked again (once per piece); a longer one sends the piece to the next provider.
     retry_after_cap: float = 30.0
     # Providers other workers found rate-limited, with the epoch time their cool-down ends
-    # (app/provider_cooldowns.py, read by the pipeline): asked last until then.
+    # (app/domain/provider_cooldowns.py, read by the pipeline): asked last until then.
     cooling_until: tuple[tuple[str, float], ...] = ()
 
     @property

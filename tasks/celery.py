@@ -41,7 +41,7 @@ def _configure_logging(loglevel: Any = None, **_: Any) -> None:
     """``celery -A tasks worker|beat|flower`` log through pagemill's formatter (escaped values,
     one record per line) instead of Celery's own: connecting this signal is how Celery is told
     to leave logging alone."""
-    from app import logs
+    from app.infra import logs
 
     level = loglevel if isinstance(loglevel, str) else logging.getLevelName(loglevel or logging.INFO)
     logs.configure(str(level).upper())
@@ -49,9 +49,9 @@ def _configure_logging(loglevel: Any = None, **_: Any) -> None:
 
 @celeryd_init.connect
 def _claim_metrics_directory(**_: Any) -> None:
-    """A worker's main process owns the Prometheus samples of its pool (app/metrics/directory.py),
+    """A worker's main process owns the Prometheus samples of its pool (app/infra/metrics/directory.py),
     claimed before the pool forks, so that every pool process writes there too."""
-    from app.metrics import directory
+    from app.infra.metrics import directory
 
     directory.claim(Config.from_env().metrics_samples_dir)
 
@@ -85,7 +85,7 @@ def _load_embedder_early(**_: Any) -> None:
 def _mark_pool_process_dead(**_: Any) -> None:
     """prometheus_client's bookkeeping for a pool process that exits (its live gauges' files);
     its counters and histograms stay counted."""
-    from app.metrics import directory
+    from app.infra.metrics import directory
 
     if directory.current() is not None:
         from prometheus_client import multiprocess

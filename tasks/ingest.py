@@ -9,10 +9,10 @@ from celery.signals import worker_ready
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
-from app import admission, bulk_loads, jobs
 from app.config import Config
-from app.dispatch import dispatch, publish_admitted
+from app.domain import admission, bulk_loads, jobs
 from app.runtime import Runtime
+from app.services.dispatch import dispatch, publish_admitted
 from tasks.celery import app
 from tasks.processing import process_batch
 from tasks.runtime import get_runtime
@@ -40,7 +40,7 @@ def log_capabilities(**_: object) -> None:
 )
 def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
     """One batch; then the job is finalised if this was its last work, and the slot this batch
-    held goes to the next waiting batch (app/admission.py)."""
+    held goes to the next waiting batch (app/domain/admission.py)."""
     runtime = get_runtime()
     log.info("ingest_batch", extra={"job_id": job_id, "batch_id": f"{job_id}:{batch_no}",
                                     "task_id": self.request.id})
@@ -67,9 +67,9 @@ def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
 
 def begin_bulk_load(engine: Engine, config: Config, job_id: str) -> bool:
     """A job that will add a large share of the index drops the HNSW graph first
-    (app/bulk_loads.py); ``True`` when this job became a bulk load here."""
+    (app/domain/bulk_loads.py); ``True`` when this job became a bulk load here."""
     with engine.begin() as conn:
-        began = bulk_loads.begin(conn, job_id, config.bulk_policy())
+        began = bulk_loads.begin(conn, job_id, bulk_loads.BulkPolicy.from_config(config))
     if began:
         dropped = bulk_loads.drop_graph(engine)
         log.info("bulk load: the HNSW graph is rebuilt after this job, not maintained during it",

@@ -28,19 +28,12 @@ import numpy as np
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError
 
-from app import (
-    admission,
-    jobs,
-    metrics,
-    provider_batches,
-    provider_cooldowns,
-    secret_options,
-    staging,
-    url_fetch,
-)
 from app.config import Config
-from app.jobs import WorkDocument
-from app.storage import ObjectNotFound, Storage
+from app.domain import admission, jobs, provider_batches, provider_cooldowns, secret_options
+from app.domain.jobs import WorkDocument
+from app.infra import metrics, url_fetch
+from app.infra.storage import ObjectNotFound, Storage
+from app.services import staging
 from extractors import ExtractionError, ExtractionResult
 from extractors.attachments import roll_up_dropped
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
@@ -227,7 +220,7 @@ def _fetch(engine: Engine, storage: Storage, doc: WorkDocument,
     """A URL document's bytes, fetched under the SSRF policy and stored like an upload."""
     assert doc.url is not None
     try:
-        fetched = url_fetch.fetch(doc.url, config.url_policy())
+        fetched = url_fetch.fetch(doc.url, url_fetch.UrlPolicy.from_config(config))
     except url_fetch.FetchError as exc:
         raise ExtractionError(exc.code, exc.message) from exc
     doc = _store_bytes(engine, storage, doc, fetched.data, "url", doc.filename or fetched.filename,

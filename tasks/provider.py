@@ -21,9 +21,9 @@ from celery import Task
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
-from app import jobs, provider_batches
 from app.config import Config
-from app.storage import Storage
+from app.domain import jobs, provider_batches
+from app.infra.storage import Storage
 from extractors import mistral
 from extractors.base import ExtractionError, ExtractionResult
 from extractors.sniff import sniff

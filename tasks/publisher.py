@@ -1,4 +1,4 @@
-"""Celery's implementation of :class:`app.publisher.Publisher`: an admitted batch becomes a
+"""Celery's implementation of :class:`app.domain.publisher.Publisher`: an admitted batch becomes a
 ``pagemill.ingest_batch`` message on the broker its runtime's configuration names.
 
 A runtime built by the API or the CLI gets a Celery app of its own, configured from that
@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import celeryconfig
-from app.admission import AdmittedBatch
+from app.domain.admission import AdmittedBatch
 
 if TYPE_CHECKING:
     from celery import Celery

@@ -32,5 +32,5 @@ def get_runtime(config: Config | None = None) -> Runtime:
 
 def prepared_runtime(config: Config | None = None) -> Runtime:
     """The process's runtime with its database reachable and, when it is the embedded server,
-    migrated.  Raises :class:`app.embedded.DatabaseUnavailable` with what to do."""
+    migrated.  Raises :class:`app.infra.embedded.DatabaseUnavailable` with what to do."""
     return prepare(get_runtime(config))

@@ -13,7 +13,7 @@ from typing import Any
 
 from celery.signals import task_postrun, task_prerun
 
-from app import log_context
+from app.infra import log_context
 
 
 def _header(task: Any, name: str) -> Any:

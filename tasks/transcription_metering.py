@@ -1,4 +1,4 @@
-"""The worker's side of the transcription limit (app/transcription_quota.py): how long a
+"""The worker's side of the transcription limit (app/domain/transcription_quota.py): how long a
 recording lasts before any provider hears it, the reservation of those seconds (or the
 document's ``quota_exceeded`` failure), and the settlement to what was actually sent.
 
@@ -23,10 +23,10 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from app import transcription_quota
 from app.config import Config
-from app.jobs import WorkDocument
-from app.transcription_quota import Refusal, Reservation
+from app.domain import transcription_quota
+from app.domain.jobs import WorkDocument
+from app.domain.transcription_quota import Refusal, Reservation
 from extractors import ExtractionError, ExtractionResult
 from extractors.media import DEMUXERS, MediaSettings, check_duration, input_options, longest_plausible, probe
 

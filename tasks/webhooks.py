@@ -1,19 +1,19 @@
 """Delivering webhooks on their own capacity: a :class:`WebhookSender` in every worker's main
 process, beside (never inside) the pool that ingests documents.
 
-The deliveries table is the queue (app/webhooks.py: ``pending`` rows due at their
+The deliveries table is the queue (app/domain/webhooks.py: ``pending`` rows due at their
 ``next_attempt_at``, claimed with ``FOR UPDATE SKIP LOCKED`` and leased).  The sender's loop
 claims as many due deliveries as it has free sending threads (``PAGEMILL_WEBHOOK_CONCURRENCY``),
 fairly across tenants and endpoints and within each one's share
 (``PAGEMILL_WEBHOOK_TENANT_CONCURRENCY``, ``PAGEMILL_WEBHOOK_ENDPOINT_CONCURRENCY``, counted
 over every sender through the leases), hands each to a thread that makes the attempt under its
-deadline (app/webhook_delivery.py), and records each outcome as it comes back, in a savepoint
+deadline (app/infra/webhook_delivery.py), and records each outcome as it comes back, in a savepoint
 of its own.  So:
 
 - a hanging or dripping receiver costs one sending thread for at most the attempt's deadline,
   never an ingestion slot; one tenant's receivers cannot hold more than its share of the
   threads, and an endpoint that keeps getting no answer is paused by the breaker
-  (app/webhooks.py's :func:`breaker_pause`);
+  (app/domain/webhooks.py's :func:`breaker_pause`);
 - an attempt that raises anything at all is recorded as that attempt's failure, with the
   exception's class; the loop goes on with the next delivery, and no delivery's outcome is
   written with another's;
@@ -44,12 +44,12 @@ from typing import Any
 from celery.signals import worker_ready, worker_shutdown
 from sqlalchemy import Connection, Engine
 
-from app import webhooks
 from app.config import Config
-from app.secret_options import SecretKeyUnavailable, fernet
-from app.url_fetch import UrlPolicy
-from app.webhook_delivery import ABORTED_ERROR, AttemptGuard, AttemptOutcome, post
-from app.webhook_signing import signature_header
+from app.domain import webhooks
+from app.domain.secret_options import SecretKeyUnavailable, fernet
+from app.infra.url_fetch import UrlPolicy
+from app.infra.webhook_delivery import ABORTED_ERROR, AttemptGuard, AttemptOutcome, post
+from app.infra.webhook_signing import signature_header
 from tasks.celery import app
 from tasks.runtime import get_runtime
 
@@ -114,7 +114,7 @@ class WebhookSender:
     def __init__(self, engine: Engine, config: Config) -> None:
         self.engine = engine
         self.config = config
-        self.policy = config.url_policy()
+        self.policy = UrlPolicy.from_config(config)
         self.concurrency = max(1, config.webhook_concurrency)
         self.shares = webhooks.SenderShares(tenant=config.webhook_tenant_concurrency,
                                             endpoint=config.webhook_endpoint_concurrency)

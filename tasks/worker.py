@@ -61,9 +61,9 @@ def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: 
         argv += [f"--queues={queues}"]
     if beat:
         argv += ["--beat", f"--schedule={runtime.config.home / 'celerybeat-schedule'}"]
-    # This worker's Prometheus samples (app/metrics/directory.py): claimed before Celery's
+    # This worker's Prometheus samples (app/infra/metrics/directory.py): claimed before Celery's
     # command line loads its plugins (Flower's imports prometheus_client).
-    from app.metrics import directory
+    from app.infra.metrics import directory
 
     directory.claim(runtime.config.metrics_samples_dir)
     celery_app.worker_main(argv)
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--loglevel", default=os.environ.get("PAGEMILL_LOG_LEVEL", "WARNING"))
     parser.add_argument("--beat", action="store_true", help="also run the periodic reconciler")
     args = parser.parse_args(argv)
-    from app import logs
+    from app.infra import logs
 
     logs.configure(args.loglevel.upper())
     run_worker(args.concurrency, args.loglevel, args.beat)

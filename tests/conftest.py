@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, text
 
-from app.auth import ensure_tenant
 from app.config import Config
-from app.db import get_engine, upgrade_schema
-from app.embedded import create_database, start_embedded, stop_embedded
+from app.domain.auth import ensure_tenant
+from app.infra.db import get_engine, upgrade_schema
+from app.infra.embedded import create_database, start_embedded, stop_embedded
+from app.infra.storage import LocalStorage
 from app.runtime import Runtime
-from app.storage import LocalStorage
 from tests.fake_mistral import FakeMistral
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,9 +188,9 @@ def wait_for(predicate, timeout: float = 120.0, interval: float = 0.25, what: st
 
 def hold_job(conn: Any, job_id: str) -> None:
     """A job no worker will ever be given: handed over, its batches holding their slots with
-    nothing published (app/admission.py admits only batches without a slot), so that a test
+    nothing published (app/domain/admission.py admits only batches without a slot), so that a test
     can watch it stay queued until the test itself changes it."""
-    from app import jobs
+    from app.domain import jobs
 
     jobs.mark_published(conn, job_id)
     conn.execute(text("UPDATE batches SET admitted_at = now(), published_at = now() "
@@ -280,7 +280,7 @@ def client(config: Config) -> Any:
 @pytest.fixture
 def key(engine: Engine) -> str:
     """A new API key, of a tenant of its own."""
-    from app.auth import create_key
+    from app.domain.auth import create_key
 
     with engine.begin() as conn:
         return create_key(conn, f"key-{uuid.uuid4().hex[:10]}")

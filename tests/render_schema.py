@@ -48,7 +48,7 @@ def render(conn: Connection) -> str:
 
 def main() -> None:
     from app.config import Config
-    from app.db import get_engine, upgrade_schema
+    from app.infra.db import get_engine, upgrade_schema
     from app.runtime import Runtime
 
     url = Runtime(Config.from_env()).database_url

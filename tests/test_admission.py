@@ -1,4 +1,4 @@
-"""Fair admission (app/admission.py): the SQL against hand-made jobs, then real workers.
+"""Fair admission (app/domain/admission.py): the SQL against hand-made jobs, then real workers.
 
 Keys share nothing: each key holds at most its limit of slots, heavy batches at most the heavy
 limit, slots go round-robin, and a key with a backlog of many batches never keeps another
@@ -14,9 +14,9 @@ from pathlib import Path
 
 from sqlalchemy import Engine, text
 
-from app import admission, jobs
-from app.auth import create_key
-from app.db import get_engine
+from app.domain import admission, jobs
+from app.domain.auth import create_key
+from app.infra.db import get_engine
 from tests.conftest import ROOT, start_worker, terminate, wait_for
 
 

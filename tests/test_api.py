@@ -11,9 +11,9 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import text
 
-from app import jobs
 from app.api import create_app
-from app.auth import create_key
+from app.domain import jobs
+from app.domain.auth import create_key
 from tests.conftest import ROOT, bearer, wait_for
 
 _auth = bearer
@@ -259,7 +259,7 @@ def test_a_file_over_the_limit_is_413_and_nothing_is_queued(config, key, engine)
 
 
 def _principal(engine, key):
-    from app.auth import authenticate
+    from app.domain.auth import authenticate
 
     with engine.begin() as conn:
         return authenticate(conn, key)
@@ -277,7 +277,7 @@ def _wait_terminal(client, key, job_id):
 
 def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
         client, key, engine, storage, worker, runtime):
-    from app.submission import stage_record, submit_job
+    from app.services.submission import stage_record, submit_job
 
     tenant = _principal(engine, key).tenant_id
     doc = stage_record(storage, tenant, {"id": "flaky", "title": "Flaky storage",
@@ -315,8 +315,8 @@ def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
 
 
 def test_cancel_stops_pending_documents(client, key, engine, storage, config):
-    from app import jobs
-    from app.submission import stage_record
+    from app.domain import jobs
+    from app.services.submission import stage_record
     from tasks.processing import process_batch
 
     tenant = _principal(engine, key).tenant_id
@@ -337,8 +337,8 @@ def test_cancel_stops_pending_documents(client, key, engine, storage, config):
 
 def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, engine, storage,
                                                                     config):
-    from app import jobs
-    from app.staging import stage_document
+    from app.domain import jobs
+    from app.services.staging import stage_document
     from tasks.processing import process_batch
     from tests.test_pipeline import _mail_with_attachments
 

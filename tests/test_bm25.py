@@ -13,7 +13,7 @@ from rank_bm25 import BM25Okapi
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from app.auth import ensure_tenant
+from app.domain.auth import ensure_tenant
 from indexing.analyzer import analyze
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS, FUSIONS

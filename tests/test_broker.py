@@ -335,13 +335,13 @@ def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env,
 
 
 def engine_for(url: str):
-    from app.db import get_engine
+    from app.infra.db import get_engine
 
     return get_engine(url)
 
 
 def test_schema_install_is_idempotent(database_url):
-    from app.db import upgrade_schema
+    from app.infra.db import upgrade_schema
 
     upgrade_schema(database_url)
     upgrade_schema(database_url)
@@ -352,8 +352,8 @@ def test_a_database_without_the_broker_tables_fails_to_connect_naming_the_fix(da
     before 0010) raises BrokerTablesMissing, a connection error, naming `pagemill migrate`."""
     from sqlalchemy import make_url
 
-    from app.db import get_engine, upgrade_schema
-    from app.embedded import create_database
+    from app.infra.db import get_engine, upgrade_schema
+    from app.infra.embedded import create_database
 
     name = f"pagemill_bare_{uuid.uuid4().hex[:8]}"
     admin = make_url(database_url).set(database="postgres").render_as_string(hide_password=False)

@@ -1,4 +1,4 @@
-"""Bulk loads (app/bulk_loads.py): a job adding a large share of the index ingests with the HNSW
+"""Bulk loads (app/domain/bulk_loads.py): a job adding a large share of the index ingests with the HNSW
 graph dropped, and the graph is built once when the last bulk load ends.
 
 On a database of their own: these tests drop and build the one HNSW index of the database."""
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from sqlalchemy import Engine, text
 
-from app import bulk_loads, jobs
-from app.auth import ensure_tenant
-from app.db import get_engine
+from app.domain import bulk_loads, jobs
+from app.domain.auth import ensure_tenant
+from app.infra.db import get_engine
 from indexing.vector_index import build_hnsw, drop_hnsw, hnsw_state
 from tests.conftest import ROOT, start_worker, stop_worker, wait_for
 

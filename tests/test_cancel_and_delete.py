@@ -16,10 +16,10 @@ from datetime import datetime
 import pytest
 from sqlalchemy import text
 
-from app import jobs
-from app.deletion import delete_document
-from app.staging import stage_document
-from app.submission import stage_record, submit_job
+from app.domain import jobs
+from app.services.deletion import delete_document
+from app.services.staging import stage_document
+from app.services.submission import stage_record, submit_job
 from extractors import ExtractionError
 from extractors.isolation import InProcessExtractor
 from extractors.router import extract

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from app.auth import ensure_tenant
+from app.domain.auth import ensure_tenant
 from tests.conftest import ROOT
 
 CORRUPT = 22
@@ -138,7 +138,7 @@ def test_doctor_without_tesseract_on_path_says_so_and_fails(test_env: dict[str, 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is not installed here")
 def test_doctor_passes_with_everything_required_and_warns_about_the_rest(test_env: dict[str, str],
                                                                        tmp_path: Path, engine) -> None:
-    from app import provider_cooldowns
+    from app.domain import provider_cooldowns
     from extractors.transcribers import TranscriptionAttempt
 
     env = {**test_env, "EASYOCR_MODEL_DIR": str(tmp_path), "DOCLING_ARTIFACTS_PATH": str(tmp_path),

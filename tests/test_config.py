@@ -112,7 +112,7 @@ def test_embedded_server_is_tuned_for_its_machine(database_url):
     import psycopg
 
     from app.config import to_libpq_url
-    from app.embedded import server_settings
+    from app.infra.embedded import server_settings
 
     wanted = server_settings(24 * 2**30)
     assert wanted["shared_buffers"] == "4096MB" and wanted["effective_cache_size"] == "12288MB"

@@ -92,7 +92,7 @@ def test_doctor_prints_no_password_of_any_url(leaky_config: Config, as_json: boo
 
 def test_a_missing_redis_client_is_not_an_unreachable_server(leaky_config: Config, config: Config,
                                                                monkeypatch) -> None:
-    import app.readiness as readiness
+    import app.services.readiness as readiness
 
     real = readiness.find_spec
     monkeypatch.setattr(readiness, "find_spec", lambda name: None if name == "redis" else real(name))
@@ -113,12 +113,12 @@ def test_a_missing_redis_client_is_not_an_unreachable_server(leaky_config: Confi
 
 
 def test_a_library_a_transport_fails_to_import_is_named(leaky_config: Config, monkeypatch) -> None:
-    import app.readiness
+    import app.services.readiness
 
     def connect(url: str, timeout: float) -> None:
         raise ModuleNotFoundError("No module named 'librabbitmq'", name="librabbitmq")
 
-    monkeypatch.setattr(app.readiness, "connect_broker", connect)
+    monkeypatch.setattr(app.services.readiness, "connect_broker", connect)
     config = replace(leaky_config, broker_url="librabbitmq://guest:guest@127.0.0.1:1//")
     check = doctor_module._broker_check(config, None)
     assert "the librabbitmq Python package is not installed: pip install librabbitmq" in check.detail

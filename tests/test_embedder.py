@@ -161,7 +161,7 @@ def test_the_first_document_pins_its_tenant_and_other_vectors_are_refused(engine
 
 
 def test_workers_embed_a_pinned_tenant_with_its_embedder_not_their_own(engine, tenant, monkeypatch) -> None:
-    from app.auth import ensure_tenant
+    from app.domain.auth import ensure_tenant
     from indexing import tenant_embedders
     from tasks import processing
 
@@ -215,7 +215,7 @@ def test_the_reembed_command_moves_a_tenant(engine, test_env: dict[str, str]) ->
     import sys
     import uuid
 
-    from app.auth import ensure_tenant
+    from app.domain.auth import ensure_tenant
     from indexing import tenant_embedders
     from tests.conftest import ROOT
 
@@ -268,11 +268,11 @@ def test_a_search_of_a_tenant_whose_embedder_cannot_run_here_is_a_503(
 
 def test_the_api_loads_the_configured_and_every_pinned_embedder_before_a_search(
         engine, tenant, config, fresh_embedding: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """app/embedder_warm_up.py (started by the API's gunicorn workers after the fork): the
+    """app/services/embedder_warm_up.py (started by the API's gunicorn workers after the fork): the
     configured embedder first, then each embedder some tenant is pinned to, each once."""
-    from app.auth import ensure_tenant
-    from app.embedder_warm_up import start_warm_up
+    from app.domain.auth import ensure_tenant
     from app.runtime import Runtime
+    from app.services.embedder_warm_up import start_warm_up
     from indexing import tenant_embedders
 
     loaded: list[str] = []

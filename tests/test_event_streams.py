@@ -23,8 +23,8 @@ import psutil
 import pytest
 from sqlalchemy import Engine, text
 
-from app import jobs
-from app.auth import create_key
+from app.domain import jobs
+from app.domain.auth import create_key
 from tests.conftest import ROOT, hold_job, terminate, wait_for
 
 STREAM_CAP = 200
@@ -274,8 +274,8 @@ def test_a_closed_client_gives_its_slot_back(server, engine, caller):
 def test_a_lost_notification_only_delays_the_event(database_url, engine, tenant, monkeypatch):
     """No NOTIFY at all (triggers off for the writer): the periodic re-read still ends it.
     And the listener goes away once no stream needs it."""
-    from app import events
-    from app.events import JobEventHub, job_event_stream
+    from app.domain import events
+    from app.domain.events import JobEventHub, job_event_stream
 
     monkeypatch.setattr(events, "LISTENER_CHECK_SECONDS", 0.5)
     monkeypatch.setattr(events, "LISTENER_IDLE_SECONDS", 1.0)
@@ -302,7 +302,7 @@ def test_a_lost_notification_only_delays_the_event(database_url, engine, tenant,
 
 @pytest.mark.system
 def test_importing_events_starts_nothing():
-    probe = ("import threading, app.events, app.api.jobs; "
+    probe = ("import threading, app.domain.events, app.api.jobs; "
              "print(sorted(t.name for t in threading.enumerate()))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                          timeout=120, check=True)

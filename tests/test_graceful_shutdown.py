@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from app.db import get_engine
+from app.infra.db import get_engine
 from tests.conftest import ROOT, start_worker, terminate, wait_for
 
 

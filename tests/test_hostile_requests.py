@@ -23,8 +23,8 @@ import pytest
 from app.api import create_app
 from app.api.job_requests import fingerprint
 from app.api.requests import json_depth_exceeds
-from app.auth import create_key
 from app.config import Config
+from app.domain.auth import create_key
 from tests.conftest import ROOT, wait_for
 
 DEEP = 10_000

@@ -122,7 +122,7 @@ def test_revoking_an_unknown_key_fails_cleanly(test_env, wrong):
 
 
 def test_revoking_a_key_ends_its_open_event_stream(test_env, config, engine, tenant_name, monkeypatch):
-    from app import events, jobs
+    from app.domain import events, jobs
 
     monkeypatch.setattr(events, "KEEPALIVE_SECONDS", 0.5)  # the periodic re-read, made quick
     key = pagemill(test_env, "keys", "create", "--tenant", tenant_name).stdout.strip()

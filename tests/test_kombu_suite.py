@@ -32,8 +32,8 @@ import pytest
 from kombu.transport import TRANSPORT_ALIASES
 from sqlalchemy import make_url, text
 
-from app.db import get_engine, upgrade_schema
-from app.embedded import create_database
+from app.infra.db import get_engine, upgrade_schema
+from app.infra.embedded import create_database
 
 TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 

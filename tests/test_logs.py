@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from app import logs
-from app.db import get_engine
+from app.infra import logs
+from app.infra.db import get_engine
 from tests.conftest import ROOT, private_database_url, stop_worker, wait_for
 
-FORGED = "\n2026-01-01 00:00:00,000 CRITICAL app.auth: admin key created"
+FORGED = "\n2026-01-01 00:00:00,000 CRITICAL app.domain.auth: admin key created"
 ANSI = "\x1b[2K\x1b[1A\x1b[31m"
 # A line the formatter writes starts with the time and the level: a forged record would too.
 RECORD_START = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (?P<level>[A-Z]+) ")
@@ -85,13 +85,13 @@ def test_escape_event_dict_is_a_structlog_processor():
     # The signature structlog calls processors with: (logger, method name, event dict).
     event = {"event": f"document indexed{FORGED}", "document_id": ANSI, "chunks": 3}
     out = logs.escape_event_dict(None, "info", event)
-    assert out == {"event": "document indexed\\n2026-01-01 00:00:00,000 CRITICAL app.auth: "
+    assert out == {"event": "document indexed\\n2026-01-01 00:00:00,000 CRITICAL app.domain.auth: "
                             "admin key created",
                    "document_id": "\\x1b[2K\\x1b[1A\\x1b[31m", "chunks": 3}
 
 
 def test_json_lines_carry_the_bound_context_and_cannot_be_forged(capsys):
-    from app import log_context
+    from app.infra import log_context
 
     logs.configure("INFO", "json")
     try:
@@ -113,7 +113,7 @@ def test_json_lines_carry_the_bound_context_and_cannot_be_forged(capsys):
 
 
 def test_text_lines_show_the_bound_context_too():
-    from app import log_context
+    from app.infra import log_context
 
     log_context.start(request_id="req-2")
     try:

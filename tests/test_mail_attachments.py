@@ -8,7 +8,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from app.submission import stage_record
+from app.services.submission import stage_record
 from extractors.attachments import MAX_ATTACHMENTS, MAX_DEPTH, roll_up_dropped
 from extractors.base import ExtractionResult
 from extractors.router import extract
@@ -131,7 +131,7 @@ def test_a_job_and_its_mail_show_the_dropped_attachments(client, key, engine, st
 
 
 def test_a_job_without_mail_counts_no_dropped_attachments(engine, storage, config, tenant):
-    from app import jobs
+    from app.domain import jobs
     from tasks.processing import process_batch
 
     record = stage_record(storage, tenant, {"id": "r1", "title": "Plain", "text": "Nothing attached.",

@@ -446,7 +446,7 @@ def test_cooldowns_are_shared_through_the_database_and_never_shortened(engine) -
 
     from sqlalchemy import text
 
-    from app import provider_cooldowns
+    from app.domain import provider_cooldowns
     from extractors.transcribers import TranscriptionAttempt
 
     name = f"provider-{uuid.uuid4().hex[:8]}"
@@ -624,7 +624,7 @@ def test_media_documents_go_through_the_worker(test_env, private_database, fakes
 
     from sqlalchemy import text
 
-    from app.db import get_engine
+    from app.infra.db import get_engine
     from tests.conftest import ROOT, start_worker, stop_worker
 
     groq, openai_fake = fakes

@@ -22,14 +22,14 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
-from app.metrics import directory
-from app.metrics.database import (
+from app.domain.database_gauges import (
     DOCUMENT_STATUSES,
     DatabaseGauges,
     read_documents,
     read_queues,
 )
-from app.statements.metrics import HAS_WEBHOOKS
+from app.domain.statements.metrics import HAS_WEBHOOKS
+from app.infra.metrics import directory
 from tests.conftest import ROOT, bearer, terminate, wait_for
 
 STAGES_OF_A_TEXT_DOCUMENT = ("fetch", "extract", "chunk", "embed", "index")
@@ -248,7 +248,7 @@ def test_an_owner_clears_dead_owners_only_when_no_owner_lives(tmp_path, monkeypa
 
 @pytest.mark.system
 def test_importing_pagemill_imports_no_prometheus_client():
-    code = ("import sys, app.api, app.metrics, tasks.processing, tasks.celery, app.gunicorn_conf; "
+    code = ("import sys, app.api, app.infra.metrics, tasks.processing, tasks.celery, app.gunicorn_conf; "
             "print('prometheus_client' in sys.modules)")
     env = {k: v for k, v in os.environ.items() if k.lower() != directory.ENV.lower()}
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
@@ -258,8 +258,8 @@ def test_importing_pagemill_imports_no_prometheus_client():
 
 
 def test_ocr_time_is_the_ocr_engines_share_of_an_extraction(config):
-    from app import metrics
-    from app.metrics import exposition
+    from app.infra import metrics
+    from app.infra.metrics import exposition
     from extractors.base import Attempt
 
     def ocr_count() -> float:

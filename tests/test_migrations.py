@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from sqlalchemy import text
 
-from app.db import downgrade_schema, get_engine, upgrade_schema
+from app.infra.db import downgrade_schema, get_engine, upgrade_schema
 from indexing.search import SearchParams, search
 from indexing.store import vector_literal
 

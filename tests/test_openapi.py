@@ -30,7 +30,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from app.api import create_app
-from app.auth import create_key
+from app.domain.auth import create_key
 
 try:
     from schemathesis.checks import not_a_server_error

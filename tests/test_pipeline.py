@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from app import jobs
-from app.staging import stage_document
-from app.submission import stage_record, submit_job
+from app.domain import jobs
+from app.services.staging import stage_document
+from app.services.submission import stage_record, submit_job
 from tasks.processing import MAX_ATTEMPTS, process_batch
 from tests.conftest import ROOT, wait_for
 from tests.corpus import needs_corpus

@@ -28,7 +28,7 @@ import pytest
 import requests
 from sqlalchemy import make_url, text
 
-from app.db import get_engine
+from app.infra.db import get_engine
 from tests.conftest import ROOT, wait_for
 
 
@@ -333,7 +333,7 @@ def test_readyz_names_a_schema_behind_the_code_and_an_unreachable_database(confi
     from alembic.script import ScriptDirectory
 
     from app.api import create_app
-    from app.db import PROJECT_ROOT
+    from app.infra.db import PROJECT_ROOT
 
     client = create_app(replace(config, database_url=scratch_database)).test_client()
     answer = client.get("/readyz")

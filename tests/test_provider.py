@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import text
 
-from app import jobs
-from app.staging import stage_document
+from app.domain import jobs
+from app.services.staging import stage_document
 from extractors.base import ExtractOptions
 from extractors.mistral import MistralSettings
 from tasks import provider
@@ -185,7 +185,7 @@ def test_sync_mistral_ocr_is_the_last_escalation_step(fake):
 def test_batch_ocr_job_end_to_end_through_the_worker(engine, storage, tenant, worker, fake, runtime):
     """The real chain: API-style submit -> batch task hands over -> submit task -> checks
     re-scheduled by countdown -> commit -> job finalised."""
-    from app.submission import submit_job
+    from app.services.submission import submit_job
 
     fake.statuses = ["QUEUED", "RUNNING", "RUNNING", "SUCCESS"]
     docs = [stage_document(storage, tenant, "report.pdf", SAMPLE.read_bytes(), source="upload",

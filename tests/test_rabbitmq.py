@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from app.db import get_engine
+from app.infra.db import get_engine
 from tests.conftest import ROOT, wait_for
 
 SERVER = shutil.which("rabbitmq-server") or (

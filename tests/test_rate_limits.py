@@ -1,4 +1,4 @@
-"""Request rate limits per API key (GCRA in PostgreSQL, app/rate_limits.py) against the real
+"""Request rate limits per API key (GCRA in PostgreSQL, app/domain/rate_limits.py) against the real
 API and database: the statement itself, driven through its clock parameter (never by
 sleeping); the fields on every authenticated response; 429s that store and queue nothing."""
 
@@ -22,9 +22,9 @@ from sqlalchemy import Engine, text
 from werkzeug.test import TestResponse
 
 from app.api import create_app
-from app.auth import authenticate, create_key
 from app.config import Config
-from app.rate_limits import RateDecision, RatePolicy, admit, policy_for
+from app.domain.auth import authenticate, create_key
+from app.domain.rate_limits import RateDecision, RatePolicy, admit, policy_for
 from tests.conftest import ROOT, bearer
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -13,7 +13,7 @@ import pytest
 import requests
 from sqlalchemy import text
 
-from app.request_ids import request_id_from
+from app.infra.request_ids import request_id_from
 from tests.conftest import wait_for
 from tests.test_processes import _api_key, _free_port, _fresh_home, _get, _stopped_cleanly, _wait_completed
 
@@ -99,7 +99,7 @@ def test_the_request_id_reaches_the_worker_log_lines_of_the_jobs_documents():
 
 
 def test_webhook_events_carry_the_jobs_request_id(engine, tenant):
-    from app import jobs
+    from app.domain import jobs
 
     doc = jobs.NewDocument(external_id="x", source="record", object_key=None, mime_type=None,
                            size_bytes=None, sha256=None)

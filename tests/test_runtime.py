@@ -1,6 +1,6 @@
 """A process's runtime is built from the configuration it is given and passed on: an API made
 with ``create_app(config)`` writes and dispatches its jobs with that configuration, whatever
-the environment says (app/runtime.py, app/dispatch.py, tasks/publisher.py)."""
+the environment says (app/runtime.py, app/services/dispatch.py, tasks/publisher.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import os
 from sqlalchemy import text
 
 from app.api import create_app
-from app.auth import create_key
 from app.config import Config
-from app.db import get_engine
+from app.domain.auth import create_key
+from app.infra.db import get_engine
 from tests.conftest import bearer, private_database_url
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 
-from app.db import get_engine
+from app.infra.db import get_engine
 from tests.render_schema import COMMAND, CURRENT, render
 
 

@@ -18,9 +18,10 @@ import pytest
 from cryptography.fernet import Fernet
 from sqlalchemy import text
 
-from app import jobs, secret_options, staging
 from app.api import create_app
-from app.secret_options import SecretKeyUnavailable, blind, home_key, reveal, seal
+from app.domain import jobs, secret_options
+from app.domain.secret_options import SecretKeyUnavailable, blind, home_key, reveal, seal
+from app.services import staging
 from tasks.processing import process_batch
 from tests.conftest import bearer, hold_job, wait_for
 
@@ -28,7 +29,7 @@ _auth = bearer
 
 
 def _tenant(engine, key: str) -> str:
-    from app.auth import authenticate
+    from app.domain.auth import authenticate
 
     with engine.begin() as conn:
         return authenticate(conn, key).tenant_id

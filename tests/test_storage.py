@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from app.storage import LocalStorage, ObjectNotFound, open_storage
+from app.infra.storage import LocalStorage, ObjectNotFound, open_storage
 from tests.corpus import needs_corpus
 
 
@@ -91,8 +91,8 @@ def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, eng
     import boto3
     from sqlalchemy import text
 
-    from app import jobs
-    from app.staging import stage_document
+    from app.domain import jobs
+    from app.services.staging import stage_document
     from tasks import provider
     from tasks.processing import process_batch
     from tests.conftest import ROOT
@@ -131,9 +131,9 @@ def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, 
     import requests
     from sqlalchemy import text
 
-    from app import jobs
     from app.api import create_app
-    from app.auth import create_key
+    from app.domain import jobs
+    from app.domain.auth import create_key
     from tasks.processing import process_batch
     from tests.conftest import ROOT
 
@@ -202,9 +202,9 @@ def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_
     import requests
     from sqlalchemy import text
 
-    from app.auth import create_key
-    from app.db import get_engine, upgrade_schema
-    from app.embedded import create_database
+    from app.domain.auth import create_key
+    from app.infra.db import get_engine, upgrade_schema
+    from app.infra.embedded import create_database
     from tests.conftest import ROOT, terminate, wait_for
 
     # A database of its own: the session's worker (local storage) must not take these jobs.

@@ -1,4 +1,4 @@
-"""Transcription seconds per API key per UTC day (app/transcription_quota.py,
+"""Transcription seconds per API key per UTC day (app/domain/transcription_quota.py,
 tasks/transcription_metering.py) against the real database: the reservation that refuses a
 recording over its key's limit before any provider hears it, the settlement to what was
 sent, two recordings racing for the last seconds, the key option of ``pagemill keys`` and the
@@ -21,11 +21,12 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, text
 
-from app import jobs, staging, transcription_quota
-from app.auth import create_key, set_key_transcription_limit
 from app.config import Config
-from app.storage import LocalStorage
-from app.transcription_quota import Refusal, Reservation
+from app.domain import jobs, transcription_quota
+from app.domain.auth import create_key, set_key_transcription_limit
+from app.domain.transcription_quota import Refusal, Reservation
+from app.infra.storage import LocalStorage
+from app.services import staging
 from extractors import ExtractionError
 from tasks.transcription_metering import recording_seconds, seconds_sent
 from tests.conftest import ROOT, bearer
@@ -323,7 +324,7 @@ def test_a_real_worker_holds_a_key_to_its_limit(test_env: dict[str, str], config
     worker: the first is transcribed, the second fails as ``quota_exceeded`` without reaching
     the provider, and the key's usage shows the seconds sent."""
     from app.api import create_app
-    from app.db import get_engine
+    from app.infra.db import get_engine
     from tests.conftest import start_worker, stop_worker, wait_for
 
     groq.calls.clear()
@@ -441,7 +442,7 @@ def _key_of(engine: Engine, job_id: str) -> str:
 
 
 def test_migration_0025_goes_up_and_down(scratch_database: str) -> None:
-    from app.db import downgrade_schema, get_engine, upgrade_schema
+    from app.infra.db import downgrade_schema, get_engine, upgrade_schema
 
     def schema() -> tuple[bool, bool]:
         with get_engine(scratch_database).connect() as conn:

@@ -14,10 +14,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from sqlalchemy import text
 
-from app import jobs
 from app.api import create_app
-from app.auth import create_key
-from app.url_fetch import FetchError, UrlPolicy, check_url, embedded_ipv4, fetch
+from app.domain import jobs
+from app.domain.auth import create_key
+from app.infra.url_fetch import FetchError, UrlPolicy, check_url, embedded_ipv4, fetch
 from tests.conftest import ROOT, wait_for
 
 PDF = (ROOT / "samples" / "maintenance-report.pdf").read_bytes()

@@ -1,4 +1,4 @@
-"""Usage per API key per day (GET /v1/usage, app/usage.py) against the real database: the
+"""Usage per API key per day (GET /v1/usage, app/domain/usage.py) against the real database: the
 statement over rows written as a worker leaves them, the endpoint's validation and tenant
 isolation, and the numbers after a real worker has processed a couple of small documents."""
 
@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, TextClause, text
 
-from app.auth import create_key
-from app.usage import usage_by_key_and_day
+from app.domain.auth import create_key
+from app.domain.usage import usage_by_key_and_day
 from tests.conftest import ROOT, bearer, wait_for
 
 DAY = date(2031, 3, 14)
@@ -118,7 +118,7 @@ def test_usage_statement_reads_the_usage_index(engine: Engine, metered: dict[str
 
 
 def _usage_sql() -> TextClause:
-    from app.statements.usage import USAGE_BY_KEY_AND_DAY
+    from app.domain.statements.usage import USAGE_BY_KEY_AND_DAY
 
     return USAGE_BY_KEY_AND_DAY
 
@@ -218,7 +218,7 @@ def test_usage_after_ingesting_small_documents(client: FlaskClient, key: str, en
 
 
 def test_migration_0015_goes_up_and_down(scratch_database: str) -> None:
-    from app.db import downgrade_schema, get_engine, upgrade_schema
+    from app.infra.db import downgrade_schema, get_engine, upgrade_schema
 
     def schema() -> tuple[bool, set[str], bool]:
         with get_engine(scratch_database).connect() as conn:

@@ -25,9 +25,10 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from app import webhooks
-from app.auth import create_key
-from app.webhook_delivery import DEADLINE_ERROR, post
+from app.domain import webhooks
+from app.domain.auth import create_key
+from app.infra.url_fetch import UrlPolicy
+from app.infra.webhook_delivery import DEADLINE_ERROR, post
 from tasks import webhooks as sender_module
 from tasks.webhooks import deliver_due
 from tests.conftest import ROOT, bearer, start_worker, stop_worker, wait_for
@@ -127,7 +128,7 @@ def test_an_attempt_ends_at_its_deadline_however_the_receiver_drips(mode, config
     byte every 0.5 s (each read well within any per-read timeout) is cut at 1.5 s."""
     receiver = slow_receivers(mode)
     started = time.monotonic()
-    outcome = post(receiver.url, b"{}", {}, config.url_policy(), timeout=1.5)
+    outcome = post(receiver.url, b"{}", {}, UrlPolicy.from_config(config), timeout=1.5)
     took = time.monotonic() - started
     assert took < 2.5, took
     wait_for(lambda: receiver.durations, timeout=5, what="the receiver to see the close")
@@ -341,7 +342,7 @@ def test_a_delivery_that_cannot_be_recorded_does_not_undo_the_others(engine, sto
     cannot be (here its recording raises), the others are recorded each on its own, and the
     failing one stays leased (due again when its lease ends, as after a crash).  An error text
     with a NUL (a receiver's bytes) is stored printable."""
-    from app.webhook_delivery import AttemptOutcome
+    from app.infra.webhook_delivery import AttemptOutcome
     from tasks.webhooks import WebhookSender, _InFlight
 
     receiver = receivers([200])

@@ -1,6 +1,6 @@
 """Webhooks in the Standard Webhooks format, against a real HTTP receiver on 127.0.0.1.
 
-Events come from real state changes (app/jobs.py's functions, or a worker processing a job);
+Events come from real state changes (app/domain/jobs.py's functions, or a worker processing a job);
 their triggers write them in the same transaction.  The module has a database of its own, so
 that no worker of the rest of the session ever claims one of its deliveries: retry,
 exhaustion, 410 and rotation run the delivery loop (tasks.webhooks.deliver_due) in this
@@ -27,11 +27,11 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from app import jobs
-from app.auth import authenticate
 from app.config import Config
-from app.db import get_engine
-from app.submission import stage_record
+from app.domain import jobs
+from app.domain.auth import authenticate
+from app.infra.db import get_engine
+from app.services.submission import stage_record
 from tasks.webhooks import deliver_due
 from tests.conftest import ROOT, bearer, private_database_url, start_worker, stop_worker, wait_for
 
@@ -308,7 +308,7 @@ def test_during_a_rotation_both_secrets_verify(engine, storage, client, key, fas
 def test_endpoints_are_the_tenants_own_and_validated(client, key, engine, receivers):
     receiver = receivers([200])
     hook = _subscribe(client, key, receiver.url, ["document.completed"])
-    from app.auth import create_key
+    from app.domain.auth import create_key
 
     with engine.begin() as conn:
         other = create_key(conn, f"key-{uuid.uuid4().hex[:10]}")
@@ -412,7 +412,7 @@ def test_fan_out_costs_the_same_statements_for_one_endpoint_or_many(engine, stor
     job issues as many statements for six endpoints as for one."""
     from sqlalchemy import event
 
-    from app.auth import create_key
+    from app.domain.auth import create_key
 
     receiver = receivers([200])
     with engine.begin() as conn:
@@ -475,8 +475,8 @@ def test_an_address_refused_at_the_attempt_is_never_contacted(engine, storage, c
 def test_retry_delays_follow_the_schedule_with_jitter_and_retry_after():
     import random
 
-    from app.webhook_delivery import retry_after_seconds
-    from app.webhooks import next_delay
+    from app.domain.webhooks import next_delay
+    from app.infra.webhook_delivery import retry_after_seconds
 
     schedule = (0, 5, 300, 1800)
     rng = random.Random(7)

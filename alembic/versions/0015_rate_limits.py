@@ -2,7 +2,7 @@
 ``api_keys.rate_limit_per_minute``, ``jobs.api_key_id`` and ``documents_usage``.
 
 ``rate_limit_arrivals`` holds one *theoretical arrival time* per API key, the whole state of
-the generic cell rate algorithm (app/rate_limits.py), and whether the key's latest request was
+the generic cell rate algorithm (app/domain/rate_limits.py), and whether the key's latest request was
 admitted (what the one statement that decides a request returns: a refusal leaves ``tat`` as
 it was, so ``tat`` alone cannot tell).  It is UNLOGGED because every authenticated request
 writes it, reads included: a transaction that writes only unlogged tables logs no change and
@@ -17,7 +17,7 @@ minute.  A key's row goes with the key.
 Jobs submitted before this revision have ``NULL`` there and count under no key.  No foreign
 key: what a key consumed is billing history and outlives the key.
 
-``documents_usage`` serves ``GET /v1/usage`` (app/usage.py): a tenant's terminal documents in
+``documents_usage`` serves ``GET /v1/usage`` (app/domain/usage.py): a tenant's terminal documents in
 order of the time they finished, carrying the columns the statement reads, so that it can
 be answered from the index alone (once VACUUM has marked the pages all-visible).
 

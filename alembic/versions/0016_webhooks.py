@@ -2,7 +2,7 @@
 every attempt; the events themselves are written by triggers, in the transaction of the change.
 
 ``webhook_endpoints``: a tenant's receivers, each with the event types it wants.  Its signing
-secret is stored as a Fernet token (app/secret_options.py), never readable; after a rotation
+secret is stored as a Fernet token (app/domain/secret_options.py), never readable; after a rotation
 the previous one keeps signing until ``previous_secret_expires_at``.  ``disabled_at`` is set
 when the receiver answers 410 Gone.
 

@@ -1,6 +1,6 @@
 """Fair admission of batches: per-key concurrency held in the database.
 
-A batch is written ``queued`` and *waiting* (``admitted_at IS NULL``); app/admission.py admits
+A batch is written ``queued`` and *waiting* (``admitted_at IS NULL``); app/domain/admission.py admits
 waiting batches -- sets ``admitted_at`` and publishes their tasks -- only while their key has
 a free slot, round-robin across keys, so that no worker ever holds a batch that must wait and
 one key's backlog cannot queue ahead of another key's work.

@@ -5,7 +5,7 @@
   ``PAGEMILL_MEDIA_TIME_LIMIT`` per recording, so a worker given only that queue takes long
   recordings and no document waits behind them.  Batches written before this revision
   keep 0: their tasks are already in the ordinary queue.
-- ``provider_cooldowns``: a provider that kept answering 429 (app/provider_cooldowns.py),
+- ``provider_cooldowns``: a provider that kept answering 429 (app/domain/provider_cooldowns.py),
   until when every worker asks it last, with the error that put it there.
 
 Revision ID: 0020

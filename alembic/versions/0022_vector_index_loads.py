@@ -3,7 +3,7 @@
 A job expected to add more than ``PAGEMILL_HNSW_BULK_SHARE`` of the chunks already indexed
 (and at least ``PAGEMILL_HNSW_BULK_MIN_CHUNKS``) is a bulk load: its first batch drops the
 graph, every batch then inserts without maintaining it, and when the last running bulk load
-ends the graph is built once (app/bulk_loads.py).  Rows stay as history: ``ended_at`` when
+ends the graph is built once (app/domain/bulk_loads.py).  Rows stay as history: ``ended_at`` when
 the job ended, ``built_at`` when the graph was rebuilt after it.
 
 Revision ID: 0022

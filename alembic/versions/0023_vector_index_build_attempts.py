@@ -1,6 +1,6 @@
 """When the HNSW graph was last tried to be built after bulk loads: ``build_attempted_at``.
 
-The reconciler starts a build when ended bulk loads were not built after (app/bulk_loads.py);
+The reconciler starts a build when ended bulk loads were not built after (app/domain/bulk_loads.py);
 a build that fails (killed, out of memory) is tried again only once
 ``BUILD_RETRY_SECONDS`` have passed since the last attempt, not every 30 s.
 

@@ -2,7 +2,7 @@
 ``transcription_usage`` and ``api_keys.transcription_seconds_per_day``.
 
 ``transcription_usage`` holds the seconds of recordings transcribed per tenant, key and UTC
-day (app/transcription_quota.py).  A recording's probed duration is added *before* any
+day (app/domain/transcription_quota.py).  A recording's probed duration is added *before* any
 provider is called, in the one statement that also checks the key's limit, so that two
 recordings racing cannot both pass a limit only one fits; once the transcription ended the row
 is adjusted to what was actually sent (the decoded track's duration; on a failure, the pieces

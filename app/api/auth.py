@@ -1,16 +1,16 @@
 """API-key authentication: every ``/v1`` Blueprint runs :func:`authenticate_request` before
 its views, so no route can forget it; the key's rate limit is checked in the same transaction
-(app/api/rate_limiting.py).  Keys and their storage are :mod:`app.auth`'s."""
+(app/api/rate_limiting.py).  Keys and their storage are :mod:`app.domain.auth`'s."""
 
 from __future__ import annotations
 
 from flask import Blueprint, g, request
 
-from app import log_context
 from app.api.context import runtime
 from app.api.errors import ApiError
 from app.api.rate_limiting import add_rate_limit_fields, decide_request_rate, enforce_request_rate
-from app.auth import authenticate
+from app.domain.auth import authenticate
+from app.infra import log_context
 
 
 def authenticate_request() -> None:

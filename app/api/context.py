@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from flask import current_app, g
 
-from app.auth import Principal
 from app.config import Config
+from app.domain.auth import Principal
 
 if TYPE_CHECKING:
     from app.runtime import Runtime

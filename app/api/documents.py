@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
-from app import deletion, jobs
 from app.api.auth import keyed_blueprint
 from app.api.context import runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.openapi import Answer, documented
 from app.api.responses import DocumentDetailSchema
+from app.domain import jobs
+from app.services import deletion
 
 blueprint = keyed_blueprint("documents", __name__, url_prefix="/v1/documents")
 

@@ -15,11 +15,11 @@ from app.api.context import config
 from app.api.errors import ApiError
 from app.api.requests import JobOptionsSchema, JobRequestSchema, load_json, parse_json
 from app.config import Config
-from app.jobs import NewDocument
-from app.secret_options import SecretKeyUnavailable, blind
-from app.staging import UnsupportedDocument, stage_document
-from app.storable import storable
-from app.submission import stage_record, stage_url
+from app.domain.jobs import NewDocument
+from app.domain.secret_options import SecretKeyUnavailable, blind
+from app.domain.storable import storable
+from app.services.staging import UnsupportedDocument, stage_document
+from app.services.submission import stage_record, stage_url
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -42,7 +42,7 @@ def fingerprint() -> str:
     in canonical form), so that the same files with other options are another request.  A
     JSON body over the document limit is refused here (413), before it is serialised.
 
-    Secret options are hashed as keyed digests (:func:`app.secret_options.blind`): the stored
+    Secret options are hashed as keyed digests (:func:`app.domain.secret_options.blind`): the stored
     fingerprint must not let anyone test guesses of a password offline.  Without a key to
     make them, the request is refused here (400), before any upload is stored."""
     digest = hashlib.sha256()
@@ -180,9 +180,9 @@ def _check_urls(config: Config, documents: list[dict[str, Any]]) -> None:
     URLs on slow resolvers waits for the slowest lookups, not for their sum."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from app.url_fetch import FetchError, check_url
+    from app.infra.url_fetch import FetchError, UrlPolicy, check_url
 
-    policy = config.url_policy()
+    policy = UrlPolicy.from_config(config)
     urls = list(dict.fromkeys(d["url"] for d in documents if "url" in d))
     if not urls:
         return

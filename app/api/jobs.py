@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import Response, jsonify
 from sqlalchemy.exc import IntegrityError
 
-from app import jobs
 from app.api.auth import keyed_blueprint
 from app.api.context import principal, runtime, tenant_id
 from app.api.errors import ApiError
@@ -14,10 +13,11 @@ from app.api.job_requests import fingerprint, idempotency_key, staged_request
 from app.api.openapi import Answer, documented, upload_body
 from app.api.requests import DocumentPageQuery, JobPageQuery, JobRequestSchema, Page, load_query
 from app.api.responses import DocumentPageSchema, JobPageSchema, JobSchema
-from app.dispatch import hand_to_admission
-from app.jobs import JobProgress
-from app.secret_options import SecretKeyUnavailable
-from app.submission import submit_job
+from app.domain import jobs
+from app.domain.jobs import JobProgress
+from app.domain.secret_options import SecretKeyUnavailable
+from app.services.dispatch import hand_to_admission
+from app.services.submission import submit_job
 
 blueprint = keyed_blueprint("jobs", __name__, url_prefix="/v1/jobs")
 
@@ -101,12 +101,18 @@ def get_job(job_id: str) -> tuple[Response, int]:
             responses={200: Answer({"type": "string"}, "event stream", "text/event-stream")},
             errors=(404, 503))
 def job_events(job_id: str) -> Response:
-    """The stream holds no database connection (app/events.py): one listener per process
+    """The stream holds no database connection (app/domain/events.py): one listener per process
     wakes it, and each read borrows a pooled connection for one query.  It ends when the
     job does, or at the next read after the caller's key is revoked."""
     from app.api.errors import error_response
-    from app.auth import key_is_live
-    from app.events import RETRY_AFTER_SECONDS, StreamEnded, StreamLimitReached, hub_for, job_event_stream
+    from app.domain.auth import key_is_live
+    from app.domain.events import (
+        RETRY_AFTER_SECONDS,
+        StreamEnded,
+        StreamLimitReached,
+        hub_for,
+        job_event_stream,
+    )
 
     job_id = _progress(job_id).id  # as notifications spell it
     current, tenant, key_id = runtime(), tenant_id(), principal().key_id

@@ -17,8 +17,8 @@ from app.api.errors import error_response
 from app.api.openapi import Answer, build_spec, documented
 from app.api.responses import ErrorSchema, HealthSchema
 from app.api.web import secure_page
-from app.readiness import connect_broker, missing_broker_client, schema_problem
-from app.statements import health as sql
+from app.domain.statements import health as sql
+from app.services.readiness import connect_broker, missing_broker_client, schema_problem
 from indexing.embedding import model_missing
 from tasks.heartbeat import STALE_AFTER_SECONDS, live_workers
 

@@ -1,4 +1,4 @@
-"""``GET /metrics``: Prometheus's text format, without an API key (app/metrics/ says what is
+"""``GET /metrics``: Prometheus's text format, without an API key (app/infra/metrics/ says what is
 in it), and the timing of every API request into ``pagemill_http_request_seconds``.
 
 It is open like ``/healthz``; to restrict it, set ``PAGEMILL_METRICS_TOKEN`` (a scrape must
@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING
 from flask import Blueprint, Response, current_app, g, request
 from flask.blueprints import BlueprintSetupState
 
-from app import metrics
 from app.api.context import config, runtime
 from app.api.errors import error_response
 from app.api.openapi import Answer, documented
 from app.api.responses import ErrorSchema
+from app.infra import metrics
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from app.metrics.database import DatabaseGauges
+    from app.domain.database_gauges import DatabaseGauges
 
 blueprint = Blueprint("metrics", __name__)
 
@@ -67,7 +67,7 @@ def scrape() -> Response:
         return error_response(401, "unauthorized", "/metrics needs the bearer token set by "
                                                    "PAGEMILL_METRICS_TOKEN")
     metrics.series_module()  # this process's sample directory, before prometheus_client loads
-    from app.metrics import exposition
+    from app.infra.metrics import exposition
 
     body = exposition.scrape(config().metrics_samples_dir, _database_gauges())
     return Response(body, content_type=exposition.CONTENT_TYPE)
@@ -76,7 +76,7 @@ def scrape() -> Response:
 def _database_gauges() -> DatabaseGauges:
     gauges: DatabaseGauges | None = current_app.extensions.get(_GAUGES)
     if gauges is None:
-        from app.metrics.database import DatabaseGauges, task_queue_names
+        from app.domain.database_gauges import DatabaseGauges, task_queue_names
 
         gauges = current_app.extensions[_GAUGES] = DatabaseGauges(
             engine=lambda: runtime().engine, broker=_broker_engine(), queues=task_queue_names(),

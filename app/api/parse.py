@@ -8,15 +8,15 @@ import time
 
 from flask import Response, jsonify, request
 
-from app import jobs
 from app.api.auth import keyed_blueprint
 from app.api.context import config, principal, runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.job_requests import check_filenames
 from app.api.openapi import Answer, documented, upload_body
 from app.api.responses import ParsedSchema, ParsePendingSchema
-from app.staging import stage_document
-from app.submission import submit_job
+from app.domain import jobs
+from app.services.staging import stage_document
+from app.services.submission import submit_job
 
 blueprint = keyed_blueprint("parse", __name__, url_prefix="/v1/parse")
 

@@ -1,5 +1,5 @@
 """Request rate limits on the ``/v1`` routes: each authenticated request is decided by
-:mod:`app.rate_limits` in the transaction that authenticated it (one more statement, no
+:mod:`app.domain.rate_limits` in the transaction that authenticated it (one more statement, no
 connection of its own), before any view runs, so a refused request stores and queues nothing.
 Every response to an authenticated request carries ``RateLimit-Policy`` and ``RateLimit``; a
 refusal is a 429 with ``Retry-After`` and the usual error body."""
@@ -11,8 +11,8 @@ from sqlalchemy import Connection
 
 from app.api.context import config
 from app.api.errors import ApiError
-from app.auth import Principal
-from app.rate_limits import RateDecision, admit, policy_for
+from app.domain.auth import Principal
+from app.domain.rate_limits import RateDecision, admit, policy_for
 
 # Where the request's decision waits for its response (g is per request).
 _DECISION = "rate_limit_decision"

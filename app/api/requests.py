@@ -1,5 +1,5 @@
 """What the API accepts, as marshmallow schemas: request bodies and query arguments (the
-search body, shared with the CLI, is app/search_request.py's).
+search body, shared with the CLI, is app/services/search_request.py's).
 
 A 400 lists every field error at once; the same schemas describe the requests in
 ``/openapi.json`` (app/api/openapi.py), so the description cannot drift from what is accepted.
@@ -31,10 +31,10 @@ from marshmallow import (
 )
 
 from app.api.errors import ApiError
-from app.jobs import DOCUMENT_STATES, JOB_STATES
-from app.storable import JsonObject, Text, storable
-from app.usage import MAX_DAYS
-from app.webhooks import DELIVERY_STATES, EVENT_TYPES
+from app.domain.jobs import DOCUMENT_STATES, JOB_STATES
+from app.domain.storable import JsonObject, Text, storable
+from app.domain.usage import MAX_DAYS
+from app.domain.webhooks import DELIVERY_STATES, EVENT_TYPES
 
 # Pages further than this are refused (PostgreSQL's OFFSET is a bigint; nobody pages this far).
 MAX_OFFSET = 1_000_000_000

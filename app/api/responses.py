@@ -13,9 +13,9 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from app.jobs import DOCUMENT_STATES, JOB_STATES
-from app.secret_options import public_options, secret_names
-from app.webhooks import DELIVERY_STATES, EVENT_TYPES
+from app.domain.jobs import DOCUMENT_STATES, JOB_STATES
+from app.domain.secret_options import public_options, secret_names
+from app.domain.webhooks import DELIVERY_STATES, EVENT_TYPES
 from extractors.attachments import MAX_ATTACHMENTS, MAX_DEPTH
 
 
@@ -69,7 +69,7 @@ class JobSchema(Schema):
     batch_size = fields.Integer(required=True)
     retries = fields.Integer(required=True)
     # Secret options (password) are write-only: never in an answer, an event or a log;
-    # secret_options says which were given (app/secret_options.py).
+    # secret_options says which were given (app/domain/secret_options.py).
     options = PublicOptions(required=True, metadata={
         "description": "the options as submitted, without secret ones (see secret_options)"})
     secret_options = SecretOptionNames(
@@ -125,7 +125,7 @@ class DocumentPageSchema(Schema):
 
 
 class UsageCountsSchema(Schema):
-    """Documents, pages and bytes processed, seconds transcribed (app/usage.py says what
+    """Documents, pages and bytes processed, seconds transcribed (app/domain/usage.py says what
     counts)."""
 
     documents_completed = fields.Integer(required=True)

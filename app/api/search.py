@@ -10,7 +10,7 @@ from app.api.errors import ApiError
 from app.api.openapi import Answer, documented
 from app.api.requests import load_json
 from app.api.responses import SearchResultsSchema
-from app.search_request import SearchRequest, SearchRequestSchema, run_search
+from app.services.search_request import SearchRequest, SearchRequestSchema, run_search
 from indexing.embedding import EmbedderUnavailable
 
 blueprint = keyed_blueprint("search", __name__, url_prefix="/v1/search")

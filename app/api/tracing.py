@@ -1,6 +1,6 @@
 """Every request's id: the client's ``X-Request-ID`` when plausible, else a new ULID
-(app/request_ids.py), bound for the request's log lines (app/log_context.py), stored with the
-jobs it creates (app/submission.py), and echoed in the response's ``X-Request-ID`` -- error
+(app/infra/request_ids.py), bound for the request's log lines (app/infra/log_context.py), stored with the
+jobs it creates (app/services/submission.py), and echoed in the response's ``X-Request-ID`` -- error
 responses included -- so that a client can quote it and an operator find every line it caused,
 in the API and in the workers."""
 
@@ -11,8 +11,8 @@ import time
 
 from flask import Flask, Response, g, request
 
-from app import log_context
-from app.request_ids import HEADER, request_id_from
+from app.infra import log_context
+from app.infra.request_ids import HEADER, request_id_from
 
 log = logging.getLogger(__name__)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
-from app import usage
 from app.api.auth import keyed_blueprint
 from app.api.context import runtime, tenant_id
 from app.api.openapi import Answer, documented
 from app.api.requests import DayRange, UsageQuery, load_query
 from app.api.responses import UsageSchema
+from app.domain import usage
 
 blueprint = keyed_blueprint("usage", __name__, url_prefix="/v1/usage")
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Response, jsonify, request
 
-from app import webhooks
 from app.api.auth import keyed_blueprint
 from app.api.context import config, runtime, tenant_id
 from app.api.errors import ApiError
@@ -20,10 +19,11 @@ from app.api.responses import (
     WebhookSchema,
     WebhookSecretSchema,
 )
-from app.secret_options import SecretKeyUnavailable, fernet
-from app.url_fetch import FetchError, check_url, control_character
-from app.webhook_signing import new_secret
-from app.webhooks import Endpoint
+from app.domain import webhooks
+from app.domain.secret_options import SecretKeyUnavailable, fernet
+from app.domain.webhooks import Endpoint
+from app.infra.url_fetch import FetchError, UrlPolicy, check_url, control_character
+from app.infra.webhook_signing import new_secret
 
 blueprint = keyed_blueprint("webhooks", __name__, url_prefix="/v1/webhooks")
 
@@ -68,7 +68,7 @@ def create_webhook() -> tuple[Response, int]:
         raise ApiError(400, "validation_error", "invalid request", {"url": [unusable]})
     try:
         # The URL documents' SSRF policy; checked again at every attempt (DNS can change).
-        check_url(wanted["url"], config().url_policy())
+        check_url(wanted["url"], UrlPolicy.from_config(config()))
     except FetchError as exc:
         raise ApiError(400, exc.code, exc.message, {"url": [exc.message]}) from None
     secret, token = _sealed_secret()

@@ -58,7 +58,7 @@ class LazyGroup(click.Group):
 @click.pass_context
 def main(ctx: click.Context, log_level: str) -> None:
     """pagemill: document ingestion and hybrid search on one PostgreSQL."""
-    from app import logs
+    from app.infra import logs
 
     logs.configure(log_level.upper())
     ctx.obj = CliContext()

@@ -11,7 +11,7 @@ from app.cli.context import CliContext, pass_cli
 @pass_cli
 def migrate(cli: CliContext) -> None:
     """Apply database migrations (alembic upgrade head)."""
-    from app.db import upgrade_schema
+    from app.infra.db import upgrade_schema
 
     upgrade_schema(cli.database_url)
     click.echo("schema is up to date")

@@ -30,7 +30,7 @@ class CliContext:
     @cached_property
     def database_url(self) -> str:
         """The database's URL (the embedded server started and migrated), or a clear error."""
-        from app.embedded import DatabaseUnavailable
+        from app.infra.embedded import DatabaseUnavailable
 
         try:
             return self._runtime.database_url
@@ -40,7 +40,7 @@ class CliContext:
     @cached_property
     def runtime(self) -> Runtime:
         """The database reachable (the embedded one started and migrated), or a clear error."""
-        from app.embedded import DatabaseUnavailable
+        from app.infra.embedded import DatabaseUnavailable
         from app.runtime import prepare
 
         try:
@@ -50,7 +50,7 @@ class CliContext:
 
     def tenant_id(self, name: str | None) -> str:
         """The id of tenant ``name`` (default ``PAGEMILL_DEFAULT_TENANT``), created if missing."""
-        from app.auth import ensure_tenant
+        from app.domain.auth import ensure_tenant
 
         with self.runtime.engine.begin() as conn:
             return ensure_tenant(conn, name or self.config.default_tenant)

@@ -17,7 +17,7 @@ QUERIES = ("how does the broker avoid losing messages", "RFC 7231", "vector inde
 @click.pass_context
 def demo(ctx: click.Context, wait: bool) -> None:
     """Ingest the sample documents shipped with pagemill and run a few searches."""
-    from app.db import PROJECT_ROOT
+    from app.infra.db import PROJECT_ROOT
 
     samples_dir = PROJECT_ROOT / "samples"
     samples = os.path.relpath(samples_dir)

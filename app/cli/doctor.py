@@ -115,7 +115,7 @@ def _checks(config: Config, deep: bool) -> Iterator[Check]:
     for check in _database_checks(config):
         yield check
         if check.check == "database" and check.ok:
-            from app.db import get_engine
+            from app.infra.db import get_engine
 
             engine = get_engine(_database_url(config))
     if engine is not None:
@@ -140,10 +140,10 @@ def _checks(config: Config, deep: bool) -> Iterator[Check]:
 
 
 def _cooldown_checks(engine: Engine) -> Iterator[Check]:
-    """Transcription providers every worker asks last for now (app/provider_cooldowns.py)."""
+    """Transcription providers every worker asks last for now (app/domain/provider_cooldowns.py)."""
     from datetime import UTC, datetime
 
-    from app import provider_cooldowns
+    from app.domain import provider_cooldowns
 
     try:
         with engine.connect() as conn:
@@ -171,7 +171,7 @@ def _database_checks(config: Config) -> Iterator[Check]:
     import psycopg
 
     from app.config import to_libpq_url
-    from app.embedded import DatabaseUnavailable, check_vector_extension
+    from app.infra.embedded import DatabaseUnavailable, check_vector_extension
 
     if config.database_url is None:
         where = (f"the embedded PostgreSQL in {config.pgdata} (DATABASE_URL is unset; pagemill "
@@ -196,8 +196,8 @@ def _database_checks(config: Config) -> Iterator[Check]:
 
 def _schema_checks(engine: Engine) -> Iterator[Check]:
     """pgvector installed in the database, and the schema at the newest migration."""
-    from app.readiness import schema_problem
-    from app.statements import doctor as sql
+    from app.domain.statements import doctor as sql
+    from app.services.readiness import schema_problem
 
     try:
         with engine.connect() as conn:
@@ -220,7 +220,7 @@ def _broker_check(config: Config, engine: Engine | None) -> Check:
     if config.broker_url:
         from kombu.utils.url import maybe_sanitize_url
 
-        from app.readiness import connect_broker, missing_broker_client
+        from app.services.readiness import connect_broker, missing_broker_client
 
         shown = maybe_sanitize_url(config.broker_url)  # never a password
         missing = missing_broker_client(config.broker_url)
@@ -251,7 +251,7 @@ def _broker_check(config: Config, engine: Engine | None) -> Check:
 
 def _storage_check(config: Config) -> Check:
     """STORAGE_URL takes an object, gives it back and deletes it."""
-    from app.storage import open_storage
+    from app.infra.storage import open_storage
 
     key = f"doctor/probe-{uuid.uuid4().hex}"
     data = os.urandom(32)

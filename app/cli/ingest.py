@@ -13,8 +13,8 @@ import click
 from app.cli.context import CliContext, pass_cli
 
 if TYPE_CHECKING:
-    # app.jobs loads the extractors' sniffing (and PDFium): not for `pagemill --help`.
-    from app.jobs import JobProgress, NewDocument
+    # app.domain.jobs loads the extractors' sniffing (and PDFium): not for `pagemill --help`.
+    from app.domain.jobs import JobProgress, NewDocument
 
 POLL_SECONDS = 0.5
 # Failed documents listed after the progress bar; `pagemill job ID` lists the rest.
@@ -23,7 +23,7 @@ FAILURES_SHOWN = 20
 
 def read_records(path: str) -> list[dict[str, Any]]:
     """The records of a JSONL file; a bad line stops the command with its number."""
-    from app.submission import parse_record
+    from app.services.submission import parse_record
 
     records = []
     with open(path, encoding="utf-8") as fh:
@@ -37,7 +37,7 @@ def read_records(path: str) -> list[dict[str, Any]]:
 
 
 def _staged(cli: CliContext, tenant_id: str, paths: tuple[str, ...], jsonl: str | None) -> list[NewDocument]:
-    from app.submission import stage_files, stage_record
+    from app.services.submission import stage_files, stage_record
 
     storage = cli.runtime.storage
     documents: list[NewDocument] = []
@@ -65,7 +65,7 @@ def _staged(cli: CliContext, tenant_id: str, paths: tuple[str, ...], jsonl: str 
 def ingest(cli: CliContext, paths: tuple[str, ...], jsonl: str | None, tenant: str | None, wait: bool,
            batch_size: int | None) -> None:
     """Ingest files and folders (recursively), or text records with --jsonl."""
-    from app.submission import submit_job
+    from app.services.submission import submit_job
 
     if not paths and not jsonl:
         raise click.UsageError("give PATH... or --jsonl FILE")
@@ -128,9 +128,9 @@ BUILD_WAIT_SECONDS = 3600.0
 
 
 def _await_vector_index(cli: CliContext, job_id: str, worker: subprocess.Popen[bytes]) -> None:
-    """The job was a bulk load (app/bulk_loads.py): the worker this command started builds the
+    """The job was a bulk load (app/domain/bulk_loads.py): the worker this command started builds the
     HNSW graph now; stopping it first would leave dense search without its graph."""
-    from app import bulk_loads
+    from app.domain import bulk_loads
 
     engine = cli.runtime.engine
     deadline = time.monotonic() + BUILD_WAIT_SECONDS
@@ -147,7 +147,7 @@ def _await_vector_index(cli: CliContext, job_id: str, worker: subprocess.Popen[b
 
 def _show_progress(cli: CliContext, job_id: str, tenant_id: str,
                    worker: subprocess.Popen[bytes] | None) -> str:
-    from app import jobs
+    from app.domain import jobs
 
     engine = cli.runtime.engine
     progress = _poll(cli, job_id, tenant_id)
@@ -182,7 +182,7 @@ def _show_progress(cli: CliContext, job_id: str, tenant_id: str,
 
 
 def _poll(cli: CliContext, job_id: str, tenant_id: str) -> JobProgress:
-    from app import jobs
+    from app.domain import jobs
 
     with cli.runtime.engine.connect() as conn:
         progress = jobs.job_progress(conn, job_id, tenant_id)

@@ -1,7 +1,7 @@
 """``pagemill jobs`` and ``pagemill job ID``: the operator's view of jobs and their failures.
 
 The API shows a tenant its own jobs; these commands run beside the database, so they show
-every tenant's unless ``--tenant`` names one.  Counts come from :mod:`app.jobs`' progress
+every tenant's unless ``--tenant`` names one.  Counts come from :mod:`app.domain.jobs`' progress
 query, the same the API answers with."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from app.cli.context import CliContext, pass_cli
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-    # app.jobs loads the extractors' sniffing (and PDFium): not for `pagemill --help`.
-    from app.jobs import DocumentOutcome, JobProgress
+    # app.domain.jobs loads the extractors' sniffing (and PDFium): not for `pagemill --help`.
+    from app.domain.jobs import DocumentOutcome, JobProgress
 
 # Failed documents listed by `pagemill job` unless --failures says otherwise.
 FAILURES_LISTED = 100
@@ -40,7 +40,7 @@ MESSAGE_CHARS = 300
 @pass_cli
 def jobs(cli: CliContext, status: str | None, limit: int, tenant: str | None, as_json: bool) -> None:
     """List jobs, newest first, with their status and document counts."""
-    from app import jobs as job_queries
+    from app.domain import jobs as job_queries
 
     if status is not None and status not in job_queries.JOB_STATES:
         raise click.BadParameter(f"{status!r} is not one of {', '.join(job_queries.JOB_STATES)}",
@@ -71,7 +71,7 @@ def jobs(cli: CliContext, status: str | None, limit: int, tenant: str | None, as
 @pass_cli
 def job(cli: CliContext, job_id: str, tenant: str | None, failures_listed: int, as_json: bool) -> None:
     """Show job JOB_ID: its status, document counts and failed documents."""
-    from app import jobs as job_queries
+    from app.domain import jobs as job_queries
 
     with cli.runtime.engine.connect() as conn:
         tenant_id = existing_tenant_id(conn, tenant) if tenant else None
@@ -113,8 +113,8 @@ def _newest_jobs(conn: Connection, tenant: str | None, status: str | None,
                  limit: int) -> list[tuple[JobProgress, str]]:
     """(progress, tenant name) of the newest jobs; one query for one tenant (the API's), one
     per job across tenants (``limit`` bounds them)."""
-    from app import jobs as job_queries
-    from app.statements import cli_jobs as sql
+    from app.domain import jobs as job_queries
+    from app.domain.statements import cli_jobs as sql
 
     if tenant is not None:
         tenant_id = existing_tenant_id(conn, tenant)
@@ -130,7 +130,7 @@ def _newest_jobs(conn: Connection, tenant: str | None, status: str | None,
 
 def existing_tenant_id(conn: Connection, name: str) -> str:
     """The id of the tenant named ``name``; never creates one (these commands only read)."""
-    from app.statements import cli_jobs as sql
+    from app.domain.statements import cli_jobs as sql
 
     found = conn.execute(sql.TENANT_ID, {"name": name}).scalar_one_or_none()
     if found is None:
@@ -139,14 +139,14 @@ def existing_tenant_id(conn: Connection, name: str) -> str:
 
 
 def _tenant_name(conn: Connection, tenant_id: str) -> str:
-    from app.statements import cli_jobs as sql
+    from app.domain.statements import cli_jobs as sql
 
     return str(conn.execute(sql.TENANT_NAME, {"id": tenant_id}).scalar_one())
 
 
 def _job_object(progress: JobProgress, tenant_name: str) -> dict[str, Any]:
     """The job as JSON; like the API, secret options (password) by name only, never a value."""
-    from app.secret_options import public_options, secret_names
+    from app.domain.secret_options import public_options, secret_names
 
     fields = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in asdict(progress).items()}
     return {**fields, "tenant": tenant_name, "options": public_options(progress.options),
@@ -160,7 +160,7 @@ def _failure_object(failure: DocumentOutcome) -> dict[str, Any]:
 
 def _one_line(value: str, limit: int | None = None) -> str:
     """``value`` on one line and harmless on a terminal (ids and messages come from documents)."""
-    from app.logs import escape_control
+    from app.infra.logs import escape_control
 
     shown = escape_control(value)
     if limit is not None and len(shown) > limit:

@@ -11,7 +11,7 @@ import click
 from app.cli.context import CliContext, pass_cli
 
 if TYPE_CHECKING:
-    from app.auth import KeyInfo
+    from app.domain.auth import KeyInfo
 
 
 @click.group()
@@ -65,7 +65,7 @@ _TRANSCRIPTION_HELP = ("the key's own limit in seconds of audio and video transc
 def keys_create(cli: CliContext, tenant: str, name: str | None, rate_limit: int | None,
                 concurrency: int | None, transcription_limit: int | None) -> None:
     """Create an API key for TENANT (printed once)."""
-    from app.auth import create_key
+    from app.domain.auth import create_key
 
     with cli.runtime.engine.begin() as conn:
         key = create_key(conn, tenant, name, rate_limit_per_minute=rate_limit, concurrency=concurrency,
@@ -85,7 +85,7 @@ def keys_update(ctx: click.Context, key_id: str, rate_limit: int | None, concurr
     """Change the key KEY_ID (its id, or its prefix); takes effect at its next request (rate
     limit), the next admission of a batch (concurrency) or its next recording (transcription
     limit).  An option left out is unchanged."""
-    from app.auth import set_key_concurrency, set_key_rate_limit, set_key_transcription_limit
+    from app.domain.auth import set_key_concurrency, set_key_rate_limit, set_key_transcription_limit
 
     given = {name for name in ("rate_limit", "concurrency", "transcription_limit")
              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
@@ -111,7 +111,7 @@ def keys_update(ctx: click.Context, key_id: str, rate_limit: int | None, concurr
 def keys_list(cli: CliContext, tenant: str | None, as_json: bool) -> None:
     """List API keys: id, tenant, name, prefix, created, last used, own limits, revoked (never
     a secret)."""
-    from app.auth import list_keys
+    from app.domain.auth import list_keys
 
     with cli.runtime.engine.connect() as conn:
         found = list_keys(conn, tenant)
@@ -135,7 +135,7 @@ def keys_list(cli: CliContext, tenant: str | None, as_json: bool) -> None:
 def keys_revoke(cli: CliContext, key_id: str) -> None:
     """Revoke the key KEY_ID (its id, or its prefix: the part after 'pm_'); the next request
     with it is refused with 401."""
-    from app.auth import revoke_key
+    from app.domain.auth import revoke_key
 
     with cli.runtime.engine.begin() as conn:
         revoked = revoke_key(conn, key_id)

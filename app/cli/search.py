@@ -10,7 +10,7 @@ import click
 from app.cli.context import CliContext, pass_cli
 
 if TYPE_CHECKING:
-    from app.search_request import SearchRequest
+    from app.services.search_request import SearchRequest
 
 
 def read_queries(path: str) -> list[tuple[str, str]]:
@@ -34,7 +34,7 @@ def search_request(text: str, choices: dict[str, Any]) -> SearchRequest:
     with (so ``--k`` and the query's length have the API's limits)."""
     from marshmallow import ValidationError
 
-    from app.search_request import SearchRequestSchema
+    from app.services.search_request import SearchRequestSchema
 
     try:
         request: SearchRequest = SearchRequestSchema().load({"query": text, **choices})
@@ -64,7 +64,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
            all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
            mime_types: tuple[str, ...]) -> None:
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
-    from app.search_request import run_search
+    from app.services.search_request import run_search
     from extractors.media import timestamp
     from indexing import tenant_embedders
     from indexing.embedding import EmbedderUnavailable, embed

@@ -20,7 +20,7 @@ from app.cli.context import CliContext, pass_cli
 def worker(cli: CliContext, concurrency: int | None, loglevel: str, beat: bool,
            queues: str | None) -> None:
     """Run a Celery worker (starts the embedded database if needed)."""
-    from app.embedded import DatabaseUnavailable
+    from app.infra.embedded import DatabaseUnavailable
     from tasks.worker import run_worker
 
     try:
@@ -51,7 +51,7 @@ def serve(cli: CliContext, host: str, port: int, worker: bool) -> None:
     cli.runtime  # noqa: B018 - the database up (and migrated) before the API answers
     # This process owns the Prometheus samples of the API and the worker it starts (both
     # inherit PROMETHEUS_MULTIPROC_DIR): claimed before either starts.
-    from app.metrics import directory
+    from app.infra.metrics import directory
 
     directory.claim(cli.config.metrics_samples_dir)
     supervised = SupervisedWorker(beat=True) if worker else None

@@ -1,0 +1,79 @@
+"""Engine and migrations.  Engines are created on demand, never at import time."""
+
+from __future__ import annotations
+
+import os
+import weakref
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection, Engine, create_engine
+
+if TYPE_CHECKING:
+    from alembic.config import Config as AlembicConfig
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+_engines: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+@lru_cache(maxsize=8)
+def get_engine(url: str) -> Engine:
+    # pool_pre_ping: the embedded server may have been restarted between two uses of a pool.
+    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    _engines.add(engine)
+    return engine
+
+
+def _forget_inherited_connections() -> None:
+    """In a forked child (a worker's pool process, started again after one died), the
+    parent's pooled connections belong to the parent, whose threads (heartbeat, webhook sender)
+    keep using them: the child starts with empty pools instead (SQLAlchemy's recipe for
+    multiprocessing, ``dispose(close=False)``)."""
+    for engine in list(_engines):
+        engine.dispose(close=False)
+
+
+os.register_at_fork(after_in_child=_forget_inherited_connections)
+
+
+def upgrade_schema(database_url: str, revision: str = "head") -> None:
+    """Bring the schema to ``revision``, the newest by default (safe to call from several
+    processes)."""
+    from alembic import command
+
+    command.upgrade(_alembic_config(database_url), revision)
+
+
+def downgrade_schema(database_url: str, revision: str) -> None:
+    """Take the schema back to ``revision`` (the migration tests go down and up again)."""
+    from alembic import command
+
+    command.downgrade(_alembic_config(database_url), revision)
+
+
+@lru_cache(maxsize=1)
+def schema_heads() -> frozenset[str]:
+    """The newest revision(s) in alembic/versions: the schema this code expects."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(ScriptDirectory.from_config(_alembic_config("")).get_heads())
+
+
+def applied_revisions(conn: Connection) -> frozenset[str]:
+    """The revision(s) the connected database's schema is at; empty if it was never migrated."""
+    from alembic.runtime.migration import MigrationContext
+
+    return frozenset(MigrationContext.configure(conn).get_current_heads())
+
+
+def _alembic_config(database_url: str) -> AlembicConfig:
+    from alembic.config import Config as AlembicConfig
+
+    cfg = AlembicConfig(str(PROJECT_ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
+    cfg.attributes["database_url"] = database_url
+    cfg.attributes["configure_logging"] = False
+    return cfg
