@@ -45,7 +45,7 @@ def _fill(engine: Engine, keys: int, backlog: int) -> None:
                 "SELECT id::text, tenant_id::text FROM api_keys WHERE prefix = :p"),
                 {"p": key.split("_")[1]}).one()
             job_id, _ = jobs.create_job(conn, tenant, docs, 1, api_key_id=key_id)
-            jobs.mark_published(conn, job_id)
+            jobs.mark_handed(conn, job_id)
 
 
 def _measure(engine: Engine, runs: int) -> tuple[list[float], list[int]]:

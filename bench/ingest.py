@@ -9,7 +9,7 @@ or the first N PDFs of a folder.
         [--no-b]    # without (b): (c) against (a) alone
 
 (a) plain sentence-transformers fp32 over the chunk texts pagemill makes of those records or
-files (extracted and cut exactly as tasks/processing.py does) -- the loop a user would write;
+files (extracted and cut exactly as app/services/processing.py does) -- the loop a user would write;
 candidate embedders on the same texts (torch batch sizes and inference mode, ONNX Runtime
 fp32 and int8), each with its mean and minimum cosine to (a)'s vectors; (b) pagemill's
 ``indexing.embedding.embed`` as configured (PAGEMILL_EMBEDDER); (c) ``pagemill ingest
@@ -76,7 +76,7 @@ def first_records(path: Path, n: int) -> list[dict[str, Any]]:
 
 def chunk_texts(records: list[dict[str, Any]], config: Config) -> list[str]:
     """The texts the pipeline embeds: each record staged as app.services.submission.stage_record
-    stores it, extracted, chunked as tasks.processing.prepare_result does."""
+    stores it, extracted, chunked as app.services.processing.prepare_result does."""
     return [text for record in records for text in record_chunks(record, config)]
 
 
@@ -96,7 +96,7 @@ def first_pdfs(folder: Path, n: int) -> list[Path]:
 
 def pdf_chunk_texts(paths: list[Path], config: Config) -> list[str]:
     """The texts the pipeline embeds for these files: extracted with the pipeline's options
-    (in this process rather than its child), chunked as tasks.processing.prepare_result does."""
+    (in this process rather than its child), chunked as app.services.processing.prepare_result does."""
     texts: list[str] = []
     for path in paths:
         data = path.read_bytes()

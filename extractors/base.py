@@ -121,7 +121,7 @@ class ExtractionError(Exception):
     ``empty``, ``no_text``, ``too_large``, ``timeout``, ``extractor_crashed``,
     ``provider_error``, ``engine_unavailable``, ``cancelled`` (the caller stopped it);
     for audio and video also ``no_audio`` and ``no_transcriber``, and ``quota_exceeded``
-    (raised by the worker before extraction: tasks/transcription_metering.py).
+    (raised by the worker before extraction: app/services/transcription_metering.py).
     """
 
     def __init__(self, code: str, message: str, attempts: list[Attempt] | None = None) -> None:

@@ -113,7 +113,7 @@ class MediaSettings:
     # Half the lowest is 64 B/s, which still refuses a 1 Hz WAV header by 64 times.
     min_bytes_per_second: float = 64.0
     # Seconds the worker reserved against the key's transcription limit for this recording (by
-    # its header: tasks/transcription_metering.py); None when no limit applies.  A track that
+    # its header: app/services/transcription_metering.py); None when no limit applies.  A track that
     # decodes to more than that (a header that understates the length) is refused before any
     # provider hears it, as the reservation would have refused the true length.
     transcribe_at_most: float | None = None

@@ -91,6 +91,14 @@ class Hit:
 
 # One way of filling in the statement's files: Jinja2 placeholders and loops, nothing
 # else (bind parameters stay SQLAlchemy's :name); an undefined name is an error, not blank.
+#: This transaction's planning of the search statement: a generic plan, or per query.
+_SET_PLAN_CACHE_MODE = text("SELECT set_config('plan_cache_mode', :plan, true)")
+#: The same, and the HNSW scan's candidate list; iterative scans keep filtered HNSW searches
+#: from returning fewer rows than asked.
+_SET_DENSE_SETTINGS = text("""
+    SELECT set_config('plan_cache_mode', :plan, true), set_config('hnsw.ef_search', :ef, true),
+           set_config('hnsw.iterative_scan', 'relaxed_order', true)""")
+
 _SQL = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("sql")),
     undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
@@ -207,17 +215,15 @@ def search(
     # afresh costs about as much as a round-1 answer, and the generic plan serves every query
     # (which path runs is decided as it runs), so it is planned once per connection.
     # Filtered searches keep per-query plans: there the filter values decide the join order.
-    settings = {"plan_cache_mode": "auto" if filtered else "force_generic_plan"}
-    if mode != "bm25":
+    plan = "auto" if filtered else "force_generic_plan"
+    if mode == "bm25":
+        conn.execute(_SET_PLAN_CACHE_MODE, {"plan": plan})
+    else:
         if query_vector is None:  # by the embedder the tenant's chunks were embedded with
             query_vector = embed([query], embedder=tenant_embedders.pinned(conn, tenant_id), strict=True)[0]
         bind["qvec"] = vector_literal(query_vector)
-        settings["hnsw.ef_search"] = str(max(params.ef_search, _candidates(k, collapse, params)))
-        # Iterative scans keep filtered HNSW searches from returning fewer rows than asked.
-        settings["hnsw.iterative_scan"] = "relaxed_order"
-    conn.execute(text("SELECT " + ", ".join(
-        f"set_config('{name}', :s{i}, true)" for i, name in enumerate(settings))),
-        {f"s{i}": value for i, value in enumerate(settings.values())})
+        conn.execute(_SET_DENSE_SETTINGS, {
+            "plan": plan, "ef": str(max(params.ef_search, _candidates(k, collapse, params)))})
     if filters is not None and filtered:
         bind.update(filters.binds())
     statement = _statement(mode, collapse, filtered, params.fusion, params.bm25_rounds)

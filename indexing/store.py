@@ -20,13 +20,12 @@ from indexing.chunking import Chunk
 
 _PATH_SEPARATOR = "\x1f"
 
-# Serialises index writes per tenant: the statistics row and term rows are then updated in
-# one order only, so concurrent workers cannot deadlock on them.
+#: Serialises index writes per tenant: the statistics row and term rows are then updated in
+#: one order only, so concurrent workers cannot deadlock on them.
 LOCK_TENANT = text("SELECT pg_advisory_xact_lock(hashtextextended('pagemill-index:' || :tenant, 0))")
 
-# name: upsert_search_documents
-# One row per (tenant, external id) written, with what it was made from; the ids come back
-# with their external ids (RETURNING's order is not the input's).
+#: One row per (tenant, external id) written, with what it was made from; the ids come back
+#: with their external ids (RETURNING's order is not the input's).
 _UPSERT_DOCUMENTS = text("""
 INSERT INTO search_documents AS sd
     (tenant_id, external_id, source_document_id, job_id, content_sha256, mime_type, title,
@@ -46,18 +45,17 @@ ON CONFLICT (tenant_id, external_id) DO UPDATE SET
 RETURNING id, external_id
 """)
 
-# name: delete_postings
+#: The postings of the chunks of documents being replaced or deleted (before their chunks go).
 _DELETE_POSTINGS = text("""
 DELETE FROM bm25_postings
 WHERE chunk_id IN (SELECT id FROM chunks WHERE search_document_id = ANY(CAST(:sdids AS bigint[])))
 """)
 
-# name: delete_chunks
+#: The chunks of documents being replaced or deleted; their vectors go with them.
 _DELETE_CHUNKS = text("DELETE FROM chunks WHERE search_document_id = ANY(CAST(:sdids AS bigint[]))")
 
-# name: insert_chunks_and_postings
-# Every chunk of the documents written, then their postings, joined back to the new chunk
-# ids by (document, chunk number); the impacts with the tenant's parameters.
+#: Every chunk of the documents written, then their postings, joined back to the new chunk
+#: ids by (document, chunk number); the impacts with the tenant's parameters.
 _INSERT_CHUNKS_AND_POSTINGS = text("""
 WITH new_chunks AS (
     INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path, page_start,
@@ -84,20 +82,20 @@ CROSS JOIN (SELECT impact_k1, impact_b, impact_avgdl FROM bm25_stats WHERE tenan
 ORDER BY t.id
 """)
 
-# Postings name their term by id, so a document's new terms enter the dictionary first (df
-# 0 until the postings' trigger counts them).  Under the tenant lock, so that no concurrent
-# delete removes a term with df 0 between this and the postings that use it.
+#: Postings name their term by id, so a document's new terms enter the dictionary first (df
+#: 0 until the postings' trigger counts them).  Under the tenant lock, so that no concurrent
+#: delete removes a term with df 0 between this and the postings that use it.
 _ENSURE_TERMS = text("""
 INSERT INTO bm25_terms (tenant_id, term, df)
 SELECT :tenant, term, 0 FROM unnest(CAST(:terms AS text[])) AS term ORDER BY term
 ON CONFLICT (tenant_id, term) DO NOTHING
 """)
 
-# A tenant's first document fixes the parameters its impacts are computed with: the k1 and
-# b the writer is given (the configured ones) and its own average length, standing in for
-# the corpus's.  So are those of a tenant left without chunks (no impact depends on them).
-# Otherwise the tenant's parameters stand, so that all its impacts agree; refresh_impacts()
-# brings them up to date.
+#: A tenant's first document fixes the parameters its impacts are computed with: the k1 and
+#: b the writer is given (the configured ones) and its own average length, standing in for
+#: the corpus's.  So are those of a tenant left without chunks (no impact depends on them).
+#: Otherwise the tenant's parameters stand, so that all its impacts agree; refresh_impacts()
+#: brings them up to date.
 _ENSURE_IMPACT_PARAMS = text("""
 INSERT INTO bm25_stats AS s (tenant_id, impact_avgdl, impact_k1, impact_b)
 VALUES (:tenant, :avgdl, :k1, :b)
@@ -107,12 +105,15 @@ ON CONFLICT (tenant_id) DO UPDATE SET
 WHERE s.chunk_count = 0 OR s.impact_avgdl IS NULL
 """)
 
+#: The tenant's impact parameters brought to its corpus as it is now (refresh_impacts()).
 _REFRESH_STATS = text("""
 UPDATE bm25_stats SET impact_avgdl = total_length::float8 / greatest(chunk_count, 1),
                       impact_k1 = :k1, impact_b = :b
 WHERE tenant_id = :tenant
 """)
 
+#: Every posting's stored impact recomputed with the tenant's current parameters: only a bound
+#: for skipping, so search stays exact while this has not run.
 _REFRESH_IMPACTS = text("""
 UPDATE bm25_postings p
 SET impact = bm25_term_score(1.0::float8, p.tf, p.doc_length, s.impact_avgdl, s.impact_k1, s.impact_b)
@@ -120,20 +121,23 @@ FROM bm25_stats s, bm25_terms t
 WHERE s.tenant_id = :tenant AND t.tenant_id = :tenant AND p.term_id = t.id
 """)
 
+#: What is indexed under one external id, to tell an unchanged document from a replaced one.
 _FIND_INDEXED = text("""
 SELECT id, content_sha256, chunk_count, source_document_id FROM search_documents
 WHERE tenant_id = :tenant AND external_id = :external_id
 """)
 
+#: An unchanged document's row taken over by the job that sent it again (no re-indexing).
 _ADOPT = text("""
 UPDATE search_documents SET source_document_id = :source_document_id, job_id = :job_id,
     metadata = CAST(:metadata AS jsonb), indexed_at = now()
 WHERE id = :sdid
 """)
 
+#: A document's row removed from the index, once its postings and chunks are gone.
 _DELETE_DOCUMENT = text("DELETE FROM search_documents WHERE id = :sdid")
 
-# A tenant has a statistics row from its first indexed document on (_ENSURE_IMPACT_PARAMS).
+#: A tenant has a statistics row from its first indexed document on (_ENSURE_IMPACT_PARAMS).
 _INDEXED_TENANTS = text("SELECT tenant_id FROM bm25_stats ORDER BY tenant_id")
 
 
@@ -173,8 +177,7 @@ class IndexedContent:
     source_document_id: str | None
 
 
-# name: indexed_hashes
-# The content hash indexed under each of these external ids (those indexed at all).
+#: The content hash indexed under each of these external ids (those indexed at all).
 _INDEXED_HASHES = text("""
 SELECT external_id, content_sha256 FROM search_documents
 WHERE tenant_id = :tenant AND external_id = ANY(CAST(:external_ids AS text[]))

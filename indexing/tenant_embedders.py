@@ -27,21 +27,18 @@ from sqlalchemy import Connection, Engine, text
 
 from indexing.chunking import Chunk, looks_like_table
 
-# name: pin_tenant_embedder
-# The tenant's embedder, set to :embedder if it has none yet (the first document written pins
-# it, under the tenant's index lock).
+#: The tenant's embedder, set to :embedder if it has none yet (the first document written pins
+#: it, under the tenant's index lock).
 _PIN = text("""
 UPDATE tenants SET embedder = coalesce(embedder, :embedder)
 WHERE id = CAST(:tenant AS uuid)
 RETURNING embedder
 """)
 
-# name: tenant_embedder
-# The tenant's pinned embedder, NULL when nothing was indexed for it yet.
+#: The tenant's pinned embedder, NULL when nothing was indexed for it yet.
 _PINNED = text("SELECT embedder FROM tenants WHERE id = CAST(:tenant AS uuid)")
 
-# name: tenant_chunks_after
-# A window of the tenant's chunks by id, with what their embedding text is made of.
+#: A window of the tenant's chunks by id, with what their embedding text is made of.
 _CHUNKS_AFTER = text("""
 SELECT id, text, heading_path
 FROM chunks
@@ -50,24 +47,22 @@ ORDER BY id
 LIMIT :limit
 """)
 
-# name: tenant_chunk_ids
-# Every chunk id of the tenant (to find those written after the bulk pass read them).
+#: Every chunk id of the tenant (to find those written after the bulk pass read them).
 _CHUNK_IDS = text("SELECT id FROM chunks WHERE tenant_id = CAST(:tenant AS uuid)")
 
-# name: chunks_by_id
+#: Chunks by id, with what their embedding text is made of.
 _CHUNKS_BY_ID = text("SELECT id, text, heading_path FROM chunks WHERE id = ANY(CAST(:ids AS bigint[]))")
 
-# name: write_vectors
-# New vectors for chunks by id (one statement per window, unnest).
+#: New vectors for chunks by id (one statement per window, unnest).
 _WRITE_VECTORS = text("""
 UPDATE chunks c SET embedding = CAST(u.vec AS vector)
 FROM unnest(CAST(:ids AS bigint[]), CAST(:vectors AS text[])) AS u(id, vec)
 WHERE c.id = u.id
 """)
 
-# name: move_pin
-# The tenant's index now holds :embedder's vectors; so do its documents.
+#: The tenant's index now holds :embedder's vectors; so do its documents.
 _MOVE_PIN = text("UPDATE tenants SET embedder = :embedder WHERE id = CAST(:tenant AS uuid)")
+#: The tenant's documents now say which embedder made their vectors.
 _MARK_DOCUMENTS = text("UPDATE search_documents SET embedder = :embedder "
                        "WHERE tenant_id = CAST(:tenant AS uuid)")
 
@@ -94,8 +89,7 @@ def pinned(conn: Connection, tenant_id: str) -> str | None:
     return None if value is None else str(value)
 
 
-# name: pinned_embedders
-# Every embedder some tenant's index is built with.
+#: Every embedder some tenant's index is built with.
 _PINNED_EMBEDDERS = text("SELECT DISTINCT embedder FROM tenants WHERE embedder IS NOT NULL ORDER BY embedder")
 
 

@@ -21,6 +21,8 @@ SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
 WHERE c.relname = 'chunks_embedding_hnsw' AND c.relkind = 'i'
 """)
 _DROP = text("DROP INDEX CONCURRENTLY IF EXISTS chunks_embedding_hnsw")
+# The build's memory, for this session (the graph is built far faster when it fits).
+_SET_BUILD_MEMORY = text("SELECT set_config('maintenance_work_mem', :m, false)")
 
 
 def hnsw_state(engine: Engine) -> str:
@@ -49,8 +51,7 @@ def build_hnsw(engine: Engine, maintenance_work_mem: str | None = None) -> float
     started = time.monotonic()
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         if maintenance_work_mem:
-            conn.execute(text("SELECT set_config('maintenance_work_mem', :m, false)"),
-                         {"m": maintenance_work_mem})
+            conn.execute(_SET_BUILD_MEMORY, {"m": maintenance_work_mem})
         if state == "invalid":
             conn.execute(_DROP)
         conn.execute(_CREATE)

@@ -1,8 +1,6 @@
-"""Workers record a heartbeat row so other processes can tell whether one is running.
-
-The stock SQLAlchemy transport has no remote control (``celery inspect`` gets no reply),
-so the database is where liveness is visible.
-"""
+"""A worker's heartbeat: a thread of its main process writes its row
+(app/domain/worker_heartbeats.py) every few seconds from ``worker_ready`` on, and removes it
+at ``worker_shutdown``, so other processes can tell whether a worker is running."""
 
 from __future__ import annotations
 
@@ -11,38 +9,13 @@ import os
 import threading
 
 from celery.signals import worker_ready, worker_shutdown
-from sqlalchemy import Connection, text
 
+from app.domain.worker_heartbeats import INTERVAL_SECONDS, beat, forget
 from tasks.runtime import get_runtime
 
 log = logging.getLogger(__name__)
 
-INTERVAL_SECONDS = 5.0
-STALE_AFTER_SECONDS = 20
-
 _stop = threading.Event()
-
-
-def beat(conn: Connection, hostname: str, pid: int) -> None:
-    conn.execute(text("""
-        INSERT INTO worker_heartbeats (hostname, pid) VALUES (:host, :pid)
-        ON CONFLICT (hostname) DO UPDATE SET pid = excluded.pid, last_seen_at = now()
-    """), {"host": hostname, "pid": pid})
-
-
-def forget(conn: Connection, hostname: str) -> None:
-    """Remove a worker's row: it shut down, or its supervisor saw it die."""
-    conn.execute(text("DELETE FROM worker_heartbeats WHERE hostname = :h"), {"h": hostname})
-
-
-def live_workers(conn: Connection) -> list[str]:
-    """Workers whose last heartbeat is under STALE_AFTER_SECONDS old (they beat every
-    INTERVAL_SECONDS, so a live one is never counted out by a late beat or two)."""
-    rows = conn.execute(text("""
-        SELECT hostname FROM worker_heartbeats
-        WHERE last_seen_at > now() - make_interval(secs => :stale)
-    """), {"stale": STALE_AFTER_SECONDS})
-    return [r.hostname for r in rows]
 
 
 def _loop(hostname: str) -> None:

@@ -24,11 +24,11 @@ from sqlalchemy.exc import OperationalError
 from app.config import Config
 from app.domain import jobs, provider_batches
 from app.infra.storage import Storage
+from app.services.processing import index_prepared, load_bytes, prepare_result
 from extractors import mistral
 from extractors.base import ExtractionError, ExtractionResult
 from extractors.sniff import sniff
 from tasks.celery import app
-from tasks.processing import index_prepared, load_bytes, prepare_result
 from tasks.runtime import get_runtime
 
 log = logging.getLogger(__name__)
@@ -210,13 +210,3 @@ def provider_check(self: Task, batch_id: str) -> str:
         if batch is not None:
             _finalize(runtime.engine, batch.job_id)
     return json.dumps(asdict(outcome))
-
-
-def reschedule_overdue(engine: Engine, grace_seconds: float) -> int:
-    """Re-schedule submissions and checks whose task was lost (worker died in between)."""
-    with engine.connect() as conn:
-        overdue = provider_batches.overdue(conn, grace_seconds)
-    for batch_id, status in overdue:
-        task = provider_submit if status == "submitting" else provider_check
-        task.delay(batch_id)
-    return len(overdue)

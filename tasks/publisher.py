@@ -1,5 +1,7 @@
 """Celery's implementation of :class:`app.domain.publisher.Publisher`: an admitted batch becomes a
-``pagemill.ingest_batch`` message on the broker its runtime's configuration names.
+``pagemill.ingest_batch`` message on the broker its runtime's configuration names, a vector
+index build a ``pagemill.build_vector_index`` one, a provider batch's next step a
+``pagemill.provider_submit`` or ``pagemill.provider_check`` one.
 
 A runtime built by the API or the CLI gets a Celery app of its own, configured from that
 runtime (tasks/celery.py's ``create_celery``), used only to send: a job is then dispatched
@@ -21,8 +23,11 @@ if TYPE_CHECKING:
     from app.config import Config
     from app.runtime import Runtime
 
-# The task an admitted batch runs as (tasks/ingest.py).
+# The tasks the workflow asks for (tasks/ingest.py, tasks/provider.py).
 INGEST_BATCH = "pagemill.ingest_batch"
+BUILD_VECTOR_INDEX = "pagemill.build_vector_index"
+PROVIDER_SUBMIT = "pagemill.provider_submit"
+PROVIDER_CHECK = "pagemill.provider_check"
 # The queue of audio and video batches, declared in celeryconfig.task_queues.
 MEDIA_QUEUE = "pagemill.media"
 # A media batch's hard time limit is its soft one plus this: time for the soft limit's
@@ -68,3 +73,9 @@ class CeleryPublisher:
         self.celery_app.send_task(INGEST_BATCH, (batch.job_id, batch.batch_no), priority=batch.priority,
                                   task_id=batch_task_id(batch.job_id, batch.batch_no, batch.retry),
                                   headers=headers, **_routing(batch, self._runtime.config))
+
+    def build_vector_index(self) -> None:
+        self.celery_app.send_task(BUILD_VECTOR_INDEX)
+
+    def resume_provider_batch(self, batch_id: str, submitting: bool) -> None:
+        self.celery_app.send_task(PROVIDER_SUBMIT if submitting else PROVIDER_CHECK, (batch_id,))

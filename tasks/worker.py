@@ -184,9 +184,9 @@ class SupervisedWorker:
 
 
 def _forget_heartbeat(pid: int) -> None:
-    """A dead worker's heartbeat row would count it as live for a while (tasks/heartbeat.py's
-    STALE_AFTER_SECONDS); its supervisor knows better, and clears it at once."""
-    from tasks.heartbeat import forget
+    """A dead worker's heartbeat row would count it as live for a while (STALE_AFTER_SECONDS
+    in app/domain/worker_heartbeats.py); its supervisor knows better, and clears it at once."""
+    from app.domain.worker_heartbeats import forget
     from tasks.runtime import get_runtime
 
     try:

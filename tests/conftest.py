@@ -192,7 +192,7 @@ def hold_job(conn: Any, job_id: str) -> None:
     can watch it stay queued until the test itself changes it."""
     from app.domain import jobs
 
-    jobs.mark_published(conn, job_id)
+    jobs.mark_handed(conn, job_id)
     conn.execute(text("UPDATE batches SET admitted_at = now(), published_at = now() "
                       "WHERE job_id = CAST(:j AS uuid)"), {"j": job_id})
 

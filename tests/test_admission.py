@@ -40,7 +40,7 @@ def _job(engine: Engine, key: tuple[str, str], batches: int, options: dict | Non
         job_id, _ = jobs.create_job(conn, key[1], docs, 1, options, api_key_id=key[0],
                                     priority=priority)
         if published:
-            jobs.mark_published(conn, job_id)
+            jobs.mark_handed(conn, job_id)
     return job_id
 
 
@@ -95,7 +95,7 @@ def test_a_batch_of_audio_or_video_is_heavy_and_goes_to_the_media_queue(engine, 
                              size_bytes=10, sha256="0" * 64) for i, mime in enumerate(mimes)]
     with engine.begin() as conn:
         job_id, _ = jobs.create_job(conn, key[1], docs, 2, api_key_id=key[0])
-        jobs.mark_published(conn, job_id)
+        jobs.mark_handed(conn, job_id)
         rows = conn.execute(text("SELECT batch_no, heavy, media_documents FROM batches "
                                  "WHERE job_id = CAST(:j AS uuid) ORDER BY batch_no"), {"j": job_id}).all()
     assert [tuple(r) for r in rows] == [(0, True, 1), (1, True, 1), (2, True, 1)]

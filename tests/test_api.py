@@ -316,8 +316,8 @@ def test_retry_reruns_only_failed_documents_then_delete_removes_everything(
 
 def test_cancel_stops_pending_documents(client, key, engine, storage, config):
     from app.domain import jobs
+    from app.services.processing import process_batch
     from app.services.submission import stage_record
-    from tasks.processing import process_batch
 
     tenant = _principal(engine, key).tenant_id
     docs = [stage_record(storage, tenant, {"id": f"c{i}", "title": "", "text": "words",
@@ -338,8 +338,8 @@ def test_cancel_stops_pending_documents(client, key, engine, storage, config):
 def test_a_mail_lists_its_attachments_and_deleting_it_removes_them(client, key, engine, storage,
                                                                     config):
     from app.domain import jobs
+    from app.services.processing import process_batch
     from app.services.staging import stage_document
-    from tasks.processing import process_batch
     from tests.test_pipeline import _mail_with_attachments
 
     tenant = _principal(engine, key).tenant_id

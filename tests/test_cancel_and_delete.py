@@ -18,13 +18,13 @@ from sqlalchemy import text
 
 from app.domain import jobs
 from app.services.deletion import delete_document
+from app.services.processing import process_batch
 from app.services.staging import stage_document
 from app.services.submission import stage_record, submit_job
 from extractors import ExtractionError
 from extractors.isolation import InProcessExtractor
 from extractors.router import extract
 from extractors.zip_limits import ZipLimits, check_zip_package
-from tasks.processing import process_batch
 from tests.conftest import wait_for
 
 
@@ -387,7 +387,7 @@ def test_an_attachment_created_as_its_parent_is_deleted_is_never_indexed(engine,
     with engine.begin() as conn:
         assert not jobs.lock_for_commit(conn, child.id)
         assert jobs.live_documents(conn, [child.id]) == set()
-    from tasks.processing import wanted
+    from app.services.processing import wanted
 
     assert wanted(engine, [child.id]) == set()
     with engine.connect() as conn:
@@ -402,7 +402,7 @@ def test_a_document_deleted_during_embedding_stops_at_the_next_window(engine, st
                                                                       monkeypatch):
     """How soon the worker stops, counted in work rather than seconds: a document deleted
     while its first embedding window runs gets no second window."""
-    import tasks.processing as pipeline
+    import app.services.processing as pipeline
 
     job_id = _big_and_small_job(engine, storage, tenant, "long")
     with engine.connect() as conn:

@@ -132,7 +132,7 @@ def test_a_job_and_its_mail_show_the_dropped_attachments(client, key, engine, st
 
 def test_a_job_without_mail_counts_no_dropped_attachments(engine, storage, config, tenant):
     from app.domain import jobs
-    from tasks.processing import process_batch
+    from app.services.processing import process_batch
 
     record = stage_record(storage, tenant, {"id": "r1", "title": "Plain", "text": "Nothing attached.",
                                             "metadata": {}})

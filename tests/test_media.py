@@ -701,7 +701,7 @@ def test_twenty_minutes_are_cut_in_silences_and_every_burst_comes_back_once(tmp_
 
 @pytest.mark.system
 def test_a_track_longer_than_its_reservation_is_refused_before_any_provider_call(fakes, tmp_path) -> None:
-    """The worker reserves a recording's seconds by its header (tasks/transcription_metering.py);
+    """The worker reserves a recording's seconds by its header (app/services/transcription_metering.py);
     a track that decodes to more than that (a header that understates) is refused as
     ``quota_exceeded`` before a provider hears it, and one within it goes through."""
     groq, _ = fakes

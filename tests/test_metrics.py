@@ -248,7 +248,8 @@ def test_an_owner_clears_dead_owners_only_when_no_owner_lives(tmp_path, monkeypa
 
 @pytest.mark.system
 def test_importing_pagemill_imports_no_prometheus_client():
-    code = ("import sys, app.api, app.infra.metrics, tasks.processing, tasks.celery, app.gunicorn_conf; "
+    code = ("import sys, app.api, app.infra.metrics, app.services.processing, tasks.celery, "
+            "app.gunicorn_conf; "
             "print('prometheus_client' in sys.modules)")
     env = {k: v for k, v in os.environ.items() if k.lower() != directory.ENV.lower()}
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,

@@ -108,3 +108,22 @@ def test_migration_0013_creates_the_function_and_takes_it_back(scratch_database)
     upgrade_schema(scratch_database)
     with engine.connect() as conn:
         assert conn.execute(exists).scalar_one() == 1
+
+
+def test_migration_0026_renames_the_jobs_handed_column_keeping_its_values(scratch_database):
+    upgrade_schema(scratch_database, "0025")
+    engine = get_engine(scratch_database)
+    with engine.begin() as conn:
+        tenant = conn.execute(text("INSERT INTO tenants (name) VALUES ('t') RETURNING id")).scalar_one()
+        handed, waiting = (conn.execute(text(
+            "INSERT INTO jobs (tenant_id, status, total_documents, batch_size, published_at) "
+            "VALUES (:t, 'queued', 1, 1, :at) RETURNING id"),
+            {"t": tenant, "at": at}).scalar_one() for at in ("2026-12-01T10:00:00Z", None))
+    upgrade_schema(scratch_database, "0026")
+    read = text("SELECT id, handed_at IS NOT NULL FROM jobs ORDER BY handed_at NULLS LAST")
+    with engine.connect() as conn:
+        assert [tuple(r) for r in conn.execute(read)] == [(handed, True), (waiting, False)]
+    downgrade_schema(scratch_database, "0025")
+    with engine.connect() as conn:
+        kept = text("SELECT count(*) FROM jobs WHERE published_at IS NOT NULL")
+        assert conn.execute(kept).scalar_one() == 1

@@ -17,9 +17,9 @@ import pytest
 from sqlalchemy import text
 
 from app.domain import jobs
+from app.services.processing import MAX_ATTEMPTS, process_batch
 from app.services.staging import stage_document
 from app.services.submission import stage_record, submit_job
-from tasks.processing import MAX_ATTEMPTS, process_batch
 from tests.conftest import ROOT, wait_for
 from tests.corpus import needs_corpus
 
@@ -145,7 +145,7 @@ def test_reingesting_unchanged_content_reuses_the_index(engine, storage, config,
 
 
 def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tenant, worker, runtime):
-    from tasks.ingest import reconcile
+    from app.services.reconciliation import reconcile
 
     job_id = _job_without_publishing(engine, storage, tenant)  # as if the API died here
     with engine.begin() as conn:
@@ -157,16 +157,16 @@ def test_reconciler_publishes_a_job_whose_publish_was_lost(engine, storage, tena
     progress = _wait_job(engine, job_id, tenant)
     assert progress.status == "completed" and progress.completed_documents == 2
     with engine.connect() as conn:
-        assert job_id not in [j for j, _, _ in jobs.unpublished_jobs(conn, 0)]
+        assert job_id not in [j for j, _, _ in jobs.unhanded_jobs(conn, 0)]
 
 
 def test_reconciler_settles_a_job_whose_callback_was_lost(engine, storage, config, tenant, runtime):
-    from tasks.ingest import reconcile
+    from app.services.reconciliation import reconcile
 
     job_id = _job_without_publishing(engine, storage, tenant)
     process_batch(engine, storage, config, job_id, 0)  # work done, but no chord callback
     with engine.begin() as conn:
-        conn.execute(text("UPDATE jobs SET published_at = now(), "
+        conn.execute(text("UPDATE jobs SET handed_at = now(), "
                           "updated_at = now() - interval '5 minutes' WHERE id = :j"), {"j": job_id})
     reconcile(runtime)
     with engine.connect() as conn:
@@ -493,3 +493,41 @@ def test_the_pipeline_indexes_a_new_tenant_with_the_configured_k1_and_b(engine, 
                          params=tuned.search_params(bm25_scan_below=0))
     assert (stats.impact_k1, stats.impact_b) == (1.5, 0.75)
     assert path != "scan", path
+
+
+class _RecordingPublisher:
+    """Records what the workflow asks of the workers (the Celery publisher's sends are tested
+    in tests/test_runtime.py)."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, ...]] = []
+
+    def publish(self, batch) -> None:
+        self.asked.append(("publish", batch.job_id, str(batch.batch_no)))
+
+    def build_vector_index(self) -> None:
+        self.asked.append(("build_vector_index",))
+
+    def resume_provider_batch(self, batch_id: str, submitting: bool) -> None:
+        self.asked.append(("resume", batch_id, "submit" if submitting else "check"))
+
+
+def test_reconciler_resumes_overdue_provider_batches_through_the_runtimes_publisher(
+        engine, storage, tenant, config):
+    from app.domain import provider_batches
+    from app.runtime import Runtime
+    from app.services.reconciliation import PROVIDER_GRACE_SECONDS, reconcile
+
+    recorder = _RecordingPublisher()
+    runtime = Runtime(config, publisher_factory=lambda _: recorder)
+    job_id = _job_without_publishing(engine, storage, tenant)
+    with engine.begin() as conn:
+        documents = conn.execute(text("SELECT id::text FROM documents WHERE job_id = :j ORDER BY id"),
+                                 {"j": job_id}).scalars().all()
+        lost = provider_batches.hand_over(conn, job_id, 0, documents, "mistral", 60.0)
+        conn.execute(text("UPDATE provider_batches SET next_check_at = now() - make_interval(secs => :s) "
+                          "WHERE id = :b"), {"s": PROVIDER_GRACE_SECONDS + 60, "b": lost})
+    reconcile(runtime)
+    assert ("resume", lost, "submit") in recorder.asked
+    with engine.begin() as conn:  # not this test's leftovers for the next reconciler
+        conn.execute(text("UPDATE provider_batches SET status = 'failed' WHERE id = :b"), {"b": lost})

@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import text
 
 from app.domain import jobs
+from app.services.processing import process_batch
 from app.services.staging import stage_document
 from extractors.base import ExtractOptions
 from extractors.mistral import MistralSettings
 from tasks import provider
-from tasks.processing import process_batch
 from tests.conftest import ROOT, wait_for
 from tests.corpus import CORPUS, needs_corpus
 from tests.fake_mistral import IMAGE_TEXT

@@ -40,3 +40,22 @@ def test_an_app_writes_and_dispatches_with_its_own_configuration(database_url, t
         # Its batch went to the broker of the database it was written to, not the environment's.
         assert _messages_for(private, job_id) == 1
         assert _messages_for(database_url, job_id) == 0
+
+
+def test_the_celery_publisher_sends_each_request_of_the_workflow_as_its_task(database_url, test_env):
+    """What the workflow asks for (app/domain/publisher.py) reaches the runtime's broker as
+    the task that does it, with its arguments."""
+    from app.runtime import Runtime
+
+    with private_database_url(database_url) as private:
+        runtime = Runtime(Config.from_env({**test_env, "DATABASE_URL": private}))
+        runtime.publisher.build_vector_index()
+        runtime.publisher.resume_provider_batch("batch-to-submit", submitting=True)
+        runtime.publisher.resume_provider_batch("batch-to-check", submitting=False)
+        with get_engine(private).connect() as conn:
+            payloads = conn.execute(text("SELECT payload FROM broker_messages ORDER BY id")).scalars().all()
+    assert len(payloads) == 3
+    for payload, task, argument in zip(payloads, ("pagemill.build_vector_index", "pagemill.provider_submit",
+                                                  "pagemill.provider_check"),
+                                       ("", "batch-to-submit", "batch-to-check"), strict=True):
+        assert f'"task": "{task}"' in payload and argument in payload

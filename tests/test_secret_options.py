@@ -22,7 +22,7 @@ from app.api import create_app
 from app.domain import jobs, secret_options
 from app.domain.secret_options import SecretKeyUnavailable, blind, home_key, reveal, seal
 from app.services import staging
-from tasks.processing import process_batch
+from app.services.processing import process_batch
 from tests.conftest import bearer, hold_job, wait_for
 
 _auth = bearer

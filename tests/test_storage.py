@@ -92,9 +92,9 @@ def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, eng
     from sqlalchemy import text
 
     from app.domain import jobs
+    from app.services.processing import process_batch
     from app.services.staging import stage_document
     from tasks import provider
-    from tasks.processing import process_batch
     from tests.conftest import ROOT
 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
@@ -134,7 +134,7 @@ def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, 
     from app.api import create_app
     from app.domain import jobs
     from app.domain.auth import create_key
-    from tasks.processing import process_batch
+    from app.services.processing import process_batch
     from tests.conftest import ROOT
 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")

@@ -1,5 +1,5 @@
 """Transcription seconds per API key per UTC day (app/domain/transcription_quota.py,
-tasks/transcription_metering.py) against the real database: the reservation that refuses a
+app/services/transcription_metering.py) against the real database: the reservation that refuses a
 recording over its key's limit before any provider hears it, the settlement to what was
 sent, two recordings racing for the last seconds, the key option of ``pagemill keys`` and the
 seconds in ``GET /v1/usage``."""
@@ -27,8 +27,8 @@ from app.domain.auth import create_key, set_key_transcription_limit
 from app.domain.transcription_quota import Refusal, Reservation
 from app.infra.storage import LocalStorage
 from app.services import staging
+from app.services.transcription_metering import recording_seconds, seconds_sent
 from extractors import ExtractionError
-from tasks.transcription_metering import recording_seconds, seconds_sent
 from tests.conftest import ROOT, bearer
 from tests.fake_transcriber import Answer, FakeTranscriber
 
@@ -225,7 +225,7 @@ def groq() -> Iterator[FakeTranscriber]:
 @needs_ffmpeg
 def test_the_worker_refuses_a_recording_over_the_limit_before_any_provider_call(
         engine: Engine, storage: LocalStorage, config: Config, groq: FakeTranscriber, tmp_path: Path) -> None:
-    from tasks.processing import process_batch
+    from app.services.processing import process_batch
 
     groq.calls.clear()
     groq.script.clear()
@@ -273,7 +273,7 @@ def test_a_recording_inside_an_e_mail_is_metered(engine: Engine, storage: LocalS
     checked: it cannot be refused, but its seconds count against the key's day."""
     from email.message import EmailMessage
 
-    from tasks.processing import process_batch
+    from app.services.processing import process_batch
 
     groq.calls.clear()
     groq.script.clear()

@@ -16,7 +16,7 @@ from app.api.responses import DocumentPageSchema, JobPageSchema, JobSchema
 from app.domain import jobs
 from app.domain.jobs import JobProgress
 from app.domain.secret_options import SecretKeyUnavailable
-from app.services.dispatch import hand_to_admission
+from app.services import job_control
 from app.services.submission import submit_job
 
 blueprint = keyed_blueprint("jobs", __name__, url_prefix="/v1/jobs")
@@ -152,9 +152,8 @@ def list_job_documents(job_id: str) -> Response:
 @documented("Cancel every unfinished document",
             responses={200: Answer(JobSchema, "the job after cancelling")}, errors=(404,))
 def cancel_job(job_id: str) -> tuple[Response, int]:
-    with runtime().engine.begin() as conn:
-        if jobs.cancel_job(conn, tenant_id(), job_id) is None:
-            raise ApiError(404, "not_found", f"job {job_id} not found")
+    if job_control.cancel(runtime(), tenant_id(), job_id) is None:
+        raise ApiError(404, "not_found", f"job {job_id} not found")
     return job_response(_progress(job_id))
 
 
@@ -163,11 +162,9 @@ def cancel_job(job_id: str) -> tuple[Response, int]:
             errors=(404, 409))
 def retry_job(job_id: str) -> tuple[Response, int]:
     try:
-        with runtime().engine.begin() as conn:
-            reopened = jobs.reopen_failed(conn, tenant_id(), job_id)
-    except ValueError as exc:
+        reopened = job_control.retry(runtime(), tenant_id(), job_id)
+    except job_control.NothingToRetry as exc:
         raise ApiError(409, "nothing_to_retry", str(exc)) from exc
     if reopened is None:
         raise ApiError(404, "not_found", f"job {job_id} not found")
-    hand_to_admission(runtime(), job_id)  # its reopened batches wait for slots again
     return job_response(_progress(job_id), 202)

@@ -18,9 +18,9 @@ from app.api.openapi import Answer, build_spec, documented
 from app.api.responses import ErrorSchema, HealthSchema
 from app.api.web import secure_page
 from app.domain.statements import health as sql
+from app.domain.worker_heartbeats import STALE_AFTER_SECONDS, live_workers
 from app.services.readiness import connect_broker, missing_broker_client, schema_problem
 from indexing.embedding import model_missing
-from tasks.heartbeat import STALE_AFTER_SECONDS, live_workers
 
 log = logging.getLogger(__name__)
 

@@ -78,7 +78,8 @@ class JobSchema(Schema):
                            "used by the worker, never returned"})
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
-    published_at = fields.DateTime(required=True, allow_none=True)
+    # When the job was handed to admission (jobs.handed_at); the name kept for clients.
+    published_at = fields.DateTime(required=True, allow_none=True, attribute="handed_at")
     finished_at = fields.DateTime(required=True, allow_none=True)
 
 

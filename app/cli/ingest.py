@@ -96,7 +96,7 @@ def ingest(cli: CliContext, paths: tuple[str, ...], jsonl: str | None, tenant: s
 
 def worker_unless_running(cli: CliContext) -> subprocess.Popen[bytes] | None:
     """A worker for this command's length when none is running (its heartbeat rows say)."""
-    from tasks.heartbeat import live_workers
+    from app.domain.worker_heartbeats import live_workers
     from tasks.worker import spawn_worker
 
     with cli.runtime.engine.connect() as conn:

@@ -2,7 +2,7 @@
 PostgreSQL across every worker process and machine.
 
 A job's batches are written without a slot (``admitted_at IS NULL``) and wait once the job is
-handed to admission (``jobs.published_at`` set, by app/services/dispatch.py's ``hand_to_admission``).
+handed to admission (``jobs.handed_at`` set, by app/services/dispatch.py's ``hand_to_admission``).
 :func:`admit` gives free slots to waiting batches and returns them; the caller publishes their
 tasks and marks them published. A key holds one slot per admitted batch until the batch is
 done; it may hold ``PAGEMILL_KEY_CONCURRENCY`` slots (its own ``api_keys.concurrency`` if

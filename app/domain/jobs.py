@@ -55,7 +55,7 @@ class JobProgress:
     retries: int
     created_at: datetime
     updated_at: datetime
-    published_at: datetime | None
+    handed_at: datetime | None
     finished_at: datetime | None
     completed_documents: int
     failed_documents: int
@@ -235,8 +235,9 @@ def create_job(
     return job_id, batch_count
 
 
-def mark_published(conn: Connection, job_id: str) -> None:
-    conn.execute(sql.MARK_JOB_PUBLISHED, {"id": job_id})
+def mark_handed(conn: Connection, job_id: str) -> None:
+    """The job is handed to admission: its batches now wait for slots (app/domain/admission.py)."""
+    conn.execute(sql.MARK_JOB_HANDED, {"id": job_id})
 
 
 # Only a mail's report can count dropped attachments: reading the extraction report (jsonb,
@@ -424,10 +425,10 @@ def finalize_job(conn: Connection, job_id: str) -> str | None:
     return str(row.status)
 
 
-def unpublished_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int, int]]:
-    """Jobs written (or reopened for a retry) but never published, because the publisher died
-    or the broker was down: (job id, number of batches, retry number), oldest first."""
-    rows = conn.execute(sql.UNPUBLISHED_JOBS, {"age": older_than_seconds}).all()
+def unhanded_jobs(conn: Connection, older_than_seconds: float) -> list[tuple[str, int, int]]:
+    """Jobs written (or reopened for a retry) but never handed to admission, because their
+    submitter died between the two: (job id, number of batches, retry number), oldest first."""
+    rows = conn.execute(sql.UNHANDED_JOBS, {"age": older_than_seconds}).all()
     return [(str(r.id), int(r.batches), int(r.retries)) for r in rows]
 
 

@@ -9,7 +9,7 @@ A cooling provider is still asked when every other one failed: it may be the onl
 
 The extractor runs in a child process and knows nothing of the database; the pipeline reads
 :func:`active` into the extraction options and records the attempts' 429s with
-:func:`record` afterwards (tasks/processing.py).  The statements are named and documented in
+:func:`record` afterwards (app/services/processing.py).  The statements are named and documented in
 app/domain/statements/provider_cooldowns.py; tests/test_media.py runs them.
 """
 

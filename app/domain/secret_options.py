@@ -3,7 +3,7 @@
 A secret option (today ``password``, which opens encrypted PDFs and Office files) is
 write-only.  :func:`seal` encrypts it where every submission passes
 (:func:`app.services.submission.submit_job`); :func:`reveal` decrypts it only where a document is
-opened (``tasks/processing.py``); answers show :func:`public_options` and :func:`secret_names`
+opened (``app/services/processing.py``); answers show :func:`public_options` and :func:`secret_names`
 instead, so the value never leaves the process that uses it.
 
 Stored form: the jobs row's ``options`` holds ``{"password": {"fernet": "gAAAA..."}}``, a

@@ -25,7 +25,7 @@ def hand_to_admission(runtime: Runtime, job_id: str) -> int:
     batches get slots as they free up: this key's limit is never exceeded, and other keys'
     work is not queued behind it."""
     with runtime.engine.begin() as conn:
-        jobs.mark_published(conn, job_id)
+        jobs.mark_handed(conn, job_id)
     return dispatch(runtime)
 
 

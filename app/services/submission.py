@@ -1,9 +1,11 @@
 """Submitting a job: rows first, in one transaction, then admission (app/domain/admission.py), which
 publishes the batches that have a slot.
 
-If publishing fails after the commit, the job stays with ``published_at IS NULL`` where a
-reconciler can find it; it is never silently lost.  Every job (API, CLI, sync parse) is
-written here, so this is where secret options are encrypted (:mod:`app.domain.secret_options`).
+If the submitter dies after the commit and before handing the job to admission, the job
+stays with ``handed_at IS NULL`` where the reconciler finds it; if a publish fails, its batch
+stays admitted but unpublished, found the same way.  Nothing is silently lost.  Every job
+(API, CLI, sync parse) is written here, so this is where secret options are encrypted
+(:mod:`app.domain.secret_options`).
 """
 
 from __future__ import annotations

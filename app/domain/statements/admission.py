@@ -29,7 +29,7 @@ waiting AS (
     SELECT b.job_id, b.batch_no, b.slot_key, b.heavy, b.priority, j.created_at, j.retries
     FROM batches b
     JOIN jobs j ON j.id = b.job_id
-    WHERE b.admitted_at IS NULL AND b.status = 'queued' AND j.published_at IS NOT NULL
+    WHERE b.admitted_at IS NULL AND b.status = 'queued' AND j.handed_at IS NOT NULL
       AND j.status IN ('queued', 'running')
 ),
 limits AS (

@@ -57,7 +57,7 @@ MARK_MEDIA_BATCHES = text("""
 
 
 #: Job :id's batches were handed to admission.
-MARK_JOB_PUBLISHED = text("UPDATE jobs SET published_at = now() WHERE id = :id")
+MARK_JOB_HANDED = text("UPDATE jobs SET handed_at = now() WHERE id = :id")
 
 
 # A job row with its counts, from its submitted documents (attachments are listed under them)
@@ -67,7 +67,7 @@ MARK_JOB_PUBLISHED = text("UPDATE jobs SET published_at = now() WHERE id = :id")
 _PROGRESS = """
 SELECT j.id, j.tenant_id, j.status, j.total_documents, j.batch_size, j.options, j.retries,
        j.created_at,
-       j.updated_at, j.published_at, j.finished_at,
+       j.updated_at, j.handed_at, j.finished_at,
        count(d.id) FILTER (WHERE d.status = 'completed') AS completed_documents,
        count(d.id) FILTER (WHERE d.status = 'failed') AS failed_documents,
        count(d.id) FILTER (WHERE d.status = 'cancelled') AS cancelled_documents,
@@ -300,12 +300,12 @@ FINALIZE_JOB = text("""
 JOB_STATUS = text("SELECT status FROM jobs WHERE id = :job")
 
 
-#: Jobs written (or reopened) but never published, older than :age seconds: the publisher died
-#: or the broker was down.  Oldest first, at most 100 a run.
-UNPUBLISHED_JOBS = text("""
+#: Jobs written (or reopened) but never handed to admission, older than :age seconds: their
+#: submitter died between the two.  Oldest first, at most 100 a run.
+UNHANDED_JOBS = text("""
         SELECT j.id, j.retries, (SELECT count(*) FROM batches b WHERE b.job_id = j.id) AS batches
         FROM jobs j
-        WHERE j.published_at IS NULL AND j.status IN ('queued', 'running')
+        WHERE j.handed_at IS NULL AND j.status IN ('queued', 'running')
           AND j.updated_at < now() - make_interval(secs => :age)
         ORDER BY j.created_at
         LIMIT 100
@@ -470,10 +470,10 @@ REOPEN_FAILED_DOCUMENTS = text("""
     """)
 
 
-#: Job :job runs again as its next retry, to be published anew; returns the retry number.
+#: Job :job runs again as its next retry, to be handed to admission anew; returns the retry number.
 REOPEN_JOB = text("""
         UPDATE jobs SET status = 'running', retries = retries + 1, finished_at = NULL,
-               published_at = NULL, updated_at = now()
+               handed_at = NULL, updated_at = now()
         WHERE id = :job RETURNING retries
     """)
 

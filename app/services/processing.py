@@ -33,7 +33,7 @@ from app.domain import admission, jobs, provider_batches, provider_cooldowns, se
 from app.domain.jobs import WorkDocument
 from app.infra import metrics, url_fetch
 from app.infra.storage import ObjectNotFound, Storage
-from app.services import staging
+from app.services import staging, transcription_metering
 from extractors import ExtractionError, ExtractionResult
 from extractors.attachments import roll_up_dropped
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
@@ -44,7 +44,6 @@ from indexing.chunking import Chunk, chunk_markdown, chunk_transcript
 from indexing.embedding import embed, embedder_in_use
 from indexing.provenance import page_regions, with_boxes
 from indexing.semantic import similarity_breaks
-from tasks import transcription_metering
 
 log = logging.getLogger(__name__)
 
