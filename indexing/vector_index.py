@@ -15,13 +15,16 @@ from sqlalchemy import Engine, text
 # As in the initial migration.
 HNSW_DEFINITION = ("chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) "
                    "WITH (m = 16, ef_construction = 64)")
+#: The graph built without blocking writes (ingest and search go on).
 _CREATE = text(f"CREATE INDEX CONCURRENTLY {HNSW_DEFINITION}")
+#: Whether the graph exists, and whether it is valid (a failed concurrent build leaves it not).
 _STATE = text("""
 SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
 WHERE c.relname = 'chunks_embedding_hnsw' AND c.relkind = 'i'
 """)
+#: The graph dropped without blocking writes.
 _DROP = text("DROP INDEX CONCURRENTLY IF EXISTS chunks_embedding_hnsw")
-# The build's memory, for this session (the graph is built far faster when it fits).
+#: The build's memory, for this session (the graph is built far faster when it fits).
 _SET_BUILD_MEMORY = text("SELECT set_config('maintenance_work_mem', :m, false)")
 
 

@@ -67,7 +67,7 @@ def test_the_broker_transport_imports_nothing_of_pagemill_outside_itself() -> No
 # queues); everywhere else app/ is below tasks/: a job is written and dispatched through the
 # runtime's publisher (app/domain/publisher.py), which tasks/ implements.
 APP_MODULES_THAT_MANAGE_WORKERS = {"app/cli/worker.py", "app/cli/ingest.py", "app/cli/broker.py",
-                                   "app/cli/doctor.py", "app/api/meta.py", "app/api/metrics.py"}
+                                   "app/cli/doctor.py", "app/api/metrics.py"}
 
 
 def test_app_imports_tasks_only_where_it_manages_workers() -> None:
@@ -145,6 +145,39 @@ def test_every_statement_says_what_it_does() -> None:
     out = []
     for path in sorted((ROOT / "app" / "domain" / "statements").glob("*.py")):
         out += _undocumented_statements(path)
+    assert out == []
+
+
+def _sql_in_function_bodies(path: Path) -> list[str]:
+    """``text(...)`` on a literal or f-string inside a function: SQL that has no name."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            inner = ast.Module(body=node.body, type_ignores=[])
+            out += [f"{path.relative_to(ROOT)}:{n.lineno} writes SQL in {node.name}()"
+                    for n in ast.walk(inner) if isinstance(n, ast.Call) and n.args
+                    and isinstance(n.func, ast.Name | ast.Attribute)
+                    and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr) == "text"
+                    and isinstance(n.args[0], ast.Constant | ast.JoinedStr)]
+    return out
+
+
+def _unexplained_statements(path: Path) -> list[str]:
+    """Module-level ``NAME = text("...")`` without a ``#:`` comment on the line above."""
+    lines = path.read_text().splitlines()
+    return [f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node.targets[0])} has no #: comment"
+            for node in ast.parse("\n".join(lines), filename=str(path)).body
+            if isinstance(node, ast.Assign) and node.lineno in _literal_text_calls(path)
+            and not lines[node.lineno - 2].lstrip().startswith("#:")]
+
+
+def test_tasks_and_indexing_run_named_statements_only() -> None:
+    """tasks/ and indexing/ keep their SQL as named module-level statements, each saying what
+    it does (indexing's search statement is rendered from indexing/sql/); none in a function."""
+    out = []
+    for folder in ("tasks", "indexing"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            out += _sql_in_function_bodies(path) + _unexplained_statements(path)
     assert out == []
 
 

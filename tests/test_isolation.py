@@ -117,7 +117,7 @@ def test_every_corpus_document_ends_in_a_terminal_state(tmp_path):
                "qpdf-malformed-pdfs", "audio-jfk"]
     files = sorted(str(p) for folder in folders for p in (CORPUS / folder).rglob("*") if p.is_file())
     assert len(files) > 400
-    proc = subprocess.run([sys.executable, "-m", "app.cli", "parse", "--json", *files],
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "parse", "--json", "--jobs", "2", *files],
                           capture_output=True, text=True, timeout=900, cwd=ROOT)
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [r["path"] for r in rows] == files
@@ -136,6 +136,23 @@ def test_every_corpus_document_ends_in_a_terminal_state(tmp_path):
     scan = by_path[str(CORPUS / "docling" / "ocr" / "sources" / "nemotron_multipage.pdf")]
     assert scan["route"] == "pdf-ocr" and scan["page_count"] == 4
     assert proc.returncode == 1  # some files failed, and the exit status says so
+
+
+@pytest.mark.system
+def test_parse_with_several_parsers_answers_in_argument_order(tmp_path):
+    """``--jobs``: files parsed at once by parsers of their own, printed in the order given,
+    a failure still attributed to its file and reflected in the exit status."""
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n" + b"\x00" * 64)
+    files = [str(ROOT / "samples" / "maintenance-report.pdf"), str(broken),
+             str(ROOT / "samples" / "durable-queues.md"), str(ROOT / "samples" / "vector-search-notes.txt")]
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "parse", "--json", "--jobs", "3", *files],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["path"], r["status"]) for r in rows] == [
+        (files[0], "completed"), (files[1], "failed"), (files[2], "completed"), (files[3], "completed")]
+    assert rows[0]["page_count"] == 2 and rows[1]["error_code"]
+    assert proc.returncode == 1
 
 
 @pytest.mark.system

@@ -115,7 +115,9 @@ def test_revoke_by_prefix(test_env, config, tenant_name):
     assert client.get("/v1/jobs", headers={"Authorization": f"Bearer {key}"}).status_code == 401
 
 
-@pytest.mark.parametrize("wrong", [str(uuid.uuid4()), "not-a-key-id", "'; DROP TABLE api_keys; --"])
+# Fixed values: a test's id must be the same in every pytest-xdist worker that collects it.
+@pytest.mark.parametrize("wrong", ["f5dabab1-8cfb-4466-8544-ab620cdee784", "not-a-key-id",
+                                   "'; DROP TABLE api_keys; --"])
 def test_revoking_an_unknown_key_fails_cleanly(test_env, wrong):
     done = pagemill(test_env, "keys", "revoke", wrong, check=False)
     assert done.returncode == 1 and "no API key" in done.stderr and "Traceback" not in done.stderr

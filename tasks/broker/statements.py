@@ -179,6 +179,7 @@ WITH b AS (DELETE FROM broker_bindings WHERE queue = :queue),
 DELETE FROM broker_messages WHERE queue = :queue
 """)
 
+#: exchange_declare: recorded once, so every process routes by the same type.
 DECLARE_EXCHANGE = text("""
 INSERT INTO broker_exchanges (name, type) VALUES (:name, :type) ON CONFLICT (name) DO NOTHING
 """)
@@ -186,11 +187,13 @@ INSERT INTO broker_exchanges (name, type) VALUES (:name, :type) ON CONFLICT (nam
 #: The type of an exchange declared by any process (NULL: unknown).
 EXCHANGE_TYPE = text("SELECT type FROM broker_exchanges WHERE name = :name")
 
+#: queue_bind: a queue receives what the exchange routes with this key (or pattern).
 BIND = text("""
 INSERT INTO broker_bindings (exchange, routing_key, pattern, queue)
 VALUES (:exchange, :routing_key, :pattern, :queue) ON CONFLICT DO NOTHING
 """)
 
+#: queue_unbind: the binding removed; messages already delivered stay.
 UNBIND = text("""
 DELETE FROM broker_bindings WHERE exchange = :exchange AND routing_key = :routing_key
     AND queue = :queue
