@@ -51,6 +51,7 @@ import itertools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -590,9 +591,12 @@ def _body_style(lines: list[Line]) -> _Style:
     bold: Counter[bool] = Counter()
     families: Counter[str] = Counter()
     for line in lines:
-        for word in line.words:
-            sizes[round(word.size * 2) / 2] += len(word.text)
-            families[_family(word.font)] += len(word.text)
+        for word in line.words:  # (every word of the document: a plain loop, no method calls)
+            n = len(word.text)
+            size = round(word.size * 2) / 2
+            sizes[size] = sizes.get(size, 0) + n
+            family = _family(word.font)
+            families[family] = families.get(family, 0) + n
     if not sizes:
         return _Style(10.0, False)
     body = sizes.most_common(1)[0][0]
@@ -602,8 +606,10 @@ def _body_style(lines: list[Line]) -> _Style:
     return _Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
 
 
+@lru_cache(maxsize=1024)
 def _family(font: str) -> str:
-    """A font's family: its name without the subset tag ("ABCDEF+") and style ("-Bold")."""
+    """A font's family: its name without the subset tag ("ABCDEF+") and style ("-Bold").
+    (Cached: asked for every word, of a document's few fonts.)"""
     name = font.split("+", 1)[-1]
     return re.split(r"[-,]", name, maxsplit=1)[0].lower()
 
