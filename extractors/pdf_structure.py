@@ -51,7 +51,7 @@ import itertools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -144,8 +144,10 @@ class Line:
     contents: ContentsEntry | None = None  # the table of contents entry the line is part of
     rtl: bool = False  # a right-to-left line (its words are in reading order, not left to right)
 
-    @property
+    @cached_property
     def text(self) -> str:
+        """(Made once: the rules ask for it many times, and a line's words are never changed
+        once it is built.)"""
         return " ".join(w.text for w in self.words)
 
     @property
@@ -494,10 +496,21 @@ def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
         (rtl_page or rtl_line([w.text for w in words]))
     if rtl:  # a Hebrew or Arabic line: its words in reading order
         words = logical_words(words)
-    # Characters by size, bold and italic, in one pass (every line of every page comes here).
+    # Characters by size, bold and italic, and the line's box, in one pass (every line of
+    # every page comes here); the box's edges compared as min() and max() compare them.
     total = bold_chars = italic_chars = 0
     sizes: dict[float, int] = {}
+    first = words[0]
+    x0, top, x1, bottom = first.x0, first.top, first.x1, first.bottom
     for word in words:
+        if word.x0 < x0:
+            x0 = word.x0
+        if word.top < top:
+            top = word.top
+        if word.x1 > x1:
+            x1 = word.x1
+        if word.bottom > bottom:
+            bottom = word.bottom
         n = len(word.text)
         total += n
         key = round(word.size, 1)
@@ -509,8 +522,7 @@ def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
     # The size most of the line's characters have ("Chapter 1" set small before a large
     # title); the first of equals, as Counter.most_common(1) gives it.
     size = max(sizes.items(), key=itemgetter(1))[0]
-    return Line(words, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
-                max(w.bottom for w in words), size, bold_chars >= 0.7 * total, page,
+    return Line(words, x0, top, x1, bottom, size, bold_chars >= 0.7 * total, page,
                 italic=italic_chars >= 0.7 * total, rtl=rtl)
 
 
