@@ -70,7 +70,7 @@ def _image_count(page: pdfium.PdfPage) -> int:
     """Images on the page and in its forms (not in forms inside forms), as
     ``page.get_objects(filter=[FPDF_PAGEOBJ_IMAGE], max_depth=2)`` counts them, with PDFium's
     raw calls: that wraps every object of the page (text objects by the thousand) in Python
-    to keep the few images, a tenth of the time spent reading the page's words."""
+    to keep the few images (a fortieth of the fast track's time)."""
     try:
         return _images_in(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, forms=True)
     except pdfium.PdfiumError:
@@ -87,6 +87,8 @@ def _images_in(parent: Any, count_objects: Any, get_object: Any, forms: bool) ->
         if not obj:
             raise pdfium.PdfiumError("Failed to get pageobject.")
         kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_UNKNOWN:  # (get_objects gives up on the page there)
+            raise pdfium.PdfiumError("Failed to determine pageobject type.")
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             images += 1
         elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and forms:
