@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -810,7 +811,9 @@ def _row_of(line: _Line, groups: list[_Group], bounds: list[float]) -> _Row:
 
 
 def _column(x: float, bounds: list[float]) -> int:
-    return sum(1 for b in bounds if x > b)
+    """How many column boundaries lie left of ``x`` (the boundaries are the middles of the
+    column gaps, left to right: a binary search, asked for every word of a candidate table)."""
+    return bisect_left(bounds, x)
 
 
 def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Group]:
@@ -821,12 +824,14 @@ def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Grou
     out: list[_Group] = []
     for seg in _segments(line):
         groups: list[list[Word]] = [[seg[0]]]
-        for prev, w in zip(seg, seg[1:], strict=False):
-            crossing = _column((w.x0 + w.x1) / 2, bounds) != _column((prev.x0 + prev.x1) / 2, bounds)
-            wide = w.x0 - prev.x1 >= 0.45 * max(line.size, 4.0)
-            gutter = any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
-                         if b - a < CELL_GAP_EM * line.size)
-            if crossing and (wide or gutter or (_is_numeric(prev.text) and _is_numeric(w.text))):
+        columns = [_column((w.x0 + w.x1) / 2, bounds) for w in seg]
+        for i, (prev, w) in enumerate(zip(seg, seg[1:], strict=False)):
+            crossing = columns[i + 1] != columns[i]
+            # (The tests below only for a pair that crosses a boundary, most do not.)
+            if crossing and (w.x0 - prev.x1 >= 0.45 * max(line.size, 4.0)
+                             or any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
+                                    if b - a < CELL_GAP_EM * line.size)
+                             or (_is_numeric(prev.text) and _is_numeric(w.text))):
                 groups.append([w])
             else:
                 groups[-1].append(w)
