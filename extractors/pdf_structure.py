@@ -52,7 +52,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from extractors.pdf_bidi import has_rtl, logical_columns, logical_words, rtl_line
@@ -429,7 +429,8 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
         centre, height = (word.top + word.bottom) / 2, word.bottom - word.top
         for index in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
             row_centre, row_height = centres[index]
-            if abs(centre - row_centre) <= 0.4 * max(height, row_height):
+            # (max() spelled out: this runs for every word of every page)
+            if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height):
                 rows[index].append(word)
                 break
         else:
@@ -441,7 +442,7 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     texts = [w.text for w in words]
     rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
     for row in rows:
-        lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page, rtl))
+        lines.extend(_split_row(sorted(row, key=attrgetter("x0")), page, rtl))
     # (Pieces of one row are read from the right on a right-to-left page.)
     lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
     return lines
