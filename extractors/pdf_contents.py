@@ -96,9 +96,11 @@ def _word_kind(text: str) -> tuple[bool, bool]:
     return bool(_LEADER_WORD.search(text)), bool(_PAGE_LABEL.match(text))
 
 
+@lru_cache(maxsize=1 << 16)
 def text_key(text: str) -> str:
     """A line's or a title's text for matching an entry to its heading: NFKC, lower case,
-    whitespace collapsed, a leading section number dropped."""
+    whitespace collapsed, a leading section number dropped.  (Cached: every line of the
+    document is keyed, some several times.)"""
     text = " ".join(unicodedata.normalize("NFKC", text).lower().split())
     return re.sub(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[a-z]\.|[ivx]{1,5}\.)\s+", "", text)
 
