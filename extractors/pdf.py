@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -138,15 +139,17 @@ def _ocr_covers(text: str, ocr_languages: str) -> bool:
     still show whether it was written in Latin script."""
     if not set(ocr_languages.split("+")) <= _LATIN_OCR:
         return True
-    letters = [ch for ch in text[:20000] if ch.isalpha()]
-    if len(letters) < 50:
+    # (Each distinct letter named once, with its count.)
+    letters = {ch: n for ch, n in Counter(text[:20000]).items() if ch.isalpha()}
+    total = sum(letters.values())
+    if total < 50:
         return True
-    latin = sum(1 for ch in letters if unicodedata.name(ch, "").startswith("LATIN"))
-    return latin / len(letters) >= 0.3
+    latin = sum(n for ch, n in letters.items() if unicodedata.name(ch, "").startswith("LATIN"))
+    return latin / total >= 0.3
 
 
 def _visible(text: str) -> int:
-    return sum(1 for ch in text if not ch.isspace())
+    return len(text) - sum(n for ch, n in Counter(text).items() if ch.isspace())
 
 
 def _mean(values: list[float]) -> float:

@@ -30,6 +30,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -81,15 +82,25 @@ def contents_title(text: str) -> bool:
 def might_hold_contents(words: Sequence[Word]) -> bool:
     """A cheap test before the full one: some words are dot leaders, or three or more bare page
     labels end at one right edge."""
-    if sum(1 for w in words if _LEADER_WORD.search(w.text)) >= 2:
+    kinds = [_word_kind(w.text) for w in words]
+    if sum(1 for leader, _ in kinds if leader) >= 2:
         return True
-    edges = Counter(round(w.x1 / _ALIGNED) for w in words if _PAGE_LABEL.match(w.text))
+    edges = Counter(round(w.x1 / _ALIGNED) for w, (_, label) in zip(words, kinds, strict=True) if label)
     return any(n >= _MIN_ENTRIES for n in edges.values())
 
 
+@lru_cache(maxsize=1 << 16)
+def _word_kind(text: str) -> tuple[bool, bool]:
+    """Whether a word is a dot leader, and whether it is a bare page label.  (Cached: every
+    word of every page is asked, twice, and the same texts recur.)"""
+    return bool(_LEADER_WORD.search(text)), bool(_PAGE_LABEL.match(text))
+
+
+@lru_cache(maxsize=1 << 16)
 def text_key(text: str) -> str:
     """A line's or a title's text for matching an entry to its heading: NFKC, lower case,
-    whitespace collapsed, a leading section number dropped."""
+    whitespace collapsed, a leading section number dropped.  (Cached: every line of the
+    document is keyed, some several times.)"""
     text = " ".join(unicodedata.normalize("NFKC", text).lower().split())
     return re.sub(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[a-z]\.|[ivx]{1,5}\.)\s+", "", text)
 

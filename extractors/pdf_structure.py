@@ -51,6 +51,8 @@ import itertools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from extractors.pdf_bidi import has_rtl, logical_columns, logical_words, rtl_line
@@ -142,8 +144,10 @@ class Line:
     contents: ContentsEntry | None = None  # the table of contents entry the line is part of
     rtl: bool = False  # a right-to-left line (its words are in reading order, not left to right)
 
-    @property
+    @cached_property
     def text(self) -> str:
+        """(Made once: the rules ask for it many times, and a line's words are never changed
+        once it is built.)"""
         return " ".join(w.text for w in self.words)
 
     @property
@@ -425,7 +429,8 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
         centre, height = (word.top + word.bottom) / 2, word.bottom - word.top
         for index in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
             row_centre, row_height = centres[index]
-            if abs(centre - row_centre) <= 0.4 * max(height, row_height):
+            # (max() spelled out: this runs for every word of every page)
+            if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height):
                 rows[index].append(word)
                 break
         else:
@@ -437,7 +442,7 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     texts = [w.text for w in words]
     rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
     for row in rows:
-        lines.extend(_split_row(sorted(row, key=lambda w: w.x0), page, rtl))
+        lines.extend(_split_row(sorted(row, key=attrgetter("x0")), page, rtl))
     # (Pieces of one row are read from the right on a right-to-left page.)
     lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
     return lines
@@ -492,17 +497,34 @@ def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
         (rtl_page or rtl_line([w.text for w in words]))
     if rtl:  # a Hebrew or Arabic line: its words in reading order
         words = logical_words(words)
-    chars = [len(w.text) for w in words]
-    total = sum(chars)
-    # The size most of the line's characters have ("Chapter 1" set small before a large title).
-    sizes: Counter[float] = Counter()
-    for word, n in zip(words, chars, strict=True):
-        sizes[round(word.size, 1)] += n
-    size = sizes.most_common(1)[0][0]
-    bold = sum(n for w, n in zip(words, chars, strict=True) if w.bold) >= 0.7 * total
-    italic = sum(n for w, n in zip(words, chars, strict=True) if w.italic) >= 0.7 * total
-    return Line(words, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
-                max(w.bottom for w in words), size, bold, page, italic=italic, rtl=rtl)
+    # Characters by size, bold and italic, and the line's box, in one pass (every line of
+    # every page comes here); the box's edges compared as min() and max() compare them.
+    total = bold_chars = italic_chars = 0
+    sizes: dict[float, int] = {}
+    first = words[0]
+    x0, top, x1, bottom = first.x0, first.top, first.x1, first.bottom
+    for word in words:
+        if word.x0 < x0:
+            x0 = word.x0
+        if word.top < top:
+            top = word.top
+        if word.x1 > x1:
+            x1 = word.x1
+        if word.bottom > bottom:
+            bottom = word.bottom
+        n = len(word.text)
+        total += n
+        key = round(word.size, 1)
+        sizes[key] = sizes.get(key, 0) + n
+        if word.bold:
+            bold_chars += n
+        if word.italic:
+            italic_chars += n
+    # The size most of the line's characters have ("Chapter 1" set small before a large
+    # title); the first of equals, as Counter.most_common(1) gives it.
+    size = max(sizes.items(), key=itemgetter(1))[0]
+    return Line(words, x0, top, x1, bottom, size, bold_chars >= 0.7 * total, page,
+                italic=italic_chars >= 0.7 * total, rtl=rtl)
 
 
 # ---------------------------------------------------------------------- running lines
@@ -582,9 +604,12 @@ def _body_style(lines: list[Line]) -> _Style:
     bold: Counter[bool] = Counter()
     families: Counter[str] = Counter()
     for line in lines:
-        for word in line.words:
-            sizes[round(word.size * 2) / 2] += len(word.text)
-            families[_family(word.font)] += len(word.text)
+        for word in line.words:  # (every word of the document: a plain loop, no method calls)
+            n = len(word.text)
+            size = round(word.size * 2) / 2
+            sizes[size] = sizes.get(size, 0) + n
+            family = _family(word.font)
+            families[family] = families.get(family, 0) + n
     if not sizes:
         return _Style(10.0, False)
     body = sizes.most_common(1)[0][0]
@@ -594,8 +619,10 @@ def _body_style(lines: list[Line]) -> _Style:
     return _Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
 
 
+@lru_cache(maxsize=1024)
 def _family(font: str) -> str:
-    """A font's family: its name without the subset tag ("ABCDEF+") and style ("-Bold")."""
+    """A font's family: its name without the subset tag ("ABCDEF+") and style ("-Bold").
+    (Cached: asked for every word, of a document's few fonts.)"""
     name = font.split("+", 1)[-1]
     return re.split(r"[-,]", name, maxsplit=1)[0].lower()
 

@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import re
 import statistics
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
+from operator import attrgetter
 from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
@@ -115,7 +117,7 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     if len(layout.words) > MAX_WORDS:
         return []
     tables = [_better_by_alignment(t, layout.words) for t in ruled_tables(layout)]
-    free = [w for w in layout.words if not any(_inside(w, t) for t in tables)]
+    free = [w for w in layout.words if not any(_inside(w, t) for t in tables)] if tables else layout.words
     tables += unruled_tables(free, blocked=tables)
     return sorted(tables, key=lambda t: (t.top, t.x0))
 
@@ -454,6 +456,11 @@ class _Line:
         return segments
 
     @cached_property
+    def numeric_share(self) -> float:
+        """The share of its words that are figures (asked of each line by several rules)."""
+        return sum(_is_numeric(w.text) for w in self.words) / len(self.words)
+
+    @cached_property
     def tabular(self) -> bool:
         """It can be a table row: two or more segments, not a list item, not a caption."""
         return len(self.segments) >= 2 and not _list_item(self) \
@@ -465,19 +472,31 @@ def _lines(words: list[Word]) -> list[_Line]:
     grown box, which would chain closely set lines together), top to bottom, each left to
     right."""
     lines: list[_Line] = []
-    for w in sorted(words, key=lambda w: (w.top, w.x0)):
-        height = max(w.bottom - w.top, 0.1)
-        best, best_overlap = None, 0.0
-        for line in lines[-4:]:
-            first = line.words[0]
-            overlap = min(first.bottom, w.bottom) - max(first.top, w.top)
-            if overlap >= 0.5 * min(height, first.bottom - first.top) and overlap > best_overlap:
-                best, best_overlap = line, overlap
-        if best is None:
-            lines.append(_Line([w], w.top, w.bottom))
+    # The (top, bottom) of each line's first word, kept apart: the loop below runs for
+    # every word of a page against four lines, and attribute look-ups were most of its cost.
+    firsts: list[tuple[float, float]] = []
+    for w in sorted(words, key=attrgetter("top", "x0")):
+        top, bottom = w.top, w.bottom
+        height = max(bottom - top, 0.1)
+        best, best_overlap = -1, 0.0
+        for index in range(max(0, len(lines) - 4), len(lines)):
+            first_top, first_bottom = firsts[index]
+            # (min and max spelled out, as the builtins pick between equal and unordered values)
+            low = bottom if bottom < first_bottom else first_bottom
+            high = top if top > first_top else first_top
+            overlap = low - high
+            if overlap > best_overlap and overlap >= 0.5 * min(height, first_bottom - first_top):
+                best, best_overlap = index, overlap
+        if best < 0:
+            lines.append(_Line([w], top, bottom))
+            firsts.append((top, bottom))
         else:
-            best.words.append(w)
-            best.top, best.bottom = min(best.top, w.top), max(best.bottom, w.bottom)
+            line = lines[best]
+            line.words.append(w)
+            if top < line.top:
+                line.top = top
+            if bottom > line.bottom:
+                line.bottom = bottom
     for line in lines:
         line.words.sort(key=lambda w: w.x0)
     return sorted(lines, key=lambda line: line.top)
@@ -792,7 +811,9 @@ def _row_of(line: _Line, groups: list[_Group], bounds: list[float]) -> _Row:
 
 
 def _column(x: float, bounds: list[float]) -> int:
-    return sum(1 for b in bounds if x > b)
+    """How many column boundaries lie left of ``x`` (the boundaries are the middles of the
+    column gaps, left to right: a binary search, asked for every word of a candidate table)."""
+    return bisect_left(bounds, x)
 
 
 def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Group]:
@@ -803,12 +824,14 @@ def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Grou
     out: list[_Group] = []
     for seg in _segments(line):
         groups: list[list[Word]] = [[seg[0]]]
-        for prev, w in zip(seg, seg[1:], strict=False):
-            crossing = _column((w.x0 + w.x1) / 2, bounds) != _column((prev.x0 + prev.x1) / 2, bounds)
-            wide = w.x0 - prev.x1 >= 0.45 * max(line.size, 4.0)
-            gutter = any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
-                         if b - a < CELL_GAP_EM * line.size)
-            if crossing and (wide or gutter or (_is_numeric(prev.text) and _is_numeric(w.text))):
+        columns = [_column((w.x0 + w.x1) / 2, bounds) for w in seg]
+        for i, (prev, w) in enumerate(zip(seg, seg[1:], strict=False)):
+            crossing = columns[i + 1] != columns[i]
+            # (The tests below only for a pair that crosses a boundary, most do not.)
+            if crossing and (w.x0 - prev.x1 >= 0.45 * max(line.size, 4.0)
+                             or any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
+                                    if b - a < CELL_GAP_EM * line.size)
+                             or (_is_numeric(prev.text) and _is_numeric(w.text))):
                 groups.append([w])
             else:
                 groups[-1].append(w)
@@ -963,10 +986,12 @@ def _group_column(x0: float, x1: float, bounds: list[float]) -> int:
 
 
 def _numeric_share(line: _Line) -> float:
-    return sum(_is_numeric(w.text) for w in line.words) / len(line.words)
+    return line.numeric_share
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_numeric(text: str) -> bool:
+    """(Cached: the rules ask it of the same words' texts many times over.)"""
     return bool(NUMERIC.match(text.strip()))
 
 

@@ -67,10 +67,34 @@ def _metadata(pdf: pdfium.PdfDocument, key: str) -> str | None:
 
 
 def _image_count(page: pdfium.PdfPage) -> int:
+    """Images on the page and in its forms (not in forms inside forms), as
+    ``page.get_objects(filter=[FPDF_PAGEOBJ_IMAGE], max_depth=2)`` counts them, with PDFium's
+    raw calls: that wraps every object of the page (text objects by the thousand) in Python
+    to keep the few images (a fortieth of the fast track's time)."""
     try:
-        return sum(1 for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))
+        return _images_in(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, forms=True)
     except pdfium.PdfiumError:
         return 0
+
+
+def _images_in(parent: Any, count_objects: Any, get_object: Any, forms: bool) -> int:
+    count = count_objects(parent)
+    if count < 0:
+        raise pdfium.PdfiumError("Failed to get number of pageobjects.")
+    images = 0
+    for index in range(count):
+        obj = get_object(parent, index)
+        if not obj:
+            raise pdfium.PdfiumError("Failed to get pageobject.")
+        kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_UNKNOWN:  # (get_objects gives up on the page there)
+            raise pdfium.PdfiumError("Failed to determine pageobject type.")
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            images += 1
+        elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and forms:
+            images += _images_in(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject,
+                                 forms=False)
+    return images
 
 
 def read_text_layer(data: bytes, password: str | None = None, max_pages: int | None = None) -> PdfText:

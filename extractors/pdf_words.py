@@ -25,6 +25,7 @@ from __future__ import annotations
 import ctypes
 import math
 import re
+import struct
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,18 @@ class Word:
     font: str = ""
     # Index of the line this word belongs to on its page (words in reading order of PDFium).
     line: int = 0
+
+
+def _new_word(text: str, x0: float, top: float, x1: float, bottom: float, size: float, bold: bool,
+              italic: bool, font: str, line: int) -> Word:
+    """``Word(...)`` for the reader, which makes one per word of every page: a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``, six times the
+    cost of filling the instance's dictionary at once (the same word, equal and hashed alike:
+    tests/test_pdf_words.py holds them to it)."""
+    word = object.__new__(Word)
+    word.__dict__.update(text=text, x0=x0, top=top, x1=x1, bottom=bottom, size=size, bold=bold,
+                         italic=italic, font=font, line=line)
+    return word
 
 
 @dataclass(frozen=True)
@@ -221,17 +234,49 @@ def _frame(page: pdfium.PdfPage) -> _Frame:
     return _Frame(left, bottom, right, top, page.get_rotation() % 360)
 
 
+def _bare(function: Any, restype: Any) -> Any:
+    """A PDFium function of pypdfium2's bindings, called without their argument checks and
+    pointer conversions: those cost more than PDFium's own work in the calls made once per
+    character, which then pass a ``c_void_p`` handle, Python ints and ``byref`` pointers."""
+    address = ctypes.cast(function, ctypes.c_void_p).value
+    assert address is not None
+    # No argument types listed: a C function takes the arguments it is given as they are.
+    return ctypes.CFUNCTYPE(restype)(address)
+
+
+# FPDFText_GetLooseCharBox(text page, index, FS_RECTF*) -> bool, once per character.
+_LOOSE_CHAR_BOX = _bare(pdfium_c.FPDFText_GetLooseCharBox, ctypes.c_int)
+# FPDFText_GetTextObject(text page, index) -> the object's address (an int) or None, once a
+# word: a pointer result converted to an int at once, not through ctypes.cast.
+_TEXT_OBJECT = _bare(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p)
+# FPDFText_GetUnicode(text page, index) -> code, once per character of a page whose text
+# FPDFText_GetText does not give index by index.
+_UNICODE = _bare(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+# FPDFTextObj_GetFont(text object) -> the font's address, once per text object.
+_TEXT_OBJECT_FONT = _bare(pdfium_c.FPDFTextObj_GetFont, ctypes.c_void_p)
+# An FS_RECTF (left, top, right, bottom) read in one call rather than four field look-ups.
+_RECT = struct.Struct("4f")
+
+
+def _handle(textpage: pdfium.PdfTextPage) -> ctypes.c_void_p:
+    """The text page's handle as the bare calls take it."""
+    return ctypes.cast(textpage.raw, ctypes.c_void_p)
+
+
 class _Style:
     """Font size, weight and name of the character starting a word (one look-up per word:
     fonts rarely change inside a word, and per-character calls would halve the page rate)."""
 
     def __init__(self, textpage: pdfium.PdfTextPage) -> None:
         self.raw = textpage.raw
+        self.handle = _handle(textpage)
         self.name = ctypes.create_string_buffer(128)
         self.flags = ctypes.c_int(0)
         self.matrix = pdfium_c.FS_MATRIX()
         self.names: dict[str, str] = {}
         self.by_object: dict[int, tuple[float, bool, bool, str, int]] = {}
+        # Weight and name belong to the font, which many text objects share.
+        self.by_font: dict[int, tuple[bool, bool, str]] = {}
 
     def font_name(self, font: str) -> str:
         """One string object per font name (a page has thousands of words, a few fonts)."""
@@ -242,16 +287,16 @@ class _Style:
         object has one font, size and direction, and usually holds a line or more).  The
         direction is the baseline's angle in PDF space (0, 90, 180 or 270 degrees counter-
         clockwise), or -1 for any other angle."""
-        obj = pdfium_c.FPDFText_GetTextObject(self.raw, index)
-        key = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
+        key = _TEXT_OBJECT(self.handle, index)
         if key is None:
             return self.look_up(index)
         style = self.by_object.get(key)
         if style is None:
-            style = self.by_object[key] = self.look_up(index)
+            style = self.by_object[key] = self.look_up(index, key)
         return style
 
-    def look_up(self, index: int) -> tuple[float, bool, bool, str, int]:
+    def look_up(self, index: int, text_object: int | None = None) -> tuple[float, bool, bool, str, int]:
+        """The style of the character at ``index`` (of ``text_object`` when it has one)."""
         size = pdfium_c.FPDFText_GetFontSize(self.raw, index)
         direction = 0
         if pdfium_c.FPDFText_GetMatrix(self.raw, index, self.matrix):
@@ -260,6 +305,18 @@ class _Style:
             size *= (m.c ** 2 + m.d ** 2) ** 0.5
             if abs(m.b) + abs(m.c) > 0.1 * (abs(m.a) + abs(m.d)) or (m.a < 0 and m.d < 0):
                 direction = _direction(m.a, m.b, m.c, m.d)
+        # PDFium reads weight, flags and name from the character's text object's font.
+        font_key = _TEXT_OBJECT_FONT(ctypes.c_void_p(text_object)) if text_object is not None else None
+        face = self.by_font.get(font_key) if font_key is not None else None
+        if face is None:
+            face = self.face(index)
+            if font_key is not None:
+                self.by_font[font_key] = face
+        bold, italic, font = face
+        return float(size), bold, italic, font, direction
+
+    def face(self, index: int) -> tuple[bool, bool, str]:
+        """Bold, italic and the font's name, for the character at ``index``."""
         weight = pdfium_c.FPDFText_GetFontWeight(self.raw, index)
         length = pdfium_c.FPDFText_GetFontInfo(self.raw, index, self.name, 128, ctypes.byref(self.flags))
         font = self.name.value.decode("latin-1", "replace") if 0 < length <= 128 else ""
@@ -268,7 +325,7 @@ class _Style:
         bold = weight >= 600 or bool(flags & _FLAG_FORCE_BOLD) or any(n in lower for n in _BOLD_NAMES) \
             or bool(_TEX_BOLD.search(lower))
         italic = bool(flags & _FLAG_ITALIC) or any(n in lower for n in _ITALIC_NAMES)
-        return float(size), bold, italic, font, direction
+        return bold, italic, font
 
 
 def _direction(a: float, b: float, c: float, d: float) -> int:
@@ -282,13 +339,16 @@ def _direction(a: float, b: float, c: float, d: float) -> int:
     return quarter if min(off, 360 - off) <= 6 else -1
 
 
-def _page_units(raw: Any, count: int) -> Any:
-    """The page's text in one call (UTF-16 units, one per character index) instead of one
-    FPDFText_GetUnicode call per character."""
+def _page_units(raw: Any, count: int) -> list[int]:
+    """The page's text in one call (UTF-16 units, one per character index, and a final 0)
+    instead of one FPDFText_GetUnicode call per character; per character when the text
+    FPDFText_GetText gives does not line up with the indices (it drops some characters),
+    each code cut to 16 bits as a UTF-16 unit array would keep it."""
     units = (ctypes.c_ushort * (count + 1))()
-    if pdfium_c.FPDFText_GetText(raw, 0, count, units) - 1 != count:
-        units = (ctypes.c_ushort * (count + 1))(*[pdfium_c.FPDFText_GetUnicode(raw, i) for i in range(count)])
-    return units
+    if pdfium_c.FPDFText_GetText(raw, 0, count, units) - 1 == count:
+        return units[:]  # a list: indexing it costs less than indexing the ctypes array
+    handle = ctypes.cast(raw, ctypes.c_void_p)
+    return [_UNICODE(handle, i) & 0xFFFF for i in range(count)] + [0]
 
 
 class _WordReader:
@@ -311,7 +371,7 @@ class _WordReader:
         # Text turned 90, 180 or 270 degrees on this frame: (first index, end index, characters)
         # of each piece, by angle, for reading it again in its own frame.
         self.spans: dict[int, list[tuple[int, int, int]]] = {}
-        self.units: Any = None
+        self.units: list[int] = []
         self.count = 0
         self.rtl = False  # a right-to-left letter was read
 
@@ -325,8 +385,8 @@ class _WordReader:
             text = "".join(self.chars)
             if _LAM in text:
                 text = self.lam_alef(text, end)
-            word = Word(text, x0, top, x1, bottom, size, bold, italic,
-                        self.style.font_name(font), self.line)
+            word = _new_word(text, x0, top, x1, bottom, size, bold, italic,
+                             self.style.font_name(font), self.line)
             # The angle on this frame: the page's /Rotate (clockwise) and the frame's own turn
             # take the text's angle in PDF space back.
             turn = (direction - self.frame.rotation - self.frame.turn) % 360 if direction >= 0 else -1
@@ -378,7 +438,9 @@ class _WordReader:
         width, height = frame.size
         rect = pdfium_c.FS_RECTF()
         upright, left, page_top = frame.rotation == 0, frame.left, frame.top
-        loose_box = pdfium_c.FPDFText_GetLooseCharBox
+        # The per-character calls, bound once (see _bare).
+        loose_box, handle, rect_ref = _LOOSE_CHAR_BOX, self.style.handle, ctypes.byref(rect)
+        unpack = _RECT.unpack_from
         box, chars = self.box, self.chars  # changed in place, never replaced
         for index in range(count):
             code = units[index]
@@ -389,15 +451,16 @@ class _WordReader:
                 self.flush(end=index)
                 self.line += code == 10
                 continue
-            if not loose_box(raw, index, rect):
+            if not loose_box(handle, index, rect_ref):
                 if code == _SOFT_HYPHEN and chars:
                     chars.append("-")  # a line-end hyphen PDFium gives no box
                 continue
+            r_left, r_top, r_right, r_bottom = unpack(rect)
             if upright:  # the common case, without a call per character
-                x0, top = rect.left - left, page_top - rect.top
-                x1, bottom = rect.right - left, page_top - rect.bottom
+                x0, top = r_left - left, page_top - r_top
+                x1, bottom = r_right - left, page_top - r_bottom
             else:
-                x0, top, x1, bottom = frame.box(rect.left, rect.bottom, rect.right, rect.top)
+                x0, top, x1, bottom = frame.box(r_left, r_bottom, r_right, r_top)
             if x1 < 0 or x0 > width or bottom < 0 or top > height:
                 continue  # outside the visible page, as get_text_bounded leaves it out
             if chars and 32 < code < 0xD800:
@@ -420,7 +483,7 @@ class _WordReader:
         self.flush(end=count)
         return self.words
 
-    def read_spans(self, spans: list[tuple[int, int, int]], units: Any, count: int) -> list[Word]:
+    def read_spans(self, spans: list[tuple[int, int, int]], units: list[int], count: int) -> list[Word]:
         """The characters of ``spans`` (pieces another reader found turned) read again on this
         reader's frame, where they stand upright: words in reading order, lines as lines.
         Every character goes through :meth:`add` (turned text is rare; no fast path)."""
@@ -453,7 +516,7 @@ class _WordReader:
         self.flush(end=spans[-1][1])
         return self.words
 
-    def add(self, index: int, code: int, units: Any, count: int,
+    def add(self, index: int, code: int, units: list[int], count: int,
             char_box: tuple[float, float, float, float]) -> None:
         x0, top, x1, bottom = char_box
         box = self.box
