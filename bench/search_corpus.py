@@ -66,7 +66,7 @@ def read_corpus(engine: Engine, tenant: str) -> Corpus:
             for chunk_id, body, vector in cur:
                 ids.append(chunk_id)
                 texts.append(body)
-                vectors.append(vector)
+                vectors.append(vector.to_numpy())  # pgvector.Vector
         conn.commit()
     finally:
         raw.close()
