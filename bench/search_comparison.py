@@ -51,6 +51,7 @@ from bench.search_peers import (
     missing,
     open_searcher,
     tune_ef,
+    versions,
 )
 from indexing.ranking import DEFAULTS
 
@@ -128,6 +129,8 @@ def compare(engine: Engine, tenant: str, home: Path, queries_text: list[tuple[st
     report: dict[str, Any] = {"chunks": corpus.size, "postings": postings, "queries": len(queries),
                               "clients": CLIENTS, "duration_s": duration,
                               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    if peers:
+        report["versions"] = versions()
     sizes = pagemill_sizes(engine, tenant)
     url = engine.url.render_as_string(hide_password=False)
     for system, mode in PAGEMILL.items():

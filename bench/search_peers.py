@@ -57,6 +57,19 @@ def missing() -> list[str]:
             if importlib.util.find_spec(name) is None]
 
 
+def versions() -> dict[str, str]:
+    """The installed versions of the peer packages."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("tantivy", "bm25s", "usearch", "lancedb", "pyarrow"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return found
+
+
 def directory_bytes(path: Path) -> int:
     """Bytes of every file under ``path`` (or of the file itself)."""
     if path.is_file():
