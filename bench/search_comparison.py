@@ -24,7 +24,7 @@ Index bytes of pagemill (``index_parts`` names each term):
 Peers: the bytes of every file in their index directory (tantivy stores no text, only the
 chunk id as a fast field; bm25s without its corpus, plus the chunk ids as .npy; usearch's one
 file holds vectors and graph; LanceDB's directory holds the table -- ids, text, vectors -- and its
-FTS index, the two given apart in ``index_parts``).
+FTS and vector indexes, the two given apart in ``index_parts``).
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def _peer(system: str, corpus: Corpus, exact: Exact, where: Path, queries: list[
     started = time.monotonic()
     spec = build(system, corpus, where, DEFAULTS.k1, DEFAULTS.b)
     built = time.monotonic() - started
-    extra: dict[str, Any] = {"build_s": built}
+    extra: dict[str, Any] = {"build_s": built, **spec.options}
     if system.startswith("usearch"):
         ef, recalls = tune_ef(spec, [v for _, v in queries], exact.dense, corpus, dense_recall)
         spec = Spec(spec.system, spec.location, {"ef": ef})
@@ -170,7 +170,7 @@ def _peer(system: str, corpus: Corpus, exact: Exact, where: Path, queries: list[
               "clients_are": "processes"}
     if system == "lancedb-hybrid":
         fts_index = sum(directory_bytes(p) for p in location.rglob("_indices"))
-        result["index_parts"] = {"fts index (_indices)": fts_index,
+        result["index_parts"] = {"indexes (_indices: FTS, vector)": fts_index,
                                  "table (ids, text, vectors)": size - fts_index}
         _, fts = timed(open_searcher(Spec("lancedb-fts", spec.location)), queries, [])
         result["fts_agreement"] = agreement(corpus, fts, exact.bm25, matching=True)
