@@ -32,6 +32,7 @@ import numpy as np
 from sqlalchemy import Engine, text
 
 from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
+from bench.search_load import percentile, write_report
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, bm25_path, search
@@ -197,8 +198,7 @@ def _ingest_rate(engine: Engine, tenant: str, documents: int, per_document: int)
     return documents * per_document / elapsed
 
 
-def _pct(values: list[float], q: float) -> float:
-    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
+_pct = percentile
 
 
 def _overlap(got: list[list[int]], reference: list[list[int]]) -> float:
@@ -246,10 +246,25 @@ def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]
     return {"p50": _pct(times, .5), "p95": _pct(times, .95), "build_s": build, "rss_gib": rss_gib}
 
 
+def _compare(engine: Engine, tenant: str, home: Path, queries: list[tuple[str, np.ndarray]],
+             warm: list[tuple[str, np.ndarray]], results: dict[str, list[float]],
+             answers: dict[str, list[list[int]]], depth: int, peers: bool, duration: float,
+             postings: int) -> dict[str, object]:
+    from bench.search_comparison import compare
+
+    return compare(engine, tenant, home, queries, warm,
+                   {mode: (results[mode], answers[mode]) for mode in ("bm25", "dense", "hybrid")},
+                   depth, peers, duration, postings)
+
+
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
              ingest_documents: int, depth: int, warmup: int, rebuild_hnsw: bool = False,
              systems: tuple[str, ...] = ("dense", "bm25", "bm25-bounded", "hybrid", "hybrid-bounded", "fts"),
-             distinct_warmup: bool = False, seed: int = 42) -> None:
+             distinct_warmup: bool = False, seed: int = 42, peers: bool = False,
+             report: bool = False, duration: float = 30.0) -> dict[str, object] | None:
+    """Measures one corpus size and prints its tables; with ``report`` also returns the JSON
+    report of bench/search_comparison.py (the peers' too with ``peers``), for which ``systems``
+    must include bm25, dense and hybrid."""
     engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
     print(f"\n## {chunks:,} chunks", flush=True)
     timings: dict[str, float] = {}
@@ -310,6 +325,8 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     with engine.begin() as conn:
         for terms, _ in queries:
             paths[bm25_path(conn, tenant, terms, params=bounded)] += 1
+    compared = _compare(engine, tenant, home, queries, warm, results, answers, depth, peers, duration,
+                        int(postings)) if report else None
     in_memory = _rank_bm25(engine, tenant, queries[:rank_bm25_queries]) if rank_bm25_queries else None
 
     with_index = _ingest_rate(engine, tenant, ingest_documents, 10) if ingest_documents else None
@@ -352,6 +369,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
         print(f"-> HNSW maintenance costs {per_chunk * 1000:.1f} ms per chunk inserted; a rebuild "
               f"pays for itself when a load adds more than {rebuild / per_chunk:,.0f} chunks "
               f"({rebuild / per_chunk / chunks:.0%} of the index) -- measured on {n} chunks")
+    return compared
 
 
 def main() -> None:
@@ -373,12 +391,33 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=42,
                         help="draws the measured queries (the distinct warm-up uses seed + 1); a new "
                              "seed gives queries whose pages no earlier run has read")
+    parser.add_argument("--peers", action="store_true",
+                        help="also measure tantivy, bm25s, usearch and LanceDB hybrid on the same corpus "
+                             "(pip install -r bench/requirements-peers.txt)")
+    parser.add_argument("--json", type=Path, metavar="FILE",
+                        help="write every system's latencies, 4-client throughput, index bytes and "
+                             "agreement to FILE (one size: at the top level; several: keyed by size)")
+    parser.add_argument("--duration", type=float, default=30.0,
+                        help="seconds each system's 4-client throughput test runs")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
+    if args.peers:
+        from bench.search_peers import INSTALL, missing
+
+        if missing():  # before a long corpus build, not after it
+            parser.error(f"--peers needs {', '.join(missing())}; install the peers with: {INSTALL}")
+    report = args.peers or args.json is not None
+    systems = tuple(args.systems.split(","))
+    if report:  # the report's pagemill systems are always timed
+        systems = tuple(dict.fromkeys((*systems, "bm25", "dense", "hybrid")))
+    reports = {}
     for size in (int(s) for s in args.sizes.split(",")):
-        run_size(Path(args.home), size, args.queries, args.rank_bm25_queries, args.ingest_documents,
-                 args.depth, args.warmup, args.rebuild_hnsw, tuple(args.systems.split(",")),
-                 args.distinct_warmup, args.seed)
+        reports[size] = run_size(Path(args.home), size, args.queries, args.rank_bm25_queries,
+                                 args.ingest_documents, args.depth, args.warmup, args.rebuild_hnsw,
+                                 systems, args.distinct_warmup, args.seed, args.peers, report,
+                                 args.duration)
+        if args.json:  # after each size, so that a later size's failure keeps the earlier ones
+            write_report(args.json, {n: r for n, r in reports.items() if r is not None})
 
 
 if __name__ == "__main__":

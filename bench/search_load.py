@@ -1,0 +1,106 @@
+"""Latency percentiles, the concurrency test and the JSON report of ``bench/search.py``.
+
+Concurrency: N clients (default 4), each a process of its own (spawned, so none inherits
+another's connections or engine threads) with its own connection (pagemill) or its own handle on
+the peer's index files, every one of them, so that no Python binding that holds the GIL makes
+its clients queue behind one another.  Each client warms up on its own, all start together,
+and each runs the same queries (starting at its own offset) back to back for a fixed duration.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.search_peers import Spec, open_searcher
+
+Query = tuple[list[str], np.ndarray]
+KEYS = ("p50_ms", "p95_ms", "p99_ms", "qps_4_clients", "p95_4_clients_ms", "index_bytes", "agreement")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The value at rank ``int(q * n)`` of the sorted values (the bench's convention)."""
+    if not values:
+        return float("nan")
+    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
+
+
+def latency_summary(times_ms: list[float]) -> dict[str, float]:
+    return {"p50_ms": percentile(times_ms, .5), "p95_ms": percentile(times_ms, .95),
+            "p99_ms": percentile(times_ms, .99)}
+
+
+def timed(searcher: Any, queries: list[Query], warmup: list[Query]) -> tuple[list[float], list[list[int]]]:
+    """One client: a warm-up pass, then each query timed (ms) with its answer."""
+    for terms, vector in warmup:
+        searcher(terms, vector)
+    times, answers = [], []
+    for terms, vector in queries:
+        started = time.perf_counter()
+        answers.append(searcher(terms, vector))
+        times.append((time.perf_counter() - started) * 1000)
+    return times, answers
+
+
+def _client(spec: Spec, queries: list[Query], offset: int, warmup: int, duration: float,
+            ready: Any, start: Any, out: Any) -> None:
+    searcher = open_searcher(spec)
+    for i in range(warmup):
+        terms, vector = queries[(offset + i) % len(queries)]
+        searcher(terms, vector)
+    ready.release()
+    start.wait()
+    times: list[float] = []
+    began = time.perf_counter()
+    deadline = began + duration
+    i = offset
+    while True:
+        terms, vector = queries[i % len(queries)]
+        t0 = time.perf_counter()
+        searcher(terms, vector)
+        t1 = time.perf_counter()
+        times.append((t1 - t0) * 1000)
+        i += 1
+        if t1 >= deadline:
+            break
+    out.put((times, t1 - began))
+
+
+def concurrent(spec: Spec, queries: list[Query], clients: int = 4, duration: float = 30.0,
+               warmup: int = 50) -> dict[str, float]:
+    """Queries/s of ``clients`` processes together and the p95 of their latencies."""
+    context = multiprocessing.get_context("spawn")
+    ready, start, out = context.Semaphore(0), context.Event(), context.Queue()
+    workers = [context.Process(target=_client, args=(spec, queries, c * len(queries) // clients,
+                                                     warmup, duration, ready, start, out))
+               for c in range(clients)]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        if not ready.acquire(timeout=900):
+            raise RuntimeError(f"a client of {spec.system} did not get ready")
+    start.set()
+    results = [out.get(timeout=duration + 900) for _ in workers]
+    for worker in workers:
+        worker.join()
+    latencies = [t for times, _ in results for t in times]
+    rate = sum(len(times) / elapsed for times, elapsed in results)
+    return {"qps_4_clients" if clients == 4 else f"qps_{clients}_clients": rate,
+            "p95_4_clients_ms" if clients == 4 else f"p95_{clients}_clients_ms": percentile(latencies, .95)}
+
+
+def write_report(path: Path, runs: dict[int, dict[str, Any]]) -> None:
+    """One size: its report at the top level; several: keyed by chunk count."""
+    body = next(iter(runs.values())) if len(runs) == 1 else {str(n): r for n, r in runs.items()}
+    path.write_text(json.dumps(body, indent=2, sort_keys=False, default=_plain) + "\n")
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
