@@ -1,17 +1,25 @@
-"""One configuration object, read from the environment.
+"""One configuration object, read from the environment, in groups: one per subsystem.
 
-Nothing here touches the network or the database: resolving the embedded
-server's URL is the job of :mod:`app.infra.embedded`, called explicitly by the
-processes that need a database.
+Each group is a frozen dataclass whose fields say, once, their default and the variable they
+are read from (``setting(variable, default, reader)``); ``Config.from_env`` reads every group by
+that table, and a group alone can be read the same way (``LoggingConfig.from_env()``: what the
+entry points do before anything else).  Where an option type of a lower layer (extractors'
+``ExtractOptions``, ``MediaSettings``, ``ZipLimits``, ``MistralSettings``, the transcribers',
+indexing's ``SearchParams``) already states a default, the field takes that one: those layers
+cannot import ``app``, so the default lives with them and is reused here.
+
+Nothing here touches the network or the database: resolving the embedded server's URL is the
+job of :mod:`app.infra.embedded`, called explicitly by the processes that need a database.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import Field, asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self, TypeVar
 
 import platformdirs
 
@@ -33,16 +41,25 @@ from indexing.ranking import SearchParams
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
 SQLALCHEMY_DRIVER = "postgresql+psycopg"
 
-
-def _env_embedder(env: dict[str, str], default: str) -> str:
-    name = env.get("PAGEMILL_EMBEDDER") or default
-    if name not in EMBEDDERS:
-        raise ValueError(f"PAGEMILL_EMBEDDER must be one of {', '.join(EMBEDDERS)}, got {name!r}")
-    return name
+T = TypeVar("T")
+# How one variable becomes a value: (environment, variable, the field's default) -> value.
+Reader = Callable[[Mapping[str, str], str, T], T]
 
 
-def _env_int(environ: dict[str, str], name: str, default: int) -> int:
-    raw = environ.get(name)
+# -- readers: how a variable's text becomes a value ------------------------------------------
+
+def read_text(env: Mapping[str, str], name: str, default: str) -> str:
+    """Unset or empty: the default."""
+    return env.get(name) or default
+
+
+def read_optional(env: Mapping[str, str], name: str, default: str | None) -> str | None:
+    """Unset or empty: the default (mostly None: not configured)."""
+    return env.get(name) or default
+
+
+def read_int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
     if raw is None or raw == "":
         return default
     try:
@@ -51,8 +68,8 @@ def _env_int(environ: dict[str, str], name: str, default: int) -> int:
         raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
 
 
-def _env_float(environ: dict[str, str], name: str, default: float) -> float:
-    raw = environ.get(name)
+def read_float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
     if raw is None or raw == "":
         return default
     try:
@@ -61,9 +78,35 @@ def _env_float(environ: dict[str, str], name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, got {raw!r}") from exc
 
 
-def _env_seconds(environ: dict[str, str], name: str, default: tuple[float, ...]) -> tuple[float, ...]:
+def read_int_unless_zero(env: Mapping[str, str], name: str, default: int | None) -> int | None:
+    """Unset, empty or 0: the default (a limit whose default is computed elsewhere)."""
+    return read_int(env, name, 0) or default
+
+
+def read_float_unless_zero(env: Mapping[str, str], name: str, default: float | None) -> float | None:
+    """Unset, empty or 0: the default."""
+    return read_float(env, name, 0.0) or default
+
+
+def read_flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    """Unset or empty: the default; otherwise on unless 0, false, no or off."""
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() not in ("0", "false", "no", "off")
+
+
+def read_names(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """Comma-separated names; unset: the default, set but empty: none."""
+    raw = env.get(name)
+    if raw is None:
+        return default
+    return tuple(part.strip() for part in raw.split(",") if part.strip())
+
+
+def read_seconds(env: Mapping[str, str], name: str, default: tuple[float, ...]) -> tuple[float, ...]:
     """A comma-separated list of non-negative numbers of seconds, at least one."""
-    raw = environ.get(name)
+    raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
     try:
@@ -75,12 +118,26 @@ def _env_seconds(environ: dict[str, str], name: str, default: tuple[float, ...])
     return values
 
 
-def _env_flag(environ: dict[str, str], name: str, default: bool) -> bool:
-    """Unset or empty: the default; otherwise on unless 0, false, no or off."""
-    raw = environ.get(name)
-    if raw is None or raw == "":
-        return default
-    return raw.strip().lower() not in ("0", "false", "no", "off")
+def read_path(env: Mapping[str, str], name: str, default: Path | None) -> Path | None:
+    raw = env.get(name)
+    return Path(raw) if raw else default
+
+
+def read_embedder(env: Mapping[str, str], name: str, default: str) -> str:
+    chosen = env.get(name) or default
+    if chosen not in EMBEDDERS:
+        raise ValueError(f"{name} must be one of {', '.join(EMBEDDERS)}, got {chosen!r}")
+    return chosen
+
+
+def read_database_url(env: Mapping[str, str], name: str, default: str | None) -> str | None:
+    raw = env.get(name)
+    return to_sqlalchemy_url(raw) if raw else default
+
+
+def read_region(env: Mapping[str, str], name: str, default: str | None) -> str | None:
+    """``S3_REGION``, else boto3's own ``AWS_DEFAULT_REGION``."""
+    return env.get(name) or env.get("AWS_DEFAULT_REGION") or default
 
 
 def to_sqlalchemy_url(url: str) -> str:
@@ -99,336 +156,436 @@ def to_libpq_url(url: str) -> str:
     return url
 
 
+# -- the table's parts -----------------------------------------------------------------------
+
+VARIABLE = "variable"
+READER = "reader"
+
+
+def setting(variable: str, default: T, reader: Reader[T], *, secret: bool = False) -> T:
+    """A field of a group: its default, the variable it is read from and how.  ``secret``
+    keeps it out of ``repr``, so that a logged configuration never shows it."""
+    result: T = field(default=default, repr=not secret, metadata={VARIABLE: variable, READER: reader})
+    return result
+
+
+class Group:
+    """A group of settings read from the environment by its fields' table (see ``setting``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:
+        env = os.environ if environ is None else environ
+        return replace(cls(), **{f.name: f.metadata[READER](env, f.metadata[VARIABLE], f.default)
+                                 for f in fields(cls)})
+
+    @classmethod
+    def variables(cls) -> list[str]:
+        return [f.metadata[VARIABLE] for f in fields(cls)]
+
+
+G = TypeVar("G", bound=Group)
+
+
+# -- the groups, one per subsystem (docs/ARCHITECTURE.md) -------------------------------------
+
 @dataclass(frozen=True)
-class Config:
-    """Settings of one pagemill process.
+class DatabaseConfig(Group):
+    """The one PostgreSQL (app/infra/db.py); ``url`` is ``None`` when the embedded server is
+    to be used: :func:`app.infra.embedded.resolve_database_url` gives a usable URL then."""
 
-    ``database_url`` is ``None`` when the embedded server is to be used; call
-    :func:`app.infra.embedded.resolve_database_url` to obtain a usable URL.
-    """
+    url: str | None = setting("DATABASE_URL", None, read_database_url)
 
-    home: Path
-    database_url: str | None
-    broker_url: str | None
-    storage_url: str
-    s3_endpoint_url: str | None = None
-    s3_region: str | None = None
-    batch_size: int = 50
-    max_documents_per_job: int = 500
-    max_file_bytes: int = 50 * 1024 * 1024
-    max_request_bytes: int = 200 * 1024 * 1024
-    # JSON request bodies (and multipart ``options``) nested deeper than this are a 400,
-    # refused before parsing: Python's parser recurses once per level.
-    max_json_depth: int = 64
-    # Event streams (GET /v1/jobs/<id>/events) open at once in one API process; the next is a
-    # 503 with Retry-After.  A stream costs a thread and a socket, no database connection.
-    max_event_streams: int = 500
+
+@dataclass(frozen=True)
+class BrokerConfig(Group):
+    """Celery's broker (tasks/broker/): ``url`` None is pagemill's transport on the database."""
+
+    url: str | None = setting("BROKER_URL", None, read_optional)
+    # Seconds a task of the database broker stays leased to a worker that stopped renewing it
+    # (it died) before another worker gets it; None (or 0): the transport's own (tasks/broker/, 60).
+    visibility_timeout: float | None = setting("PAGEMILL_BROKER_VISIBILITY_TIMEOUT", None,
+                                               read_float_unless_zero)
+
+
+@dataclass(frozen=True)
+class StorageConfig(Group):
+    """Where documents' bytes are kept (app/infra/storage.py); ``url`` None: the home's
+    ``objects`` directory (``Config.storage_url``)."""
+
+    url: str | None = setting("STORAGE_URL", None, read_optional)
+    endpoint_url: str | None = setting("S3_ENDPOINT_URL", None, read_optional)
+    region: str | None = setting("S3_REGION", None, read_region)
+
+
+@dataclass(frozen=True)
+class ApiConfig(Group):
+    """The API processes (app/api/, `pagemill serve`)."""
+
     # `pagemill serve`: gunicorn worker processes and threads per process.  A thread serves one
     # request at a time, an event stream holds one for as long as its client listens: serve
     # keeps WEB_RESERVED_THREADS of them for other requests (streams are capped below that).
-    web_workers: int = 1
-    # Batch tasks of one API key (of one tenant, for jobs from the CLI) running at once across
-    # every worker (app/domain/admission.py); heavy ones (remote OCR) at most KEY_CONCURRENCY_HEAVY of
-    # them.  A key's own limit (`pagemill keys create --concurrency N`) replaces the first.
-    key_concurrency: int = 4
-    # Seconds a task of the database broker stays leased to a worker that stopped renewing it
-    # (it died) before another worker gets it; None: the transport's own (tasks/broker/, 60).
-    broker_visibility_timeout: float | None = None
-    key_concurrency_heavy: int = 1
-    web_threads: int = 64
+    workers: int = setting("PAGEMILL_WEB_WORKERS", 1, read_int)
+    threads: int = setting("PAGEMILL_WEB_THREADS", 64, read_int)
+    # Event streams (GET /v1/jobs/<id>/events) open at once in one API process; the next is a
+    # 503 with Retry-After.  A stream costs a thread and a socket, no database connection.
+    max_event_streams: int = setting("PAGEMILL_MAX_EVENT_STREAMS", 500, read_int)
+    max_request_bytes: int = setting("PAGEMILL_MAX_REQUEST_BYTES", 200 * 1024 * 1024, read_int)
+    # JSON request bodies (and multipart ``options``) nested deeper than this are a 400,
+    # refused before parsing: Python's parser recurses once per level.
+    max_json_depth: int = setting("PAGEMILL_MAX_JSON_DEPTH", 64, read_int)
+
+
+@dataclass(frozen=True)
+class JobsConfig(Group):
+    """Submitting work (app/services/submission.py): a job's documents and batches."""
+
+    batch_size: int = setting("PAGEMILL_BATCH_SIZE", 50, read_int)
+    max_documents_per_job: int = setting("PAGEMILL_MAX_DOCUMENTS_PER_JOB", 500, read_int)
+    # One document's bytes: an upload, a presigned upload, a fetched URL.
+    max_file_bytes: int = setting("PAGEMILL_MAX_FILE_BYTES", 50 * 1024 * 1024, read_int)
+    # The tenant of work done without an API key (the CLI's).
+    default_tenant: str = setting("PAGEMILL_DEFAULT_TENANT", "default", read_text)
+
+
+@dataclass(frozen=True)
+class LimitsConfig(Group):
+    """What one API key may use when it has no limit of its own (`pagemill keys create
+    --rate-limit N --concurrency N --transcription-limit N` replace these)."""
+
     # Requests a minute per API key, across every API process (app/domain/rate_limits.py); 0: no
-    # limit.  A key's own limit (``pagemill keys create --rate-limit N``) replaces it.  The
-    # burst (requests at once after a quiet minute) is by default a minute's worth: what the
-    # RateLimit-Policy field advertises (q=600;w=60) is then what a client can actually spend,
-    # and a burst adds at most what a fixed window's boundary already allows (2q - 1 in any
-    # window).  A smaller burst smooths load further.
-    rate_limit_per_minute: int = 600
-    rate_limit_burst: int | None = None
-    # Seconds of recordings one API key may have transcribed a UTC day (app/domain/transcription_quota.py);
-    # 0: no limit, the default, so that upgrading refuses nothing.  A key's own limit (``pagemill
-    # keys create --transcription-limit N``) replaces it; jobs without a key are never limited.
-    transcription_seconds_per_day: int = 0
-    chunk_max_tokens: int = 256
-    chunk_overlap_tokens: int = 32
-    # "markdown": heading-aware, budget-bounded; "semantic": also splits where adjacent
-    # sentences' embeddings stop being similar (costs one embedding per sentence).
-    chunker: str = "markdown"
-    # Texts per model call.  The pipeline's texts come sorted longest first, so small batches
-    # pad little: 8 embedded 1.19-1.26x the texts/s of 32 here (docs/BENCHMARKS.md, issue 23).
-    embedding_batch_size: int = 8
-    # Which implementation embeds (indexing/embedding.py): "torch" (sentence-transformers,
-    # the reference), "onnx" or "onnx-int8" (the same weights on ONNX Runtime).
-    embedder: str = DEFAULT_EMBEDDER
-    # Load embedders as processes start (app/services/embedder_warm_up.py, tasks/celery.py), not
-    # at the first search or batch.
-    preload_embedders: bool = True
-    worker_concurrency: int = 1
-    # Ranking: the defaults are indexing.ranking's (stated there once, with their reasons).
-    bm25_k1: float = RANKING.k1
-    bm25_b: float = RANKING.b
-    rrf_k: int = RANKING.rrf_k
-    hnsw_ef_search: int = RANKING.ef_search
-    # Bulk loads (app/domain/bulk_loads.py): a job expected to add more than this share of the chunks
-    # indexed, and at least this many, ingests with the HNSW graph dropped and rebuilt after.
-    # 3 %: where a rebuild paid for itself at 200k chunks (docs/BENCHMARKS.md, issue 5); 0: off.
-    hnsw_bulk_share: float = 0.03
-    hnsw_bulk_min_chunks: int = 2000
-    # maintenance_work_mem of the graph's rebuild: a graph larger than this builds on disk, slowly.
-    hnsw_build_memory: str = "1GB"
-    bm25_depth: int = RANKING.bm25_depth
-    bm25_rounds: int = RANKING.bm25_rounds
-    bm25_growth: int = RANKING.bm25_growth
-    bm25_exact: bool = RANKING.bm25_exact
-    fusion: str = RANKING.fusion
-    alpha: float = RANKING.alpha
-    default_tenant: str = "default"
-    # Extraction: limits, OCR escalation and optional model directories (see README).
-    max_pages: int = 2000
-    max_image_pixels: int = 178_956_970
-    extract_soft_timeout: float = 120.0
-    extract_hard_timeout: float = 600.0
-    extract_memory_limit: int = 6 * 1024**3
-    extract_isolation: bool = True
+    # limit.  The burst (requests at once after a quiet minute) is by default (None, or 0 in the
+    # environment) a minute's worth: what the RateLimit-Policy field advertises (q=600;w=60) is
+    # then what a client can actually spend, and a burst adds at most what a fixed window's
+    # boundary already allows (2q - 1 in any window).  A smaller burst smooths load further.
+    rate_limit_per_minute: int = setting("PAGEMILL_RATE_LIMIT_PER_MINUTE", 600, read_int)
+    rate_limit_burst: int | None = setting("PAGEMILL_RATE_LIMIT_BURST", None, read_int_unless_zero)
+    # Batch tasks of one API key (of one tenant, for jobs from the CLI) running at once across
+    # every worker (app/domain/admission.py); heavy ones (remote OCR, media) at most
+    # concurrency_heavy of them.
+    concurrency: int = setting("PAGEMILL_KEY_CONCURRENCY", 4, read_int)
+    concurrency_heavy: int = setting("PAGEMILL_KEY_CONCURRENCY_HEAVY", 1, read_int)
+    # Seconds of recordings one API key may have transcribed a UTC day
+    # (app/domain/transcription_quota.py); 0: no limit, the default, so that upgrading refuses
+    # nothing.  Jobs without a key are never limited.
+    transcription_seconds_per_day: int = setting("PAGEMILL_TRANSCRIPTION_SECONDS_PER_DAY", 0, read_int)
+
+
+@dataclass(frozen=True)
+class ParseConfig(Group):
+    """Sync mode (POST /v1/parse)."""
+
+    max_bytes: int = setting("PAGEMILL_PARSE_MAX_BYTES", 5 * 1024 * 1024, read_int)
+    max_pages: int = setting("PAGEMILL_PARSE_MAX_PAGES", 10, read_int)
+    deadline_seconds: float = setting("PAGEMILL_PARSE_DEADLINE_SECONDS", 10.0, read_float)
+
+
+@dataclass(frozen=True)
+class ProcessingConfig(Group):
+    """The workers (tasks/): how many, and what one document may cost them."""
+
+    concurrency: int = setting("PAGEMILL_WORKER_CONCURRENCY", 1, read_int)
     # Per document, over these it fails as too_large / timeout (docs/SECURITY.md): the
     # Markdown's length, its chunks, and the wall time of extraction + chunking + embedding.
-    max_text_chars: int = 4_000_000
-    max_chunks: int = 10_000
-    document_time_budget: float = 900.0
-    zip_max_bytes: int = ZipLimits.max_total_bytes
-    zip_max_ratio: float = ZipLimits.max_ratio
-    quality_threshold: float = 0.5
-    ocr_engines: tuple[str, ...] = ("tesseract", "rapidocr", "easyocr", "mistral")
-    ocr_dpi: int = 200
-    ocr_languages: str = "eng"
-    docling_artifacts_path: str | None = None
-    easyocr_model_dir: str | None = None
-    # Remote OCR provider (Mistral): sync OCR joins the escalation when a key is set; jobs
-    # with options.provider = "mistral-batch" go through its batch API.
-    mistral_api_key: str | None = field(default=None, repr=False)
-    mistral_server_url: str | None = None
-    mistral_model: str = "mistral-ocr-latest"
-    # Audio and video (extractors/media.py, extractors/transcribers.py): the longest media
-    # accepted, the pieces sent to a provider (seconds, bytes, overlap), the providers in the
-    # order they are tried (only those with a key take part), how long a 429's Retry-After is
-    # waited out before the next provider, and the time windows transcript chunks cover.
-    media_max_seconds: float = 4 * 3600.0
-    media_piece_seconds: float = 600.0
-    media_piece_bytes: int = 24 * 1024 * 1024
-    media_overlap_seconds: float = 1.5
+    max_text_chars: int = setting("PAGEMILL_MAX_TEXT_CHARS", 4_000_000, read_int)
+    max_chunks: int = setting("PAGEMILL_MAX_CHUNKS", 10_000, read_int)
+    document_time_budget: float = setting("PAGEMILL_DOCUMENT_TIME_BUDGET", 900.0, read_float)
+
+
+@dataclass(frozen=True)
+class ExtractionConfig(Group):
+    """Extraction (extractors/): limits, OCR escalation, optional model directories and the
+    parser process.  The defaults of what ``ExtractOptions`` and ``ZipLimits`` also carry are
+    theirs."""
+
+    max_pages: int = setting("PAGEMILL_MAX_PAGES", ExtractOptions.max_pages, read_int)
+    max_image_pixels: int = setting("PAGEMILL_MAX_IMAGE_PIXELS", ExtractOptions.max_image_pixels, read_int)
+    quality_threshold: float = setting("PAGEMILL_QUALITY_THRESHOLD", ExtractOptions.quality_threshold,
+                                       read_float)
+    ocr_engines: tuple[str, ...] = setting("PAGEMILL_OCR_ENGINES", ExtractOptions.ocr_engines, read_names)
+    ocr_dpi: int = setting("PAGEMILL_OCR_DPI", ExtractOptions.ocr_dpi, read_int)
+    ocr_languages: str = setting("PAGEMILL_OCR_LANGUAGES", ExtractOptions.ocr_languages, read_text)
+    docling_artifacts_path: str | None = setting("DOCLING_ARTIFACTS_PATH",
+                                                 ExtractOptions.docling_artifacts_path, read_optional)
+    easyocr_model_dir: str | None = setting("EASYOCR_MODEL_DIR", ExtractOptions.easyocr_model_dir,
+                                            read_optional)
+    zip_max_bytes: int = setting("PAGEMILL_ZIP_MAX_BYTES", ZipLimits.max_total_bytes, read_int)
+    zip_max_ratio: float = setting("PAGEMILL_ZIP_MAX_RATIO", ZipLimits.max_ratio, read_float)
+    # Soft: OCR escalation stops, what was read is kept; hard: the parser process is killed.
+    soft_timeout: float = setting("PAGEMILL_EXTRACT_SOFT_TIMEOUT", 120.0, read_float)
+    hard_timeout: float = setting("PAGEMILL_EXTRACT_HARD_TIMEOUT", 600.0, read_float)
+    memory_limit: int = setting("PAGEMILL_EXTRACT_MEMORY_LIMIT", 6 * 1024**3, read_int)
+    isolation: bool = setting("PAGEMILL_EXTRACT_ISOLATION", True, read_flag)
+
+
+@dataclass(frozen=True)
+class OcrProviderConfig(Group):
+    """The remote OCR provider (Mistral): sync OCR joins the escalation when a key is set; jobs
+    with options.provider = "mistral-batch" go through its batch API (tasks/provider.py)."""
+
+    api_key: str | None = setting("MISTRAL_API_KEY", None, read_optional, secret=True)
+    server_url: str | None = setting("MISTRAL_SERVER_URL", None, read_optional)
+    model: str = setting("MISTRAL_OCR_MODEL", MistralSettings.model, read_text)
+    poll_seconds: float = setting("PAGEMILL_PROVIDER_POLL_SECONDS", 30.0, read_float)
+    window_seconds: float = setting("PAGEMILL_PROVIDER_WINDOW_SECONDS", 24 * 3600.0, read_float)
+    submit_attempts: int = setting("PAGEMILL_PROVIDER_SUBMIT_ATTEMPTS", 5, read_int)
+
+
+@dataclass(frozen=True)
+class MediaConfig(Group):
+    """Audio and video (extractors/media.py): the longest media accepted, the pieces sent to a
+    provider (seconds, bytes, overlap), the time windows transcript chunks cover, and the wall
+    time a recording may take.  The defaults ``MediaSettings`` also carries are its own."""
+
+    max_seconds: float = setting("PAGEMILL_MEDIA_MAX_SECONDS", MediaSettings.max_seconds, read_float)
+    piece_seconds: float = setting("PAGEMILL_MEDIA_PIECE_SECONDS", MediaSettings.piece_seconds, read_float)
+    piece_bytes: int = setting("PAGEMILL_MEDIA_PIECE_BYTES", MediaSettings.piece_bytes, read_int)
+    overlap_seconds: float = setting("PAGEMILL_MEDIA_OVERLAP_SECONDS", MediaSettings.overlap_seconds,
+                                     read_float)
     # The fewest bytes a second of media may take (a header claiming longer is refused; 0: off).
-    media_min_bytes_per_second: float = MediaSettings.min_bytes_per_second
-    media_window_seconds: float = 60.0
-    media_window_overlap_seconds: float = 10.0
+    min_bytes_per_second: float = setting("PAGEMILL_MEDIA_MIN_BYTES_PER_SECOND",
+                                          MediaSettings.min_bytes_per_second, read_float)
+    window_seconds: float = setting("PAGEMILL_MEDIA_WINDOW_SECONDS", 60.0, read_float)
+    window_overlap_seconds: float = setting("PAGEMILL_MEDIA_WINDOW_OVERLAP_SECONDS", 10.0, read_float)
     # Wall time a recording may take, in place of the extraction timeout and the document
     # time budget (a 4-hour recording is minutes of provider time per piece, far past what a
     # PDF may take); a batch holding recordings runs on the pagemill.media queue, its task's
-    # time limit raised by this much per recording (tasks/ingest.py).
-    media_time_limit: float = 3 * 3600.0
-    transcribers: tuple[str, ...] = ("groq", "openai")
-    transcribe_retry_after_cap: float = 30.0
-    transcribe_timeout: float = 300.0
-    groq_api_key: str | None = field(default=None, repr=False)
-    groq_base_url: str = DEFAULT_BASE_URLS["groq"]
-    groq_transcribe_model: str = DEFAULT_MODELS["groq"]
-    openai_api_key: str | None = field(default=None, repr=False)
-    openai_base_url: str = DEFAULT_BASE_URLS["openai"]
-    openai_transcribe_model: str = DEFAULT_MODELS["openai"]
-    provider_poll_seconds: float = 30.0
-    provider_window_seconds: float = 24 * 3600.0
-    provider_submit_attempts: int = 5
-    # Sync mode (POST /v1/parse).
-    parse_max_bytes: int = 5 * 1024 * 1024
-    parse_max_pages: int = 10
-    parse_deadline_seconds: float = 10.0
-    # URL documents (app/infra/url_fetch.py); http and loopback exist for tests only.
-    url_allow_http: bool = False
-    url_allow_loopback: bool = False
-    url_connect_timeout: float = 5.0
-    url_read_timeout: float = 30.0
-    # Encrypts secret job options (password): comma-separated Fernet keys, the first encrypts
-    # (app/domain/secret_options.py).  Unset: a key file in the home with the embedded database,
-    # none with an external one.  Kept out of repr so a logged Config never shows it.
-    secret_key: str | None = field(default=None, repr=False)
-    # Webhooks (app/domain/webhooks.py): the delay before each attempt, in seconds (the Standard
-    # Webhooks schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h;
-    # each retry jittered by 10 %), and each attempt's time limit.
-    webhook_retry_schedule: tuple[float, ...] = (0, 5, 300, 1800, 7200, 18000, 36000, 50400,
-                                                 72000, 86400)
-    webhook_timeout: float = 15.0
-    # The sender in each worker's main process (tasks/webhooks.py): attempts it makes at once,
-    # at most how many of them (over every sender) one tenant's and one endpoint's deliveries
-    # may hold, and how often it looks for due deliveries when idle.
-    webhook_concurrency: int = 32
-    webhook_tenant_concurrency: int = 16
-    webhook_endpoint_concurrency: int = 16
-    webhook_poll_seconds: float = 0.5
-    # Prometheus (app/infra/metrics/): where this machine's processes keep their samples (None:
-    # <home>/metrics), the bearer token /metrics then requires (None: no token), and how long a
-    # scrape reuses the database-side gauges' last reading.
-    metrics_dir: Path | None = None
-    metrics_token: str | None = field(default=None, repr=False)
-    metrics_cache_seconds: float = 5.0
+    # time limit raised by this much per recording (tasks/publisher.py).
+    time_limit: float = setting("PAGEMILL_MEDIA_TIME_LIMIT", 3 * 3600.0, read_float)
+
+
+@dataclass(frozen=True)
+class TranscriptionConfig(Group):
+    """The transcription providers (extractors/transcribers.py) in the order they are tried
+    (only those with a key take part), how long a 429's Retry-After is waited out before the
+    next provider, each call's time limit, and each provider's key, URL and model."""
+
+    transcribers: tuple[str, ...] = setting("PAGEMILL_TRANSCRIBERS", ("groq", "openai"), read_names)
+    retry_after_cap: float = setting("PAGEMILL_TRANSCRIBE_RETRY_AFTER_CAP",
+                                     TranscriptionSettings.retry_after_cap, read_float)
+    timeout: float = setting("PAGEMILL_TRANSCRIBE_TIMEOUT", TranscriberSettings.timeout, read_float)
+    groq_api_key: str | None = setting("GROQ_API_KEY", None, read_optional, secret=True)
+    groq_base_url: str = setting("GROQ_BASE_URL", DEFAULT_BASE_URLS["groq"], read_text)
+    groq_model: str = setting("GROQ_TRANSCRIBE_MODEL", DEFAULT_MODELS["groq"], read_text)
+    openai_api_key: str | None = setting("OPENAI_API_KEY", None, read_optional, secret=True)
+    openai_base_url: str = setting("OPENAI_BASE_URL", DEFAULT_BASE_URLS["openai"], read_text)
+    openai_model: str = setting("OPENAI_TRANSCRIBE_MODEL", DEFAULT_MODELS["openai"], read_text)
+
+
+@dataclass(frozen=True)
+class ChunkingConfig(Group):
+    """Chunking (indexing/chunking.py)."""
+
+    max_tokens: int = setting("PAGEMILL_CHUNK_MAX_TOKENS", 256, read_int)
+    overlap_tokens: int = setting("PAGEMILL_CHUNK_OVERLAP_TOKENS", 32, read_int)
+    # "markdown": heading-aware, budget-bounded; "semantic": also splits where adjacent
+    # sentences' embeddings stop being similar (costs one embedding per sentence).
+    chunker: str = setting("PAGEMILL_CHUNKER", "markdown", read_text)
+
+
+@dataclass(frozen=True)
+class EmbeddingConfig(Group):
+    """Embedding (indexing/embedding.py)."""
+
+    # Which implementation embeds: "torch" (sentence-transformers, the reference), "onnx" or
+    # "onnx-int8" (the same weights on ONNX Runtime).
+    embedder: str = setting("PAGEMILL_EMBEDDER", DEFAULT_EMBEDDER, read_embedder)
+    # Texts per model call.  The pipeline's texts come sorted longest first, so small batches
+    # pad little: 8 embedded 1.19-1.26x the texts/s of 32 here (docs/BENCHMARKS.md, issue 23).
+    batch_size: int = setting("PAGEMILL_EMBEDDING_BATCH_SIZE", 8, read_int)
+    # Load embedders as processes start (app/services/embedder_warm_up.py, tasks/celery.py), not
+    # at the first search or batch.
+    preload: bool = setting("PAGEMILL_PRELOAD_EMBEDDERS", True, read_flag)
+
+
+@dataclass(frozen=True)
+class SearchConfig(Group):
+    """Ranking: the fields are ``SearchParams``' own, with its defaults (indexing/ranking.py
+    states them once, with their reasons)."""
+
+    k1: float = setting("PAGEMILL_BM25_K1", RANKING.k1, read_float)
+    b: float = setting("PAGEMILL_BM25_B", RANKING.b, read_float)
+    rrf_k: int = setting("PAGEMILL_RRF_K", RANKING.rrf_k, read_int)
+    ef_search: int = setting("PAGEMILL_HNSW_EF_SEARCH", RANKING.ef_search, read_int)
+    bm25_depth: int = setting("PAGEMILL_BM25_DEPTH", RANKING.bm25_depth, read_int)
+    bm25_rounds: int = setting("PAGEMILL_BM25_ROUNDS", RANKING.bm25_rounds, read_int)
+    bm25_growth: int = setting("PAGEMILL_BM25_GROWTH", RANKING.bm25_growth, read_int)
+    bm25_exact: bool = setting("PAGEMILL_BM25_EXACT", RANKING.bm25_exact, read_flag)
+    fusion: str = setting("PAGEMILL_FUSION", str(RANKING.fusion), read_text)
+    alpha: float = setting("PAGEMILL_ALPHA", RANKING.alpha, read_float)
+
+
+@dataclass(frozen=True)
+class BulkLoadsConfig(Group):
+    """Bulk loads (app/domain/bulk_loads.py): a job expected to add more than this share of the
+    chunks indexed, and at least this many, ingests with the HNSW graph dropped and rebuilt
+    after.  3 %: where a rebuild paid for itself at 200k chunks (docs/BENCHMARKS.md, issue 5);
+    0: off."""
+
+    share: float = setting("PAGEMILL_HNSW_BULK_SHARE", 0.03, read_float)
+    min_chunks: int = setting("PAGEMILL_HNSW_BULK_MIN_CHUNKS", 2000, read_int)
+    # maintenance_work_mem of the graph's rebuild: a graph larger than this builds on disk, slowly.
+    build_memory: str = setting("PAGEMILL_HNSW_BUILD_MEMORY", "1GB", read_text)
+
+
+@dataclass(frozen=True)
+class UrlFetchConfig(Group):
+    """URL documents (app/infra/url_fetch.py); http and loopback exist for tests only."""
+
+    allow_http: bool = setting("PAGEMILL_URL_ALLOW_HTTP", False, read_flag)
+    allow_loopback: bool = setting("PAGEMILL_URL_ALLOW_LOOPBACK", False, read_flag)
+    connect_timeout: float = setting("PAGEMILL_URL_CONNECT_TIMEOUT", 5.0, read_float)
+    read_timeout: float = setting("PAGEMILL_URL_READ_TIMEOUT", 30.0, read_float)
+
+
+@dataclass(frozen=True)
+class SecretsConfig(Group):
+    """Encrypts secret job options (password): comma-separated Fernet keys, the first encrypts
+    (app/domain/secret_options.py).  Unset: a key file in the home with the embedded database,
+    none with an external one."""
+
+    key: str | None = setting("PAGEMILL_SECRET_KEY", None, read_optional, secret=True)
+
+
+@dataclass(frozen=True)
+class WebhooksConfig(Group):
+    """Webhooks (app/domain/webhooks.py, tasks/webhooks.py)."""
+
+    # The delay before each attempt, in seconds (the Standard Webhooks schedule: immediately,
+    # 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h; each retry jittered by 10 %), and
+    # each attempt's time limit.
+    retry_schedule: tuple[float, ...] = setting(
+        "PAGEMILL_WEBHOOK_RETRY_SCHEDULE", (0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400),
+        read_seconds)
+    timeout: float = setting("PAGEMILL_WEBHOOK_TIMEOUT", 15.0, read_float)
+    # The sender in each worker's main process: attempts it makes at once, at most how many of
+    # them (over every sender) one tenant's and one endpoint's deliveries may hold, and how
+    # often it looks for due deliveries when idle.
+    concurrency: int = setting("PAGEMILL_WEBHOOK_CONCURRENCY", 32, read_int)
+    tenant_concurrency: int = setting("PAGEMILL_WEBHOOK_TENANT_CONCURRENCY", 16, read_int)
+    endpoint_concurrency: int = setting("PAGEMILL_WEBHOOK_ENDPOINT_CONCURRENCY", 16, read_int)
+    poll_seconds: float = setting("PAGEMILL_WEBHOOK_POLL_SECONDS", 0.5, read_float)
+
+
+@dataclass(frozen=True)
+class MetricsConfig(Group):
+    """Prometheus (app/infra/metrics/): where this machine's processes keep their samples
+    (None: <home>/metrics, ``Config.metrics_samples_dir``), the bearer token /metrics then
+    requires (None: no token), and how long a scrape reuses the database gauges' last reading."""
+
+    dir: Path | None = setting("PAGEMILL_METRICS_DIR", None, read_path)
+    token: str | None = setting("PAGEMILL_METRICS_TOKEN", None, read_optional, secret=True)
+    cache_seconds: float = setting("PAGEMILL_METRICS_CACHE_SECONDS", 5.0, read_float)
+
+
+@dataclass(frozen=True)
+class LoggingConfig(Group):
+    """Every process's log records (app/infra/logs.py); read alone, before anything else, by the
+    entry points (the API server, the CLI, a worker)."""
+
+    level: str = setting("PAGEMILL_LOG_LEVEL", "WARNING", read_text)
+    # "json" or "text"; None: text on a terminal, JSON otherwise.
+    format: str | None = setting("PAGEMILL_LOG_FORMAT", None, read_optional)
+
+
+GROUP = "group"
+
+
+def group(kind: type[G]) -> G:
+    """A group field of ``Config``: its defaults unless given."""
+    result: G = field(default_factory=kind, metadata={GROUP: kind})
+    return result
+
+
+def home_from_env(env: Mapping[str, str]) -> Path:
+    return Path(env.get("PAGEMILL_HOME") or platformdirs.user_data_dir("pagemill", appauthor=False)
+                ).expanduser().resolve()
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of one pagemill process: its home (``PAGEMILL_HOME``: the embedded server, local
+    objects, samples, keys) and a group of settings per subsystem.  ``Config(home=...)`` is a
+    configuration with every default; ``with_overrides`` changes some settings of some groups."""
+
+    home: Path
+    database: DatabaseConfig = group(DatabaseConfig)
+    broker: BrokerConfig = group(BrokerConfig)
+    storage: StorageConfig = group(StorageConfig)
+    api: ApiConfig = group(ApiConfig)
+    jobs: JobsConfig = group(JobsConfig)
+    limits: LimitsConfig = group(LimitsConfig)
+    parse: ParseConfig = group(ParseConfig)
+    processing: ProcessingConfig = group(ProcessingConfig)
+    extraction: ExtractionConfig = group(ExtractionConfig)
+    ocr_provider: OcrProviderConfig = group(OcrProviderConfig)
+    media: MediaConfig = group(MediaConfig)
+    transcription: TranscriptionConfig = group(TranscriptionConfig)
+    chunking: ChunkingConfig = group(ChunkingConfig)
+    embedding: EmbeddingConfig = group(EmbeddingConfig)
+    search: SearchConfig = group(SearchConfig)
+    bulk_loads: BulkLoadsConfig = group(BulkLoadsConfig)
+    urls: UrlFetchConfig = group(UrlFetchConfig)
+    secrets: SecretsConfig = group(SecretsConfig)
+    webhooks: WebhooksConfig = group(WebhooksConfig)
+    metrics: MetricsConfig = group(MetricsConfig)
+    logging: LoggingConfig = group(LoggingConfig)
+
+    @classmethod
+    def groups(cls) -> dict[str, type[Group]]:
+        """Each group's field name and type, in order."""
+        return {f.name: f.metadata[GROUP] for f in fields(cls) if GROUP in f.metadata}
+
+    @classmethod
+    def variables(cls) -> list[str]:
+        """Every variable ``from_env`` reads (``AWS_DEFAULT_REGION`` aside: S3_REGION's fallback)."""
+        return ["PAGEMILL_HOME", *(name for kind in cls.groups().values() for name in kind.variables())]
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
+        env = dict(os.environ if environ is None else environ)
+        read: dict[str, Any] = {name: kind.from_env(env) for name, kind in cls.groups().items()}
+        return replace(cls(home=home_from_env(env)), **read)
+
+    def with_overrides(self, **changes: Mapping[str, Any]) -> Config:
+        """This configuration with some settings of some groups changed:
+        ``config.with_overrides(webhooks={"timeout": 5.0}, urls={"allow_loopback": False})``
+        (an unknown group or setting is a TypeError)."""
+        groups = self.groups()
+        unknown = set(changes) - set(groups)
+        if unknown:
+            raise TypeError(f"no such group of settings: {', '.join(sorted(unknown))}")
+        changed: dict[str, Any] = {name: replace(getattr(self, name), **values)
+                                   for name, values in changes.items()}
+        return replace(self, **changed)
 
     def search_params(self, **overrides: Any) -> SearchParams:
         """The ranking settings search runs with (the API, the CLI and the evaluation
         benchmark all start here); ``overrides`` are a request's own choices."""
-        settings: dict[str, Any] = {
-            "k1": self.bm25_k1, "b": self.bm25_b, "rrf_k": self.rrf_k,
-            "ef_search": self.hnsw_ef_search, "fusion": self.fusion, "alpha": self.alpha,
-            "bm25_depth": self.bm25_depth, "bm25_rounds": self.bm25_rounds, "bm25_growth": self.bm25_growth,
-            "bm25_exact": self.bm25_exact}
-        return SearchParams(**{**settings, **overrides})
-
-    @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> Config:
-        env = dict(os.environ if environ is None else environ)
-        home = Path(
-            env.get("PAGEMILL_HOME") or platformdirs.user_data_dir("pagemill", appauthor=False)
-        ).expanduser().resolve()
-        database_url = env.get("DATABASE_URL") or None
-        if database_url:
-            database_url = to_sqlalchemy_url(database_url)
-        broker_url = env.get("BROKER_URL") or None
-        storage_url = env.get("STORAGE_URL") or f"file://{home / 'objects'}"
-        # Every default is the field's own, stated once above.
-        return cls(
-            home=home,
-            database_url=database_url,
-            broker_url=broker_url,
-            storage_url=storage_url,
-            s3_endpoint_url=env.get("S3_ENDPOINT_URL") or None,
-            s3_region=env.get("S3_REGION") or env.get("AWS_DEFAULT_REGION") or None,
-            batch_size=_env_int(env, "PAGEMILL_BATCH_SIZE", cls.batch_size),
-            max_documents_per_job=_env_int(env, "PAGEMILL_MAX_DOCUMENTS_PER_JOB", cls.max_documents_per_job),
-            max_file_bytes=_env_int(env, "PAGEMILL_MAX_FILE_BYTES", cls.max_file_bytes),
-            max_request_bytes=_env_int(env, "PAGEMILL_MAX_REQUEST_BYTES", cls.max_request_bytes),
-            max_json_depth=_env_int(env, "PAGEMILL_MAX_JSON_DEPTH", cls.max_json_depth),
-            max_event_streams=_env_int(env, "PAGEMILL_MAX_EVENT_STREAMS", cls.max_event_streams),
-            web_workers=_env_int(env, "PAGEMILL_WEB_WORKERS", cls.web_workers),
-            key_concurrency=_env_int(env, "PAGEMILL_KEY_CONCURRENCY", cls.key_concurrency),
-            broker_visibility_timeout=_env_float(env, "PAGEMILL_BROKER_VISIBILITY_TIMEOUT", 0.0)
-            or cls.broker_visibility_timeout,
-            key_concurrency_heavy=_env_int(env, "PAGEMILL_KEY_CONCURRENCY_HEAVY",
-                                           cls.key_concurrency_heavy),
-            web_threads=_env_int(env, "PAGEMILL_WEB_THREADS", cls.web_threads),
-            rate_limit_per_minute=_env_int(env, "PAGEMILL_RATE_LIMIT_PER_MINUTE",
-                                           cls.rate_limit_per_minute),
-            # Unset, empty or 0: the default (a minute's worth).
-            rate_limit_burst=_env_int(env, "PAGEMILL_RATE_LIMIT_BURST", 0) or cls.rate_limit_burst,
-            transcription_seconds_per_day=_env_int(env, "PAGEMILL_TRANSCRIPTION_SECONDS_PER_DAY",
-                                                   cls.transcription_seconds_per_day),
-            chunk_max_tokens=_env_int(env, "PAGEMILL_CHUNK_MAX_TOKENS", cls.chunk_max_tokens),
-            chunk_overlap_tokens=_env_int(env, "PAGEMILL_CHUNK_OVERLAP_TOKENS", cls.chunk_overlap_tokens),
-            chunker=env.get("PAGEMILL_CHUNKER") or cls.chunker,
-            embedding_batch_size=_env_int(env, "PAGEMILL_EMBEDDING_BATCH_SIZE", cls.embedding_batch_size),
-            embedder=_env_embedder(env, cls.embedder),
-            worker_concurrency=_env_int(env, "PAGEMILL_WORKER_CONCURRENCY", cls.worker_concurrency),
-            bm25_k1=_env_float(env, "PAGEMILL_BM25_K1", cls.bm25_k1),
-            bm25_b=_env_float(env, "PAGEMILL_BM25_B", cls.bm25_b),
-            rrf_k=_env_int(env, "PAGEMILL_RRF_K", cls.rrf_k),
-            hnsw_ef_search=_env_int(env, "PAGEMILL_HNSW_EF_SEARCH", cls.hnsw_ef_search),
-            hnsw_bulk_share=_env_float(env, "PAGEMILL_HNSW_BULK_SHARE", cls.hnsw_bulk_share),
-            hnsw_bulk_min_chunks=_env_int(env, "PAGEMILL_HNSW_BULK_MIN_CHUNKS", cls.hnsw_bulk_min_chunks),
-            hnsw_build_memory=env.get("PAGEMILL_HNSW_BUILD_MEMORY") or cls.hnsw_build_memory,
-            bm25_depth=_env_int(env, "PAGEMILL_BM25_DEPTH", cls.bm25_depth),
-            bm25_rounds=_env_int(env, "PAGEMILL_BM25_ROUNDS", cls.bm25_rounds),
-            bm25_growth=_env_int(env, "PAGEMILL_BM25_GROWTH", cls.bm25_growth),
-            bm25_exact=_env_flag(env, "PAGEMILL_BM25_EXACT", cls.bm25_exact),
-            fusion=env.get("PAGEMILL_FUSION") or cls.fusion,
-            alpha=_env_float(env, "PAGEMILL_ALPHA", cls.alpha),
-            default_tenant=env.get("PAGEMILL_DEFAULT_TENANT") or cls.default_tenant,
-            max_pages=_env_int(env, "PAGEMILL_MAX_PAGES", cls.max_pages),
-            max_image_pixels=_env_int(env, "PAGEMILL_MAX_IMAGE_PIXELS", cls.max_image_pixels),
-            extract_soft_timeout=_env_float(env, "PAGEMILL_EXTRACT_SOFT_TIMEOUT", cls.extract_soft_timeout),
-            extract_hard_timeout=_env_float(env, "PAGEMILL_EXTRACT_HARD_TIMEOUT", cls.extract_hard_timeout),
-            extract_memory_limit=_env_int(env, "PAGEMILL_EXTRACT_MEMORY_LIMIT", cls.extract_memory_limit),
-            extract_isolation=_env_flag(env, "PAGEMILL_EXTRACT_ISOLATION", cls.extract_isolation),
-            preload_embedders=_env_flag(env, "PAGEMILL_PRELOAD_EMBEDDERS", cls.preload_embedders),
-            max_text_chars=_env_int(env, "PAGEMILL_MAX_TEXT_CHARS", cls.max_text_chars),
-            max_chunks=_env_int(env, "PAGEMILL_MAX_CHUNKS", cls.max_chunks),
-            document_time_budget=_env_float(env, "PAGEMILL_DOCUMENT_TIME_BUDGET",
-                                            cls.document_time_budget),
-            zip_max_bytes=_env_int(env, "PAGEMILL_ZIP_MAX_BYTES", cls.zip_max_bytes),
-            zip_max_ratio=_env_float(env, "PAGEMILL_ZIP_MAX_RATIO", cls.zip_max_ratio),
-            quality_threshold=_env_float(env, "PAGEMILL_QUALITY_THRESHOLD", cls.quality_threshold),
-            ocr_engines=tuple(e.strip() for e in env.get(
-                "PAGEMILL_OCR_ENGINES", ",".join(cls.ocr_engines)).split(",") if e.strip()),
-            ocr_dpi=_env_int(env, "PAGEMILL_OCR_DPI", cls.ocr_dpi),
-            ocr_languages=env.get("PAGEMILL_OCR_LANGUAGES") or cls.ocr_languages,
-            docling_artifacts_path=env.get("DOCLING_ARTIFACTS_PATH") or None,
-            easyocr_model_dir=env.get("EASYOCR_MODEL_DIR") or None,
-            mistral_api_key=env.get("MISTRAL_API_KEY") or None,
-            mistral_server_url=env.get("MISTRAL_SERVER_URL") or None,
-            mistral_model=env.get("MISTRAL_OCR_MODEL") or cls.mistral_model,
-            media_max_seconds=_env_float(env, "PAGEMILL_MEDIA_MAX_SECONDS", cls.media_max_seconds),
-            media_piece_seconds=_env_float(env, "PAGEMILL_MEDIA_PIECE_SECONDS", cls.media_piece_seconds),
-            media_piece_bytes=_env_int(env, "PAGEMILL_MEDIA_PIECE_BYTES", cls.media_piece_bytes),
-            media_overlap_seconds=_env_float(env, "PAGEMILL_MEDIA_OVERLAP_SECONDS",
-                                             cls.media_overlap_seconds),
-            media_min_bytes_per_second=_env_float(env, "PAGEMILL_MEDIA_MIN_BYTES_PER_SECOND",
-                                                  cls.media_min_bytes_per_second),
-            media_window_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_SECONDS", cls.media_window_seconds),
-            media_window_overlap_seconds=_env_float(env, "PAGEMILL_MEDIA_WINDOW_OVERLAP_SECONDS",
-                                                    cls.media_window_overlap_seconds),
-            media_time_limit=_env_float(env, "PAGEMILL_MEDIA_TIME_LIMIT", cls.media_time_limit),
-            transcribers=tuple(name.strip() for name in env.get(
-                "PAGEMILL_TRANSCRIBERS", ",".join(cls.transcribers)).split(",") if name.strip()),
-            transcribe_retry_after_cap=_env_float(env, "PAGEMILL_TRANSCRIBE_RETRY_AFTER_CAP",
-                                                  cls.transcribe_retry_after_cap),
-            transcribe_timeout=_env_float(env, "PAGEMILL_TRANSCRIBE_TIMEOUT", cls.transcribe_timeout),
-            groq_api_key=env.get("GROQ_API_KEY") or None,
-            groq_base_url=env.get("GROQ_BASE_URL") or cls.groq_base_url,
-            groq_transcribe_model=env.get("GROQ_TRANSCRIBE_MODEL") or cls.groq_transcribe_model,
-            openai_api_key=env.get("OPENAI_API_KEY") or None,
-            openai_base_url=env.get("OPENAI_BASE_URL") or cls.openai_base_url,
-            openai_transcribe_model=env.get("OPENAI_TRANSCRIBE_MODEL") or cls.openai_transcribe_model,
-            provider_poll_seconds=_env_float(env, "PAGEMILL_PROVIDER_POLL_SECONDS",
-                                             cls.provider_poll_seconds),
-            provider_window_seconds=_env_float(env, "PAGEMILL_PROVIDER_WINDOW_SECONDS",
-                                               cls.provider_window_seconds),
-            provider_submit_attempts=_env_int(env, "PAGEMILL_PROVIDER_SUBMIT_ATTEMPTS",
-                                              cls.provider_submit_attempts),
-            parse_max_bytes=_env_int(env, "PAGEMILL_PARSE_MAX_BYTES", cls.parse_max_bytes),
-            parse_max_pages=_env_int(env, "PAGEMILL_PARSE_MAX_PAGES", cls.parse_max_pages),
-            parse_deadline_seconds=_env_float(env, "PAGEMILL_PARSE_DEADLINE_SECONDS",
-                                              cls.parse_deadline_seconds),
-            url_allow_http=_env_flag(env, "PAGEMILL_URL_ALLOW_HTTP", cls.url_allow_http),
-            url_allow_loopback=_env_flag(env, "PAGEMILL_URL_ALLOW_LOOPBACK", cls.url_allow_loopback),
-            url_connect_timeout=_env_float(env, "PAGEMILL_URL_CONNECT_TIMEOUT", cls.url_connect_timeout),
-            url_read_timeout=_env_float(env, "PAGEMILL_URL_READ_TIMEOUT", cls.url_read_timeout),
-            secret_key=env.get("PAGEMILL_SECRET_KEY") or None,
-            webhook_retry_schedule=_env_seconds(env, "PAGEMILL_WEBHOOK_RETRY_SCHEDULE",
-                                                cls.webhook_retry_schedule),
-            webhook_timeout=_env_float(env, "PAGEMILL_WEBHOOK_TIMEOUT", cls.webhook_timeout),
-            webhook_concurrency=_env_int(env, "PAGEMILL_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
-            webhook_tenant_concurrency=_env_int(env, "PAGEMILL_WEBHOOK_TENANT_CONCURRENCY",
-                                                cls.webhook_tenant_concurrency),
-            webhook_endpoint_concurrency=_env_int(env, "PAGEMILL_WEBHOOK_ENDPOINT_CONCURRENCY",
-                                                  cls.webhook_endpoint_concurrency),
-            webhook_poll_seconds=_env_float(env, "PAGEMILL_WEBHOOK_POLL_SECONDS",
-                                            cls.webhook_poll_seconds),
-            metrics_dir=Path(env["PAGEMILL_METRICS_DIR"]) if env.get("PAGEMILL_METRICS_DIR") else None,
-            metrics_token=env.get("PAGEMILL_METRICS_TOKEN") or None,
-            metrics_cache_seconds=_env_float(env, "PAGEMILL_METRICS_CACHE_SECONDS",
-                                             cls.metrics_cache_seconds),
-        )
+        return SearchParams(**{**asdict(self.search), **overrides})
 
     @property
     def uses_embedded_database(self) -> bool:
-        return self.database_url is None
+        return self.database.url is None
 
     @property
     def pgdata(self) -> Path:
         return self.home / "pgdata"
 
     @property
+    def storage_url(self) -> str:
+        """``STORAGE_URL``, else the home's ``objects`` directory."""
+        return self.storage.url or f"file://{self.home / 'objects'}"
+
+    @property
     def metrics_samples_dir(self) -> Path:
-        return self.metrics_dir or self.home / "metrics"
+        return self.metrics.dir or self.home / "metrics"
 
     def broker_url_for(self, database_url: str) -> str:
         """The Celery broker URL: ``BROKER_URL``, or pagemill's durable transport on the database."""
-        if self.broker_url:
-            return self.broker_url
+        if self.broker.url:
+            return self.broker.url
         return "pagemill+" + to_sqlalchemy_url(database_url)
 
     def extract_options(self, password: str | None = None,
@@ -437,38 +594,40 @@ class Config:
         """Options for one document's extraction; the soft deadline starts now.
         ``cooling_until``: transcription providers on cool-down (app/domain/provider_cooldowns.py);
         ``transcribe_at_most``: the seconds reserved for a recording (MediaSettings)."""
+        extraction = self.extraction
         return ExtractOptions(
-            password=password, max_pages=self.max_pages, max_image_pixels=self.max_image_pixels,
-            quality_threshold=self.quality_threshold, ocr_engines=self.ocr_engines,
-            ocr_dpi=self.ocr_dpi, ocr_languages=self.ocr_languages,
-            easyocr_model_dir=self.easyocr_model_dir,
-            docling_artifacts_path=self.docling_artifacts_path,
+            password=password, max_pages=extraction.max_pages, max_image_pixels=extraction.max_image_pixels,
+            quality_threshold=extraction.quality_threshold, ocr_engines=extraction.ocr_engines,
+            ocr_dpi=extraction.ocr_dpi, ocr_languages=extraction.ocr_languages,
+            easyocr_model_dir=extraction.easyocr_model_dir,
+            docling_artifacts_path=extraction.docling_artifacts_path,
             mistral=self.mistral_settings(),
             media=replace(self.media_settings(cooling_until), transcribe_at_most=transcribe_at_most),
-            soft_deadline=time.monotonic() + self.extract_soft_timeout,
-            zip_limits=ZipLimits(max_total_bytes=self.zip_max_bytes, max_ratio=self.zip_max_ratio),
+            soft_deadline=time.monotonic() + extraction.soft_timeout,
+            zip_limits=ZipLimits(max_total_bytes=extraction.zip_max_bytes,
+                                 max_ratio=extraction.zip_max_ratio),
         )
 
     def mistral_settings(self) -> MistralSettings:
-        return MistralSettings(api_key=self.mistral_api_key, server_url=self.mistral_server_url,
-                               model=self.mistral_model)
+        provider = self.ocr_provider
+        return MistralSettings(api_key=provider.api_key, server_url=provider.server_url, model=provider.model)
 
     def media_settings(self, cooling_until: dict[str, float] | None = None) -> MediaSettings:
+        media, t = self.media, self.transcription
         known = {
-            "groq": TranscriberSettings("groq", self.groq_api_key, self.groq_base_url,
-                                        self.groq_transcribe_model, self.transcribe_timeout),
-            "openai": TranscriberSettings("openai", self.openai_api_key, self.openai_base_url,
-                                          self.openai_transcribe_model, self.transcribe_timeout)}
-        unknown = [name for name in self.transcribers if name not in known]
+            "groq": TranscriberSettings("groq", t.groq_api_key, t.groq_base_url, t.groq_model, t.timeout),
+            "openai": TranscriberSettings("openai", t.openai_api_key, t.openai_base_url, t.openai_model,
+                                          t.timeout)}
+        unknown = [name for name in t.transcribers if name not in known]
         if unknown:
             raise ValueError(f"PAGEMILL_TRANSCRIBERS names unknown providers {unknown}; "
                              f"known: {', '.join(known)}")
         return MediaSettings(
-            max_seconds=self.media_max_seconds, piece_seconds=self.media_piece_seconds,
-            piece_bytes=self.media_piece_bytes, overlap_seconds=self.media_overlap_seconds,
-            min_bytes_per_second=self.media_min_bytes_per_second,
-            transcription=TranscriptionSettings(tuple(known[name] for name in self.transcribers),
-                                                retry_after_cap=self.transcribe_retry_after_cap,
+            max_seconds=media.max_seconds, piece_seconds=media.piece_seconds,
+            piece_bytes=media.piece_bytes, overlap_seconds=media.overlap_seconds,
+            min_bytes_per_second=media.min_bytes_per_second,
+            transcription=TranscriptionSettings(tuple(known[name] for name in t.transcribers),
+                                                retry_after_cap=t.retry_after_cap,
                                                 cooling_until=tuple(sorted((cooling_until or {}).items()))))
 
     def result_backend_for(self, database_url: str) -> str:

@@ -40,5 +40,5 @@ def post_worker_init(worker: Any) -> None:
     from app.services.embedder_warm_up import start_warm_up
 
     runtime = getattr(worker.wsgi, "extensions", {}).get(EXTENSION)
-    if runtime is not None and runtime.config.preload_embedders:
+    if runtime is not None and runtime.config.embedding.preload:
         start_warm_up(runtime)

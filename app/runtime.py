@@ -47,7 +47,7 @@ class Runtime:
 
         # The embedder the configuration names (PAGEMILL_EMBEDDER), for this process's
         # embeddings: indexing reads no configuration of its own.
-        embedding.configure(self.config.embedder, self.config.home)
+        embedding.configure(self.config.embedding.embedder, self.config.home)
 
     @cached_property
     def database_url(self) -> str:
@@ -68,8 +68,8 @@ class Runtime:
 
     @cached_property
     def storage(self) -> Storage:
-        return open_storage(self.config.storage_url, self.config.s3_endpoint_url,
-                            self.config.s3_region)
+        return open_storage(self.config.storage_url, self.config.storage.endpoint_url,
+                            self.config.storage.region)
 
     @cached_property
     def publisher(self) -> Publisher:
@@ -78,8 +78,8 @@ class Runtime:
 
     @cached_property
     def extractor(self) -> IsolatedExtractor | InProcessExtractor:
-        if self.config.extract_isolation:
-            return IsolatedExtractor(memory_limit_bytes=self.config.extract_memory_limit)
+        if self.config.extraction.isolation:
+            return IsolatedExtractor(memory_limit_bytes=self.config.extraction.memory_limit)
         return InProcessExtractor()
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import os
 import re
 import subprocess
 import sys
@@ -156,8 +155,6 @@ def stop_api_server(server: subprocess.Popen[bytes], graceful_timeout: float = 3
 
 
 def main(argv: list[str] | None = None) -> None:
-    from dataclasses import replace
-
     from app.api import create_app
     from app.config import Config
     from app.infra import logs
@@ -166,13 +163,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
-    logs.configure(os.environ.get("PAGEMILL_LOG_LEVEL", "WARNING").upper())
     config = Config.from_env()
+    logs.configure(config.logging.level.upper(), config.logging.format)
     # Streams never take the threads that every other request needs.
-    streams = max(1, min(config.max_event_streams, config.web_threads - WEB_RESERVED_THREADS))
-    served = replace(config, max_event_streams=streams)
-    serve_api(lambda: create_app(served), args.host, args.port, threads=config.web_threads,
-              workers=config.web_workers)
+    streams = max(1, min(config.api.max_event_streams, config.api.threads - WEB_RESERVED_THREADS))
+    served = config.with_overrides(api={"max_event_streams": streams})
+    serve_api(lambda: create_app(served), args.host, args.port, threads=config.api.threads,
+              workers=config.api.workers)
 
 
 if __name__ == "__main__":

@@ -85,8 +85,8 @@ def record_chunks(record: dict[str, Any], config: Config) -> list[str]:
                       ensure_ascii=False, sort_keys=True).encode()
     result = extract(body, declared=MIME_RECORD)
     chunks = chunk_markdown([(page.markdown, page.number) for page in result.pages],
-                            max_tokens=config.chunk_max_tokens,
-                            overlap_tokens=config.chunk_overlap_tokens)
+                            max_tokens=config.chunking.max_tokens,
+                            overlap_tokens=config.chunking.overlap_tokens)
     return [chunk.embed_text for chunk in chunks]
 
 
@@ -103,8 +103,8 @@ def pdf_chunk_texts(paths: list[Path], config: Config) -> list[str]:
         result = extract(data, filename=path.name, declared=sniff(data, path.name),
                          options=config.extract_options())
         chunks = chunk_markdown([(page.markdown, page.number) for page in result.pages],
-                                max_tokens=config.chunk_max_tokens,
-                                overlap_tokens=config.chunk_overlap_tokens)
+                                max_tokens=config.chunking.max_tokens,
+                                overlap_tokens=config.chunking.overlap_tokens)
         texts.extend(chunk.embed_text for chunk in chunks)
     return texts
 

@@ -92,10 +92,10 @@ def main() -> None:
     runtime = Runtime(Config.from_env())
     upgrade_schema(runtime.database_url)
     cfg = runtime.config
-    params = cfg.search_params(fusion=args.fusion or cfg.fusion,
-                               alpha=cfg.alpha if args.alpha is None else args.alpha)
+    params = cfg.search_params(fusion=args.fusion or cfg.search.fusion,
+                               alpha=cfg.search.alpha if args.alpha is None else args.alpha)
     with runtime.engine.begin() as conn:
-        tenant_id = ensure_tenant(conn, args.tenant or cfg.default_tenant)
+        tenant_id = ensure_tenant(conn, args.tenant or cfg.jobs.default_tenant)
     with runtime.engine.connect() as conn:  # queries embedded as the tenant's chunks were
         embedder = tenant_embedders.pinned(conn, tenant_id)
     vectors = embed([t for _, t in queries], embedder=embedder)

@@ -13,7 +13,6 @@ to a threaded HTTP receiver on 127.0.0.1 (its own process) answering 200.  Print
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import multiprocessing
 import sys
 import tempfile
@@ -84,9 +83,9 @@ def main() -> None:
         engine = get_engine(url)
         from cryptography.fernet import Fernet
 
-        config = dataclasses.replace(Config.from_env({"PAGEMILL_HOME": str(home)}), database_url=url,
-                                     url_allow_http=True, url_allow_loopback=True,
-                                     secret_key=Fernet.generate_key().decode())
+        config = Config.from_env({"PAGEMILL_HOME": str(home)}).with_overrides(
+            database={"url": url}, urls={"allow_http": True, "allow_loopback": True},
+            secrets={"key": Fernet.generate_key().decode()})
         server, received, port = _receiver()
         hook_url = f"http://127.0.0.1:{port}/hook"
         token = fernet(config).encrypt(new_secret().encode()).decode()

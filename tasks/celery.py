@@ -19,7 +19,7 @@ from celery import Celery
 from celery.signals import celeryd_init, setup_logging, worker_process_init, worker_process_shutdown
 
 import tasks.broker  # noqa: F401 - registers the pagemill+postgresql:// transport with kombu
-from app.config import Config
+from app.config import Config, LoggingConfig
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -30,9 +30,9 @@ def _database_defaults(runtime: Runtime) -> dict[str, Any]:
     url = runtime.database_url
     defaults: dict[str, Any] = {"broker_url": config.broker_url_for(url),
                                 "result_backend": config.result_backend_for(url)}
-    if config.broker_visibility_timeout is not None and not config.broker_url:
+    if config.broker.visibility_timeout is not None and not config.broker.url:
         # How long a dead worker's task stays leased before the next worker gets it.
-        defaults["broker_transport_options"] = {"visibility_timeout": config.broker_visibility_timeout}
+        defaults["broker_transport_options"] = {"visibility_timeout": config.broker.visibility_timeout}
     return defaults
 
 
@@ -44,7 +44,7 @@ def _configure_logging(loglevel: Any = None, **_: Any) -> None:
     from app.infra import logs
 
     level = loglevel if isinstance(loglevel, str) else logging.getLevelName(loglevel or logging.INFO)
-    logs.configure(str(level).upper())
+    logs.configure(str(level).upper(), LoggingConfig.from_env().format)
 
 
 @celeryd_init.connect
@@ -67,7 +67,7 @@ def _load_embedder_early(**_: Any) -> None:
 
     from tasks.runtime import get_runtime
 
-    if not get_runtime().config.preload_embedders:
+    if not get_runtime().config.embedding.preload:
         return
 
     def load() -> None:

@@ -79,7 +79,7 @@ def submit(engine: Engine, storage: Storage, config: Config, batch_id: str) -> s
                                                                 mistral.batch_file(requests))
     with engine.begin() as conn:
         provider_batches.mark_submitted(conn, batch_id, provider_job_id, input_file,
-                                        config.provider_poll_seconds)
+                                        config.ocr_provider.poll_seconds)
     log.info("provider batch submitted" if created else "provider batch adopted",
              extra={"job_id": batch.job_id, "provider_batch": batch_id,
                     "provider_job_id": provider_job_id, "documents": len(requests)})
@@ -106,7 +106,7 @@ def check(engine: Engine, storage: Storage, config: Config, batch_id: str) -> Ch
                 provider_batches.finish(conn, batch_id, "timed_out", status)
             return CheckOutcome(state="timed_out", failed=failed)
         with engine.begin() as conn:
-            provider_batches.record_check(conn, batch_id, status, config.provider_poll_seconds)
+            provider_batches.record_check(conn, batch_id, status, config.ocr_provider.poll_seconds)
         return CheckOutcome(state="running")
     if status in mistral.FAILED_STATES or status != "SUCCESS":
         errors = "; ".join(e.message for e in (remote.errors or [])) or "no detail given"
@@ -173,21 +173,21 @@ def provider_submit(self: Task, batch_id: str) -> str | None:
             error = f"{type(exc).__name__}: {exc}"
             attempts = provider_batches.record_submission_attempt(conn, batch_id, error)
             batch = provider_batches.get(conn, batch_id)
-            if attempts >= config.provider_submit_attempts and batch is not None:
+            if attempts >= config.ocr_provider.submit_attempts and batch is not None:
                 provider_batches.fail_waiting(
                     conn, batch.job_id, batch.batch_no, "provider_error",
                     f"submission to the provider failed {attempts} times: {error}")
                 provider_batches.finish(conn, batch_id, "failed", None, error)
-        if attempts >= config.provider_submit_attempts:
+        if attempts >= config.ocr_provider.submit_attempts:
             if batch is not None:
                 _finalize(runtime.engine, batch.job_id)
             return None
         log.warning("provider submission failed; will look for it before trying again",
                     extra={"provider_batch": batch_id, "task_id": self.request.id, "attempts": attempts})
-        provider_submit.apply_async((batch_id,), countdown=config.provider_poll_seconds)
+        provider_submit.apply_async((batch_id,), countdown=config.ocr_provider.poll_seconds)
         return None
     if provider_job is not None:
-        provider_check.apply_async((batch_id,), countdown=config.provider_poll_seconds)
+        provider_check.apply_async((batch_id,), countdown=config.ocr_provider.poll_seconds)
     return provider_job
 
 
@@ -200,10 +200,10 @@ def provider_check(self: Task, batch_id: str) -> str:
     except Exception as exc:  # the provider unreachable for a moment: check again later
         log.warning("provider check failed: %s", exc, extra={"provider_batch": batch_id,
                                                              "task_id": self.request.id})
-        provider_check.apply_async((batch_id,), countdown=runtime.config.provider_poll_seconds)
+        provider_check.apply_async((batch_id,), countdown=runtime.config.ocr_provider.poll_seconds)
         return "error"
     if outcome.state == "running":
-        provider_check.apply_async((batch_id,), countdown=runtime.config.provider_poll_seconds)
+        provider_check.apply_async((batch_id,), countdown=runtime.config.ocr_provider.poll_seconds)
     else:
         with runtime.engine.connect() as conn:
             batch = provider_batches.get(conn, batch_id)

@@ -47,7 +47,7 @@ def _routing(batch: AdmittedBatch, config: Config) -> dict[str, Any]:
     recording in it; any other batch runs under celeryconfig's limits."""
     if not batch.media_documents:
         return {}
-    soft = celeryconfig.task_soft_time_limit + batch.media_documents * config.media_time_limit
+    soft = celeryconfig.task_soft_time_limit + batch.media_documents * config.media.time_limit
     return {"queue": MEDIA_QUEUE, "soft_time_limit": soft, "time_limit": soft + MEDIA_HARD_LIMIT_MARGIN}
 
 

@@ -85,7 +85,7 @@ def attempt(claimed: webhooks.ClaimedDelivery, config: Config, policy: UrlPolicy
     headers = {"webhook-id": claimed.message_id, "webhook-timestamp": str(timestamp),
                "webhook-signature": signature_header(secrets, claimed.message_id, timestamp,
                                                      claimed.body)}
-    return post(claimed.url, claimed.body, headers, policy, config.webhook_timeout, guard)
+    return post(claimed.url, claimed.body, headers, policy, config.webhooks.timeout, guard)
 
 
 def safe_attempt(claimed: webhooks.ClaimedDelivery, config: Config, policy: UrlPolicy,
@@ -115,10 +115,10 @@ class WebhookSender:
         self.engine = engine
         self.config = config
         self.policy = UrlPolicy.from_config(config)
-        self.concurrency = max(1, config.webhook_concurrency)
-        self.shares = webhooks.SenderShares(tenant=config.webhook_tenant_concurrency,
-                                            endpoint=config.webhook_endpoint_concurrency)
-        self.lease = config.webhook_timeout + LEASE_MARGIN_SECONDS
+        self.concurrency = max(1, config.webhooks.concurrency)
+        self.shares = webhooks.SenderShares(tenant=config.webhooks.tenant_concurrency,
+                                            endpoint=config.webhooks.endpoint_concurrency)
+        self.lease = config.webhooks.timeout + LEASE_MARGIN_SECONDS
         self._threads = ThreadPoolExecutor(self.concurrency, thread_name_prefix="pagemill-webhook")
         self._in_flight: dict[int, _InFlight] = {}
         self._done: queue.SimpleQueue[tuple[_InFlight, AttemptOutcome | None]] = queue.SimpleQueue()
@@ -131,10 +131,10 @@ class WebhookSender:
         """Until ``stop`` is set; then the attempts in flight are finished and recorded."""
         while not stop.is_set():
             try:
-                self.step(wait=self.config.webhook_poll_seconds)
+                self.step(wait=self.config.webhooks.poll_seconds)
             except Exception:  # the database may restart: keep going, the leases keep order
                 log.warning("webhook sender step failed", exc_info=True)
-                stop.wait(self.config.webhook_poll_seconds)
+                stop.wait(self.config.webhooks.poll_seconds)
         self.close()
 
     def drain(self, run_seconds: float = 60.0) -> dict[str, int]:
@@ -242,7 +242,7 @@ class WebhookSender:
             # receiver's to count; nothing to record if the endpoint was deleted.
             webhooks.release_lease(conn, claimed)
             return "stopped"
-        status = webhooks.record_outcome(conn, claimed, outcome, self.config.webhook_retry_schedule)
+        status = webhooks.record_outcome(conn, claimed, outcome, self.config.webhooks.retry_schedule)
         if status == "dead":
             log.warning("webhook delivery exhausted", extra={
                 "endpoint_id": claimed.endpoint_id, "event_id": claimed.message_id,
@@ -279,7 +279,7 @@ def _start_sender(**_: Any) -> None:
     """Every worker's main process runs a sender (after the pool forked, like the heartbeat)."""
     global _thread
     runtime = get_runtime()
-    if runtime.config.webhook_concurrency <= 0:
+    if runtime.config.webhooks.concurrency <= 0:
         return
     sender = WebhookSender(runtime.engine, runtime.config)
     _stop.clear()
@@ -293,7 +293,7 @@ def _stop_sender(**_: Any) -> None:
     """Warm shutdown: the attempts in flight end (within their deadline) and are recorded."""
     _stop.set()
     if _thread is not None:
-        _thread.join(timeout=get_runtime().config.webhook_timeout + 5)
+        _thread.join(timeout=get_runtime().config.webhooks.timeout + 5)
 
 
 @app.task(name=LEGACY_TASK_NAME, ignore_result=True)

@@ -23,7 +23,7 @@ import warnings
 from dataclasses import dataclass
 from types import FrameType
 
-from app.config import Config
+from app.config import Config, LoggingConfig
 from tasks.runtime import prepared_runtime
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: 
     from tasks.celery import app as celery_app
 
     _exit_with_parent()
-    n = concurrency or runtime.config.worker_concurrency
+    n = concurrency or runtime.config.processing.concurrency
     # Celery warns about running as root; pagemill's content is JSON only (no pickle).
     warnings.filterwarnings("ignore", message="You're running the worker with superuser")
     # One torch thread pool per process: more threads than cores only thrash on 2 cores.
@@ -219,10 +219,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("command", choices=["worker"])
     parser.add_argument("--concurrency", "-c", type=int, default=None)
     # The level of the process that starts it (`pagemill serve` passes its environment on).
-    parser.add_argument("--loglevel", default=os.environ.get("PAGEMILL_LOG_LEVEL", "WARNING"))
+    settings = LoggingConfig.from_env()
+    parser.add_argument("--loglevel", default=settings.level)
     parser.add_argument("--beat", action="store_true", help="also run the periodic reconciler")
     args = parser.parse_args(argv)
     from app.infra import logs
 
-    logs.configure(args.loglevel.upper())
+    logs.configure(args.loglevel.upper(), settings.format)
     run_worker(args.concurrency, args.loglevel, args.beat)

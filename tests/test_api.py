@@ -6,7 +6,6 @@ import io
 import json
 import time
 import uuid
-from dataclasses import replace
 
 import pytest
 from sqlalchemy import text
@@ -100,9 +99,8 @@ def test_unsupported_upload_is_415_and_nothing_is_queued(client, key, engine):
 
 
 def test_too_many_documents_is_413(config, key):
-    from dataclasses import replace
 
-    small = create_app(replace(config, max_documents_per_job=2)).test_client()
+    small = create_app(config.with_overrides(jobs={"max_documents_per_job": 2})).test_client()
     body = {"documents": [{"id": str(i), "text": "x"} for i in range(3)]}
     response = small.post("/v1/jobs", json=body, headers=_auth(key))
     assert response.status_code == 413
@@ -245,9 +243,8 @@ def test_per_document_outcomes_and_listings(client, key, engine, worker):
 
 
 def test_a_file_over_the_limit_is_413_and_nothing_is_queued(config, key, engine):
-    from dataclasses import replace
 
-    small = create_app(replace(config, max_file_bytes=16)).test_client()
+    small = create_app(config.with_overrides(jobs={"max_file_bytes": 16})).test_client()
     response = small.post("/v1/jobs", data={"files": [(io.BytesIO(b"# x\n\n" + b"y" * 40), "big.md"),
                                                       (io.BytesIO(b"# ok"), "ok.md")]},
                           headers=_auth(key), content_type="multipart/form-data")
@@ -412,8 +409,8 @@ def test_sync_parse_answers_with_markdown_and_chunks(client, key, worker):
 def test_sync_parse_limits_and_deadline(config, key, worker):
     import pypdfium2 as pdfium
 
-    strict = create_app(replace(config, parse_max_pages=2, parse_max_bytes=200_000,
-                                parse_deadline_seconds=0.0)).test_client()
+    strict = create_app(config.with_overrides(parse={"max_pages": 2, "max_bytes": 200_000,
+                                                     "deadline_seconds": 0.0})).test_client()
     pdf = pdfium.PdfDocument.new()
     for _ in range(3):
         pdf.new_page(200, 200)
@@ -453,7 +450,8 @@ def test_refused_requests_publish_nothing(config, client, key, engine):
                                      "WHERE queue = 'pagemill'")).scalar_one()
 
     before = newest()
-    small = create_app(replace(config, max_documents_per_job=2, max_file_bytes=1000)).test_client()
+    small = create_app(config.with_overrides(jobs={"max_documents_per_job": 2,
+                                                   "max_file_bytes": 1000})).test_client()
     attempts = [
         client.post("/v1/jobs", json={"documents": [{"id": "a", "text": "x"}]}),        # 401
         client.post("/v1/jobs", json={"documents": [{"id": "a"}]}, headers=_auth(key)),  # 400
@@ -467,7 +465,7 @@ def test_refused_requests_publish_nothing(config, client, key, engine):
         client.post("/v1/jobs", data={"files": [(io.BytesIO(bytes(range(256)) * 8), "b.bin")]},
                     headers=_auth(key), content_type="multipart/form-data"),                # 415
     ]
-    strict = create_app(replace(config, url_allow_loopback=False)).test_client()
+    strict = create_app(config.with_overrides(urls={"allow_loopback": False})).test_client()
     attempts.append(strict.post("/v1/jobs", json={"documents": [{"id": "m", "url": "https://[::1]/x"}]},
                                 headers=_auth(key)))                                        # 400
     assert [r.status_code for r in attempts] == [401, 400, 400, 413, 413, 415, 400]

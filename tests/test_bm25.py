@@ -663,10 +663,10 @@ def test_a_tenant_indexed_with_configured_k1_and_b_is_served_by_early_terminatio
     from app.config import Config
 
     config = Config.from_env({"PAGEMILL_BM25_K1": "1.5", "PAGEMILL_BM25_B": "0.75"})
-    assert (config.bm25_k1, config.bm25_b) != (DEFAULTS.k1, DEFAULTS.b)
+    assert (config.search.k1, config.search.b) != (DEFAULTS.k1, DEFAULTS.b)
     rng = random.Random(17)
     for i in range(300):
-        _index(engine, tenant, f"doc{i}", _random_text(rng), k1=config.bm25_k1, b=config.bm25_b)
+        _index(engine, tenant, f"doc{i}", _random_text(rng), k1=config.search.k1, b=config.search.b)
     with engine.connect() as conn:
         stored = conn.execute(text("SELECT impact_k1, impact_b FROM bm25_stats WHERE tenant_id = :t"),
                               {"t": tenant}).one()

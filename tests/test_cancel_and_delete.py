@@ -10,7 +10,6 @@ import io
 import re
 import time
 import zipfile
-from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -289,7 +288,7 @@ def _big_and_small_job(engine, storage, tenant: str, big: str) -> str:
 
 def test_text_and_chunk_limits_fail_their_document_as_too_large(engine, storage, config, tenant):
     job_id = _big_and_small_job(engine, storage, tenant, "long")
-    outcome = process_batch(engine, storage, replace(config, max_chunks=20), job_id, 0)
+    outcome = process_batch(engine, storage, config.with_overrides(processing={"max_chunks": 20}), job_id, 0)
     assert (outcome.completed, outcome.failed) == (1, 1)
     with engine.connect() as conn:
         long = conn.execute(text("SELECT status, error_code, error_message FROM documents "
@@ -298,7 +297,7 @@ def test_text_and_chunk_limits_fail_their_document_as_too_large(engine, storage,
     assert "PAGEMILL_MAX_CHUNKS" in long.error_message
 
     job_id = _big_and_small_job(engine, storage, tenant, "long")
-    process_batch(engine, storage, replace(config, max_text_chars=10_000), job_id, 0)
+    process_batch(engine, storage, config.with_overrides(processing={"max_text_chars": 10_000}), job_id, 0)
     assert _status(engine, job_id)[0][1:3] == ("failed", "too_large")
 
 
@@ -308,7 +307,8 @@ def test_the_time_budget_covers_embedding(engine, storage, config, tenant):
     job_id = _big_and_small_job(engine, storage, tenant, "big")
     # Parsing and chunking 40,000 words take about a second; embedding its ~200 chunks, a
     # minute: the budget runs out during embedding, and the message says where it went.
-    outcome = process_batch(engine, storage, replace(config, document_time_budget=4.0), job_id, 0)
+    outcome = process_batch(engine, storage, config.with_overrides(processing={"document_time_budget": 4.0}),
+                            job_id, 0)
     assert (outcome.completed, outcome.failed) == (1, 1)
     states = {e: (s, c) for e, s, c, _ in _status(engine, job_id)}
     assert states == {"big": ("failed", "timeout"), "short": ("completed", None)}
@@ -420,7 +420,7 @@ def test_a_document_deleted_during_embedding_stops_at_the_next_window(engine, st
     monkeypatch.setattr(pipeline, "embed", embed_then_delete)
     outcome = process_batch(engine, storage, config, job_id, 0)
     chunks = len(_chunks_of_long_record(config))
-    assert chunks > 4 * config.embedding_batch_size  # many windows' worth of work was left
+    assert chunks > 4 * config.embedding.batch_size  # many windows' worth of work was left
     assert len(windows) == 2, windows  # its first window, then the short record's
     assert (outcome.completed, outcome.failed) == (1, 0)
     assert _indexed(engine, tenant, "long") == 0
@@ -429,5 +429,5 @@ def test_a_document_deleted_during_embedding_stops_at_the_next_window(engine, st
 def _chunks_of_long_record(config):
     from indexing.chunking import chunk_markdown
 
-    return chunk_markdown([(_words(20_000, "l"), None)], max_tokens=config.chunk_max_tokens,
-                          overlap_tokens=config.chunk_overlap_tokens)
+    return chunk_markdown([(_words(20_000, "l"), None)], max_tokens=config.chunking.max_tokens,
+                          overlap_tokens=config.chunking.overlap_tokens)

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 import socket
 import subprocess
 import sys
+from dataclasses import fields, replace
 
 import pytest
 
-from app.config import Config
+from app.config import Config, ExtractionConfig, LoggingConfig
+from extractors.base import ExtractOptions
+from extractors.media import MediaSettings
+from extractors.mistral import MistralSettings
+from extractors.transcribers import TranscriberSettings, TranscriptionSettings
+from extractors.zip_limits import ZipLimits
 from tests.conftest import ROOT
 
 
@@ -23,20 +31,19 @@ def test_an_empty_environment_gives_every_field_its_own_default(tmp_path):
     """Each default is stated once, on the field: from_env reads the field's default when a
     variable is unset, so the two cannot drift apart."""
     config = Config.from_env({"PAGEMILL_HOME": str(tmp_path)})
-    assert config == Config(home=config.home, database_url=None, broker_url=None,
-                            storage_url=config.storage_url)
+    assert config == Config(home=config.home)
 
 
 def test_flags_are_on_unless_said_off():
-    assert Config.from_env({"PAGEMILL_EXTRACT_ISOLATION": "off"}).extract_isolation is False
-    assert Config.from_env({"PAGEMILL_EXTRACT_ISOLATION": ""}).extract_isolation is True
-    assert Config.from_env({"PAGEMILL_URL_ALLOW_HTTP": "1"}).url_allow_http is True
-    assert Config.from_env({}).url_allow_http is False
+    assert Config.from_env({"PAGEMILL_EXTRACT_ISOLATION": "off"}).extraction.isolation is False
+    assert Config.from_env({"PAGEMILL_EXTRACT_ISOLATION": ""}).extraction.isolation is True
+    assert Config.from_env({"PAGEMILL_URL_ALLOW_HTTP": "1"}).urls.allow_http is True
+    assert Config.from_env({}).urls.allow_http is False
 
 
 def test_database_url_is_normalised_to_psycopg3():
     config = Config.from_env({"DATABASE_URL": "postgres://u:p@db:5432/x"})
-    assert config.database_url == "postgresql+psycopg://u:p@db:5432/x"
+    assert config.database.url == "postgresql+psycopg://u:p@db:5432/x"
 
 
 def test_search_runs_with_the_configured_ranking_and_the_request_overrides_it():
@@ -73,6 +80,79 @@ def test_configuration_imports_no_search_machinery():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def _readme_settings_table() -> list[str]:
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = lines.index("| variable | default | meaning |")
+    return list(itertools.takewhile(lambda line: line.startswith("|"), lines[start + 2:]))
+
+
+def test_the_readme_table_names_every_variable_from_env_reads_and_no_other():
+    rows = _readme_settings_table()
+    mentioned = set(re.findall(r"PAGEMILL_[A-Z0-9_]+", "\n".join(rows)))
+    first_column = {name for row in rows for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1])}
+    read = set(Config.variables())
+    assert mentioned - read == set(), "named in the README's table, read by no setting"
+    assert {name for name in read if name.startswith("PAGEMILL_")} - mentioned == set(), \
+        "read by from_env, missing from the README's table"
+    assert first_column == read
+
+
+def test_every_variable_is_read_by_one_setting_only():
+    names = Config.variables()
+    assert len(names) == len(set(names))
+
+
+def test_the_extractors_option_types_and_the_configuration_share_their_defaults():
+    """The option types of extractors/ and indexing/ state their defaults; the configuration's
+    groups take theirs from them (extractors cannot import app), so an empty environment
+    extracts, splits media and ranks exactly as those types do by default."""
+    config = Config.from_env({})
+    options = ExtractOptions()
+    shared = {f.name for f in fields(ExtractionConfig)} & {f.name for f in fields(ExtractOptions)}
+    assert shared >= {"max_pages", "max_image_pixels", "quality_threshold", "ocr_engines", "ocr_dpi",
+                      "ocr_languages", "easyocr_model_dir", "docling_artifacts_path"}
+    assert {name: getattr(config.extraction, name) for name in shared} == {
+        name: getattr(options, name) for name in shared}
+    media = MediaSettings()
+    assert {name: getattr(config.media, name) for name in (
+        "max_seconds", "piece_seconds", "piece_bytes", "overlap_seconds", "min_bytes_per_second")} == {
+        name: getattr(media, name) for name in (
+            "max_seconds", "piece_seconds", "piece_bytes", "overlap_seconds", "min_bytes_per_second")}
+    assert (config.extraction.zip_max_bytes, config.extraction.zip_max_ratio) == (
+        ZipLimits().max_total_bytes, ZipLimits().max_ratio)
+    built = config.extract_options()
+    assert built.zip_limits == ZipLimits()
+    assert built.mistral is not None and built.mistral.model == MistralSettings(api_key=None).model
+    assert built.media is not None and replace(built.media, transcription=media.transcription) == media
+    assert built.media.transcription.retry_after_cap == TranscriptionSettings().retry_after_cap
+    assert {p.timeout for p in built.media.transcription.providers} == {TranscriberSettings("x").timeout}
+
+
+def test_overrides_change_the_named_settings_only():
+    config = Config.from_env({"PAGEMILL_BATCH_SIZE": "7"})
+    changed = config.with_overrides(webhooks={"timeout": 5.0}, urls={"allow_loopback": True})
+    assert (changed.webhooks.timeout, changed.urls.allow_loopback) == (5.0, True)
+    assert changed.jobs.batch_size == 7 and changed.webhooks.concurrency == config.webhooks.concurrency
+    assert config.webhooks.timeout == 15.0  # the original is left as it was
+    with pytest.raises(TypeError):
+        config.with_overrides(webhook={"timeout": 5.0})
+    with pytest.raises(TypeError):
+        config.with_overrides(webhooks={"time_out": 5.0})
+
+
+def test_a_group_reads_alone_what_the_whole_configuration_reads():
+    env = {"PAGEMILL_LOG_LEVEL": "debug", "PAGEMILL_LOG_FORMAT": "json"}
+    assert LoggingConfig.from_env(env) == Config.from_env(env).logging == LoggingConfig("debug", "json")
+    assert LoggingConfig.from_env({}).level == "WARNING"
+
+
+def test_secrets_stay_out_of_the_configurations_repr():
+    config = Config.from_env({"PAGEMILL_SECRET_KEY": "k-1", "MISTRAL_API_KEY": "k-2", "GROQ_API_KEY": "k-3",
+                              "OPENAI_API_KEY": "k-4", "PAGEMILL_METRICS_TOKEN": "k-5"})
+    assert (config.secrets.key, config.ocr_provider.api_key) == ("k-1", "k-2")
+    assert not re.search(r"k-\d", repr(config))
 
 
 def test_bad_numbers_are_reported_by_name():

@@ -6,7 +6,6 @@ tests/test_cli_jobs.py; here the checks concerned run alone, without a database.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -71,7 +70,7 @@ def leaky_config(tmp_path, monkeypatch) -> Config:
         yield doctor_module._broker_check(config, None)
         yield doctor_module._storage_check(config)
         # What a check quoting DATABASE_URL whole would print.
-        yield Check("database", False, True, f"{config.database_url} is unreachable")
+        yield Check("database", False, True, f"{config.database.url} is unreachable")
 
     monkeypatch.setattr(doctor_module, "_checks", checks)
     return config
@@ -101,11 +100,10 @@ def test_a_missing_redis_client_is_not_an_unreachable_server(leaky_config: Confi
     assert "the redis Python package is not installed: pip install redis" in check.detail
     assert "unreachable" not in check.detail and BROKER_SECRET not in check.detail
     # /readyz says the same, not that the broker is down (on a database that answers).
-    from dataclasses import replace
 
     from app.api import create_app
 
-    api = create_app(replace(config, broker_url=leaky_config.broker_url))
+    api = create_app(config.with_overrides(broker={"url": leaky_config.broker.url}))
     answer = api.test_client().get("/readyz")
     assert answer.status_code == 503
     broker = answer.get_json()["error"]["details"]["broker"]
@@ -119,7 +117,7 @@ def test_a_library_a_transport_fails_to_import_is_named(leaky_config: Config, mo
         raise ModuleNotFoundError("No module named 'librabbitmq'", name="librabbitmq")
 
     monkeypatch.setattr(app.services.readiness, "connect_broker", connect)
-    config = replace(leaky_config, broker_url="librabbitmq://guest:guest@127.0.0.1:1//")
+    config = leaky_config.with_overrides(broker={"url": "librabbitmq://guest:guest@127.0.0.1:1//"})
     check = doctor_module._broker_check(config, None)
     assert "the librabbitmq Python package is not installed: pip install librabbitmq" in check.detail
     assert "unreachable" not in check.detail

@@ -117,8 +117,8 @@ def test_unknown_embedder_is_a_config_error() -> None:
     with pytest.raises(ValueError,
                        match="PAGEMILL_EMBEDDER must be one of torch, onnx, onnx-int8, got 'bogus'"):
         Config.from_env({"PAGEMILL_EMBEDDER": "bogus"})
-    assert Config.from_env({}).embedder == "torch"
-    assert Config.from_env({"PAGEMILL_EMBEDDER": "onnx-int8"}).embedder == "onnx-int8"
+    assert Config.from_env({}).embedding.embedder == "torch"
+    assert Config.from_env({"PAGEMILL_EMBEDDER": "onnx-int8"}).embedding.embedder == "onnx-int8"
     with pytest.raises(ValueError, match="unknown embedder 'bogus'"):
         embedding.configure("bogus", Path("/nonexistent"))
 
@@ -282,5 +282,5 @@ def test_the_api_loads_the_configured_and_every_pinned_embedder_before_a_search(
         tenant_embedders.pin(conn, ensure_tenant(conn, f"{tenant}-2"), "onnx-int8")
         pinned = set(tenant_embedders.pinned_embedders(conn))
     start_warm_up(Runtime(config)).join(timeout=60)
-    assert loaded[0] == config.embedder and "onnx-int8" in loaded
-    assert set(loaded) == {config.embedder} | pinned and len(loaded) == len(set(loaded))
+    assert loaded[0] == config.embedding.embedder and "onnx-int8" in loaded
+    assert set(loaded) == {config.embedding.embedder} | pinned and len(loaded) == len(set(loaded))

@@ -16,7 +16,6 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
 
@@ -67,13 +66,13 @@ def test_a_hundred_thousand_documents_are_refused_at_once(client, headers, confi
     assert response.status_code == 413
     error = _error(response)
     assert error["code"] == "too_many_documents"
-    assert f"at most {config.max_documents_per_job}" in error["message"]
+    assert f"at most {config.jobs.max_documents_per_job}" in error["message"]
 
 
 def test_the_count_is_checked_before_any_document_is_validated(client, headers, config):
     # Every record here is invalid (and every id repeated): a validator that looked at them
     # first would answer 400 after doing per-record work for all of them.
-    n = config.max_documents_per_job + 1
+    n = config.jobs.max_documents_per_job + 1
     body = {"documents": [{"id": "same"}] * n}
     response = client.post("/v1/jobs", json=body, headers=headers)
     assert response.status_code == 413
@@ -169,12 +168,12 @@ def test_nesting_within_the_limit_and_brackets_in_text_are_accepted(client, head
 
 
 def test_the_limit_is_a_setting(config, headers):
-    shallow = create_app(replace(config, max_json_depth=5)).test_client()
+    shallow = create_app(config.with_overrides(api={"max_json_depth": 5})).test_client()
     response = shallow.post("/v1/jobs", data=_job_with_metadata(_nested(3)),
                             content_type="application/json", headers=headers)
     assert response.status_code == 400 and "nested deeper than 5" in _error(response)["message"]
-    assert Config.from_env({"PAGEMILL_MAX_JSON_DEPTH": "12"}).max_json_depth == 12
-    assert Config.from_env({}).max_json_depth == 64
+    assert Config.from_env({"PAGEMILL_MAX_JSON_DEPTH": "12"}).api.max_json_depth == 12
+    assert Config.from_env({}).api.max_json_depth == 64
 
 
 def test_deep_multipart_options_are_a_400(client, headers):

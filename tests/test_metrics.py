@@ -13,7 +13,6 @@ import socket
 import subprocess
 import sys
 import uuid
-from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -214,10 +213,10 @@ def test_gauges_are_cached_and_queue_gauges_absent_without_the_database_broker(e
 def test_scrape_with_a_redis_broker_and_with_a_token(config):
     from app.api import create_app
 
-    redis = create_app(replace(config, broker_url="redis://127.0.0.1:1/0")).test_client()
+    redis = create_app(config.with_overrides(broker={"url": "redis://127.0.0.1:1/0"})).test_client()
     names = {f.name for f in text_string_to_metric_families(redis.get("/metrics").get_data(as_text=True))}
     assert "pagemill_documents" in names and "pagemill_queue_depth" not in names
-    guarded = create_app(replace(config, metrics_token="s3cret")).test_client()
+    guarded = create_app(config.with_overrides(metrics={"token": "s3cret"})).test_client()
     assert guarded.get("/metrics").status_code == 401
     assert guarded.get("/metrics", headers={"Authorization": "Bearer wrong"}).status_code == 401
     assert guarded.get("/metrics", headers={"Authorization": "Bearer s3cret"}).status_code == 200
@@ -268,7 +267,7 @@ def test_ocr_time_is_the_ocr_engines_share_of_an_extraction(config):
         return _total(_samples(body).get("pagemill_stage_seconds_count", []), stage="ocr")
 
     before = ocr_count()
-    metrics.observe_ocr([Attempt("pdf-fast", 0.1)], config.ocr_engines)  # no OCR engine ran
+    metrics.observe_ocr([Attempt("pdf-fast", 0.1)], config.extraction.ocr_engines)  # no OCR engine ran
     metrics.observe_ocr([Attempt("tesseract", 1.5), Attempt("rapidocr", 0.5), Attempt("pdf-fast", 0.1)],
-                        config.ocr_engines)
+                        config.extraction.ocr_engines)
     assert ocr_count() == before + 1

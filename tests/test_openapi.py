@@ -9,7 +9,6 @@ import copy
 import json
 import re
 import uuid
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -43,7 +42,8 @@ def fuzz_app(config):
     # No worker serves this module's jobs: sync parsing gives up at once with its 202.  The
     # fuzzer sends hundreds of requests a minute with one key: a limit it never reaches keeps
     # every generated request checked (the 429 itself is tests/test_rate_limits.py's).
-    return create_app(replace(config, parse_deadline_seconds=0.05, rate_limit_per_minute=1_000_000))
+    return create_app(config.with_overrides(parse={"deadline_seconds": 0.05},
+                                            limits={"rate_limit_per_minute": 1_000_000}))
 
 
 @pytest.fixture(scope="module")

@@ -475,13 +475,12 @@ def test_the_pipeline_indexes_a_new_tenant_with_the_configured_k1_and_b(engine, 
     """index_prepared hands the configured k1 and b to the writer: a fresh tenant's impacts are
     computed with them, so the early-terminating path (not the plain scan) answers searches
     run with them."""
-    from dataclasses import replace
 
     from indexing.ranking import DEFAULTS
     from indexing.search import bm25_path
 
-    tuned = replace(config, bm25_k1=1.5, bm25_b=0.75)
-    assert (tuned.bm25_k1, tuned.bm25_b) != (DEFAULTS.k1, DEFAULTS.b)
+    tuned = config.with_overrides(search={"k1": 1.5, "b": 0.75})
+    assert (tuned.search.k1, tuned.search.b) != (DEFAULTS.k1, DEFAULTS.b)
     job_id = _job_without_publishing(engine, storage, tenant, n=3)
     outcome = process_batch(engine, storage, tuned, job_id, 0)
     assert (outcome.completed, outcome.failed) == (3, 0)

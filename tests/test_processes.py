@@ -328,14 +328,13 @@ def test_restart_delays_double_up_to_the_cap_and_reset_after_a_healthy_minute():
 
 
 def test_readyz_names_a_schema_behind_the_code_and_an_unreachable_database(config, scratch_database):
-    from dataclasses import replace
 
     from alembic.script import ScriptDirectory
 
     from app.api import create_app
     from app.infra.db import PROJECT_ROOT
 
-    client = create_app(replace(config, database_url=scratch_database)).test_client()
+    client = create_app(config.with_overrides(database={"url": scratch_database})).test_client()
     answer = client.get("/readyz")
     assert answer.status_code == 503
     details = answer.get_json()["error"]["details"]
@@ -352,7 +351,7 @@ def test_readyz_names_a_schema_behind_the_code_and_an_unreachable_database(confi
 
     nowhere = make_url(scratch_database).set(query={"host": "/nonexistent"}).render_as_string(
         hide_password=False)
-    gone = create_app(replace(config, database_url=nowhere)).test_client()
+    gone = create_app(config.with_overrides(database={"url": nowhere})).test_client()
     answer = gone.get("/readyz")
     assert answer.status_code == 503 and "database" in answer.get_json()["error"]["details"]
     assert gone.get("/healthz").status_code == 503
@@ -362,12 +361,11 @@ def test_readyz_names_a_schema_behind_the_code_and_an_unreachable_database(confi
 def test_readyz_names_an_unreachable_broker(config):
     """With ``BROKER_URL`` set (RabbitMQ, Redis), readiness also asks that broker; nothing
     listens on the port given here."""
-    from dataclasses import replace
 
     from app.api import create_app
 
     port = _free_port()
-    client = create_app(replace(config, broker_url=f"amqp://guest:guest@127.0.0.1:{port}//")).test_client()
+    client = create_app(config.with_overrides(broker={"url": f"amqp://guest:guest@127.0.0.1:{port}//"})).test_client()
     answer = client.get("/readyz")
     assert answer.status_code == 503
     details = answer.get_json()["error"]["details"]

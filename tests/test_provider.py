@@ -138,7 +138,7 @@ def test_terminal_failure_states_fail_the_documents_with_the_reason(engine, stor
 
 def test_polling_stops_when_the_window_closes(engine, storage, config, tenant, fake):
     job_id = _job(engine, storage, tenant, {"report.pdf": SAMPLE.read_bytes()})
-    short = replace(config, provider_window_seconds=0.0)
+    short = config.with_overrides(ocr_provider={"window_seconds": 0.0})
     batch_id = process_batch(engine, storage, short, job_id, 0).provider_batch
     fake.statuses = ["RUNNING"]
     provider.submit(engine, storage, short, batch_id)

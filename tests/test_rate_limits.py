@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -140,10 +139,10 @@ def test_policies() -> None:
     assert not policy_for(0, None).enabled
     with pytest.raises(ValueError):
         RatePolicy(-1, 1)
-    assert Config.from_env({"PAGEMILL_RATE_LIMIT_PER_MINUTE": "90"}).rate_limit_per_minute == 90
-    assert Config.from_env({}).rate_limit_per_minute == 600
-    assert Config.from_env({"PAGEMILL_RATE_LIMIT_BURST": "12"}).rate_limit_burst == 12
-    assert Config.from_env({"PAGEMILL_RATE_LIMIT_BURST": ""}).rate_limit_burst is None
+    assert Config.from_env({"PAGEMILL_RATE_LIMIT_PER_MINUTE": "90"}).limits.rate_limit_per_minute == 90
+    assert Config.from_env({}).limits.rate_limit_per_minute == 600
+    assert Config.from_env({"PAGEMILL_RATE_LIMIT_BURST": "12"}).limits.rate_limit_burst == 12
+    assert Config.from_env({"PAGEMILL_RATE_LIMIT_BURST": ""}).limits.rate_limit_burst is None
 
 
 # --- the API --------------------------------------------------------------------------------
@@ -153,7 +152,8 @@ def test_policies() -> None:
 def tight(config: Config) -> FlaskClient:
     """An API allowing one request a minute with a burst of 3: the 4th request within a minute
     is over, however slow the machine."""
-    return create_app(replace(config, rate_limit_per_minute=1, rate_limit_burst=3)).test_client()
+    return create_app(config.with_overrides(limits={"rate_limit_per_minute": 1,
+                                                    "rate_limit_burst": 3})).test_client()
 
 
 def test_every_authenticated_response_carries_the_fields(client: FlaskClient, key: str) -> None:
@@ -238,7 +238,7 @@ def test_a_refused_submission_stores_and_queues_nothing(tight: FlaskClient, key:
     assert (jobs, documents, objects) == (before[0], before[1], before[3])
     assert newest <= before[2], "a refused request published a message"
     # The same submission once admitted does all three: the counts above could have moved.
-    admitted = create_app(replace(config, rate_limit_per_minute=0)).test_client().post(
+    admitted = create_app(config.with_overrides(limits={"rate_limit_per_minute": 0})).test_client().post(
         "/v1/jobs", json={"documents": [{"id": "a", "text": "some text to store"}]}, headers=bearer(key))
     assert admitted.status_code == 202
     jobs, documents, newest, objects = counts()
@@ -292,7 +292,7 @@ def test_keys_create_and_update_set_a_keys_own_limit(test_env: dict[str, str], c
 
 
 def test_zero_disables_the_limit(config: Config, key: str) -> None:
-    free = create_app(replace(config, rate_limit_per_minute=0)).test_client()
+    free = create_app(config.with_overrides(limits={"rate_limit_per_minute": 0})).test_client()
     for _ in range(10):
         response = free.get("/v1/jobs", headers=bearer(key))
         assert response.status_code == 200
@@ -315,9 +315,9 @@ def test_limiter_overhead_per_request(config: Config, engine: Engine) -> None:
     (a measurement, never asserted: timings depend on the machine)."""
     with engine.begin() as conn:
         key = create_key(conn, f"bench-{uuid.uuid4().hex[:10]}")
-    apps = {"without": create_app(replace(config, rate_limit_per_minute=0)).test_client(),
-            "with": create_app(replace(config, rate_limit_per_minute=10**7,
-                                       rate_limit_burst=10**6)).test_client()}
+    apps = {"without": create_app(config.with_overrides(limits={"rate_limit_per_minute": 0})).test_client(),
+            "with": create_app(config.with_overrides(limits={"rate_limit_per_minute": 10**7,
+                                                             "rate_limit_burst": 10**6})).test_client()}
     for client in apps.values():  # warm: pool, plans, the key's row
         for _ in range(20):
             assert client.get("/v1/jobs?limit=1", headers=bearer(key)).status_code == 200

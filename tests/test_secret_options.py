@@ -169,8 +169,8 @@ def test_openapi_says_secret_options_are_write_only(client):
 
 def test_without_a_key_on_an_external_database_a_password_is_a_400_and_nothing_is_written(
         config, key, engine):
-    assert config.database_url is not None  # the tests' database is given by DATABASE_URL
-    keyless = create_app(replace(config, secret_key=None)).test_client()
+    assert config.database.url is not None  # the tests' database is given by DATABASE_URL
+    keyless = create_app(config.with_overrides(secrets={"key": None})).test_client()
     tenant = _tenant(engine, key)
     body = {"documents": [{"id": "a", "text": "x"}], "options": {"password": "never-stored"}}
     refused = keyless.post("/v1/jobs", json=body, headers=_auth(key))
@@ -182,7 +182,7 @@ def test_without_a_key_on_an_external_database_a_password_is_a_400_and_nothing_i
     # A job without secrets needs no key.
     fine = keyless.post("/v1/jobs", json={"documents": [{"id": "b", "text": "x"}]}, headers=_auth(key))
     assert fine.status_code == 202
-    bad_key = create_app(replace(config, secret_key="not-a-key")).test_client()
+    bad_key = create_app(config.with_overrides(secrets={"key": "not-a-key"})).test_client()
     refused = bad_key.post("/v1/jobs", json=body, headers=_auth(key))
     assert refused.status_code == 400 and "Fernet keys" in refused.get_json()["error"]["message"]
     assert _tenant_jobs(engine, tenant) == 1
@@ -196,7 +196,7 @@ def test_a_wrong_key_fails_the_document_with_its_own_code(engine, storage, confi
                                 source="upload", filename="open.md")
     with engine.begin() as conn:
         job_id, _ = jobs.create_job(conn, tenant, [doc, other], 10, sealed)
-    rotated_away = replace(config, secret_key=Fernet.generate_key().decode())
+    rotated_away = config.with_overrides(secrets={"key": Fernet.generate_key().decode()})
     outcome = process_batch(engine, storage, rotated_away, job_id, 0)
     # The job's options are one: none of its documents is tried without them.
     assert (outcome.completed, outcome.failed) == (0, 2)
@@ -210,14 +210,15 @@ def test_a_wrong_key_fails_the_document_with_its_own_code(engine, storage, confi
 
 def test_rotation_decrypts_with_any_listed_key_and_encrypts_with_the_first(config):
     old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
-    before = seal(replace(config, secret_key=old), {"password": "opensesame", "provider": "mistral-batch"})
+    before = seal(config.with_overrides(secrets={"key": old}),
+                  {"password": "opensesame", "provider": "mistral-batch"})
     assert before["provider"] == "mistral-batch" and "opensesame" not in json.dumps(before)
-    rotating = replace(config, secret_key=f"{new}, {old}")
+    rotating = config.with_overrides(secrets={"key": f"{new}, {old}"})
     assert reveal(rotating, before, "password") == "opensesame"
     after = seal(rotating, {"password": "q"})
-    assert reveal(replace(config, secret_key=new), after, "password") == "q"
+    assert reveal(config.with_overrides(secrets={"key": new}), after, "password") == "q"
     with pytest.raises(Exception) as caught:
-        reveal(replace(config, secret_key=old), after, "password")
+        reveal(config.with_overrides(secrets={"key": old}), after, "password")
     assert getattr(caught.value, "code", None) == "secret_unreadable"
     assert reveal(rotating, {}, "password") is None
 
@@ -232,9 +233,10 @@ def test_fingerprints_of_secrets_are_keyed(config):
     one, two = blind(config, {"password": "1234"}), blind(config, {"password": "1234"})
     assert one == two and "1234" not in json.dumps(one)
     assert blind(config, {"password": "1235"}) != one
-    assert blind(replace(config, secret_key=Fernet.generate_key().decode()), {"password": "1234"}) != one
+    other_key = config.with_overrides(secrets={"key": Fernet.generate_key().decode()})
+    assert blind(other_key, {"password": "1234"}) != one
     with pytest.raises(SecretKeyUnavailable):
-        blind(replace(config, secret_key=None), {"password": "1234"})
+        blind(config.with_overrides(secrets={"key": None}), {"password": "1234"})
 
 
 def _make_key(home: str, start: multiprocessing.synchronize.Event, out: multiprocessing.Queue) -> None:
@@ -259,7 +261,7 @@ def test_the_embedded_default_makes_one_private_key_file_under_concurrency(confi
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert sorted(p.name for p in home.iterdir()) == [secret_options.KEY_FILE]  # no leftovers
 
-    embedded = replace(config, home=home, database_url=None, secret_key=None)
+    embedded = replace(config.with_overrides(database={"url": None}, secrets={"key": None}), home=home)
     sealed = seal(embedded, {"password": "embedded"})
     assert reveal(embedded, sealed, "password") == "embedded"
     assert "embedded" not in json.dumps(sealed)

@@ -125,7 +125,6 @@ def test_pipeline_reads_and_writes_documents_in_s3(s3_endpoint, monkeypatch, eng
 def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, monkeypatch, engine, config,
                                                                     storage):
     import uuid
-    from dataclasses import replace
 
     import boto3
     import requests
@@ -140,8 +139,9 @@ def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
     boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1").create_bucket(Bucket="uploads-test")
-    s3_config = replace(config, storage_url="s3://uploads-test/pm", s3_endpoint_url=s3_endpoint,
-                        s3_region="us-east-1", max_file_bytes=100_000)
+    s3_config = config.with_overrides(
+        storage={"url": "s3://uploads-test/pm", "endpoint_url": s3_endpoint, "region": "us-east-1"},
+        jobs={"max_file_bytes": 100_000})
     client = create_app(s3_config).test_client()
     with engine.begin() as conn:
         key = create_key(conn, f"upl-{uuid.uuid4().hex[:10]}")

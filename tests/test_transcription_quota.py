@@ -13,7 +13,6 @@ import sys
 import threading
 import uuid
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -229,7 +228,9 @@ def test_the_worker_refuses_a_recording_over_the_limit_before_any_provider_call(
 
     groq.calls.clear()
     groq.script.clear()
-    settings = replace(config, groq_api_key="test-key", groq_base_url=groq.base_url, transcribers=("groq",))
+    settings = config.with_overrides(transcription={"groq_api_key": "test-key",
+                                                    "groq_base_url": groq.base_url,
+                                                    "transcribers": ("groq",)})
     key, _ = _new_key(engine, 10)
     with engine.connect() as conn:
         key_id, tenant_id = conn.execute(text("SELECT id::text, tenant_id::text FROM api_keys WHERE "
@@ -277,7 +278,9 @@ def test_a_recording_inside_an_e_mail_is_metered(engine: Engine, storage: LocalS
 
     groq.calls.clear()
     groq.script.clear()
-    settings = replace(config, groq_api_key="test-key", groq_base_url=groq.base_url, transcribers=("groq",))
+    settings = config.with_overrides(transcription={"groq_api_key": "test-key",
+                                                    "groq_base_url": groq.base_url,
+                                                    "transcribers": ("groq",)})
     key, _ = _new_key(engine, 10)
     with engine.connect() as conn:
         key_id, tenant_id = conn.execute(text("SELECT id::text, tenant_id::text FROM api_keys WHERE "
@@ -343,7 +346,7 @@ def test_a_real_worker_holds_a_key_to_its_limit(test_env: dict[str, str], config
     status, body = json.loads(submitted.stdout.strip().splitlines()[-1])
     assert status == 202, body
     job_id = body["id"]
-    client = create_app(replace(config, database_url=private_database)).test_client()  # reads only
+    client = create_app(config.with_overrides(database={"url": private_database})).test_client()  # reads only
     proc = start_worker(env, engine)
     try:
         def finished() -> bool:

@@ -196,7 +196,7 @@ def test_read_timeout(site):
 
 
 def test_api_refuses_a_private_url_with_400_and_writes_nothing(config, engine):
-    strict = replace(config, url_allow_http=False, url_allow_loopback=False)
+    strict = config.with_overrides(urls={"allow_http": False, "allow_loopback": False})
     client = create_app(strict).test_client()
     with engine.begin() as conn:
         key = create_key(conn, f"url-{uuid.uuid4().hex[:10]}")
@@ -378,7 +378,8 @@ def test_control_characters_are_refused_before_anything_else(monkeypatch, url):
 
 
 def _tenant_client(config, engine):
-    client = create_app(replace(config, url_allow_http=True, url_allow_loopback=False)).test_client()
+    client = create_app(config.with_overrides(urls={"allow_http": True,
+                                                    "allow_loopback": False})).test_client()
     with engine.begin() as conn:
         key = create_key(conn, f"url-{uuid.uuid4().hex[:10]}")
     return client, {"Authorization": f"Bearer {key}"}

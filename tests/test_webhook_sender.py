@@ -11,7 +11,6 @@ own (as tests/test_webhooks.py, whose fixtures and helpers it shares).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import socket
 import subprocess
@@ -176,7 +175,7 @@ def test_attempts_that_raise_are_recorded_once_each_and_touch_no_other_delivery(
     monkeypatch.setattr(sender_module, "post", failing_post)
     _finish_a_job(engine, storage, _tenant_of(engine, key))
     _finish_a_job(engine, storage, _tenant_of(engine, other_key))
-    schedule = dataclasses.replace(fast_config, webhook_retry_schedule=(0, 0.2, 0.2))
+    schedule = fast_config.with_overrides(webhooks={"retry_schedule": (0, 0.2, 0.2)})
     wait_for(lambda: (deliver_due(engine, schedule, run_seconds=2.0) or True)
              and _deliveries(client, key, bad["id"])[0]["status"] == "dead"
              and _deliveries(client, other_key, retried["id"])[0]["status"] == "delivered",
@@ -198,7 +197,7 @@ def test_deleting_an_endpoint_stops_its_attempt_in_flight(engine, storage, clien
     receiver = slow_receivers("hang")
     hook = _subscribe(client, key, receiver.url, ["job.completed"])
     _finish_a_job(engine, storage, _tenant_of(engine, key))
-    slow = dataclasses.replace(config, webhook_timeout=30.0)
+    slow = config.with_overrides(webhooks={"timeout": 30.0})
     done: dict[str, Any] = {}
 
     def run() -> None:
@@ -226,7 +225,7 @@ def test_the_breaker_pauses_an_endpoint_that_never_answers(engine, storage, clie
     hook = _subscribe(client, key, f"http://127.0.0.1:{port}/nobody",
                       ["job.completed", "document.completed"])
     _finish_a_job(engine, storage, _tenant_of(engine, key))  # three events: two documents, the job
-    schedule = dataclasses.replace(config, webhook_retry_schedule=(0, 30, 30))
+    schedule = config.with_overrides(webhooks={"retry_schedule": (0, 30, 30)})
     deliver_due(engine, schedule, run_seconds=5)
     with engine.connect() as conn:
         failures, paused = conn.execute(text("""

@@ -11,7 +11,6 @@ with the ``standardwebhooks`` package, an implementation independent of pagemill
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import signal
@@ -108,7 +107,7 @@ def engine(webhook_database: str) -> Any:
 
 @pytest.fixture(scope="module")
 def config(config: Config, webhook_database: str) -> Config:
-    return dataclasses.replace(config, database_url=webhook_database)
+    return config.with_overrides(database={"url": webhook_database})
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +126,7 @@ def module_env(test_env: dict[str, str], webhook_database: str) -> dict[str, str
 @pytest.fixture
 def fast_config(config):
     """Four attempts 0.2 s apart (before jitter), 5 s per attempt."""
-    return dataclasses.replace(config, webhook_retry_schedule=(0, 0.2, 0.2, 0.2), webhook_timeout=5.0)
+    return config.with_overrides(webhooks={"retry_schedule": (0, 0.2, 0.2, 0.2), "timeout": 5.0})
 
 
 def _tenant_of(engine, key: str) -> str:
@@ -270,7 +269,7 @@ def test_retry_after_410_and_final_4xx(engine, storage, client, key, fast_config
 
 def test_the_receivers_retry_after_is_honoured(engine, storage, client, key, fast_config, receivers):
     receiver = receivers([429, 200], headers={"Retry-After": "30"})
-    fast_config = dataclasses.replace(fast_config, webhook_retry_schedule=(0, 0.2, 50))
+    fast_config = fast_config.with_overrides(webhooks={"retry_schedule": (0, 0.2, 50)})
     hook = _subscribe(client, key, receiver.url, ["job.completed"])
     _finish_a_job(engine, storage, _tenant_of(engine, key))
     _deliver_until(engine, fast_config, lambda: receiver.requests, "the first attempt")
@@ -463,7 +462,7 @@ def test_an_address_refused_at_the_attempt_is_never_contacted(engine, storage, c
     receiver = receivers([200])
     hook = _subscribe(client, key, receiver.url, ["job.completed"])
     _finish_a_job(engine, storage, _tenant_of(engine, key))
-    strict = dataclasses.replace(fast_config, url_allow_loopback=False)
+    strict = fast_config.with_overrides(urls={"allow_loopback": False})
     _deliver_until(engine, strict, lambda: _deliveries(client, key, hook["id"])[0]["status"] == "dead",
                    "the delivery to give up")
     [delivery] = _deliveries(client, key, hook["id"])

@@ -43,8 +43,8 @@ def create_app(config: Config | None = None) -> Flask:
 
     config = config or Config.from_env()
     app = ApiApp("pagemill")
-    app.config["MAX_CONTENT_LENGTH"] = config.max_request_bytes
-    app.config[MAX_JSON_DEPTH] = config.max_json_depth
+    app.config["MAX_CONTENT_LENGTH"] = config.api.max_request_bytes
+    app.config[MAX_JSON_DEPTH] = config.api.max_json_depth
     app.extensions[EXTENSION] = Runtime(config)
     register_error_handlers(app)
     # Before every Blueprint's own (authentication): no view reads an unstorable argument.

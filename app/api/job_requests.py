@@ -81,7 +81,7 @@ def _canonical_field(name: str, value: str) -> bytes:
     (spacing and key order are not a different request), anything else as sent."""
     if name == "options":
         try:
-            parsed = parse_json(value, config().max_json_depth)
+            parsed = parse_json(value, config().api.max_json_depth)
         except ValueError:
             pass  # refused as invalid options once the request is staged
         else:
@@ -109,9 +109,9 @@ def check_filenames(names: list[str]) -> None:
 
 
 def check_count(config: Config, n: int) -> None:
-    if n > config.max_documents_per_job:
+    if n > config.jobs.max_documents_per_job:
         raise ApiError(413, "too_many_documents",
-                       f"{n} documents; at most {config.max_documents_per_job} per job")
+                       f"{n} documents; at most {config.jobs.max_documents_per_job} per job")
 
 
 def staged_request(runtime: Runtime, tenant_id: str) -> tuple[dict[str, Any], list[NewDocument]]:
@@ -136,7 +136,7 @@ def _multipart_options() -> dict[str, Any]:
     if not raw:
         return {}
     try:
-        options: dict[str, Any] = JobOptionsSchema().load(parse_json(raw, config().max_json_depth))
+        options: dict[str, Any] = JobOptionsSchema().load(parse_json(raw, config().api.max_json_depth))
     except (ValueError, ValidationError) as exc:
         messages = exc.messages if isinstance(exc, ValidationError) else str(exc)
         raise ApiError(400, "validation_error", "invalid options", {"options": messages}) from exc
@@ -154,12 +154,12 @@ def _stage_uploads(runtime: Runtime, tenant_id: str) -> list[NewDocument]:
     blobs: list[tuple[str, bytes]] = []
     too_large = []
     for name, upload in zip(ids, uploads, strict=True):
-        data = upload.read(config.max_file_bytes + 1)
-        if len(data) > config.max_file_bytes:
+        data = upload.read(config.jobs.max_file_bytes + 1)
+        if len(data) > config.jobs.max_file_bytes:
             too_large.append(name)
         blobs.append((name, data))
     if too_large:
-        raise ApiError(413, "file_too_large", f"files over {config.max_file_bytes} bytes",
+        raise ApiError(413, "file_too_large", f"files over {config.jobs.max_file_bytes} bytes",
                        {"files": too_large})
     # Sniff everything before storing anything: a 415 writes and queues nothing.
     from extractors.sniff import parseable
@@ -217,7 +217,7 @@ def _check_uploads(runtime: Runtime, tenant_id: str,
         size = runtime.storage.size(key)
         if size is None:
             missing[str(index)] = {"object_key": ["no such upload (PUT it to the upload_url first)"]}
-        elif size > runtime.config.max_file_bytes:
+        elif size > runtime.config.jobs.max_file_bytes:
             too_large.append(document["id"])
         else:
             found[document["id"]] = NewDocument(
@@ -226,6 +226,6 @@ def _check_uploads(runtime: Runtime, tenant_id: str,
     if missing:
         raise ApiError(400, "validation_error", "invalid request", {"documents": missing})
     if too_large:
-        raise ApiError(413, "file_too_large", f"uploads over {runtime.config.max_file_bytes} bytes",
+        raise ApiError(413, "file_too_large", f"uploads over {runtime.config.jobs.max_file_bytes} bytes",
                        {"documents": too_large})
     return found

@@ -55,7 +55,7 @@ def _replay(key: str, request_sha: str) -> tuple[Response, int] | None:
 
 
 @blueprint.post("")
-@documented("Submit 1-{max_documents_per_job} documents", headers=[_IDEMPOTENCY_HEADER],
+@documented("Submit 1-{jobs.max_documents_per_job} documents", headers=[_IDEMPOTENCY_HEADER],
             body={"application/json": JobRequestSchema, "multipart/form-data": upload_body(many=True)},
             responses={202: Answer(JobSchema, "accepted"),
                        200: Answer(JobSchema, "replay of an earlier request")},
@@ -67,7 +67,7 @@ def create_job() -> tuple[Response, int]:
         return replay
     options, documents = staged_request(runtime(), tenant_id())
     try:
-        job_id = submit_job(runtime(), tenant_id(), documents, runtime().config.batch_size,
+        job_id = submit_job(runtime(), tenant_id(), documents, runtime().config.jobs.batch_size,
                             options, key, request_sha, api_key_id=principal().key_id)
     except SecretKeyUnavailable as exc:
         raise ApiError(400, "secret_key_missing", str(exc)) from None
@@ -117,7 +117,7 @@ def job_events(job_id: str) -> Response:
     job_id = _progress(job_id).id  # as notifications spell it
     current, tenant, key_id = runtime(), tenant_id(), principal().key_id
     try:
-        subscription = hub_for(current.database_url).subscribe(job_id, current.config.max_event_streams)
+        subscription = hub_for(current.database_url).subscribe(job_id, current.config.api.max_event_streams)
     except StreamLimitReached as exc:
         refused = error_response(503, "too_many_streams", str(exc), {"limit": exc.limit})
         refused.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)

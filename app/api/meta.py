@@ -125,7 +125,7 @@ def _broker_problem() -> str | None:
     """Whether ``BROKER_URL``'s broker accepts a connection (with the default broker -- the
     database's own tables -- the database check says it).  The answer is kept a few seconds:
     probes come every few seconds and a connection to RabbitMQ costs a handshake."""
-    url = config().broker_url
+    url = config().broker.url
     if not url:
         return None
     now = time.monotonic()

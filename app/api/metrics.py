@@ -61,7 +61,7 @@ def _install_timing(state: BlueprintSetupState) -> None:
                        401: Answer(ErrorSchema, "PAGEMILL_METRICS_TOKEN is set and the request "
                                                 "does not carry it")})
 def scrape() -> Response:
-    token = config().metrics_token
+    token = config().metrics.token
     if token is not None and not hmac.compare_digest(
             request.headers.get("Authorization", "").encode(), f"Bearer {token}".encode()):
         return error_response(401, "unauthorized", "/metrics needs the bearer token set by "
@@ -80,14 +80,14 @@ def _database_gauges() -> DatabaseGauges:
 
         gauges = current_app.extensions[_GAUGES] = DatabaseGauges(
             engine=lambda: runtime().engine, broker=_broker_engine(), queues=task_queue_names(),
-            ttl=config().metrics_cache_seconds)
+            ttl=config().metrics.cache_seconds)
     return gauges
 
 
 def _broker_engine() -> Callable[[], Engine | None]:
     """Where the broker's messages are: pagemill's database (no ``BROKER_URL``), the database
     a ``pagemill+postgresql://`` URL names, or nowhere this API can count (Redis, RabbitMQ)."""
-    broker_url = config().broker_url
+    broker_url = config().broker.url
     state = runtime()
     if broker_url is None:
         return lambda: state.engine

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NamedTuple, TypeVar
 
 from apispec import APISpec
@@ -63,13 +64,13 @@ _PATH_PARAMETERS = {
     "event_id": ("the event's id, as its webhook-id header gave it (evt_...)", None),
 }
 _RULE_ARGUMENT = re.compile(r"<(?:[^<>:]+:)?([^<>]+)>")
-_CONFIG_FIELD = re.compile(r"\{(\w+)\}")
+_CONFIG_FIELD = re.compile(r"\{([\w.]+)\}")
 
 
 def documented(summary: str, *, responses: dict[int, Answer], errors: tuple[int, ...] = (),
                query: type[Schema] | None = None, body: dict[str, Any] | None = None,
                headers: list[dict[str, Any]] | None = None) -> Callable[[View], View]:
-    """Describe a view.  ``summary`` may name configuration fields (``{max_file_bytes}``);
+    """Describe a view.  ``summary`` may name settings (``{jobs.max_file_bytes}``);
     ``body`` maps a content type to a schema; ``errors`` are the statuses it refuses with
     (401 is added for routes that need a key)."""
     unknown = set(errors) - set(_ERROR_REASONS)
@@ -110,7 +111,7 @@ def _operation(info: dict[str, Any], path_names: list[str], config: Config, keye
             if status != "401":
                 answer["headers"] = {name: name for name in [*_RATE_LIMIT_HEADERS, *(
                     _RETRY_AFTER_HEADER if status == "429" else ())]}
-    summary = _CONFIG_FIELD.sub(lambda m: str(getattr(config, m.group(1))), info["summary"])
+    summary = _CONFIG_FIELD.sub(lambda m: str(attrgetter(m.group(1))(config)), info["summary"])
     operation: dict[str, Any] = {"summary": summary, "responses": answers}
     if parameters:
         operation["parameters"] = parameters

@@ -44,7 +44,7 @@ def _read_one_file() -> tuple[str, bytes]:
         raise ApiError(400, "validation_error", "send exactly one file (multipart, with a filename)")
     name = uploads[0].filename
     check_filenames([name])
-    limit = config().parse_max_bytes
+    limit = config().parse.max_bytes
     data = uploads[0].read(limit + 1)
     if len(data) > limit:
         raise ApiError(413, "file_too_large", f"sync parsing takes files up to {limit} bytes; "
@@ -60,7 +60,7 @@ def _check_parseable(name: str, data: bytes) -> None:
         raise ApiError(415, "unsupported_media_type", "content type not supported")
     if mime == MIME_PDF:
         pages = _pdf_page_count(data)
-        limit = config().parse_max_pages
+        limit = config().parse.max_pages
         if pages is not None and pages > limit:
             raise ApiError(413, "too_many_pages", f"{pages} pages; sync parsing takes at most {limit}; "
                            "submit it to POST /v1/jobs")
@@ -68,7 +68,7 @@ def _check_parseable(name: str, data: bytes) -> None:
 
 def _finished(job_id: str) -> bool:
     """Wait for the job until the deadline; whether it ended."""
-    deadline = time.monotonic() + config().parse_deadline_seconds
+    deadline = time.monotonic() + config().parse.deadline_seconds
     while time.monotonic() < deadline:
         with runtime().engine.connect() as conn:
             progress = jobs.job_progress(conn, job_id, tenant_id())
@@ -79,7 +79,7 @@ def _finished(job_id: str) -> bool:
 
 
 @blueprint.post("")
-@documented("Parse one small document now (up to {parse_max_pages} pages, {parse_max_bytes} bytes)",
+@documented("Parse one small document now (up to {parse.max_pages} pages, {parse.max_bytes} bytes)",
             body={"multipart/form-data": upload_body(many=False)},
             responses={200: Answer(ParsedSchema, "parsed"),
                        202: Answer(ParsePendingSchema, "not done within the deadline")},
@@ -93,7 +93,7 @@ def parse_now() -> Response | tuple[Response, int]:
     if not _finished(job_id):
         response = jsonify(ParsePendingSchema().dump({
             "job_id": job_id, "status": "running",
-            "message": f"not done within {config().parse_deadline_seconds:g} s; poll /v1/jobs/{job_id}"}))
+            "message": f"not done within {config().parse.deadline_seconds:g} s; poll /v1/jobs/{job_id}"}))
         response.headers["Location"] = f"/v1/jobs/{job_id}"
         return response, 202
     with runtime().engine.connect() as conn:

@@ -23,8 +23,8 @@ def decide_request_rate(conn: Connection, principal: Principal) -> RateDecision 
     the key has no limit (configured 0, or the key's own 0)."""
     settings = config()
     per_minute = (principal.rate_limit_per_minute if principal.rate_limit_per_minute is not None
-                  else settings.rate_limit_per_minute)
-    policy = policy_for(per_minute, settings.rate_limit_burst)
+                  else settings.limits.rate_limit_per_minute)
+    policy = policy_for(per_minute, settings.limits.rate_limit_burst)
     if not policy.enabled or principal.key_id is None:
         return None
     return admit(conn, principal.key_id, policy)

@@ -39,7 +39,7 @@ from app.domain.webhooks import DELIVERY_STATES, EVENT_TYPES
 # Pages further than this are refused (PostgreSQL's OFFSET is a bigint; nobody pages this far).
 MAX_OFFSET = 1_000_000_000
 
-# Where create_app puts Config.max_json_depth for the JSON provider.
+# Where create_app puts config.api.max_json_depth for the JSON provider.
 MAX_JSON_DEPTH = "PAGEMILL_MAX_JSON_DEPTH"
 
 # The depth scan's view of each byte: opens +1, closes -1 (0xff as int8), quotes 2, else 0.

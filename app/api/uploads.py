@@ -30,4 +30,4 @@ def create_upload() -> tuple[Response, int]:
                        "(STORAGE_URL=s3://...); upload through POST /v1/jobs")
     return jsonify(UploadSchema().dump({"object_key": object_key, "upload_url": url, "method": "PUT",
                                         "expires_in": UPLOAD_URL_SECONDS,
-                                        "max_bytes": config().max_file_bytes})), 201
+                                        "max_bytes": config().jobs.max_file_bytes})), 201

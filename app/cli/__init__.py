@@ -9,11 +9,11 @@ Adding a command: write it in its area's module (or a new one) and name it in ``
 from __future__ import annotations
 
 import importlib
-import os
 
 import click
 
 from app.cli.context import CliContext
+from app.config import LoggingConfig
 
 # command name -> "module:attribute"
 COMMANDS = {
@@ -53,12 +53,12 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup)
-@click.option("--log-level", default=lambda: os.environ.get("PAGEMILL_LOG_LEVEL", "WARNING"),
-              show_default="WARNING")
+@click.option("--log-level", default=lambda: LoggingConfig.from_env().level,
+              show_default=LoggingConfig.level)
 @click.pass_context
 def main(ctx: click.Context, log_level: str) -> None:
     """pagemill: document ingestion and hybrid search on one PostgreSQL."""
     from app.infra import logs
 
-    logs.configure(log_level.upper())
+    logs.configure(log_level.upper(), LoggingConfig.from_env().format)
     ctx.obj = CliContext()

@@ -40,7 +40,7 @@ def bm25_refresh(cli: CliContext, tenant: str | None) -> None:
             tenants = indexed_tenants(conn)
     for tenant_id in tenants:
         with runtime.engine.begin() as conn:
-            n = refresh_impacts(conn, tenant_id, k1=cli.config.bm25_k1, b=cli.config.bm25_b)
+            n = refresh_impacts(conn, tenant_id, k1=cli.config.search.k1, b=cli.config.search.b)
         click.echo(f"tenant {tenant_id}: {n} postings refreshed")
 
 

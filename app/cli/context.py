@@ -53,7 +53,7 @@ class CliContext:
         from app.domain.auth import ensure_tenant
 
         with self.runtime.engine.begin() as conn:
-            return ensure_tenant(conn, name or self.config.default_tenant)
+            return ensure_tenant(conn, name or self.config.jobs.default_tenant)
 
 
 pass_cli = click.make_pass_decorator(CliContext)

@@ -97,7 +97,7 @@ def redacted(checks: Iterable[Check], secrets: Iterable[str] = ()) -> Iterator[C
 
 def _url_secrets(config: Config) -> list[str]:
     """The passwords of the URLs this deployment is configured with, as written and decoded."""
-    urls = [config.database_url, config.broker_url, config.storage_url, config.s3_endpoint_url,
+    urls = [config.database.url, config.broker.url, config.storage_url, config.storage.endpoint_url,
             *(os.environ.get(name) for name in URL_VARIABLES)]
     found = []
     for url in urls:
@@ -161,8 +161,8 @@ def _database_url(config: Config) -> str:
     pagemill does for it, on first use)."""
     from app.runtime import Runtime
 
-    if config.database_url:
-        return config.database_url
+    if config.database.url:
+        return config.database.url
     return Runtime(config).database_url
 
 
@@ -173,7 +173,7 @@ def _database_checks(config: Config) -> Iterator[Check]:
     from app.config import to_libpq_url
     from app.infra.embedded import DatabaseUnavailable, check_vector_extension
 
-    if config.database_url is None:
+    if config.database.url is None:
         where = (f"the embedded PostgreSQL in {config.pgdata} (DATABASE_URL is unset; pagemill "
                  "starts it and migrates it; set DATABASE_URL to use a server of your own)")
     else:
@@ -217,17 +217,17 @@ def _schema_checks(engine: Engine) -> Iterator[Check]:
 def _broker_check(config: Config, engine: Engine | None) -> Check:
     """BROKER_URL's broker accepts a connection; without BROKER_URL, the broker is pagemill's
     transport on the database, whose tables must be there."""
-    if config.broker_url:
+    if config.broker.url:
         from kombu.utils.url import maybe_sanitize_url
 
         from app.services.readiness import connect_broker, missing_broker_client
 
-        shown = maybe_sanitize_url(config.broker_url)  # never a password
-        missing = missing_broker_client(config.broker_url)
+        shown = maybe_sanitize_url(config.broker.url)  # never a password
+        missing = missing_broker_client(config.broker.url)
         if missing is not None:
             return Check("broker", False, True, f"{missing} (BROKER_URL is {shown})")
         try:
-            connect_broker(config.broker_url, CONNECT_TIMEOUT)
+            connect_broker(config.broker.url, CONNECT_TIMEOUT)
         except ImportError as exc:  # a transport's library kombu names itself
             package = exc.name or _first_line(exc)
             return Check("broker", False, True, f"the {package} Python package is not installed: "
@@ -256,7 +256,7 @@ def _storage_check(config: Config) -> Check:
     key = f"doctor/probe-{uuid.uuid4().hex}"
     data = os.urandom(32)
     try:
-        storage = open_storage(config.storage_url, config.s3_endpoint_url, config.s3_region)
+        storage = open_storage(config.storage_url, config.storage.endpoint_url, config.storage.region)
         storage.put(key, data)
         try:
             read = storage.get(key)

@@ -77,7 +77,7 @@ def ingest(cli: CliContext, paths: tuple[str, ...], jsonl: str | None, tenant: s
         if not documents:
             raise click.ClickException("nothing to ingest")
         try:
-            job_id = submit_job(cli.runtime, tenant_id, documents, batch_size or cli.config.batch_size)
+            job_id = submit_job(cli.runtime, tenant_id, documents, batch_size or cli.config.jobs.batch_size)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
     except BaseException:

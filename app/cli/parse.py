@@ -96,21 +96,21 @@ def parse(cli: CliContext, paths: tuple[str, ...], as_json: bool, password: str 
     from extractors.isolation import InProcessExtractor, IsolatedExtractor
 
     config = cli.config
-    isolated = config.extract_isolation if isolation is None else isolation
+    isolated = config.extraction.isolation if isolation is None else isolation
     options = config.extract_options(password)
     # In-process parsing shares one interpreter, so more than one at a time gains nothing.
     parsers = min(jobs, len(paths)) if isolated else 1
     idle: queue.SimpleQueue[Extractor] = queue.SimpleQueue()
     made: list[Extractor] = []
     for _ in range(parsers):
-        made.append(IsolatedExtractor(memory_limit_bytes=config.extract_memory_limit) if isolated
+        made.append(IsolatedExtractor(memory_limit_bytes=config.extraction.memory_limit) if isolated
                     else InProcessExtractor())
         idle.put(made[-1])
 
     def run(path: str) -> tuple[dict[str, Any], ExtractionResult | None]:
         extractor = idle.get()
         try:
-            return _parse_one(path, extractor, options, config.extract_hard_timeout)
+            return _parse_one(path, extractor, options, config.extraction.hard_timeout)
         finally:
             idle.put(extractor)
 

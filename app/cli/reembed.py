@@ -28,7 +28,7 @@ def reembed(cli: CliContext, tenant: str, embedder: str | None, force: bool) -> 
     from indexing import tenant_embedders
     from indexing.embedding import embed, embedder_in_use
 
-    target = embedder or cli.config.embedder
+    target = embedder or cli.config.embedding.embedder
     if embedder_in_use(target) != target:
         raise click.ClickException(f"the {target} embedder cannot run here (see the warning above); "
                                    "nothing was changed")

@@ -41,7 +41,7 @@ class BulkPolicy:
 
     @classmethod
     def from_config(cls, config: Config) -> BulkPolicy:
-        return cls(share=config.hnsw_bulk_share, min_chunks=config.hnsw_bulk_min_chunks)
+        return cls(share=config.bulk_loads.share, min_chunks=config.bulk_loads.min_chunks)
 
 
 def expected_chunks(job_documents: int, chunks: float, documents: float) -> float:

@@ -74,7 +74,7 @@ class RatePolicy:
 
 def policy_for(per_minute: int, burst: int | None) -> RatePolicy:
     """The policy of a key allowed ``per_minute``; the burst is ``burst``, or when not set a
-    minute's worth (see Config.rate_limit_burst)."""
+    minute's worth (see LimitsConfig.rate_limit_burst)."""
     return RatePolicy(per_minute=per_minute, burst=max(1, burst or per_minute))
 
 

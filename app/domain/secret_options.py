@@ -187,8 +187,8 @@ def _keys(config: Config | None) -> list[bytes]:
 
     if config is None:
         raise SecretKeyUnavailable(_NO_KEY)
-    if config.secret_key:
-        keys = [k.strip().encode() for k in config.secret_key.split(",") if k.strip()]
+    if config.secrets.key:
+        keys = [k.strip().encode() for k in config.secrets.key.split(",") if k.strip()]
         try:
             for key in keys:
                 Fernet(key)

@@ -31,6 +31,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from app.config import WebhooksConfig
 from app.domain.jobs import is_uuid
 from app.domain.rows import from_row
 from app.domain.statements import webhooks as sql
@@ -216,8 +217,8 @@ class SenderShares:
     """How many attempts may be in flight at once, counted over every sender: per tenant, per
     endpoint, and per endpoint whose breaker tripped (half-open: one probe at a time)."""
 
-    tenant: int = 16
-    endpoint: int = 16
+    tenant: int = WebhooksConfig.tenant_concurrency
+    endpoint: int = WebhooksConfig.endpoint_concurrency
     tripped_endpoint: int = 1
 
 

@@ -182,9 +182,9 @@ def check_vector_extension(database_url: str) -> None:
 
 def resolve_database_url(config: Config) -> str:
     """A SQLAlchemy URL for the configured database, starting the embedded server if needed."""
-    if config.database_url:
-        check_vector_extension(config.database_url)
-        return config.database_url
+    if config.database.url:
+        check_vector_extension(config.database.url)
+        return config.database.url
     url = start_embedded(config.pgdata)
     # Child processes (workers started by the CLI) find the same server through the environment.
     os.environ.setdefault("PAGEMILL_HOME", str(config.home))

@@ -19,7 +19,6 @@ own, and an ANSI sequence can rewrite what an operator's terminal shows.
 from __future__ import annotations
 
 import logging
-import os
 import re
 import sys
 from collections.abc import MutableMapping
@@ -112,8 +111,9 @@ def _json_formatter() -> logging.Formatter:
 
 
 def log_format(explicit: str | None = None) -> str:
-    """The format asked for, else ``PAGEMILL_LOG_FORMAT``, else by whether stderr is a terminal."""
-    chosen = (explicit or os.environ.get("PAGEMILL_LOG_FORMAT") or "").strip().lower()
+    """The format asked for (``PAGEMILL_LOG_FORMAT``: ``LoggingConfig.format``), else by whether
+    stderr is a terminal."""
+    chosen = (explicit or "").strip().lower()
     if not chosen:
         return "text" if sys.stderr.isatty() else "json"
     if chosen not in FORMATS:

@@ -33,15 +33,13 @@ import logging
 import socket
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin, urlsplit
 
 import certifi
 import idna
 import urllib3
 
-if TYPE_CHECKING:
-    from app.config import Config
+from app.config import Config, JobsConfig, UrlFetchConfig
 
 log = logging.getLogger(__name__)
 
@@ -57,18 +55,19 @@ class FetchError(Exception):
 
 @dataclass(frozen=True)
 class UrlPolicy:
-    allow_http: bool = False
-    allow_loopback: bool = False
-    max_bytes: int = 50 * 1024 * 1024
-    connect_timeout: float = 5.0
-    read_timeout: float = 30.0
+    # The defaults are the settings' own (app/config.py).
+    allow_http: bool = UrlFetchConfig.allow_http
+    allow_loopback: bool = UrlFetchConfig.allow_loopback
+    max_bytes: int = JobsConfig.max_file_bytes
+    connect_timeout: float = UrlFetchConfig.connect_timeout
+    read_timeout: float = UrlFetchConfig.read_timeout
     max_redirects: int = 5
 
     @classmethod
     def from_config(cls, config: Config) -> UrlPolicy:
-        return cls(allow_http=config.url_allow_http, allow_loopback=config.url_allow_loopback,
-                   max_bytes=config.max_file_bytes, connect_timeout=config.url_connect_timeout,
-                   read_timeout=config.url_read_timeout)
+        return cls(allow_http=config.urls.allow_http, allow_loopback=config.urls.allow_loopback,
+                   max_bytes=config.jobs.max_file_bytes, connect_timeout=config.urls.connect_timeout,
+                   read_timeout=config.urls.read_timeout)
 
 
 @dataclass(frozen=True)

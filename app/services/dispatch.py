@@ -33,7 +33,7 @@ def dispatch(runtime: Runtime) -> int:
     """Admit what has a free slot and publish it; how many batches were published."""
     config = runtime.config
     with runtime.engine.begin() as conn:
-        admitted = admission.admit(conn, config.key_concurrency, config.key_concurrency_heavy)
+        admitted = admission.admit(conn, config.limits.concurrency, config.limits.concurrency_heavy)
     return publish_admitted(runtime, admitted)
 
 

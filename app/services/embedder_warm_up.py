@@ -30,7 +30,7 @@ def warm_up(runtime: Runtime) -> list[str]:
     began = time.monotonic()
     with runtime.engine.connect() as conn:
         pinned = tenant_embedders.pinned_embedders(conn)
-    names = list(dict.fromkeys([runtime.config.embedder, *pinned]))
+    names = list(dict.fromkeys([runtime.config.embedding.embedder, *pinned]))
     for name in names:
         embedding.embedder_in_use(name)
     log.info("embedders loaded before the first search",

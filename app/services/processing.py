@@ -150,8 +150,8 @@ def still_wanted(engine: Engine, doc_id: str) -> bool:
 
 
 def content_hash(sha256: str, config: Config) -> str:
-    recipe = (f"{sha256}|{PIPELINE_VERSION}|{config.chunk_max_tokens}|{config.chunk_overlap_tokens}"
-              f"|{config.chunker}|{config.media_window_seconds}|{config.media_window_overlap_seconds}")
+    recipe = (f"{sha256}|{PIPELINE_VERSION}|{config.chunking.max_tokens}|{config.chunking.overlap_tokens}"
+              f"|{config.chunking.chunker}|{config.media.window_seconds}|{config.media.window_overlap_seconds}")
     return hashlib.sha256(recipe.encode()).hexdigest()
 
 
@@ -262,7 +262,7 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
     reservation = None
     if recording:  # minutes per piece at a provider: the shared cool-downs, the media limit
         if clock.media_batch:
-            clock.allow(doc.id, config.media_time_limit)
+            clock.allow(doc.id, config.media.time_limit)
         with engine.connect() as conn:
             cooling = {c.provider: c.until for c in provider_cooldowns.active(conn)}
         # Its seconds against the key's daily limit, before any provider hears it.
@@ -270,7 +270,7 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
     options = config.extract_options(password=password if isinstance(password, str) else None,
                                      cooling_until=cooling,
                                      transcribe_at_most=reservation.seconds if reservation else None)
-    limit = config.media_time_limit if recording and clock.media_batch else config.extract_hard_timeout
+    limit = config.media.time_limit if recording and clock.media_batch else config.extraction.hard_timeout
     if doc.mime_type == MIME_RECORD:
         # A record is JSON this service staged: parsing it runs no native code and no
         # third-party parser, so a child process would isolate nothing (and cost a round trip).
@@ -286,7 +286,7 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
         raise
     _record_cooldowns(engine, doc, result.attempts)
     metrics.observe_stage("extract", time.monotonic() - began)
-    metrics.observe_ocr(result.attempts, config.ocr_engines)
+    metrics.observe_ocr(result.attempts, config.extraction.ocr_engines)
     transcription_metering.settle(engine, doc, reservation, result)
     transcription_metering.charge_attachments(engine, doc, result)
     log.info("document extracted", extra={**_fields(doc), "extractor": result.extractor,
@@ -360,27 +360,27 @@ def prepare_result(doc: WorkDocument, result: ExtractionResult, config: Config) 
     """Chunks and index identity for an extraction result (local or from a provider)."""
     began = time.monotonic()
     chars = sum(len(page.markdown) for page in result.pages)
-    if chars > config.max_text_chars:
+    if chars > config.processing.max_text_chars:
         raise ExtractionError("too_large", f"the document's text has {chars} characters; the "
-                              f"limit is {config.max_text_chars} (PAGEMILL_MAX_TEXT_CHARS)")
+                              f"limit is {config.processing.max_text_chars} (PAGEMILL_MAX_TEXT_CHARS)")
     timed = result.signals.get("segments") if result.route == "media" else None
     if timed:  # a transcript: whole segments in time windows, each chunk with its times
         chunks = chunk_transcript([(float(t["start"]), float(t["end"]), str(t["text"])) for t in timed],
-                                  config.media_window_seconds, config.media_window_overlap_seconds,
-                                  config.chunk_max_tokens)
+                                  config.media.window_seconds, config.media.window_overlap_seconds,
+                                  config.chunking.max_tokens)
     else:
         segments = [(page.markdown, page.number) for page in result.pages]
-        breaker = similarity_breaks if config.chunker == "semantic" else None
-        chunks = chunk_markdown(segments, max_tokens=config.chunk_max_tokens,
-                                overlap_tokens=config.chunk_overlap_tokens, breaker=breaker)
+        breaker = similarity_breaks if config.chunking.chunker == "semantic" else None
+        chunks = chunk_markdown(segments, max_tokens=config.chunking.max_tokens,
+                                overlap_tokens=config.chunking.overlap_tokens, breaker=breaker)
     if not chunks:
         raise ExtractionError("empty", "no text could be extracted from the document")
     regions = {page.number: page_regions(page.markdown, page.number, page.size, page.blocks)
                for page in result.pages if page.number is not None and page.blocks}
     chunks = with_boxes(chunks, {n: r for n, r in regions.items() if r})
-    if len(chunks) > config.max_chunks:
+    if len(chunks) > config.processing.max_chunks:
         raise ExtractionError("too_large", f"the document makes {len(chunks)} chunks; the limit "
-                              f"is {config.max_chunks} (PAGEMILL_MAX_CHUNKS)")
+                              f"is {config.processing.max_chunks} (PAGEMILL_MAX_CHUNKS)")
     assert doc.sha256 is not None, "a document is prepared only once its bytes are stored"
     indexed = store.IndexedDocument(
         tenant_id=doc.tenant_id, external_id=doc.external_id, source_document_id=doc.id,
@@ -405,7 +405,7 @@ def process_batch(
             # submits the batch and polls it without holding this worker.
             provider_batch = provider_batches.hand_over(
                 conn, job_id, batch_no, [d.id for d in docs], str(job_options["provider"]),
-                config.provider_window_seconds)
+                config.ocr_provider.window_seconds)
             jobs.finish_batch(conn, job_id, batch_no)
             log.info("batch handed to provider", extra={"job_id": job_id, "provider_batch": provider_batch,
                                                         "batch_id": f"{job_id}:{batch_no}"})
@@ -415,7 +415,7 @@ def process_batch(
                                      "documents": len(docs)})
     failed = unchanged = 0
     prepared: list[Prepared] = []
-    clock = DocumentClock(config.document_time_budget, media_batch=media_batch)
+    clock = DocumentClock(config.processing.document_time_budget, media_batch=media_batch)
     # What is indexed under these ids already, read once: only a document whose content is
     # there pays for the adoption's transaction (a first ingest has none).
     with engine.connect() as conn:
@@ -444,7 +444,7 @@ def process_batch(
                 log.info("document cancelled during extraction", extra=_fields(doc))
                 continue
             report = {"attempts": [asdict(a) for a in exc.attempts]} if exc.attempts else None
-            metrics.observe_ocr(exc.attempts, config.ocr_engines)
+            metrics.observe_ocr(exc.attempts, config.extraction.ocr_engines)
             failed += _fail(engine, doc, exc.code, exc.message, report)
             continue
         except Exception as exc:  # an engine bug must fail its document, not the batch
@@ -569,7 +569,7 @@ def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared], cloc
     parts: dict[int, list[tuple[int, np.ndarray]]] = defaultdict(list)
     dropped: set[int] = set()
     timed_out = start = 0
-    batch = max(1, config.embedding_batch_size)
+    batch = max(1, config.embedding.batch_size)
     step = max(EMBED_MIN_WINDOW, batch // 2)  # the first window: the throughput is not known yet
     while start < len(texts):
         embedder = used[texts[start][0]]
@@ -663,7 +663,7 @@ def _index_together(engine: Engine, config: Config, prepared: list[Prepared], ve
                         chosen.append(i)
                 writes = [store.DocumentWrite(prepared[i].indexed, prepared[i].chunks, vectors[i])
                           for i in chosen]
-                store.replace_documents(conn, writes, k1=config.bm25_k1, b=config.bm25_b,
+                store.replace_documents(conn, writes, k1=config.search.k1, b=config.search.b,
                                         embedder=embedders[tenant])
                 completions = [_completion(prepared[i]) for i in chosen]
                 if jobs.complete_documents(conn, completions) != {prepared[i].doc.id for i in chosen}:
@@ -695,7 +695,7 @@ def _index_one(engine: Engine, config: Config, item: Prepared, vectors: np.ndarr
                     if not jobs.lock_for_commit(conn, item.doc.id):
                         raise _NoLongerInProgress
                     store.replace_document(conn, item.indexed, item.chunks, vectors,
-                                           k1=config.bm25_k1, b=config.bm25_b, embedder=embedder)
+                                           k1=config.search.k1, b=config.search.b, embedder=embedder)
                     if not jobs.complete_document(conn, _completion(item)):
                         raise _NoLongerInProgress
                 return True, 0

@@ -99,7 +99,8 @@ def reserve(engine: Engine, doc: WorkDocument, data: bytes, config: Config) -> R
     if seconds is None:
         return None
     with engine.begin() as conn:
-        outcome = transcription_quota.reserve(conn, doc.job_id, seconds, config.transcription_seconds_per_day)
+        outcome = transcription_quota.reserve(conn, doc.job_id, seconds,
+                                              config.limits.transcription_seconds_per_day)
     if isinstance(outcome, Refusal):
         raise ExtractionError("quota_exceeded", outcome.message())
     if outcome is None:
