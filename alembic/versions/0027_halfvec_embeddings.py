@@ -5,8 +5,10 @@ A 384-d ``vector`` takes 1,544 bytes per chunk, a ``halfvec`` 776: the heap and 
 keeps a copy of every vector in its nodes) shrink to about half, so twice the chunks fit in
 shared buffers.  The embedder's float32 output is rounded to float16 when written (11
 significant bits); queries are cast to ``halfvec`` too, so that the operator is
-``halfvec <=> halfvec``, the one the graph answers.  Measured (issue 33): recall@10 against
-exact search and nDCG@10 on SciFact test and Cranfield stay within the issue's bounds.
+``halfvec <=> halfvec``, the one the graph answers.  Measured on 2026-12-03 by converting
+ingested indexes in place (issue 33): nDCG@10 on SciFact test unchanged in every mode (BM25
+0.6793, dense 0.6542, hybrid 0.7302), on Cranfield BM25 and hybrid unchanged, dense 0.3719 ->
+0.3723.
 
 The column is converted in place (the table is rewritten once, under an ACCESS EXCLUSIVE lock),
 then the graph is built again over the converted vectors: the old graph's operator class
