@@ -62,7 +62,7 @@ WITH new_chunks AS (
                         page_end, token_count, bm25_length, embedding, boxes, start_s, end_s)
     SELECT :tenant, u.sdid, u.no, u.body,
            CASE WHEN u.path = '' THEN '{}'::text[] ELSE string_to_array(u.path, E'\\x1f') END,
-           u.page_start, u.page_end, u.tokens, u.length, CAST(u.vec AS vector),
+           u.page_start, u.page_end, u.tokens, u.length, CAST(u.vec AS halfvec),
            CAST(u.boxes AS jsonb), u.start_s, u.end_s
     FROM unnest(CAST(:sdids AS bigint[]), CAST(:nos AS int[]), CAST(:bodies AS text[]),
                 CAST(:paths AS text[]), CAST(:page_starts AS int[]), CAST(:page_ends AS int[]),

@@ -55,7 +55,7 @@ _CHUNKS_BY_ID = text("SELECT id, text, heading_path FROM chunks WHERE id = ANY(C
 
 #: New vectors for chunks by id (one statement per window, unnest).
 _WRITE_VECTORS = text("""
-UPDATE chunks c SET embedding = CAST(u.vec AS vector)
+UPDATE chunks c SET embedding = CAST(u.vec AS halfvec)
 FROM unnest(CAST(:ids AS bigint[]), CAST(:vectors AS text[])) AS u(id, vec)
 WHERE c.id = u.id
 """)

@@ -12,8 +12,9 @@ import time
 
 from sqlalchemy import Engine, text
 
-# As in the initial migration.
-HNSW_DEFINITION = ("chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) "
+# As migration 0027 builds it: half-precision vectors (the column is halfvec), cosine distance.
+# The one definition every rebuild uses (bulk loads, `pagemill hnsw build`, bench/search.py).
+HNSW_DEFINITION = ("chunks_embedding_hnsw ON chunks USING hnsw (embedding halfvec_cosine_ops) "
                    "WITH (m = 16, ef_construction = 64)")
 #: The graph built without blocking writes (ingest and search go on).
 _CREATE = text(f"CREATE INDEX CONCURRENTLY {HNSW_DEFINITION}")

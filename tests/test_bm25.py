@@ -644,7 +644,7 @@ def test_dense_search_stays_exact_while_the_hnsw_graph_is_rebuilt(engine, tenant
         # tenant's chunks among its ef_search nearest of all tenants' (other tests' too).
         conn.execute(text("SET LOCAL enable_indexscan = off"))
         exact = conn.execute(text("SELECT id FROM chunks WHERE tenant_id = :t "
-                                  "ORDER BY embedding <=> CAST(:q AS vector), id LIMIT 5"),
+                                  "ORDER BY embedding <=> CAST(:q AS halfvec), id LIMIT 5"),
                              {"t": tenant, "q": vector_literal(query)}).scalars().all()
     assert hnsw_state(engine) == "ready"
     try:

@@ -204,7 +204,8 @@ def test_reembed_moves_every_vector_and_the_pin_in_one_step(engine, tenant) -> N
         recorded = set(conn.execute(text("SELECT embedder FROM search_documents WHERE tenant_id = :t"),
                                     {"t": tenant}).scalars())
     assert len(vectors) == 6 and recorded == {"onnx-int8"}
-    assert all(np.allclose(np.array(json.loads(v)), new, atol=1e-6) for v in vectors)
+    # Stored in half precision (halfvec, migration 0027): each value the nearest float16.
+    assert all(np.allclose(np.array(json.loads(v)), new.astype(np.float16), atol=1e-6) for v in vectors)
     # Old vectors are refused from now on.
     with pytest.raises(tenant_embedders.EmbedderChanged):
         _index(engine, tenant, "doc1", "text 1 again", _unit(1), "torch")

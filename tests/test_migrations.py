@@ -127,3 +127,95 @@ def test_migration_0026_renames_the_jobs_handed_column_keeping_its_values(scratc
     with engine.connect() as conn:
         kept = text("SELECT count(*) FROM jobs WHERE published_at IS NOT NULL")
         assert conn.execute(kept).scalar_one() == 1
+
+
+_COLUMN = text("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+               "WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'")
+_GRAPH = text("SELECT pg_get_indexdef('chunks_embedding_hnsw'::regclass)")
+
+
+def _fill_vectors(url: str, vectors: np.ndarray) -> str:
+    """One chunk per vector, written as float32 ``vector`` rows (the layout before 0027)."""
+    with get_engine(url).begin() as conn:
+        tenant = str(conn.execute(text("INSERT INTO tenants (name) VALUES ('v') RETURNING id")).scalar_one())
+        for i, vector in enumerate(vectors):
+            sdid = conn.execute(text("""
+                INSERT INTO search_documents (tenant_id, external_id, content_sha256, chunk_count)
+                VALUES (:t, :e, 'x', 1) RETURNING id"""), {"t": tenant, "e": f"d{i}"}).scalar_one()
+            conn.execute(text("""
+                INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, token_count,
+                                    bm25_length, embedding)
+                VALUES (:t, :sd, 0, 'x', 1, 1, CAST(:v AS vector))"""),
+                {"t": tenant, "sd": sdid, "v": vector_literal(vector)})
+    return tenant
+
+
+def _stored(url: str) -> dict[str, np.ndarray]:
+    with get_engine(url).connect() as conn:
+        rows = conn.execute(text("""
+            SELECT sd.external_id, CAST(c.embedding AS real[]) AS v
+            FROM chunks c JOIN search_documents sd ON sd.id = c.search_document_id"""))
+        return {r.external_id: np.array(r.v, dtype=np.float32) for r in rows}
+
+
+def _dense(url: str, tenant: str, query: np.ndarray) -> list[str]:
+    with get_engine(url).begin() as conn:
+        return [h.document_id for h in search(conn, tenant, "q", k=5, mode="dense", collapse=False,
+                                              query_vector=query, snippets=False)]
+
+
+def test_migration_0027_turns_the_vectors_and_their_graph_into_halfvec_and_back(scratch_database):
+    from indexing.vector_index import build_hnsw, drop_hnsw
+
+    rng = np.random.default_rng(26)
+    vectors = rng.standard_normal((40, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    upgrade_schema(scratch_database, "0026")
+    tenant = _fill_vectors(scratch_database, vectors)
+    engine = get_engine(scratch_database)
+    with engine.connect() as conn:
+        assert conn.execute(_COLUMN).scalar_one() == "vector(384)"
+    # The query nearest to d7, then d3: the order must survive the rounding to float16.
+    query = vectors[7] + 0.5 * vectors[3]
+    before = _dense(scratch_database, tenant, query)
+    assert before[:2] == ["d7", "d3"]
+    written = _stored(scratch_database)
+
+    upgrade_schema(scratch_database, "0027")
+    with engine.connect() as conn:
+        assert conn.execute(_COLUMN).scalar_one() == "halfvec(384)"
+        assert "USING hnsw (embedding halfvec_cosine_ops)" in conn.execute(_GRAPH).scalar_one()
+    halved = _stored(scratch_database)
+    assert len(halved) == 40
+    for key, vector in written.items():  # each value the nearest float16
+        assert np.array_equal(halved[key], vector.astype(np.float16).astype(np.float32))
+    assert _dense(scratch_database, tenant, query) == before
+    # The runtime's rebuild (bulk loads, `pagemill hnsw build`) makes the graph the migration made.
+    with engine.connect() as conn:
+        migrated = conn.execute(_GRAPH).scalar_one()
+    assert drop_hnsw(engine) and build_hnsw(engine) > 0
+    with engine.connect() as conn:
+        assert conn.execute(_GRAPH).scalar_one() == migrated
+
+    downgrade_schema(scratch_database, "0026")
+    with engine.connect() as conn:
+        assert conn.execute(_COLUMN).scalar_one() == "vector(384)"
+        assert "USING hnsw (embedding vector_cosine_ops)" in conn.execute(_GRAPH).scalar_one()
+    restored = _stored(scratch_database)
+    assert all(np.array_equal(restored[k], v) for k, v in halved.items())  # float16 is exact in float32
+    assert _dense(scratch_database, tenant, query) == before
+
+
+def test_migration_0027_leaves_a_graph_dropped_for_a_bulk_load_to_the_load(scratch_database):
+    from indexing.vector_index import build_hnsw, drop_hnsw, hnsw_state
+
+    upgrade_schema(scratch_database, "0026")
+    engine = get_engine(scratch_database)
+    assert drop_hnsw(engine)
+    upgrade_schema(scratch_database, "0027")
+    with engine.connect() as conn:
+        assert conn.execute(_COLUMN).scalar_one() == "halfvec(384)"
+    assert hnsw_state(engine) == "absent"
+    assert build_hnsw(engine) >= 0 and hnsw_state(engine) == "ready"  # the runtime's definition fits
+    with engine.connect() as conn:
+        assert "USING hnsw (embedding halfvec_cosine_ops)" in conn.execute(_GRAPH).scalar_one()

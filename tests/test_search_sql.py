@@ -115,3 +115,19 @@ def test_both_writers_store_the_function_at_weight_one_as_the_formula_gave_it(en
         assert all(r.impact == r.by_function == r.by_formula for r in rows)
         assert {(r.impact_k1, r.impact_b) for r in rows} == {k1_b}
     assert [r.impact for r in written] != [r.impact for r in rewritten]
+
+
+def test_dense_search_orders_by_the_hnsw_graph(engine, tenant):
+    """The distance is the column's own operator (halfvec <=> halfvec since migration 0027), so
+    the graph can answer ORDER BY distance: with sorting and plain scans priced out the plan
+    still finds a way, and it is the graph (a distance it cannot answer, such as one over the
+    column cast back to vector, leaves only a sort)."""
+    with engine.begin() as conn:
+        _index(conn, tenant, "a", "alpha beta", DEFAULTS.k1, DEFAULTS.b)
+        for setting in ("enable_sort", "enable_seqscan", "enable_bitmapscan"):
+            conn.execute(text(f"SET LOCAL {setting} = off"))
+        binds = {**bind_parameters(tenant, ["alpha"], 10, False, DEFAULTS),
+                 "qvec": store.vector_literal(np.full(384, 0.05, dtype=np.float32))}
+        for mode in ("dense", "hybrid"):
+            plan = _plan(conn, build_sql(mode, False, False, rounds=DEFAULTS.bm25_rounds), binds)
+            assert "Index Scan using chunks_embedding_hnsw" in plan, (mode, plan)

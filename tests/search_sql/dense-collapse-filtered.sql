@@ -5,7 +5,7 @@ dense AS (
     SELECT chunk_id, 1.0::float8 - distance AS score,
            row_number() OVER (ORDER BY distance, chunk_id) AS rank
     FROM (
-        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS vector) AS distance
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance
         FROM chunks c
         JOIN search_documents fsd ON fsd.id = c.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))

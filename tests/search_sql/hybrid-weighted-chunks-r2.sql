@@ -5,7 +5,7 @@ dense AS (
     SELECT chunk_id, 1.0::float8 - distance AS score,
            row_number() OVER (ORDER BY distance, chunk_id) AS rank
     FROM (
-        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS vector) AS distance
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance
         FROM chunks c
         WHERE c.tenant_id = :tenant
         ORDER BY distance
