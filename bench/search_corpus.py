@@ -7,7 +7,7 @@ each system's top-10 is checked against:
 
 - BM25 (Okapi, Lucene's IDF, query terms weighted by their count in the query, as
   ``indexing/sql/bm25.sql`` does) at any k1/b, over a sparse term-frequency matrix;
-- dense: cosine similarity by brute force over the same float32 vectors;
+- dense: cosine similarity by brute force over the same vectors (stored in half precision, read as float32);
 - hybrid: each fusion recomputed from the exact branches (pagemill's weighted min-max fusion
   over top-N candidates, LanceDB's RRF over top-k).
 
@@ -36,7 +36,7 @@ _TIE = 1e-5
 class Corpus:
     ids: np.ndarray  # chunk ids, ascending (int64)
     texts: list[str]  # each chunk's terms, separated by single spaces
-    vectors: np.ndarray  # (n, d) float32, as stored
+    vectors: np.ndarray  # (n, d): the stored half-precision values, as float32
     tf: sparse.csc_matrix  # (n, vocabulary + 1) term frequencies, column = the term's number
     lengths: np.ndarray  # terms per chunk (BM25's document length)
 
@@ -66,7 +66,7 @@ def read_corpus(engine: Engine, tenant: str) -> Corpus:
             for chunk_id, body, vector in cur:
                 ids.append(chunk_id)
                 texts.append(body)
-                vectors.append(vector.to_numpy())  # pgvector.Vector
+                vectors.append(vector.to_numpy())  # pgvector.HalfVector (float16 values)
         conn.commit()
     finally:
         raw.close()

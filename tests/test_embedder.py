@@ -162,8 +162,8 @@ def test_the_first_document_pins_its_tenant_and_other_vectors_are_refused(engine
 
 def test_workers_embed_a_pinned_tenant_with_its_embedder_not_their_own(engine, tenant, monkeypatch) -> None:
     from app.domain.auth import ensure_tenant
-    from indexing import tenant_embedders
     from app.services import processing
+    from indexing import tenant_embedders
 
     monkeypatch.setattr(processing, "embedder_in_use", lambda name=None: name or "onnx-int8")
     with engine.begin() as conn:
