@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # The suite in tiers (`pytest -m unit`, `-m db`, `-m system`; `.ci/test` runs unit first, then
 # the rest).  Each test is in exactly one, decided at collection:
 #   system - it starts child processes (workers, servers, the parser process, ffmpeg, LibreOffice,
-#            tesseract, a browser) or runs a whole corpus: through a fixture of SYSTEM_FIXTURES,
+#            tesseract, a browser), runs a whole corpus or loads a neural model (seconds before
+#            its first assertion): through a fixture of SYSTEM_FIXTURES,
 #            or marked `@pytest.mark.system` when it starts them itself (a unit-tier test that
 #            starts a process fails, saying so: `_unit_tests_start_no_process`);
 #   db     - it reaches the real PostgreSQL (the `database_url` fixture, directly or through
@@ -42,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TIERS = {
     "unit": "no database, no child processes: the fast tier",
     "db": "a real PostgreSQL, in this process",
-    "system": "child processes (workers, servers, the parser process, external tools) or a whole corpus",
+    "system": ("child processes (workers, servers, the parser process, external tools), a whole corpus "
+               "or a neural model loaded"),
 }
 SYSTEM_FIXTURES = frozenset({"worker"})
 

@@ -1,3 +1,5 @@
+import pytest
+
 from indexing.chunking import chunk_markdown
 from indexing.tokens import SPECIAL_TOKENS, count_tokens
 
@@ -76,6 +78,7 @@ def test_tables_stay_whole_in_chunks_of_their_own_and_are_described_for_embeddin
     assert "Revenue" in tables[0].context_text and "| Q1 2000 |" in tables[0].context_text
 
 
+@pytest.mark.system  # loads the embedding model
 def test_semantic_chunker_splits_where_the_topic_changes():
     from indexing.chunking import chunk_markdown
     from indexing.semantic import similarity_breaks

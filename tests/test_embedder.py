@@ -51,6 +51,7 @@ def fresh_embedding(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @needs_onnx
+@pytest.mark.system  # exports and loads the ONNX models, and loads torch's
 @pytest.mark.parametrize("variant", onnx_embedder.VARIANTS)
 def test_onnx_vectors_match_torch(home: Path, reference: np.ndarray, variant: str) -> None:
     began = time.perf_counter()
