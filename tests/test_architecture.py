@@ -88,16 +88,18 @@ def test_app_imports_tasks_only_where_it_manages_workers() -> None:
 SQL_NOT_YET_IN_STATEMENTS: set[str] = set()
 
 
+def _is_literal_text_call(node: ast.AST) -> bool:
+    """``text(...)`` (or ``sa.text(...)``) on a literal or f-string: SQL written in place."""
+    return (isinstance(node, ast.Call) and bool(node.args)
+            and isinstance(node.func, ast.Name | ast.Attribute)
+            and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "text"
+            and isinstance(node.args[0], ast.Constant | ast.JoinedStr))
+
+
 def _literal_text_calls(path: Path) -> list[int]:
     """Lines of ``text(...)`` calls on a literal or f-string: SQL written in place."""
-    lines = []
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if (isinstance(node, ast.Call) and node.args
-                and isinstance(node.func, ast.Name | ast.Attribute)
-                and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "text"
-                and isinstance(node.args[0], ast.Constant | ast.JoinedStr)):
-            lines.append(node.lineno)
-    return lines
+    return [node.lineno for node in ast.walk(ast.parse(path.read_text(), filename=str(path)))
+            if _is_literal_text_call(node)]
 
 
 def _sql_in_place() -> list[str]:
@@ -155,10 +157,7 @@ def _sql_in_function_bodies(path: Path) -> list[str]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             inner = ast.Module(body=node.body, type_ignores=[])
             out += [f"{path.relative_to(ROOT)}:{n.lineno} writes SQL in {node.name}()"
-                    for n in ast.walk(inner) if isinstance(n, ast.Call) and n.args
-                    and isinstance(n.func, ast.Name | ast.Attribute)
-                    and (n.func.id if isinstance(n.func, ast.Name) else n.func.attr) == "text"
-                    and isinstance(n.args[0], ast.Constant | ast.JoinedStr)]
+                    for n in ast.walk(inner) if _is_literal_text_call(n)]
     return out
 
 
