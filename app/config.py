@@ -231,6 +231,10 @@ class ApiConfig(Group):
     # Event streams (GET /v1/jobs/<id>/events) open at once in one API process; the next is a
     # 503 with Retry-After.  A stream costs a thread and a socket, no database connection.
     max_event_streams: int = setting("PAGEMILL_MAX_EVENT_STREAMS", 500, read_int)
+    # A stream with nothing new sends a keep-alive comment (and re-reads its job) this often:
+    # below the idle timeout of every proxy in front of the API, and how soon a stream whose
+    # client went away is noticed (at its next write) and gives its slot back.
+    event_keepalive_seconds: float = setting("PAGEMILL_EVENT_KEEPALIVE_SECONDS", 15.0, read_float)
     max_request_bytes: int = setting("PAGEMILL_MAX_REQUEST_BYTES", 200 * 1024 * 1024, read_int)
     # JSON request bodies (and multipart ``options``) nested deeper than this are a 400,
     # refused before parsing: Python's parser recurses once per level.

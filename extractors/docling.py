@@ -42,15 +42,54 @@ def check_pdf_models(artifacts_path: str | None) -> None:
                                 f"{artifacts_path}")
 
 
+def _office_backends() -> tuple[type, type]:
+    """docling's Word and PowerPoint backends, never rasterising a drawing with LibreOffice.
+
+    Where LibreOffice is installed (it is here: it reads legacy Office formats), docling
+    renders every DrawingML shape and chart without an embedded image into a picture by
+    starting ``soffice`` once per shape, 1.5 s each: a Word file with 18 text boxes took 33 s,
+    and one with thousands of shapes would reach the hard time limit.  The picture is never
+    used here (the Markdown keeps no images, and the shapes' text is read either way), so
+    the converter is marked as looked for and absent.  docling has no option for this
+    (``render_chart_images`` covers charts only); tests/test_extractors.py fails if a later
+    docling starts LibreOffice anyway.
+    """
+    from docling.backend.mspowerpoint_backend import MsPowerpointDocumentBackend
+    from docling.backend.msword_backend import MsWordDocumentBackend
+
+    class WordBackend(MsWordDocumentBackend):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.docx_to_pdf_converter = None
+            self.docx_to_pdf_converter_init = True
+            self.display_drawingml_warning = False
+
+    class PowerpointBackend(MsPowerpointDocumentBackend):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.pptx_to_pdf_converter = None
+            self.pptx_to_pdf_converter_init = True
+
+    return WordBackend, PowerpointBackend
+
+
 @lru_cache(maxsize=2)
 def _converter(artifacts_path: str | None) -> Any:
     from docling.datamodel.base_models import InputFormat
     from docling.datamodel.pipeline_options import PdfPipelineOptions
-    from docling.document_converter import DocumentConverter, FormatOption, PdfFormatOption
+    from docling.document_converter import (
+        DocumentConverter,
+        FormatOption,
+        PdfFormatOption,
+        PowerpointFormatOption,
+        WordFormatOption,
+    )
 
     formats = [InputFormat.DOCX, InputFormat.PPTX, InputFormat.XLSX, InputFormat.HTML,
                InputFormat.CSV, InputFormat.MD]
-    options: dict[InputFormat, FormatOption] = {}
+    word, powerpoint = _office_backends()
+    options: dict[InputFormat, FormatOption] = {InputFormat.DOCX: WordFormatOption(backend=word),
+                                                InputFormat.PPTX: PowerpointFormatOption(backend=powerpoint)}
     if artifacts_path:
         formats.append(InputFormat.PDF)
         pdf = PdfPipelineOptions(artifacts_path=artifacts_path, do_ocr=False)

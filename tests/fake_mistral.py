@@ -23,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+import pypdfium2 as pdfium
+
 IMAGE_TEXT = "Text read from an image by the fake provider."
 
 
@@ -34,8 +36,6 @@ def _ocr(body: dict[str, Any], annotation: Any) -> dict[str, Any]:
     data = base64.b64decode(url.split(",", 1)[1])
     pages = []
     if document["type"] == "document_url":
-        import pypdfium2 as pdfium
-
         pdf = pdfium.PdfDocument(data)
         for index in range(len(pdf)):
             text = pdf[index].get_textpage().get_text_bounded()
@@ -50,6 +50,13 @@ def _ocr(body: dict[str, Any], annotation: Any) -> dict[str, Any]:
     if body.get("document_annotation_format") is not None:
         response["document_annotation"] = json.dumps(annotation)
     return response
+
+
+def _request_error(custom_id: str) -> dict[str, Any]:
+    """One line of a batch's error file: the request the service could not process."""
+    return {"id": str(uuid.uuid4()), "custom_id": custom_id,
+            "response": {"status_code": 422, "body": {"message": "document could not be processed"}},
+            "error": {"message": "document could not be processed", "code": 3310}}
 
 
 class FakeMistral:
@@ -104,12 +111,17 @@ class FakeMistral:
             request = json.loads(raw)
             custom_id = request["custom_id"]
             if custom_id in self.fail_ids:
-                errors.append({"id": str(uuid.uuid4()), "custom_id": custom_id,
-                               "response": {"status_code": 422,
-                                            "body": {"message": "document could not be processed"}},
-                               "error": {"message": "document could not be processed", "code": 3310}})
+                errors.append(_request_error(custom_id))
                 continue
-            body = _ocr(request["body"], self.annotation)
+            try:
+                body = _ocr(request["body"], self.annotation)
+            except pdfium.PdfiumError:
+                # As the real service does with a file it cannot read: that request fails, the
+                # batch succeeds.  (Raising here would print a traceback from the server thread
+                # on every poll, and CPython 3.11.7 parses source for the carets of a traceback
+                # with the ast module, whose state is shared between threads, gh-106905.)
+                errors.append(_request_error(custom_id))
+                continue
             output.append({"id": str(uuid.uuid4()), "custom_id": custom_id,
                            "response": {"status_code": 200, "body": body}, "error": None})
         job["output_file"] = self._file("output.jsonl", b"".join(
@@ -205,5 +217,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._json(200, self.fake._job_view(self.fake.jobs[job_id]))
             if parsed.path == "/v1/ocr":
                 self.fake.ocr_calls += 1
-                return self._json(200, _ocr(json.loads(body), self.fake.annotation))
+                try:
+                    return self._json(200, _ocr(json.loads(body), self.fake.annotation))
+                except pdfium.PdfiumError:
+                    return self._json(422, {"message": "document could not be processed"})
         return self._json(404, {"message": f"no route {parsed.path}"})

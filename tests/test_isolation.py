@@ -131,6 +131,11 @@ def test_every_corpus_document_ends_in_a_terminal_state(tmp_path):
             assert row["markdown"].strip()
     qpdf = [r for p, r in by_path.items() if "qpdf-malformed-pdfs" in p and p.endswith(".pdf")]
     assert len(qpdf) >= 19
+    for row in qpdf:  # a damaged PDF is read, or refused for what is wrong with it
+        if row["status"] == "failed":
+            assert row["error_code"] in {"corrupt", "no_text", "empty", "encrypted", "unsupported"}, row
+        elif row["mime_type"] == "application/pdf":  # not every file named .pdf there is one
+            assert row["page_count"] and row["page_count"] >= 1, row
     encrypted = by_path[str(CORPUS / "docling" / "pdf_password" / "sources" / "2206.01062_pg3.pdf")]
     assert encrypted["error_code"] == "encrypted"
     scan = by_path[str(CORPUS / "docling" / "ocr" / "sources" / "nemotron_multipage.pdf")]

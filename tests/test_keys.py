@@ -123,10 +123,9 @@ def test_revoking_an_unknown_key_fails_cleanly(test_env, wrong):
     assert done.returncode == 1 and "no API key" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_revoking_a_key_ends_its_open_event_stream(test_env, config, engine, tenant_name, monkeypatch):
-    from app.domain import events, jobs
+def test_revoking_a_key_ends_its_open_event_stream(test_env, config, engine, tenant_name):
+    from app.domain import jobs
 
-    monkeypatch.setattr(events, "KEEPALIVE_SECONDS", 0.5)  # the periodic re-read, made quick
     key = pagemill(test_env, "keys", "create", "--tenant", tenant_name).stdout.strip()
     with engine.begin() as conn:
         tenant_id = conn.execute(text("SELECT id::text FROM tenants WHERE name = :n"),
@@ -135,7 +134,8 @@ def test_revoking_a_key_ends_its_open_event_stream(test_env, config, engine, ten
                                size_bytes=None, sha256=None)
         job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
         hold_job(conn, job_id)  # nobody works on it: it stays queued
-    client = create_app(config).test_client()
+    # The periodic re-read, made quick.
+    client = create_app(config.with_overrides(api={"event_keepalive_seconds": 0.5})).test_client()
     response = client.get(f"/v1/jobs/{job_id}/events", headers={"Authorization": f"Bearer {key}"},
                           buffered=False)
     assert response.status_code == 200

@@ -130,7 +130,8 @@ def job_events(job_id: str) -> Response:
             progress = jobs.job_progress(conn, job_id, tenant)
         return _JOB.dump(progress) if progress else None
 
-    response = Response(job_event_stream(subscription, read), mimetype="text/event-stream",
+    frames = job_event_stream(subscription, read, current.config.api.event_keepalive_seconds)
+    response = Response(frames, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     # The server closes the response when the client goes, even if the stream never started.
     response.call_on_close(subscription.close)

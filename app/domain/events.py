@@ -17,8 +17,8 @@ Database connections are the scarce resource, not streams:
 
 A notification can be lost (the listener's connection drops; NOTIFYs sent while nobody listens
 are gone): the listener reconnects with backoff and then wakes every stream to re-read, and a
-stream re-reads at least every ``KEEPALIVE_SECONDS`` anyway, when it also sends its keep-alive
-comment.  A lost notification delays an event; it never hangs a stream.
+stream re-reads at least every keep-alive interval anyway (``PAGEMILL_EVENT_KEEPALIVE_SECONDS``),
+when it also sends its keep-alive comment.  A lost notification delays an event; it never hangs a stream.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ CHANNEL = "pagemill_job_events"
 # The listener's thread name; its connection's application_name is this and the process id,
 # which tells it apart in pg_stat_activity (and says which API process holds it).
 LISTENER_NAME = "pagemill-job-events"
-KEEPALIVE_SECONDS = 15.0
 # What a stream refused over the limit is told to wait (Retry-After).
 RETRY_AFTER_SECONDS = 10
 # A stream re-reads at most this often however busy its job is (a job of thousands of small
@@ -183,7 +182,7 @@ class JobEventHub:
                     return
                 log.warning("job events: LISTEN connection lost or refused; retrying in %.1f s",
                             delay, exc_info=True)
-            # Until it is back, streams still re-read every KEEPALIVE_SECONDS.
+            # Until it is back, streams still re-read at every keep-alive.
             time.sleep(delay)
             delay = min(delay * 2, RECONNECT_SECONDS[1])
 
@@ -223,15 +222,14 @@ def _event(name: str, data: dict[str, Any]) -> str:
 def job_event_stream(
     subscription: Subscription,
     read_progress: Callable[[], dict[str, Any] | None],
+    reread_seconds: float,
     max_seconds: float = 3600.0,
-    reread_seconds: float | None = None,
 ) -> Iterator[str]:
     """Yield SSE frames: ``progress`` on every change, ``end`` when the job is terminal, and
-    a keep-alive comment after ``reread_seconds`` (KEEPALIVE_SECONDS) without one.
+    a keep-alive comment after ``reread_seconds`` without one (when it also re-reads).
     ``read_progress`` must hold its connection only for its own query; it returns None when
     the job is gone, or raises StreamEnded.  The subscription is closed when the stream ends
     (the caller also closes it if the stream never starts)."""
-    reread = KEEPALIVE_SECONDS if reread_seconds is None else reread_seconds
     try:
         last: dict[str, Any] | None = None
         deadline = time.monotonic() + max_seconds
@@ -252,7 +250,7 @@ def job_event_stream(
             if progress["status"] in TERMINAL_JOB_STATES:
                 yield _event("end", {"status": progress["status"]})
                 return
-            if not subscription.wait(min(reread, deadline - time.monotonic())):
+            if not subscription.wait(min(reread_seconds, deadline - time.monotonic())):
                 yield ": keep-alive\n\n"
             time.sleep(max(0.0, read_at + MIN_READ_INTERVAL_SECONDS - time.monotonic()))
     finally:
