@@ -170,9 +170,11 @@ def test_an_agent_ingests_waits_searches_and_reads_around_a_hit(transport, serve
             job = await _call(client, "ingest", {"documents": documents})
             assert job["status"] in {"queued", "running"} and job["total_documents"] == 2
             deadline = time.monotonic() + 180
-            while (status := await _call(client, "job_status", {"job_id": job["id"]}))["status"] not in TERMINAL:
+            status = job
+            while status["status"] not in TERMINAL:  # as an agent polls
                 assert time.monotonic() < deadline, status
                 await asyncio.sleep(0.5)
+                status = await _call(client, "job_status", {"job_id": job["id"]})
             assert status["status"] == "completed", status
             done = await _call(client, "job_status", {"job_id": job["id"], "include_documents": True})
             assert sorted(d["document_id"] for d in done["documents"]) == ["bread.md", "tides.md"]
