@@ -29,13 +29,14 @@ from mcp.shared.exceptions import MCPError
 from sqlalchemy import Engine, text
 
 from app.domain.auth import create_key
+from app.domain.jobs import TERMINAL_JOB_STATES
 from tests.conftest import ROOT, terminate, wait_for
 
 pytestmark = pytest.mark.system
 
 TOOLS = {"search", "get_document", "get_chunks", "ingest", "job_status"}
 MAX_DOCUMENTS = 3  # the server's PAGEMILL_MAX_DOCUMENTS_PER_JOB, so that an over-limit job is small
-TERMINAL = {"completed", "partially_completed", "failed", "cancelled"}
+TERMINAL = set(TERMINAL_JOB_STATES)
 
 
 def _free_port() -> int:

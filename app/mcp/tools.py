@@ -21,6 +21,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from app.domain.jobs import JOB_STATES
 from app.mcp.api_calls import ApiCaller, ApiRefusal
 
 # Resolves the headers a tool's API call carries (its credential) from the MCP request.
@@ -33,7 +34,7 @@ INSTRUCTIONS = (
     "`search` for passages; each hit has a document_uuid and a chunk_id: call `get_chunks` with "
     "around_chunk_id to read the text around a hit, or `get_document` to read its Markdown page "
     "by page. `ingest` adds texts or https URLs as a job; poll `job_status` until its status is "
-    "completed (or failed/partially_completed) before searching them. Errors are JSON "
+    "no longer queued or running before searching them. Errors are JSON "
     '{"error": {"code", "message", "status"}} with the REST API\'s codes.')
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
@@ -206,7 +207,7 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
         return job
 
     @server.tool(annotations=_READ_ONLY, description=(
-        "A job's status (queued, running, completed, partially_completed, failed, cancelled) and "
+        f"A job's status ({', '.join(JOB_STATES)}) and "
         "counts. With include_documents, also its documents: id (document_uuid), document_id, "
         "status and error_code of each (at most 100, those of document_status if given)."))
     async def job_status(
