@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -108,6 +109,12 @@ def tool_error(refusal: ApiRefusal) -> CallToolResult:
                           structured_content=body, is_error=True)
 
 
+def _segment(value: str) -> str:
+    """An id in a path, quoted: a ``?`` or ``#`` in it cannot add a query to the API call (a
+    ``/`` is decoded again in PATH_INFO, as WSGI does; such an id matches no document or job)."""
+    return quote(value, safe="")
+
+
 def _window(total: int, start: int, count: int) -> tuple[int, int]:
     start = max(0, min(start, total))
     return start, min(total, start + count)
@@ -157,7 +164,7 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
             max_chars: Annotated[int, Field(ge=1, le=100_000,
                                             description="most characters to return")] = 20_000,
     ) -> dict[str, Any]:
-        document = await api(ctx, "GET", f"/v1/documents/{document_uuid}")
+        document = await api(ctx, "GET", f"/v1/documents/{_segment(document_uuid)}")
         markdown = document.get("markdown") or ""
         start, end = _window(len(markdown), offset, max_chars)
         return {**{name: document.get(name) for name in _DOCUMENT_FIELDS},
@@ -176,7 +183,7 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
             around_chunk_id: Annotated[int | None, Field(
                 description="centre the window on this chunk (overrides start)")] = None,
     ) -> dict[str, Any]:
-        document = await api(ctx, "GET", f"/v1/documents/{document_uuid}")
+        document = await api(ctx, "GET", f"/v1/documents/{_segment(document_uuid)}")
         chunks = document.get("chunks") or []
         if around_chunk_id is not None:
             position = next((i for i, c in enumerate(chunks) if c["id"] == around_chunk_id), None)
@@ -218,10 +225,10 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
                                                "cancelled"] | None, Field(
                 description="only documents in this state")] = None,
     ) -> dict[str, Any]:
-        job: dict[str, Any] = await api(ctx, "GET", f"/v1/jobs/{job_id}")
+        job: dict[str, Any] = await api(ctx, "GET", f"/v1/jobs/{_segment(job_id)}")
         if include_documents:
             query = {"limit": 100, **({"status": document_status} if document_status else {})}
-            page = await api(ctx, "GET", f"/v1/jobs/{job_id}/documents", query=query)
+            page = await api(ctx, "GET", f"/v1/jobs/{_segment(job_id)}/documents", query=query)
             job["documents"] = [{name: d.get(name) for name in (
                 "id", "document_id", "status", "error_code", "error_message", "page_count", "chunk_count")}
                 for d in page["documents"]]
@@ -232,7 +239,7 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
         "for long documents)."))
     async def document(document_uuid: str, ctx: Context) -> str:
         try:
-            found = await api(ctx, "GET", f"/v1/documents/{document_uuid}")
+            found = await api(ctx, "GET", f"/v1/documents/{_segment(document_uuid)}")
         except ApiRefusal as exc:
             raise ResourceError(json.dumps(exc.body())) from exc
         markdown: str = found.get("markdown") or ""
