@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -30,19 +29,13 @@ from sqlalchemy import Engine, text
 
 from app.domain.auth import create_key
 from app.domain.jobs import TERMINAL_JOB_STATES
-from tests.conftest import ROOT, terminate, wait_for
+from tests.conftest import ROOT, free_port, start_serve, terminate, wait_for
 
 pytestmark = pytest.mark.system
 
 TOOLS = {"search", "get_document", "get_chunks", "ingest", "job_status"}
 MAX_DOCUMENTS = 3  # the server's PAGEMILL_MAX_DOCUMENTS_PER_JOB, so that an over-limit job is small
 TERMINAL = set(TERMINAL_JOB_STATES)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -72,24 +65,11 @@ class Server:
 @pytest.fixture(scope="module")
 def server(test_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``pagemill serve --no-worker``: the API and /mcp; the session's worker does the work."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("serve-mcp") / "serve.log"
     env = {**test_env, "PAGEMILL_MAX_DOCUMENTS_PER_JOB": str(MAX_DOCUMENTS)}
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--no-worker", "--host",
-                                 "127.0.0.1", "--port", str(port)], env=env, cwd=ROOT, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+    proc = start_serve(env, port, log)
     running = Server(port, log)
-
-    def up() -> bool:
-        if proc.poll() is not None:
-            raise AssertionError(f"serve exited with {proc.returncode}: {log.read_text()[-3000:]}")
-        try:
-            return running.request("GET", "/healthz", None)[0] == 200
-        except OSError:
-            return False
-
-    wait_for(up, timeout=120, what="pagemill serve")
     yield running
     terminate(proc, timeout=30)
 

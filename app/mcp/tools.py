@@ -29,6 +29,8 @@ from app.mcp.api_calls import ApiCaller, ApiRefusal
 HeadersOf = Callable[[Context], Mapping[str, str]]
 
 DOCUMENT_URI = "pagemill://documents/{document_uuid}"
+# The argument naming a document, alike in every tool that reads one.
+DocumentUuid = Annotated[str, Field(description="document_uuid of a hit, or id from job_status")]
 INSTRUCTIONS = (
     "pagemill parses documents (PDF, Office, HTML, e-mail, images, recordings, plain text) into "
     "Markdown and chunks and searches them (BM25, dense vectors, or both fused). Typical use: "
@@ -159,7 +161,7 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
         "`offset`, at most `max_chars` of it; `next_offset` continues (null at the end)."))
     async def get_document(
             ctx: Context,
-            document_uuid: Annotated[str, Field(description="document_uuid of a hit, or id from job_status")],
+            document_uuid: DocumentUuid,
             offset: Annotated[int, Field(ge=0, description="first character of the Markdown to return")] = 0,
             max_chars: Annotated[int, Field(ge=1, le=100_000,
                                             description="most characters to return")] = 20_000,
@@ -177,7 +179,7 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
         "text, heading_path, pages and boxes."))
     async def get_chunks(
             ctx: Context,
-            document_uuid: Annotated[str, Field(description="document_uuid of a hit, or id from job_status")],
+            document_uuid: DocumentUuid,
             start: Annotated[int, Field(ge=0, description="first chunk number (0-based)")] = 0,
             count: Annotated[int, Field(ge=1, le=50, description="how many chunks")] = 5,
             around_chunk_id: Annotated[int | None, Field(
