@@ -239,6 +239,9 @@ class ApiConfig(Group):
     # JSON request bodies (and multipart ``options``) nested deeper than this are a 400,
     # refused before parsing: Python's parser recurses once per level.
     max_json_depth: int = setting("PAGEMILL_MAX_JSON_DEPTH", 64, read_int)
+    # `pagemill mcp` (the MCP server on stdio, app/mcp/): the API key its tools call the API
+    # with, as a desktop agent's configuration passes it.  Over HTTP each request's bearer is used.
+    mcp_api_key: str | None = setting("PAGEMILL_API_KEY", None, read_optional, secret=True)
 
 
 @dataclass(frozen=True)

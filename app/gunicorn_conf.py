@@ -39,6 +39,8 @@ def post_worker_init(worker: Any) -> None:
     from app.api.context import EXTENSION
     from app.services.embedder_warm_up import start_warm_up
 
-    runtime = getattr(worker.wsgi, "extensions", {}).get(EXTENSION)
+    # The API application, also when served inside the MCP endpoint (app/mcp/http_endpoint.py).
+    api = getattr(worker.wsgi, "api", worker.wsgi)
+    runtime = getattr(api, "extensions", {}).get(EXTENSION)
     if runtime is not None and runtime.config.embedding.preload:
         start_warm_up(runtime)

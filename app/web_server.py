@@ -158,6 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     from app.api import create_app
     from app.config import Config
     from app.infra import logs
+    from app.mcp.http_endpoint import McpEndpoint
 
     parser = argparse.ArgumentParser(prog="python -m app.web_server", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -168,7 +169,8 @@ def main(argv: list[str] | None = None) -> None:
     # Streams never take the threads that every other request needs.
     streams = max(1, min(config.api.max_event_streams, config.api.threads - WEB_RESERVED_THREADS))
     served = config.with_overrides(api={"max_event_streams": streams})
-    serve_api(lambda: create_app(served), args.host, args.port, threads=config.api.threads,
+    # The API, with the MCP server at /mcp beside it (app/mcp/http_endpoint.py).
+    serve_api(lambda: McpEndpoint(create_app(served)), args.host, args.port, threads=config.api.threads,
               workers=config.api.workers)
 
 

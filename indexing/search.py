@@ -83,6 +83,9 @@ class Hit:
     # Seconds into the recording the text spans (audio and video); None for other sources.
     start_s: float | None = None
     end_s: float | None = None
+    # The row of the document version these chunks came from (``GET /v1/documents/<uuid>``);
+    # None only after that row was purged.
+    document_uuid: str | None = None
     # Which BM25 path ranked the candidates (the same for every hit of a search): 'scan',
     # 'exact<n>' (proven in round n), 'maxscore' (proven by MaxScore) or 'budget'
     # (bm25_exact off and no round could prove its ranking); None in dense mode.

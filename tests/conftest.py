@@ -214,6 +214,41 @@ def start_worker(env: dict[str, str], engine: Engine) -> subprocess.Popen[bytes]
     return proc
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on (for a server a test starts)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_serve(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``pagemill serve --no-worker`` on 127.0.0.1:``port``, its output in ``log``, once its
+    ``/healthz`` answers 200 (stop it with :func:`terminate`)."""
+    import http.client
+
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--no-worker", "--host",
+                                 "127.0.0.1", "--port", str(port)], env=env, cwd=ROOT, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+    def up() -> bool:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited with {proc.returncode}: {log.read_text()[-3000:]}")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        try:
+            conn.request("GET", "/healthz")
+            return conn.getresponse().status == 200
+        except OSError:
+            return False
+        finally:
+            conn.close()
+
+    wait_for(up, timeout=120, what="pagemill serve")
+    return proc
+
+
 def terminate(proc: subprocess.Popen[Any], timeout: float = 60) -> None:
     """SIGTERM the process (a warm shutdown of its main process only); if it is not gone
     within ``timeout``, SIGKILL its whole process group (started with start_new_session)."""

@@ -197,14 +197,15 @@ def test_job_rows_do_not_load_the_extractors() -> None:
     assert mime == []
 
 
-# -- app/ in layers: config <- infra <- domain <- runtime <- services <- api, cli -------------
+# -- app/ in layers: config <- infra <- domain <- runtime <- services <- api, cli, mcp --------
 # A layer imports only the layers before it (config imports none): infrastructure knows nothing
 # of jobs, the rows and their SQL know no workflow, the workflow steps no request or command.
 # The runtime (app/runtime.py, what a process works with: engine, storage, publisher) is built
 # by the entry points and handed to the steps, so it sits between the domain and the services.
 LAYER_OF_PREFIX = {"app.config": "config", "app.infra": "infra", "app.domain": "domain",
                    "app.services": "services", "app.runtime": "runtime", "app.api": "entry",
-                   "app.cli": "entry", "app.web_server": "entry", "app.gunicorn_conf": "entry"}
+                   "app.cli": "entry", "app.mcp": "entry", "app.web_server": "entry",
+                   "app.gunicorn_conf": "entry"}
 LAYERS = ("config", "infra", "domain", "runtime", "services", "entry")
 APP_TOP_LEVEL = {"__init__.py", "config.py", "runtime.py", "web_server.py", "gunicorn_conf.py"}
 
@@ -298,7 +299,7 @@ def test_every_app_module_is_in_a_layer() -> None:
     """A new module goes into infra/, domain/, services/ (or api/, cli/), not loose in app/."""
     loose = {path.name for path in (ROOT / "app").glob("*.py")} - APP_TOP_LEVEL
     packages = {path.name for path in (ROOT / "app").iterdir() if (path / "__init__.py").exists()}
-    assert (loose, packages) == (set(), {"api", "cli", "domain", "infra", "services"})
+    assert (loose, packages) == (set(), {"api", "cli", "domain", "infra", "mcp", "services"})
 
 
 def test_app_has_no_import_cycles() -> None:

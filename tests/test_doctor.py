@@ -121,3 +121,12 @@ def test_a_library_a_transport_fails_to_import_is_named(leaky_config: Config, mo
     check = doctor_module._broker_check(config, None)
     assert "the librabbitmq Python package is not installed: pip install librabbitmq" in check.detail
     assert "unreachable" not in check.detail
+
+
+def test_doctor_reports_the_mcp_endpoint_and_whether_stdio_has_its_key_not_the_key(tmp_path) -> None:
+    without = doctor_module._mcp_check(Config.from_env({"PAGEMILL_HOME": str(tmp_path)}))
+    assert without.ok and not without.required
+    assert "/mcp" in without.detail and "needs PAGEMILL_API_KEY" in without.detail
+    with_key = doctor_module._mcp_check(Config.from_env({"PAGEMILL_HOME": str(tmp_path),
+                                                         "PAGEMILL_API_KEY": "pm_abc_secretvalue"}))
+    assert "has PAGEMILL_API_KEY" in with_key.detail and "secretvalue" not in with_key.detail

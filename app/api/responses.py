@@ -229,6 +229,8 @@ class UploadSchema(Schema):
 
 class SearchHitSchema(Schema):
     document_id = fields.String(required=True)
+    document_uuid = fields.String(required=True, allow_none=True, metadata={
+        "description": "the document's id in GET /v1/documents/<uuid> (its Markdown and chunks)"})
     chunk_id = fields.Integer(required=True)
     score = fields.Float(required=True)
     text = fields.String(required=True)

@@ -33,6 +33,7 @@ COMMANDS = {
     "bm25": "app.cli.admin:bm25",
     "hnsw": "app.cli.admin:hnsw",
     "reembed": "app.cli.reembed:reembed",
+    "mcp": "app.cli.mcp:mcp",
 }
 
 

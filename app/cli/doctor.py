@@ -135,8 +135,24 @@ def _checks(config: Config, deep: bool) -> Iterator[Check]:
             yield Check(variable, True, False, f"set: {enables}")
         else:
             yield Check(variable, False, False, f"not set: export {variable}=... to enable {enables}")
+    yield _mcp_check(config)
     if engine is not None:
         yield from _cooldown_checks(engine)
+
+
+def _mcp_check(config: Config) -> Check:
+    """The MCP server for agents (app/mcp/): its SDK, where ``pagemill serve`` answers it, and
+    whether ``pagemill mcp`` (stdio) has its key -- set or not, never the key."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        sdk = version("mcp")
+    except PackageNotFoundError:
+        return Check("mcp", False, False, "the mcp package is not installed: pip install 'mcp>=2.3,<3'")
+    stdio = ("`pagemill mcp` (stdio) has PAGEMILL_API_KEY" if config.api.mcp_api_key else
+             "`pagemill mcp` (stdio) needs PAGEMILL_API_KEY=<a key from `pagemill keys create`>")
+    return Check("mcp", True, False, f"SDK {sdk}; `pagemill serve` answers MCP (Streamable HTTP, "
+                 f"bearer key) at http://<host>:<port>/mcp (127.0.0.1:8000 by default); {stdio}")
 
 
 def _cooldown_checks(engine: Engine) -> Iterator[Check]:

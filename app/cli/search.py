@@ -90,7 +90,8 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
             hits = run_search(conn, tenant_id, request, cli.config, query_vector=vector)
         if as_json or queries:
             click.echo(json.dumps({"query_id": query_id, "results": [
-                {"document_id": h.document_id, "chunk_id": h.chunk_id, "score": h.score,
+                {"document_id": h.document_id, "document_uuid": h.document_uuid, "chunk_id": h.chunk_id,
+                 "score": h.score,
                  "page_start": h.page_start, "page_end": h.page_end, "boxes": h.boxes,
                  "start_s": h.start_s, "end_s": h.end_s,
                  "snippet": h.snippet, "text": h.text} for h in hits]}, ensure_ascii=False))

@@ -675,12 +675,13 @@ ranked AS (
 )
 SELECT sd.external_id AS document_id, r.chunk_id, r.score, c.text, c.heading_path, c.page_start,
        c.page_end, c.boxes, c.start_s, c.end_s, r.dense_rank, r.dense_score, r.bm25_rank, r.bm25_score,
-       sd.title, sd.mime_type,
+       sd.title, sd.mime_type, sd.source_document_id::text AS document_uuid,
        (SELECT path FROM safe) AS bm25_path
 FROM ranked r
 CROSS JOIN LATERAL (SELECT c.text, c.heading_path, c.page_start, c.page_end, c.boxes, c.start_s,
                            c.end_s FROM chunks c
                     WHERE c.id = r.chunk_id OFFSET 0) c
-CROSS JOIN LATERAL (SELECT sd.external_id, sd.title, sd.mime_type FROM search_documents sd
+CROSS JOIN LATERAL (SELECT sd.external_id, sd.title, sd.mime_type, sd.source_document_id
+                    FROM search_documents sd
                     WHERE sd.id = r.search_document_id OFFSET 0) sd
 ORDER BY r.score DESC, r.chunk_id
