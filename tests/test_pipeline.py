@@ -197,30 +197,22 @@ def _fresh_home(prefix: str) -> Iterator[tuple[Path, dict[str, str]]]:
 
 @pytest.mark.system
 def test_embedded_default_needs_nothing_started():
-    """The quick-start path: no DATABASE_URL, no worker. The CLI starts the embedded server,
-    a worker shares it for the job, search uses it, and the server stops when all exit."""
+    """The quick-start path: no DATABASE_URL, no worker. The CLI starts the embedded server
+    (creating and tuning it, which restarts it), a worker joins it for the job, and the CLI,
+    the last to leave, stops it at exit (the quick start's `pagemill demo` used to leave it
+    running). Search starts it again, finds the document, and stops it too."""
     with _fresh_home("pm-e2e-") as (home, env):
         ingest = _cli(env, "ingest", "samples/http-semantics.md", "--wait")
         assert ingest.returncode == 0, ingest.stderr
         assert "starting one for this job" in ingest.stderr
+        wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=30,
+                 what="embedded server stopped by the process that created it")
         found = _cli(env, "search", "Idempotency-Key retries", "--json", "--k", "1")
         assert found.returncode == 0, found.stderr
         assert json.loads(found.stdout)["results"][0]["document_id"] == "samples/http-semantics.md"
         # Every client has exited: the shared server must be gone.
         wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=60,
                  what="embedded server stopped")
-
-
-@pytest.mark.system
-def test_the_process_that_created_the_embedded_server_stops_it_when_it_is_the_last():
-    """A first command on a fresh home creates and tunes the server (restarting it), starts a
-    worker that joins it, and is the last to leave: it must stop the server at exit (the
-    quick start's `pagemill demo` used to leave it running)."""
-    with _fresh_home("pm-first-") as (home, env):
-        ingest = _cli(env, "ingest", "samples/http-semantics.md", "--wait")
-        assert ingest.returncode == 0, ingest.stderr
-        wait_for(lambda: not (home / "pgdata" / "postmaster.pid").exists(), timeout=30,
-                 what="embedded server stopped by its only client")
 
 
 @pytest.mark.system

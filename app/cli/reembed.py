@@ -29,9 +29,6 @@ def reembed(cli: CliContext, tenant: str, embedder: str | None, force: bool) -> 
     from indexing.embedding import embed, embedder_in_use
 
     target = embedder or cli.config.embedding.embedder
-    if embedder_in_use(target) != target:
-        raise click.ClickException(f"the {target} embedder cannot run here (see the warning above); "
-                                   "nothing was changed")
     engine = cli.runtime.engine
     with engine.connect() as conn:
         tenant_id = existing_tenant_id(conn, tenant)
@@ -39,6 +36,10 @@ def reembed(cli: CliContext, tenant: str, embedder: str | None, force: bool) -> 
     if current == target and not force:
         click.echo(f"tenant {tenant}: already embedded with {target}")
         return
+    # Loading the model takes seconds: only once there is something to embed with it.
+    if embedder_in_use(target) != target:
+        raise click.ClickException(f"the {target} embedder cannot run here (see the warning above); "
+                                   "nothing was changed")
 
     def progress(done: int) -> None:
         click.echo(f"  {done} chunks embedded", err=True)
