@@ -64,7 +64,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
            all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
            mime_types: tuple[str, ...]) -> None:
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
-    from app.services.search_request import run_search
+    from app.services.search_request import serve_search
     from extractors.media import timestamp
     from indexing import tenant_embedders
     from indexing.embedding import EmbedderUnavailable, embed
@@ -86,8 +86,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
     except EmbedderUnavailable as exc:
         raise click.ClickException(str(exc)) from exc
     for (query_id, _), request, vector in zip(items, requests, vectors, strict=True):
-        with cli.runtime.engine.begin() as conn:
-            hits = run_search(conn, tenant_id, request, cli.config, query_vector=vector)
+        hits = serve_search(cli.runtime, tenant_id, request, query_vector=vector).value
         if as_json or queries:
             click.echo(json.dumps({"query_id": query_id, "results": [
                 {"document_id": h.document_id, "document_uuid": h.document_uuid, "chunk_id": h.chunk_id,
