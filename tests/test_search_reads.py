@@ -49,14 +49,17 @@ def test_a_replica_is_fresh_when_it_has_a_position_the_primary_had_within_the_bo
     clock = Clock()
     reads = _reads(1, clock, max_lag=5.0)
     replica = reads.replicas[0]
-    # No sample yet: nothing proves it fresh.
-    assert reads._fresh(replica, "0/100") is False and replica.lagging
+    # No sample yet: nothing proves it fresh, nothing says it lags.
+    assert reads._fresh(replica, "0/100") is False and not replica.lagging
     reads._samples.extend([(96.0, 0x100), (99.0, 0x200)])
     assert reads._fresh(replica, "0/100") is True  # it has what the primary had 4 s ago
-    assert not replica.lagging
-    clock.now = 101.5  # the 96.0 sample is now 5.5 s old: only 99.0's position counts
-    assert reads._fresh(replica, "0/1FF") is False
+    clock.now = 101.5  # the 96.0 sample is now 5.5 s old: only 99.0's position proves freshness
+    assert reads._fresh(replica, "0/1FF") is False and not replica.lagging  # not proven, not known
     assert reads._fresh(replica, "0/200") is True
+    # Without what the primary had 5.5 s ago it lags for sure, until it is fresh again.
+    assert reads._fresh(replica, "0/FF") is False and replica.lagging
+    assert reads._fresh(replica, "0/1FF") is False and replica.lagging
+    assert reads._fresh(replica, "0/200") is True and not replica.lagging
     # A server that replays nothing (not a standby) has no lag to measure.
     assert reads._fresh(replica, None) is True
 

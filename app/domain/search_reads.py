@@ -100,7 +100,7 @@ class Replica:
     engine: Engine
     # time.monotonic() until which it is left out (found down).
     left_out_until: float = 0.0
-    # Whether the last search that asked it found it lagging (to log the changes only).
+    # Whether it was last found lagging for sure (to log the changes only).
     lagging: bool = False
 
 
@@ -115,7 +115,8 @@ class SearchReads:
         self._clock = clock
         self._lock = threading.Lock()
         self._turn = 0
-        # (time read, primary flush position) of the last max_lag seconds, oldest first.
+        # (time read, primary flush position), oldest first: those of the last max_lag
+        # seconds and the newest one before them.
         self._samples: deque[tuple[float, int]] = deque()
         self._sampled_at = float("-inf")
         # Reads served, by server: what tests and an operator's debugger look at.
@@ -138,7 +139,7 @@ class SearchReads:
                         break  # the replica's connection is given back before the primary's is taken
                     value = work(conn)
             except (OperationalError, InterfaceError) as exc:
-                self._leave_out(replica, f"it failed: {_first_line(exc)}")
+                self._leave_out(replica, _first_line(exc))
                 continue
             self._count(replica.name)
             return Served(value, replica.name, "replica")
@@ -167,25 +168,32 @@ class SearchReads:
     def _leave_out(self, replica: Replica, why: str) -> None:
         with self._lock:
             replica.left_out_until = self._clock() + self.policy.retry
-        log.warning("search replica left out", extra={
+        # The gist in the message too: text lines show only the boundary fields.
+        log.warning(f"search replica {replica.name} left out for {self.policy.retry:g} s: {why}", extra={
             "replica": replica.name, "url": replica.engine.url.render_as_string(hide_password=True),
             "reason": why, "seconds": self.policy.retry})
 
     def _fresh(self, replica: Replica, replay: str | None) -> bool:
         """Whether the replica has replayed a position the primary had within the last
         ``max_lag`` seconds.  A server that replays nothing (``None``: not a standby) has
-        nothing to measure and counts as fresh.  Logs when a replica starts or stops lagging."""
+        nothing to measure and counts as fresh.  A replica that misses WAL older than that is
+        lagging for sure, and said so (once, until it is fresh again); one that is neither
+        proven fresh nor known to lag (no sample old enough yet) is only passed over."""
         if replay is None:
             return True
+        position = lsn_value(replay)
         with self._lock:
             bound = self._clock() - self.policy.max_lag
-            window = [position for at, position in self._samples if at >= bound]
-            fresh = bool(window) and window[0] <= lsn_value(replay)
-            changed = replica.lagging == fresh  # it was lagging and is fresh, or the other way
-            replica.lagging = not fresh
-        if changed:
-            log.warning("search replica lagging" if not fresh else "search replica caught up", extra={
-                "replica": replica.name, "replayed": replay, "max_lag_seconds": self.policy.max_lag})
+            window = [at_position for at, at_position in self._samples if at >= bound]
+            older = [at_position for at, at_position in self._samples if at < bound]
+            fresh = bool(window) and window[0] <= position
+            lags = not fresh and bool(older) and older[-1] > position
+            was = replica.lagging
+            replica.lagging = lags or (was and not fresh)
+        if replica.lagging != was:
+            said = f"over {self.policy.max_lag:g} s behind the primary" if lags else "caught up"
+            log.log(logging.WARNING if lags else logging.INFO, f"search replica {replica.name} {said}",
+                    extra={"replica": replica.name, "replayed": replay})
         return fresh
 
     def _sample(self) -> None:
@@ -204,7 +212,9 @@ class SearchReads:
             # Stamped with the time before the read: a replica that has this position has
             # everything the primary had written by then, so it is at most now - stamp behind.
             self._samples.append((self._sampled_at, position))
-            while self._samples and self._samples[0][0] < self._clock() - self.policy.max_lag:
+            # Kept: those of the last max_lag seconds, and the newest one before them (a
+            # replica without its position is lagging for sure).
+            while len(self._samples) > 1 and self._samples[1][0] < self._clock() - self.policy.max_lag:
                 self._samples.popleft()
 
     def _replays(self, conn: Connection, replay: str | None, target: str) -> bool:
