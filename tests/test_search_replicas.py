@@ -10,6 +10,7 @@ what the primary has).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
@@ -59,9 +60,11 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _offline_models() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:  # the model is in the cache; no hub requests
-        patch.setenv("HF_HUB_OFFLINE", "1")
+def _environment(home: Path) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HF_HUB_OFFLINE", "1")  # the model is in the cache; no hub requests
+        # Where this process's metric samples go when no earlier test claimed a directory.
+        patch.setenv("PAGEMILL_HOME", os.environ.get("PAGEMILL_HOME") or str(home))
         yield
 
 
@@ -124,6 +127,15 @@ def _ingest(app: Flask, tenant: str, doc_id: str, text: str, outcome: str = "com
     with runtime.engine.begin() as conn:
         assert jobs.finalize_job(conn, job_id) == outcome
     return job_id
+
+
+def _counted(served_by: str, reason: str) -> float:
+    """pagemill_search_reads_total of this process for those labels."""
+    from app.infra.metrics import series_module
+
+    value = series_module().REGISTRY.get_sample_value(
+        "pagemill_search_reads_total", {"served_by": served_by, "reason": reason})
+    return value or 0.0
 
 
 def _reads(app: Flask) -> SearchReads:
@@ -238,6 +250,7 @@ def test_a_stopped_replica_is_left_out_and_search_still_answers(pair: Pair, app_
     # replica-0 was never there (nothing listens on its port), replica-1 is the standby.
     nowhere = pair.standby.url.replace(f":{pair.standby.port}/", f":{_closed_port()}/")
     app = app_for(search_urls=(nowhere, pair.standby.url), search_replica_retry=1.0)
+    counted = _counted("replica-1", "replica"), _counted(PRIMARY, "replicas_unusable")
     _ingest(app, tenant, "gills", "Zebrafish gills exchange gases.")
     pair.caught_up()
     assert _found(app, key, "zebrafish") == ["gills"]  # replica-0 refused; replica-1 answered
@@ -257,6 +270,9 @@ def test_a_stopped_replica_is_left_out_and_search_still_answers(pair: Pair, app_
     time.sleep(1.0)  # the retry period: the standby is tried again, and serves
     assert _found(app, key, "zebrafish") == ["gills"]
     assert _reads(app).served == {"replica-1": 3, PRIMARY: 2}
+    # The same in the metric an operator watches.
+    assert (_counted("replica-1", "replica") - counted[0],
+            _counted(PRIMARY, "replicas_unusable") - counted[1]) == (3, 2)
 
 
 def test_a_lagging_replica_is_left_out_until_it_catches_up(pair: Pair, app_for, key: str) -> None:

@@ -44,6 +44,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from app.domain.statements import search_reads as sql
+from app.infra import metrics
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +142,7 @@ class SearchReads:
             except (OperationalError, InterfaceError) as exc:
                 self._leave_out(replica, _first_line(exc))
                 continue
-            self._count(replica.name)
+            self._count(replica.name, "replica")
             return Served(value, replica.name, "replica")
         else:
             return self._on_primary(work, "replicas_unusable")
@@ -150,12 +151,13 @@ class SearchReads:
     def _on_primary(self, work: Callable[[Connection], T], reason: str) -> Served[T]:
         with self.primary.begin() as conn:
             value = work(conn)
-        self._count(PRIMARY)
+        self._count(PRIMARY, reason)
         return Served(value, PRIMARY, reason)
 
-    def _count(self, name: str) -> None:
+    def _count(self, name: str, reason: str) -> None:
         with self._lock:
             self.served[name] += 1
+        metrics.count_search_read(name, reason)
 
     def _candidates(self) -> list[Replica]:
         """The replicas not left out, starting at the next one's turn."""
