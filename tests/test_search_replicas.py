@@ -300,6 +300,19 @@ def test_a_lagging_replica_is_left_out_until_it_catches_up(pair: Pair, app_for, 
     assert _reads(app).served == {"replica-0": 4, PRIMARY: 1}
 
 
+def test_a_server_that_replays_no_wal_is_read_without_a_lag_check_but_not_after_a_job(
+        pair: Pair, app_for, key: str) -> None:
+    """The primary itself named as a replica: it answers (read-only), lag is not measured, and
+    it cannot say whether it has a job, so after_job goes elsewhere."""
+    tenant = _tenant(pair, key)
+    app = app_for(search_urls=(pair.primary.url,))
+    job = _ingest(app, tenant, "eyes", "Zebrafish eyes see ultraviolet.")
+    served = serve_search(_runtime(app), tenant, SearchRequest("zebrafish", mode="bm25"))
+    assert (served.by, [h.document_id for h in served.value]) == ("replica-0", ["eyes"])
+    served = serve_search(_runtime(app), tenant, SearchRequest("zebrafish", mode="bm25", after_job=job))
+    assert (served.by, served.reason) == (PRIMARY, "replicas_unusable")
+
+
 def _closed_port() -> int:
     import socket
 

@@ -103,6 +103,8 @@ class Replica:
     left_out_until: float = 0.0
     # Whether it was last found lagging for sure (to log the changes only).
     lagging: bool = False
+    # Whether it said it replays no WAL (logged once).
+    unmeasured: bool = False
 
 
 class SearchReads:
@@ -134,9 +136,9 @@ class SearchReads:
             try:
                 with replica.engine.begin() as conn:
                     replay = conn.execute(sql.REPLAY_LSN).scalar_one_or_none()
-                    if not self._fresh(replica, replay):
-                        continue
-                    if after_lsn is not None and not self._replays(conn, replay, after_lsn):
+                    if not self._fresh(replica, replay) or (after_lsn is not None and replay is None):
+                        continue  # behind, or cannot say whether it has the job
+                    if after_lsn is not None and not self._replays(conn, str(replay), after_lsn):
                         break  # the replica's connection is given back before the primary's is taken
                     value = work(conn)
             except (OperationalError, InterfaceError) as exc:
@@ -177,11 +179,17 @@ class SearchReads:
 
     def _fresh(self, replica: Replica, replay: str | None) -> bool:
         """Whether the replica has replayed a position the primary had within the last
-        ``max_lag`` seconds.  A server that replays nothing (``None``: not a standby) has
-        nothing to measure and counts as fresh.  A replica that misses WAL older than that is
+        ``max_lag`` seconds.  A server that replays nothing (``None``: not a streaming
+        standby, e.g. the primary named by mistake) has nothing to measure and counts as fresh
+        (said once).  A replica that misses WAL older than that is
         lagging for sure, and said so (once, until it is fresh again); one that is neither
         proven fresh nor known to lag (no sample old enough yet) is only passed over."""
         if replay is None:
+            if not replica.unmeasured:
+                replica.unmeasured = True
+                log.warning(f"search replica {replica.name} reports no WAL replay position (not a "
+                            "streaming standby): its lag is not measured, and searches with "
+                            "after_job go to the primary", extra={"replica": replica.name})
             return True
         position = lsn_value(replay)
         with self._lock:
@@ -201,9 +209,10 @@ class SearchReads:
     def _sample(self) -> None:
         """Read the primary's flush position if the last reading is older than the interval."""
         with self._lock:
-            if self._clock() - self._sampled_at < self.policy.sample_interval:
+            stamp = self._clock()
+            if stamp - self._sampled_at < self.policy.sample_interval:
                 return
-            self._sampled_at = self._clock()  # one reader at a time; the others use what is there
+            self._sampled_at = stamp  # one reader at a time; the others use what is there
         try:
             with self.primary.connect() as conn:
                 position = lsn_value(conn.execute(sql.FLUSH_LSN).scalar_one())
@@ -213,16 +222,16 @@ class SearchReads:
         with self._lock:
             # Stamped with the time before the read: a replica that has this position has
             # everything the primary had written by then, so it is at most now - stamp behind.
-            self._samples.append((self._sampled_at, position))
+            self._samples.append((stamp, position))
+            if len(self._samples) > 1 and self._samples[-2][0] > stamp:  # a slow read came last
+                self._samples = deque(sorted(self._samples))
             # Kept: those of the last max_lag seconds, and the newest one before them (a
             # replica without its position is lagging for sure).
             while len(self._samples) > 1 and self._samples[1][0] < self._clock() - self.policy.max_lag:
                 self._samples.popleft()
 
-    def _replays(self, conn: Connection, replay: str | None, target: str) -> bool:
+    def _replays(self, conn: Connection, replay: str, target: str) -> bool:
         """Poll until this replica has replayed ``target``; ``False`` after the wait."""
-        if replay is None:  # not a streaming replica: it cannot say what it has
-            return False
         goal, deadline, pause = lsn_value(target), self._clock() + self.policy.wait, _FIRST_POLL
         while lsn_value(replay) < goal:
             left = deadline - self._clock()
