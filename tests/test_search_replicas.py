@@ -313,6 +313,21 @@ def test_a_server_that_replays_no_wal_is_read_without_a_lag_check_but_not_after_
     assert (served.by, served.reason) == (PRIMARY, "replicas_unusable")
 
 
+def test_doctor_says_where_each_replica_stands(pair: Pair, app_for) -> None:
+    from app.cli.doctor import _replica_checks
+
+    nowhere = pair.standby.url.replace(f":{pair.standby.port}/", f":{_closed_port()}/")
+    config = _runtime(app_for(search_urls=(pair.standby.url, nowhere, pair.primary.url))).config
+    pair.caught_up()
+    found = {c.check: c for c in _replica_checks(config, get_engine(pair.primary.url))}
+    assert list(found) == ["search replica replica-0", "search replica replica-1", "search replica replica-2"]
+    assert not any(c.required for c in found.values())  # the primary answers without them
+    standby, refused, primary = found.values()
+    assert standby.ok and "a streaming standby, replayed " in standby.detail
+    assert not refused.ok and "is unreachable" in refused.detail and "Connection refused" in refused.detail
+    assert not primary.ok and "not a streaming standby" in primary.detail
+
+
 def _closed_port() -> int:
     import socket
 

@@ -69,6 +69,24 @@ def lsn_value(lsn: str) -> int:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """Where a replica stands against the primary, read now (``pagemill doctor``)."""
+
+    replayed: str | None  # its replay position; None: it replays no WAL (not a standby)
+    bytes_behind: int | None  # the primary's flush position minus that
+
+
+def standing(primary: Engine, replica: Engine) -> Standing:
+    """Read the replica's replay position, then the primary's flush position (raises what
+    connecting to either raises)."""
+    with replica.connect() as conn:
+        replayed = conn.execute(sql.REPLAY_LSN).scalar_one_or_none()
+    with primary.connect() as conn:
+        flushed = conn.execute(sql.FLUSH_LSN).scalar_one()
+    return Standing(replayed, None if replayed is None else max(0, lsn_value(flushed) - lsn_value(replayed)))
+
+
+@dataclass(frozen=True)
 class ReplicaPolicy:
     """``PAGEMILL_SEARCH_REPLICA_MAX_LAG_SECONDS``, ``..._WAIT_SECONDS``, ``..._RETRY_SECONDS``."""
 
