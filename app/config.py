@@ -15,6 +15,7 @@ job of :mod:`app.infra.embedded`, called explicitly by the processes that need a
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import Field, asdict, dataclass, field, fields, replace
@@ -135,6 +136,20 @@ def read_database_url(env: Mapping[str, str], name: str, default: str | None) ->
     return to_sqlalchemy_url(raw) if raw else default
 
 
+# Where a URL of a list begins: a comma is also the separator of libpq's multi-host URLs
+# (postgresql://h1:5432,h2:5432/db), so a list is split only before a scheme.
+_NEXT_URL = re.compile(r",\s*(?=postgres(?:ql)?(?:\+\w+)?://)")
+
+
+def read_database_urls(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """Comma-separated database URLs, each normalised to the project's driver; unset or
+    empty: the default (none)."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    return tuple(to_sqlalchemy_url(part.strip()) for part in _NEXT_URL.split(raw) if part.strip())
+
+
 def read_region(env: Mapping[str, str], name: str, default: str | None) -> str | None:
     """``S3_REGION``, else boto3's own ``AWS_DEFAULT_REGION``."""
     return env.get(name) or env.get("AWS_DEFAULT_REGION") or default
@@ -192,10 +207,25 @@ G = TypeVar("G", bound=Group)
 
 @dataclass(frozen=True)
 class DatabaseConfig(Group):
-    """The one PostgreSQL (app/infra/db.py); ``url`` is ``None`` when the embedded server is
-    to be used: :func:`app.infra.embedded.resolve_database_url` gives a usable URL then."""
+    """The one PostgreSQL (app/infra/db.py) and its search replicas; ``url`` is ``None`` when the
+    embedded server is to be used: :func:`app.infra.embedded.resolve_database_url` gives a usable
+    URL then."""
 
     url: str | None = setting("DATABASE_URL", None, read_database_url)
+    # PostgreSQL streaming replicas of that database that serve search reads (the search
+    # statement only; writes and job state stay on the primary), chosen in turn
+    # (app/domain/search_reads.py); none: the primary serves every search.
+    search_urls: tuple[str, ...] = setting("PAGEMILL_SEARCH_DATABASE_URLS", (), read_database_urls)
+    # A replica that has not yet replayed WAL the primary had written this many seconds ago is
+    # left out (the primary's WAL position is sampled against the time, so an idle primary
+    # never makes a replica look behind).
+    search_replica_max_lag: float = setting("PAGEMILL_SEARCH_REPLICA_MAX_LAG_SECONDS", 5.0, read_float)
+    # A search asked to see a finished job (``after_job``) waits at most this long for a
+    # replica to replay the job's commit, then the primary serves it.
+    search_replica_wait: float = setting("PAGEMILL_SEARCH_REPLICA_WAIT_SECONDS", 1.0, read_float)
+    # A replica found down (it refused or dropped the connection) or lagging is left out this
+    # long before it is tried again.
+    search_replica_retry: float = setting("PAGEMILL_SEARCH_REPLICA_RETRY_SECONDS", 5.0, read_float)
 
 
 @dataclass(frozen=True)

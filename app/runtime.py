@@ -1,5 +1,5 @@
-"""What a process works with, built from one configuration: the database engine, storage, the
-parser and the publisher that sends admitted work to the workers.
+"""What a process works with, built from one configuration: the database engine (and the search
+replicas' engines), storage, the parser and the publisher that sends admitted work to the workers.
 
 The API (``create_app(config)``), the CLI (its context) and a worker (tasks/runtime.py) each
 build one from their configuration and pass it on; nothing here is a module-level global, so
@@ -19,7 +19,8 @@ from sqlalchemy import Engine
 
 from app.config import Config
 from app.domain.publisher import Publisher
-from app.infra.db import get_engine, upgrade_schema
+from app.domain.search_reads import Replica, ReplicaPolicy, SearchReads
+from app.infra.db import get_engine, get_replica_engine, upgrade_schema
 from app.infra.embedded import resolve_database_url
 from app.infra.storage import Storage, open_storage
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
@@ -65,6 +66,15 @@ class Runtime:
     @cached_property
     def engine(self) -> Engine:
         return get_engine(self.database_url)
+
+    @cached_property
+    def search_reads(self) -> SearchReads:
+        """Where this runtime's searches read: the replicas of PAGEMILL_SEARCH_DATABASE_URLS
+        (their engines built here, connecting on first use), else the primary."""
+        db = self.config.database
+        replicas = [Replica(f"replica-{i}", get_replica_engine(url)) for i, url in enumerate(db.search_urls)]
+        return SearchReads(self.engine, replicas, ReplicaPolicy(
+            max_lag=db.search_replica_max_lag, wait=db.search_replica_wait, retry=db.search_replica_retry))
 
     @cached_property
     def storage(self) -> Storage:

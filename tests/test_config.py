@@ -46,6 +46,17 @@ def test_database_url_is_normalised_to_psycopg3():
     assert config.database.url == "postgresql+psycopg://u:p@db:5432/x"
 
 
+def test_search_replica_urls_are_split_between_urls_and_normalised():
+    """A comma also separates the hosts of one libpq URL: a list is cut only before a scheme."""
+    config = Config.from_env({"PAGEMILL_SEARCH_DATABASE_URLS":
+                              "postgres://u@r1:5432/x, postgresql://u@r2:5432,r3:5432/x?target_session_attrs=any"})
+    assert config.database.search_urls == (
+        "postgresql+psycopg://u@r1:5432/x",
+        "postgresql+psycopg://u@r2:5432,r3:5432/x?target_session_attrs=any")
+    assert Config.from_env({"PAGEMILL_SEARCH_DATABASE_URLS": " "}).database.search_urls == ()
+    assert Config.from_env({}).database.search_urls == ()
+
+
 def test_search_runs_with_the_configured_ranking_and_the_request_overrides_it():
     config = Config.from_env({"PAGEMILL_BM25_DEPTH": "40", "PAGEMILL_BM25_ROUNDS": "4",
                               "PAGEMILL_BM25_GROWTH": "4", "PAGEMILL_BM25_EXACT": "0",

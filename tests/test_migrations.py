@@ -219,3 +219,22 @@ def test_migration_0027_leaves_a_graph_dropped_for_a_bulk_load_to_the_load(scrat
     assert build_hnsw(engine) >= 0 and hnsw_state(engine) == "ready"  # the runtime's definition fits
     with engine.connect() as conn:
         assert "USING hnsw (embedding halfvec_cosine_ops)" in conn.execute(_GRAPH).scalar_one()
+
+
+def test_migration_0028_adds_the_jobs_commit_position_and_takes_it_back(scratch_database):
+    column = text("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                  "WHERE attrelid = 'jobs'::regclass AND attname = 'commit_lsn' AND NOT attisdropped")
+    upgrade_schema(scratch_database, "0027")
+    engine = get_engine(scratch_database)
+    with engine.begin() as conn:
+        tenant = conn.execute(text("INSERT INTO tenants (name) VALUES ('t') RETURNING id")).scalar_one()
+        conn.execute(text("INSERT INTO jobs (tenant_id, status, total_documents, batch_size) "
+                          "VALUES (:t, 'completed', 1, 1)"), {"t": tenant})
+    upgrade_schema(scratch_database, "0028")
+    with engine.connect() as conn:
+        assert conn.execute(column).scalar_one() == "pg_lsn"
+        # A job finished before the migration has no position: its after_job searches go to the primary.
+        assert conn.execute(text("SELECT commit_lsn FROM jobs")).scalar_one() is None
+    downgrade_schema(scratch_database, "0027")
+    with engine.connect() as conn:
+        assert conn.execute(column).scalar_one_or_none() is None

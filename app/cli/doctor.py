@@ -2,8 +2,8 @@
 about each thing missing.
 
 Required checks (the database, pgvector, the schema, the broker, storage, Tesseract, the
-embedding model) make the command exit 1 when one fails; optional ones (ffmpeg, other OCR
-engines and model folders, providers' keys) only warn.  Keys are reported set or not set,
+embedding model) make the command exit 1 when one fails; optional ones (search replicas,
+ffmpeg, other OCR engines and model folders, providers' keys) only warn.  Keys are reported set or not set,
 never shown."""
 
 from __future__ import annotations
@@ -97,8 +97,8 @@ def redacted(checks: Iterable[Check], secrets: Iterable[str] = ()) -> Iterator[C
 
 def _url_secrets(config: Config) -> list[str]:
     """The passwords of the URLs this deployment is configured with, as written and decoded."""
-    urls = [config.database.url, config.broker.url, config.storage_url, config.storage.endpoint_url,
-            *(os.environ.get(name) for name in URL_VARIABLES)]
+    urls = [config.database.url, *config.database.search_urls, config.broker.url, config.storage_url,
+            config.storage.endpoint_url, *(os.environ.get(name) for name in URL_VARIABLES)]
     found = []
     for url in urls:
         try:
@@ -124,6 +124,8 @@ def _checks(config: Config, deep: bool) -> Iterator[Check]:
         for name in ("pgvector", "migrations"):
             yield Check(name, False, True, "not checked: the database is unreachable")
     yield _broker_check(config, engine)
+    if engine is not None:
+        yield from _replica_checks(config, engine)
     yield _storage_check(config)
     yield from _engine_checks(config)
     yield _embedding_check(deep)
@@ -228,6 +230,30 @@ def _schema_checks(engine: Engine) -> Iterator[Check]:
                     f"available ({available}); installed in the database: {installed or 'not yet'}"
                     + ("" if installed else " (`pagemill migrate` installs it)"))
     yield Check("migrations", problem is None, True, problem or "the schema is at the newest migration")
+
+
+def _replica_checks(config: Config, engine: Engine) -> Iterator[Check]:
+    """Each search replica (PAGEMILL_SEARCH_DATABASE_URLS) answers and replays the primary's
+    WAL.  Optional: a search never needs one (the primary answers)."""
+    from app.domain.search_reads import standing
+    from app.infra.db import get_replica_engine
+
+    for i, url in enumerate(config.database.search_urls):
+        name, replica = f"search replica replica-{i}", get_replica_engine(url)
+        where = replica.url.render_as_string(hide_password=True)
+        try:
+            found = standing(engine, replica)
+        except Exception as exc:  # refused, unknown host, authentication, ...
+            reason = _first_line(getattr(exc, "orig", None) or exc)  # the driver's, not SQLAlchemy's wrapping
+            yield Check(name, False, False, f"{where} is unreachable: {reason} (searches go "
+                                            "to the other replicas or the primary meanwhile)")
+            continue
+        if found.replayed is None:
+            yield Check(name, False, False, f"{where} replays no WAL: it is not a streaming standby of "
+                                            "the database (its lag cannot be measured; after_job skips it)")
+        else:
+            yield Check(name, True, False, f"{where}: a streaming standby, replayed {found.replayed}, "
+                                           f"{found.bytes_behind} bytes of WAL behind the primary")
 
 
 def _broker_check(config: Config, engine: Engine | None) -> Check:

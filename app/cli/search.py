@@ -58,13 +58,17 @@ def search_request(text: str, choices: dict[str, Any]) -> SearchRequest:
 @click.option("--alpha", type=click.FloatRange(0, 1), default=None,
               help="Weight of the dense score with --fusion weighted (default: PAGEMILL_ALPHA, 0.5).")
 @click.option("--mime-type", "mime_types", multiple=True, help="Only documents of this type.")
+@click.option("--after-job", default=None, metavar="JOB_ID",
+              help="See this finished job's documents: with search replicas, wait for one to have "
+                   "replayed the job (PAGEMILL_SEARCH_REPLICA_WAIT_SECONDS), else ask the primary.")
 @click.option("--tenant", default=None)
 @pass_cli
 def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode: str, as_json: bool,
            all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
-           mime_types: tuple[str, ...]) -> None:
+           mime_types: tuple[str, ...], after_job: str | None) -> None:
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
-    from app.services.search_request import run_search
+    from app.domain.jobs import UnknownJob
+    from app.services.search_request import serve_search
     from extractors.media import timestamp
     from indexing import tenant_embedders
     from indexing.embedding import EmbedderUnavailable, embed
@@ -75,7 +79,8 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
     choices: dict[str, Any] = {"k": k, "mode": mode, "collapse": not all_chunks,
                                **({"fusion": fusion} if fusion else {}),
                                **({"alpha": alpha} if alpha is not None else {}),
-                               **({"filters": {"mime_types": list(mime_types)}} if mime_types else {})}
+                               **({"filters": {"mime_types": list(mime_types)}} if mime_types else {}),
+                               **({"after_job": after_job} if after_job else {})}
     requests = [search_request(text, choices) for _, text in items]
     tenant_id = cli.tenant_id(tenant)
     with cli.runtime.engine.connect() as conn:  # queries embedded as the tenant's chunks were
@@ -86,8 +91,11 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
     except EmbedderUnavailable as exc:
         raise click.ClickException(str(exc)) from exc
     for (query_id, _), request, vector in zip(items, requests, vectors, strict=True):
-        with cli.runtime.engine.begin() as conn:
-            hits = run_search(conn, tenant_id, request, cli.config, query_vector=vector)
+        try:
+            hits = serve_search(cli.runtime, tenant_id, request, query_vector=vector).value
+        except UnknownJob as exc:
+            raise click.ClickException(f"no job {after_job} of tenant "
+                                       f"{tenant or cli.config.jobs.default_tenant}") from exc
         if as_json or queries:
             click.echo(json.dumps({"query_id": query_id, "results": [
                 {"document_id": h.document_id, "document_uuid": h.document_uuid, "chunk_id": h.chunk_id,

@@ -256,6 +256,21 @@ def job_progress(conn: Connection, job_id: str, tenant_id: str | None) -> JobPro
     return from_row(JobProgress, row) if row else None
 
 
+class UnknownJob(LookupError):
+    """No job of that id belongs to the tenant."""
+
+
+def commit_lsn(conn: Connection, tenant_id: str, job_id: str) -> str | None:
+    """Where the job's outcome ends in the primary's WAL ('X/Y', migration 0028): ``None``
+    while the job runs (or when it finished before that migration).  Raises
+    :class:`UnknownJob` when the job is not the tenant's."""
+    row = conn.execute(sql.JOB_COMMIT_LSN, {"job": job_id, "tenant": tenant_id}).one_or_none() \
+        if is_uuid(job_id) else None
+    if row is None:
+        raise UnknownJob(job_id)
+    return row.commit_lsn if row.status in TERMINAL_JOB_STATES else None
+
+
 def lock_job(conn: Connection, job_id: str) -> None:
     """The job row lock, taken first by every transaction that changes several of a job's
     documents (claim, cancel, delete), so that they queue on it instead of locking document

@@ -27,6 +27,24 @@ def get_engine(url: str) -> Engine:
     return engine
 
 
+# Seconds a search replica's connection may take to open (libpq's connect_timeout; 2 is its
+# smallest effective value): a replica on a host that stopped answering must cost a search a
+# bounded wait before the next replica or the primary answers it, not the OS's TCP timeout.
+REPLICA_CONNECT_TIMEOUT = 2
+
+
+@lru_cache(maxsize=16)
+def get_replica_engine(url: str) -> Engine:
+    """The engine of one search replica (PAGEMILL_SEARCH_DATABASE_URLS): like the primary's,
+    with a bounded connect time, and read-only sessions, so that a primary named there by
+    mistake still takes no write from search.  Nothing connects until first use."""
+    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5,
+                           connect_args={"connect_timeout": REPLICA_CONNECT_TIMEOUT,
+                                         "options": "-c default_transaction_read_only=on"})
+    _engines.add(engine)
+    return engine
+
+
 def _forget_inherited_connections() -> None:
     """In a forked child (a worker's pool process, started again after one died), the
     parent's pooled connections belong to the parent, whose threads (heartbeat, webhook sender)

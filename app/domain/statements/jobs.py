@@ -274,6 +274,9 @@ JOB_OPTIONS = text("SELECT options FROM jobs WHERE id = CAST(:job AS uuid)")
 #: Job :job's terminal status from its documents, once none is unfinished (attachments
 #: included): the submitted documents' outcomes decide it.  No row: unfinished or already final.
 #: Its event is written by a trigger in the same transaction (migration 0016).
+#: commit_lsn (migration 0028): the WAL insert position now, past the commit of every index
+#: transaction of the job (they committed before this statement began), so a replica that has
+#: replayed that far shows all of the job's documents.
 FINALIZE_JOB = text("""
         WITH counts AS (
             -- The outcome is the submitted documents' (attachments are listed under them);
@@ -289,10 +292,18 @@ FINALIZE_JOB = text("""
                           WHEN c.failed = 0 THEN 'completed'
                           WHEN c.completed = 0 THEN 'failed'
                           ELSE 'completed_with_errors' END,
-            finished_at = now(), updated_at = now()
+            finished_at = now(), updated_at = now(), commit_lsn = pg_current_wal_insert_lsn()
         FROM counts c
         WHERE j.id = :job AND c.unfinished = 0 AND j.status IN ('queued', 'running')
         RETURNING j.status, j.tenant_id
+    """)
+
+
+#: Job :job of tenant :tenant: its status and, once terminal, where its outcome ends in the
+#: primary's WAL (as text, 'X/Y'); no row: not the tenant's job.
+JOB_COMMIT_LSN = text("""
+        SELECT status, CAST(commit_lsn AS text) AS commit_lsn
+        FROM jobs WHERE id = CAST(:job AS uuid) AND tenant_id = :tenant
     """)
 
 
@@ -454,9 +465,11 @@ CANCEL_DOCUMENTS = text("""
     """)
 
 
-#: Job :job is cancelled; its event is written by a trigger in the same transaction.
+#: Job :job is cancelled; its event is written by a trigger in the same transaction; its
+#: commit_lsn as FINALIZE_JOB's (what it had indexed before the cancel is in the WAL before it).
 CANCEL_JOB = text("""
-        UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now()
+        UPDATE jobs SET status = 'cancelled', finished_at = now(), updated_at = now(),
+               commit_lsn = pg_current_wal_insert_lsn()
         WHERE id = :job
     """)
 
@@ -473,7 +486,7 @@ REOPEN_FAILED_DOCUMENTS = text("""
 #: Job :job runs again as its next retry, to be handed to admission anew; returns the retry number.
 REOPEN_JOB = text("""
         UPDATE jobs SET status = 'running', retries = retries + 1, finished_at = NULL,
-               handed_at = NULL, updated_at = now()
+               handed_at = NULL, updated_at = now(), commit_lsn = NULL
         WHERE id = :job RETURNING retries
     """)
 

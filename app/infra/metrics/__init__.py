@@ -2,7 +2,8 @@
 
 Process side (every process on the machine, in prometheus_client's multiprocess mode; where
 the samples live: :mod:`app.infra.metrics.directory`): ``pagemill_documents_total{outcome,extractor}``,
-``pagemill_stage_seconds{stage}`` and ``pagemill_http_request_seconds{route,status}``, recorded
+``pagemill_stage_seconds{stage}``, ``pagemill_http_request_seconds{route,status}`` and
+``pagemill_search_reads_total{served_by,reason}``, recorded
 through the functions below.  Database side, computed when scraped
 (:mod:`app.domain.database_gauges`): queue depth and age, dead letters, documents by status, the
 webhook backlog.  The scrape itself: :mod:`app.infra.metrics.exposition`.
@@ -95,5 +96,13 @@ def observe_request(route: str, status: int, seconds: float) -> None:
     """The API answered ``route`` (a URL rule) with ``status`` after ``seconds``."""
     try:
         series_module().HTTP_REQUEST_SECONDS.labels(route=route, status=str(status)).observe(seconds)
+    except Exception:
+        _recording_failed()
+
+
+def count_search_read(served_by: str, reason: str) -> None:
+    """A search was answered by ``served_by`` (the primary or a replica) for ``reason``."""
+    try:
+        series_module().SEARCH_READS.labels(served_by=served_by, reason=reason).inc()
     except Exception:
         _recording_failed()

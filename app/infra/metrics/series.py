@@ -31,3 +31,9 @@ STAGE_SECONDS = Histogram("pagemill_stage_seconds", "Seconds one document spent 
 HTTP_REQUEST_SECONDS = Histogram("pagemill_http_request_seconds", "Seconds the API took to "
                                  "answer, by URL rule (not the raw path) and status",
                                  ["route", "status"], buckets=_REQUEST_BUCKETS, registry=REGISTRY)
+# Where searches were read (app/domain/search_reads.py): how much load the replicas take, and
+# why the primary served the rest.
+SEARCH_READS = Counter("pagemill_search_reads", "Searches by the server that answered them (primary, "
+                       "replica-0, ...; in PAGEMILL_SEARCH_DATABASE_URLS order) and why (replica; or "
+                       "why the primary: no_replicas, asked, replicas_unusable, wait_timed_out)",
+                       ["served_by", "reason"], registry=REGISTRY)
