@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import multiprocessing.process
 import os
+import platform
 import shutil
 import signal
 import subprocess
@@ -35,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #   system - it starts child processes (workers, servers, the parser process, ffmpeg, LibreOffice,
 #            tesseract, a browser), runs a whole corpus or loads a neural model (seconds before
 #            its first assertion): through a fixture of SYSTEM_FIXTURES,
-#            or marked `@pytest.mark.system` when it starts them itself (a unit-tier test that
-#            starts a process fails, saying so: `_unit_tests_start_no_process`);
+#            or marked `@pytest.mark.system` when it starts them itself (a unit- or db-tier test
+#            that starts a process fails, saying so: `_only_system_tests_start_processes`);
 #   db     - it reaches the real PostgreSQL (the `database_url` fixture, directly or through
 #            `engine`, `config`, `client`, ...) in this process;
 #   unit   - neither: plain functions on generated inputs, the whole tier in under a minute.
@@ -61,15 +62,24 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {description}")
 
 
+# platform.platform() runs `uname -p` once per process, and docling calls it when first imported:
+# asked here, so that a test importing docling first is not taken for one that starts processes.
+platform.processor()
+
+
 @pytest.fixture(autouse=True)
-def _unit_tests_start_no_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A test in the unit tier that starts a process fails, naming the fix: the tier stays fast
-    because nothing in it can wait on a child."""
-    if request.node.get_closest_marker("unit") is None:
+def _only_system_tests_start_processes(request: pytest.FixtureRequest,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test in the unit or db tier that starts a process fails, naming the fix: the tiers are
+    what they say, and `.ci/test` runs the db and system tiers side by side, one in-process
+    and one mostly waiting on children.  (Fixtures of a wider scope, the embedded server's
+    included, are set up before this one.)"""
+    tier = next((name for name in ("unit", "db") if request.node.get_closest_marker(name)), None)
+    if tier is None:
         return
 
     def refuse(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError(f"{request.node.nodeid} is in the unit tier but starts a process: "
+        raise AssertionError(f"{request.node.nodeid} is in the {tier} tier but starts a process: "
                              "mark it @pytest.mark.system")
 
     monkeypatch.setattr(subprocess.Popen, "_execute_child", refuse)

@@ -10,14 +10,25 @@ import json
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine, text
 
 from app.domain import admission, jobs
 from app.domain.auth import create_key
 from app.infra.db import get_engine
-from tests.conftest import ROOT, start_worker, terminate, wait_for
+from tests.conftest import ROOT, private_database_url, start_worker, terminate, wait_for
+
+
+@pytest.fixture(scope="module")
+def engine(database_url: str) -> Iterator[Engine]:
+    """A database of this module's own: admission takes every waiting batch of every key, so a
+    worker of another test on the shared database (started earlier in this test process)
+    would admit these tests' jobs between their steps."""
+    with private_database_url(database_url) as url:
+        yield get_engine(url)
 
 
 def _key(engine: Engine, tenant: str, concurrency: int | None = None) -> tuple[str, str]:
@@ -146,6 +157,7 @@ def _ingest(env: dict[str, str], records: Path, tenant: str, batch_size: int) ->
     return done.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.system
 def test_three_workers_never_run_more_of_a_key_than_its_limit(test_env, private_database, tmp_path):
     """Three worker processes, a limit of 2: the backlog's batches never overlap more than two
     at a time (from the batches' own start and end times), and a second tenant's single
@@ -188,6 +200,7 @@ def test_three_workers_never_run_more_of_a_key_than_its_limit(test_env, private_
     assert small_done < max(f for _, f in spans)  # not queued behind the backlog
 
 
+@pytest.mark.system
 def test_a_worker_killed_holding_a_slot_gives_it_back_within_its_lease(test_env, private_database,
                                                                       tmp_path):
     """A key limited to one slot; its worker is SIGKILLed in the middle of the first batch.
@@ -247,6 +260,7 @@ def _pagemill(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[st
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.system
 def test_keys_create_and_update_set_a_keys_own_concurrency(test_env):
     tenant = f"conc-{uuid.uuid4().hex[:8]}"
     created = _pagemill(test_env, "keys", "create", "--tenant", tenant, "--concurrency", "2")

@@ -156,6 +156,7 @@ def _drain(url: str, queue: str, out: multiprocessing.Queue, ready, go) -> None:
     out.put(got)
 
 
+@pytest.mark.system
 def test_four_consumers_receive_every_message_exactly_once(database_url, engine, queue_name):
     total = 5000  # the issue's figure: 4 consumers, 5,000 messages
     with _conn(database_url) as conn:
@@ -189,6 +190,7 @@ def _start_celery_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+@pytest.mark.system
 def test_sigkill_loop_loses_no_task(database_url, engine, test_env, queue_name):
     """Kill the worker (main process and children) with SIGKILL again and again while it
     holds running and prefetched tasks; every task still completes."""
@@ -273,6 +275,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.system
 def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env, queue_name):
     import json as jsonlib
     import urllib.request
@@ -393,6 +396,7 @@ def test_a_database_without_the_broker_tables_fails_to_connect_naming_the_fix(da
             c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+@pytest.mark.system
 def test_dead_letters_cli_lists_and_requeues(database_url, engine, test_env, queue_name):
     with _conn(database_url, max_deliveries=1) as conn:
         q = conn.SimpleQueue(queue_name)
@@ -415,6 +419,7 @@ def test_dead_letters_cli_lists_and_requeues(database_url, engine, test_env, que
         q.close()
 
 
+@pytest.mark.system
 def test_a_task_longer_than_the_lease_runs_once_while_its_worker_lives(
         database_url, engine, test_env, queue_name):
     with engine.begin() as conn:

@@ -140,6 +140,7 @@ def test_a_build_waits_for_running_loads_and_for_another_build(own_engine: Engin
     build_hnsw(own_engine)
 
 
+@pytest.mark.system
 def test_a_bulk_job_through_the_worker_drops_the_graph_and_builds_it_once_done(
         test_env: dict[str, str], own_engine: Engine, tmp_path: Path) -> None:
     records = tmp_path / "records.jsonl"

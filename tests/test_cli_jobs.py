@@ -116,6 +116,7 @@ def _doctor(env: dict[str, str], *args: str) -> tuple[int, dict[str, dict[str, o
     return proc.returncode, {str(c["check"]): c for c in found}
 
 
+@pytest.mark.system
 def test_doctor_without_tesseract_on_path_says_so_and_fails(test_env: dict[str, str],
                                                            tmp_path: Path) -> None:
     # sys.executable is the venv's python by its absolute path: nothing else needs PATH.
@@ -136,6 +137,7 @@ def test_doctor_without_tesseract_on_path_says_so_and_fails(test_env: dict[str, 
 
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is not installed here")
+@pytest.mark.system
 def test_doctor_passes_with_everything_required_and_warns_about_the_rest(test_env: dict[str, str],
                                                                        tmp_path: Path, engine) -> None:
     from app.domain import provider_cooldowns
@@ -168,6 +170,7 @@ def test_doctor_passes_with_everything_required_and_warns_about_the_rest(test_en
     assert "rate limit reached" in str(warned["detail"]) and "asked last until" in str(warned["detail"])
 
 
+@pytest.mark.system
 def test_doctor_names_an_unreachable_broker_without_its_password(test_env: dict[str, str]) -> None:
     env = {**test_env, "BROKER_URL": "amqp://guest:hunter2@127.0.0.1:9//"}
     code, found = _doctor(env)
@@ -177,6 +180,7 @@ def test_doctor_names_an_unreachable_broker_without_its_password(test_env: dict[
     assert "hunter2" not in str(broker["detail"])
 
 
+@pytest.mark.system
 def test_doctor_names_an_unreachable_database_and_skips_what_needs_it(test_env: dict[str, str]) -> None:
     env = {**test_env, "DATABASE_URL": "postgresql://pm:hunter2@127.0.0.1:9/pagemill"}
     code, found = _doctor(env)

@@ -212,6 +212,7 @@ def test_reembed_moves_every_vector_and_the_pin_in_one_step(engine, tenant) -> N
         _index(engine, tenant, "doc1", "text 1 again", _unit(1), "torch")
 
 
+@pytest.mark.system
 def test_the_reembed_command_moves_a_tenant(engine, test_env: dict[str, str]) -> None:
     import subprocess
     import sys

@@ -11,12 +11,14 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from app.infra.db import get_engine
 from tests.conftest import ROOT, start_worker, terminate, wait_for
 
 
+@pytest.mark.system
 def test_sigterm_mid_document_completes_it_exactly_once(test_env, private_database, tmp_path: Path):
     env = {**test_env, "DATABASE_URL": private_database}
     engine = get_engine(private_database)

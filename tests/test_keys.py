@@ -34,6 +34,7 @@ def _listing(env: dict[str, str], tenant: str) -> list[dict]:
     return json.loads(pagemill(env, "keys", "list", "--tenant", tenant, "--json").stdout)
 
 
+@pytest.mark.system
 def test_list_shows_every_key_of_a_tenant_and_never_a_secret(test_env, engine, tenant_name):
     first = pagemill(test_env, "keys", "create", "--tenant", tenant_name, "--name", "ci").stdout.strip()
     second = pagemill(test_env, "keys", "create", "--tenant", tenant_name).stdout.strip()
@@ -65,6 +66,7 @@ def test_list_shows_every_key_of_a_tenant_and_never_a_secret(test_env, engine, t
     assert "PREFIX" in table.splitlines()[0] and first.split("_")[1] in table
 
 
+@pytest.mark.system
 def test_list_of_an_unknown_tenant_is_empty_and_creates_nothing(test_env, engine, tenant_name):
     assert _listing(test_env, tenant_name) == []
     with engine.connect() as conn:
@@ -72,6 +74,7 @@ def test_list_of_an_unknown_tenant_is_empty_and_creates_nothing(test_env, engine
                             {"n": tenant_name}).scalar_one() == 0
 
 
+@pytest.mark.system
 def test_revoke_is_refused_by_the_next_request(test_env, config, tenant_name):
     key = pagemill(test_env, "keys", "create", "--tenant", tenant_name).stdout.strip()
     spare = pagemill(test_env, "keys", "create", "--tenant", tenant_name).stdout.strip()
@@ -108,6 +111,7 @@ def test_revoke_is_refused_by_the_next_request(test_env, config, tenant_name):
     assert _listing(test_env, tenant_name)[0]["revoked_at"] == after[key.split("_")[1]]["revoked_at"]
 
 
+@pytest.mark.system
 def test_revoke_by_prefix(test_env, config, tenant_name):
     key = pagemill(test_env, "keys", "create", "--tenant", tenant_name).stdout.strip()
     pagemill(test_env, "keys", "revoke", key.split("_")[1])
@@ -118,11 +122,13 @@ def test_revoke_by_prefix(test_env, config, tenant_name):
 # Fixed values: a test's id must be the same in every pytest-xdist worker that collects it.
 @pytest.mark.parametrize("wrong", ["f5dabab1-8cfb-4466-8544-ab620cdee784", "not-a-key-id",
                                    "'; DROP TABLE api_keys; --"])
+@pytest.mark.system
 def test_revoking_an_unknown_key_fails_cleanly(test_env, wrong):
     done = pagemill(test_env, "keys", "revoke", wrong, check=False)
     assert done.returncode == 1 and "no API key" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.system
 def test_revoking_a_key_ends_its_open_event_stream(test_env, config, engine, tenant_name):
     from app.domain import jobs
 

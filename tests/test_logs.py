@@ -145,6 +145,7 @@ WORKER_COMMANDS = {
 
 @pytest.mark.parametrize("command, log_format", [(c, f) for c in sorted(WORKER_COMMANDS)
                                                  for f in logs.FORMATS])
+@pytest.mark.system
 def test_a_hostile_document_id_cannot_forge_a_worker_log_line(test_env, private_database,
                                                               tmp_path: Path, command: str,
                                                               log_format: str):

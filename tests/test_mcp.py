@@ -160,7 +160,8 @@ def test_an_agent_ingests_waits_searches_and_reads_around_a_hit(transport, serve
             done = await _call(client, "job_status", {"job_id": job["id"], "include_documents": True})
             assert sorted(d["document_id"] for d in done["documents"]) == ["bread.md", "tides.md"]
 
-            found = await _call(client, "search", {"query": f"tide gauge {word}", "mode": "bm25", "k": 5})
+            found = await _call(client, "search", {"query": f"tide gauge {word}", "mode": "bm25", "k": 5,
+                                                   "after_job": job["id"]})
             hit = found["results"][0]
             assert hit["document_id"] == "tides.md" and word in hit["text"]
             assert hit["heading_path"] == ["Tides", "Measuring"]

@@ -571,6 +571,7 @@ def test_transcripts_are_chunked_into_overlapping_time_windows_of_whole_segments
 
 
 @pytest.mark.skipif(not JFK.exists(), reason="../shared/corpus/audio-jfk is absent")
+@pytest.mark.system
 def test_a_phrase_of_the_clip_is_found_with_the_seconds_it_was_heard(fakes, engine, tenant) -> None:
     import numpy as np
 
@@ -613,6 +614,7 @@ def private_database(database_url: str) -> Iterator[str]:
 
 
 @pytest.mark.skipif(not JFK.exists(), reason="../shared/corpus/audio-jfk is absent")
+@pytest.mark.system
 def test_media_documents_go_through_the_worker(test_env, private_database, fakes, tmp_path: Path) -> None:
     """Submitted by the CLI, on the media queue, transcribed by a worker through the fake
     providers, searchable; a video without sound fails on its own and the job completes.  The

@@ -113,6 +113,7 @@ def procfile_worker(test_env, test_home, engine):
     _stop(proc)
 
 
+@pytest.mark.system
 def test_metrics_add_up_the_worker_and_the_api_after_a_job(web, procfile_worker, key):
     """The Procfile's web and worker lines, each its own process tree: after a job, a scrape
     of any web process adds up what the worker's pool process and the web processes recorded

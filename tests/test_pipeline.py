@@ -275,6 +275,7 @@ def test_scans_office_and_mail_are_indexed_with_their_extraction_report(engine, 
 
 
 @needs_corpus
+@pytest.mark.system
 def test_reingesting_an_unchanged_scan_does_not_ocr_it_again(engine, storage, config, tenant):
     from extractors.isolation import InProcessExtractor
     from tests.corpus import CORPUS

@@ -128,6 +128,7 @@ def rabbitmq() -> Iterator[str]:
 
 
 
+@pytest.mark.system
 def test_a_job_runs_through_a_real_rabbitmq(rabbitmq: str, private_database: str,
                                             test_env: dict[str, str]) -> None:
     env = {**test_env, "DATABASE_URL": private_database, "BROKER_URL": rabbitmq}

@@ -264,6 +264,7 @@ def _pagemill(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[st
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.system
 def test_keys_create_and_update_set_a_keys_own_limit(test_env: dict[str, str], client: FlaskClient) -> None:
     tenant = f"limits-{uuid.uuid4().hex[:10]}"
     created = _pagemill(test_env, "keys", "create", "--tenant", tenant, "--rate-limit", "2")

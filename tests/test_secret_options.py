@@ -244,6 +244,7 @@ def _make_key(home: str, start: multiprocessing.synchronize.Event, out: multipro
     out.put(home_key(Path(home)))
 
 
+@pytest.mark.system
 def test_the_embedded_default_makes_one_private_key_file_under_concurrency(config, tmp_path):
     home = tmp_path / "home"
     context = multiprocessing.get_context("spawn")

@@ -193,6 +193,7 @@ def test_direct_uploads_by_presigned_url_then_object_key_documents(s3_endpoint, 
 
 
 @needs_corpus
+@pytest.mark.system
 def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_url, tmp_path):
     """`pagemill serve` (API + worker, real processes) configured with STORAGE_URL=s3://...:
     an uploaded job completes, its bytes live in the bucket, no message carries them, and

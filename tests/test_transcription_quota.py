@@ -222,6 +222,7 @@ def groq() -> Iterator[FakeTranscriber]:
 
 
 @needs_ffmpeg
+@pytest.mark.system
 def test_the_worker_refuses_a_recording_over_the_limit_before_any_provider_call(
         engine: Engine, storage: LocalStorage, config: Config, groq: FakeTranscriber, tmp_path: Path) -> None:
     from app.services.processing import process_batch
@@ -268,6 +269,7 @@ def test_the_worker_refuses_a_recording_over_the_limit_before_any_provider_call(
 
 
 @needs_ffmpeg
+@pytest.mark.system
 def test_a_recording_inside_an_e_mail_is_metered(engine: Engine, storage: LocalStorage, config: Config,
                                                   groq: FakeTranscriber, tmp_path: Path) -> None:
     """The router transcribes it within the e-mail's extraction, before its length could be
@@ -320,6 +322,7 @@ print(json.dumps([answer.status_code, answer.get_json()]))
 
 
 @needs_ffmpeg
+@pytest.mark.system
 def test_a_real_worker_holds_a_key_to_its_limit(test_env: dict[str, str], config: Config,
                                                 private_database: str, groq: FakeTranscriber,
                                                 tmp_path: Path) -> None:
@@ -375,6 +378,7 @@ def _pagemill(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[st
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.system
 def test_keys_create_and_update_set_a_keys_own_transcription_limit(test_env: dict[str, str]) -> None:
     tenant = f"tq-cli-{uuid.uuid4().hex[:8]}"
     created = _pagemill(test_env, "keys", "create", "--tenant", tenant, "--transcription-limit", "3600")

@@ -292,6 +292,7 @@ def _job_seconds(env: dict[str, str], engine, tenant_name: str, tmp_path, label:
     return float(seconds)
 
 
+@pytest.mark.system
 def test_one_tenants_hanging_receivers_hold_up_no_other_tenant(engine, storage, client, key,
                                                                module_env, receivers,
                                                                slow_receivers, tmp_path):

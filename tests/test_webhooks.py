@@ -337,6 +337,7 @@ def test_endpoints_are_the_tenants_own_and_validated(client, key, engine, receiv
     assert client.get(f"/v1/webhooks/{hook['id']}", headers=bearer(key)).status_code == 404
 
 
+@pytest.mark.system
 def test_a_worker_delivers_a_jobs_events_as_it_processes_it(engine, client, key, module_env,
                                                             receivers, tmp_path):
     """A job submitted by the CLI, processed by a worker, each on this module's database: the
@@ -368,6 +369,7 @@ def test_a_worker_delivers_a_jobs_events_as_it_processes_it(engine, client, key,
     assert len({h["webhook-id"] for h, _ in receiver.requests}) == 3
 
 
+@pytest.mark.system
 def test_a_delivery_whose_sender_was_killed_is_delivered_by_a_worker_once(
         engine, storage, client, key, module_env, receivers):
     """A process sending a delivery is SIGKILLed while the request is in flight: its lease

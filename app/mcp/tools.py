@@ -149,10 +149,15 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
             filters: Annotated[SearchFilters | None, Field(description="restrict the search")] = None,
             all_chunks: Annotated[bool, Field(
                 description="every matching chunk instead of the best one per document")] = False,
+            after_job: Annotated[str | None, Field(
+                description="the id of a job you ingested that this search must see (its documents "
+                            "are then searched even if a read replica has not caught up yet)")] = None,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {"query": query, "mode": mode, "k": k, "collapse": not all_chunks}
         if filters is not None:
             body["filters"] = filters.model_dump(exclude_none=True)
+        if after_job is not None:
+            body["after_job"] = after_job
         results: dict[str, Any] = await api(ctx, "POST", "/v1/search", body)
         return results
 
