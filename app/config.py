@@ -434,6 +434,10 @@ class EmbeddingConfig(Group):
     # Load embedders as processes start (app/services/embedder_warm_up.py, tasks/celery.py), not
     # at the first search or batch.
     preload: bool = setting("PAGEMILL_PRELOAD_EMBEDDERS", True, read_flag)
+    # Threads of one process's model calls; 0: the library's own choice (every core).  Processes
+    # on one machine do not know of each other: `pagemill worker` gives each pool process
+    # cores / processes when this is 0 (tasks/worker.py).
+    torch_threads: int = setting("PAGEMILL_TORCH_THREADS", 0, read_int)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,8 @@ class Runtime:
 
         # The embedder the configuration names (PAGEMILL_EMBEDDER), for this process's
         # embeddings: indexing reads no configuration of its own.
-        embedding.configure(self.config.embedding.embedder, self.config.home)
+        embedding.configure(self.config.embedding.embedder, self.config.home,
+                            self.config.embedding.torch_threads)
 
     @cached_property
     def database_url(self) -> str:

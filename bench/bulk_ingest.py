@@ -77,6 +77,7 @@ def probe(records: list[dict[str, Any]], config: Config, texts_wanted: int) -> N
     """The chosen embedder's own rate on the corpus' chunk texts."""
     from indexing import embedding
 
+    embedding.configure(config.embedding.embedder, config.home, config.embedding.torch_threads)
     texts: list[str] = []
     for record in records:
         texts.extend(record_chunks(record, config))

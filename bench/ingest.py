@@ -231,6 +231,9 @@ def onnx_encoders(cache_home: Path) -> dict[str, Encoder]:
 def pagemill_encoder() -> tuple[str, Encoder]:
     from indexing import embedding
 
+    # Read now: --quick points PAGEMILL_HOME at the shared ONNX cache after the start.
+    config = Config.from_env()
+    embedding.configure(config.embedding.embedder, config.home, config.embedding.torch_threads)
     name = embedding.embedder_in_use()
     return f"(b) pagemill embed() [{name}], batch 32", lambda texts: embedding.embed(texts)
 

