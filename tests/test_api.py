@@ -229,6 +229,24 @@ def test_per_document_outcomes_and_listings(client, key, engine, worker):
     assert doc["chunks"][0]["heading_path"] == ["Good"]
     assert doc["chunks"][0]["boxes"] is None  # Markdown has no positions
 
+    # A window of its chunks, from a position or around a hit's chunk, without the Markdown.
+    chunks_url = f"/v1/documents/{good['id']}/chunks"
+    total = len(doc["chunks"])
+    window = client.get(f"{chunks_url}?count=1", headers=_auth(key)).get_json()
+    assert window["document_id"] == "good.md" and window["total_chunks"] == total
+    assert window["start"] == 0 and window["chunks"] == doc["chunks"][:1]
+    assert window["next_start"] == (1 if total > 1 else None)
+    last = doc["chunks"][-1]
+    around = client.get(f"{chunks_url}?around={last['id']}&count=3", headers=_auth(key)).get_json()
+    assert last in around["chunks"] and around["next_start"] is None
+    assert around["chunks"] == doc["chunks"][around["start"]:around["start"] + 3]
+    past = client.get(f"{chunks_url}?start=1000", headers=_auth(key)).get_json()
+    assert past["chunks"] == [] and past["start"] == total and past["next_start"] is None
+    assert client.get(f"{chunks_url}?count=0", headers=_auth(key)).status_code == 400
+    assert client.get(f"{chunks_url}?start=-1", headers=_auth(key)).status_code == 400
+    unknown = client.get(f"{chunks_url}?around=2147483647", headers=_auth(key))  # no such chunk here
+    assert unknown.status_code == 404 and unknown.get_json()["error"]["code"] == "not_found"
+
     listed = client.get("/v1/jobs?status=completed_with_errors&limit=1",
                         headers=_auth(key)).get_json()
     assert [j["id"] for j in listed["jobs"]] == [job["id"]] and listed["next_offset"] == 1
@@ -237,6 +255,8 @@ def test_per_document_outcomes_and_listings(client, key, engine, worker):
     with engine.begin() as conn:
         stranger = create_key(conn, f"stranger-{uuid.uuid4().hex[:8]}")
     assert client.get(f"/v1/documents/{good['id']}", headers=_auth(stranger)).status_code == 404
+    assert client.get(f"/v1/documents/{good['id']}/chunks?around={doc['chunks'][0]['id']}",
+                      headers=_auth(stranger)).status_code == 404
     assert client.get(f"/v1/jobs/{job['id']}/documents",
                       headers=_auth(stranger)).status_code == 404
     assert client.get("/v1/jobs", headers=_auth(stranger)).get_json()["jobs"] == []

@@ -1,4 +1,5 @@
-"""Documents: one document's outcome, Markdown, chunks and extraction report; deleting it."""
+"""Documents: one document's outcome, Markdown, chunks and extraction report; a window of its
+chunks; deleting it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from app.api.auth import keyed_blueprint
 from app.api.context import runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.openapi import Answer, documented
-from app.api.responses import DocumentDetailSchema
+from app.api.requests import ChunkWindowQuery, load_query
+from app.api.responses import ChunkWindowSchema, DocumentDetailSchema
 from app.domain import jobs
 from app.services import deletion
 
@@ -24,6 +26,24 @@ def get_document(document_uuid: str) -> Response:
     if doc is None:
         raise ApiError(404, "not_found", f"document {document_uuid} not found")
     return jsonify(DocumentDetailSchema().dump(doc))
+
+
+@blueprint.get("/<document_uuid>/chunks")
+@documented("A window of a document's indexed chunks, in order: from a position, or centred on a "
+            "search hit's chunk (the text around a hit without the whole document)",
+            query=ChunkWindowQuery,
+            responses={200: Answer(ChunkWindowSchema, "the chunks")}, errors=(400, 404))
+def get_chunk_window(document_uuid: str) -> Response:
+    asked = load_query(ChunkWindowQuery())
+    try:
+        with runtime().engine.connect() as conn:
+            window = jobs.chunk_window(conn, tenant_id(), document_uuid, asked["start"], asked["count"],
+                                       asked["around"])
+    except jobs.UnknownChunk as exc:
+        raise ApiError(404, "not_found", str(exc)) from exc
+    if window is None:
+        raise ApiError(404, "not_found", f"document {document_uuid} not found")
+    return jsonify(ChunkWindowSchema().dump(window))
 
 
 @blueprint.delete("/<document_uuid>")

@@ -219,6 +219,22 @@ class PageQuery(Schema):
         return Page(**data)
 
 
+class ChunkWindowQuery(Schema):
+    """``?start=&count=`` or ``?around=&count=`` of a document's chunks; unknown query
+    arguments are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    start = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET),
+                           metadata={"description": "position of the first chunk (0-based)"})
+    count = fields.Integer(load_default=10, validate=validate.Range(min=1, max=100),
+                           metadata={"description": "how many chunks"})
+    around = fields.Integer(load_default=None, validate=validate.Range(min=1),
+                            metadata={"description": "a chunk id (a search hit's chunk_id): the "
+                                                     "window is centred on it, start is ignored"})
+
+
 class WebhookRequestSchema(Schema):
     """A webhook endpoint to create: where to POST, and which events."""
 

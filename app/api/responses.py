@@ -208,6 +208,17 @@ class DocumentDetailSchema(DocumentSchema):
     attachments = fields.List(fields.Nested(AttachmentSchema), required=True)
 
 
+class ChunkWindowSchema(Schema):
+    """Some of a document's chunks, in order."""
+
+    document_id = fields.String(required=True, metadata={"description": "the id given at ingest"})
+    total_chunks = fields.Integer(required=True)
+    start = fields.Integer(required=True, metadata={"description": "position of the first chunk here"})
+    next_start = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "start of the next window; null after the last chunk"})
+    chunks = fields.List(fields.Nested(ChunkSchema), required=True)
+
+
 class ParsedSchema(Schema):
     job_id = fields.UUID(required=True)
     document = fields.Nested(DocumentDetailSchema, required=True)

@@ -508,6 +508,48 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> Docume
         attachments=[from_row(AttachmentOutcome, a) for a in attachments])
 
 
+@dataclass(frozen=True)
+class ChunkWindow:
+    """Some of a document's indexed chunks, in order: ``start`` is the first one's position."""
+
+    document_id: str
+    total_chunks: int
+    start: int
+    chunks: list[IndexedChunk]
+
+    @property
+    def next_start(self) -> int | None:
+        """Where the next window begins; ``None`` after the last chunk."""
+        end = self.start + len(self.chunks)
+        return end if end < self.total_chunks else None
+
+
+class UnknownChunk(LookupError):
+    """The chunk a window was to be centred on is not one of the document's indexed chunks."""
+
+
+def chunk_window(conn: Connection, tenant_id: str, document_uuid: str, start: int, count: int,
+                 around: int | None = None) -> ChunkWindow | None:
+    """``count`` of the document's indexed chunks from position ``start``, or centred on chunk
+    ``around`` (a hit's chunk id), without reading its Markdown or its other chunks; ``None``
+    when the document is not the tenant's.  Raises :class:`UnknownChunk`."""
+    if not is_uuid(document_uuid):
+        return None
+    bounds = conn.execute(sql.CHUNK_WINDOW_BOUNDS, {"tenant": tenant_id, "id": document_uuid,
+                                                    "chunk": around}).one_or_none()
+    if bounds is None:
+        return None
+    if around is not None:
+        if not bounds.has_chunk:
+            raise UnknownChunk(f"chunk {around} is not one of document {document_uuid}'s indexed chunks")
+        start = max(0, bounds.position - count // 2)
+    start = min(start, bounds.total_chunks)
+    rows = conn.execute(sql.CHUNK_WINDOW, {"tenant": tenant_id, "id": document_uuid, "start": start,
+                                           "count": count}).mappings().all()
+    chunks = [IndexedChunk(**{**c, "heading_path": list(c["heading_path"] or [])}) for c in rows]
+    return ChunkWindow(bounds.document_id, bounds.total_chunks, start, chunks)
+
+
 def upsert_attachment(conn: Connection, parent: WorkDocument, external_id: str, name: str,
                       new: NewDocument | None, error: tuple[str, str] | None) -> WorkDocument | None:
     """The child row of one attachment of ``parent``: ``processing`` (its caller indexes it

@@ -190,19 +190,14 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
             around_chunk_id: Annotated[int | None, Field(
                 description="centre the window on this chunk (overrides start)")] = None,
     ) -> dict[str, Any]:
-        document = await api(ctx, "GET", f"/v1/documents/{_segment(document_uuid)}")
-        chunks = document.get("chunks") or []
+        query: dict[str, Any] = {"start": start, "count": count}
         if around_chunk_id is not None:
-            position = next((i for i, c in enumerate(chunks) if c["id"] == around_chunk_id), None)
-            if position is None:
-                raise ApiRefusal(404, "not_found",
-                                 f"chunk {around_chunk_id} is not in document {document_uuid}")
-            start = max(0, position - count // 2)
-        first, last = _window(len(chunks), start, count)
-        return {"document_uuid": document["id"], "document_id": document["document_id"],
-                "total_chunks": len(chunks), "start": first,
-                "next_start": last if last < len(chunks) else None,
-                "chunks": [{name: chunk.get(name) for name in _CHUNK_FIELDS} for chunk in chunks[first:last]]}
+            query["around"] = around_chunk_id
+        window = await api(ctx, "GET", f"/v1/documents/{_segment(document_uuid)}/chunks", query=query)
+        return {"document_uuid": document_uuid, "document_id": window["document_id"],
+                "total_chunks": window["total_chunks"], "start": window["start"],
+                "next_start": window["next_start"],
+                "chunks": [{name: chunk.get(name) for name in _CHUNK_FIELDS} for chunk in window["chunks"]]}
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
                                              idempotent_hint=False, open_world_hint=True), description=(

@@ -401,6 +401,37 @@ CHUNKS_OF_DOCUMENT = text("""
     """)
 
 
+#: Document :id of tenant :tenant (no row: not the tenant's, or deleted): its external id,
+#: its number of indexed chunks, and the position in them of chunk :chunk (null when :chunk
+#: is null or not one of them) -- what a window over its chunks is cut from.
+CHUNK_WINDOW_BOUNDS = text("""
+        SELECT d.external_id AS document_id,
+               (SELECT count(*) FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+                WHERE sd.tenant_id = :tenant AND sd.source_document_id = d.id) AS total_chunks,
+               (SELECT count(*) FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+                JOIN chunks around ON around.search_document_id = sd.id AND around.id = :chunk
+                WHERE sd.tenant_id = :tenant AND sd.source_document_id = d.id
+                  AND c.chunk_no < around.chunk_no) AS position,
+               EXISTS (SELECT FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+                       WHERE sd.tenant_id = :tenant AND sd.source_document_id = d.id AND c.id = :chunk)
+                   AS has_chunk
+        FROM documents d
+        WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid) AND d.deleted_at IS NULL
+    """)
+
+
+#: :count chunks of document :id from position :start on, in order (the chunks' own index
+#: (search_document_id, chunk_no) serves the range without reading the others).
+CHUNK_WINDOW = text("""
+        SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.boxes,
+               c.start_s, c.end_s, c.token_count
+        FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+        WHERE sd.tenant_id = :tenant AND sd.source_document_id = CAST(:id AS uuid)
+        ORDER BY c.chunk_no
+        OFFSET :start LIMIT :count
+    """)
+
+
 #: The attachments directly below document :id, by external id.
 ATTACHMENTS_OF_DOCUMENT = text("""
         SELECT id, external_id AS document_id, filename, mime_type, status, error_code, error_message,
