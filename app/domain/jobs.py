@@ -499,7 +499,8 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> Docume
     row = conn.execute(sql.GET_DOCUMENT, {"tenant": tenant_id, "id": document_uuid}).mappings().one_or_none()
     if row is None:
         return None
-    chunks = conn.execute(sql.CHUNKS_OF_DOCUMENT, {"tenant": tenant_id, "id": document_uuid}).mappings().all()
+    chunks = conn.execute(sql.CHUNK_WINDOW, {"tenant": tenant_id, "id": document_uuid, "start": 0,
+                                             "count": None}).mappings().all()
     attachments = conn.execute(sql.ATTACHMENTS_OF_DOCUMENT, {"id": document_uuid}).mappings().all()
     return DocumentDetail(
         **row_values(DocumentDetail, row),

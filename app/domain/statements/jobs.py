@@ -391,16 +391,6 @@ GET_DOCUMENT = text(f"""
     """)
 
 
-#: The chunks indexed from document :id (none when its content is not the one indexed), in order.
-CHUNKS_OF_DOCUMENT = text("""
-        SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.boxes,
-               c.start_s, c.end_s, c.token_count
-        FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
-        WHERE sd.tenant_id = :tenant AND sd.source_document_id = CAST(:id AS uuid)
-        ORDER BY c.chunk_no
-    """)
-
-
 #: Document :id of tenant :tenant (no row: not the tenant's, or deleted): its external id,
 #: its number of indexed chunks, and the position in them of chunk :chunk (null when :chunk
 #: is null or not one of them) -- what a window over its chunks is cut from.
@@ -420,8 +410,9 @@ CHUNK_WINDOW_BOUNDS = text("""
     """)
 
 
-#: :count chunks of document :id from position :start on, in order (the chunks' own index
-#: (search_document_id, chunk_no) serves the range without reading the others).
+#: :count chunks (null: all) indexed from document :id, from position :start on, in order; none
+#: when its content is not the one indexed.  The chunks' key (search_document_id, chunk_no)
+#: serves the range without reading the others.
 CHUNK_WINDOW = text("""
         SELECT c.id, c.chunk_no, c.text, c.heading_path, c.page_start, c.page_end, c.boxes,
                c.start_s, c.end_s, c.token_count
