@@ -300,6 +300,31 @@ def test_a_lagging_replica_is_left_out_until_it_catches_up(pair: Pair, app_for, 
     assert _reads(app).served == {"replica-0": 4, PRIMARY: 1}
 
 
+def test_a_read_the_replica_cannot_answer_is_answered_by_the_primary(pair: Pair, app_for) -> None:
+    """A schema the replica has not replayed yet (new code before its migration reached the
+    replica): the read fails there, the primary answers, and the replica stays in."""
+    from sqlalchemy import text
+
+    app = app_for()
+    reads = _reads(app)
+    table = f"added_{uuid.uuid4().hex[:8]}"
+    pair.caught_up()
+    assert reads.run(lambda conn: 1).by == "replica-0"  # and its runtime has seen it fresh
+    pair.pause_replay()
+    try:
+        with get_engine(pair.primary.url).begin() as conn:
+            conn.execute(text(f"CREATE TABLE {table} AS SELECT 42 AS answer"))
+        served = reads.run(lambda conn: conn.execute(text(f"SELECT answer FROM {table}")).scalar_one())
+        assert (served.value, served.by, served.reason) == (42, PRIMARY, "replica_error")
+    finally:
+        pair.resume_replay()
+    pair.caught_up()
+    again = reads.run(lambda conn: conn.execute(text(f"SELECT answer FROM {table}")).scalar_one())
+    assert (again.value, again.by) == (42, "replica-0")  # not left out
+    with get_engine(pair.primary.url).begin() as conn:
+        conn.execute(text(f"DROP TABLE {table}"))
+
+
 def test_a_server_that_replays_no_wal_is_read_without_a_lag_check_but_not_after_a_job(
         pair: Pair, app_for, key: str) -> None:
     """The primary itself named as a replica: it answers (read-only), lag is not measured, and

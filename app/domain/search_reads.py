@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DatabaseError, InterfaceError, OperationalError, SQLAlchemyError
 
 from app.domain.statements import search_reads as sql
 from app.infra import metrics
@@ -109,7 +109,8 @@ class Served(Generic[T]):
     value: T
     by: str
     # 'replica'; or why the primary: 'no_replicas', 'asked' (the caller needs the primary),
-    # 'wait_timed_out' (no replica replayed the job in time), 'replicas_unusable'.
+    # 'wait_timed_out' (no replica replayed the job in time), 'replicas_unusable',
+    # 'replica_error' (the read failed on the replica for a reason other than its connection).
     reason: str
 
 
@@ -162,6 +163,15 @@ class SearchReads:
             except (OperationalError, InterfaceError) as exc:
                 self._leave_out(replica, _first_line(exc))
                 continue
+            except DatabaseError as exc:
+                # Not the connection: the read itself failed there -- most likely a schema the
+                # replica has not replayed yet (new code before a migration reached it).  The
+                # primary answers this search; the replica stays in (if the read fails there
+                # too, that error is the search's, as without replicas).
+                why = _first_line(exc)
+                log.warning(f"search replica {replica.name} failed a read, served by the primary: {why}",
+                            extra={"replica": replica.name, "reason": why})
+                return self._on_primary(work, "replica_error")
             self._count(replica.name, "replica")
             return Served(value, replica.name, "replica")
         else:

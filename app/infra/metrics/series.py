@@ -35,5 +35,6 @@ HTTP_REQUEST_SECONDS = Histogram("pagemill_http_request_seconds", "Seconds the A
 # why the primary served the rest.
 SEARCH_READS = Counter("pagemill_search_reads", "Searches by the server that answered them (primary, "
                        "replica-0, ...; in PAGEMILL_SEARCH_DATABASE_URLS order) and why (replica; or "
-                       "why the primary: no_replicas, asked, replicas_unusable, wait_timed_out)",
+                       "why the primary: no_replicas, asked, replicas_unusable, wait_timed_out, "
+                       "replica_error)",
                        ["served_by", "reason"], registry=REGISTRY)
