@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import create_engine
 
+from app.config import DatabaseConfig
 from app.domain.search_reads import Replica, ReplicaPolicy, SearchReads, lsn_value
 
 
@@ -18,10 +19,17 @@ class Clock:
         return self.now
 
 
+def _policy(**chosen: float) -> ReplicaPolicy:
+    """The configured defaults, with ``chosen`` over them."""
+    database = DatabaseConfig()
+    return ReplicaPolicy(**{"max_lag": database.search_replica_max_lag, "wait": database.search_replica_wait,
+                            "retry": database.search_replica_retry, **chosen})
+
+
 def _reads(n: int, clock: Clock, **policy: float) -> SearchReads:
     engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")  # never connected
     return SearchReads(engine, [Replica(f"replica-{i}", engine) for i in range(n)],
-                       ReplicaPolicy(**policy), clock=clock)
+                       _policy(**policy), clock=clock)
 
 
 def test_wal_positions_compare_as_numbers() -> None:
@@ -65,5 +73,5 @@ def test_a_replica_is_fresh_when_it_has_a_position_the_primary_had_within_the_bo
 
 
 def test_the_primary_is_sampled_at_most_every_quarter_of_the_bound_up_to_a_second() -> None:
-    assert ReplicaPolicy(max_lag=5.0).sample_interval == 1.0
-    assert ReplicaPolicy(max_lag=0.4).sample_interval == 0.1
+    assert _policy(max_lag=5.0).sample_interval == 1.0
+    assert _policy(max_lag=0.4).sample_interval == 0.1

@@ -88,11 +88,12 @@ def standing(primary: Engine, replica: Engine) -> Standing:
 
 @dataclass(frozen=True)
 class ReplicaPolicy:
-    """``PAGEMILL_SEARCH_REPLICA_MAX_LAG_SECONDS``, ``..._WAIT_SECONDS``, ``..._RETRY_SECONDS``."""
+    """``PAGEMILL_SEARCH_REPLICA_MAX_LAG_SECONDS``, ``..._WAIT_SECONDS``, ``..._RETRY_SECONDS``
+    (their defaults are app/config.py's)."""
 
-    max_lag: float = 5.0
-    wait: float = 1.0
-    retry: float = 5.0
+    max_lag: float
+    wait: float
+    retry: float
 
     @property
     def sample_interval(self) -> float:

@@ -19,12 +19,16 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _engines: weakref.WeakSet[Engine] = weakref.WeakSet()
 
 
-@lru_cache(maxsize=8)
-def get_engine(url: str) -> Engine:
+def _pooled_engine(url: str, **connect_args: object) -> Engine:
     # pool_pre_ping: the embedded server may have been restarted between two uses of a pool.
-    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=connect_args)
     _engines.add(engine)
     return engine
+
+
+@lru_cache(maxsize=8)
+def get_engine(url: str) -> Engine:
+    return _pooled_engine(url)
 
 
 # Seconds a search replica's connection may take to open (libpq's connect_timeout; 2 is its
@@ -38,11 +42,8 @@ def get_replica_engine(url: str) -> Engine:
     """The engine of one search replica (PAGEMILL_SEARCH_DATABASE_URLS): like the primary's,
     with a bounded connect time, and read-only sessions, so that a primary named there by
     mistake still takes no write from search.  Nothing connects until first use."""
-    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5,
-                           connect_args={"connect_timeout": REPLICA_CONNECT_TIMEOUT,
-                                         "options": "-c default_transaction_read_only=on"})
-    _engines.add(engine)
-    return engine
+    return _pooled_engine(url, connect_timeout=REPLICA_CONNECT_TIMEOUT,
+                          options="-c default_transaction_read_only=on")
 
 
 def _forget_inherited_connections() -> None:
