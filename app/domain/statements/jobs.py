@@ -392,20 +392,19 @@ GET_DOCUMENT = text(f"""
 
 
 #: Document :id of tenant :tenant (no row: not the tenant's, or deleted): its external id,
-#: its number of indexed chunks, and the position in them of chunk :chunk (null when :chunk
-#: is null or not one of them) -- what a window over its chunks is cut from.
+#: its number of indexed chunks, whether chunk :chunk (may be null) is one of them and its
+#: position -- what a window over its chunks is cut from, in one pass over them.
 CHUNK_WINDOW_BOUNDS = text("""
-        SELECT d.external_id AS document_id,
-               (SELECT count(*) FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
-                WHERE sd.tenant_id = :tenant AND sd.source_document_id = d.id) AS total_chunks,
-               (SELECT count(*) FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
-                JOIN chunks around ON around.search_document_id = sd.id AND around.id = :chunk
-                WHERE sd.tenant_id = :tenant AND sd.source_document_id = d.id
-                  AND c.chunk_no < around.chunk_no) AS position,
-               EXISTS (SELECT FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
-                       WHERE sd.tenant_id = :tenant AND sd.source_document_id = d.id AND c.id = :chunk)
-                   AS has_chunk
+        SELECT d.external_id AS document_id, w.total_chunks, w.position,
+               coalesce(w.has_chunk, false) AS has_chunk
         FROM documents d
+        CROSS JOIN LATERAL (
+            SELECT count(c.id) AS total_chunks, bool_or(c.id = :chunk) AS has_chunk,
+                   count(c.id) FILTER (WHERE c.chunk_no < around.chunk_no) AS position
+            FROM search_documents sd
+            JOIN chunks c ON c.search_document_id = sd.id
+            LEFT JOIN chunks around ON around.search_document_id = sd.id AND around.id = :chunk
+            WHERE sd.tenant_id = :tenant AND sd.source_document_id = d.id) w
         WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid) AND d.deleted_at IS NULL
     """)
 
