@@ -19,7 +19,7 @@ from kombu.transport import TRANSPORT_ALIASES
 from sqlalchemy import make_url, text
 
 from tasks.broker import BrokerTablesMissing, dead_letters, requeue_dead_letters
-from tests.conftest import ROOT, wait_for
+from tests.conftest import ROOT, free_port, wait_for
 
 TRANSPORT_ALIASES.setdefault("pagemill", "tasks.broker:Transport")
 
@@ -267,13 +267,6 @@ def test_routing_is_shared_between_processes_and_idle_queues_expire(database_url
                             {"q": names}).scalar_one() == 0
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 @pytest.mark.system
 def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env, queue_name):
@@ -288,7 +281,7 @@ def test_inspect_and_flower_see_the_worker_and_its_tasks(database_url, test_env,
          f"--hostname={hostname}"],
         env=env, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
-    port = _free_port()
+    port = free_port()
     flower = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "tests.broker_app", "flower", f"--port={port}",
          "--address=127.0.0.1"], env=env, cwd=ROOT, start_new_session=True,

@@ -25,16 +25,11 @@ from sqlalchemy import Engine, text
 
 from app.domain import jobs
 from app.domain.auth import create_key
-from tests.conftest import ROOT, hold_job, terminate, wait_for
+from tests.conftest import ROOT, free_port, hold_job, start_serve, terminate, wait_for
 
 STREAM_CAP = 200
 LISTENER = "pagemill-job-events"
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -74,28 +69,14 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(test_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     # Threads enough for every stream and the requests beside them (serve keeps 16 free).
     # Keep-alives every second: a client that went away is noticed at the next one.
     env = {**test_env, "PAGEMILL_MAX_EVENT_STREAMS": str(STREAM_CAP),
            "PAGEMILL_WEB_THREADS": str(STREAM_CAP + 40), "PAGEMILL_EVENT_KEEPALIVE_SECONDS": "1"}
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--no-worker",
-                                 "--host", "127.0.0.1", "--port", str(port)],
-                                env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+    proc = start_serve(env, port, log)
     running = Server(port, proc, log)
-
-    def up() -> bool:
-        if proc.poll() is not None:
-            raise AssertionError(f"serve exited with {proc.returncode}: {log.read_text()[-3000:]}")
-        try:
-            return running.request("GET", "/healthz", "", timeout=2)[0] == 200
-        except OSError:
-            return False
-
-    wait_for(up, timeout=120, what="pagemill serve")
     yield running
     terminate(proc, timeout=30)
 

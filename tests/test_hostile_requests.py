@@ -11,8 +11,6 @@ import http.client
 import io
 import json
 import socket
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,7 +22,7 @@ from app.api.job_requests import fingerprint
 from app.api.requests import json_depth_exceeds
 from app.config import Config
 from app.domain.auth import create_key
-from tests.conftest import ROOT, wait_for
+from tests.conftest import free_port, start_serve, terminate
 
 DEEP = 10_000
 
@@ -237,40 +235,16 @@ def test_werkzeug_errors_raised_in_the_app_are_json(client, headers):
     assert response.status_code == 400 and _error(response)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def served(test_env, tmp_path_factory) -> Iterator[tuple[str, int]]:
     """``pagemill serve`` itself (without its worker), on a free port."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--no-worker", "--port", str(port)],
-            cwd=ROOT, env=test_env, stdout=out, stderr=subprocess.STDOUT)
-
-    def up() -> bool:
-        assert proc.poll() is None, log.read_text()
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return True
-        except OSError:
-            return False
-
+    proc = start_serve(test_env, port, log)
     try:
-        wait_for(up, timeout=90, what="pagemill serve")
         yield "127.0.0.1", port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        terminate(proc, timeout=20)
 
 
 def _json_refusal(response: http.client.HTTPResponse, status: int) -> dict:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import uuid
@@ -29,7 +28,7 @@ from app.domain.database_gauges import (
 )
 from app.domain.statements.metrics import HAS_WEBHOOKS
 from app.infra.metrics import directory
-from tests.conftest import ROOT, bearer, terminate, wait_for
+from tests.conftest import ROOT, bearer, free_port, terminate, wait_for
 
 STAGES_OF_A_TEXT_DOCUMENT = ("fetch", "extract", "chunk", "embed", "index")
 
@@ -54,11 +53,6 @@ def _procfile_line(name: str) -> str:
     raise AssertionError(f"no {name} line in the Procfile")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 def _start_procfile(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """The Procfile's ``name`` line through bash, as a platform runs it, in a session of its own."""
@@ -78,7 +72,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 def web(test_env, test_home):
     """The Procfile's ``web`` process (app/web_server.py: gunicorn, two processes) on the
     test database; its base URL."""
-    port = _free_port()
+    port = free_port()
     log = test_home / f"web-{port}.log"
     proc = _start_procfile("web", {**test_env, "PORT": str(port)}, log)
     base = f"http://127.0.0.1:{port}"

@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,13 +28,7 @@ import requests
 from sqlalchemy import make_url, text
 
 from app.infra.db import get_engine
-from tests.conftest import ROOT, wait_for
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.conftest import ROOT, free_port, wait_for
 
 
 def _processes_on(home: Path) -> list[psutil.Process]:
@@ -186,7 +179,7 @@ def test_serve_restarts_its_killed_worker_and_readyz_says_when_there_is_none():
     submitted while there was no worker completes.  SIGTERM then stops everything, the
     embedded server included."""
     with _fresh_home("pm-sv-") as processes:
-        port = _free_port()
+        port = free_port()
         base = f"http://127.0.0.1:{port}"
         serve = processes.start("serve", sys.executable, "-m", "app.cli", "serve", PORT=str(port))
 
@@ -226,7 +219,7 @@ def test_processes_started_together_on_a_fresh_home_all_stay_up():
     instant on a fresh embedded home: one server, one database and one schema come out of the
     race, every process stays up, a job completes, and the server stops after the last exits."""
     with _fresh_home("pm-race-") as processes:
-        port, flower_port = _free_port(), _free_port()
+        port, flower_port = free_port(), free_port()
         base = f"http://127.0.0.1:{port}"
         celery = [sys.executable, "-m", "celery", "-A", "tasks"]
         procs = {
@@ -364,7 +357,7 @@ def test_readyz_names_an_unreachable_broker(config):
 
     from app.api import create_app
 
-    port = _free_port()
+    port = free_port()
     client = create_app(config.with_overrides(broker={"url": f"amqp://guest:guest@127.0.0.1:{port}//"})).test_client()
     answer = client.get("/readyz")
     assert answer.status_code == 503

@@ -13,7 +13,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ import pytest
 from sqlalchemy import text
 
 from app.infra.db import get_engine
-from tests.conftest import ROOT, wait_for
+from tests.conftest import ROOT, free_port, wait_for
 
 SERVER = shutil.which("rabbitmq-server") or (
     "/usr/sbin/rabbitmq-server" if os.path.exists("/usr/sbin/rabbitmq-server") else None)
@@ -38,11 +37,6 @@ pytestmark = [
                                                  "(it then runs as the rabbitmq user)"),
 ]
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _amqp_accepts(url: str) -> bool:
@@ -84,7 +78,7 @@ def _stop(pid_file: Path, launcher: subprocess.Popen[bytes]) -> None:
 def rabbitmq() -> Iterator[str]:
     """The AMQP URL of a RabbitMQ node of this test's own, stopped and removed afterwards."""
     assert SERVER is not None
-    port, dist_port = _free_port(), _free_port()
+    port, dist_port = free_port(), free_port()
     assert 5672 not in (port, dist_port)
     user = pwd.getpwnam("rabbitmq")
     base = Path(tempfile.mkdtemp(prefix="pagemill-rabbitmq-"))

@@ -10,18 +10,13 @@ import time
 import pytest
 
 from app.infra.storage import LocalStorage, ObjectNotFound, open_storage
+from tests.conftest import free_port
 from tests.corpus import needs_corpus
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def s3_endpoint(monkeypatch_module=None):
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
@@ -226,7 +221,7 @@ def test_api_and_worker_processes_on_s3_storage(s3_endpoint, test_env, database_
             DROP TRIGGER IF EXISTS note_message ON broker_messages;
             CREATE TRIGGER note_message AFTER INSERT ON broker_messages
                 FOR EACH ROW EXECUTE FUNCTION note_message();"""))
-    port = _free_port()
+    port = free_port()
     env = {**test_env, "DATABASE_URL": url, "STORAGE_URL": "s3://pagemill-serve/objects",
            "S3_ENDPOINT_URL": s3_endpoint, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
            "AWS_DEFAULT_REGION": "us-east-1", "PAGEMILL_HOME": str(tmp_path),

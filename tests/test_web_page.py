@@ -18,17 +18,13 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 
-from tests.conftest import ROOT, terminate, wait_for
+from tests.conftest import ROOT, free_port, start_serve, terminate
 
 CHROMIUM = Path(os.environ.get("PAGEMILL_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("PAGEMILL_TEST_ARTIFACTS") or ROOT / "tests" / "artifacts")
@@ -54,33 +50,15 @@ expect = sync_api.expect
 expect.set_options(timeout=STEP_TIMEOUT_MS)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 @pytest.fixture
 def api_base(test_env: dict[str, str], worker: Any, tmp_path: Path) -> Iterator[str]:
     """``pagemill serve --no-worker`` on a free port; the session's worker does the work."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = tmp_path / "serve.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--no-worker",
-                                 "--host", "127.0.0.1", "--port", str(port)],
-                                env=test_env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-
-    def healthy() -> bool:
-        assert proc.poll() is None, log_path.read_text(errors="replace")
-        try:
-            return requests.get(f"{base}/healthz", timeout=5).status_code == 200
-        except requests.ConnectionError:
-            return False
-
+    proc = start_serve(test_env, port, log_path)
     try:
-        wait_for(healthy, timeout=120, interval=0.5, what="pagemill serve /healthz")
         yield base
     finally:
         terminate(proc)
