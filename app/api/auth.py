@@ -12,19 +12,28 @@ from app.api.rate_limiting import add_rate_limit_fields, decide_request_rate, en
 from app.domain.auth import authenticate
 from app.infra import log_context
 
+# The 401s' messages, the same on /mcp (app/mcp/http_endpoint.py).
+MISSING_KEY = "missing API key: send 'Authorization: Bearer <key>'"
+INVALID_KEY = "invalid or revoked API key"
+
+
+def bearer_key(authorization: str) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header; ``None`` without one."""
+    scheme, _, key = authorization.partition(" ")
+    return key.strip() if scheme.lower() == "bearer" and key.strip() else None
+
 
 def authenticate_request() -> None:
     if request.method == "OPTIONS":
         return  # Flask answers it with the allowed methods; CORS preflights carry no key
-    header = request.headers.get("Authorization", "")
-    scheme, _, key = header.partition(" ")
-    if scheme.lower() != "bearer" or not key.strip():
-        raise ApiError(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'")
+    key = bearer_key(request.headers.get("Authorization", ""))
+    if key is None:
+        raise ApiError(401, "unauthorized", MISSING_KEY)
     with runtime().engine.begin() as conn:
-        principal = authenticate(conn, key.strip())
+        principal = authenticate(conn, key)
         decision = None if principal is None else decide_request_rate(conn, principal)
     if principal is None:
-        raise ApiError(401, "unauthorized", "invalid or revoked API key")
+        raise ApiError(401, "unauthorized", INVALID_KEY)
     g.principal = principal
     log_context.bind(tenant_id=principal.tenant_id)
     enforce_request_rate(decision)

@@ -26,6 +26,7 @@ from a2wsgi import ASGIMiddleware
 from mcp.server.transport_security import TransportSecuritySettings
 from werkzeug.wrappers import Request, Response
 
+from app.api.auth import INVALID_KEY, MISSING_KEY, bearer_key
 from app.api.context import EXTENSION
 from app.api.errors import error_body
 from app.domain.auth import authenticate
@@ -73,14 +74,13 @@ class McpEndpoint:
         if request.method != "POST":
             return _error(405, "method_not_allowed", "MCP over Streamable HTTP: POST JSON-RPC messages "
                           "to /mcp (this server opens no GET stream)", {"Allow": "POST"})
-        scheme, _, key = request.headers.get("Authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not key.strip():
-            return _error(401, "unauthorized", "missing API key: send 'Authorization: Bearer <key>'",
-                          {"WWW-Authenticate": "Bearer"})
+        key = bearer_key(request.headers.get("Authorization", ""))
+        if key is None:
+            return _error(401, "unauthorized", MISSING_KEY, {"WWW-Authenticate": "Bearer"})
         with self.runtime.engine.begin() as conn:
-            principal = authenticate(conn, key.strip())
+            principal = authenticate(conn, key)
         if principal is None:
-            return _error(401, "unauthorized", "invalid or revoked API key", {"WWW-Authenticate": "Bearer"})
+            return _error(401, "unauthorized", INVALID_KEY, {"WWW-Authenticate": "Bearer"})
         return None
 
     def _started(self) -> ASGIMiddleware:
