@@ -14,8 +14,8 @@ import requests
 from sqlalchemy import text
 
 from app.infra.request_ids import request_id_from
-from tests.conftest import wait_for
-from tests.test_processes import _api_key, _free_port, _fresh_home, _get, _stopped_cleanly, _wait_completed
+from tests.conftest import free_port, wait_for
+from tests.test_processes import _api_key, _fresh_home, _get, _stopped_cleanly, _wait_completed
 
 
 def test_a_plausible_client_id_is_kept_and_anything_else_replaced():
@@ -57,7 +57,7 @@ def test_the_request_id_reaches_the_worker_log_lines_of_the_jobs_documents():
     ``X-Request-ID`` finds that id on the API's "job created" line and on the worker's lines
     for each of its documents; gunicorn's own 414 is the API's JSON error body."""
     with _fresh_home("pm-rid-") as processes:
-        port = _free_port()
+        port = free_port()
         base = f"http://127.0.0.1:{port}"
         serve = processes.start("serve", sys.executable, "-m", "app.cli", "serve", PORT=str(port),
                                 PAGEMILL_LOG_LEVEL="INFO", PAGEMILL_LOG_FORMAT="json")
