@@ -455,6 +455,8 @@ class SearchConfig(Group):
     bm25_exact: bool = setting("PAGEMILL_BM25_EXACT", RANKING.bm25_exact, read_flag)
     fusion: str = setting("PAGEMILL_FUSION", str(RANKING.fusion), read_text)
     alpha: float = setting("PAGEMILL_ALPHA", RANKING.alpha, read_float)
+    reranker: str | None = setting("PAGEMILL_RERANKER", RANKING.reranker, read_optional)
+    rerank_depth: int = setting("PAGEMILL_RERANK_DEPTH", RANKING.rerank_depth, read_int)
 
 
 @dataclass(frozen=True)

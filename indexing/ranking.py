@@ -61,6 +61,14 @@ class SearchParams:
     # Chunks of best upper bound completed first when a round completes its answer, so that
     # theta over their exact scores decides which of the rest need completing at all.
     bm25_stage: int = 256
+    # The reranking stage (indexing/reranking.py): a cross-encoder's directory or cached model
+    # id, None for none (the default: pagemill ships no cross-encoder, and quality depends on
+    # the one supplied).  It reorders the first rerank_depth hits of the search: 50 pairs
+    # keep a MiniLM-sized cross-encoder near 0.1-0.3 s per query on one CPU core, and depth is
+    # the first thing to lower when that is too slow.  Not tuned: no cross-encoder's weights
+    # install offline here, so none could be measured (docs/BENCHMARKS.md).
+    reranker: str | None = None
+    rerank_depth: int = 50
 
 
 DEFAULTS = SearchParams()

@@ -90,6 +90,9 @@ class Hit:
     # 'exact<n>' (proven in round n), 'maxscore' (proven by MaxScore) or 'budget'
     # (bm25_exact off and no round could prove its ranking); None in dense mode.
     bm25_path: str | None = None
+    # The reranking stage's score (indexing/reranking.py), when a cross-encoder ordered this
+    # hit; None without one, and for hits below its depth.
+    rerank_score: float | None = None
 
 
 # One way of filling in the statement's files: Jinja2 placeholders and loops, nothing

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_dump, validate
 
 from app.domain.jobs import DOCUMENT_STATES, JOB_STATES
 from app.domain.secret_options import public_options, secret_names
@@ -264,6 +264,33 @@ class SearchHitSchema(Schema):
     mime_type = fields.String(required=True, allow_none=True)
     snippet = fields.String(required=True, allow_none=True,
                             metadata={"description": "the matching terms in **bold**"})
+    rerank_score = fields.Float(metadata={
+        "description": "the reranker's score, present only when the reranking stage ordered "
+                       "this hit (`score` stays the search's own)"})
+
+    @post_dump
+    def _rerank_score_only_when_reranked(self, data: dict[str, Any], **_: object) -> dict[str, Any]:
+        # Absent rather than null: results without the stage stay as they were before it existed.
+        if data.get("rerank_score") is None:
+            data.pop("rerank_score", None)
+        return data
+
+
+class RankingSchema(Schema):
+    """How the results were made (app/services/search_request.py's ``Ranking``)."""
+
+    fusion = fields.String(required=True, validate=validate.OneOf(["rrf", "weighted"]))
+    alpha = fields.Float(required=True, metadata={"description": "the dense weight of weighted fusion"})
+    rrf_k = fields.Integer(required=True)
+    bm25_path = fields.String(required=True, allow_none=True)
+    reranker = fields.String(required=True, allow_none=True, metadata={
+        "description": "the cross-encoder that reordered the first results; null when the "
+                       "reranking stage did not run"})
+    rerank_depth = fields.Integer(required=True, allow_none=True)
+    reranked = fields.Integer(required=True, allow_none=True,
+                              metadata={"description": "how many results the reranker scored"})
+    rerank_ms = fields.Float(required=True, allow_none=True,
+                             metadata={"description": "the reranking stage's wall time"})
 
 
 class SearchResultsSchema(Schema):
@@ -273,6 +300,7 @@ class SearchResultsSchema(Schema):
     bm25_path = fields.String(required=True, allow_none=True, metadata={
         "description": "which BM25 path ranked the candidates: scan, exact<n>, maxscore or "
                        "budget; null in dense mode"})
+    ranking = fields.Nested(RankingSchema, required=True)
     results = fields.List(fields.Nested(SearchHitSchema), required=True)
 
 

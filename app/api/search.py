@@ -5,14 +5,20 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from app.api.auth import keyed_blueprint
-from app.api.context import config, runtime, tenant_id
+from app.api.context import runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.openapi import Answer, documented
 from app.api.requests import load_json
 from app.api.responses import SearchResultsSchema
 from app.domain.jobs import UnknownJob
-from app.services.search_request import SearchRequest, SearchRequestSchema, serve_search
+from app.services.search_request import (
+    RerankerNotConfigured,
+    SearchRequest,
+    SearchRequestSchema,
+    answer_search,
+)
 from indexing.embedding import EmbedderUnavailable
+from indexing.reranking import RerankerUnavailable
 
 blueprint = keyed_blueprint("search", __name__, url_prefix="/v1/search")
 
@@ -25,13 +31,17 @@ blueprint = keyed_blueprint("search", __name__, url_prefix="/v1/search")
 def search() -> Response:
     wanted: SearchRequest = load_json(SearchRequestSchema(), request.get_json(silent=True) or {})
     try:
-        hits = serve_search(runtime(), tenant_id(), wanted).value
+        answer = answer_search(runtime(), tenant_id(), wanted)
     except UnknownJob as exc:  # after_job names no job of the caller's
         raise ApiError(404, "not_found", f"job {wanted.after_job} not found",
                        {"after_job": wanted.after_job}) from exc
     except EmbedderUnavailable as exc:  # the tenant's pinned embedder cannot run here
         raise ApiError(503, "embedder_unavailable", str(exc), {"embedder": exc.embedder}) from exc
-    # One BM25 path per search: said once, beside the results.
+    except RerankerNotConfigured as exc:
+        raise ApiError(400, "reranker_not_configured", str(exc)) from exc
+    except RerankerUnavailable as exc:  # PAGEMILL_RERANKER names no loadable model
+        raise ApiError(503, "reranker_unavailable", str(exc), {"reranker": exc.reranker}) from exc
+    # One BM25 path per search: said once, beside the results (and in `ranking`).
     return jsonify(SearchResultsSchema().dump({
-        "query": wanted.query, "mode": wanted.mode, "fusion": wanted.params(config()).fusion,
-        "bm25_path": hits[0].bm25_path if hits else None, "results": hits}))
+        "query": wanted.query, "mode": wanted.mode, "fusion": answer.ranking.fusion,
+        "bm25_path": answer.ranking.bm25_path, "ranking": answer.ranking, "results": answer.hits}))

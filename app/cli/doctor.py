@@ -15,6 +15,7 @@ import shutil
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
@@ -129,6 +130,7 @@ def _checks(config: Config, deep: bool) -> Iterator[Check]:
     yield _storage_check(config)
     yield from _engine_checks(config)
     yield _embedding_check(deep)
+    yield _reranker_check(config, deep)
     for binary in ("ffmpeg", "ffprobe"):  # audio and video need both (extractors/media.py)
         yield _binary_check(binary, "apt-get install ffmpeg (audio and video documents need it)")
     for variable, enables in PROVIDER_KEYS:
@@ -337,6 +339,24 @@ def _engine_checks(config: Config) -> Iterator[Check]:
 
 def _label(engine: ExtractionEngine | OcrEngine) -> str:
     return engine.label or engine.name
+
+
+def _reranker_check(config: Config, deep: bool) -> Check:
+    """The reranking stage (indexing/reranking.py): off, or its model loadable (``--deep``
+    loads it; otherwise only whether the directory is there)."""
+    reranker = config.search.reranker
+    if reranker is None:
+        return Check("reranker", True, False, "off (PAGEMILL_RERANKER names no cross-encoder)")
+    depth = f"reorders the first {config.search.rerank_depth} results"
+    if not deep:
+        there = Path(reranker).expanduser().is_dir()
+        return Check("reranker", True, True, f"{reranker} {depth}; "
+                     + ("--deep loads it" if there else "not a directory: a Hugging Face cache id "
+                        "(--deep loads it)"))
+    from indexing.reranking import check
+
+    why = check(reranker)
+    return Check("reranker", why is None, True, why or f"{reranker} loads and {depth}")
 
 
 def _embedding_check(deep: bool) -> Check:

@@ -61,17 +61,26 @@ def search_request(text: str, choices: dict[str, Any]) -> SearchRequest:
 @click.option("--after-job", default=None, metavar="JOB_ID",
               help="See this finished job's documents: with search replicas, wait for one to have "
                    "replayed the job (PAGEMILL_SEARCH_REPLICA_WAIT_SECONDS), else ask the primary.")
+@click.option("--rerank/--no-rerank", default=None,
+              help="The reranking stage: on by default when PAGEMILL_RERANKER names a cross-encoder; "
+                   "--rerank requires it, --no-rerank skips it.")
+@click.option("--rerank-depth", type=int, default=None,
+              help="How many of the first results the reranker reorders (default: PAGEMILL_RERANK_DEPTH).")
 @click.option("--tenant", default=None)
 @pass_cli
 def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode: str, as_json: bool,
            all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
-           mime_types: tuple[str, ...], after_job: str | None) -> None:
+           mime_types: tuple[str, ...], after_job: str | None, rerank: bool | None,
+           rerank_depth: int | None) -> None:
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
+    from dataclasses import asdict
+
     from app.domain.jobs import UnknownJob
-    from app.services.search_request import serve_search
+    from app.services.search_request import RerankerNotConfigured, answer_search
     from extractors.media import timestamp
     from indexing import tenant_embedders
     from indexing.embedding import EmbedderUnavailable, embed
+    from indexing.reranking import RerankerUnavailable
 
     if bool(query) == bool(queries):
         raise click.UsageError("give either QUERY or --queries FILE")
@@ -80,7 +89,9 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
                                **({"fusion": fusion} if fusion else {}),
                                **({"alpha": alpha} if alpha is not None else {}),
                                **({"filters": {"mime_types": list(mime_types)}} if mime_types else {}),
-                               **({"after_job": after_job} if after_job else {})}
+                               **({"after_job": after_job} if after_job else {}),
+                               **({"rerank": rerank} if rerank is not None else {}),
+                               **({"rerank_depth": rerank_depth} if rerank_depth is not None else {})}
     requests = [search_request(text, choices) for _, text in items]
     tenant_id = cli.tenant_id(tenant)
     with cli.runtime.engine.connect() as conn:  # queries embedded as the tenant's chunks were
@@ -92,17 +103,22 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
         raise click.ClickException(str(exc)) from exc
     for (query_id, _), request, vector in zip(items, requests, vectors, strict=True):
         try:
-            hits = serve_search(cli.runtime, tenant_id, request, query_vector=vector).value
+            answer = answer_search(cli.runtime, tenant_id, request, query_vector=vector)
         except UnknownJob as exc:
             raise click.ClickException(f"no job {after_job} of tenant "
                                        f"{tenant or cli.config.jobs.default_tenant}") from exc
+        except (RerankerNotConfigured, RerankerUnavailable) as exc:
+            raise click.ClickException(str(exc)) from exc
+        hits = answer.hits
         if as_json or queries:
             click.echo(json.dumps({"query_id": query_id, "results": [
                 {"document_id": h.document_id, "document_uuid": h.document_uuid, "chunk_id": h.chunk_id,
                  "score": h.score,
+                 **({"rerank_score": h.rerank_score} if h.rerank_score is not None else {}),
                  "page_start": h.page_start, "page_end": h.page_end, "boxes": h.boxes,
                  "start_s": h.start_s, "end_s": h.end_s,
-                 "snippet": h.snippet, "text": h.text} for h in hits]}, ensure_ascii=False))
+                 "snippet": h.snippet, "text": h.text} for h in hits],
+                "ranking": asdict(answer.ranking)}, ensure_ascii=False))
             continue
         click.echo(f"query: {request.query}  ({mode}, top {k})")
         for rank, h in enumerate(hits, 1):

@@ -6,7 +6,7 @@ app/domain/search_reads.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from app.domain import jobs
 from app.domain.search_reads import Served
 from app.domain.storable import Instant, JsonObject, Text
 from app.runtime import Runtime
+from indexing import reranking
 from indexing.ranking import FUSIONS
 from indexing.search import MODES, Filters, Fusion, Hit, Mode, SearchParams, search
 
@@ -39,12 +40,54 @@ class SearchRequest:
     filters: Filters = field(default_factory=Filters)
     # A job whose outcome the search must see (read-your-writes on a replica).
     after_job: str | None = None
+    # The reranking stage: None as configured (PAGEMILL_RERANKER), False skips it, True
+    # requires it (an error when no reranker is configured).
+    rerank: bool | None = None
+    rerank_depth: int | None = None
 
     def params(self, config: Config) -> SearchParams:
         """The configured ranking settings with this request's own choices over them."""
         chosen: dict[str, Any] = {name: getattr(self, name) for name in OVERRIDES
                                   if getattr(self, name) is not None}
-        return config.search_params(**chosen)
+        if self.rerank is False:
+            chosen["reranker"] = None
+        params = config.search_params(**chosen)
+        if self.rerank and params.reranker is None:
+            raise RerankerNotConfigured()
+        return params
+
+
+class RerankerNotConfigured(Exception):
+    """A search asked for the reranking stage where no reranker is configured."""
+
+    def __init__(self) -> None:
+        super().__init__("this server has no reranker (PAGEMILL_RERANKER is not set); "
+                         "search without `rerank`, or with `rerank: false`")
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How the results were made: the response's ``ranking`` block."""
+
+    fusion: str
+    alpha: float
+    rrf_k: int
+    # Which BM25 path ranked the candidates (indexing.search.Hit.bm25_path); None in dense mode.
+    bm25_path: str | None
+    # The reranking stage, when it ran: the model, the depth it reordered, the pairs it scored
+    # and the milliseconds that took (model loading on first use included).
+    reranker: str | None = None
+    rerank_depth: int | None = None
+    reranked: int | None = None
+    rerank_ms: float | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A search's results and how they were made."""
+
+    hits: list[Hit]
+    ranking: Ranking
 
 
 class SearchFiltersSchema(Schema):
@@ -79,6 +122,13 @@ class SearchRequestSchema(Schema):
     # termination with the best candidates found (each exactly scored) instead of reading
     # on until the ranking is proven; the response's bm25_path says 'budget' when it did.
     bm25_exact = fields.Boolean()
+    rerank = fields.Boolean(metadata={"description": (
+        "the reranking stage (a cross-encoder reordering the first rerank_depth results): "
+        "unset, as the server is configured (PAGEMILL_RERANKER); false skips it; true requires "
+        "it (400 reranker_not_configured when the server has none)")})
+    rerank_depth = fields.Integer(validate=validate.Range(min=1, max=200), metadata={
+        "description": "how many of the first results the reranker reorders (unset: "
+                       "PAGEMILL_RERANK_DEPTH); the results below it keep their order"})
     after_job = fields.UUID(metadata={"description": (
         "a job of the caller's whose outcome this search must see: with search replicas "
         "(PAGEMILL_SEARCH_DATABASE_URLS) the search waits, up to "
@@ -115,3 +165,23 @@ def serve_search(runtime: Runtime, tenant_id: str, request: SearchRequest,
     return runtime.search_reads.run(
         lambda conn: run_search(conn, tenant_id, request, runtime.config, query_vector, snippets),
         after_lsn=after_lsn, primary=primary)
+
+
+def answer_search(runtime: Runtime, tenant_id: str, request: SearchRequest,
+                  query_vector: np.ndarray | None = None, snippets: bool = True) -> Answer:
+    """The search as :func:`serve_search` runs it, then the reranking stage when it is on: the
+    statement returns the first ``rerank_depth`` results (at least ``k``), the cross-encoder
+    reorders them outside the read's transaction, and the first ``k`` are kept.  Raises
+    :class:`RerankerNotConfigured` and :class:`indexing.reranking.RerankerUnavailable`."""
+    params = request.params(runtime.config)
+    ranking = Ranking(fusion=params.fusion, alpha=params.alpha, rrf_k=params.rrf_k, bm25_path=None)
+    if params.reranker is None:
+        hits = serve_search(runtime, tenant_id, request, query_vector, snippets).value
+        return Answer(hits, replace(ranking, bm25_path=hits[0].bm25_path if hits else None))
+    depth = request.rerank_depth or params.rerank_depth
+    wider = replace(request, k=max(request.k, depth))
+    hits = serve_search(runtime, tenant_id, wider, query_vector, snippets).value
+    reranked = reranking.rerank(params.reranker, request.query, hits, depth, request.k)
+    return Answer(reranked.hits, replace(
+        ranking, bm25_path=hits[0].bm25_path if hits else None, reranker=reranked.reranker,
+        rerank_depth=depth, reranked=reranked.scored, rerank_ms=round(reranked.seconds * 1000.0, 3)))
