@@ -532,6 +532,26 @@ class LoggingConfig(Group):
     format: str | None = setting("PAGEMILL_LOG_FORMAT", None, read_optional)
 
 
+@dataclass(frozen=True)
+class TracingConfig(Group):
+    """OpenTelemetry traces (app/infra/traces.py), off unless an OTLP endpoint is configured with
+    the standard variables.  Only what decides *whether* to trace is read here; the exporter
+    reads the rest of its ``OTEL_*`` variables itself (headers, timeouts, the service name,
+    the sampler), as every OpenTelemetry SDK does."""
+
+    endpoint: str | None = setting("OTEL_EXPORTER_OTLP_ENDPOINT", None, read_optional)
+    traces_endpoint: str | None = setting("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", None, read_optional)
+    # "none" turns traces off with an endpoint set; "otlp" (the default) is the only exporter
+    # pagemill ships.
+    exporter: str = setting("OTEL_TRACES_EXPORTER", "otlp", read_text)
+    disabled: bool = setting("OTEL_SDK_DISABLED", False, read_flag)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.endpoint or self.traces_endpoint) and not self.disabled \
+            and self.exporter.strip().lower() != "none"
+
+
 GROUP = "group"
 
 
@@ -574,6 +594,7 @@ class Config:
     webhooks: WebhooksConfig = group(WebhooksConfig)
     metrics: MetricsConfig = group(MetricsConfig)
     logging: LoggingConfig = group(LoggingConfig)
+    tracing: TracingConfig = group(TracingConfig)
 
     @classmethod
     def groups(cls) -> dict[str, type[Group]]:

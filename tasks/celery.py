@@ -56,6 +56,17 @@ def _claim_metrics_directory(**_: Any) -> None:
     directory.claim(Config.from_env().metrics_samples_dir)
 
 
+@celeryd_init.connect
+def _start_traces(**_: Any) -> None:
+    """A worker traces when OTEL_EXPORTER_OTLP_ENDPOINT says so (app/infra/traces.py): started
+    in the main process before the pool forks (its webhook sender's deliveries are traced there;
+    the exporter's thread starts again in each pool process)."""
+    from app.infra import traces
+    from tasks.runtime import get_runtime
+
+    traces.start(get_runtime().config.tracing, "worker")
+
+
 @worker_process_init.connect
 def _load_embedder_early(**_: Any) -> None:
     """A pool process loads the configured embedder as it starts, in the background: the model

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import celeryconfig
 from app.domain.admission import AdmittedBatch
+from app.infra import traces
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -70,9 +71,12 @@ class CeleryPublisher:
         """Each message carries the job's ``request_id`` header (tasks/task_context.py binds
         it for the task's log lines) and the batch's priority."""
         headers = {"request_id": batch.request_id} if batch.request_id else {}
-        self.celery_app.send_task(INGEST_BATCH, (batch.job_id, batch.batch_no), priority=batch.priority,
-                                  task_id=batch_task_id(batch.job_id, batch.batch_no, batch.retry),
-                                  headers=headers, **_routing(batch, self._runtime.config))
+        # In the job's trace, wherever this runs: Celery's instrumentation makes the publish
+        # span there and puts its context in the message's headers (app/infra/traces.py).
+        with traces.attached(batch.traceparent):
+            self.celery_app.send_task(INGEST_BATCH, (batch.job_id, batch.batch_no), priority=batch.priority,
+                                      task_id=batch_task_id(batch.job_id, batch.batch_no, batch.retry),
+                                      headers=headers, **_routing(batch, self._runtime.config))
 
     def build_vector_index(self) -> None:
         self.celery_app.send_task(BUILD_VECTOR_INDEX)

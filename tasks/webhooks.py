@@ -47,6 +47,7 @@ from sqlalchemy import Connection, Engine
 from app.config import Config
 from app.domain import webhooks
 from app.domain.secret_options import SecretKeyUnavailable, fernet
+from app.infra import traces
 from app.infra.url_fetch import UrlPolicy
 from app.infra.webhook_delivery import ABORTED_ERROR, AttemptGuard, AttemptOutcome, post
 from app.infra.webhook_signing import signature_header
@@ -90,15 +91,22 @@ def attempt(claimed: webhooks.ClaimedDelivery, config: Config, policy: UrlPolicy
 
 def safe_attempt(claimed: webhooks.ClaimedDelivery, config: Config, policy: UrlPolicy,
                  guard: AttemptGuard) -> AttemptOutcome:
-    """:func:`attempt`, with whatever it raises turned into the attempt's failure."""
+    """:func:`attempt`, with whatever it raises turned into the attempt's failure; a span of
+    its own when the worker traces (app/infra/traces.py)."""
     started = time.monotonic()
-    try:
-        return attempt(claimed, config, policy, guard)
-    except Exception as exc:  # a receiver or a URL must never break the run: record it
-        log.warning("webhook attempt raised", exc_info=True,
-                    extra={"endpoint_id": claimed.endpoint_id, "event_id": claimed.message_id})
-        return AttemptOutcome(None, f"{type(exc).__name__}: {exc}"[:500],
-                              int((time.monotonic() - started) * 1000))
+    with traces.span("pagemill.webhook_delivery", **{
+            "pagemill.endpoint_id": claimed.endpoint_id, "pagemill.event_id": claimed.message_id,
+            "pagemill.topic": claimed.topic, "pagemill.attempt": claimed.attempts + 1}) as sending:
+        try:
+            outcome = attempt(claimed, config, policy, guard)
+        except Exception as exc:  # a receiver or a URL must never break the run: record it
+            log.warning("webhook attempt raised", exc_info=True,
+                        extra={"endpoint_id": claimed.endpoint_id, "event_id": claimed.message_id})
+            outcome = AttemptOutcome(None, f"{type(exc).__name__}: {exc}"[:500],
+                                     int((time.monotonic() - started) * 1000))
+        traces.set_attributes(sending, **{"http.response.status_code": outcome.status_code,
+                                          "pagemill.outcome": outcome.error or "delivered"})
+        return outcome
 
 
 @dataclass

@@ -4,6 +4,7 @@ layout it starts from, up and back down."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from sqlalchemy import text
 
 from app.infra.db import downgrade_schema, get_engine, upgrade_schema
@@ -221,20 +222,27 @@ def test_migration_0027_leaves_a_graph_dropped_for_a_bulk_load_to_the_load(scrat
         assert "USING hnsw (embedding halfvec_cosine_ops)" in conn.execute(_GRAPH).scalar_one()
 
 
-def test_migration_0028_adds_the_jobs_commit_position_and_takes_it_back(scratch_database):
-    column = text("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
-                  "WHERE attrelid = 'jobs'::regclass AND attname = 'commit_lsn' AND NOT attisdropped")
-    upgrade_schema(scratch_database, "0027")
+@pytest.mark.parametrize("revision, column, kind", [
+    # A job finished before 0028 has no position: its after_job searches go to the primary.
+    ("0028", "commit_lsn", "pg_lsn"),
+    # A job written before 0029 joins no trace: its tasks start their own.
+    ("0029", "traceparent", "text"),
+])
+def test_a_new_jobs_column_starts_empty_and_goes_back(scratch_database, revision: str, column: str,
+                                                      kind: str) -> None:
+    found = text("SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                 "WHERE attrelid = 'jobs'::regclass AND attname = :c AND NOT attisdropped")
+    before = f"{int(revision) - 1:04d}"
+    upgrade_schema(scratch_database, before)
     engine = get_engine(scratch_database)
     with engine.begin() as conn:
         tenant = conn.execute(text("INSERT INTO tenants (name) VALUES ('t') RETURNING id")).scalar_one()
         conn.execute(text("INSERT INTO jobs (tenant_id, status, total_documents, batch_size) "
                           "VALUES (:t, 'completed', 1, 1)"), {"t": tenant})
-    upgrade_schema(scratch_database, "0028")
+    upgrade_schema(scratch_database, revision)
     with engine.connect() as conn:
-        assert conn.execute(column).scalar_one() == "pg_lsn"
-        # A job finished before the migration has no position: its after_job searches go to the primary.
-        assert conn.execute(text("SELECT commit_lsn FROM jobs")).scalar_one() is None
-    downgrade_schema(scratch_database, "0027")
+        assert conn.execute(found, {"c": column}).scalar_one() == kind
+        assert conn.execute(text(f"SELECT {column} FROM jobs")).scalar_one() is None
+    downgrade_schema(scratch_database, before)
     with engine.connect() as conn:
-        assert conn.execute(column).scalar_one_or_none() is None
+        assert conn.execute(found, {"c": column}).scalar_one_or_none() is None

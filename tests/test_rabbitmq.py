@@ -125,7 +125,13 @@ def rabbitmq() -> Iterator[str]:
 @pytest.mark.system
 def test_a_job_runs_through_a_real_rabbitmq(rabbitmq: str, private_database: str,
                                             test_env: dict[str, str]) -> None:
-    env = {**test_env, "DATABASE_URL": private_database, "BROKER_URL": rabbitmq}
+    """...and the trace context rides in the AMQP message's headers: the worker's task spans
+    are children of the command's publishes (tests/test_traces.py has the receiver)."""
+    from tests.test_traces import Receiver
+
+    receiver = Receiver()
+    env = {**test_env, "DATABASE_URL": private_database, "BROKER_URL": rabbitmq,
+           "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, "OTEL_BSP_SCHEDULE_DELAY": "100"}
     started = time.monotonic()
     result = subprocess.run([sys.executable, "-m", "app.cli", "ingest", "samples", "--wait",
                              "--tenant", f"rabbitmq-{uuid.uuid4().hex[:8]}"],
@@ -148,3 +154,17 @@ def test_a_job_runs_through_a_real_rabbitmq(rabbitmq: str, private_database: str
         _name, messages, _consumers = connection.default_channel.queue_declare(queue="pagemill",
                                                                                passive=True)
     assert messages == 0
+    with get_engine(private_database).connect() as conn:
+        trace_id = conn.execute(text("SELECT traceparent FROM jobs")).scalar_one().split("-")[1]
+
+    def runs() -> list[dict[str, object]]:
+        return [s for s in receiver.trace(trace_id) if s["name"] == "run/pagemill.ingest_batch"]
+
+    try:
+        wait_for(lambda: bool(runs()), timeout=60, what="the task's span in the command's trace")
+        publishes = {s["span_id"]: s for s in receiver.trace(trace_id)
+                     if s["name"] == "apply_async/pagemill.ingest_batch"}
+        assert publishes and all(s["process"] == "cli" for s in publishes.values())
+        assert all(run["parent"] in publishes and run["process"] == "worker" for run in runs())
+    finally:
+        receiver.close()

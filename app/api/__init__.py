@@ -18,6 +18,7 @@ from app.api.context import EXTENSION
 from app.api.errors import JsonErrorRequestHandler, register_error_handlers
 from app.api.requests import MAX_JSON_DEPTH, ApiJsonProvider, refuse_unstorable_arguments
 from app.config import Config
+from app.infra import traces
 
 BLUEPRINTS = (meta.blueprint, jobs.blueprint, documents.blueprint, search.blueprint, parse.blueprint,
               uploads.blueprint, usage.blueprint, webhooks.blueprint, web.blueprint, metrics.blueprint)
@@ -52,4 +53,7 @@ def create_app(config: Config | None = None) -> Flask:
     tracing.install(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    # OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT says so: a span per request.
+    if traces.start(config.tracing, "api"):
+        traces.instrument_flask(app)
     return app

@@ -140,6 +140,7 @@ def _checks(config: Config, deep: bool) -> Iterator[Check]:
         else:
             yield Check(variable, False, False, f"not set: export {variable}=... to enable {enables}")
     yield _mcp_check(config)
+    yield _tracing_check(config)
     if engine is not None:
         yield from _cooldown_checks(engine)
 
@@ -157,6 +158,25 @@ def _mcp_check(config: Config) -> Check:
              "`pagemill mcp` (stdio) needs PAGEMILL_API_KEY=<a key from `pagemill keys create`>")
     return Check("mcp", True, False, f"SDK {sdk}; `pagemill serve` answers MCP (Streamable HTTP, "
                  f"bearer key) at http://<host>:<port>/mcp (127.0.0.1:8000 by default); {stdio}")
+
+
+def _tracing_check(config: Config) -> Check:
+    """OpenTelemetry traces (app/infra/traces.py): off, or where spans go -- without the
+    endpoint's credentials, which live in OTEL_EXPORTER_OTLP_HEADERS, never shown."""
+    tracing = config.tracing
+    if not tracing.enabled:
+        why = ("OTEL_SDK_DISABLED" if tracing.disabled else "OTEL_TRACES_EXPORTER=none"
+               if tracing.endpoint or tracing.traces_endpoint else "no OTEL_EXPORTER_OTLP_ENDPOINT")
+        return Check("traces", True, False, f"off ({why})")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        sdk = version("opentelemetry-sdk")
+    except PackageNotFoundError:
+        return Check("traces", False, False, "configured, but opentelemetry-sdk is not installed "
+                     "(pip install opentelemetry-sdk opentelemetry-exporter-otlp-proto-http)")
+    target = tracing.traces_endpoint or f"{(tracing.endpoint or '').rstrip('/')}/v1/traces"
+    return Check("traces", True, False, f"on: OTLP/HTTP to {target} (SDK {sdk})")
 
 
 def _cooldown_checks(engine: Engine) -> Iterator[Check]:

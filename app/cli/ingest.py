@@ -65,6 +65,7 @@ def _staged(cli: CliContext, tenant_id: str, paths: tuple[str, ...], jsonl: str 
 def ingest(cli: CliContext, paths: tuple[str, ...], jsonl: str | None, tenant: str | None, wait: bool,
            batch_size: int | None) -> None:
     """Ingest files and folders (recursively), or text records with --jsonl."""
+    from app.infra import traces
     from app.services.submission import submit_job
 
     if not paths and not jsonl:
@@ -76,8 +77,13 @@ def ingest(cli: CliContext, paths: tuple[str, ...], jsonl: str | None, tenant: s
         documents = _staged(cli, tenant_id, paths, jsonl)
         if not documents:
             raise click.ClickException("nothing to ingest")
+        # The command is the root of the job's trace when OTEL_EXPORTER_OTLP_ENDPOINT is set
+        # (app/infra/traces.py), as the request is for a job sent to the API.
+        traces.start(cli.config.tracing, "cli")
         try:
-            job_id = submit_job(cli.runtime, tenant_id, documents, batch_size or cli.config.jobs.batch_size)
+            with traces.span("pagemill ingest", **{"pagemill.documents": len(documents)}):
+                job_id = submit_job(cli.runtime, tenant_id, documents,
+                                    batch_size or cli.config.jobs.batch_size)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
     except BaseException:

@@ -55,6 +55,8 @@ class AdmittedBatch:
     priority: int
     request_id: str | None  # of the request that created the job, for the task's logs
     media_documents: int = 0  # audio and video in it: the media queue, a longer time limit
+    # The trace the job's tasks join (app/infra/traces.py); None when its submitter did not trace.
+    traceparent: str | None = None
 
 
 def admit(conn: Connection, limit: int, heavy_limit: int, max_batches: int = 500) -> list[AdmittedBatch]:
@@ -68,7 +70,7 @@ def admit(conn: Connection, limit: int, heavy_limit: int, max_batches: int = 500
 
 def _admitted(row: Any) -> AdmittedBatch:
     return AdmittedBatch(str(row.job_id), int(row.batch_no), int(row.retries), int(row.priority),
-                         row.request_id, int(row.media_documents))
+                         row.request_id, int(row.media_documents), row.traceparent)
 
 
 def mark_published(conn: Connection, batches: Sequence[AdmittedBatch]) -> None:

@@ -191,11 +191,13 @@ def create_job(
     api_key_id: str | None = None,
     request_id: str | None = None,
     priority: int = 0,
+    traceparent: str | None = None,
 ) -> tuple[str, int]:
     """Write a job, its batches and its documents; returns (job id, number of batches).
     ``api_key_id`` is the API key that submitted it (None from the CLI): usage is told by it,
     and its batches share that key's slots (app/domain/admission.py); ``request_id`` the request (or
-    command) that created it, which its logs carry; ``priority`` its tasks' broker priority.
+    command) that created it, which its logs carry; ``priority`` its tasks' broker priority;
+    ``traceparent`` the trace its tasks join (app/infra/traces.py).
 
     Nothing is published here: the caller publishes after this transaction commits.  A
     concurrent job with the same idempotency key makes this raise ``IntegrityError``.
@@ -211,7 +213,7 @@ def create_job(
     conn.execute(sql.INSERT_JOB, {
         "id": job_id, "tenant": tenant_id, "total": len(documents), "batch_size": batch_size,
         "options": json.dumps(options or {}), "key": idempotency_key, "sha": request_sha256,
-        "api_key_id": api_key_id, "request_id": request_id})
+        "api_key_id": api_key_id, "request_id": request_id, "traceparent": traceparent})
     conn.execute(sql.INSERT_BATCHES, {
         "job": job_id, "count": batch_count, "slot": admission.slot_key(api_key_id, tenant_id),
         "heavy": (options or {}).get("provider") in admission.HEAVY_PROVIDERS,

@@ -5,7 +5,8 @@ library's (Celery, kombu, gunicorn, werkzeug), written as JSON lines or as ``key
 ``json`` otherwise (a service's logs go to a collector).  Every record carries the boundary
 fields bound for the work in hand -- ``request_id`` and ``tenant_id`` for an API request,
 ``task_id``, ``request_id`` and ``job_id`` for a Celery task (:mod:`app.infra.log_context` binds and
-clears them) -- as well as the fields given with ``extra=`` at the call.
+clears them), ``trace_id`` and ``span_id`` when the process traces (app/infra/traces.py) -- as
+well as the fields given with ``extra=`` at the call.
 
 Logged values come from users (document ids, file names, URLs, metadata, error messages), so
 one record is always written as exactly one line: in text, every control character, newline and
@@ -26,9 +27,11 @@ from typing import Any
 
 import structlog
 
+from app.infra import traces
+
 # The boundary fields, in the order text lines show them (JSON has every field).
-FIELDS = ("request_id", "tenant_id", "job_id", "batch_id", "document_id", "task_id", "error_code",
-          "status", "chunks", "extractor", "documents", "outcome", "duration_s")
+FIELDS = ("request_id", "trace_id", "tenant_id", "job_id", "batch_id", "document_id", "task_id",
+          "error_code", "status", "chunks", "extractor", "documents", "outcome", "duration_s")
 FORMATS = ("json", "text")
 # Libraries that say too much at INFO for an operator.
 _NOISY = ("sentence_transformers", "transformers", "httpx", "urllib3", "botocore")
@@ -81,7 +84,7 @@ class KeyValueFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line = escape_control(super().format(record))
-        bound = structlog.contextvars.get_contextvars()
+        bound = {**structlog.contextvars.get_contextvars(), **traces.log_fields()}
         extras = []
         for name in FIELDS:
             value = getattr(record, name, bound.get(name))
@@ -90,11 +93,21 @@ class KeyValueFormatter(logging.Formatter):
         return f"{line} {' '.join(extras)}" if extras else line
 
 
+def add_trace_fields(_logger: Any, _method: str,
+                     event_dict: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """A structlog processor: the current span's ``trace_id`` and ``span_id`` beside the
+    request id, when the process traces (app/infra/traces.py)."""
+    for name, value in traces.log_fields().items():
+        event_dict.setdefault(name, value)
+    return event_dict
+
+
 def _json_formatter() -> logging.Formatter:
     """Records as one JSON object per line: time (UTC, ISO 8601), level, logger, event, the
     bound context and every ``extra=`` field; exceptions as text under ``exception``."""
     shared: list[Any] = [
         structlog.contextvars.merge_contextvars,
+        add_trace_fields,
         structlog.stdlib.ExtraAdder(),
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,

@@ -31,7 +31,7 @@ from sqlalchemy.exc import DBAPIError
 from app.config import Config
 from app.domain import admission, jobs, provider_batches, provider_cooldowns, secret_options
 from app.domain.jobs import WorkDocument
-from app.infra import metrics, url_fetch
+from app.infra import metrics, traces, url_fetch
 from app.infra.storage import ObjectNotFound, Storage
 from app.services import staging, transcription_metering
 from extractors import ExtractionError, ExtractionResult
@@ -276,14 +276,21 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
         # third-party parser, so a child process would isolate nothing (and cost a round trip).
         extractor = _IN_PROCESS
     began = time.monotonic()
-    try:
-        result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
-                                   options=options, timeout=min(limit, clock.remaining(doc.id)),
-                                   should_stop=lambda: not still_wanted(engine, doc.id))
-    except ExtractionError as exc:
-        _record_cooldowns(engine, doc, exc.attempts)
-        transcription_metering.settle(engine, doc, reservation, exc)
-        raise
+    with traces.span("pagemill.extract", **_span_fields(doc)) as extracting:
+        began_ns = traces.now_ns()
+        try:
+            result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
+                                       options=options, timeout=min(limit, clock.remaining(doc.id)),
+                                       should_stop=lambda: not still_wanted(engine, doc.id))
+        except ExtractionError as exc:
+            traces.set_attributes(extracting, **{"pagemill.outcome": exc.code})
+            traces.record_attempts(exc.attempts, began_ns, **_span_fields(doc))
+            _record_cooldowns(engine, doc, exc.attempts)
+            transcription_metering.settle(engine, doc, reservation, exc)
+            raise
+        traces.set_attributes(extracting, **{"pagemill.outcome": "ok", "pagemill.route": result.route,
+                                             "pagemill.extractor": result.extractor})
+        traces.record_attempts(result.attempts, began_ns, **_span_fields(doc))
     _record_cooldowns(engine, doc, result.attempts)
     metrics.observe_stage("extract", time.monotonic() - began)
     metrics.observe_ocr(result.attempts, config.extraction.ocr_engines)
@@ -356,8 +363,21 @@ def _prepare_attachments(engine: Engine, storage: Storage, parent: WorkDocument,
     return items
 
 
+def _span_fields(doc: WorkDocument) -> dict[str, str | None]:
+    """A document's attributes on its spans (app/infra/traces.py)."""
+    return {"pagemill.job_id": doc.job_id, "pagemill.document_id": doc.external_id,
+            "pagemill.document_row": doc.id, "pagemill.mime_type": doc.mime_type}
+
+
 def prepare_result(doc: WorkDocument, result: ExtractionResult, config: Config) -> Prepared:
     """Chunks and index identity for an extraction result (local or from a provider)."""
+    with traces.span("pagemill.chunk", **_span_fields(doc)) as chunking:
+        prepared = _chunked(doc, result, config)
+        traces.set_attributes(chunking, **{"pagemill.chunks": len(prepared.chunks)})
+    return prepared
+
+
+def _chunked(doc: WorkDocument, result: ExtractionResult, config: Config) -> Prepared:
     began = time.monotonic()
     chars = sum(len(page.markdown) for page in result.pages)
     if chars > config.processing.max_text_chars:
@@ -581,7 +601,10 @@ def _embed_wanted(engine: Engine, config: Config, prepared: list[Prepared], cloc
         if not window:
             continue
         began = time.monotonic()
-        vectors = embed([t for _, _, t in window], batch_size=batch, embedder=embedder)
+        with traces.span("pagemill.embed", **{
+                "pagemill.embedder": embedder, "pagemill.chunks": len(window),
+                "pagemill.document_ids": sorted({prepared[i].indexed.external_id for i, _, _ in window})}):
+            vectors = embed([t for _, _, t in window], batch_size=batch, embedder=embedder)
         took = max(time.monotonic() - began, 1e-3)
         step = min(EMBED_MAX_WINDOW, max(EMBED_MIN_WINDOW, int(len(window) / took * CHECKPOINT_SECONDS)))
         if clock is not None:  # each document pays for its share of the window
@@ -653,7 +676,10 @@ def _index_together(engine: Engine, config: Config, prepared: list[Prepared], ve
             continue
         chosen: list[int] = []
         try:
-            with engine.begin() as conn:
+            with traces.span("pagemill.index_write", **{
+                    "pagemill.documents": len(positions),
+                    "pagemill.document_ids": [prepared[i].indexed.external_id for i in positions]}), \
+                    engine.begin() as conn:
                 locked = jobs.lock_for_commit_unheld(conn, [prepared[i].doc.id for i in positions])
                 names: set[str] = set()
                 for i in positions:
@@ -691,7 +717,9 @@ def _index_one(engine: Engine, config: Config, item: Prepared, vectors: np.ndarr
     try:
         for again in (False, True):
             try:
-                with engine.begin() as conn:
+                with traces.span("pagemill.index_write", **{
+                        **_span_fields(item.doc), "pagemill.documents": 1,
+                        "pagemill.chunks": len(item.chunks)}), engine.begin() as conn:
                     if not jobs.lock_for_commit(conn, item.doc.id):
                         raise _NoLongerInProgress
                     store.replace_document(conn, item.indexed, item.chunks, vectors,

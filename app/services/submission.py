@@ -18,7 +18,7 @@ from typing import Any
 
 from app.domain import jobs, secret_options
 from app.domain.jobs import NewDocument
-from app.infra import log_context
+from app.infra import log_context, traces
 from app.infra.request_ids import new_request_id
 from app.infra.storage import Storage
 from app.runtime import Runtime
@@ -47,14 +47,15 @@ def submit_job(
     before anything is written.
     ``api_key_id``: the API key submitting it, recorded for usage per key.  ``request_id``:
     by default the one bound for the request in hand (app/infra/log_context.py), else a new one; it
-    is stored with the job and travels with its tasks."""
+    is stored with the job and travels with its tasks, as does the current trace context when the
+    process traces (app/infra/traces.py)."""
     # A job from the CLI has no request: it gets an id of its own, as an API request would.
     request_id = request_id or log_context.current("request_id") or new_request_id()
     stored = secret_options.seal(runtime.config, options or {})
     with runtime.engine.begin() as conn:
         job_id, _ = jobs.create_job(conn, tenant_id, documents, batch_size, stored,
                                     idempotency_key, request_sha256, api_key_id, request_id,
-                                    priority)
+                                    priority, traces.current_traceparent())
     log.info("job created", extra={"job_id": job_id, "tenant_id": tenant_id,
                                    "documents": len(documents)})
     hand_to_admission(runtime, job_id)

@@ -70,7 +70,7 @@ chosen AS (
 UPDATE batches b SET admitted_at = now()
 FROM chosen c, jobs j
 WHERE b.job_id = c.job_id AND b.batch_no = c.batch_no AND j.id = b.job_id
-RETURNING b.job_id, b.batch_no, j.retries, b.priority, j.request_id, b.media_documents
+RETURNING b.job_id, b.batch_no, j.retries, b.priority, j.request_id, j.traceparent, b.media_documents
 """)
 
 
@@ -85,7 +85,7 @@ WHERE b.job_id = p.job_id AND b.batch_no = p.batch_no
 #: Slots given but never published (the publisher died between commit and publish, or the
 #: broker was down): older than :age, of jobs still running.
 ADMITTED_UNPUBLISHED = text("""
-SELECT b.job_id, b.batch_no, j.retries, b.priority, j.request_id, b.media_documents
+SELECT b.job_id, b.batch_no, j.retries, b.priority, j.request_id, j.traceparent, b.media_documents
 FROM batches b JOIN jobs j ON j.id = b.job_id
 WHERE b.admitted_at IS NOT NULL AND b.published_at IS NULL AND b.status = 'queued'
   AND b.admitted_at < now() - make_interval(secs => :age)

@@ -10,12 +10,13 @@ from __future__ import annotations
 from sqlalchemy import text
 
 #: A new job of tenant :tenant; :key is its idempotency key (unique per tenant: a concurrent
-#: job with the same key makes this raise), :api_key_id the key that submitted it.
+#: job with the same key makes this raise), :api_key_id the key that submitted it,
+#: :traceparent the trace its tasks join (NULL when the submitter does not trace).
 INSERT_JOB = text("""
         INSERT INTO jobs (id, tenant_id, total_documents, batch_size, options, idempotency_key,
-                          request_sha256, api_key_id, request_id)
+                          request_sha256, api_key_id, request_id, traceparent)
         VALUES (:id, :tenant, :total, :batch_size, CAST(:options AS jsonb), :key, :sha,
-                CAST(:api_key_id AS uuid), :request_id)
+                CAST(:api_key_id AS uuid), :request_id, :traceparent)
     """)
 
 
