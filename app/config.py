@@ -36,7 +36,7 @@ from extractors.transcribers import (
 from extractors.zip_limits import ZipLimits
 from indexing.embedders import DEFAULT_EMBEDDER, EMBEDDERS
 from indexing.ranking import DEFAULTS as RANKING
-from indexing.ranking import SearchParams
+from indexing.ranking import FUSIONS, NORMALISATIONS, SearchParams
 
 # The project speaks psycopg 3 everywhere; SQLAlchemy 2.1 maps a bare
 # ``postgresql://`` to it too, but saying so in every URL avoids surprises.
@@ -122,6 +122,17 @@ def read_seconds(env: Mapping[str, str], name: str, default: tuple[float, ...]) 
 def read_path(env: Mapping[str, str], name: str, default: Path | None) -> Path | None:
     raw = env.get(name)
     return Path(raw) if raw else default
+
+
+def one_of(choices: tuple[str, ...]) -> Reader[str]:
+    """A reader of one of ``choices``; unset or empty: the default."""
+    def read(env: Mapping[str, str], name: str, default: str) -> str:
+        chosen = env.get(name) or default
+        if chosen not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(choices)}, got {chosen!r}")
+        return chosen
+
+    return read
 
 
 def read_embedder(env: Mapping[str, str], name: str, default: str) -> str:
@@ -453,8 +464,10 @@ class SearchConfig(Group):
     bm25_rounds: int = setting("PAGEMILL_BM25_ROUNDS", RANKING.bm25_rounds, read_int)
     bm25_growth: int = setting("PAGEMILL_BM25_GROWTH", RANKING.bm25_growth, read_int)
     bm25_exact: bool = setting("PAGEMILL_BM25_EXACT", RANKING.bm25_exact, read_flag)
-    fusion: str = setting("PAGEMILL_FUSION", str(RANKING.fusion), read_text)
+    fusion: str = setting("PAGEMILL_FUSION", str(RANKING.fusion), one_of(FUSIONS))
     alpha: float = setting("PAGEMILL_ALPHA", RANKING.alpha, read_float)
+    normalisation: str = setting("PAGEMILL_FUSION_NORMALISATION", str(RANKING.normalisation),
+                                 one_of(NORMALISATIONS))
     reranker: str | None = setting("PAGEMILL_RERANKER", RANKING.reranker, read_optional)
     rerank_depth: int = setting("PAGEMILL_RERANK_DEPTH", RANKING.rerank_depth, read_int)
 

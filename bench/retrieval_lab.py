@@ -55,6 +55,8 @@ class Option:
     fusion: str = "weighted"  # weighted | rrf | bm25 | dense
     alpha: float = DEFAULTS.alpha
     norm: str = "minmax"  # minmax | zscore | dbsf
+    # With zscore, what a chunk missing from a branch gets: the branch's lowest z minus this.
+    missing: float = 0.0
     rrf_k: int = DEFAULTS.rrf_k
     depth: int = DEFAULTS.candidates
     aggregate: str = "max"  # max | max+<gamma> (plus gamma times the second best chunk)
@@ -158,9 +160,9 @@ def _normalised(scores: np.ndarray, candidates: np.ndarray, norm: str) -> dict[i
     if norm == "minmax":
         lo, hi = values.min(), values.max()
         out = (values - lo) / (hi - lo) if hi > lo else np.ones_like(values)
-    elif norm == "zscore":
-        sd = values.std()
-        out = (values - values.mean()) / sd if sd > 0 else np.zeros_like(values)
+    elif norm == "zscore":  # one distinct score: 1 (and 0 for the missing), as the service
+        lo, hi = values.min(), values.max()
+        out = (values - values.mean()) / values.std() if hi > lo else np.ones_like(values)
     else:  # dbsf: mean +- 3 sd as the range (Qdrant's distribution-based score fusion)
         mean, sd = values.mean(), values.std()
         lo, hi = mean - 3 * sd, mean + 3 * sd
@@ -194,8 +196,12 @@ def fuse(bm25: np.ndarray, dense: np.ndarray, option: Option) -> dict[int, float
         return fused
     d_norm = _normalised(dense, d_top, option.norm)
     b_norm = _normalised(bm25, b_top, option.norm) if len(b_top) else {}
-    floor_d = min(d_norm.values()) if option.norm == "zscore" else 0.0
-    floor_b = min(b_norm.values()) if option.norm == "zscore" and b_norm else 0.0
+    def floor(norm: dict[int, float], scores: np.ndarray, top: np.ndarray) -> float:
+        if option.norm != "zscore" or not norm or scores[top].min() == scores[top].max():
+            return 0.0
+        return min(norm.values()) - option.missing
+
+    floor_d, floor_b = floor(d_norm, dense, d_top), floor(b_norm, bm25, b_top)
     return {i: option.alpha * d_norm.get(i, floor_d) + (1 - option.alpha) * b_norm.get(i, floor_b)
             for i in set(d_norm) | set(b_norm)}
 

@@ -20,6 +20,11 @@ from typing import Literal
 
 Fusion = Literal["rrf", "weighted"]
 FUSIONS: tuple[Fusion, ...] = ("rrf", "weighted")
+# How weighted fusion puts each branch's scores on one scale, over that branch's candidates:
+# "minmax" maps them onto [0, 1]; "zscore" subtracts their mean and divides by their standard
+# deviation (a candidate missing from a branch gets that branch's lowest).
+Normalisation = Literal["minmax", "zscore"]
+NORMALISATIONS: tuple[Normalisation, ...] = ("minmax", "zscore")
 
 
 @dataclass(frozen=True)
@@ -31,10 +36,13 @@ class SearchParams:
     ef_search: int = 100
     candidates: int = 100
     # "rrf": Reciprocal Rank Fusion; "weighted": alpha * dense + (1 - alpha) * BM25, each
-    # min-max normalised over its own top-N candidates.  Weighted 0.5 was chosen on SciFact's
-    # train qrels (nDCG@10 0.7386 against RRF's 0.7171; docs/BENCHMARKS.md).
+    # normalised over its own top-N candidates.  Weighted 0.5 was chosen on SciFact's train
+    # qrels (nDCG@10 0.7386 against RRF's 0.7171; docs/BENCHMARKS.md), and z-scores over
+    # min-max, also on train (bench/retrieval_lab.py: 0.7372 against 0.7356; alpha 0.45 to
+    # 0.55 within 0.002 of it; RRF with any k from 5 to 100 at most 0.7207; 2026-12-04).
     fusion: Fusion = "weighted"
     alpha: float = 0.5
+    normalisation: Normalisation = "zscore"
     # Postings read per query term in the first round of early termination; each further
     # round reads bm25_growth times deeper (at most), only the postings that can still
     # matter.  Below bm25_scan_below postings in all the plain scan is used directly.

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, TextClause, text
 from indexing import tenant_embedders
 from indexing.analyzer import analyze
 from indexing.embedding import embed
-from indexing.ranking import DEFAULTS, Fusion, SearchParams
+from indexing.ranking import DEFAULTS, Fusion, Normalisation, SearchParams
 from indexing.snippets import snippet
 from indexing.store import vector_literal
 
@@ -134,10 +134,10 @@ def bm25_ctes(rounds: int, collapse: bool, filtered: bool = False) -> str:
 
 
 def build_sql(mode: Mode, collapse: bool, filtered: bool = False, fusion: Fusion = DEFAULTS.fusion,
-              rounds: int = DEFAULTS.bm25_rounds) -> str:
+              rounds: int = DEFAULTS.bm25_rounds, norm: Normalisation = DEFAULTS.normalisation) -> str:
     """The search statement of one variant, as ``indexing/sql/search.sql`` renders it."""
     return _SQL.get_template("search.sql").render(
-        _context(rounds, collapse, filtered), mode=mode, fusion=fusion)
+        _context(rounds, collapse, filtered), mode=mode, fusion=fusion, norm=norm)
 
 
 def build_path_sql(rounds: int, collapse: bool) -> str:
@@ -146,10 +146,11 @@ def build_path_sql(rounds: int, collapse: bool) -> str:
 
 
 @lru_cache(maxsize=128)
-def _statement(mode: Mode, collapse: bool, filtered: bool, fusion: Fusion, rounds: int) -> TextClause:
+def _statement(mode: Mode, collapse: bool, filtered: bool, fusion: Fusion, rounds: int,
+               norm: Normalisation) -> TextClause:
     # Built and parsed once per variant: parsing 30 kB of SQL for its bind parameters took
     # SQLAlchemy 2.3 ms, as long as executing a simple search.
-    return text(build_sql(mode, collapse, filtered, fusion, rounds))
+    return text(build_sql(mode, collapse, filtered, fusion, rounds, norm))
 
 
 @lru_cache(maxsize=16)
@@ -232,7 +233,8 @@ def search(
             "plan": plan, "ef": str(max(params.ef_search, _candidates(k, collapse, params)))})
     if filters is not None and filtered:
         bind.update(filters.binds())
-    statement = _statement(mode, collapse, filtered, params.fusion, params.bm25_rounds)
+    statement = _statement(mode, collapse, filtered, params.fusion, params.bm25_rounds,
+                           params.normalisation)
     rows = conn.execute(statement, bind).mappings().all()
     return [Hit(**{**row, "heading_path": list(row["heading_path"] or []),
                    "snippet": snippet(row["text"], query) if snippets else None}) for row in rows]

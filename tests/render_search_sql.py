@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexing.ranking import DEFAULTS, Normalisation
 from indexing.search import Fusion, Mode, build_path_sql, build_sql
 
 REFERENCES = Path(__file__).resolve().parent / "search_sql"
@@ -26,6 +27,7 @@ class Variant:
     filtered: bool = False
     fusion: Fusion = "weighted"
     path_only: bool = False
+    norm: Normalisation = DEFAULTS.normalisation
 
     @property
     def name(self) -> str:
@@ -34,6 +36,8 @@ class Variant:
         parts = [self.mode]
         if self.mode == "hybrid":
             parts.append(self.fusion)
+            if self.fusion == "weighted" and self.norm != DEFAULTS.normalisation:
+                parts.append(self.norm)
         parts.append("collapse" if self.collapse else "chunks")
         if self.mode != "dense":
             parts.append(f"r{self.rounds}")
@@ -45,11 +49,13 @@ class Variant:
         if self.path_only:
             sql, what = build_path_sql(self.rounds, self.collapse), "bm25_path.sql"
         else:
-            sql = build_sql(self.mode, self.collapse, self.filtered, self.fusion, self.rounds)
+            sql = build_sql(self.mode, self.collapse, self.filtered, self.fusion, self.rounds, self.norm)
             what = "search.sql"
         settings = (f"rounds={self.rounds} collapse={self.collapse}" if self.path_only else
                     f"mode={self.mode} collapse={self.collapse} filtered={self.filtered} "
-                    f"fusion={self.fusion} rounds={self.rounds}")
+                    f"fusion={self.fusion}"
+                    + (f" norm={self.norm}" if self.mode == "hybrid" and self.fusion == "weighted" else "")
+                    + f" rounds={self.rounds}")
         return (f"-- indexing/sql/{what} rendered with {settings}.\n"
                 f"-- Generated: regenerate with `{COMMAND}` after changing indexing/sql/.\n" + sql)
 
@@ -58,6 +64,7 @@ VARIANTS = (
     *(Variant("bm25", collapse, rounds) for collapse in (True, False) for rounds in (1, 2, 3)),
     *(Variant("hybrid", collapse) for collapse in (True, False)),
     Variant("hybrid", True, fusion="rrf"),
+    Variant("hybrid", True, norm="minmax"),
     *(Variant("dense", collapse) for collapse in (True, False)),
     Variant("bm25", True, filtered=True),
     Variant("hybrid", True, filtered=True),

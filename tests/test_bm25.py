@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from dataclasses import replace
 
 import numpy as np
@@ -305,9 +306,17 @@ def test_mime_type_and_date_filters_and_weighted_fusion(engine, tenant):
                            params=SearchParams(fusion="weighted", alpha=0.0))
         only_dense = search(conn, tenant, "protein folding", k=3, query_vector=vector,
                             params=SearchParams(fusion="weighted", alpha=1.0))
+        min_max = search(conn, tenant, "protein folding", k=3, query_vector=vector,
+                         params=SearchParams(fusion="weighted", alpha=0.0, normalisation="minmax"))
     assert [h.document_id for h in only_bm25] == [h.document_id for h in bm25]
+    assert [h.document_id for h in min_max] == [h.document_id for h in bm25]
     assert only_dense[0].document_id == dense[0].document_id
-    assert 0.0 <= min(h.score for h in only_bm25) and max(h.score for h in only_bm25) <= 1.0
+    # z-scores (the default): each BM25 score less the candidates' mean, over their spread;
+    # min-max: onto [0, 1].
+    raw = [h.bm25_score for h in bm25]
+    mean, spread = statistics.fmean(raw), statistics.pstdev(raw)
+    assert [h.score for h in only_bm25] == pytest.approx([(s - mean) / spread for s in raw])
+    assert [h.score for h in min_max] == pytest.approx([(s - min(raw)) / (max(raw) - min(raw)) for s in raw])
 
 
 def _never_executed_scans(conn, tenant, query, params):

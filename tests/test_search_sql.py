@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from indexing import store
 from indexing.chunking import Chunk
-from indexing.ranking import DEFAULTS, FUSIONS
+from indexing.ranking import DEFAULTS, FUSIONS, NORMALISATIONS
 from indexing.search import MODES, bind_parameters, build_path_sql, build_sql
 from indexing.store import IndexedDocument, refresh_impacts, replace_document
 from tests.render_search_sql import COMMAND, REFERENCES, VARIANTS
@@ -39,9 +39,9 @@ def test_every_variant_renders_with_the_binds_search_gives():
     def given(rounds: int) -> set[str]:
         return set(bind_parameters("t", ["a"], 10, True, replace(DEFAULTS, bm25_rounds=rounds))) | {"qvec"}
 
-    for mode, collapse, filtered, fusion, rounds in itertools.product(
-            MODES, (False, True), (False, True), FUSIONS, (1, 2, 3, 4)):
-        sql = build_sql(mode, collapse, filtered, fusion, rounds)
+    for mode, collapse, filtered, fusion, rounds, norm in itertools.product(
+            MODES, (False, True), (False, True), FUSIONS, (1, 2, 3, 4), NORMALISATIONS):
+        sql = build_sql(mode, collapse, filtered, fusion, rounds, norm)
         assert "{{" not in sql and "{%" not in sql and "{#" not in sql
         binds = _binds(sql)
         assert binds <= given(rounds) | (_FILTER_BINDS if filtered else set()), binds - given(rounds)

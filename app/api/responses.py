@@ -281,6 +281,8 @@ class RankingSchema(Schema):
 
     fusion = fields.String(required=True, validate=validate.OneOf(["rrf", "weighted"]))
     alpha = fields.Float(required=True, metadata={"description": "the dense weight of weighted fusion"})
+    normalisation = fields.String(required=True, validate=validate.OneOf(["minmax", "zscore"]), metadata={
+        "description": "how weighted fusion scaled each branch's scores"})
     rrf_k = fields.Integer(required=True)
     bm25_path = fields.String(required=True, allow_none=True)
     reranker = fields.String(required=True, allow_none=True, metadata={

@@ -19,11 +19,11 @@ from app.domain.search_reads import Served
 from app.domain.storable import Instant, JsonObject, Text
 from app.runtime import Runtime
 from indexing import reranking
-from indexing.ranking import FUSIONS
+from indexing.ranking import FUSIONS, NORMALISATIONS, Normalisation
 from indexing.search import MODES, Filters, Fusion, Hit, Mode, SearchParams, search
 
 # What a request may choose for itself; unset, the server's configuration decides.
-OVERRIDES = ("fusion", "alpha", "ef_search", "bm25_exact")
+OVERRIDES = ("fusion", "alpha", "normalisation", "ef_search", "bm25_exact")
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class SearchRequest:
     collapse: bool = True
     fusion: Fusion | None = None
     alpha: float | None = None
+    normalisation: Normalisation | None = None
     ef_search: int | None = None
     bm25_exact: bool | None = None
     filters: Filters = field(default_factory=Filters)
@@ -71,6 +72,7 @@ class Ranking:
 
     fusion: str
     alpha: float
+    normalisation: str
     rrf_k: int
     # Which BM25 path ranked the candidates (indexing.search.Hit.bm25_path); None in dense mode.
     bm25_path: str | None
@@ -117,6 +119,10 @@ class SearchRequestSchema(Schema):
     # Unset: the server's configuration (PAGEMILL_FUSION, PAGEMILL_ALPHA).
     fusion = fields.String(validate=validate.OneOf(FUSIONS))
     alpha = fields.Float(validate=validate.Range(min=0.0, max=1.0))
+    # Unset: PAGEMILL_FUSION_NORMALISATION (zscore).
+    normalisation = fields.String(validate=validate.OneOf(NORMALISATIONS), metadata={
+        "description": "how weighted fusion scales each branch's scores: zscore (the default) or "
+                       "minmax (each branch onto [0, 1], as before 2026-12-04)"})
     ef_search = fields.Integer(validate=validate.Range(min=1, max=1000))
     # Unset: PAGEMILL_BM25_EXACT.  False lets BM25 stop after its last round of early
     # termination with the best candidates found (each exactly scored) instead of reading
@@ -174,7 +180,8 @@ def answer_search(runtime: Runtime, tenant_id: str, request: SearchRequest,
     reorders them outside the read's transaction, and the first ``k`` are kept.  Raises
     :class:`RerankerNotConfigured` and :class:`indexing.reranking.RerankerUnavailable`."""
     params = request.params(runtime.config)
-    ranking = Ranking(fusion=params.fusion, alpha=params.alpha, rrf_k=params.rrf_k, bm25_path=None)
+    ranking = Ranking(fusion=params.fusion, alpha=params.alpha, normalisation=params.normalisation,
+                      rrf_k=params.rrf_k, bm25_path=None)
     if params.reranker is None:
         hits = serve_search(runtime, tenant_id, request, query_vector, snippets).value
         return Answer(hits, replace(ranking, bm25_path=hits[0].bm25_path if hits else None))

@@ -1,4 +1,4 @@
--- indexing/sql/search.sql rendered with mode=hybrid collapse=True filtered=False fusion=weighted rounds=2.
+-- indexing/sql/search.sql rendered with mode=hybrid collapse=True filtered=False fusion=weighted norm=zscore rounds=2.
 -- Generated: regenerate with `.venv/bin/python -m tests.render_search_sql` after changing indexing/sql/.
 WITH
 dense AS (
@@ -685,14 +685,18 @@ bm25 AS (
 ),
 fused AS (
     SELECT coalesce(d.chunk_id, b.chunk_id) AS chunk_id,
-           CAST(:alpha AS float8) * CASE WHEN d.score IS NULL THEN 0.0::float8
-               ELSE coalesce((d.score - dn.lo) / nullif(dn.hi - dn.lo, 0), 1.0::float8) END
-           + (1.0::float8 - CAST(:alpha AS float8)) * CASE WHEN b.score IS NULL THEN 0.0::float8
-               ELSE coalesce((b.score - bn.lo) / nullif(bn.hi - bn.lo, 0), 1.0::float8) END AS score,
+           CAST(:alpha AS float8) * CASE WHEN dn.lo = dn.hi THEN CASE WHEN d.score IS NULL THEN 0.0::float8
+                                                                    ELSE 1.0::float8 END
+               ELSE (coalesce(d.score, dn.lo) - dn.mu) / dn.sd END
+           + (1.0::float8 - CAST(:alpha AS float8)) * CASE WHEN bn.lo = bn.hi OR bn.lo IS NULL
+                   THEN CASE WHEN b.score IS NULL THEN 0.0::float8 ELSE 1.0::float8 END
+               ELSE (coalesce(b.score, bn.lo) - bn.mu) / bn.sd END AS score,
            d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score
     FROM dense d FULL OUTER JOIN bm25 b ON b.chunk_id = d.chunk_id
-    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi FROM dense) dn
-    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi FROM bm25) bn
+    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi, avg(score) AS mu, stddev_pop(score) AS sd
+                FROM dense) dn
+    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi, avg(score) AS mu, stddev_pop(score) AS sd
+                FROM bm25) bn
 ),
 ranked AS (
     SELECT * FROM (
