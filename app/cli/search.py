@@ -57,6 +57,9 @@ def search_request(text: str, choices: dict[str, Any]) -> SearchRequest:
                    "(default: PAGEMILL_FUSION, weighted).")
 @click.option("--alpha", type=click.FloatRange(0, 1), default=None,
               help="Weight of the dense score with --fusion weighted (default: PAGEMILL_ALPHA, 0.5).")
+@click.option("--normalisation", type=click.Choice(["zscore", "minmax"]), default=None,
+              help="How --fusion weighted scales each branch's scores (default: "
+                   "PAGEMILL_FUSION_NORMALISATION, zscore).")
 @click.option("--mime-type", "mime_types", multiple=True, help="Only documents of this type.")
 @click.option("--after-job", default=None, metavar="JOB_ID",
               help="See this finished job's documents: with search replicas, wait for one to have "
@@ -71,7 +74,7 @@ def search_request(text: str, choices: dict[str, Any]) -> SearchRequest:
 def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode: str, as_json: bool,
            all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
            mime_types: tuple[str, ...], after_job: str | None, rerank: bool | None,
-           rerank_depth: int | None) -> None:
+           rerank_depth: int | None, normalisation: str | None) -> None:
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
     from dataclasses import asdict
 
@@ -88,6 +91,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
     choices: dict[str, Any] = {"k": k, "mode": mode, "collapse": not all_chunks,
                                **({"fusion": fusion} if fusion else {}),
                                **({"alpha": alpha} if alpha is not None else {}),
+                               **({"normalisation": normalisation} if normalisation else {}),
                                **({"filters": {"mime_types": list(mime_types)}} if mime_types else {}),
                                **({"after_job": after_job} if after_job else {}),
                                **({"rerank": rerank} if rerank is not None else {}),

@@ -152,8 +152,13 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
             after_job: Annotated[str | None, Field(
                 description="the id of a job you ingested that this search must see (its documents "
                             "are then searched even if a read replica has not caught up yet)")] = None,
+            rerank: Annotated[bool | None, Field(
+                description="the server's reranker (a cross-encoder) reorders the first results: "
+                            "unset, as the server is configured; false skips it; true requires it")] = None,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {"query": query, "mode": mode, "k": k, "collapse": not all_chunks}
+        if rerank is not None:
+            body["rerank"] = rerank
         if filters is not None:
             body["filters"] = filters.model_dump(exclude_none=True)
         if after_job is not None:
