@@ -470,6 +470,7 @@ class SearchConfig(Group):
                                  one_of(NORMALISATIONS))
     reranker: str | None = setting("PAGEMILL_RERANKER", RANKING.reranker, read_optional)
     rerank_depth: int = setting("PAGEMILL_RERANK_DEPTH", RANKING.rerank_depth, read_int)
+    expansion: bool = setting("PAGEMILL_QUERY_EXPANSION", RANKING.expansion, read_flag)
 
 
 @dataclass(frozen=True)

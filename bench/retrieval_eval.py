@@ -72,6 +72,7 @@ def main() -> None:
     parser.add_argument("--fusion", choices=["rrf", "weighted"], default=None,
                         help="default: the configuration's (PAGEMILL_FUSION)")
     parser.add_argument("--alpha", type=float, default=None, help="dense weight with --fusion weighted")
+    parser.add_argument("--expand", action="store_true", help="BM25 query expansion (RM3) on")
     parser.add_argument("--normalisation", choices=["minmax", "zscore"], default=None,
                         help="weighted fusion's scaling (default: PAGEMILL_FUSION_NORMALISATION)")
     parser.add_argument("--run", type=Path, default=None,
@@ -96,7 +97,8 @@ def main() -> None:
     cfg = runtime.config
     params = cfg.search_params(fusion=args.fusion or cfg.search.fusion,
                                alpha=cfg.search.alpha if args.alpha is None else args.alpha,
-                               normalisation=args.normalisation or cfg.search.normalisation)
+                               normalisation=args.normalisation or cfg.search.normalisation,
+                               expansion=args.expand or cfg.search.expansion)
     with runtime.engine.begin() as conn:
         tenant_id = ensure_tenant(conn, args.tenant or cfg.jobs.default_tenant)
     with runtime.engine.connect() as conn:  # queries embedded as the tenant's chunks were
@@ -105,7 +107,7 @@ def main() -> None:
 
     print(f"{args.collection.name} {args.split}: {len(queries)} queries, "
           f"k1={params.k1} b={params.b} rrf_k={params.rrf_k} fusion={params.fusion} alpha={params.alpha} "
-          f"normalisation={params.normalisation}")
+          f"normalisation={params.normalisation} expansion={params.expansion}")
     print("| mode | nDCG@10 | Recall@10 | Recall@100 | p50 ms |")
     print("|---|---|---|---|---|")
     for mode in args.modes.split(","):

@@ -77,6 +77,13 @@ class SearchParams:
     # install offline here, so none could be measured (docs/BENCHMARKS.md).
     reranker: str | None = None
     rerank_depth: int = 50
+    # Query expansion (RM3, indexing/feedback.py) of the BM25 branch from the first pass's best
+    # expansion_documents documents: off by default (it helped BM25 alone on SciFact train,
+    # 0.6971 against 0.6911, and Cranfield, but not hybrid search; docs/BENCHMARKS.md).
+    expansion: bool = False
+    expansion_documents: int = 5
+    expansion_terms: int = 10
+    expansion_weight: float = 0.2
 
 
 DEFAULTS = SearchParams()

@@ -13,7 +13,7 @@ defaults are ``indexing.ranking.SearchParams``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -24,7 +24,9 @@ from sqlalchemy import Connection, TextClause, text
 
 from indexing import tenant_embedders
 from indexing.analyzer import analyze
+from indexing.chunking import HEADING_SEPARATOR
 from indexing.embedding import embed
+from indexing.feedback import expand
 from indexing.ranking import DEFAULTS, Fusion, Normalisation, SearchParams
 from indexing.snippets import snippet
 from indexing.store import vector_literal
@@ -170,11 +172,16 @@ def _candidates(k: int, collapse: bool, params: SearchParams) -> int:
 
 
 def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
-                    params: SearchParams) -> dict[str, object]:
-    """The statement's bind parameters (all but the query vector's and the filters')."""
+                    params: SearchParams, weights: list[float] | None = None) -> dict[str, object]:
+    """The statement's bind parameters (all but the query vector's and the filters');
+    ``weights`` of the terms (an expanded query's), by default 1 for each."""
     exact_k = _exact_ranks(k, collapse)
+    if weights is not None and len(weights) != len(terms):
+        raise ValueError(f"{len(terms)} terms but {len(weights)} weights")
     return {
-        "tenant": tenant_id, "k": k, "terms": terms, "k1": params.k1, "b": params.b,
+        "tenant": tenant_id, "k": k, "terms": terms,
+        "term_weights": weights if weights is not None else [1.0] * len(terms),
+        "k1": params.k1, "b": params.b,
         "rrf_k": params.rrf_k, "candidates": _candidates(k, collapse, params),
         "alpha": params.alpha, "scan_below": params.bm25_scan_below, "exact": params.bm25_exact,
         "complete_limit": params.bm25_complete_limit,
@@ -194,6 +201,17 @@ def bm25_path(conn: Connection, tenant_id: str, query: str, k: int = 10, collaps
     params = params or SearchParams()
     bind = bind_parameters(tenant_id, analyze(query), k, collapse, params)
     return str(conn.execute(_path_statement(params.bm25_rounds, collapse), bind).scalar_one())
+
+
+def _expanded(conn: Connection, tenant_id: str, query: str, terms: list[str], params: SearchParams,
+              filters: Filters | None) -> tuple[list[str], list[float]]:
+    """The BM25 query expanded from a first BM25 pass's best documents (indexing/feedback.py)."""
+    first = search(conn, tenant_id, query, k=params.expansion_documents, mode="bm25",
+                   params=replace(params, expansion=False), filters=filters, snippets=False)
+    # Each document as BM25 indexed it: its heading path, then its text (Chunk.context_text).
+    feedback = [(HEADING_SEPARATOR.join(hit.heading_path) + "\n\n" + hit.text if hit.heading_path
+                 else hit.text, hit.score) for hit in first]
+    return expand(terms, feedback, params.expansion_terms, params.expansion_weight)
 
 
 def search(
@@ -216,7 +234,10 @@ def search(
     terms = analyze(query)
     if mode == "bm25" and not terms:
         return []
-    bind = bind_parameters(tenant_id, terms, k, collapse, params)
+    weights = None
+    if params.expansion and mode != "dense" and terms:
+        terms, weights = _expanded(conn, tenant_id, query, terms, params, filters)
+    bind = bind_parameters(tenant_id, terms, k, collapse, params, weights)
     filtered = filters is not None and filters.active
     # A statement run five times on a connection is prepared (psycopg); planning the search
     # afresh costs about as much as a round-1 answer, and the generic plan serves every query

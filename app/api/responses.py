@@ -285,6 +285,8 @@ class RankingSchema(Schema):
         "description": "how weighted fusion scaled each branch's scores"})
     rrf_k = fields.Integer(required=True)
     bm25_path = fields.String(required=True, allow_none=True)
+    expansion = fields.Boolean(required=True, metadata={
+        "description": "whether the BM25 query was expanded from its first results (RM3)"})
     reranker = fields.String(required=True, allow_none=True, metadata={
         "description": "the cross-encoder that reordered the first results; null when the "
                        "reranking stage did not run"})

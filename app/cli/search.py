@@ -69,12 +69,15 @@ def search_request(text: str, choices: dict[str, Any]) -> SearchRequest:
                    "--rerank requires it, --no-rerank skips it.")
 @click.option("--rerank-depth", type=int, default=None,
               help="How many of the first results the reranker reorders (default: PAGEMILL_RERANK_DEPTH).")
+@click.option("--expand/--no-expand", default=None,
+              help="Expand the BM25 query from its best documents (RM3; default: "
+                   "PAGEMILL_QUERY_EXPANSION, off).")
 @click.option("--tenant", default=None)
 @pass_cli
 def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode: str, as_json: bool,
            all_chunks: bool, tenant: str | None, fusion: str | None, alpha: float | None,
            mime_types: tuple[str, ...], after_job: str | None, rerank: bool | None,
-           rerank_depth: int | None, normalisation: str | None) -> None:
+           rerank_depth: int | None, normalisation: str | None, expand: bool | None) -> None:
     """Search the index: hybrid (pgvector + BM25), BM25 or dense."""
     from dataclasses import asdict
 
@@ -95,6 +98,7 @@ def search(cli: CliContext, query: str | None, queries: str | None, k: int, mode
                                **({"filters": {"mime_types": list(mime_types)}} if mime_types else {}),
                                **({"after_job": after_job} if after_job else {}),
                                **({"rerank": rerank} if rerank is not None else {}),
+                               **({"expand": expand} if expand is not None else {}),
                                **({"rerank_depth": rerank_depth} if rerank_depth is not None else {})}
     requests = [search_request(text, choices) for _, text in items]
     tenant_id = cli.tenant_id(tenant)

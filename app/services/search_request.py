@@ -45,6 +45,8 @@ class SearchRequest:
     # requires it (an error when no reranker is configured).
     rerank: bool | None = None
     rerank_depth: int | None = None
+    # BM25 query expansion from the first results (indexing/feedback.py): None as configured.
+    expand: bool | None = None
 
     def params(self, config: Config) -> SearchParams:
         """The configured ranking settings with this request's own choices over them."""
@@ -52,6 +54,8 @@ class SearchRequest:
                                   if getattr(self, name) is not None}
         if self.rerank is False:
             chosen["reranker"] = None
+        if self.expand is not None:
+            chosen["expansion"] = self.expand
         params = config.search_params(**chosen)
         if self.rerank and params.reranker is None:
             raise RerankerNotConfigured()
@@ -76,6 +80,8 @@ class Ranking:
     rrf_k: int
     # Which BM25 path ranked the candidates (indexing.search.Hit.bm25_path); None in dense mode.
     bm25_path: str | None
+    # Whether the BM25 query was expanded from the first results (RM3).
+    expansion: bool = False
     # The reranking stage, when it ran: the model, the depth it reordered, the pairs it scored
     # and the milliseconds that took (model loading on first use included).
     reranker: str | None = None
@@ -128,6 +134,11 @@ class SearchRequestSchema(Schema):
     # termination with the best candidates found (each exactly scored) instead of reading
     # on until the ranking is proven; the response's bm25_path says 'budget' when it did.
     bm25_exact = fields.Boolean()
+    expand = fields.Boolean(metadata={"description": (
+        "expand the BM25 query with the terms its best few documents share (pseudo-relevance "
+        "feedback, RM3; not in dense mode): unset, as the server is configured "
+        "(PAGEMILL_QUERY_EXPANSION, off). Finds documents worded differently, at the cost of "
+        "a second BM25 pass; the words searched are then no longer only the query's")})
     rerank = fields.Boolean(metadata={"description": (
         "the reranking stage (a cross-encoder reordering the first rerank_depth results): "
         "unset, as the server is configured (PAGEMILL_RERANKER); false skips it; true requires "
@@ -181,7 +192,8 @@ def answer_search(runtime: Runtime, tenant_id: str, request: SearchRequest,
     :class:`RerankerNotConfigured` and :class:`indexing.reranking.RerankerUnavailable`."""
     params = request.params(runtime.config)
     ranking = Ranking(fusion=params.fusion, alpha=params.alpha, normalisation=params.normalisation,
-                      rrf_k=params.rrf_k, bm25_path=None)
+                      rrf_k=params.rrf_k, bm25_path=None,
+                      expansion=params.expansion and request.mode != "dense")
     if params.reranker is None:
         hits = serve_search(runtime, tenant_id, request, query_vector, snippets).value
         return Answer(hits, replace(ranking, bm25_path=hits[0].bm25_path if hits else None))

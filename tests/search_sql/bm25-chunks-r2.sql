@@ -2,8 +2,11 @@
 -- Generated: regenerate with `.venv/bin/python -m tests.render_search_sql` after changing indexing/sql/.
 WITH
 q AS MATERIALIZED (
-    SELECT term, count(*)::float8 AS qtf
-    FROM unnest(CAST(:terms AS text[])) AS term GROUP BY term
+    -- Each query term's weight: how often the query says it, or with query expansion its share
+    -- of the expanded query (indexing/feedback.py).
+    SELECT term, sum(weight)::float8 AS qtf
+    FROM unnest(CAST(:terms AS text[]), CAST(:term_weights AS float8[])) AS u(term, weight)
+    GROUP BY term
 ),
 stats AS MATERIALIZED (
     SELECT chunk_count::float8 AS n,

@@ -13,8 +13,11 @@ dense AS (
     ) nearest
 ),
 q AS MATERIALIZED (
-    SELECT term, count(*)::float8 AS qtf
-    FROM unnest(CAST(:terms AS text[])) AS term GROUP BY term
+    -- Each query term's weight: how often the query says it, or with query expansion its share
+    -- of the expanded query (indexing/feedback.py).
+    SELECT term, sum(weight)::float8 AS qtf
+    FROM unnest(CAST(:terms AS text[]), CAST(:term_weights AS float8[])) AS u(term, weight)
+    GROUP BY term
 ),
 stats AS MATERIALIZED (
     SELECT chunk_count::float8 AS n,
