@@ -38,6 +38,7 @@ from sqlalchemy import Engine, text
 
 from app.domain import jobs
 from app.domain.auth import create_key, ensure_tenant
+from app.domain.events import progress_id
 from tests.conftest import ROOT, free_port, hold_job, start_serve, terminate, wait_for
 from tests.test_webhooks import Receiver
 
@@ -416,22 +417,28 @@ def test_a_429_is_retried_after_its_retry_after(server, engine) -> None:
             raise AssertionError("no 429")
 
 
+def _held_job(engine: Engine, tenant_id: str) -> str:
+    """A job nobody works on: it changes only when it is cancelled."""
+    doc = jobs.NewDocument(external_id="waiting", source="record", object_key=None, mime_type=None,
+                           size_bytes=None, sha256=None)
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
+        hold_job(conn, job_id)
+    return job_id
+
+
 @pytest.mark.system
 def test_an_event_stream_cut_by_a_server_restart_resumes(server, engine) -> None:
     key, tenant_id = _key(engine)
-    doc = jobs.NewDocument(external_id="waiting", source="record", object_key=None, mime_type=None,
-                           size_bytes=None, sha256=None)
-    with engine.begin() as conn:  # a job nobody works on: it changes only when cancelled
-        job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
-        hold_job(conn, job_id)
-    connections: list[int] = []
+    job_id = _held_job(engine, tenant_id)
+    connections: list[tuple[int, str | None]] = []
     events: list[pagemill_client.JobEvent] = []
     failure: list[BaseException] = []
     first = threading.Event()
 
     def opened(response: httpx.Response) -> None:
         if response.request.url.path.endswith("/events"):
-            connections.append(response.status_code)
+            connections.append((response.status_code, response.request.headers.get("Last-Event-ID")))
 
     def follow() -> None:
         try:
@@ -458,7 +465,35 @@ def test_an_event_stream_cut_by_a_server_restart_resumes(server, engine) -> None
     assert not reader.is_alive() and not failure, failure
     assert [(e.event, e.job.status if e.job else None) for e in events] == [
         ("progress", "queued"), ("progress", "cancelled"), ("end", "cancelled")]
-    assert connections == [200, 200]
+    # The second connection named the state the first one had sent.
+    assert connections == [(200, None), (200, progress_id(events[0].data))]
+
+
+def test_a_stream_reopened_with_last_event_id_skips_the_state_it_names(database_url, engine, tenant) -> None:
+    """The server's side of resuming: the state a reconnecting client has is not sent again,
+    the next change is."""
+    from app.domain.events import JobEventHub, job_event_stream
+
+    job_id = _held_job(engine, tenant)
+
+    def read() -> dict[str, Any] | None:
+        with engine.connect() as conn:
+            progress = jobs.job_progress(conn, job_id, tenant)
+        return {"status": progress.status} if progress else None
+
+    hub = JobEventHub(database_url)
+    seen = read()
+    assert seen is not None
+    frames = job_event_stream(hub.subscribe(job_id, limit=10), read, reread_seconds=0.5,
+                              last_event_id=progress_id(seen))
+    # Something at once all the same, so that the answer starts.
+    assert next(frames) == ": unchanged since Last-Event-ID\n\n"
+    with engine.begin() as conn:
+        jobs.cancel_job(conn, tenant, job_id)
+    rest = list(frames)
+    assert rest[0] == ('event: progress\ndata: {"status": "cancelled"}\n'
+                       f'id: {progress_id({"status": "cancelled"})}\n\n')
+    assert rest[-1] == 'event: end\ndata: {"status": "cancelled"}\n\n'
 
 
 @pytest.mark.system

@@ -172,9 +172,10 @@ def list_documents(job_id: str, status: str | None = None, limit: int | None = N
                 params={"status": status, "limit": limit, "offset": offset})
 
 
-@operation("GET", "/v1/jobs/{job_id}/events", responses={200: None})
+@operation("GET", "/v1/jobs/{job_id}/events", headers=("Last-Event-ID",), responses={200: None})
 def events(job_id: str) -> Call:
-    """The job's Server-Sent Events (read by ``Client.events``, which reconnects)."""
+    """The job's Server-Sent Events (read by ``Client.events``, which reconnects, sending
+    ``Last-Event-ID``)."""
     return Call("GET", f"/v1/jobs/{_q(job_id)}/events", no_body)
 
 
