@@ -500,16 +500,22 @@ def test_a_stream_reopened_with_last_event_id_skips_the_state_it_names(database_
 def test_a_webhook_signed_by_the_server_verifies_and_a_tampered_one_does_not(server, worker, engine) -> None:
     key, _ = _key(engine)
     receiver = Receiver([204])  # tests/test_webhooks.py's: records every request
+    seen: list[str] = []
+
+    async def scenario() -> tuple[Any, Any, Any]:  # the async client, its event stream included
+        async with AsyncClient(server.url, key) as client:
+            endpoint = await client.create_webhook(receiver.url, ["job.completed"], description="client test")
+            job = await client.submit([{"id": "hook.md", "text": "# Hook\n\nA delivered event."}])
+            done = await client.wait(job.id, lambda progress: seen.append(progress.status), timeout=120)
+            assert done.status == "completed" and seen[-1] == "completed"
+            await asyncio.to_thread(wait_for, lambda: receiver.requests, 60, 0.25, "the webhook delivery")
+            return endpoint, job, (await client.list_deliveries(endpoint.id)).deliveries
+
     try:
-        with Client(server.url, key) as client:
-            endpoint = client.create_webhook(receiver.url, ["job.completed"], description="client test")
-            assert endpoint.secret.startswith("whsec_")
-            job = client.submit([{"id": "hook.md", "text": "# Hook\n\nA delivered event."}])
-            assert client.wait(job.id, timeout=120).status == "completed"
-            wait_for(lambda: receiver.requests, timeout=60, what="the webhook delivery")
-            deliveries = client.list_deliveries(endpoint.id).deliveries
+        endpoint, job, deliveries = asyncio.run(scenario())
     finally:
         receiver.close()
+    assert endpoint.secret.startswith("whsec_")
     headers, body = receiver.requests[0]
     event = WebhookVerifier(endpoint.secret).verify(body, headers)
     assert event["type"] == "job.completed" and event["data"]["job_id"] == job.id

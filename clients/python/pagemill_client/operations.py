@@ -109,13 +109,14 @@ def _job(response: httpx.Response) -> Job:
 @operation("GET", "/healthz", responses={200: "Health"})
 def health() -> Call:
     """Liveness: the API answers and reaches its database."""
-    return Call("GET", "/healthz", model(Health))
+    # A 503 here is the answer (unhealthy), not a reason to wait and ask again.
+    return Call("GET", "/healthz", model(Health), idempotent=False)
 
 
 @operation("GET", "/readyz", responses={200: "Health"})
 def ready() -> Call:
     """Readiness: database, schema, broker, model files and a live worker (503 names what fails)."""
-    return Call("GET", "/readyz", model(Health))
+    return Call("GET", "/readyz", model(Health), idempotent=False)
 
 
 # --- jobs ---------------------------------------------------------------------------------
