@@ -156,7 +156,7 @@ class AsyncClient:
         return self._events(job_id, reconnect_for, read_timeout, None)
 
     async def _events(self, job_id: str, reconnect_for: float, read_timeout: float,
-                deadline: float | None) -> AsyncIterator[JobEvent]:
+                      deadline: float | None) -> AsyncIterator[JobEvent]:
         state, call, failures, down_since = StreamState(job_id), ops.events(job_id), 0, None
         while not state.ended:
             parser = SseParser()
@@ -174,12 +174,15 @@ class AsyncClient:
                         if delay is None:
                             raise error
                     else:
-                        failures, down_since, delay = 0, None, 0.0
+                        failures, down_since = 0, None
                         async for line in response.aiter_lines():
                             for event in state.events(iter((line,)), parser):
                                 yield event
                             if state.ended:
                                 break
+                        # Closed without its end (the server's limit on a stream's length,
+                        # a proxy): reopen it after a short pause, never in a tight loop.
+                        delay = self.settings.reconnect_delay(0, parser.retry_ms)
             except httpx.TransportError:
                 now = time.monotonic()
                 down_since = down_since if down_since is not None else now

@@ -182,7 +182,9 @@ class SseParser:
     dropped."""
 
     def __init__(self) -> None:
-        self.event, self.data, self.last_id = "", [], None  # type: tuple[str, list[str], str | None]
+        self.event = ""
+        self.data: list[str] = []
+        self.last_id: str | None = None
         self.retry_ms: int | None = None
 
     def feed(self, line: str) -> tuple[str, str, str | None] | None:

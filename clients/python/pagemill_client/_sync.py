@@ -173,8 +173,11 @@ class Client:
                         if delay is None:
                             raise error
                     else:
-                        failures, down_since, delay = 0, None, 0.0
+                        failures, down_since = 0, None
                         yield from state.events(response.iter_lines(), parser)
+                        # Closed without its end (the server's limit on a stream's length,
+                        # a proxy): reopen it after a short pause, never in a tight loop.
+                        delay = self.settings.reconnect_delay(0, parser.retry_ms)
             except httpx.TransportError:
                 now = time.monotonic()
                 down_since = down_since if down_since is not None else now
