@@ -16,6 +16,9 @@ FORBIDDEN = {
     "extractors": ("app", "tasks", "indexing", "flask", "celery", "kombu"),
     "indexing": ("app", "tasks", "extractors", "flask", "celery", "kombu"),
     "tasks": ("app.api", "app.cli", "flask"),
+    # The Python client is installed without pagemill (pip install ./clients/python): it
+    # speaks to the API over HTTP only.
+    "clients/python/pagemill_client": ("app", "tasks", "extractors", "indexing", "celeryconfig"),
 }
 
 

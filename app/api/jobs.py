@@ -3,7 +3,7 @@ list its documents' outcomes, cancel it, retry its failures."""
 
 from __future__ import annotations
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 from sqlalchemy.exc import IntegrityError
 
 from app.api.auth import keyed_blueprint
@@ -24,6 +24,9 @@ blueprint = keyed_blueprint("jobs", __name__, url_prefix="/v1/jobs")
 _JOB = JobSchema()
 _IDEMPOTENCY_HEADER = {"name": "Idempotency-Key", "in": "header",
                        "schema": {"type": "string", "maxLength": 255}}
+_LAST_EVENT_ID_HEADER = {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"},
+                         "description": "the id of the last progress event received: when the job "
+                                        "is still in that state, it is not sent again"}
 
 
 def job_response(progress: JobProgress, status: int = 200) -> tuple[Response, int]:
@@ -97,7 +100,7 @@ def get_job(job_id: str) -> tuple[Response, int]:
 
 
 @blueprint.get("/<job_id>/events")
-@documented("Progress as Server-Sent Events until the job ends",
+@documented("Progress as Server-Sent Events until the job ends", headers=[_LAST_EVENT_ID_HEADER],
             responses={200: Answer({"type": "string"}, "event stream", "text/event-stream")},
             errors=(404, 503))
 def job_events(job_id: str) -> Response:
@@ -130,7 +133,9 @@ def job_events(job_id: str) -> Response:
             progress = jobs.job_progress(conn, job_id, tenant)
         return _JOB.dump(progress) if progress else None
 
-    frames = job_event_stream(subscription, read, current.config.api.event_keepalive_seconds)
+    # A reconnecting client names the state it has; it is not sent again.
+    frames = job_event_stream(subscription, read, current.config.api.event_keepalive_seconds,
+                              last_event_id=request.headers.get("Last-Event-ID"))
     response = Response(frames, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     # The server closes the response when the client goes, even if the stream never started.

@@ -23,6 +23,7 @@ when it also sends its keep-alive comment.  A lost notification delays an event;
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -215,8 +216,20 @@ def hub_for(database_url: str) -> JobEventHub:
         return hub
 
 
-def _event(name: str, data: dict[str, Any]) -> str:
-    return f"event: {name}\ndata: {json.dumps(data, default=str)}\n\n"
+def _event(name: str, data: dict[str, Any], event_id: str | None = None) -> str:
+    # The id last: a field's place in the frame means nothing to SSE, and readers that take
+    # the data from the second line keep working.
+    tail = f"id: {event_id}\n" if event_id is not None else ""
+    return f"event: {name}\ndata: {json.dumps(data, default=str)}\n{tail}\n"
+
+
+def progress_id(progress: dict[str, Any]) -> str:
+    """A ``progress`` event's id: a digest of the state it carries.  Events are states, not
+    a log: a client that reconnects with ``Last-Event-ID`` (as EventSource and pagemill's
+    client do) is not sent the state it already has again, and nothing is kept per stream to
+    answer it, on this API process or any other."""
+    canonical = json.dumps(progress, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
 
 def job_event_stream(
@@ -224,9 +237,12 @@ def job_event_stream(
     read_progress: Callable[[], dict[str, Any] | None],
     reread_seconds: float,
     max_seconds: float = 3600.0,
+    last_event_id: str | None = None,
 ) -> Iterator[str]:
-    """Yield SSE frames: ``progress`` on every change, ``end`` when the job is terminal, and
-    a keep-alive comment after ``reread_seconds`` without one (when it also re-reads).
+    """Yield SSE frames: ``progress`` on every change (with its :func:`progress_id`; the
+    first is left out when it is the state ``last_event_id`` names), ``end`` when the job is
+    terminal, and a keep-alive comment after ``reread_seconds`` without one (when it also
+    re-reads).
     ``read_progress`` must hold its connection only for its own query; it returns None when
     the job is gone, or raises StreamEnded.  The subscription is closed when the stream ends
     (the caller also closes it if the stream never starts)."""
@@ -245,7 +261,11 @@ def job_event_stream(
                 yield _event("error", {"code": "not_found"})
                 return
             if progress != last:
-                yield _event("progress", progress)
+                event_id = progress_id(progress)
+                if last is not None or event_id != last_event_id:
+                    yield _event("progress", progress, event_id)
+                else:  # something to send now: the response (its status, headers) goes with it
+                    yield ": unchanged since Last-Event-ID\n\n"
                 last = progress
             if progress["status"] in TERMINAL_JOB_STATES:
                 yield _event("end", {"status": progress["status"]})
