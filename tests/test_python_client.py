@@ -218,7 +218,7 @@ def test_a_spec_change_the_client_does_not_follow_fails_the_check(live_spec) -> 
         "a new query argument": lambda s: s["paths"]["/v1/jobs"]["get"]["parameters"].append(
             {"in": "query", "name": "since", "schema": {"type": "string"}}),
         "a new search option": lambda s: s["components"]["schemas"]["SearchRequest"]["properties"].update(
-            {"rerank": {"type": "boolean"}}),
+            {"diversify": {"type": "boolean"}}),
         "a field gone": lambda s: s["components"]["schemas"]["Chunk"]["properties"].pop("token_count"),
         "another answer": lambda s: s["paths"]["/v1/jobs/{job_id}"]["get"]["responses"].update(
             {"202": {"description": "", "content": {"application/json": {"schema": {

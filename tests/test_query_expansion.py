@@ -18,7 +18,8 @@ def test_the_expanded_query_mixes_the_query_with_what_its_documents_share() -> N
                             terms=2, weight=0.2)
     mixed = dict(zip(terms, weights, strict=True))
     # The query's part weighs 0.8 by its counts; the model's two strongest terms 0.2 by theirs.
-    assert mixed == pytest.approx({"zebrafish": 0.8 * 2 / 3 + 0.2 / 3, "tail": 0.8 / 3, "regrow": 0.2 * 2 / 3})
+    assert mixed == pytest.approx({"zebrafish": 0.8 * 2 / 3 + 0.2 / 3, "tail": 0.8 / 3,
+                                   "regrow": 0.2 * 2 / 3})
     # A better-scoring document counts for more; only the strongest `terms` are taken.
     terms, weights = expand(["fish"], [("alpha alpha", 5.0), ("beta", 1.0)], terms=1, weight=0.5)
     assert dict(zip(terms, weights, strict=True)) == pytest.approx({"fish": 0.5, "alpha": 0.5})

@@ -231,9 +231,12 @@ class Client:
     def search(self, query: str, k: int | None = None, mode: str | None = None,
                collapse: bool | None = None, filters: SearchFilters | dict[str, Any] | None = None,
                fusion: str | None = None, alpha: float | None = None, ef_search: int | None = None,
-               bm25_exact: bool | None = None, after_job: str | None = None) -> SearchResults:
+               bm25_exact: bool | None = None, after_job: str | None = None,
+               normalisation: str | None = None, expand: bool | None = None,
+               rerank: bool | None = None, rerank_depth: int | None = None) -> SearchResults:
         return self._run(ops.search(query, k, mode, collapse, filters, fusion, alpha,  # type: ignore[no-any-return]
-                                    ef_search, bm25_exact, after_job))
+                                    ef_search, bm25_exact, after_job, normalisation,
+                                    expand, rerank, rerank_depth))
 
     def create_upload(self) -> Upload:
         return self._run(ops.create_upload())  # type: ignore[no-any-return]

@@ -226,6 +226,25 @@ class SearchHit:
     title: str | None
     mime_type: str | None
     snippet: str | None
+    # Present only when the server's reranker ordered this hit (``score`` stays the search's).
+    rerank_score: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ranking:
+    """How a search's results were made: fusion, normalisation, expansion, the reranker."""
+
+    SCHEMA: ClassVar[str] = "Ranking"
+    fusion: str
+    alpha: float
+    normalisation: str
+    rrf_k: int
+    bm25_path: str | None
+    expansion: bool
+    reranker: str | None
+    rerank_depth: int | None
+    reranked: int | None
+    rerank_ms: float | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -235,6 +254,7 @@ class SearchResults:
     mode: str
     fusion: str
     bm25_path: str | None
+    ranking: Ranking
     results: list[SearchHit]
 
 
@@ -383,7 +403,7 @@ class JobEvent:
 # Every model mirroring a component of /openapi.json, by component name.
 MODELS: dict[str, type] = {cls.SCHEMA: cls for cls in (
     Box, Chunk, ChunkWindow, Attachment, Document, DocumentDetail, DocumentPage, Job, JobPage,
-    JobOptions, TextDocument, SearchFilters, SearchHit, SearchResults, Upload, Parsed,
+    JobOptions, TextDocument, SearchFilters, SearchHit, Ranking, SearchResults, Upload, Parsed,
     ParsePending, UsageCounts, KeyDayUsage, Usage, Webhook, WebhookSecret, WebhookPage,
     WebhookAttempt, WebhookDelivery, WebhookDeliveryPage, Health, ErrorDetail)}
 

@@ -221,10 +221,13 @@ def delete_document(document_uuid: str) -> Call:
 def search(query: str, k: int | None = None, mode: str | None = None, collapse: bool | None = None,
            filters: SearchFilters | dict[str, Any] | None = None, fusion: str | None = None,
            alpha: float | None = None, ef_search: int | None = None, bm25_exact: bool | None = None,
-           after_job: str | None = None) -> Call:
+           after_job: str | None = None, normalisation: str | None = None, expand: bool | None = None,
+           rerank: bool | None = None, rerank_depth: int | None = None) -> Call:
     """Hybrid (default), BM25 or dense search; unset arguments take the server's defaults."""
     body = {"query": query, "k": k, "mode": mode, "collapse": collapse, "fusion": fusion,
             "alpha": alpha, "ef_search": ef_search, "bm25_exact": bm25_exact, "after_job": after_job,
+            "normalisation": normalisation, "expand": expand, "rerank": rerank,
+            "rerank_depth": rerank_depth,
             "filters": dump(filters) if isinstance(filters, SearchFilters) else filters}
     # A search changes nothing: repeating it is always safe.
     return Call("POST", "/v1/search", model(SearchResults),
