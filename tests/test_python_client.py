@@ -324,6 +324,12 @@ def test_a_folder_uploads_as_one_job_followed_with_progress(server, worker, engi
         assert job.total_documents == 3
         done = client.wait(job.id, on_progress=seen.append, timeout=120)
         documents = client.list_documents(job.id).documents
+        # What search now reads: the index, a keyset page at a time.
+        first = client.list_indexed_documents(limit=2, prefix="notes/")
+        rest = client.list_indexed_documents(limit=2, prefix="notes/", after=first.next_after)
+    assert [d.document_id for d in first.documents + rest.documents] == \
+        ["notes/bread.txt", "notes/deep/bees.md", "notes/tides.md"]
+    assert rest.next_after is None and all(d.chunk_count >= 1 for d in first.documents)
     assert done.status == "completed" and done.completed_documents == 3
     assert sorted(d.document_id for d in documents) == \
         ["notes/bread.txt", "notes/deep/bees.md", "notes/tides.md"]

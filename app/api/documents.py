@@ -1,5 +1,5 @@
-"""Documents: one document's outcome, Markdown, chunks and extraction report; a window of its
-chunks; deleting it."""
+"""Documents: the indexed ones, page by page; one document's outcome, Markdown, chunks and
+extraction report; a window of its chunks; deleting it."""
 
 from __future__ import annotations
 
@@ -9,12 +9,24 @@ from app.api.auth import keyed_blueprint
 from app.api.context import runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.openapi import Answer, documented
-from app.api.requests import ChunkWindowQuery, load_query
-from app.api.responses import ChunkWindowSchema, DocumentDetailSchema
+from app.api.requests import ChunkWindowQuery, IndexedPage, IndexedPageQuery, load_query
+from app.api.responses import ChunkWindowSchema, DocumentDetailSchema, IndexedDocumentPageSchema
 from app.domain import jobs
 from app.services import deletion
 
 blueprint = keyed_blueprint("documents", __name__, url_prefix="/v1/documents")
+
+
+@blueprint.get("")
+@documented("The caller's indexed documents (what search reads), by document id, a page at a time",
+            query=IndexedPageQuery,
+            responses={200: Answer(IndexedDocumentPageSchema, "a page of documents")}, errors=(400,))
+def list_documents() -> Response:
+    page: IndexedPage = load_query(IndexedPageQuery())
+    with runtime().engine.connect() as conn:
+        rows = jobs.list_indexed(conn, tenant_id(), page.after, page.limit, page.prefix, page.mime_type)
+    last = rows[-1].document_id if len(rows) == page.limit else None
+    return jsonify(IndexedDocumentPageSchema().dump({"documents": rows, "next_after": last}))
 
 
 @blueprint.get("/<document_uuid>")

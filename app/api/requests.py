@@ -235,6 +235,35 @@ class ChunkWindowQuery(Schema):
                                                      "window is centred on it, start is ignored"})
 
 
+@dataclass(frozen=True)
+class IndexedPage:
+    """One page of the indexed documents, as the query asked for it."""
+
+    limit: int
+    after: str | None = None
+    prefix: str | None = None
+    mime_type: str | None = None
+
+
+class IndexedPageQuery(Schema):
+    """``?limit=&after=&prefix=&mime_type=`` of ``GET /v1/documents``: a keyset page (``after``
+    the last id of the page before), not an offset, so that a large index pages at one cost."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    after = Text(validate=validate.Length(min=1, max=1024), metadata={
+        "description": "the last document_id of the page before (its next_after)"})
+    prefix = Text(validate=validate.Length(min=1, max=1024), metadata={
+        "description": "only document ids starting with this"})
+    mime_type = Text(validate=validate.Length(min=1, max=255))
+
+    @post_load
+    def page(self, data: dict[str, Any], **_: object) -> IndexedPage:
+        return IndexedPage(**data)
+
+
 class WebhookRequestSchema(Schema):
     """A webhook endpoint to create: where to POST, and which events."""
 

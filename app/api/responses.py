@@ -120,6 +120,26 @@ class DocumentSchema(Schema):
                             metadata={"description": "the mail an attachment came from"})
 
 
+class IndexedDocumentSchema(Schema):
+    """A document as search sees it (app/domain/jobs.py's ``IndexedEntry``)."""
+
+    document_id = fields.String(required=True, metadata={"description": "the id given at ingest"})
+    document_uuid = fields.String(required=True, allow_none=True, metadata={
+        "description": "the row of the version indexed (GET /v1/documents/<uuid>); null once purged"})
+    job_id = fields.String(required=True, allow_none=True)
+    title = fields.String(required=True, allow_none=True)
+    mime_type = fields.String(required=True, allow_none=True)
+    metadata = fields.Dict(required=True)
+    chunk_count = fields.Integer(required=True)
+    indexed_at = fields.DateTime(required=True)
+
+
+class IndexedDocumentPageSchema(Schema):
+    documents = fields.List(fields.Nested(IndexedDocumentSchema), required=True)
+    next_after = fields.String(required=True, allow_none=True, metadata={
+        "description": "pass as `after` for the next page; null on the last"})
+
+
 class DocumentPageSchema(Schema):
     documents = fields.List(fields.Nested(DocumentSchema), required=True)
     next_offset = fields.Integer(required=True, allow_none=True)

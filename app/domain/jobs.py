@@ -486,6 +486,29 @@ def list_documents(conn: Connection, tenant_id: str, job_id: str, status: str | 
     return [from_row(DocumentOutcome, r) for r in rows]
 
 
+@dataclass(frozen=True)
+class IndexedEntry:
+    """A document as search sees it: its id, the row of the version indexed, what it holds."""
+
+    document_id: str
+    document_uuid: str | None
+    job_id: str | None
+    title: str | None
+    mime_type: str | None
+    metadata: dict[str, Any]
+    chunk_count: int
+    indexed_at: datetime
+
+
+def list_indexed(conn: Connection, tenant_id: str, after: str | None, limit: int,
+                 prefix: str | None = None, mime_type: str | None = None) -> list[IndexedEntry]:
+    """A page of the tenant's indexed documents by external id, after ``after``."""
+    rows = conn.execute(sql.LIST_INDEXED_DOCUMENTS, {
+        "tenant": tenant_id, "after": after, "limit": limit, "prefix": prefix or None,
+        "mime_type": mime_type}).mappings().all()
+    return [from_row(IndexedEntry, r) for r in rows]
+
+
 def failed_documents(conn: Connection, tenant_id: str, job_id: str, limit: int) -> list[DocumentOutcome]:
     """A job's failed documents, attachments included (a failed attachment is worth telling
     about too), by external id."""

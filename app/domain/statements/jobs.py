@@ -375,6 +375,24 @@ LIST_DOCUMENTS = text(f"""
     """)
 
 
+#: Tenant :tenant's indexed documents (what search reads), by external id after :after (NULL:
+#: from the first), at most :limit; only ids starting with :prefix, only :mime_type, when given.
+#: A keyset page: the (tenant_id, external_id) key serves the order and both bounds.
+LIST_INDEXED_DOCUMENTS = text("""
+        SELECT sd.external_id AS document_id, sd.source_document_id::text AS document_uuid,
+               sd.job_id::text AS job_id, sd.title, sd.mime_type, sd.metadata, sd.chunk_count,
+               sd.indexed_at
+        FROM search_documents sd
+        WHERE sd.tenant_id = CAST(:tenant AS uuid)
+          AND (CAST(:after AS text) IS NULL OR sd.external_id > :after)
+          AND (CAST(:prefix AS text) IS NULL
+               OR (sd.external_id >= :prefix AND left(sd.external_id, length(:prefix)) = :prefix))
+          AND (CAST(:mime_type AS text) IS NULL OR sd.mime_type = :mime_type)
+        ORDER BY sd.external_id
+        LIMIT :limit
+    """)
+
+
 #: Job :job's failed documents, attachments included, by external id (at most :limit).
 FAILED_DOCUMENTS = text(f"""
         SELECT {_DOCUMENT_FIELDS} FROM documents d

@@ -23,9 +23,12 @@ from pagemill_client.models import (
     ChunkWindow,
     Document,
     DocumentDetail,
+    IndexedDocument,
+    IndexedDocumentPage,
     Job,
     JobEvent,
     JobOptions,
+    Ranking,
     SearchFilters,
     SearchHit,
     SearchResults,
@@ -35,7 +38,8 @@ from pagemill_client.webhooks import WebhookVerificationError, WebhookVerifier, 
 
 __all__ = [
     "NO_RETRIES", "TERMINAL_JOB_STATES", "ApiError", "AsyncClient", "Box", "Chunk", "ChunkWindow",
-    "Client", "Document", "DocumentDetail", "Job", "JobEvent", "JobFailed", "JobOptions",
-    "PagemillError", "RetryPolicy", "SearchFilters", "SearchHit", "SearchResults", "TextDocument",
+    "Client", "Document", "DocumentDetail", "IndexedDocument", "IndexedDocumentPage", "Job",
+    "JobEvent", "JobFailed", "JobOptions", "PagemillError", "Ranking", "RetryPolicy", "SearchFilters",
+    "SearchHit", "SearchResults", "TextDocument",
     "WaitTimeout", "WebhookVerificationError", "WebhookVerifier", "__version__", "verify_webhook",
 ]

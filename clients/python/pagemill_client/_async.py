@@ -27,6 +27,7 @@ from pagemill_client.models import (
     DocumentDetail,
     DocumentPage,
     Health,
+    IndexedDocumentPage,
     Job,
     JobEvent,
     JobOptions,
@@ -219,6 +220,11 @@ class AsyncClient:
         return job
 
     # --- documents ----------------------------------------------------------------------
+
+    async def list_indexed_documents(self, limit: int | None = None, after: str | None = None,
+                               prefix: str | None = None,
+                               mime_type: str | None = None) -> IndexedDocumentPage:
+        return await self._run(ops.list_indexed_documents(limit, after, prefix, mime_type))  # type: ignore[no-any-return]
 
     async def get_document(self, document_uuid: str) -> DocumentDetail:
         return await self._run(ops.get_document(document_uuid))  # type: ignore[no-any-return]

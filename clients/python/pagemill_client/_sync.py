@@ -26,6 +26,7 @@ from pagemill_client.models import (
     DocumentDetail,
     DocumentPage,
     Health,
+    IndexedDocumentPage,
     Job,
     JobEvent,
     JobOptions,
@@ -214,6 +215,11 @@ class Client:
         return job
 
     # --- documents ----------------------------------------------------------------------
+
+    def list_indexed_documents(self, limit: int | None = None, after: str | None = None,
+                               prefix: str | None = None,
+                               mime_type: str | None = None) -> IndexedDocumentPage:
+        return self._run(ops.list_indexed_documents(limit, after, prefix, mime_type))  # type: ignore[no-any-return]
 
     def get_document(self, document_uuid: str) -> DocumentDetail:
         return self._run(ops.get_document(document_uuid))  # type: ignore[no-any-return]

@@ -206,6 +206,28 @@ class SearchFilters:
 
 
 @dataclass(frozen=True, kw_only=True)
+class IndexedDocument:
+    """A document as search sees it (``GET /v1/documents``)."""
+
+    SCHEMA: ClassVar[str] = "IndexedDocument"
+    document_id: str
+    document_uuid: str | None
+    job_id: str | None
+    title: str | None
+    mime_type: str | None
+    metadata: dict[str, Any]
+    chunk_count: int
+    indexed_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class IndexedDocumentPage:
+    SCHEMA: ClassVar[str] = "IndexedDocumentPage"
+    documents: list[IndexedDocument]
+    next_after: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class SearchHit:
     SCHEMA: ClassVar[str] = "SearchHit"
     document_id: str
@@ -403,7 +425,8 @@ class JobEvent:
 # Every model mirroring a component of /openapi.json, by component name.
 MODELS: dict[str, type] = {cls.SCHEMA: cls for cls in (
     Box, Chunk, ChunkWindow, Attachment, Document, DocumentDetail, DocumentPage, Job, JobPage,
-    JobOptions, TextDocument, SearchFilters, SearchHit, Ranking, SearchResults, Upload, Parsed,
+    JobOptions, TextDocument, SearchFilters, IndexedDocument, IndexedDocumentPage, SearchHit, Ranking,
+    SearchResults, Upload, Parsed,
     ParsePending, UsageCounts, KeyDayUsage, Usage, Webhook, WebhookSecret, WebhookPage,
     WebhookAttempt, WebhookDelivery, WebhookDeliveryPage, Health, ErrorDetail)}
 

@@ -28,6 +28,7 @@ from pagemill_client.models import (
     DocumentDetail,
     DocumentPage,
     Health,
+    IndexedDocumentPage,
     Job,
     JobOptions,
     JobPage,
@@ -193,6 +194,15 @@ def retry_job(job_id: str) -> Call:
 
 
 # --- documents ----------------------------------------------------------------------------
+
+@operation("GET", "/v1/documents", query=("limit", "after", "prefix", "mime_type"),
+           responses={200: "IndexedDocumentPage"})
+def list_indexed_documents(limit: int | None = None, after: str | None = None,
+                           prefix: str | None = None, mime_type: str | None = None) -> Call:
+    """The caller's indexed documents by id (``next_after`` is None on the last page)."""
+    return Call("GET", "/v1/documents", model(IndexedDocumentPage),
+                params={"limit": limit, "after": after, "prefix": prefix, "mime_type": mime_type})
+
 
 @operation("GET", "/v1/documents/{document_uuid}", responses={200: "DocumentDetail"})
 def get_document(document_uuid: str) -> Call:
