@@ -33,7 +33,7 @@ from tests.conftest import ROOT, free_port, start_serve, terminate, wait_for
 
 pytestmark = pytest.mark.system
 
-TOOLS = {"search", "get_document", "get_chunks", "ingest", "job_status"}
+TOOLS = {"search", "get_document", "get_chunks", "ingest", "job_status", "list_documents"}
 MAX_DOCUMENTS = 3  # the server's PAGEMILL_MAX_DOCUMENTS_PER_JOB, so that an over-limit job is small
 TERMINAL = set(TERMINAL_JOB_STATES)
 
@@ -159,6 +159,12 @@ def test_an_agent_ingests_waits_searches_and_reads_around_a_hit(transport, serve
             assert status["status"] == "completed", status
             done = await _call(client, "job_status", {"job_id": job["id"], "include_documents": True})
             assert sorted(d["document_id"] for d in done["documents"]) == ["bread.md", "tides.md"]
+            listed = await _call(client, "list_documents", {"limit": 1})
+            more = await _call(client, "list_documents", {"limit": 1, "after": listed["next_after"]})
+            both = listed["documents"] + more["documents"]
+            assert [d["document_id"] for d in both] == ["bread.md", "tides.md"]
+            tides = await _call(client, "list_documents", {"prefix": "ti"})
+            assert [d["title"] for d in tides["documents"]] == ["Tides"]
 
             found = await _call(client, "search", {"query": f"tide gauge {word}", "mode": "bm25", "k": 5,
                                                    "after_job": job["id"]})
@@ -260,6 +266,7 @@ def test_another_tenants_documents_and_jobs_are_not_found(server, worker, engine
                 assert (error["code"], error["status"]) == ("not_found", 404), (tool, error)
             found = await _call(client, "search", {"query": "launch code quartz", "mode": "bm25"})
             assert found["results"] == []
+            assert (await _call(client, "list_documents", {}))["documents"] == []
             with pytest.raises(Exception) as refused:
                 await client.read_resource(f"pagemill://documents/{document_uuid}")
             assert "not_found" in str(refused.value)

@@ -57,7 +57,7 @@ def _tools(api: Any) -> dict[str, Any]:
 
 def test_the_tools_schemas_name_the_apis_modes_and_states_and_describe_every_argument(api) -> None:
     tools = _tools(api)
-    assert set(tools) == {"search", "get_document", "get_chunks", "ingest", "job_status"}
+    assert set(tools) == {"search", "get_document", "get_chunks", "ingest", "job_status", "list_documents"}
     search = tools["search"].input_schema
     assert tuple(search["properties"]["mode"]["enum"]) == MODES
     states = tools["job_status"].input_schema["properties"]["document_status"]["anyOf"][0]["enum"]

@@ -221,6 +221,23 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
         return job
 
     @server.tool(annotations=_READ_ONLY, description=(
+        "What is in the index: documents by document_id (the id given at ingest), each with its "
+        "document_uuid (for get_document and get_chunks), title, type, chunk count and when it was "
+        "indexed; a page of `limit` at a time, `after` the previous page's next_after; `prefix` "
+        "keeps ids starting with it (a folder)."))
+    async def list_documents(
+            ctx: Context,
+            prefix: Annotated[str | None, Field(description="only document ids starting with this")] = None,
+            mime_type: Annotated[str | None, Field(description="only documents of this type")] = None,
+            limit: Annotated[int, Field(ge=1, le=500, description="documents per page")] = 50,
+            after: Annotated[str | None, Field(description="the previous page's next_after")] = None,
+    ) -> dict[str, Any]:
+        query: dict[str, Any] = {"limit": limit, **{name: value for name, value in (
+            ("prefix", prefix), ("mime_type", mime_type), ("after", after)) if value}}
+        page: dict[str, Any] = await api(ctx, "GET", "/v1/documents", query=query)
+        return page
+
+    @server.tool(annotations=_READ_ONLY, description=(
         f"A job's status ({', '.join(JOB_STATES)}) and "
         "counts. With include_documents, also its documents: id (document_uuid), document_id, "
         "status and error_code of each (at most 100, those of document_status if given)."))
