@@ -52,8 +52,8 @@ abs-inline-128-pglz-c4096,abs-inline-128-lz4-c4096 --json FILE``
 B/posting counts everything the search reads: blocks (heap + indexes), champions, lengths,
 bm25_terms and bm25_stats (23.5 MB, 1.4 B/posting, most of it bloat from the bulk load's df
 updates; today's figure counts it too).  The chosen layout's 11.4: blocks heap 8.1 (a full
-block of 128 with int2 offsets is 892 bytes: 6 of payload a posting), key 0.5, the unused
-(term_id, max_impact) index 0.4, champions 1.1.  Against tantivy's 1.6 B/posting (same corpus,
+block of 128 with int2 offsets is 892 bytes: 6 of payload a posting), key 0.5, the (term_id,
+max_impact) index 0.4 (only variants without champions read it: 11.1 without), champions 1.1.  Against tantivy's 1.6 B/posting (same corpus,
 docs/BENCHMARKS.md, 2026-12-03): 7.3x (today 102x).  TOAST compresses only rows over ~2 kB
 (TOAST_TUPLE_THRESHOLD): toast_tuple_target = 128 with STORAGE MAIN compresses nothing; in
 256-posting blocks pglz compresses the tfs 7x (mostly 1s) and not the ids or lengths.  Champion
@@ -91,15 +91,19 @@ Recommended design for the service (issue 33 item 1):
   (new postings above a term's rest join them; removed ones leave; the rest stays a valid
   bound), then deletes those delta rows and tombstones: under MVCC every search sees a document
   wholly before or wholly after each of them, never half.  A block rewrite inside the indexing
-  transaction was rejected: ~78 terms a chunk makes a 10-chunk document rewrite hundreds of
-  ~1 kB rows (and their key entries) and serialises writers on the common terms' last blocks.
+  transaction was rejected, measured by bench/bm25_blocks_writes.py (200 documents of 10 chunks,
+  815 postings each, into the 200k blocks): rewriting each term's last block costs 19.6 ms a
+  document (p95 24.9), inserting into the delta 2.8 ms (p95 3.2), and merging those 200
+  documents later 1.53 s (7.7 ms a document, once, off the request path, larger batches
+  sharing each term's tail rewrite); rewrites also serialise writers on the common terms' last
+  blocks and leave partly filled blocks behind.
 * Migration in place: a migration builds both tables from bm25_postings by the statements here
   (``_fill``, ``_champions``), switches search, then drops bm25_postings and its three indexes
   (2.6 GB at 200k).  Measured at 200k (``--rebuild``): 25 s for blocks, their key, champions (read
   from today's impact index) and VACUUM ANALYZE; bm25_postings is read whole, so like migration
   0012 it wants a maintenance window (or a build beside the live table, then a switch).
-* Not measured yet: the write path (delta inserts are today's posting inserts on a small table;
-  the merge's cost per posting), 1M chunks, tantivy in the same run.
+* Not measured yet: champion upkeep and tombstones in the merge, the search reading a delta
+  (small: one more first-pass source), 1M chunks, tantivy in the same run.
 """
 
 from __future__ import annotations
