@@ -53,12 +53,13 @@ B/posting counts everything the search reads: blocks (heap + indexes), champions
 bm25_terms and bm25_stats (23.5 MB, 1.4 B/posting, most of it bloat from the bulk load's df
 updates; today's figure counts it too).  The chosen layout's 11.4: blocks heap 8.1 (a full
 block of 128 with int2 offsets is 892 bytes: 6 of payload a posting), key 0.5, the (term_id,
-max_impact) index 0.4 (only variants without champions read it: 11.1 without), champions 1.1.  Against tantivy's 1.6 B/posting (same corpus,
-docs/BENCHMARKS.md, 2026-12-03): 7.3x (today 102x).  TOAST compresses only rows over ~2 kB
-(TOAST_TUPLE_THRESHOLD): toast_tuple_target = 128 with STORAGE MAIN compresses nothing; in
-256-posting blocks pglz compresses the tfs 7x (mostly 1s) and not the ids or lengths.  Champion
-lists cost about the same at any C (1.83M postings at C = 512, 1024, 2048, 4096: on a Zipf
-vocabulary fewer terms pass a larger C), so C = 4096 is free; C = 1024 had p95 47 ms.
+max_impact) index 0.4 (read only without champions: 11.1 without it), champions 1.1.  Against
+tantivy's 1.6 B/posting (same corpus, docs/BENCHMARKS.md, 2026-12-03): 7.3x (today 102x).
+TOAST compresses only rows over ~2 kB (TOAST_TUPLE_THRESHOLD): toast_tuple_target = 128 with
+STORAGE MAIN compresses nothing; in 256-posting blocks pglz compresses the tfs 7x (mostly 1s)
+and not the ids or lengths.  Champion lists cost about the same at any C (1.83M postings at C =
+512, 1024, 2048 and 4096: on a Zipf vocabulary fewer terms pass a larger C), so C = 4096 is
+free; C = 1024 had p95 47 ms, C = 256 34 ms (separate runs).
 
 Decode speed (t3, 183,527 postings): unnest in the select list 10-14 ms, unnest(a, b, c) in FROM
 24 ms, subscripts over generate_series 19 ms, FOR's int2[] -> int4[] cast +10 ms; the covering
