@@ -1,0 +1,266 @@
+{#- Exact BM25 top-k over postings in blocks (bench/bm25_blocks.py), one statement.  Rendered
+    with Jinja2 (StrictUndefined); bind parameters are SQLAlchemy's :name.  Context:
+      table      the blocks in chunk-id order (key term_id, last_chunk);
+      top        the champions: each common term's best postings in impact order, in blocks;
+      champions  whether the first pass reads `top` (else the :seeds chunk-id blocks of each
+                 term with the highest max impact);
+      enc        'abs' (chunk ids as int4[]) or 'for' (offsets from first_chunk: int2[] when
+                 the block spans < 32768 ids, else int4[]);
+      lengths    'inline' (each posting's chunk length, int2[] in the block) or 'table'
+                 (bench_bm25_lengths, one row per chunk);
+      leads      optional terms probed one at a time before the rest.
+
+Scores are the service's (indexing/sql/macros.sql): bm25_term_score(weight, tf, length, avgdl,
+k1, b) summed over the query's terms, float8 throughout, Lucene's IDF, the query term's count
+a factor of its weight.  Bounds are impacts (at the tenant's impact parameters, rounded up when
+stored as real) x weight x drift, as the service bounds postings.
+
+  1. First pass.  Terms with few postings are read in full.  Of the others ("cut" terms) only
+     their champions are read (or their :seeds best blocks); a chunk not among them scores at
+     most the term's `rest` in it (weight x the lowest champion impact, or the best impact of
+     the blocks not read).  A chunk seen gets `lb`, the contributions read.
+  2. theta: the :probe chunks of highest lb, completed exactly (a probe: the one block of the
+     term whose id range can hold the chunk, by the key (term_id, last_chunk), then the chunk's
+     slot by array_position); the k-th best, lowered by a relative 1e-9 so that rounding in
+     the sums can only make the search read more.
+  3. Chunks never seen score at most the sum of the rests of the terms they hold.  MaxScore on
+     the rests: the cut terms whose rests, from the smallest, sum to less than :share x theta
+     are optional; an unseen chunk that can reach theta holds an essential term.  Block-max on
+     the essential terms, as a sweep over chunk ids: the sum of the essential blocks' bounds
+     (each capped by its term's rest) covering a segment, plus the optional rests, bounds every
+     unseen chunk there; only essential blocks overlapping a segment where it reaches theta are
+     decoded.  (When the rests sum to less than theta, every term is optional: nothing more is
+     read -- the first pass proved its answer.)
+  4. Candidates: seen chunks whose lb + the rests of the cut terms they were not seen in reach
+     theta, and unseen ones whose essential contributions + the optional rests do.  The :probe
+     best are completed (theta may rise), then the :leads optional terms of largest rest are
+     probed one at a time, each pass dropping the candidates whose bound falls below theta,
+     and the survivors are completed in the remaining terms.  The k best exact scores are the
+     answer, ties by chunk id.
+Exact: every chunk scoring at least theta is a candidate (seen: its bound holds its score;
+unseen: it holds an essential term, lies in a hot segment, so all its essential blocks are
+read) and survives every pass (each bound holds its score); at least k chunks score at least
+theta (it is the k-th best exact score of real chunks); a chunk whose computed score is
+incomplete (a pruned block, a dropped candidate) is below theta by those same bounds. -#}
+{#- Block `b`'s postings, as select-list columns (chunk_id bigint, tf int[, dl int]): set-
+    returning functions in the select list run in lock step without a tuplestore, about twice
+    as fast as unnest(a, b, c) in FROM (measured). -#}
+{% macro unnest(b) -%}
+{% if enc == "abs" %}unnest({{ b }}.chunk_ids)::bigint{% else %}{{ b }}.first_chunk + unnest(coalesce({{ b }}.offs2::int4[], {{ b }}.offs4)){% endif %} AS chunk_id,
+           unnest({{ b }}.tfs)::int AS tf{% if lengths == "inline" %}, unnest({{ b }}.lens)::int AS dl{% endif %}
+{%- endmacro %}
+{#- The chunk length of decoded rows `d`, and the join that provides it with lengths 'table'
+    (a join per posting decoded: measured against lengths in the blocks). -#}
+{% macro dl(d) -%}
+{% if lengths == "inline" %}{{ d }}.dl{% else %}l.length{% endif %}
+{%- endmacro %}
+{% macro dl_join(d) -%}
+{% if lengths == "table" %} JOIN bench_bm25_lengths l ON l.chunk_id = {{ d }}.chunk_id{% endif %}
+{%- endmacro %}
+{#- One posting's contribution, `w` carrying the term's weight and avgdl; float8 throughout. -#}
+{% macro part(tf, length) -%}
+bm25_term_score(w.w, {{ tf }}, {{ length }}, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
+{%- endmacro %}
+{#- Term `term`'s contribution to chunk `chunk`, one row or none. -#}
+{% macro probe(term, chunk) -%}
+(SELECT {{ part("b.tfs[s.i]::int", ("b.lens[s.i]::int" if lengths == "inline" else
+                                    "(SELECT l.length FROM bench_bm25_lengths l WHERE l.chunk_id = " ~ chunk ~ ")")) }} AS part
+ FROM (SELECT * FROM {{ table }} b WHERE b.term_id = {{ term }} AND b.last_chunk >= {{ chunk }}
+       ORDER BY b.last_chunk LIMIT 1) b
+{% if enc == "abs" %}
+ CROSS JOIN LATERAL (SELECT array_position(b.chunk_ids, {{ chunk }}::int4) AS i) s
+{% else %}
+ CROSS JOIN LATERAL (SELECT CASE WHEN {{ chunk }} < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, ({{ chunk }} - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, ({{ chunk }} - b.first_chunk)::int4) END AS i) s
+{% endif %}
+ WHERE s.i IS NOT NULL)
+{%- endmacro %}
+{#- A candidate `c`'s exact score: what is known plus probes of the cut terms not known. -#}
+{% macro complete(c, rests="rests") -%}
+{{ c }}.known + coalesce((
+               SELECT sum(x.part) FROM {{ rests }} w CROSS JOIN LATERAL {{ probe("w.term_id", c ~ ".chunk_id") }} x
+               WHERE w.cut AND w.term_id <> ALL({{ c }}.known_terms)), 0.0::float8)
+{%- endmacro %}
+WITH q AS MATERIALIZED (
+    SELECT term, count(*)::float8 AS qtf FROM unnest(CAST(:terms AS text[])) AS term GROUP BY term
+),
+stats AS MATERIALIZED (
+    SELECT chunk_count::float8 AS n,
+           total_length::float8 / greatest(chunk_count, 1)::float8 AS avgdl,
+           greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
+    FROM bm25_stats WHERE tenant_id = :tenant
+),
+weights AS MATERIALIZED (
+    SELECT t.id AS term_id,
+           q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
+           stats.avgdl, stats.drift, t.df
+    FROM q
+    JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term
+    CROSS JOIN stats
+),
+{#- The first pass, twice with champions: the first :depth1 champion blocks of each cut term,
+    then, unless that proved its answer (no unseen chunk can reach theta), all of them. #}
+{% set passes = 2 if champions else 1 %}
+{% for n in range(1, passes + 1) %}
+-- Each term: cut or read in full, and its rest (0 when read in full).
+rests{{ n }} AS MATERIALIZED (
+    SELECT w.term_id, w.w, w.avgdl, w.drift, m.impact IS NOT NULL AS cut,
+           coalesce(w.w * m.impact * w.drift, 0.0::float8) AS rest
+    FROM weights w
+{% if champions %}
+    CROSS JOIN LATERAL (SELECT min(t.min_impact)::float8 AS impact FROM {{ top }} t
+                        WHERE t.term_id = w.term_id{% if n == 1 %} AND t.blk < :depth1{% endif %}) m
+{% else %}
+    CROSS JOIN LATERAL (SELECT (SELECT b.max_impact::float8 FROM {{ table }} b WHERE b.term_id = w.term_id
+                                ORDER BY b.max_impact DESC OFFSET :seeds LIMIT 1) AS impact) m
+{% endif %}
+{% if n > 1 %}
+    WHERE NOT (SELECT v FROM proven{{ n - 1 }})
+{% endif %}
+),
+unread{{ n }} AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM rests{{ n }}),
+-- The cut terms' champions (or best blocks), every posting of the others.
+seen{{ n }} AS MATERIALIZED (
+    SELECT w.chunk_id, sum({{ part("w.tf", dl("w")) }}) AS lb, sum(w.rest) AS seen_rest,
+           array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+    FROM (
+{% if champions %}
+        SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, {{ unnest("b") }}
+        FROM rests{{ n }} w JOIN {{ top }} b ON b.term_id = w.term_id{% if n == 1 %} AND b.blk < :depth1{% endif %}
+
+        WHERE w.cut
+{% else %}
+        SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, {{ unnest("b") }}
+        FROM rests{{ n }} w
+        CROSS JOIN LATERAL (SELECT b.last_chunk FROM {{ table }} b WHERE b.term_id = w.term_id
+                            ORDER BY b.max_impact DESC LIMIT :seeds) s
+        JOIN {{ table }} b ON b.term_id = w.term_id AND b.last_chunk = s.last_chunk
+        WHERE w.cut
+{% endif %}
+        UNION ALL
+        SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, {{ unnest("b") }}
+        FROM rests{{ n }} w JOIN {{ table }} b ON b.term_id = w.term_id
+        WHERE NOT w.cut
+    ) w{{ dl_join("w") }}
+    GROUP BY w.chunk_id
+),
+seed_exact{{ n }} AS MATERIALIZED (
+    SELECT c.chunk_id, {{ complete("c", "rests%d" % n) }} AS score
+    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+          FROM seen{{ n }} ORDER BY lb DESC, chunk_id LIMIT :probe) c
+),
+theta{{ n }} AS MATERIALIZED (
+    SELECT coalesce((SELECT score FROM seed_exact{{ n }} ORDER BY score DESC OFFSET :k - 1 LIMIT 1),
+                    0.0::float8) * (1.0::float8 - 1e-9::float8) AS v
+),
+proven{{ n }} AS MATERIALIZED (
+    SELECT (SELECT v FROM theta{{ n }}) > (SELECT v FROM unread{{ n }}) * (1.0::float8 + 1e-9::float8) AS v
+),
+{% endfor %}
+{#- The pass that answers: the first if it proved its answer, else the second. #}
+{% for name in ("rests", "unread", "seen", "theta") %}
+{{ name }} AS MATERIALIZED (
+{% if passes == 1 %}
+    SELECT * FROM {{ name }}1
+{% else %}
+    SELECT * FROM {{ name }}1 WHERE (SELECT v FROM proven1)
+    UNION ALL
+    SELECT * FROM {{ name }}2 WHERE NOT (SELECT v FROM proven1)
+{% endif %}
+),
+{% endfor %}
+split AS MATERIALIZED (
+    SELECT r.term_id, r.w, r.avgdl, r.drift, r.rest, r.cut,
+           sum(r.rest) OVER (ORDER BY r.rest, r.term_id) < (SELECT v FROM theta) * CAST(:share AS float8) AS optional
+    FROM rests r
+),
+optional AS MATERIALIZED (
+    SELECT coalesce(sum(rest) FILTER (WHERE optional), 0.0::float8) AS ub FROM split
+),
+-- Every essential block's id range and bound (capped by the rest), from the key index alone.
+essential AS MATERIALIZED (
+    SELECT s.term_id, b.first_chunk, b.last_chunk, least(s.w * b.max_impact * s.drift, s.rest) AS ub
+    FROM split s
+    JOIN {{ table }} b ON b.term_id = s.term_id
+    WHERE s.cut AND NOT s.optional
+),
+edges AS (
+    SELECT e.pos, sum(e.delta) AS delta
+    FROM (SELECT first_chunk AS pos, ub AS delta FROM essential
+          UNION ALL SELECT last_chunk + 1, -ub FROM essential) e
+    GROUP BY e.pos
+),
+hot AS MATERIALIZED (
+    SELECT range_agg(int8range(s.pos, s.nxt)) AS r
+    FROM (SELECT pos, lead(pos) OVER (ORDER BY pos) AS nxt,
+                 sum(delta) OVER (ORDER BY pos) AS level
+          FROM edges) s
+    WHERE s.nxt IS NOT NULL
+      AND s.level + (SELECT ub FROM optional) >= (SELECT v FROM theta)
+),
+-- The unseen chunks of the essential blocks read, by their essential contributions.
+partial AS MATERIALIZED (
+    SELECT w.chunk_id, sum({{ part("w.tf", dl("w")) }}) AS known
+    FROM (
+        SELECT w.term_id, w.w, w.avgdl, {{ unnest("b") }}
+        FROM essential e
+        JOIN {{ table }} b ON b.term_id = e.term_id AND b.last_chunk = e.last_chunk
+        JOIN split w ON w.term_id = e.term_id
+        WHERE int8range(e.first_chunk, e.last_chunk, '[]') && (SELECT r FROM hot)
+    ) w{{ dl_join("w") }}
+    WHERE NOT EXISTS (SELECT 1 FROM seen x WHERE x.chunk_id = w.chunk_id)
+    GROUP BY w.chunk_id
+    HAVING sum({{ part("w.tf", dl("w")) }}) + (SELECT ub FROM optional) >= (SELECT v FROM theta)
+),
+cands AS MATERIALIZED (
+    SELECT s.chunk_id, s.lb AS known, coalesce(s.known_terms, '{}') AS known_terms,
+           s.lb + (SELECT v FROM unread) - s.seen_rest AS bound
+    FROM seen s
+    WHERE s.lb + (SELECT v FROM unread) - s.seen_rest >= (SELECT v FROM theta)
+    UNION ALL
+    SELECT p.chunk_id, p.known,
+           (SELECT coalesce(array_agg(term_id), '{}') FROM split WHERE cut AND NOT optional),
+           p.known + (SELECT ub FROM optional)
+    FROM partial p
+),
+-- The :probe best candidates completed: theta may rise.
+best AS MATERIALIZED (
+    SELECT c.chunk_id, {{ complete("c") }} AS score
+    FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
+),
+theta_best AS MATERIALIZED (
+    SELECT greatest((SELECT v FROM theta),
+                    coalesce((SELECT score FROM best ORDER BY score DESC OFFSET :k - 1 LIMIT 1),
+                             0.0::float8) * (1.0::float8 - 1e-9::float8)) AS v
+),
+led0 AS (
+    SELECT chunk_id, known, known_terms, bound FROM cands WHERE bound >= (SELECT v FROM theta_best)
+),
+{% for i in range(1, leads + 1) %}
+lead{{ i }} AS MATERIALIZED (
+    SELECT * FROM split WHERE cut AND optional ORDER BY rest DESC, term_id OFFSET {{ i - 1 }} LIMIT 1
+),
+led{{ i }} AS MATERIALIZED (
+    SELECT c.chunk_id, c.known + coalesce(x.part, 0.0::float8) AS known,
+           c.known_terms || w.term_id AS known_terms,
+           c.bound - w.rest + coalesce(x.part, 0.0::float8) AS bound
+    FROM led{{ i - 1 }} c
+    CROSS JOIN lead{{ i }} w
+    LEFT JOIN LATERAL {{ probe("w.term_id", "c.chunk_id") }} x ON true
+    WHERE w.term_id <> ALL(c.known_terms)
+      AND c.bound - w.rest + coalesce(x.part, 0.0::float8) >= (SELECT v FROM theta_best)
+    UNION ALL
+    SELECT c.chunk_id, c.known, c.known_terms, c.bound
+    FROM led{{ i - 1 }} c
+    WHERE NOT EXISTS (SELECT 1 FROM lead{{ i }} w WHERE w.term_id <> ALL(c.known_terms))
+),
+{% endfor %}
+answer AS (
+    SELECT chunk_id, max(score) AS score
+    FROM (SELECT chunk_id, score FROM best
+          UNION ALL
+          SELECT c.chunk_id, {{ complete("c") }} FROM led{{ leads }} c) scored
+    GROUP BY chunk_id
+)
+SELECT chunk_id, score FROM answer ORDER BY score DESC, chunk_id LIMIT :k
