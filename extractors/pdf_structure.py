@@ -87,7 +87,9 @@ _SAME_HEIGHT = 8.0
 _PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
                           r"(of|/|von|de|sur)?[\s\-–—|/.()#]*$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
-_BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔\-–—*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf0a8])\s*(?=\S)")
+# A dash glued to a figure is a sign or a range ("-12 °C", "-2-5" a right-to-left section
+# number), not a bullet: dashes take a bullet's place only before a space or a non-figure.
+_BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf0a8]|[\-–—](?!\d))\s*(?=\S)")
 _ITEM_NUMBER = re.compile(r"^(\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(?=\S)")
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
 _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")

@@ -157,6 +157,22 @@ def test_paragraphs_lists_and_hyphenation():
     assert "1. Approve the minutes\n2. Elect a new treasurer" in blocks
 
 
+def test_a_dash_glued_to_a_figure_is_a_sign_not_a_bullet():
+    """"-12 degrees" keeps its minus sign as a paragraph; "-2-5 Standard", set large and bold (a
+    right-to-left section number as the text layer gives it), is a heading, not a list item."""
+    body, after = paragraph(72, " ".join(SENTENCES[:2]))
+    negative, after = paragraph(after + 14, "-12 degrees was the lowest temperature recorded at the "
+                                            "station during the night of the storm.")
+    heading = [(72, after + 20, "-2-5 Standard of the goods", 15, "Helvetica-Bold")]
+    rest, _ = paragraph(after + 44, " ".join(SENTENCES[2:4]))
+    items = [(72, 600, "- Repair the roof", 10), (72, 614, "- Order new chairs", 10)]
+    blocks = blocks_of(markdown_of(make_pdf([*body, *negative, *heading, *rest, *items])))
+    assert "-12 degrees was the lowest temperature recorded at the station during the night of the " \
+           "storm." in blocks
+    assert "# -2-5 Standard of the goods" in blocks
+    assert "- Repair the roof\n- Order new chairs" in blocks  # a dash and a space is a bullet still
+
+
 def test_tables_take_their_place_in_reading_order(monkeypatch):
     before, after = paragraph(72, SENTENCES[0])
     lines = [*before,
