@@ -66,3 +66,51 @@ def test_a_bad_page_is_a_400(client, key: str) -> None:
         answer = client.get("/v1/documents", query_string=query, headers=bearer(key))
         assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "validation_error"
     assert client.get("/v1/documents").status_code == 401
+
+
+def _document_with_markdown(engine, tenant: str, markdown: str) -> str:
+    """A job's one document, completed with ``markdown`` (written as a worker would leave it)."""
+    from app.domain.jobs import NewDocument, create_job
+
+    with engine.begin() as conn:
+        job_id, _ = create_job(conn, tenant, [NewDocument("long.md", "upload", None, "text/markdown",
+                                                          len(markdown), "0" * 64)], batch_size=1)
+        return str(conn.execute(text("UPDATE documents SET status = 'completed', markdown = :m "
+                                     "WHERE job_id = CAST(:j AS uuid) RETURNING id"),
+                                {"m": markdown, "j": job_id}).scalar_one())
+
+
+def test_a_window_of_the_markdown_is_read_in_the_database(client, engine, key: str) -> None:
+    from app.domain.auth import create_key
+
+    markdown = "# Café\n\n" + "".join(f"Line {n} — ünïcode 🐟.\n" for n in range(500))
+    with engine.begin() as conn:
+        tenant = _tenant_of(conn, key)
+    document = _document_with_markdown(engine, tenant, markdown)
+
+    def window(**query: object) -> dict:
+        answer = client.get(f"/v1/documents/{document}/markdown", query_string=query, headers=bearer(key))
+        assert answer.status_code == 200, answer.get_json()
+        return answer.get_json()
+
+    first = window(max_chars=100)
+    # Offsets count characters, as Python slices do (é, — and the fish are one each).
+    assert first["markdown"] == markdown[:100] and first["next_offset"] == 100
+    assert (first["total_chars"], first["document_id"], first["status"], first["indexed"]) == (
+        len(markdown), "long.md", "completed", False)
+    pieces, offset = [], 0
+    while offset is not None:
+        page = window(offset=offset, max_chars=3000)
+        pieces.append(page["markdown"])
+        offset = page["next_offset"]
+    assert "".join(pieces) == markdown
+    past = window(offset=len(markdown) + 5)
+    assert (past["markdown"], past["offset"], past["next_offset"]) == ("", len(markdown), None)
+    for query in ({"max_chars": 0}, {"offset": -1}, {"max_chars": "all"}):
+        bad = client.get(f"/v1/documents/{document}/markdown", query_string=query, headers=bearer(key))
+        assert bad.status_code == 400, query
+    with engine.begin() as conn:
+        stranger = create_key(conn, "markdown-other-tenant")
+    for who, uuid_ in ((stranger, document), (key, "not-a-uuid")):
+        missing = client.get(f"/v1/documents/{uuid_}/markdown", headers=bearer(who))
+        assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"

@@ -330,6 +330,11 @@ def test_a_folder_uploads_as_one_job_followed_with_progress(server, worker, engi
     assert [d.document_id for d in first.documents + rest.documents] == \
         ["notes/bread.txt", "notes/deep/bees.md", "notes/tides.md"]
     assert rest.next_after is None and all(d.chunk_count >= 1 for d in first.documents)
+    with Client(server.url, key) as client:  # a page of one document's Markdown
+        tides = next(d for d in rest.documents + first.documents if d.document_id == "notes/tides.md")
+        assert tides.document_uuid is not None
+        head = client.get_markdown(tides.document_uuid, max_chars=7)
+        assert (head.markdown, head.next_offset, head.document_id) == ("# Tides", 7, "notes/tides.md")
     assert done.status == "completed" and done.completed_documents == 3
     assert sorted(d.document_id for d in documents) == \
         ["notes/bread.txt", "notes/deep/bees.md", "notes/tides.md"]

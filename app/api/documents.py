@@ -9,8 +9,13 @@ from app.api.auth import keyed_blueprint
 from app.api.context import runtime, tenant_id
 from app.api.errors import ApiError
 from app.api.openapi import Answer, documented
-from app.api.requests import ChunkWindowQuery, IndexedPage, IndexedPageQuery, load_query
-from app.api.responses import ChunkWindowSchema, DocumentDetailSchema, IndexedDocumentPageSchema
+from app.api.requests import ChunkWindowQuery, IndexedPage, IndexedPageQuery, MarkdownWindowQuery, load_query
+from app.api.responses import (
+    ChunkWindowSchema,
+    DocumentDetailSchema,
+    IndexedDocumentPageSchema,
+    MarkdownWindowSchema,
+)
 from app.domain import jobs
 from app.services import deletion
 
@@ -38,6 +43,21 @@ def get_document(document_uuid: str) -> Response:
     if doc is None:
         raise ApiError(404, "not_found", f"document {document_uuid} not found")
     return jsonify(DocumentDetailSchema().dump(doc))
+
+
+@blueprint.get("/<document_uuid>/markdown")
+@documented("Some of a document's Markdown, from a character offset, with its status and type "
+            "(a page of a long document without loading the rest or its chunks)",
+            query=MarkdownWindowQuery,
+            responses={200: Answer(MarkdownWindowSchema, "the document and its Markdown from offset")},
+            errors=(400, 404))
+def get_markdown(document_uuid: str) -> Response:
+    asked = load_query(MarkdownWindowQuery())
+    with runtime().engine.connect() as conn:
+        window = jobs.markdown_window(conn, tenant_id(), document_uuid, asked["offset"], asked["max_chars"])
+    if window is None:
+        raise ApiError(404, "not_found", f"document {document_uuid} not found")
+    return jsonify(MarkdownWindowSchema().dump(window))
 
 
 @blueprint.get("/<document_uuid>/chunks")

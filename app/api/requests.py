@@ -264,6 +264,18 @@ class IndexedPageQuery(Schema):
         return IndexedPage(**data)
 
 
+class MarkdownWindowQuery(Schema):
+    """``?offset=&max_chars=`` of a document's Markdown; unknown query arguments are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET),
+                            metadata={"description": "first character (0-based)"})
+    max_chars = fields.Integer(load_default=20_000, validate=validate.Range(min=1, max=1_000_000),
+                               metadata={"description": "most characters to return"})
+
+
 class WebhookRequestSchema(Schema):
     """A webhook endpoint to create: where to POST, and which events."""
 

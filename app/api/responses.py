@@ -228,6 +228,17 @@ class DocumentDetailSchema(DocumentSchema):
     attachments = fields.List(fields.Nested(AttachmentSchema), required=True)
 
 
+class MarkdownWindowSchema(DocumentSchema):
+    """A document's outcome and some of its Markdown."""
+
+    markdown = fields.String(required=True, metadata={"description": "from character `offset`"})
+    offset = fields.Integer(required=True)
+    total_chars = fields.Integer(required=True, metadata={"description": "the whole Markdown's length"})
+    next_offset = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "offset of the rest; null when this reaches the end"})
+    indexed = fields.Boolean(required=True, metadata={"description": "its chunks are the ones searched"})
+
+
 class ChunkWindowSchema(Schema):
     """Some of a document's chunks, in order."""
 

@@ -535,6 +535,34 @@ def get_document(conn: Connection, tenant_id: str, document_uuid: str) -> Docume
 
 
 @dataclass(frozen=True)
+class MarkdownWindow(DocumentOutcome):
+    """A document's outcome and some of its Markdown: ``markdown`` from character ``offset``."""
+
+    markdown: str = ""
+    offset: int = 0
+    total_chars: int = 0
+    next_offset: int | None = None
+    indexed: bool = False
+
+
+def markdown_window(conn: Connection, tenant_id: str, document_uuid: str, offset: int,
+                    chars: int) -> MarkdownWindow | None:
+    """``chars`` characters of a document's Markdown from ``offset``, read in the database (a
+    500-page document's Markdown is never loaded whole for a page of it)."""
+    if not is_uuid(document_uuid):
+        return None
+    row = conn.execute(sql.GET_DOCUMENT_MARKDOWN, {"tenant": tenant_id, "id": document_uuid,
+                                                   "offset": offset, "chars": chars}).mappings().one_or_none()
+    if row is None:
+        return None
+    total = int(row["total_chars"])
+    start = min(offset, total)
+    end = min(total, start + chars)
+    return MarkdownWindow(**{**row_values(MarkdownWindow, row), "markdown": row["markdown"] or "",
+                             "offset": start, "next_offset": end if end < total else None})
+
+
+@dataclass(frozen=True)
 class ChunkWindow:
     """Some of a document's indexed chunks, in order: ``start`` is the first one's position."""
 

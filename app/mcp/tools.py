@@ -117,11 +117,6 @@ def _segment(value: str) -> str:
     return quote(value, safe="")
 
 
-def _window(total: int, start: int, count: int) -> tuple[int, int]:
-    start = max(0, min(start, total))
-    return start, min(total, start + count)
-
-
 def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
     """The MCP server whose tools call the API through ``caller`` with the headers
     ``headers_of`` gives for each request (bearer over HTTP, the configured key on stdio)."""
@@ -176,12 +171,11 @@ def build_server(caller: ApiCaller, headers_of: HeadersOf) -> PagemillMcpServer:
             max_chars: Annotated[int, Field(ge=1, le=100_000,
                                             description="most characters to return")] = 20_000,
     ) -> dict[str, Any]:
-        document = await api(ctx, "GET", f"/v1/documents/{_segment(document_uuid)}")
-        markdown = document.get("markdown") or ""
-        start, end = _window(len(markdown), offset, max_chars)
-        return {**{name: document.get(name) for name in _DOCUMENT_FIELDS},
-                "markdown": markdown[start:end], "offset": start, "total_chars": len(markdown),
-                "next_offset": end if end < len(markdown) else None}
+        # Only the window is read, in the database (GET /v1/documents/<uuid>/markdown).
+        window = await api(ctx, "GET", f"/v1/documents/{_segment(document_uuid)}/markdown",
+                           query={"offset": offset, "max_chars": max_chars})
+        return {**{name: window.get(name) for name in _DOCUMENT_FIELDS},
+                **{name: window[name] for name in ("markdown", "offset", "total_chars", "next_offset")}}
 
     @server.tool(annotations=_READ_ONLY, description=(
         "Read a document's chunks in order: `count` chunks from chunk number `start`, or centred "

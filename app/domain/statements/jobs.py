@@ -403,6 +403,20 @@ FAILED_DOCUMENTS = text(f"""
     """)
 
 
+#: Document :id of tenant :tenant with :chars characters of its Markdown from character :offset
+#: (0-based), the Markdown's length, and whether its chunks are the ones searched.  substr counts
+#: characters, as Python slices do, so offsets mean the same on both sides.
+GET_DOCUMENT_MARKDOWN = text(f"""
+        SELECT {_DOCUMENT_FIELDS},
+               substr(d.markdown, CAST(:offset AS int) + 1, CAST(:chars AS int)) AS markdown,
+               coalesce(length(d.markdown), 0) AS total_chars,
+               EXISTS (SELECT 1 FROM search_documents sd JOIN chunks c ON c.search_document_id = sd.id
+                       WHERE sd.tenant_id = d.tenant_id AND sd.source_document_id = d.id) AS indexed
+        FROM documents d
+        WHERE d.tenant_id = :tenant AND d.id = CAST(:id AS uuid) AND d.deleted_at IS NULL
+    """)
+
+
 #: Document :id of tenant :tenant with its Markdown and extraction report.
 GET_DOCUMENT = text(f"""
         SELECT {_DOCUMENT_FIELDS}, d.markdown, d.extraction FROM documents d

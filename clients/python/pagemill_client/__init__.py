@@ -28,6 +28,7 @@ from pagemill_client.models import (
     Job,
     JobEvent,
     JobOptions,
+    MarkdownWindow,
     Ranking,
     SearchFilters,
     SearchHit,
@@ -39,7 +40,7 @@ from pagemill_client.webhooks import WebhookVerificationError, WebhookVerifier, 
 __all__ = [
     "NO_RETRIES", "TERMINAL_JOB_STATES", "ApiError", "AsyncClient", "Box", "Chunk", "ChunkWindow",
     "Client", "Document", "DocumentDetail", "IndexedDocument", "IndexedDocumentPage", "Job",
-    "JobEvent", "JobFailed", "JobOptions", "PagemillError", "Ranking", "RetryPolicy", "SearchFilters",
-    "SearchHit", "SearchResults", "TextDocument",
+    "JobEvent", "JobFailed", "JobOptions", "MarkdownWindow", "PagemillError", "Ranking",
+    "RetryPolicy", "SearchFilters", "SearchHit", "SearchResults", "TextDocument",
     "WaitTimeout", "WebhookVerificationError", "WebhookVerifier", "__version__", "verify_webhook",
 ]

@@ -32,6 +32,7 @@ from pagemill_client.models import (
     JobEvent,
     JobOptions,
     JobPage,
+    MarkdownWindow,
     Parsed,
     ParsePending,
     SearchFilters,
@@ -220,6 +221,10 @@ class AsyncClient:
         return job
 
     # --- documents ----------------------------------------------------------------------
+
+    async def get_markdown(self, document_uuid: str, offset: int | None = None,
+                     max_chars: int | None = None) -> MarkdownWindow:
+        return await self._run(ops.get_markdown(document_uuid, offset, max_chars))  # type: ignore[no-any-return]
 
     async def list_indexed_documents(self, limit: int | None = None, after: str | None = None,
                                prefix: str | None = None,

@@ -31,6 +31,7 @@ from pagemill_client.models import (
     JobEvent,
     JobOptions,
     JobPage,
+    MarkdownWindow,
     Parsed,
     ParsePending,
     SearchFilters,
@@ -215,6 +216,10 @@ class Client:
         return job
 
     # --- documents ----------------------------------------------------------------------
+
+    def get_markdown(self, document_uuid: str, offset: int | None = None,
+                     max_chars: int | None = None) -> MarkdownWindow:
+        return self._run(ops.get_markdown(document_uuid, offset, max_chars))  # type: ignore[no-any-return]
 
     def list_indexed_documents(self, limit: int | None = None, after: str | None = None,
                                prefix: str | None = None,

@@ -122,6 +122,18 @@ class DocumentDetail(Document):
 
 
 @dataclass(frozen=True, kw_only=True)
+class MarkdownWindow(Document):
+    """A document's outcome and some of its Markdown, from character ``offset``."""
+
+    SCHEMA: ClassVar[str] = "MarkdownWindow"
+    markdown: str
+    offset: int
+    total_chars: int
+    next_offset: int | None
+    indexed: bool
+
+
+@dataclass(frozen=True, kw_only=True)
 class DocumentPage:
     SCHEMA: ClassVar[str] = "DocumentPage"
     documents: list[Document]
@@ -424,7 +436,7 @@ class JobEvent:
 
 # Every model mirroring a component of /openapi.json, by component name.
 MODELS: dict[str, type] = {cls.SCHEMA: cls for cls in (
-    Box, Chunk, ChunkWindow, Attachment, Document, DocumentDetail, DocumentPage, Job, JobPage,
+    Box, Chunk, ChunkWindow, Attachment, Document, DocumentDetail, MarkdownWindow, DocumentPage, Job, JobPage,
     JobOptions, TextDocument, SearchFilters, IndexedDocument, IndexedDocumentPage, SearchHit, Ranking,
     SearchResults, Upload, Parsed,
     ParsePending, UsageCounts, KeyDayUsage, Usage, Webhook, WebhookSecret, WebhookPage,

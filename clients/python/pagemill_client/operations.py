@@ -32,6 +32,7 @@ from pagemill_client.models import (
     Job,
     JobOptions,
     JobPage,
+    MarkdownWindow,
     Parsed,
     ParsePending,
     SearchFilters,
@@ -208,6 +209,14 @@ def list_indexed_documents(limit: int | None = None, after: str | None = None,
 def get_document(document_uuid: str) -> Call:
     """One document: Markdown, chunks, extractor, quality, extraction report, attachments."""
     return Call("GET", f"/v1/documents/{_q(document_uuid)}", model(DocumentDetail))
+
+
+@operation("GET", "/v1/documents/{document_uuid}/markdown", query=("offset", "max_chars"),
+           responses={200: "MarkdownWindow"})
+def get_markdown(document_uuid: str, offset: int | None = None, max_chars: int | None = None) -> Call:
+    """Some of a document's Markdown from character ``offset`` (``next_offset`` continues)."""
+    return Call("GET", f"/v1/documents/{_q(document_uuid)}/markdown", model(MarkdownWindow),
+                params={"offset": offset, "max_chars": max_chars})
 
 
 @operation("GET", "/v1/documents/{document_uuid}/chunks", query=("start", "count", "around"),
