@@ -47,6 +47,14 @@ class Box:
                 "bottom": self.bottom, "width": self.width, "height": self.height}
 
 
+def context_text(heading_path: Sequence[str], text: str) -> str:
+    """What BM25 indexes of a chunk (and query expansion reads of a hit): the heading path,
+    then the text."""
+    if not heading_path:
+        return text
+    return HEADING_SEPARATOR.join(heading_path) + "\n\n" + text
+
+
 @dataclass(frozen=True)
 class Chunk:
     text: str
@@ -66,9 +74,7 @@ class Chunk:
     @property
     def context_text(self) -> str:
         """What BM25 indexes: the heading path, then the text."""
-        if not self.heading_path:
-            return self.text
-        return HEADING_SEPARATOR.join(self.heading_path) + "\n\n" + self.text
+        return context_text(self.heading_path, self.text)
 
     @property
     def embed_text(self) -> str:

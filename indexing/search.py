@@ -24,7 +24,7 @@ from sqlalchemy import Connection, TextClause, text
 
 from indexing import tenant_embedders
 from indexing.analyzer import analyze
-from indexing.chunking import HEADING_SEPARATOR
+from indexing.chunking import context_text
 from indexing.embedding import embed
 from indexing.feedback import expand
 from indexing.ranking import DEFAULTS, Fusion, Normalisation, SearchParams
@@ -208,9 +208,7 @@ def _expanded(conn: Connection, tenant_id: str, query: str, terms: list[str], pa
     """The BM25 query expanded from a first BM25 pass's best documents (indexing/feedback.py)."""
     first = search(conn, tenant_id, query, k=params.expansion_documents, mode="bm25",
                    params=replace(params, expansion=False), filters=filters, snippets=False)
-    # Each document as BM25 indexed it: its heading path, then its text (Chunk.context_text).
-    feedback = [(HEADING_SEPARATOR.join(hit.heading_path) + "\n\n" + hit.text if hit.heading_path
-                 else hit.text, hit.score) for hit in first]
+    feedback = [(context_text(hit.heading_path, hit.text), hit.score) for hit in first]
     return expand(terms, feedback, params.expansion_terms, params.expansion_weight)
 
 

@@ -209,6 +209,19 @@ def hold_job(conn: Any, job_id: str) -> None:
                       "WHERE job_id = CAST(:j AS uuid)"), {"j": job_id})
 
 
+def held_job(engine: Engine, tenant_id: str) -> str:
+    """A job of one record that nobody works on (:func:`hold_job`): it changes state only when
+    a test cancels it."""
+    from app.domain import jobs
+
+    doc = jobs.NewDocument(external_id="waiting", source="record", object_key=None, mime_type=None,
+                           size_bytes=None, sha256=None)
+    with engine.begin() as conn:
+        job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
+        hold_job(conn, job_id)
+    return job_id
+
+
 def start_worker(env: dict[str, str], engine: Engine) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"], env=env, cwd=ROOT,
                             start_new_session=True)

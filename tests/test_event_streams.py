@@ -25,7 +25,7 @@ from sqlalchemy import Engine, text
 
 from app.domain import jobs
 from app.domain.auth import create_key
-from tests.conftest import ROOT, free_port, hold_job, start_serve, terminate, wait_for
+from tests.conftest import ROOT, free_port, held_job, start_serve, terminate, wait_for
 
 STREAM_CAP = 200
 LISTENER = "pagemill-job-events"
@@ -131,17 +131,6 @@ class Stream:
             conn.close()
 
 
-def _job(engine: Engine, tenant_id: str) -> str:
-    """A job nobody works on (held: no admission run publishes it): it changes state only
-    when the test cancels it through the API."""
-    doc = jobs.NewDocument(external_id="waiting", source="record", object_key=None, mime_type=None,
-                           size_bytes=None, sha256=None)
-    with engine.begin() as conn:
-        job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
-        hold_job(conn, job_id)
-    return job_id
-
-
 def _database_connections(engine: Engine, server: Server) -> tuple[int, int]:
     """(connections to the test database, of them the server's job-events listeners)."""
     with engine.connect() as conn:
@@ -169,7 +158,7 @@ def caller(engine: Engine) -> tuple[str, str]:
 
 def test_200_streams_share_one_listener_and_never_block_the_api(server, engine, caller):
     key, tenant_id = caller
-    first, second = _job(engine, tenant_id), _job(engine, tenant_id)
+    first, second = held_job(engine, tenant_id), held_job(engine, tenant_id)
     baseline, _ = _database_connections(engine, server)
 
     streams = [Stream(server, key, first if i % 4 else second).start() for i in range(STREAM_CAP)]
@@ -229,7 +218,7 @@ def test_200_streams_share_one_listener_and_never_block_the_api(server, engine, 
 
 def test_a_closed_client_gives_its_slot_back(server, engine, caller):
     key, tenant_id = caller
-    job_id = _job(engine, tenant_id)
+    job_id = held_job(engine, tenant_id)
     process = psutil.Process(server.api_pid)
 
     # Its pool's threads outlive the streams; the sockets do not: a stream's socket is closed
@@ -261,7 +250,7 @@ def test_a_lost_notification_only_delays_the_event(database_url, engine, tenant,
 
     monkeypatch.setattr(events, "LISTENER_CHECK_SECONDS", 0.5)
     monkeypatch.setattr(events, "LISTENER_IDLE_SECONDS", 1.0)
-    job_id = _job(engine, tenant)
+    job_id = held_job(engine, tenant)
     hub = JobEventHub(database_url)
     subscription = hub.subscribe(job_id, limit=10)
 

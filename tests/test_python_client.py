@@ -39,7 +39,7 @@ from sqlalchemy import Engine, text
 from app.domain import jobs
 from app.domain.auth import create_key, ensure_tenant
 from app.domain.events import progress_id
-from tests.conftest import ROOT, free_port, hold_job, start_serve, terminate, wait_for
+from tests.conftest import ROOT, free_port, held_job, start_serve, terminate, wait_for
 from tests.test_webhooks import Receiver
 
 sys.path.insert(0, str(ROOT / "clients" / "python"))  # the repository's copy, installed or not
@@ -428,20 +428,10 @@ def test_a_429_is_retried_after_its_retry_after(server, engine) -> None:
             raise AssertionError("no 429")
 
 
-def _held_job(engine: Engine, tenant_id: str) -> str:
-    """A job nobody works on: it changes only when it is cancelled."""
-    doc = jobs.NewDocument(external_id="waiting", source="record", object_key=None, mime_type=None,
-                           size_bytes=None, sha256=None)
-    with engine.begin() as conn:
-        job_id, _ = jobs.create_job(conn, tenant_id, [doc], 10)
-        hold_job(conn, job_id)
-    return job_id
-
-
 @pytest.mark.system
 def test_an_event_stream_cut_by_a_server_restart_resumes(server, engine) -> None:
     key, tenant_id = _key(engine)
-    job_id = _held_job(engine, tenant_id)
+    job_id = held_job(engine, tenant_id)
     connections: list[tuple[int, str | None]] = []
     events: list[pagemill_client.JobEvent] = []
     failure: list[BaseException] = []
@@ -485,7 +475,7 @@ def test_a_stream_reopened_with_last_event_id_skips_the_state_it_names(database_
     the next change is."""
     from app.domain.events import JobEventHub, job_event_stream
 
-    job_id = _held_job(engine, tenant)
+    job_id = held_job(engine, tenant)
 
     def read() -> dict[str, Any] | None:
         with engine.connect() as conn:

@@ -17,6 +17,7 @@ from app.domain.jobs import DOCUMENT_STATES, JOB_STATES
 from app.domain.secret_options import public_options, secret_names
 from app.domain.webhooks import DELIVERY_STATES, EVENT_TYPES
 from extractors.attachments import MAX_ATTACHMENTS, MAX_DEPTH
+from indexing.ranking import FUSIONS, NORMALISATIONS
 
 
 class ErrorDetailSchema(Schema):
@@ -310,9 +311,9 @@ class SearchHitSchema(Schema):
 class RankingSchema(Schema):
     """How the results were made (app/services/search_request.py's ``Ranking``)."""
 
-    fusion = fields.String(required=True, validate=validate.OneOf(["rrf", "weighted"]))
+    fusion = fields.String(required=True, validate=validate.OneOf(FUSIONS))
     alpha = fields.Float(required=True, metadata={"description": "the dense weight of weighted fusion"})
-    normalisation = fields.String(required=True, validate=validate.OneOf(["minmax", "zscore"]), metadata={
+    normalisation = fields.String(required=True, validate=validate.OneOf(NORMALISATIONS), metadata={
         "description": "how weighted fusion scaled each branch's scores"})
     rrf_k = fields.Integer(required=True)
     bm25_path = fields.String(required=True, allow_none=True)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
@@ -44,13 +43,15 @@ TRACEPARENT = "traceparent"
 
 _lock = threading.Lock()
 _started = False
+# pagemill's tracer, made once when tracing starts (spans are made per document and request).
+_tracer: Any = None
 _NULL: AbstractContextManager[None] = contextlib.nullcontext()
 
 
 def start(config: TracingConfig, role: str) -> bool:
     """Trace this process when ``config`` says so (once per process); whether it does.
     ``role`` ("api", "worker") is recorded on every span's resource."""
-    global _started
+    global _started, _tracer
     if not config.enabled:
         return False
     with _lock:
@@ -76,6 +77,7 @@ def start(config: TracingConfig, role: str) -> bool:
         # Signals of every Celery app in the process: the publish span and the context in the
         # message headers on the sending side, the run span on the worker's.
         CeleryInstrumentor().instrument(tracer_provider=provider)
+        _tracer = trace.get_tracer(TRACER)
         _started = True
     return True
 
@@ -97,9 +99,7 @@ def span(name: str, **attributes: Any) -> AbstractContextManager[Any]:
     left out); a null context when this process does not trace."""
     if not _started:
         return _NULL
-    from opentelemetry import trace
-
-    return trace.get_tracer(TRACER).start_as_current_span(
+    return _tracer.start_as_current_span(
         name, attributes={k: v for k, v in attributes.items() if v is not None})
 
 
@@ -143,15 +143,13 @@ def record_attempts(attempts: Iterable[Any], began_ns: int, **attributes: Any) -
     each after the one before."""
     if not _started:
         return
-    from opentelemetry import trace
     from opentelemetry.trace import Status, StatusCode
 
-    tracer = trace.get_tracer(TRACER)
+    extra = {k: v for k, v in attributes.items() if v is not None}
     at = began_ns
     for attempt in attempts:
         end = at + int(attempt.seconds * 1e9)
-        extra = {k: v for k, v in attributes.items() if v is not None}
-        recorded = tracer.start_span(f"pagemill.extract.{attempt.engine}", start_time=at, attributes={
+        recorded = _tracer.start_span(f"pagemill.extract.{attempt.engine}", start_time=at, attributes={
             **extra, "pagemill.engine": attempt.engine, "pagemill.chosen": bool(attempt.chosen),
             "pagemill.pages": len(attempt.pages) if attempt.pages else 0,
             "pagemill.outcome": attempt.error_code or "ok"})
@@ -159,10 +157,6 @@ def record_attempts(attempts: Iterable[Any], began_ns: int, **attributes: Any) -
             recorded.set_status(Status(StatusCode.ERROR, attempt.error_code))
         recorded.end(end_time=end)
         at = end
-
-
-def now_ns() -> int:
-    return time.time_ns()
 
 
 def log_fields() -> Mapping[str, str]:

@@ -277,7 +277,7 @@ def _prepare(engine: Engine, storage: Storage, doc: WorkDocument, config: Config
         extractor = _IN_PROCESS
     began = time.monotonic()
     with traces.span("pagemill.extract", **_span_fields(doc)) as extracting:
-        began_ns = traces.now_ns()
+        began_ns = time.time_ns()
         try:
             result = extractor.extract(data, filename=doc.filename, declared=doc.mime_type,
                                        options=options, timeout=min(limit, clock.remaining(doc.id)),
