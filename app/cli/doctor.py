@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 import click
 
 from app.cli.context import CliContext, pass_cli
+from app.infra.db import error_line
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -223,7 +224,7 @@ def _database_checks(config: Config) -> Iterator[Check]:
         with psycopg.connect(to_libpq_url(url), connect_timeout=CONNECT_TIMEOUT) as conn:
             version = conn.execute("SHOW server_version").fetchone()
     except Exception as exc:  # DatabaseUnavailable, psycopg's errors, a failed embedded start
-        yield Check("database", False, True, f"{where} is unreachable: {_first_line(exc)} (check "
+        yield Check("database", False, True, f"{where} is unreachable: {error_line(exc)} (check "
                                              "DATABASE_URL, or unset it for the embedded server)")
         return
     yield Check("database", True, True,
@@ -245,7 +246,7 @@ def _schema_checks(engine: Engine) -> Iterator[Check]:
             installed = conn.execute(sql.VECTOR_INSTALLED).scalar()
             problem = schema_problem(conn)
     except Exception as exc:  # a role without access to the catalogs, a dropped connection
-        yield Check("migrations", False, True, f"cannot read the schema's revision: {_first_line(exc)}")
+        yield Check("migrations", False, True, f"cannot read the schema's revision: {error_line(exc)}")
         return
     if available is not None:
         yield Check("pgvector", True, True,
@@ -266,7 +267,7 @@ def _replica_checks(config: Config, engine: Engine) -> Iterator[Check]:
         try:
             found = standing(engine, replica)
         except Exception as exc:  # refused, unknown host, authentication, ...
-            reason = _first_line(getattr(exc, "orig", None) or exc)  # the driver's, not SQLAlchemy's wrapping
+            reason = error_line(exc)
             yield Check(name, False, False, f"{where} is unreachable: {reason} (searches go "
                                             "to the other replicas or the primary meanwhile)")
             continue
@@ -293,11 +294,11 @@ def _broker_check(config: Config, engine: Engine | None) -> Check:
         try:
             connect_broker(config.broker.url, CONNECT_TIMEOUT)
         except ImportError as exc:  # a transport's library kombu names itself
-            package = exc.name or _first_line(exc)
+            package = exc.name or error_line(exc)
             return Check("broker", False, True, f"the {package} Python package is not installed: "
                                                 f"pip install {package} (BROKER_URL is {shown})")
         except Exception as exc:  # any failure to connect is the answer
-            return Check("broker", False, True, f"{shown} is unreachable: {_first_line(exc)} (start "
+            return Check("broker", False, True, f"{shown} is unreachable: {error_line(exc)} (start "
                                                 "it, or fix or unset BROKER_URL)")
         return Check("broker", True, True, f"{shown} accepts connections")
     if engine is None:
@@ -328,7 +329,7 @@ def _storage_check(config: Config) -> Check:
             storage.delete(key)
     except Exception as exc:  # a denied write, a missing bucket, bad credentials: all answers
         return Check("storage", False, True,
-                     f"{config.storage_url}: {type(exc).__name__}: {_first_line(exc)} (STORAGE_URL must "
+                     f"{config.storage_url}: {type(exc).__name__}: {error_line(exc)} (STORAGE_URL must "
                      "be a writable file:// folder or s3:// bucket; for S3 see S3_ENDPOINT_URL, "
                      "S3_REGION and the AWS credentials)")
     if read != data:
@@ -395,7 +396,7 @@ def _embedding_check(deep: bool) -> Check:
         vectors = embed(["pagemill doctor"])
     except Exception as exc:  # a broken torch or transformers install is the answer
         return Check("embedding model", False, True, f"cannot be loaded: {type(exc).__name__}: "
-                                                     f"{_first_line(exc)} (reinstall torch==2.13.0 "
+                                                     f"{error_line(exc)} (reinstall torch==2.13.0 "
                                                      "and sentence-transformers)")
     if vectors.shape != (1, DIMENSIONS):
         return Check("embedding model", False, True, f"gave vectors of shape {vectors.shape}")
@@ -409,6 +410,3 @@ def _binary_check(name: str, fix: str, required: bool = False) -> Check:
     return Check(name, True, required, path)
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

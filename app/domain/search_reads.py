@@ -45,6 +45,7 @@ from sqlalchemy.exc import DatabaseError, InterfaceError, OperationalError, SQLA
 
 from app.domain.statements import search_reads as sql
 from app.infra import metrics
+from app.infra.db import error_line
 
 log = logging.getLogger(__name__)
 
@@ -54,12 +55,6 @@ PRIMARY = "primary"
 # The wait for a replica to replay a job: polls 2 ms apart at first (a replica a few ms behind
 # answers at once), doubling to 50 ms (a slow one costs at most 20 round trips a second).
 _FIRST_POLL, _LONGEST_POLL = 0.002, 0.05
-
-
-def _first_line(exc: SQLAlchemyError) -> str:
-    """The driver's message, first line (the rest is SQLAlchemy's statement and link)."""
-    lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
 
 
 def lsn_value(lsn: str) -> int:
@@ -162,14 +157,14 @@ class SearchReads:
                         break  # the replica's connection is given back before the primary's is taken
                     value = work(conn)
             except (OperationalError, InterfaceError) as exc:
-                self._leave_out(replica, _first_line(exc))
+                self._leave_out(replica, error_line(exc))
                 continue
             except DatabaseError as exc:
                 # Not the connection: the read itself failed there -- most likely a schema the
                 # replica has not replayed yet (new code before a migration reached it).  The
                 # primary answers this search; the replica stays in (if the read fails there
                 # too, that error is the search's, as without replicas).
-                why = _first_line(exc)
+                why = error_line(exc)
                 log.warning(f"search replica {replica.name} failed a read, served by the primary: {why}",
                             extra={"replica": replica.name, "reason": why})
                 return self._on_primary(work, "replica_error")
