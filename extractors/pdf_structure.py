@@ -22,7 +22,8 @@ The rules, in the order they run:
   size or weight, a first-line indent or a list marker says otherwise.
 - **Headings**: short blocks in a font clearly larger than the body's, or bold where the
   body is not, or numbered as sections ("2.1 Method"); levels by font size rank, and by
-  numbering depth where headings are numbered.  Not headings, however set: bulleted items,
+  numbering depth where headings are numbered ("Chapter 2" counts as "2."), the others then
+  by the numbered ones' sizes.  Not headings, however set: bulleted items,
   "Key: value" lines ("Date: 12 May 2024"), sentences (a full stop after more than eight
   words), bold body-size lines of more than ten words; and, at the body's size, a line
   followed by a table, a list or a few short lines (a table's title, a label, a name in a
@@ -93,6 +94,10 @@ _BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔*
 _ITEM_NUMBER = re.compile(r"^(\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(?=\S)")
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
 _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
+# A section named by its kind and number ("Chapter 1.", "Appendix B:", "Part IV", "Section 2.3"):
+# numbered like "1." (or "2.3") for the depth of the headings below it.
+_NAMED_SECTION = re.compile(r"^(?:chapter|part|appendix|annex|section)\s+"
+                            r"(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)", re.IGNORECASE)
 # Fonts whose glyphs are pictures: a lone character in one at a line's start is a bullet.
 _SYMBOL_FONTS = ("dingbat", "wingding", "symbol", "bookmaster", "webdings")
 # A table of contents line: dot leaders and a page number.
@@ -948,6 +953,8 @@ def _classify(draft: _Draft, style: _Style) -> None:
         draft.kind = "heading"
         if section and section.group(2):
             draft.number_depth = section.group(2).count(".") + 1
+        elif named := _NAMED_SECTION.match(text):
+            draft.number_depth = named.group(1).count(".") + 1
 
 
 def _key_value(text: str) -> bool:
@@ -1047,8 +1054,8 @@ def _heading_shaped(draft: _Draft) -> bool:
 
 
 def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
-    """Heading levels: font sizes (then bold before regular) ranked largest first; numbered
-    headings by their numbering depth."""
+    """Heading levels: font sizes (then bold before regular) ranked largest first; where
+    headings are numbered, by numbering depth, and the others by the numbered ones' sizes."""
     headings = [d for d in drafts if d.kind == "heading"]
     # Sizes within 10% of each other are one level (the same style measured on other glyphs).
     ranks: list[float] = []
@@ -1064,13 +1071,35 @@ def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
         draft.level = min(_MAX_LEVEL, keys.index((rank(draft.size), not draft.bold)) + 1)
     numbered = [d for d in headings if d.number_depth]
     if numbered:
-        # Numbering decides the depth below the level its outermost sections are set at by
-        # size: "1." set like an unnumbered "Summary" is a level-1 heading, "1." set smaller
-        # than the document's title is level 2; "1.1" is one level below "1." either way.
-        outer = min(d.number_depth for d in numbered)
-        base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
-        for draft in numbered:
-            draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
+        _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
+
+
+def _rank_by_numbering(numbered: list[_Draft], others: list[_Draft]) -> None:
+    """Numbering decides the depth below the level its outermost sections are set at: "1."
+    set like an unnumbered "Summary" is a level-1 heading, "1." set smaller than the
+    document's title level 2 -- never lower, however many display sizes a cover or a back
+    page uses ("1.1" then sits at level 4 of 4 under nine sizes of cover type); "1.1" is one
+    level below "1." either way.  An unnumbered heading takes the level of the shallowest
+    numbered sections set at its size or smaller ("Preface" set like "Chapter 1" is a
+    chapter, "Authors" set like "1.1" a section); larger than all of them, the level above;
+    smaller than all, the level below."""
+    outer = min(d.number_depth for d in numbered)
+    deepest = max(d.number_depth for d in numbered)
+    base = max(1, min(2, min(d.level or 1 for d in numbered if d.number_depth == outer),
+                      _MAX_LEVEL - (deepest - outer)))
+    for draft in numbered:
+        draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
+    # Each depth's size: the median of its headings' (a stray one set otherwise does not move it).
+    sizes = {depth: sorted(d.size for d in numbered if d.number_depth == depth)
+             for depth in range(outer, deepest + 1)}
+    anchors = [(min(_MAX_LEVEL, base + depth - outer), found[len(found) // 2])
+               for depth, found in sizes.items() if found]
+    for draft in others:
+        if draft.size >= anchors[0][1] / 0.9:
+            draft.level = max(1, base - 1)
+            continue
+        draft.level = next((level for level, size in anchors if draft.size >= 0.9 * size),
+                           min(_MAX_LEVEL, anchors[-1][0] + 1))
 
 
 # ---------------------------------------------------------------------------- Markdown

@@ -96,6 +96,29 @@ def test_headings_from_size_weight_and_numbering():
     assert " ".join(SENTENCES[:3]) in blocks_of(markdown)
 
 
+def test_numbered_headings_keep_their_depth_under_a_cover_of_many_sizes_and_set_the_others():
+    # A cover in five display sizes above the chapters' used to push every numbered heading
+    # to the last level (flat "####" headings, heading paths one heading deep).
+    cover = [(72, top, text, size, "Helvetica-Bold")
+             for top, text, size in [(72, "Redbook", 60), (160, "Access Control in Depth", 40),
+                                     (230, "Front matter", 30), (290, "for administrators", 20),
+                                     (330, "Second edition", 17)]]
+    body1, after1 = paragraph(110, " ".join(SENTENCES[:3]))
+    body2, after2 = paragraph(after1 + 36, " ".join(SENTENCES[3:]))
+    body3, after3 = paragraph(after2 + 34, " ".join(SENTENCES[:2]))
+    body4, _ = paragraph(after3 + 34, " ".join(SENTENCES[2:4]))
+    chapter = [(72, 72, "Chapter 1. Securing the data", 24, "Helvetica-Bold"), *body1,
+               (72, after1 + 12, "1.1 Security fundamentals", 14, "Helvetica-Bold"), *body2,
+               (72, after2 + 12, "1.1.1 Existing controls", 12, "Helvetica-Bold"), *body3,
+               (72, after3 + 12, "Authors", 14, "Helvetica-Bold"), *body4]
+    preface, _ = paragraph(110, " ".join(SENTENCES[1:4]))
+    markdown = markdown_of(make_pdf(cover, [(72, 72, "Preface", 24, "Helvetica-Bold"), *preface], chapter))
+    headings = [line for line in markdown.split("\n") if line.startswith("#")]
+    assert headings[-5:] == ["## Preface", "## Chapter 1. Securing the data", "### 1.1 Security fundamentals",
+                             "#### 1.1.1 Existing controls", "### Authors"]
+    assert headings[0] == "# Redbook"
+
+
 @pytest.mark.parametrize("columns", [2, 3])
 def test_columns_are_read_one_after_the_other(columns):
     width = (WIDTH - 144) / columns
