@@ -1057,14 +1057,24 @@ def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
     """Heading levels: font sizes (then bold before regular) ranked largest first; where
     headings are numbered, by numbering depth, and the others by the numbered ones' sizes."""
     headings = [d for d in drafts if d.kind == "heading"]
+    # The ladder of levels is made of the sizes headings recur in, on two pages or more: a
+    # cover's or a back page's display sizes, each used once, are one level above it, not
+    # a level each (five sizes of cover type used to push a report's sections to level 4 of 4).
+    # A document with no recurring size (one page, a heading of each kind) ranks them all.
+    pages: dict[float, set[int]] = defaultdict(set)
+    for draft in headings:
+        pages[draft.size].add(draft.page)
+    recurring = {size for size, on in pages.items() if len(on) > 1}
     # Sizes within 10% of each other are one level (the same style measured on other glyphs).
     ranks: list[float] = []
-    for size in sorted({d.size for d in headings}, reverse=True):
+    for size in sorted(recurring or pages, reverse=True):
         if not ranks or size < 0.9 * ranks[-1]:
             ranks.append(size)
 
     def rank(size: float) -> int:
-        return next((i for i, top in enumerate(ranks) if size >= 0.9 * top), len(ranks) - 1)
+        if size >= ranks[0] / 0.9:
+            return -1  # above the ladder (a title, a cover)
+        return next((i for i, top in enumerate(ranks) if size >= 0.9 * top), len(ranks))
 
     keys = sorted({(rank(d.size), not d.bold) for d in headings})
     for draft in headings:
