@@ -134,6 +134,8 @@ _HEADING_MAX_LINES = 3
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
+# Numbered headings decide the levels of the others from this many on.
+_NUMBERED_HEADINGS = 3
 
 
 @dataclass
@@ -1080,8 +1082,13 @@ def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
     for draft in headings:
         draft.level = min(_MAX_LEVEL, keys.index((rank(draft.size), not draft.bold)) + 1)
     numbered = [d for d in headings if d.number_depth]
-    if numbered:
+    if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
+    elif numbered:  # one or two: a date ("3.11.") as likely as a numbering; only below their size
+        outer = min(d.number_depth for d in numbered)
+        base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
+        for draft in numbered:
+            draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
 
 
 def _rank_by_numbering(numbered: list[_Draft], others: list[_Draft]) -> None:

@@ -134,6 +134,22 @@ def test_a_covers_display_sizes_are_one_level_above_the_headings_that_recur():
                         "## Moorings and berths", "### Waiting list", "## Finances", "### Reserves"]
 
 
+def test_one_numbered_heading_does_not_set_the_levels_of_the_others():
+    # "3.11." is as likely a date as a section number: one such heading must not make every
+    # larger heading a sibling of the title.
+    pages = []
+    sections = [("Background", "Earlier claims"), ("Findings", "3.11. The March ruling")]
+    for n, (section, topic) in enumerate(sections):
+        body1, after1 = paragraph(150, " ".join(SENTENCES[n:n + 3]))
+        body2, _ = paragraph(after1 + 34, " ".join(SENTENCES[n + 1:n + 4]))
+        title = [(72, 60, "Claims After the Flood", 24, "Helvetica-Bold")] if n == 0 else []
+        pages.append([*title, (72, 120, section, 16, "Helvetica-Bold"), *body1,
+                      (72, after1 + 12, topic, 12, "Helvetica-Bold"), *body2])
+    headings = [line for line in markdown_of(make_pdf(*pages)).split("\n") if line.startswith("#")]
+    assert headings == ["# Claims After the Flood", "## Background", "### Earlier claims", "## Findings",
+                        "### 3.11. The March ruling"]
+
+
 @pytest.mark.parametrize("columns", [2, 3])
 def test_columns_are_read_one_after_the_other(columns):
     width = (WIDTH - 144) / columns
