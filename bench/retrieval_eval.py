@@ -69,6 +69,9 @@ def main() -> None:
     parser.add_argument("--tenant", default=None)
     parser.add_argument("--modes", default="bm25,dense,hybrid")
     parser.add_argument("--limit", type=int, default=0, help="evaluate only the first N queries")
+    parser.add_argument("--k", type=int, default=100,
+                        help="results asked for (default 100; nDCG@10 scores the first 10, and the "
+                             "candidates each branch fuses over grow with k: see docs/BENCHMARKS.md)")
     parser.add_argument("--fusion", choices=["rrf", "weighted"], default=None,
                         help="default: the configuration's (PAGEMILL_FUSION)")
     parser.add_argument("--alpha", type=float, default=None, help="dense weight with --fusion weighted")
@@ -107,7 +110,7 @@ def main() -> None:
 
     print(f"{args.collection.name} {args.split}: {len(queries)} queries, "
           f"k1={params.k1} b={params.b} rrf_k={params.rrf_k} fusion={params.fusion} alpha={params.alpha} "
-          f"normalisation={params.normalisation} expansion={params.expansion}")
+          f"normalisation={params.normalisation} expansion={params.expansion} k={args.k}")
     print("| mode | nDCG@10 | Recall@10 | Recall@100 | p50 ms |")
     print("|---|---|---|---|---|")
     for mode in args.modes.split(","):
@@ -117,7 +120,7 @@ def main() -> None:
             with runtime.engine.begin() as conn:
                 # Snippets off: this measures retrieval, and 100 snippets per query would
                 # dominate the time column.
-                hits = search(conn, tenant_id, text_, k=100, mode=mode,
+                hits = search(conn, tenant_id, text_, k=args.k, mode=mode,
                               params=params, query_vector=vec, snippets=False)
             times.append((time.perf_counter() - started) * 1000)
             ranked = [h.document_id for h in hits]
