@@ -107,6 +107,9 @@ _SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.
 # Captions are set like headings (bold, on their own) but are not sections.
 _CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|exhibit|abbildung|tabelle)\s*[\dIVX]", re.IGNORECASE)
 _SENTENCE_END = (".", "!", "?", ":", ";")
+# What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
+# slash inside a word ("HR_SCHEMA.EMPLOYEES", "USAGE(*ALLOWED)").
+_CODE_MARKS = re.compile(r"[()\[\]{}<>_=*\\|]|\w[./]\w")
 # A key and its value on one line ("Date: 12 May 2024", "Status: Final", "Reference: HM/17"):
 # a field of a memo's or a form's heading block, not a section.  The key is a word or two; a
 # key ending in a section mark ("Appendix A:", "Part 2:") names a section instead.
@@ -940,10 +943,8 @@ def _classify(draft: _Draft, style: _Style) -> None:
         return  # sentences, the last one cut at a page's or a column's end
     if _LEADERS.search(text):
         return  # a table of contents line the contents rules did not take
-    if not (larger or bolder) and len(draft.lines) == 1 and draft.lines[0].italic and words <= 8:
-        # A short italic line of capitalised words on its own (a run-in style's sub-heading).
-        capitalised = sum(1 for w in text.split() if w[:1].isupper())
-        bolder = capitalised >= max(1, words // 2 + 1) and not text.rstrip().endswith(_SENTENCE_END)
+    if not (larger or bolder) and len(draft.lines) == 1:
+        bolder = _set_apart(draft.lines[0], text)
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
@@ -957,6 +958,23 @@ def _classify(draft: _Draft, style: _Style) -> None:
             draft.number_depth = section.group(2).count(".") + 1
         elif named := _NAMED_SECTION.match(text):
             draft.number_depth = named.group(1).count(".") + 1
+
+
+def _set_apart(line: Line, text: str) -> bool:
+    """A line of the body's size and weight set apart as a title otherwise: a short italic line
+    of capitalised words (a run-in style's sub-heading), or a line of capitals ("GENERAL
+    PROVISIONS", a heading in documents typed in one font).  The rules for body-size headings
+    (what follows the line, how it is spaced: _unhead_labels) still decide."""
+    words = text.split()
+    if text.rstrip().endswith(_SENTENCE_END) or len(words) > 8:
+        return False
+    if line.italic:
+        return sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
+    # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
+    # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
+    capitals = sum(ch.isupper() for ch in text)
+    return len(words) >= 2 and capitals >= 6 and not any(ch.islower() for ch in text) \
+        and not _CODE_MARKS.search(text)
 
 
 def _key_value(text: str) -> bool:

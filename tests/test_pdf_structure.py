@@ -150,6 +150,22 @@ def test_one_numbered_heading_does_not_set_the_levels_of_the_others():
                         "### 3.11. The March ruling"]
 
 
+def test_a_line_of_capitals_in_the_body_font_heads_its_section_but_not_a_form():
+    # Documents typed in one font mark their headings with capitals only.
+    body1, after1 = paragraph(96, " ".join(SENTENCES[:3]))
+    body2, after2 = paragraph(after1 + 30, " ".join(SENTENCES[3:]))
+    lines = [(72, 72, "GENERAL PROVISIONS", 10), *body1,
+             (72, after1 + 12, "DUTIES OF THE TREASURER", 10), *body2,
+             # Capitals over short lines: the fields of a form, not a section.
+             (72, after2 + 20, "APPLICANT DETAILS", 10), (72, after2 + 34, "Jane Doe", 10),
+             (72, after2 + 46, "12 Mill Lane", 10), (72, after2 + 58, "Riverside", 10)]
+    # Nor a command or a name in capitals over its explanation.
+    body3, _ = paragraph(after2 + 108, " ".join(SENTENCES[1:3]))
+    lines += [(72, after2 + 90, "GRANT SELECT ON HR_SCHEMA.EMPLOYEES", 10), *body3]
+    headings = [line for line in markdown_of(make_pdf(lines)).split("\n") if line.startswith("#")]
+    assert headings == ["# GENERAL PROVISIONS", "# DUTIES OF THE TREASURER"]
+
+
 @pytest.mark.parametrize("columns", [2, 3])
 def test_columns_are_read_one_after_the_other(columns):
     width = (WIDTH - 144) / columns
