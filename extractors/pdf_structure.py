@@ -1023,7 +1023,11 @@ def _titled(text: str) -> bool:
         return False
     # (A first word with a capital anywhere, "eBay", may open a title; scripts without case
     # are never lower case.)
-    first = next((word for word in text.split() if any(ch.isalpha() for ch in word)), "")
+    # (An item's or a section's number, "(a)", "b.", is not the first word: "(a) Methods" may be
+    # a title.)
+    marker = _ITEM_NUMBER.match(text)
+    words = text[marker.end():].split() if marker else text.split()
+    first = next((word for word in words if any(ch.isalpha() for ch in word)), "")
     return not first.islower()
 
 
