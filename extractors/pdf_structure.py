@@ -1142,12 +1142,24 @@ def _address_line(text: str) -> bool:
 
 def _unhead_over_figures(drafts: list[_Draft]) -> None:
     """A line set like a heading with a bare figure under it (a chart's axis title over its
-    scale, a legend's key over a value label, a caption over a figure's numbers) labels the
-    figure: a section's heading is followed by words."""
+    scale, a legend's key over a value label), or over a short label over one (a chart's
+    title over its axis title over its scale), labels the figure: a section's heading is
+    followed by words."""
     texts = [d for d in drafts if d.kind != "contents"]
-    for draft, after in zip(texts, texts[1:], strict=False):
-        if draft.kind == "heading" and not draft.number_depth and after.page == draft.page \
-                and after.kind == "paragraph" and sum(1 for ch in after.text if ch.isalpha()) < 2:
+
+    def bare_figure(draft: _Draft) -> bool:
+        return draft.kind == "paragraph" and sum(1 for ch in draft.text if ch.isalpha()) < 2
+
+    def short_label(draft: _Draft) -> bool:
+        return draft.kind in ("paragraph", "heading") and len(draft.lines) == 1 and not draft.number_depth \
+            and len(draft.text.split()) <= 3 and not draft.text.rstrip().endswith(_SENTENCE_END)
+
+    for index, draft in enumerate(texts):
+        if draft.kind != "heading" or draft.number_depth:
+            continue
+        following = [d for d in texts[index + 1:index + 3] if d.page == draft.page]
+        if (following and bare_figure(following[0])) or (
+                len(following) == 2 and short_label(following[0]) and bare_figure(following[1])):
             draft.kind, draft.label = "paragraph", True
 
 

@@ -135,14 +135,15 @@ def test_a_name_over_an_address_is_not_a_heading():
 
 
 def test_a_line_over_a_bare_figure_is_a_label():
-    """A chart's axis title over the top of its scale, set larger than the body."""
+    """A chart's title over its axis title over the top of its scale, set larger than the body."""
     body1, after1 = paragraph(110, TEXT)
-    body2, after2 = paragraph(after1 + 80, MORE)
+    body2, after2 = paragraph(after1 + 104, MORE)
     data = make_pdf([
         (72, 72, "Membership", 16, "Helvetica-Bold"),
         *body1,
-        (72, after1 + 30, "Per cent", 13),
-        (72, after1 + 56, "100", 10),
+        (72, after1 + 28, "Members by age group", 13, "Helvetica-Bold"),
+        (72, after1 + 54, "Per cent", 13),
+        (72, after1 + 80, "100", 10),
         *body2,
         (72, after2 + 20, "Outlook", 16, "Helvetica-Bold"),
         *paragraph(after2 + 44, TEXT)[0],
@@ -176,3 +177,12 @@ def test_a_running_header_below_the_header_band_leaves_the_body():
     markdown = markdown_of(make_pdf(*pages))
     assert "Riverside Annual Report 2024" not in markdown
     assert headings_of(markdown) == [f"{kind} {n}" for n in (1, 2, 3) for kind in ("Section", "Details")]
+
+
+def test_an_item_number_is_not_the_first_word_of_a_title():
+    """The lower-case rule looks past a section's or an item's number: "(a) Methods" may title
+    a section; words that start lower case do not."""
+    from extractors.pdf_structure import _titled
+
+    assert _titled("(a) Methods") and _titled("b) Results of the survey") and _titled("eBay sellers")
+    assert not _titled("of customers were satisfied") and not _titled("£ million")
