@@ -32,13 +32,14 @@ The rules, in the order they run:
   signature block), or spaced like a paragraph in a document whose headings sit closer to
   their text than to the text above.  Whatever their type, not headings either (tuned on the
   heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4", "Chart 1.2"),
-  note and letter fields ("Source:", "Note:", "Re:", "Subject:"), dates, pull quotes, key
-  figures ("£4.2bn"), lines starting lower case; short lines set alike one after the other
-  (empty form fields, "Signature" then "Date"); numbered items (their explanation hung
+  note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quotes,
+  key figures ("4.2 GW"), lines starting lower case; short lines set alike one after the
+  other (empty form fields, "Signature" then "Date"); numbered items (their explanation hung
   under their text, or items numbered alike one under the other); a name over an address;
   a line over a bare figure (a chart's axis title); on a cover page (the first page, no
-  running text) all but the largest type.  A table of contents, when the document has one,
-  then decides (:mod:`extractors.pdf_evidence`).
+  running text) all but the largest type, and above a first page's running text the smaller
+  lines over short lines (a paper's authors over their affiliations).  A table of contents,
+  when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 - **Lists**: blocks starting with a bullet or an item number become Markdown list items,
   their wrapped lines joined; on a tagged page, the lines of each ``LI`` element, nested
   items indented (:mod:`extractors.pdf_evidence`).
@@ -113,11 +114,13 @@ _SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.
 # chart... and its number ("Table 3.", "FIGURE 2:", "Table A4", "Chart 1.2", "Graph S1").
 _CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|graph|exhibit|map|diagram|plate|abbildung|tabelle)"
                       r"\s*(\d|[A-Z]{1,2}\d|[IVX]+\b)", re.IGNORECASE)
-# The keys of the fields of a letter's or memo's heading block and of the notes under a table
-# or chart ("Re: ...", "Subject: ...", "Source: ...", "Notes: ..."): whatever their value and
-# their type, these lines are not sections.
+# The keys of the fields of a letter's or memo's heading block, of a paper's front matter and
+# of the notes under a table or chart ("Re: ...", "Subject: ...", "Keywords: ...", "Source:
+# ...", "Notes: ..."): whatever their value and their type, these lines are not sections.
 _FIELD_KEY = re.compile(r"^(re|subject|subj|from|to|cc|bcc|attn|attention|encl?|enclosures?|ref|our ref|"
-                        r"your ref|sources?|notes?|base|footnotes?)\s*:", re.IGNORECASE)
+                        r"your ref|sources?|notes?|base|footnotes?|key ?words|index terms|received|accepted|"
+                        r"published|e-?mail|tel|telephone|fax|phone|corresponding authors?)\s*:",
+                        re.IGNORECASE)
 # A line that is a date and nothing else ("12 May 2024", "March 2024", "12/03/2024", "May 12,
 # 2024"): a letter's or a cover's date, not a section.
 _MONTH = (r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
@@ -1187,15 +1190,28 @@ def _unhead_cover(drafts: list[_Draft], style: _Style) -> None:
     """A cover page (the document's first page with text, holding no running text, table or
     table of contents) sets its title largest; the subtitle, the organisation, the date and the
     version under it are set large too, and are not sections: only the headings in the
-    largest type there stay headings."""
+    largest type there stay headings.  On a first page with running text, the front matter
+    above it (a paper's authors and affiliations under its title) likewise: a heading there
+    smaller than the largest, with no running text under it but a short line (an affiliation,
+    an e-mail address), is not a section."""
     headings = [d for d in drafts if d.kind == "heading"]
     if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
         return
-    if any(d.kind in ("paragraph", "list_item") and _running_text(d.text) for d in drafts):
+    first_text = next((index for index, d in enumerate(drafts)
+                       if d.kind in ("paragraph", "list_item") and _running_text(d.text)), None)
+    if first_text is None:
+        largest = max(d.size for d in headings)
+        for draft in headings:
+            if draft.size < 0.9 * largest:
+                draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
         return
-    largest = max(d.size for d in headings)
-    for draft in headings:
-        if draft.size < 0.9 * largest:
+    front = drafts[:first_text]
+    largest = max((d.size for d in front if d.kind == "heading"), default=0.0)
+    # (From the bottom up: an affiliation unheaded leaves the authors over a short line.)
+    for index in range(len(front) - 1, -1, -1):
+        draft, after = front[index], drafts[index + 1]
+        if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
+                and not _running_text(after.text):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 
 

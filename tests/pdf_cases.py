@@ -30,7 +30,8 @@ and "Note:" lines), ``lead_ins`` (bold phrases that open a paragraph), ``form_fi
 form labels), ``running_titles`` (a running header below the usual header band),
 ``letter_blocks`` (letterhead, addresses, date, subject line, signature), ``bold_numbered_items``
 (bold numbered list items among numbered sections), ``cover_callouts`` (a cover page's title
-block, pull quotes, key figures), ``chart_labels`` (a chart's text, larger than the body).
+block, pull quotes, key figures), ``chart_labels`` (a chart's text, larger than the body),
+``paper_front_matter`` (a paper's authors, affiliations, dates and keywords under its title).
 """
 
 from __future__ import annotations
@@ -1288,4 +1289,46 @@ def chart_labels(seed: int) -> GeneratedReport:
                    sheet.body - 1,
                    after=1.0)
         sheet.paragraph()
+    return sheet.finish()
+
+
+@case("paper_front_matter")
+def paper_front_matter(seed: int) -> GeneratedReport:
+    """A paper's first page: the title (large, bold, the first heading), then its front matter
+    set larger than the body or bold: the authors' names with affiliation marks, the
+    affiliations (italic in some seeds), an e-mail line, a "Received: ..." date line; an
+    "Abstract" heading and its paragraph, a bold "Keywords:" line; then numbered sections
+    ("1 Introduction") with their text."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Paper {seed}")
+    title = f"{title_words(rng, rng.randint(3, 5))} for {title_words(rng, 2)}"
+    sheet.sizes = (rng.choice((16.0, 17.0, 18.0)), sheet.sizes[1], sheet.sizes[2])
+    sheet.heading(1, title, numbered=False)
+    people = rng.sample(_PEOPLE, rng.randint(2, 4))
+    names = [f"{name}{rng.randint(1, 2)}" for name in people]
+    author_size = rng.choice((sheet.body + 1, sheet.body + 2, 12.0))
+    sheet.line(", ".join(names[:-1]) + f" and {names[-1]}", rng.choice((sheet.regular, sheet.bold)),
+               author_size, after=0.3)
+    for number in (1, 2):
+        unit = rng.choice(("Department of", "School of", "Institute for"))
+        place = rng.choice(("University of Northfield", "Easton College", "Westbury Institute"))
+        sheet.line(f"{number} {unit} {rng.choice(_WORDS).capitalize()}, {place}",
+                   rng.choice((sheet.italic, sheet.regular)), sheet.body, after=0.0)
+    sheet.line(", ".join(f"{p.split()[0].lower()}.{p.split()[-1].lower().replace(chr(39), '')}@example.ac.uk"
+                         for p in people[:2]), sheet.regular, sheet.body - 1, after=0.3)
+    sheet.line(f"Received: {_date(rng, False)}; accepted: {_date(rng, False)}", sheet.regular,
+               sheet.body - 1, after=1.0)
+    sheet.numbered = False
+    sheet.heading(2, "Abstract", numbered=False,
+                  size=rng.choice((sheet.body, sheet.body + 1, sheet.sizes[1])))
+    sheet.paragraph((4, 6))
+    sheet.line("Keywords: " + ", ".join(rng.sample(_WORDS, rng.randint(3, 5))), sheet.bold, sheet.body,
+               after=1.0)
+    sheet.numbered = True
+    for title in ("Introduction", "Related Work", "Method", "Results")[:rng.randint(2, 4)]:
+        sheet.heading(1, title, size=sheet.sizes[1])  # (numbered "1", "2": the title is unnumbered)
+        sheet.paragraph((3, 5))
+        if rng.random() < 0.4:
+            sheet.heading(2, size=sheet.sizes[2])
+            sheet.paragraph((2, 4))
     return sheet.finish()

@@ -186,3 +186,24 @@ def test_an_item_number_is_not_the_first_word_of_a_title():
 
     assert _titled("(a) Methods") and _titled("b) Results of the survey") and _titled("eBay sellers")
     assert not _titled("of customers were satisfied") and not _titled("£ million")
+
+
+def test_a_papers_front_matter_is_not_headings():
+    """Under a paper's title: its authors in larger type and an affiliation in italic (both
+    over short lines, not text), then the abstract; a bold "Keywords:" line after it."""
+    abstract, after1 = paragraph(196, TEXT)
+    body, _ = paragraph(after1 + 60, MORE)
+    data = make_pdf([
+        (72, 60, "Heating Village Halls with Heat Pumps", 18, "Helvetica-Bold"),
+        (72, 90, "Jane Smith1, Ahmed Khan2 and Maria Lopez1", 12),
+        (72, 110, "1 Department of Physics, University of Northfield", 10, "Helvetica-Oblique"),
+        (72, 124, "2 School of Engineering, Easton College", 10, "Helvetica-Oblique"),
+        (72, 140, "jane.smith@example.ac.uk", 9),
+        (72, 172, "Abstract", 12, "Helvetica-Bold"),
+        *abstract,
+        (72, after1 + 12, "Keywords: heat pumps, village halls, energy", 10, "Helvetica-Bold"),
+        (72, after1 + 36, "1 Introduction", 14, "Helvetica-Bold"),
+        *body,
+    ])
+    assert headings_of(markdown_of(data)) == ["Heating Village Halls with Heat Pumps", "Abstract",
+                                              "1 Introduction"]
