@@ -770,7 +770,11 @@ class _Sheet:
         if numbered:
             self.numbers[level - 1] += 1
             self.numbers[level:] = [0] * (3 - level)
-            text = f"{'.'.join(str(n) for n in self.numbers[:level])} {text}"
+            # (Levels above that were never numbered, an unnumbered title's, add no "0.".)
+            parts = self.numbers[:level]
+            while len(parts) > 1 and parts[0] == 0:
+                parts = parts[1:]
+            text = f"{'.'.join(str(n) for n in parts)} {text}"
         size = size or self.sizes[level - 1]
         self.room(size * 2 + self.body * 4)
         if not self.at_top():
