@@ -10,7 +10,8 @@ The rules, in the order they run:
   continuation page keeps a ``table_continued`` block with the box of its part.
 - **Lines**: words on one baseline, split where a gap wider than about an em separates them
   (a column gutter, a table cell).
-- **Running headers and footers**: lines in the top or bottom band of the page whose text,
+- **Running headers and footers**: lines in the top or bottom band of the page, or a page's
+  first or last line wherever it stands (a header below a deep top margin), whose text,
   digits aside, recurs at about the same height on other pages (page numbers, the report's
   title); bare page numbers ("3", "Page 3", "3 of 10"); and, on a tagged page of a document
   of two pages or more, text marked as an artifact above or below the page's content
@@ -19,7 +20,9 @@ The rules, in the order they run:
   gutter; columns are read one after the other, lines crossing a gutter (titles, wide
   tables) stay where they are and cut the columns above from those below.
 - **Blocks**: consecutive lines form a paragraph unless the gap between them, a change of
-  size or weight, a first-line indent or a list marker says otherwise.
+  size or weight, a first-line indent or a list marker says otherwise; a bold lead-in runs
+  into its paragraph (a bold term with the text on its baseline to its right, or bold lines
+  filling the measure with the text on the next line at the paragraph's pitch).
 - **Headings**: short blocks in a font clearly larger than the body's, or bold where the
   body is not, or numbered as sections ("2.1 Method"); levels by font size rank, and by
   numbering depth where headings are numbered ("Chapter 2" counts as "2."), the others then
@@ -28,8 +31,16 @@ The rules, in the order they run:
   words), bold body-size lines of more than ten words; and, at the body's size, a line
   followed by a table, a list or a few short lines (a table's title, a label, a name in a
   signature block), or spaced like a paragraph in a document whose headings sit closer to
-  their text than to the text above.  A table of contents, when the document has one, then
-  decides (:mod:`extractors.pdf_evidence`).
+  their text than to the text above.  Whatever their type, not headings either (tuned on the
+  heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4", "Chart 1.2"),
+  note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quotes,
+  key figures ("4.2 GW"), lines starting lower case; short lines set alike one after the
+  other (empty form fields, "Signature" then "Date"); numbered items (their explanation hung
+  under their text, or items numbered alike one under the other); a name over an address;
+  a line over a bare figure (a chart's axis title); on a cover page (the first page, no
+  running text) all but the largest type, and above a first page's running text the smaller
+  lines over short lines (a paper's authors over their affiliations).  A table of contents,
+  when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 - **Lists**: blocks starting with a bullet or an item number become Markdown list items,
   their wrapped lines joined; on a tagged page, the lines of each ``LI`` element, nested
   items indented (:mod:`extractors.pdf_evidence`).
@@ -104,8 +115,24 @@ _SYMBOL_FONTS = ("dingbat", "wingding", "symbol", "bookmaster", "webdings")
 _LEADERS = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$", re.IGNORECASE)
 _ROMAN = re.compile(r"^[ivxlc]{1,6}$")
 _SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.)$")
-# Captions are set like headings (bold, on their own) but are not sections.
-_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|exhibit|abbildung|tabelle)\s*[\dIVX]", re.IGNORECASE)
+# Captions are set like headings (bold, on their own) but are not sections: a figure, table,
+# chart... and its number ("Table 3.", "FIGURE 2:", "Table A4", "Chart 1.2", "Graph S1").
+_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|graph|exhibit|map|diagram|plate|abbildung|tabelle)"
+                      r"\s*(\d|[A-Z]{1,2}\d|[IVX]+\b)", re.IGNORECASE)
+# The keys of the fields of a letter's or memo's heading block, of a paper's front matter and
+# of the notes under a table or chart ("Re: ...", "Subject: ...", "Keywords: ...", "Source:
+# ...", "Notes: ..."): whatever their value and their type, these lines are not sections.
+_FIELD_KEY = re.compile(r"^(re|subject|subj|from|to|cc|bcc|attn|attention|encl?|enclosures?|ref|our ref|"
+                        r"your ref|sources?|notes?|base|footnotes?|key ?words|index terms|received|accepted|"
+                        r"published|e-?mail|tel|telephone|fax|phone|corresponding authors?)\s*:",
+                        re.IGNORECASE)
+# A line that is a date and nothing else ("12 May 2024", "March 2024", "12/03/2024", "May 12,
+# 2024"): a letter's or a cover's date, not a section.
+_MONTH = (r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
+_DATE = re.compile(rf"^((\d{{1,2}}(st|nd|rd|th)?\s+)?{_MONTH},?\s+(\d{{1,2}}(st|nd|rd|th)?,?\s+)?\d{{4}}"
+                   r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
+# Quotation marks a pull quote opens with.
+_QUOTES = "\"“”„‘’«»"
 _SENTENCE_END = (".", "!", "?", ":", ";")
 # What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
 # slash inside a word ("HR_SCHEMA.EMPLOYEES", "USAGE(*ALLOWED)").
@@ -139,6 +166,11 @@ _DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
 # Numbered headings decide the levels of the others from this many on.
 _NUMBERED_HEADINGS = 3
+# The lines of an address block have at most this many words.
+_ADDRESS_LINE_WORDS = 6
+# A paragraph of this many words (or a sentence of six) is running text: a page holding one is
+# not a cover page.
+_COVER_TEXT_WORDS = 15
 
 
 @dataclass
@@ -262,6 +294,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                                       drafts[layout.number], _list_marker)
     # What follows a label may be on the next page: the document's blocks in reading order.
     _unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
+    _unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, _heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
     _rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
@@ -553,10 +586,17 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     marks as artifacts (``artifacts``, by page number) above or below all its other lines."""
     candidates: list[tuple[Line, str, str]] = []
     for layout in layouts:
-        for line in lines[layout.number]:
-            if line.top < _BAND * layout.height:
+        page = lines[layout.number]
+        # Below a deep top margin a running header may stand lower than the band: the page's
+        # first line (and likewise its last) is a candidate wherever it stands; recurring
+        # on other pages at the same height makes it a running line, as in the band.
+        first = min(page, key=attrgetter("top"), default=None)
+        last = max(page, key=attrgetter("bottom"), default=None)
+        for line in page:
+            upper = line.top < 0.5 * layout.height
+            if line.top < _BAND * layout.height or (line is first and upper):
                 candidates.append((line, "header", _running_key(line.text)))
-            elif line.bottom > (1 - _BAND) * layout.height:
+            elif line.bottom > (1 - _BAND) * layout.height or (line is last and not upper):
                 candidates.append((line, "footer", _running_key(line.text)))
     pages_with_text = sum(1 for layout in layouts if lines[layout.number])
     needed = max(2, round(_RECUR_SHARE * pages_with_text))
@@ -878,6 +918,8 @@ def _continues(block: _Draft, line: Line, left: float, right: float, style: _Sty
     last = block.lines[-1]
     if _LEADERS.search(last.text):
         return False  # a table of contents entry
+    if _runs_in(block, line, right):
+        return True
     size = min(last.size, line.size)
     gap = line.top - last.bottom
     if gap < -0.5 * size:
@@ -903,6 +945,27 @@ def _continues(block: _Draft, line: Line, left: float, right: float, style: _Sty
     return not (short and ends and line.text[:1].isupper())
 
 
+def _runs_in(block: _Draft, line: Line, right: float) -> bool:
+    """Whether ``line``, regular text, goes on a bold lead-in ``block``: a bold term that the
+    text follows on the same baseline a tab's width to its right ("Objective   To improve the
+    ..."), or bold lines that fill the column's measure and run on into the regular text on
+    the next line at the paragraph's line pitch.  A heading has its line to itself and space
+    under it; a form's label and its value, a table row's bold stub and its figures, read as
+    one line of text then."""
+    last = block.lines[-1]
+    if block.kind != "paragraph" or line.bold or not all(previous.bold for previous in block.lines) \
+            or line.rtl or last.rtl or abs(line.size - last.size) > 0.5:
+        return False
+    size = last.size
+    centres_apart = abs((line.top + line.bottom) - (last.top + last.bottom)) / 2
+    if len(block.lines) == 1 and line.x0 > last.x1 and centres_apart <= 0.3 * max(last.height, line.height):
+        return True
+    # Every bold line reaches the column's right edge (a heading's line is short of it, or it
+    # would have wrapped), and the next one is at the paragraph's line pitch below it.
+    full = all(previous.x1 > right - 3 * previous.size for previous in block.lines)
+    return full and 0 <= line.top - last.bottom <= 0.55 * size and abs(line.x0 - block.lines[0].x0) <= 1.0
+
+
 def _indent_and_short(last: Line, line: Line, size: float, left: float, right: float) -> tuple[bool, bool]:
     """Whether ``line`` starts indented after a full ``last``, and whether ``last`` stops
     short of the column's end: on the right for left-to-right lines, mirrored for
@@ -920,7 +983,7 @@ def _classify(draft: _Draft, style: _Style) -> None:
     letters = sum(1 for ch in text if ch.isalpha())
     max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
     if len(draft.lines) > max_lines or len(text) > _HEADING_MAX_CHARS or letters < 2 \
-            or _CAPTION.match(text):
+            or _CAPTION.match(text) or not _titled(text):
         return
     if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
         return  # a bulleted item, bold or not, is an item of a list
@@ -977,6 +1040,27 @@ def _set_apart(line: Line, text: str) -> bool:
         and not _CODE_MARKS.search(text)
 
 
+def _titled(text: str) -> bool:
+    """Whether a line's words could title a section whatever its type: not a note's or a
+    letter's field (_FIELD_KEY), a date, a pull quote (opening with a quotation mark), a key
+    figure ("£4.2bn", "92%": figures and two letters at most), or words that start lower case
+    (what a larger line says of a key figure, a chart's axis title "£ million")."""
+    text = text.strip()
+    if _FIELD_KEY.match(text) or _DATE.match(text) or text[:1] in _QUOTES:
+        return False
+    letters = [ch for ch in text if ch.isalpha()]
+    if len(letters) < 3 and any(ch.isdigit() for ch in text):
+        return False
+    # (A first word with a capital anywhere, "eBay", may open a title; scripts without case
+    # are never lower case.)
+    # (An item's or a section's number, "(a)", "b.", is not the first word: "(a) Methods" may be
+    # a title.)
+    marker = _ITEM_NUMBER.match(text)
+    words = text[marker.end():].split() if marker else text.split()
+    first = next((word for word in words if any(ch.isalpha() for ch in word)), "")
+    return not first.islower()
+
+
 def _key_value(text: str) -> bool:
     """A "Key: value" line (see _KEY_VALUE): the value holds a figure (a date, a reference)
     or is a word or two ("Status: Final")."""
@@ -993,6 +1077,9 @@ def _unhead_labels(drafts: list[_Draft], style: _Style) -> None:
     follows it is not text it heads: a table (the table's title), a list (a label like
     "NOTES" before numbered notes), or short lines of a few words each (a name in a
     signature block, then a job title and a date)."""
+    _unhead_numbered_items(drafts)
+    _unhead_names_over_addresses(drafts)
+    _unhead_over_figures(drafts)
     binding = _binding(drafts, style)
     for index, draft in enumerate(drafts):
         # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
@@ -1011,6 +1098,154 @@ def _unhead_labels(drafts: list[_Draft], style: _Style) -> None:
                 and not after.text.rstrip().endswith(_SENTENCE_END)):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+    _unhead_label_runs(drafts, style)
+
+
+def _number_form(draft: _Draft) -> str:
+    """The shape of the number a block opens with ("N." for "3.", "(N)" for "(b)", "N.N" for
+    "2.1"), "" when it has none."""
+    number = draft.marker if draft.marker[:1].isalnum() or draft.marker[:1] == "(" else ""
+    if not number:
+        match = _SECTION.match(draft.text)
+        number = match.group(1) if match else ""
+    return re.sub(r"\d+|\b[a-zA-Z]\b|\b[ivxIVX]+\b", "N", number)
+
+
+def _unhead_numbered_items(drafts: list[_Draft]) -> None:
+    """Numbered lines set like headings that are the items of a list: an item whose
+    explanation hangs under its text (the next paragraph starts where the words after the
+    number start, right of the number), and items one under the other with nothing between
+    them, numbered alike ("1." then "2.") from the same left edge.  A numbered section's text
+    starts at the column's edge, and its next sibling comes after that text."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    items: set[int] = set()
+    for index, draft in enumerate(texts):
+        form = _number_form(draft) if draft.kind == "heading" else ""
+        if not form:
+            continue
+        after = texts[index + 1] if index + 1 < len(texts) else None
+        if after is None or after.page != draft.page:
+            continue
+        words = draft.lines[0].words
+        title_x = words[1].x0 if len(words) > 1 else draft.box[2]
+        if after.kind == "paragraph" and not after.label and abs(after.box[0] - title_x) <= 2.0 \
+                and title_x > draft.box[0] + 4:
+            items.add(id(draft))
+        elif after.kind in ("heading", "list_item") and _number_form(after) == form \
+                and abs(after.box[0] - draft.box[0]) <= 2.0 and abs(after.size - draft.size) <= 0.5 \
+                and after.bold == draft.bold:
+            items.update((id(draft), id(after)))
+    for draft in texts:
+        if id(draft) in items and draft.kind == "heading":
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.number_depth = 0
+            draft.label = True
+
+
+def _unhead_names_over_addresses(drafts: list[_Draft]) -> None:
+    """A name set large or bold over an address (a letterhead's organisation, a recipient,
+    a contact): the lines under it are short, none ends a sentence, and one holds a figure
+    (a street number, a postcode, a telephone number).  Whatever its size it names a sender
+    or a place, not a section."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    for index, draft in enumerate(texts):
+        if draft.kind != "heading" or draft.number_depth:
+            continue
+        lines: list[Line] = []
+        for after in texts[index + 1:]:
+            if after.page != draft.page or after.kind != "paragraph" or not all(
+                    _address_line(line.text) for line in after.lines):
+                break
+            lines += after.lines
+        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in line.text):
+            draft.kind, draft.label = "paragraph", True
+
+
+def _address_line(text: str) -> bool:
+    """A line of an address: a few words that start with a capital or a figure ("4 Mill Lane",
+    "Easton EA4 9QP", "Tel 0123 456789"), not ending a sentence (the lines of a narrow column
+    of running text are short too, but run on from one to the next)."""
+    text = text.strip()
+    return len(text.split()) <= _ADDRESS_LINE_WORDS and not text.endswith(_SENTENCE_END) \
+        and (text[:1].isdigit() or text[:1].isupper())
+
+
+def _unhead_over_figures(drafts: list[_Draft]) -> None:
+    """A line set like a heading with a bare figure under it (a chart's axis title over its
+    scale, a legend's key over a value label), or over a short label over one (a chart's
+    title over its axis title over its scale), labels the figure: a section's heading is
+    followed by words."""
+    texts = [d for d in drafts if d.kind != "contents"]
+
+    def bare_figure(draft: _Draft) -> bool:
+        return draft.kind == "paragraph" and sum(1 for ch in draft.text if ch.isalpha()) < 2
+
+    def short_label(draft: _Draft) -> bool:
+        return draft.kind in ("paragraph", "heading") and len(draft.lines) == 1 and not draft.number_depth \
+            and len(draft.text.split()) <= 3 and not draft.text.rstrip().endswith(_SENTENCE_END)
+
+    for index, draft in enumerate(texts):
+        if draft.kind != "heading" or draft.number_depth:
+            continue
+        following = [d for d in texts[index + 1:index + 3] if d.page == draft.page]
+        if (following and bare_figure(following[0])) or (
+                len(following) == 2 and short_label(following[0]) and bare_figure(following[1])):
+            draft.kind, draft.label = "paragraph", True
+
+
+def _unhead_label_runs(drafts: list[_Draft], style: _Style) -> None:
+    """Short lines set alike one after the other with no text between them are labels (a
+    form's fields left empty, "Signature" then "Date"), not sections: a section's heading is
+    followed by its text, and the next heading of its level comes after that text.  Only
+    body-size lines without a section number, each beside another of the same type."""
+    def short_alike(a: _Draft, b: _Draft) -> bool:
+        return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
+                   and not d.number_depth and d.bold for d in (a, b)) \
+            and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic
+    texts = [d for d in drafts if d.kind != "contents"]
+    alike = [False] * len(texts)
+    for index in range(len(texts) - 1):
+        if short_alike(texts[index], texts[index + 1]):
+            alike[index] = alike[index + 1] = True
+    for draft, is_label in zip(texts, alike, strict=True):
+        if is_label and draft.kind == "heading" and draft.size < style.body_size * _HEADING_SCALE:
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def _unhead_cover(drafts: list[_Draft], style: _Style) -> None:
+    """A cover page (the document's first page with text, holding no running text, table or
+    table of contents) sets its title largest; the subtitle, the organisation, the date and the
+    version under it are set large too, and are not sections: only the headings in the
+    largest type there stay headings.  On a first page with running text, the front matter
+    above it (a paper's authors and affiliations under its title) likewise: a heading there
+    smaller than the largest, with no running text under it but a short line (an affiliation,
+    an e-mail address), is not a section."""
+    headings = [d for d in drafts if d.kind == "heading"]
+    if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
+        return
+    first_text = next((index for index, d in enumerate(drafts)
+                       if d.kind in ("paragraph", "list_item") and _running_text(d.text)), None)
+    if first_text is None:
+        largest = max(d.size for d in headings)
+        for draft in headings:
+            if draft.size < 0.9 * largest:
+                draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
+        return
+    front = drafts[:first_text]
+    largest = max((d.size for d in front if d.kind == "heading"), default=0.0)
+    # (From the bottom up: an affiliation unheaded leaves the authors over a short line.)
+    for index in range(len(front) - 1, -1, -1):
+        draft, after = front[index], drafts[index + 1]
+        if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
+                and not _running_text(after.text):
+            draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
+
+
+def _running_text(text: str) -> bool:
+    """A paragraph of running text: a sentence of a few words, or many words."""
+    words = len(text.split())
+    return words >= _COVER_TEXT_WORDS or (words >= 6 and text.rstrip().endswith("."))
 
 
 def _next_block(drafts: list[_Draft], index: int) -> _Draft | None:
@@ -1063,7 +1298,7 @@ def _heading_shaped(draft: _Draft) -> bool:
     the document's outline confirms must pass, see :mod:`extractors.pdf_evidence`)."""
     text = draft.text.rstrip()
     if len(draft.lines) > _DISPLAY_MAX_LINES or len(text) > _HEADING_MAX_CHARS or _CAPTION.match(text) \
-            or _LEADERS.search(text) or sum(1 for ch in text if ch.isalpha()) < 2:
+            or _LEADERS.search(text) or sum(1 for ch in text if ch.isalpha()) < 2 or not _titled(text):
         return False
     # A bulleted item, a "Key: value" field or a label ending in a colon is none whatever its
     # style (a bold label set like a bold Heading 3 the outline confirms is still a label).

@@ -23,6 +23,15 @@ Classes (each maker's docstring says what its documents hold):
   "12 500").
 - ``dense_listing``: a borderless listing of many columns with gutters narrower than a cell
   gap.
+
+Heading impostors (lines set like headings that are not sections, each class mixed with real
+headings so recall is measured too): ``captions_notes`` (table and figure captions, "Source:"
+and "Note:" lines), ``lead_ins`` (bold phrases that open a paragraph), ``form_fields`` (bold
+form labels), ``running_titles`` (a running header below the usual header band),
+``letter_blocks`` (letterhead, addresses, date, subject line, signature), ``bold_numbered_items``
+(bold numbered list items among numbered sections), ``cover_callouts`` (a cover page's title
+block, pull quotes, key figures), ``chart_labels`` (a chart's text, larger than the body),
+``paper_front_matter`` (a paper's authors, affiliations, dates and keywords under its title).
 """
 
 from __future__ import annotations
@@ -672,3 +681,658 @@ def dense_listing(seed: int) -> GeneratedReport:
     return _borderless_page(seed, f"Listing {seed}", cells, [], 1, rng, size,
                             padding=size * rng.choice((0.35, 0.45, 0.55)),
                             align=rng.choice(("LEFT", "RIGHT")))
+
+
+# ---------------------------------------------------------------- heading impostors
+#
+# Lines real documents set like headings (bold, larger, alone on a line) that are not sections:
+# captions and source notes, bold lead-ins, form labels, running titles below the header band,
+# letter blocks, bold numbered items, cover page lines and pull quotes, chart labels.  Each class
+# mixes them with real headings (numbered or not, larger or bold at the body's size), so a rule
+# that drops impostors and real headings alike loses recall.
+
+_FAMILY_FONTS = (("Helvetica", "Helvetica-Bold", "Helvetica-Oblique", "Helvetica-BoldOblique"),
+                 ("Times-Roman", "Times-Bold", "Times-Italic", "Times-BoldItalic"))
+_ORGANISATIONS = ("Office for National Statistics", "Department of Transport", "Northfield Water plc",
+                  "City Council Planning Service", "Bureau of Regional Statistics", "Harbour Energy Group")
+_SURVEYS = ("Labour Force Survey", "Annual Population Survey", "Business Register", "Household Panel",
+            "Customer Survey", "Asset Register")
+_PEOPLE = ("Jane Smith", "Ahmed Khan", "Maria Lopez", "David Jones", "Priya Patel", "Tom O'Neill",
+           "Anna Schmidt", "Chen Wei")
+_ROLES = ("Head of Operations", "Chief Executive", "Planning Officer", "Finance Director",
+          "Programme Manager", "Senior Statistician")
+_STREETS = ("12 High Street", "4 Mill Lane", "Unit 7, Riverside Park", "88 Station Road", "2 Church Row")
+_TOWNS = ("Northfield NF1 2AB", "Easton EA4 9QP", "Westbury WB2 7LL", "Southport SP8 3DD")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "September", "October",
+           "November", "December")
+
+
+class _Sheet:
+    """A document drawn top down on canvas pages with a seed's typography, keeping the truth
+    beside what it draws: real headings, paragraphs and tables go into the report; impostors
+    (``line``) are drawn and left out of it.  ``y`` is the next baseline."""
+
+    def __init__(self, rng: random.Random, seed: int, title: str, top: float = 64.0) -> None:
+        self.rng = rng
+        self.report = GeneratedReport(seed=seed, pdf=b"", title=title)
+        self.regular, self.bold, self.italic, self.bold_italic = rng.choice(_FAMILY_FONTS)
+        self.body = rng.choice((9.0, 9.5, 10.0, 10.5, 11.0))
+        # Heading sizes of levels 1..3: the third bold at the body's size in some seeds.
+        self.sizes = (rng.choice((15.0, 16.0, 18.0)), rng.choice((12.5, 13.0, 14.0)),
+                      rng.choice((self.body, self.body + 1.0)))
+        self.numbered = rng.random() < 0.5
+        self.numbers = [0, 0, 0]
+        self.buffer = io.BytesIO()
+        self.width, self.height = rng.choice((A4, (612.0, 792.0)))
+        self.canvas = pdf_canvas.Canvas(self.buffer, pagesize=(self.width, self.height), invariant=1)
+        self.canvas.setTitle(title)
+        self.left, self.right = 56.0, self.width - 56.0
+        self.top = top
+        self.bottom = 64.0
+        self.y = self.height - top
+        self.pages = 1
+        # Drawn on each page as it is finished (running headers and footers): (sheet, page number).
+        self.running: list[Callable[[_Sheet, int], None]] = []
+
+    # -- layout
+
+    def room(self, needed: float) -> None:
+        if self.y - needed < self.bottom:
+            self.new_page()
+
+    def new_page(self) -> None:
+        for draw in self.running:
+            draw(self, self.pages)
+        self.canvas.showPage()
+        self.pages += 1
+        self.y = self.height - self.top
+
+    def at_top(self) -> bool:
+        return self.y >= self.height - self.top - 1
+
+    def finish(self) -> GeneratedReport:
+        for draw in self.running:
+            draw(self, self.pages)
+        self.canvas.showPage()
+        self.canvas.save()
+        self.report.pdf = self.buffer.getvalue()
+        self.report.page_count = self.pages
+        return self.report
+
+    # -- truth
+
+    def heading(self, level: int, text: str | None = None, numbered: bool | None = None,
+                size: float | None = None) -> str:
+        """A real heading of `level` (bold, the level's size unless `size`), numbered as the
+        seed says."""
+        numbered = self.numbered if numbered is None else numbered
+        text = text or title_words(self.rng, self.rng.randint(2, 4))
+        if numbered:
+            self.numbers[level - 1] += 1
+            self.numbers[level:] = [0] * (3 - level)
+            # (Levels above that were never numbered, an unnumbered title's, add no "0.".)
+            parts = self.numbers[:level]
+            while len(parts) > 1 and parts[0] == 0:
+                parts = parts[1:]
+            text = f"{'.'.join(str(n) for n in parts)} {text}"
+        size = size or self.sizes[level - 1]
+        self.room(size * 2 + self.body * 4)
+        if not self.at_top():
+            self.y -= size * 0.9
+        self.canvas.setFont(self.bold, size)
+        self.canvas.drawString(self.left, self.y, text)
+        self.y -= size * 0.5 + self.body * 1.3
+        self.report.headings.append(Heading(text, level, numbered))
+        self.report.expected_blocks.append(f"{'#' * level} {text}")
+        return text
+
+    def paragraph(self, sentences: tuple[int, int] = (2, 4), text: str | None = None) -> str:
+        text = text or " ".join(sentence(self.rng) for _ in range(self.rng.randint(*sentences)))
+        self.room(self.body * 4)
+        self.report.paragraphs.append(TruthParagraph(text, False, False))
+        self.report.expected_blocks.append(text)
+        self.y = draw_paragraph(self.canvas, text, self.left, self.y, self.right - self.left, self.regular,
+                                self.body)
+        return text
+
+    def table(self, cells: list[list[str]], ruled: bool) -> None:
+        self.report.tables.append(TruthTable(cells, ruled))
+        self.report.expected_blocks.append(markdown_table(cells))
+        table = _table_flowable(cells, ruled, self.body - 0.5)
+        _, tall = table.wrapOn(self.canvas, self.right - self.left, self.height)
+        self.room(tall + self.body * 2)
+        top = self.y + self.body * 0.9
+        table.drawOn(self.canvas, self.left, top - tall)
+        self.y = top - tall - self.body * 1.6
+
+    # -- impostors and other text outside the truth
+
+    def line(self, text: str, font: str | None = None, size: float | None = None, x: float | None = None,
+             align: str = "left", after: float = 0.4) -> None:
+        """One line set as `font` and `size` (the body's by default), not in the truth."""
+        size = size or self.body
+        self.room(size * 2)
+        self.canvas.setFont(font or self.regular, size)
+        if align == "right":
+            self.canvas.drawRightString(x if x is not None else self.right, self.y, text)
+        elif align == "centre":
+            self.canvas.drawCentredString(x if x is not None else self.width / 2, self.y, text)
+        else:
+            self.canvas.drawString(x if x is not None else self.left, self.y, text)
+        self.y -= size * 1.3 + size * after
+
+    def runs(self, runs: list[tuple[str, str]], indent: float = 0.0, hang: float = 0.0) -> list[str]:
+        """Text of several fonts (`runs` of (text, font)) wrapped to the column as one paragraph,
+        each word in its run's font; lines after the first start at `hang`.  Returns the lines'
+        texts."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        words = [(word, font) for text, font in runs for word in text.split()]
+        space = stringWidth(" ", self.regular, self.body)
+        lines: list[list[tuple[str, str]]] = [[]]
+        width = indent
+        for word, font in words:
+            w = stringWidth(word, font, self.body)
+            if lines[-1] and width + space + w > self.right - self.left:
+                lines.append([])
+                width = hang
+            width += (space if lines[-1] else 0.0) + w
+            lines[-1].append((word, font))
+        self.room(self.body * 1.3 * len(lines) + self.body)
+        for index, line in enumerate(lines):
+            x = self.left + (indent if index == 0 else hang)
+            for word, font in line:
+                self.canvas.setFont(font, self.body)
+                self.canvas.drawString(x, self.y, word)
+                x += stringWidth(word, font, self.body) + space
+            self.y -= self.body * 1.3
+        self.y -= self.body * 0.8
+        return [" ".join(word for word, _ in line) for line in lines]
+
+
+def _heading_font(sheet: _Sheet, size: float) -> str:
+    """Bold, or regular when the size alone sets the line apart."""
+    return sheet.bold if size < sheet.body * 1.3 or sheet.rng.random() < 0.6 else sheet.regular
+
+
+def _caption_text(rng: random.Random, kind: str, number: int) -> str:
+    by = rng.choice(("by region", "by sector", "by age group", "per quarter"))
+    subject = f"{rng.choice(_WORDS).capitalize()} {by}"
+    year = rng.randint(2015, 2024)
+    label = rng.choice((f"{kind} {number}", f"{kind} {number}", f"{kind.upper()} {number}",
+                        f"{kind} {rng.choice('ABCS')}{number}", f"{kind} {number}.{rng.randint(1, 9)}"))
+    separator = rng.choice((".", ":", " –", ""))
+    return f"{label}{separator} {subject}, {year}"
+
+
+@case("captions_notes")
+def captions_notes(seed: int) -> GeneratedReport:
+    """Sections whose tables and figures carry captions set like headings: "Table 3. Output by
+    region, 2021", "FIGURE 2:", "Table A4", "Chart 1.2 –" (bold at the body's size or larger,
+    or regular and larger; above a table, below a figure drawn as a grey box), an unnumbered
+    bold title above some tables, and "Source:", "Sources:", "Note:", "Base:" lines under them
+    (bold or italic, without a full stop).  Real headings: levels 1 and 2, numbered or not."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Captions {seed}")
+    sheet.heading(1)
+    sheet.paragraph()
+    for number in range(1, rng.randint(3, 4)):
+        sheet.heading(rng.choice((1, 2)))
+        sheet.paragraph()
+        kind = rng.choice(("Table", "Table", "Figure", "Chart", "Exhibit", "Graph"))
+        size = rng.choice((sheet.body, sheet.body, sheet.body + 1, sheet.body + 2))
+        font = rng.choice((sheet.bold, sheet.bold, sheet.bold_italic)) if size < sheet.body * 1.15 \
+            else _heading_font(sheet, size)
+        caption = _caption_text(rng, kind, number)
+        if kind in ("Table", "Exhibit"):
+            if rng.random() < 0.3:  # an unnumbered title instead
+                caption = (f"{rng.choice(_WORDS).capitalize()} and {rng.choice(_WORDS)} by region, "
+                           f"{rng.randint(2015, 2024)}")
+                font, size = sheet.bold, sheet.body
+            sheet.line(caption, font, size, after=0.2)
+            sheet.table(numeric_table(rng, rng.randint(3, 5), rng.randint(3, 6)), rng.random() < 0.5)
+        else:
+            sheet.room(150)
+            sheet.canvas.setFillGray(0.85)
+            sheet.canvas.rect(sheet.left, sheet.y - 110, 260, 110, fill=1, stroke=0)
+            sheet.canvas.setFillGray(0)
+            sheet.y -= 110 + sheet.body * 1.6
+            sheet.line(caption, font, size, after=0.2)
+        source = f"{rng.choice(_ORGANISATIONS)}, {rng.choice(_SURVEYS)}"
+        notes = [rng.choice((f"Source: {source}", f"Sources: {source} and {rng.choice(_SURVEYS)}",
+                             f"Source: {source} {rng.randint(2015, 2024)}"))]
+        if rng.random() < 0.6:
+            notes.append(rng.choice(("Note: figures may not sum because of rounding",
+                                     "Notes: provisional figures for the latest quarter",
+                                     "Base: all adults aged 16 and over",
+                                     "Note: excludes the capital region")))
+        rng.shuffle(notes)
+        note_font = rng.choice((sheet.bold, sheet.bold, sheet.italic, sheet.bold_italic))
+        for note in notes:
+            sheet.line(note, note_font, sheet.body, after=0.2)
+        sheet.y -= sheet.body
+        sheet.paragraph()
+    return sheet.finish()
+
+
+@case("lead_ins")
+def lead_ins(seed: int) -> GeneratedReport:
+    """Paragraphs that open with a bold phrase run into their text: a lead-in long enough that
+    the first line is (almost) all bold, or one that fills the first line and runs on into the
+    second; and definition-style paragraphs whose bold term stands a tab's width before the
+    text on the same baseline.  The paragraph, lead-in included, is one block.  Real headings
+    around them: levels 1 to 3 (the third bold at about the body's size in some seeds)."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Lead-ins {seed}")
+    sheet.heading(1)
+    sheet.paragraph()
+    for _ in range(rng.randint(2, 3)):
+        sheet.heading(2)
+        sheet.paragraph((1, 3))
+        for _ in range(rng.randint(1, 3)):
+            kind = rng.choice(("fills", "runs_on", "tab"))
+            if kind == "tab":
+                term = title_words(rng, rng.randint(1, 3))
+                text = " ".join(sentence(rng) for _ in range(rng.randint(1, 3)))
+                from reportlab.pdfbase.pdfmetrics import stringWidth
+
+                sheet.room(sheet.body * 6)
+                sheet.canvas.setFont(sheet.bold, sheet.body)
+                sheet.canvas.drawString(sheet.left, sheet.y, term)
+                gap = stringWidth(term, sheet.bold, sheet.body) + sheet.body * rng.choice((1.5, 2.5, 4.0))
+                tab = max(gap, rng.choice((110.0, 130.0)))
+                # The text hangs at the tab: its lines after the first start there too.
+                saved = sheet.left
+                sheet.left = saved + tab
+                sheet.report.paragraphs.append(TruthParagraph(f"{term} {text}", False, False))
+                sheet.report.expected_blocks.append(f"{term} {text}")
+                sheet.y = draw_paragraph(sheet.canvas, text, sheet.left, sheet.y, sheet.right - sheet.left,
+                                         sheet.regular, sheet.body)
+                sheet.left = saved
+                continue
+            words = rng.randint(9, 13) if kind == "fills" else rng.randint(15, 22)
+            lead = " ".join(rng.choice(_WORDS) for _ in range(words))
+            lead = lead[0].upper() + lead[1:] + rng.choice((".", ":", "", " –"))
+            rest = " ".join(sentence(rng) for _ in range(rng.randint(2, 3)))
+            rest = rest[0].lower() + rest[1:] if lead[-1] not in ".:" else rest
+            sheet.room(sheet.body * 8)
+            sheet.report.paragraphs.append(TruthParagraph(f"{lead} {rest}", False, False))
+            sheet.report.expected_blocks.append(f"{lead} {rest}")
+            sheet.runs([(lead, sheet.bold), (rest, sheet.regular)])
+        if rng.random() < 0.6:
+            sheet.heading(3)
+            sheet.paragraph()
+    return sheet.finish()
+
+
+@case("form_fields")
+def form_fields(seed: int) -> GeneratedReport:
+    """An application form: a title and "Part" headings (numbered or not), an instruction
+    paragraph under each, and fields whose bold labels are not headings: a label with its
+    value on the same baseline a column to the right ("Applicant name   Jane Smith"), a label
+    with its value on the line below, a label with an empty ruled field, a label ending in a
+    colon.  A declaration paragraph and "Signature" / "Date" labels end it."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Form {seed}")
+    sheet.heading(1, rng.choice(("Application for ", "Request for ", "Registration of "))
+                     + rng.choice(("a Licence", "Planning Permission", "a Grant", "Business Rates Relief")),
+                  numbered=False)
+    sheet.paragraph((1, 2))
+    fields = [("Applicant name", lambda: rng.choice(_PEOPLE)), ("Date of birth", lambda: _date(rng, True)),
+              ("Email address", lambda: f"{rng.choice(_PEOPLE).split()[0].lower()}@example.org"),
+              ("Telephone", lambda: f"0{rng.randint(1000, 9999)} {rng.randint(100000, 999999)}"),
+              ("Address", lambda: rng.choice(_STREETS)),
+              ("Postcode", lambda: rng.choice(_TOWNS).split(" ", 1)[1]),
+              ("Reference number", lambda: f"{rng.choice('ABCDEFG')}{rng.randint(10000, 99999)}"),
+              ("Organisation", lambda: rng.choice(_ORGANISATIONS)),
+              ("Position held", lambda: rng.choice(_ROLES)),
+              ("Amount requested", lambda: f"£{rng.randint(500, 50000):,}"),
+              ("Start date", lambda: _date(rng, False)), ("Site address", lambda: rng.choice(_STREETS))]
+    parts = rng.randint(2, 3)
+    value_x = sheet.left + rng.choice((150.0, 170.0, 200.0))
+    for part in range(parts):
+        title = rng.choice(("Applicant details", "Your organisation", "About the project", "Contact details",
+                            "Site information", "Funding"))
+        sheet.heading(2, rng.choice((f"Part {chr(65 + part)} – {title}", f"Section {part + 1}: {title}",
+                                     title)), numbered=False)
+        sheet.paragraph((1, 2))
+        style = rng.choice(("beside", "below", "mixed"))
+        colon = rng.random() < 0.4
+        for label, value in rng.sample(fields, rng.randint(3, 5)):
+            shown = f"{label}:" if colon else label
+            how = style if style != "mixed" else rng.choice(("beside", "below", "empty"))
+            sheet.room(sheet.body * 4)
+            if how == "beside":
+                sheet.canvas.setFont(sheet.regular, sheet.body)
+                sheet.canvas.drawString(value_x, sheet.y, value())
+                sheet.line(shown, sheet.bold, after=0.9)
+            elif how == "below":
+                sheet.line(shown, sheet.bold, after=0.1)
+                sheet.line(value(), sheet.regular, after=0.9)
+            else:
+                sheet.canvas.setLineWidth(0.5)
+                sheet.canvas.line(value_x, sheet.y - 2, sheet.right, sheet.y - 2)
+                sheet.line(shown, sheet.bold, after=1.2)
+        sheet.y -= sheet.body
+    sheet.heading(2, rng.choice(("Declaration", f"Part {chr(65 + parts)} – Declaration")), numbered=False)
+    sheet.paragraph((2, 3))
+    for label in ("Signature", "Date", "Name in capitals")[:rng.randint(2, 3)]:
+        sheet.canvas.setLineWidth(0.5)
+        sheet.canvas.line(value_x, sheet.y - 2, sheet.right, sheet.y - 2)
+        sheet.line(label + (":" if rng.random() < 0.4 else ""), sheet.bold, after=1.4)
+    return sheet.finish()
+
+
+def _date(rng: random.Random, numeric: bool) -> str:
+    if numeric:
+        return f"{rng.randint(1, 28):02d}/{rng.randint(1, 12):02d}/{rng.randint(1950, 2005)}"
+    return f"{rng.randint(1, 28)} {rng.choice(_MONTHS)} {rng.randint(2019, 2025)}"
+
+
+@case("running_titles")
+def running_titles(seed: int) -> GeneratedReport:
+    """A report of three or four pages whose running header (the report's title, bold or not,
+    with the chapter's name on the right in some seeds, or alternating sides on even and odd
+    pages) stands lower than the usual header band (a deep top margin), and whose footer
+    holds the organisation and the title in bold above the page number.  The title is the
+    first page's heading too, in large type; sections follow."""
+    rng = random.Random(seed)
+    title = f"{rng.choice(('Annual', 'Quarterly', 'Regional', 'Technical'))} {title_words(rng, 2)} Report"
+    sheet = _Sheet(rng, seed, title)
+    header_at = rng.uniform(0.115, 0.14) * sheet.height
+    sheet.top = header_at + rng.choice((36.0, 44.0))
+    sheet.y = sheet.height - sheet.top
+    sheet.bottom = 110.0
+    organisation = rng.choice(_ORGANISATIONS)
+    header_font = rng.choice((sheet.bold, sheet.regular, sheet.italic))
+    header_size = rng.choice((sheet.body, sheet.body - 1))
+    alternate = rng.random() < 0.4
+    footer_bold = rng.random() < 0.7
+
+    def draw(s: _Sheet, page: int) -> None:
+        s.canvas.setFont(header_font, header_size)
+        y = s.height - header_at
+        if alternate and page % 2 == 0:
+            s.canvas.drawRightString(s.right, y, title)
+        else:
+            s.canvas.drawString(s.left, y, title)
+        s.canvas.setLineWidth(0.5)
+        s.canvas.line(s.left, y - 4, s.right, y - 4)
+        s.canvas.setFont(s.bold if footer_bold else s.regular, s.body - 0.5)
+        s.canvas.drawString(s.left, s.bottom - 24, f"{organisation} | {title}")
+        s.canvas.setFont(s.regular, s.body - 0.5)
+        s.canvas.drawRightString(s.right, s.bottom - 24, str(page))
+
+    sheet.running.append(draw)
+    sheet.report.header = title
+    sheet.sizes = (rng.choice((20.0, 22.0)), sheet.sizes[0], sheet.sizes[1])
+    sheet.heading(1, title, numbered=False)
+    sheet.paragraph()
+    while sheet.pages < rng.randint(3, 4):
+        sheet.heading(2)
+        sheet.paragraph((3, 5))
+        sheet.paragraph((2, 4))
+        if rng.random() < 0.5:
+            sheet.heading(3)
+            sheet.paragraph((2, 4))
+    return sheet.finish()
+
+
+@case("letter_blocks")
+def letter_blocks(seed: int) -> GeneratedReport:
+    """A letter: a letterhead (the organisation in bold, larger in some seeds, its address
+    right-aligned), the date, the recipient's address block (the name bold in some seeds), a
+    reference line, the salutation, a bold subject line ("Re: ..."), paragraphs under two or
+    three bold body-size headings (the letter's real headings), and a signature block
+    ("Yours sincerely", a bold name, a job title, the organisation)."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Letter {seed}", top=56.0)
+    organisation = rng.choice(_ORGANISATIONS)
+    sheet.line(organisation, sheet.bold, rng.choice((sheet.body, sheet.body + 2, sheet.body + 4)),
+               align="right", after=0.1)
+    telephone = f"Tel 0{rng.randint(1000, 9999)} {rng.randint(100000, 999999)}"
+    for text in (rng.choice(_STREETS), rng.choice(_TOWNS), telephone):
+        sheet.line(text, sheet.regular, sheet.body - 1, align="right", after=0.0)
+    sheet.y -= sheet.body * 2
+    recipient = rng.choice(_PEOPLE)
+    name_font = sheet.bold if rng.random() < 0.5 else sheet.regular
+    sheet.line(recipient, name_font, after=0.0)
+    for text in (rng.choice(_ROLES), rng.choice(_ORGANISATIONS), rng.choice(_STREETS), rng.choice(_TOWNS)):
+        sheet.line(text, after=0.0)
+    sheet.y -= sheet.body
+    sheet.line(_date(rng, False), sheet.bold if rng.random() < 0.3 else sheet.regular, after=0.6)
+    sheet.line(f"Our ref: {rng.choice('ABCDEF')}{rng.choice('GHJK')}/{rng.randint(100, 999)}", after=1.0)
+    sheet.line(f"Dear {rng.choice(('Ms', 'Mr', 'Dr'))} {recipient.split()[-1]},", after=0.6)
+    subject = rng.choice(("Re: ", "Subject: ", "")) + rng.choice((
+        "Application for planning permission at the old mill site", "Your grant application",
+        "Review of the water supply contract", "Outcome of the licence review"))
+    sheet.line(subject, sheet.bold, after=0.6)
+    sheet.sizes = (sheet.body, sheet.body, sheet.body)
+    sheet.paragraph((2, 3))
+    for title in rng.sample(("Background", "Our decision", "What happens next", "Your right to appeal",
+                             "Conditions of the grant"), rng.randint(2, 3)):
+        sheet.heading(1, title, numbered=False)
+        sheet.paragraph((2, 4))
+    sheet.line(rng.choice(("Yours sincerely,", "Yours faithfully,", "Kind regards,")), after=2.5)
+    sheet.line(rng.choice(_PEOPLE), sheet.bold, after=0.0)
+    sheet.line(rng.choice(_ROLES), after=0.0)
+    sheet.line(organisation, after=0.8)
+    if rng.random() < 0.5:
+        sheet.line(f"Enc: {rng.choice(('Site plan', 'Conditions', 'Invoice'))}", after=0.0)
+    return sheet.finish()
+
+
+@case("bold_numbered_items")
+def bold_numbered_items(seed: int) -> GeneratedReport:
+    """Numbered sections ("1 Introduction", "2.1 Scope", larger and bold) holding lists whose
+    items are bold and numbered like sections: a run of one-line items ("1. Improve the
+    survey's coverage") one under the other, or items each followed by their explanation
+    hung under the item's text.  The items are not headings."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Numbered items {seed}")
+    sheet.numbered = True
+    sheet.sizes = (sheet.sizes[0], sheet.sizes[1], sheet.sizes[1])
+    sheet.heading(1)
+    sheet.paragraph()
+    for _ in range(rng.randint(2, 3)):
+        sheet.heading(2)
+        sheet.paragraph((1, 3))
+        style = rng.choice(("1.", "1)", "(1)", "(a)"))
+        hung = rng.random() < 0.5
+        for index in range(rng.randint(3, 5)):
+            number = str(index + 1) if "1" in style else "abcdefg"[index]
+            marker = style.replace("1", number).replace("a", number)
+            item = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(3, 7)))
+            item = rng.choice(_VERB_FIRST) + " " + item
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            sheet.room(sheet.body * 6)
+            sheet.canvas.setFont(sheet.bold, sheet.body)
+            sheet.canvas.drawString(sheet.left, sheet.y, marker)
+            text_x = sheet.left + max(stringWidth(marker, sheet.bold, sheet.body) + 4, 18.0)
+            sheet.canvas.drawString(text_x, sheet.y, item)
+            sheet.y -= sheet.body * 1.3
+            if hung:
+                text = " ".join(sentence(rng) for _ in range(rng.randint(1, 2)))
+                saved = sheet.left
+                sheet.left = text_x
+                sheet.report.paragraphs.append(TruthParagraph(text, False, False))
+                sheet.report.expected_blocks.append(text)
+                sheet.y = draw_paragraph(sheet.canvas, text, sheet.left, sheet.y, sheet.right - sheet.left,
+                                         sheet.regular, sheet.body)
+                sheet.left = saved
+            else:
+                sheet.y -= sheet.body * 0.2
+        sheet.y -= sheet.body * 0.6
+        sheet.paragraph((2, 3))
+    return sheet.finish()
+
+
+_VERB_FIRST = ("Improve", "Reduce", "Publish", "Review", "Extend", "Strengthen", "Simplify", "Agree")
+
+
+@case("cover_callouts")
+def cover_callouts(seed: int) -> GeneratedReport:
+    """A cover page (a large title, the one heading there; a subtitle, the organisation, a
+    date such as "March 2024" and a version line in large type), then pages of sections with
+    pull quotes in large italic or bold type (in quotation marks, an attribution under some)
+    and key figures ("£4.2bn" very large, a larger line under it saying what it counts)."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Cover {seed}")
+    kind = rng.choice(("Strategy", "Review", "Plan"))
+    title = f"{title_words(rng, rng.randint(2, 3))} {kind} {rng.randint(2020, 2030)}"
+    sheet.y = sheet.height * rng.uniform(0.55, 0.7)
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    big = rng.choice((26.0, 28.0, 32.0))
+    while stringWidth(title, sheet.bold, big) > sheet.right - sheet.left:
+        big -= 2
+    sheet.numbered = False
+    sheet.canvas.setFont(sheet.bold, big)
+    sheet.canvas.drawString(sheet.left, sheet.y, title)
+    sheet.report.headings.append(Heading(title, 1, False))
+    sheet.report.expected_blocks.append(f"# {title}")
+    sheet.y -= big * 1.6
+    sheet.line(rng.choice(("Delivering better services for everyone", "Our plan for the next five years",
+                           "Findings and recommendations of the review")),
+               rng.choice((sheet.regular, sheet.italic, sheet.bold)), rng.choice((16.0, 18.0)), after=1.5)
+    sheet.line(rng.choice(_ORGANISATIONS), sheet.regular, rng.choice((13.0, 14.0)), after=0.3)
+    sheet.line(rng.choice((f"{rng.choice(_MONTHS)} {rng.randint(2019, 2025)}", _date(rng, False))),
+               sheet.regular, rng.choice((13.0, 14.0)), after=0.3)
+    if rng.random() < 0.5:
+        sheet.line(f"Version {rng.randint(1, 3)}.{rng.randint(0, 9)}", sheet.regular, 12.0)
+    sheet.new_page()
+    for index in range(rng.randint(3, 4)):
+        level = 2 if index == 0 or rng.random() < 0.6 else 3
+        sheet.heading(level, size=sheet.sizes[level - 2])
+        sheet.paragraph()
+        if rng.random() < 0.6:
+            quote = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(5, 9)))
+            mark = rng.choice((("“", "”"), ('"', '"')))
+            size = rng.choice((13.0, 14.0, 16.0))
+            sheet.y -= size * 0.5
+            sheet.line(f"{mark[0]}{quote[0].upper()}{quote[1:]}{mark[1]}",
+                       rng.choice((sheet.italic, sheet.bold_italic, sheet.bold)), size, x=sheet.left + 20,
+                       after=0.3)
+            if rng.random() < 0.6:
+                sheet.line(f"– {rng.choice(_PEOPLE)}, {rng.choice(_ROLES)}", sheet.bold, sheet.body,
+                           x=sheet.left + 20,
+                           after=1.0)
+        else:
+            figure = rng.choice((f"£{rng.randint(1, 9)}.{rng.randint(1, 9)}bn", f"{rng.randint(10, 99)}%",
+                                 f"{rng.randint(2, 900)}k", f"£{rng.randint(10, 500)}m"))
+            sheet.y -= 10
+            sheet.line(figure, sheet.bold, rng.choice((24.0, 28.0, 32.0)), x=sheet.left + 20, after=0.2)
+            sheet.line(rng.choice(("of customers were satisfied", "invested in new assets",
+                                   "homes connected to the network", "saved through the programme")),
+                       sheet.regular, rng.choice((12.0, 13.0, 14.0)), x=sheet.left + 20, after=1.0)
+        sheet.paragraph()
+    return sheet.finish()
+
+
+@case("chart_labels")
+def chart_labels(seed: int) -> GeneratedReport:
+    """Sections with a bar chart drawn as vector graphics and text, its text in a font larger
+    than the body or bold (charts scaled into the page): a title above ("Figure 2: ..."
+    or an unnumbered one), an axis title, value labels on the axis, category labels under
+    the bars, a legend of coloured keys with series names one under another, value labels
+    over the bars; a source line under the chart."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Chart {seed}")
+    sheet.heading(1)
+    sheet.paragraph()
+    for number in range(1, rng.randint(2, 3) + 1):
+        sheet.heading(2)
+        sheet.paragraph()
+        size = rng.choice((sheet.body + 1, sheet.body + 2, sheet.body + 3))
+        label_font = rng.choice((sheet.regular, sheet.bold))
+        sheet.room(260)
+        if rng.random() < 0.5:
+            title = _caption_text(rng, "Figure", number)
+        else:
+            title = f"{rng.choice(_WORDS).capitalize()} by region, {rng.choice(('£m', 'thousands', '%'))}"
+        sheet.line(title, sheet.bold, size, after=0.6)
+        categories = rng.sample(_LABELS, rng.randint(3, 5))
+        series = rng.sample(("2022", "2023", "2024", "Target", "Actual", "Forecast"), rng.randint(2, 3))
+        top = sheet.y
+        plot_left, plot_bottom, plot_height = sheet.left + 40, top - 170, 150
+        canvas = sheet.canvas
+        canvas.setFont(label_font, size)
+        canvas.drawString(sheet.left, top - 8, rng.choice(("£ million", "Thousands", "Per cent")))
+        high = rng.choice((50, 100, 200, 500))
+        for tick in range(5):
+            y = plot_bottom + plot_height * tick / 4
+            canvas.setFont(sheet.regular, size)
+            canvas.drawRightString(plot_left - 6, y - size * 0.3, f"{high * tick // 4}")
+            canvas.setLineWidth(0.3)
+            canvas.line(plot_left, y, plot_left + 300, y)
+        group = 300 / len(categories)
+        bar = group * 0.7 / len(series)
+        for c, category in enumerate(categories):
+            x = plot_left + c * group + group * 0.15
+            for s, _ in enumerate(series):
+                value = rng.uniform(0.1, 1.0)
+                canvas.setFillGray(0.2 + 0.25 * s)
+                canvas.rect(x + s * bar, plot_bottom, bar * 0.9, plot_height * value, fill=1, stroke=0)
+                canvas.setFillGray(0)
+                if rng.random() < 0.3:
+                    canvas.setFont(sheet.regular, size - 1)
+                    canvas.drawCentredString(x + s * bar + bar * 0.45, plot_bottom + plot_height * value + 2,
+                                             f"{high * value:.0f}")
+            canvas.setFont(label_font, size)
+            canvas.drawCentredString(plot_left + c * group + group / 2, plot_bottom - size * 1.4, category)
+        for s, name in enumerate(series):
+            y = top - 30 - s * size * 1.8
+            canvas.setFillGray(0.2 + 0.25 * s)
+            canvas.rect(plot_left + 320, y - 1, 8, 8, fill=1, stroke=0)
+            canvas.setFillGray(0)
+            canvas.setFont(label_font, size)
+            canvas.drawString(plot_left + 334, y, name)
+        sheet.y = plot_bottom - size * 3.2
+        sheet.line(f"Source: {rng.choice(_ORGANISATIONS)}", rng.choice((sheet.italic, sheet.bold)),
+                   sheet.body - 1,
+                   after=1.0)
+        sheet.paragraph()
+    return sheet.finish()
+
+
+@case("paper_front_matter")
+def paper_front_matter(seed: int) -> GeneratedReport:
+    """A paper's first page: the title (large, bold, the first heading), then its front matter
+    set larger than the body or bold: the authors' names with affiliation marks, the
+    affiliations (italic in some seeds), an e-mail line, a "Received: ..." date line; an
+    "Abstract" heading and its paragraph, a bold "Keywords:" line; then numbered sections
+    ("1 Introduction") with their text."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Paper {seed}")
+    title = f"{title_words(rng, rng.randint(3, 5))} for {title_words(rng, 2)}"
+    sheet.sizes = (rng.choice((16.0, 17.0, 18.0)), sheet.sizes[1], sheet.sizes[2])
+    sheet.heading(1, title, numbered=False)
+    people = rng.sample(_PEOPLE, rng.randint(2, 4))
+    names = [f"{name}{rng.randint(1, 2)}" for name in people]
+    author_size = rng.choice((sheet.body + 1, sheet.body + 2, 12.0))
+    sheet.line(", ".join(names[:-1]) + f" and {names[-1]}", rng.choice((sheet.regular, sheet.bold)),
+               author_size, after=0.3)
+    for number in (1, 2):
+        unit = rng.choice(("Department of", "School of", "Institute for"))
+        place = rng.choice(("University of Northfield", "Easton College", "Westbury Institute"))
+        sheet.line(f"{number} {unit} {rng.choice(_WORDS).capitalize()}, {place}",
+                   rng.choice((sheet.italic, sheet.regular)), sheet.body, after=0.0)
+    sheet.line(", ".join(f"{p.split()[0].lower()}.{p.split()[-1].lower().replace(chr(39), '')}@example.ac.uk"
+                         for p in people[:2]), sheet.regular, sheet.body - 1, after=0.3)
+    sheet.line(f"Received: {_date(rng, False)}; accepted: {_date(rng, False)}", sheet.regular,
+               sheet.body - 1, after=1.0)
+    sheet.numbered = False
+    sheet.heading(2, "Abstract", numbered=False,
+                  size=rng.choice((sheet.body, sheet.body + 1, sheet.sizes[1])))
+    sheet.paragraph((4, 6))
+    sheet.line("Keywords: " + ", ".join(rng.sample(_WORDS, rng.randint(3, 5))), sheet.bold, sheet.body,
+               after=1.0)
+    sheet.numbered = True
+    for title in ("Introduction", "Related Work", "Method", "Results")[:rng.randint(2, 4)]:
+        sheet.heading(1, title, size=sheet.sizes[1])  # (numbered "1", "2": the title is unnumbered)
+        sheet.paragraph((3, 5))
+        if rng.random() < 0.4:
+            sheet.heading(2, size=sheet.sizes[2])
+            sheet.paragraph((2, 4))
+    return sheet.finish()

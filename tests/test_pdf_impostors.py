@@ -1,0 +1,209 @@
+"""Lines real documents set like headings that are not sections (issue 32's heading
+precision), one test per rule of extractors/pdf_structure.py, each on a small PDF drawn here
+with a real heading or two beside the impostors (so a rule that drops both fails too).  The
+classes of tests/pdf_cases.py (``captions_notes``, ``lead_ins``, ...) are where the rules were
+tuned; these pin each rule down."""
+
+from __future__ import annotations
+
+from tests.test_pdf_structure import SENTENCES, make_pdf, markdown_of, paragraph
+
+TEXT = " ".join(SENTENCES[:3])
+MORE = " ".join(SENTENCES[3:])
+
+
+def headings_of(markdown: str) -> list[str]:
+    return [line.lstrip("#").strip() for line in markdown.split("\n") if line.startswith("#")]
+
+
+def blocks_of(markdown: str) -> list[str]:
+    return [" ".join(block.split()) for block in markdown.split("\n\n") if block.strip()]
+
+
+def test_captions_and_notes_are_not_headings():
+    """A caption numbered "A4" or a "Graph" caption, and a "Source:" line, set bold at the
+    body's size with text under them."""
+    body1, after1 = paragraph(110, TEXT)
+    body2, after2 = paragraph(after1 + 40, MORE)
+    body3, after3 = paragraph(after2 + 40, TEXT)
+    body4, _ = paragraph(after3 + 40, MORE)
+    data = make_pdf([
+        (72, 72, "Regional results", 16, "Helvetica-Bold"),
+        *body1,
+        (72, after1 + 16, "Table A4 Output by region and sector", 10, "Helvetica-Bold"),
+        *body2,
+        (72, after2 + 16, "Graph 3 - Output by quarter", 10, "Helvetica-Bold"),
+        *body3,
+        (72, after3 + 16, "Source: Office for National Statistics, Labour Force Survey", 10,
+         "Helvetica-Bold"),
+        *body4,
+    ])
+    assert headings_of(markdown_of(data)) == ["Regional results"]
+
+
+def test_dates_letter_fields_quotes_key_figures_and_lower_case_lines_are_not_headings():
+    top = 110.0
+    lines: list[tuple] = [(72, 60, "Village Hall Annual Report", 22, "Helvetica-Bold")]
+    impostors = [("12 May 2024", 13, "Helvetica"),
+                 ("Re: Application for the new village hall", 10, "Helvetica-Bold"),
+                 ("\u201cThe hall has never been busier\u201d", 14, "Helvetica-BoldOblique"),
+                 ("3.6 GW", 28, "Helvetica-Bold"),
+                 ("of new wind capacity", 13, "Helvetica"),
+                 ("Outlook", 14, "Helvetica-Bold")]
+    for text, size, font in impostors:
+        lines.append((72, top, text, size, font))
+        body, top = paragraph(top + size + 8, SENTENCES[len(lines) % 6])
+        lines += body
+        top += 14
+    assert top < 740
+    assert headings_of(markdown_of(make_pdf(lines))) == ["Village Hall Annual Report", "Outlook"]
+
+
+def test_a_bold_lead_in_runs_into_its_paragraph():
+    """A bold term with its text a tab to the right on the same baseline (the text's other
+    lines hung at the tab), and a bold line that fills the measure and runs on into regular
+    text: each one paragraph, no heading."""
+    term_text, after1 = paragraph(110, TEXT, x=180, width_chars=60)
+    lead = "Maintenance costs rose sharply across every building the association manages"
+    rest, after2 = paragraph(after1 + 32, MORE)
+    data = make_pdf([
+        (72, 72, "Annual review", 16, "Helvetica-Bold"),
+        (72, 110, "Objective", 10, "Helvetica-Bold"),
+        *term_text,
+        (72, after1 + 20, lead, 10, "Helvetica-Bold"),
+        *rest,
+        (72, after2 + 20, "Outlook", 14, "Helvetica-Bold"),
+        *paragraph(after2 + 40, TEXT)[0],
+    ])
+    markdown = markdown_of(data)
+    assert headings_of(markdown) == ["Annual review", "Outlook"]
+    blocks = blocks_of(markdown)
+    assert f"Objective {TEXT}" in blocks
+    assert f"{lead} {MORE}" in blocks
+
+
+def test_short_bold_lines_one_after_another_are_form_labels():
+    body1, after1 = paragraph(110, TEXT)
+    labels = ["Position held", "Start date", "Signature"]
+    data = make_pdf([
+        (72, 72, "Applicant details", 16, "Helvetica-Bold"),
+        *body1,
+        *[(72, after1 + 20 + 26 * i, label, 10, "Helvetica-Bold") for i, label in enumerate(labels)],
+        (72, after1 + 110, "Declaration", 16, "Helvetica-Bold"),
+        *paragraph(after1 + 134, MORE)[0],
+    ])
+    assert headings_of(markdown_of(data)) == ["Applicant details", "Declaration"]
+
+
+def test_bold_numbered_items_are_a_list_not_sections():
+    """Items numbered "1." one under the other, and items "(a)" whose explanation hangs under
+    their text, among numbered sections whose text starts at the margin."""
+    body1, after1 = paragraph(100, TEXT)
+    items = ["Improve the survey of members", "Publish the accounts each quarter", "Review the lease"]
+    top = after1 + 14
+    lines: list[tuple] = [(72, 72, "1 Introduction", 16, "Helvetica-Bold"), *body1]
+    for number, item in enumerate(items, start=1):
+        lines.append((72, top, f"{number}. {item}", 10, "Helvetica-Bold"))
+        top += 13
+    body2, top = paragraph(top + 10, MORE)
+    lines += [*body2, (72, top + 16, "2 Methods", 16, "Helvetica-Bold")]
+    body3, top = paragraph(top + 40, TEXT)
+    lines += body3
+    for letter, item in zip("ab", ("Extend the opening hours", "Reduce the heating costs"), strict=True):
+        lines += [(72, top + 10, f"({letter})", 10, "Helvetica-Bold"),
+                  (92, top + 10, item, 10, "Helvetica-Bold")]
+        hung, top = paragraph(top + 23, SENTENCES[4], x=92, width_chars=80)
+        lines += hung
+    body4, _ = paragraph(top + 12, MORE)
+    markdown = markdown_of(make_pdf(lines + body4))
+    assert headings_of(markdown) == ["1 Introduction", "2 Methods"]
+
+
+def test_a_name_over_an_address_is_not_a_heading():
+    """A letterhead: the organisation in large bold type, its address under it."""
+    address = ["4 Mill Lane", "Easton EA4 9QP", "Tel 01234 567890"]
+    body1, after1 = paragraph(170, TEXT)
+    data = make_pdf([
+        (380, 60, "Northfield Water plc", 14, "Helvetica-Bold"),
+        *[(380, 80 + 11 * i, line, 9) for i, line in enumerate(address)],
+        (72, 150, "Dear Ms Smith,", 10),
+        *body1,
+        (72, after1 + 16, "Our decision", 10, "Helvetica-Bold"),
+        *paragraph(after1 + 32, MORE)[0],
+    ])
+    assert headings_of(markdown_of(data)) == ["Our decision"]
+
+
+def test_a_line_over_a_bare_figure_is_a_label():
+    """A chart's title over its axis title over the top of its scale, set larger than the body."""
+    body1, after1 = paragraph(110, TEXT)
+    body2, after2 = paragraph(after1 + 104, MORE)
+    data = make_pdf([
+        (72, 72, "Membership", 16, "Helvetica-Bold"),
+        *body1,
+        (72, after1 + 28, "Members by age group", 13, "Helvetica-Bold"),
+        (72, after1 + 54, "Per cent", 13),
+        (72, after1 + 80, "100", 10),
+        *body2,
+        (72, after2 + 20, "Outlook", 16, "Helvetica-Bold"),
+        *paragraph(after2 + 44, TEXT)[0],
+    ])
+    assert headings_of(markdown_of(data)) == ["Membership", "Outlook"]
+
+
+def test_a_cover_page_keeps_only_its_title():
+    """A cover's subtitle and organisation are set large too; the sections after the cover
+    keep their headings."""
+    cover = [(72, 300, "Village Hall Strategy 2030", 28, "Helvetica-Bold"),
+             (72, 350, "Our plan for the next five years", 16),
+             (72, 390, "Riverside Community Association", 13)]
+    body1, after1 = paragraph(100, TEXT)
+    body2, _ = paragraph(after1 + 40, MORE)
+    data = make_pdf(cover, [(72, 72, "Introduction", 16, "Helvetica-Bold"), *body1,
+                            (72, after1 + 16, "Scope", 13, "Helvetica-Bold"), *body2])
+    assert headings_of(markdown_of(data)) == ["Village Hall Strategy 2030", "Introduction", "Scope"]
+
+
+def test_a_running_header_below_the_header_band_leaves_the_body():
+    """A deep top margin puts the running header (the report's title, bold) below the band
+    where headers are looked for: it is the first line of every page, at the same height."""
+    header = (72, 100, "Riverside Annual Report 2024", 10, "Helvetica-Bold")
+    pages = []
+    for number in range(3):
+        body1, after1 = paragraph(160, TEXT)
+        body2, _ = paragraph(after1 + 40, MORE)
+        pages.append([header, (72, 130, f"Section {number + 1}", 16, "Helvetica-Bold"), *body1,
+                      (72, after1 + 16, f"Details {number + 1}", 13, "Helvetica-Bold"), *body2])
+    markdown = markdown_of(make_pdf(*pages))
+    assert "Riverside Annual Report 2024" not in markdown
+    assert headings_of(markdown) == [f"{kind} {n}" for n in (1, 2, 3) for kind in ("Section", "Details")]
+
+
+def test_an_item_number_is_not_the_first_word_of_a_title():
+    """The lower-case rule looks past a section's or an item's number: "(a) Methods" may title
+    a section; words that start lower case do not."""
+    from extractors.pdf_structure import _titled
+
+    assert _titled("(a) Methods") and _titled("b) Results of the survey") and _titled("eBay sellers")
+    assert not _titled("of customers were satisfied") and not _titled("£ million")
+
+
+def test_a_papers_front_matter_is_not_headings():
+    """Under a paper's title: its authors in larger type and an affiliation in italic (both
+    over short lines, not text), then the abstract; a bold "Keywords:" line after it."""
+    abstract, after1 = paragraph(196, TEXT)
+    body, _ = paragraph(after1 + 60, MORE)
+    data = make_pdf([
+        (72, 60, "Heating Village Halls with Heat Pumps", 18, "Helvetica-Bold"),
+        (72, 90, "Jane Smith1, Ahmed Khan2 and Maria Lopez1", 12),
+        (72, 110, "1 Department of Physics, University of Northfield", 10, "Helvetica-Oblique"),
+        (72, 124, "2 School of Engineering, Easton College", 10, "Helvetica-Oblique"),
+        (72, 140, "jane.smith@example.ac.uk", 9),
+        (72, 172, "Abstract", 12, "Helvetica-Bold"),
+        *abstract,
+        (72, after1 + 12, "Keywords: heat pumps, village halls, energy", 10, "Helvetica-Bold"),
+        (72, after1 + 36, "1 Introduction", 14, "Helvetica-Bold"),
+        *body,
+    ])
+    assert headings_of(markdown_of(data)) == ["Heating Village Halls with Heat Pumps", "Abstract",
+                                              "1 Introduction"]
