@@ -157,8 +157,13 @@ ENCODINGS = ("abs", "for")
 LENGTHS = ("inline", "table")
 COMPRESSIONS = ("none", "pglz", "lz4")
 
-#: Optional terms probed one at a time before the rest (bm25_blocks_search.sql, lead passes).
-LEADS = 2
+#: Cut terms the candidates are completed in one at a time, largest rest first, dropping those
+#: that fall below theta after each (bm25_blocks_search.sql, lead passes); the rest by probes.
+LEADS = 3
+
+#: Rounds over the champions (with champions; bm25_blocks_search.sql): the first :depth1 blocks
+#: of each term, then those above the level its theta sets, then (a third) all of them.
+ROUNDS = 3
 
 _SQL = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("sql")),
@@ -385,7 +390,7 @@ def baseline_bytes(engine: Engine) -> int:
 def statement(v: Variant) -> str:
     return _SQL.get_template("bm25_blocks_search.sql").render(
         table=v.table, top=v.top, champions=bool(v.champions), enc=v.enc, lengths=v.lengths,
-        leads=LEADS)
+        block=v.block, rounds=ROUNDS, leads=LEADS)
 
 
 #: The exact scorer: every posting of the query's terms, scored as the service scores them.
@@ -433,19 +438,23 @@ def agrees(got: list[tuple[int, float]], exact: list[tuple[int, float]], toleran
 class Settings:
     """The search's knobs (bm25_blocks_search.sql): blocks per term of the first pass without
     champions, chunks completed for theta, MaxScore's share of theta, champion blocks per term
-    of the first of the two passes."""
+    of the first round, how many times what a round reads of a term's champions its whole list
+    may hold to be read in full instead, and how many times a term's blocks the candidates must
+    outnumber to be completed in it by a merge instead of probes."""
 
     seeds: int = 8
     probe: int = 100
     share: float = 0.7
     depth1: int = 4
+    whole: float = 4.0
+    merge: float = 6.0
 
 
 def bind(tenant: str, terms: list[str], k: int, settings: Settings = Settings()) -> dict[str, object]:
     """The statement's parameters (the exact scorer's too: it ignores the search's)."""
     return {"tenant": tenant, "terms": terms, "k": k, "k1": DEFAULTS.k1, "b": DEFAULTS.b,
             "seeds": settings.seeds, "probe": settings.probe, "share": settings.share,
-            "depth1": settings.depth1}
+            "depth1": settings.depth1, "whole": settings.whole, "merge": settings.merge}
 
 
 Answer = list[tuple[int, float]]
@@ -487,10 +496,16 @@ def _service(tenant: str) -> System:
     return service
 
 
+#: Planned once per connection, as the service plans its BM25 statement (indexing/search.py):
+#: planning this statement afresh costs about as much as a first-round answer (~4.7 ms, measured).
+_GENERIC_PLAN = text("SELECT set_config('plan_cache_mode', 'force_generic_plan', true)")
+
+
 def _blocks(tenant: str, v: Variant, settings: Settings) -> System:
     sql = text(statement(v))
 
     def blocks(conn: Connection, query: str) -> Answer:
+        conn.execute(_GENERIC_PLAN)
         return [(r.chunk_id, r.score) for r in conn.execute(sql, bind(tenant, analyze(query), 10, settings))]
     return blocks
 
@@ -558,15 +573,21 @@ def main() -> None:
                              "(1: MaxScore's split; less makes more terms essential: decoded "
                              "instead of probed)")
     parser.add_argument("--depth1", type=int, default=defaults.depth1,
-                        help="champion blocks per term the first pass reads (then all of them "
-                             "unless it proved its answer)")
+                        help="champion blocks per term the first round reads (then, unless it "
+                             "proved its answer, those above the level its theta sets)")
+    parser.add_argument("--whole", type=float, default=defaults.whole,
+                        help="a term whose list is at most this many times what a round reads "
+                             "of its champions is read in full")
+    parser.add_argument("--merge", type=float, default=defaults.merge,
+                        help="candidates are completed in a term by a merge over its blocks "
+                             "(else by probes) when they are more than this many times its blocks")
     parser.add_argument("--rebuild", action="store_true", help="rebuild block tables that exist")
     parser.add_argument("--no-baseline", action="store_true", help="skip today's pagemill BM25")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the report to FILE")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
     variants = [Variant.parse(s) for s in args.variants.split(",")]
-    settings = Settings(args.seeds, args.probe, args.share, args.depth1)
+    settings = Settings(args.seeds, args.probe, args.share, args.depth1, args.whole, args.merge)
     run(Path(args.home), args.chunks, variants, args.queries, args.warmup, settings,
         args.rebuild, not args.no_baseline, args.json)
 

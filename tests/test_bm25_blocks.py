@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sqlalchemy import Engine, text
 
-from bench.bm25_blocks import EXACT, Settings, Variant, agrees, bind, build, statement
+from bench.bm25_blocks import EXACT, LEADS, ROUNDS, Settings, Variant, agrees, bind, build, statement
 from indexing.analyzer import analyze
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS
@@ -66,34 +66,50 @@ def _corpus(engine: Engine, tenant: str) -> None:
         replace_documents(conn, writes, k1=DEFAULTS.k1, b=DEFAULTS.b)
 
 
+def _paths(rendered: str, v: Variant) -> str:
+    """The same statement ending in what each path did instead of the answer."""
+    third = ("NOT (SELECT v FROM proven1) AND NOT (SELECT v FROM proven2)"
+             if v.champions and ROUNDS > 2 else "false")
+    merged = " + ".join(f"(SELECT count(*) FROM touched{i})" for i in range(1, LEADS + 1))
+    probed = " + ".join(f"(SELECT count(*) FROM need{i} WHERE NOT (SELECT v FROM merge{i}))"
+                        for i in range(1, LEADS + 1))
+    return rendered[:rendered.rindex("SELECT chunk_id, score FROM answer")] + f"""
+        SELECT (SELECT count(*) FROM rests WHERE cut) AS cut, (SELECT v FROM proven1) AS proven,
+               {third} AS third, (SELECT count(*) FROM rests WHERE depth IS NOT NULL AND NOT cut) AS whole,
+               (SELECT count(*) FROM essential) AS essential, (SELECT count(*) FROM partial) AS unseen,
+               (SELECT count(*) FROM led0) - (SELECT count(*) FROM led{LEADS}) AS dropped,
+               {merged} AS merged, {probed} AS probed"""
+
+
 @pytest.mark.parametrize("spec", ["abs-inline-4-c8", "for-table-4-c8", "abs-inline-4"])
 def test_block_search_is_exact(engine: Engine, tenant: str, spec: str) -> None:
-    """Tiny blocks and champion lists, so that every path runs: cut terms, the second pass,
-    essential blocks and the sweep, lead passes, probes; each query at several settings."""
+    """Tiny blocks and champion lists, so that every path runs: cut terms, the level round and
+    the third, lists read whole instead of their champions, essential blocks and the sweep,
+    lead passes by probes and by merges, probes; each query at several settings."""
     _corpus(engine, tenant)
     variant = Variant.parse(spec)
     build(engine, tenant, variant, rebuild=True)
     rendered = statement(variant)
     sql = text(rendered)
-    # The same statement ending in what each path did instead of the answer.
-    paths = text(rendered[:rendered.rindex("SELECT chunk_id, score FROM answer")] + """
-        SELECT (SELECT count(*) FROM rests WHERE cut) AS cut, (SELECT v FROM proven1) AS proven,
-               (SELECT count(*) FROM essential) AS essential, (SELECT count(*) FROM partial) AS unseen,
-               (SELECT count(*) FROM led0) - (SELECT count(*) FROM led2) AS dropped""")
-    taken = {"cut": 0, "unproven": 0, "essential": 0, "unseen": 0, "dropped": 0}
+    paths = text(_paths(rendered, variant))
+    taken = {"cut": 0, "unproven": 0, "essential": 0, "unseen": 0, "dropped": 0, "merged": 0, "probed": 0}
+    if variant.champions:
+        taken |= {"third": 0, "whole": 0}
     rng = random.Random(9)
     queries = [[VOCAB[min(int(rng.paretovariate(0.7)) - 1, len(VOCAB) - 1)]
                 for _ in range(rng.randint(1, 5))] for _ in range(40)] + [["w0", "w0", "w1"], ["nope"]]
+    # (seeds, probe, share, depth1, whole, merge): merge 0 completes every pass by a merge,
+    # 1e9 none; whole 0 reads no champion term in full.
+    settings_tried = (Settings(2, 3, 1.0, 1, 0.0, 0.0), Settings(1, 1, 0.5, 2, 4.0, 1e9),
+                      Settings(3, 20, 0.7, 1, 2.0, 0.5), Settings(2, 2, 1.0, 1, 0.0, 1e9))
     with engine.connect() as conn:
         for words in queries:
             terms = analyze(" ".join(words))
             exact = [(r.chunk_id, r.score) for r in conn.execute(EXACT, bind(tenant, terms, 10))]
-            for settings in (Settings(2, 3, 1.0, 1), Settings(1, 1, 0.5, 2), Settings(3, 20, 0.7, 1)):
+            for settings in settings_tried:
                 got = [(r.chunk_id, r.score) for r in conn.execute(sql, bind(tenant, terms, 10, settings))]
                 assert agrees(got, exact), (words, settings, got, exact)
                 did = conn.execute(paths, bind(tenant, terms, 10, settings)).one()
-                for key, value in (("cut", did.cut), ("unproven", not did.proven),
-                                   ("essential", did.essential), ("unseen", did.unseen),
-                                   ("dropped", did.dropped)):
-                    taken[key] += bool(value)
+                for key in taken:
+                    taken[key] += bool(not did.proven if key == "unproven" else getattr(did, key))
     assert all(taken.values()), taken
