@@ -221,6 +221,22 @@ class Variant:
         """The champions: each term's best postings in impact order, in blocks."""
         return f"{self.table}_top{self.champions}"
 
+    @property
+    def delta(self) -> str:
+        """The postings of the chunks written since the blocks were built (the design's delta)."""
+        return f"{self.table}_delta"
+
+    @property
+    def dead(self) -> str:
+        """Tombstones: chunks in the blocks deleted since they were built."""
+        return f"{self.table}_dead"
+
+    @property
+    def writes(self) -> bool:
+        """Whether the search reads the delta and the tombstones (only with lengths inline: the
+        lengths table holds the chunks of the build alone)."""
+        return self.lengths == "inline"
+
 
 #: The per-chunk lengths of the 'table' variants (chunk_id, length), instead of one per posting.
 _LENGTHS = ["DROP TABLE IF EXISTS bench_bm25_lengths",
@@ -268,6 +284,37 @@ def _columns(v: Variant) -> str:
     ids = "chunk_ids int4[] NOT NULL" if v.enc == "abs" else "offs2 int2[], offs4 int4[]"
     lens = ", lens int2[] NOT NULL" if v.lengths == "inline" else ""
     return f"{ids}, tfs int2[] NOT NULL{lens}"
+
+
+def _write_tables(v: Variant) -> list[str]:
+    """The write side of the design, empty: what the blocks hold is all there is."""
+    return [f"DROP TABLE IF EXISTS {v.delta}", f"DROP TABLE IF EXISTS {v.dead}",
+            f"""CREATE TABLE {v.delta} (term_id bigint NOT NULL, chunk_id bigint NOT NULL,
+                tf int NOT NULL, doc_length int NOT NULL, impact real NOT NULL,
+                PRIMARY KEY (term_id, chunk_id))""",
+            f"CREATE TABLE {v.dead} (chunk_id bigint PRIMARY KEY)"]
+
+
+_MISSING = text("SELECT to_regclass(:t) IS NULL")
+
+#: A new chunk's postings into the delta, as the design's writers put them (format: the delta).
+_TO_DELTA = """INSERT INTO {}
+    SELECT term_id, chunk_id, tf, doc_length, impact FROM bm25_postings WHERE chunk_id > :w
+    ON CONFLICT DO NOTHING"""
+
+#: A deleted chunk of the blocks tombstoned, as the design's writers mark it (format: the table).
+_TOMBSTONE = "INSERT INTO {} SELECT unnest(CAST(:ids AS bigint[])) ON CONFLICT DO NOTHING"
+
+
+def to_delta(conn: Connection, v: Variant, watermark: int) -> int:
+    """The postings of every chunk above ``watermark`` into the delta (the chunks written
+    since the blocks were built from those up to it); how many."""
+    return conn.execute(text(_TO_DELTA.format(v.delta)), {"w": watermark}).rowcount
+
+
+def tombstone(conn: Connection, v: Variant, chunk_ids: list[int]) -> None:
+    """Chunks of the blocks deleted since they were built."""
+    conn.execute(text(_TOMBSTONE.format(v.dead)), {"ids": chunk_ids})
 
 
 def _fill(v: Variant) -> str:
@@ -329,6 +376,11 @@ def build(engine: Engine, tenant: str, v: Variant, rebuild: bool) -> float | Non
         have = set()
     todo = [v.table] if v.table not in have else []
     todo += [v.top] if v.champions and v.top not in have else []
+    with engine.begin() as conn:
+        # Blocks built afresh hold every chunk: the write side starts empty with them.
+        if v.table in todo or conn.execute(_MISSING, {"t": v.delta}).scalar_one():
+            for statement in _write_tables(v):
+                conn.execute(text(statement))
     if not todo:
         return None
     started = time.monotonic()
@@ -371,12 +423,14 @@ def sizes(engine: Engine, v: Variant) -> dict[str, int]:
         top = size(v.top) if v.champions else 0
         heap = conn.execute(text("SELECT pg_table_size(CAST(:t AS regclass))"), {"t": v.table}).scalar_one()
         lengths = size("bench_bm25_lengths") if v.lengths == "table" else 0
+        writes = size(v.delta) + size(v.dead)
         shared = int(conn.execute(text(_SHARED_BYTES)).scalar_one())
         rows, compressed = conn.execute(text(
             f"SELECT count(*), count(*) FILTER (WHERE pg_column_compression(tfs) IS NOT NULL) "
             f"FROM {v.table}")).one()
     return {"blocks": blocks, "heap": int(heap), "champions_bytes": top, "lengths_bytes": lengths,
-            "shared": shared, "total": blocks + top + lengths + shared, "rows": int(rows),
+            "writes_bytes": writes, "shared": shared, "total": blocks + top + lengths + writes + shared,
+            "rows": int(rows),
             "compressed_rows": int(compressed)}
 
 
@@ -390,7 +444,7 @@ def baseline_bytes(engine: Engine) -> int:
 def statement(v: Variant) -> str:
     return _SQL.get_template("bm25_blocks_search.sql").render(
         table=v.table, top=v.top, champions=bool(v.champions), enc=v.enc, lengths=v.lengths,
-        block=v.block, rounds=ROUNDS, leads=LEADS)
+        block=v.block, rounds=ROUNDS, leads=LEADS, writes=v.writes, delta=v.delta, dead=v.dead)
 
 
 #: The exact scorer: every posting of the query's terms, scored as the service scores them.

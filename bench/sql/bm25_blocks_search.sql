@@ -10,7 +10,11 @@
                  (bench_bm25_lengths, one row per chunk);
       block      postings a block holds;
       rounds     rounds over the champions (1: depth1 blocks, 2: those above a level, 3: all);
-      leads      cut terms the candidates are completed in one at a time before the rest.
+      leads      cut terms the candidates are completed in one at a time before the rest;
+      writes     whether the write-side tables are read (lengths 'inline' only): `delta`, the
+                 postings (term_id, chunk_id, tf, doc_length, impact) of the chunks written
+                 since the last merge (ids above its watermark), and `dead` (chunk_id), the
+                 merged chunks deleted since.
 
 Scores are the service's (indexing/sql/macros.sql): bm25_term_score(weight, tf, length, avgdl,
 k1, b) summed over the query's terms, float8 throughout, Lucene's IDF, the query term's count
@@ -51,7 +55,12 @@ Exact: every chunk scoring at least theta is a candidate (seen: its bound holds 
 unseen: it holds an essential term, lies in a hot segment, so all its essential blocks are
 read) and survives every pass (each bound holds its score); at least k chunks score at least
 theta (it is the k-th best exact score of real chunks); a chunk whose computed score is
-incomplete (a pruned block, a dropped candidate) is below theta by those same bounds. -#}
+incomplete (a pruned block, a dropped candidate) is below theta by those same bounds.
+With writes: the delta is read in full in the first pass (a delta chunk is then seen and known
+in every term it holds), tombstoned chunks are dropped from what is seen before theta is taken
+and from the unseen candidates (so theta stays the k-th of live chunks), and every bound still
+holds (a dead posting only loosens a block's or champion list's bound).  N, df and the average
+length are the tenant's current ones (bm25_stats, bm25_terms), as the writers keep them. -#}
 {#- Block `b`'s postings, as select-list columns (chunk_id bigint, tf int[, dl int]): set-
     returning functions in the select list run in lock step without a tuplestore, about twice
     as fast as unnest(a, b, c) in FROM (measured). -#}
@@ -160,11 +169,13 @@ rests{{ n }} AS MATERIALIZED (
     -- champions); the last one's least impact bounds every posting of the term after it.
     LEFT JOIN LATERAL (
         SELECT count(*) AS depth, min(c.min_impact)::float8 AS impact
-        FROM (SELECT t.blk, t.min_impact, lag(t.min_impact) OVER (ORDER BY t.blk) AS above
-              FROM {{ top }} t WHERE t.term_id = w.term_id) c
 {% if n == 1 %}
-        WHERE c.blk < :depth1
-{% elif not whole_list %}
+        FROM {{ top }} c WHERE c.term_id = w.term_id AND c.blk < :depth1
+{% elif whole_list %}
+        FROM {{ top }} c WHERE c.term_id = w.term_id
+{% else %}
+        FROM (SELECT t.min_impact, lag(t.min_impact) OVER (ORDER BY t.blk) AS above
+              FROM {{ top }} t WHERE t.term_id = w.term_id) c
         WHERE c.above IS NULL OR w.w * c.above::float8 * w.drift >= (SELECT level FROM level{{ n }})
 {% endif %}
         HAVING count(*) > 0
@@ -199,7 +210,18 @@ seen{{ n }} AS MATERIALIZED (
         SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, {{ unnest("b") }}
         FROM rests{{ n }} w JOIN {{ table }} b ON b.term_id = w.term_id
         WHERE NOT w.cut
+{% if writes %}
+        UNION ALL
+        -- The newest chunks' postings, every one of each query term: a chunk's postings are
+        -- all in the delta or all in the blocks, so a delta chunk is known in each cut term
+        -- it holds, and the blocks (probes, merges) rightly find it in none.
+        SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+        FROM rests{{ n }} w JOIN {{ delta }} d ON d.term_id = w.term_id
+{% endif %}
     ) w{{ dl_join("w") }}
+{% if writes %}
+    WHERE NOT EXISTS (SELECT 1 FROM {{ dead }} x WHERE x.chunk_id = w.chunk_id)
+{% endif %}
     GROUP BY w.chunk_id
 ),
 seed_exact{{ n }} AS MATERIALIZED (
@@ -270,6 +292,9 @@ partial AS MATERIALIZED (
         WHERE int8range(e.first_chunk, e.last_chunk, '[]') && (SELECT r FROM hot)
     ) w{{ dl_join("w") }}
     WHERE NOT EXISTS (SELECT 1 FROM seen x WHERE x.chunk_id = w.chunk_id)
+{% if writes %}
+      AND NOT EXISTS (SELECT 1 FROM {{ dead }} x WHERE x.chunk_id = w.chunk_id)
+{% endif %}
     GROUP BY w.chunk_id
     HAVING sum({{ part("w.tf", dl("w")) }}) + (SELECT ub FROM optional) >= (SELECT v FROM theta)
 ),
