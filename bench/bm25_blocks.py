@@ -26,11 +26,17 @@ A variant is ``enc-lengths-block[-compression][-c<champions>]``:
         posting of the term left out.
 
 The search (bench/sql/bm25_blocks_search.sql, one statement; its header proves it exact):
-first pass over the champions (4 blocks a term, then all C unless that proved the answer) and
-the full lists of rare terms; theta from the 100 best chunks completed; then block-max
-MaxScore on the chunks never seen, a sweep over chunk-id ranges deciding which blocks of the
-essential terms to decode; candidates completed by probes (key lookup of the one block that can
-hold the chunk + array_position) after two lead passes.
+first pass over the champions in rounds (2 blocks a term; then, unless that proved the answer,
+the blocks above each term's water-filled share of theta; then all C) and the full lists of
+rare terms (and of any term whose list is at most 4x the champion prefix a round would read);
+theta from the 100 best chunks completed; then block-max MaxScore on the chunks never seen, a
+sweep over chunk-id ranges deciding which blocks of the essential terms to decode; candidates
+completed in the 3 cut terms of largest rest one at a time, dropping those that fall below theta
+-- by probes (key lookup of the one block that can hold the chunk + array_position) while few,
+by a merge (the blocks that can hold a candidate, found by one sort, decoded and hash-joined)
+once they outnumber the term's blocks 6x -- the rest by probes.  It reads the design's write
+side too: the delta (``<blocks>_delta``, read in full in the first pass) and the tombstones
+(``<blocks>_dead``, dropped before theta); both empty after a build.
 
 Measured (2026-12-04, this 2-core machine shared with other sessions; 200,000 chunks, 16,344,672
 postings; 200 queries of 2-5 Zipf terms, 50 warm-up; all 200 answers exact for every variant):
@@ -71,6 +77,31 @@ second pass still leaves unproven then decode and probe more).  Next for the ser
 search: complete large candidate sets by decoding the lead term's blocks instead of probing,
 and read champions in today's rounds (deeper only as theta needs) rather than in two fixed
 passes.
+
+The tail fixed (2026-12-04 19:43 UTC, 200k, same corpus rebuilt: 16,346,136 postings; today,
+the statement as it was (bench/sql on main at c760bfa; also planned generically) and as it is
+now, taking turns query by query; 200/200 exact each; machine shared and loaded, so absolute
+times are ~1.3x the 16:42 run's):
+
+    system                              B/posting  p50 ms  p95 ms  p99 ms
+    pagemill-bm25 (today)                   158.9    13.1    39.3    77.1
+    before, planned per query (as it was)    11.4    12.3    48.4   174.8
+    before, planned generically               11.4     8.2    41.7   133.5
+    after (this statement)                   11.4     9.4    29.4    86.8
+
+Where the old tail went (EXPLAIN ANALYZE of the slowest queries): terms just above C
+("t4 t152 t313 t423 t30": t423 has 4,254 postings, C = 4,096) were cut with a rest as large as
+their weight, so the 20,000 chunks the champions saw all stayed candidates and were probed one
+term at a time (~4 us a probe, ~100-200 ms); reading such lists whole (at most 4x the prefix)
+proves them in the first pass.  Queries of common terms only ("t3 t11 t5 t17 t4") still
+complete 8,000 candidates (their bounds, not theta, keep them: 5,963 reach even the true
+k-th score): the merge passes take them in 30-40 ms where probes took 60-90, and they remain
+the p99 (C deeper, as at 1M, is what shrinks them).  Planning the statement afresh cost ~4.7 ms
+a query: the service forces a generic plan for its BM25 statement, and so does this bench now.
+Screened on the same corpus (one run each, noisy: p99 is the 2nd slowest of 200): whole 2 / 4 /
+8 gave p99 84 / 56 / 66 ms; merge 1 / 3 / 10 alike but for #128; depth1 2 against 4 0.6-1 ms of
+p50; three rounds against two and three lead passes against five, fewer ms of p95 for ~0.2 ms
+of p50 each.
 
 B/posting counts everything the search reads: blocks (heap + indexes), champions, lengths,
 bm25_terms and bm25_stats (23.5 MB, 1.4 B/posting, most of it bloat from the bulk load's df
@@ -128,8 +159,9 @@ Recommended design for the service (issue 33 item 1):
   (2.6 GB at 200k).  Measured at 200k (``--rebuild``): 25 s for blocks, their key, champions (read
   from today's impact index) and VACUUM ANALYZE; bm25_postings is read whole, so like migration
   0012 it wants a maintenance window (or a build beside the live table, then a switch).
-* Not measured yet: champion upkeep and tombstones in the merge, the search reading a delta
-  (small: one more first-pass source), 1M chunks, tantivy in the same run.
+* Not measured yet: champion upkeep and tombstones in the merge, the search with a non-empty
+  delta at scale (its exactness is tested: tests/test_bm25_blocks.py deletes, replaces and adds
+  documents after a build), the new statement at 1M chunks, tantivy in the same run.
 """
 
 from __future__ import annotations
@@ -499,7 +531,7 @@ class Settings:
     seeds: int = 8
     probe: int = 100
     share: float = 0.7
-    depth1: int = 4
+    depth1: int = 2
     whole: float = 4.0
     merge: float = 6.0
 
