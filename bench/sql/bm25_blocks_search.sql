@@ -131,25 +131,25 @@ weights AS MATERIALIZED (
 {% if n > 1 and not whole_list %}
 {#- Round n's level, from round n-1's theta: a round proves its answer when the rests sum below
     theta, and a term whose best posting adds less than an even share of theta needs none of
-    its postings read for that.  So those terms' bounds are set aside, from the smallest, and
-    the rest of theta (1 % under it, so that a round ending on the same theta still proves it)
-    is shared among the others -- water-filling, as indexing/sql/bm25_level.sql.  Only
-    efficiency rests on the level: every round proves its answer from what it read. #}
+    its postings read for that.  So, taking the cut terms by bound from the smallest, those
+    whose bound times the terms left is within what the smaller ones leave of theta (1 % under
+    it, so that a round ending on the same theta still proves it) are set aside; the first that
+    is not sets the level, its even share of what is left (water-filling, as the service's
+    indexing/sql/bm25_level.sql; the terms set aside are exactly those before it).  None left:
+    no block needs reading.  Only efficiency rests on the level: every round proves its answer
+    from what it read. #}
 level{{ n }} AS MATERIALIZED (
-    SELECT CASE WHEN count(*) FILTER (WHERE NOT x.small) = 0 THEN 'Infinity'::float8
-                ELSE (max(x.budget) - coalesce(sum(x.ub) FILTER (WHERE x.small), 0.0::float8))
-                     / count(*) FILTER (WHERE NOT x.small) END AS level
-    FROM (
-        SELECT u.ub, b.budget,
-               u.ub * (count(*) OVER () - row_number() OVER o + 1)
-                 <= b.budget - coalesce(sum(u.ub) OVER (o ROWS BETWEEN UNBOUNDED PRECEDING
-                                                        AND 1 PRECEDING), 0.0::float8) AS small
-        FROM (SELECT r.w * r.drift * (SELECT max(b.max_impact) FROM {{ table }} b
-                                      WHERE b.term_id = r.term_id)::float8 AS ub
-              FROM rests{{ n - 1 }} r WHERE r.cut AND NOT (SELECT v FROM proven{{ n - 1 }})) u
-        CROSS JOIN (SELECT 0.99::float8 * (SELECT v FROM theta{{ n - 1 }}) AS budget) b
-        WINDOW o AS (ORDER BY u.ub)
-    ) x
+    SELECT coalesce((
+        SELECT (x.budget - x.below) / x.others
+        FROM (SELECT u.ub, 0.99::float8 * (SELECT v FROM theta{{ n - 1 }}) AS budget,
+                     coalesce(sum(u.ub) OVER (ORDER BY u.ub ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                              0.0::float8) AS below,
+                     count(*) OVER () - row_number() OVER (ORDER BY u.ub) + 1 AS others
+              FROM (SELECT r.w * r.drift * (SELECT max(b.max_impact) FROM {{ table }} b
+                                            WHERE b.term_id = r.term_id)::float8 AS ub
+                    FROM rests{{ n - 1 }} r WHERE r.cut AND NOT (SELECT v FROM proven{{ n - 1 }})) u) x
+        WHERE x.ub * x.others > x.budget - x.below
+        ORDER BY x.ub LIMIT 1), 'Infinity'::float8) AS level
 ),
 {% endif %}
 -- Each term: cut (champions, or best blocks, read) or read in full, and its rest (0 when
