@@ -26,11 +26,17 @@ A variant is ``enc-lengths-block[-compression][-c<champions>]``:
         posting of the term left out.
 
 The search (bench/sql/bm25_blocks_search.sql, one statement; its header proves it exact):
-first pass over the champions (4 blocks a term, then all C unless that proved the answer) and
-the full lists of rare terms; theta from the 100 best chunks completed; then block-max
-MaxScore on the chunks never seen, a sweep over chunk-id ranges deciding which blocks of the
-essential terms to decode; candidates completed by probes (key lookup of the one block that can
-hold the chunk + array_position) after two lead passes.
+first pass over the champions in rounds (2 blocks a term; then, unless that proved the answer,
+the blocks above each term's water-filled share of theta; then all C) and the full lists of
+rare terms (and of any term whose list is at most 4x the champion prefix a round would read);
+theta from the 100 best chunks completed; then block-max MaxScore on the chunks never seen, a
+sweep over chunk-id ranges deciding which blocks of the essential terms to decode; candidates
+completed in the 3 cut terms of largest rest one at a time, dropping those that fall below theta
+-- by probes (key lookup of the one block that can hold the chunk + array_position) while few,
+by a merge (the blocks that can hold a candidate, found by one sort, decoded and hash-joined)
+once they outnumber the term's blocks 6x -- the rest by probes.  It reads the design's write
+side too: the delta (``<blocks>_delta``, read in full in the first pass) and the tombstones
+(``<blocks>_dead``, dropped before theta); both empty after a build.
 
 Measured (2026-12-04, this 2-core machine shared with other sessions; 200,000 chunks, 16,344,672
 postings; 200 queries of 2-5 Zipf terms, 50 warm-up; all 200 answers exact for every variant):
@@ -71,6 +77,31 @@ second pass still leaves unproven then decode and probe more).  Next for the ser
 search: complete large candidate sets by decoding the lead term's blocks instead of probing,
 and read champions in today's rounds (deeper only as theta needs) rather than in two fixed
 passes.
+
+The tail fixed (2026-12-04 19:43 UTC, 200k, same corpus rebuilt: 16,346,136 postings; today,
+the statement as it was (bench/sql on main at c760bfa; also planned generically) and as it is
+now, taking turns query by query; 200/200 exact each; machine shared and loaded, so absolute
+times are ~1.3x the 16:42 run's):
+
+    system                              B/posting  p50 ms  p95 ms  p99 ms
+    pagemill-bm25 (today)                   158.9    13.1    39.3    77.1
+    before, planned per query (as it was)    11.4    12.3    48.4   174.8
+    before, planned generically               11.4     8.2    41.7   133.5
+    after (this statement)                   11.4     9.4    29.4    86.8
+
+Where the old tail went (EXPLAIN ANALYZE of the slowest queries): terms just above C
+("t4 t152 t313 t423 t30": t423 has 4,254 postings, C = 4,096) were cut with a rest as large as
+their weight, so the 20,000 chunks the champions saw all stayed candidates and were probed one
+term at a time (~4 us a probe, ~100-200 ms); reading such lists whole (at most 4x the prefix)
+proves them in the first pass.  Queries of common terms only ("t3 t11 t5 t17 t4") still
+complete 8,000 candidates (their bounds, not theta, keep them: 5,963 reach even the true
+k-th score): the merge passes take them in 30-40 ms where probes took 60-90, and they remain
+the p99 (C deeper, as at 1M, is what shrinks them).  Planning the statement afresh cost ~4.7 ms
+a query: the service forces a generic plan for its BM25 statement, and so does this bench now.
+Screened on the same corpus (one run each, noisy: p99 is the 2nd slowest of 200): whole 2 / 4 /
+8 gave p99 84 / 56 / 66 ms; merge 1 / 3 / 10 alike but for #128; depth1 2 against 4 0.6-1 ms of
+p50; three rounds against two and three lead passes against five, fewer ms of p95 for ~0.2 ms
+of p50 each.
 
 B/posting counts everything the search reads: blocks (heap + indexes), champions, lengths,
 bm25_terms and bm25_stats (23.5 MB, 1.4 B/posting, most of it bloat from the bulk load's df
@@ -128,8 +159,9 @@ Recommended design for the service (issue 33 item 1):
   (2.6 GB at 200k).  Measured at 200k (``--rebuild``): 25 s for blocks, their key, champions (read
   from today's impact index) and VACUUM ANALYZE; bm25_postings is read whole, so like migration
   0012 it wants a maintenance window (or a build beside the live table, then a switch).
-* Not measured yet: champion upkeep and tombstones in the merge, the search reading a delta
-  (small: one more first-pass source), 1M chunks, tantivy in the same run.
+* Not measured yet: champion upkeep and tombstones in the merge, the search with a non-empty
+  delta at scale (its exactness is tested: tests/test_bm25_blocks.py deletes, replaces and adds
+  documents after a build), the new statement at 1M chunks, tantivy in the same run.
 """
 
 from __future__ import annotations
@@ -157,8 +189,13 @@ ENCODINGS = ("abs", "for")
 LENGTHS = ("inline", "table")
 COMPRESSIONS = ("none", "pglz", "lz4")
 
-#: Optional terms probed one at a time before the rest (bm25_blocks_search.sql, lead passes).
-LEADS = 2
+#: Cut terms the candidates are completed in one at a time, largest rest first, dropping those
+#: that fall below theta after each (bm25_blocks_search.sql, lead passes); the rest by probes.
+LEADS = 3
+
+#: Rounds over the champions (with champions; bm25_blocks_search.sql): the first :depth1 blocks
+#: of each term, then those above the level its theta sets, then (a third) all of them.
+ROUNDS = 3
 
 _SQL = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).with_name("sql")),
@@ -216,6 +253,22 @@ class Variant:
         """The champions: each term's best postings in impact order, in blocks."""
         return f"{self.table}_top{self.champions}"
 
+    @property
+    def delta(self) -> str:
+        """The postings of the chunks written since the blocks were built (the design's delta)."""
+        return f"{self.table}_delta"
+
+    @property
+    def dead(self) -> str:
+        """Tombstones: chunks in the blocks deleted since they were built."""
+        return f"{self.table}_dead"
+
+    @property
+    def writes(self) -> bool:
+        """Whether the search reads the delta and the tombstones (only with lengths inline: the
+        lengths table holds the chunks of the build alone)."""
+        return self.lengths == "inline"
+
 
 #: The per-chunk lengths of the 'table' variants (chunk_id, length), instead of one per posting.
 _LENGTHS = ["DROP TABLE IF EXISTS bench_bm25_lengths",
@@ -263,6 +316,37 @@ def _columns(v: Variant) -> str:
     ids = "chunk_ids int4[] NOT NULL" if v.enc == "abs" else "offs2 int2[], offs4 int4[]"
     lens = ", lens int2[] NOT NULL" if v.lengths == "inline" else ""
     return f"{ids}, tfs int2[] NOT NULL{lens}"
+
+
+def _write_tables(v: Variant) -> list[str]:
+    """The write side of the design, empty: what the blocks hold is all there is."""
+    return [f"DROP TABLE IF EXISTS {v.delta}", f"DROP TABLE IF EXISTS {v.dead}",
+            f"""CREATE TABLE {v.delta} (term_id bigint NOT NULL, chunk_id bigint NOT NULL,
+                tf int NOT NULL, doc_length int NOT NULL, impact real NOT NULL,
+                PRIMARY KEY (term_id, chunk_id))""",
+            f"CREATE TABLE {v.dead} (chunk_id bigint PRIMARY KEY)"]
+
+
+_MISSING = text("SELECT to_regclass(:t) IS NULL")
+
+#: A new chunk's postings into the delta, as the design's writers put them (format: the delta).
+_TO_DELTA = """INSERT INTO {}
+    SELECT term_id, chunk_id, tf, doc_length, impact FROM bm25_postings WHERE chunk_id > :w
+    ON CONFLICT DO NOTHING"""
+
+#: A deleted chunk of the blocks tombstoned, as the design's writers mark it (format: the table).
+_TOMBSTONE = "INSERT INTO {} SELECT unnest(CAST(:ids AS bigint[])) ON CONFLICT DO NOTHING"
+
+
+def to_delta(conn: Connection, v: Variant, watermark: int) -> int:
+    """The postings of every chunk above ``watermark`` into the delta (the chunks written
+    since the blocks were built from those up to it); how many."""
+    return conn.execute(text(_TO_DELTA.format(v.delta)), {"w": watermark}).rowcount
+
+
+def tombstone(conn: Connection, v: Variant, chunk_ids: list[int]) -> None:
+    """Chunks of the blocks deleted since they were built."""
+    conn.execute(text(_TOMBSTONE.format(v.dead)), {"ids": chunk_ids})
 
 
 def _fill(v: Variant) -> str:
@@ -324,6 +408,11 @@ def build(engine: Engine, tenant: str, v: Variant, rebuild: bool) -> float | Non
         have = set()
     todo = [v.table] if v.table not in have else []
     todo += [v.top] if v.champions and v.top not in have else []
+    with engine.begin() as conn:
+        # Blocks built afresh hold every chunk: the write side starts empty with them.
+        if v.table in todo or conn.execute(_MISSING, {"t": v.delta}).scalar_one():
+            for statement in _write_tables(v):
+                conn.execute(text(statement))
     if not todo:
         return None
     started = time.monotonic()
@@ -366,12 +455,14 @@ def sizes(engine: Engine, v: Variant) -> dict[str, int]:
         top = size(v.top) if v.champions else 0
         heap = conn.execute(text("SELECT pg_table_size(CAST(:t AS regclass))"), {"t": v.table}).scalar_one()
         lengths = size("bench_bm25_lengths") if v.lengths == "table" else 0
+        writes = size(v.delta) + size(v.dead)
         shared = int(conn.execute(text(_SHARED_BYTES)).scalar_one())
         rows, compressed = conn.execute(text(
             f"SELECT count(*), count(*) FILTER (WHERE pg_column_compression(tfs) IS NOT NULL) "
             f"FROM {v.table}")).one()
     return {"blocks": blocks, "heap": int(heap), "champions_bytes": top, "lengths_bytes": lengths,
-            "shared": shared, "total": blocks + top + lengths + shared, "rows": int(rows),
+            "writes_bytes": writes, "shared": shared, "total": blocks + top + lengths + writes + shared,
+            "rows": int(rows),
             "compressed_rows": int(compressed)}
 
 
@@ -385,7 +476,7 @@ def baseline_bytes(engine: Engine) -> int:
 def statement(v: Variant) -> str:
     return _SQL.get_template("bm25_blocks_search.sql").render(
         table=v.table, top=v.top, champions=bool(v.champions), enc=v.enc, lengths=v.lengths,
-        leads=LEADS)
+        block=v.block, rounds=ROUNDS, leads=LEADS, writes=v.writes, delta=v.delta, dead=v.dead)
 
 
 #: The exact scorer: every posting of the query's terms, scored as the service scores them.
@@ -433,19 +524,23 @@ def agrees(got: list[tuple[int, float]], exact: list[tuple[int, float]], toleran
 class Settings:
     """The search's knobs (bm25_blocks_search.sql): blocks per term of the first pass without
     champions, chunks completed for theta, MaxScore's share of theta, champion blocks per term
-    of the first of the two passes."""
+    of the first round, how many times what a round reads of a term's champions its whole list
+    may hold to be read in full instead, and how many times a term's blocks the candidates must
+    outnumber to be completed in it by a merge instead of probes."""
 
     seeds: int = 8
     probe: int = 100
     share: float = 0.7
-    depth1: int = 4
+    depth1: int = 2
+    whole: float = 4.0
+    merge: float = 6.0
 
 
 def bind(tenant: str, terms: list[str], k: int, settings: Settings = Settings()) -> dict[str, object]:
     """The statement's parameters (the exact scorer's too: it ignores the search's)."""
     return {"tenant": tenant, "terms": terms, "k": k, "k1": DEFAULTS.k1, "b": DEFAULTS.b,
             "seeds": settings.seeds, "probe": settings.probe, "share": settings.share,
-            "depth1": settings.depth1}
+            "depth1": settings.depth1, "whole": settings.whole, "merge": settings.merge}
 
 
 Answer = list[tuple[int, float]]
@@ -487,10 +582,16 @@ def _service(tenant: str) -> System:
     return service
 
 
+#: Planned once per connection, as the service plans its BM25 statement (indexing/search.py):
+#: planning this statement afresh costs about as much as a first-round answer (~4.7 ms, measured).
+_GENERIC_PLAN = text("SELECT set_config('plan_cache_mode', 'force_generic_plan', true)")
+
+
 def _blocks(tenant: str, v: Variant, settings: Settings) -> System:
     sql = text(statement(v))
 
     def blocks(conn: Connection, query: str) -> Answer:
+        conn.execute(_GENERIC_PLAN)
         return [(r.chunk_id, r.score) for r in conn.execute(sql, bind(tenant, analyze(query), 10, settings))]
     return blocks
 
@@ -558,15 +659,21 @@ def main() -> None:
                              "(1: MaxScore's split; less makes more terms essential: decoded "
                              "instead of probed)")
     parser.add_argument("--depth1", type=int, default=defaults.depth1,
-                        help="champion blocks per term the first pass reads (then all of them "
-                             "unless it proved its answer)")
+                        help="champion blocks per term the first round reads (then, unless it "
+                             "proved its answer, those above the level its theta sets)")
+    parser.add_argument("--whole", type=float, default=defaults.whole,
+                        help="a term whose list is at most this many times what a round reads "
+                             "of its champions is read in full")
+    parser.add_argument("--merge", type=float, default=defaults.merge,
+                        help="candidates are completed in a term by a merge over its blocks "
+                             "(else by probes) when they are more than this many times its blocks")
     parser.add_argument("--rebuild", action="store_true", help="rebuild block tables that exist")
     parser.add_argument("--no-baseline", action="store_true", help="skip today's pagemill BM25")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the report to FILE")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
     variants = [Variant.parse(s) for s in args.variants.split(",")]
-    settings = Settings(args.seeds, args.probe, args.share, args.depth1)
+    settings = Settings(args.seeds, args.probe, args.share, args.depth1, args.whole, args.merge)
     run(Path(args.home), args.chunks, variants, args.queries, args.warmup, settings,
         args.rebuild, not args.no_baseline, args.json)
 
