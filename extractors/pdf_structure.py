@@ -1312,28 +1312,16 @@ def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
     """Heading levels: font sizes (then bold before regular) ranked largest first; where
     headings are numbered, by numbering depth, and the others by the numbered ones' sizes."""
     headings = [d for d in drafts if d.kind == "heading"]
-    # The ladder of levels is made of the sizes headings recur in, on two pages or more: a
-    # cover's or a back page's display sizes, each used once, are one level above it, not
-    # a level each (five sizes of cover type used to push a report's sections to level 4 of 4).
-    # A document with no recurring size (one page, a heading of each kind) ranks them all.
-    pages: dict[float, set[int]] = defaultdict(set)
-    for draft in headings:
-        pages[draft.size].add(draft.page)
-    recurring = {size for size, on in pages.items() if len(on) > 1}
-    # Sizes within 10% of each other are one level (the same style measured on other glyphs).
-    ranks: list[float] = []
-    for size in sorted(recurring or pages, reverse=True):
-        if not ranks or size < 0.9 * ranks[-1]:
-            ranks.append(size)
-
-    def rank(size: float) -> int:
-        if size >= ranks[0] / 0.9:
-            return -1  # above the ladder (a title, a cover)
-        return next((i for i, top in enumerate(ranks) if size >= 0.9 * top), len(ranks))
-
-    keys = sorted({(rank(d.size), not d.bold) for d in headings})
-    for draft in headings:
-        draft.level = min(_MAX_LEVEL, keys.index((rank(draft.size), not draft.bold)) + 1)
+    used = Counter(d.size for d in headings)
+    if _set_levels(headings, _Ladder(set(used))) > _MAX_LEVEL:
+        # More sizes than levels: then the ladder is made of the sizes two headings or more
+        # are set in, and the display sizes used once above it (a cover's, a back page's) are
+        # one level, not a level each (nine sizes of cover type used to push a report's
+        # sections to level 4 of 4).  Sizes within 10% are counted together, as ranked.
+        recurring = {size for size in used
+                     if sum(n for near, n in used.items() if abs(near - size) <= 0.1 * max(near, size)) > 1}
+        if recurring:
+            _set_levels(headings, _Ladder(recurring))
     numbered = [d for d in headings if d.number_depth]
     if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
@@ -1342,6 +1330,31 @@ def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
         base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
         for draft in numbered:
             draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
+
+
+class _Ladder:
+    """Font sizes as levels, largest first; sizes within 10% of each other are one level (the
+    same style measured on other glyphs).  A size above the largest is one level above."""
+
+    def __init__(self, sizes: set[float]) -> None:
+        self.tops: list[float] = []
+        for size in sorted(sizes, reverse=True):
+            if not self.tops or size < 0.9 * self.tops[-1]:
+                self.tops.append(size)
+
+    def rank(self, size: float) -> int:
+        if size >= self.tops[0] / 0.9:
+            return -1
+        return next((i for i, top in enumerate(self.tops) if size >= 0.9 * top), len(self.tops))
+
+
+def _set_levels(headings: list[_Draft], ladder: _Ladder) -> int:
+    """Levels by the ladder's rank, then bold before regular; how many levels that needed
+    (those past _MAX_LEVEL share the last)."""
+    keys = sorted({(ladder.rank(d.size), not d.bold) for d in headings})
+    for draft in headings:
+        draft.level = min(_MAX_LEVEL, keys.index((ladder.rank(draft.size), not draft.bold)) + 1)
+    return len(keys)
 
 
 def _rank_by_numbering(numbered: list[_Draft], others: list[_Draft]) -> None:

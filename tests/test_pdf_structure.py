@@ -120,19 +120,21 @@ def test_numbered_headings_keep_their_depth_under_a_cover_of_many_sizes_and_set_
 
 
 def test_display_sizes_used_once_are_one_level_above_the_headings_that_recur():
-    # A cover's and a back page's display sizes used to be a level each, pushing the sections
-    # down (here to levels 3 and 4).
+    # With more sizes than levels, a cover's and a back page's display sizes used to be a level
+    # each, pushing the sections down (here to the last level, flat).
     pages = [[(72, 72, "Annual Review", 44, "Helvetica-Bold")]]
     for n, (part, topic) in enumerate([("Moorings and berths", "Waiting list"), ("Finances", "Reserves")]):
         body1, after1 = paragraph(150, " ".join(SENTENCES[n:n + 3]))
         body2, _ = paragraph(after1 + 34, " ".join(SENTENCES[n + 1:n + 4]))
         pages.append([(72, 120, part, 18, "Helvetica-Bold"), *body1,
                       (72, after1 + 12, topic, 13, "Helvetica-Bold"), *body2])
-    back, _ = paragraph(150, " ".join(SENTENCES[2:5]))
-    pages.append([(72, 100, "Contact the Trust", 30, "Helvetica-Bold"), *back])
+    back1, after1 = paragraph(150, " ".join(SENTENCES[2:5]))
+    back2, _ = paragraph(after1 + 50, " ".join(SENTENCES[1:3]))
+    pages.append([(72, 100, "Contact the Trust", 32, "Helvetica-Bold"), *back1,
+                  (72, after1 + 12, "Registered office", 24, "Helvetica-Bold"), *back2])
     headings = [line for line in markdown_of(make_pdf(*pages)).split("\n") if line.startswith("#")]
     assert headings == ["# Annual Review", "## Moorings and berths", "### Waiting list", "## Finances",
-                        "### Reserves", "# Contact the Trust"]
+                        "### Reserves", "# Contact the Trust", "# Registered office"]
 
 
 def test_one_numbered_heading_does_not_set_the_levels_of_the_others():
