@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 import click
 
 from app.cli.context import CliContext, pass_cli
-from app.infra.db import error_line
+from app.infra.error_text import error_line
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

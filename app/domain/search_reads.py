@@ -45,7 +45,7 @@ from sqlalchemy.exc import DatabaseError, InterfaceError, OperationalError, SQLA
 
 from app.domain.statements import search_reads as sql
 from app.infra import metrics
-from app.infra.db import error_line
+from app.infra.error_text import error_line
 
 log = logging.getLogger(__name__)
 

@@ -19,13 +19,6 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _engines: weakref.WeakSet[Engine] = weakref.WeakSet()
 
 
-def error_line(exc: BaseException) -> str:
-    """An error's first line, the database driver's own when SQLAlchemy wraps one (the rest of
-    SQLAlchemy's text is the statement and a link): what doctor and the replica log show."""
-    lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
-
-
 def _pooled_engine(url: str, **connect_args: object) -> Engine:
     # pool_pre_ping: the embedded server may have been restarted between two uses of a pool.
     engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=connect_args)
