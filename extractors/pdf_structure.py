@@ -164,6 +164,8 @@ _HEADING_MAX_LINES = 3
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
+# Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
+_LINE_RUN = 3
 # Numbered headings decide the levels of the others from this many on.
 _NUMBERED_HEADINGS = 3
 # The lines of an address block have at most this many words.
@@ -1099,6 +1101,41 @@ def _unhead_labels(drafts: list[_Draft], style: _Style) -> None:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
     _unhead_label_runs(drafts, style)
+    _unhead_line_runs(drafts, style)
+
+
+def _unhead_line_runs(drafts: list[_Draft], style: _Style) -> None:
+    """Three or more short lines set alike below display type, none numbered as a section,
+    with nothing between them but at most one line of small print each, are not headings
+    whatever their weight: the lines of a figure or a syntax diagram ("CREATE PERMISSION
+    <name>", then its one-line gloss, "ON <table>", ...), a list set large.  A section's
+    heading is followed by its text at the body's size; two headings in a row are a chapter's
+    and its first section's, set differently."""
+    def candidate(d: _Draft) -> bool:
+        return d.kind == "heading" and len(d.lines) == 1 and not d.number_depth \
+            and d.size < style.body_size * _DISPLAY_SCALE
+
+    def gloss(d: _Draft) -> bool:
+        return d.kind == "paragraph" and len(d.lines) == 1 and d.size < style.body_size * 0.95
+
+    texts = [d for d in drafts if d.kind != "contents"]
+    runs: list[list[int]] = []  # positions in texts of the lines of each run
+    for at, draft in enumerate(texts):
+        run = runs[-1] if runs else []
+        after = texts[at + 1] if at + 1 < len(texts) else None
+        # (A line followed by text at the body's size heads it: a section after the figure.)
+        if candidate(draft) and (after is None or gloss(after) or candidate(after)):
+            last = texts[run[-1]] if run else None
+            if last is not None and at - run[-1] <= 2 and abs(draft.size - last.size) <= 0.5 \
+                    and draft.page == last.page and all(gloss(d) for d in texts[run[-1] + 1:at]):
+                run.append(at)
+            else:
+                runs.append([at])
+    for run in runs:
+        if len(run) >= _LINE_RUN:
+            for at in run:
+                texts[at].kind = "list_item" if texts[at].marker else "paragraph"
+                texts[at].label = True
 
 
 def _number_form(draft: _Draft) -> str:

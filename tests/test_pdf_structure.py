@@ -169,6 +169,27 @@ def test_a_line_of_capitals_in_the_body_font_heads_its_section_but_not_a_form():
     assert headings == ["# GENERAL PROVISIONS", "# DUTIES OF THE TREASURER"]
 
 
+def test_a_run_of_lines_set_alike_with_a_gloss_each_is_a_figure_not_sections():
+    # A syntax diagram: each clause a line set larger than the body, under it one line of
+    # small print explaining it.  Real sections follow, each with its text.
+    body, after = paragraph(72, " ".join(SENTENCES[:2]))
+    lines = [*body]
+    top = after + 16
+    for clause, gloss in [("CREATE PERMISSION <name>", "Names the row permission."),
+                          ("ON <table name>", "Identifies the table it applies to."),
+                          ("FOR ROWS", "Indicates that a row permission is created."),
+                          ("ENABLE", "Specifies that the permission is enabled.")]:
+        lines += [(72, top, clause, 11.5, "Helvetica-Bold"), (90, top + 16, gloss, 8.5)]
+        top += 34
+    for title in ("Column masks", "Activating the controls"):
+        section, top = paragraph(top + 30, " ".join(SENTENCES[2:5]))
+        lines += [(72, section[0][1] - 18, title, 11.5, "Helvetica-Bold"), *section]
+    markdown = markdown_of(make_pdf(lines))
+    headings = [line for line in markdown.split("\n") if line.startswith("#")]
+    assert headings == ["# Column masks", "# Activating the controls"]
+    assert "CREATE PERMISSION <name>" in markdown
+
+
 @pytest.mark.parametrize("columns", [2, 3])
 def test_columns_are_read_one_after_the_other(columns):
     width = (WIDTH - 144) / columns
