@@ -1363,10 +1363,7 @@ def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
     if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
     elif numbered:  # one or two: a date ("3.11.") as likely as a numbering; only below their size
-        outer = min(d.number_depth for d in numbered)
-        base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
-        for draft in numbered:
-            draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
+        _level_by_depth(numbered, capped=False)
 
 
 class _Ladder:
@@ -1394,6 +1391,20 @@ def _set_levels(headings: list[_Draft], ladder: _Ladder) -> int:
     return len(keys)
 
 
+def _level_by_depth(numbered: list[_Draft], capped: bool) -> tuple[int, int]:
+    """Numbered headings' levels: one per depth below the level the outermost are set at by
+    size -- ``capped``, never below 2 nor so low that the deepest would pass _MAX_LEVEL.  The
+    outermost depth and its level."""
+    outer = min(d.number_depth for d in numbered)
+    base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
+    if capped:
+        deepest = max(d.number_depth for d in numbered)
+        base = max(1, min(2, base, _MAX_LEVEL - (deepest - outer)))
+    for draft in numbered:
+        draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
+    return outer, base
+
+
 def _rank_by_numbering(numbered: list[_Draft], others: list[_Draft]) -> None:
     """Numbering decides the depth below the level its outermost sections are set at: "1."
     set like an unnumbered "Summary" is a level-1 heading, "1." set smaller than the
@@ -1403,12 +1414,8 @@ def _rank_by_numbering(numbered: list[_Draft], others: list[_Draft]) -> None:
     numbered sections set at its size or smaller ("Preface" set like "Chapter 1" is a
     chapter, "Authors" set like "1.1" a section); larger than all of them, the level above;
     smaller than all, the level below."""
-    outer = min(d.number_depth for d in numbered)
+    outer, base = _level_by_depth(numbered, capped=True)
     deepest = max(d.number_depth for d in numbered)
-    base = max(1, min(2, min(d.level or 1 for d in numbered if d.number_depth == outer),
-                      _MAX_LEVEL - (deepest - outer)))
-    for draft in numbered:
-        draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
     # Each depth's size: the median of its headings' (a stray one set otherwise does not move it).
     sizes = {depth: sorted(d.size for d in numbered if d.number_depth == depth)
              for depth in range(outer, deepest + 1)}
