@@ -460,6 +460,7 @@ class SearchConfig(Group):
     b: float = setting("PAGEMILL_BM25_B", RANKING.b, read_float)
     rrf_k: int = setting("PAGEMILL_RRF_K", RANKING.rrf_k, read_int)
     ef_search: int = setting("PAGEMILL_HNSW_EF_SEARCH", RANKING.ef_search, read_int)
+    candidates: int = setting("PAGEMILL_SEARCH_CANDIDATES", RANKING.candidates, read_int)
     bm25_depth: int = setting("PAGEMILL_BM25_DEPTH", RANKING.bm25_depth, read_int)
     bm25_rounds: int = setting("PAGEMILL_BM25_ROUNDS", RANKING.bm25_rounds, read_int)
     bm25_growth: int = setting("PAGEMILL_BM25_GROWTH", RANKING.bm25_growth, read_int)

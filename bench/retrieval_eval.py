@@ -110,7 +110,8 @@ def main() -> None:
 
     print(f"{args.collection.name} {args.split}: {len(queries)} queries, "
           f"k1={params.k1} b={params.b} rrf_k={params.rrf_k} fusion={params.fusion} alpha={params.alpha} "
-          f"normalisation={params.normalisation} expansion={params.expansion} k={args.k}")
+          f"normalisation={params.normalisation} expansion={params.expansion} k={args.k} "
+          f"candidates={params.candidates}")
     print("| mode | nDCG@10 | Recall@10 | Recall@100 | p50 ms |")
     print("|---|---|---|---|---|")
     for mode in args.modes.split(","):

@@ -34,6 +34,9 @@ class SearchParams:
     b: float = 0.4
     rrf_k: int = 60
     ef_search: int = 100
+    # Chunks each branch ranks and fusion normalises over (at least the ranks that must be
+    # exact).  400 for BM25 was best on SciFact train (+0.004) but +0.0004 on test and -0.001
+    # on Cranfield, so 100 stays (docs/BENCHMARKS.md, 2026-12-04 night).
     candidates: int = 100
     # "rrf": Reciprocal Rank Fusion; "weighted": alpha * dense + (1 - alpha) * BM25, each
     # normalised over its own top-N candidates.  Weighted 0.5 was chosen on SciFact's train
