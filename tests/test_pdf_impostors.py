@@ -182,7 +182,7 @@ def test_a_running_header_below_the_header_band_leaves_the_body():
 def test_an_item_number_is_not_the_first_word_of_a_title():
     """The lower-case rule looks past a section's or an item's number: "(a) Methods" may title
     a section; words that start lower case do not."""
-    from extractors.pdf_structure import _titled
+    from extractors.pdf_headings import _titled
 
     assert _titled("(a) Methods") and _titled("b) Results of the survey") and _titled("eBay sellers")
     assert not _titled("of customers were satisfied") and not _titled("£ million")
