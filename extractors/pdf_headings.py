@@ -15,10 +15,12 @@ note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pul
 key figures ("4.2 GW"), lines starting lower case; short lines set alike one after the
 other (empty form fields, "Signature" then "Date"); numbered items (their explanation hung
 under their text, or items numbered alike one under the other); a name over an address;
-a line over a bare figure (a chart's axis title); on a cover page (the first page, no
-running text) all but the largest type, and above a first page's running text the smaller
-lines over short lines (a paper's authors over their affiliations).  A table of contents,
-when the document has one, then decides (:mod:`extractors.pdf_evidence`).
+a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
+subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
+unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover
+page (the first page, no running text) all but the largest type, and above a first page's
+running text the smaller lines over short lines (a paper's authors over their affiliations).
+A table of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading.  Body size is the most common font size by
@@ -93,6 +95,14 @@ _ADDRESS_LINE_WORDS = 6
 # A paragraph of this many words (or a sentence of six) is running text: a page holding one is
 # not a cover page.
 _COVER_TEXT_WORDS = 15
+# A letter's salutation ("Dear Ms Khan,", "Dear Sir or Madam", "To whom it may concern:"): the
+# line above or below it set like a heading is the letter's subject (_unhead_letter_subjects).
+# A table's title names its unit or its year at its end ("Spending by service area (£m)", "Staff
+# numbers, 2021", "Visits (thousands)"): a section's heading does not (_unhead_table_titles).
+_TITLE_UNIT = re.compile(r"(\((?:[£$€][^)]{0,10}|%|per cent|thousands|millions|billions"
+                         r"|\d{4}(?:[/–-]\d{2,4})?)\)"
+                         r"|,\s*\d{4}(?:[/–-]\d{2,4})?(?:\s+to\s+\d{4})?)$", re.IGNORECASE)
+_SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
 def classify(draft: Draft, style: Style) -> None:
@@ -196,6 +206,8 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     follows it is not text it heads: a table (the table's title), a list (a label like
     "NOTES" before numbered notes), or short lines of a few words each (a name in a
     signature block, then a job title and a date)."""
+    _unhead_letter_subjects(drafts)
+    _unhead_table_titles(drafts)
     _unhead_numbered_items(drafts)
     _unhead_names_over_addresses(drafts)
     _unhead_over_figures(drafts)
@@ -219,6 +231,41 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+
+
+def _unhead_letter_subjects(drafts: list[Draft]) -> None:
+    """A line set like a heading just above or just below a letter's salutation ("Dear Ms
+    Khan,") is the letter's subject ("Renewal of your premises licence", no "Re:" before it),
+    however large or bold: a letter's sections come after its opening paragraph, not next to
+    the salutation."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    for index, draft in enumerate(texts):
+        if draft.kind != "paragraph" or len(draft.lines) != 1 or not _SALUTATION.match(draft.text.strip()):
+            continue
+        for near in texts[max(0, index - 1):index] + texts[index + 1:index + 2]:
+            if near.kind == "heading" and near.page == draft.page and not near.number_depth:
+                near.kind, near.label = "paragraph", True
+
+
+def _unhead_table_titles(drafts: list[Draft]) -> None:
+    """An unnumbered heading directly over a table on its page titles the table, not a
+    section, when it is set in a style (size and weight) that no unnumbered heading followed by
+    text is set in (the document's sections are set otherwise, or numbered), or when it ends
+    with a unit or a year ("Spending by service area (£m)", _TITLE_UNIT).  (Set like the
+    headings that head text and naming no unit, a line over a table may head a section that
+    opens with its table: it stays.)"""
+    texts = [d for d in drafts if d.kind != "contents"]
+
+    def alike(a: Draft, b: Draft) -> bool:
+        return abs(a.size - b.size) <= 0.5 and a.bold == b.bold
+
+    heading_text = [d for d, after in zip(texts, texts[1:], strict=False) if d.kind == "heading"
+                    and not d.number_depth and after.kind in ("paragraph", "list_item")]
+    for draft, after in zip(texts, texts[1:], strict=False):
+        if draft.kind == "heading" and not draft.number_depth and after.kind == "table" \
+                and after.page == draft.page and (_TITLE_UNIT.search(draft.text.rstrip())
+                                                  or not any(alike(draft, other) for other in heading_text)):
+            draft.kind, draft.label = "paragraph", True
 
 
 def _unhead_line_runs(drafts: list[Draft], style: Style) -> None:
