@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from extractors.pdf_structure import Line
+    from extractors.pdf_drafts import Line
     from extractors.pdf_words import Word
 
 _LABEL = r"(\d{1,4}|[ivxlcdm]{1,7})"

@@ -60,13 +60,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from extractors.pdf_contents import contents_title
+from extractors.pdf_drafts import font_family
 from extractors.pdf_outline import OutlineEntry, title_key
 from extractors.pdf_tables import FoundTable
 from extractors.pdf_tags import Box, PageTags, TaggedHeading, TaggedItem, TaggedRegion, TaggedTable, union
 from extractors.tables import cells_to_markdown
 
 if TYPE_CHECKING:
-    from extractors.pdf_structure import Line, _Draft, _Style
+    from extractors.pdf_drafts import Draft, Line, Style
     from extractors.pdf_words import PageLayout, Word
 
 TAGS = "tags"
@@ -113,8 +114,8 @@ class DocumentEvidence:
     seconds: float = 0.0
 
 
-def apply_evidence(evidence: DocumentEvidence, layouts: list[PageLayout], drafts: dict[int, list[_Draft]],
-                   style: _Style, heading_shaped: Callable[[_Draft], bool]) -> dict[int, str]:
+def apply_evidence(evidence: DocumentEvidence, layouts: list[PageLayout], drafts: dict[int, list[Draft]],
+                   style: Style, heading_shaped: Callable[[Draft], bool]) -> dict[int, str]:
     """Set the headings (kind and level) of the pages the evidence decides, in place, and
     return their sources by page number (pages left to the heuristics are not in it).
 
@@ -126,7 +127,7 @@ def apply_evidence(evidence: DocumentEvidence, layouts: list[PageLayout], drafts
         believed = [layout.number for layout in layouts
                     if layout.number in evidence.tags and layout.number in drafts
                     and _believable(evidence.tags[layout.number], layout, drafts[layout.number])]
-        confirmed: list[tuple[_Draft, int]] = []
+        confirmed: list[tuple[Draft, int]] = []
         for number in believed:
             drafts[number] = _tagged_drafts(drafts[number], evidence.tags[number].headings, confirmed)
         if confirmed:
@@ -140,27 +141,21 @@ def apply_evidence(evidence: DocumentEvidence, layouts: list[PageLayout], drafts
     return sources
 
 
-def _style_key(draft: _Draft) -> tuple[float, bool, str]:
+def _style_key(draft: Draft) -> tuple[float, bool, str]:
     """A block's font style as heading styles are told apart: size to half a point, weight,
     and the family most of its characters are set in (Word's Heading 3 is the body's size and
     bold, but in the headings' typeface)."""
     families: Counter[str] = Counter()
     for line in draft.lines:
         for word in line.words:
-            families[_font_family(word.font)] += len(word.text)
+            families[font_family(word.font)] += len(word.text)
     family = families.most_common(1)[0][0] if families else ""
     return round(draft.size * 2) / 2, draft.bold, family
 
 
-def _font_family(font: str) -> str:
-    """A font name without its subset tag ("ABCDEF+") and style suffix ("-Bold", ",Italic")."""
-    name = font.split("+", 1)[-1]
-    return re.split(r"[-,]", name, maxsplit=1)[0].lower()
-
-
-def _calibrate(pages: dict[int, list[_Draft]], confirmed: list[tuple[_Draft, int]], style: _Style,
-               heading_shaped: Callable[[_Draft], bool], promote: bool,
-               listed: Callable[[_Draft], bool] | None = None, strict: bool = False) -> None:
+def _calibrate(pages: dict[int, list[Draft]], confirmed: list[tuple[Draft, int]], style: Style,
+               heading_shaped: Callable[[Draft], bool], promote: bool,
+               listed: Callable[[Draft], bool] | None = None, strict: bool = False) -> None:
     """Headings of ``pages`` from the ``confirmed`` ones (block, level; level 0 for a title)
     and their styles: see the module's docstring.  ``promote``: paragraphs set in a confirmed
     style become headings too.  ``listed`` (a table of contents' calibration): whether a
@@ -210,7 +205,7 @@ def _calibrate(pages: dict[int, list[_Draft]], confirmed: list[tuple[_Draft, int
         _put_titles_first(pages, titles)
 
 
-def _put_titles_first(pages: dict[int, list[_Draft]], titles: list[_Draft]) -> None:
+def _put_titles_first(pages: dict[int, list[Draft]], titles: list[Draft]) -> None:
     """The titles at level 1, every other heading one level further down."""
     for page in pages.values():
         for draft in page:
@@ -220,7 +215,7 @@ def _put_titles_first(pages: dict[int, list[_Draft]], titles: list[_Draft]) -> N
         draft.kind, draft.level, draft.number_depth = "heading", 1, 0
 
 
-def _contents_decision(draft: _Draft, key: tuple[float, bool, str], listed: bool,
+def _contents_decision(draft: Draft, key: tuple[float, bool, str], listed: bool,
                        heading_styles: dict[tuple[float, bool, str], int], least: tuple[float, bool]) -> None:
     """A heuristic heading the contents do not list: see _calibrate's ``listed``."""
     deepest = max(heading_styles.values(), default=0)
@@ -237,7 +232,7 @@ def _contents_decision(draft: _Draft, key: tuple[float, bool, str], listed: bool
         draft.level, draft.number_depth = None, 0
 
 
-def _set_apart(key: tuple[float, bool, str], style: _Style) -> bool:
+def _set_apart(key: tuple[float, bool, str], style: Style) -> bool:
     """A style that differs from the body's by more than weight: size or typeface."""
     size, _, family = key
     return size >= style.body_size * 1.05 or (bool(family) and family != style.body_family)
@@ -248,7 +243,7 @@ def _prominence(key: tuple[float, bool, str]) -> tuple[float, bool]:
     return key[0], key[1]
 
 
-def _distinct(key: tuple[float, bool, str], style: _Style) -> bool:
+def _distinct(key: tuple[float, bool, str], style: Style) -> bool:
     """A heading style that body text is not set in: lines in it can be promoted (an outline
     entry set like the body is a heading, its look-alikes are not)."""
     size, bold, family = key
@@ -273,7 +268,7 @@ def _same_text(a: str, b: str, threshold: float) -> bool:
     return bool(a and b) and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= threshold
 
 
-def _believable(tags: PageTags, layout: PageLayout, drafts: list[_Draft]) -> bool:
+def _believable(tags: PageTags, layout: PageLayout, drafts: list[Draft]) -> bool:
     """Whether the page's tags can decide its headings (see the module's docstring)."""
     if not tags.tagged or tags.missing:
         return False
@@ -308,12 +303,12 @@ def _runs(lines: list[Line],
     return runs
 
 
-def _tagged_drafts(drafts: list[_Draft], headings: list[TaggedHeading],
-                   confirmed: list[tuple[_Draft, int]]) -> list[_Draft]:
+def _tagged_drafts(drafts: list[Draft], headings: list[TaggedHeading],
+                   confirmed: list[tuple[Draft, int]]) -> list[Draft]:
     """The page's blocks cut where their lines pass in or out of a heading element; the lines
     of one heading element are one block, added to ``confirmed`` with its level.  A block
     holding a heading's lines and others is cut: its other parts are text."""
-    out: list[_Draft] = []
+    out: list[Draft] = []
     last_heading: int | None = None
     for draft in drafts:
         if draft.kind not in _TEXT_KINDS:
@@ -344,12 +339,12 @@ def _tagged_drafts(drafts: list[_Draft], headings: list[TaggedHeading],
 # ------------------------------------------------------------------------------- outline
 
 
-def _match_outline(entries: list[OutlineEntry], drafts: dict[int, list[_Draft]],
-                   heading_shaped: Callable[[_Draft], bool]) -> list[tuple[_Draft, int, int]]:
+def _match_outline(entries: list[OutlineEntry], drafts: dict[int, list[Draft]],
+                   heading_shaped: Callable[[Draft], bool]) -> list[tuple[Draft, int, int]]:
     """(block, level, page number) for each entry whose title is a block's text on the page
     it jumps to (or the next one: destinations often point just above a heading at a page
     end); each block is matched once, the first in reading order."""
-    matched: list[tuple[_Draft, int, int]] = []
+    matched: list[tuple[Draft, int, int]] = []
     used: set[int] = set()
     keys: dict[int, str] = {}
     for entry in entries:
@@ -365,8 +360,8 @@ def _match_outline(entries: list[OutlineEntry], drafts: dict[int, list[_Draft]],
     return matched
 
 
-def _find_title(title: str, drafts: list[_Draft], used: set[int], keys: dict[int, str],
-                heading_shaped: Callable[[_Draft], bool]) -> _Draft | None:
+def _find_title(title: str, drafts: list[Draft], used: set[int], keys: dict[int, str],
+                heading_shaped: Callable[[Draft], bool]) -> Draft | None:
     candidates = [d for d in drafts if d.kind in _TEXT_KINDS and id(d) not in used and heading_shaped(d)]
     for draft in candidates:
         if keys.setdefault(id(draft), title_key(draft.text)) == title:
@@ -378,8 +373,8 @@ def _find_title(title: str, drafts: list[_Draft], used: set[int], keys: dict[int
     return None
 
 
-def _apply_outline(entries: list[OutlineEntry], drafts: dict[int, list[_Draft]], style: _Style,
-                   heading_shaped: Callable[[_Draft], bool]) -> dict[int, str]:
+def _apply_outline(entries: list[OutlineEntry], drafts: dict[int, list[Draft]], style: Style,
+                   heading_shaped: Callable[[Draft], bool]) -> dict[int, str]:
     if not entries or not drafts:
         return {}
     matches = _match_outline(entries, drafts, heading_shaped)
@@ -404,8 +399,8 @@ def _apply_outline(entries: list[OutlineEntry], drafts: dict[int, list[_Draft]],
 # ------------------------------------------------------------------- table of contents
 
 
-def _apply_contents(drafts: dict[int, list[_Draft]], style: _Style,
-                    heading_shaped: Callable[[_Draft], bool]) -> dict[int, str]:
+def _apply_contents(drafts: dict[int, list[Draft]], style: Style,
+                    heading_shaped: Callable[[Draft], bool]) -> dict[int, str]:
     """Headings of the pages after a table of contents from its entries (see the module's
     docstring); the pages it decides, by number."""
     numbers = sorted(number for number, page in drafts.items() if page)
@@ -433,7 +428,7 @@ def _apply_contents(drafts: dict[int, list[_Draft]], style: _Style,
     # rest, its page label on a line of its own) still names a heading.
     drawn = {title_key(draft.text) for draft in order[:last_entry + 1] if draft.contents is None}
 
-    def listed(draft: _Draft) -> bool:
+    def listed(draft: Draft) -> bool:
         return id(draft) in reach and id(draft) not in titles and title_key(draft.text) not in drawn
 
     pages = {number: drafts[number] for number in after}
@@ -443,8 +438,8 @@ def _apply_contents(drafts: dict[int, list[_Draft]], style: _Style,
     return dict.fromkeys(pages, CONTENTS)
 
 
-def _match_contents(entries: list[tuple[str, int, int]], order: list[_Draft],
-                    heading_shaped: Callable[[_Draft], bool]) -> list[tuple[_Draft, int]]:
+def _match_contents(entries: list[tuple[str, int, int]], order: list[Draft],
+                    heading_shaped: Callable[[Draft], bool]) -> list[tuple[Draft, int]]:
     """(block, level) for each entry (title key, depth, page) whose title is a block's text;
     ``order`` is the blocks from the contents' first page on, in reading order.  Entries are
     matched in order, each to the first unused block from the last match on (page labels are
@@ -453,7 +448,7 @@ def _match_contents(entries: list[tuple[str, int, int]], order: list[_Draft],
     # The blocks that could be headings, once: (position in order, title key).
     candidates = [(position, title_key(draft.text)) for position, draft in enumerate(order)
                   if draft.kind in _TEXT_KINDS and heading_shaped(draft)]
-    matched: list[tuple[_Draft, int]] = []
+    matched: list[tuple[Draft, int]] = []
     used: set[int] = set()
 
     def find(title: str, start: int, end: int) -> int | None:
@@ -588,15 +583,15 @@ def _tagged_as_prose(table: FoundTable, tags: PageTags, words: list[Word]) -> bo
     return wraps and len(items) + in_prose > _PROSE_SHARE * len(inside)
 
 
-def tagged_list_items(tags: PageTags | None, words: list[Word], drafts: list[_Draft],
-                      marker_of: Callable[[Line], str]) -> list[_Draft]:
+def tagged_list_items(tags: PageTags | None, words: list[Word], drafts: list[Draft],
+                      marker_of: Callable[[Line], str]) -> list[Draft]:
     """The page's blocks with the lines of each tagged list item as one list item at its
     depth (see the module's docstring); ``drafts`` itself when the page's items disagree with
     what it draws.  ``marker_of`` reads a line's bullet or item number."""
     if tags is None or not tags.tagged or not tags.items \
             or not all(_agrees(item.label + " " + item.text, item.boxes, words) for item in tags.items):
         return drafts
-    out: list[_Draft] = []
+    out: list[Draft] = []
     last: int | None = None
     for draft in drafts:
         if draft.kind not in _TEXT_KINDS:

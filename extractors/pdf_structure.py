@@ -23,31 +23,14 @@ The rules, in the order they run:
   size or weight, a first-line indent or a list marker says otherwise; a bold lead-in runs
   into its paragraph (a bold term with the text on its baseline to its right, or bold lines
   filling the measure with the text on the next line at the paragraph's pitch).
-- **Headings**: short blocks in a font clearly larger than the body's, or bold where the
-  body is not, or numbered as sections ("2.1 Method"); levels by font size rank, and by
-  numbering depth where headings are numbered ("Chapter 2" counts as "2."), the others then
-  by the numbered ones' sizes.  Not headings, however set: bulleted items,
-  "Key: value" lines ("Date: 12 May 2024"), sentences (a full stop after more than eight
-  words), bold body-size lines of more than ten words; and, at the body's size, a line
-  followed by a table, a list or a few short lines (a table's title, a label, a name in a
-  signature block), or spaced like a paragraph in a document whose headings sit closer to
-  their text than to the text above.  Whatever their type, not headings either (tuned on the
-  heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4", "Chart 1.2"),
-  note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quotes,
-  key figures ("4.2 GW"), lines starting lower case; short lines set alike one after the
-  other (empty form fields, "Signature" then "Date"); numbered items (their explanation hung
-  under their text, or items numbered alike one under the other); a name over an address;
-  a line over a bare figure (a chart's axis title); on a cover page (the first page, no
-  running text) all but the largest type, and above a first page's running text the smaller
-  lines over short lines (a paper's authors over their affiliations).  A table of contents,
-  when the document has one, then decides (:mod:`extractors.pdf_evidence`).
+- **Headings** (:mod:`extractors.pdf_headings`): short blocks set larger or bolder than the
+  body, or numbered as sections, with their levels; the lines set so that are not sections
+  (captions, fields, labels, items, a cover's type...) are told apart there.
 - **Lists**: blocks starting with a bullet or an item number become Markdown list items,
   their wrapped lines joined; on a tagged page, the lines of each ``LI`` element, nested
   items indented (:mod:`extractors.pdf_evidence`).
 - **Tables of contents** (:mod:`extractors.pdf_contents`): entries with dot leaders or a
-  right-aligned page column become a nested Markdown list, never headings nor a table; a bold
-  body-size line ending in a colon is a label, and a bold line level with two or more short
-  lines is a table row's cell, neither a heading.
+  right-aligned page column become a nested Markdown list, never headings nor a table.
 
 - **Right-to-left pages** (Hebrew, Arabic): a line holding right-to-left words on a page
   mostly in those scripts has its words in reading order (:mod:`extractors.pdf_bidi`); its
@@ -63,7 +46,6 @@ import itertools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -75,6 +57,16 @@ from extractors.pdf_contents import (
     nest_across_pages,
     text_key,
 )
+from extractors.pdf_drafts import (
+    ITEM_NUMBER,
+    LEADERS,
+    SENTENCE_END,
+    Draft,
+    Line,
+    Style,
+    TablePart,
+    font_family,
+)
 from extractors.pdf_evidence import (
     HEURISTICS,
     DocumentEvidence,
@@ -82,6 +74,15 @@ from extractors.pdf_evidence import (
     drawn_as_artifact,
     tagged_list_items,
     tagged_tables,
+)
+from extractors.pdf_headings import (
+    HEADING_SCALE,
+    classify,
+    heading_shaped,
+    rank_headings,
+    unhead_cover,
+    unhead_labels,
+    unhead_table_rows,
 )
 from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
 from extractors.pdf_tables import FoundTable, find_tables
@@ -102,103 +103,12 @@ _DIGITS = re.compile(r"\d+")
 # A dash glued to a figure is a sign or a range ("-12 °C", "-2-5" a right-to-left section
 # number), not a bullet: dashes take a bullet's place only before a space or a non-figure.
 _BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf0a8]|[\-–—](?!\d))\s*(?=\S)")
-_ITEM_NUMBER = re.compile(r"^(\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(?=\S)")
-# Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
-_SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
-# A section named by its kind and number ("Chapter 1.", "Appendix B:", "Part IV", "Section 2.3"):
-# numbered like "1." (or "2.3") for the depth of the headings below it.
-_NAMED_SECTION = re.compile(r"^(?:chapter|part|appendix|annex|section)\s+"
-                            r"(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)", re.IGNORECASE)
 # Fonts whose glyphs are pictures: a lone character in one at a line's start is a bullet.
 _SYMBOL_FONTS = ("dingbat", "wingding", "symbol", "bookmaster", "webdings")
-# A table of contents line: dot leaders and a page number.
-_LEADERS = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$", re.IGNORECASE)
 _ROMAN = re.compile(r"^[ivxlc]{1,6}$")
 _SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.)$")
-# Captions are set like headings (bold, on their own) but are not sections: a figure, table,
-# chart... and its number ("Table 3.", "FIGURE 2:", "Table A4", "Chart 1.2", "Graph S1").
-_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|graph|exhibit|map|diagram|plate|abbildung|tabelle)"
-                      r"\s*(\d|[A-Z]{1,2}\d|[IVX]+\b)", re.IGNORECASE)
-# The keys of the fields of a letter's or memo's heading block, of a paper's front matter and
-# of the notes under a table or chart ("Re: ...", "Subject: ...", "Keywords: ...", "Source:
-# ...", "Notes: ..."): whatever their value and their type, these lines are not sections.
-_FIELD_KEY = re.compile(r"^(re|subject|subj|from|to|cc|bcc|attn|attention|encl?|enclosures?|ref|our ref|"
-                        r"your ref|sources?|notes?|base|footnotes?|key ?words|index terms|received|accepted|"
-                        r"published|e-?mail|tel|telephone|fax|phone|corresponding authors?)\s*:",
-                        re.IGNORECASE)
-# A line that is a date and nothing else ("12 May 2024", "March 2024", "12/03/2024", "May 12,
-# 2024"): a letter's or a cover's date, not a section.
-_MONTH = (r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
-_DATE = re.compile(rf"^((\d{{1,2}}(st|nd|rd|th)?\s+)?{_MONTH},?\s+(\d{{1,2}}(st|nd|rd|th)?,?\s+)?\d{{4}}"
-                   r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
-# Quotation marks a pull quote opens with.
-_QUOTES = "\"“”„‘’«»"
-_SENTENCE_END = (".", "!", "?", ":", ";")
-# What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
-# slash inside a word ("HR_SCHEMA.EMPLOYEES", "USAGE(*ALLOWED)").
-_CODE_MARKS = re.compile(r"[()\[\]{}<>_=*\\|]|\w[./]\w")
-# A key and its value on one line ("Date: 12 May 2024", "Status: Final", "Reference: HM/17"):
-# a field of a memo's or a form's heading block, not a section.  The key is a word or two; a
-# key ending in a section mark ("Appendix A:", "Part 2:") names a section instead.
-_KEY_VALUE = re.compile(r"^(?P<key>[A-Z][\w'’/&-]*(?: [\w'’/&-]+)?):\s+(?P<value>\S.*)$")
-_KEY_SECTION_MARK = re.compile(r"(?:^| )(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})$")
-# A full stop after four words or more, then a capitalised word: one sentence ends inside.
-_SENTENCE_INSIDE = re.compile(r"(?:\S+\s+){3,}\S*[a-z]\.\s+[A-Z]")
-# A line ending with a full stop after more words than this is a sentence, however it is set.
-_SENTENCE_WORDS = 8
-# A heading is closer to the text below it than to the text above by at least this share of
-# the body size (and a point); a document sets its headings so when this share of its sure
-# headings, and this many, do.
-_BINDING = 0.1
-_BINDING_SHARE = 0.8
-_BINDING_MIN_VOTES = 3
-# A bold line of the body's size with more words than this is a statement, not a title.
-_BOLD_TITLE_WORDS = 10
-# How much larger than the body a heading's font must be.
-_HEADING_SCALE = 1.15
-_HEADING_MAX_CHARS = 200
 # Top to top, the lines of one paragraph of large type are at most this many sizes apart.
 _LARGE_LINE_PITCH = 1.45
-_HEADING_MAX_LINES = 3
-# Display type (twice the body's size and more) fits few words a line: a title may wrap more.
-_DISPLAY_SCALE = 1.6
-_DISPLAY_MAX_LINES = 4
-_MAX_LEVEL = 4
-# Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
-_LINE_RUN = 3
-# Numbered headings decide the levels of the others from this many on.
-_NUMBERED_HEADINGS = 3
-# The lines of an address block have at most this many words.
-_ADDRESS_LINE_WORDS = 6
-# A paragraph of this many words (or a sentence of six) is running text: a page holding one is
-# not a cover page.
-_COVER_TEXT_WORDS = 15
-
-
-@dataclass
-class Line:
-    words: list[Word]
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    size: float
-    bold: bool
-    page: int
-    kind: str = "body"  # "header" and "footer" for running lines
-    italic: bool = False
-    contents: ContentsEntry | None = None  # the table of contents entry the line is part of
-    rtl: bool = False  # a right-to-left line (its words are in reading order, not left to right)
-
-    @cached_property
-    def text(self) -> str:
-        """(Made once: the rules ask for it many times, and a line's words are never changed
-        once it is built.)"""
-        return " ".join(w.text for w in self.words)
-
-    @property
-    def height(self) -> float:
-        return self.bottom - self.top
 
 
 @dataclass
@@ -237,20 +147,6 @@ class Block:
 
 
 @dataclass
-class TablePart:
-    """The rows of a page-crossing table that one page holds."""
-
-    page: int
-    box: tuple[float, float, float, float]
-    offsets: tuple[int, int]  # where its rows are in the table block's Markdown
-    size: tuple[float, float]  # the page's width and height
-
-    def report(self) -> dict[str, Any]:
-        return {"page": self.page, "box": [round(v, 1) for v in self.box], "offset": list(self.offsets),
-                "size": [round(v, 1) for v in self.size]}
-
-
-@dataclass
 class PageStructure:
     number: int
     markdown: str
@@ -260,15 +156,6 @@ class PageStructure:
     size: tuple[float, float] = (0.0, 0.0)  # the page's width and height in points
     # What decided the page's headings: "tags", "outline" or "heuristics" (pdf_evidence).
     source: str = HEURISTICS
-
-
-@dataclass
-class _Style:
-    """The document's body font, and the heading font sizes in rank order."""
-
-    body_size: float
-    body_bold: bool
-    body_family: str = ""
 
 
 def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = None,
@@ -295,11 +182,11 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
     # What follows a label may be on the next page: the document's blocks in reading order.
-    _unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
-    _unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
-    sources = apply_evidence(evidence, layouts, drafts, style, _heading_shaped) if evidence else {}
+    unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
+    unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
+    sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
-    _rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
+    rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
     if join_tables:
         _join_page_crossing_tables(layouts, drafts, tables, adopted)
     out = []
@@ -373,7 +260,7 @@ def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
     return rows
 
 
-def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list[_Draft]],
+def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list[Draft]],
                                tables: dict[int, list[FoundTable]], adopted: set[int]) -> None:
     """Tables continued on the next page (:mod:`extractors.pdf_table_stitch`) as one: the
     first part's draft takes the joined table, each later part's draft becomes its page's
@@ -531,7 +418,7 @@ def _is_bullet(word: Word) -> bool:
     """A bullet or item number set apart from its item's text (a hanging indent)."""
     if len(word.text) == 1 and (bool(_BULLET.match(word.text + " x")) or _symbol_font(word.font)):
         return True
-    return bool(_ITEM_NUMBER.match(word.text + " x"))
+    return bool(ITEM_NUMBER.match(word.text + " x"))
 
 
 def _symbol_font(font: str) -> bool:
@@ -653,7 +540,7 @@ def _row_cells(line: Line, page: list[Line]) -> int:
 # ------------------------------------------------------------------------- body style
 
 
-def _body_style(lines: list[Line]) -> _Style:
+def _body_style(lines: list[Line]) -> Style:
     sizes: Counter[float] = Counter()
     bold: Counter[bool] = Counter()
     families: Counter[str] = Counter()
@@ -662,23 +549,15 @@ def _body_style(lines: list[Line]) -> _Style:
             n = len(word.text)
             size = round(word.size * 2) / 2
             sizes[size] = sizes.get(size, 0) + n
-            family = _family(word.font)
+            family = font_family(word.font)
             families[family] = families.get(family, 0) + n
     if not sizes:
-        return _Style(10.0, False)
+        return Style(10.0, False)
     body = sizes.most_common(1)[0][0]
     for line in lines:
         if abs(round(line.size * 2) / 2 - body) <= 0.5:
             bold[line.bold] += len(line.text)
-    return _Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
-
-
-@lru_cache(maxsize=1024)
-def _family(font: str) -> str:
-    """A font's family: its name without the subset tag ("ABCDEF+") and style ("-Bold").
-    (Cached: asked for every word, of a document's few fonts.)"""
-    name = font.split("+", 1)[-1]
-    return re.split(r"[-,]", name, maxsplit=1)[0].lower()
+    return Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
 
 
 # ---------------------------------------------------------------------- reading order
@@ -799,67 +678,25 @@ def _split_tables(items: list[_Item]) -> list[list[_Item]]:
 # ----------------------------------------------------------------------------- blocks
 
 
-@dataclass
-class _Draft:
-    """A block before its heading level is known."""
-
-    kind: str
-    lines: list[Line]
-    page: int
-    table: FoundTable | None = None
-    marker: str = ""
-    level: int | None = None
-    number_depth: int = 0
-    contents: ContentsEntry | None = None
-    # Set like a heading but read as text by a rule that looked at its words or what follows
-    # it (a label, a bold statement): an outline's heading style does not make it one.
-    label: bool = False
-    # A table joined over pages: its parts (the first page's draft); a later part's draft is
-    # a ``table_continued`` of the page ``continues`` names.
-    parts: list[TablePart] = field(default_factory=list)
-    continues: int | None = None
-    # A list item's nesting, 1 for a top-level list, from the page's tags (0: not known).
-    depth: int = 0
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        if self.table is not None:
-            return self.table.x0, self.table.top, self.table.x1, self.table.bottom
-        return (min(line.x0 for line in self.lines), min(line.top for line in self.lines),
-                max(line.x1 for line in self.lines), max(line.bottom for line in self.lines))
-
-    @property
-    def size(self) -> float:
-        return max(line.size for line in self.lines)
-
-    @property
-    def bold(self) -> bool:
-        return all(line.bold for line in self.lines)
-
-    @property
-    def text(self) -> str:
-        return " ".join(line.text for line in self.lines)
-
-
 def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable],
-                 style: _Style) -> list[_Draft]:
+                 style: Style) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
-    drafts: list[_Draft] = []
+    drafts: list[Draft] = []
     for run in _reading_order(body, tables):
         if run[0].table is not None:
-            drafts.append(_Draft("table", [], layout.number, table=run[0].table))
+            drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
         drafts.extend(_group(run_lines, right, style, layout.number))
-    _unhead_table_rows(drafts, body)
+    unhead_table_rows(drafts, body)
     return _merge_contents(drafts)
 
 
-def _merge_contents(drafts: list[_Draft]) -> list[_Draft]:
+def _merge_contents(drafts: list[Draft]) -> list[Draft]:
     """One block per table of contents entry: a page column read as a column of its own (its
     strip between titles and labels looks like a gutter) gives an entry's label a block apart."""
-    first: dict[int, _Draft] = {}
+    first: dict[int, Draft] = {}
     out = []
     for draft in drafts:
         if draft.contents is not None and id(draft.contents) in first:
@@ -871,28 +708,15 @@ def _merge_contents(drafts: list[_Draft]) -> list[_Draft]:
     return out
 
 
-def _unhead_table_rows(drafts: list[_Draft], lines: list[Line]) -> None:
-    """A one-line heading on one baseline with two or more other short lines is a cell of a
-    table row the table finder left out (a header row of bold column names), not a heading."""
-    for draft in drafts:
-        if draft.kind != "heading" or len(draft.lines) != 1:
-            continue
-        line = draft.lines[0]
-        centre = (line.top + line.bottom) / 2
-        row = [other for other in lines if other is not line and other.top <= centre <= other.bottom]
-        if len(row) >= 2 and all(len(other.text.split()) <= 4 for other in row):
-            draft.kind = "paragraph"
-
-
-def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_Draft]:
+def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Draft]:
     """Consecutive lines of one column as paragraphs, list items and headings."""
-    drafts: list[_Draft] = []
-    current: _Draft | None = None
+    drafts: list[Draft] = []
+    current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
     for line in lines:
         if line.contents is not None:  # a table of contents entry: a list item, whatever its look
             if current is None or current.contents is not line.contents:
-                current = _Draft("contents", [], page, contents=line.contents)
+                current = Draft("contents", [], page, contents=line.contents)
                 drafts.append(current)
             current.lines.append(line)
             continue
@@ -900,10 +724,10 @@ def _group(lines: list[Line], right: float, style: _Style, page: int) -> list[_D
         if current is not None and not marker and _continues(current, line, left, right, style):
             current.lines.append(line)
             continue
-        current = _Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
+        current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
         drafts.append(current)
     for draft in drafts:
-        _classify(draft, style)
+        classify(draft, style)
     return drafts
 
 
@@ -911,14 +735,14 @@ def _list_marker(line: Line) -> str:
     first = line.words[0]
     if len(line.words) > 1 and len(first.text) == 1 and _symbol_font(first.font):
         return first.text
-    match = _BULLET.match(line.text) or _ITEM_NUMBER.match(line.text)
+    match = _BULLET.match(line.text) or ITEM_NUMBER.match(line.text)
     return match.group(1) if match else ""
 
 
-def _continues(block: _Draft, line: Line, left: float, right: float, style: _Style) -> bool:
+def _continues(block: Draft, line: Line, left: float, right: float, style: Style) -> bool:
     """Whether ``line`` goes on the paragraph (or list item) ``block``."""
     last = block.lines[-1]
-    if _LEADERS.search(last.text):
+    if LEADERS.search(last.text):
         return False  # a table of contents entry
     if _runs_in(block, line, right):
         return True
@@ -927,7 +751,7 @@ def _continues(block: _Draft, line: Line, left: float, right: float, style: _Sty
     if gap < -0.5 * size:
         return False  # back up the page
     if gap > 0.55 * max(size, style.body_size * 0.8) and not (
-            size >= style.body_size * _HEADING_SCALE and line.top - last.top <= _LARGE_LINE_PITCH * size):
+            size >= style.body_size * HEADING_SCALE and line.top - last.top <= _LARGE_LINE_PITCH * size):
         # A paragraph's spacing; but in large type a line without descenders leaves a wide
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
@@ -939,15 +763,15 @@ def _continues(block: _Draft, line: Line, left: float, right: float, style: _Sty
     if block.kind == "list_item":
         return line.x0 >= block.lines[0].x0 - 1
     indented, short = _indent_and_short(last, line, size, left, right)
-    if indented and size < style.body_size * _HEADING_SCALE:
+    if indented and size < style.body_size * HEADING_SCALE:
         return False  # a first-line indent after a full line
-    ends = last.text.rstrip().endswith(_SENTENCE_END)
+    ends = last.text.rstrip().endswith(SENTENCE_END)
     # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
     # line of long words stops short of the column's end inside a paragraph too.)
     return not (short and ends and line.text[:1].isupper())
 
 
-def _runs_in(block: _Draft, line: Line, right: float) -> bool:
+def _runs_in(block: Draft, line: Line, right: float) -> bool:
     """Whether ``line``, regular text, goes on a bold lead-in ``block``: a bold term that the
     text follows on the same baseline a tab's width to its right ("Objective   To improve the
     ..."), or bold lines that fill the column's measure and run on into the regular text on
@@ -978,457 +802,6 @@ def _indent_and_short(last: Line, line: Line, size: float, left: float, right: f
     return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - 4 * size
 
 
-def _classify(draft: _Draft, style: _Style) -> None:
-    if draft.kind == "contents":
-        return
-    text = draft.text
-    letters = sum(1 for ch in text if ch.isalpha())
-    max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
-    if len(draft.lines) > max_lines or len(text) > _HEADING_MAX_CHARS or letters < 2 \
-            or _CAPTION.match(text) or not _titled(text):
-        return
-    if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
-        return  # a bulleted item, bold or not, is an item of a list
-    section = _SECTION.match(text)
-    larger = draft.size >= style.body_size * _HEADING_SCALE
-    if not larger and _key_value(text):
-        return
-    bolder = draft.bold and not style.body_bold and draft.size >= style.body_size * 0.95
-    # A slightly larger line in another typeface (a sans heading over serif text).
-    if not (larger or bolder) and draft.size >= style.body_size * 1.05 and len(draft.lines) <= 2:
-        bolder = _family(draft.lines[0].words[0].font) != style.body_family
-    words = len(text.split())
-    ends_sentence = text.rstrip().endswith((".", ",", ";")) and not text.rstrip().endswith("..")
-    numbered_title = section is not None and "." in section.group(1).rstrip(".") and words <= 12
-    if ends_sentence and not (larger or bolder or section):
-        return
-    if ends_sentence and text.rstrip().endswith(".") and words > _SENTENCE_WORDS:
-        return  # a sentence set large or bold (a lead paragraph, an emphasised statement)
-    if words > _SENTENCE_WORDS and _SENTENCE_INSIDE.search(text):
-        return  # sentences, the last one cut at a page's or a column's end
-    if _LEADERS.search(text):
-        return  # a table of contents line the contents rules did not take
-    if not (larger or bolder) and len(draft.lines) == 1:
-        bolder = _set_apart(draft.lines[0], text)
-    # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
-    label = text.rstrip().endswith(":") and not larger
-    # Bold at the body's size with more words than a title has is an emphasised statement.
-    if bolder and not larger and words > _BOLD_TITLE_WORDS and not section:
-        draft.label = True
-        return
-    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label) or \
-            (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
-        draft.kind = "heading"
-        if section and section.group(2):
-            draft.number_depth = section.group(2).count(".") + 1
-        elif named := _NAMED_SECTION.match(text):
-            draft.number_depth = named.group(1).count(".") + 1
-
-
-def _set_apart(line: Line, text: str) -> bool:
-    """A line of the body's size and weight set apart as a title otherwise: a short italic line
-    of capitalised words (a run-in style's sub-heading), or a line of capitals ("GENERAL
-    PROVISIONS", a heading in documents typed in one font).  The rules for body-size headings
-    (what follows the line, how it is spaced: _unhead_labels) still decide."""
-    words = text.split()
-    if text.rstrip().endswith(_SENTENCE_END) or len(words) > 8:
-        return False
-    if line.italic:
-        return sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
-    # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
-    # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
-    capitals = sum(ch.isupper() for ch in text)
-    return len(words) >= 2 and capitals >= 6 and not any(ch.islower() for ch in text) \
-        and not _CODE_MARKS.search(text)
-
-
-def _titled(text: str) -> bool:
-    """Whether a line's words could title a section whatever its type: not a note's or a
-    letter's field (_FIELD_KEY), a date, a pull quote (opening with a quotation mark), a key
-    figure ("£4.2bn", "92%": figures and two letters at most), or words that start lower case
-    (what a larger line says of a key figure, a chart's axis title "£ million")."""
-    text = text.strip()
-    if _FIELD_KEY.match(text) or _DATE.match(text) or text[:1] in _QUOTES:
-        return False
-    letters = [ch for ch in text if ch.isalpha()]
-    if len(letters) < 3 and any(ch.isdigit() for ch in text):
-        return False
-    # (A first word with a capital anywhere, "eBay", may open a title; scripts without case
-    # are never lower case.)
-    # (An item's or a section's number, "(a)", "b.", is not the first word: "(a) Methods" may be
-    # a title.)
-    marker = _ITEM_NUMBER.match(text)
-    words = text[marker.end():].split() if marker else text.split()
-    first = next((word for word in words if any(ch.isalpha() for ch in word)), "")
-    return not first.islower()
-
-
-def _key_value(text: str) -> bool:
-    """A "Key: value" line (see _KEY_VALUE): the value holds a figure (a date, a reference)
-    or is a word or two ("Status: Final")."""
-    match = _KEY_VALUE.match(text.strip())
-    if match is None or _KEY_SECTION_MARK.search(match.group("key")):
-        return False
-    value = match.group("value")
-    return any(ch.isdigit() for ch in value) or len(value.split()) <= 2
-
-
-def _unhead_labels(drafts: list[_Draft], style: _Style) -> None:
-    """A heading set at the body's size (bold, not numbered as a section) is text when it is
-    spaced as text in a document whose headings are not (see _binds), and a label when what
-    follows it is not text it heads: a table (the table's title), a list (a label like
-    "NOTES" before numbered notes), or short lines of a few words each (a name in a
-    signature block, then a job title and a date)."""
-    _unhead_numbered_items(drafts)
-    _unhead_names_over_addresses(drafts)
-    _unhead_over_figures(drafts)
-    binding = _binding(drafts, style)
-    for index, draft in enumerate(drafts):
-        # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
-        if draft.kind != "heading" or draft.size >= style.body_size * _HEADING_SCALE or draft.number_depth:
-            continue
-        after = _next_block(drafts, index)
-        # (Nothing after it on the page is no sign: a heading may end a page, its text on the next.)
-        if after is None:
-            continue
-        if binding and _binds(drafts[index - 1] if index else None, draft, after, style) is False:
-            draft.kind = "list_item" if draft.marker else "paragraph"
-            draft.label = True
-            continue
-        if after.kind in ("table", "list_item") or (
-                after.kind == "paragraph" and all(len(line.text.split()) <= 4 for line in after.lines)
-                and not after.text.rstrip().endswith(_SENTENCE_END)):
-            draft.kind = "list_item" if draft.marker else "paragraph"
-            draft.label = True
-    _unhead_label_runs(drafts, style)
-    _unhead_line_runs(drafts, style)
-
-
-def _unhead_line_runs(drafts: list[_Draft], style: _Style) -> None:
-    """Three or more short lines set alike below display type, none numbered as a section,
-    with nothing between them but at most one line of small print each, are not headings
-    whatever their weight: the lines of a figure or a syntax diagram ("CREATE PERMISSION
-    <name>", then its one-line gloss, "ON <table>", ...), a list set large.  A section's
-    heading is followed by its text at the body's size; two headings in a row are a chapter's
-    and its first section's, set differently."""
-    def candidate(d: _Draft) -> bool:
-        return d.kind == "heading" and len(d.lines) == 1 and not d.number_depth \
-            and d.size < style.body_size * _DISPLAY_SCALE
-
-    def gloss(d: _Draft) -> bool:
-        return d.kind == "paragraph" and len(d.lines) == 1 and d.size < style.body_size * 0.95
-
-    texts = [d for d in drafts if d.kind != "contents"]
-    runs: list[list[int]] = []  # positions in texts of the lines of each run
-    for at, draft in enumerate(texts):
-        run = runs[-1] if runs else []
-        after = texts[at + 1] if at + 1 < len(texts) else None
-        # (A line followed by text at the body's size heads it: a section after the figure.)
-        if candidate(draft) and (after is None or gloss(after) or candidate(after)):
-            last = texts[run[-1]] if run else None
-            if last is not None and at - run[-1] <= 2 and abs(draft.size - last.size) <= 0.5 \
-                    and draft.page == last.page and all(gloss(d) for d in texts[run[-1] + 1:at]):
-                run.append(at)
-            else:
-                runs.append([at])
-    for run in runs:
-        if len(run) >= _LINE_RUN:
-            for at in run:
-                texts[at].kind = "list_item" if texts[at].marker else "paragraph"
-                texts[at].label = True
-
-
-def _number_form(draft: _Draft) -> str:
-    """The shape of the number a block opens with ("N." for "3.", "(N)" for "(b)", "N.N" for
-    "2.1"), "" when it has none."""
-    number = draft.marker if draft.marker[:1].isalnum() or draft.marker[:1] == "(" else ""
-    if not number:
-        match = _SECTION.match(draft.text)
-        number = match.group(1) if match else ""
-    return re.sub(r"\d+|\b[a-zA-Z]\b|\b[ivxIVX]+\b", "N", number)
-
-
-def _unhead_numbered_items(drafts: list[_Draft]) -> None:
-    """Numbered lines set like headings that are the items of a list: an item whose
-    explanation hangs under its text (the next paragraph starts where the words after the
-    number start, right of the number), and items one under the other with nothing between
-    them, numbered alike ("1." then "2.") from the same left edge.  A numbered section's text
-    starts at the column's edge, and its next sibling comes after that text."""
-    texts = [d for d in drafts if d.kind != "contents"]
-    items: set[int] = set()
-    for index, draft in enumerate(texts):
-        form = _number_form(draft) if draft.kind == "heading" else ""
-        if not form:
-            continue
-        after = texts[index + 1] if index + 1 < len(texts) else None
-        if after is None or after.page != draft.page:
-            continue
-        words = draft.lines[0].words
-        title_x = words[1].x0 if len(words) > 1 else draft.box[2]
-        if after.kind == "paragraph" and not after.label and abs(after.box[0] - title_x) <= 2.0 \
-                and title_x > draft.box[0] + 4:
-            items.add(id(draft))
-        elif after.kind in ("heading", "list_item") and _number_form(after) == form \
-                and abs(after.box[0] - draft.box[0]) <= 2.0 and abs(after.size - draft.size) <= 0.5 \
-                and after.bold == draft.bold:
-            items.update((id(draft), id(after)))
-    for draft in texts:
-        if id(draft) in items and draft.kind == "heading":
-            draft.kind = "list_item" if draft.marker else "paragraph"
-            draft.number_depth = 0
-            draft.label = True
-
-
-def _unhead_names_over_addresses(drafts: list[_Draft]) -> None:
-    """A name set large or bold over an address (a letterhead's organisation, a recipient,
-    a contact): the lines under it are short, none ends a sentence, and one holds a figure
-    (a street number, a postcode, a telephone number).  Whatever its size it names a sender
-    or a place, not a section."""
-    texts = [d for d in drafts if d.kind != "contents"]
-    for index, draft in enumerate(texts):
-        if draft.kind != "heading" or draft.number_depth:
-            continue
-        lines: list[Line] = []
-        for after in texts[index + 1:]:
-            if after.page != draft.page or after.kind != "paragraph" or not all(
-                    _address_line(line.text) for line in after.lines):
-                break
-            lines += after.lines
-        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in line.text):
-            draft.kind, draft.label = "paragraph", True
-
-
-def _address_line(text: str) -> bool:
-    """A line of an address: a few words that start with a capital or a figure ("4 Mill Lane",
-    "Easton EA4 9QP", "Tel 0123 456789"), not ending a sentence (the lines of a narrow column
-    of running text are short too, but run on from one to the next)."""
-    text = text.strip()
-    return len(text.split()) <= _ADDRESS_LINE_WORDS and not text.endswith(_SENTENCE_END) \
-        and (text[:1].isdigit() or text[:1].isupper())
-
-
-def _unhead_over_figures(drafts: list[_Draft]) -> None:
-    """A line set like a heading with a bare figure under it (a chart's axis title over its
-    scale, a legend's key over a value label), or over a short label over one (a chart's
-    title over its axis title over its scale), labels the figure: a section's heading is
-    followed by words."""
-    texts = [d for d in drafts if d.kind != "contents"]
-
-    def bare_figure(draft: _Draft) -> bool:
-        return draft.kind == "paragraph" and sum(1 for ch in draft.text if ch.isalpha()) < 2
-
-    def short_label(draft: _Draft) -> bool:
-        return draft.kind in ("paragraph", "heading") and len(draft.lines) == 1 and not draft.number_depth \
-            and len(draft.text.split()) <= 3 and not draft.text.rstrip().endswith(_SENTENCE_END)
-
-    for index, draft in enumerate(texts):
-        if draft.kind != "heading" or draft.number_depth:
-            continue
-        following = [d for d in texts[index + 1:index + 3] if d.page == draft.page]
-        if (following and bare_figure(following[0])) or (
-                len(following) == 2 and short_label(following[0]) and bare_figure(following[1])):
-            draft.kind, draft.label = "paragraph", True
-
-
-def _unhead_label_runs(drafts: list[_Draft], style: _Style) -> None:
-    """Short lines set alike one after the other with no text between them are labels (a
-    form's fields left empty, "Signature" then "Date"), not sections: a section's heading is
-    followed by its text, and the next heading of its level comes after that text.  Only
-    body-size lines without a section number, each beside another of the same type."""
-    def short_alike(a: _Draft, b: _Draft) -> bool:
-        return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
-                   and not d.number_depth and d.bold for d in (a, b)) \
-            and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic
-    texts = [d for d in drafts if d.kind != "contents"]
-    alike = [False] * len(texts)
-    for index in range(len(texts) - 1):
-        if short_alike(texts[index], texts[index + 1]):
-            alike[index] = alike[index + 1] = True
-    for draft, is_label in zip(texts, alike, strict=True):
-        if is_label and draft.kind == "heading" and draft.size < style.body_size * _HEADING_SCALE:
-            draft.kind = "list_item" if draft.marker else "paragraph"
-            draft.label = True
-
-
-def _unhead_cover(drafts: list[_Draft], style: _Style) -> None:
-    """A cover page (the document's first page with text, holding no running text, table or
-    table of contents) sets its title largest; the subtitle, the organisation, the date and the
-    version under it are set large too, and are not sections: only the headings in the
-    largest type there stay headings.  On a first page with running text, the front matter
-    above it (a paper's authors and affiliations under its title) likewise: a heading there
-    smaller than the largest, with no running text under it but a short line (an affiliation,
-    an e-mail address), is not a section."""
-    headings = [d for d in drafts if d.kind == "heading"]
-    if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
-        return
-    first_text = next((index for index, d in enumerate(drafts)
-                       if d.kind in ("paragraph", "list_item") and _running_text(d.text)), None)
-    if first_text is None:
-        largest = max(d.size for d in headings)
-        for draft in headings:
-            if draft.size < 0.9 * largest:
-                draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
-        return
-    front = drafts[:first_text]
-    largest = max((d.size for d in front if d.kind == "heading"), default=0.0)
-    # (From the bottom up: an affiliation unheaded leaves the authors over a short line.)
-    for index in range(len(front) - 1, -1, -1):
-        draft, after = front[index], drafts[index + 1]
-        if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
-                and not _running_text(after.text):
-            draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
-
-
-def _running_text(text: str) -> bool:
-    """A paragraph of running text: a sentence of a few words, or many words."""
-    words = len(text.split())
-    return words >= _COVER_TEXT_WORDS or (words >= 6 and text.rstrip().endswith("."))
-
-
-def _next_block(drafts: list[_Draft], index: int) -> _Draft | None:
-    """The block after ``drafts[index]`` that is not a table of contents entry."""
-    for position in range(index + 1, len(drafts)):
-        if drafts[position].kind != "contents":
-            return drafts[position]
-    return None
-
-
-def _binding(drafts: list[_Draft], style: _Style) -> bool:
-    """Whether the document sets its headings closer to the text below them than to the text
-    above (space before, little after): what its sure headings (larger than the body, or
-    numbered as sections) show, when enough of them can be measured.  Documents that space
-    headings like paragraphs exist (a bold line and a blank line), and there spacing says
-    nothing."""
-    votes = []
-    for index, draft in enumerate(drafts):
-        if draft.kind != "heading":
-            continue
-        if not (draft.size >= style.body_size * _HEADING_SCALE or draft.number_depth):
-            continue  # a sure heading: larger than the body, or numbered
-        after = _next_block(drafts, index)
-        vote = _binds(drafts[index - 1] if index else None, draft, after, style) if after else None
-        if vote is not None:
-            votes.append(vote)
-    return len(votes) >= _BINDING_MIN_VOTES and sum(votes) >= _BINDING_SHARE * len(votes)
-
-
-def _binds(before: _Draft | None, draft: _Draft, after: _Draft, style: _Style) -> bool | None:
-    """Whether a block between two blocks of text in one column sits closer to the text below
-    it than to the text above (None when that cannot be measured): headings are set so, a
-    bold paragraph has the body's spacing on both sides."""
-    if before is None or before.page != draft.page or after.page != draft.page \
-            or before.kind not in ("paragraph", "list_item") or after.kind != "paragraph":
-        return None
-    x0, top, x1, bottom = draft.box
-    above, below = before.box, after.box
-    if above[0] > x1 or above[2] < x0 or below[0] > x1 or below[2] < x0:
-        return None  # not one column
-    up, down = top - above[3], below[1] - bottom
-    if up < 0 or down < 0:
-        return None
-    return up - down >= max(1.0, _BINDING * style.body_size)
-
-
-def _heading_shaped(draft: _Draft) -> bool:
-    """Whether a block could be a heading whatever its font: short, with letters, not a
-    caption, a table of contents line or a sentence (the test a line set in a heading style
-    the document's outline confirms must pass, see :mod:`extractors.pdf_evidence`)."""
-    text = draft.text.rstrip()
-    if len(draft.lines) > _DISPLAY_MAX_LINES or len(text) > _HEADING_MAX_CHARS or _CAPTION.match(text) \
-            or _LEADERS.search(text) or sum(1 for ch in text if ch.isalpha()) < 2 or not _titled(text):
-        return False
-    # A bulleted item, a "Key: value" field or a label ending in a colon is none whatever its
-    # style (a bold label set like a bold Heading 3 the outline confirms is still a label).
-    if (draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(") or _key_value(text) \
-            or text.endswith(":"):
-        return False
-    return not (text.endswith((".", ",", ";")) and not text.endswith(".."))
-
-
-def _rank_headings(style: _Style, drafts: list[_Draft]) -> None:
-    """Heading levels: font sizes (then bold before regular) ranked largest first; where
-    headings are numbered, by numbering depth, and the others by the numbered ones' sizes."""
-    headings = [d for d in drafts if d.kind == "heading"]
-    used = Counter(d.size for d in headings)
-    if _set_levels(headings, _Ladder(set(used))) > _MAX_LEVEL:
-        # More sizes than levels: then the ladder is made of the sizes two headings or more
-        # are set in, and the display sizes used once above it (a cover's, a back page's) are
-        # one level, not a level each (nine sizes of cover type used to push a report's
-        # sections to level 4 of 4).  Sizes within 10% are counted together, as ranked.
-        recurring = {size for size in used
-                     if sum(n for near, n in used.items() if abs(near - size) <= 0.1 * max(near, size)) > 1}
-        if recurring:
-            _set_levels(headings, _Ladder(recurring))
-    numbered = [d for d in headings if d.number_depth]
-    if len(numbered) >= _NUMBERED_HEADINGS:
-        _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
-    elif numbered:  # one or two: a date ("3.11.") as likely as a numbering; only below their size
-        _level_by_depth(numbered, capped=False)
-
-
-class _Ladder:
-    """Font sizes as levels, largest first; sizes within 10% of each other are one level (the
-    same style measured on other glyphs).  A size above the largest is one level above."""
-
-    def __init__(self, sizes: set[float]) -> None:
-        self.tops: list[float] = []
-        for size in sorted(sizes, reverse=True):
-            if not self.tops or size < 0.9 * self.tops[-1]:
-                self.tops.append(size)
-
-    def rank(self, size: float) -> int:
-        if size >= self.tops[0] / 0.9:
-            return -1
-        return next((i for i, top in enumerate(self.tops) if size >= 0.9 * top), len(self.tops))
-
-
-def _set_levels(headings: list[_Draft], ladder: _Ladder) -> int:
-    """Levels by the ladder's rank, then bold before regular; how many levels that needed
-    (those past _MAX_LEVEL share the last)."""
-    keys = sorted({(ladder.rank(d.size), not d.bold) for d in headings})
-    for draft in headings:
-        draft.level = min(_MAX_LEVEL, keys.index((ladder.rank(draft.size), not draft.bold)) + 1)
-    return len(keys)
-
-
-def _level_by_depth(numbered: list[_Draft], capped: bool) -> tuple[int, int]:
-    """Numbered headings' levels: one per depth below the level the outermost are set at by
-    size -- ``capped``, never below 2 nor so low that the deepest would pass _MAX_LEVEL.  The
-    outermost depth and its level."""
-    outer = min(d.number_depth for d in numbered)
-    base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
-    if capped:
-        deepest = max(d.number_depth for d in numbered)
-        base = max(1, min(2, base, _MAX_LEVEL - (deepest - outer)))
-    for draft in numbered:
-        draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
-    return outer, base
-
-
-def _rank_by_numbering(numbered: list[_Draft], others: list[_Draft]) -> None:
-    """Numbering decides the depth below the level its outermost sections are set at: "1."
-    set like an unnumbered "Summary" is a level-1 heading, "1." set smaller than the
-    document's title level 2 -- never lower, however many display sizes a cover or a back
-    page uses ("1.1" then sits at level 4 of 4 under nine sizes of cover type); "1.1" is one
-    level below "1." either way.  An unnumbered heading takes the level of the shallowest
-    numbered sections set at its size or smaller ("Preface" set like "Chapter 1" is a
-    chapter, "Authors" set like "1.1" a section); larger than all of them, the level above;
-    smaller than all, the level below."""
-    outer, base = _level_by_depth(numbered, capped=True)
-    deepest = max(d.number_depth for d in numbered)
-    # Each depth's size: the median of its headings' (a stray one set otherwise does not move it).
-    sizes = {depth: sorted(d.size for d in numbered if d.number_depth == depth)
-             for depth in range(outer, deepest + 1)}
-    anchors = [(min(_MAX_LEVEL, base + depth - outer), found[len(found) // 2])
-               for depth, found in sizes.items() if found]
-    for draft in others:
-        if draft.size >= anchors[0][1] / 0.9:
-            draft.level = max(1, base - 1)
-            continue
-        draft.level = next((level for level, size in anchors if draft.size >= 0.9 * size),
-                           min(_MAX_LEVEL, anchors[-1][0] + 1))
-
-
 # ---------------------------------------------------------------------------- Markdown
 
 
@@ -1447,7 +820,7 @@ def _join_lines(lines: list[Line]) -> str:
     return text
 
 
-def _render(draft: _Draft, style: _Style) -> Block:
+def _render(draft: Draft, style: Style) -> Block:
     if draft.kind == "table_continued":
         return Block("table_continued", "", draft.page, draft.box, continues=draft.continues)
     if draft.table is not None:

@@ -31,7 +31,10 @@ form labels), ``running_titles`` (a running header below the usual header band),
 ``letter_blocks`` (letterhead, addresses, date, subject line, signature), ``bold_numbered_items``
 (bold numbered list items among numbered sections), ``cover_callouts`` (a cover page's title
 block, pull quotes, key figures), ``chart_labels`` (a chart's text, larger than the body),
-``paper_front_matter`` (a paper's authors, affiliations, dates and keywords under its title).
+``paper_front_matter`` (a paper's authors, affiliations, dates and keywords under its title),
+``chart_categories`` (a chart's category labels, bold or large, one under another beside
+figures), ``letter_subjects`` (a letter's bold subject line without "Re:"), ``titled_values``
+(an unnumbered title set like a heading directly over a table).
 """
 
 from __future__ import annotations
@@ -1335,4 +1338,157 @@ def paper_front_matter(seed: int) -> GeneratedReport:
         if rng.random() < 0.4:
             sheet.heading(2, size=sheet.sizes[2])
             sheet.paragraph((2, 4))
+    return sheet.finish()
+
+
+_CATEGORIES = ("North East", "North West", "Yorkshire", "Midlands", "London", "South East", "South West",
+               "Wales", "Scotland", "Households", "Businesses", "Public sector", "Renewables", "Gas", "Coal",
+               "Nuclear", "Imports", "Other")
+
+
+@case("chart_categories")
+def chart_categories(seed: int) -> GeneratedReport:
+    """Sections (numbered or not) each with a chart whose category labels are short lines set
+    bold or larger than the body, one under another, each beside a number: a horizontal bar
+    chart (the category left of its bar, left- or right-aligned, its value at the bar's end)
+    or a legend (a coloured key, the category, its share to its right or left).  The chart's title is
+    a caption ("Figure 2: ..."), a source line under the chart, then the section's text."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Categories {seed}")
+    sheet.heading(1)
+    sheet.paragraph()
+    canvas = sheet.canvas
+    for number in range(1, rng.randint(2, 3) + 1):
+        sheet.heading(2)
+        sheet.paragraph()
+        if rng.random() < 0.4:
+            sheet.heading(3)
+            sheet.paragraph((1, 3))
+        size = rng.choice((sheet.body, sheet.body + 1, sheet.body + 2, sheet.body + 3))
+        font = sheet.bold if size < sheet.body * 1.15 or rng.random() < 0.6 else sheet.regular
+        categories = rng.sample(_CATEGORIES, rng.randint(3, 6))
+        pitch = size * rng.choice((1.8, 2.2, 2.6))
+        sheet.room(sheet.body * 6 + pitch * len(categories) + 40)
+        sheet.line(_caption_text(rng, "Figure", number), sheet.bold, sheet.body, after=1.0)
+        if rng.random() < 0.6:  # horizontal bars
+            bar_left = sheet.left + rng.choice((110.0, 130.0))
+            right_aligned = rng.random() < 0.5
+            unit = rng.choice(("", "%", "k"))
+            for s, category in enumerate(categories):
+                value = rng.uniform(5, 95)
+                canvas.setFont(font, size)
+                if right_aligned:
+                    canvas.drawRightString(bar_left - 6, sheet.y, category)
+                else:
+                    canvas.drawString(sheet.left, sheet.y, category)
+                canvas.setFillGray(0.3 + 0.1 * (s % 3))
+                canvas.rect(bar_left, sheet.y - size * 0.2, value * 2.6, size, fill=1, stroke=0)
+                canvas.setFillGray(0)
+                canvas.setFont(sheet.regular, rng.choice((sheet.body - 1, sheet.body, size)))
+                canvas.drawString(bar_left + value * 2.6 + 4, sheet.y, f"{value:.1f}{unit}")
+                sheet.y -= pitch
+        else:  # a pie's legend
+            shares = [rng.uniform(5, 40) for _ in categories]
+            total = sum(shares)
+            canvas.circle(sheet.left + 50, sheet.y - pitch * len(categories) / 2 + size, 40, stroke=1, fill=0)
+            key_x = sheet.left + 120
+            share_first = rng.random() < 0.4  # "41%  Households"
+            for s, category in enumerate(categories):
+                canvas.setFillGray(0.2 + 0.12 * s)
+                canvas.rect(key_x, sheet.y - 1, 8, 8, fill=1, stroke=0)
+                canvas.setFillGray(0)
+                canvas.setFont(font, size)
+                canvas.drawString(key_x + (64 if share_first else 14), sheet.y, category)
+                canvas.setFont(sheet.regular, rng.choice((sheet.body, size)))
+                canvas.drawRightString(key_x + (50 if share_first else 200), sheet.y,
+                                       f"{100 * shares[s] / total:.0f}%")
+                sheet.y -= pitch
+        sheet.y -= sheet.body
+        sheet.line(f"Source: {rng.choice(_ORGANISATIONS)}", sheet.italic, sheet.body - 1, after=1.0)
+        sheet.paragraph()
+    return sheet.finish()
+
+
+_SUBJECTS = ("Application for planning permission at the old mill site", "Your grant application",
+             "Review of the water supply contract", "Outcome of the licence review",
+             "Change to your council tax band", "Proposed changes to the bus timetable",
+             "Renewal of your premises licence", "Annual review of your tenancy")
+
+
+@case("letter_subjects")
+def letter_subjects(seed: int) -> GeneratedReport:
+    """A letter whose subject line has no "Re:": a letterhead, the recipient's address block, the
+    date, then the subject set bold (larger than the body or in capitals in some seeds) above
+    or below the salutation ("Dear Ms Khan,"); paragraphs under two or three bold headings (the
+    letter's real ones, at the body's size or larger), and a signature block."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Subject {seed}", top=56.0)
+    organisation = rng.choice(_ORGANISATIONS)
+    sheet.line(organisation, rng.choice((sheet.bold, sheet.regular)),
+               rng.choice((sheet.body, sheet.body + 2)), align="right", after=0.1)
+    for text in (rng.choice(_STREETS), rng.choice(_TOWNS)):
+        sheet.line(text, sheet.regular, sheet.body - 1, align="right", after=0.0)
+    sheet.y -= sheet.body * 2
+    recipient = rng.choice(_PEOPLE)
+    sheet.line(recipient, after=0.0)
+    for text in (rng.choice(_STREETS), rng.choice(_TOWNS)):
+        sheet.line(text, after=0.0)
+    sheet.y -= sheet.body
+    sheet.line(_date(rng, False), after=1.0)
+    subject = rng.choice(_SUBJECTS)
+    if rng.random() < 0.3:
+        subject = subject.upper()
+    subject_size = rng.choice((sheet.body, sheet.body, sheet.body + 1, sheet.body + 2))
+    salutation = f"Dear {rng.choice(('Ms', 'Mr', 'Dr'))} {recipient.split()[-1]},"
+    if rng.random() < 0.5:
+        sheet.line(subject, sheet.bold, subject_size, after=0.8)
+        sheet.line(salutation, after=0.6)
+    else:
+        sheet.line(salutation, after=0.6)
+        sheet.line(subject, sheet.bold, subject_size, after=0.6)
+    heading_size = rng.choice((sheet.body, sheet.body, sheet.body + 1, sheet.body + 2))
+    sheet.sizes = (heading_size, heading_size, heading_size)
+    sheet.numbered = False
+    sheet.paragraph((2, 3))
+    for title in rng.sample(("Background", "Our decision", "What happens next", "Your right to appeal",
+                             "Conditions of the grant", "How to contact us"), rng.randint(2, 3)):
+        sheet.heading(1, title)
+        sheet.paragraph((2, 4))
+    sheet.line(rng.choice(("Yours sincerely,", "Yours faithfully,")), after=2.5)
+    sheet.line(rng.choice(_PEOPLE), rng.choice((sheet.bold, sheet.regular)), after=0.0)
+    sheet.line(rng.choice(_ROLES), after=0.0)
+    return sheet.finish()
+
+
+_VALUE_TITLES = ("Passenger journeys by region", "Household income by age group", "Key figures",
+                 "Staff numbers by directorate", "Spending by service area", "Energy use by site",
+                 "Complaints received by quarter", "Visitors by month")
+
+
+@case("titled_values")
+def titled_values(seed: int) -> GeneratedReport:
+    """Sections (numbered or not) whose text is followed by a table under an unnumbered title set
+    like a heading: bold, at the body's size or larger (as large as the sections' headings in
+    some seeds), with a year or a unit after it in some ("Key figures, 2023", "Spending by
+    service area (£m)"), directly over the table, ruled or not; the section's text goes on
+    under the table."""
+    rng = random.Random(seed)
+    sheet = _Sheet(rng, seed, f"Values {seed}")
+    sheet.heading(1)
+    sheet.paragraph()
+    titles = rng.sample(_VALUE_TITLES, 3)
+    for index in range(rng.randint(2, 3)):
+        sheet.heading(2)
+        sheet.paragraph()
+        title = titles[index] + rng.choice(("", "", f", {rng.randint(2015, 2024)}", " (£m)", " (thousands)"))
+        size = rng.choice((sheet.body, sheet.body + 1, sheet.body + 2, sheet.sizes[1]))
+        cells = numeric_table(rng, rng.randint(3, 5), rng.randint(3, 6))
+        sheet.room(size * 2 + sheet.body * 1.5 * len(cells) + sheet.body * 4)
+        sheet.y -= sheet.body * 0.5
+        sheet.line(title, sheet.bold, size, after=rng.choice((0.2, 0.5)))
+        sheet.table(cells, ruled=rng.random() < 0.5)
+        sheet.paragraph((1, 3))
+        if rng.random() < 0.4:
+            sheet.heading(3)
+            sheet.paragraph((2, 3))
     return sheet.finish()

@@ -212,7 +212,7 @@ def test_contents_last_entry_alone_on_the_next_page_is_an_entry_and_its_heading_
 
 def test_contents_nested_by_the_indentation_of_all_its_pages():
     from extractors.pdf_contents import ContentsEntry, nest_across_pages
-    from extractors.pdf_structure import Line
+    from extractors.pdf_drafts import Line
 
     def entry(title: str, x0: float) -> ContentsEntry:
         return ContentsEntry(title, "1", [Line([], x0, 0.0, 300.0, 10.0, 11.0, False, 1)])

@@ -1,11 +1,14 @@
 """Lines real documents set like headings that are not sections (issue 32's heading
-precision), one test per rule of extractors/pdf_structure.py, each on a small PDF drawn here
+precision), one test per rule of extractors/pdf_headings.py, each on a small PDF drawn here
 with a real heading or two beside the impostors (so a rule that drops both fails too).  The
 classes of tests/pdf_cases.py (``captions_notes``, ``lead_ins``, ...) are where the rules were
 tuned; these pin each rule down."""
 
 from __future__ import annotations
 
+import pytest
+
+from tests.pdf_cases import draw_paragraph
 from tests.test_pdf_structure import SENTENCES, make_pdf, markdown_of, paragraph
 
 TEXT = " ".join(SENTENCES[:3])
@@ -182,7 +185,7 @@ def test_a_running_header_below_the_header_band_leaves_the_body():
 def test_an_item_number_is_not_the_first_word_of_a_title():
     """The lower-case rule looks past a section's or an item's number: "(a) Methods" may title
     a section; words that start lower case do not."""
-    from extractors.pdf_structure import _titled
+    from extractors.pdf_headings import _titled
 
     assert _titled("(a) Methods") and _titled("b) Results of the survey") and _titled("eBay sellers")
     assert not _titled("of customers were satisfied") and not _titled("£ million")
@@ -207,3 +210,65 @@ def test_a_papers_front_matter_is_not_headings():
     ])
     assert headings_of(markdown_of(data)) == ["Heating Village Halls with Heat Pumps", "Abstract",
                                               "1 Introduction"]
+
+
+@pytest.mark.parametrize("subject_first", [True, False])
+def test_a_letters_subject_line_without_re_is_not_a_heading(subject_first: bool):
+    """A letter's subject, bold and larger than the body, with no "Re:" before it, just above or
+    just below the salutation; the letter's own heading, set the same, stays."""
+    subject = (72, 0, "RENEWAL OF YOUR PREMISES LICENCE", 12, "Helvetica-Bold")
+    salutation = (72, 0, "Dear Ms Khan,", 10)
+    first, second = (subject, salutation) if subject_first else (salutation, subject)
+    body1, after1 = paragraph(220, TEXT)
+    data = make_pdf([
+        (72, 72, "Ahmed Khan", 10),
+        (72, 84, "4 Mill Lane", 10),
+        (72, 96, "Easton EA4 9QP", 10),
+        (72, 130, "12 May 2024", 10),
+        (first[0], 166, *first[2:]),
+        (second[0], 190, *second[2:]),
+        *body1,
+        (72, after1 + 16, "Our decision", 12, "Helvetica-Bold"),
+        *paragraph(after1 + 36, MORE)[0],
+    ])
+    assert headings_of(markdown_of(data)) == ["Our decision"]
+
+
+def _document_with_a_table(parts: list[tuple[str, str, float]]) -> bytes:
+    """A page of `parts` drawn top down: ("heading", text, size) bold lines, ("text", text, 0)
+    paragraphs, ("table", "", 0) a ruled table of figures directly under the line before it."""
+    import random
+
+    from tests.pdf_cases import _Sheet, numeric_table
+
+    sheet = _Sheet(random.Random(1), 1, "Titled values")
+    sheet.regular, sheet.bold, sheet.body = "Helvetica", "Helvetica-Bold", 10.0
+    for kind, text, size in parts:
+        if kind == "heading":
+            sheet.y -= 6
+            sheet.line(text, sheet.bold, size, after=0.3)
+        elif kind == "text":
+            sheet.y = draw_paragraph(sheet.canvas, text, sheet.left, sheet.y, sheet.right - sheet.left,
+                                     sheet.regular, sheet.body)
+        else:
+            sheet.table(numeric_table(random.Random(2), 4, 4), ruled=True)
+    return sheet.finish().pdf
+
+
+def test_a_title_over_a_table_in_a_style_no_section_uses_is_not_a_heading():
+    """Sections in 16-point bold over their text; a 12-point bold title directly over a table,
+    a style no heading of text is set in: the table's title."""
+    data = _document_with_a_table([("heading", "Membership", 16), ("text", TEXT, 0),
+                                   ("heading", "Members by age group", 12), ("table", "", 0),
+                                   ("text", MORE, 0), ("heading", "Outlook", 16), ("text", TEXT, 0)])
+    assert headings_of(markdown_of(data)) == ["Membership", "Outlook"]
+
+
+def test_a_title_naming_its_unit_over_a_table_is_not_a_heading():
+    """Set like the sections (13-point bold), a line directly over a table is a section that
+    opens with its table, unless it names a unit or a year: then it titles the table."""
+    data = _document_with_a_table([("heading", "Spending", 13), ("text", TEXT, 0),
+                                   ("heading", "Spending by service area (£m)", 13), ("table", "", 0),
+                                   ("text", MORE, 0), ("heading", "Results", 13), ("table", "", 0),
+                                   ("text", TEXT, 0)])
+    assert headings_of(markdown_of(data)) == ["Spending", "Results"]

@@ -10,7 +10,7 @@ import re
 import pytest
 from reportlab.pdfgen import canvas
 
-from extractors import extract, pdf_structure
+from extractors import extract, pdf_headings, pdf_structure
 from extractors.base import ExtractOptions
 from extractors.pdf_tables import FoundTable
 from extractors.pdf_text import read_text_layer
@@ -421,12 +421,12 @@ def test_bold_decoys_are_not_headings_and_real_headings_stay():
 
 
 def test_key_values_and_section_labels():
-    assert pdf_structure._key_value("Date: 12 May 2024")
-    assert pdf_structure._key_value("Status: Final")
-    assert pdf_structure._key_value("Reference: HM/2024/17")
+    assert pdf_headings._key_value("Date: 12 May 2024")
+    assert pdf_headings._key_value("Status: Final")
+    assert pdf_headings._key_value("Reference: HM/2024/17")
     # A section's own label names a section; a title with a subtitle is not a field.
-    assert not pdf_structure._key_value("Appendix A: Data")
-    assert not pdf_structure._key_value("Chapter 2: Methods and results of the survey")
+    assert not pdf_headings._key_value("Appendix A: Data")
+    assert not pdf_headings._key_value("Chapter 2: Methods and results of the survey")
 
 
 

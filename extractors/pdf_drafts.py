@@ -1,0 +1,123 @@
+"""The structure stage's working types, shared by the rules that draft a page's blocks
+(:mod:`extractors.pdf_structure`) and those that decide its headings
+(:mod:`extractors.pdf_headings`): a line of words, a block before its heading level is known,
+the document's body style, and the shapes of a line's text both sets of rules read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+from extractors.pdf_contents import ContentsEntry
+from extractors.pdf_tables import FoundTable
+from extractors.pdf_words import Word
+
+# An item number opening a line ("1.", "(a)", "iv)"): a list item's marker, and not a title's
+# first word.
+ITEM_NUMBER = re.compile(r"^(\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(?=\S)")
+# A table of contents line: dot leaders and a page number.
+LEADERS = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$", re.IGNORECASE)
+# What a sentence (or a label) ends with.
+SENTENCE_END = (".", "!", "?", ":", ";")
+
+
+@lru_cache(maxsize=1024)
+def font_family(font: str) -> str:
+    """A font's family: its name without the subset tag ("ABCDEF+") and style ("-Bold").
+    (Cached: asked for every word, of a document's few fonts.)"""
+    name = font.split("+", 1)[-1]
+    return re.split(r"[-,]", name, maxsplit=1)[0].lower()
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    page: int
+    kind: str = "body"  # "header" and "footer" for running lines
+    italic: bool = False
+    contents: ContentsEntry | None = None  # the table of contents entry the line is part of
+    rtl: bool = False  # a right-to-left line (its words are in reading order, not left to right)
+
+    @cached_property
+    def text(self) -> str:
+        """(Made once: the rules ask for it many times, and a line's words are never changed
+        once it is built.)"""
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+@dataclass
+class TablePart:
+    """The rows of a page-crossing table that one page holds."""
+
+    page: int
+    box: tuple[float, float, float, float]
+    offsets: tuple[int, int]  # where its rows are in the table block's Markdown
+    size: tuple[float, float]  # the page's width and height
+
+    def report(self) -> dict[str, Any]:
+        return {"page": self.page, "box": [round(v, 1) for v in self.box], "offset": list(self.offsets),
+                "size": [round(v, 1) for v in self.size]}
+
+
+@dataclass
+class Style:
+    """The document's body font, and the heading font sizes in rank order."""
+
+    body_size: float
+    body_bold: bool
+    body_family: str = ""
+
+
+@dataclass
+class Draft:
+    """A block before its heading level is known."""
+
+    kind: str
+    lines: list[Line]
+    page: int
+    table: FoundTable | None = None
+    marker: str = ""
+    level: int | None = None
+    number_depth: int = 0
+    contents: ContentsEntry | None = None
+    # Set like a heading but read as text by a rule that looked at its words or what follows
+    # it (a label, a bold statement): an outline's heading style does not make it one.
+    label: bool = False
+    # A table joined over pages: its parts (the first page's draft); a later part's draft is
+    # a ``table_continued`` of the page ``continues`` names.
+    parts: list[TablePart] = field(default_factory=list)
+    continues: int | None = None
+    # A list item's nesting, 1 for a top-level list, from the page's tags (0: not known).
+    depth: int = 0
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        if self.table is not None:
+            return self.table.x0, self.table.top, self.table.x1, self.table.bottom
+        return (min(line.x0 for line in self.lines), min(line.top for line in self.lines),
+                max(line.x1 for line in self.lines), max(line.bottom for line in self.lines))
+
+    @property
+    def size(self) -> float:
+        return max(line.size for line in self.lines)
+
+    @property
+    def bold(self) -> bool:
+        return all(line.bold for line in self.lines)
+
+    @property
+    def text(self) -> str:
+        return " ".join(line.text for line in self.lines)

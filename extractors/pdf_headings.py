@@ -1,0 +1,606 @@
+"""Which blocks of a PDF page are headings, and at which level: the heading rules of the
+structure stage (:mod:`extractors.pdf_structure`), which drafts the blocks and renders them.
+
+Headings are short blocks in a font clearly larger than the body's, or bold where the
+body is not, or numbered as sections ("2.1 Method"); levels by font size rank, and by
+numbering depth where headings are numbered ("Chapter 2" counts as "2."), the others then
+by the numbered ones' sizes.  Not headings, however set: bulleted items,
+"Key: value" lines ("Date: 12 May 2024"), sentences (a full stop after more than eight
+words), bold body-size lines of more than ten words; and, at the body's size, a line
+followed by a table, a list or a few short lines (a table's title, a label, a name in a
+signature block), or spaced like a paragraph in a document whose headings sit closer to
+their text than to the text above.  Whatever their type, not headings either (tuned on the
+heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4", "Chart 1.2"),
+note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quotes,
+key figures ("4.2 GW"), lines starting lower case; short lines set alike one after the
+other (empty form fields, "Signature" then "Date"); numbered items (their explanation hung
+under their text, or items numbered alike one under the other); a name over an address;
+a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
+subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
+unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover
+page (the first page, no running text) all but the largest type, and above a first page's
+running text the smaller lines over short lines (a paper's authors over their affiliations).
+A table of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
+
+A bold body-size line ending in a colon is a label, and a bold line level with two or more short
+lines is a table row's cell, neither a heading.  Body size is the most common font size by
+character count over the whole document (:class:`extractors.pdf_drafts.Style`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
+
+# Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
+_SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
+# A section named by its kind and number ("Chapter 1.", "Appendix B:", "Part IV", "Section 2.3"):
+# numbered like "1." (or "2.3") for the depth of the headings below it.
+_NAMED_SECTION = re.compile(r"^(?:chapter|part|appendix|annex|section)\s+"
+                            r"(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)", re.IGNORECASE)
+# Captions are set like headings (bold, on their own) but are not sections: a figure, table,
+# chart... and its number ("Table 3.", "FIGURE 2:", "Table A4", "Chart 1.2", "Graph S1").
+_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|graph|exhibit|map|diagram|plate|abbildung|tabelle)"
+                      r"\s*(\d|[A-Z]{1,2}\d|[IVX]+\b)", re.IGNORECASE)
+# The keys of the fields of a letter's or memo's heading block, of a paper's front matter and
+# of the notes under a table or chart ("Re: ...", "Subject: ...", "Keywords: ...", "Source:
+# ...", "Notes: ..."): whatever their value and their type, these lines are not sections.
+_FIELD_KEY = re.compile(r"^(re|subject|subj|from|to|cc|bcc|attn|attention|encl?|enclosures?|ref|our ref|"
+                        r"your ref|sources?|notes?|base|footnotes?|key ?words|index terms|received|accepted|"
+                        r"published|e-?mail|tel|telephone|fax|phone|corresponding authors?)\s*:",
+                        re.IGNORECASE)
+# A line that is a date and nothing else ("12 May 2024", "March 2024", "12/03/2024", "May 12,
+# 2024"): a letter's or a cover's date, not a section.
+_MONTH = (r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
+_DATE = re.compile(rf"^((\d{{1,2}}(st|nd|rd|th)?\s+)?{_MONTH},?\s+(\d{{1,2}}(st|nd|rd|th)?,?\s+)?\d{{4}}"
+                   r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
+# Quotation marks a pull quote opens with.
+_QUOTES = "\"“”„‘’«»"
+# What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
+# slash inside a word ("HR_SCHEMA.EMPLOYEES", "USAGE(*ALLOWED)").
+_CODE_MARKS = re.compile(r"[()\[\]{}<>_=*\\|]|\w[./]\w")
+# A key and its value on one line ("Date: 12 May 2024", "Status: Final", "Reference: HM/17"):
+# a field of a memo's or a form's heading block, not a section.  The key is a word or two; a
+# key ending in a section mark ("Appendix A:", "Part 2:") names a section instead.
+_KEY_VALUE = re.compile(r"^(?P<key>[A-Z][\w'’/&-]*(?: [\w'’/&-]+)?):\s+(?P<value>\S.*)$")
+_KEY_SECTION_MARK = re.compile(r"(?:^| )(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})$")
+# A full stop after four words or more, then a capitalised word: one sentence ends inside.
+_SENTENCE_INSIDE = re.compile(r"(?:\S+\s+){3,}\S*[a-z]\.\s+[A-Z]")
+# A line ending with a full stop after more words than this is a sentence, however it is set.
+_SENTENCE_WORDS = 8
+# A heading is closer to the text below it than to the text above by at least this share of
+# the body size (and a point); a document sets its headings so when this share of its sure
+# headings, and this many, do.
+_BINDING = 0.1
+_BINDING_SHARE = 0.8
+_BINDING_MIN_VOTES = 3
+# A bold line of the body's size with more words than this is a statement, not a title.
+_BOLD_TITLE_WORDS = 10
+# How much larger than the body a heading's font must be.
+HEADING_SCALE = 1.15
+_HEADING_MAX_CHARS = 200
+_HEADING_MAX_LINES = 3
+# Display type (twice the body's size and more) fits few words a line: a title may wrap more.
+_DISPLAY_SCALE = 1.6
+_DISPLAY_MAX_LINES = 4
+_MAX_LEVEL = 4
+# Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
+_LINE_RUN = 3
+# Numbered headings decide the levels of the others from this many on.
+_NUMBERED_HEADINGS = 3
+# The lines of an address block have at most this many words.
+_ADDRESS_LINE_WORDS = 6
+# A paragraph of this many words (or a sentence of six) is running text: a page holding one is
+# not a cover page.
+_COVER_TEXT_WORDS = 15
+# A letter's salutation ("Dear Ms Khan,", "Dear Sir or Madam", "To whom it may concern:"): the
+# line above or below it set like a heading is the letter's subject (_unhead_letter_subjects).
+# A table's title names its unit or its year at its end ("Spending by service area (£m)", "Staff
+# numbers, 2021", "Visits (thousands)"): a section's heading does not (_unhead_table_titles).
+_TITLE_UNIT = re.compile(r"(\((?:[£$€][^)]{0,10}|%|per cent|thousands|millions|billions"
+                         r"|\d{4}(?:[/–-]\d{2,4})?)\)"
+                         r"|,\s*\d{4}(?:[/–-]\d{2,4})?(?:\s+to\s+\d{4})?)$", re.IGNORECASE)
+_SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
+
+
+def classify(draft: Draft, style: Style) -> None:
+    if draft.kind == "contents":
+        return
+    text = draft.text
+    letters = sum(1 for ch in text if ch.isalpha())
+    max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
+    if len(draft.lines) > max_lines or len(text) > _HEADING_MAX_CHARS or letters < 2 \
+            or _CAPTION.match(text) or not _titled(text):
+        return
+    if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
+        return  # a bulleted item, bold or not, is an item of a list
+    section = _SECTION.match(text)
+    larger = draft.size >= style.body_size * HEADING_SCALE
+    if not larger and _key_value(text):
+        return
+    bolder = draft.bold and not style.body_bold and draft.size >= style.body_size * 0.95
+    # A slightly larger line in another typeface (a sans heading over serif text).
+    if not (larger or bolder) and draft.size >= style.body_size * 1.05 and len(draft.lines) <= 2:
+        bolder = font_family(draft.lines[0].words[0].font) != style.body_family
+    words = len(text.split())
+    ends_sentence = text.rstrip().endswith((".", ",", ";")) and not text.rstrip().endswith("..")
+    numbered_title = section is not None and "." in section.group(1).rstrip(".") and words <= 12
+    if ends_sentence and not (larger or bolder or section):
+        return
+    if ends_sentence and text.rstrip().endswith(".") and words > _SENTENCE_WORDS:
+        return  # a sentence set large or bold (a lead paragraph, an emphasised statement)
+    if words > _SENTENCE_WORDS and _SENTENCE_INSIDE.search(text):
+        return  # sentences, the last one cut at a page's or a column's end
+    if LEADERS.search(text):
+        return  # a table of contents line the contents rules did not take
+    if not (larger or bolder) and len(draft.lines) == 1:
+        bolder = _set_apart(draft.lines[0], text)
+    # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
+    label = text.rstrip().endswith(":") and not larger
+    # Bold at the body's size with more words than a title has is an emphasised statement.
+    if bolder and not larger and words > _BOLD_TITLE_WORDS and not section:
+        draft.label = True
+        return
+    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label) or \
+            (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
+        draft.kind = "heading"
+        if section and section.group(2):
+            draft.number_depth = section.group(2).count(".") + 1
+        elif named := _NAMED_SECTION.match(text):
+            draft.number_depth = named.group(1).count(".") + 1
+
+
+def _set_apart(line: Line, text: str) -> bool:
+    """A line of the body's size and weight set apart as a title otherwise: a short italic line
+    of capitalised words (a run-in style's sub-heading), or a line of capitals ("GENERAL
+    PROVISIONS", a heading in documents typed in one font).  The rules for body-size headings
+    (what follows the line, how it is spaced: unhead_labels) still decide."""
+    words = text.split()
+    if text.rstrip().endswith(SENTENCE_END) or len(words) > 8:
+        return False
+    if line.italic:
+        return sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
+    # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
+    # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
+    capitals = sum(ch.isupper() for ch in text)
+    return len(words) >= 2 and capitals >= 6 and not any(ch.islower() for ch in text) \
+        and not _CODE_MARKS.search(text)
+
+
+def _titled(text: str) -> bool:
+    """Whether a line's words could title a section whatever its type: not a note's or a
+    letter's field (_FIELD_KEY), a date, a pull quote (opening with a quotation mark), a key
+    figure ("£4.2bn", "92%": figures and two letters at most), or words that start lower case
+    (what a larger line says of a key figure, a chart's axis title "£ million")."""
+    text = text.strip()
+    if _FIELD_KEY.match(text) or _DATE.match(text) or text[:1] in _QUOTES:
+        return False
+    letters = [ch for ch in text if ch.isalpha()]
+    if len(letters) < 3 and any(ch.isdigit() for ch in text):
+        return False
+    # (A first word with a capital anywhere, "eBay", may open a title; scripts without case
+    # are never lower case.)
+    # (An item's or a section's number, "(a)", "b.", is not the first word: "(a) Methods" may be
+    # a title.)
+    marker = ITEM_NUMBER.match(text)
+    words = text[marker.end():].split() if marker else text.split()
+    first = next((word for word in words if any(ch.isalpha() for ch in word)), "")
+    return not first.islower()
+
+
+def _key_value(text: str) -> bool:
+    """A "Key: value" line (see _KEY_VALUE): the value holds a figure (a date, a reference)
+    or is a word or two ("Status: Final")."""
+    match = _KEY_VALUE.match(text.strip())
+    if match is None or _KEY_SECTION_MARK.search(match.group("key")):
+        return False
+    value = match.group("value")
+    return any(ch.isdigit() for ch in value) or len(value.split()) <= 2
+
+
+def unhead_labels(drafts: list[Draft], style: Style) -> None:
+    """A heading set at the body's size (bold, not numbered as a section) is text when it is
+    spaced as text in a document whose headings are not (see _binds), and a label when what
+    follows it is not text it heads: a table (the table's title), a list (a label like
+    "NOTES" before numbered notes), or short lines of a few words each (a name in a
+    signature block, then a job title and a date)."""
+    _unhead_letter_subjects(drafts)
+    _unhead_table_titles(drafts)
+    _unhead_numbered_items(drafts)
+    _unhead_names_over_addresses(drafts)
+    _unhead_over_figures(drafts)
+    binding = _binding(drafts, style)
+    for index, draft in enumerate(drafts):
+        # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
+        if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE or draft.number_depth:
+            continue
+        after = _next_block(drafts, index)
+        # (Nothing after it on the page is no sign: a heading may end a page, its text on the next.)
+        if after is None:
+            continue
+        if binding and _binds(drafts[index - 1] if index else None, draft, after, style) is False:
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+            continue
+        if after.kind in ("table", "list_item") or (
+                after.kind == "paragraph" and all(len(line.text.split()) <= 4 for line in after.lines)
+                and not after.text.rstrip().endswith(SENTENCE_END)):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+    _unhead_label_runs(drafts, style)
+    _unhead_line_runs(drafts, style)
+
+
+def _unhead_letter_subjects(drafts: list[Draft]) -> None:
+    """A line set like a heading just above or just below a letter's salutation ("Dear Ms
+    Khan,") is the letter's subject ("Renewal of your premises licence", no "Re:" before it),
+    however large or bold: a letter's sections come after its opening paragraph, not next to
+    the salutation."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    for index, draft in enumerate(texts):
+        if draft.kind != "paragraph" or len(draft.lines) != 1 or not _SALUTATION.match(draft.text.strip()):
+            continue
+        for near in texts[max(0, index - 1):index] + texts[index + 1:index + 2]:
+            if near.kind == "heading" and near.page == draft.page and not near.number_depth:
+                near.kind, near.label = "paragraph", True
+
+
+def _unhead_table_titles(drafts: list[Draft]) -> None:
+    """An unnumbered heading directly over a table on its page titles the table, not a
+    section, when it is set in a style (size and weight) that no unnumbered heading followed by
+    text is set in (the document's sections are set otherwise, or numbered), or when it ends
+    with a unit or a year ("Spending by service area (£m)", _TITLE_UNIT).  (Set like the
+    headings that head text and naming no unit, a line over a table may head a section that
+    opens with its table: it stays.)"""
+    texts = [d for d in drafts if d.kind != "contents"]
+
+    def alike(a: Draft, b: Draft) -> bool:
+        return abs(a.size - b.size) <= 0.5 and a.bold == b.bold
+
+    heading_text = [d for d, after in zip(texts, texts[1:], strict=False) if d.kind == "heading"
+                    and not d.number_depth and after.kind in ("paragraph", "list_item")]
+    for draft, after in zip(texts, texts[1:], strict=False):
+        if draft.kind == "heading" and not draft.number_depth and after.kind == "table" \
+                and after.page == draft.page and (_TITLE_UNIT.search(draft.text.rstrip())
+                                                  or not any(alike(draft, other) for other in heading_text)):
+            draft.kind, draft.label = "paragraph", True
+
+
+def _unhead_line_runs(drafts: list[Draft], style: Style) -> None:
+    """Three or more short lines set alike below display type, none numbered as a section,
+    with nothing between them but at most one line of small print each, are not headings
+    whatever their weight: the lines of a figure or a syntax diagram ("CREATE PERMISSION
+    <name>", then its one-line gloss, "ON <table>", ...), a list set large.  A section's
+    heading is followed by its text at the body's size; two headings in a row are a chapter's
+    and its first section's, set differently."""
+    def candidate(d: Draft) -> bool:
+        return d.kind == "heading" and len(d.lines) == 1 and not d.number_depth \
+            and d.size < style.body_size * _DISPLAY_SCALE
+
+    def gloss(d: Draft) -> bool:
+        return d.kind == "paragraph" and len(d.lines) == 1 and d.size < style.body_size * 0.95
+
+    texts = [d for d in drafts if d.kind != "contents"]
+    runs: list[list[int]] = []  # positions in texts of the lines of each run
+    for at, draft in enumerate(texts):
+        run = runs[-1] if runs else []
+        after = texts[at + 1] if at + 1 < len(texts) else None
+        # (A line followed by text at the body's size heads it: a section after the figure.)
+        if candidate(draft) and (after is None or gloss(after) or candidate(after)):
+            last = texts[run[-1]] if run else None
+            if last is not None and at - run[-1] <= 2 and abs(draft.size - last.size) <= 0.5 \
+                    and draft.page == last.page and all(gloss(d) for d in texts[run[-1] + 1:at]):
+                run.append(at)
+            else:
+                runs.append([at])
+    for run in runs:
+        if len(run) >= _LINE_RUN:
+            for at in run:
+                texts[at].kind = "list_item" if texts[at].marker else "paragraph"
+                texts[at].label = True
+
+
+def _number_form(draft: Draft) -> str:
+    """The shape of the number a block opens with ("N." for "3.", "(N)" for "(b)", "N.N" for
+    "2.1"), "" when it has none."""
+    number = draft.marker if draft.marker[:1].isalnum() or draft.marker[:1] == "(" else ""
+    if not number:
+        match = _SECTION.match(draft.text)
+        number = match.group(1) if match else ""
+    return re.sub(r"\d+|\b[a-zA-Z]\b|\b[ivxIVX]+\b", "N", number)
+
+
+def _unhead_numbered_items(drafts: list[Draft]) -> None:
+    """Numbered lines set like headings that are the items of a list: an item whose
+    explanation hangs under its text (the next paragraph starts where the words after the
+    number start, right of the number), and items one under the other with nothing between
+    them, numbered alike ("1." then "2.") from the same left edge.  A numbered section's text
+    starts at the column's edge, and its next sibling comes after that text."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    items: set[int] = set()
+    for index, draft in enumerate(texts):
+        form = _number_form(draft) if draft.kind == "heading" else ""
+        if not form:
+            continue
+        after = texts[index + 1] if index + 1 < len(texts) else None
+        if after is None or after.page != draft.page:
+            continue
+        words = draft.lines[0].words
+        title_x = words[1].x0 if len(words) > 1 else draft.box[2]
+        if after.kind == "paragraph" and not after.label and abs(after.box[0] - title_x) <= 2.0 \
+                and title_x > draft.box[0] + 4:
+            items.add(id(draft))
+        elif after.kind in ("heading", "list_item") and _number_form(after) == form \
+                and abs(after.box[0] - draft.box[0]) <= 2.0 and abs(after.size - draft.size) <= 0.5 \
+                and after.bold == draft.bold:
+            items.update((id(draft), id(after)))
+    for draft in texts:
+        if id(draft) in items and draft.kind == "heading":
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.number_depth = 0
+            draft.label = True
+
+
+def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
+    """A name set large or bold over an address (a letterhead's organisation, a recipient,
+    a contact): the lines under it are short, none ends a sentence, and one holds a figure
+    (a street number, a postcode, a telephone number).  Whatever its size it names a sender
+    or a place, not a section."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    for index, draft in enumerate(texts):
+        if draft.kind != "heading" or draft.number_depth:
+            continue
+        lines: list[Line] = []
+        for after in texts[index + 1:]:
+            if after.page != draft.page or after.kind != "paragraph" or not all(
+                    _address_line(line.text) for line in after.lines):
+                break
+            lines += after.lines
+        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in line.text):
+            draft.kind, draft.label = "paragraph", True
+
+
+def _address_line(text: str) -> bool:
+    """A line of an address: a few words that start with a capital or a figure ("4 Mill Lane",
+    "Easton EA4 9QP", "Tel 0123 456789"), not ending a sentence (the lines of a narrow column
+    of running text are short too, but run on from one to the next)."""
+    text = text.strip()
+    return len(text.split()) <= _ADDRESS_LINE_WORDS and not text.endswith(SENTENCE_END) \
+        and (text[:1].isdigit() or text[:1].isupper())
+
+
+def _unhead_over_figures(drafts: list[Draft]) -> None:
+    """A line set like a heading with a bare figure under it (a chart's axis title over its
+    scale, a legend's key over a value label), or over a short label over one (a chart's
+    title over its axis title over its scale), labels the figure: a section's heading is
+    followed by words."""
+    texts = [d for d in drafts if d.kind != "contents"]
+
+    def bare_figure(draft: Draft) -> bool:
+        return draft.kind == "paragraph" and sum(1 for ch in draft.text if ch.isalpha()) < 2
+
+    def short_label(draft: Draft) -> bool:
+        return draft.kind in ("paragraph", "heading") and len(draft.lines) == 1 and not draft.number_depth \
+            and len(draft.text.split()) <= 3 and not draft.text.rstrip().endswith(SENTENCE_END)
+
+    for index, draft in enumerate(texts):
+        if draft.kind != "heading" or draft.number_depth:
+            continue
+        following = [d for d in texts[index + 1:index + 3] if d.page == draft.page]
+        if (following and bare_figure(following[0])) or (
+                len(following) == 2 and short_label(following[0]) and bare_figure(following[1])):
+            draft.kind, draft.label = "paragraph", True
+
+
+def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
+    """Short lines set alike one after the other with no text between them are labels (a
+    form's fields left empty, "Signature" then "Date"), not sections: a section's heading is
+    followed by its text, and the next heading of its level comes after that text.  Only
+    body-size lines without a section number, each beside another of the same type."""
+    def short_alike(a: Draft, b: Draft) -> bool:
+        return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
+                   and not d.number_depth and d.bold for d in (a, b)) \
+            and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic
+    texts = [d for d in drafts if d.kind != "contents"]
+    alike = [False] * len(texts)
+    for index in range(len(texts) - 1):
+        if short_alike(texts[index], texts[index + 1]):
+            alike[index] = alike[index + 1] = True
+    for draft, is_label in zip(texts, alike, strict=True):
+        if is_label and draft.kind == "heading" and draft.size < style.body_size * HEADING_SCALE:
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def unhead_cover(drafts: list[Draft], style: Style) -> None:
+    """A cover page (the document's first page with text, holding no running text, table or
+    table of contents) sets its title largest; the subtitle, the organisation, the date and the
+    version under it are set large too, and are not sections: only the headings in the
+    largest type there stay headings.  On a first page with running text, the front matter
+    above it (a paper's authors and affiliations under its title) likewise: a heading there
+    smaller than the largest, with no running text under it but a short line (an affiliation,
+    an e-mail address), is not a section."""
+    headings = [d for d in drafts if d.kind == "heading"]
+    if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
+        return
+    first_text = next((index for index, d in enumerate(drafts)
+                       if d.kind in ("paragraph", "list_item") and _running_text(d.text)), None)
+    if first_text is None:
+        largest = max(d.size for d in headings)
+        for draft in headings:
+            if draft.size < 0.9 * largest:
+                draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
+        return
+    front = drafts[:first_text]
+    largest = max((d.size for d in front if d.kind == "heading"), default=0.0)
+    # (From the bottom up: an affiliation unheaded leaves the authors over a short line.)
+    for index in range(len(front) - 1, -1, -1):
+        draft, after = front[index], drafts[index + 1]
+        if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
+                and not _running_text(after.text):
+            draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
+
+
+def _running_text(text: str) -> bool:
+    """A paragraph of running text: a sentence of a few words, or many words."""
+    words = len(text.split())
+    return words >= _COVER_TEXT_WORDS or (words >= 6 and text.rstrip().endswith("."))
+
+
+def _next_block(drafts: list[Draft], index: int) -> Draft | None:
+    """The block after ``drafts[index]`` that is not a table of contents entry."""
+    for position in range(index + 1, len(drafts)):
+        if drafts[position].kind != "contents":
+            return drafts[position]
+    return None
+
+
+def _binding(drafts: list[Draft], style: Style) -> bool:
+    """Whether the document sets its headings closer to the text below them than to the text
+    above (space before, little after): what its sure headings (larger than the body, or
+    numbered as sections) show, when enough of them can be measured.  Documents that space
+    headings like paragraphs exist (a bold line and a blank line), and there spacing says
+    nothing."""
+    votes = []
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading":
+            continue
+        if not (draft.size >= style.body_size * HEADING_SCALE or draft.number_depth):
+            continue  # a sure heading: larger than the body, or numbered
+        after = _next_block(drafts, index)
+        vote = _binds(drafts[index - 1] if index else None, draft, after, style) if after else None
+        if vote is not None:
+            votes.append(vote)
+    return len(votes) >= _BINDING_MIN_VOTES and sum(votes) >= _BINDING_SHARE * len(votes)
+
+
+def _binds(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool | None:
+    """Whether a block between two blocks of text in one column sits closer to the text below
+    it than to the text above (None when that cannot be measured): headings are set so, a
+    bold paragraph has the body's spacing on both sides."""
+    if before is None or before.page != draft.page or after.page != draft.page \
+            or before.kind not in ("paragraph", "list_item") or after.kind != "paragraph":
+        return None
+    x0, top, x1, bottom = draft.box
+    above, below = before.box, after.box
+    if above[0] > x1 or above[2] < x0 or below[0] > x1 or below[2] < x0:
+        return None  # not one column
+    up, down = top - above[3], below[1] - bottom
+    if up < 0 or down < 0:
+        return None
+    return up - down >= max(1.0, _BINDING * style.body_size)
+
+
+def heading_shaped(draft: Draft) -> bool:
+    """Whether a block could be a heading whatever its font: short, with letters, not a
+    caption, a table of contents line or a sentence (the test a line set in a heading style
+    the document's outline confirms must pass, see :mod:`extractors.pdf_evidence`)."""
+    text = draft.text.rstrip()
+    if len(draft.lines) > _DISPLAY_MAX_LINES or len(text) > _HEADING_MAX_CHARS or _CAPTION.match(text) \
+            or LEADERS.search(text) or sum(1 for ch in text if ch.isalpha()) < 2 or not _titled(text):
+        return False
+    # A bulleted item, a "Key: value" field or a label ending in a colon is none whatever its
+    # style (a bold label set like a bold Heading 3 the outline confirms is still a label).
+    if (draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(") or _key_value(text) \
+            or text.endswith(":"):
+        return False
+    return not (text.endswith((".", ",", ";")) and not text.endswith(".."))
+
+
+def rank_headings(style: Style, drafts: list[Draft]) -> None:
+    """Heading levels: font sizes (then bold before regular) ranked largest first; where
+    headings are numbered, by numbering depth, and the others by the numbered ones' sizes."""
+    headings = [d for d in drafts if d.kind == "heading"]
+    used = Counter(d.size for d in headings)
+    if _set_levels(headings, _Ladder(set(used))) > _MAX_LEVEL:
+        # More sizes than levels: then the ladder is made of the sizes two headings or more
+        # are set in, and the display sizes used once above it (a cover's, a back page's) are
+        # one level, not a level each (nine sizes of cover type used to push a report's
+        # sections to level 4 of 4).  Sizes within 10% are counted together, as ranked.
+        recurring = {size for size in used
+                     if sum(n for near, n in used.items() if abs(near - size) <= 0.1 * max(near, size)) > 1}
+        if recurring:
+            _set_levels(headings, _Ladder(recurring))
+    numbered = [d for d in headings if d.number_depth]
+    if len(numbered) >= _NUMBERED_HEADINGS:
+        _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
+    elif numbered:  # one or two: a date ("3.11.") as likely as a numbering; only below their size
+        _level_by_depth(numbered, capped=False)
+
+
+class _Ladder:
+    """Font sizes as levels, largest first; sizes within 10% of each other are one level (the
+    same style measured on other glyphs).  A size above the largest is one level above."""
+
+    def __init__(self, sizes: set[float]) -> None:
+        self.tops: list[float] = []
+        for size in sorted(sizes, reverse=True):
+            if not self.tops or size < 0.9 * self.tops[-1]:
+                self.tops.append(size)
+
+    def rank(self, size: float) -> int:
+        if size >= self.tops[0] / 0.9:
+            return -1
+        return next((i for i, top in enumerate(self.tops) if size >= 0.9 * top), len(self.tops))
+
+
+def _set_levels(headings: list[Draft], ladder: _Ladder) -> int:
+    """Levels by the ladder's rank, then bold before regular; how many levels that needed
+    (those past _MAX_LEVEL share the last)."""
+    keys = sorted({(ladder.rank(d.size), not d.bold) for d in headings})
+    for draft in headings:
+        draft.level = min(_MAX_LEVEL, keys.index((ladder.rank(draft.size), not draft.bold)) + 1)
+    return len(keys)
+
+
+def _level_by_depth(numbered: list[Draft], capped: bool) -> tuple[int, int]:
+    """Numbered headings' levels: one per depth below the level the outermost are set at by
+    size -- ``capped``, never below 2 nor so low that the deepest would pass _MAX_LEVEL.  The
+    outermost depth and its level."""
+    outer = min(d.number_depth for d in numbered)
+    base = max(1, min(d.level or 1 for d in numbered if d.number_depth == outer))
+    if capped:
+        deepest = max(d.number_depth for d in numbered)
+        base = max(1, min(2, base, _MAX_LEVEL - (deepest - outer)))
+    for draft in numbered:
+        draft.level = min(_MAX_LEVEL, base + draft.number_depth - outer)
+    return outer, base
+
+
+def _rank_by_numbering(numbered: list[Draft], others: list[Draft]) -> None:
+    """Numbering decides the depth below the level its outermost sections are set at: "1."
+    set like an unnumbered "Summary" is a level-1 heading, "1." set smaller than the
+    document's title level 2 -- never lower, however many display sizes a cover or a back
+    page uses ("1.1" then sits at level 4 of 4 under nine sizes of cover type); "1.1" is one
+    level below "1." either way.  An unnumbered heading takes the level of the shallowest
+    numbered sections set at its size or smaller ("Preface" set like "Chapter 1" is a
+    chapter, "Authors" set like "1.1" a section); larger than all of them, the level above;
+    smaller than all, the level below."""
+    outer, base = _level_by_depth(numbered, capped=True)
+    deepest = max(d.number_depth for d in numbered)
+    # Each depth's size: the median of its headings' (a stray one set otherwise does not move it).
+    sizes = {depth: sorted(d.size for d in numbered if d.number_depth == depth)
+             for depth in range(outer, deepest + 1)}
+    anchors = [(min(_MAX_LEVEL, base + depth - outer), found[len(found) // 2])
+               for depth, found in sizes.items() if found]
+    for draft in others:
+        if draft.size >= anchors[0][1] / 0.9:
+            draft.level = max(1, base - 1)
+            continue
+        draft.level = next((level for level, size in anchors if draft.size >= 0.9 * size),
+                           min(_MAX_LEVEL, anchors[-1][0] + 1))
+
+
+def unhead_table_rows(drafts: list[Draft], lines: list[Line]) -> None:
+    """A one-line heading on one baseline with two or more other short lines is a cell of a
+    table row the table finder left out (a header row of bold column names), not a heading."""
+    for draft in drafts:
+        if draft.kind != "heading" or len(draft.lines) != 1:
+            continue
+        line = draft.lines[0]
+        centre = (line.top + line.bottom) / 2
+        row = [other for other in lines if other is not line and other.top <= centre <= other.bottom]
+        if len(row) >= 2 and all(len(other.text.split()) <= 4 for other in row):
+            draft.kind = "paragraph"
