@@ -13,7 +13,7 @@ that still looks under-segmented is read by text alignment instead.
 Unruled tables (in the spirit of camelot's stream mode and Nurminen's text-edge analysis):
 words become lines, a line splits into segments where the gap between two words is wide (or
 between two numbers), and a run of at least three such lines is a candidate (captions,
-"Source:" lines and list items end it).  Its columns are the whitespace gaps that (almost) no
+"Source:" lines, list items and lines of prose end it).  Its columns are the whitespace gaps that (almost) no
 line of numbers below the header crosses, so left-, right- and centre-aligned columns all
 work; a text that reaches over a gap is a spanning cell, header lines wrapped in one column
 become one cell, lower-case continuation lines join the row above.  The gaps are the whole
@@ -78,6 +78,11 @@ CELL_GAP_EM = 0.75
 MAX_LINE_GAP = 2.6
 # Prose guard: cells of at most this many words (median) can make an unruled table.
 MAX_MEDIAN_WORDS = 4.0
+# A line of one run of at least this many words with a sentence's full stop inside or at its
+# end is prose: it ends a candidate instead of standing in it as a wrapped cell (two tables
+# with a short paragraph between them were read as one; tuned on tests/pdf_cases.py's
+# table_styles, seeds 1-10).
+PROSE_LINE_WORDS = 8
 # Bullets drawn in a symbol font (Symbol, Wingdings, OpenSymbol) come out as private-use
 # characters U+F020-U+F0FF (U+F0B7 is Symbol's bullet, U+F0A7 Wingdings' square).
 LIST_MARKER = re.compile(r"^([\u2022\u25aa\u25cf\u25e6\u2023\u2043\u2219\u00b7*\-\u2013\u2014o>"
@@ -540,7 +545,7 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
         if multi:
             current.append(line)
             singles = 0
-        elif current and singles < 2:
+        elif current and singles < 2 and not _prose_line(line):
             current.append(line)
             singles += 1
         else:
@@ -554,6 +559,12 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 def _tabular(line: _Line) -> bool:
     return line.tabular
+
+
+def _prose_line(line: _Line) -> bool:
+    """A line of running text: many words in one run, a sentence ending in it."""
+    words = [w.text for w in line.words]
+    return len(words) >= PROSE_LINE_WORDS and any(t.endswith(".") and t[:-1].isalpha() for t in words)
 
 
 def _list_item(line: _Line) -> bool:

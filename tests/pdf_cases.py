@@ -23,6 +23,8 @@ Classes (each maker's docstring says what its documents hold):
   "12 500").
 - ``dense_listing``: a borderless listing of many columns with gutters narrower than a cell
   gap.
+- ``table_styles``: tables neither fully ruled nor bare: shaded rows, a dark header row with
+  white text, hairlines under every row, an outer frame.
 
 Heading impostors (lines set like headings that are not sections, each class mixed with real
 headings so recall is measured too): ``captions_notes`` (table and figure captions, "Source:"
@@ -522,6 +524,54 @@ _STATES = ("New South Wales", "Victoria", "Queensland", "South Australia", "West
            "South Island", "Bay of Plenty", "Hawke's Bay")
 
 
+class _Story:
+    """A one-column page under construction: its truth and its flowables, opened by a heading
+    of three title words (drawn from ``rng`` first)."""
+
+    def __init__(self, seed: int, title: str, rng: random.Random) -> None:
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.platypus import Paragraph
+
+        self.title, self.rng = title, rng
+        self.report = GeneratedReport(seed=seed, pdf=b"", title=title)
+        heading = title_words(rng)
+        self.report.headings.append(Heading(heading, 1, False))
+        self.report.expected_blocks.append(f"# {heading}")
+        self.body = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13, spaceAfter=8)
+        self.flowables: list[Any] = [Paragraph(heading, ParagraphStyle(
+            "h1", fontName="Helvetica-Bold", fontSize=16, leading=20, spaceAfter=10))]
+
+    def paragraph(self) -> None:
+        """A paragraph of three sentences."""
+        from reportlab.platypus import Paragraph
+
+        text = " ".join(sentence(self.rng) for _ in range(3))
+        self.report.paragraphs.append(TruthParagraph(text, False, False))
+        self.report.expected_blocks.append(text)
+        self.flowables.append(Paragraph(text, self.body))
+
+    def table(self, cells: list[list[str]], commands: list[tuple[Any, ...]], align: str = "LEFT") -> None:
+        """A table with no grid of its own (truth: unruled), set apart by a little space."""
+        from reportlab.platypus import Spacer
+
+        self.report.tables.append(TruthTable(cells, False))
+        self.report.expected_blocks.append(markdown_table(cells))
+        table = Table(cells, style=TableStyle(commands), hAlign=align)
+        self.flowables += [Spacer(1, 4), table, Spacer(1, 10)]
+
+    def built(self) -> GeneratedReport:
+        """The report with its PDF (A4, fixed margins, reproducible bytes)."""
+        from reportlab.platypus import SimpleDocTemplate
+
+        buffer = io.BytesIO()
+        document = SimpleDocTemplate(buffer, pagesize=A4, title=self.title, invariant=1, leftMargin=56,
+                                     rightMargin=56, topMargin=64, bottomMargin=56)
+        document.build(self.flowables)
+        self.report.pdf = buffer.getvalue()
+        self.report.page_count = document.page
+        return self.report
+
+
 def _borderless_page(seed: int, title: str, cells: list[list[str]], spans: list[tuple[int, int, int]],
                      header_rows: int, rng: random.Random, size: float, padding: float = 6.0,
                      booktabs: bool = False, align: str = "RIGHT") -> GeneratedReport:
@@ -530,24 +580,10 @@ def _borderless_page(seed: int, title: str, cells: list[list[str]], spans: list[
     and a closing paragraph; figure columns aligned `align`.  `booktabs` draws rules above
     and below the table and under the header, none between columns (so it is read by
     alignment, not as a grid)."""
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
-
-    report = GeneratedReport(seed=seed, pdf=b"", title=title)
-    heading = title_words(rng)
-    report.headings.append(Heading(heading, 1, False))
-    report.expected_blocks.append(f"# {heading}")
-    body = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13, spaceAfter=8)
-    story: list[Any] = [Paragraph(heading, ParagraphStyle("h1", fontName="Helvetica-Bold", fontSize=16,
-                                                          leading=20, spaceAfter=10))]
+    page = _Story(seed, title, rng)
     for _ in range(2):
-        text = " ".join(sentence(rng) for _ in range(3))
-        report.paragraphs.append(TruthParagraph(text, False, False))
-        report.expected_blocks.append(text)
-        story.append(Paragraph(text, body))
-        if len(story) == 2:
-            report.tables.append(TruthTable(cells, False))
-            report.expected_blocks.append(markdown_table(cells))
+        page.paragraph()
+        if len(page.flowables) == 2:
             commands: list[tuple[Any, ...]] = [
                 ("FONTNAME", (0, 0), (-1, header_rows - 1), "Helvetica-Bold"),
                 ("FONTNAME", (0, header_rows), (-1, -1), "Helvetica"),
@@ -564,14 +600,8 @@ def _borderless_page(seed: int, title: str, cells: list[list[str]], spans: list[
                 commands += [("LINEABOVE", (0, 0), (-1, 0), 1.0, colors.black),
                              ("LINEBELOW", (0, header_rows - 1), (-1, header_rows - 1), 0.5, colors.black),
                              ("LINEBELOW", (0, -1), (-1, -1), 1.0, colors.black)]
-            story += [Spacer(1, 4), Table(cells, style=TableStyle(commands), hAlign="LEFT"), Spacer(1, 10)]
-    buffer = io.BytesIO()
-    document = SimpleDocTemplate(buffer, pagesize=A4, title=title, invariant=1, leftMargin=56,
-                                 rightMargin=56, topMargin=64, bottomMargin=56)
-    document.build(story)
-    report.pdf = buffer.getvalue()
-    report.page_count = document.page
-    return report
+            page.table(cells, commands)
+    return page.built()
 
 
 def _figures(rng: random.Random, count: int) -> list[str]:
@@ -650,6 +680,48 @@ def spaced_cells(seed: int) -> GeneratedReport:
         cells.append([state, account, number, f"{rng.uniform(-5, 15):.1f}"])
     return _borderless_page(seed, f"Spaced {seed}", cells, [], 1, rng, rng.choice((9.0, 9.5, 10.0)),
                             padding=rng.choice((10.0, 14.0, 18.0)), booktabs=rng.random() < 0.5)
+
+
+_TABLE_STYLES = ("zebra", "shaded_header", "row_rules", "box", "shaded_box")
+
+
+@case("table_styles")
+def table_styles(seed: int) -> GeneratedReport:
+    """Two tables in the house styles of statistical offices and annual reports, neither a
+    full grid nor bare: rows shaded in turn with no lines (``zebra``), a header row of white
+    bold text on a dark fill (``shaded_header``), a hairline under every row and no column
+    rules (``row_rules``), only an outer frame and a rule under the header (``box``), or a
+    shaded header inside a frame (``shaded_box``); paragraphs before, between and after."""
+    rng = random.Random(seed)
+    page = _Story(seed, f"Styled tables {seed}", rng)
+    size = rng.choice((8.5, 9.0, 9.5))
+    fill = rng.choice((colors.HexColor("#1F3864"), colors.HexColor("#2E74B5"), colors.HexColor("#404040")))
+    light = rng.choice((colors.HexColor("#DEEAF6"), colors.HexColor("#F2F2F2"), colors.HexColor("#E2EFD9")))
+    for style in rng.sample(_TABLE_STYLES, 2):
+        page.paragraph()
+        cells = numeric_table(rng, rng.randint(3, 6), rng.randint(5, 9))
+        commands: list[tuple[Any, ...]] = [
+            ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+            ("FONTNAME", (0, 1), (-1, -1), "Helvetica"),
+            ("FONTSIZE", (0, 0), (-1, -1), size),
+            ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+            ("TOPPADDING", (0, 0), (-1, -1), rng.choice((2, 3, 4))),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), rng.choice((2, 3, 4))),
+        ]
+        if style == "zebra":
+            commands += [("ROWBACKGROUNDS", (0, 1), (-1, -1), [light, colors.white]),
+                         ("LINEBELOW", (0, 0), (-1, 0), 0.75, fill)]
+        if style in ("shaded_header", "shaded_box"):
+            commands += [("BACKGROUND", (0, 0), (-1, 0), fill), ("TEXTCOLOR", (0, 0), (-1, 0), colors.white)]
+        if style == "row_rules":
+            commands += [("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.grey),
+                         ("LINEABOVE", (0, 0), (-1, 0), 0.75, colors.black)]
+        if style in ("box", "shaded_box"):
+            commands += [("BOX", (0, 0), (-1, -1), 0.75, colors.black),
+                         ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]
+        page.table(cells, commands, align=rng.choice(("LEFT", "CENTER")))
+    page.paragraph()
+    return page.built()
 
 
 @case("dense_listing")

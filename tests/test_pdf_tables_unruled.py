@@ -183,3 +183,13 @@ def test_text_above_a_header_stays_out_of_the_table_beyond_six_lines() -> None:
     assert len(found) == 1
     assert len(found[0].cells) <= 6 + 5
     assert not any("Field a" in cell for row in found[0].cells for cell in row)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 9])
+def test_a_short_paragraph_between_two_styled_tables_keeps_them_apart(seed: int) -> None:
+    # Seeds whose two tables (framed, shaded, hairlines under rows: no grid of columns) have a
+    # two-line paragraph between them: its lines are prose, not wrapped cells, so the first
+    # table ends above it and the second starts below it.
+    report = make_case("table_styles", seed)
+    found = tables_of(report.pdf)
+    assert [t.cells for t in found] == [t.cells for t in report.tables]
