@@ -16,7 +16,8 @@ between two numbers), and a run of at least three such lines is a candidate (cap
 "Source:" lines, list items and lines of prose end it).  Its columns are the whitespace gaps that (almost) no
 line of numbers below the header crosses, so left-, right- and centre-aligned columns all
 work; a text that reaches over a gap is a spanning cell, header lines wrapped in one column
-become one cell, lower-case continuation lines join the row above.  The gaps are the whole
+become one cell (and one-line cells set on a two-line header's foot, "Notes" beside "2023"
+over "£m", join its row), lower-case continuation lines join the row above.  The gaps are the whole
 table's, not each line's: a narrow gap between the parts of one value ("12 500",
 "11 111111111") is no column, and when cell gaps leave several values in one cell the narrow
 gutters that no word of any line crosses are columns too (a dense listing).  Header lines
@@ -94,6 +95,8 @@ SYMBOL_FONT = re.compile(r"symbol|wingdings|webdings|dingbats", re.IGNORECASE)
 # A caption or source line under or over a table ("Table 10:", "Source:"): not a row.
 CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-]*[:.]?(\s|$)|"
                      r"(sources?|notes?)\s*:)", re.IGNORECASE)
+# A unit in thousands ("€000", "$'000", "(£000)") heads a column of amounts: it is no figure.
+UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A year standing alone ("2023" over its quarters) heads columns: it is no table value.
 YEAR = re.compile(r"^(1[89]|20)\d\d$")
 # A header is at most this many lines: more lines above the first row of figures are text.
@@ -1003,7 +1006,7 @@ def _numeric_share(line: _Line) -> float:
 @lru_cache(maxsize=1 << 16)
 def _is_numeric(text: str) -> bool:
     """(Cached: the rules ask it of the same words' texts many times over.)"""
-    return bool(NUMERIC.match(text.strip()))
+    return bool(NUMERIC.match(text.strip())) and not UNIT_THOUSANDS.match(text.strip())
 
 
 def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
@@ -1042,6 +1045,19 @@ def _merge_header_cells(header: list[_Row]) -> None:
                 continue
             upper.cells[c] = f"{upper.cells[c]} {text}"
             lower.cells[c] = ""
+        _raise_bottom_aligned(header[r - 1], lower)
+
+
+def _raise_bottom_aligned(upper: _Row, lower: _Row) -> None:
+    """One-line header cells set on a two-line header's bottom line ("Notes" beside "2023"
+    over "£m") join the line above when no cell of it is left under a filled one: they are
+    the same header row, aligned to its foot."""
+    left = [c for c, text in enumerate(lower.cells) if text]
+    if not left or any(upper.cells[c] or c in upper.spanning for c in left) \
+            or not any(upper.cells) or lower.top - upper.bottom > 0.6 * (lower.bottom - lower.top):
+        return
+    for c in left:
+        upper.cells[c], lower.cells[c] = lower.cells[c], ""
 
 
 def _cell_above(header: list[_Row], r: int, c: int) -> int | None:

@@ -25,6 +25,8 @@ Classes (each maker's docstring says what its documents hold):
   gap.
 - ``table_styles``: tables neither fully ruled nor bare: shaded rows, a dark header row with
   white text, hairlines under every row, an outer frame.
+- ``financial_statement``: a balance sheet: section rows alone in the label column, a notes
+  column, amounts in brackets, total rows under hairlines.
 
 Heading impostors (lines set like headings that are not sections, each class mixed with real
 headings so recall is measured too): ``captions_notes`` (table and figure captions, "Source:"
@@ -550,13 +552,15 @@ class _Story:
         self.report.expected_blocks.append(text)
         self.flowables.append(Paragraph(text, self.body))
 
-    def table(self, cells: list[list[str]], commands: list[tuple[Any, ...]], align: str = "LEFT") -> None:
-        """A table with no grid of its own (truth: unruled), set apart by a little space."""
+    def table(self, cells: list[list[str]], commands: list[tuple[Any, ...]], align: str = "LEFT",
+              drawn: list[list[str]] | None = None) -> None:
+        """A table with no grid of its own (truth: unruled), set apart by a little space;
+        ``drawn``: the cells as drawn when they differ from the truth (line breaks in cells)."""
         from reportlab.platypus import Spacer
 
         self.report.tables.append(TruthTable(cells, False))
         self.report.expected_blocks.append(markdown_table(cells))
-        table = Table(cells, style=TableStyle(commands), hAlign=align)
+        table = Table(drawn or cells, style=TableStyle(commands), hAlign=align)
         self.flowables += [Spacer(1, 4), table, Spacer(1, 10)]
 
     def built(self) -> GeneratedReport:
@@ -720,6 +724,61 @@ def table_styles(seed: int) -> GeneratedReport:
             commands += [("BOX", (0, 0), (-1, -1), 0.75, colors.black),
                          ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]
         page.table(cells, commands, align=rng.choice(("LEFT", "CENTER")))
+    page.paragraph()
+    return page.built()
+
+
+_STATEMENT_SECTIONS = {
+    "Non-current assets": ["Property, plant and equipment", "Intangible assets", "Investments in associates",
+                           "Deferred tax assets", "Right-of-use assets"],
+    "Current assets": ["Inventories", "Trade and other receivables", "Cash and cash equivalents",
+                       "Derivative financial instruments", "Current tax assets"],
+    "Current liabilities": ["Trade and other payables", "Borrowings", "Lease liabilities", "Provisions",
+                            "Current tax liabilities"],
+}
+
+
+@case("financial_statement")
+def financial_statement(seed: int) -> GeneratedReport:
+    """A company report's balance sheet, borderless: a label column whose section rows
+    ("Current assets") stand alone in the first column, line items indented under them, a
+    narrow "Notes" column of small numbers (blank on some rows), two year columns of amounts
+    with negatives in brackets, and a bold total row under each section with a hairline over
+    its figures; paragraphs before and after."""
+    rng = random.Random(seed)
+    page = _Story(seed, f"Balance sheet {seed}", rng)
+    page.paragraph()
+    year = rng.randint(2019, 2024)
+    unit = rng.choice(("£m", "$m", "€000"))
+    # The unit under the year on a line of its own in some seeds, as most reports set it.
+    stacked = rng.random() < 0.5
+    cells = [["", "Notes", f"{year} {unit}", f"{year - 1} {unit}"]]
+    drawn = [["", "Notes", f"{year}\n{unit}", f"{year - 1}\n{unit}"]] if stacked else cells[:1]
+    bold_rows, total_rows = [0], []
+    for section in rng.sample(list(_STATEMENT_SECTIONS), rng.randint(2, 3)):
+        cells.append([section, "", "", ""])
+        bold_rows.append(len(cells) - 1)
+        for item in rng.sample(_STATEMENT_SECTIONS[section], rng.randint(2, 4)):
+            note = str(rng.randint(3, 28)) if rng.random() < 0.7 else ""
+            amounts = [rng.randint(-900, 9_000) for _ in range(2)]
+            cells.append([item, note] + [f"({-a:,})" if a < 0 else f"{a:,}" for a in amounts])
+        cells.append([f"Total {section[0].lower()}{section[1:]}", "",
+                      f"{rng.randint(1_000, 30_000):,}", f"{rng.randint(1_000, 30_000):,}"])
+        bold_rows.append(len(cells) - 1)
+        total_rows.append(len(cells) - 1)
+    size = rng.choice((8.5, 9.0, 9.5))
+    commands: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, -1), "Helvetica"),
+        ("FONTSIZE", (0, 0), (-1, -1), size),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+        ("LINEBELOW", (2, 0), (-1, 0), 0.5, colors.black),
+    ]
+    for row in bold_rows:
+        commands.append(("FONTNAME", (0, row), (-1, row), "Helvetica-Bold"))
+    for row in total_rows:
+        commands.append(("LINEABOVE", (2, row), (-1, row), 0.5, colors.black))
+    page.table(cells, commands, drawn=drawn + cells[1:])
     page.paragraph()
     return page.built()
 

@@ -193,3 +193,12 @@ def test_a_short_paragraph_between_two_styled_tables_keeps_them_apart(seed: int)
     report = make_case("table_styles", seed)
     found = tables_of(report.pdf)
     assert [t.cells for t in found] == [t.cells for t in report.tables]
+
+
+@pytest.mark.parametrize("seed", [2, 4, 10])
+def test_a_two_line_header_is_one_row_with_its_bottom_aligned_cells_and_units(seed: int) -> None:
+    # Balance sheets set "2023" over "£m" and "Notes" on the header's bottom line: one header
+    # row ("Notes", "2023 £m"), and "€000" under a year is a unit, not a row of figures.
+    truth, found = true_and_found("financial_statement", seed)
+    assert found[0] == truth[0]
+    assert found == truth
