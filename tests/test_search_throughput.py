@@ -1,7 +1,7 @@
 """What keeps the search path's throughput under concurrent requests (issue 33 item 3,
 bench/search_throughput.py): a process keeps the connections it opens, a query is embedded
 before its search takes a connection (and still by the embedder the tenant is pinned to when
-the search reads)."""
+the search reads), and an API process's embedder calls run one thread each."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
+from app.config import Config
 from app.infra.db import POOL_SIZE, get_engine
 from app.services import search_request
 from app.services.search_request import SearchRequest, serve_search
+from app.web_server import served_config
 from indexing.embedding import DIMENSIONS
 
 
@@ -104,3 +106,9 @@ def test_a_tenant_moved_to_another_embedder_meanwhile_is_searched_with_its_new_o
     embedded.clear()
     assert _top(runtime, tenant) == "by-onnx-int8"
     assert embedded == [("onnx-int8", 0)]
+
+
+def test_an_api_process_embeds_with_one_thread_per_call_unless_told() -> None:
+    assert Config.from_env({}).embedding.torch_threads == 0  # the library's choice elsewhere
+    assert served_config(Config.from_env({})).embedding.torch_threads == 1
+    assert served_config(Config.from_env({"PAGEMILL_TORCH_THREADS": "2"})).embedding.torch_threads == 2
