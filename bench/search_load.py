@@ -95,8 +95,14 @@ def load(spec: Spec, queries: list[Query], clients: int, duration: float = 30.0,
                for c in range(clients)]
     for worker in workers:
         worker.start()
-    for _ in workers:
-        if not ready.acquire(timeout=900):
+    waiting = len(workers)
+    deadline = time.monotonic() + 900
+    while waiting:
+        if ready.acquire(timeout=1):
+            waiting -= 1
+        elif time.monotonic() > deadline or any(w.exitcode not in (None, 0) for w in workers):
+            for worker in workers:
+                worker.kill()
             raise RuntimeError(f"a client of {spec.system} did not get ready")
     finish = on_start() if on_start is not None else None
     start.set()

@@ -31,7 +31,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
-from http.client import HTTPConnection
+from http.client import HTTPConnection, RemoteDisconnected
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +51,22 @@ def http_searcher(spec: Spec) -> Searcher:
     headers = {"Authorization": f"Bearer {spec.options['key']}", "Content-Type": "application/json"}
     mode = spec.system.removeprefix("http-")
 
-    def run(terms: list[str], _vector: np.ndarray) -> list[int]:
-        body = json.dumps({"query": " ".join(terms), "mode": mode, "k": 10})
+    def post(body: str) -> tuple[int, bytes]:
         connection.request("POST", "/v1/search", body, headers)
         response = connection.getresponse()
-        answer = response.read()
-        if response.status != 200:
-            raise RuntimeError(f"/v1/search answered {response.status}: {answer[:300]!r}")
+        return response.status, response.read()
+
+    def run(terms: list[str], _vector: np.ndarray) -> list[int]:
+        body = json.dumps({"query": " ".join(terms), "mode": mode, "k": 10})
+        try:
+            status, answer = post(body)
+        except (BrokenPipeError, ConnectionResetError, RemoteDisconnected):
+            # gunicorn closes a keep-alive connection idle for 2 s (a client waiting for the
+            # others to warm up): open another, as any HTTP client does.
+            connection.close()
+            status, answer = post(body)
+        if status != 200:
+            raise RuntimeError(f"/v1/search answered {status}: {answer[:300]!r}")
         return [hit["chunk_id"] for hit in json.loads(answer)["results"]]
     return run
 
