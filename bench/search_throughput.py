@@ -166,6 +166,25 @@ def machine_meter(server_pid: int | None, postmaster_pid: int,
     return begin
 
 
+def profiled(meter: Callable[[], Callable[[], dict[str, float]]], server_pid: int, out: str,
+             duration: float) -> Callable[[], Callable[[], dict[str, float]]]:
+    """The meter, with py-spy sampling the API's gunicorn worker (the newest process of the
+    server's tree) meanwhile."""
+    def begin() -> Callable[[], dict[str, float]]:
+        worker = max(_tree(server_pid), key=lambda p: p.create_time()).pid
+        spy = subprocess.Popen([os.environ.get("PY_SPY", "py-spy"), "record", "-p", str(worker), "-r", "50",
+                                "-d", str(int(duration)), "-f", "raw", "-o", out, "--nonblocking"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = meter()
+
+        def finish() -> dict[str, float]:
+            measured = end()
+            spy.wait()
+            return measured
+        return finish
+    return begin
+
+
 def _postmaster(pgdata: Path) -> int:
     return int((pgdata / "postmaster.pid").read_text().split()[0])
 
@@ -209,6 +228,9 @@ def main() -> None:
                         "(a worktree of another commit); default: this one")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting of the API server's environment (repeatable)")
+    parser.add_argument("--py-spy", metavar="PREFIX",
+                        help="profile the API's worker process during each http measurement with "
+                             "py-spy (collapsed stacks to PREFIX-<mode>-<clients>.txt)")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
     home = Path(args.home)
@@ -234,6 +256,9 @@ def main() -> None:
                 log = Path(tempfile.gettempdir()) / f"pagemill-throughput-{port}.log"
                 server = start_server(url, port, log, args.server_root, settings)
                 key = _bench_key(engine, tenant_name)
+                # The worker loads the embedder in the background as it starts (seconds of CPU):
+                # one dense search waits for it, so that no measurement runs beside the loading.
+                http_searcher(Spec("http-dense", f"127.0.0.1:{port}", {"key": key}))(["t1"], queries[0][1])
             for mode in args.modes.split(","):
                 for clients in (int(c) for c in args.clients.split(",")):
                     if path == "http":
@@ -242,6 +267,9 @@ def main() -> None:
                         spec = Spec(f"pagemill-{mode}", url,
                                     {"tenant": tenant, "embed": path == "direct-embed"})
                     meter = machine_meter(server.pid if server else None, postmaster, engine)
+                    if args.py_spy and server is not None:
+                        meter = profiled(meter, server.pid, f"{args.py_spy}-{mode}-{clients}.txt",
+                                         args.duration)
                     measured = load(spec, queries, clients, args.duration, args.warmup, meter)
                     rows.append({"label": args.label, "path": path, "mode": mode, "clients": clients,
                                  **measured})
