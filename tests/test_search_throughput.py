@@ -1,15 +1,19 @@
 """What keeps the search path's throughput under concurrent requests (issue 33 item 3,
-bench/search_throughput.py): a process keeps the connections it opens, a query is embedded
+bench/search_throughput.py): a process keeps the connections it opens and checks only those
+that sat in its pool, a query is embedded
 before its search takes a connection (and still by the embedder the tenant is pinned to when
 the search reads), and an API process's embedder calls run one thread each."""
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pytest
 from sqlalchemy import text
 
 from app.config import Config
+from app.infra import db
 from app.infra.db import POOL_SIZE, get_engine
 from app.services import search_request
 from app.services.search_request import SearchRequest, serve_search
@@ -39,6 +43,43 @@ def test_a_process_keeps_every_connection_it_opens_up_to_its_pool(database_url: 
         assert engine.pool.checkedin() == wanted
     finally:
         engine.dispose()
+
+
+@pytest.fixture
+def own_engine(database_url: str):
+    engine = get_engine(f"{database_url}{'&' if '?' in database_url else '?'}application_name=ping-test")
+    yield engine
+    engine.dispose()
+
+
+def test_a_connection_is_checked_only_after_it_sat_in_the_pool(
+        own_engine, engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    pings: list[object] = []
+    real_ping = own_engine.dialect.do_ping
+    monkeypatch.setattr(own_engine.dialect, "do_ping", lambda c: pings.append(c) or real_ping(c))
+    monkeypatch.setattr(db, "PING_AFTER_IDLE_SECONDS", 0.3)
+    with own_engine.connect() as conn:
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    for _ in range(3):  # given back a moment ago: handed out as it is
+        with own_engine.connect() as conn:
+            assert conn.execute(text("SELECT pg_backend_pid()")).scalar_one() == pid
+    assert pings == []
+    time.sleep(0.4)
+    with own_engine.connect() as conn:  # sat in the pool: checked first
+        assert conn.execute(text("SELECT pg_backend_pid()")).scalar_one() == pid
+    assert len(pings) == 1
+
+
+def test_a_connection_whose_server_went_away_while_it_sat_in_the_pool_is_replaced(
+        own_engine, engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(db, "PING_AFTER_IDLE_SECONDS", 0.3)
+    with own_engine.connect() as conn:
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    with engine.connect() as other:  # as a restart of the server would end it
+        assert other.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar_one()
+    time.sleep(0.4)
+    with own_engine.connect() as conn:
+        assert conn.execute(text("SELECT pg_backend_pid()")).scalar_one() != pid
 
 
 def _unit(seed: int) -> np.ndarray:
