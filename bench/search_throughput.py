@@ -169,11 +169,13 @@ def machine_meter(server_pid: int | None, postmaster_pid: int,
 def profiled(meter: Callable[[], Callable[[], dict[str, float]]], server_pid: int, out: str,
              duration: float) -> Callable[[], Callable[[], dict[str, float]]]:
     """The meter, with py-spy sampling the API's gunicorn worker (the newest process of the
-    server's tree) meanwhile."""
+    server's tree) meanwhile; PY_SPY_ARGS adds py-spy's options (``--gil``: only the thread
+    holding the GIL, i.e. the process's Python CPU)."""
     def begin() -> Callable[[], dict[str, float]]:
         worker = max(_tree(server_pid), key=lambda p: p.create_time()).pid
         spy = subprocess.Popen([os.environ.get("PY_SPY", "py-spy"), "record", "-p", str(worker), "-r", "50",
-                                "-d", str(int(duration)), "-f", "raw", "-o", out, "--nonblocking"],
+                                "-d", str(int(duration)), "-f", "raw", "-o", out, "--nonblocking",
+                                *os.environ.get("PY_SPY_ARGS", "").split()],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         end = meter()
 
