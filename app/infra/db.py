@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import time
 import weakref
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy import Connection, Engine, create_engine
 
 if TYPE_CHECKING:
     from alembic.config import Config as AlembicConfig
@@ -29,39 +27,12 @@ _engines: weakref.WeakSet[Engine] = weakref.WeakSet()
 POOL_SIZE = 10
 
 
-# A pooled connection given back longer ago than this is checked (one round trip) before it is
-# handed out again: the embedded server may have been restarted meanwhile.  One given back more
-# recently is handed out as it is: under load a connection is reused within milliseconds, and
-# checking it every time cost each search request two more round trips to a server whose
-# cores were busy (13 % of an API thread's time with 16 search clients, docs/BENCHMARKS.md).
-PING_AFTER_IDLE_SECONDS = 1.0
-_CHECKED_IN = "pagemill_checked_in"
-
-
 def _pooled_engine(url: str, **connect_args: object) -> Engine:
-    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, connect_args=connect_args)
-    _ping_when_idle(engine)
+    # pool_pre_ping: the embedded server may have been restarted between two uses of a pool.
+    engine = create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=0,
+                           connect_args=connect_args)
     _engines.add(engine)
     return engine
-
-
-def _ping_when_idle(engine: Engine) -> None:
-    """SQLAlchemy's pessimistic disconnect handling (``pool_pre_ping``), for connections that
-    sat in the pool: a failed ping makes the pool replace the connection and try again."""
-
-    @event.listens_for(engine, "checkin")
-    def checked_in(dbapi_connection: Any, record: Any) -> None:
-        record.info[_CHECKED_IN] = time.monotonic()
-
-    @event.listens_for(engine, "checkout")
-    def checked_out(dbapi_connection: Any, record: Any, proxy: Any) -> None:
-        since = record.info.get(_CHECKED_IN)
-        if since is None or time.monotonic() - since < PING_AFTER_IDLE_SECONDS:
-            return  # just connected, or given back a moment ago
-        try:
-            engine.dialect.do_ping(dbapi_connection)
-        except engine.dialect.loaded_dbapi.Error as exc:
-            raise DisconnectionError() from exc
 
 
 @lru_cache(maxsize=8)

@@ -18,8 +18,7 @@ from app.domain import jobs
 from app.domain.search_reads import Served
 from app.domain.storable import Instant, JsonObject, Text
 from app.runtime import Runtime
-from indexing import reranking, tenant_embedders
-from indexing.embedding import embed
+from indexing import reranking
 from indexing.ranking import FUSIONS, NORMALISATIONS, Normalisation
 from indexing.search import MODES, Filters, Fusion, Hit, Mode, SearchParams, search
 
@@ -168,53 +167,11 @@ def run_search(conn: Connection, tenant_id: str, request: SearchRequest, config:
                   filters=request.filters, snippets=snippets)
 
 
-# The embedder each tenant's index was last seen pinned to in this process (None: not pinned
-# yet), so that its next query is embedded before the search's transaction; a bounded memo.
-_seen_pins: dict[str, str | None] = {}
-_SEEN_PINS_KEPT = 10_000
-
-
-@dataclass(frozen=True)
-class _EarlyVector:
-    """A query's vector made before its search's transaction, by the embedder ``pin`` names."""
-
-    pin: str | None
-    vector: np.ndarray
-
-
-def _embedded_early(tenant_id: str, request: SearchRequest) -> _EarlyVector | None:
-    """The query's vector by the embedder the tenant was last seen pinned to; None when the
-    search needs none or this process has not seen the tenant's pin yet."""
-    if request.mode == "bm25" or tenant_id not in _seen_pins:
-        return None
-    pin = _seen_pins[tenant_id]
-    return _EarlyVector(pin, embed([request.query], embedder=pin, strict=True)[0])
-
-
-def _query_vector(conn: Connection, tenant_id: str, request: SearchRequest,
-                  early: _EarlyVector | None) -> np.ndarray:
-    """Inside the search's transaction: the query's vector by the embedder the tenant is pinned
-    to as this transaction sees it (the early one if it was made by that embedder, which it is
-    unless the tenant was moved to another meanwhile), so a query is never ranked against
-    vectors of another embedder than its own (indexing/tenant_embedders.py)."""
-    pin = tenant_embedders.pinned(conn, tenant_id)
-    if len(_seen_pins) >= _SEEN_PINS_KEPT:
-        _seen_pins.clear()
-    _seen_pins[tenant_id] = pin
-    if early is not None and early.pin == pin:
-        return early.vector
-    return embed([request.query], embedder=pin, strict=True)[0]
-
-
 def serve_search(runtime: Runtime, tenant_id: str, request: SearchRequest,
                  query_vector: np.ndarray | None = None, snippets: bool = True) -> Served[list[Hit]]:
     """Run the search where this runtime's searches read (a replica, else the primary), after
     the job it names if it names one.  Raises :class:`app.domain.jobs.UnknownJob` when
-    ``after_job`` is not the tenant's job.
-
-    A dense or hybrid query without ``query_vector`` is embedded before the search takes its
-    connection: the model runs for about as long as the statement, and a connection held
-    meanwhile is one the other requests of a busy process wait for."""
+    ``after_job`` is not the tenant's job."""
     after_lsn, primary = None, False
     if request.after_job is not None:
         with runtime.engine.connect() as conn:  # job state lives on the primary
@@ -222,14 +179,9 @@ def serve_search(runtime: Runtime, tenant_id: str, request: SearchRequest,
         # A job still running (or finished before migration 0028) has no position to wait
         # for: only the primary is sure to hold what it has done so far.
         primary = after_lsn is None
-    early = _embedded_early(tenant_id, request) if query_vector is None else None
-
-    def work(conn: Connection) -> list[Hit]:
-        vector = query_vector
-        if vector is None and request.mode != "bm25":
-            vector = _query_vector(conn, tenant_id, request, early)
-        return run_search(conn, tenant_id, request, runtime.config, vector, snippets)
-    return runtime.search_reads.run(work, after_lsn=after_lsn, primary=primary)
+    return runtime.search_reads.run(
+        lambda conn: run_search(conn, tenant_id, request, runtime.config, query_vector, snippets),
+        after_lsn=after_lsn, primary=primary)
 
 
 def answer_search(runtime: Runtime, tenant_id: str, request: SearchRequest,
