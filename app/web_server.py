@@ -160,9 +160,11 @@ def served_config(config: Config) -> Config:
     (they never take the threads every other request needs), and, unless
     PAGEMILL_TORCH_THREADS says otherwise, one thread per embedder call.  A search embeds one
     short query in its request's thread while other requests' threads embed theirs: a model
-    call's own pool of a thread per core then only fights the others for the cores (on 2 cores,
-    4 requests at once embedded 135 queries/s with 1 thread each against 89 with 2, and one
-    request alone was no slower: docs/BENCHMARKS.md)."""
+    call's own pool of a thread per core then only fights the others (and the database) for
+    the cores.  On 2 cores (bench/query_embedding.py, alternated): 4 calling threads embedded
+    103-118 queries/s with 1 thread each against 99 with 2, one alone 77-90 against 73-80; a
+    dense search through the API (bench/search_throughput.py) answered 1.22-1.30x the queries/s
+    at 1, 4 and 16 clients."""
     streams = max(1, min(config.api.max_event_streams, config.api.threads - WEB_RESERVED_THREADS))
     served = config.with_overrides(api={"max_event_streams": streams})
     if config.embedding.torch_threads == 0:
