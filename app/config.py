@@ -447,7 +447,7 @@ class EmbeddingConfig(Group):
     preload: bool = setting("PAGEMILL_PRELOAD_EMBEDDERS", True, read_flag)
     # Threads of one process's model calls; 0: the library's own choice (every core).  Processes
     # on one machine do not know of each other: `pagemill worker` gives each pool process
-    # cores / processes when this is 0 (tasks/worker.py).
+    # cores / processes when this is 0 (tasks/worker.py), an API process 1 (app/web_server.py).
     torch_threads: int = setting("PAGEMILL_TORCH_THREADS", 0, read_int)
 
 

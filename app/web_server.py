@@ -28,6 +28,7 @@ from gunicorn.http.errors import InvalidHTTPVersion
 from gunicorn.workers.gthread import ThreadWorker
 
 from app.api.errors import error_body, http_error_code, status_name
+from app.config import Config
 
 # Threads of each API process kept from event streams (PAGEMILL_MAX_EVENT_STREAMS is lowered
 # to the threads less these when it is higher).
@@ -154,9 +155,25 @@ def stop_api_server(server: subprocess.Popen[bytes], graceful_timeout: float = 3
         server.wait()
 
 
+def served_config(config: Config) -> Config:
+    """The configuration each API process serves with: event streams capped below the threads
+    (they never take the threads every other request needs), and, unless
+    PAGEMILL_TORCH_THREADS says otherwise, one thread per embedder call.  A search embeds one
+    short query in its request's thread while other requests' threads embed theirs: a model
+    call's own pool of a thread per core then only fights the others (and the database) for
+    the cores.  On 2 cores (bench/query_embedding.py, alternated): 4 calling threads embedded
+    103-118 queries/s with 1 thread each against 99 with 2, one alone 77-90 against 73-80; a
+    dense search through the API (bench/search_throughput.py) answered 1.22-1.30x the queries/s
+    at 1, 4 and 16 clients."""
+    streams = max(1, min(config.api.max_event_streams, config.api.threads - WEB_RESERVED_THREADS))
+    served = config.with_overrides(api={"max_event_streams": streams})
+    if config.embedding.torch_threads == 0:
+        served = served.with_overrides(embedding={"torch_threads": 1})
+    return served
+
+
 def main(argv: list[str] | None = None) -> None:
     from app.api import create_app
-    from app.config import Config
     from app.infra import logs
     from app.mcp.http_endpoint import McpEndpoint
 
@@ -166,9 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     config = Config.from_env()
     logs.configure(config.logging.level.upper(), config.logging.format)
-    # Streams never take the threads that every other request needs.
-    streams = max(1, min(config.api.max_event_streams, config.api.threads - WEB_RESERVED_THREADS))
-    served = config.with_overrides(api={"max_event_streams": streams})
+    served = served_config(config)
     # The API, with the MCP server at /mcp beside it (app/mcp/http_endpoint.py).
     serve_api(lambda: McpEndpoint(create_app(served)), args.host, args.port, threads=config.api.threads,
               workers=config.api.workers)

@@ -48,7 +48,7 @@ def timed(searcher: Any, queries: list[Query], warmup: list[Query]) -> tuple[lis
 
 
 def _client(spec: Spec, queries: list[Query], offset: int, warmup: int, duration: float,
-            ready: Any, start: Any, out: Any) -> None:
+            ready: Any, start: Any, out: Any, done: Any) -> None:
     searcher = open_searcher(spec)
     for i in range(warmup):
         terms, vector = queries[(offset + i) % len(queries)]
@@ -56,6 +56,7 @@ def _client(spec: Spec, queries: list[Query], offset: int, warmup: int, duration
     ready.release()
     start.wait()
     times: list[float] = []
+    cpu = time.process_time()
     began = time.perf_counter()
     deadline = began + duration
     i = offset
@@ -68,30 +69,52 @@ def _client(spec: Spec, queries: list[Query], offset: int, warmup: int, duration
         i += 1
         if t1 >= deadline:
             break
-    out.put((times, t1 - began))
+    # The client's own CPU seconds: on a small machine the clients take cores from the server.
+    out.put((times, t1 - began, time.process_time() - cpu))
+    # Connections (and their database backends) kept until the parent has read the machine.
+    done.wait()
 
 
 def concurrent(spec: Spec, queries: list[Query], clients: int = 4, duration: float = 30.0,
                warmup: int = 50) -> dict[str, float]:
     """Queries/s of ``clients`` processes together and the p95 of their latencies."""
+    measured = load(spec, queries, clients, duration, warmup)
+    return {"qps_4_clients" if clients == 4 else f"qps_{clients}_clients": measured["qps"],
+            "p95_4_clients_ms" if clients == 4 else f"p95_{clients}_clients_ms": measured["p95_ms"]}
+
+
+def load(spec: Spec, queries: list[Query], clients: int, duration: float = 30.0,
+         warmup: int = 50, on_start: Any = None) -> dict[str, float]:
+    """``clients`` processes together: their queries/s, latency percentiles and own CPU
+    seconds.  ``on_start`` is called as they start, and what it returns once they are done;
+    the dict that gives is added (what the machine did meanwhile, bench/search_throughput.py)."""
     context = multiprocessing.get_context("spawn")
-    ready, start, out = context.Semaphore(0), context.Event(), context.Queue()
+    ready, start, out, done = context.Semaphore(0), context.Event(), context.Queue(), context.Event()
     workers = [context.Process(target=_client, args=(spec, queries, c * len(queries) // clients,
-                                                     warmup, duration, ready, start, out))
+                                                     warmup, duration, ready, start, out, done))
                for c in range(clients)]
     for worker in workers:
         worker.start()
-    for _ in workers:
-        if not ready.acquire(timeout=900):
+    waiting = len(workers)
+    deadline = time.monotonic() + 900
+    while waiting:
+        if ready.acquire(timeout=1):
+            waiting -= 1
+        elif time.monotonic() > deadline or any(w.exitcode not in (None, 0) for w in workers):
+            for worker in workers:
+                worker.kill()
             raise RuntimeError(f"a client of {spec.system} did not get ready")
+    finish = on_start() if on_start is not None else None
     start.set()
     results = [out.get(timeout=duration + 900) for _ in workers]
+    machine = finish() if finish is not None else {}
+    done.set()
     for worker in workers:
         worker.join()
-    latencies = [t for times, _ in results for t in times]
-    rate = sum(len(times) / elapsed for times, elapsed in results)
-    return {"qps_4_clients" if clients == 4 else f"qps_{clients}_clients": rate,
-            "p95_4_clients_ms" if clients == 4 else f"p95_{clients}_clients_ms": percentile(latencies, .95)}
+    latencies = [t for times, _, _ in results for t in times]
+    rate = sum(len(times) / elapsed for times, elapsed, _ in results)
+    return {"qps": rate, **latency_summary(latencies), "queries": len(latencies),
+            "client_cpu_s": sum(cpu for _, _, cpu in results), **machine}
 
 
 def write_report(path: Path, runs: dict[int, dict[str, Any]]) -> None:

@@ -201,6 +201,10 @@ def open_searcher(spec: Spec) -> Searcher:
         "tantivy": _tantivy, "bm25s": _bm25s, "usearch": _usearch, "usearch-f16": _usearch,
         "lancedb-hybrid": _lancedb_hybrid, "lancedb-fts": _lancedb_fts, "pagemill": _pagemill,
     }
+    if spec.system.startswith("http-"):  # pagemill through its HTTP API
+        from bench.search_throughput import http_searcher
+
+        return http_searcher(spec)
     return openers[spec.system if spec.system in openers else "pagemill"](spec)
 
 
@@ -283,7 +287,8 @@ def _lancedb_fts(spec: Spec) -> Searcher:
 
 def _pagemill(spec: Spec) -> Searcher:
     """pagemill's search() as the API runs it: one committed transaction per query on a pooled
-    connection (its own engine per process)."""
+    connection (its own engine per process).  The option ``embed``: the query's vector made by
+    the embedder, as the API makes it, instead of the corpus's own query vector."""
     from dataclasses import replace
 
     from sqlalchemy import create_engine
@@ -294,10 +299,11 @@ def _pagemill(spec: Spec) -> Searcher:
     tenant = str(spec.options["tenant"])
     params = replace(SearchParams(), bm25_depth=int(spec.options.get("depth", SearchParams().bm25_depth)))
     mode = spec.system.removeprefix("pagemill-")
+    embedded = bool(spec.options.get("embed"))
 
     def run(terms: list[str], vector: np.ndarray) -> list[int]:
         with engine.begin() as conn:
             hits = search(conn, tenant, " ".join(terms), k=10, mode=mode,  # type: ignore[arg-type]
-                          params=params, query_vector=vector, snippets=False)
+                          params=params, query_vector=None if embedded else vector, snippets=False)
         return [h.chunk_id for h in hits]
     return run

@@ -19,9 +19,18 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _engines: weakref.WeakSet[Engine] = weakref.WeakSet()
 
 
+# Connections one process's pool holds at most, and keeps once opened.  No overflow above a
+# smaller pool: SQLAlchemy closes an overflow connection at its check-in, so an API process
+# serving more searches at once than the pool held (16 clients, with 5 kept and 5 more allowed)
+# opened a new connection for a request every few requests -- a new backend each time, on which
+# the search statement is planned again until psycopg prepares it (at its fifth execution).
+POOL_SIZE = 10
+
+
 def _pooled_engine(url: str, **connect_args: object) -> Engine:
     # pool_pre_ping: the embedded server may have been restarted between two uses of a pool.
-    engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=connect_args)
+    engine = create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=0,
+                           connect_args=connect_args)
     _engines.add(engine)
     return engine
 
