@@ -13,16 +13,16 @@ that still looks under-segmented is read by text alignment instead.
 Unruled tables (in the spirit of camelot's stream mode and Nurminen's text-edge analysis):
 words become lines, a line splits into segments where the gap between two words is wide (or
 between two numbers), and a run of at least three such lines is a candidate (captions,
-"Source:" lines, list items and lines of prose end it).  Its columns are the whitespace gaps that (almost) no
-line of numbers below the header crosses, so left-, right- and centre-aligned columns all
-work; a text that reaches over a gap is a spanning cell, header lines wrapped in one column
-become one cell (and one-line cells set on a two-line header's foot, "Notes" beside "2023"
-over "£m", join its row), lower-case continuation lines join the row above.  The gaps are the whole
-table's, not each line's: a narrow gap between the parts of one value ("12 500",
-"11 111111111") is no column, and when cell gaps leave several values in one cell the narrow
-gutters that no word of any line crosses are columns too (a dense listing).  Header lines
-(at most six, above the first row of figures; a row of years over sub-headings is header)
-are placed by the columns the body fills: two pieces of one header line never share a
+"Source:" lines, list items and lines of prose end it).  Its columns are the whitespace gaps
+that (almost) no line of numbers below the header crosses, so left-, right- and
+centre-aligned columns all work; a text that reaches over a gap is a spanning cell, header
+lines wrapped in one column become one cell (and one-line cells set on a two-line header's
+foot, "Notes" beside "2023" over "£m", join its row), lower-case continuation lines join the
+row above.  The gaps are the whole table's, not each line's: a narrow gap between the parts
+of one value ("12 500", "11 111111111") is no column, and when cell gaps leave several values
+in one cell the narrow gutters that no word of any line crosses are columns too (a dense
+listing).  Header lines (at most six, above the first row of figures; a row of years over
+sub-headings is header) are placed by the columns the body fills: two pieces of one header line never share a
 column, and a heading centred over sub-headings (a year over its quarters) stands in the
 first column it covers.  Candidates that are two-column prose (long runs of words per cell;
 a prose column beside a table is cut away), justified prose (spaces stretched alike in each
@@ -1006,7 +1006,8 @@ def _numeric_share(line: _Line) -> float:
 @lru_cache(maxsize=1 << 16)
 def _is_numeric(text: str) -> bool:
     """(Cached: the rules ask it of the same words' texts many times over.)"""
-    return bool(NUMERIC.match(text.strip())) and not UNIT_THOUSANDS.match(text.strip())
+    text = text.strip()
+    return bool(NUMERIC.match(text)) and not UNIT_THOUSANDS.match(text)
 
 
 def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
@@ -1041,7 +1042,7 @@ def _merge_header_cells(header: list[_Row]) -> None:
             if not text or above is None or c in lower.spanning:
                 continue
             upper = header[above]
-            if c in upper.spanning or lower.top - upper.bottom > 0.6 * (lower.bottom - lower.top):
+            if c in upper.spanning or not _close(upper, lower):
                 continue
             upper.cells[c] = f"{upper.cells[c]} {text}"
             lower.cells[c] = ""
@@ -1054,10 +1055,15 @@ def _raise_bottom_aligned(upper: _Row, lower: _Row) -> None:
     the same header row, aligned to its foot."""
     left = [c for c, text in enumerate(lower.cells) if text]
     if not left or any(upper.cells[c] or c in upper.spanning for c in left) \
-            or not any(upper.cells) or lower.top - upper.bottom > 0.6 * (lower.bottom - lower.top):
+            or not any(upper.cells) or not _close(upper, lower):
         return
     for c in left:
         upper.cells[c], lower.cells[c] = lower.cells[c], ""
+
+
+def _close(upper: _Row, lower: _Row) -> bool:
+    """Two header lines set as one cell's lines: the gap between them under 0.6 of a line."""
+    return lower.top - upper.bottom <= 0.6 * (lower.bottom - lower.top)
 
 
 def _cell_above(header: list[_Row], r: int, c: int) -> int | None:
