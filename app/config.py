@@ -339,6 +339,9 @@ class ProcessingConfig(Group):
     max_text_chars: int = setting("PAGEMILL_MAX_TEXT_CHARS", 4_000_000, read_int)
     max_chunks: int = setting("PAGEMILL_MAX_CHUNKS", 10_000, read_int)
     document_time_budget: float = setting("PAGEMILL_DOCUMENT_TIME_BUDGET", 900.0, read_float)
+    # BM25 postings written since a tenant's last merge (indexing/bm25_merge.py): past this
+    # many, the worker that committed them merges them into the blocks, off the request path.
+    bm25_merge_at: int = setting("PAGEMILL_BM25_MERGE_AT", 20_000, read_int)
 
 
 @dataclass(frozen=True)

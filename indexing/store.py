@@ -1,12 +1,15 @@
 """Writing documents' chunks, vectors and BM25 postings, a batch of documents in one set of statements.
 
 Re-indexing a document (same tenant and external id) replaces its chunks; BM25 document
-frequencies and corpus statistics follow through the triggers of the schema.
+frequencies and corpus statistics stay exact (the schema's triggers count chunks and new
+postings, indexing/bm25_writes.py takes removed ones out).  New postings go to the delta;
+indexing/bm25_merge.py moves them into the blocks later.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,8 +17,9 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Connection, text
 
-from indexing import tenant_embedders
+from indexing import bm25_writes, tenant_embedders
 from indexing.analyzer import term_frequencies
+from indexing.bm25_layout import INT2_MAX
 from indexing.chunking import Chunk
 
 _PATH_SEPARATOR = "\x1f"
@@ -45,17 +49,12 @@ ON CONFLICT (tenant_id, external_id) DO UPDATE SET
 RETURNING id, external_id
 """)
 
-#: The postings of the chunks of documents being replaced or deleted (before their chunks go).
-_DELETE_POSTINGS = text("""
-DELETE FROM bm25_postings
-WHERE chunk_id IN (SELECT id FROM chunks WHERE search_document_id = ANY(CAST(:sdids AS bigint[])))
-""")
-
 #: The chunks of documents being replaced or deleted; their vectors go with them.
 _DELETE_CHUNKS = text("DELETE FROM chunks WHERE search_document_id = ANY(CAST(:sdids AS bigint[]))")
 
-#: Every chunk of the documents written, then their postings, joined back to the new chunk
-#: ids by (document, chunk number); the impacts with the tenant's parameters.
+#: Every chunk of the documents written, then their postings into the delta (merged into the
+#: blocks later: indexing/bm25_merge.py), joined back to the new chunk ids by (document, chunk
+#: number).  The delta's trigger counts them into df and bm25_stats.delta_postings.
 _INSERT_CHUNKS_AND_POSTINGS = text("""
 WITH new_chunks AS (
     INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path, page_start,
@@ -71,20 +70,18 @@ WITH new_chunks AS (
          AS u(sdid, no, body, path, page_start, page_end, tokens, length, vec, boxes, start_s, end_s)
     RETURNING id, search_document_id, chunk_no, bm25_length
 )
-INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
-SELECT t.id, c.id, p.tf, c.bm25_length,
-       bm25_term_score(1.0::float8, p.tf, c.bm25_length, s.impact_avgdl, s.impact_k1, s.impact_b)
+INSERT INTO bm25_delta (term_id, chunk_id, tf, doc_length)
+SELECT t.id, c.id, p.tf, c.bm25_length
 FROM unnest(CAST(:p_sdids AS bigint[]), CAST(:p_nos AS int[]), CAST(:p_terms AS text[]),
             CAST(:p_tfs AS int[])) AS p(sdid, no, term, tf)
 JOIN new_chunks c ON c.search_document_id = p.sdid AND c.chunk_no = p.no
 JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = p.term
-CROSS JOIN (SELECT impact_k1, impact_b, impact_avgdl FROM bm25_stats WHERE tenant_id = :tenant) s
 ORDER BY t.id
 """)
 
 #: Postings name their term by id, so a document's new terms enter the dictionary first (df
-#: 0 until the postings' trigger counts them).  Under the tenant lock, so that no concurrent
-#: delete removes a term with df 0 between this and the postings that use it.
+#: 0 until the delta's trigger counts them).  Terms are never deleted at df 0 (the blocks may
+#: hold a term's dead postings until the next merge drops them).
 _ENSURE_TERMS = text("""
 INSERT INTO bm25_terms (tenant_id, term, df)
 SELECT :tenant, term, 0 FROM unnest(CAST(:terms AS text[])) AS term ORDER BY term
@@ -110,15 +107,6 @@ _REFRESH_STATS = text("""
 UPDATE bm25_stats SET impact_avgdl = total_length::float8 / greatest(chunk_count, 1),
                       impact_k1 = :k1, impact_b = :b
 WHERE tenant_id = :tenant
-""")
-
-#: Every posting's stored impact recomputed with the tenant's current parameters: only a bound
-#: for skipping, so search stays exact while this has not run.
-_REFRESH_IMPACTS = text("""
-UPDATE bm25_postings p
-SET impact = bm25_term_score(1.0::float8, p.tf, p.doc_length, s.impact_avgdl, s.impact_k1, s.impact_b)
-FROM bm25_stats s, bm25_terms t
-WHERE s.tenant_id = :tenant AND t.tenant_id = :tenant AND p.term_id = t.id
 """)
 
 #: What is indexed under one external id, to tell an unchanged document from a replaced one.
@@ -252,6 +240,7 @@ def replace_documents(
     for w in writes:
         if len(w.chunks) != len(w.vectors):
             raise ValueError(f"{w.doc.external_id}: {len(w.chunks)} chunks but {len(w.vectors)} vectors")
+    analysed = [_analyse(w) for w in writes]
     conn.execute(LOCK_TENANT, {"tenant": tenant})
     if embedder is not None:
         tenant_embedders.check_pin(conn, tenant, embedder)
@@ -265,10 +254,10 @@ def replace_documents(
     }).all()
     by_external_id = {str(row.external_id): int(row.id) for row in returned}
     sdids = [by_external_id[e] for e in external_ids]
-    conn.execute(_DELETE_POSTINGS, {"sdids": sdids})
+    bm25_writes.remove_chunks(conn, tenant, sdids)
     conn.execute(_DELETE_CHUNKS, {"sdids": sdids})
     if any(w.chunks for w in writes):
-        params = _chunk_params(tenant, sdids, writes)
+        params = _chunk_params(tenant, sdids, writes, analysed)
         conn.execute(_ENSURE_IMPACT_PARAMS, {
             "tenant": tenant, "k1": k1, "b": b,
             "avgdl": max(1.0, sum(params["lengths"]) / len(params["lengths"]))})
@@ -278,12 +267,16 @@ def replace_documents(
 
 
 def refresh_impacts(conn: Connection, tenant_id: str, *, k1: float, b: float) -> int:
-    """Recompute every posting's impact with the tenant's current average length and the
-    given k1, b (the ones search runs with).  Needed only for speed: search stays exact when
-    impacts are stale or were computed with other parameters."""
+    """Recompute the tenant's impacts with its current average length and the given k1, b
+    (the ones search runs with): impacts are not stored per posting, so its blocks' bounds and
+    champions are rebuilt (bm25_merge.rebuild, which merges the delta too); returns the
+    postings.  Needed only for speed: search stays exact when impacts are stale or were
+    computed with other parameters."""
+    from indexing import bm25_merge  # (it takes this module's LOCK_TENANT)
+
     conn.execute(LOCK_TENANT, {"tenant": tenant_id})
     conn.execute(_REFRESH_STATS, {"tenant": tenant_id, "k1": k1, "b": b})
-    return conn.execute(_REFRESH_IMPACTS, {"tenant": tenant_id}).rowcount
+    return bm25_merge.rebuild(conn, tenant_id).postings
 
 
 def indexed_tenants(conn: Connection) -> list[str]:
@@ -297,24 +290,39 @@ def delete_document(conn: Connection, tenant_id: str, external_id: str) -> bool:
     if row is None:
         return False
     conn.execute(LOCK_TENANT, {"tenant": tenant_id})
-    conn.execute(_DELETE_POSTINGS, {"sdids": [row.id]})
+    bm25_writes.remove_chunks(conn, tenant_id, [row.id])
     conn.execute(_DELETE_CHUNKS, {"sdids": [row.id]})
     conn.execute(_DELETE_DOCUMENT, {"sdid": row.id})
     return True
 
 
-def _chunk_params(tenant_id: str, sdids: Sequence[int], writes: Sequence[DocumentWrite]) -> dict[str, Any]:
+class ChunkTooLong(ValueError):
+    """A chunk with more BM25 terms than the index's int2 lengths hold: its document fails."""
+
+
+def _analyse(write: DocumentWrite) -> list[tuple[Counter[str], int]]:
+    """Each chunk's term counts and BM25 length; raises :class:`ChunkTooLong` naming the
+    document when a chunk's length (so also a tf) does not fit the blocks' int2 arrays."""
+    analysed = [term_frequencies(chunk.context_text) for chunk in write.chunks]
+    for no, (_, length) in enumerate(analysed):
+        if length > INT2_MAX:
+            raise ChunkTooLong(f"document {write.doc.external_id!r}: chunk {no} has {length} BM25 terms, "
+                               f"more than the index holds ({INT2_MAX}); split it into smaller chunks")
+    return analysed
+
+
+def _chunk_params(tenant_id: str, sdids: Sequence[int], writes: Sequence[DocumentWrite],
+                  analysed: Sequence[list[tuple[Counter[str], int]]]) -> dict[str, Any]:
     """The bind parameters of _INSERT_CHUNKS_AND_POSTINGS: one array element per chunk, and
     one per (chunk, term) for the postings."""
-    chunks = [(sdid, no, chunk) for sdid, w in zip(sdids, writes, strict=True)
-              for no, chunk in enumerate(w.chunks)]
+    chunks = [(sdid, no, chunk, counted) for sdid, w, a in zip(sdids, writes, analysed, strict=True)
+              for no, (chunk, counted) in enumerate(zip(w.chunks, a, strict=True))]
     p_sdids: list[int] = []
     p_nos: list[int] = []
     p_terms: list[str] = []
     p_tfs: list[int] = []
     lengths: list[int] = []
-    for sdid, no, chunk in chunks:
-        counts, length = term_frequencies(chunk.context_text)
+    for sdid, no, _, (counts, length) in chunks:
         lengths.append(length)
         for term, tf in counts.items():
             p_sdids.append(sdid)
@@ -323,20 +331,20 @@ def _chunk_params(tenant_id: str, sdids: Sequence[int], writes: Sequence[Documen
             p_tfs.append(tf)
     return {
         "tenant": tenant_id,
-        "sdids": [sdid for sdid, _, _ in chunks],
-        "nos": [no for _, no, _ in chunks],
-        "bodies": [c.text for _, _, c in chunks],
+        "sdids": [sdid for sdid, _, _, _ in chunks],
+        "nos": [no for _, no, _, _ in chunks],
+        "bodies": [c.text for _, _, c, _ in chunks],
         "paths": [
             _PATH_SEPARATOR.join(h.replace(_PATH_SEPARATOR, " ") for h in c.heading_path)
-            for _, _, c in chunks
+            for _, _, c, _ in chunks
         ],
-        "page_starts": [c.page_start for _, _, c in chunks],
-        "page_ends": [c.page_end for _, _, c in chunks],
+        "page_starts": [c.page_start for _, _, c, _ in chunks],
+        "page_ends": [c.page_end for _, _, c, _ in chunks],
         # NULL, not [], for chunks of sources without positions.
-        "boxes": [json.dumps([b.as_json() for b in c.boxes]) if c.boxes else None for _, _, c in chunks],
-        "starts": [c.start_s for _, _, c in chunks],
-        "ends": [c.end_s for _, _, c in chunks],
-        "tokens": [c.token_count for _, _, c in chunks],
+        "boxes": [json.dumps([b.as_json() for b in c.boxes]) if c.boxes else None for _, _, c, _ in chunks],
+        "starts": [c.start_s for _, _, c, _ in chunks],
+        "ends": [c.end_s for _, _, c, _ in chunks],
+        "tokens": [c.token_count for _, _, c, _ in chunks],
         "lengths": lengths,
         "vectors": [vector_literal(v) for w in writes for v in w.vectors],
         "p_sdids": p_sdids,

@@ -22,5 +22,5 @@ def test_the_checked_in_functions_are_what_the_migrations_make(private_database:
 def test_the_file_holds_every_trigger_function_that_writes_events() -> None:
     current = CURRENT.read_text()
     for name in ("webhook_fan_out", "webhook_job_event", "webhook_document_event", "notify_job_event",
-                 "bm25_postings_added", "bm25_postings_removed"):
+                 "bm25_delta_added"):
         assert f"FUNCTION public.{name}(" in current

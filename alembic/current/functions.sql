@@ -29,7 +29,7 @@ BEGIN
     RETURN NULL;
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.bm25_postings_added()
+CREATE OR REPLACE FUNCTION public.bm25_delta_added()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
@@ -39,24 +39,15 @@ DECLARE
 BEGIN
     WITH added AS (SELECT term_id, count(*) AS n FROM new_rows GROUP BY term_id),
          counted AS (UPDATE bm25_terms t SET df = t.df + added.n FROM added
-                     WHERE t.id = added.term_id RETURNING 1)
+                     WHERE t.id = added.term_id RETURNING t.tenant_id, added.n),
+         pending AS (UPDATE bm25_stats s SET delta_postings = s.delta_postings + c.n
+                     FROM (SELECT tenant_id, sum(n) AS n FROM counted GROUP BY tenant_id) c
+                     WHERE s.tenant_id = c.tenant_id RETURNING 1)
     SELECT (SELECT count(*) FROM added), (SELECT count(*) FROM counted) INTO expected, updated;
     IF updated <> expected THEN
-        RAISE EXCEPTION 'bm25_postings: % of % term ids are not in bm25_terms',
+        RAISE EXCEPTION 'bm25_delta: % of % term ids are not in bm25_terms',
             expected - updated, expected USING ERRCODE = 'foreign_key_violation';
     END IF;
-    RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.bm25_postings_removed()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-    WITH gone AS (SELECT term_id, count(*) AS n FROM old_rows GROUP BY term_id)
-    UPDATE bm25_terms t SET df = t.df - gone.n FROM gone WHERE t.id = gone.term_id;
-    DELETE FROM bm25_terms t USING (SELECT DISTINCT term_id FROM old_rows) g
-    WHERE t.id = g.term_id AND t.df <= 0;
     RETURN NULL;
 END $function$;
 
@@ -147,9 +138,7 @@ END $function$;
 
 -- Triggers
 
-CREATE TRIGGER bm25_postings_del AFTER DELETE ON bm25_postings REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bm25_postings_removed();
-
-CREATE TRIGGER bm25_postings_ins AFTER INSERT ON bm25_postings REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bm25_postings_added();
+CREATE TRIGGER bm25_delta_ins AFTER INSERT ON bm25_delta REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bm25_delta_added();
 
 CREATE TRIGGER bm25_chunks_del AFTER DELETE ON chunks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bm25_chunks_removed();
 

@@ -1,4 +1,4 @@
-"""Maintenance: ``pagemill migrate``, ``pagemill bm25 refresh``, ``pagemill hnsw drop|build``."""
+"""Maintenance: ``pagemill migrate``, ``pagemill bm25 refresh|merge``, ``pagemill hnsw drop|build``."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def bm25() -> None:
 @click.option("--tenant", default=None, help="Tenant name (default: every tenant).")
 @pass_cli
 def bm25_refresh(cli: CliContext, tenant: str | None) -> None:
-    """Recompute posting impacts with the current average chunk length and BM25 k1/b.
+    """Recompute impacts with the current average chunk length and BM25 k1/b (a rebuild of
+    the tenant's blocks and champions).
 
     Search stays exact without it; stale impacts only make early termination succeed less
     often (run it after the corpus grew or shrank a lot, or after changing k1/b)."""
@@ -42,6 +43,30 @@ def bm25_refresh(cli: CliContext, tenant: str | None) -> None:
         with runtime.engine.begin() as conn:
             n = refresh_impacts(conn, tenant_id, k1=cli.config.search.k1, b=cli.config.search.b)
         click.echo(f"tenant {tenant_id}: {n} postings refreshed")
+
+
+@bm25.command("merge")
+@click.option("--tenant", default=None, help="Tenant name (default: every tenant).")
+@click.option("--rebuild", is_flag=True, help="Cut every block and champion list afresh instead.")
+@pass_cli
+def bm25_merge(cli: CliContext, tenant: str | None, rebuild: bool) -> None:
+    """Merge the postings written since the last merge into the blocks (workers do it past
+    PAGEMILL_BM25_MERGE_AT), or rebuild a tenant's blocks and champions whole."""
+    from indexing import bm25_merge as merging
+    from indexing.store import indexed_tenants
+
+    runtime = cli.runtime
+    if tenant:
+        tenants = [cli.tenant_id(tenant)]
+    else:
+        with runtime.engine.connect() as conn:
+            tenants = indexed_tenants(conn)
+    for tenant_id in tenants:
+        with runtime.engine.begin() as conn:
+            done = merging.rebuild(conn, tenant_id) if rebuild else merging.merge(conn, tenant_id)
+        what = (f"rebuilt, {done.postings} postings" if done.rebuilt
+                else f"{done.delta_postings} postings and {done.tombstones} deleted chunks merged")
+        click.echo(f"tenant {tenant_id}: {what} in {done.seconds:.1f} s")
 
 
 @click.group()

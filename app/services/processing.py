@@ -39,7 +39,7 @@ from extractors.attachments import roll_up_dropped
 from extractors.isolation import InProcessExtractor, IsolatedExtractor
 from extractors.mime import MEDIA_TYPES
 from extractors.sniff import MIME_EML, MIME_MSG, MIME_RECORD
-from indexing import store, tenant_embedders
+from indexing import bm25_merge, store, tenant_embedders
 from indexing.chunking import Chunk, chunk_markdown, chunk_transcript
 from indexing.embedding import embed, embedder_in_use
 from indexing.provenance import page_regions, with_boxes
@@ -651,6 +651,9 @@ def index_prepared(engine: Engine, config: Config, prepared: list[Prepared],
         completed += item.doc.source != "attachment"  # count what the client submitted
         log.info("document indexed", extra={**_fields(item.doc), "chunks": len(item.chunks),
                                             "extractor": item.result.extractor})
+    # The indexing transactions have committed: merge the BM25 delta of any tenant past the
+    # threshold, each in its own transaction (errors are logged; the documents stay indexed).
+    bm25_merge.merge_due(engine, {prepared[i].doc.tenant_id for i in ready}, config.processing.bm25_merge_at)
     return completed, timed_out
 
 
@@ -694,7 +697,7 @@ def _index_together(engine: Engine, config: Config, prepared: list[Prepared], ve
                 completions = [_completion(prepared[i]) for i in chosen]
                 if jobs.complete_documents(conn, completions) != {prepared[i].doc.id for i in chosen}:
                     raise _NoLongerInProgress  # not under the row locks; rolled back all the same
-        except (DBAPIError, tenant_embedders.EmbedderChanged, _NoLongerInProgress) as exc:
+        except (DBAPIError, tenant_embedders.EmbedderChanged, _NoLongerInProgress, store.ChunkTooLong) as exc:
             log.warning("writing a batch's documents together failed; writing them one by one",
                         extra={"tenant_id": tenant, "documents": len(chosen), "error": repr(exc)[:500]})
             continue
@@ -739,6 +742,8 @@ def _index_one(engine: Engine, config: Config, item: Prepared, vectors: np.ndarr
         # moved twice while it was written
         return False, _fail(engine, item.doc, "embedder_changed",
                             f"{moved}; ingest it again") and item.doc.source != "attachment"
+    except store.ChunkTooLong as exc:
+        return False, _fail(engine, item.doc, "too_large", str(exc)) and item.doc.source != "attachment"
     except _NoLongerInProgress:
         log.info("document cancelled or deleted during processing; not indexed", extra=_fields(item.doc))
         wanted(engine, [item.doc.id])  # an attachment of an ended parent ends too
