@@ -49,11 +49,15 @@ log = logging.getLogger(__name__)
 _PER_TENANT_IMPACT = IMPACT.format(tf="p.tf", len="p.len")
 
 #: What the merge decides on: the tenant's C, size and pending postings.
+#: The tenant's tombstones.
+_TOMBSTONES = text("SELECT count(*) FROM bm25_dead WHERE tenant_id = :tenant")
+
 _STATS = text("SELECT champions, chunk_count, delta_postings FROM bm25_stats WHERE tenant_id = :tenant")
 
 #: Only one merge of a tenant at a time is worth running: a second one skips (the first takes
 #: what the second would have).  Not the index lock: writers hold that only briefly.
-_TRY_MERGE_LOCK = text("SELECT pg_try_advisory_xact_lock(hashtextextended('pagemill-bm25-merge:' || :tenant, 0))")
+_TRY_MERGE_LOCK = text(
+    "SELECT pg_try_advisory_xact_lock(hashtextextended('pagemill-bm25-merge:' || :tenant, 0))")
 
 #: Step 1: the tenant's delta postings with their impacts (temporary, dropped at commit).
 _NEW = [text("DROP TABLE IF EXISTS bm25_merge_new"), text(f"""
@@ -94,7 +98,8 @@ live AS (
 )
 INSERT INTO bm25_blocks (term_id, last_chunk, first_chunk, max_impact, offs2, offs4, tfs, lens)
 SELECT term_id, max(chunk_id), min(chunk_id), {ROUND_UP.format("max(impact)")}, {PACK}
-FROM (SELECT p.*, {_PER_TENANT_IMPACT} AS impact, min(p.chunk_id) OVER (PARTITION BY p.term_id, p.blk) AS first
+FROM (SELECT p.*, {_PER_TENANT_IMPACT} AS impact,
+             min(p.chunk_id) OVER (PARTITION BY p.term_id, p.blk) AS first
       FROM live p CROSS JOIN bm25_stats s WHERE s.tenant_id = :tenant) p
 GROUP BY term_id, blk
 """)
@@ -175,7 +180,8 @@ INSERT INTO bm25_top (term_id, blk, first_chunk, min_impact, offs2, offs4, tfs, 
 SELECT term_id, blk, min(chunk_id), {ROUND_UP.format("min(impact)")}, {PACK}
 FROM (SELECT p.*, min(p.chunk_id) OVER (PARTITION BY p.term_id, p.blk) AS first
       FROM (SELECT r.*, r.rn / {BLOCK} AS blk
-            FROM (SELECT p.*, row_number() OVER (PARTITION BY p.term_id ORDER BY p.impact DESC, p.chunk_id) - 1 AS rn
+            FROM (SELECT p.*, row_number() OVER (PARTITION BY p.term_id
+                                                 ORDER BY p.impact DESC, p.chunk_id) - 1 AS rn
                   FROM {{source}} p WHERE p.term_id IN (SELECT term_id FROM terms)) r
             WHERE r.rn < :champions) p) p
 GROUP BY term_id, blk
@@ -254,7 +260,9 @@ WITH terms AS (SELECT id AS term_id FROM bm25_terms WHERE tenant_id = :tenant AN
 {_CHAMPIONS_OF.format(source="bm25_merge_all")}
 """)
 
-_PENDING = text("SELECT tenant_id::text, delta_postings FROM bm25_stats WHERE tenant_id = ANY(CAST(:tenants AS uuid[]))")
+#: The unmerged postings of these tenants (bm25_stats.delta_postings, kept by the writers).
+_PENDING = text("SELECT tenant_id::text, delta_postings FROM bm25_stats "
+                "WHERE tenant_id = ANY(CAST(:tenants AS uuid[]))")
 
 
 @dataclass(frozen=True)
@@ -322,7 +330,7 @@ def rebuild(conn: Connection, tenant_id: str) -> MergeResult:
     bind = {"tenant": tenant_id, "champions": champions_for(int(stats.chunk_count))}
     for statement in _ALL:
         conn.execute(statement, bind)
-    dead = int(conn.execute(text("SELECT count(*) FROM bm25_dead WHERE tenant_id = :tenant"), bind).scalar_one())
+    dead = int(conn.execute(_TOMBSTONES, bind).scalar_one())
     for statement in _CLEAR_ALL:
         conn.execute(statement, bind)
     blocks = conn.execute(_FILL, bind).rowcount

@@ -48,7 +48,7 @@ WHERE tenant_id = :tenant
 
 #: Key probes: for each (chunk, term) pair the one block of the term that can hold the chunk
 #: (least last_chunk >= chunk id), and the chunk's tf there (none: not a posting).
-_PROBE = text(f"""
+_PROBE = text("""
 SELECT p.chunk_id, t.id AS term_id,
        b.tfs[array_position(coalesce(b.offs2::int4[], b.offs4), (p.chunk_id - b.first_chunk)::int4)] AS tf
 FROM unnest(CAST(:chunks AS bigint[]), CAST(:terms AS text[])) AS p(chunk_id, term)

@@ -35,8 +35,9 @@ Revises: 0029
 Create Date: 2026-12-05
 """
 
-from alembic import op
 from sqlalchemy import text
+
+from alembic import op
 
 revision = "0030"
 down_revision = "0029"
