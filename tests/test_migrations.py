@@ -3,6 +3,8 @@ layout it starts from, up and back down."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from sqlalchemy import text
@@ -73,7 +75,7 @@ def test_term_ids_migration_keeps_every_posting_and_df_both_ways(scratch_databas
     postings, dictionary = _postings(scratch_database), _dictionary(scratch_database)
     assert len(postings) == 8 and (tenants["a"], "alpha", 2) in dictionary
 
-    upgrade_schema(scratch_database)
+    upgrade_schema(scratch_database, "0029")  # the last revision with bm25_postings
     assert _postings(scratch_database) == postings
     assert _dictionary(scratch_database) == dictionary
     engine = get_engine(scratch_database)
@@ -246,3 +248,99 @@ def test_a_new_jobs_column_starts_empty_and_goes_back(scratch_database, revision
     downgrade_schema(scratch_database, before)
     with engine.connect() as conn:
         assert conn.execute(found, {"c": column}).scalar_one_or_none() is None
+
+
+def _fill_postings_layout(url: str, tenants: int = 2, chunks: int = 4200) -> dict[str, str]:
+    """Tenants indexed as revision 0029 stored them (one bm25_postings row a posting), the first
+    with ``chunks`` one-chunk documents whose commonest term passes C = 4096 (champions), the
+    second with a jump in chunk ids (blocks whose offsets need int4)."""
+    import random
+
+    from indexing.analyzer import term_frequencies
+
+    rng = random.Random(30)
+    vocabulary = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
+    names = {}
+    with get_engine(url).begin() as conn:
+        for n in range(tenants):
+            tenant = str(conn.execute(text("INSERT INTO tenants (name) VALUES (:n) RETURNING id"),
+                                      {"n": f"t{n}"}).scalar_one())
+            names[f"t{n}"] = tenant
+            conn.execute(text("INSERT INTO bm25_stats (tenant_id, impact_avgdl, impact_k1, impact_b) "
+                              "VALUES (:t, 6, 0.9, 0.4)"), {"t": tenant})
+            conn.execute(text("INSERT INTO bm25_terms (tenant_id, term, df) "
+                              "SELECT :t, unnest(CAST(:v AS text[])), 0"), {"t": tenant, "v": vocabulary})
+            count = chunks if n == 0 else 300
+            bodies = ["alpha " + " ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 12)))
+                      for _ in range(count)]
+            sdids = conn.execute(text("""
+                INSERT INTO search_documents (tenant_id, external_id, content_sha256, chunk_count)
+                SELECT :t, 'd' || i, 'x', 1 FROM generate_series(0, :n - 1) AS i RETURNING id"""),
+                {"t": tenant, "n": count}).scalars().all()
+            for i, (sdid, body) in enumerate(zip(sorted(sdids), bodies, strict=True)):
+                if n == 1 and i == count // 2:
+                    conn.execute(text("SELECT setval(pg_get_serial_sequence('chunks', 'id'), "
+                                      "(SELECT max(id) FROM chunks) + 50000)"))
+                counts, length = term_frequencies(body)
+                chunk = conn.execute(text("""
+                    INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, token_count,
+                                        bm25_length, embedding)
+                    VALUES (:t, :sd, 0, :body, :n, :n, CAST(:v AS halfvec)) RETURNING id"""),
+                    {"t": tenant, "sd": sdid, "body": body, "n": length,
+                     "v": vector_literal(np.full(384, 0.05))}).scalar_one()
+                conn.execute(text("""
+                    INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
+                    SELECT t.id, :c, p.tf, :n, bm25_term_score(1.0::float8, p.tf, :n, 6, 0.9, 0.4)
+                    FROM unnest(CAST(:terms AS text[]), CAST(:tfs AS int[])) AS p(term, tf)
+                    JOIN bm25_terms t ON t.tenant_id = :t AND t.term = p.term"""),
+                    {"t": tenant, "c": chunk, "n": length, "terms": list(counts),
+                     "tfs": list(counts.values())})
+    return names
+
+
+_IMPACTS = text("""SELECT t.tenant_id::text, t.term, p.chunk_id, p.tf, p.doc_length, p.impact
+                   FROM bm25_postings p JOIN bm25_terms t ON t.id = p.term_id""")
+
+
+def test_migration_0030_puts_the_postings_in_blocks_and_back(scratch_database):
+    from indexing import bm25_merge
+    from indexing.store import delete_document
+    from tests.test_bm25_merge import check_index
+
+    upgrade_schema(scratch_database, "0029")
+    tenants = _fill_postings_layout(scratch_database)
+    engine = get_engine(scratch_database)
+    with engine.connect() as conn:
+        before = {tuple(r) for r in conn.execute(_IMPACTS)}
+    dictionary = _dictionary(scratch_database)
+    assert len(before) > 20000
+
+    upgrade_schema(scratch_database, "0030")
+    with engine.begin() as conn:
+        terms = {int(i): (str(t), term) for i, t, term in conn.execute(
+            text("SELECT id, tenant_id::text, term FROM bm25_terms"))}
+        decoded = {(terms[term][0], terms[term][1], chunk, tf, length)
+                   for tenant in tenants.values()
+                   for term, chunk, tf, length in bm25_merge.live_postings(conn, tenant)}
+        assert decoded == {p[:5] for p in before}
+        assert _dictionary(scratch_database) == dictionary
+        big = check_index(conn, tenants["t0"], merged=True)
+        assert big["champion_terms"] >= 1 and big["champion_postings"] >= 4096
+        assert check_index(conn, tenants["t1"], merged=True)["offs4_blocks"] > 0
+        # The writers work on the migrated tables: a deletion tombstones, a merge applies it.
+        d7 = conn.execute(text("""SELECT c.id FROM chunks c
+                                  JOIN search_documents d ON d.id = c.search_document_id
+                                  WHERE d.tenant_id = :t AND d.external_id = 'd7'"""),
+                          {"t": tenants["t0"]}).scalar_one()
+        assert delete_document(conn, tenants["t0"], "d7")
+        assert bm25_merge.merge(conn, tenants["t0"]).tombstones == 1
+        check_index(conn, tenants["t0"], merged=True)
+
+    downgrade_schema(scratch_database, "0029")
+    with engine.connect() as conn:
+        after = {tuple(r) for r in conn.execute(_IMPACTS)}
+        df = {(t, term): d for t, term, d in conn.execute(
+            text("SELECT tenant_id::text, term, df FROM bm25_terms"))}
+    # Every posting but d7's, impacts as the writers stored them.
+    assert after == {p for p in before if p[2] != d7}
+    assert df == dict(Counter((p[0], p[1]) for p in after))
