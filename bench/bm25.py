@@ -23,6 +23,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
+from indexing import bm25_merge
 from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, bind_parameters, build_sql
 
@@ -47,21 +48,19 @@ def _generate(engine, tenant: str, chunks: int) -> None:
                      {"t": tenant, "k1": DEFAULTS.k1, "b": DEFAULTS.b})
         enter_vocabulary(conn, tenant, VOCABULARY)
         conn.execute(text("""
-            INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
-            SELECT t.id, c.id, count(*), c.bm25_length,
-                   bm25_term_score(1.0::float8, count(*)::int, c.bm25_length, s.impact_avgdl,
-                                   s.impact_k1, s.impact_b)
+            INSERT INTO bm25_delta (term_id, chunk_id, tf, doc_length)
+            SELECT t.id, c.id, count(*), c.bm25_length
             FROM chunks c
-            CROSS JOIN (SELECT impact_avgdl, impact_k1, impact_b FROM bm25_stats WHERE tenant_id = :t) s
             CROSS JOIN LATERAL (
                 SELECT floor(exp(random() * ln(:v)))::int AS r FROM generate_series(1, c.bm25_length)
             ) x
             JOIN bm25_terms t ON t.tenant_id = :t AND t.term = 't' || x.r
             WHERE c.tenant_id = :t
-            GROUP BY c.id, c.bm25_length, s.impact_avgdl, s.impact_k1, s.impact_b, t.id"""),
+            GROUP BY c.id, c.bm25_length, t.id"""),
             {"t": tenant, "v": VOCABULARY})
         drop_unused_terms(conn, tenant)
-        conn.execute(text("ANALYZE bm25_postings; ANALYZE bm25_terms; ANALYZE chunks"))
+        bm25_merge.rebuild(conn, tenant)  # the delta cut into blocks and champions
+        conn.execute(text("ANALYZE bm25_blocks; ANALYZE bm25_top; ANALYZE bm25_terms; ANALYZE chunks"))
 
 
 def _query(rng: random.Random) -> list[str]:

@@ -3,8 +3,9 @@
     python -m bench.bm25_blocks --chunks 200000 --variants for-inline-128-c4096,abs-inline-128
 
 Reads the corpus ``python -m bench.search --sizes N`` built (its database in the bench home,
-default /tmp/pagemill-bench-search), builds block tables from ``bm25_postings`` beside it (the
-service's schema and search are untouched), and times over the bench's 200 queries (its
+default /tmp/pagemill-bench-search), builds block tables from the service's postings beside it
+(``POSTINGS``: since migration 0030 the service's own blocks and delta, decoded; the service's
+schema and search are untouched), and times over the bench's 200 queries (its
 generator and seed) each variant's exact top-10 and today's pagemill BM25 (``indexing.search``)
 in one run, the systems taking turns query by query.  Every answer is checked against the
 exact scan (every posting of the query's terms, scored by the service's expression): the same
@@ -182,6 +183,7 @@ from bench.database import bench_tenant
 from bench.search import _queries
 from bench.search_load import percentile
 from indexing.analyzer import analyze
+from indexing.bm25_layout import UNPACK
 from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, search
 
@@ -329,9 +331,22 @@ def _write_tables(v: Variant) -> list[str]:
 
 _MISSING = text("SELECT to_regclass(:t) IS NULL")
 
+#: Every posting the service holds (term_id, chunk_id, tf, doc_length, impact), all tenants:
+#: its blocks less tombstones, and its delta (migration 0030), impacts with each tenant's
+#: parameters -- what bm25_postings held before.
+POSTINGS = f"""(
+    SELECT p.term_id, p.chunk_id, p.tf, p.doc_length,
+           bm25_term_score(1.0::float8, p.tf, p.doc_length, s.impact_avgdl, s.impact_k1, s.impact_b) AS impact
+    FROM (SELECT b.term_id, b.first_chunk + u.off AS chunk_id, u.tf::int AS tf, u.len::int AS doc_length
+          FROM bm25_blocks b CROSS JOIN LATERAL {UNPACK.format(b="b")}
+          WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = b.first_chunk + u.off)
+          UNION ALL
+          SELECT term_id, chunk_id, tf, doc_length FROM bm25_delta) p
+    JOIN bm25_terms t ON t.id = p.term_id JOIN bm25_stats s ON s.tenant_id = t.tenant_id)"""
+
 #: A new chunk's postings into the delta, as the design's writers put them (format: the delta).
 _TO_DELTA = """INSERT INTO {}
-    SELECT term_id, chunk_id, tf, doc_length, impact FROM bm25_postings WHERE chunk_id > :w
+    SELECT term_id, chunk_id, tf, doc_length, impact FROM {} p WHERE chunk_id > :w
     ON CONFLICT DO NOTHING"""
 
 #: A deleted chunk of the blocks tombstoned, as the design's writers mark it (format: the table).
@@ -341,7 +356,7 @@ _TOMBSTONE = "INSERT INTO {} SELECT unnest(CAST(:ids AS bigint[])) ON CONFLICT D
 def to_delta(conn: Connection, v: Variant, watermark: int) -> int:
     """The postings of every chunk above ``watermark`` into the delta (the chunks written
     since the blocks were built from those up to it); how many."""
-    return conn.execute(text(_TO_DELTA.format(v.delta)), {"w": watermark}).rowcount
+    return conn.execute(text(_TO_DELTA.format(v.delta, POSTINGS)), {"w": watermark}).rowcount
 
 
 def tombstone(conn: Connection, v: Variant, chunk_ids: list[int]) -> None:
@@ -361,7 +376,7 @@ def _fill(v: Variant) -> str:
               FROM (SELECT term_id, chunk_id, tf, doc_length, impact,
                            (row_number() OVER (PARTITION BY term_id ORDER BY chunk_id) - 1)
                            / {v.block} AS blk
-                    FROM bm25_postings) p) p
+                    FROM {POSTINGS} p) p) p
         GROUP BY term_id, blk
         ORDER BY term_id, max(chunk_id)"""
 
@@ -386,7 +401,7 @@ def _champions(v: Variant) -> list[str]:
                         FROM (SELECT p.term_id, p.chunk_id, p.tf, p.doc_length, p.impact,
                                      row_number() OVER (PARTITION BY p.term_id
                                                         ORDER BY p.impact DESC, p.chunk_id) - 1 AS rn
-                              FROM bm25_postings p JOIN bm25_terms t ON t.id = p.term_id
+                              FROM {POSTINGS} p JOIN bm25_terms t ON t.id = p.term_id
                               WHERE t.df > {v.champions}) r
                         WHERE r.rn < {v.champions}) p) p
             GROUP BY term_id, blk
@@ -469,7 +484,8 @@ def sizes(engine: Engine, v: Variant) -> dict[str, int]:
 def baseline_bytes(engine: Engine) -> int:
     """Today's: the postings (heap and both indexes), the dictionary and the statistics."""
     with engine.connect() as conn:
-        return int(conn.execute(text(f"SELECT pg_total_relation_size('bm25_postings') + ({_SHARED_BYTES})"))
+        return int(conn.execute(text(f"SELECT pg_total_relation_size('bm25_blocks') + "
+                                     f"pg_total_relation_size('bm25_top') + ({_SHARED_BYTES})"))
                    .scalar_one())
 
 
@@ -480,7 +496,7 @@ def statement(v: Variant) -> str:
 
 
 #: The exact scorer: every posting of the query's terms, scored as the service scores them.
-EXACT = text("""
+EXACT = text(f"""
 WITH q AS MATERIALIZED (
     SELECT term, count(*)::float8 AS qtf FROM unnest(CAST(:terms AS text[])) AS term GROUP BY term
 ),
@@ -496,7 +512,7 @@ weights AS MATERIALIZED (
 SELECT p.chunk_id,
        sum(bm25_term_score(w.w, p.tf, p.doc_length, w.avgdl, CAST(:k1 AS float8),
                            CAST(:b AS float8))) AS score
-FROM weights w JOIN bm25_postings p ON p.term_id = w.term_id
+FROM weights w JOIN {POSTINGS} p ON p.term_id = w.term_id
 GROUP BY p.chunk_id
 ORDER BY score DESC, p.chunk_id
 LIMIT :k

@@ -33,6 +33,7 @@ from sqlalchemy import Engine, text
 
 from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
 from bench.search_load import percentile, write_report
+from indexing import bm25_merge
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, bm25_path, search
@@ -43,21 +44,13 @@ VOCABULARY = 50_000
 CENTROIDS = 256
 DIMENSIONS = 384
 
-# The bulk load drops what each row insert would otherwise maintain one row at a time, and
-# rebuilds it in one pass afterwards (definitions as in the migrations).
-_POSTING_KEYS = [
-    ("bm25_postings_pkey",
-     "ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_pkey PRIMARY KEY (term_id, chunk_id) "
-     "INCLUDE (tf, doc_length)"),
-    ("bm25_postings_chunk_id_fkey",
-     "ALTER TABLE bm25_postings ADD CONSTRAINT bm25_postings_chunk_id_fkey "
-     "FOREIGN KEY (chunk_id) REFERENCES chunks(id) ON DELETE CASCADE"),
-]
-_POSTING_INDEXES = [
-    ("bm25_postings_chunk", "CREATE INDEX bm25_postings_chunk ON bm25_postings (chunk_id)"),
-    ("bm25_postings_impact",
-     "CREATE INDEX bm25_postings_impact ON bm25_postings (term_id, impact DESC, chunk_id) "
-     "INCLUDE (tf, doc_length)"),
+# The bulk load drops what each row insert would otherwise maintain one row at a time: it puts
+# every posting into the delta without its keys, then cuts the blocks and champions from it in
+# one pass (bm25_merge.rebuild, which empties the delta) and restores the delta's keys.
+_DELTA_KEYS = [
+    ("bm25_delta_pkey",
+     "ALTER TABLE bm25_delta ADD CONSTRAINT bm25_delta_pkey PRIMARY KEY (term_id, chunk_id)"),
+    ("bm25_delta_chunk", "CREATE INDEX bm25_delta_chunk ON bm25_delta (chunk_id)"),
 ]
 
 # Not concurrent: nothing else runs during a bulk load, and a plain build is faster.
@@ -78,10 +71,8 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
     timings: dict[str, float] = {}
     with engine.begin() as conn:
         conn.execute(text("DROP INDEX IF EXISTS chunks_embedding_hnsw"))
-        for name, _ in _POSTING_KEYS:
-            conn.execute(text(f"ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS {name}"))
-        for name, _ in _POSTING_INDEXES:
-            conn.execute(text(f"DROP INDEX IF EXISTS {name}"))
+        conn.execute(text("ALTER TABLE bm25_delta DROP CONSTRAINT IF EXISTS bm25_delta_pkey"))
+        conn.execute(text("DROP INDEX IF EXISTS bm25_delta_chunk"))
         conn.execute(text("CREATE TABLE IF NOT EXISTS bench_centroids "
                           "(id int PRIMARY KEY, v float8[] NOT NULL); TRUNCATE bench_centroids"))
         conn.execute(text("""
@@ -127,13 +118,9 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
             with engine.begin() as conn:
                 conn.execute(text(_BULK_SESSION))
                 conn.execute(text("""
-                    INSERT INTO bm25_postings (term_id, chunk_id, tf, doc_length, impact)
-                    SELECT w.term_id, c.id, w.tf, c.bm25_length,
-                           bm25_term_score(1.0::float8, w.tf, c.bm25_length, s.impact_avgdl,
-                                           s.impact_k1, s.impact_b)
+                    INSERT INTO bm25_delta (term_id, chunk_id, tf, doc_length)
+                    SELECT w.term_id, c.id, w.tf, c.bm25_length
                     FROM chunks c
-                    CROSS JOIN (SELECT impact_avgdl, impact_k1, impact_b FROM bm25_stats
-                                WHERE tenant_id = :t) s
                     CROSS JOIN LATERAL (
                         SELECT t.id AS term_id, count(*)::int AS tf
                         FROM regexp_split_to_table(c.text, ' ') AS x(word)
@@ -155,8 +142,7 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
 
     _timed("chunks + vectors (no index)", timings, load_chunks)
     _timed("BM25 postings (no keys)", timings, load_postings)
-    _timed("postings keys + indexes", timings,
-           build([s for _, s in _POSTING_KEYS] + [s for _, s in _POSTING_INDEXES]))
+    _timed("BM25 blocks + champions", timings, lambda: _blocks(engine, tenant))
     _timed("HNSW build", timings, build([_HNSW]))
     _timed("FTS tsvector + GIN", timings, build([
         "DROP TABLE IF EXISTS bench_fts",
@@ -166,6 +152,15 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
     ]))
     _vacuum(engine)
     return timings
+
+
+def _blocks(engine: Engine, tenant: str) -> None:
+    """The delta's postings cut into blocks and champions, then the delta's keys back."""
+    with engine.begin() as conn:
+        conn.execute(text(_BULK_SESSION))
+        bm25_merge.rebuild(conn, tenant)
+        for _, statement in _DELTA_KEYS:
+            conn.execute(text(statement))
 
 
 def _vacuum(engine: Engine) -> None:
@@ -277,7 +272,8 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
                                 {"t": tenant}).scalar_one()
         sizes = conn.execute(text("""
             SELECT pg_size_pretty(pg_relation_size('chunks_embedding_hnsw')) AS hnsw,
-                   pg_size_pretty(pg_total_relation_size('bm25_postings')) AS postings,
+                   pg_size_pretty(pg_total_relation_size('bm25_blocks')
+                                  + pg_total_relation_size('bm25_top')) AS postings,
                    pg_size_pretty(pg_total_relation_size('bench_fts')) AS fts""")).one()
 
     queries = _queries(engine, query_count, seed)

@@ -16,8 +16,9 @@ takes, and its agreement with the exact answer (``bench/search_corpus.py``):
 
 Index bytes of pagemill (``index_parts`` names each term):
 - BM25: everything its search reads but the final rows: ``pg_total_relation_size`` (heap, TOAST,
-  free-space and visibility maps, every index) of ``bm25_postings``, ``bm25_terms`` and
-  ``bm25_stats``.  Each corpus size has its own database, so these hold this corpus alone.
+  free-space and visibility maps, every index) of ``bm25_blocks``, ``bm25_top`` (the
+  champions), ``bm25_delta``, ``bm25_dead``, ``bm25_terms`` and ``bm25_stats``.  Each corpus
+  size has its own database, so these hold this corpus alone.
 - dense: the vectors' share of ``chunks`` (``sum(pg_column_size(embedding))``: the stored
   datums, no tuple headers) plus ``pg_total_relation_size`` of the HNSW index.
 - hybrid: the two added.
@@ -60,9 +61,10 @@ PAGEMILL = {"pagemill-bm25": "bm25", "pagemill-dense": "dense", "pagemill-hybrid
 
 #: What BM25 and dense search keep on disk, by structure (see the module's docstring).
 _SIZES = text("""
-    SELECT pg_relation_size('bm25_postings') AS postings_heap,
-           pg_indexes_size('bm25_postings') AS postings_indexes,
-           pg_total_relation_size('bm25_postings') AS postings_total,
+    SELECT pg_total_relation_size('bm25_blocks') - pg_indexes_size('bm25_blocks') AS blocks_heap,
+           pg_indexes_size('bm25_blocks') AS blocks_indexes,
+           pg_total_relation_size('bm25_top') AS champions,
+           pg_total_relation_size('bm25_delta') + pg_total_relation_size('bm25_dead') AS writes,
            pg_total_relation_size('bm25_terms') AS terms,
            pg_total_relation_size('bm25_stats') AS stats,
            (SELECT sum(pg_column_size(embedding)) FROM chunks WHERE tenant_id = :t) AS embeddings,
@@ -72,8 +74,9 @@ _SIZES = text("""
 def pagemill_sizes(engine: Engine, tenant: str) -> dict[str, dict[str, int]]:
     with engine.connect() as conn:
         s = conn.execute(_SIZES, {"t": tenant}).one()._mapping
-    bm25 = {"bm25_postings (heap, TOAST, maps)": s["postings_total"] - s["postings_indexes"],
-            "bm25_postings indexes": s["postings_indexes"], "bm25_terms": s["terms"],
+    bm25 = {"bm25_blocks (heap, TOAST, maps)": s["blocks_heap"], "bm25_blocks key": s["blocks_indexes"],
+            "bm25_top (champions)": s["champions"], "bm25_delta + bm25_dead": s["writes"],
+            "bm25_terms": s["terms"],
             "bm25_stats": s["stats"]}
     dense = {"chunks.embedding (sum of pg_column_size)": int(s["embeddings"]),
              "chunks_embedding_hnsw": s["hnsw"]}
