@@ -93,28 +93,37 @@ def test_bm25_term_score_is_inlined_where_search_and_the_writers_call_it(engine,
 
 
 _IMPACTS = text("""
-    SELECT p.impact, CAST(bm25_term_score(1.0, p.tf, p.doc_length, s.impact_avgdl,
-                                          s.impact_k1, s.impact_b) AS real) AS by_function,
+    SELECT b.max_impact,
+           CAST(max(bm25_term_score(1.0, u.tf, u.len, s.impact_avgdl, s.impact_k1, s.impact_b))
+                * (1.0::float8 + 1e-6) AS real) AS by_function,
            -- The formula as both writers spelled it out before migration 0013.
-           CAST(p.tf * (s.impact_k1 + 1) / (p.tf + s.impact_k1 * (1 - s.impact_b
-                + s.impact_b * p.doc_length / s.impact_avgdl)) AS real) AS by_formula,
-           s.impact_k1, s.impact_b
-    FROM bm25_postings p JOIN bm25_terms t ON t.id = p.term_id
-    JOIN bm25_stats s ON s.tenant_id = t.tenant_id WHERE t.tenant_id = :t""")
+           CAST(max(u.tf * (s.impact_k1 + 1) / (u.tf + s.impact_k1 * (1 - s.impact_b
+                + s.impact_b * u.len / s.impact_avgdl))) * (1.0::float8 + 1e-6) AS real) AS by_formula,
+           s.impact_k1, s.impact_b, count(*) AS postings
+    FROM bm25_blocks b JOIN bm25_terms t ON t.id = b.term_id
+    CROSS JOIN LATERAL unnest(coalesce(b.offs2::int4[], b.offs4), b.tfs, b.lens) AS u(off, tf, len)
+    JOIN bm25_stats s ON s.tenant_id = t.tenant_id WHERE t.tenant_id = :t
+    GROUP BY b.term_id, b.last_chunk, b.max_impact, s.impact_k1, s.impact_b
+    ORDER BY b.term_id""")
 
 
-def test_both_writers_store_the_function_at_weight_one_as_the_formula_gave_it(engine, tenant):
+def test_block_bounds_are_the_function_at_weight_one_as_the_formula_gave_it(engine, tenant):
+    """Impacts are not stored per posting since migration 0030: a block's max_impact is the
+    best of its postings' (rounded up), recomputed by every merge and rebuild."""
+    from indexing.bm25_merge import merge
+
     with engine.begin() as conn:
         for i, body in enumerate(["alpha beta beta gamma", "alpha " * 7 + "delta", "beta gamma"]):
             _index(conn, tenant, f"d{i}", body, 1.3, 0.6)
+        merge(conn, tenant)
         written = conn.execute(_IMPACTS, {"t": tenant}).all()
         refreshed = refresh_impacts(conn, tenant, k1=1.1, b=0.7)
         rewritten = conn.execute(_IMPACTS, {"t": tenant}).all()
-    assert refreshed == len(written) == len(rewritten) == 7
+    assert refreshed == sum(r.postings for r in written) == sum(r.postings for r in rewritten) == 7
     for rows, k1_b in ((written, (1.3, 0.6)), (rewritten, (1.1, 0.7))):
-        assert all(r.impact == r.by_function == r.by_formula for r in rows)
+        assert all(r.max_impact == r.by_function == r.by_formula for r in rows)
         assert {(r.impact_k1, r.impact_b) for r in rows} == {k1_b}
-    assert [r.impact for r in written] != [r.impact for r in rewritten]
+    assert [r.max_impact for r in written] != [r.max_impact for r in rewritten]
 
 
 def test_dense_search_orders_by_the_hnsw_graph(engine, tenant):
