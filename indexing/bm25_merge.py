@@ -7,9 +7,9 @@ tenant's index lock, so that every search sees a document wholly before or wholl
 1. the delta's postings of the tenant (with their impacts) and its tombstones, as (term,
    chunk) pairs, into two temporary tables;
 2. the blocks holding a tombstoned chunk are rewritten without it (deleted when emptied);
-3. each term's new postings appended: its last block, when not full, re-cut together with them
-   (chunk ids only grow within a tenant, whose writers hold its lock while they insert, so the
-   new postings follow every merged one);
+3. each term's new postings appended (chunk ids only grow within a tenant, whose writers hold
+   its lock while they insert, so the new postings follow every merged one): to its last
+   block's arrays when they fit there, else that block, when not full, is re-cut with them;
 4. champions: a term that has them takes its new postings whose impact is at least its bound
    (its last champion block's min_impact, before this merge) and loses its tombstoned ones; its
    list is re-cut in impact order.  It may so grow beyond C; every bound stays valid:
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, Engine, text
 
-from indexing.bm25_layout import BLOCK, IMPACT, PACK, ROUND_UP, UNPACK, champions_for
+from indexing.bm25_layout import BLOCK, IMPACT, OFFS2_SPAN, PACK, ROUND_UP, UNPACK, champions_for
 from indexing.store import LOCK_TENANT
 
 log = logging.getLogger(__name__)
@@ -104,13 +104,48 @@ FROM (SELECT p.*, {_PER_TENANT_IMPACT} AS impact,
 GROUP BY term_id, blk
 """)
 
-#: Step 3: each term of the new postings loses its last block when that is not full; its
-#: postings and the new ones are cut into blocks of BLOCK in chunk-id order.
+#: Step 3: the terms whose last block has room for all their new postings (most of a merge's
+#: terms are rare: a posting or two each), with that block's key.
+_ROOM = [text("DROP TABLE IF EXISTS bm25_merge_room"), text(f"""
+CREATE TEMP TABLE bm25_merge_room ON COMMIT DROP AS
+SELECT n.term_id, l.last_chunk
+FROM (SELECT term_id, count(*) AS n FROM bm25_merge_new GROUP BY term_id) n
+CROSS JOIN LATERAL (SELECT x.last_chunk, cardinality(x.tfs) AS held FROM bm25_blocks x
+                    WHERE x.term_id = n.term_id ORDER BY x.last_chunk DESC LIMIT 1) l
+WHERE l.held + n.n <= {BLOCK}
+"""), text("ANALYZE bm25_merge_room")]
+
+#: Step 3, terms with room: the new postings appended to the last block's arrays (they follow
+#: its chunk ids), its offsets widened to int4 when the block comes to span OFFS2_SPAN ids;
+#: max_impact the greater bound (rounding up is monotone, so this is the rounded-up maximum).
+_APPEND_IN_PLACE = text(f"""
+UPDATE bm25_blocks b
+SET last_chunk = g.last,
+    max_impact = greatest(b.max_impact, {ROUND_UP.format("g.best")}),
+    offs2 = CASE WHEN g.last - b.first_chunk < {OFFS2_SPAN}
+                 THEN b.offs2 || (SELECT array_agg((c - b.first_chunk)::int2 ORDER BY c)
+                                  FROM unnest(g.ids) c) END,
+    offs4 = CASE WHEN g.last - b.first_chunk >= {OFFS2_SPAN}
+                 THEN coalesce(b.offs4, b.offs2::int4[])
+                      || (SELECT array_agg((c - b.first_chunk)::int4 ORDER BY c) FROM unnest(g.ids) c) END,
+    tfs = b.tfs || g.tfs, lens = b.lens || g.lens
+FROM (SELECT n.term_id, r.last_chunk AS key, max(n.chunk_id) AS last, max(n.impact) AS best,
+             array_agg(n.chunk_id ORDER BY n.chunk_id) AS ids,
+             array_agg(n.tf::int2 ORDER BY n.chunk_id) AS tfs,
+             array_agg(n.len::int2 ORDER BY n.chunk_id) AS lens
+      FROM bm25_merge_new n JOIN bm25_merge_room r ON r.term_id = n.term_id
+      GROUP BY n.term_id, r.last_chunk) g
+WHERE b.term_id = g.term_id AND b.last_chunk = g.key
+""")
+
+#: Step 3, the other terms: the last block, when not full, is deleted and its postings re-cut
+#: with the new ones into blocks of BLOCK in chunk-id order (a new term's postings alone).
 _APPEND = text(f"""
 WITH tails AS (
     DELETE FROM bm25_blocks b
     USING (SELECT n.term_id, l.last_chunk
-           FROM (SELECT DISTINCT term_id FROM bm25_merge_new) n
+           FROM (SELECT DISTINCT term_id FROM bm25_merge_new
+                 WHERE term_id NOT IN (SELECT term_id FROM bm25_merge_room)) n
            CROSS JOIN LATERAL (SELECT x.last_chunk FROM bm25_blocks x WHERE x.term_id = n.term_id
                                ORDER BY x.last_chunk DESC LIMIT 1) l) t
     WHERE b.term_id = t.term_id AND b.last_chunk = t.last_chunk AND cardinality(b.tfs) < {BLOCK}
@@ -121,6 +156,7 @@ postings AS (
     FROM tails t CROSS JOIN LATERAL {UNPACK.format(b="t")}
     UNION ALL
     SELECT term_id, chunk_id, tf, len FROM bm25_merge_new
+    WHERE term_id NOT IN (SELECT term_id FROM bm25_merge_room)
 )
 INSERT INTO bm25_blocks (term_id, last_chunk, first_chunk, max_impact, offs2, offs4, tfs, lens)
 SELECT term_id, max(chunk_id), min(chunk_id), {ROUND_UP.format("max(impact)")}, {PACK}
@@ -306,6 +342,9 @@ def merge(conn: Connection, tenant_id: str) -> MergeResult:
     if moved == 0 and dead == 0:
         return MergeResult(seconds=time.monotonic() - began)
     written = conn.execute(_DROP_DEAD, bind).rowcount
+    for statement in _ROOM:
+        conn.execute(statement, bind)
+    written += conn.execute(_APPEND_IN_PLACE, bind).rowcount
     written += conn.execute(_APPEND, bind).rowcount
     for statement in _BOUNDS:
         conn.execute(statement, bind)
