@@ -47,12 +47,18 @@ WHERE tenant_id = :tenant
 """)
 
 #: Key probes: for each (chunk, term) pair the one block of the term that can hold the chunk
-#: (least last_chunk >= chunk id), and the chunk's tf there (none: not a posting).
+#: (least last_chunk >= chunk id), and the chunk's tf there (none: not a posting).  The offset
+#: is searched in the block's own array type (an int2 offset fits when the block spans < 32768
+#: ids, so does any chunk inside it): no cast of the array.
 _PROBE = text("""
 SELECT p.chunk_id, t.id AS term_id,
-       b.tfs[array_position(coalesce(b.offs2::int4[], b.offs4), (p.chunk_id - b.first_chunk)::int4)] AS tf
+       b.tfs[CASE WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (p.chunk_id - b.first_chunk)::int2)
+                  ELSE array_position(b.offs4, (p.chunk_id - b.first_chunk)::int4) END] AS tf
 FROM unnest(CAST(:chunks AS bigint[]), CAST(:terms AS text[])) AS p(chunk_id, term)
-JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = p.term
+-- (LATERAL ... LIMIT 1: a key lookup per term, measured 2x faster at 50,000 terms than the
+-- join the planner otherwise makes by hashing the tenant's whole dictionary.)
+CROSS JOIN LATERAL (SELECT x.id FROM bm25_terms x
+                    WHERE x.tenant_id = :tenant AND x.term = p.term LIMIT 1) t
 CROSS JOIN LATERAL (
     SELECT x.first_chunk, x.offs2, x.offs4, x.tfs FROM bm25_blocks x
     WHERE x.term_id = t.id AND x.last_chunk >= p.chunk_id ORDER BY x.last_chunk LIMIT 1

@@ -75,7 +75,9 @@ SELECT t.id, c.id, p.tf, c.bm25_length
 FROM unnest(CAST(:p_sdids AS bigint[]), CAST(:p_nos AS int[]), CAST(:p_terms AS text[]),
             CAST(:p_tfs AS int[])) AS p(sdid, no, term, tf)
 JOIN new_chunks c ON c.search_document_id = p.sdid AND c.chunk_no = p.no
-JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = p.term
+-- (LATERAL ... LIMIT 1: a key lookup per posting; a join hashes the tenant's dictionary.)
+CROSS JOIN LATERAL (SELECT x.id FROM bm25_terms x
+                    WHERE x.tenant_id = :tenant AND x.term = p.term LIMIT 1) t
 ORDER BY t.id
 """)
 
