@@ -113,6 +113,24 @@ def test_duplicate_delivery_repeats_no_finished_work(engine, storage, config, te
     assert attempts == [1, 1]
 
 
+def test_a_batch_past_the_merge_threshold_is_merged_into_the_blocks(engine, storage, config, tenant):
+    from dataclasses import replace
+
+    low = replace(config, processing=replace(config.processing, bm25_merge_at=0))
+    pending = text("""SELECT delta_postings, (SELECT count(*) FROM bm25_blocks b JOIN bm25_terms t
+                                             ON t.id = b.term_id WHERE t.tenant_id = :t) AS blocks
+                      FROM bm25_stats WHERE tenant_id = :t""")
+    process_batch(engine, storage, config, _job_without_publishing(engine, storage, tenant), 0)
+    with engine.connect() as conn:
+        waiting = conn.execute(pending, {"t": tenant}).one()
+    assert waiting.delta_postings > 0 and waiting.blocks == 0  # the default threshold is far
+    outcome = process_batch(engine, storage, low, _job_without_publishing(engine, storage, tenant, n=3), 0)
+    assert outcome.completed == 3
+    with engine.connect() as conn:
+        merged = conn.execute(pending, {"t": tenant}).one()
+    assert merged.delta_postings == 0 and merged.blocks > 0
+
+
 def test_a_document_left_processing_by_a_crash_is_retried_then_given_up(
         engine, storage, config, tenant):
     job_id = _job_without_publishing(engine, storage, tenant)
