@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
-from indexing import store
+from indexing import bm25_merge, store
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS, FUSIONS, NORMALISATIONS
 from indexing.search import MODES, bind_parameters, build_path_sql, build_sql
@@ -77,14 +77,13 @@ def test_bm25_term_score_is_inlined_where_search_and_the_writers_call_it(engine,
                      **(dict.fromkeys(_FILTER_BINDS) if filtered else {})}
             plan = _plan(conn, build_sql("bm25", collapse, filtered, rounds=rounds), binds)
             assert "bm25_term_score(" not in plan and inlined.search(plan), (rounds, collapse)
-        plan = _plan(conn, str(store._REFRESH_IMPACTS), {"tenant": tenant})
-        assert "bm25_term_score(" not in plan and inlined.search(plan)
-        chunks = [Chunk("alpha delta", (), None, None, 2)]
-        doc = store.IndexedDocument(tenant, "x", None, None, "s", None, None, "{}")
-        binds = store._chunk_params(
-            tenant, [0], [store.DocumentWrite(doc, chunks, np.full((1, 384), 0.05, dtype=np.float32))])
-        plan = _plan(conn, str(store._INSERT_CHUNKS_AND_POSTINGS), binds)
-        assert "bm25_term_score(" not in plan and inlined.search(plan)
+        # Impacts are computed by the merge since migration 0030 (the writers store none): its
+        # statements read temporary tables, made first.
+        for statement in (*bm25_merge._NEW, *bm25_merge._DEAD, *bm25_merge._ROOM):
+            conn.execute(statement, {"tenant": tenant})
+        for statement in (bm25_merge._APPEND, bm25_merge._DROP_DEAD):
+            plan = _plan(conn, str(statement), {"tenant": tenant})
+            assert "bm25_term_score(" not in plan and "(s.impact_k1 + '1'::double precision)" in plan
         definition = conn.execute(text("""
             SELECT p.provolatile, p.proparallel, p.proconfig IS NULL AS no_settings, l.lanname
             FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
