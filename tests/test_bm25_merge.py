@@ -365,3 +365,24 @@ def test_a_reader_sees_every_document_wholly_or_not_at_all_during_writes_and_mer
     _merge(engine, tenant)
     with engine.begin() as conn:
         check_index(conn, tenant, merged=True)
+
+
+@pytest.mark.system
+def test_the_cli_merges_and_rebuilds_a_tenant(engine: Engine, tenant: str, test_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    rng = random.Random(6)
+    _index(engine, [_write(tenant, f"d{i}", rng) for i in range(10)])
+    with engine.connect() as conn:
+        name = conn.execute(text("SELECT name FROM tenants WHERE id = :t"), {"t": tenant}).scalar_one()
+    for args, said in ((["bm25", "merge", "--tenant", name], "deleted chunks merged"),
+                       (["bm25", "merge", "--rebuild", "--tenant", name], "rebuilt"),
+                       (["bm25", "refresh", "--tenant", name], "postings refreshed")):
+        done = subprocess.run([sys.executable, "-m", "app.cli", *args], env=test_env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and said in done.stdout, done.stderr
+        with engine.begin() as conn:
+            check_index(conn, tenant, merged=True)
