@@ -466,7 +466,6 @@ class SearchConfig(Group):
     candidates: int = setting("PAGEMILL_SEARCH_CANDIDATES", RANKING.candidates, read_int)
     bm25_depth: int = setting("PAGEMILL_BM25_DEPTH", RANKING.bm25_depth, read_int)
     bm25_rounds: int = setting("PAGEMILL_BM25_ROUNDS", RANKING.bm25_rounds, read_int)
-    bm25_growth: int = setting("PAGEMILL_BM25_GROWTH", RANKING.bm25_growth, read_int)
     bm25_exact: bool = setting("PAGEMILL_BM25_EXACT", RANKING.bm25_exact, read_flag)
     fusion: str = setting("PAGEMILL_FUSION", str(RANKING.fusion), one_of(FUSIONS))
     alpha: float = setting("PAGEMILL_ALPHA", RANKING.alpha, read_float)

@@ -46,32 +46,27 @@ class SearchParams:
     fusion: Fusion = "weighted"
     alpha: float = 0.5
     normalisation: Normalisation = "zscore"
-    # Postings read per query term in the first round of early termination; each further
-    # round reads bm25_growth times deeper (at most), only the postings that can still
-    # matter.  Below bm25_scan_below postings in all the plain scan is used directly.
-    # 1,000 then 15,000, and the scan below 40,000: at 1M chunks rounds of 150/1,500/15,000
-    # and a scan below 20,000 did 8 % and then 5 % more work.  A third round (225,000)
-    # answers the 1-4 % of queries left to MaxScore mostly in 10-45 % less time, but every
-    # round costs every query ~0.5 ms to set up, so two is the default (docs/BENCHMARKS.md,
-    # session 9).
-    bm25_depth: int = 1000
-    bm25_rounds: int = 2
-    bm25_growth: int = 15
-    # A term's list at most this many times a round's depth is read whole by that round (up
-    # to the threshold): a list cut just short leaves a rest that keeps most chunks open.
-    bm25_whole: float = 2.0
-    # When no round proves its answer: True reads on (MaxScore) until it is exact; False
-    # returns the last round's candidates, each exactly scored, as they rank.
+    # Early termination over postings in blocks (indexing/sql/bm25.sql).  Round 1 reads of
+    # each common term its bm25_depth best postings (its first champion blocks of 128); a
+    # middle round those above the term's share of round 1's theta; a third all its
+    # champions.  Below bm25_scan_below postings in all the plain scan is used directly.
+    # 256 postings, three rounds, whole 4 and probe 100 were chosen on the bench's synthetic
+    # 200k-chunk corpus (bench/bm25_blocks.py: depth 2 blocks against 4 was 0.6-1 ms of p50;
+    # whole 2/4/8 gave p99 84/56/66 ms; three rounds against two a few ms of p95).
+    bm25_depth: int = 256
+    bm25_rounds: int = 3
+    # A term's list at most this many times what a round reads of its champions is read whole
+    # by that round: a list cut just short leaves a rest that keeps most chunks open.
+    bm25_whole: float = 4.0
+    # When no round proves its answer: True reads on (block-max MaxScore) until it is exact;
+    # False completes the bm25_complete_limit candidates of best bound, each exactly scored,
+    # and returns them as they rank.
     bm25_exact: bool = True
-    # Out of budget (bm25_exact False), how many chunks are completed at most.
     bm25_complete_limit: int = 1000
     bm25_scan_below: int = 40_000
     # Chunks of best lower bound each round completes at once (at least the ranks that must
     # be exact), so that it proves against exact scores.
-    bm25_probe: int = 40
-    # Chunks of best upper bound completed first when a round completes its answer, so that
-    # theta over their exact scores decides which of the rest need completing at all.
-    bm25_stage: int = 256
+    bm25_probe: int = 100
     # The reranking stage (indexing/reranking.py): a cross-encoder's directory or cached model
     # id, None for none (the default: pagemill ships no cross-encoder, and quality depends on
     # the one supplied).  It reorders the first rerank_depth hits of the search: 50 pairs

@@ -112,21 +112,24 @@ _SQL = jinja2.Environment(
     undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
     keep_trailing_newline=True)
 
-# How many cut terms a round's open chunks are completed in one at a time, largest rest first,
-# before the rest at once (bm25_lead.sql says why).
-LEAD_PASSES = 2
+#: Postings a block holds (migration 0030; the writers cut blocks of this size).
+BLOCK_POSTINGS = 128
+#: Cut terms the candidates are completed in one at a time, largest rest first, before the
+#: rest at once by probes (bm25_lead.sql); 3 on the bench's corpus (bench/bm25_blocks.py).
+LEAD_PASSES = 3
+#: MaxScore's optional terms: those whose rests, from the smallest, sum below this share of
+#: theta (bm25.sql, step 3); and how many times a term's blocks the candidates must
+#: outnumber to be completed in it by decoding its blocks rather than by probes.  Both
+#: chosen on the bench's synthetic corpus (bench/bm25_blocks.py).
+MAXSCORE_SHARE = 0.7
+MERGE_OVER_PROBES = 6.0
 
 
 def _context(rounds: int, collapse: bool, filtered: bool) -> dict[str, object]:
-    def closing(n: int) -> bool:
-        # Closing rounds complete their candidates even unproven and check theta over exact
-        # scores: every round after the first, and the last (bm25_round.sql).
-        return n == rounds or n > 1
-
     if rounds < 1:
         raise ValueError(f"bm25_rounds must be at least 1, got {rounds}")
     return {"rounds": rounds, "collapse": collapse, "filtered": filtered, "leads": LEAD_PASSES,
-            "closing": closing}
+            "block": BLOCK_POSTINGS}
 
 
 def bm25_ctes(rounds: int, collapse: bool, filtered: bool = False) -> str:
@@ -185,12 +188,10 @@ def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
         "rrf_k": params.rrf_k, "candidates": _candidates(k, collapse, params),
         "alpha": params.alpha, "scan_below": params.bm25_scan_below, "exact": params.bm25_exact,
         "complete_limit": params.bm25_complete_limit,
-        **{f"depth{n}": params.bm25_depth * params.bm25_growth ** (n - 1)
-           for n in range(1, params.bm25_rounds + 1)},
+        # Round 1's champion blocks per term (at least one).
+        "depth1": max(1, -(-params.bm25_depth // BLOCK_POSTINGS)),
         "exact_k": exact_k, "probe": max(params.bm25_probe, exact_k), "whole": params.bm25_whole,
-        # Out of budget the staged chunks count towards the completion limit.
-        "stage": (params.bm25_stage if params.bm25_exact
-                  else min(params.bm25_stage, params.bm25_complete_limit)),
+        "share": MAXSCORE_SHARE, "merge": MERGE_OVER_PROBES,
     }
 
 

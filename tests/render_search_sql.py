@@ -23,7 +23,7 @@ COMMAND = ".venv/bin/python -m tests.render_search_sql"
 class Variant:
     mode: Mode
     collapse: bool
-    rounds: int = 2
+    rounds: int = DEFAULTS.bm25_rounds
     filtered: bool = False
     fusion: Fusion = "weighted"
     path_only: bool = False

@@ -59,11 +59,9 @@ def test_search_replica_urls_are_split_between_urls_and_normalised():
 
 def test_search_runs_with_the_configured_ranking_and_the_request_overrides_it():
     config = Config.from_env({"PAGEMILL_BM25_DEPTH": "40", "PAGEMILL_BM25_ROUNDS": "4",
-                              "PAGEMILL_BM25_GROWTH": "4", "PAGEMILL_BM25_EXACT": "0",
-                              "PAGEMILL_ALPHA": "0.3"})
+                              "PAGEMILL_BM25_EXACT": "0", "PAGEMILL_ALPHA": "0.3"})
     params = config.search_params()
-    assert (params.bm25_depth, params.bm25_rounds, params.bm25_growth, params.bm25_exact,
-            params.alpha) == (40, 4, 4, False, 0.3)
+    assert (params.bm25_depth, params.bm25_rounds, params.bm25_exact, params.alpha) == (40, 4, False, 0.3)
     assert config.search_params(bm25_exact=True, alpha=0.9).bm25_exact is True
     assert config.search_params(alpha=0.9).alpha == 0.9
 

@@ -49,7 +49,7 @@ def test_every_variant_renders_with_the_binds_search_gives():
         # The term contribution is written once, in the function; search only calls it.
         assert ("bm25_term_score(" in sql) == (mode != "dense")
         assert "k1 + 1" not in sql and "(k1" not in sql
-        assert len(re.findall(r"\br(\d+)_verdict AS", sql)) == (0 if mode == "dense" else rounds)
+        assert len(re.findall(r"\bproven(\d+) AS", sql)) == (0 if mode == "dense" else rounds)
     assert _binds(build_path_sql(3, True)) <= given(3)
     with pytest.raises(ValueError, match="at least 1"):
         build_sql("bm25", True, rounds=0)

@@ -1,4 +1,4 @@
--- indexing/sql/search.sql rendered with mode=dense collapse=True filtered=False fusion=weighted rounds=2.
+-- indexing/sql/search.sql rendered with mode=dense collapse=True filtered=False fusion=weighted rounds=3.
 -- Generated: regenerate with `.venv/bin/python -m tests.render_search_sql` after changing indexing/sql/.
 WITH
 dense AS (

@@ -1,0 +1,695 @@
+-- indexing/sql/search.sql rendered with mode=hybrid collapse=False filtered=False fusion=weighted norm=zscore rounds=3.
+-- Generated: regenerate with `.venv/bin/python -m tests.render_search_sql` after changing indexing/sql/.
+WITH
+dense AS (
+    SELECT chunk_id, 1.0::float8 - distance AS score,
+           row_number() OVER (ORDER BY distance, chunk_id) AS rank
+    FROM (
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance
+        FROM chunks c
+        WHERE c.tenant_id = :tenant
+        ORDER BY distance
+        LIMIT :candidates
+    ) nearest
+),
+q AS MATERIALIZED (
+    -- Each query term's weight: how often the query says it, or with query expansion its share
+    -- of the expanded query (indexing/feedback.py).
+    SELECT term, sum(weight)::float8 AS qtf
+    FROM unnest(CAST(:terms AS text[]), CAST(:term_weights AS float8[])) AS u(term, weight)
+    GROUP BY term
+),
+stats AS MATERIALIZED (
+    SELECT chunk_count::float8 AS n,
+           total_length::float8 / greatest(chunk_count, 1)::float8 AS avgdl,
+           impact_avgdl, impact_k1, impact_b,
+           greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
+    FROM bm25_stats WHERE tenant_id = :tenant
+),
+weights AS MATERIALIZED (
+    SELECT t.id AS term_id,
+           q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
+           stats.avgdl, stats.drift, t.df
+    FROM q
+    JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term
+    CROSS JOIN stats
+    WHERE t.df > 0
+),
+plan AS MATERIALIZED (
+    -- 'scan' when there are few postings in all (cheaper than any bookkeeping) or when the
+    -- impacts were computed with another k1 and b (then no stored bound holds).
+    SELECT CASE WHEN (SELECT coalesce(sum(df), 0) FROM weights) <= :scan_below THEN 'scan'
+                WHEN NOT coalesce(s.impact_k1 = CAST(:k1 AS float8) AND s.impact_b = CAST(:b AS float8),
+                                  false) THEN 'scan'
+                ELSE 'blocks'
+           END AS value
+    FROM stats s
+),
+-- Each term: cut (a prefix of its champions read) or read in full, and its rest: 0 when read
+-- in full, else the bound of every posting the round did not read (the last champion block
+-- read, its least impact, rounded up when stored).
+rests1 AS MATERIALIZED (
+    SELECT w.term_id, w.w, w.avgdl, w.drift, w.df, m.depth,
+           m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128 AS cut,
+           CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
+                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest
+    FROM weights w
+    -- How many champion blocks, from the first, the round reads (none: the term has none).
+    LEFT JOIN LATERAL (
+        SELECT count(*) AS depth, min(c.min_impact)::float8 AS impact
+        FROM bm25_top c WHERE c.term_id = w.term_id AND c.blk < :depth1
+        HAVING count(*) > 0
+    ) m ON true
+    WHERE (SELECT value FROM plan) = 'blocks'
+),
+unread1 AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM rests1),
+-- The chunks read: the cut terms' champion prefixes, every posting of the other terms, and
+-- every delta posting of every term.  A chunk's postings are all in the delta or all in the
+-- blocks (the merge moves whole chunks), so a delta chunk is known in each term it holds and
+-- the blocks rightly find it in none.  Merged chunks deleted since (bm25_dead) and, with a
+-- filter, chunks it rejects are dropped before theta is taken, so theta is the k-th of the
+-- chunks the search may return.
+seen1 AS MATERIALIZED (
+    SELECT g.* FROM (
+        SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS lb, sum(w.rest) AS seen_rest,
+               array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+        FROM (
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM rests1 w JOIN bm25_top b ON b.term_id = w.term_id AND b.blk < w.depth
+            WHERE w.cut
+            UNION ALL
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM rests1 w JOIN bm25_blocks b ON b.term_id = w.term_id
+            WHERE NOT w.cut
+            UNION ALL
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+            FROM rests1 w JOIN bm25_delta d ON d.term_id = w.term_id
+        ) w
+        GROUP BY w.chunk_id
+    ) g
+    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+      AND true
+),
+-- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
+-- rounds that lower bounds cannot and, through the level, makes the next round read less.
+seed_exact1 AS MATERIALIZED (
+    SELECT c.chunk_id, c.known + coalesce((
+               SELECT sum(x.part) FROM rests1 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
+    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+          FROM seen1 ORDER BY lb DESC, chunk_id LIMIT :probe) c
+),
+-- The k-th best exact score known (macros.sql, kth: with collapse the k-th best document's),
+-- a lower bound of the true one (an earlier round's too), lowered by a relative 1e-9 so that
+-- rounding in the sums can only make the search read more.
+theta1 AS MATERIALIZED (
+    SELECT greatest(coalesce((SELECT score FROM seed_exact1 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
+                 0.0::float8) * (1.0::float8 - 1e-9::float8)) AS v
+),
+-- (On the scan path round 1 reads nothing and counts as proven, so that no later one runs.)
+proven1 AS MATERIALIZED (
+    SELECT (SELECT value FROM plan) = 'scan' OR (SELECT v FROM theta1) > (SELECT v FROM unread1) * (1.0::float8 + 1e-9::float8) AS v
+)
+,
+level2 AS MATERIALIZED (
+    SELECT coalesce((
+        SELECT (x.budget - x.below) / x.others
+        FROM (SELECT u.ub, 0.99::float8 * (SELECT v FROM theta1) AS budget,
+                     coalesce(sum(u.ub) OVER (ORDER BY u.ub ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                              0.0::float8) AS below,
+                     count(*) OVER () - row_number() OVER (ORDER BY u.ub) + 1 AS others
+              FROM (SELECT r.w * r.drift * (SELECT max(b.max_impact) FROM bm25_blocks b
+                                            WHERE b.term_id = r.term_id)::float8 AS ub
+                    FROM rests1 r WHERE r.cut AND NOT (SELECT v FROM proven1)) u) x
+        WHERE x.ub * x.others > x.budget - x.below
+        ORDER BY x.ub LIMIT 1), 'Infinity'::float8) AS level
+),
+-- Each term: cut (a prefix of its champions read) or read in full, and its rest: 0 when read
+-- in full, else the bound of every posting the round did not read (the last champion block
+-- read, its least impact, rounded up when stored).
+rests2 AS MATERIALIZED (
+    SELECT w.term_id, w.w, w.avgdl, w.drift, w.df, m.depth,
+           m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128 AS cut,
+           CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
+                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest
+    FROM weights w
+    -- How many champion blocks, from the first, the round reads (none: the term has none).
+    LEFT JOIN LATERAL (
+        SELECT count(*) AS depth, min(c.min_impact)::float8 AS impact
+        FROM (SELECT t.min_impact, lag(t.min_impact) OVER (ORDER BY t.blk) AS above
+              FROM bm25_top t WHERE t.term_id = w.term_id) c
+        WHERE c.above IS NULL OR w.w * c.above::float8 * w.drift >= (SELECT level FROM level2)
+        HAVING count(*) > 0
+    ) m ON true
+    WHERE NOT (SELECT v FROM proven1)
+),
+unread2 AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM rests2),
+-- The chunks read: the cut terms' champion prefixes, every posting of the other terms, and
+-- every delta posting of every term.  A chunk's postings are all in the delta or all in the
+-- blocks (the merge moves whole chunks), so a delta chunk is known in each term it holds and
+-- the blocks rightly find it in none.  Merged chunks deleted since (bm25_dead) and, with a
+-- filter, chunks it rejects are dropped before theta is taken, so theta is the k-th of the
+-- chunks the search may return.
+seen2 AS MATERIALIZED (
+    SELECT g.* FROM (
+        SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS lb, sum(w.rest) AS seen_rest,
+               array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+        FROM (
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM rests2 w JOIN bm25_top b ON b.term_id = w.term_id AND b.blk < w.depth
+            WHERE w.cut
+            UNION ALL
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM rests2 w JOIN bm25_blocks b ON b.term_id = w.term_id
+            WHERE NOT w.cut
+            UNION ALL
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+            FROM rests2 w JOIN bm25_delta d ON d.term_id = w.term_id
+        ) w
+        GROUP BY w.chunk_id
+    ) g
+    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+      AND true
+),
+-- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
+-- rounds that lower bounds cannot and, through the level, makes the next round read less.
+seed_exact2 AS MATERIALIZED (
+    SELECT c.chunk_id, c.known + coalesce((
+               SELECT sum(x.part) FROM rests2 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
+    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+          FROM seen2 ORDER BY lb DESC, chunk_id LIMIT :probe) c
+),
+-- The k-th best exact score known (macros.sql, kth: with collapse the k-th best document's),
+-- a lower bound of the true one (an earlier round's too), lowered by a relative 1e-9 so that
+-- rounding in the sums can only make the search read more.
+theta2 AS MATERIALIZED (
+    SELECT greatest(coalesce((SELECT score FROM seed_exact2 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
+                 0.0::float8) * (1.0::float8 - 1e-9::float8), (SELECT v FROM theta1)) AS v
+),
+-- (On the scan path round 1 reads nothing and counts as proven, so that no later one runs.)
+proven2 AS MATERIALIZED (
+    SELECT (SELECT v FROM theta2) > (SELECT v FROM unread2) * (1.0::float8 + 1e-9::float8) AS v
+)
+,
+-- Each term: cut (a prefix of its champions read) or read in full, and its rest: 0 when read
+-- in full, else the bound of every posting the round did not read (the last champion block
+-- read, its least impact, rounded up when stored).
+rests3 AS MATERIALIZED (
+    SELECT w.term_id, w.w, w.avgdl, w.drift, w.df, m.depth,
+           m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128 AS cut,
+           CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
+                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest
+    FROM weights w
+    -- How many champion blocks, from the first, the round reads (none: the term has none).
+    LEFT JOIN LATERAL (
+        SELECT count(*) AS depth, min(c.min_impact)::float8 AS impact
+        FROM bm25_top c WHERE c.term_id = w.term_id
+        HAVING count(*) > 0
+    ) m ON true
+    WHERE NOT (SELECT v FROM proven2)
+),
+unread3 AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM rests3),
+-- The chunks read: the cut terms' champion prefixes, every posting of the other terms, and
+-- every delta posting of every term.  A chunk's postings are all in the delta or all in the
+-- blocks (the merge moves whole chunks), so a delta chunk is known in each term it holds and
+-- the blocks rightly find it in none.  Merged chunks deleted since (bm25_dead) and, with a
+-- filter, chunks it rejects are dropped before theta is taken, so theta is the k-th of the
+-- chunks the search may return.
+seen3 AS MATERIALIZED (
+    SELECT g.* FROM (
+        SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS lb, sum(w.rest) AS seen_rest,
+               array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+        FROM (
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM rests3 w JOIN bm25_top b ON b.term_id = w.term_id AND b.blk < w.depth
+            WHERE w.cut
+            UNION ALL
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM rests3 w JOIN bm25_blocks b ON b.term_id = w.term_id
+            WHERE NOT w.cut
+            UNION ALL
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+            FROM rests3 w JOIN bm25_delta d ON d.term_id = w.term_id
+        ) w
+        GROUP BY w.chunk_id
+    ) g
+    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+      AND true
+),
+-- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
+-- rounds that lower bounds cannot and, through the level, makes the next round read less.
+seed_exact3 AS MATERIALIZED (
+    SELECT c.chunk_id, c.known + coalesce((
+               SELECT sum(x.part) FROM rests3 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
+    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+          FROM seen3 ORDER BY lb DESC, chunk_id LIMIT :probe) c
+),
+-- The k-th best exact score known (macros.sql, kth: with collapse the k-th best document's),
+-- a lower bound of the true one (an earlier round's too), lowered by a relative 1e-9 so that
+-- rounding in the sums can only make the search read more.
+theta3 AS MATERIALIZED (
+    SELECT greatest(coalesce((SELECT score FROM seed_exact3 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
+                 0.0::float8) * (1.0::float8 - 1e-9::float8), (SELECT v FROM theta2)) AS v
+),
+-- (On the scan path round 1 reads nothing and counts as proven, so that no later one runs.)
+proven3 AS MATERIALIZED (
+    SELECT (SELECT v FROM theta3) > (SELECT v FROM unread3) * (1.0::float8 + 1e-9::float8) AS v
+)
+,
+rests AS MATERIALIZED (
+    SELECT * FROM rests1 WHERE (SELECT v FROM proven1)
+    UNION ALL
+    SELECT * FROM rests2 WHERE NOT (SELECT v FROM proven1) AND (SELECT v FROM proven2)
+    UNION ALL
+    SELECT * FROM rests3 WHERE NOT (SELECT v FROM proven1) AND NOT (SELECT v FROM proven2) AND true
+),
+unread AS MATERIALIZED (
+    SELECT * FROM unread1 WHERE (SELECT v FROM proven1)
+    UNION ALL
+    SELECT * FROM unread2 WHERE NOT (SELECT v FROM proven1) AND (SELECT v FROM proven2)
+    UNION ALL
+    SELECT * FROM unread3 WHERE NOT (SELECT v FROM proven1) AND NOT (SELECT v FROM proven2) AND true
+),
+seen AS MATERIALIZED (
+    SELECT * FROM seen1 WHERE (SELECT v FROM proven1)
+    UNION ALL
+    SELECT * FROM seen2 WHERE NOT (SELECT v FROM proven1) AND (SELECT v FROM proven2)
+    UNION ALL
+    SELECT * FROM seen3 WHERE NOT (SELECT v FROM proven1) AND NOT (SELECT v FROM proven2) AND true
+),
+theta AS MATERIALIZED (
+    SELECT * FROM theta1 WHERE (SELECT v FROM proven1)
+    UNION ALL
+    SELECT * FROM theta2 WHERE NOT (SELECT v FROM proven1) AND (SELECT v FROM proven2)
+    UNION ALL
+    SELECT * FROM theta3 WHERE NOT (SELECT v FROM proven1) AND NOT (SELECT v FROM proven2) AND true
+),
+proven AS MATERIALIZED (
+    SELECT * FROM proven1 WHERE (SELECT v FROM proven1)
+    UNION ALL
+    SELECT * FROM proven2 WHERE NOT (SELECT v FROM proven1) AND (SELECT v FROM proven2)
+    UNION ALL
+    SELECT * FROM proven3 WHERE NOT (SELECT v FROM proven1) AND NOT (SELECT v FROM proven2) AND true
+),
+safe AS MATERIALIZED (
+    SELECT CASE WHEN (SELECT value FROM plan) = 'scan' THEN 'scan'
+                WHEN (SELECT v FROM proven1) THEN 'exact1'
+                WHEN (SELECT v FROM proven2) THEN 'exact2'
+                WHEN (SELECT v FROM proven3) THEN 'exact3'
+                WHEN CAST(:exact AS boolean) THEN 'maxscore'
+                ELSE 'budget'
+           END AS path
+),
+split AS MATERIALIZED (
+    SELECT r.term_id, r.w, r.avgdl, r.drift, r.df, r.rest, r.cut,
+           sum(r.rest) OVER (ORDER BY r.rest, r.term_id) < (SELECT v FROM theta) * CAST(:share AS float8) AS optional
+    FROM rests r
+),
+optional AS MATERIALIZED (
+    SELECT coalesce(sum(rest) FILTER (WHERE optional), 0.0::float8) AS ub FROM split
+),
+-- Every essential block's id range and bound (capped by the rest), from the key index alone;
+-- none out of budget.
+essential AS MATERIALIZED (
+    SELECT s.term_id, b.first_chunk, b.last_chunk, least(s.w * b.max_impact * s.drift, s.rest) AS ub
+    FROM split s
+    JOIN bm25_blocks b ON b.term_id = s.term_id
+    WHERE s.cut AND NOT s.optional AND (SELECT path FROM safe) <> 'budget'
+),
+edges AS (
+    SELECT e.pos, sum(e.delta) AS delta
+    FROM (SELECT first_chunk AS pos, ub AS delta FROM essential
+          UNION ALL SELECT last_chunk + 1, -ub FROM essential) e
+    GROUP BY e.pos
+),
+hot AS MATERIALIZED (
+    SELECT range_agg(int8range(s.pos, s.nxt)) AS r
+    FROM (SELECT pos, lead(pos) OVER (ORDER BY pos) AS nxt,
+                 sum(delta) OVER (ORDER BY pos) AS level
+          FROM edges) s
+    WHERE s.nxt IS NOT NULL
+      AND s.level + (SELECT ub FROM optional) >= (SELECT v FROM theta)
+),
+-- The unread chunks of the essential blocks decoded, by their essential contributions.
+partial AS MATERIALIZED (
+    SELECT g.* FROM (
+        SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS known
+        FROM (
+            SELECT w.term_id, w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM essential e
+            JOIN bm25_blocks b ON b.term_id = e.term_id AND b.last_chunk = e.last_chunk
+            JOIN split w ON w.term_id = e.term_id
+            WHERE int8range(e.first_chunk, e.last_chunk, '[]') && (SELECT r FROM hot)
+        ) w
+        WHERE NOT EXISTS (SELECT 1 FROM seen x WHERE x.chunk_id = w.chunk_id)
+        GROUP BY w.chunk_id
+        HAVING sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) + (SELECT ub FROM optional) >= (SELECT v FROM theta)
+    ) g
+    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+      AND true
+),
+-- The ranks below the exact ones are filled from the chunks of best lower bound: at least
+-- :candidates chunks score floor or more, so those held are completed whatever their bound.
+floor AS MATERIALIZED (
+    SELECT coalesce((SELECT lb FROM seen ORDER BY lb DESC OFFSET :candidates - 1 LIMIT 1),
+                    0.0::float8) AS v
+),
+cands AS MATERIALIZED (
+    SELECT s.chunk_id, s.lb AS known, coalesce(s.known_terms, '{}') AS known_terms,
+           s.lb + (SELECT v FROM unread) - s.seen_rest AS bound, s.lb >= (SELECT v FROM floor) AS held
+    FROM seen s
+    WHERE s.lb + (SELECT v FROM unread) - s.seen_rest >= (SELECT v FROM theta)
+       OR s.lb >= (SELECT v FROM floor)
+    UNION ALL
+    SELECT p.chunk_id, p.known,
+           (SELECT coalesce(array_agg(term_id), '{}') FROM split WHERE cut AND NOT optional),
+           p.known + (SELECT ub FROM optional), false
+    FROM partial p
+),
+-- The :probe best candidates completed: theta may rise.
+best AS MATERIALIZED (
+    SELECT c.chunk_id, c.known + coalesce((
+               SELECT sum(x.part) FROM rests w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
+    FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
+),
+theta_best AS MATERIALIZED (
+    SELECT greatest((SELECT v FROM theta),
+                    coalesce((SELECT score FROM best ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
+                 0.0::float8) * (1.0::float8 - 1e-9::float8)) AS v
+),
+led0 AS MATERIALIZED (
+    SELECT c.chunk_id, c.known, c.known_terms, c.bound, c.held FROM cands c
+    WHERE (c.held OR c.bound >= (SELECT v FROM theta_best))
+      AND c.chunk_id NOT IN (SELECT chunk_id FROM best)
+    ORDER BY c.bound DESC, c.chunk_id
+    -- Out of budget, only the candidates of best bound are completed.
+    LIMIT CASE WHEN (SELECT path FROM safe) = 'budget' THEN :complete_limit END
+),
+lead1 AS MATERIALIZED (
+    SELECT * FROM split WHERE cut ORDER BY rest DESC, term_id OFFSET 0 LIMIT 1
+),
+need1 AS MATERIALIZED (
+    SELECT c.* FROM led0 c CROSS JOIN lead1 w WHERE w.term_id <> ALL(c.known_terms)
+),
+merge1 AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM need1) > CAST(:merge AS float8) * w.df / 128 AS v
+    FROM lead1 w
+),
+-- Each candidate's block is the one of least last_chunk at or above it: a running minimum
+-- over the block ends and the candidates in descending order (one sort, no lookups).
+touched1 AS MATERIALIZED (
+    SELECT DISTINCT e.block
+    FROM (SELECT e.kind, min(e.pos) FILTER (WHERE e.kind = 0) OVER (ORDER BY e.pos DESC, e.kind) AS block
+          FROM (SELECT 0 AS kind, b.last_chunk AS pos
+                FROM lead1 w JOIN bm25_blocks b ON b.term_id = w.term_id
+                UNION ALL
+                SELECT 1, c.chunk_id FROM need1 c) e
+          WHERE (SELECT v FROM merge1)) e
+    WHERE e.kind = 1 AND e.block IS NOT NULL
+),
+found1 AS MATERIALIZED (
+    SELECT c.chunk_id, x.part
+    FROM need1 c CROSS JOIN lead1 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+    WHERE NOT (SELECT v FROM merge1)
+    UNION ALL
+    SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
+    FROM (SELECT w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+          FROM lead1 w CROSS JOIN touched1 t
+          JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block) d
+    WHERE d.chunk_id IN (SELECT chunk_id FROM need1)
+),
+-- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
+-- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
+led1 AS MATERIALIZED (
+    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms || w.term_id AS known_terms,
+           g.bound - w.rest + g.part AS bound, g.held
+    FROM (SELECT u.chunk_id, max(u.known) AS known, max(u.known_terms) AS known_terms,
+                 max(u.bound) AS bound, bool_or(u.held) AS held,
+                 coalesce(sum(u.part), 0.0::float8) AS part
+          FROM (SELECT c.chunk_id, c.known, c.known_terms, c.bound, c.held, NULL::float8 AS part
+                FROM need1 c
+                UNION ALL
+                SELECT f.chunk_id, NULL, NULL, NULL, NULL, f.part FROM found1 f) u
+          GROUP BY u.chunk_id) g
+    CROSS JOIN lead1 w
+    WHERE g.held OR g.bound - w.rest + g.part >= (SELECT v FROM theta_best)
+    UNION ALL
+    SELECT c.* FROM led0 c
+    WHERE NOT EXISTS (SELECT 1 FROM lead1 w WHERE w.term_id <> ALL(c.known_terms))
+)
+,
+lead2 AS MATERIALIZED (
+    SELECT * FROM split WHERE cut ORDER BY rest DESC, term_id OFFSET 1 LIMIT 1
+),
+need2 AS MATERIALIZED (
+    SELECT c.* FROM led1 c CROSS JOIN lead2 w WHERE w.term_id <> ALL(c.known_terms)
+),
+merge2 AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM need2) > CAST(:merge AS float8) * w.df / 128 AS v
+    FROM lead2 w
+),
+-- Each candidate's block is the one of least last_chunk at or above it: a running minimum
+-- over the block ends and the candidates in descending order (one sort, no lookups).
+touched2 AS MATERIALIZED (
+    SELECT DISTINCT e.block
+    FROM (SELECT e.kind, min(e.pos) FILTER (WHERE e.kind = 0) OVER (ORDER BY e.pos DESC, e.kind) AS block
+          FROM (SELECT 0 AS kind, b.last_chunk AS pos
+                FROM lead2 w JOIN bm25_blocks b ON b.term_id = w.term_id
+                UNION ALL
+                SELECT 1, c.chunk_id FROM need2 c) e
+          WHERE (SELECT v FROM merge2)) e
+    WHERE e.kind = 1 AND e.block IS NOT NULL
+),
+found2 AS MATERIALIZED (
+    SELECT c.chunk_id, x.part
+    FROM need2 c CROSS JOIN lead2 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+    WHERE NOT (SELECT v FROM merge2)
+    UNION ALL
+    SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
+    FROM (SELECT w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+          FROM lead2 w CROSS JOIN touched2 t
+          JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block) d
+    WHERE d.chunk_id IN (SELECT chunk_id FROM need2)
+),
+-- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
+-- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
+led2 AS MATERIALIZED (
+    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms || w.term_id AS known_terms,
+           g.bound - w.rest + g.part AS bound, g.held
+    FROM (SELECT u.chunk_id, max(u.known) AS known, max(u.known_terms) AS known_terms,
+                 max(u.bound) AS bound, bool_or(u.held) AS held,
+                 coalesce(sum(u.part), 0.0::float8) AS part
+          FROM (SELECT c.chunk_id, c.known, c.known_terms, c.bound, c.held, NULL::float8 AS part
+                FROM need2 c
+                UNION ALL
+                SELECT f.chunk_id, NULL, NULL, NULL, NULL, f.part FROM found2 f) u
+          GROUP BY u.chunk_id) g
+    CROSS JOIN lead2 w
+    WHERE g.held OR g.bound - w.rest + g.part >= (SELECT v FROM theta_best)
+    UNION ALL
+    SELECT c.* FROM led1 c
+    WHERE NOT EXISTS (SELECT 1 FROM lead2 w WHERE w.term_id <> ALL(c.known_terms))
+)
+,
+lead3 AS MATERIALIZED (
+    SELECT * FROM split WHERE cut ORDER BY rest DESC, term_id OFFSET 2 LIMIT 1
+),
+need3 AS MATERIALIZED (
+    SELECT c.* FROM led2 c CROSS JOIN lead3 w WHERE w.term_id <> ALL(c.known_terms)
+),
+merge3 AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM need3) > CAST(:merge AS float8) * w.df / 128 AS v
+    FROM lead3 w
+),
+-- Each candidate's block is the one of least last_chunk at or above it: a running minimum
+-- over the block ends and the candidates in descending order (one sort, no lookups).
+touched3 AS MATERIALIZED (
+    SELECT DISTINCT e.block
+    FROM (SELECT e.kind, min(e.pos) FILTER (WHERE e.kind = 0) OVER (ORDER BY e.pos DESC, e.kind) AS block
+          FROM (SELECT 0 AS kind, b.last_chunk AS pos
+                FROM lead3 w JOIN bm25_blocks b ON b.term_id = w.term_id
+                UNION ALL
+                SELECT 1, c.chunk_id FROM need3 c) e
+          WHERE (SELECT v FROM merge3)) e
+    WHERE e.kind = 1 AND e.block IS NOT NULL
+),
+found3 AS MATERIALIZED (
+    SELECT c.chunk_id, x.part
+    FROM need3 c CROSS JOIN lead3 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+    WHERE NOT (SELECT v FROM merge3)
+    UNION ALL
+    SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
+    FROM (SELECT w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+          FROM lead3 w CROSS JOIN touched3 t
+          JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block) d
+    WHERE d.chunk_id IN (SELECT chunk_id FROM need3)
+),
+-- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
+-- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
+led3 AS MATERIALIZED (
+    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms || w.term_id AS known_terms,
+           g.bound - w.rest + g.part AS bound, g.held
+    FROM (SELECT u.chunk_id, max(u.known) AS known, max(u.known_terms) AS known_terms,
+                 max(u.bound) AS bound, bool_or(u.held) AS held,
+                 coalesce(sum(u.part), 0.0::float8) AS part
+          FROM (SELECT c.chunk_id, c.known, c.known_terms, c.bound, c.held, NULL::float8 AS part
+                FROM need3 c
+                UNION ALL
+                SELECT f.chunk_id, NULL, NULL, NULL, NULL, f.part FROM found3 f) u
+          GROUP BY u.chunk_id) g
+    CROSS JOIN lead3 w
+    WHERE g.held OR g.bound - w.rest + g.part >= (SELECT v FROM theta_best)
+    UNION ALL
+    SELECT c.* FROM led2 c
+    WHERE NOT EXISTS (SELECT 1 FROM lead3 w WHERE w.term_id <> ALL(c.known_terms))
+)
+,
+scan AS MATERIALIZED (
+    SELECT g.chunk_id, g.score FROM (
+        SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS score
+        FROM (
+            SELECT w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
+            FROM weights w JOIN bm25_blocks b ON b.term_id = w.term_id
+            WHERE (SELECT value FROM plan) = 'scan'
+            UNION ALL
+            SELECT w.w, w.avgdl, d.chunk_id, d.tf, d.doc_length
+            FROM weights w JOIN bm25_delta d ON d.term_id = w.term_id
+            WHERE (SELECT value FROM plan) = 'scan'
+        ) w
+        GROUP BY w.chunk_id
+    ) g
+    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+      AND true
+    ORDER BY g.score DESC, g.chunk_id
+    LIMIT :candidates
+),
+bm25 AS (
+    SELECT chunk_id, score, row_number() OVER (ORDER BY score DESC, chunk_id) AS rank
+    FROM (
+        SELECT chunk_id, score FROM scan
+        UNION ALL
+        SELECT chunk_id, score FROM (
+            SELECT chunk_id, max(score) AS score
+            FROM (SELECT chunk_id, score FROM best
+                  UNION ALL
+                  SELECT c.chunk_id, c.known + coalesce((
+               SELECT sum(x.part) FROM rests w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
+ FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
+       WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
+       ORDER BY b.last_chunk LIMIT 1) b
+ CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+ WHERE s.i IS NOT NULL) x
+               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) FROM led3 c) scored
+            GROUP BY chunk_id
+            ORDER BY score DESC, chunk_id
+            LIMIT :candidates
+        ) blocks
+        WHERE (SELECT value FROM plan) = 'blocks'
+    ) scored
+),
+fused AS (
+    SELECT coalesce(d.chunk_id, b.chunk_id) AS chunk_id,
+           CAST(:alpha AS float8) * CASE WHEN dn.lo = dn.hi THEN CASE WHEN d.score IS NULL THEN 0.0::float8
+                                                                    ELSE 1.0::float8 END
+               ELSE (coalesce(d.score, dn.lo) - dn.mu) / dn.sd END
+           + (1.0::float8 - CAST(:alpha AS float8)) * CASE WHEN bn.lo = bn.hi OR bn.lo IS NULL
+                   THEN CASE WHEN b.score IS NULL THEN 0.0::float8 ELSE 1.0::float8 END
+               ELSE (coalesce(b.score, bn.lo) - bn.mu) / bn.sd END AS score,
+           d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score
+    FROM dense d FULL OUTER JOIN bm25 b ON b.chunk_id = d.chunk_id
+    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi, avg(score) AS mu, stddev_pop(score) AS sd
+                FROM dense) dn
+    CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi, avg(score) AS mu, stddev_pop(score) AS sd
+                FROM bm25) bn
+),
+ranked AS (
+    SELECT * FROM (
+        SELECT DISTINCT ON (f.chunk_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
+               f.bm25_rank, f.bm25_score, c.search_document_id
+        FROM fused f
+        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
+        -- few candidates there are, would otherwise hash the whole chunks table.
+        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
+                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
+        ORDER BY f.chunk_id, f.score DESC, f.chunk_id
+    ) best
+    ORDER BY score DESC, chunk_id
+    LIMIT :k
+)
+SELECT sd.external_id AS document_id, r.chunk_id, r.score, c.text, c.heading_path, c.page_start,
+       c.page_end, c.boxes, c.start_s, c.end_s, r.dense_rank, r.dense_score, r.bm25_rank, r.bm25_score,
+       sd.title, sd.mime_type, sd.source_document_id::text AS document_uuid,
+       (SELECT path FROM safe) AS bm25_path
+FROM ranked r
+CROSS JOIN LATERAL (SELECT c.text, c.heading_path, c.page_start, c.page_end, c.boxes, c.start_s,
+                           c.end_s FROM chunks c
+                    WHERE c.id = r.chunk_id OFFSET 0) c
+CROSS JOIN LATERAL (SELECT sd.external_id, sd.title, sd.mime_type, sd.source_document_id
+                    FROM search_documents sd
+                    WHERE sd.id = r.search_document_id OFFSET 0) sd
+ORDER BY r.score DESC, r.chunk_id
