@@ -90,6 +90,12 @@ GROUP BY b.term_id, b.blk, b.first_chunk, b.min_impact, b.offs2, b.offs4
 ORDER BY b.term_id, b.blk
 """)
 
+#: Champion lists written by more than one transaction: re-cut from a block after the first.
+_PARTLY_RECUT = text("""
+SELECT count(*) FROM (SELECT x.term_id FROM bm25_top x JOIN bm25_terms t ON t.id = x.term_id
+                      WHERE t.tenant_id = :tenant GROUP BY x.term_id
+                      HAVING count(DISTINCT x.xmin::text) > 1) p""")
+
 _CHUNKS = text("SELECT id, text, heading_path, bm25_length FROM chunks WHERE tenant_id = :tenant")
 _TERMS = text("SELECT id, term, df FROM bm25_terms WHERE tenant_id = :tenant")
 _STATS = text("""SELECT chunk_count, total_length, champions, delta_postings,
@@ -162,8 +168,12 @@ def check_index(conn: Connection, tenant: str, *, merged: bool) -> dict[str, int
             "offs4_blocks": offs4, "blocks": sum(1 for _ in last)}
 
 
-def test_any_sequence_of_writes_and_merges_keeps_the_index_exact(engine: Engine, tenant: str,
-                                                                  small_champions: None) -> None:
+@pytest.mark.parametrize("least_c", [8, 256])
+def test_any_sequence_of_writes_and_merges_keeps_the_index_exact(engine: Engine, tenant: str, least_c: int,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """C from 8 (lists of one block) and from 256 (of several: merges re-cut them from the
+    first block a new posting reaches, keeping those before)."""
+    monkeypatch.setattr(bm25_layout, "MIN_CHAMPIONS", least_c)
     rng = random.Random(33)
     live: set[str] = set()
     counter = 0
@@ -180,20 +190,22 @@ def test_any_sequence_of_writes_and_merges_keeps_the_index_exact(engine: Engine,
         first = bm25_merge.rebuild(conn, tenant)
         assert first.rebuilt and first.postings > 2000
         built = check_index(conn, tenant, merged=True)
-    assert built["champion_terms"] >= 5 and built["blocks"] > 0
+    assert built["champion_terms"] >= (5 if least_c < BLOCK else 1) and built["blocks"] > 0
     merges = []
+    partly = 0
     for step in range(12):
         if step == 5:  # chunk ids jump: blocks of rare terms then span more than int2 offsets
             with engine.begin() as conn:
                 conn.execute(text("SELECT setval(pg_get_serial_sequence('chunks', 'id'), "
                                   "(SELECT max(id) FROM chunks) + 40000)"))
-        batch = [_write(tenant, name, rng) for name in new_names(rng.randint(5, 40))]
-        replaced = rng.sample(sorted(live), rng.randint(1, 15))
+        only_new = step in (1, 7)  # merges without tombstones re-cut champions from a later block
+        batch = [_write(tenant, name, rng) for name in new_names(1 if only_new else rng.randint(5, 40))]
+        replaced = [] if only_new else rng.sample(sorted(live), rng.randint(1, 15))
         batch += [_write(tenant, name, rng) for name in replaced]
         _index(engine, batch)
         live |= {w.doc.external_id for w in batch}
         with engine.begin() as conn:
-            for name in rng.sample(sorted(live), rng.randint(1, 12)):
+            for name in rng.sample(sorted(live), 0 if only_new else rng.randint(1, 12)):
                 assert delete_document(conn, tenant, name)
                 live.discard(name)
             check_index(conn, tenant, merged=False)
@@ -201,9 +213,11 @@ def test_any_sequence_of_writes_and_merges_keeps_the_index_exact(engine: Engine,
             merges.append(_merge(engine, tenant))
             with engine.begin() as conn:
                 after = check_index(conn, tenant, merged=True)
+                partly += conn.execute(_PARTLY_RECUT, {"tenant": tenant}).scalar_one()
     assert any(m.tombstones for m in merges) and any(m.delta_postings for m in merges)
     assert any(m.champions_recut for m in merges) and any(m.blocks_written for m in merges)
     assert after["offs4_blocks"] > 0
+    assert (partly > 0) == (least_c > BLOCK)  # lists of several blocks were re-cut from a later one
     # Documents written after a merge and deleted before the next never reach the blocks.
     _merge(engine, tenant)
     _index(engine, [_write(tenant, "fleeting", rng)])
