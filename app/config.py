@@ -341,7 +341,11 @@ class ProcessingConfig(Group):
     document_time_budget: float = setting("PAGEMILL_DOCUMENT_TIME_BUDGET", 900.0, read_float)
     # BM25 postings written since a tenant's last merge (indexing/bm25_merge.py): past this
     # many, the worker that committed them merges them into the blocks, off the request path.
-    bm25_merge_at: int = setting("PAGEMILL_BM25_MERGE_AT", 20_000, read_int)
+    # A merge costs a few seconds whatever its size (re-cutting the common terms' champions:
+    # 3-4 s at 200k chunks), so 20,000 cost 165 ms a document and 100,000 62 ms
+    # (bench/bm25_merge.py, 2026-12-05); searches read the unmerged postings of their terms
+    # in full, which at 200,000 is ~1 % of a 200k-chunk corpus's.
+    bm25_merge_at: int = setting("PAGEMILL_BM25_MERGE_AT", 200_000, read_int)
 
 
 @dataclass(frozen=True)

@@ -111,13 +111,13 @@ GROUP BY term_id, blk
 
 #: Step 3: the terms whose last block has room for all their new postings (most of a merge's
 #: terms are rare: a posting or two each), with that block's key.
-_ROOM = [text("DROP TABLE IF EXISTS bm25_merge_room"), text(f"""
+_ROOM = [text("DROP TABLE IF EXISTS bm25_merge_room"), text("""
 CREATE TEMP TABLE bm25_merge_room ON COMMIT DROP AS
 SELECT n.term_id, l.last_chunk
 FROM (SELECT term_id, count(*) AS n FROM bm25_merge_new GROUP BY term_id) n
 CROSS JOIN LATERAL (SELECT x.last_chunk, cardinality(x.tfs) AS held FROM bm25_blocks x
                     WHERE x.term_id = n.term_id ORDER BY x.last_chunk DESC LIMIT 1) l
-WHERE l.held + n.n <= {BLOCK}
+WHERE l.held + n.n <= :block
 """), text("ANALYZE bm25_merge_room")]
 
 #: Step 3, terms with room: the new postings appended to the last block's arrays (they follow
@@ -153,7 +153,7 @@ WITH tails AS (
                  WHERE term_id NOT IN (SELECT term_id FROM bm25_merge_room)) n
            CROSS JOIN LATERAL (SELECT x.last_chunk FROM bm25_blocks x WHERE x.term_id = n.term_id
                                ORDER BY x.last_chunk DESC LIMIT 1) l) t
-    WHERE b.term_id = t.term_id AND b.last_chunk = t.last_chunk AND cardinality(b.tfs) < {BLOCK}
+    WHERE b.term_id = t.term_id AND b.last_chunk = t.last_chunk AND cardinality(b.tfs) < :block
     RETURNING b.*
 ),
 postings AS (
@@ -167,7 +167,7 @@ INSERT INTO bm25_blocks (term_id, last_chunk, first_chunk, max_impact, offs2, of
 SELECT term_id, max(chunk_id), min(chunk_id), {ROUND_UP.format("max(impact)")}, {PACK}
 FROM (SELECT p.*, min(p.chunk_id) OVER (PARTITION BY p.term_id, p.blk) AS first
       FROM (SELECT p.*, {_PER_TENANT_IMPACT} AS impact,
-                   (row_number() OVER (PARTITION BY p.term_id ORDER BY p.chunk_id) - 1) / {BLOCK} AS blk
+                   (row_number() OVER (PARTITION BY p.term_id ORDER BY p.chunk_id) - 1) / :block AS blk
             FROM postings p CROSS JOIN bm25_stats s WHERE s.tenant_id = :tenant) p) p
 GROUP BY term_id, blk
 """)
@@ -225,7 +225,7 @@ INSERT INTO bm25_top (term_id, blk, first_chunk, min_impact, offs2, offs4, tfs, 
 SELECT term_id, blk, min(chunk_id), {ROUND_UP.format("min(impact)")}, {PACK}
 FROM (SELECT p.*, min(p.chunk_id) OVER (PARTITION BY p.term_id, p.blk) AS first
       FROM (SELECT l.*, l.k0 + (row_number() OVER (PARTITION BY l.term_id
-                                                   ORDER BY l.impact DESC, l.chunk_id) - 1) / {BLOCK} AS blk
+                                                   ORDER BY l.impact DESC, l.chunk_id) - 1) / :block AS blk
             FROM list l) p) p
 GROUP BY term_id, blk
 """)
@@ -236,7 +236,7 @@ _CHAMPIONS_OF = f"""
 INSERT INTO bm25_top (term_id, blk, first_chunk, min_impact, offs2, offs4, tfs, lens)
 SELECT term_id, blk, min(chunk_id), {ROUND_UP.format("min(impact)")}, {PACK}
 FROM (SELECT p.*, min(p.chunk_id) OVER (PARTITION BY p.term_id, p.blk) AS first
-      FROM (SELECT r.*, r.rn / {BLOCK} AS blk
+      FROM (SELECT r.*, r.rn / :block AS blk
             FROM (SELECT p.*, row_number() OVER (PARTITION BY p.term_id
                                                  ORDER BY p.impact DESC, p.chunk_id) - 1 AS rn
                   FROM {{source}} p WHERE p.term_id IN (SELECT term_id FROM terms)) r
@@ -305,7 +305,7 @@ _FILL = text(f"""
 INSERT INTO bm25_blocks (term_id, last_chunk, first_chunk, max_impact, offs2, offs4, tfs, lens)
 SELECT term_id, max(chunk_id), min(chunk_id), {ROUND_UP.format("max(impact)")}, {PACK}
 FROM (SELECT p.*, min(p.chunk_id) OVER (PARTITION BY p.term_id, p.blk) AS first
-      FROM (SELECT p.*, (row_number() OVER (PARTITION BY p.term_id ORDER BY p.chunk_id) - 1) / {BLOCK} AS blk
+      FROM (SELECT p.*, (row_number() OVER (PARTITION BY p.term_id ORDER BY p.chunk_id) - 1) / :block AS blk
             FROM bm25_merge_all p) p) p
 GROUP BY term_id, blk
 ORDER BY term_id, max(chunk_id)
@@ -355,7 +355,7 @@ def merge(conn: Connection, tenant_id: str) -> MergeResult:
         return MergeResult()
     if champions_for(int(stats.chunk_count)) > int(stats.champions):
         return rebuild(conn, tenant_id)
-    bind = {"tenant": tenant_id, "champions": int(stats.champions)}
+    bind = {"tenant": tenant_id, "champions": int(stats.champions), "block": BLOCK}
     conn.execute(_WORK_MEM)
     for statement in (*_NEW, *_DEAD):
         conn.execute(statement, bind)
@@ -379,16 +379,22 @@ def merge(conn: Connection, tenant_id: str) -> MergeResult:
     return MergeResult(moved, dead, written, int(recut), built, seconds=time.monotonic() - began)
 
 
-def rebuild(conn: Connection, tenant_id: str) -> MergeResult:
+def rebuild(conn: Connection, tenant_id: str, *, block: int = BLOCK,
+            champions: int | None = None) -> MergeResult:
     """Decode everything live of the tenant (blocks less tombstones, and the delta), set its C
-    for its size, and cut its blocks and champions afresh with the current impact parameters;
-    in the caller's transaction, under the tenant's index lock."""
+    for its size (or to ``champions``), and cut its blocks (of ``block`` postings) and
+    champions afresh with the current impact parameters; in the caller's transaction, under
+    the tenant's index lock.  Tests cut tiny blocks and lists, so that a small corpus takes
+    every path of the search; the search is exact whatever their sizes."""
     began = time.monotonic()
     conn.execute(LOCK_TENANT, {"tenant": tenant_id})
     stats = conn.execute(_STATS, {"tenant": tenant_id}).one_or_none()
     if stats is None:
         return MergeResult(rebuilt=True)
-    bind = {"tenant": tenant_id, "champions": champions_for(int(stats.chunk_count))}
+    if not 1 <= block <= BLOCK:
+        raise ValueError(f"blocks hold 1 to {BLOCK} postings, not {block}")
+    size = champions_for(int(stats.chunk_count)) if champions is None else champions
+    bind = {"tenant": tenant_id, "champions": size, "block": block}
     conn.execute(_WORK_MEM)
     for statement in _ALL:
         conn.execute(statement, bind)

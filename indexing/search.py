@@ -24,6 +24,7 @@ from sqlalchemy import Connection, TextClause, text
 
 from indexing import tenant_embedders
 from indexing.analyzer import analyze
+from indexing.bm25_layout import BLOCK
 from indexing.chunking import context_text
 from indexing.embedding import embed
 from indexing.feedback import expand
@@ -112,8 +113,6 @@ _SQL = jinja2.Environment(
     undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
     keep_trailing_newline=True)
 
-#: Postings a block holds (migration 0030; the writers cut blocks of this size).
-BLOCK_POSTINGS = 128
 #: Cut terms the candidates are completed in one at a time, largest rest first, before the
 #: rest at once by probes (bm25_lead.sql); 3 on the bench's corpus (bench/bm25_blocks.py).
 LEAD_PASSES = 3
@@ -129,7 +128,7 @@ def _context(rounds: int, collapse: bool, filtered: bool) -> dict[str, object]:
     if rounds < 1:
         raise ValueError(f"bm25_rounds must be at least 1, got {rounds}")
     return {"rounds": rounds, "collapse": collapse, "filtered": filtered, "leads": LEAD_PASSES,
-            "block": BLOCK_POSTINGS}
+            "block": BLOCK}
 
 
 def bm25_ctes(rounds: int, collapse: bool, filtered: bool = False) -> str:
@@ -189,7 +188,7 @@ def bind_parameters(tenant_id: str, terms: list[str], k: int, collapse: bool,
         "alpha": params.alpha, "scan_below": params.bm25_scan_below, "exact": params.bm25_exact,
         "complete_limit": params.bm25_complete_limit,
         # Round 1's champion blocks per term (at least one).
-        "depth1": max(1, -(-params.bm25_depth // BLOCK_POSTINGS)),
+        "depth1": max(1, -(-params.bm25_depth // BLOCK)),
         "exact_k": exact_k, "probe": max(params.bm25_probe, exact_k), "whole": params.bm25_whole,
         "share": MAXSCORE_SHARE, "merge": MERGE_OVER_PROBES,
     }

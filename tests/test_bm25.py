@@ -16,10 +16,10 @@ from sqlalchemy.exc import IntegrityError
 
 from app.domain.auth import ensure_tenant
 from indexing.analyzer import analyze
-from indexing.bm25_merge import LIVE_SQL, live_postings
+from indexing.bm25_merge import LIVE_SQL, live_postings, rebuild
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS, FUSIONS
-from indexing.search import Filters, SearchParams, bind_parameters, bm25_ctes, bm25_path, build_sql, search
+from indexing.search import Filters, SearchParams, bind_parameters, bm25_path, build_sql, search
 from indexing.store import (
     DocumentWrite,
     IndexedDocument,
@@ -329,7 +329,8 @@ def _never_executed_scans(conn, tenant, query, params):
             yield from walk(child)
 
     return sum(1 for node in walk(plan[0]["Plan"])
-               if node.get("Relation Name") == "bm25_postings" and node.get("Actual Loops") == 0)
+               if node.get("Relation Name") in ("bm25_blocks", "bm25_delta")
+               and node.get("Actual Loops") == 0)
 
 
 def _path(conn, tenant, query, params):
@@ -341,16 +342,18 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
     queries = ["word0", "word0 word1", "word0 word1 word2 protein", "word3 cancer", "tumour v2.3.1",
                "word0 word0 word5", "cells word1 word7 word9", "nothingmatches", "word2 word40",
                "word1 word2 word3 word4", "word5 word6 word30 word31", "word0 word8 word19"]
+    # Blocks of 4 and champion lists of 16, so that a small corpus has cut terms (every path:
+    # tests/test_bm25_block_search.py); depth 4 is one champion block, 8 two.
+    with engine.begin() as conn:
+        rebuild(conn, tenant, block=4, champions=16)
     plain = SearchParams(candidates=10, bm25_scan_below=10**9)
     paths = []
     with engine.begin() as conn:
-        # The last settings complete one chunk at a time before theta is lifted (stage) and
-        # probe one, so that the lead-term passes prune most open chunks.
-        for depth, rounds, stage, probe in ((3, 1, 256, 40), (8, 1, 256, 40), (3, 3, 256, 40),
-                                            (8, 2, 256, 40), (50, 1, 256, 40), (3, 2, 1, 1),
-                                            (8, 1, 2, 1)):
+        for depth, rounds, whole, probe in ((4, 1, 0.0, 40), (8, 1, 0.0, 40), (4, 3, 0.0, 40),
+                                            (8, 2, 0.0, 40), (64, 1, 4.0, 100), (4, 2, 0.0, 1),
+                                            (8, 1, 0.0, 1)):
             shallow = SearchParams(candidates=10, bm25_depth=depth, bm25_rounds=rounds, bm25_scan_below=0,
-                                   bm25_stage=stage, bm25_probe=probe)
+                                   bm25_whole=whole, bm25_probe=probe)
             for query in queries:
                 for collapse in (False, True):
                     fast = search(conn, tenant, query, k=10, mode="bm25", collapse=collapse, params=shallow)
@@ -364,79 +367,19 @@ def test_early_termination_returns_exactly_what_the_full_scan_returns(engine, te
                 full = search(conn, tenant, query, k=10, mode="bm25", params=plain, filters=some)
                 assert [h.chunk_id for h in fast] == [h.chunk_id for h in full], (query, depth)
                 assert all(int(h.document_id[3:]) % 3 == 0 for h in fast)
-        # Every round and MaxScore each answered some of them.
-        assert {"exact1", "exact2", "exact3", "maxscore"} <= set(paths), paths
+        # Rounds and MaxScore each answered some of them.
+        assert {"exact1", "exact2", "maxscore"} <= set(paths), paths
         # Most of those answers came from prepared statements run with their generic plan,
         # as on a pooled connection of the service.
         generic = conn.execute(text(
             "SELECT coalesce(sum(generic_plans), 0) FROM pg_prepared_statements")).scalar_one()
         assert generic >= 100, generic
         assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
-            candidates=10, bm25_depth=200, bm25_scan_below=0)) > 0
+            candidates=10, bm25_depth=4, bm25_whole=0.0, bm25_scan_below=0)) > 0
         # Below the threshold the candidate phase never runs: the plain scan answers alone.
         assert _path(conn, tenant, "word0 word1", SearchParams(bm25_scan_below=10**9)) == "scan"
         assert _never_executed_scans(conn, tenant, "word0 word1", SearchParams(
             candidates=10, bm25_depth=8, bm25_scan_below=10**9)) >= 1
-
-
-def test_a_middle_round_closes_like_the_last_and_a_deeper_one_answers_what_it_cannot(engine, tenant):
-    """Every round after the first completes its candidates and checks theta over their exact
-    scores, whether or not another round follows: so a query that two rounds prove, three
-    prove in round 2 as well (and answer the same), and what round 2 cannot prove, round 3
-    answers -- exactly, as the plain scan does."""
-    _index_random_corpus(engine, tenant)
-    queries = ["word0 word1", "word0 word1 word2 protein", "word0 word0 word5", "cells word1 word7 word9",
-               "word1 word2 word3 word4", "word5 word6 word30 word31", "word0 word8 word19", "word2 word40",
-               "word0 word1 word2"]
-    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
-    two, three = (SearchParams(candidates=10, bm25_depth=20, bm25_rounds=r, bm25_growth=3,
-                               bm25_scan_below=0, bm25_probe=1, bm25_stage=1) for r in (2, 3))
-    by_exact_check = deeper = 0
-    with engine.begin() as conn:
-        for query in queries:
-            bar_only = _path(conn, tenant, query, replace(two, bm25_exact=False))
-            path2, path3 = _path(conn, tenant, query, two), _path(conn, tenant, query, three)
-            if path2 in ("exact1", "exact2"):
-                assert path3 == path2, query
-                by_exact_check += path2 == "exact2" and bar_only == "budget"
-            else:
-                assert path3 in ("exact3", "maxscore"), (query, path3)
-                deeper += path3 == "exact3"
-            full = [(h.chunk_id, round(h.score, 9)) for h in
-                    search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=plain)]
-            got = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=three)
-            assert [(h.chunk_id, round(h.score, 9)) for h in got] == full, query
-    # Some queries were proven in round 2 only by the exact scores, and some only in round 3.
-    assert by_exact_check and deeper, (by_exact_check, deeper)
-
-
-def test_a_list_little_longer_than_the_depth_is_read_whole(engine, tenant):
-    """'near' has 5 postings and the depth is 3: with bm25_whole 2 round 1 reads all five, so
-    'near' leaves no rest and only 'far' (15 postings) is cut; with bm25_whole 1 both are.
-    Either way the answer is the plain scan's."""
-    for i in range(2):
-        _index(engine, tenant, f"N{i}", _padded(["near"] * (i + 4)))
-    for i in range(12):
-        _index(engine, tenant, f"F{i}", _padded(["far"] * (1 + i % 4)))
-    for i in range(3):
-        _index(engine, tenant, f"B{i}", _padded(["near", "far", "far"]))
-    for i in range(30):
-        _index(engine, tenant, f"O{i}", _padded(["other"]))
-    rests = text("WITH " + bm25_ctes(1, False) + """
-        SELECT t.term, r.cut, r.rest FROM r1_rest r JOIN bm25_terms t ON t.id = r.term_id ORDER BY t.term""")
-    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
-    full = None
-    for whole, cut in ((2.0, {"far": True, "near": False}), (1.0, {"far": True, "near": True})):
-        params = SearchParams(candidates=10, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
-                              bm25_whole=whole)
-        with engine.begin() as conn:
-            rows = conn.execute(rests, bind_parameters(tenant, ["near", "far"], 5, False, params)).all()
-            got = search(conn, tenant, "near far", k=5, mode="bm25", collapse=False, params=params)
-            full = search(conn, tenant, "near far", k=5, mode="bm25", collapse=False, params=plain)
-        assert {r.term: r.cut for r in rows} == cut, whole
-        assert all((r.rest == 0) == (not r.cut) for r in rows)
-        assert [(h.document_id, round(h.score, 9)) for h in got] == [
-            (h.document_id, round(h.score, 9)) for h in full]
 
 
 def test_a_round_proves_against_the_exact_scores_of_its_best_candidates(engine, tenant):
@@ -465,39 +408,6 @@ def test_a_round_proves_against_the_exact_scores_of_its_best_candidates(engine, 
     assert path == "exact1"
 
 
-def test_open_chunks_without_the_lead_term_are_not_completed_in_the_others(engine, tenant):
-    """Round 1 reads three postings of 'rare' and of 'common' (ties in chunk order) and
-    probes one chunk: the 'common' chunks read could still reach theta through 'rare', the
-    'rare' ones through 'common'.  'rare', of larger rest, is looked up first: the 'common'
-    chunks do not hold it, fall below theta and are never looked up in 'common' again.  The
-    answer (the two chunks holding both, never read) is still the plain scan's."""
-    for i in range(6):
-        _index(engine, tenant, f"R{i}", _padded(["rare"] * 3))
-    for i in range(60):
-        _index(engine, tenant, f"C{i}", _padded(["common"] * 3))
-    for i in range(2):
-        _index(engine, tenant, f"B{i}", _padded(["rare"] * 3 + ["common"] * 3))
-    for i in range(30):
-        _index(engine, tenant, f"N{i}", _padded(["other"]))
-    params = SearchParams(candidates=1, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
-                          bm25_probe=1, bm25_stage=0)
-    plain = SearchParams(candidates=1, bm25_scan_below=10**9)
-    counts = text("WITH " + bm25_ctes(1, False) + """
-        SELECT (SELECT count(*) FROM r1_keep0) AS open, (SELECT count(*) FROM r1_keep1) AS after_rare,
-               (SELECT t.term FROM r1_order o JOIN bm25_terms t ON t.id = o.term_id
-                WHERE o.pos = 1) AS lead""")
-    with engine.begin() as conn:
-        row = conn.execute(counts, bind_parameters(tenant, ["rare", "common"], 1, False, params)).one()
-        fast = search(conn, tenant, "rare common", k=2, mode="bm25", collapse=False, params=params)
-        full = search(conn, tenant, "rare common", k=2, mode="bm25", collapse=False, params=plain)
-    assert row.lead == "rare"
-    # R1, R2 (seen in 'rare') and C0-C2 (seen in 'common') are open; the C's drop out.
-    assert (row.open, row.after_rare) == (5, 2)
-    assert [(h.document_id, round(h.score, 9)) for h in fast] == [
-        (h.document_id, round(h.score, 9)) for h in full]
-    assert {h.document_id for h in full} == {"B0", "B1"}
-
-
 def test_an_open_chunk_read_in_the_lead_term_keeps_its_bound(engine, tenant):
     """X (lead x2, other x3) was read in the lead term's list, not in the other's, and its
     lower bound is below floor: it is open, and only its rest in 'other' bounds it.  Round 1
@@ -514,8 +424,7 @@ def test_an_open_chunk_read_in_the_lead_term_keeps_its_bound(engine, tenant):
         _index(engine, tenant, f"F{i}", _padded(["other"]))
     for i in range(30):
         _index(engine, tenant, f"N{i}", _padded(["nothing"]))
-    params = SearchParams(candidates=2, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
-                          bm25_probe=1, bm25_stage=0)
+    params = SearchParams(candidates=2, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0, bm25_probe=1)
     plain = SearchParams(candidates=2, bm25_scan_below=10**9)
     with engine.begin() as conn:
         fast = search(conn, tenant, "lead other", k=2, mode="bm25", collapse=False, params=params)
@@ -567,41 +476,6 @@ def test_collapsed_rounds_prove_the_top_documents_not_four_times_as_many_chunks(
                         == [(h.document_id, h.chunk_id, round(h.score, 9)) for h in full]), query
                 paths.append(fast[0].bm25_path if fast else None)
     assert any(p and p.startswith("exact") for p in paths), paths
-
-
-def test_out_of_budget_answers_are_exactly_scored_and_marked(engine, tenant):
-    """With bm25_exact off, a query no round can prove gets the last round's candidates:
-    each score is the chunk's exact score, and the path says 'budget'; proven queries are
-    unaffected."""
-    rng = random.Random(23)
-    for i in range(300):
-        _index(engine, tenant, f"doc{i}", _random_text(rng))
-    plain = SearchParams(candidates=10, bm25_scan_below=10**9)
-    bounded = SearchParams(candidates=10, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0,
-                           bm25_exact=False, bm25_complete_limit=5)
-    exact = SearchParams(candidates=10, bm25_depth=3, bm25_rounds=1, bm25_scan_below=0)
-    queries = ["word0 word1", "word0 word1 word2", "word1 word2 word3 word4", "word3 cancer",
-               "word5 word6 word30 word31", "word0 word8 word19"]
-    budget = 0
-    with engine.begin() as conn:
-        for query in queries:
-            fast = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=bounded)
-            full = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=plain)
-            # Every chunk's exact score, from a scan deep enough to rank them all.
-            every = {h.chunk_id: h.score for h in search(
-                conn, tenant, query, k=300, mode="bm25", collapse=False, params=plain)}
-            assert fast and {h.bm25_path for h in fast} <= {"exact1", "budget"}
-            for hit in fast:
-                assert math.isclose(hit.score, every[hit.chunk_id], rel_tol=1e-9), (query, hit)
-            if fast[0].bm25_path == "budget":
-                budget += 1
-                checked = search(conn, tenant, query, k=10, mode="bm25", collapse=False, params=exact)
-                assert checked[0].bm25_path == "maxscore"
-                assert [h.chunk_id for h in checked] == [h.chunk_id for h in full]
-            else:
-                assert [h.chunk_id for h in fast] == [h.chunk_id for h in full]
-            assert {h.bm25_path for h in full} == {"scan"}
-    assert budget >= 2
 
 
 def test_stale_impacts_stay_exact_and_refresh_restores_them(engine, tenant):

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from indexing import bm25_merge, store
+from indexing.bm25_layout import BLOCK
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS, FUSIONS, NORMALISATIONS
 from indexing.search import MODES, bind_parameters, build_path_sql, build_sql
@@ -68,7 +69,8 @@ def _plan(conn, sql: str, binds: dict[str, object]) -> str:
 def test_bm25_term_score_is_inlined_where_search_and_the_writers_call_it(engine, tenant):
     """PostgreSQL inlines the function: the plans show its arithmetic on the postings' columns,
     never a call, so it costs what the written-out expression cost."""
-    inlined = re.compile(r"\(p\.tf\)::double precision")
+    # (A decoded posting's tf, from the union of a term's sources: "*SELECT* 1".tf.)
+    inlined = re.compile(r"\(\"\*SELECT\* \d\"\.tf\)::double precision")
     with engine.begin() as conn:
         _index(conn, tenant, "a", "alpha beta beta gamma", DEFAULTS.k1, DEFAULTS.b)
         for rounds, collapse, filtered in ((3, True, False), (1, False, True)):
@@ -80,9 +82,9 @@ def test_bm25_term_score_is_inlined_where_search_and_the_writers_call_it(engine,
         # Impacts are computed by the merge since migration 0030 (the writers store none): its
         # statements read temporary tables, made first.
         for statement in (*bm25_merge._NEW, *bm25_merge._DEAD, *bm25_merge._ROOM):
-            conn.execute(statement, {"tenant": tenant})
+            conn.execute(statement, {"tenant": tenant, "block": BLOCK})
         for statement in (bm25_merge._APPEND, bm25_merge._DROP_DEAD):
-            plan = _plan(conn, str(statement), {"tenant": tenant})
+            plan = _plan(conn, str(statement), {"tenant": tenant, "block": BLOCK})
             assert "bm25_term_score(" not in plan and "(s.impact_k1 + '1'::double precision)" in plan
         definition = conn.execute(text("""
             SELECT p.provolatile, p.proparallel, p.proconfig IS NULL AS no_settings, l.lanname

@@ -81,7 +81,10 @@ coalesce(
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN {{ chunk }} < b.first_chunk THEN NULL
                                  WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, ({{ chunk }} - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, ({{ chunk }} - b.first_chunk)::int4) END AS i) s
+                                 ELSE array_position(b.offs4, ({{ chunk }} - b.first_chunk)::int4) END AS i
+                     -- Kept a subquery, so that the slot is searched once: pulled up, it would be
+                     -- searched again wherever the inlined score reads tf or the length.
+                     OFFSET 0) s
  WHERE s.i IS NOT NULL)
 {%- endmacro %}
 

@@ -91,7 +91,10 @@ seed_exact1 AS MATERIALIZED (
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
                                  WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                     -- Kept a subquery, so that the slot is searched once: pulled up, it would be
+                     -- searched again wherever the inlined score reads tf or the length.
+                     OFFSET 0) s
  WHERE s.i IS NOT NULL) x
                WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
     FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
@@ -214,7 +217,10 @@ best AS MATERIALIZED (
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
                                  WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                     -- Kept a subquery, so that the slot is searched once: pulled up, it would be
+                     -- searched again wherever the inlined score reads tf or the length.
+                     OFFSET 0) s
  WHERE s.i IS NOT NULL) x
                WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
@@ -269,7 +275,10 @@ found1 AS MATERIALIZED (
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
                                  WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                     -- Kept a subquery, so that the slot is searched once: pulled up, it would be
+                     -- searched again wherever the inlined score reads tf or the length.
+                     OFFSET 0) s
  WHERE s.i IS NOT NULL) x
     WHERE NOT (SELECT v FROM merge1)
     UNION ALL
@@ -330,7 +339,10 @@ found2 AS MATERIALIZED (
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
                                  WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                     -- Kept a subquery, so that the slot is searched once: pulled up, it would be
+                     -- searched again wherever the inlined score reads tf or the length.
+                     OFFSET 0) s
  WHERE s.i IS NOT NULL) x
     WHERE NOT (SELECT v FROM merge2)
     UNION ALL
@@ -391,7 +403,10 @@ found3 AS MATERIALIZED (
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
                                  WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                     -- Kept a subquery, so that the slot is searched once: pulled up, it would be
+                     -- searched again wherever the inlined score reads tf or the length.
+                     OFFSET 0) s
  WHERE s.i IS NOT NULL) x
     WHERE NOT (SELECT v FROM merge3)
     UNION ALL
@@ -458,7 +473,10 @@ bm25 AS (
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
                                  WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i) s
+                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                     -- Kept a subquery, so that the slot is searched once: pulled up, it would be
+                     -- searched again wherever the inlined score reads tf or the length.
+                     OFFSET 0) s
  WHERE s.i IS NOT NULL) x
                WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) FROM led3 c) scored
             GROUP BY chunk_id
