@@ -42,16 +42,27 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, Engine, text
 
 from indexing.bm25_layout import BLOCK, IMPACT, OFFS2_SPAN, PACK, ROUND_UP, UNPACK, champions_for
-from indexing.store import LOCK_TENANT
+from indexing.index_lock import LOCK_TENANT
 
 log = logging.getLogger(__name__)
 
 _PER_TENANT_IMPACT = IMPACT.format(tf="p.tf", len="p.len")
 
-#: What the merge decides on: the tenant's C, size and pending postings.
 #: The tenant's tombstones.
 _TOMBSTONES = text("SELECT count(*) FROM bm25_dead WHERE tenant_id = :tenant")
 
+#: What a merge did, counted from its working tables: the postings it moves, the deleted
+#: chunks it drops, the terms whose champion lists it re-cuts; and a rebuild's postings.
+_MOVED = text("SELECT count(*) FROM bm25_merge_new")
+#: (See _MOVED.)
+_DEAD_CHUNKS = text("SELECT count(DISTINCT chunk_id) FROM bm25_merge_dead")
+#: (See _MOVED.)
+_RECUT_TERMS = text("SELECT count(DISTINCT term_id) FROM bm25_top WHERE term_id IN "
+                    "(SELECT term_id FROM bm25_merge_bounds)")
+#: (See _MOVED.)
+_REBUILT_POSTINGS = text("SELECT count(*) FROM bm25_merge_all")
+
+#: The tenant's champion list size, chunk count and unmerged postings.
 _STATS = text("SELECT champions, chunk_count, delta_postings FROM bm25_stats WHERE tenant_id = :tenant")
 
 #: The merge's sorts (a champion re-cut sorts ~2M postings at 200,000 chunks) in memory: the
@@ -359,8 +370,8 @@ def merge(conn: Connection, tenant_id: str) -> MergeResult:
     conn.execute(_WORK_MEM)
     for statement in (*_NEW, *_DEAD):
         conn.execute(statement, bind)
-    moved = int(conn.execute(text("SELECT count(*) FROM bm25_merge_new")).scalar_one())
-    dead = int(conn.execute(text("SELECT count(DISTINCT chunk_id) FROM bm25_merge_dead")).scalar_one())
+    moved = int(conn.execute(_MOVED).scalar_one())
+    dead = int(conn.execute(_DEAD_CHUNKS).scalar_one())
     if moved == 0 and dead == 0:
         return MergeResult(seconds=time.monotonic() - began)
     written = conn.execute(_DROP_DEAD, bind).rowcount
@@ -370,8 +381,7 @@ def merge(conn: Connection, tenant_id: str) -> MergeResult:
     written += conn.execute(_APPEND, bind).rowcount
     for statement in _BOUNDS:
         conn.execute(statement, bind)
-    recut = conn.execute(text("SELECT count(DISTINCT term_id) FROM bm25_top WHERE term_id IN "
-                              "(SELECT term_id FROM bm25_merge_bounds)")).scalar_one()
+    recut = conn.execute(_RECUT_TERMS).scalar_one()
     conn.execute(_RECUT_CHAMPIONS, bind)
     built = conn.execute(_NEW_CHAMPIONS, bind).rowcount
     for statement in _CLEAR:
@@ -403,7 +413,7 @@ def rebuild(conn: Connection, tenant_id: str, *, block: int = BLOCK,
         conn.execute(statement, bind)
     blocks = conn.execute(_FILL, bind).rowcount
     built = conn.execute(_FILL_CHAMPIONS, bind).rowcount
-    postings = int(conn.execute(text("SELECT count(*) FROM bm25_merge_all")).scalar_one())
+    postings = int(conn.execute(_REBUILT_POSTINGS).scalar_one())
     return MergeResult(int(stats.delta_postings), dead, blocks, 0, built, rebuilt=True, postings=postings,
                        seconds=time.monotonic() - began)
 

@@ -17,16 +17,14 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Connection, text
 
-from indexing import bm25_writes, tenant_embedders
+from indexing import bm25_merge, bm25_writes, tenant_embedders
 from indexing.analyzer import term_frequencies
 from indexing.bm25_layout import INT2_MAX
 from indexing.chunking import Chunk
+from indexing.index_lock import LOCK_TENANT
 
 _PATH_SEPARATOR = "\x1f"
 
-#: Serialises index writes per tenant: the statistics row and term rows are then updated in
-#: one order only, so concurrent workers cannot deadlock on them.
-LOCK_TENANT = text("SELECT pg_advisory_xact_lock(hashtextextended('pagemill-index:' || :tenant, 0))")
 
 #: One row per (tenant, external id) written, with what it was made from; the ids come back
 #: with their external ids (RETURNING's order is not the input's).
@@ -274,8 +272,6 @@ def refresh_impacts(conn: Connection, tenant_id: str, *, k1: float, b: float) ->
     champions are rebuilt (bm25_merge.rebuild, which merges the delta too); returns the
     postings.  Needed only for speed: search stays exact when impacts are stale or were
     computed with other parameters."""
-    from indexing import bm25_merge  # (it takes this module's LOCK_TENANT)
-
     conn.execute(LOCK_TENANT, {"tenant": tenant_id})
     conn.execute(_REFRESH_STATS, {"tenant": tenant_id, "k1": k1, "b": b})
     return bm25_merge.rebuild(conn, tenant_id).postings

@@ -26,6 +26,7 @@ import numpy as np
 from sqlalchemy import Connection, Engine, text
 
 from indexing.chunking import Chunk, looks_like_table
+from indexing.index_lock import LOCK_TENANT
 
 #: The tenant's embedder, set to :embedder if it has none yet (the first document written pins
 #: it, under the tenant's index lock).
@@ -133,7 +134,7 @@ def reembed(engine: Engine, tenant_id: str, embedder: str, embed: Embed,
     vector and moves the pin, so that searches see the old index or the new one, never a mix.
     """
     # indexing/store.py imports this module for check_pin: its names are taken here, late.
-    from indexing.store import LOCK_TENANT, vector_literal
+    from indexing.store import vector_literal
 
     staged: dict[int, np.ndarray] = {}
     after = 0
