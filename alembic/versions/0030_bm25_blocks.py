@@ -26,8 +26,8 @@ hold a term's dead postings until a merge.
 
 The upgrade reads bm25_postings whole (a maintenance window, like 0012's): 45 s in place at
 200,000 chunks, 16.4M postings (docs/BENCHMARKS.md, 2026-12-05).  Chunks longer than 32767
-BM25 terms do not fit the int2 lengths: the upgrade refuses them (none can be written from now on either).  The
-downgrade decodes blocks and delta less the tombstones back into bm25_postings (impacts with
+BM25 terms do not fit the int2 lengths: the upgrade refuses them (none can be written from now
+on either).  The downgrade decodes blocks and delta less the tombstones back into bm25_postings (impacts with
 each tenant's parameters) and restores 0012's triggers.
 
 Revision ID: 0030
