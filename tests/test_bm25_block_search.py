@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import Connection, Engine, text
 
 from indexing.analyzer import analyze
-from indexing.bm25_merge import rebuild
+from indexing.bm25_merge import LIVE_SQL, rebuild
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS, SearchParams
 from indexing.search import LEAD_PASSES, Filters, bind_parameters, bm25_ctes, search
@@ -23,26 +23,20 @@ from indexing.store import DocumentWrite, IndexedDocument, delete_document, repl
 
 VOCAB = [f"w{i}" for i in range(80)]
 
-#: Every chunk's exact BM25 score for the query terms, straight from the live postings: the
-#: blocks decoded less tombstones, and the delta (the service's formula, Lucene's IDF).
-_EXACT = text("""
+#: Every chunk's exact BM25 score for the query terms, straight from the live postings
+#: (bm25_merge.LIVE_SQL: the blocks decoded less tombstones, and the delta; the service's
+#: formula, Lucene's IDF).
+_EXACT = text(f"""
 WITH q AS (SELECT term, count(*)::float8 AS qtf FROM unnest(CAST(:terms AS text[])) AS term GROUP BY term),
 s AS (SELECT chunk_count::float8 AS n, total_length::float8 / greatest(chunk_count, 1) AS avgdl
       FROM bm25_stats WHERE tenant_id = :tenant),
 w AS (SELECT t.id AS term_id, q.qtf * ln(1.0::float8 + (s.n - t.df + 0.5) / (t.df + 0.5)) AS w, s.avgdl
-      FROM q JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term CROSS JOIN s),
-live AS (
-    SELECT b.term_id, b.first_chunk + u.off AS chunk_id, u.tf, u.len
-    FROM bm25_blocks b JOIN w ON w.term_id = b.term_id
-    CROSS JOIN LATERAL unnest(coalesce(b.offs2::int4[], b.offs4), b.tfs, b.lens) AS u(off, tf, len)
-    UNION ALL
-    SELECT d.term_id, d.chunk_id, d.tf, d.doc_length FROM bm25_delta d JOIN w ON w.term_id = d.term_id)
+      FROM q JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term CROSS JOIN s)
 SELECT l.chunk_id,
-       sum(bm25_term_score(w.w, l.tf::int, l.len::int, w.avgdl, CAST(:k1 AS float8),
-                           CAST(:b AS float8))) AS score
-FROM live l JOIN w ON w.term_id = l.term_id
-WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = l.chunk_id)
+       sum(bm25_term_score(w.w, l.tf, l.len, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS score
+FROM ({LIVE_SQL}) l JOIN w ON w.term_id = l.term_id
 GROUP BY l.chunk_id ORDER BY score DESC, l.chunk_id LIMIT :k""")
+
 
 
 def _documents(tenant: str, names: range, seed: int) -> list[DocumentWrite]:

@@ -148,8 +148,7 @@ partial AS MATERIALIZED (
         GROUP BY w.chunk_id
         HAVING sum({{ m.part("w.tf", "w.dl", "w") }}) + (SELECT ub FROM optional) >= (SELECT v FROM theta)
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND {{ m.chunk_filter(filtered, "g.chunk_id") }}
+    WHERE {{ m.live_chunk(filtered, "g.chunk_id") }}
 ),
 -- The ranks below the exact ones are filled from the chunks of best lower bound: at least
 -- :candidates chunks score floor or more, so those held are completed whatever their bound.
@@ -203,8 +202,7 @@ scan AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND {{ m.chunk_filter(filtered, "g.chunk_id") }}
+    WHERE {{ m.live_chunk(filtered, "g.chunk_id") }}
     ORDER BY g.score DESC, g.chunk_id
     LIMIT :candidates
 ),

@@ -85,8 +85,7 @@ seen{{ n }} AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND {{ m.chunk_filter(filtered, "g.chunk_id") }}
+    WHERE {{ m.live_chunk(filtered, "g.chunk_id") }}
 ),
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.

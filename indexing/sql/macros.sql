@@ -24,15 +24,15 @@ bm25_term_score({{ w }}.w, {{ tf }}, {{ length }}, {{ w }}.avgdl, CAST(:k1 AS fl
                  OR fsd.indexed_at < CAST(:f_before AS timestamptz))
 {%- endmacro %}
 
-{# Whether chunk `col` passes the filter (its chunk, then its document): a condition, `true`
-    when no filter is given.  BM25 applies it per chunk, after grouping postings, so that its
-    joins run once a chunk and not once a posting. -#}
-{% macro chunk_filter(filtered, col) -%}
-{% if filtered -%}
-EXISTS (SELECT 1 FROM chunks fc{{ filter_join("fc") }}
+{# Whether chunk `col` may be returned: not a merged chunk deleted since (bm25_dead), and with
+    a filter, passing it (its chunk, then its document).  BM25 applies it per chunk, after
+    grouping postings, so that its lookups run once a chunk and not once a posting. -#}
+{% macro live_chunk(filtered, col) -%}
+NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = {{ col }})
+{%- if filtered %}
+
+      AND EXISTS (SELECT 1 FROM chunks fc{{ filter_join("fc") }}
                     WHERE fc.id = {{ col }})
-{%- else -%}
-true
 {%- endif %}
 {%- endmacro %}
 

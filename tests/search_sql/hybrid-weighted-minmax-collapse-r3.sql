@@ -90,7 +90,6 @@ seen1 AS MATERIALIZED (
         GROUP BY w.chunk_id
     ) g
     WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND true
 ),
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
@@ -190,7 +189,6 @@ seen2 AS MATERIALIZED (
         GROUP BY w.chunk_id
     ) g
     WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND true
 ),
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
@@ -275,7 +273,6 @@ seen3 AS MATERIALIZED (
         GROUP BY w.chunk_id
     ) g
     WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND true
 ),
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
@@ -406,7 +403,6 @@ partial AS MATERIALIZED (
         HAVING sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) + (SELECT ub FROM optional) >= (SELECT v FROM theta)
     ) g
     WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND true
 ),
 -- The ranks below the exact ones are filled from the chunks of best lower bound: at least
 -- :candidates chunks score floor or more, so those held are completed whatever their bound.
@@ -671,7 +667,6 @@ scan AS MATERIALIZED (
         GROUP BY w.chunk_id
     ) g
     WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
-      AND true
     ORDER BY g.score DESC, g.chunk_id
     LIMIT :candidates
 ),
