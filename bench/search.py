@@ -155,10 +155,16 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
 
 
 def _blocks(engine: Engine, tenant: str) -> None:
-    """The delta's postings cut into blocks and champions, then the delta's keys back."""
+    """The delta's postings cut into blocks and champions, then the delta's keys back -- over
+    the emptied delta, after VACUUM has cut its heap down: built in the rebuild's own
+    transaction, the keys indexed every deleted row (the rebuild's own deletes are not yet
+    dead to it) and kept 630 MB at 200k chunks that VACUUM frees but never gives back."""
     with engine.begin() as conn:
         conn.execute(text(_BULK_SESSION))
         bm25_merge.rebuild(conn, tenant)
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text("VACUUM bm25_delta"))
+    with engine.begin() as conn:
         for _, statement in _DELTA_KEYS:
             conn.execute(text(statement))
 

@@ -92,7 +92,7 @@ class Exact:
         self.bm25 = [oracle.bm25(t, DEFAULTS.k1, DEFAULTS.b) for t, _ in queries]
         self.fixed_bm25 = [oracle.bm25(t, *FIXED_BM25["tantivy"]) for t, _ in queries]
         self.dense = [oracle.dense(v) for _, v in queries]
-        self.weighted = [weighted_fusion(b, d, DEFAULTS.alpha, DEFAULTS.candidates)
+        self.weighted = [weighted_fusion(b, d, DEFAULTS.alpha, DEFAULTS.candidates, DEFAULTS.normalisation)
                          for b, d in zip(self.bm25, self.dense, strict=True)]
         self.rrf = [rrf_fusion(b, d, 10, LANCEDB_RRF_K)
                     for b, d in zip(self.fixed_bm25, self.dense, strict=True)]
@@ -110,8 +110,9 @@ class Exact:
         if system in ("pagemill-dense", "usearch", "usearch-f16"):
             return {"agreement": share(self.dense), "agreement_against": "exact cosine top-10 (recall@10)"}
         if system == "pagemill-hybrid":
-            return {"agreement": share(self.weighted),
-                    "agreement_against": "weighted fusion (alpha 0.5) of exact BM25 and exact cosine top-100"}
+            fusion = f"weighted fusion (alpha {DEFAULTS.alpha}, {DEFAULTS.normalisation})"
+            return {"agreement": share(self.weighted), "agreement_against":
+                    f"{fusion} of exact BM25 and exact cosine top-{DEFAULTS.candidates}"}
         return {"agreement": share(self.rrf),
                 "agreement_against": "RRF (K 60) of exact BM25 (k1 1.2, b 0.75) and exact cosine top-10"}
 

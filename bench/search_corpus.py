@@ -123,22 +123,30 @@ def top(scores: np.ndarray, k: int, matching: bool) -> np.ndarray:
     return candidates[np.argsort(-scores[candidates], kind="stable")]
 
 
-def weighted_fusion(bm25: np.ndarray, dense: np.ndarray, alpha: float, candidates: int) -> np.ndarray:
-    """pagemill's hybrid score (indexing/sql/fused.sql) from exact branches: each branch's top
-    ``candidates`` min-max normalised (one distinct score counts 1), a missing branch 0;
-    -inf for chunks in neither branch."""
+def weighted_fusion(bm25: np.ndarray, dense: np.ndarray, alpha: float, candidates: int,
+                    normalisation: str = "minmax") -> np.ndarray:
+    """pagemill's hybrid score (indexing/sql/fused.sql) from exact branches, each over its top
+    ``candidates``: "minmax" normalises them to [0, 1] (one distinct score counts 1) and gives a
+    chunk missing from the branch 0; "zscore" subtracts their mean and divides by their
+    population deviation, and a missing chunk gets the branch's lowest (one distinct score:
+    1 for its candidates, 0 for the others).  -inf for chunks in neither branch."""
+    if normalisation not in ("minmax", "zscore"):
+        raise ValueError(f"unknown normalisation {normalisation!r}")
+    branches = [(top(dense, candidates, False), dense, alpha), (top(bm25, candidates, True), bm25, 1 - alpha)]
+    union = np.union1d(branches[0][0], branches[1][0])
     fused = np.full(len(bm25), -np.inf)
-    parts = []
-    for scores, weight, matching in ((dense, alpha, False), (bm25, 1 - alpha, True)):
-        chosen = top(scores, candidates, matching)
+    fused[union] = 0.0
+    for chosen, scores, weight in branches:
         values = scores[chosen]
         span = values.max() - values.min() if len(values) else 0.0
-        normalised = (values - values.min()) / span if span > 0 else np.ones(len(values))
-        parts.append((chosen, weight * normalised))
-    union = np.union1d(parts[0][0], parts[1][0])
-    fused[union] = 0.0
-    for chosen, contribution in parts:
-        fused[chosen] += contribution
+        if span <= 0:  # no spread: its candidates count 1, every other chunk 0
+            fused[chosen] += weight
+        elif normalisation == "minmax":
+            fused[chosen] += weight * (values - values.min()) / span
+        else:
+            mu, sd = values.mean(), values.std()
+            fused[union] += weight * (values.min() - mu) / sd  # the missing ones' value...
+            fused[chosen] += weight * (values - values.min()) / sd  # ...raised to their own
     return fused
 
 

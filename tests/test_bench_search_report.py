@@ -70,5 +70,13 @@ def test_fusions_recomputed_from_exact_branches():
     fused = weighted_fusion(bm25, dense, alpha=0.5, candidates=2)
     # Dense candidates 1 (0.9 -> 1) and 2 (0.5 -> 0); BM25 candidates 0 (4 -> 1) and 1 (2 -> 0).
     assert np.allclose(fused[:3], [0.5, 0.5, 0.0]) and np.all(np.isneginf(fused[3:]))
+    # The service's default: z-scores over each branch's candidates, a missing chunk at the
+    # branch's lowest.  Dense 0.9 / 0.5 -> +1 / -1; BM25 4 / 2 -> +1 / -1.
+    z = weighted_fusion(bm25, dense, alpha=0.5, candidates=2, normalisation="zscore")
+    assert np.allclose(z[:3], [0.0, 0.0, -1.0]) and np.all(np.isneginf(z[3:]))
+    # One distinct BM25 score: its candidate counts 1, the others 0.
+    one = weighted_fusion(np.array([0.0, 3.0, 0.0, 0.0, 0.0]), dense, alpha=0.5, candidates=2,
+                          normalisation="zscore")
+    assert np.allclose(one[1:3], [0.5 + 0.5, -0.5])
     rrf = rrf_fusion(bm25, dense, k=2, rrf_k=60)
     assert np.isclose(rrf[1], 1 / 61 + 1 / 62) and np.isclose(rrf[0], 1 / 61) and np.isneginf(rrf[3])
