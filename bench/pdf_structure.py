@@ -509,6 +509,37 @@ def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, An
     }
 
 
+def measure_sheets(count: int, seed: int, export: str = "plain") -> dict[str, Any]:
+    """Headings (each sheet's title) and tables on bench/sheet_corpus.py's workbooks (the
+    `export`: "plain" untagged, "tagged"), summed over workbooks, with per-workbook table
+    scores."""
+    from bench.sheet_corpus import build
+    from extractors import ExtractionError
+    from extractors.router import extract
+
+    tally = Tally()
+    rows = []
+    for sample in build(count, seed):
+        book: Any = sample.truth
+        pdf = getattr(sample, export)
+        try:
+            markdown = extract(pdf.read_bytes(), filename=pdf.name).markdown
+        except ExtractionError:
+            markdown = ""
+        shape = read_markdown(markdown)
+        before = tally.counts.copy()
+        _score_headings(book, shape, tally)
+        _score_tables(book, shape, tally)
+        keys = ("table_cell_tp", "table_cell_pred", "table_cell_truth", "table_found", "table_truth")
+        got = {k: tally.counts[k] - before[k] for k in keys}
+        rows.append({"file": book.name, "look": book.look, "tables": got["table_truth"],
+                     "tables_found": got["table_found"], "emitted_tables": len(shape.tables),
+                     **{f"table_{k}": v for k, v in _prf(got["table_cell_tp"], got["table_cell_pred"],
+                                                         got["table_cell_truth"]).items()}})
+    return {"documents": count, "seed": seed, "export": export, **_structure_scores(tally.counts),
+            "files": rows, "failures": tally.failures}
+
+
 # ---------------------------------------------------------------- (e) failure classes
 
 
@@ -637,6 +668,9 @@ def measure(
             out[f"office-{export}"] = measure_office(count, seed, export)
     if "office" in parts:
         out["office"] = measure_office(count, seed)
+    for export in ("plain", "tagged"):
+        if f"sheets-{export}" in parts:
+            out[f"sheets-{export}"] = measure_sheets(count, seed, export)
     names = [part.split(":", 1)[1] for part in parts if part.startswith("cases:")]
     if names:
         out["cases"] = measure_cases(names[0].split(","), count, seed)
@@ -856,6 +890,53 @@ def office(count: int, seed: int, before: bool, as_json: bool, exports: tuple[st
         print()
 
 
+_SHEET_ROWS = (("heading precision", "heading_precision"), ("heading recall", "heading_recall"),
+               ("heading F1", "heading_f1"), ("table cell precision", "table_cell_precision"),
+               ("table cell recall", "table_cell_recall"), ("table F1", "table_f1"),
+               ("tables found", "tables_found"), ("rows exact", "table_rows_exact"))
+
+
+def sheets(count: int, seed: int, before: bool, as_json: bool, exports: tuple[str, ...]) -> None:
+    """The spreadsheet corpus alone, today's extractors and (in a child) the last commit's; one
+    table per export."""
+    from bench.sheet_corpus import build
+
+    build(count, seed)  # converted once, before either side reads it
+    for export in exports:
+        part = f"sheets-{export}"
+        after = measure(count, seed, 0, (part,))[part]
+        prior = None
+        if before:
+            with BeforeTree() as tree:
+                prior = tree.measure(count, seed, 0, (part,))[part]
+        if as_json:
+            print(json.dumps({"before": prior, "after": after}, indent=2))
+            continue
+        sides = [("before", prior), ("after", after)] if prior else [("after", after)]
+        print(f"Spreadsheet corpus (bench/sheet_corpus.py, LibreOffice Calc, {export}): {count} workbooks "
+              f"(seeds {seed}..{seed + count - 1})")
+        print("| measure | " + " | ".join(n for n, _ in sides) + " |")
+        print("|---|" + "---:|" * len(sides))
+        for label, key in _SHEET_ROWS:
+            print(f"| {label} | " + " | ".join(_fmt(s[key]) for _, s in sides) + " |")
+        print()
+        print("| workbook | rules | two levels | tables (found) | emitted | table F1 |")
+        print("|---|---|---|---:|---:|---:|")
+        for index, row in enumerate(after["files"]):
+            per = [s["files"][index] for _, s in sides]
+            print(f"| {row['file']} | {row['look']['rules']} | {row['look']['two_levels']} | "
+                  + " / ".join(f"{p['tables']} ({p['tables_found']})" for p in per) + " | "
+                  + " / ".join(str(p["emitted_tables"]) for p in per) + " | "
+                  + " / ".join(_fmt(p["table_f1"]) for p in per) + " |")
+        if after["failures"]:
+            print("\nFailures (after), first examples:")
+            for kind, examples in after["failures"].items():
+                print(f"- {kind}:")
+                for example in examples:
+                    print(f"    {example}")
+        print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--reports", type=int, default=None,
@@ -873,6 +954,9 @@ def main() -> None:
     parser.add_argument("--exports", default="plain",
                         help="with --office: comma-separated exports to score, of plain (untagged, no "
                              "outline), marked (untagged with bookmarks), tagged (default plain)")
+    parser.add_argument("--sheets", action="store_true",
+                        help="only the spreadsheet corpus (bench/sheet_corpus.py; -n 24 and --seed 1 by "
+                             "default; --exports plain,tagged)")
     parser.add_argument("--cases", nargs="?", const="", default=None,
                         help="only the failure classes of tests/pdf_cases.py (comma-separated names, "
                              "default all; -n 5 and --seed 1 by default)")
@@ -886,6 +970,10 @@ def main() -> None:
         names = tuple(n for n in args.cases.split(",") if n)
         first = args.seed if args.seed is not None else 1
         cases(names, args.reports or 5, first, not args.no_before, args.json)
+        return
+    if args.sheets:
+        sheets(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
+               tuple(args.exports.split(",")))
         return
     if args.office:
         office(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
