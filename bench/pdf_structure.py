@@ -464,24 +464,29 @@ def _score_list_items(truth: list[str], shape: MarkdownShape, tally: Tally, name
             tally.fail("list item not a Markdown item", f"{name}: {text[:90]}")
 
 
+def _shape_of(pdf: Path) -> MarkdownShape:
+    """The structure of the Markdown pagemill makes of `pdf` (none when extraction fails)."""
+    from extractors import ExtractionError
+    from extractors.router import extract
+
+    try:
+        markdown = extract(pdf.read_bytes(), filename=pdf.name).markdown
+    except ExtractionError:
+        markdown = ""
+    return read_markdown(markdown)
+
+
 def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, Any]:
     """Headings, tables and the table of contents on bench/office_corpus.py's documents (the
     `export`: "plain" untagged without outline, "marked" untagged with an outline, "tagged"),
     summed over documents, with per-document heading counts."""
     from bench.office_corpus import build
-    from extractors import ExtractionError
-    from extractors.router import extract
 
     tally = Tally()
     rows = []
     for sample in build(count, seed):
         document: Any = sample.truth
-        pdf = getattr(sample, export)
-        try:
-            markdown = extract(pdf.read_bytes(), filename=pdf.name).markdown
-        except ExtractionError:
-            markdown = ""
-        shape = read_markdown(markdown)
+        shape = _shape_of(getattr(sample, export))
         before = tally.counts.copy()
         _score_headings(document, shape, tally)
         _score_tables(document, shape, tally)
@@ -514,19 +519,12 @@ def measure_sheets(count: int, seed: int, export: str = "plain") -> dict[str, An
     `export`: "plain" untagged, "tagged"), summed over workbooks, with per-workbook table
     scores."""
     from bench.sheet_corpus import build
-    from extractors import ExtractionError
-    from extractors.router import extract
 
     tally = Tally()
     rows = []
     for sample in build(count, seed):
         book: Any = sample.truth
-        pdf = getattr(sample, export)
-        try:
-            markdown = extract(pdf.read_bytes(), filename=pdf.name).markdown
-        except ExtractionError:
-            markdown = ""
-        shape = read_markdown(markdown)
+        shape = _shape_of(getattr(sample, export))
         before = tally.counts.copy()
         _score_headings(book, shape, tally)
         _score_tables(book, shape, tally)
