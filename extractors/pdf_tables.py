@@ -1079,9 +1079,11 @@ def _data_row(cells: list[str]) -> bool:
 def _first_data(rows: list[tuple[bool, bool]]) -> int:
     """The index of the first row of figures (0 when there is none), of rows given as (holds
     figures, its figures are all years): a row of years followed by a row of words is a
-    heading of years over sub-headings."""
+    heading of years over sub-headings, and one followed by figures that are not all years
+    is the column headings ("Region 2016 2017 2018" over amounts; a column of years in the
+    body makes every row's figures not all years, and rows of years alone stay data)."""
     for i, (data, years) in enumerate(rows):
-        if data and not (years and i + 1 < len(rows) and not rows[i + 1][0]):
+        if data and not (years and i + 1 < len(rows) and not rows[i + 1][1]):
             return i
     return 0
 
@@ -1092,7 +1094,9 @@ def _years(texts: list[str]) -> bool:
 
 
 def _row_kinds(rows: list[_Row]) -> list[tuple[bool, bool]]:
-    return [(_data_row(row.cells), _years(row.cells[1:])) for row in rows]
+    # Years by word: a header's years may share a cell before the header is placed ("2016
+    # 2017" left of right-aligned figures).
+    return [(_data_row(row.cells), _years([t for c in row.cells[1:] for t in c.split()])) for row in rows]
 
 
 def _plausible(cells: list[list[str]]) -> bool:
