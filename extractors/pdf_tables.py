@@ -15,20 +15,22 @@ words become lines, a line splits into segments where the gap between two words 
 between two numbers), and a run of at least three such lines is a candidate (captions,
 "Source:" lines, list items and lines of prose end it).  Its columns are the whitespace gaps
 that (almost) no line of numbers below the header crosses, so left-, right- and
-centre-aligned columns all work; a text that reaches over a gap is a spanning cell, header
-lines wrapped in one column become one cell (and one-line cells set on a two-line header's
-foot, "Notes" beside "2023" over "£m", join its row), lower-case continuation lines join the
-row above.  The gaps are the whole table's, not each line's: a narrow gap between the parts
-of one value ("12 500", "11 111111111") is no column, and when cell gaps leave several values
-in one cell the narrow gutters that no word of any line crosses are columns too (a dense
-listing).  Header lines (at most six, above the first row of figures; a row of years over
-sub-headings is header) are placed by the columns the body fills: two pieces of one header line never share a
-column, and a heading centred over sub-headings (a year over its quarters) stands in the
-first column it covers.  Candidates that are two-column prose (long runs of words per cell;
-a prose column beside a table is cut away), justified prose (spaces stretched alike in each
-line, lined up by chance), a bullet list (a first column of list markers, bullets of symbol
-fonts included) or vertical margin text are refused: the structure stage drops the words of
-every table region from its paragraphs, so a false table loses text shape.
+centre-aligned columns all work; a text that reaches over a gap is a spanning cell (a header
+text only when it reaches the next column's body text: a heading wider than its column of
+figures spans nothing), header lines wrapped in one column become one cell (and one-line
+cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its row),
+lower-case continuation lines join the row above.  The gaps are the whole table's, not each
+line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no column,
+and when cell gaps leave several values in one cell the narrow gutters that no word of any
+line crosses are columns too (a dense listing).  Header lines (at most six, above the first row
+of figures; a row of years over sub-headings is header) are placed by the columns the body
+fills: two pieces of one header line never share a column, and a heading centred over
+sub-headings (a year over its quarters) stands in the first column it covers.  Candidates that
+are two-column prose (long runs of words per cell; a prose column beside a table is cut away),
+justified prose (spaces stretched alike in each line, lined up by chance), a bullet list (a
+first column of list markers, bullets of symbol fonts included) or vertical margin text are
+refused: the structure stage drops the words of every table region from its paragraphs, so a
+false table loses text shape.
 """
 
 from __future__ import annotations
@@ -875,7 +877,24 @@ def _header_rows(header: list[_Line], extents: list[_Gap | None], bounds: list[f
             words, (first, last) = group[0], _spanned(group, placed[r], extents, below, last)
             spanned.append((words, first))
         placed[r] = spanned
-    return [_row_of(line, groups, bounds) for line, groups in zip(header, placed, strict=True)]
+    rows = [_row_of(line, groups, bounds) for line, groups in zip(header, placed, strict=True)]
+    for row, groups in zip(rows, placed, strict=True):
+        row.spanning = {col for words, col in groups if _reaches_over(words, col, extents, bounds)}
+    return rows
+
+
+def _reaches_over(words: list[Word], col: int, extents: list[_Gap | None], bounds: list[float]) -> bool:
+    """Whether a header piece spans into the next column: it reaches into the text that
+    column's body lines fill.  A heading wider than its narrow column of figures ("dec-layers"
+    over "6") passes the middle of the gap to the next column without heading that column
+    (and then joins the line above it, "#", as one two-line cell); the middle of the gap
+    decides only for a next column no body line fills."""
+    if col + 1 >= len(extents):
+        return False
+    following = extents[col + 1]
+    if following is None:
+        return _column(words[-1].x1 - 0.5, bounds) > col
+    return words[-1].x1 > following[0] + ALIGNED
 
 
 def _aligned_pieces(groups: list[_Group], extents: list[_Gap | None]) -> list[_Group]:

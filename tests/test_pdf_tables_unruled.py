@@ -202,3 +202,13 @@ def test_a_two_line_header_is_one_row_with_its_bottom_aligned_cells_and_units(se
     truth, found = true_and_found("financial_statement", seed)
     assert found[0] == truth[0]
     assert found == truth
+
+
+@pytest.mark.parametrize("seed", [2, 11, 19])
+def test_a_heading_wider_than_its_column_of_counts_joins_its_top_line(seed: int) -> None:
+    # "#" over "encoders" centred over single-digit counts, a left-aligned column of words
+    # next to it: "encoders" passes the middle of the gap to that column but reaches none
+    # of its words, so it spans nothing and the two lines are one cell ("# encoders").
+    truth, found = true_and_found("wrapped_headers", seed)
+    assert found[0] == truth[0]
+    assert found == truth
