@@ -4,11 +4,12 @@ lines, unruled ones from text alignment.
 Ruled tables (the idea of tabula's spreadsheet mode, camelot's lattice and pdfplumber's
 "lines" strategy): horizontal and vertical rulings are snapped and joined, rulings that cross
 make connected groups, each group with at least two of each is a grid whose cells are the
-minimal rectangles; a missing ruling between two grid slots makes them one spanning cell.
-Grids are often incomplete, so: rules closer than a line of text are one (padded shading
-boxes), row rules running past the outer column rule add an open side (the row-label column),
-a grid row whose columns hold several lines of numbers is split into text lines, and a grid
-that still looks under-segmented is read by text alignment instead.
+minimal rectangles; a missing ruling between two grid slots makes them one spanning cell, and
+text set on its side in a cell (column headings turned upwards over narrow columns of ticks)
+is that cell's text.  Grids are often incomplete, so: rules closer than a line of text are one
+(padded shading boxes), row rules running past the outer column rule add an open side (the
+row-label column), a grid row whose columns hold several lines of numbers is split into text
+lines, and a grid that still looks under-segmented is read by text alignment instead.
 
 Unruled tables (in the spirit of camelot's stream mode and Nurminen's text-edge analysis):
 words become lines, a line splits into segments where the gap between two words is wide (or
@@ -65,6 +66,10 @@ class FoundTable:
     markdown: str
     ruled: bool = False  # found from ruling lines (else from text alignment)
     header_rows: int = 1  # rows above the first data row (after wrapped headings are joined)
+    # Words set at an angle (the page's ``turned`` words) read into the cells: column headings
+    # turned on their side in a grid's header row.  The structure stage leaves them out of
+    # the paragraph of turned text it makes of the rest.
+    turned: tuple[Word, ...] = ()
 
 
 # Rulings closer than this (points) are one line; shorter gaps along a line are joined.
@@ -191,12 +196,14 @@ class _Segment:
 
 
 def ruled_tables(layout: PageLayout) -> list[FoundTable]:
+    """The page's grids; its turned words (text set at an angle) standing in a grid's cell
+    are that cell's text too."""
     horizontal, vertical = _merged_rulings(layout.rulings)
     if len(horizontal) + len(vertical) > MAX_RULINGS:
         return []
     tables = []
     for hs, vs in _connected_grids(horizontal, vertical):
-        table = _grid_table(hs, vs, layout.words)
+        table = _grid_table(hs, vs, layout.words, layout.turned)
         if table is not None:
             tables.append(table)
     return tables
@@ -288,7 +295,8 @@ def _covered(segments: list[_Segment], at: float, start: float, end: float) -> b
     return cover >= 0.5 * span
 
 
-def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word]) -> FoundTable | None:
+def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
+                turned: list[Word]) -> FoundTable | None:
     xs, ys = _positions(vs, MIN_CELL_WIDTH), _positions(hs, MIN_CELL_HEIGHT)
     if len(xs) < 2 or len(ys) < 2:
         return None
@@ -313,10 +321,30 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word]) -> Fo
     cells = [["" for _ in range(cols)] for _ in range(rows)]
     for (row, col), ws in texts.items():
         cells[row][col] = _join_words(ws)
+    taken = _turned_cells(turned, xs, ys, owner, cells)
     cells = _drop_empty(cells)
     if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells):
         return None
-    return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True)
+    return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True,
+                      turned=tuple(taken))
+
+
+def _turned_cells(turned: list[Word], xs: list[float], ys: list[float],
+                  owner: dict[tuple[int, int], tuple[int, int]], cells: list[list[str]]) -> list[Word]:
+    """Words set on their side inside the grid (narrow columns of ticks headed by turned
+    titles, "QIBM_DB_SECADM" read upwards) added to the cells they stand in; the words
+    taken.  Their boxes are tall, not lines: a cell's words keep the page's reading order
+    (the order they are given in), which runs along the turned line."""
+    rows, cols = len(ys) - 1, len(xs) - 1
+    placed: dict[tuple[int, int], list[Word]] = {}
+    for w in turned:
+        cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+        if xs[0] <= cx <= xs[-1] and ys[0] <= cy <= ys[-1]:
+            slot = owner[(max(0, min(rows - 1, _index(ys, cy))), max(0, min(cols - 1, _index(xs, cx))))]
+            placed.setdefault(slot, []).append(w)
+    for (row, col), ws in placed.items():
+        cells[row][col] = " ".join([cells[row][col], *(w.text for w in ws)]).strip()
+    return [w for ws in placed.values() for w in ws]
 
 
 def _boxed_prose(cells: list[list[str]]) -> bool:
