@@ -332,15 +332,21 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
 def _turned_cells(turned: list[Word], xs: list[float], ys: list[float],
                   owner: dict[tuple[int, int], tuple[int, int]], cells: list[list[str]]) -> list[Word]:
     """Words set on their side inside the grid (narrow columns of ticks headed by turned
-    titles, "QIBM_DB_SECADM" read upwards) added to the cells they stand in; the words
-    taken.  Their boxes are tall, not lines: a cell's words keep the page's reading order
-    (the order they are given in), which runs along the turned line."""
+    titles, "QIBM_DB_SECADM" read upwards) added to the cells they stand in, wholly (a
+    watermark set across the table is no cell's text); the words taken.  Their boxes are
+    tall, not lines: a cell's words keep the page's reading order (the order they are given
+    in), which runs along the turned line."""
     rows, cols = len(ys) - 1, len(xs) - 1
+
+    def cell(x: float, y: float) -> tuple[int, int]:
+        return owner[(max(0, min(rows - 1, _index(ys, y))), max(0, min(cols - 1, _index(xs, x))))]
+
     placed: dict[tuple[int, int], list[Word]] = {}
     for w in turned:
-        cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
-        if xs[0] <= cx <= xs[-1] and ys[0] <= cy <= ys[-1]:
-            slot = owner[(max(0, min(rows - 1, _index(ys, cy))), max(0, min(cols - 1, _index(xs, cx))))]
+        if not (xs[0] <= w.x0 and w.x1 <= xs[-1] and ys[0] <= w.top and w.bottom <= ys[-1]):
+            continue
+        slot = cell(w.x0 + 0.5, w.top + 0.5)
+        if cell(w.x1 - 0.5, w.bottom - 0.5) == slot:
             placed.setdefault(slot, []).append(w)
     for (row, col), ws in placed.items():
         cells[row][col] = " ".join([cells[row][col], *(w.text for w in ws)]).strip()

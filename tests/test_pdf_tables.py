@@ -317,3 +317,41 @@ def test_turned_headings_read_into_a_table_are_not_repeated_as_a_paragraph() -> 
 
     assert "| User action | *JOBCTL | QIBM_DB_SECADM | QIBM_DB_SQLADM | No Authority |" in markdown
     assert markdown.count("QIBM_DB_SECADM") == 1
+
+
+def test_a_watermark_set_across_a_grid_is_no_cells_text() -> None:
+    # Text at 45 degrees over the table is kept apart as turned text too, but it stands in
+    # no one cell: it stays out of the table (and is written once, after the page).
+    pytest.importorskip("reportlab")
+    from reportlab.pdfgen import canvas as pdf_canvas
+
+    from extractors.pdf_words import read_layouts
+    from extractors.router import extract
+
+    rows = [["Item", "Count", "Price"], ["Widget", "4", "2.50"], ["Gadget", "10", "7.25"],
+            ["Gizmo", "1", "9.00"]]
+    xs, ys = [60.0, 200.0, 300.0, 400.0], [600.0, 580.0, 560.0, 540.0, 520.0]
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    for y in ys:
+        canvas.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        canvas.line(x, ys[0], x, ys[-1])
+    canvas.setFont("Helvetica", 9)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            canvas.drawString(xs[c] + 4, ys[r] - 14, text)
+    canvas.saveState()
+    canvas.setFont("Helvetica-Bold", 40)
+    canvas.translate(120, 500)
+    canvas.rotate(45)
+    canvas.drawString(0, 0, "DRAFT COPY")
+    canvas.restoreState()
+    canvas.showPage()
+    canvas.save()
+
+    [layout] = read_layouts(buffer.getvalue())
+    [found] = find_tables(layout)
+
+    assert found.cells == rows
+    assert extract(buffer.getvalue(), filename="w.pdf").markdown.count("DRAFT") == 1
