@@ -15,16 +15,16 @@ Unruled tables (in the spirit of camelot's stream mode and Nurminen's text-edge 
 words become lines, a line splits into segments where the gap between two words is wide (or
 between two numbers), and a run of at least three such lines is a candidate (captions,
 "Source:" lines, list items and lines of prose end it).  Its columns are the whitespace gaps
-that (almost) no line of numbers below the header crosses, so left-, right- and
-centre-aligned columns all work; a text that reaches over a gap is a spanning cell (a header
-text only when it reaches the next column's body text: a heading wider than its column of
-figures spans nothing), header lines wrapped in one column become one cell (and one-line
-cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its row),
-lower-case continuation lines join the row above.  The gaps are the whole table's, not each
-line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no column,
-and when cell gaps leave several values in one cell the narrow gutters that no word of any
-line crosses are columns too (a dense listing).  Header lines (at most six, above the first row
-of figures; a row of years over sub-headings is header) are placed by the columns the body
+that (almost) no line of numbers below the header crosses, so left-, right- and centre-aligned
+columns all work; a text that reaches over a gap is a spanning cell (a header text only when
+it reaches what the next column holds below it, figures or sub-headings: a heading wider than
+its column of figures spans nothing), header lines wrapped in one column become one cell (and
+one-line cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its
+row), lower-case continuation lines join the row above.  The gaps are the whole table's, not
+each line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no
+column, and when cell gaps leave several values in one cell the narrow gutters that no word of
+any line crosses are columns too (a dense listing).  Header lines (at most six, above the first
+row of figures; a row of years over sub-headings is header) are placed by the columns the body
 fills: two pieces of one header line never share a column, and a heading centred over
 sub-headings (a year over its quarters) stands in the first column it covers.  Candidates that
 are two-column prose (long runs of words per cell; a prose column beside a table is cut away),
@@ -904,28 +904,42 @@ def _header_rows(header: list[_Line], extents: list[_Gap | None], bounds: list[f
         if len(set(columns)) < len(columns) <= len(extents):
             groups = _matched(groups, extents)
         placed.append(groups)
+    runs: list[set[int]] = [set() for _ in placed]  # per line, the first columns of runs it heads
     for r in range(len(placed) - 1):
         below = {col for groups in placed[r + 1:] for _, col in groups}
         spanned, last = [], -1
         for group in placed[r]:  # left to right, each run after the one before it
             words, (first, last) = group[0], _spanned(group, placed[r], extents, below, last)
             spanned.append((words, first))
+            if last > first:
+                runs[r].add(first)
         placed[r] = spanned
     rows = [_row_of(line, groups, bounds) for line, groups in zip(header, placed, strict=True)]
-    for row, groups in zip(rows, placed, strict=True):
-        row.spanning = {col for words, col in groups if _reaches_over(words, col, extents, bounds)}
+    for r, (row, groups) in enumerate(zip(rows, placed, strict=True)):
+        # What each column holds under this line: its body text and its lower header lines.
+        filled = _column_extents(placed[r + 1:], bounds)
+        under = [_union(e, f) for e, f in zip(extents, filled, strict=True)]
+        row.spanning = runs[r] | {col for words, col in groups if _reaches_over(words, col, under, bounds)}
     return rows
 
 
-def _reaches_over(words: list[Word], col: int, extents: list[_Gap | None], bounds: list[float]) -> bool:
+def _union(a: _Gap | None, b: _Gap | None) -> _Gap | None:
+    if a is None or b is None:
+        return a or b
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _reaches_over(words: list[Word], col: int, under: list[_Gap | None], bounds: list[float]) -> bool:
     """Whether a header piece spans into the next column: it reaches into the text that
-    column's body lines fill.  A heading wider than its narrow column of figures ("dec-layers"
-    over "6") passes the middle of the gap to the next column without heading that column
-    (and then joins the line above it, "#", as one two-line cell); the middle of the gap
-    decides only for a next column no body line fills."""
-    if col + 1 >= len(extents):
+    column holds below it (``under``: its body lines' and lower header lines' extent).  A
+    heading wider than its narrow column of figures ("dec-layers" over "6") passes the middle
+    of the gap to the next column without heading that column (and then joins the line above
+    it, "#", as one two-line cell); a group heading ("New items" over "Number" and "Percent")
+    reaches the sub-heading beside.  The middle of the gap decides only for a next column
+    that holds nothing below the piece."""
+    if col + 1 >= len(under):
         return False
-    following = extents[col + 1]
+    following = under[col + 1]
     if following is None:
         return _column(words[-1].x1 - 0.5, bounds) > col
     return words[-1].x1 > following[0] + ALIGNED
