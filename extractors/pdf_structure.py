@@ -168,6 +168,9 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     empty Markdown and a ``table_continued`` block: the caller must not fill it again)."""
     tags = evidence.tags if evidence else {}
     tables = {layout.number: _tables(layout, tags.get(layout.number)) for layout in layouts}
+    # Turned words a table read as cells (a grid's turned column headings) are not loose text;
+    # taken now, before page-crossing tables are joined into new ones.
+    in_tables = {id(w) for found in tables.values() for table in found for w in table.turned}
     lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number)
              for layout in layouts}
     mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
@@ -197,8 +200,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                   for line in running if line.kind == "header"] + blocks + \
                  [Block(line.kind, line.text, layout.number, (line.x0, line.top, line.x1, line.bottom))
                   for line in running if line.kind == "footer"]
-        if layout.turned:  # text set at an angle: one paragraph after the page's body
-            turned = layout.turned
+        turned = [w for w in layout.turned if id(w) not in in_tables]
+        if turned:  # text set at an angle: one paragraph after the page's body
             blocks.append(Block("paragraph", " ".join(w.text for w in turned), layout.number,
                                 (min(w.x0 for w in turned), min(w.top for w in turned),
                                  max(w.x1 for w in turned), max(w.bottom for w in turned))))

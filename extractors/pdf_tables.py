@@ -4,31 +4,34 @@ lines, unruled ones from text alignment.
 Ruled tables (the idea of tabula's spreadsheet mode, camelot's lattice and pdfplumber's
 "lines" strategy): horizontal and vertical rulings are snapped and joined, rulings that cross
 make connected groups, each group with at least two of each is a grid whose cells are the
-minimal rectangles; a missing ruling between two grid slots makes them one spanning cell.
-Grids are often incomplete, so: rules closer than a line of text are one (padded shading
-boxes), row rules running past the outer column rule add an open side (the row-label column),
-a grid row whose columns hold several lines of numbers is split into text lines, and a grid
-that still looks under-segmented is read by text alignment instead.
+minimal rectangles; a missing ruling between two grid slots makes them one spanning cell, and
+text set on its side in a cell (column headings turned upwards over narrow columns of ticks)
+is that cell's text.  Grids are often incomplete, so: rules closer than a line of text are one
+(padded shading boxes), row rules running past the outer column rule add an open side (the
+row-label column), a grid row whose columns hold several lines of numbers is split into text
+lines, and a grid that still looks under-segmented is read by text alignment instead.
 
 Unruled tables (in the spirit of camelot's stream mode and Nurminen's text-edge analysis):
 words become lines, a line splits into segments where the gap between two words is wide (or
 between two numbers), and a run of at least three such lines is a candidate (captions,
 "Source:" lines, list items and lines of prose end it).  Its columns are the whitespace gaps
-that (almost) no line of numbers below the header crosses, so left-, right- and
-centre-aligned columns all work; a text that reaches over a gap is a spanning cell, header
-lines wrapped in one column become one cell (and one-line cells set on a two-line header's
-foot, "Notes" beside "2023" over "£m", join its row), lower-case continuation lines join the
-row above.  The gaps are the whole table's, not each line's: a narrow gap between the parts
-of one value ("12 500", "11 111111111") is no column, and when cell gaps leave several values
-in one cell the narrow gutters that no word of any line crosses are columns too (a dense
-listing).  Header lines (at most six, above the first row of figures; a row of years over
-sub-headings is header) are placed by the columns the body fills: two pieces of one header line never share a
-column, and a heading centred over sub-headings (a year over its quarters) stands in the
-first column it covers.  Candidates that are two-column prose (long runs of words per cell;
-a prose column beside a table is cut away), justified prose (spaces stretched alike in each
-line, lined up by chance), a bullet list (a first column of list markers, bullets of symbol
-fonts included) or vertical margin text are refused: the structure stage drops the words of
-every table region from its paragraphs, so a false table loses text shape.
+that (almost) no line of numbers below the header crosses, so left-, right- and centre-aligned
+columns all work; a text that reaches over a gap is a spanning cell (a header text only when
+it reaches what the next column holds below it, figures or sub-headings: a heading wider than
+its column of figures spans nothing), header lines wrapped in one column become one cell (and
+one-line cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its
+row), lower-case continuation lines join the row above.  The gaps are the whole table's, not
+each line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no
+column, and when cell gaps leave several values in one cell the narrow gutters that no word of
+any line crosses are columns too (a dense listing).  Header lines (at most six, above the first
+row of figures; a row of years over sub-headings is header) are placed by the columns the body
+fills: two pieces of one header line never share a column, and a heading centred over
+sub-headings (a year over its quarters) stands in the first column it covers.  Candidates that
+are two-column prose (long runs of words per cell; a prose column beside a table is cut away),
+justified prose (spaces stretched alike in each line, lined up by chance), a bullet list (a
+first column of list markers, bullets of symbol fonts included) or vertical margin text are
+refused: the structure stage drops the words of every table region from its paragraphs, so a
+false table loses text shape.
 """
 
 from __future__ import annotations
@@ -63,6 +66,10 @@ class FoundTable:
     markdown: str
     ruled: bool = False  # found from ruling lines (else from text alignment)
     header_rows: int = 1  # rows above the first data row (after wrapped headings are joined)
+    # Words set at an angle (the page's ``turned`` words) read into the cells: column headings
+    # turned on their side in a grid's header row.  The structure stage leaves them out of
+    # the paragraph of turned text it makes of the rest.
+    turned: tuple[Word, ...] = ()
 
 
 # Rulings closer than this (points) are one line; shorter gaps along a line are joined.
@@ -189,12 +196,14 @@ class _Segment:
 
 
 def ruled_tables(layout: PageLayout) -> list[FoundTable]:
+    """The page's grids; its turned words (text set at an angle) standing in a grid's cell
+    are that cell's text too."""
     horizontal, vertical = _merged_rulings(layout.rulings)
     if len(horizontal) + len(vertical) > MAX_RULINGS:
         return []
     tables = []
     for hs, vs in _connected_grids(horizontal, vertical):
-        table = _grid_table(hs, vs, layout.words)
+        table = _grid_table(hs, vs, layout.words, layout.turned)
         if table is not None:
             tables.append(table)
     return tables
@@ -286,7 +295,8 @@ def _covered(segments: list[_Segment], at: float, start: float, end: float) -> b
     return cover >= 0.5 * span
 
 
-def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word]) -> FoundTable | None:
+def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
+                turned: list[Word]) -> FoundTable | None:
     xs, ys = _positions(vs, MIN_CELL_WIDTH), _positions(hs, MIN_CELL_HEIGHT)
     if len(xs) < 2 or len(ys) < 2:
         return None
@@ -311,10 +321,36 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word]) -> Fo
     cells = [["" for _ in range(cols)] for _ in range(rows)]
     for (row, col), ws in texts.items():
         cells[row][col] = _join_words(ws)
+    taken = _turned_cells(turned, xs, ys, owner, cells)
     cells = _drop_empty(cells)
     if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells):
         return None
-    return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True)
+    return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True,
+                      turned=tuple(taken))
+
+
+def _turned_cells(turned: list[Word], xs: list[float], ys: list[float],
+                  owner: dict[tuple[int, int], tuple[int, int]], cells: list[list[str]]) -> list[Word]:
+    """Words set on their side inside the grid (narrow columns of ticks headed by turned
+    titles, "QIBM_DB_SECADM" read upwards) added to the cells they stand in, wholly (a
+    watermark set across the table is no cell's text); the words taken.  Their boxes are
+    tall, not lines: a cell's words keep the page's reading order (the order they are given
+    in), which runs along the turned line."""
+    rows, cols = len(ys) - 1, len(xs) - 1
+
+    def cell(x: float, y: float) -> tuple[int, int]:
+        return owner[(max(0, min(rows - 1, _index(ys, y))), max(0, min(cols - 1, _index(xs, x))))]
+
+    placed: dict[tuple[int, int], list[Word]] = {}
+    for w in turned:
+        if not (xs[0] <= w.x0 and w.x1 <= xs[-1] and ys[0] <= w.top and w.bottom <= ys[-1]):
+            continue
+        slot = cell(w.x0 + 0.5, w.top + 0.5)
+        if cell(w.x1 - 0.5, w.bottom - 0.5) == slot:
+            placed.setdefault(slot, []).append(w)
+    for (row, col), ws in placed.items():
+        cells[row][col] = " ".join([cells[row][col], *(w.text for w in ws)]).strip()
+    return [w for ws in placed.values() for w in ws]
 
 
 def _boxed_prose(cells: list[list[str]]) -> bool:
@@ -868,14 +904,45 @@ def _header_rows(header: list[_Line], extents: list[_Gap | None], bounds: list[f
         if len(set(columns)) < len(columns) <= len(extents):
             groups = _matched(groups, extents)
         placed.append(groups)
+    runs: list[set[int]] = [set() for _ in placed]  # per line, the first columns of runs it heads
     for r in range(len(placed) - 1):
         below = {col for groups in placed[r + 1:] for _, col in groups}
         spanned, last = [], -1
         for group in placed[r]:  # left to right, each run after the one before it
             words, (first, last) = group[0], _spanned(group, placed[r], extents, below, last)
             spanned.append((words, first))
+            if last > first:
+                runs[r].add(first)
         placed[r] = spanned
-    return [_row_of(line, groups, bounds) for line, groups in zip(header, placed, strict=True)]
+    rows = [_row_of(line, groups, bounds) for line, groups in zip(header, placed, strict=True)]
+    for r, (row, groups) in enumerate(zip(rows, placed, strict=True)):
+        # What each column holds under this line: its body text and its lower header lines.
+        filled = _column_extents(placed[r + 1:], bounds)
+        under = [_union(e, f) for e, f in zip(extents, filled, strict=True)]
+        row.spanning = runs[r] | {col for words, col in groups if _reaches_over(words, col, under, bounds)}
+    return rows
+
+
+def _union(a: _Gap | None, b: _Gap | None) -> _Gap | None:
+    if a is None or b is None:
+        return a or b
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _reaches_over(words: list[Word], col: int, under: list[_Gap | None], bounds: list[float]) -> bool:
+    """Whether a header piece spans into the next column: it reaches into the text that
+    column holds below it (``under``: its body lines' and lower header lines' extent).  A
+    heading wider than its narrow column of figures ("dec-layers" over "6") passes the middle
+    of the gap to the next column without heading that column (and then joins the line above
+    it, "#", as one two-line cell); a group heading ("New items" over "Number" and "Percent")
+    reaches the sub-heading beside.  The middle of the gap decides only for a next column
+    that holds nothing below the piece."""
+    if col + 1 >= len(under):
+        return False
+    following = under[col + 1]
+    if following is None:
+        return _column(words[-1].x1 - 0.5, bounds) > col
+    return words[-1].x1 > following[0] + ALIGNED
 
 
 def _aligned_pieces(groups: list[_Group], extents: list[_Gap | None]) -> list[_Group]:

@@ -27,6 +27,8 @@ Classes (each maker's docstring says what its documents hold):
   white text, hairlines under every row, an outer frame.
 - ``financial_statement``: a balance sheet: section rows alone in the label column, a notes
   column, amounts in brackets, total rows under hairlines.
+- ``wrapped_headers``: borderless column headings wrapped over two lines, wider than the
+  narrow columns of counts under them.
 
 Heading impostors (lines set like headings that are not sections, each class mixed with real
 headings so recall is measured too): ``captions_notes`` (table and figure captions, "Source:"
@@ -779,6 +781,54 @@ def financial_statement(seed: int) -> GeneratedReport:
     for row in total_rows:
         commands.append(("LINEABOVE", (2, row), (-1, row), 0.5, colors.black))
     page.table(cells, commands, drawn=drawn + cells[1:])
+    page.paragraph()
+    return page.built()
+
+
+# Two-line column headings: (top line, bottom line).  Counts head narrow columns of small
+# numbers; measures head columns of figures.
+_COUNT_HEADINGS = (("#", "encoders"), ("#", "decoders"), ("No. of", "sites"), ("No. of", "visits"),
+                   ("Batch", "size"), ("Team", "members"), ("Open", "cases"))
+_MEASURE_HEADINGS = (("Mean", "score"), ("Time", "(secs)"), ("Recall", "(0.75)"), ("Share of", "total (%)"),
+                     ("Unit", "cost"), ("Median", "wait (days)"))
+
+
+@case("wrapped_headers")
+def wrapped_headers(seed: int) -> GeneratedReport:
+    """A borderless table whose column headings are wrapped over two lines ("#" over
+    "encoders", "Time" over "(secs)"), centred over narrow columns of small counts and a
+    left-aligned column of words: a heading's lower line is wider than the counts under it
+    and passes the middle of the gap to the next column without reaching its words.  The
+    words column's one-line heading stands on the header's bottom or top line.  Truth: each
+    heading one cell, its lines joined by a space; one header row."""
+    rng = random.Random(seed)
+    page = _Story(seed, f"Wrapped headings {seed}", rng)
+    page.paragraph()
+    counts = rng.sample(_COUNT_HEADINGS, rng.randint(1, 2))
+    measures = rng.sample(_MEASURE_HEADINGS, rng.randint(2, 3))
+    stub = rng.choice(("Method", "Region", "Language", "Setting"))
+    labels = rng.sample(_LABELS, rng.randint(4, 7))
+    drawn = [[f"{top}\n{bottom}" for top, bottom in counts] + [stub]
+             + [f"{top}\n{bottom}" for top, bottom in measures]]
+    figures = [_figures(rng, len(labels)) for _ in measures]
+    body = [[str(rng.randint(1, 12)) for _ in counts] + [label] + [column[r] for column in figures]
+            for r, label in enumerate(labels)]
+    truth = [[" ".join(cell.split("\n")) for cell in drawn[0]]] + body
+    size = rng.choice((8.5, 9.0, 9.5))
+    words_column = len(counts)
+    commands: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, -1), "Helvetica"),
+        ("FONTSIZE", (0, 0), (-1, -1), size),
+        ("LEADING", (0, 0), (-1, -1), size * 1.2),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+        ("ALIGN", (words_column, 1), (words_column, -1), "LEFT"),
+        ("ALIGN", (words_column + 1, 1), (-1, -1), rng.choice(("CENTER", "RIGHT"))),
+        ("VALIGN", (0, 0), (-1, 0), rng.choice(("BOTTOM", "TOP"))),
+        ("LINEABOVE", (0, 0), (-1, 0), 1.0, colors.black),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
+        ("LINEBELOW", (0, -1), (-1, -1), 1.0, colors.black),
+    ]
+    page.table(truth, commands, drawn=drawn + body)
     page.paragraph()
     return page.built()
 

@@ -250,3 +250,108 @@ def test_icdar_core_documents_reach_a_structure_f1_floor() -> None:
 
     assert len(result.documents) == len(CORE)
     assert total.f1 >= 0.85, result.documents
+
+
+def turned_headings_grid() -> tuple[bytes, list[list[str]]]:
+    """A ruled grid of ticks whose column headings are set upwards (turned a quarter) in a
+    tall header row, one column with no tick in any row; a paragraph above it."""
+    from reportlab.pdfgen import canvas as pdf_canvas
+
+    headings = ["*JOBCTL", "QIBM_DB_SECADM", "QIBM_DB_SQLADM", "No Authority"]
+    labels = ["SET CURRENT DEGREE", "CHGQRYA command", "STRDBMON command", "ANALYZE PLAN CACHE"]
+    ticks = [[1, 0, 1, 0], [1, 0, 1, 1], [0, 0, 1, 0], [1, 0, 0, 1]]
+    xs = [60.0, 260.0, 290.0, 320.0, 350.0, 380.0]
+    ys = [600.0, 510.0, 490.0, 470.0, 450.0, 430.0]  # PDF y, upwards: the header row is 90 tall
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(60, 640, "The table below compares the authorities.")
+    for y in ys:
+        canvas.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        canvas.line(x, ys[0], x, ys[-1])
+    canvas.setFont("Helvetica-Bold", 9)
+    canvas.drawString(xs[0] + 4, ys[0] - 12, "User action")
+    for c, heading in enumerate(headings):
+        canvas.saveState()
+        canvas.translate(xs[c + 1] + 18, ys[1] + 4)
+        canvas.rotate(90)
+        canvas.drawString(0, 0, heading)
+        canvas.restoreState()
+    canvas.setFont("Helvetica", 9)
+    for r, label in enumerate(labels):
+        baseline = ys[r + 1] - 14
+        canvas.drawString(xs[0] + 4, baseline, label)
+        for c, tick in enumerate(ticks[r]):
+            if tick:
+                canvas.drawString(xs[c + 1] + 12, baseline, "X")
+    canvas.showPage()
+    canvas.save()
+    cells = [["User action", *headings]]
+    for label, row in zip(labels, ticks, strict=True):
+        cells.append([label] + ["X" if tick else "" for tick in row])
+    return buffer.getvalue(), cells
+
+
+def test_turned_column_headings_in_a_grid_are_its_header_cells() -> None:
+    # Column headings set upwards are not among the page's words (text at an angle is kept
+    # apart); standing in the grid's header cells, they are those cells' text, and the
+    # column no row ticks keeps its heading.
+    pytest.importorskip("reportlab")
+    from extractors.pdf_words import read_layouts
+
+    pdf, cells = turned_headings_grid()
+    [layout] = read_layouts(pdf)
+    [found] = find_tables(layout)
+
+    assert found.ruled
+    assert found.cells == cells
+
+
+def test_turned_headings_read_into_a_table_are_not_repeated_as_a_paragraph() -> None:
+    pytest.importorskip("reportlab")
+    from extractors.router import extract
+
+    pdf, _ = turned_headings_grid()
+    markdown = extract(pdf, filename="t.pdf").markdown
+
+    assert "| User action | *JOBCTL | QIBM_DB_SECADM | QIBM_DB_SQLADM | No Authority |" in markdown
+    assert markdown.count("QIBM_DB_SECADM") == 1
+
+
+def test_a_watermark_set_across_a_grid_is_no_cells_text() -> None:
+    # Text at 45 degrees over the table is kept apart as turned text too, but it stands in
+    # no one cell: it stays out of the table (and is written once, after the page).
+    pytest.importorskip("reportlab")
+    from reportlab.pdfgen import canvas as pdf_canvas
+
+    from extractors.pdf_words import read_layouts
+    from extractors.router import extract
+
+    rows = [["Item", "Count", "Price"], ["Widget", "4", "2.50"], ["Gadget", "10", "7.25"],
+            ["Gizmo", "1", "9.00"]]
+    xs, ys = [60.0, 200.0, 300.0, 400.0], [600.0, 580.0, 560.0, 540.0, 520.0]
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    for y in ys:
+        canvas.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        canvas.line(x, ys[0], x, ys[-1])
+    canvas.setFont("Helvetica", 9)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            canvas.drawString(xs[c] + 4, ys[r] - 14, text)
+    canvas.saveState()
+    canvas.setFont("Helvetica-Bold", 40)
+    canvas.translate(120, 500)
+    canvas.rotate(45)
+    canvas.drawString(0, 0, "DRAFT COPY")
+    canvas.restoreState()
+    canvas.showPage()
+    canvas.save()
+
+    [layout] = read_layouts(buffer.getvalue())
+    [found] = find_tables(layout)
+
+    assert found.cells == rows
+    assert extract(buffer.getvalue(), filename="w.pdf").markdown.count("DRAFT") == 1

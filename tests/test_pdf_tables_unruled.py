@@ -34,10 +34,12 @@ def true_and_found(name: str, seed: int) -> tuple[list[list[str]], list[list[str
     return report.tables[0].cells, found[0].cells
 
 
-@pytest.mark.parametrize("seed", [1, 2, 100])
+@pytest.mark.parametrize("seed", [1, 2, 10, 100, 207])
 def test_years_over_quarters_head_the_first_column_they_span(seed: int) -> None:
     # "2022" centred over Q1 Q2 Q3 belongs to Q1's column; a row of years over a row of
-    # quarters is header, so the columns come from the figures below it.
+    # quarters is header, so the columns come from the figures below it.  (Seeds 10 and 207:
+    # a year narrower than the gap between its columns' figures still spans them, so "Plan"
+    # under it is no second line of it.)
     truth, found = true_and_found("two_level_header", seed)
     assert found == truth
 
@@ -202,3 +204,46 @@ def test_a_two_line_header_is_one_row_with_its_bottom_aligned_cells_and_units(se
     truth, found = true_and_found("financial_statement", seed)
     assert found[0] == truth[0]
     assert found == truth
+
+
+@pytest.mark.parametrize("seed", [2, 11, 19])
+def test_a_heading_wider_than_its_column_of_counts_joins_its_top_line(seed: int) -> None:
+    # "#" over "encoders" centred over single-digit counts, a left-aligned column of words
+    # next to it: "encoders" passes the middle of the gap to that column but reaches none
+    # of its words, so it spans nothing and the two lines are one cell ("# encoders").
+    truth, found = true_and_found("wrapped_headers", seed)
+    assert found[0] == truth[0]
+    assert found == truth
+
+
+def _words(top: float, pieces: list[tuple[float, str]], size: float = 8.0) -> list[Word]:
+    """One line's words: each piece (x, text) starts at x, a character half the size wide,
+    a space a quarter."""
+    out = []
+    for x, text in pieces:
+        for token in text.split():
+            out.append(Word(token, x, top, x + 0.5 * size * len(token), top + size, size, False))
+            x += 0.5 * size * len(token) + 0.25 * size
+    return out
+
+
+def test_a_group_heading_over_its_sub_headings_still_spans_them() -> None:
+    # "New items" centred over "Number" and "Percent" (not over their right-aligned figures):
+    # it reaches the sub-heading beside its own column, so it spans and "Number" under it
+    # stays a sub-heading instead of joining it as a second line.
+    words = _words(100, [(300, "All items"), (396, "New items"), (490, "Trend items")])
+    words += _words(112, [(36, "Content domain"), (287, "Number"), (327, "Percent"), (382, "Number"),
+                          (422, "Percent"), (477, "Number"), (517, "Percent")])
+    rng = random.Random(5)
+    labels = ["Total items", "Literary experience", "Acquire and use information", "Interpret ideas"]
+    for r, label in enumerate(labels):
+        top = 126 + 12 * r
+        words += _words(top, [(36, label)])
+        for right in (314, 353, 409, 448, 504, 543):
+            text = str(rng.randint(10, 99))
+            words += _words(top, [(right - 0.5 * 8 * len(text), text)])
+
+    [found] = find_tables(PageLayout(1, 600, 800, words=words))
+
+    assert found.cells[0] == ["", "All items", "", "New items", "", "Trend items", ""]
+    assert found.cells[1] == ["Content domain"] + ["Number", "Percent"] * 3
