@@ -461,3 +461,34 @@ def test_bold_line_spaced_like_the_body_is_text_where_headings_bind_to_their_tex
                     if line.startswith("#")]
         assert "Closing remarks" in headings
         assert ("Members agreed the budget without a vote" in headings) is not binding
+
+
+def test_a_title_wrapped_in_two_sizes_is_one_heading():
+    # A back cover's title fitted to its box line by line: 33 then 30 points, one title (it
+    # used to come out as two level-1 headings, each half a title).
+    body, _ = paragraph(200, " ".join(SENTENCES[:4]))
+    markdown = markdown_of(make_pdf([
+        (72, 72, "Access Control for the", 33, "Helvetica-Bold"),
+        (72, 112, "Village Hall Database", 30, "Helvetica-Bold"),
+        (72, 160, "A guide for volunteers", 18, "Helvetica"),
+        *body,
+    ]))
+    headings = [line for line in markdown.split("\n") if line.startswith("#")]
+    assert headings[0] == "# Access Control for the Village Hall Database"
+    # A subtitle clearly smaller, in another weight, stays apart.
+    assert "A guide for volunteers" not in headings[0]
+
+
+def test_a_page_set_in_its_own_typeface_reads_its_headings_against_its_own_body():
+    # A brochure bound into a report: 7.5-point serif text under 9-point bold headings, in a
+    # document whose body is 10-point sans.  Against the document's body those headings are
+    # small; against the page's own they are headings.
+    report = [paragraph(72, " ".join(SENTENCES * 2), width_chars=95)[0] for _ in range(2)]
+    first, after = paragraph(110, " ".join(SENTENCES[:3]), size=7.5, leading=9.0, width_chars=110)
+    second, _ = paragraph(after + 24, " ".join(SENTENCES[3:]), size=7.5, leading=9.0, width_chars=110)
+    brochure = [(72, 96, "We build confident clients", 9.0, "Times-Bold"),
+                *[(x, top, text, size, "Times-Roman") for x, top, text, size in first],
+                (72, after + 10, "Who we are and what we do", 9.0, "Times-Bold"),
+                *[(x, top, text, size, "Times-Roman") for x, top, text, size in second]]
+    headings = [line for line in markdown_of(make_pdf(*report, brochure)).split("\n") if line.startswith("#")]
+    assert [h.lstrip("# ") for h in headings] == ["We build confident clients", "Who we are and what we do"]
