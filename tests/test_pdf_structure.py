@@ -492,3 +492,18 @@ def test_a_page_set_in_its_own_typeface_reads_its_headings_against_its_own_body(
                 *[(x, top, text, size, "Times-Roman") for x, top, text, size in second]]
     headings = [line for line in markdown_of(make_pdf(*report, brochure)).split("\n") if line.startswith("#")]
     assert [h.lstrip("# ") for h in headings] == ["We build confident clients", "Who we are and what we do"]
+
+
+def test_a_line_ending_in_a_semicolon_or_a_comma_is_no_heading_however_set():
+    # A syntax diagram's statement set in bold larger type ("DISABLE;") came out as a heading;
+    # no title ends in a semicolon or a comma.
+    body1, after1 = paragraph(100, " ".join(SENTENCES[:3]))
+    body2, after2 = paragraph(after1 + 40, " ".join(SENTENCES[3:]))
+    markdown = markdown_of(make_pdf([
+        (72, 72, "Access rules", 14, "Helvetica-Bold"), *body1,
+        (90, after1 + 14, "ALTER TABLE MEMBERS DISABLE;", 12, "Helvetica-Bold"), *body2,
+        (72, after2 + 16, "Members, volunteers and staff,", 14, "Helvetica-Bold"),
+        (72, after2 + 34, SENTENCES[0], 10),
+    ]))
+    headings = [line for line in markdown.split("\n") if line.startswith("#")]
+    assert headings == ["# Access rules"]
