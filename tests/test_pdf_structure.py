@@ -507,3 +507,19 @@ def test_a_line_ending_in_a_semicolon_or_a_comma_is_no_heading_however_set():
     ]))
     headings = [line for line in markdown.split("\n") if line.startswith("#")]
     assert headings == ["# Access rules"]
+
+
+def test_a_page_of_code_is_read_against_the_document_body():
+    # A listing in 8-point Courier fills a page of a 10-point sans document; the short lines of
+    # text between its parts stay text, not headings set "larger" than the listing.
+    report = [paragraph(72, " ".join(SENTENCES * 2), width_chars=95)[0] for _ in range(2)]
+    code = ["# members are listed once and each row is checked here. old rows are kept.",
+            "create table members (id integer, name text, joined date)",
+            "# the treasurer reads the table and the secretary writes to it.",
+            "grant select on members to treasurer", "grant insert on members to secretary"]
+    listing = [(72, 72, "The listing creates the members table", 10, "Helvetica")]
+    listing += [(72, 96 + 10 * i, line, 8, "Courier") for i, line in enumerate(code * 3)]
+    listing += [(72, 260, "Then the grants are checked once more", 10, "Helvetica")]
+    listing += [(72, 284 + 10 * i, line, 8, "Courier") for i, line in enumerate(code * 3)]
+    headings = [line for line in markdown_of(make_pdf(*report, listing)).split("\n") if line.startswith("#")]
+    assert headings == []
