@@ -802,12 +802,13 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
 def _display_wrap(last: Line, line: Line, style: Style) -> bool:
     """Whether two lines of display type, a line pitch apart, differ in size only as one title
     wrapped in two: the same typeface within 10% (a title fitted to its box line by line, the
-    ladder's tolerance for one style), the first not ending a sentence.  A subtitle is set
-    clearly smaller than its title, or in another weight or face."""
+    ladder's tolerance for one style), the first not ending a sentence and the second not
+    opening with a section number (a section's heading set right under its chapter's).  A
+    subtitle is set clearly smaller than its title, or in another weight or face."""
     return min(last.size, line.size) >= style.body_size * HEADING_SCALE \
         and abs(line.size - last.size) <= 0.1 * max(line.size, last.size) \
         and font_family(line.words[0].font) == font_family(last.words[0].font) \
-        and not last.text.rstrip().endswith(SENTENCE_END)
+        and not last.text.rstrip().endswith(SENTENCE_END) and not _SECTION_NUMBER.match(line.words[0].text)
 
 
 def _runs_in(block: Draft, line: Line, right: float) -> bool:

@@ -477,6 +477,12 @@ def test_a_title_wrapped_in_two_sizes_is_one_heading():
     assert headings[0] == "# Access Control for the Village Hall Database"
     # A subtitle clearly smaller, in another weight, stays apart.
     assert "A guide for volunteers" not in headings[0]
+    # A numbered section's heading set right under its chapter's, a little smaller, is its own.
+    body, _ = paragraph(140, " ".join(SENTENCES[:4]))
+    markdown = markdown_of(make_pdf([(72, 72, "Chapter Three Results", 24, "Helvetica-Bold"),
+                                     (72, 102, "3.1 Overview of the year", 22, "Helvetica-Bold"), *body]))
+    headings = [line.lstrip("# ") for line in markdown.split("\n") if line.startswith("#")]
+    assert headings == ["Chapter Three Results", "3.1 Overview of the year"]
 
 
 def test_a_page_set_in_its_own_typeface_reads_its_headings_against_its_own_body():
