@@ -37,7 +37,9 @@ The rules, in the order they run:
   paragraphs' indent and ragged end are mirrored, columns and the pieces of a row are read
   rightmost first, and a right-to-left table's rightmost column is its first.
 
-Body size is the most common font size by character count over the whole document.
+Body size is the most common font size by character count over the whole document; a page
+whose running text is set in another face at another size (a brochure bound into a report)
+has its headings told against its own body instead (:func:`_page_style`).
 """
 
 from __future__ import annotations
