@@ -1,26 +1,27 @@
 """Which blocks of a PDF page are headings, and at which level: the heading rules of the
 structure stage (:mod:`extractors.pdf_structure`), which drafts the blocks and renders them.
 
-Headings are short blocks in a font clearly larger than the body's, or bold where the
-body is not, or numbered as sections ("2.1 Method"); levels by font size rank, and by
-numbering depth where headings are numbered ("Chapter 2" counts as "2."), the others then
-by the numbered ones' sizes.  Not headings, however set: bulleted items,
-"Key: value" lines ("Date: 12 May 2024"), sentences (a full stop after more than eight
-words), bold body-size lines of more than ten words; and, at the body's size, a line
-followed by a table, a list or a few short lines (a table's title, a label, a name in a
-signature block), or spaced like a paragraph in a document whose headings sit closer to
-their text than to the text above.  Whatever their type, not headings either (tuned on the
-heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4", "Chart 1.2"),
-note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quotes,
-key figures ("4.2 GW"), lines starting lower case; short lines set alike one after the
-other (empty form fields, "Signature" then "Date"); numbered items (their explanation hung
-under their text, or items numbered alike one under the other); a name over an address;
-a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
-subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
-unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover
-page (the first page, no running text) all but the largest type, and above a first page's
-running text the smaller lines over short lines (a paper's authors over their affiliations).
-A table of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
+Headings are short blocks in a font clearly larger than the body's, or bold where the body is
+not, or numbered as sections ("2.1 Method"); levels by font size rank, and by numbering depth
+where headings are numbered ("Chapter 2" counts as "2."), the others then by the numbered
+ones' sizes.  Not headings, however set: bulleted items, "Key: value" lines ("Date: 12 May
+2024"), sentences (a full stop after more than eight words), lines ending in a comma or a
+semicolon (a clause, a statement of code), bold body-size lines of more than ten words; and,
+at the body's size, a line followed by a table, a list or a few short lines (a table's title,
+a label, a name in a signature block), or spaced like a paragraph in a document whose headings
+sit closer to their text than to the text above.  Whatever their type, not headings either
+(tuned on the heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4",
+"Chart 1.2"), note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates,
+pull quotes, key figures ("4.2 GW"), lines starting lower case; short lines set alike one
+after the other (empty form fields, "Signature" then "Date"); numbered items (their
+explanation hung under their text, or items numbered alike one under the other); a name over
+an address; a line over a bare figure (a chart's axis title); a line next to a letter's
+salutation (its subject, no "Re:" before it); an unnumbered line directly over a table, set in
+a style no unnumbered heading of text uses or naming a unit or a year (the table's title); on
+a cover page (the first page, no running text) all but the largest type, and above a first
+page's running text the smaller lines over short lines (a paper's authors over their
+affiliations).  A table of contents, when the document has one, then decides
+(:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading.  Body size is the most common font size by
@@ -111,8 +112,9 @@ def classify(draft: Draft, style: Style) -> None:
     text = draft.text
     letters = sum(1 for ch in text if ch.isalpha())
     max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
+    # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;".)
     if len(draft.lines) > max_lines or len(text) > _HEADING_MAX_CHARS or letters < 2 \
-            or _CAPTION.match(text) or not _titled(text):
+            or _CAPTION.match(text) or not _titled(text) or text.rstrip().endswith((",", ";")):
         return
     if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
         return  # a bulleted item, bold or not, is an item of a list

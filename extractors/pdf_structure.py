@@ -37,7 +37,9 @@ The rules, in the order they run:
   paragraphs' indent and ragged end are mirrored, columns and the pieces of a row are read
   rightmost first, and a right-to-left table's rightmost column is its first.
 
-Body size is the most common font size by character count over the whole document.
+Body size is the most common font size by character count over the whole document; a page
+whose running text is set in another face at another size (a brochure bound into a report)
+has its headings told against its own body instead (:func:`_page_style`).
 """
 
 from __future__ import annotations
@@ -109,6 +111,12 @@ _ROMAN = re.compile(r"^[ivxlc]{1,6}$")
 _SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.)$")
 # Top to top, the lines of one paragraph of large type are at most this many sizes apart.
 _LARGE_LINE_PITCH = 1.45
+# A page's own running text, in a face and size other than the document's (_page_style): this
+# many words at least, with this many sentences ending among them.
+_PAGE_BODY_WORDS = 60
+_PAGE_BODY_SENTENCES = 3
+# Typewriter faces: a page set in one holds code or data, never a body of its own.
+_FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewriter", "inconsolata")
 
 
 @dataclass
@@ -178,7 +186,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     _mark_contents(lines)
     adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
-    drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number], style)
+    drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
+                                          _page_style(lines[layout.number], style))
               for layout in layouts}
     for layout in layouts:
         if layout.number in tags:  # (the lines of a tagged list item are one item)
@@ -563,6 +572,26 @@ def _body_style(lines: list[Line]) -> Style:
     return Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
 
 
+def _page_style(lines: list[Line], document: Style) -> Style:
+    """The body style a page's headings are told against: the document's, unless the page
+    runs its own text in another typeface at another size (a brochure or a reprint bound into
+    a report: its 7-point serif body under 9-point headings that the report's 10-point body
+    would call small).  Only running text sets a page's own body -- a page of code, of table
+    figures or of a few labels in another face is still read against the document's."""
+    lines = [line for line in lines if line.kind == "body"]
+    page = _body_style(lines)
+    if page.body_family == document.body_family or any(mark in page.body_family for mark in _FIXED_PITCH) \
+            or abs(page.body_size - document.body_size) < (HEADING_SCALE - 1) * document.body_size:
+        return document
+    words = [word for line in lines if abs(line.size - page.body_size) <= 0.5
+             and font_family(line.words[0].font) == page.body_family for word in line.text.split()]
+    lower = sum(1 for word in words if word.isalpha() and word.islower())
+    sentences = sum(1 for word in words if word.endswith((".", "?", "!")) and word[:-1].isalpha())
+    if len(words) < _PAGE_BODY_WORDS or lower < 0.5 * len(words) or sentences < _PAGE_BODY_SENTENCES:
+        return document
+    return page
+
+
 # ---------------------------------------------------------------------- reading order
 
 
@@ -758,8 +787,9 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         # A paragraph's spacing; but in large type a line without descenders leaves a wide
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
-    if abs(line.size - last.size) > max(0.4, 0.04 * style.body_size) or line.bold != last.bold \
-            or line.italic != last.italic:
+    if line.bold != last.bold or line.italic != last.italic:
+        return False
+    if abs(line.size - last.size) > max(0.4, 0.04 * style.body_size) and not _display_wrap(last, line, style):
         return False
     if line.x0 > last.x1 or line.x1 < last.x0:
         return False  # not below it
@@ -772,6 +802,18 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
     # line of long words stops short of the column's end inside a paragraph too.)
     return not (short and ends and line.text[:1].isupper())
+
+
+def _display_wrap(last: Line, line: Line, style: Style) -> bool:
+    """Whether two lines of display type, a line pitch apart, differ in size only as one title
+    wrapped in two: the same typeface within 10% (a title fitted to its box line by line, the
+    ladder's tolerance for one style), the first not ending a sentence and the second not
+    opening with a section number (a section's heading set right under its chapter's).  A
+    subtitle is set clearly smaller than its title, or in another weight or face."""
+    return min(last.size, line.size) >= style.body_size * HEADING_SCALE \
+        and abs(line.size - last.size) <= 0.1 * max(line.size, last.size) \
+        and font_family(line.words[0].font) == font_family(last.words[0].font) \
+        and not last.text.rstrip().endswith(SENTENCE_END) and not _SECTION_NUMBER.match(line.words[0].text)
 
 
 def _runs_in(block: Draft, line: Line, right: float) -> bool:

@@ -461,3 +461,71 @@ def test_bold_line_spaced_like_the_body_is_text_where_headings_bind_to_their_tex
                     if line.startswith("#")]
         assert "Closing remarks" in headings
         assert ("Members agreed the budget without a vote" in headings) is not binding
+
+
+def test_a_title_wrapped_in_two_sizes_is_one_heading():
+    # A back cover's title fitted to its box line by line: 33 then 30 points, one title (it
+    # used to come out as two level-1 headings, each half a title).
+    body, _ = paragraph(200, " ".join(SENTENCES[:4]))
+    markdown = markdown_of(make_pdf([
+        (72, 72, "Access Control for the", 33, "Helvetica-Bold"),
+        (72, 112, "Village Hall Database", 30, "Helvetica-Bold"),
+        (72, 160, "A guide for volunteers", 18, "Helvetica"),
+        *body,
+    ]))
+    headings = [line for line in markdown.split("\n") if line.startswith("#")]
+    assert headings[0] == "# Access Control for the Village Hall Database"
+    # A subtitle clearly smaller, in another weight, stays apart.
+    assert "A guide for volunteers" not in headings[0]
+    # A numbered section's heading set right under its chapter's, a little smaller, is its own.
+    body, _ = paragraph(140, " ".join(SENTENCES[:4]))
+    markdown = markdown_of(make_pdf([(72, 72, "Chapter Three Results", 24, "Helvetica-Bold"),
+                                     (72, 102, "3.1 Overview of the year", 22, "Helvetica-Bold"), *body]))
+    headings = [line.lstrip("# ") for line in markdown.split("\n") if line.startswith("#")]
+    assert headings == ["Chapter Three Results", "3.1 Overview of the year"]
+
+
+def test_a_page_set_in_its_own_typeface_reads_its_headings_against_its_own_body():
+    # A brochure bound into a report: 7.5-point serif text under 9-point bold headings, in a
+    # document whose body is 10-point sans.  Against the document's body those headings are
+    # small; against the page's own they are headings.
+    report = [paragraph(72, " ".join(SENTENCES * 2), width_chars=95)[0] for _ in range(2)]
+    first, after = paragraph(110, " ".join(SENTENCES[:3]), size=7.5, leading=9.0, width_chars=110)
+    second, _ = paragraph(after + 24, " ".join(SENTENCES[3:]), size=7.5, leading=9.0, width_chars=110)
+    brochure = [(72, 96, "We build confident clients", 9.0, "Times-Bold"),
+                *[(x, top, text, size, "Times-Roman") for x, top, text, size in first],
+                (72, after + 10, "Who we are and what we do", 9.0, "Times-Bold"),
+                *[(x, top, text, size, "Times-Roman") for x, top, text, size in second]]
+    headings = [line for line in markdown_of(make_pdf(*report, brochure)).split("\n") if line.startswith("#")]
+    assert [h.lstrip("# ") for h in headings] == ["We build confident clients", "Who we are and what we do"]
+
+
+def test_a_line_ending_in_a_semicolon_or_a_comma_is_no_heading_however_set():
+    # A syntax diagram's statement set in bold larger type ("DISABLE;") came out as a heading;
+    # no title ends in a semicolon or a comma.
+    body1, after1 = paragraph(100, " ".join(SENTENCES[:3]))
+    body2, after2 = paragraph(after1 + 40, " ".join(SENTENCES[3:]))
+    markdown = markdown_of(make_pdf([
+        (72, 72, "Access rules", 14, "Helvetica-Bold"), *body1,
+        (90, after1 + 14, "ALTER TABLE MEMBERS DISABLE;", 12, "Helvetica-Bold"), *body2,
+        (72, after2 + 16, "Members, volunteers and staff,", 14, "Helvetica-Bold"),
+        (72, after2 + 34, SENTENCES[0], 10),
+    ]))
+    headings = [line for line in markdown.split("\n") if line.startswith("#")]
+    assert headings == ["# Access rules"]
+
+
+def test_a_page_of_code_is_read_against_the_document_body():
+    # A listing in 8-point Courier fills a page of a 10-point sans document; the short lines of
+    # text between its parts stay text, not headings set "larger" than the listing.
+    report = [paragraph(72, " ".join(SENTENCES * 2), width_chars=95)[0] for _ in range(2)]
+    code = ["# members are listed once and each row is checked here. old rows are kept.",
+            "create table members (id integer, name text, joined date)",
+            "# the treasurer reads the table and the secretary writes to it.",
+            "grant select on members to treasurer", "grant insert on members to secretary"]
+    listing = [(72, 72, "The listing creates the members table", 10, "Helvetica")]
+    listing += [(72, 96 + 10 * i, line, 8, "Courier") for i, line in enumerate(code * 3)]
+    listing += [(72, 260, "Then the grants are checked once more", 10, "Helvetica")]
+    listing += [(72, 284 + 10 * i, line, 8, "Courier") for i, line in enumerate(code * 3)]
+    headings = [line for line in markdown_of(make_pdf(*report, listing)).split("\n") if line.startswith("#")]
+    assert headings == []
