@@ -91,7 +91,10 @@ DOCLING_PDF = CORPUS / "docling" / "pdf"
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+•▪◦]|\d{1,3}[.)])\s+")
 _MD_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}\.)\s+")
-_SECTION_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.)\s+")
+# A section's number, or its label with a number ("chapter 1.", "appendix b": numbering as
+# "2.1" is, which ground truths keep or drop alike).
+_SECTION_NUMBER = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.|"
+                             r"(?:chapter|appendix|part|section)\s+(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.:]?)\s+")
 _SEPARATOR_CELL = re.compile(r"^:?-+:?$")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
