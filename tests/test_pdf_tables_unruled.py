@@ -247,3 +247,88 @@ def test_a_group_heading_over_its_sub_headings_still_spans_them() -> None:
 
     assert found.cells[0] == ["", "All items", "", "New items", "", "Trend items", ""]
     assert found.cells[1] == ["Content domain"] + ["Number", "Percent"] * 3
+
+
+def spreadsheet_page(rows: list[list[str]], wrap: float = 170.0, size: float = 9.0) -> bytes:
+    """A borderless sheet as Calc prints it: labels left-aligned at their columns' left edges
+    (a text cell's default), a first column of descriptions wrapped at `wrap` points with the
+    row's other cells on its first line (top-aligned), dates right-aligned against references
+    left-aligned two points on (cells without padding), amounts and percentages right-aligned;
+    a row as tall as its lines, each line `size` * 1.2 and two points between rows."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", size)
+    left, date_end = 40.0, 40.0 + wrap + 60
+    amount_end, paid_end = date_end + 165, date_end + 222
+    y = 700.0
+    for r, (description, date, reference, amount, paid) in enumerate(rows):
+        lines: list[str] = []
+        for word in description.split():
+            longer = f"{lines[-1]} {word}" if lines else word
+            if lines and stringWidth(longer, "Helvetica", size) <= wrap:
+                lines[-1] = longer
+            else:
+                lines.append(word)
+        for i, line in enumerate(lines):
+            canvas.drawString(left, y - i * size * 1.2, line)
+        if r == 0:  # the header: every label left-aligned in its column
+            for x, text in ((date_end - 58, date), (date_end + 2, reference), (date_end + 81, amount),
+                            (amount_end + 2, paid)):
+                canvas.drawString(x, y, text)
+        else:
+            canvas.drawRightString(date_end, y, date)
+            canvas.drawString(date_end + 2, y, reference)
+            canvas.drawRightString(amount_end, y, amount)
+            canvas.drawRightString(paid_end, y, paid)
+        y -= len(lines) * size * 1.2 + 2
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+SHEET_ROWS = [["Description", "Date", "Reference", "Amount", "Paid"],
+              ["Resurfacing of the principal road network including footways", "23/11/2023", "INV-51125",
+               "1,374,163", "-10.6%"],
+              ["Replacement of street lighting columns with LED units", "21/11/2023", "INV-44457",
+               "1,448,969", "15.9%"],
+              ["New vehicles for the refuse and recycling fleet", "11/03/2023", "INV-67721", "1,419,397",
+               "38.3%"],
+              ["Flood defence works along the lower river corridor", "31/05/2023", "INV-36558", "376,254",
+               "21.8%"],
+              ["Refurbishment of the central library and archive store", "24/08/2023", "INV-44309",
+               "1,269,822", "2.4%"],
+              ["Extension of the park and ride site to 600 spaces", "23/10/2023", "INV-74337", "1,153,489",
+               "-1.2%"]]
+
+
+def test_a_column_of_long_descriptions_each_capitalised_is_the_tables_own() -> None:
+    # Descriptions of eight words and more on one line each are cells (each begins with a
+    # capital), not a column of running text beside the table to cut away.
+    found = tables_of(spreadsheet_page(SHEET_ROWS, wrap=260))
+    assert len(found) == 1 and found[0].cells == SHEET_ROWS
+
+
+def test_a_description_wrapped_in_its_row_band_is_one_cell() -> None:
+    # The second line of "Resurfacing of the principal road network including footways"
+    # ("footways", at a line's distance, then two points to the next row) and of "... LED
+    # units" (beginning with a capital) join their rows instead of becoming rows of their own.
+    found = tables_of(spreadsheet_page(SHEET_ROWS, wrap=170))
+    assert len(found) == 1 and found[0].cells == SHEET_ROWS
+
+
+def test_a_row_of_dates_and_references_missing_its_amount_is_data() -> None:
+    # A first row with a date, a reference and one percentage (its amount not available) is
+    # a row of the body: dates are data like figures, so it does not join the header.
+    rows = [list(r) for r in SHEET_ROWS]
+    rows[1][3] = ""
+    found = tables_of(spreadsheet_page(rows, wrap=170))
+    assert len(found) == 1 and found[0].cells[:2] == rows[:2]
+
+
+def test_columns_set_two_points_apart_divide_where_the_header_has_a_gap() -> None:
+    # Right-aligned dates against left-aligned references: a gutter no wider than a word
+    # space in the body, but "Date" and "Reference" stand a cell gap apart over it.  (Wrapped
+    # descriptions: a one-line table of them is read as a dense listing, whose narrow gutters
+    # are columns anyway.)
+    found = tables_of(spreadsheet_page(SHEET_ROWS, wrap=170))
+    assert len(found) == 1 and [row[1:3] for row in found[0].cells] == [row[1:3] for row in SHEET_ROWS]
