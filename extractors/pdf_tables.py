@@ -592,7 +592,7 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
         if multi:
             current.append(line)
             singles = 0
-        elif current and singles < 2 and not _prose_line(line):
+        elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
             current.append(line)
             singles += 1
         else:
@@ -606,6 +606,15 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 def _tabular(line: _Line) -> bool:
     return line.tabular
+
+
+def _note_under(line: _Line, above: _Line) -> bool:
+    """A note closing the table above ("Source: departmental returns."): one run of words
+    ending in a full stop, a blank line or more under the last row.  A table that follows
+    it (two on one spreadsheet page) is another one, not more rows of the first."""
+    words = line.words
+    return len(_segments(line)) == 1 and len(words) >= 2 and words[-1].text.endswith(".") \
+        and not _is_numeric(words[0].text) and line.top - above.bottom > above.bottom - above.top
 
 
 def _prose_line(line: _Line) -> bool:

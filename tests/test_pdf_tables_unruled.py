@@ -332,3 +332,33 @@ def test_columns_set_two_points_apart_divide_where_the_header_has_a_gap() -> Non
     # are columns anyway.)
     found = tables_of(spreadsheet_page(SHEET_ROWS, wrap=170))
     assert len(found) == 1 and [row[1:3] for row in found[0].cells] == [row[1:3] for row in SHEET_ROWS]
+
+
+def test_a_note_under_a_table_ends_it_before_the_next_table_on_the_sheet() -> None:
+    # Two tables a spreadsheet page holds one under the other, the first closed by a source
+    # note a blank row down: the note and the second table are no rows of the first.
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    rng = random.Random(3)
+    y = 700.0
+    first = [[name, f"{rng.randint(1000, 99999):,}", str(rng.randint(10, 999))]
+             for name in ("North", "South", "East", "West")]
+    second = [[name, f"{rng.randint(1000, 99999):,}", f"{rng.uniform(-9, 9):.1f}%"]
+              for name in ("Roads", "Schools", "Libraries", "Parks")]
+    tables = [[["Region", "Income", "Staff"], *first], [["Service", "Budget", "Change"], *second]]
+    for index, rows in enumerate(tables):
+        for row in rows:
+            canvas.drawString(60, y, row[0])
+            canvas.drawRightString(260, y, row[1])
+            canvas.drawRightString(340, y, row[2])
+            y -= 13
+        if index == 0:
+            y -= 13
+            canvas.drawString(60, y, "Source: departmental returns.")
+            y -= 26
+    canvas.showPage()
+    canvas.save()
+
+    found = tables_of(buffer.getvalue())
+    assert [t.cells for t in found] == tables
