@@ -116,6 +116,10 @@ CELL_TEXTS_CAPITAL = 0.7
 # How much tighter (in line heights) a line must be set under the one above than the next
 # line is under it to be a wrapped cell's next line (the spreadsheet set, seeds 1..24).
 WRAP_TIGHTER = 0.1
+# The most words a group heading over a table's column headings has ("Number of cases").
+GROUP_HEADING_WORDS = 5
+# A note's label ("Source:", "NOTE:", "Notes:"): the line it starts is no wrapped cell's.
+NOTE_LABEL = re.compile(r"^[^\W\d]+:(\s|$)")
 # A column gap narrower than this (in font sizes) could be a word space inside a value
 # ("3 522 458", "11 111111111").
 NARROW_GAP_EM = 0.5
@@ -584,12 +588,14 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
     blocks: list[list[_Line]] = []
     current: list[_Line] = []
     singles = 0
-    for line in lines:
+    for index, line in enumerate(lines):
         multi = _tabular(line)
         if current and line.top - current[-1].bottom > MAX_LINE_GAP * pitch:
             blocks.append(current)
             current, singles = [], 0
         if multi:
+            if not current and index > 0 and _group_heading_over(lines[index - 1], line):
+                current.append(lines[index - 1])
             current.append(line)
             singles = 0
         elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
@@ -606,6 +612,24 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 def _tabular(line: _Line) -> bool:
     return line.tabular
+
+
+def _group_heading_over(line: _Line, header: _Line) -> bool:
+    """A short heading of one run a row above a table's row of column headings (more than
+    0.6 of a line between them, as between rows, not a cell's wrapped lines; a line at
+    most; no figures in the row), over its value columns: starting right of the row's first
+    text and before its last ends (centred over a column, it may reach past a label
+    left-aligned in it), capitalised (not a units line in brackets, a prose line going on,
+    a lead-in ending in a colon).  The top row of a two-level header whose other group
+    cells are empty ("Per cent" over one column); a title or a units line starts at the
+    stub's edge."""
+    if len(_segments(line)) != 1 or len(line.words) > GROUP_HEADING_WORDS \
+            or line.words[-1].text[-1:] in ".:" or not line.words[0].text[:1].isupper() \
+            or _numeric_share(header) > 0:
+        return False
+    first = _segments(header)[0]
+    return first[-1].x1 < line.words[0].x0 < header.words[-1].x1 \
+        and 0.6 * (header.bottom - header.top) < header.top - line.bottom <= header.bottom - header.top
 
 
 def _note_under(line: _Line, above: _Line) -> bool:
@@ -636,22 +660,31 @@ def _marker(word: Word) -> bool:
 
 def _trim(block: list[_Line]) -> list[_Line]:
     """The block without the lines of one segment at either end, but for the last line of a
-    cell wrapped in the table's last row (see :func:`_wrapped_last`)."""
+    cell wrapped in the table's last row (see :func:`_wrapped_last`) and a group heading over
+    its first (see :func:`_group_heading_over`)."""
     while block and not _tabular(block[-1]) and not _wrapped_last(block):
         block = block[:-1]
-    while block and not _tabular(block[0]):
+    while block and not _tabular(block[0]) \
+            and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]
     return block
 
 
 def _wrapped_last(block: list[_Line]) -> bool:
     """The block's last line is a wrapped cell's next line: one segment, flush with the line
-    above's first word, right under a table row and set tighter under it than the rows of
-    the block are apart."""
+    above's first word and of its size, within the first column, right under a table row
+    and set tighter under it than the rows of the block are apart; not a note ("Source:
+    ...") set close under it."""
     if len(block) < 4 or not _tabular(block[-2]) or len(_segments(block[-1])) != 1:
         return False
     last, above = block[-1], block[-2]
-    if abs(last.words[0].x0 - above.words[0].x0) > ALIGNED:
+    if abs(last.words[0].x0 - above.words[0].x0) > ALIGNED or abs(last.size - above.size) > 0.5 \
+            or NOTE_LABEL.match(last.words[0].text):
+        return False
+    # Within the first column as far as its texts reach on the rows (a paragraph under the
+    # table runs on across the columns).
+    reach = max(_segments(line)[0][-1].x1 for line in block[:-1] if _tabular(line))
+    if last.words[-1].x1 > reach + ALIGNED:
         return False
     gaps = [b.top - a.bottom for a, b in zip(block[:-2], block[1:-1], strict=False) if _tabular(b)]
     tighter = WRAP_TIGHTER * (last.bottom - last.top)
@@ -1168,7 +1201,8 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     for index, row in enumerate(rows):
         filled = [i for i, c in enumerate(row.cells) if c]
         if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
-                                         and _wraps_on(merged[-1]) and _wrapped_on(rows, index)):
+                                         and _wraps_on(merged[-1]) and _wrapped_on(rows, index)
+                                         and not NOTE_LABEL.match(row.cells[0])):
             merged[-1].cells[0] = f"{merged[-1].cells[0]} {row.cells[0]}".strip()
             merged[-1].bottom = row.bottom
             continue

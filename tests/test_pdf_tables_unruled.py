@@ -362,3 +362,53 @@ def test_a_note_under_a_table_ends_it_before_the_next_table_on_the_sheet() -> No
 
     found = tables_of(buffer.getvalue())
     assert [t.cells for t in found] == tables
+
+
+def small_table(extra: tuple[float, str] | None = None, group: str | None = None) -> bytes:
+    """Five rows of a borderless table (areas, three right-aligned figures under headings
+    left-aligned in their columns), 13 points apart; `group` centred a line over the last
+    column; `extra` a line (its distance
+    under the last row's top, its text) flush with the first column."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    rng = random.Random(5)
+    y = 700.0
+    if group:
+        canvas.drawCentredString(320, y + 20, group)  # a row apart, as Calc sets it
+    for r, name in enumerate(("Region", "North", "South", "East", "Yorkshire and the")):
+        canvas.drawString(60, y, name)
+        for x, width, label in ((200, 70, "Income"), (270, 70, "Staff"), (355, 70, "Rate")):
+            if r == 0:  # headings left-aligned in their columns
+                canvas.drawString(x - width + 2, y, label)
+            else:
+                canvas.drawRightString(x, y, f"{rng.uniform(1, 999):.1f}")
+        y -= 13
+    if extra:
+        canvas.drawString(60, y + 13 - extra[0], extra[1])
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_group_heading_over_one_column_is_the_headers_top_row() -> None:
+    # "Per cent" a line over "Rate" (a merged group cell over one column, the others empty)
+    # is the top row of the header, not a line of text above the table.
+    [table] = tables_of(small_table(group="Per cent"))
+    assert table.cells[0] == ["", "", "", "Per cent"]
+    assert table.cells[1] == ["Region", "Income", "Staff", "Rate"]
+
+
+@pytest.mark.parametrize("text", ["Source: ONS", "The figures are drawn from the survey of providers"])
+def test_a_line_close_under_the_last_row_that_is_no_wrapped_cell_stays_out(text: str) -> None:
+    # Set as close under the last row as a wrapped cell's next line would be, but a note
+    # ("Source:") or a paragraph running on past the first column: the row keeps its label.
+    [table] = tables_of(small_table(extra=(11.5, text)))
+    assert table.cells[-1][0] == "Yorkshire and the" and len(table.cells) == 5
+
+
+def test_a_wrapped_last_cell_of_the_table_joins_its_row() -> None:
+    # "Yorkshire and the" wrapped in the last row: "Humber" is its next line, set closer
+    # under it than the rows are apart.
+    [table] = tables_of(small_table(extra=(11.5, "Humber")))
+    assert table.cells[-1][0] == "Yorkshire and the Humber" and len(table.cells) == 5
