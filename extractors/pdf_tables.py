@@ -836,11 +836,16 @@ def _header_lines(block: list[_Line]) -> list[_Line]:
 
 
 def _figure_segments(line: _Line) -> float:
-    """The share of the line's segments that are figures or dates: a row of figures beside a
-    description of many words (a spreadsheet's) is data, though most of its words are not."""
+    """The share of figures or dates among the line's segments after the first, when the
+    first is a text of several words (three or more, mostly words of letters): a row of
+    figures beside a description (a spreadsheet's) is data, though most of its words are
+    not.  (0 otherwise: in a dense listing, codes and dates set close share a segment.)"""
     segments = _segments(line)
-    figures = sum(all(_is_numeric(w.text) or DATE.match(w.text) for w in seg) for seg in segments)
-    return figures / len(segments)
+    first, rest = segments[0], segments[1:]
+    if len(first) < 3 or not rest or sum(w.text.isalpha() for w in first) < 0.75 * len(first):
+        return 0.0
+    figures = sum(all(_is_numeric(w.text) or DATE.match(w.text) for w in seg) for seg in rest)
+    return figures / len(rest)
 
 
 def _stream_table(block: list[_Line]) -> FoundTable | None:
