@@ -593,6 +593,9 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
         if current and line.top - current[-1].bottom > MAX_LINE_GAP * pitch:
             blocks.append(current)
             current, singles = [], 0
+        if multi and current and _headings_after_gap(line, current[-1]):
+            blocks.append(current)
+            current, singles = [], 0
         if multi:
             if not current and index > 0 and _group_heading_over(lines[index - 1], line):
                 current.append(lines[index - 1])
@@ -630,6 +633,17 @@ def _group_heading_over(line: _Line, header: _Line) -> bool:
     first = _segments(header)[0]
     return first[-1].x1 < line.words[0].x0 < header.words[-1].x1 \
         and 0.6 * (header.bottom - header.top) < header.top - line.bottom <= header.bottom - header.top
+
+
+def _headings_after_gap(line: _Line, above: _Line) -> bool:
+    """A row of column headings (no figure, no date) a blank line under a row of figures:
+    the next table's header (two tables one under the other on a spreadsheet page), not
+    a row of the table above."""
+    if any(_is_numeric(w.text) or DATE.match(w.text) for w in line.words):
+        return False
+    if _numeric_share(above) == 0 and _figure_segments(above) == 0:
+        return False
+    return line.top - above.bottom > above.bottom - above.top
 
 
 def _note_under(line: _Line, above: _Line) -> bool:

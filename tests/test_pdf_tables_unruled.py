@@ -412,3 +412,29 @@ def test_a_wrapped_last_cell_of_the_table_joins_its_row() -> None:
     # under it than the rows are apart.
     [table] = tables_of(small_table(extra=(11.5, "Humber")))
     assert table.cells[-1][0] == "Yorkshire and the Humber" and len(table.cells) == 5
+
+
+def test_a_row_of_headings_a_blank_line_under_figures_starts_the_next_table() -> None:
+    # Two tables one under the other with no note between them, only a blank row: the
+    # second's headings (no figure in them) open a table of their own.
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    rng = random.Random(7)
+    first = [[name, f"{rng.randint(1000, 99999):,}", str(rng.randint(10, 999))]
+             for name in ("North", "South", "East", "West")]
+    second = [[name, f"{rng.randint(1000, 99999):,}", f"{rng.uniform(-9, 9):.1f}%"]
+              for name in ("Roads", "Schools", "Libraries", "Parks")]
+    tables = [[["Region", "Income", "Staff"], *first], [["Service", "Budget", "Change"], *second]]
+    y = 700.0
+    for rows in tables:
+        for row in rows:
+            canvas.drawString(60, y, row[0])
+            canvas.drawRightString(260, y, row[1])
+            canvas.drawRightString(340, y, row[2])
+            y -= 13
+        y -= 13
+    canvas.showPage()
+    canvas.save()
+
+    assert [t.cells for t in tables_of(buffer.getvalue())] == tables
