@@ -596,6 +596,11 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
         if multi and current and _headings_after_gap(line, current[-1]):
             blocks.append(current)
             current, singles = [], 0
+        elif multi and len(current) >= 2 and _group_heading_over(current[-1], line) \
+                and _headings_after_gap(current[-1], current[-2]) and _headings_after_gap(line, current[-2]):
+            # (the same with a group heading over the headings: it goes with them)
+            blocks.append(current[:-1])
+            current, singles = current[-1:], 0
         if multi:
             if not current and index > 0 and _group_heading_over(lines[index - 1], line):
                 current.append(lines[index - 1])

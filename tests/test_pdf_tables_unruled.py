@@ -414,9 +414,11 @@ def test_a_wrapped_last_cell_of_the_table_joins_its_row() -> None:
     assert table.cells[-1][0] == "Yorkshire and the Humber" and len(table.cells) == 5
 
 
-def test_a_row_of_headings_a_blank_line_under_figures_starts_the_next_table() -> None:
+@pytest.mark.parametrize("group", [False, True])
+def test_a_row_of_headings_a_blank_line_under_figures_starts_the_next_table(group: bool) -> None:
     # Two tables one under the other with no note between them, only a blank row: the
-    # second's headings (no figure in them) open a table of their own.
+    # second's headings (no figure in them), or a group heading over them, open a table of
+    # their own.
     buffer = io.BytesIO()
     canvas = pdf_canvas.Canvas(buffer, invariant=1)
     canvas.setFont("Helvetica", 10)
@@ -426,9 +428,14 @@ def test_a_row_of_headings_a_blank_line_under_figures_starts_the_next_table() ->
     second = [[name, f"{rng.randint(1000, 99999):,}", f"{rng.uniform(-9, 9):.1f}%"]
               for name in ("Roads", "Schools", "Libraries", "Parks")]
     tables = [[["Region", "Income", "Staff"], *first], [["Service", "Budget", "Change"], *second]]
+    if group:
+        tables[1].insert(0, ["", "", "Per cent"])
     y = 700.0
-    for rows in tables:
-        for row in rows:
+    for index, rows in enumerate(tables):
+        if group and index == 1:
+            canvas.drawCentredString(320, y, "Per cent")
+            y -= 20
+        for row in rows[1:] if group and index == 1 else rows:
             canvas.drawString(60, y, row[0])
             canvas.drawRightString(260, y, row[1])
             canvas.drawRightString(340, y, row[2])
