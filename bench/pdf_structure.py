@@ -702,7 +702,11 @@ class BeforeTree:
         self._tmp.cleanup()
 
     def measure(self, count: int, seed: int, repeat: int, parts: tuple[str, ...]) -> dict[str, Any]:
+        # `extractors` is imported at once: the corpus builders put ROOT first on sys.path
+        # (to import tests/), and an import after that took the working tree's extractors,
+        # so that --office and --sheets measured today's code on both sides.
         code = (f"import sys, json; sys.path[:0] = [{self.tree!r}, {str(ROOT)!r}]\n"
+                "import extractors, extractors.router\n"
                 "from bench.pdf_structure import measure\n"
                 f"print(json.dumps(measure({count}, {seed}, {repeat}, {parts!r})))")
         proc = subprocess.run([sys.executable, "-c", code], cwd=self.tree, capture_output=True, text=True,

@@ -105,9 +105,21 @@ CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-
 # A unit in thousands ("€000", "$'000", "(£000)") heads a column of amounts: it is no figure.
 UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A year standing alone ("2023" over its quarters) heads columns: it is no table value.
+# A date written with figures: day, month and year (either order) or ISO.
+DATE = re.compile(r"^(\d{1,2}[/.-]\d{1,2}[/.-](\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$")
 YEAR = re.compile(r"^(1[89]|20)\d\d$")
 # A header is at most this many lines: more lines above the first row of figures are text.
 MAX_HEADER_LINES = 6
+# The share of a column's pieces beginning with a capital from which they are each a cell's
+# text rather than the lines of a paragraph (tuned on the spreadsheet set, seeds 1..24).
+CELL_TEXTS_CAPITAL = 0.7
+# How much tighter (in line heights) a line must be set under the one above than the next
+# line is under it to be a wrapped cell's next line (the spreadsheet set, seeds 1..24).
+WRAP_TIGHTER = 0.1
+# The most words a group heading over a table's column headings has ("Number of cases").
+GROUP_HEADING_WORDS = 5
+# A note's label ("Source:", "NOTE:", "Notes:"): the line it starts is no wrapped cell's.
+NOTE_LABEL = re.compile(r"^[^\W\d]+:(\s|$)")
 # A column gap narrower than this (in font sizes) could be a word space inside a value
 # ("3 522 458", "11 111111111").
 NARROW_GAP_EM = 0.5
@@ -576,15 +588,25 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
     blocks: list[list[_Line]] = []
     current: list[_Line] = []
     singles = 0
-    for line in lines:
+    for index, line in enumerate(lines):
         multi = _tabular(line)
         if current and line.top - current[-1].bottom > MAX_LINE_GAP * pitch:
             blocks.append(current)
             current, singles = [], 0
+        if multi and current and _headings_after_gap(line, current[-1]):
+            blocks.append(current)
+            current, singles = [], 0
+        elif multi and len(current) >= 2 and _group_heading_over(current[-1], line) \
+                and _headings_after_gap(current[-1], current[-2]) and _headings_after_gap(line, current[-2]):
+            # (the same with a group heading over the headings: it goes with them)
+            blocks.append(current[:-1])
+            current, singles = current[-1:], 0
         if multi:
+            if not current and index > 0 and _group_heading_over(lines[index - 1], line):
+                current.append(lines[index - 1])
             current.append(line)
             singles = 0
-        elif current and singles < 2 and not _prose_line(line):
+        elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
             current.append(line)
             singles += 1
         else:
@@ -598,6 +620,44 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 def _tabular(line: _Line) -> bool:
     return line.tabular
+
+
+def _group_heading_over(line: _Line, header: _Line) -> bool:
+    """A short heading of one run a row above a table's row of column headings (more than
+    0.6 of a line between them, as between rows, not a cell's wrapped lines; a line at
+    most; no figures in the row), over its value columns: starting right of the row's first
+    text and before its last ends (centred over a column, it may reach past a label
+    left-aligned in it), capitalised (not a units line in brackets, a prose line going on,
+    a lead-in ending in a colon).  The top row of a two-level header whose other group
+    cells are empty ("Per cent" over one column); a title or a units line starts at the
+    stub's edge."""
+    if len(_segments(line)) != 1 or len(line.words) > GROUP_HEADING_WORDS \
+            or line.words[-1].text[-1:] in ".:" or not line.words[0].text[:1].isupper() \
+            or _numeric_share(header) > 0:
+        return False
+    first = _segments(header)[0]
+    return first[-1].x1 < line.words[0].x0 < header.words[-1].x1 \
+        and 0.6 * (header.bottom - header.top) < header.top - line.bottom <= header.bottom - header.top
+
+
+def _headings_after_gap(line: _Line, above: _Line) -> bool:
+    """A row of column headings (no figure, no date) a blank line under a row of figures:
+    the next table's header (two tables one under the other on a spreadsheet page), not
+    a row of the table above."""
+    if any(_is_numeric(w.text) or DATE.match(w.text) for w in line.words):
+        return False
+    if _numeric_share(above) == 0 and _figure_segments(above) == 0:
+        return False
+    return line.top - above.bottom > above.bottom - above.top
+
+
+def _note_under(line: _Line, above: _Line) -> bool:
+    """A note closing the table above ("Source: departmental returns."): one run of words
+    ending in a full stop, a blank line or more under the last row.  A table that follows
+    it (two on one spreadsheet page) is another one, not more rows of the first."""
+    words = line.words
+    return len(_segments(line)) == 1 and len(words) >= 2 and words[-1].text.endswith(".") \
+        and not _is_numeric(words[0].text) and line.top - above.bottom > above.bottom - above.top
 
 
 def _prose_line(line: _Line) -> bool:
@@ -618,11 +678,36 @@ def _marker(word: Word) -> bool:
 
 
 def _trim(block: list[_Line]) -> list[_Line]:
-    while block and not _tabular(block[-1]):
+    """The block without the lines of one segment at either end, but for the last line of a
+    cell wrapped in the table's last row (see :func:`_wrapped_last`) and a group heading over
+    its first (see :func:`_group_heading_over`)."""
+    while block and not _tabular(block[-1]) and not _wrapped_last(block):
         block = block[:-1]
-    while block and not _tabular(block[0]):
+    while block and not _tabular(block[0]) \
+            and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]
     return block
+
+
+def _wrapped_last(block: list[_Line]) -> bool:
+    """The block's last line is a wrapped cell's next line: one segment, flush with the line
+    above's first word and of its size, within the first column, right under a table row
+    and set tighter under it than the rows of the block are apart; not a note ("Source:
+    ...") set close under it."""
+    if len(block) < 4 or not _tabular(block[-2]) or len(_segments(block[-1])) != 1:
+        return False
+    last, above = block[-1], block[-2]
+    if abs(last.words[0].x0 - above.words[0].x0) > ALIGNED or abs(last.size - above.size) > 0.5 \
+            or NOTE_LABEL.match(last.words[0].text):
+        return False
+    # Within the first column as far as its texts reach on the rows (a paragraph under the
+    # table runs on across the columns).
+    reach = max(_segments(line)[0][-1].x1 for line in block[:-1] if _tabular(line))
+    if last.words[-1].x1 > reach + ALIGNED:
+        return False
+    gaps = [b.top - a.bottom for a, b in zip(block[:-2], block[1:-1], strict=False) if _tabular(b)]
+    tighter = WRAP_TIGHTER * (last.bottom - last.top)
+    return bool(gaps) and last.top - above.bottom < statistics.median(gaps) - tighter
 
 
 def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_Gap]:
@@ -646,9 +731,38 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
     gaps = _union_gaps(gaps, gutters)
     # A narrow gutter makes columns only between texts most lines fill (not between the
     # words of one long cell whose spaces line up with another's end).
+    heads = header or [line for line in block[:1] if _numeric_share(line) == 0]
     gaps = [g for g in gaps if g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
-            or (dense and _divides(g, gaps, body) and not _word_spaces(g, body, size))]
+            or (dense and _divides(g, gaps, body) and not _word_spaces(g, body, size))
+            or (_divides(g, gaps, body) and _headed(g, gaps, body, heads, size))]
     return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body)]
+
+
+def _headed(gap: _Gap, gaps: list[_Gap], body: list[_Line], header: list[_Line], size: float) -> bool:
+    """A narrow gutter between two columns set close (right-aligned dates against left-aligned
+    references, a spreadsheet's cells without padding) that the header shows: one of its
+    lines has a cell gap over it and a label on either side, each over its column's texts
+    (centred labels), or one over its column's texts and the other set right at the gutter
+    (a label left-aligned as its column's texts are, the one beside it further off).  The
+    spaces of a text repeated on every line line up too, but under no such labels."""
+    i = gaps.index(gap)
+    lo = gaps[i - 1][1] if i > 0 else float("-inf")
+    hi = gaps[i + 1][0] if i + 1 < len(gaps) else float("inf")
+    lefts = [(w.x0, w.x1) for line in body for w in line.words if lo <= w.x0 and w.x1 <= gap[0] + 0.5]
+    rights = [(w.x0, w.x1) for line in body for w in line.words if gap[1] - 0.5 <= w.x0 and w.x1 <= hi]
+
+    def over(label: Word, spans: list[_Gap]) -> bool:
+        return any(label.x0 < x1 and x0 < label.x1 for x0, x1 in spans)
+
+    near = CELL_GAP_EM * size
+    for line in header:
+        for prev, w in zip(line.words, line.words[1:], strict=False):
+            if not (prev.x1 <= gap[0] + 0.5 and w.x0 >= gap[1] - 0.5 and w.x0 - prev.x1 >= near):
+                continue
+            left, right = over(prev, lefts), over(w, rights)
+            if (left and right) or (right and w.x0 - gap[1] <= near) or (left and gap[0] - prev.x1 <= near):
+                return True
+    return False
 
 
 def _word_spaces(gap: _Gap, body: list[_Line], size: float) -> bool:
@@ -735,9 +849,22 @@ def _header_lines(block: list[_Line]) -> list[_Line]:
     """The lines above the first line of figures (see :func:`_first_data`; at most
     MAX_HEADER_LINES, none when the first line holds figures)."""
     lines = block[:MAX_HEADER_LINES + 2]
-    first = _first_data([(_numeric_share(line) >= 0.5, _years([w.text for w in line.words]))
-                         for line in lines])
+    first = _first_data([(_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5,
+                          _years([w.text for w in line.words])) for line in lines])
     return block[:first] if first <= MAX_HEADER_LINES else []
+
+
+def _figure_segments(line: _Line) -> float:
+    """The share of figures or dates among the line's segments after the first, when the
+    first is a text of several words (three or more, mostly words of letters): a row of
+    figures beside a description (a spreadsheet's) is data, though most of its words are
+    not.  (0 otherwise: in a dense listing, codes and dates set close share a segment.)"""
+    segments = _segments(line)
+    first, rest = segments[0], segments[1:]
+    if len(first) < 3 or not rest or sum(w.text.isalpha() for w in first) < 0.75 * len(first):
+        return 0.0
+    figures = sum(all(_is_numeric(w.text) or DATE.match(w.text) for w in seg) for seg in rest)
+    return figures / len(rest)
 
 
 def _stream_table(block: list[_Line]) -> FoundTable | None:
@@ -813,11 +940,17 @@ def _justified_prose(block: list[_Line]) -> bool:
 
 def _prose_columns(rows: list[_Row]) -> list[int]:
     """Columns whose line pieces are runs of prose (a median of 7+ words): the text column
-    next to a table on a two-column page, or two columns of prose read across."""
+    next to a table on a two-column page, or two columns of prose read across.  Long pieces
+    that mostly begin with a capital are cells, each its own text (a spreadsheet's
+    "Description" column, the short last lines of wrapped cells aside): the lines of running
+    text mostly go on in lower case."""
     found = []
     for c in range(len(rows[0].cells)):
-        counts = [len(r.cells[c].split()) for r in rows if r.cells[c]]
-        if len(counts) >= 0.5 * len(rows) and statistics.median(counts) >= 7:
+        texts = [r.cells[c] for r in rows if r.cells[c]]
+        counts = [len(t.split()) for t in texts]
+        long = [t for t in texts if len(t.split()) >= 4]
+        if len(counts) >= 0.5 * len(rows) and statistics.median(counts) >= 7 \
+                and sum(t[:1].isupper() for t in long) < CELL_TEXTS_CAPITAL * len(long):
             found.append(c)
     return found
 
@@ -842,6 +975,10 @@ class _Row:
     spanning: set[int]  # columns whose cell reaches over the next column boundary
     top: float
     bottom: float
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
 
 
 # A piece of a line's text bound for one cell: its words and their column.
@@ -1078,13 +1215,18 @@ def _is_numeric(text: str) -> bool:
 
 
 def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
-    """Continuation lines (only the first column filled, in lower case) join the row above;
-    in the header (the lines above the first row of numbers) a cell wrapped over several
-    lines becomes one cell, in its top line."""
+    """Continuation lines (only the first column filled, in lower case, or below the first
+    row of figures, under a row of figures whose first cell begins on its line and nearer it
+    than the line below: the rest of a cell wrapped in its row's band, the row's other cells
+    set on its first line) join the row above; in the header (the lines above the first row
+    of numbers) a cell wrapped over several lines becomes one cell, in its top line."""
     merged: list[_Row] = []
-    for row in rows:
+    data_from = _first_data(_row_kinds(rows))
+    for index, row in enumerate(rows):
         filled = [i for i, c in enumerate(row.cells) if c]
-        if merged and filled == [0] and row.cells[0][:1].islower():
+        if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
+                                         and _wraps_on(merged[-1]) and _wrapped_on(rows, index)
+                                         and not NOTE_LABEL.match(row.cells[0])):
             merged[-1].cells[0] = f"{merged[-1].cells[0]} {row.cells[0]}".strip()
             merged[-1].bottom = row.bottom
             continue
@@ -1094,6 +1236,26 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _wraps_on(row: _Row) -> bool:
+    """A row of figures whose first cell begins on its line: the cell a line below may go on."""
+    return bool(row.cells[0]) and _data_row(row.cells)
+
+
+def _wrapped_on(rows: list[_Row], index: int) -> bool:
+    """Row ``index`` is set closer under the line above than the next line is under it: a
+    wrapped cell's next line (its lines are set tighter than the rows are apart), not a
+    label of the rows below it."""
+    above = rows[index].top - rows[index - 1].bottom
+    if index + 1 < len(rows):
+        below = rows[index + 1].top - rows[index].bottom
+    else:  # the last line: the rows' usual distance instead (the gaps above lines of several cells)
+        gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False) if sum(map(bool, b.cells)) > 1]
+        if not gaps:
+            return False
+        below = statistics.median(gaps)
+    return above < below - WRAP_TIGHTER * rows[index].height
 
 
 def _merge_header_cells(header: list[_Row]) -> None:
@@ -1139,8 +1301,11 @@ def _cell_above(header: list[_Row], r: int, c: int) -> int | None:
 
 
 def _data_row(cells: list[str]) -> bool:
+    """Most of the cells right of the first hold a figure or a date (a column of dates is
+    data like one of amounts, never the headings)."""
     values = [c for c in cells[1:] if c]
-    return bool(values) and sum(_is_numeric(c) for c in values) >= max(1, len(values) // 2 + 1)
+    figures = sum(_is_numeric(c) or bool(DATE.match(c.strip())) for c in values)
+    return bool(values) and figures >= max(1, len(values) // 2 + 1)
 
 
 def _first_data(rows: list[tuple[bool, bool]]) -> int:

@@ -247,3 +247,201 @@ def test_a_group_heading_over_its_sub_headings_still_spans_them() -> None:
 
     assert found.cells[0] == ["", "All items", "", "New items", "", "Trend items", ""]
     assert found.cells[1] == ["Content domain"] + ["Number", "Percent"] * 3
+
+
+def spreadsheet_page(rows: list[list[str]], wrap: float = 170.0, size: float = 9.0) -> bytes:
+    """A borderless sheet as Calc prints it: labels left-aligned at their columns' left edges
+    (a text cell's default), a first column of descriptions wrapped at `wrap` points with the
+    row's other cells on its first line (top-aligned), dates right-aligned against references
+    left-aligned two points on (cells without padding), amounts and percentages right-aligned;
+    a row as tall as its lines, each line `size` * 1.2 and two points between rows."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", size)
+    left, date_end = 40.0, 40.0 + wrap + 60
+    amount_end, paid_end = date_end + 165, date_end + 222
+    y = 700.0
+    for r, (description, date, reference, amount, paid) in enumerate(rows):
+        lines: list[str] = []
+        for word in description.split():
+            longer = f"{lines[-1]} {word}" if lines else word
+            if lines and stringWidth(longer, "Helvetica", size) <= wrap:
+                lines[-1] = longer
+            else:
+                lines.append(word)
+        for i, line in enumerate(lines):
+            canvas.drawString(left, y - i * size * 1.2, line)
+        if r == 0:  # the header: every label left-aligned in its column
+            for x, text in ((date_end - 58, date), (date_end + 2, reference), (date_end + 81, amount),
+                            (amount_end + 2, paid)):
+                canvas.drawString(x, y, text)
+        else:
+            canvas.drawRightString(date_end, y, date)
+            canvas.drawString(date_end + 2, y, reference)
+            canvas.drawRightString(amount_end, y, amount)
+            canvas.drawRightString(paid_end, y, paid)
+        y -= len(lines) * size * 1.2 + 2
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+SHEET_ROWS = [["Description", "Date", "Reference", "Amount", "Paid"],
+              ["Resurfacing of the principal road network including footways", "23/11/2023", "INV-51125",
+               "1,374,163", "-10.6%"],
+              ["Replacement of street lighting columns with LED units", "21/11/2023", "INV-44457",
+               "1,448,969", "15.9%"],
+              ["New vehicles for the refuse and recycling fleet", "11/03/2023", "INV-67721", "1,419,397",
+               "38.3%"],
+              ["Flood defence works along the lower river corridor", "31/05/2023", "INV-36558", "376,254",
+               "21.8%"],
+              ["Refurbishment of the central library and archive store", "24/08/2023", "INV-44309",
+               "1,269,822", "2.4%"],
+              ["Extension of the park and ride site to 600 spaces", "23/10/2023", "INV-74337", "1,153,489",
+               "-1.2%"]]
+
+
+def test_a_column_of_long_descriptions_each_capitalised_is_the_tables_own() -> None:
+    # Descriptions of eight words and more on one line each are cells (each begins with a
+    # capital), not a column of running text beside the table to cut away.
+    found = tables_of(spreadsheet_page(SHEET_ROWS, wrap=260))
+    assert len(found) == 1 and found[0].cells == SHEET_ROWS
+
+
+def test_a_description_wrapped_in_its_row_band_is_one_cell() -> None:
+    # The second line of "Resurfacing of the principal road network including footways"
+    # ("footways", at a line's distance, then two points to the next row) and of "... LED
+    # units" (beginning with a capital) join their rows instead of becoming rows of their own.
+    found = tables_of(spreadsheet_page(SHEET_ROWS, wrap=170))
+    assert len(found) == 1 and found[0].cells == SHEET_ROWS
+
+
+def test_a_row_of_dates_and_references_missing_its_amount_is_data() -> None:
+    # A first row with a date, a reference and one percentage (its amount not available) is
+    # a row of the body: dates are data like figures, so it does not join the header.
+    rows = [list(r) for r in SHEET_ROWS]
+    rows[1][3] = ""
+    found = tables_of(spreadsheet_page(rows, wrap=170))
+    assert len(found) == 1 and found[0].cells[:2] == rows[:2]
+
+
+def test_columns_set_two_points_apart_divide_where_the_header_has_a_gap() -> None:
+    # Right-aligned dates against left-aligned references: a gutter no wider than a word
+    # space in the body, but "Date" and "Reference" stand a cell gap apart over it.  (Wrapped
+    # descriptions: a one-line table of them is read as a dense listing, whose narrow gutters
+    # are columns anyway.)
+    found = tables_of(spreadsheet_page(SHEET_ROWS, wrap=170))
+    assert len(found) == 1 and [row[1:3] for row in found[0].cells] == [row[1:3] for row in SHEET_ROWS]
+
+
+def test_a_note_under_a_table_ends_it_before_the_next_table_on_the_sheet() -> None:
+    # Two tables a spreadsheet page holds one under the other, the first closed by a source
+    # note a blank row down: the note and the second table are no rows of the first.
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    rng = random.Random(3)
+    y = 700.0
+    first = [[name, f"{rng.randint(1000, 99999):,}", str(rng.randint(10, 999))]
+             for name in ("North", "South", "East", "West")]
+    second = [[name, f"{rng.randint(1000, 99999):,}", f"{rng.uniform(-9, 9):.1f}%"]
+              for name in ("Roads", "Schools", "Libraries", "Parks")]
+    tables = [[["Region", "Income", "Staff"], *first], [["Service", "Budget", "Change"], *second]]
+    for index, rows in enumerate(tables):
+        for row in rows:
+            canvas.drawString(60, y, row[0])
+            canvas.drawRightString(260, y, row[1])
+            canvas.drawRightString(340, y, row[2])
+            y -= 13
+        if index == 0:
+            y -= 13
+            canvas.drawString(60, y, "Source: departmental returns.")
+            y -= 26
+    canvas.showPage()
+    canvas.save()
+
+    found = tables_of(buffer.getvalue())
+    assert [t.cells for t in found] == tables
+
+
+def small_table(extra: tuple[float, str] | None = None, group: str | None = None) -> bytes:
+    """Five rows of a borderless table (areas, three right-aligned figures under headings
+    left-aligned in their columns), 13 points apart; `group` centred a line over the last
+    column; `extra` a line (its distance
+    under the last row's top, its text) flush with the first column."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    rng = random.Random(5)
+    y = 700.0
+    if group:
+        canvas.drawCentredString(320, y + 20, group)  # a row apart, as Calc sets it
+    for r, name in enumerate(("Region", "North", "South", "East", "Yorkshire and the")):
+        canvas.drawString(60, y, name)
+        for x, width, label in ((200, 70, "Income"), (270, 70, "Staff"), (355, 70, "Rate")):
+            if r == 0:  # headings left-aligned in their columns
+                canvas.drawString(x - width + 2, y, label)
+            else:
+                canvas.drawRightString(x, y, f"{rng.uniform(1, 999):.1f}")
+        y -= 13
+    if extra:
+        canvas.drawString(60, y + 13 - extra[0], extra[1])
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_group_heading_over_one_column_is_the_headers_top_row() -> None:
+    # "Per cent" a line over "Rate" (a merged group cell over one column, the others empty)
+    # is the top row of the header, not a line of text above the table.
+    [table] = tables_of(small_table(group="Per cent"))
+    assert table.cells[0] == ["", "", "", "Per cent"]
+    assert table.cells[1] == ["Region", "Income", "Staff", "Rate"]
+
+
+@pytest.mark.parametrize("text", ["Source: ONS", "The figures are drawn from the survey of providers"])
+def test_a_line_close_under_the_last_row_that_is_no_wrapped_cell_stays_out(text: str) -> None:
+    # Set as close under the last row as a wrapped cell's next line would be, but a note
+    # ("Source:") or a paragraph running on past the first column: the row keeps its label.
+    [table] = tables_of(small_table(extra=(11.5, text)))
+    assert table.cells[-1][0] == "Yorkshire and the" and len(table.cells) == 5
+
+
+def test_a_wrapped_last_cell_of_the_table_joins_its_row() -> None:
+    # "Yorkshire and the" wrapped in the last row: "Humber" is its next line, set closer
+    # under it than the rows are apart.
+    [table] = tables_of(small_table(extra=(11.5, "Humber")))
+    assert table.cells[-1][0] == "Yorkshire and the Humber" and len(table.cells) == 5
+
+
+@pytest.mark.parametrize("group", [False, True])
+def test_a_row_of_headings_a_blank_line_under_figures_starts_the_next_table(group: bool) -> None:
+    # Two tables one under the other with no note between them, only a blank row: the
+    # second's headings (no figure in them), or a group heading over them, open a table of
+    # their own.
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    rng = random.Random(7)
+    first = [[name, f"{rng.randint(1000, 99999):,}", str(rng.randint(10, 999))]
+             for name in ("North", "South", "East", "West")]
+    second = [[name, f"{rng.randint(1000, 99999):,}", f"{rng.uniform(-9, 9):.1f}%"]
+              for name in ("Roads", "Schools", "Libraries", "Parks")]
+    tables = [[["Region", "Income", "Staff"], *first], [["Service", "Budget", "Change"], *second]]
+    if group:
+        tables[1].insert(0, ["", "", "Per cent"])
+    y = 700.0
+    for index, rows in enumerate(tables):
+        if group and index == 1:
+            canvas.drawCentredString(320, y, "Per cent")
+            y -= 20
+        for row in rows[1:] if group and index == 1 else rows:
+            canvas.drawString(60, y, row[0])
+            canvas.drawRightString(260, y, row[1])
+            canvas.drawRightString(340, y, row[2])
+            y -= 13
+        y -= 13
+    canvas.showPage()
+    canvas.save()
+
+    assert [t.cells for t in tables_of(buffer.getvalue())] == tables
