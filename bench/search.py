@@ -249,7 +249,7 @@ def _rank_bm25(engine: Engine, tenant: str, queries: list[tuple[str, np.ndarray]
 
 def _compare(engine: Engine, tenant: str, home: Path, queries: list[tuple[str, np.ndarray]],
              warm: list[tuple[str, np.ndarray]], results: dict[str, list[float]],
-             answers: dict[str, list[list[int]]], depth: int, peers: bool, duration: float,
+             answers: dict[str, list[list[int]]], depth: int, peers: tuple[str, ...], duration: float,
              postings: int) -> dict[str, object]:
     from bench.search_comparison import compare
 
@@ -261,7 +261,7 @@ def _compare(engine: Engine, tenant: str, home: Path, queries: list[tuple[str, n
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
              ingest_documents: int, depth: int, warmup: int, rebuild_hnsw: bool = False,
              systems: tuple[str, ...] = ("dense", "bm25", "bm25-bounded", "hybrid", "hybrid-bounded", "fts"),
-             distinct_warmup: bool = False, seed: int = 42, peers: bool = False,
+             distinct_warmup: bool = False, seed: int = 42, peers: tuple[str, ...] = (),
              report: bool = False, duration: float = 30.0) -> dict[str, object] | None:
     """Measures one corpus size and prints its tables; with ``report`` also returns the JSON
     report of bench/search_comparison.py (the peers' too with ``peers``), for which ``systems``
@@ -393,9 +393,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=42,
                         help="draws the measured queries (the distinct warm-up uses seed + 1); a new "
                              "seed gives queries whose pages no earlier run has read")
-    parser.add_argument("--peers", action="store_true",
+    parser.add_argument("--peers", nargs="?", const="all", default="", metavar="LIST",
                         help="also measure tantivy, bm25s, usearch and LanceDB hybrid on the same corpus "
-                             "(pip install -r bench/requirements-peers.txt)")
+                             "(pip install -r bench/requirements-peers.txt); LIST: some of them, "
+                             "comma-separated (bm25s needs over 20 GB at 1M chunks)")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="write every system's latencies, 4-client throughput, index bytes and "
                              "agreement to FILE (one size: at the top level; several: keyed by size)")
@@ -403,12 +404,15 @@ def main() -> None:
                         help="seconds each system's 4-client throughput test runs")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
     args = parser.parse_args()
-    if args.peers:
-        from bench.search_peers import INSTALL, missing
+    from bench.search_peers import INSTALL, PEERS, missing
 
-        if missing():  # before a long corpus build, not after it
-            parser.error(f"--peers needs {', '.join(missing())}; install the peers with: {INSTALL}")
-    report = args.peers or args.json is not None
+    peers = PEERS if args.peers == "all" else tuple(p for p in args.peers.split(",") if p)
+    unknown = set(peers) - set(PEERS)
+    if unknown:
+        parser.error(f"unknown peers {sorted(unknown)}; choose from {', '.join(PEERS)}")
+    if peers and missing():  # before a long corpus build, not after it
+        parser.error(f"--peers needs {', '.join(missing())}; install the peers with: {INSTALL}")
+    report = bool(peers) or args.json is not None
     systems = tuple(args.systems.split(","))
     if report:  # the report's pagemill systems are always timed
         systems = tuple(dict.fromkeys((*systems, "bm25", "dense", "hybrid")))
@@ -416,7 +420,7 @@ def main() -> None:
     for size in (int(s) for s in args.sizes.split(",")):
         reports[size] = run_size(Path(args.home), size, args.queries, args.rank_bm25_queries,
                                  args.ingest_documents, args.depth, args.warmup, args.rebuild_hnsw,
-                                 systems, args.distinct_warmup, args.seed, args.peers, report,
+                                 systems, args.distinct_warmup, args.seed, peers, report,
                                  args.duration)
         if args.json:  # after each size, so that a later size's failure keeps the earlier ones
             write_report(args.json, {n: r for n, r in reports.items() if r is not None})

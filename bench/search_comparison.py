@@ -45,7 +45,6 @@ from bench.search_peers import (
     FIXED_BM25,
     INSTALL,
     LANCEDB_RRF_K,
-    PEERS,
     Spec,
     build,
     directory_bytes,
@@ -119,7 +118,7 @@ class Exact:
 
 def compare(engine: Engine, tenant: str, home: Path, queries_text: list[tuple[str, np.ndarray]],
             warm_text: list[tuple[str, np.ndarray]], pagemill: dict[str, tuple[list[float], list[list[int]]]],
-            depth: int, peers: bool, duration: float, postings: int) -> dict[str, Any]:
+            depth: int, peers: tuple[str, ...], duration: float, postings: int) -> dict[str, Any]:
     """The report of one corpus size; ``pagemill`` holds the timings and answers of the
     single-client pass bench/search.py has just made."""
     if peers and missing():
@@ -145,7 +144,7 @@ def compare(engine: Engine, tenant: str, home: Path, queries_text: list[tuple[st
                           **exact.judge(system, answers), "clients_are": "processes, one connection each"}
         print(f"  {system}: {_line(report[system])}", flush=True)
     if peers:
-        for system in PEERS:
+        for system in peers:
             report[system] = _peer(system, corpus, exact, home / f"peers-{corpus.size}", queries, warm,
                                    report["pagemill-dense"]["agreement"], duration)
             print(f"  {system}: {_line(report[system])}", flush=True)
