@@ -14,6 +14,7 @@ import pytest
 
 from extractors import extract
 from extractors.base import ExtractOptions
+from extractors.pdf_evidence import tagged_tables
 from extractors.pdf_structure import structure
 from extractors.pdf_tags import PageTags, read_page_tags
 from extractors.pdf_text import open_pdf, read_text_layer
@@ -21,9 +22,9 @@ from extractors.pdf_words import read_layouts
 from tests.tagged_pdf import Node, Run, tagged_pdf
 
 OPTIONS = ExtractOptions(ocr_engines=())
-WORKS = [("Roads", "Resurfacing of the main road through the village", "Spring"),
-         ("Bridges", "Inspection of the two footbridges over the river", "Summer"),
-         ("Lighting", "Replacement of the old street lamps with new ones", "Autumn")]
+WORKS = [("Roads", "Resurfacing of the main road through the village centre.", "Spring"),
+         ("Bridges", "Inspection of the two footbridges over the river Ouse.", "Summer"),
+         ("Lighting", "Replacement of the old street lamps with new ones.", "Autumn")]
 
 
 def _page_tags(data: bytes) -> PageTags:
@@ -71,9 +72,9 @@ def _plan(table: Node) -> bytes:
 PLAN_TABLE = """| Work | Plan for the year |  |
 | --- | --- | --- |
 |  | What | When |
-| Roads | Resurfacing of the main road through the village | Spring |
-| Bridges | Inspection of the two footbridges over the river | Summer |
-| Lighting | Replacement of the old street lamps with new ones | Autumn |"""
+| Roads | Resurfacing of the main road through the village centre. | Spring |
+| Bridges | Inspection of the two footbridges over the river Ouse. | Summer |
+| Lighting | Replacement of the old street lamps with new ones. | Autumn |"""
 
 
 def test_tagged_table_with_spanning_header_is_the_pages_table():
@@ -87,15 +88,17 @@ def test_tagged_table_with_spanning_header_is_the_pages_table():
     assert spans["What"] == (1, 1, 1, 1, True) and spans["When"] == (1, 2, 1, 1, True)
     assert spans["Autumn"] == (4, 2, 1, 1, False)
     assert PLAN_TABLE in _markdown(data)
-    # The table finder reads the long descriptions as prose: no table without the tags.
-    assert "|" not in _heuristic_markdown(data)
+    # The table is the tags' (the table finder, offered nothing, reads it alike since the
+    # spreadsheet rules of 2026-12-05; it once took these sentence cells for prose).
+    [tagged] = tagged_tables(tags, read_layouts(data)[0].words, [])
+    assert tagged.markdown == PLAN_TABLE
 
 
 def test_tagged_table_that_contradicts_the_page_is_ignored():
     # The tree lists the body rows bottom up: rows do not go down the page as drawn.
     data = _plan(_plan_table(body_order=[2, 1, 0]))
-    markdown = _markdown(data)
-    assert "|" not in markdown  # the heuristics' reading: no table, the rows' text as drawn
+    assert tagged_tables(_page_tags(data), read_layouts(data)[0].words, []) == []
+    markdown = _markdown(data)  # the heuristics' reading: the rows as drawn
     assert markdown.index("Roads") < markdown.index("Bridges") < markdown.index("Lighting")
 
 
@@ -244,7 +247,7 @@ def test_libreoffice_tagged_export_tables_lists_and_footers(tmp_path):
     layer = read_text_layer(data)
     markdown = "\n\n".join(page.markdown for page in layer.pages)
     assert "| Work | Plan for the year |  |\n| --- | --- | --- |\n|  | What | When |" in markdown
-    assert "| Lighting | Replacement of the old street lamps with new ones | Autumn |" in markdown
+    assert "| Lighting | Replacement of the old street lamps with new ones. | Autumn |" in markdown
     assert "- Walk the whole route\n- Look at the street lights\n- Write the report" in markdown
     assert "Prepared by the works committee" not in markdown
     assert all(page.running == ["Prepared by the works committee"] for page in layer.pages)
