@@ -135,6 +135,17 @@ def one_of(choices: tuple[str, ...]) -> Reader[str]:
     return read
 
 
+def int_between(low: int, high: int) -> Reader[int]:
+    """A reader of an integer from ``low`` to ``high``; unset or empty: the default."""
+    def read(env: Mapping[str, str], name: str, default: int) -> int:
+        value = read_int(env, name, default)
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be from {low} to {high}, got {value}")
+        return value
+
+    return read
+
+
 def read_embedder(env: Mapping[str, str], name: str, default: str) -> str:
     chosen = env.get(name) or default
     if chosen not in EMBEDDERS:
@@ -466,7 +477,8 @@ class SearchConfig(Group):
     k1: float = setting("PAGEMILL_BM25_K1", RANKING.k1, read_float)
     b: float = setting("PAGEMILL_BM25_B", RANKING.b, read_float)
     rrf_k: int = setting("PAGEMILL_RRF_K", RANKING.rrf_k, read_int)
-    ef_search: int = setting("PAGEMILL_HNSW_EF_SEARCH", RANKING.ef_search, read_int)
+    # pgvector refuses hnsw.ef_search above 1,000: set higher, every dense search would fail.
+    ef_search: int = setting("PAGEMILL_HNSW_EF_SEARCH", RANKING.ef_search, int_between(1, 1000))
     candidates: int = setting("PAGEMILL_SEARCH_CANDIDATES", RANKING.candidates, read_int)
     bm25_depth: int = setting("PAGEMILL_BM25_DEPTH", RANKING.bm25_depth, read_int)
     bm25_rounds: int = setting("PAGEMILL_BM25_ROUNDS", RANKING.bm25_rounds, read_int)

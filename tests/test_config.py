@@ -167,6 +167,11 @@ def test_secrets_stay_out_of_the_configurations_repr():
 def test_bad_numbers_are_reported_by_name():
     with pytest.raises(ValueError, match="PAGEMILL_BATCH_SIZE"):
         Config.from_env({"PAGEMILL_BATCH_SIZE": "many"})
+    # pgvector's own bound: above it every dense search would fail, so the process refuses
+    # to start instead.
+    with pytest.raises(ValueError, match="PAGEMILL_HNSW_EF_SEARCH must be from 1 to 1000, got 1200"):
+        Config.from_env({"PAGEMILL_HNSW_EF_SEARCH": "1200"})
+    assert Config.from_env({"PAGEMILL_HNSW_EF_SEARCH": "1000"}).search.ef_search == 1000
 
 
 def _port_open(port: int) -> bool:
