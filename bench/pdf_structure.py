@@ -702,19 +702,25 @@ class BeforeTree:
         self._tmp.cleanup()
 
     def measure(self, count: int, seed: int, repeat: int, parts: tuple[str, ...]) -> dict[str, Any]:
-        # `extractors` is imported at once: the corpus builders put ROOT first on sys.path
-        # (to import tests/), and an import after that took the working tree's extractors,
-        # so that --office and --sheets measured today's code on both sides.
-        code = (f"import sys, json; sys.path[:0] = [{self.tree!r}, {str(ROOT)!r}]\n"
-                "import extractors, extractors.router\n"
-                "from bench.pdf_structure import measure\n"
-                f"print(json.dumps(measure({count}, {seed}, {repeat}, {parts!r})))")
-        proc = subprocess.run([sys.executable, "-c", code], cwd=self.tree, capture_output=True, text=True,
-                              env={**os.environ, "OMP_THREAD_LIMIT": "1"}, timeout=3600)
-        if proc.returncode != 0:
-            raise RuntimeError(f"before run failed: {proc.stderr[-2000:]}")
-        result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-        return result
+        return _measure_in_child(self.tree, count, seed, repeat, parts)
+
+
+def _measure_in_child(tree: str, count: int, seed: int, repeat: int,
+                      parts: tuple[str, ...]) -> dict[str, Any]:
+    """:func:`measure` in a fresh interpreter with the extractors of ``tree`` (ROOT: today's).
+    `extractors` is imported at once: the corpus builders put ROOT first on sys.path (to import
+    tests/), and an import after that took the working tree's extractors, so that --office and
+    --sheets measured today's code on both sides."""
+    code = (f"import sys, json; sys.path[:0] = [{tree!r}, {str(ROOT)!r}]\n"
+            "import extractors, extractors.router\n"
+            "from bench.pdf_structure import measure\n"
+            f"print(json.dumps(measure({count}, {seed}, {repeat}, {parts!r})))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True,
+                          env={**os.environ, "OMP_THREAD_LIMIT": "1"}, timeout=3600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"run with {tree}'s extractors failed: {proc.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
 
 
 def _best_speed(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -737,9 +743,11 @@ def measure_side_by_side(count: int, seed: int, repeat: int, before: bool) -> di
         if not repeat:
             return {"before": old, "after": new}
         old_runs, new_runs = [], []
+        # Both sides' rounds in fresh children: timed in this process after its quality pass,
+        # today's side ran 18-24 % slower than the same code timed per file (2026-12-05).
         for _ in range(repeat):
             old_runs.append(tree.measure(count, seed, 1, ("speed",))["speed"])
-            new_runs.append(measure_speed(count, seed, 1))
+            new_runs.append(_measure_in_child(str(ROOT), count, seed, 1, ("speed",))["speed"])
     old["speed"], new["speed"] = _best_speed(old_runs), _best_speed(new_runs)
     ratios = [n["corpus"]["fast_track_pages_per_s"] / o["corpus"]["fast_track_pages_per_s"]
               for o, n in zip(old_runs, new_runs, strict=True)]
