@@ -612,14 +612,22 @@ def convert(paths: list[Path], outdir: Path, tagged: bool = False, timeout: floa
     """Each DOCX in `paths` as PDF in `outdir` (same stem), in one LibreOffice run with a
     private profile: tagged (structure tree, /MarkInfo) with an outline when asked, else
     neither; `bookmarks` set apart from `tagged` gives an untagged PDF with an outline."""
+    # The untagged export also leaves out the outline (bookmarks from the headings, on by
+    # default): it is the PDF that carries no structure at all, what the heuristics alone must read.
+    options = {"UseTaggedPDF": tagged, "ExportBookmarks": tagged if bookmarks is None else bookmarks}
+    return libreoffice_pdf(paths, outdir, "writer_pdf_Export", options, timeout)
+
+
+def libreoffice_pdf(paths: list[Path], outdir: Path, export_filter: str, options: dict[str, bool],
+                    timeout: float = 600) -> list[Path]:
+    """Each file in `paths` as PDF in `outdir` (same stem), in one LibreOffice run with a
+    private profile, through `export_filter` ("writer_pdf_Export", "calc_pdf_Export") with the
+    PDF export's boolean `options`."""
     soffice = shutil.which("soffice")
     if soffice is None:
         raise RuntimeError("soffice (LibreOffice) is not installed")
-    # LibreOffice 7.4 takes the PDF export filter's options as JSON after the filter name.  The
-    # untagged export also leaves out the outline (bookmarks from the headings, on by default):
-    # it is the PDF that carries no structure at all, what the heuristics alone must read.
-    options = {"UseTaggedPDF": tagged, "ExportBookmarks": tagged if bookmarks is None else bookmarks}
-    target = "pdf:writer_pdf_Export:" + json.dumps(
+    # LibreOffice 7.4 takes the PDF export filter's options as JSON after the filter name.
+    target = f"pdf:{export_filter}:" + json.dumps(
         {name: {"type": "boolean", "value": str(value).lower()} for name, value in options.items()})
     outdir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="lo-profile-") as profile:

@@ -21,15 +21,12 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
-import json
 import random
-import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.office_documents import OfficeHeading, OfficeTable
+from tests.office_documents import OfficeHeading, OfficeTable, libreoffice_pdf
 
 _PLACES = ("North East", "North West", "Yorkshire and the Humber", "East Midlands", "West Midlands",
            "East of England", "London", "South East", "South West", "Scotland", "Wales",
@@ -199,7 +196,7 @@ class _Styles:
         self.over = Border(top=thin)
         self.fill = PatternFill("solid", fgColor="1F3864" if look.dark else "D9D9D9") if look.shaded else None
         self.alignment = Alignment
-        self.title = Font
+        self.font = Font
 
     def header_cell(self, cell: object, last_row: bool, centred: bool) -> None:
         look = self.look
@@ -333,7 +330,7 @@ def _write_sheet(sheet: object, rng: random.Random, look: _Look, book: SheetWork
 
     styles = _Styles(look)
     cell = sheet.cell(row=1, column=1, value=title)  # type: ignore[attr-defined]
-    cell.font = styles.title(name=look.font, size=rng.choice((12.0, 14.0, 16.0)), bold=True)
+    cell.font = styles.font(name=look.font, size=rng.choice((12.0, 14.0, 16.0)), bold=True)
     book.headings.append(OfficeHeading(title, 1))
     row = 2
     if look.units_line:
@@ -405,19 +402,5 @@ def generate_workbook(seed: int) -> SheetWorkbook:
 def convert(paths: list[Path], outdir: Path, tagged: bool = False, timeout: float = 600) -> list[Path]:
     """Each XLSX in `paths` as PDF in `outdir` (same stem), in one LibreOffice Calc run with a
     private profile, tagged or not."""
-    soffice = shutil.which("soffice")
-    if soffice is None:
-        raise RuntimeError("soffice (LibreOffice) is not installed")
     options = {"UseTaggedPDF": tagged, "ExportBookmarks": tagged}
-    target = "pdf:calc_pdf_Export:" + json.dumps(
-        {name: {"type": "boolean", "value": str(value).lower()} for name, value in options.items()})
-    outdir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="lo-profile-") as profile:
-        subprocess.run([soffice, "--headless", "--norestore", f"-env:UserInstallation=file://{profile}",
-                        "--convert-to", target, "--outdir", str(outdir), *map(str, paths)],
-                       check=True, capture_output=True, timeout=timeout)
-    out = [outdir / f"{p.stem}.pdf" for p in paths]
-    missing = [p.name for p in out if not p.exists()]
-    if missing:
-        raise RuntimeError(f"LibreOffice wrote no PDF for {missing}")
-    return out
+    return libreoffice_pdf(paths, outdir, "calc_pdf_Export", options, timeout)

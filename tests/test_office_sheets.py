@@ -23,6 +23,7 @@ def test_display_follows_calcs_number_formats():
     assert display("INV-12345", "@") == "INV-12345"
 
 
+@pytest.mark.system  # a workbook with wrapped rows asks fc-match for its font's file
 def test_the_same_seed_gives_the_same_workbook_truth():
     assert generate_workbook(7).truth() == generate_workbook(7).truth()
     assert generate_workbook(7).truth() != generate_workbook(8).truth()
