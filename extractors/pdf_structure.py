@@ -787,7 +787,7 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         # A paragraph's spacing; but in large type a line without descenders leaves a wide
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
-    if line.bold != last.bold or line.italic != last.italic:
+    if (line.bold != last.bold or line.italic != last.italic) and not _runs_on(last, line, right):
         return False
     if abs(line.size - last.size) > max(0.4, 0.04 * style.body_size) and not _display_wrap(last, line, style):
         return False
@@ -802,6 +802,16 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
     # line of long words stops short of the column's end inside a paragraph too.)
     return not (short and ends and line.text[:1].isupper())
+
+
+def _runs_on(last: Line, line: Line, right: float) -> bool:
+    """Whether ``line``, set in another weight or slant than ``last``, still goes on its
+    sentence: ``last`` fills the column's measure and ends no sentence, and ``line`` is in the
+    same size and not indented (a quotation or a term set in italics across lines of a
+    paragraph).  A heading stops short of the measure, or ends where its text does."""
+    size = last.size
+    return last.x1 > right - 3 * size and not last.text.rstrip().endswith(SENTENCE_END) \
+        and abs(line.size - size) <= 0.5 and line.x0 <= last.x0 + 0.8 * size and not line.rtl
 
 
 def _display_wrap(last: Line, line: Line, style: Style) -> bool:
@@ -852,7 +862,9 @@ def _indent_and_short(last: Line, line: Line, size: float, left: float, right: f
 
 def _join_lines(lines: list[Line]) -> str:
     """Lines of a paragraph as one; a line-end hyphen before a lower-case letter keeps its
-    line break, for :func:`extractors.text_repair.join_hyphenated` to decide on the word."""
+    line break, for :func:`extractors.text_repair.join_hyphenated` to decide on the word.  A
+    word's hyphen before a capital or a digit is a compound's ("Lucene-BM25", "COVID-19"):
+    no word is hyphenated there, so the lines join with no space."""
     text = ""
     for line in lines:
         piece = line.text
@@ -860,6 +872,8 @@ def _join_lines(lines: list[Line]) -> str:
             text = piece
         elif text.endswith("-") and piece[:1].islower():
             text += "\n" + piece
+        elif text.endswith("-") and text[-2:-1].isalnum() and (piece[:1].isupper() or piece[:1].isdigit()):
+            text += piece
         else:
             text += " " + piece
     return text

@@ -233,7 +233,19 @@ def test_words_hyphenated_across_lines_are_joined():
     result = _extract(DOCLING / "pdf" / "sources" / "table_mislabeled_as_picture.pdf")
     assert "appointments" in result.markdown and "appoint-" not in result.markdown
     assert join_hyphenated("the appoint-\nments of well-\nknown state-\nof-the-art zzqv-\nxxjq") == \
-        "the appointments\n of well-known\n state-of-the-art\n zzqv-\nxxjq"
+        "the appointments of well-known state-of-the-art zzqv-\nxxjq"
+
+
+def test_a_word_broken_by_typesetting_is_joined_though_its_pieces_are_common_words():
+    """wordfreq rates a hyphenated pair by its parts ("con-texts" above "contexts"); a line-end
+    hyphen mostly breaks a word, so the compound wins only when it is far the more frequent;
+    and the joined word's line break does not land before the punctuation that follows it."""
+    assert join_hyphenated("pairs of question and con-\ntexts. Dense methods") == \
+        "pairs of question and contexts. Dense methods"
+    assert join_hyphenated("with-\nout additional pretraining; exception-\nally strong") == \
+        "without additional pretraining; exceptionally strong"
+    assert join_hyphenated("a long-\nterm, real-\ntime and well-\nknown plan") == \
+        "a long-term, real-time and well-known plan"
 
 
 @pytest.mark.system

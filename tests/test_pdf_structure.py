@@ -244,11 +244,39 @@ def test_paragraphs_lists_and_hyphenation():
     markdown = markdown_of(make_pdf(lines))
     blocks = blocks_of(markdown)
     assert " ".join(SENTENCES[:2]) in blocks
-    # Joined by text_repair.join_hyphenated (which keeps a line break after the word).
-    assert "The board discussed the development of the new garden beside the school." in \
-        " ".join(markdown.split())
+    # Joined by text_repair.join_hyphenated.
+    assert "The board discussed the development of the new garden beside the school." in blocks
     assert f"- {items[0]}\n- {items[1]}\n- {items[2]}" in blocks
     assert "1. Approve the minutes\n2. Elect a new treasurer" in blocks
+
+
+def test_a_hyphen_before_a_capital_or_a_digit_at_a_line_end_is_kept_without_a_space():
+    """No word is hyphenated before a capital or a digit: "Lucene-" over "BM25" is one compound,
+    and "develop-" over "ment" one word."""
+    first, after = paragraph(72, " ".join(SENTENCES[:2]))
+    lines = [*first,
+             (72, after + 10, "Our dense retriever outperforms a strong Lucene-", 10),
+             (72, after + 22, "BM25 system and the COVID-", 10),
+             (72, after + 34, "19 figures of the develop-", 10),
+             (72, after + 46, "ment team by a wide margin.", 10)]
+    markdown = markdown_of(make_pdf(lines))
+    assert ("Our dense retriever outperforms a strong Lucene-BM25 system and the COVID-19 figures "
+            "of the development team by a wide margin.") in blocks_of(markdown)
+
+
+def test_a_quotation_in_italics_across_lines_stays_in_its_paragraph():
+    """Lines set in italics in the middle of a paragraph (a quoted sentence running over two
+    lines) go on the paragraph when the line before fills the measure and ends no sentence."""
+    italic = "Helvetica-Oblique"
+    quoted = [
+        ("The members were asked to consider the question that the chairman put to", "Helvetica"),
+        ("them before the vote: whether the village hall should be opened to the school", italic),
+        ("for its lessons in the winter months when the classrooms are too cold to use", italic),
+        ("for teaching, and the answer was given by a show of hands in the hall itself.", "Helvetica"),
+    ]
+    lines = [(72, 72 + 12 * i, text, 10, font) for i, (text, font) in enumerate(quoted)]
+    markdown = markdown_of(make_pdf(lines))
+    assert " ".join(text for text, _ in quoted) in blocks_of(markdown)
 
 
 def test_a_dash_glued_to_a_figure_is_a_sign_not_a_bullet():
