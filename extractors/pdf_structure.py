@@ -293,7 +293,8 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         first_page, first = stitch.parts[0]
         parts = [TablePart(page, (part.x0, part.top, part.x1, part.bottom), offsets, sizes[page])
                  for (page, part), offsets in zip(stitch.parts, stitch.part_offsets(), strict=True)]
-        for page, part in stitch.parts:
+        for index, (page, _) in enumerate(stitch.parts):
+            part = stitch.found_part(index)
             draft = next(d for d in drafts[page] if d.table is part)
             if part is first:
                 draft.table, draft.parts = stitch.table, parts

@@ -186,3 +186,43 @@ def test_a_continued_note_between_the_parts_does_not_part_them() -> None:
     assert "Table 1 (continued)" in layer.pages[1].markdown
     found = tables_of(layer)
     assert len(found) == 1 and cell_rows(found[0]) == cells
+
+
+def ledger(count: int) -> list[list[str]]:
+    """A ledger: right-aligned dates against left-aligned references, a gutter of 3 pt (the
+    header's labels left-aligned, as a spreadsheet's are)."""
+    return [["Item", "Date", "Reference", "Amount", "Paid"]] + [
+        [f"{PLACES[i % 8]} {i // 8 + 1}", f"{i % 28 + 1:02d}/{i % 12 + 1:02d}/2023", f"INV-{10000 + i * 379}",
+         f"£{(i * 7919) % 900000 + 1000:,}", f"{(i * 37) % 60 - 10:.1f}%"] for i in range(count)]
+
+
+def ledger_table(cells: list[list[str]]) -> Table:
+    style: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, -1), "Helvetica"),
+                                    ("ALIGN", (1, 1), (1, -1), "RIGHT"), ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+                                    ("RIGHTPADDING", (1, 0), (1, -1), 1.5),
+                                    ("LEFTPADDING", (2, 0), (2, -1), 1.5)]
+    return Table(cells, style=TableStyle(style), hAlign="LEFT", repeatRows=0)
+
+
+def test_a_continuation_without_header_is_read_in_the_first_parts_columns() -> None:
+    # On the next page nothing confirms the narrow gutter between the dates and the
+    # references: read alone, the part has four columns; read in the first part's, five.
+    cells = ledger(90)
+    layer = pdf([Paragraph(TEXT, BODY), ledger_table(cells), Paragraph(TEXT, BODY)])
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == cells
+
+
+def test_a_different_ledger_at_the_top_of_the_next_page_is_not_read_in_the_first_ones_columns() -> None:
+    # Columns that fit the first table's are not enough: the second's header row holds words
+    # where the first's body has figures and dates.
+    filling = ledger(10)
+    while ledger_table(ledger(len(filling))).wrap(A4[0] - 124, A4[1] - 132)[1] <= A4[1] - 132:
+        filling = ledger(len(filling) + 1)
+    filling = ledger(len(filling) - 1)
+    other = [["Supplier", "Date", "Reference", "Amount", "Paid"], *ledger(8)[1:]]
+    layer = pdf([ledger_table(filling), ledger_table(other), Paragraph(TEXT, BODY)])
+    assert layer.pages[1].markdown.startswith("| Supplier |"), "the second table must open page 2"
+    found = tables_of(layer)
+    assert [cell_rows(t)[0][0] for t in found] == ["Item", "Supplier"]
