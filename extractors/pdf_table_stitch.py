@@ -307,10 +307,17 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
     """The first rows of the next page's body (``rows``: its words by baseline, top down)
     that go on ``before`` but that the page finder left as lines, one or two rows being too
     few for a table: each row's words stand inside ``before``'s columns (none crosses a
-    whitespace strip between them), fill two columns or more, hold figures where its body
-    does, and follow the row above at a row's pitch.  None when not even the first row does."""
+    whitespace strip between them, or, where a gutter is too narrow for a strip, each fits
+    its body's columns: :func:`extractors.pdf_table_columns.fit_row`), fill two columns or
+    more, hold figures where its body does, and follow the row above at a row's pitch.  None
+    when not even the first row does."""
     gaps = _column_gaps(_below_top(words_inside(before_words, before)))
-    if len(gaps) + 1 != _width(before) or not rows:
+    columns = None
+    if len(gaps) + 1 != _width(before):  # (a narrow gutter): the columns its body rows keep
+        columns = body_columns(before, before_words)
+        if columns is None or all(column.kind == "text" for column in columns):
+            return None
+    if not rows:
         return None
     pitch = _pitch(before)
     taken: list[list[str]] = []
@@ -326,7 +333,7 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
             # go, its cells are the table's already.
             kept.append(row)
             continue
-        cells = _fitted(row, gaps, before)
+        cells = _fitted(row, gaps, before) if columns is None else fit_row(row, columns)
         if cells is None or _header_like(cells, before, [], []):
             break
         taken.append(cells)

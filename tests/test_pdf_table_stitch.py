@@ -226,3 +226,17 @@ def test_a_different_ledger_at_the_top_of_the_next_page_is_not_read_in_the_first
     assert layer.pages[1].markdown.startswith("| Supplier |"), "the second table must open page 2"
     found = tables_of(layer)
     assert [cell_rows(t)[0][0] for t in found] == ["Item", "Supplier"]
+
+
+def test_one_or_two_ledger_rows_run_over_are_fitted_to_its_body_columns() -> None:
+    # Too narrow a gutter for a whitespace strip between the dates and the references: the
+    # rows are fitted to the columns the body's cells keep.
+    count = 10
+    while ledger_table(ledger(count)).wrap(A4[0] - 124, A4[1] - 132)[1] <= A4[1] - 132:
+        count += 1
+    for extra in (1, 2):
+        cells = ledger(count - 2 + extra)
+        layer = pdf([ledger_table(cells), Paragraph(TEXT, BODY)])
+        assert layer.pages[1].markdown.startswith("The figures"), extra  # (the rows left page 2's text)
+        found = tables_of(layer)
+        assert len(found) == 1 and cell_rows(found[0]) == cells, extra
