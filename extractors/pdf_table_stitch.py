@@ -71,6 +71,10 @@ class BodyEdge:
     words: list[Word] = field(default_factory=list)  # the page's words
     # ``first`` was made by :func:`leading_rows` from the previous page's table's columns.
     adopted: bool = False
+    # The texts of the lines above ``first`` that repeat header rows of a table on an earlier
+    # page (print titles, maybe), and each of this page's tables' header rows.
+    titles: tuple[str, ...] = ()
+    headers: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass
@@ -119,7 +123,9 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
     by_page = {edge.page: edge for edge in edges}
     stitches: list[Stitch] = []
     open_stitch: Stitch | None = None
+    seen: list[tuple[str, ...]] = []  # the header rows of the tables so far
     for edge in edges:
+        seen += [tuple(_key([row])[0] for row in header) for header in edge.headers]
         after = by_page.get(edge.page + 1)
         before = edge.last
         if before is None or after is None or after.first is None or \
@@ -131,9 +137,11 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             open_stitch = None
             continue
         found = after.first
-        drop = 0 if after.adopted else _continuation(before, found, edge.words, after.words)
+        # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
+        drop = None if after.titles else 0 if after.adopted else \
+            _continuation(before, found, edge.words, after.words)
         if drop is None:
-            reread = _in_columns_of(before, edge.words, found, after.words)
+            reread = _in_columns_of(before, edge.words, found, after.words, after.titles, seen)
             if reread is None:
                 open_stitch = None
                 continue
@@ -150,16 +158,25 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
 
 
 def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTable,
-                   after_words: list[Word]) -> FoundTable | None:
+                   after_words: list[Word], titles: tuple[str, ...] = (),
+                   seen: list[tuple[str, ...]] | None = None) -> FoundTable | None:
     """``after`` read again in ``before``'s body columns (a repeated header line dropped, a
     line filling one text column alone the rest of the cell above), or None unless every line
     of it fits them; ``before`` needs a column of figures or dates, the kind a header's words
-    cannot pass for."""
+    cannot pass for.  Print titles go first: the header rows of a table of ``seen`` (the
+    header rows of the tables so far) repeated at the top of the page, the ``titles`` above
+    ``after`` and lines of it; ``titles`` that are not such a table's first rows keep the
+    parts apart."""
     columns = body_columns(before, before_words)
     if columns is None or all(column.kind == "text" for column in columns):
         return None
     headers = {_key([" ".join(row)]) for row in before.cells[:max(1, before.header_rows)]}
     lines = baseline_rows(words_inside(after_words, after))
+    repeated = _print_titles(tuple(_key([text])[0] for text in titles),
+                             [_key([" ".join(w.text for w in line)])[0] for line in lines], seen or [])
+    if repeated is None:
+        return None
+    lines = lines[repeated:]
     while lines and _key([" ".join(w.text for w in lines[0])]) in headers:
         lines = lines[1:]
     rows: list[list[str]] = []
@@ -176,6 +193,20 @@ def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTab
         return None
     return FoundTable(after.x0, after.top, after.x1, after.bottom, rows, cells_to_markdown(rows),
                       ruled=after.ruled, header_rows=0)
+
+
+def _print_titles(titles: tuple[str, ...], lines: list[str], seen: list[tuple[str, ...]]) -> int | None:
+    """How many of ``lines`` (a part's, top down) end the header rows of a table of ``seen``
+    that ``titles`` (the lines above the part) begin: a spreadsheet's print titles, its first
+    table's header repeated at the top of every page, over another table's rows.  0 when
+    there are no titles and no such rows, None when the titles are no such header's."""
+    best: int | None = None if titles else 0
+    for header in seen:
+        rest = header[len(titles):]
+        if header[:len(titles)] == titles and (rest or titles) and tuple(lines[:len(rest)]) == rest \
+                and (best is None or len(rest) > best):
+            best = len(rest)
+    return best
 
 
 def continuation_note(text: str) -> bool:

@@ -32,13 +32,14 @@ def rows(count: int, first: str = "Region", columns: int = 4) -> list[list[str]]
                        for i in range(count)]
 
 
-def table(cells: list[list[str]], ruled: bool, repeat: bool) -> Table:
+def table(cells: list[list[str]], ruled: bool, repeat: bool, widths: list[float] | None = None) -> Table:
     style: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
                                     ("FONTNAME", (0, 1), (-1, -1), "Helvetica"),
                                     ("ALIGN", (1, 0), (-1, -1), "RIGHT")]
     if ruled:
         style.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
-    return Table(cells, style=TableStyle(style), hAlign="LEFT", repeatRows=1 if repeat else 0)
+    return Table(cells, colWidths=widths, style=TableStyle(style), hAlign="LEFT",
+                 repeatRows=1 if repeat else 0)
 
 
 def running(canvas: Any, document: Any) -> None:
@@ -240,3 +241,47 @@ def test_one_or_two_ledger_rows_run_over_are_fitted_to_its_body_columns() -> Non
         assert layer.pages[1].markdown.startswith("The figures"), extra  # (the rows left page 2's text)
         found = tables_of(layer)
         assert len(found) == 1 and cell_rows(found[0]) == cells, extra
+
+
+def print_titles_report(label: str | None) -> tuple[list[list[str]], list[list[str]], PdfText]:
+    """A spreadsheet's print titles: its first table's header row (under a one-line ``label``
+    set right over the table, if any) repeated at the top of every page, here over the rows
+    of its second table, which goes on from page 1.  The two tables and the document."""
+    first = rows(6)
+    widths = [120.0, 80.0, 80.0, 80.0]
+
+    def titles(canvas: Any, document: Any) -> None:
+        running(canvas, document)
+        if label:
+            canvas.setFont("Helvetica", 10)
+            canvas.drawString(56, A4[1] - 70, label)
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(56 + 6, A4[1] - 84, first[0][0])
+        for index, text in enumerate(first[0][1:], 1):
+            canvas.drawRightString(56 + sum(widths[:index + 1]) - 6, A4[1] - 84, text)
+
+    cells = ledger(60)
+    buffer = io.BytesIO()
+    story: list[Flowable] = [Paragraph(TEXT, BODY)]
+    if label:
+        story.append(Paragraph(label, ParagraphStyle("label", fontName="Helvetica", fontSize=10, leading=12)))
+    story += [table(first, ruled=False, repeat=False, widths=widths), Paragraph(TEXT, BODY),
+              ledger_table(cells), Paragraph(TEXT, BODY)]
+    SimpleDocTemplate(buffer, pagesize=A4, leftMargin=56, rightMargin=56, topMargin=92, bottomMargin=56,
+                      invariant=1).build(story, onFirstPage=running, onLaterPages=titles)
+    return first, cells, read_text_layer(buffer.getvalue())
+
+
+def test_print_titles_over_another_tables_rows_are_dropped_and_the_rows_joined() -> None:
+    first, cells, layer = print_titles_report(None)
+    assert [cell_rows(t) for t in tables_of(layer)] == [first, cells]
+    assert "Region" not in layer.pages[1].markdown  # (the titles, dropped as a repeated header is)
+
+
+def test_print_titles_with_a_line_over_the_header_are_running_lines() -> None:
+    # The line over the first table's header, a paragraph of its own on page 1, is repeated
+    # too: over the second table's rows it is a running line, not the page's text.
+    first, cells, layer = print_titles_report("Per cent")
+    assert [cell_rows(t) for t in tables_of(layer)] == [first, cells]
+    assert "Per cent" in layer.pages[0].markdown and "Per cent" not in layer.pages[1].markdown
+    assert "Per cent" in [b["text"] for b in layer.pages[1].blocks if b["kind"] == "header"]
