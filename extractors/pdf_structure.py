@@ -278,22 +278,33 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
     first part's draft takes the joined table, each later part's draft becomes its page's
     ``table_continued`` block, and the pages' table lists follow."""
     edges = []
+    earlier: set[str] = set()  # the header rows of the tables on the pages so far
+    printed: dict[int, list[Draft]] = {}  # each page's lines over its first table set aside as titles
     for layout in layouts:
         body = drafts[layout.number]
+        headers = _header_rows(body, tables[layout.number])
         if not body:
-            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None))
+            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None, headers=headers))
             continue
         # (Notes that the table goes on may stand between its parts.)
         tabled = [d for d in body if d.table is not None or not continuation_note(d.text)] or body
+        # Lines over the first table that repeat an earlier table's header rows: maybe print
+        # titles, which the stitch may drop (pdf_table_stitch._print_titles).
+        titles = printed[layout.number] = []
+        while len(tabled) > 1 and tabled[0].table is None and _row_text(tabled[0].text) in earlier:
+            titles.append(tabled.pop(0))
         first = tabled[0].table
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
-                              first, tabled[-1].table, layout.words, id(first) in adopted))
+                              first, tabled[-1].table, layout.words, id(first) in adopted,
+                              tuple(d.text for d in titles) if first is not None else (), headers))
+        earlier |= {_row_text(row) for header in headers for row in header}
     sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
     for stitch in stitch_tables(edges):
         first_page, first = stitch.parts[0]
         parts = [TablePart(page, (part.x0, part.top, part.x1, part.bottom), offsets, sizes[page])
                  for (page, part), offsets in zip(stitch.parts, stitch.part_offsets(), strict=True)]
-        for page, part in stitch.parts:
+        for index, (page, _) in enumerate(stitch.parts):
+            part = stitch.found_part(index)
             draft = next(d for d in drafts[page] if d.table is part)
             if part is first:
                 draft.table, draft.parts = stitch.table, parts
@@ -301,6 +312,28 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
             else:
                 draft.kind, draft.continues = "table_continued", first_page
                 tables[page] = [t for t in tables[page] if t is not part]
+                for title in printed.get(page, []):  # print titles the stitch dropped: running lines
+                    title.kind = "print_title"
+
+
+def _header_rows(body: list[Draft], tables: list[FoundTable]) -> tuple[tuple[str, ...], ...]:
+    """Each table's header rows, and for a table with a one-line paragraph set right over it
+    (a group heading over the column headings the finder left out) the same rows under that
+    line: the rows a spreadsheet's print titles repeat."""
+    headers = []
+    for table in tables:
+        rows = tuple(" ".join(row) for row in table.cells[:max(1, table.header_rows)])
+        headers.append(rows)
+        at = next((i for i, d in enumerate(body) if d.table is table), 0)
+        above = body[at - 1] if at else None
+        if above is not None and above.table is None and above.kind == "paragraph" and len(above.lines) == 1 \
+                and table.top - above.box[3] <= above.lines[0].height:
+            headers.append((above.text, *rows))
+    return tuple(headers)
+
+
+def _row_text(text: str) -> str:
+    return " ".join(text.split()).lower()
 
 
 def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable]:
@@ -880,6 +913,8 @@ def _join_lines(lines: list[Line]) -> str:
 
 
 def _render(draft: Draft, style: Style) -> Block:
+    if draft.kind == "print_title":  # (a table's header rows repeated over another's rows)
+        return Block("header", _join_lines(draft.lines), draft.page, draft.box)
     if draft.kind == "table_continued":
         return Block("table_continued", "", draft.page, draft.box, continues=draft.continues)
     if draft.table is not None:

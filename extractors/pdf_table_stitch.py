@@ -16,6 +16,10 @@ one table when they have
   as a data row (figures where the first table's body has figures; not a bold line over
   regular rows): a different header row starts a different table.
 
+When the next page's part fails that (read alone, without the header that confirmed a narrow
+gutter, it has another column count), its lines are read again in the first table's columns
+(:mod:`extractors.pdf_table_columns`): if every line fits them, those are the part's rows.
+
 A heading, a paragraph or a caption between the two tables keeps them apart (neither is then
 the last or the first thing of its page's body), except a short note that the table goes on
 ("Table 3 (continued)", "continued on next page"), which stays as text where it is.  Chains
@@ -30,6 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from extractors.pdf_table_columns import baseline_rows, body_columns, fit_row, words_inside, wrapped_column
 from extractors.pdf_tables import NUMERIC, FoundTable
 from extractors.pdf_words import Word
 from extractors.tables import cells_to_markdown
@@ -66,6 +71,10 @@ class BodyEdge:
     words: list[Word] = field(default_factory=list)  # the page's words
     # ``first`` was made by :func:`leading_rows` from the previous page's table's columns.
     adopted: bool = False
+    # The texts of the lines above ``first`` that repeat header rows of a table on an earlier
+    # page (print titles, maybe), and each of this page's tables' header rows.
+    titles: tuple[str, ...] = ()
+    headers: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass
@@ -77,6 +86,13 @@ class Stitch:
     parts: list[tuple[int, FoundTable]]
     rows: list[int]  # rows of ``table.cells`` each part contributes (the first: with the header)
     table: FoundTable
+    # The page finder's table of each part, where it differs from the part (a part read again
+    # in the first table's columns): the table its page's blocks hold.
+    found: dict[int, FoundTable] = field(default_factory=dict)
+
+    def found_part(self, index: int) -> FoundTable:
+        """The page finder's table of part ``index`` (the one its page's blocks hold)."""
+        return self.found.get(index, self.parts[index][1])
 
     @property
     def pages(self) -> list[int]:
@@ -107,7 +123,9 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
     by_page = {edge.page: edge for edge in edges}
     stitches: list[Stitch] = []
     open_stitch: Stitch | None = None
+    seen: list[tuple[str, ...]] = []  # the header rows of the tables so far
     for edge in edges:
+        seen += [tuple(_key([row])[0] for row in header) for header in edge.headers]
         after = by_page.get(edge.page + 1)
         before = edge.last
         if before is None or after is None or after.first is None or \
@@ -118,15 +136,77 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
         if not _at_foot(before, lowest) or not _at_head(after.first, highest):
             open_stitch = None
             continue
-        drop = 0 if after.adopted else _continuation(before, after.first, edge.words, after.words)
+        found = after.first
+        # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
+        drop = None if after.titles else 0 if after.adopted else \
+            _continuation(before, found, edge.words, after.words)
         if drop is None:
-            open_stitch = None
-            continue
+            reread = _in_columns_of(before, edge.words, found, after.words, after.titles, seen)
+            if reread is None:
+                open_stitch = None
+                continue
+            after.first, drop = reread, 0
+            if after.last is found:  # (the part goes on, in these columns, onto the next page)
+                after.last = reread
         if open_stitch is None:
             open_stitch = Stitch([(edge.page, before)], [len(before.cells)], before)
             stitches.append(open_stitch)
+        if after.first is not found:
+            open_stitch.found[len(open_stitch.parts)] = found
         _extend(open_stitch, after.page, after.first, drop)
     return stitches
+
+
+def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTable,
+                   after_words: list[Word], titles: tuple[str, ...] = (),
+                   seen: list[tuple[str, ...]] | None = None) -> FoundTable | None:
+    """``after`` read again in ``before``'s body columns (a repeated header line dropped, a
+    line filling one text column alone the rest of the cell above), or None unless every line
+    of it fits them; ``before`` needs a column of figures or dates, the kind a header's words
+    cannot pass for.  Print titles go first: the header rows of a table of ``seen`` (the
+    header rows of the tables so far) repeated at the top of the page, the ``titles`` above
+    ``after`` and lines of it; ``titles`` that are not such a table's first rows keep the
+    parts apart."""
+    columns = body_columns(before, before_words)
+    if columns is None or all(column.kind == "text" for column in columns):
+        return None
+    headers = {_key([" ".join(row)]) for row in before.cells[:max(1, before.header_rows)]}
+    lines = baseline_rows(words_inside(after_words, after))
+    repeated = _print_titles(tuple(_key([text])[0] for text in titles),
+                             [_key([" ".join(w.text for w in line)])[0] for line in lines], seen or [])
+    if repeated is None:
+        return None
+    lines = lines[repeated:]
+    while lines and _key([" ".join(w.text for w in lines[0])]) in headers:
+        lines = lines[1:]
+    rows: list[list[str]] = []
+    for line in lines:
+        cells = fit_row(line, columns)
+        column = wrapped_column(line, columns) if cells is None and rows else None
+        if cells is not None:
+            rows.append(cells)
+        elif column is not None and rows[-1][column]:
+            rows[-1][column] += " " + " ".join(w.text for w in line)
+        else:
+            return None
+    if not rows or _header_like(rows[0], before, [], []):
+        return None
+    return FoundTable(after.x0, after.top, after.x1, after.bottom, rows, cells_to_markdown(rows),
+                      ruled=after.ruled, header_rows=0)
+
+
+def _print_titles(titles: tuple[str, ...], lines: list[str], seen: list[tuple[str, ...]]) -> int | None:
+    """How many of ``lines`` (a part's, top down) end the header rows of a table of ``seen``
+    that ``titles`` (the lines above the part) begin: a spreadsheet's print titles, its first
+    table's header repeated at the top of every page, over another table's rows.  0 when
+    there are no titles and no such rows, None when the titles are no such header's."""
+    best: int | None = None if titles else 0
+    for header in seen:
+        rest = header[len(titles):]
+        if header[:len(titles)] == titles and (rest or titles) and tuple(lines[:len(rest)]) == rest \
+                and (best is None or len(rest) > best):
+            best = len(rest)
+    return best
 
 
 def continuation_note(text: str) -> bool:
@@ -173,7 +253,8 @@ def _continuation(before: FoundTable, after: FoundTable, before_words: list[Word
         drop += 1
     if drop:
         return drop
-    if _header_like(after.cells[0], before, _inside(after_words, after), _inside(before_words, before)):
+    if _header_like(after.cells[0], before, words_inside(after_words, after),
+                    words_inside(before_words, before)):
         return None  # another header: another table
     return 0
 
@@ -199,14 +280,6 @@ def _figure(text: str) -> bool:
     return bool(text.strip()) and bool(NUMERIC.match(_SPACE.sub(" ", text.strip())))
 
 
-def _inside(words: list[Word], table: FoundTable) -> list[Word]:
-    def holds(word: Word) -> bool:
-        x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
-        return table.x0 - 1 <= x <= table.x1 + 1 and table.top - 1 <= y <= table.bottom + 1
-
-    return [word for word in words if holds(word)]
-
-
 def _top_line(words: list[Word]) -> list[Word]:
     if not words:
         return []
@@ -220,7 +293,7 @@ def _columns_agree(before: FoundTable, after: FoundTable, before_words: list[Wor
     """Whether the two tables' columns stand at the same places: their whitespace strips
     between columns (over the rows below the top line, which may be a header whose wide cells
     cross them) overlap pairwise, or their edges match."""
-    gaps = [_column_gaps(_below_top(_inside(words, table)))
+    gaps = [_column_gaps(_below_top(words_inside(words, table)))
             for table, words in ((before, before_words), (after, after_words))]
     if len(gaps[0]) == len(gaps[1]) and gaps[0]:
         return all(max(a0, b0) < min(a1, b1) for (a0, a1), (b0, b1) in zip(gaps[0], gaps[1], strict=True))
@@ -265,10 +338,17 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
     """The first rows of the next page's body (``rows``: its words by baseline, top down)
     that go on ``before`` but that the page finder left as lines, one or two rows being too
     few for a table: each row's words stand inside ``before``'s columns (none crosses a
-    whitespace strip between them), fill two columns or more, hold figures where its body
-    does, and follow the row above at a row's pitch.  None when not even the first row does."""
-    gaps = _column_gaps(_below_top(_inside(before_words, before)))
-    if len(gaps) + 1 != _width(before) or not rows:
+    whitespace strip between them, or, where a gutter is too narrow for a strip, each fits
+    its body's columns: :func:`extractors.pdf_table_columns.fit_row`), fill two columns or
+    more, hold figures where its body does, and follow the row above at a row's pitch.  None
+    when not even the first row does."""
+    gaps = _column_gaps(_below_top(words_inside(before_words, before)))
+    columns = None
+    if len(gaps) + 1 != _width(before):  # (a narrow gutter): the columns its body rows keep
+        columns = body_columns(before, before_words)
+        if columns is None or all(column.kind == "text" for column in columns):
+            return None
+    if not rows:
         return None
     pitch = _pitch(before)
     taken: list[list[str]] = []
@@ -284,7 +364,7 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
             # go, its cells are the table's already.
             kept.append(row)
             continue
-        cells = _fitted(row, gaps, before)
+        cells = _fitted(row, gaps, before) if columns is None else fit_row(row, columns)
         if cells is None or _header_like(cells, before, [], []):
             break
         taken.append(cells)

@@ -17,6 +17,8 @@ Classes (each maker's docstring says what its documents hold):
 - ``page_crossing_table``: a long table that starts mid-page and runs on over the next
   page(s), its header repeated on each page or not; in some seeds a decoy: a table that
   fills a page and a different table at the top of the next one.
+- ``ledger_continued``: a long ledger over pages without its header repeated, its dates and
+  references a narrow gutter apart that only the header shows; in some seeds a decoy ledger.
 - ``two_level_header``, ``three_level_header``: borderless tables whose header has groups
   (years, a measure) centred over the sub-columns below them.
 - ``spaced_cells``: borderless cells holding spaces ("New South Wales", "11 111111111",
@@ -473,15 +475,8 @@ def page_crossing_table(seed: int) -> GeneratedReport:
     half the seeds a decoy follows on a fresh page: a table that fills the page, then at the
     top of the next page a different table (another first column and periods, sometimes
     another column count), with a heading between them in some seeds: two tables."""
-    from reportlab.platypus import BaseDocTemplate, PageBreak
-
-    from tests.pdf_reports import _pick_look, _running_canvas, _templates, _Writer
-
-    rng = random.Random(seed)
-    look = _pick_look(rng)
-    title = f"{title_words(rng, 2)} Report {2019 + rng.randrange(8)}"
-    report = GeneratedReport(seed=seed, pdf=b"", title=title, header=title)
-    writer = _Writer(rng, look, report)
+    writer, title = _report_writer(seed, "Report")
+    rng, look, report = writer.rng, writer.look, writer.report
     writer.heading(1)
     for _ in range(rng.randint(1, 3)):
         writer.paragraph()
@@ -501,14 +496,43 @@ def page_crossing_table(seed: int) -> GeneratedReport:
         columns = rng.randint(3, 5)
         filling = _page_filling_rows(rng, columns, ruled, look, room, "Region")
         other = long_table(rng, columns + rng.choice((0, 0, 1)), rng.randint(5, 9), "District")
-        writer.story.append(PageBreak())
-        for decoy in (filling, other):
-            if decoy is other and rng.random() < 0.5:
-                writer.heading(2)
-            report.tables.append(TruthTable(decoy, ruled))
-            report.expected_blocks.append(markdown_table(decoy))
-            writer.story.append(_long_table_flowable(decoy, ruled, False, look))
-        writer.paragraph((2, 3))
+        _decoys(writer, [(filling, _long_table_flowable(filling, ruled, False, look)),
+                         (other, _long_table_flowable(other, ruled, False, look))], ruled)
+    return _built(writer, title)
+
+
+def _report_writer(seed: int, noun: str) -> tuple[Any, str]:
+    """A report's writer (tests/pdf_reports.py's look drawn from ``seed``) and its title."""
+    from tests.pdf_reports import _pick_look, _Writer
+
+    rng = random.Random(seed)
+    look = _pick_look(rng)
+    title = f"{title_words(rng, 2)} {noun} {2019 + rng.randrange(8)}"
+    return _Writer(rng, look, GeneratedReport(seed=seed, pdf=b"", title=title, header=title)), title
+
+
+def _decoys(writer: Any, tables: list[tuple[list[list[str]], Table]], ruled: bool) -> None:
+    """A page break, then the two decoy tables (their cells and flowables), a heading between
+    them in some seeds, and paragraphs after."""
+    from reportlab.platypus import PageBreak
+
+    writer.story.append(PageBreak())
+    for index, (cells, flowable) in enumerate(tables):
+        if index and writer.rng.random() < 0.5:
+            writer.heading(2)
+        writer.report.tables.append(TruthTable(cells, ruled))
+        writer.report.expected_blocks.append(markdown_table(cells))
+        writer.story.append(flowable)
+    writer.paragraph((2, 3))
+
+
+def _built(writer: Any, title: str) -> GeneratedReport:
+    """The report of ``writer``'s story, typeset on one page template with its running lines."""
+    from reportlab.platypus import BaseDocTemplate
+
+    from tests.pdf_reports import _running_canvas, _templates
+
+    look, report = writer.look, writer.report
     buffer = io.BytesIO()
     document = BaseDocTemplate(buffer, pagesize=look.pagesize, title=title, author="pagemill tests",
                                invariant=1, pageTemplates=_templates(look)[:1])
@@ -518,6 +542,73 @@ def page_crossing_table(seed: int) -> GeneratedReport:
     report.footers = [f"Page {n} of {report.page_count}" if look.footer_of_total else str(n)
                       for n in range(1, report.page_count + 1)]
     return report
+
+
+def ledger_rows(rng: random.Random, rows: int, first: str = "Item", paid: bool = True) -> list[list[str]]:
+    """A ledger's header and `rows` rows: a label, a date, a reference, an amount (a share
+    paid)."""
+    names = rng.sample(_LABELS, len(_LABELS))
+    header = [first, "Date", "Reference", "Amount"] + (["Paid"] if paid else [])
+    cells = [header]
+    for index in range(rows):
+        date = f"{rng.randint(1, 28):02d}/{rng.randint(1, 12):02d}/2023"
+        row = [f"{names[index % len(names)]} {index // len(names) + 1}", date,
+               f"INV-{rng.randint(10000, 99999)}", f"£{rng.randint(1000, 1999999):,}"]
+        if paid:
+            row.append(f"{rng.uniform(-20, 60):.1f}%")
+        cells.append(row)
+    return cells
+
+
+def _ledger_flowable(cells: list[list[str]], gutter: float, look: Any, rule: bool) -> Table:
+    """A ledger as a spreadsheet prints one: header labels left-aligned, dates right-aligned
+    against references left-aligned `gutter` points away, amounts right-aligned, no header
+    repeated on the next page; a rule under the header or none."""
+    commands: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, 0), look.bold_font),
+        ("FONTNAME", (0, 1), (-1, -1), look.body_font),
+        ("FONTSIZE", (0, 0), (-1, -1), look.body_size - 0.5),
+        ("ALIGN", (1, 1), (1, -1), "RIGHT"),
+        ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+        ("RIGHTPADDING", (1, 0), (1, -1), gutter / 2),
+        ("LEFTPADDING", (2, 0), (2, -1), gutter / 2),
+    ]
+    if rule:
+        commands.append(("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black))
+    return Table(cells, style=TableStyle(commands), hAlign="LEFT", repeatRows=0)
+
+
+@case("ledger_continued")
+def ledger_continued(seed: int) -> GeneratedReport:
+    """A report (platypus, running header and page footer) where a long ledger of 40-90 rows
+    starts mid-page and runs on over the next page or two without its header: right-aligned
+    dates against left-aligned references 3-4 pt apart, a gutter only the header's labels
+    show (on the next page nothing confirms it).  The truth is one table.  In about half the
+    seeds a decoy follows on a fresh page: a ledger that fills the page, then at the top of
+    the next page a different ledger (another first column, its own header, with or without
+    the share paid), a heading between them in some seeds: two tables."""
+    writer, title = _report_writer(seed, "Accounts")
+    rng, look, report = writer.rng, writer.look, writer.report
+    writer.heading(1)
+    writer.paragraph((1, 3))
+    gutter, rule = rng.uniform(3.0, 4.0), rng.random() < 0.5
+    cells = ledger_rows(rng, rng.randint(40, 90), paid=rng.random() < 0.7)
+    report.tables.append(TruthTable(cells, False))
+    report.expected_blocks.append(markdown_table(cells))
+    writer.story.append(_ledger_flowable(cells, gutter, look, rule))
+    writer.paragraph((2, 4))
+    if rng.random() < 0.5:
+        width, height = look.pagesize
+        room = (width - 2 * 56.0 - 12, height - 64.0 - 56.0 - 12)  # the frame less its padding
+        count = 4
+        while _ledger_flowable(ledger_rows(random.Random(0), count + 1), gutter, look,
+                               rule).wrap(*room)[1] <= room[1]:
+            count += 1
+        filling = ledger_rows(rng, count)
+        other = ledger_rows(rng, rng.randint(5, 9), "Supplier", paid=rng.random() < 0.5)
+        _decoys(writer, [(filling, _ledger_flowable(filling, gutter, look, rule)),
+                         (other, _ledger_flowable(other, gutter, look, rule))], False)
+    return _built(writer, title)
 
 
 # ---------------------------------------------------------------- harder borderless tables

@@ -46,6 +46,13 @@ def test_tables_continued_on_the_next_page_are_one_table() -> None:
     assert scores["table_rows_exact"] == 1.0
 
 
+def test_a_ledger_continued_without_its_header_is_one_table() -> None:
+    # The gutter between its dates and references only the first page's header shows.
+    scores = measure_cases(["ledger_continued"], 4, 1)["ledger_continued"]
+    assert scores["table_f1"] == 1.0
+    assert scores["tables_found"] == 1.0 and scores["table_rows_exact"] == 1.0
+
+
 def test_harder_borderless_tables_are_read_cell_for_cell() -> None:
     # Multi-level headers, cells with spaces and dense listings (tests/test_pdf_tables_unruled.py
     # tests each rule on its own).

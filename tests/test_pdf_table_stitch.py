@@ -32,13 +32,14 @@ def rows(count: int, first: str = "Region", columns: int = 4) -> list[list[str]]
                        for i in range(count)]
 
 
-def table(cells: list[list[str]], ruled: bool, repeat: bool) -> Table:
+def table(cells: list[list[str]], ruled: bool, repeat: bool, widths: list[float] | None = None) -> Table:
     style: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
                                     ("FONTNAME", (0, 1), (-1, -1), "Helvetica"),
                                     ("ALIGN", (1, 0), (-1, -1), "RIGHT")]
     if ruled:
         style.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
-    return Table(cells, style=TableStyle(style), hAlign="LEFT", repeatRows=1 if repeat else 0)
+    return Table(cells, colWidths=widths, style=TableStyle(style), hAlign="LEFT",
+                 repeatRows=1 if repeat else 0)
 
 
 def running(canvas: Any, document: Any) -> None:
@@ -186,3 +187,101 @@ def test_a_continued_note_between_the_parts_does_not_part_them() -> None:
     assert "Table 1 (continued)" in layer.pages[1].markdown
     found = tables_of(layer)
     assert len(found) == 1 and cell_rows(found[0]) == cells
+
+
+def ledger(count: int) -> list[list[str]]:
+    """A ledger: right-aligned dates against left-aligned references, a gutter of 3 pt (the
+    header's labels left-aligned, as a spreadsheet's are)."""
+    return [["Item", "Date", "Reference", "Amount", "Paid"]] + [
+        [f"{PLACES[i % 8]} {i // 8 + 1}", f"{i % 28 + 1:02d}/{i % 12 + 1:02d}/2023", f"INV-{10000 + i * 379}",
+         f"£{(i * 7919) % 900000 + 1000:,}", f"{(i * 37) % 60 - 10:.1f}%"] for i in range(count)]
+
+
+def ledger_table(cells: list[list[str]]) -> Table:
+    style: list[tuple[Any, ...]] = [("FONTNAME", (0, 0), (-1, -1), "Helvetica"),
+                                    ("ALIGN", (1, 1), (1, -1), "RIGHT"), ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+                                    ("RIGHTPADDING", (1, 0), (1, -1), 1.5),
+                                    ("LEFTPADDING", (2, 0), (2, -1), 1.5)]
+    return Table(cells, style=TableStyle(style), hAlign="LEFT", repeatRows=0)
+
+
+def test_a_continuation_without_header_is_read_in_the_first_parts_columns() -> None:
+    # On the next page nothing confirms the narrow gutter between the dates and the
+    # references: read alone, the part has four columns; read in the first part's, five.
+    cells = ledger(90)
+    layer = pdf([Paragraph(TEXT, BODY), ledger_table(cells), Paragraph(TEXT, BODY)])
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == cells
+
+
+def test_a_different_ledger_at_the_top_of_the_next_page_is_not_read_in_the_first_ones_columns() -> None:
+    # Columns that fit the first table's are not enough: the second's header row holds words
+    # where the first's body has figures and dates.
+    filling = ledger(10)
+    while ledger_table(ledger(len(filling))).wrap(A4[0] - 124, A4[1] - 132)[1] <= A4[1] - 132:
+        filling = ledger(len(filling) + 1)
+    filling = ledger(len(filling) - 1)
+    other = [["Supplier", "Date", "Reference", "Amount", "Paid"], *ledger(8)[1:]]
+    layer = pdf([ledger_table(filling), ledger_table(other), Paragraph(TEXT, BODY)])
+    assert layer.pages[1].markdown.startswith("| Supplier |"), "the second table must open page 2"
+    found = tables_of(layer)
+    assert [cell_rows(t)[0][0] for t in found] == ["Item", "Supplier"]
+
+
+def test_one_or_two_ledger_rows_run_over_are_fitted_to_its_body_columns() -> None:
+    # Too narrow a gutter for a whitespace strip between the dates and the references: the
+    # rows are fitted to the columns the body's cells keep.
+    count = 10
+    while ledger_table(ledger(count)).wrap(A4[0] - 124, A4[1] - 132)[1] <= A4[1] - 132:
+        count += 1
+    for extra in (1, 2):
+        cells = ledger(count - 2 + extra)
+        layer = pdf([ledger_table(cells), Paragraph(TEXT, BODY)])
+        assert layer.pages[1].markdown.startswith("The figures"), extra  # (the rows left page 2's text)
+        found = tables_of(layer)
+        assert len(found) == 1 and cell_rows(found[0]) == cells, extra
+
+
+def print_titles_report(label: str | None) -> tuple[list[list[str]], list[list[str]], PdfText]:
+    """A spreadsheet's print titles: its first table's header row (under a one-line ``label``
+    set right over the table, if any) repeated at the top of every page, here over the rows
+    of its second table, which goes on from page 1.  The two tables and the document."""
+    first = rows(6)
+    widths = [120.0, 80.0, 80.0, 80.0]
+
+    def titles(canvas: Any, document: Any) -> None:
+        running(canvas, document)
+        if label:
+            canvas.setFont("Helvetica", 10)
+            canvas.drawString(56, A4[1] - 70, label)
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(56 + 6, A4[1] - 84, first[0][0])
+        for index, text in enumerate(first[0][1:], 1):
+            canvas.drawRightString(56 + sum(widths[:index + 1]) - 6, A4[1] - 84, text)
+
+    cells = ledger(60)
+    buffer = io.BytesIO()
+    story: list[Flowable] = [Paragraph(TEXT, BODY)]
+    if label:
+        story.append(Paragraph(label, ParagraphStyle("label", fontName="Helvetica", fontSize=10, leading=12)))
+    story += [table(first, ruled=False, repeat=False, widths=widths), Paragraph(TEXT, BODY),
+              ledger_table(cells), Paragraph(TEXT, BODY)]
+    SimpleDocTemplate(buffer, pagesize=A4, leftMargin=56, rightMargin=56, topMargin=92, bottomMargin=56,
+                      invariant=1).build(story, onFirstPage=running, onLaterPages=titles)
+    return first, cells, read_text_layer(buffer.getvalue())
+
+
+def test_print_titles_over_another_tables_rows_are_dropped_and_the_rows_joined() -> None:
+    first, cells, layer = print_titles_report(None)
+    assert [cell_rows(t) for t in tables_of(layer)] == [first, cells]
+    assert "Region" not in layer.pages[1].markdown  # (the titles, dropped as a repeated header is)
+
+
+def test_print_titles_with_a_line_over_the_header_are_running_lines() -> None:
+    # The line over the first table's header, a paragraph of its own on page 1, is repeated
+    # too: over the second table's rows it is a running line, not the page's text.
+    first, cells, layer = print_titles_report("Per cent")
+    assert [cell_rows(t) for t in tables_of(layer)] == [first, cells]
+    assert "Per cent" in layer.pages[0].markdown and "Per cent" not in layer.pages[1].markdown
+    assert "Per cent" in [b["text"] for b in layer.pages[1].blocks if b["kind"] == "header"]
