@@ -175,6 +175,8 @@ def _calibrate(pages: dict[int, list[Draft]], confirmed: list[tuple[Draft, int]]
         if level:
             levels.setdefault(_style_key(draft), Counter())[level] += 1
     heading_styles = {key: counts.most_common(1)[0][0] for key, counts in levels.items()}
+    if listed is not None:
+        _drop_styles_listed_in_part(pages, levels, heading_styles, decided, listed)
     largest = max((size for size, _, _ in heading_styles), default=0.0)
     deepest = max(heading_styles.values(), default=0)
     least = min((_prominence(key) for key, level in heading_styles.items() if level == deepest),
@@ -203,6 +205,23 @@ def _calibrate(pages: dict[int, list[Draft]], confirmed: list[tuple[Draft, int]]
                 draft.kind, draft.level, draft.number_depth = "heading", heading_styles[key], 0
     if titles:
         _put_titles_first(pages, titles)
+
+
+def _drop_styles_listed_in_part(pages: dict[int, list[Draft]],
+                                levels: dict[tuple[float, bool, str], Counter[int]],
+                                heading_styles: dict[tuple[float, bool, str], int], decided: set[int],
+                                listed: Callable[[Draft], bool]) -> None:
+    """A style the contents list fewer than half of the headings of is no heading style of
+    theirs: a contents that names a style's headings names them all, so a box's or a panel's
+    title it lists ("Hormone receptor, HER2 and gene tests", set like the dozens of unlisted
+    sub-sections "Blood tests", "Bone scan") says nothing of that style.  The listed blocks stay
+    headings; the others in the style are judged as set below the contents' depth."""
+    unlisted: Counter[tuple[float, bool, str]] = Counter(
+        _style_key(draft) for page in pages.values() for draft in page
+        if draft.kind == "heading" and id(draft) not in decided and listed(draft))
+    for key, counts in levels.items():
+        if unlisted[key] > sum(counts.values()):
+            del heading_styles[key]
 
 
 def _put_titles_first(pages: dict[int, list[Draft]], titles: list[Draft]) -> None:

@@ -166,17 +166,22 @@ def _evidence_pdf(spacing: float = 18, split_after: int | None = None) -> bytes:
             lines += [("Points raised by residents", "Helvetica-Bold", 12.5),  # Heading 2's style
                       ("What the survey found in brief", "Helvetica-Bold", 14),  # between H1 and H2
                       ("Method notes", "Helvetica-Bold", 10)]  # below every listed style
-        y = HEIGHT - 90
-        for heading, font, size in lines:
-            pdf.setFont(font, size)
-            pdf.drawString(72, y, heading)
-            pdf.setFont("Helvetica", 10)
-            for row in range(3):
-                pdf.drawString(72, y - 30 - 13 * row, BODY[:88] if row % 2 == 0 else BODY[88:])
-            y -= 100
-        pdf.showPage()
+        _section_page(pdf, lines)
     pdf.save()
     return buffer.getvalue()
+
+
+def _section_page(pdf: canvas.Canvas, lines: list[tuple[str, str, float]]) -> None:
+    """A page of headings (text, font, size), each over three lines of body text."""
+    y = HEIGHT - 90
+    for heading, font, size in lines:
+        pdf.setFont(font, size)
+        pdf.drawString(72, y, heading)
+        pdf.setFont("Helvetica", 10)
+        for row in range(3):
+            pdf.drawString(72, y - 30 - 13 * row, BODY[:88] if row % 2 == 0 else BODY[88:])
+        y -= 100
+    pdf.showPage()
 
 
 def test_contents_entries_decide_headings_and_unlisted_look_alikes_are_text():
@@ -276,3 +281,43 @@ def test_large_heading_wrapped_over_lines_is_one_heading(hard_office_pdfs, seed)
     markdown = extract(pdf, filename=f"{document.name}.pdf", options=OPTIONS).markdown
     first = next(h for h in document.headings if h.text.startswith("1. "))
     assert (first.text, first.level) in _headings(markdown)
+
+
+def _panel_listed_pdf() -> bytes:
+    """A booklet's contents listing its sections (15 pt bold) and one panel's title (12 pt
+    bold, like its many unlisted sub-sections), then the pages: two sections with three 12 pt
+    sub-sections each, and the panel."""
+    sections = [("Diagnosis", ["Blood tests", "Chest x-ray", "Bone scan"]),
+                ("Treatment", ["Surgery options", "Radiotherapy sessions", "Side effects"])]
+    entries = [("Diagnosis", 2), ("Hormone receptor tests", 3), ("Treatment", 4)]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Contents")
+    for row, (text, page) in enumerate(entries):
+        y = HEIGHT - 125 - 18 * row
+        pdf.setFont("Helvetica", 11)
+        pdf.drawString(72, y, text)
+        start = 72 + pdf.stringWidth(text, "Helvetica", 11) + 6
+        pdf.drawString(start, y, "." * int((WIDTH - 92 - start) / pdf.stringWidth(".", "Helvetica", 11)))
+        pdf.drawRightString(WIDTH - 72, y, str(page))
+    pdf.showPage()
+    for number, (section, subsections) in enumerate(sections):
+        headings = [(section, "Helvetica-Bold", 15.0)] + [(t, "Helvetica-Bold", 12.0) for t in subsections]
+        _section_page(pdf, headings)
+        if number == 0:
+            _section_page(pdf, [("Hormone receptor tests", "Helvetica-Bold", 12)])
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_style_the_contents_list_once_among_many_unlisted_headings_is_not_theirs():
+    # The contents name one 12-point title (a panel's) and none of the six 12-point
+    # sub-sections: they stop above that style, whose headings stay, below the sections.
+    headings = _headings(extract(_panel_listed_pdf(), filename="panel.pdf", options=OPTIONS).markdown)
+    texts = [text for text, _ in headings]
+    for text in ("Blood tests", "Chest x-ray", "Bone scan", "Surgery options", "Radiotherapy sessions",
+                 "Side effects", "Diagnosis", "Treatment", "Hormone receptor tests"):
+        assert text in texts, f"{text!r} lost"
+    level = dict(headings)
+    assert level["Blood tests"] > level["Diagnosis"]
