@@ -1,27 +1,28 @@
-"""Which blocks of a PDF page are headings, and at which level: the heading rules of the
-structure stage (:mod:`extractors.pdf_structure`), which drafts the blocks and renders them.
+"""Which blocks of a PDF page are headings, and at which level: the heading rules of the structure
+stage (:mod:`extractors.pdf_structure`), which drafts the blocks and renders them.
 
 Headings are short blocks in a font clearly larger than the body's, or bold where the body is
 not, or numbered as sections ("2.1 Method"); levels by font size rank, and by numbering depth
-where headings are numbered ("Chapter 2" counts as "2."), the others then by the numbered
-ones' sizes.  Not headings, however set: bulleted items, "Key: value" lines ("Date: 12 May
-2024"), sentences (a full stop after more than eight words), lines ending in a comma or a
-semicolon (a clause, a statement of code), bold body-size lines of more than ten words; and,
-at the body's size, a line followed by a table, a list or a few short lines (a table's title,
-a label, a name in a signature block), or spaced like a paragraph in a document whose headings
-sit closer to their text than to the text above.  Whatever their type, not headings either
-(tuned on the heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4",
-"Chart 1.2"), note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates,
-pull quotes, key figures ("4.2 GW"), lines starting lower case; short lines set alike one
-after the other (empty form fields, "Signature" then "Date"); numbered items (their
-explanation hung under their text, or items numbered alike one under the other); a name over
-an address; a line over a bare figure (a chart's axis title); a line next to a letter's
-salutation (its subject, no "Re:" before it); an unnumbered line directly over a table, set in
-a style no unnumbered heading of text uses or naming a unit or a year (the table's title); on
-a cover page (the first page, no running text) all but the largest type, and above a first
-page's running text the smaller lines over short lines (a paper's authors over their
-affiliations).  A table of contents, when the document has one, then decides
-(:mod:`extractors.pdf_evidence`).
+where headings are numbered ("Chapter 2" counts as "2."), the others then by the numbered ones'
+sizes.  Not headings, however set: bulleted items, "Key: value" lines ("Date: 12 May 2024"),
+sentences (a full stop after more than eight words), lines ending in a comma or a semicolon (a
+clause, a statement of code), bold body-size lines of more than ten words; and, at the body's
+size, a line followed by a table, a list or a few short lines (a table's title, a label, a name
+in a signature block), or spaced like a paragraph in a document whose headings sit closer to
+their text than to the text above.  Whatever their type, not headings either (tuned on the
+heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4", "Chart 1.2"), note,
+letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quotes, key figures
+("4.2 GW"), lines starting lower case; short lines set alike one after the other (empty form
+fields, "Signature" then "Date"); numbered items (their explanation hung under their text at
+the list's size, or items numbered alike one under the other); on a page titled as a table of
+contents, lines opening with a page number ("44 Financial Performance"); a line of capitals
+whose words mostly hold figures (a document's code, "3HE 19220 AAAB"); a name over an address;
+a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
+subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
+unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover page
+(the first page, no running text) all but the largest type, and above a first page's running
+text the smaller lines over short lines (a paper's authors over their affiliations).  A table
+of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading.  Body size is the most common font size by
@@ -33,6 +34,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
 
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
@@ -103,6 +105,10 @@ _COVER_TEXT_WORDS = 15
 _TITLE_UNIT = re.compile(r"(\((?:[£$€][^)]{0,10}|%|per cent|thousands|millions|billions"
                          r"|\d{4}(?:[/–-]\d{2,4})?)\)"
                          r"|,\s*\d{4}(?:[/–-]\d{2,4})?(?:\s+to\s+\d{4})?)$", re.IGNORECASE)
+# A contents entry that puts its page number first ("14  We Care for an Inclusive Ecosystem").
+_PAGE_FIRST = re.compile(r"^\d{1,4}\s+(?=[^\W\d_])")
+# A contents page holds this many such lines at least.
+_PAGE_FIRST_ENTRIES = 3
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -166,9 +172,11 @@ def _set_apart(line: Line, text: str) -> bool:
         return sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
     # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
     # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
+    # (Nor a document's code, "3HE 19220 AAAB TQZZA 01": figures in most of its words.)
     capitals = sum(ch.isupper() for ch in text)
+    coded = sum(1 for word in words if any(ch.isdigit() for ch in word))
     return len(words) >= 2 and capitals >= 6 and not any(ch.islower() for ch in text) \
-        and not _CODE_MARKS.search(text)
+        and not _CODE_MARKS.search(text) and 2 * coded < len(words)
 
 
 def _titled(text: str) -> bool:
@@ -208,9 +216,10 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     follows it is not text it heads: a table (the table's title), a list (a label like
     "NOTES" before numbered notes), or short lines of a few words each (a name in a
     signature block, then a job title and a date)."""
+    _unhead_page_first_entries(drafts)
     _unhead_letter_subjects(drafts)
     _unhead_table_titles(drafts)
-    _unhead_numbered_items(drafts)
+    _unhead_numbered_items(drafts, style)
     _unhead_names_over_addresses(drafts)
     _unhead_over_figures(drafts)
     binding = _binding(drafts, style)
@@ -233,6 +242,24 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+
+
+def _unhead_page_first_entries(drafts: list[Draft]) -> None:
+    """On a page titled as a table of contents ("Table of Contents", :func:`contents_title`)
+    and holding three lines or more that open with a whole number, those lines are its
+    entries with their page numbers first ("2  Reliance at a Glance", "44  Financial
+    Performance"), not sections numbered 2 and 44: a report's designed contents page, which
+    the contents rules (page numbers last) do not read."""
+    pages: dict[int, list[Draft]] = {}
+    for draft in drafts:
+        pages.setdefault(draft.page, []).append(draft)
+    for page in pages.values():
+        entries = [d for d in page if d.kind in ("heading", "paragraph") and _PAGE_FIRST.match(d.text)]
+        if len(entries) < _PAGE_FIRST_ENTRIES or not any(contents_title(d.text) for d in page):
+            continue
+        for draft in entries:
+            if draft.kind == "heading":
+                draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 
 
 def _unhead_letter_subjects(drafts: list[Draft]) -> None:
@@ -314,12 +341,15 @@ def _number_form(draft: Draft) -> str:
     return re.sub(r"\d+|\b[a-zA-Z]\b|\b[ivxIVX]+\b", "N", number)
 
 
-def _unhead_numbered_items(drafts: list[Draft]) -> None:
+def _unhead_numbered_items(drafts: list[Draft], style: Style) -> None:
     """Numbered lines set like headings that are the items of a list: an item whose
     explanation hangs under its text (the next paragraph starts where the words after the
     number start, right of the number), and items one under the other with nothing between
     them, numbered alike ("1." then "2.") from the same left edge.  A numbered section's text
-    starts at the column's edge, and its next sibling comes after that text."""
+    starts at the column's edge, and its next sibling comes after that text; but a manual
+    may indent its text to its sections' titles ("6.4 Internal PXC" in 14 point, the number
+    in the margin): a line set larger than the body is no item for its hanging text, items
+    are set at their list's size."""
     texts = [d for d in drafts if d.kind != "contents"]
     items: set[int] = set()
     for index, draft in enumerate(texts):
@@ -332,7 +362,7 @@ def _unhead_numbered_items(drafts: list[Draft]) -> None:
         words = draft.lines[0].words
         title_x = words[1].x0 if len(words) > 1 else draft.box[2]
         if after.kind == "paragraph" and not after.label and abs(after.box[0] - title_x) <= 2.0 \
-                and title_x > draft.box[0] + 4:
+                and title_x > draft.box[0] + 4 and draft.size < style.body_size * HEADING_SCALE:
             items.add(id(draft))
         elif after.kind in ("heading", "list_item") and _number_form(after) == form \
                 and abs(after.box[0] - draft.box[0]) <= 2.0 and abs(after.size - draft.size) <= 0.5 \
