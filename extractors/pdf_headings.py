@@ -89,6 +89,8 @@ _HEADING_MAX_LINES = 3
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
+# Top to top, the lines of one wrapped heading are at most this many sizes apart.
+_LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
 _LINE_RUN = 3
 # Numbered headings decide the levels of the others from this many on.
@@ -208,6 +210,56 @@ def _key_value(text: str) -> bool:
         return False
     value = match.group("value")
     return any(ch.isdigit() for ch in value) or len(value.split()) <= 2
+
+
+def join_mixed_headings(drafts: list[Draft]) -> list[Draft]:
+    """A page's blocks with a heading wrapped onto a line of another weight or slant joined
+    into one: two headings of one size a line pitch apart, the first ending no sentence, the
+    second not numbered, in one typeface, where one of the two lines itself mixes the weights
+    or slants they differ in (a title holding a name set in another face, "LayoutParser: A Unified Toolkit for
+    Deep" over "Learning Based Document Image Analysis"; an italic title inside a title).  A
+    subtitle set in one other weight throughout stays apart."""
+    out: list[Draft] = []
+    for draft in drafts:
+        last = out[-1] if out else None
+        if last is not None and _wraps_mixed(last, draft):
+            last.lines.extend(draft.lines)
+            continue
+        out.append(draft)
+    return out
+
+
+def _wraps_mixed(first: Draft, second: Draft) -> bool:
+    if first.kind != "heading" or second.kind != "heading" or first.page != second.page \
+            or not first.lines or not second.lines or second.number_depth or _SECTION.match(second.text) \
+            or len(first.lines) + len(second.lines) > _DISPLAY_MAX_LINES:
+        return False
+    above, below = first.lines[-1], second.lines[0]
+    size = max(above.size, below.size)
+    if abs(above.size - below.size) > 0.5 or not 0 < below.top - above.top <= _LINE_PITCH * size \
+            or above.text.rstrip().endswith(SENTENCE_END) or below.x0 > above.x1 or below.x1 < above.x0:
+        return False
+    # (One typeface's weights or slants: a key figure's label over its figure set in another
+    # face is no title.)
+    if _main_family(above) != _main_family(below):
+        return False
+    mixed = False
+    for flag in ("bold", "italic"):
+        upper, lower = getattr(above, flag), getattr(below, flag)
+        if upper != lower:
+            if not any(getattr(w, flag) == lower for w in above.words) \
+                    and not any(getattr(w, flag) == upper for w in below.words):
+                return False
+            mixed = True
+    return mixed
+
+
+def _main_family(line: Line) -> str:
+    """The typeface most of a line's characters are set in."""
+    families: Counter[str] = Counter()
+    for word in line.words:
+        families[font_family(word.font)] += len(word.text)
+    return families.most_common(1)[0][0]
 
 
 def unhead_labels(drafts: list[Draft], style: Style) -> None:

@@ -81,6 +81,7 @@ from extractors.pdf_headings import (
     HEADING_SCALE,
     classify,
     heading_shaped,
+    join_mixed_headings,
     rank_headings,
     unhead_cover,
     unhead_labels,
@@ -190,6 +191,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                           _page_style(lines[layout.number], style))
               for layout in layouts}
     for layout in layouts:
+        drafts[layout.number] = join_mixed_headings(drafts[layout.number])
         if layout.number in tags:  # (the lines of a tagged list item are one item)
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)

@@ -73,3 +73,23 @@ def test_a_document_code_in_capitals_is_no_heading():
     lines = [(72, 72, "GENERAL PROVISIONS", 10), *body1, (72, after1 + 12, "DUTIES OF THE TREASURER", 10),
              *body2, (72, after2 + 40, "3HE 19220 AAAB TQZZA 01", 9)]
     assert headings_of(markdown_of(make_pdf(lines))) == ["GENERAL PROVISIONS", "DUTIES OF THE TREASURER"]
+
+
+def test_a_title_wrapped_onto_a_line_of_another_weight_is_one_heading_but_a_subtitle_is_not():
+    # layout-parser-paper-fast.pdf: the paper's title, its first line opening with the tool's
+    # name in a typewriter face, the rest bold, centred over two lines.
+    name, rest = "LayoutParser", ": A Unified Toolkit for Deep"
+    width = stringWidth(name, "Courier", 14) + stringWidth(rest, "Helvetica-Bold", 14)
+    second = "Learning Based Document Image Analysis"
+    x = 306 - width / 2
+    body1, after1 = paragraph(150, TEXT)
+    body2, _ = paragraph(after1 + 60, MORE)
+    after_name = x + stringWidth(name, "Courier", 14)
+    lines = [(x, 72, name, 14, "Courier"), (after_name, 72, rest, 14, "Helvetica-Bold"),
+             (306 - stringWidth(second, "Helvetica-Bold", 14) / 2, 89, second, 14, "Helvetica-Bold"), *body1,
+             # A section's title over a subtitle set in one other weight: two lines apart.
+             (72, after1 + 16, "Annual review of the programme", 14, "Helvetica-Bold"),
+             (72, after1 + 33, "Findings of the second year", 14, "Helvetica"), *body2]
+    headings = headings_of(markdown_of(make_pdf(lines)))
+    assert f"{name}{rest} {second}" in headings
+    assert "Annual review of the programme Findings of the second year" not in headings
