@@ -75,6 +75,9 @@ OUTLINE = "outline"
 CONTENTS = "contents"
 HEURISTICS = "heuristics"
 
+# A line set smaller than this share of the body's size is small print: no section the
+# contents leave out is set so.
+_SMALL_PRINT = 0.95
 # Outline entries matched on their pages before the outline calibrates heading styles.
 RICH_OUTLINE = 3
 # Table of contents entries matched after it before they decide headings: this many, and
@@ -190,7 +193,7 @@ def _calibrate(pages: dict[int, list[Draft]], confirmed: list[tuple[Draft, int]]
                 if key[0] > largest + 0.5:
                     titles.append(draft)
                 else:
-                    _contents_decision(draft, key, listed(draft), heading_styles, least)
+                    _contents_decision(draft, key, listed(draft), heading_styles, least, style)
                 continue
             if draft.kind == "heading":
                 if key in heading_styles and (not strict or _set_apart(key, style)):
@@ -235,7 +238,8 @@ def _put_titles_first(pages: dict[int, list[Draft]], titles: list[Draft]) -> Non
 
 
 def _contents_decision(draft: Draft, key: tuple[float, bool, str], listed: bool,
-                       heading_styles: dict[tuple[float, bool, str], int], least: tuple[float, bool]) -> None:
+                       heading_styles: dict[tuple[float, bool, str], int], least: tuple[float, bool],
+                       style: Style) -> None:
     """A heuristic heading the contents do not list: see _calibrate's ``listed``."""
     deepest = max(heading_styles.values(), default=0)
     if not listed:
@@ -243,8 +247,9 @@ def _contents_decision(draft: Draft, key: tuple[float, bool, str], listed: bool,
         # stays, at the level of its style when it has a confirmed one.
         if key in heading_styles:
             draft.level, draft.number_depth = heading_styles[key], 0
-    elif key not in heading_styles and _prominence(key) < least:
-        # Set below every listed level: a heading the contents leave out.
+    elif key not in heading_styles and _prominence(key) < least and key[0] >= _SMALL_PRINT * style.body_size:
+        # Set below every listed level: a heading the contents leave out; but not one set
+        # smaller than the running text (a table's row label, a figure's, a glossary's term).
         draft.level, draft.number_depth = min(_MAX_LEVEL, deepest + 1), 0
     else:
         draft.kind = "list_item" if draft.marker else "paragraph"

@@ -17,6 +17,7 @@ from reportlab.pdfgen import canvas
 from extractors import extract
 from extractors.base import ExtractOptions
 from tests.office_documents import OfficeDocument, convert, generate_document
+from tests.test_pdf_structure import SENTENCES
 
 WIDTH, HEIGHT = 612.0, 792.0
 OPTIONS = ExtractOptions(ocr_engines=())  # the text layer is what these tests are about
@@ -321,3 +322,38 @@ def test_a_style_the_contents_list_once_among_many_unlisted_headings_is_not_thei
         assert text in texts, f"{text!r} lost"
     level = dict(headings)
     assert level["Blood tests"] > level["Diagnosis"]
+
+
+def test_a_heading_the_contents_leave_out_is_not_set_smaller_than_the_running_text():
+    # A booklet's glossary in small print of another face: its terms, bold, head their
+    # definitions (read against the page's own small body), but a section the contents leave
+    # out is not set smaller than the document's running text.
+    terms = [(term, f"{SENTENCES[2 * i]} {SENTENCES[2 * i + 1]}")
+             for i, term in enumerate(("Biopsy", "Lymph nodes", "Mammogram"))]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Contents")
+    for row, (text, page) in enumerate([("Diagnosis", 2), ("Treatment", 3), ("Glossary", 4)]):
+        pdf.setFont("Helvetica", 11)
+        pdf.drawString(72, HEIGHT - 125 - 18 * row, f"{text} {'.' * 60} {page}")
+    pdf.showPage()
+    for section in ("Diagnosis", "Treatment"):
+        _section_page(pdf, [(section, "Helvetica-Bold", 15.0), (f"{section} in brief", "Helvetica-Bold", 12)])
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Glossary")
+    y = HEIGHT - 120
+    for term, definition in terms:
+        pdf.setFont("Times-Bold", 8)
+        pdf.drawString(72, y, term)
+        pdf.setFont("Times-Roman", 8)
+        for start in range(0, len(definition), 95):
+            y -= 10
+            pdf.drawString(72, y, definition[start:start + 95])
+        y -= 18
+    pdf.showPage()
+    pdf.save()
+    texts = [text for text, _ in _headings(extract(buffer.getvalue(), filename="glossary.pdf",
+                                                   options=OPTIONS).markdown)]
+    assert {"Diagnosis", "Treatment", "Glossary", "Diagnosis in brief", "Treatment in brief"} <= set(texts)
+    assert not {term for term, _ in terms} & set(texts), texts
