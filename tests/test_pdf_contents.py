@@ -357,3 +357,30 @@ def test_a_heading_the_contents_leave_out_is_not_set_smaller_than_the_running_te
                                                    options=OPTIONS).markdown)]
     assert {"Diagnosis", "Treatment", "Glossary", "Diagnosis in brief", "Treatment in brief"} <= set(texts)
     assert not {term for term, _ in terms} & set(texts), texts
+
+
+def test_contents_at_one_edge_unnumbered_nest_by_type():
+    # A booklet's contents: chapters in bold, their sections regular, all at one left edge
+    # and none numbered; the chapters' headings come out above their sections'.
+    chapters = [("What is cancer?", []), ("Diagnosis", ["Blood tests", "Bone scan"]),
+                ("Treatment", ["Surgery", "Radiotherapy"])]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Contents")
+    y, page = HEIGHT - 125, 2
+    for chapter, sections in chapters:
+        for text, font in [(chapter, "Helvetica-Bold")] + [(s, "Helvetica") for s in sections]:
+            pdf.setFont(font, 11)
+            pdf.drawString(72, y, f"{text} {'.' * 50} {page}")
+            y, page = y - 18, page + 1
+    pdf.showPage()
+    for chapter, sections in chapters:
+        _section_page(pdf, [(chapter, "Helvetica-Bold", 18.0)])
+        for section in sections:
+            _section_page(pdf, [(section, "Helvetica-Bold", 14.0)])
+    pdf.save()
+    markdown = extract(buffer.getvalue(), filename="booklet.pdf", options=OPTIONS).markdown
+    assert "  - Blood tests 4" in markdown.splitlines() and "- Diagnosis 3" in markdown.splitlines()
+    level = dict(_headings(markdown))
+    assert level["Diagnosis"] < level["Blood tests"] and level["Treatment"] < level["Radiotherapy"]
