@@ -262,6 +262,28 @@ def _main_family(line: Line) -> str:
     return families.most_common(1)[0][0]
 
 
+def head_lower_case_titles(drafts: list[Draft], style: Style) -> None:
+    """A page's first block set in display type wholly in lower case ("eastern
+    mediterranean", a designer's title), a few words with no figure, over running text, is
+    the page's title: lower-case starts are otherwise no title's (what a larger line says of
+    a key figure, a chart's axis title), but those are neither display type nor first."""
+    first_on_page: set[int] = set()
+    seen: set[int] = set()
+    for draft in drafts:
+        if draft.page not in seen:
+            seen.add(draft.page)
+            first_on_page.add(id(draft))
+    for draft, after in zip(drafts, drafts[1:], strict=False):
+        text = draft.text.strip()
+        if id(draft) not in first_on_page or draft.kind != "paragraph" or len(draft.lines) > 2 \
+                or draft.size < style.body_size * _DISPLAY_SCALE or text != text.lower() \
+                or not any(ch.isalpha() for ch in text) or any(ch.isdigit() for ch in text) \
+                or len(text.split()) > _SENTENCE_WORDS or text.endswith((*SENTENCE_END, ",")):
+            continue
+        if after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
+            draft.kind = "heading"
+
+
 def unhead_labels(drafts: list[Draft], style: Style) -> None:
     """A heading set at the body's size (bold, not numbered as a section) is text when it is
     spaced as text in a document whose headings are not (see _binds), and a label when what

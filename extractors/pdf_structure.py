@@ -80,6 +80,7 @@ from extractors.pdf_evidence import (
 from extractors.pdf_headings import (
     HEADING_SCALE,
     classify,
+    head_lower_case_titles,
     heading_shaped,
     join_mixed_headings,
     rank_headings,
@@ -196,6 +197,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
     # What follows a label may be on the next page: the document's blocks in reading order.
+    head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}

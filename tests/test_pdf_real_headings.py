@@ -93,3 +93,14 @@ def test_a_title_wrapped_onto_a_line_of_another_weight_is_one_heading_but_a_subt
     headings = headings_of(markdown_of(make_pdf(lines)))
     assert f"{name}{rest} {second}" in headings
     assert "Annual review of the programme Findings of the second year" not in headings
+
+
+def test_a_page_title_in_lower_case_display_type_over_running_text_is_a_heading():
+    # chevron-page.pdf: a report page titled "eastern mediterranean" in 20-point bold lower
+    # case.  Lower-case lines in display type further down (what a key figure counts) stay text.
+    body1, after1 = paragraph(100, TEXT)
+    body2, _ = paragraph(after1 + 110, MORE)
+    lines = [(200, 60, "eastern mediterranean", 20, "Helvetica-Bold"), *body1,
+             (72, after1 + 20, "3.6 GW", 40, "Helvetica-Bold"),
+             (72, after1 + 66, "of new wind capacity", 20, "Helvetica-Bold"), *body2]
+    assert headings_of(markdown_of(make_pdf(lines))) == ["eastern mediterranean"]
