@@ -479,13 +479,21 @@ def _address_line(text: str) -> bool:
 
 def _unhead_over_figures(drafts: list[Draft]) -> None:
     """A line set like a heading with a bare figure under it (a chart's axis title over its
-    scale, a legend's key over a value label), or over a short label over one (a chart's
+    scale, a legend's key over a value label, a key figure's label over the figure and its
+    unit), or over a short label over one (a chart's
     title over its axis title over its scale), labels the figure: a section's heading is
     followed by words."""
     texts = [d for d in drafts if d.kind != "contents"]
 
     def bare_figure(draft: Draft) -> bool:
-        return draft.kind == "paragraph" and sum(1 for ch in draft.text if ch.isalpha()) < 2
+        # (Or a key figure with its unit, "₹7,92,756 crore", "3.6 GW": one number, as many
+        # figures as letters, three words at most; a date, "12 May 2024", has two numbers.)
+        words = draft.text.split()
+        letters = sum(1 for ch in draft.text if ch.isalpha())
+        digits = sum(1 for ch in draft.text if ch.isdigit())
+        numbers = sum(1 for word in words if any(ch.isdigit() for ch in word))
+        return draft.kind == "paragraph" and (letters < 2 or (
+            digits >= 2 and digits >= letters and len(words) <= 3 and numbers == 1))
 
     def short_label(draft: Draft) -> bool:
         return draft.kind in ("paragraph", "heading") and len(draft.lines) == 1 and not draft.number_depth \

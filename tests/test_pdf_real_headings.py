@@ -95,12 +95,27 @@ def test_a_title_wrapped_onto_a_line_of_another_weight_is_one_heading_but_a_subt
     assert "Annual review of the programme Findings of the second year" not in headings
 
 
+def _headings_around_a_key_figure(first: tuple, figure: list[tuple]) -> list[str]:
+    """The headings of a page: ``first`` (a line), text, a key figure's lines (x, offset below
+    the text, text, size, font), more text."""
+    body1, after1 = paragraph(100, TEXT)
+    body2, _ = paragraph(after1 + 110, MORE)
+    placed = [(x, after1 + offset, text, size, font) for x, offset, text, size, font in figure]
+    return headings_of(markdown_of(make_pdf([first, *body1, *placed, *body2])))
+
+
 def test_a_page_title_in_lower_case_display_type_over_running_text_is_a_heading():
     # chevron-page.pdf: a report page titled "eastern mediterranean" in 20-point bold lower
     # case.  Lower-case lines in display type further down (what a key figure counts) stay text.
-    body1, after1 = paragraph(100, TEXT)
-    body2, _ = paragraph(after1 + 110, MORE)
-    lines = [(200, 60, "eastern mediterranean", 20, "Helvetica-Bold"), *body1,
-             (72, after1 + 20, "3.6 GW", 40, "Helvetica-Bold"),
-             (72, after1 + 66, "of new wind capacity", 20, "Helvetica-Bold"), *body2]
-    assert headings_of(markdown_of(make_pdf(lines))) == ["eastern mediterranean"]
+    headings = _headings_around_a_key_figure((200, 60, "eastern mediterranean", 20, "Helvetica-Bold"),
+                                             [(72, 20, "3.6 GW", 40, "Helvetica-Bold"),
+                                              (72, 66, "of new wind capacity", 20, "Helvetica-Bold")])
+    assert headings == ["eastern mediterranean"]
+
+
+def test_a_key_figures_label_over_the_figure_and_its_unit_is_no_heading():
+    # reliance.pdf: "BY REVENUE" in bold capitals over "₹7,92,756 crore"; here "£7,927 bn".
+    headings = _headings_around_a_key_figure((72, 72, "Our year in figures", 16, "Helvetica-Bold"),
+                                             [(72, 20, "TOTAL REVENUE", 12, "Helvetica-Bold"),
+                                              (72, 38, "£7,927 bn", 26, "Helvetica")])
+    assert headings == ["Our year in figures"]
