@@ -433,6 +433,16 @@ def _numbers_title(number: Word, title: Word) -> bool:
     return numbered and title.text[:1].isupper() and number.bold == title.bold
 
 
+def _hangs_under_title(block: Draft, line: Line) -> bool:
+    """Whether ``line`` starts where the title of the block's numbered first line starts, the
+    number set a quad before it ("B   Alternative Similarity Functions &" over "Triplet Loss"):
+    a numbered heading or paragraph wrapped with a hanging indent, not a new paragraph."""
+    first = block.lines[0]
+    return len(first.words) > 1 and _numbers_title(first.words[0], first.words[1]) \
+        and first.words[1].x0 - first.words[0].x1 > 0.9 * first.size \
+        and abs(line.x0 - first.words[1].x0) <= 1.0
+
+
 def _is_bullet(word: Word) -> bool:
     """A bullet or item number set apart from its item's text (a hanging indent)."""
     if len(word.text) == 1 and (bool(_BULLET.match(word.text + " x")) or _symbol_font(word.font)):
@@ -809,16 +819,6 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
     # line of long words stops short of the column's end inside a paragraph too.)
     return not (short and ends and line.text[:1].isupper())
-
-
-def _hangs_under_title(block: Draft, line: Line) -> bool:
-    """Whether ``line`` starts where the title of the block's numbered first line starts, the
-    number set a quad before it ("B   Alternative Similarity Functions &" over "Triplet Loss"):
-    a numbered heading or paragraph wrapped with a hanging indent, not a new paragraph."""
-    first = block.lines[0]
-    return len(first.words) > 1 and _numbers_title(first.words[0], first.words[1]) \
-        and first.words[1].x0 - first.words[0].x1 > 0.9 * first.size \
-        and abs(line.x0 - first.words[1].x0) <= 1.0
 
 
 def _display_wrap(last: Line, line: Line, style: Style) -> bool:
