@@ -59,6 +59,9 @@ per PDF text line):
     bold lines and captions made to look like headings that came out as headings.
 (e) with `--cases [names]`: the failure classes of `tests/pdf_cases.py` (rotated tables, ...),
     each scored as (a) does (headings, tables, paragraphs as one block), before and after.
+(f) with `--labelled`: headings of real PDFs (../shared/corpus/unstructured) against hand labels,
+    `bench/labelled_headings.py`: per file and summed, precision, recall and F1, the check
+    files (set aside before any measurement) apart.
 """
 
 from __future__ import annotations
@@ -672,6 +675,10 @@ def measure(
     for export in ("plain", "tagged"):
         if f"sheets-{export}" in parts:
             out[f"sheets-{export}"] = measure_sheets(count, seed, export)
+    if "labelled" in parts:
+        from bench.labelled_headings import measure_labelled
+
+        out["labelled"] = measure_labelled()
     names = [part.split(":", 1)[1] for part in parts if part.startswith("cases:")]
     if names:
         out["cases"] = measure_cases(names[0].split(","), count, seed)
@@ -950,6 +957,21 @@ def sheets(count: int, seed: int, before: bool, as_json: bool, exports: tuple[st
         print()
 
 
+def labelled(before: bool, as_json: bool) -> None:
+    """The hand-labelled headings alone, today's extractors and (in a child) those of `--before REV`."""
+    from bench.labelled_headings import print_labelled
+
+    after = measure(0, 0, 0, ("labelled",))["labelled"]
+    prior = None
+    if before:
+        with BeforeTree() as tree:
+            prior = tree.measure(0, 0, 0, ("labelled",))["labelled"]
+    if as_json:
+        print(json.dumps({"before": prior, "after": after}, indent=2, ensure_ascii=False))
+    else:
+        print_labelled(after, prior)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--reports", type=int, default=None,
@@ -973,6 +995,8 @@ def main() -> None:
     parser.add_argument("--cases", nargs="?", const="", default=None,
                         help="only the failure classes of tests/pdf_cases.py (comma-separated names, "
                              "default all; -n 5 and --seed 1 by default)")
+    parser.add_argument("--labelled", action="store_true",
+                        help="only the hand-labelled headings of real PDFs (bench/data/heading_labels.json)")
     args = parser.parse_args()
     BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -983,6 +1007,9 @@ def main() -> None:
         names = tuple(n for n in args.cases.split(",") if n)
         first = args.seed if args.seed is not None else 1
         cases(names, args.reports or 5, first, not args.no_before, args.json)
+        return
+    if args.labelled:
+        labelled(not args.no_before, args.json)
         return
     if args.sheets:
         sheets(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,

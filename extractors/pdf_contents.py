@@ -20,7 +20,8 @@ by the next.
 
 Depth: by indentation (the distinct left edges of the entries, left to right, over all the
 pages of a contents that runs over several); by the section numbering ("2.1" is depth 2) when
-all entries start at one edge.
+all entries start at one edge; by the entries' type when none is numbered either (bold or
+larger entries are the parts, two or three types of two entries or more each).
 """
 
 from __future__ import annotations
@@ -299,7 +300,10 @@ def nest_across_pages(pages: list[tuple[list[ContentsEntry], float]]) -> None:
 
 
 def _set_depths(entries: list[ContentsEntry], lefts: list[float]) -> None:
-    """Depth by indentation (left edges within 3 points are one), else by section numbering."""
+    """Depth by indentation (left edges within 3 points are one), else by section numbering,
+    else by the entries' type: with none numbered, entries set bolder or larger are the parts
+    and the others their sections (a booklet's chapters in bold, their sections regular, all
+    at one edge)."""
     edges: list[float] = []
     for x in sorted(lefts):
         if not edges or x - edges[-1] > 3.0:
@@ -308,6 +312,24 @@ def _set_depths(entries: list[ContentsEntry], lefts: list[float]) -> None:
         for entry, x in zip(entries, lefts, strict=True):
             entry.depth = 1 + max(i for i, edge in enumerate(edges) if x >= edge - 3.0)
         return
-    for entry in entries:
-        number = re.match(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s", entry.title)
+    numbers = [re.match(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s", entry.title) for entry in entries]
+    for entry, number in zip(entries, numbers, strict=True):
         entry.depth = number.group(1).count(".") + 1 if number else 1
+    if not any(numbers):
+        _depths_by_type(entries)
+
+
+def _depths_by_type(entries: list[ContentsEntry]) -> None:
+    """Depths from the entries' size and weight, most prominent first, when they are set in
+    two or three types, each of two entries or more (one bold entry is emphasis)."""
+    def key(entry: ContentsEntry) -> tuple[float, bool]:
+        line = entry.lines[0]
+        return round(line.size * 2) / 2, line.bold
+
+    counts = Counter(key(entry) for entry in entries if entry.lines)
+    if not 2 <= len(counts) <= 3 or min(counts.values()) < 2:
+        return
+    ranks = sorted(counts, reverse=True)
+    for entry in entries:
+        if entry.lines:
+            entry.depth = ranks.index(key(entry)) + 1

@@ -75,6 +75,9 @@ OUTLINE = "outline"
 CONTENTS = "contents"
 HEURISTICS = "heuristics"
 
+# A line set smaller than this share of the body's size is small print: no section the
+# contents leave out is set so.
+_SMALL_PRINT = 0.95
 # Outline entries matched on their pages before the outline calibrates heading styles.
 RICH_OUTLINE = 3
 # Table of contents entries matched after it before they decide headings: this many, and
@@ -175,6 +178,8 @@ def _calibrate(pages: dict[int, list[Draft]], confirmed: list[tuple[Draft, int]]
         if level:
             levels.setdefault(_style_key(draft), Counter())[level] += 1
     heading_styles = {key: counts.most_common(1)[0][0] for key, counts in levels.items()}
+    if listed is not None:
+        _drop_styles_listed_in_part(pages, levels, heading_styles, decided, listed)
     largest = max((size for size, _, _ in heading_styles), default=0.0)
     deepest = max(heading_styles.values(), default=0)
     least = min((_prominence(key) for key, level in heading_styles.items() if level == deepest),
@@ -188,7 +193,7 @@ def _calibrate(pages: dict[int, list[Draft]], confirmed: list[tuple[Draft, int]]
                 if key[0] > largest + 0.5:
                     titles.append(draft)
                 else:
-                    _contents_decision(draft, key, listed(draft), heading_styles, least)
+                    _contents_decision(draft, key, listed(draft), heading_styles, least, style)
                 continue
             if draft.kind == "heading":
                 if key in heading_styles and (not strict or _set_apart(key, style)):
@@ -205,6 +210,23 @@ def _calibrate(pages: dict[int, list[Draft]], confirmed: list[tuple[Draft, int]]
         _put_titles_first(pages, titles)
 
 
+def _drop_styles_listed_in_part(pages: dict[int, list[Draft]],
+                                levels: dict[tuple[float, bool, str], Counter[int]],
+                                heading_styles: dict[tuple[float, bool, str], int], decided: set[int],
+                                listed: Callable[[Draft], bool]) -> None:
+    """A style the contents list fewer than half of the headings of is no heading style of
+    theirs: a contents that names a style's headings names them all, so a box's or a panel's
+    title it lists ("Hormone receptor, HER2 and gene tests", set like the dozens of unlisted
+    sub-sections "Blood tests", "Bone scan") says nothing of that style.  The listed blocks stay
+    headings; the others in the style are judged as set below the contents' depth."""
+    unlisted: Counter[tuple[float, bool, str]] = Counter(
+        _style_key(draft) for page in pages.values() for draft in page
+        if draft.kind == "heading" and id(draft) not in decided and listed(draft))
+    for key, counts in levels.items():
+        if unlisted[key] > sum(counts.values()):
+            del heading_styles[key]
+
+
 def _put_titles_first(pages: dict[int, list[Draft]], titles: list[Draft]) -> None:
     """The titles at level 1, every other heading one level further down."""
     for page in pages.values():
@@ -216,7 +238,8 @@ def _put_titles_first(pages: dict[int, list[Draft]], titles: list[Draft]) -> Non
 
 
 def _contents_decision(draft: Draft, key: tuple[float, bool, str], listed: bool,
-                       heading_styles: dict[tuple[float, bool, str], int], least: tuple[float, bool]) -> None:
+                       heading_styles: dict[tuple[float, bool, str], int], least: tuple[float, bool],
+                       style: Style) -> None:
     """A heuristic heading the contents do not list: see _calibrate's ``listed``."""
     deepest = max(heading_styles.values(), default=0)
     if not listed:
@@ -224,8 +247,9 @@ def _contents_decision(draft: Draft, key: tuple[float, bool, str], listed: bool,
         # stays, at the level of its style when it has a confirmed one.
         if key in heading_styles:
             draft.level, draft.number_depth = heading_styles[key], 0
-    elif key not in heading_styles and _prominence(key) < least:
-        # Set below every listed level: a heading the contents leave out.
+    elif key not in heading_styles and _prominence(key) < least and key[0] >= _SMALL_PRINT * style.body_size:
+        # Set below every listed level: a heading the contents leave out; but not one set
+        # smaller than the running text (a table's row label, a figure's, a glossary's term).
         draft.level, draft.number_depth = min(_MAX_LEVEL, deepest + 1), 0
     else:
         draft.kind = "list_item" if draft.marker else "paragraph"

@@ -1,27 +1,28 @@
-"""Which blocks of a PDF page are headings, and at which level: the heading rules of the
-structure stage (:mod:`extractors.pdf_structure`), which drafts the blocks and renders them.
+"""Which blocks of a PDF page are headings, and at which level: the heading rules of the structure
+stage (:mod:`extractors.pdf_structure`), which drafts the blocks and renders them.
 
 Headings are short blocks in a font clearly larger than the body's, or bold where the body is
 not, or numbered as sections ("2.1 Method"); levels by font size rank, and by numbering depth
-where headings are numbered ("Chapter 2" counts as "2."), the others then by the numbered
-ones' sizes.  Not headings, however set: bulleted items, "Key: value" lines ("Date: 12 May
-2024"), sentences (a full stop after more than eight words), lines ending in a comma or a
-semicolon (a clause, a statement of code), bold body-size lines of more than ten words; and,
-at the body's size, a line followed by a table, a list or a few short lines (a table's title,
-a label, a name in a signature block), or spaced like a paragraph in a document whose headings
-sit closer to their text than to the text above.  Whatever their type, not headings either
-(tuned on the heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4",
-"Chart 1.2"), note, letter and front matter fields ("Source:", "Re:", "Keywords:"), dates,
-pull quotes, key figures ("4.2 GW"), lines starting lower case; short lines set alike one
-after the other (empty form fields, "Signature" then "Date"); numbered items (their
-explanation hung under their text, or items numbered alike one under the other); a name over
-an address; a line over a bare figure (a chart's axis title); a line next to a letter's
-salutation (its subject, no "Re:" before it); an unnumbered line directly over a table, set in
-a style no unnumbered heading of text uses or naming a unit or a year (the table's title); on
-a cover page (the first page, no running text) all but the largest type, and above a first
-page's running text the smaller lines over short lines (a paper's authors over their
-affiliations).  A table of contents, when the document has one, then decides
-(:mod:`extractors.pdf_evidence`).
+where headings are numbered ("Chapter 2" counts as "2."), the others then by the numbered ones'
+sizes.  Not headings, however set: bulleted items, "Key: value" lines ("Date: 12 May 2024"),
+sentences (a full stop after more than eight words), lines ending in a comma or a semicolon (a
+clause, a statement of code), bold body-size lines of more than ten words; and, at the body's
+size, a line followed by a table, a list or a few short lines (a table's title, a label, a name
+in a signature block), or spaced like a paragraph in a document whose headings sit closer to
+their text than to the text above.  Whatever their type, not headings either (tuned on the
+heading impostor classes of ``tests/pdf_cases.py``): captions ("Table A4", "Chart 1.2"), note,
+letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quotes, key figures
+("4.2 GW"), lines starting lower case; short lines set alike one after the other (empty form
+fields, "Signature" then "Date"); numbered items (their explanation hung under their text at
+the list's size, or items numbered alike one under the other); on a page titled as a table of
+contents, lines opening with a page number ("44 Financial Performance"); a line of capitals
+whose words mostly hold figures (a document's code, "3HE 19220 AAAB"); a name over an address;
+a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
+subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
+unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover page
+(the first page, no running text) all but the largest type, and above a first page's running
+text the smaller lines over short lines (a paper's authors over their affiliations).  A table
+of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading.  Body size is the most common font size by
@@ -33,6 +34,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
 
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
@@ -87,6 +89,8 @@ _HEADING_MAX_LINES = 3
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
+# Top to top, the lines of one wrapped heading are at most this many sizes apart.
+_LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
 _LINE_RUN = 3
 # Numbered headings decide the levels of the others from this many on.
@@ -103,6 +107,10 @@ _COVER_TEXT_WORDS = 15
 _TITLE_UNIT = re.compile(r"(\((?:[£$€][^)]{0,10}|%|per cent|thousands|millions|billions"
                          r"|\d{4}(?:[/–-]\d{2,4})?)\)"
                          r"|,\s*\d{4}(?:[/–-]\d{2,4})?(?:\s+to\s+\d{4})?)$", re.IGNORECASE)
+# A contents entry that puts its page number first ("14  We Care for an Inclusive Ecosystem").
+_PAGE_FIRST = re.compile(r"^\d{1,4}\s+(?=[^\W\d_])")
+# A contents page holds this many such lines at least.
+_PAGE_FIRST_ENTRIES = 3
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -166,9 +174,11 @@ def _set_apart(line: Line, text: str) -> bool:
         return sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
     # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
     # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
+    # (Nor a document's code, "3HE 19220 AAAB TQZZA 01": figures in most of its words.)
     capitals = sum(ch.isupper() for ch in text)
+    coded = sum(1 for word in words if any(ch.isdigit() for ch in word))
     return len(words) >= 2 and capitals >= 6 and not any(ch.islower() for ch in text) \
-        and not _CODE_MARKS.search(text)
+        and not _CODE_MARKS.search(text) and 2 * coded < len(words)
 
 
 def _titled(text: str) -> bool:
@@ -202,15 +212,88 @@ def _key_value(text: str) -> bool:
     return any(ch.isdigit() for ch in value) or len(value.split()) <= 2
 
 
+def join_mixed_headings(drafts: list[Draft]) -> list[Draft]:
+    """A page's blocks with a heading wrapped onto a line of another weight or slant joined
+    into one: two headings of one size a line pitch apart, the first ending no sentence, the
+    second not numbered, in one typeface, where one of the two lines itself mixes the weights
+    or slants they differ in (a title holding a name set in another face, "LayoutParser: A Unified Toolkit for
+    Deep" over "Learning Based Document Image Analysis"; an italic title inside a title).  A
+    subtitle set in one other weight throughout stays apart."""
+    out: list[Draft] = []
+    for draft in drafts:
+        last = out[-1] if out else None
+        if last is not None and _wraps_mixed(last, draft):
+            last.lines.extend(draft.lines)
+            continue
+        out.append(draft)
+    return out
+
+
+def _wraps_mixed(first: Draft, second: Draft) -> bool:
+    if first.kind != "heading" or second.kind != "heading" or first.page != second.page \
+            or not first.lines or not second.lines or second.number_depth or _SECTION.match(second.text) \
+            or len(first.lines) + len(second.lines) > _DISPLAY_MAX_LINES:
+        return False
+    above, below = first.lines[-1], second.lines[0]
+    size = max(above.size, below.size)
+    if abs(above.size - below.size) > 0.5 or not 0 < below.top - above.top <= _LINE_PITCH * size \
+            or above.text.rstrip().endswith(SENTENCE_END) or below.x0 > above.x1 or below.x1 < above.x0:
+        return False
+    # (One typeface's weights or slants: a key figure's label over its figure set in another
+    # face is no title.)
+    if _main_family(above) != _main_family(below):
+        return False
+    mixed = False
+    for flag in ("bold", "italic"):
+        upper, lower = getattr(above, flag), getattr(below, flag)
+        if upper != lower:
+            if not any(getattr(w, flag) == lower for w in above.words) \
+                    and not any(getattr(w, flag) == upper for w in below.words):
+                return False
+            mixed = True
+    return mixed
+
+
+def _main_family(line: Line) -> str:
+    """The typeface most of a line's characters are set in."""
+    families: Counter[str] = Counter()
+    for word in line.words:
+        families[font_family(word.font)] += len(word.text)
+    return families.most_common(1)[0][0]
+
+
+def head_lower_case_titles(drafts: list[Draft], style: Style) -> None:
+    """A page's first block set in display type wholly in lower case ("eastern
+    mediterranean", a designer's title), a few words with no figure, over running text, is
+    the page's title: lower-case starts are otherwise no title's (what a larger line says of
+    a key figure, a chart's axis title), but those are neither display type nor first."""
+    first_on_page: set[int] = set()
+    seen: set[int] = set()
+    for draft in drafts:
+        if draft.page not in seen:
+            seen.add(draft.page)
+            first_on_page.add(id(draft))
+    for draft, after in zip(drafts, drafts[1:], strict=False):
+        text = draft.text.strip()
+        if id(draft) not in first_on_page or draft.kind != "paragraph" or len(draft.lines) > 2 \
+                or draft.size < style.body_size * _DISPLAY_SCALE or text != text.lower() \
+                or not any(ch.isalpha() for ch in text) or any(ch.isdigit() for ch in text) \
+                or len(text.split()) > _SENTENCE_WORDS or text.endswith((*SENTENCE_END, ",")):
+            continue
+        if after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
+            draft.kind = "heading"
+
+
 def unhead_labels(drafts: list[Draft], style: Style) -> None:
     """A heading set at the body's size (bold, not numbered as a section) is text when it is
     spaced as text in a document whose headings are not (see _binds), and a label when what
     follows it is not text it heads: a table (the table's title), a list (a label like
     "NOTES" before numbered notes), or short lines of a few words each (a name in a
     signature block, then a job title and a date)."""
+    _unhead_page_first_entries(drafts)
     _unhead_letter_subjects(drafts)
     _unhead_table_titles(drafts)
-    _unhead_numbered_items(drafts)
+    _unhead_numbered_items(drafts, style)
     _unhead_names_over_addresses(drafts)
     _unhead_over_figures(drafts)
     binding = _binding(drafts, style)
@@ -233,6 +316,24 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+
+
+def _unhead_page_first_entries(drafts: list[Draft]) -> None:
+    """On a page titled as a table of contents ("Table of Contents", :func:`contents_title`)
+    and holding three lines or more that open with a whole number, those lines are its
+    entries with their page numbers first ("2  Reliance at a Glance", "44  Financial
+    Performance"), not sections numbered 2 and 44: a report's designed contents page, which
+    the contents rules (page numbers last) do not read."""
+    pages: dict[int, list[Draft]] = {}
+    for draft in drafts:
+        pages.setdefault(draft.page, []).append(draft)
+    for page in pages.values():
+        entries = [d for d in page if d.kind in ("heading", "paragraph") and _PAGE_FIRST.match(d.text)]
+        if len(entries) < _PAGE_FIRST_ENTRIES or not any(contents_title(d.text) for d in page):
+            continue
+        for draft in entries:
+            if draft.kind == "heading":
+                draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 
 
 def _unhead_letter_subjects(drafts: list[Draft]) -> None:
@@ -314,12 +415,15 @@ def _number_form(draft: Draft) -> str:
     return re.sub(r"\d+|\b[a-zA-Z]\b|\b[ivxIVX]+\b", "N", number)
 
 
-def _unhead_numbered_items(drafts: list[Draft]) -> None:
+def _unhead_numbered_items(drafts: list[Draft], style: Style) -> None:
     """Numbered lines set like headings that are the items of a list: an item whose
     explanation hangs under its text (the next paragraph starts where the words after the
     number start, right of the number), and items one under the other with nothing between
     them, numbered alike ("1." then "2.") from the same left edge.  A numbered section's text
-    starts at the column's edge, and its next sibling comes after that text."""
+    starts at the column's edge, and its next sibling comes after that text; but a manual
+    may indent its text to its sections' titles ("6.4 Internal PXC" in 14 point, the number
+    in the margin): a line set larger than the body is no item for its hanging text, items
+    are set at their list's size."""
     texts = [d for d in drafts if d.kind != "contents"]
     items: set[int] = set()
     for index, draft in enumerate(texts):
@@ -332,7 +436,7 @@ def _unhead_numbered_items(drafts: list[Draft]) -> None:
         words = draft.lines[0].words
         title_x = words[1].x0 if len(words) > 1 else draft.box[2]
         if after.kind == "paragraph" and not after.label and abs(after.box[0] - title_x) <= 2.0 \
-                and title_x > draft.box[0] + 4:
+                and title_x > draft.box[0] + 4 and draft.size < style.body_size * HEADING_SCALE:
             items.add(id(draft))
         elif after.kind in ("heading", "list_item") and _number_form(after) == form \
                 and abs(after.box[0] - draft.box[0]) <= 2.0 and abs(after.size - draft.size) <= 0.5 \
@@ -375,13 +479,21 @@ def _address_line(text: str) -> bool:
 
 def _unhead_over_figures(drafts: list[Draft]) -> None:
     """A line set like a heading with a bare figure under it (a chart's axis title over its
-    scale, a legend's key over a value label), or over a short label over one (a chart's
+    scale, a legend's key over a value label, a key figure's label over the figure and its
+    unit), or over a short label over one (a chart's
     title over its axis title over its scale), labels the figure: a section's heading is
     followed by words."""
     texts = [d for d in drafts if d.kind != "contents"]
 
     def bare_figure(draft: Draft) -> bool:
-        return draft.kind == "paragraph" and sum(1 for ch in draft.text if ch.isalpha()) < 2
+        # (Or a key figure with its unit, "₹7,92,756 crore", "3.6 GW": one number, as many
+        # figures as letters, three words at most; a date, "12 May 2024", has two numbers.)
+        words = draft.text.split()
+        letters = sum(1 for ch in draft.text if ch.isalpha())
+        digits = sum(1 for ch in draft.text if ch.isdigit())
+        numbers = sum(1 for word in words if any(ch.isdigit() for ch in word))
+        return draft.kind == "paragraph" and (letters < 2 or (
+            digits >= 2 and digits >= letters and len(words) <= 3 and numbers == 1))
 
     def short_label(draft: Draft) -> bool:
         return draft.kind in ("paragraph", "heading") and len(draft.lines) == 1 and not draft.number_depth \

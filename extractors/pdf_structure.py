@@ -80,7 +80,9 @@ from extractors.pdf_evidence import (
 from extractors.pdf_headings import (
     HEADING_SCALE,
     classify,
+    head_lower_case_titles,
     heading_shaped,
+    join_mixed_headings,
     rank_headings,
     unhead_cover,
     unhead_labels,
@@ -190,10 +192,12 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                           _page_style(lines[layout.number], style))
               for layout in layouts}
     for layout in layouts:
+        drafts[layout.number] = join_mixed_headings(drafts[layout.number])
         if layout.number in tags:  # (the lines of a tagged list item are one item)
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
     # What follows a label may be on the next page: the document's blocks in reading order.
+    head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
@@ -455,8 +459,21 @@ def _segments(words: list[Word]) -> list[list[Word]]:
 
 
 def _numbers_title(number: Word, title: Word) -> bool:
-    """A section number set a quad before its title ("5.1   Results")."""
-    return bool(_SECTION_NUMBER.match(number.text)) and title.text[:1].isupper() and number.bold == title.bold
+    """A section number set a quad before its title ("5.1   Results"), or an appendix's
+    letter, bold, before its bold title ("A   Proofs": no word is set a quad before the next)."""
+    numbered = bool(_SECTION_NUMBER.match(number.text)) or (
+        len(number.text) == 1 and number.text.isupper() and number.bold)
+    return numbered and title.text[:1].isupper() and number.bold == title.bold
+
+
+def _hangs_under_title(block: Draft, line: Line) -> bool:
+    """Whether ``line`` starts where the title of the block's numbered first line starts, the
+    number set a quad before it ("B   Alternative Similarity Functions &" over "Triplet Loss"):
+    a numbered heading or paragraph wrapped with a hanging indent, not a new paragraph."""
+    first = block.lines[0]
+    return len(first.words) > 1 and _numbers_title(first.words[0], first.words[1]) \
+        and first.words[1].x0 - first.words[0].x1 > 0.9 * first.size \
+        and abs(line.x0 - first.words[1].x0) <= 1.0
 
 
 def _is_bullet(word: Word) -> bool:
@@ -829,7 +846,7 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     if block.kind == "list_item":
         return line.x0 >= block.lines[0].x0 - 1
     indented, short = _indent_and_short(last, line, size, left, right)
-    if indented and size < style.body_size * HEADING_SCALE:
+    if indented and size < style.body_size * HEADING_SCALE and not _hangs_under_title(block, line):
         return False  # a first-line indent after a full line
     ends = last.text.rstrip().endswith(SENTENCE_END)
     # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a

@@ -17,6 +17,7 @@ from reportlab.pdfgen import canvas
 from extractors import extract
 from extractors.base import ExtractOptions
 from tests.office_documents import OfficeDocument, convert, generate_document
+from tests.test_pdf_structure import SENTENCES
 
 WIDTH, HEIGHT = 612.0, 792.0
 OPTIONS = ExtractOptions(ocr_engines=())  # the text layer is what these tests are about
@@ -166,17 +167,22 @@ def _evidence_pdf(spacing: float = 18, split_after: int | None = None) -> bytes:
             lines += [("Points raised by residents", "Helvetica-Bold", 12.5),  # Heading 2's style
                       ("What the survey found in brief", "Helvetica-Bold", 14),  # between H1 and H2
                       ("Method notes", "Helvetica-Bold", 10)]  # below every listed style
-        y = HEIGHT - 90
-        for heading, font, size in lines:
-            pdf.setFont(font, size)
-            pdf.drawString(72, y, heading)
-            pdf.setFont("Helvetica", 10)
-            for row in range(3):
-                pdf.drawString(72, y - 30 - 13 * row, BODY[:88] if row % 2 == 0 else BODY[88:])
-            y -= 100
-        pdf.showPage()
+        _section_page(pdf, lines)
     pdf.save()
     return buffer.getvalue()
+
+
+def _section_page(pdf: canvas.Canvas, lines: list[tuple[str, str, float]]) -> None:
+    """A page of headings (text, font, size), each over three lines of body text."""
+    y = HEIGHT - 90
+    for heading, font, size in lines:
+        pdf.setFont(font, size)
+        pdf.drawString(72, y, heading)
+        pdf.setFont("Helvetica", 10)
+        for row in range(3):
+            pdf.drawString(72, y - 30 - 13 * row, BODY[:88] if row % 2 == 0 else BODY[88:])
+        y -= 100
+    pdf.showPage()
 
 
 def test_contents_entries_decide_headings_and_unlisted_look_alikes_are_text():
@@ -276,3 +282,105 @@ def test_large_heading_wrapped_over_lines_is_one_heading(hard_office_pdfs, seed)
     markdown = extract(pdf, filename=f"{document.name}.pdf", options=OPTIONS).markdown
     first = next(h for h in document.headings if h.text.startswith("1. "))
     assert (first.text, first.level) in _headings(markdown)
+
+
+def _panel_listed_pdf() -> bytes:
+    """A booklet's contents listing its sections (15 pt bold) and one panel's title (12 pt
+    bold, like its many unlisted sub-sections), then the pages: two sections with three 12 pt
+    sub-sections each, and the panel."""
+    sections = [("Diagnosis", ["Blood tests", "Chest x-ray", "Bone scan"]),
+                ("Treatment", ["Surgery options", "Radiotherapy sessions", "Side effects"])]
+    entries = [("Diagnosis", 2), ("Hormone receptor tests", 3), ("Treatment", 4)]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Contents")
+    for row, (text, page) in enumerate(entries):
+        y = HEIGHT - 125 - 18 * row
+        pdf.setFont("Helvetica", 11)
+        pdf.drawString(72, y, text)
+        start = 72 + pdf.stringWidth(text, "Helvetica", 11) + 6
+        pdf.drawString(start, y, "." * int((WIDTH - 92 - start) / pdf.stringWidth(".", "Helvetica", 11)))
+        pdf.drawRightString(WIDTH - 72, y, str(page))
+    pdf.showPage()
+    for number, (section, subsections) in enumerate(sections):
+        headings = [(section, "Helvetica-Bold", 15.0)] + [(t, "Helvetica-Bold", 12.0) for t in subsections]
+        _section_page(pdf, headings)
+        if number == 0:
+            _section_page(pdf, [("Hormone receptor tests", "Helvetica-Bold", 12)])
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_a_style_the_contents_list_once_among_many_unlisted_headings_is_not_theirs():
+    # The contents name one 12-point title (a panel's) and none of the six 12-point
+    # sub-sections: they stop above that style, whose headings stay, below the sections.
+    headings = _headings(extract(_panel_listed_pdf(), filename="panel.pdf", options=OPTIONS).markdown)
+    texts = [text for text, _ in headings]
+    for text in ("Blood tests", "Chest x-ray", "Bone scan", "Surgery options", "Radiotherapy sessions",
+                 "Side effects", "Diagnosis", "Treatment", "Hormone receptor tests"):
+        assert text in texts, f"{text!r} lost"
+    level = dict(headings)
+    assert level["Blood tests"] > level["Diagnosis"]
+
+
+def test_a_heading_the_contents_leave_out_is_not_set_smaller_than_the_running_text():
+    # A booklet's glossary in small print of another face: its terms, bold, head their
+    # definitions (read against the page's own small body), but a section the contents leave
+    # out is not set smaller than the document's running text.
+    terms = [(term, f"{SENTENCES[2 * i]} {SENTENCES[2 * i + 1]}")
+             for i, term in enumerate(("Biopsy", "Lymph nodes", "Mammogram"))]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Contents")
+    for row, (text, page) in enumerate([("Diagnosis", 2), ("Treatment", 3), ("Glossary", 4)]):
+        pdf.setFont("Helvetica", 11)
+        pdf.drawString(72, HEIGHT - 125 - 18 * row, f"{text} {'.' * 60} {page}")
+    pdf.showPage()
+    for section in ("Diagnosis", "Treatment"):
+        _section_page(pdf, [(section, "Helvetica-Bold", 15.0), (f"{section} in brief", "Helvetica-Bold", 12)])
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Glossary")
+    y = HEIGHT - 120
+    for term, definition in terms:
+        pdf.setFont("Times-Bold", 8)
+        pdf.drawString(72, y, term)
+        pdf.setFont("Times-Roman", 8)
+        for start in range(0, len(definition), 95):
+            y -= 10
+            pdf.drawString(72, y, definition[start:start + 95])
+        y -= 18
+    pdf.showPage()
+    pdf.save()
+    texts = [text for text, _ in _headings(extract(buffer.getvalue(), filename="glossary.pdf",
+                                                   options=OPTIONS).markdown)]
+    assert {"Diagnosis", "Treatment", "Glossary", "Diagnosis in brief", "Treatment in brief"} <= set(texts)
+    assert not {term for term, _ in terms} & set(texts), texts
+
+
+def test_contents_at_one_edge_unnumbered_nest_by_type():
+    # A booklet's contents: chapters in bold, their sections regular, all at one left edge
+    # and none numbered; the chapters' headings come out above their sections'.
+    chapters = [("What is cancer?", []), ("Diagnosis", ["Blood tests", "Bone scan"]),
+                ("Treatment", ["Surgery", "Radiotherapy"])]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawString(72, HEIGHT - 90, "Contents")
+    y, page = HEIGHT - 125, 2
+    for chapter, sections in chapters:
+        for text, font in [(chapter, "Helvetica-Bold")] + [(s, "Helvetica") for s in sections]:
+            pdf.setFont(font, 11)
+            pdf.drawString(72, y, f"{text} {'.' * 50} {page}")
+            y, page = y - 18, page + 1
+    pdf.showPage()
+    for chapter, sections in chapters:
+        _section_page(pdf, [(chapter, "Helvetica-Bold", 18.0)])
+        for section in sections:
+            _section_page(pdf, [(section, "Helvetica-Bold", 14.0)])
+    pdf.save()
+    markdown = extract(buffer.getvalue(), filename="booklet.pdf", options=OPTIONS).markdown
+    assert "  - Blood tests 4" in markdown.splitlines() and "- Diagnosis 3" in markdown.splitlines()
+    level = dict(_headings(markdown))
+    assert level["Diagnosis"] < level["Blood tests"] and level["Treatment"] < level["Radiotherapy"]

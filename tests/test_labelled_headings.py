@@ -1,0 +1,26 @@
+"""The hand-labelled heading set's scorer (bench/labelled_headings.py) and its labels."""
+
+from __future__ import annotations
+
+from bench.labelled_headings import _labels, score_file
+
+
+def test_a_heading_matches_its_label_with_or_without_its_number_and_either_lines_count_neither_way() -> None:
+    labels = [("Title of the paper", 1), ("1 Introduction", 2), ("2 Method", 2)]
+    emitted = [("Title of the paper", 1), ("Introduction", 3), ("Key points", 3), ("Key points", 3),
+               ("Figure 2 shows", 2)]
+    row = score_file(emitted, labels, either=["Key points"])
+    # One "Key points" is ambiguous and dropped; the second is a false positive like the caption.
+    assert (row["tp"], row["emitted"], row["ambiguous"], row["truth"]) == (2, 4, 1, 3)
+    assert row["level_ok"] == 1
+    assert row["extra"] == ["### Key points", "## Figure 2 shows"]
+    assert row["missed"] == ["2 Method"]
+
+
+def test_a_label_is_used_once_and_the_check_files_are_labelled_files() -> None:
+    row = score_file([("Results", 2), ("Results", 2)], [("6.2 Results", 3)], either=[])
+    assert (row["tp"], row["emitted"], row["level_ok"]) == (1, 2, 0)
+    data = _labels()
+    assert set(data["check"]) <= set(data["files"])
+    for entry in data["files"].values():
+        assert all(isinstance(text, str) and 1 <= level <= 4 for text, level in entry["headings"])
