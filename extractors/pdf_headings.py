@@ -57,6 +57,9 @@ _FIELD_KEY = re.compile(r"^(re|subject|subj|from|to|cc|bcc|attn|attention|encl?|
 _MONTH = (r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
 _DATE = re.compile(rf"^((\d{{1,2}}(st|nd|rd|th)?\s+)?{_MONTH},?\s+(\d{{1,2}}(st|nd|rd|th)?,?\s+)?\d{{4}}"
                    r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
+# A date inside a line ("Release date: 17 September 2022", "Next update 6/9/2023"): its figures
+# are no street number, postcode or telephone number (_unhead_names_over_addresses).
+_DATE_IN_LINE = re.compile(rf"\b{_DATE.pattern.removeprefix('^').removesuffix('$')}\b", re.IGNORECASE)
 # Quotation marks a pull quote opens with.
 _QUOTES = "\"“”„‘’«»"
 # What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
@@ -348,8 +351,10 @@ def _unhead_numbered_items(drafts: list[Draft]) -> None:
 def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
     """A name set large or bold over an address (a letterhead's organisation, a recipient,
     a contact): the lines under it are short, none ends a sentence, and one holds a figure
-    (a street number, a postcode, a telephone number).  Whatever its size it names a sender
-    or a place, not a section."""
+    (a street number, a postcode, a telephone number) outside a date.  Whatever its size it
+    names a sender or a place, not a section.  (A title over its publication's dates, "Release
+    date: 17 September 2022" and "Next release: ...", is a title: web pages of statistics
+    print it so.)"""
     texts = [d for d in drafts if d.kind != "contents"]
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.number_depth:
@@ -360,7 +365,7 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
                     _address_line(line.text) for line in after.lines):
                 break
             lines += after.lines
-        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in line.text):
+        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in _DATE_IN_LINE.sub("", line.text)):
             draft.kind, draft.label = "paragraph", True
 
 

@@ -137,6 +137,21 @@ def test_a_name_over_an_address_is_not_a_heading():
     assert headings_of(markdown_of(data)) == ["Our decision"]
 
 
+def test_a_title_over_its_release_dates_is_a_heading():
+    """A statistical release's title over its dates and contact (a web page printed to PDF):
+    short lines without a sentence's end, whose only figures are dates, are no address."""
+    fields = ["Release date: 17 September 2022", "Next release: 6 September 2023", "Contact: statistics team"]
+    body1, after1 = paragraph(150, TEXT)
+    data = make_pdf([
+        (72, 60, "Household Income, England: 2022", 24, "Helvetica-Bold"),
+        *[(72, 90 + 14 * i, line, 9) for i, line in enumerate(fields)],
+        *body1,
+        (72, after1 + 16, "Tenure", 16, "Helvetica-Bold"),
+        *paragraph(after1 + 36, MORE)[0],
+    ])
+    assert headings_of(markdown_of(data)) == ["Household Income, England: 2022", "Tenure"]
+
+
 def test_a_line_over_a_bare_figure_is_a_label():
     """A chart's title over its axis title over the top of its scale, set larger than the body."""
     body1, after1 = paragraph(110, TEXT)
