@@ -34,6 +34,7 @@ import re
 from collections import Counter
 
 from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
+from extractors.pdf_words import Ruling
 
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
 _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
@@ -60,6 +61,10 @@ _DATE = re.compile(rf"^((\d{{1,2}}(st|nd|rd|th)?\s+)?{_MONTH},?\s+(\d{{1,2}}(st|
 # A date inside a line ("Release date: 17 September 2022", "Next update 6/9/2023"): its figures
 # are no street number, postcode or telephone number (_unhead_names_over_addresses).
 _DATE_IN_LINE = re.compile(rf"\b{_DATE.pattern.removeprefix('^').removesuffix('$')}\b", re.IGNORECASE)
+# A box's side stands at most this many font sizes left of its label, and opens at most this
+# many above it (unhead_box_labels).
+_BOX_INDENT = 3.0
+_BOX_OPENS = 1.5
 # Quotation marks a pull quote opens with.
 _QUOTES = "\"“”„‘’«»"
 # What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
@@ -236,6 +241,24 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+
+
+def unhead_box_labels(drafts: list[Draft], rulings: list[Ruling], style: Style) -> None:
+    """A heading at the body's size (not numbered) that opens a box -- a rule or a filled
+    panel's edge down its left side that starts just above it and goes on past it, along the
+    text under it -- is the box's label ("Note", "Warning", "Official statistics"), not a
+    section: callouts are set so, on web pages and in reports alike.  (A heading over a
+    ruled table stands above the table's rules; one on a shaded band has the band end with it.)"""
+    sides = [r for r in rulings if not r.horizontal]
+    for draft in drafts:
+        if draft.kind != "heading" or draft.number_depth or draft.size >= style.body_size * HEADING_SCALE:
+            continue
+        x0, top, _, bottom = draft.box
+        size = draft.size
+        if any(x0 - _BOX_INDENT * size <= side.x0 <= x0 and top - _BOX_OPENS * size <= side.top <= top
+               and side.bottom >= bottom + size for side in sides):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
 
 
 def _unhead_letter_subjects(drafts: list[Draft]) -> None:

@@ -82,6 +82,7 @@ from extractors.pdf_headings import (
     classify,
     heading_shaped,
     rank_headings,
+    unhead_box_labels,
     unhead_cover,
     unhead_labels,
     unhead_table_rows,
@@ -195,6 +196,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                                       drafts[layout.number], _list_marker)
     # What follows a label may be on the next page: the document's blocks in reading order.
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
+    for layout in layouts:
+        unhead_box_labels(drafts[layout.number], layout.rulings, style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.

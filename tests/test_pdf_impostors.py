@@ -6,10 +6,13 @@ tuned; these pin each rule down."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from reportlab.pdfgen import canvas
 
 from tests.pdf_cases import draw_paragraph
-from tests.test_pdf_structure import SENTENCES, make_pdf, markdown_of, paragraph
+from tests.test_pdf_structure import HEIGHT, SENTENCES, WIDTH, Page, make_pdf, markdown_of, paragraph
 
 TEXT = " ".join(SENTENCES[:3])
 MORE = " ".join(SENTENCES[3:])
@@ -287,3 +290,26 @@ def test_a_title_naming_its_unit_over_a_table_is_not_a_heading():
                                    ("text", MORE, 0), ("heading", "Results", 13), ("table", "", 0),
                                    ("text", TEXT, 0)])
     assert headings_of(markdown_of(data)) == ["Spending", "Results"]
+
+
+def test_a_label_opening_a_box_is_not_a_heading():
+    """A callout: a bar down its left side from just above its bold label ("Note") along the
+    text under it.  A bold line of the same size outside any box, spaced as a heading, stays a
+    heading."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    page = Page(pdf)
+    page.text(72, 60, "Regional results", 16, "Helvetica-Bold")
+    body1, after1 = paragraph(90, TEXT)
+    page.text(72, after1 + 16, "Method", 10, "Helvetica-Bold")
+    body2, after2 = paragraph(after1 + 32, MORE)
+    box_top = after2 + 14
+    page.text(84, box_top + 6, "Note", 10, "Helvetica-Bold")
+    body3, after3 = paragraph(box_top + 22, TEXT, x=84, width_chars=84)
+    pdf.rect(72, HEIGHT - after3 - 6, 4, after3 + 6 - box_top, stroke=0, fill=1)
+    body4, _ = paragraph(after3 + 20, MORE)
+    for line in [*body1, *body2, *body3, *body4]:
+        page.text(*line)
+    pdf.showPage()
+    pdf.save()
+    assert headings_of(markdown_of(buffer.getvalue())) == ["Regional results", "Method"]
