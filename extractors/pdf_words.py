@@ -187,6 +187,9 @@ _MAX_PATH_SEGMENTS = 400  # paths with more segments are drawings (charts, glyph
 # little before the item's first word and level with it.
 _DRAWN_BULLET_SIZE = (0.15, 0.7)
 _DRAWN_BULLET_GAP = 2.0  # the most space between it and its word, in the word's font sizes
+# A page with more small filled shapes than this draws a chart or a map (a scatter plot's
+# markers), not lists: none of them is read as a bullet.
+_MAX_DRAWN_BULLETS = 200
 
 
 @dataclass
@@ -623,7 +626,7 @@ def with_drawn_bullets(words: list[Word], dots: list[Box]) -> list[Word]:
     legend's key, marks no item).  Typed bullets are words already; drawn ones (Chromium
     draws a list's discs and squares as paths) would leave the item's lines to run together
     as one paragraph."""
-    if not dots or not words:
+    if not dots or not words or len(dots) > _MAX_DRAWN_BULLETS:
         return words
     marked: dict[int, Word] = {}
     for x0, top, x1, bottom in dots:
