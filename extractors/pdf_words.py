@@ -185,7 +185,8 @@ _MAX_PATH_SEGMENTS = 400  # paths with more segments are drawings (charts, glyph
 # A list's bullet drawn as a shape, not typed as a glyph (a browser's disc, circle or square
 # marker): a small filled shape about as wide as high, this share of its item's font size, a
 # little before the item's first word and level with it.
-_DRAWN_BULLET_SIZE = (0.15, 0.7)
+# (A chart legend's keys, set one under the other before their labels, are drawn larger.)
+_DRAWN_BULLET_SIZE = (0.15, 0.5)
 _DRAWN_BULLET_GAP = 2.0  # the most space between it and its word, in the word's font sizes
 # A page with more small filled shapes than this draws a chart or a map (a scatter plot's
 # markers), not lists: none of them is read as a bullet.

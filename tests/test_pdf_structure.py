@@ -534,7 +534,7 @@ def test_a_page_of_code_is_read_against_the_document_body():
 def test_bullets_drawn_as_shapes_mark_list_items():
     """A browser draws a list's discs (and squares) as filled paths, not glyphs: each such dot
     a little before a line's first word, level with it and the size of a bullet for its
-    font, marks an item; a dot inside a line (a chart legend's key) marks none."""
+    font, marks an item; a dot inside a line, or a chart legend's larger keys, mark none."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
     page = Page(pdf)
@@ -556,8 +556,14 @@ def test_bullets_drawn_as_shapes_mark_list_items():
     page.text(72, legend_top, "Shares by tenure, owners")
     pdf.circle(200, HEIGHT - legend_top - 5, 1.5, stroke=0, fill=1)
     page.text(206, legend_top, "renters and others in the latest year")
+    # A chart legend's keys: 8 pt squares before 12 pt labels, one under the other.
+    for index, label in enumerate(("Forecast", "Target")):
+        y = legend_top + 30 + index * 22
+        pdf.rect(400, HEIGHT - y - 10, 8, 8, stroke=0, fill=1)
+        page.text(412, y, label, 12)
     pdf.showPage()
     pdf.save()
     markdown = markdown_of(buffer.getvalue())
     assert [line for line in markdown.splitlines() if line.startswith("- ")] == [f"- {i}" for i in items]
     assert "•" not in markdown and "- renters" not in markdown
+    assert "- Forecast" not in markdown and "- Target" not in markdown
