@@ -234,8 +234,10 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
             continue
+        # (A box's label opens the box's text: no short line of a signature block.)
         if after.kind in ("table", "list_item") or (
-                after.kind == "paragraph" and all(len(line.text.split()) <= 4 for line in after.lines)
+                after.kind == "paragraph" and not after.boxed
+                and all(len(line.text.split()) <= 4 for line in after.lines)
                 and not after.text.rstrip().endswith(SENTENCE_END)):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
@@ -258,7 +260,7 @@ def unhead_box_labels(drafts: list[Draft], rulings: list[Ruling], style: Style) 
         if any(x0 - _BOX_INDENT * size <= side.x0 <= x0 and top - _BOX_OPENS * size <= side.top <= top
                and side.bottom >= bottom + size for side in sides):
             draft.kind = "list_item" if draft.marker else "paragraph"
-            draft.label = True
+            draft.label = draft.boxed = True
 
 
 def _unhead_letter_subjects(drafts: list[Draft]) -> None:
@@ -428,10 +430,11 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
     """Short lines set alike one after the other with no text between them are labels (a
     form's fields left empty, "Signature" then "Date"), not sections: a section's heading is
     followed by its text, and the next heading of its level comes after that text.  Only
-    body-size lines without a section number, each beside another of the same type."""
+    body-size lines without a section number, each beside another of the same type; a box's
+    label is followed by the box's text (a heading over a "Note" box heads it)."""
     def short_alike(a: Draft, b: Draft) -> bool:
         return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
-                   and not d.number_depth and d.bold for d in (a, b)) \
+                   and not d.number_depth and d.bold and not d.boxed for d in (a, b)) \
             and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic
     texts = [d for d in drafts if d.kind != "contents"]
     alike = [False] * len(texts)

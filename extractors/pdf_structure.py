@@ -194,10 +194,11 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         if layout.number in tags:  # (the lines of a tagged list item are one item)
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
-    # What follows a label may be on the next page: the document's blocks in reading order.
-    unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
+    # A box's label first: a heading over a box is followed by the box's text, not by a label.
     for layout in layouts:
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
+    # What follows a label may be on the next page: the document's blocks in reading order.
+    unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     _list_link_contents(drafts, [layout.number for layout in layouts])
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}

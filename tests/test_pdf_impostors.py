@@ -313,3 +313,27 @@ def test_a_label_opening_a_box_is_not_a_heading():
     pdf.showPage()
     pdf.save()
     assert headings_of(markdown_of(buffer.getvalue())) == ["Regional results", "Method"]
+
+
+def test_a_heading_over_a_box_heads_it():
+    """A bold body-size heading directly over a callout box: the box's label under it is no
+    second short line set alike (a form's "Signature" then "Date"), nor a short line of a
+    block: the heading stays."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    page = Page(pdf)
+    page.text(72, 60, "Regional results", 16, "Helvetica-Bold")
+    body1, after1 = paragraph(90, TEXT)
+    page.text(72, after1 + 18, "Trends since 2019", 10, "Helvetica-Bold")
+    box_top = after1 + 34
+    page.text(84, box_top + 6, "Warning", 10, "Helvetica-Bold")
+    body2, after2 = paragraph(box_top + 22, MORE, x=84, width_chars=84)
+    pdf.rect(72, HEIGHT - after2 - 6, 4, after2 + 6 - box_top, stroke=0, fill=1)
+    body3, after3 = paragraph(after2 + 20, TEXT)
+    page.text(72, after3 + 18, "Method", 10, "Helvetica-Bold")
+    body4, _ = paragraph(after3 + 34, MORE)
+    for line in [*body1, *body2, *body3, *body4]:
+        page.text(*line)
+    pdf.showPage()
+    pdf.save()
+    assert headings_of(markdown_of(buffer.getvalue())) == ["Regional results", "Trends since 2019", "Method"]
