@@ -292,48 +292,50 @@ def test_a_title_naming_its_unit_over_a_table_is_not_a_heading():
     assert headings_of(markdown_of(data)) == ["Spending", "Results"]
 
 
+def _boxed_page(before: list[tuple], label: str, box_top: float, inside: str,
+                after: list[tuple]) -> bytes:
+    """A page of text lines (`before`, then `after` placed by the caller) with a callout box
+    between: a bar down its left side from just above its bold `label` along its text."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    page = Page(pdf)
+    page.text(84, box_top + 6, label, 10, "Helvetica-Bold")
+    body, bottom = paragraph(box_top + 22, inside, x=84, width_chars=84)
+    pdf.rect(72, HEIGHT - bottom - 6, 4, bottom + 6 - box_top, stroke=0, fill=1)
+    for line in [*before, *body, *after]:
+        page.text(*line)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def _box_bottom(box_top: float, inside: str) -> float:
+    return paragraph(box_top + 22, inside, x=84, width_chars=84)[1]
+
+
 def test_a_label_opening_a_box_is_not_a_heading():
     """A callout: a bar down its left side from just above its bold label ("Note") along the
     text under it.  A bold line of the same size outside any box, spaced as a heading, stays a
     heading."""
-    buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
-    page = Page(pdf)
-    page.text(72, 60, "Regional results", 16, "Helvetica-Bold")
     body1, after1 = paragraph(90, TEXT)
-    page.text(72, after1 + 16, "Method", 10, "Helvetica-Bold")
     body2, after2 = paragraph(after1 + 32, MORE)
     box_top = after2 + 14
-    page.text(84, box_top + 6, "Note", 10, "Helvetica-Bold")
-    body3, after3 = paragraph(box_top + 22, TEXT, x=84, width_chars=84)
-    pdf.rect(72, HEIGHT - after3 - 6, 4, after3 + 6 - box_top, stroke=0, fill=1)
-    body4, _ = paragraph(after3 + 20, MORE)
-    for line in [*body1, *body2, *body3, *body4]:
-        page.text(*line)
-    pdf.showPage()
-    pdf.save()
-    assert headings_of(markdown_of(buffer.getvalue())) == ["Regional results", "Method"]
+    data = _boxed_page([(72, 60, "Regional results", 16, "Helvetica-Bold"), *body1,
+                        (72, after1 + 16, "Method", 10, "Helvetica-Bold"), *body2],
+                       "Note", box_top, TEXT, paragraph(_box_bottom(box_top, TEXT) + 20, MORE)[0])
+    assert headings_of(markdown_of(data)) == ["Regional results", "Method"]
 
 
 def test_a_heading_over_a_box_heads_it():
     """A bold body-size heading directly over a callout box: the box's label under it is no
     second short line set alike (a form's "Signature" then "Date"), nor a short line of a
     block: the heading stays."""
-    buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
-    page = Page(pdf)
-    page.text(72, 60, "Regional results", 16, "Helvetica-Bold")
     body1, after1 = paragraph(90, TEXT)
-    page.text(72, after1 + 18, "Trends since 2019", 10, "Helvetica-Bold")
     box_top = after1 + 34
-    page.text(84, box_top + 6, "Warning", 10, "Helvetica-Bold")
-    body2, after2 = paragraph(box_top + 22, MORE, x=84, width_chars=84)
-    pdf.rect(72, HEIGHT - after2 - 6, 4, after2 + 6 - box_top, stroke=0, fill=1)
-    body3, after3 = paragraph(after2 + 20, TEXT)
-    page.text(72, after3 + 18, "Method", 10, "Helvetica-Bold")
-    body4, _ = paragraph(after3 + 34, MORE)
-    for line in [*body1, *body2, *body3, *body4]:
-        page.text(*line)
-    pdf.showPage()
-    pdf.save()
-    assert headings_of(markdown_of(buffer.getvalue())) == ["Regional results", "Trends since 2019", "Method"]
+    body3, after3 = paragraph(_box_bottom(box_top, MORE) + 20, TEXT)
+    data = _boxed_page([(72, 60, "Regional results", 16, "Helvetica-Bold"), *body1,
+                        (72, after1 + 18, "Trends since 2019", 10, "Helvetica-Bold")],
+                       "Warning", box_top, MORE,
+                       [*body3, (72, after3 + 18, "Method", 10, "Helvetica-Bold"),
+                        *paragraph(after3 + 34, MORE)[0]])
+    assert headings_of(markdown_of(data)) == ["Regional results", "Trends since 2019", "Method"]
