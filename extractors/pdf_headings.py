@@ -24,8 +24,11 @@ affiliations).  A table of contents, when the document has one, then decides
 (:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
-lines is a table row's cell, neither a heading.  Body size is the most common font size by
-character count over the whole document (:class:`extractors.pdf_drafts.Style`).
+lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
+or a panel's edge down its left side from just above it: a callout's "Note"), which does not
+end the section of a heading over the box either (tuned on tests/web_pages.py's pages).  Body
+size is the most common font size by character count over the whole document
+(:class:`extractors.pdf_drafts.Style`).
 """
 
 from __future__ import annotations
