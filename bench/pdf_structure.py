@@ -62,6 +62,10 @@ per PDF text line):
 (f) with `--labelled`: headings of real PDFs (../shared/corpus/unstructured) against hand labels,
     `bench/labelled_headings.py`: per file and summed, precision, recall and F1, the check
     files (set aside before any measurement) apart.
+(g) with `--web`: the web-page corpus (`bench/web_corpus.py`: HTML pages of `tests/web_pages.py`
+    printed by headless Chromium, untagged without outline or with `--exports plain,tagged` also
+    tagged with an outline), scored
+    as (d), plus each page's table F1.
 """
 
 from __future__ import annotations
@@ -488,20 +492,34 @@ def measure_office(count: int, seed: int, export: str = "plain") -> dict[str, An
     summed over documents, with per-document heading counts."""
     from bench.office_corpus import build
 
+    samples = build(count, seed)
+    return _measure_documents(
+        [(s.truth, getattr(s, export), _office_list_items(s.plain.parent.parent / f"{s.truth.name}.docx"))  # type: ignore[attr-defined]
+         for s in samples], count, seed, export)
+
+
+def _measure_documents(samples: list[tuple[Any, Path, list[str]]], count: int, seed: int,
+                       export: str) -> dict[str, Any]:
+    """Headings, tables, the contents, the decoys and the list items of documents given as
+    (truth, PDF, list item texts), summed, with per-document heading counts and table F1: the
+    office corpus' and the web-page corpus' measures."""
     tally = Tally()
     rows = []
-    for sample in build(count, seed):
-        document: Any = sample.truth
-        shape = _shape_of(getattr(sample, export))
+    for document, pdf, list_items in samples:
+        shape = _shape_of(pdf)
         before = tally.counts.copy()
         _score_headings(document, shape, tally)
         _score_tables(document, shape, tally)
         _score_contents(document, shape, tally)
-        _score_list_items(_office_list_items(sample.plain.parent.parent / f"{document.name}.docx"), shape,
-                          tally, document.name)
-        tp = tally.counts["heading_tp"] - before["heading_tp"]
+        _score_list_items(list_items, shape, tally, document.name)
+        got = {k: tally.counts[k] - before[k]
+               for k in ("heading_tp", "table_cell_tp", "table_cell_pred", "table_cell_truth")}
+        tp = got["heading_tp"]
         rows.append({"file": document.name, "truth_headings": len(document.headings),
                      "our_headings": len(shape.headings), "heading_tp": tp,
+                     "tables": len(document.tables), "emitted_tables": len(shape.tables),
+                     "table_f1": _prf(got["table_cell_tp"], got["table_cell_pred"],
+                                      got["table_cell_truth"])["f1"],
                      **{f"heading_{k}": v
                         for k, v in _prf(tp, len(shape.headings), len(document.headings)).items()}})
     c = tally.counts
@@ -542,6 +560,15 @@ def measure_sheets(count: int, seed: int, export: str = "plain") -> dict[str, An
                                                          got["table_cell_truth"]).items()}})
     return {"documents": count, "seed": seed, "export": export, **_structure_scores(tally.counts),
             "files": rows, "failures": tally.failures}
+
+
+def measure_web(count: int, seed: int, export: str = "plain") -> dict[str, Any]:
+    """The office corpus' measures on bench/web_corpus.py's pages (the `export`: "plain"
+    untagged without outline, "tagged" with an outline)."""
+    from bench.web_corpus import build
+
+    return _measure_documents([(s.truth, getattr(s, export), s.truth.list_items)  # type: ignore[attr-defined]
+                               for s in build(count, seed)], count, seed, export)
 
 
 # ---------------------------------------------------------------- (e) failure classes
@@ -672,6 +699,9 @@ def measure(
             out[f"office-{export}"] = measure_office(count, seed, export)
     if "office" in parts:
         out["office"] = measure_office(count, seed)
+    for export in ("plain", "tagged"):
+        if f"web-{export}" in parts:
+            out[f"web-{export}"] = measure_web(count, seed, export)
     for export in ("plain", "tagged"):
         if f"sheets-{export}" in parts:
             out[f"sheets-{export}"] = measure_sheets(count, seed, export)
@@ -858,13 +888,12 @@ _OFFICE_ROWS = (
 _EXPORTS = {"plain": "untagged, no outline", "marked": "untagged, with bookmarks", "tagged": "tagged"}
 
 
-def print_office(after: dict[str, Any], before: dict[str, Any] | None, export: str = "plain") -> None:
+def print_office(after: dict[str, Any], before: dict[str, Any] | None, export: str = "plain",
+                 corpus: str = "Office corpus (bench/office_corpus.py, LibreOffice") -> None:
     sides = [("before", before), ("after", after)] if before else [("after", after)]
     o = after["office"]
     last = o["seed"] + o["documents"] - 1
-    print(f"Office corpus (bench/office_corpus.py, LibreOffice, {_EXPORTS[export]}): "
-          f"{o['documents']} documents "
-          f"(seeds {o['seed']}..{last})")
+    print(f"{corpus}, {_EXPORTS[export]}): {o['documents']} documents (seeds {o['seed']}..{last})")
     print("| measure | " + " | ".join(n for n, _ in sides) + " |")
     print("|---|" + "---:|" * len(sides))
     for label, key in _OFFICE_ROWS:
@@ -907,6 +936,36 @@ def office(count: int, seed: int, before: bool, as_json: bool, exports: tuple[st
             if result[side] is not None:
                 result[side] = {"office": result[side][part]}
         print_office(result["after"], result["before"], export)
+        print()
+
+
+def web(count: int, seed: int, before: bool, as_json: bool, exports: tuple[str, ...]) -> None:
+    """The web-page corpus alone, today's extractors and (in a child) those of `--before REV`;
+    one table per export, in the office corpus' rows, plus each page's table F1."""
+    from bench.web_corpus import build
+
+    build(count, seed)  # printed once, before either side reads it
+    for export in exports:
+        part = f"web-{export}"
+        result: dict[str, Any] = {"before": None, "after": measure(count, seed, 0, (part,))[part]}
+        if before:
+            with BeforeTree() as tree:
+                result["before"] = tree.measure(count, seed, 0, (part,))[part]
+        if as_json:
+            print(json.dumps(result, indent=2))
+            continue
+        sides = {side: {"office": result[side]} if result[side] is not None else None
+                 for side in ("before", "after")}
+        print_office(sides["after"], sides["before"], export,  # type: ignore[arg-type]
+                     corpus="Web-page corpus (bench/web_corpus.py, headless Chromium")
+        print()
+        print("| page | tables | emitted | table F1 |")
+        print("|---|---:|---:|---:|")
+        for index, row in enumerate(result["after"]["files"]):
+            per = [s for s in (result["before"], result["after"]) if s is not None]
+            print(f"| {row['file']} | {row['tables']} | "
+                  + " / ".join(str(p["files"][index]["emitted_tables"]) for p in per) + " | "
+                  + " / ".join(_fmt(p["files"][index]["table_f1"]) for p in per) + " |")
         print()
 
 
@@ -987,11 +1046,15 @@ def main() -> None:
     parser.add_argument("--office", action="store_true",
                         help="only the office corpus (bench/office_corpus.py; -n 24 and --seed 1 by default)")
     parser.add_argument("--exports", default="plain",
-                        help="with --office: comma-separated exports to score, of plain (untagged, no "
-                             "outline), marked (untagged with bookmarks), tagged (default plain)")
+                        help="with --office or --web: comma-separated exports to score, of plain "
+                             "(untagged, no outline), marked (untagged with bookmarks), tagged "
+                             "(default plain)")
     parser.add_argument("--sheets", action="store_true",
                         help="only the spreadsheet corpus (bench/sheet_corpus.py; -n 24 and --seed 1 by "
                              "default; --exports plain,tagged)")
+    parser.add_argument("--web", action="store_true",
+                        help="only the web-page corpus (bench/web_corpus.py, headless Chromium; -n 24 and "
+                             "--seed 1 by default; --exports plain,tagged)")
     parser.add_argument("--cases", nargs="?", const="", default=None,
                         help="only the failure classes of tests/pdf_cases.py (comma-separated names, "
                              "default all; -n 5 and --seed 1 by default)")
@@ -1014,6 +1077,10 @@ def main() -> None:
     if args.sheets:
         sheets(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
                tuple(args.exports.split(",")))
+        return
+    if args.web:
+        web(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
+            tuple(args.exports.split(",")))
         return
     if args.office:
         office(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,

@@ -96,6 +96,9 @@ class Draft:
     # Set like a heading but read as text by a rule that looked at its words or what follows
     # it (a label, a bold statement): an outline's heading style does not make it one.
     label: bool = False
+    # A box's label ("Note" over a callout's text, see pdf_headings.unhead_box_labels): the
+    # box's text follows it, so it neither ends a heading's section nor pairs with a heading.
+    boxed: bool = False
     # A table joined over pages: its parts (the first page's draft); a later part's draft is
     # a ``table_continued`` of the page ``continues`` names.
     parts: list[TablePart] = field(default_factory=list)

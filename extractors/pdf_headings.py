@@ -25,8 +25,11 @@ text the smaller lines over short lines (a paper's authors over their affiliatio
 of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
-lines is a table row's cell, neither a heading.  Body size is the most common font size by
-character count over the whole document (:class:`extractors.pdf_drafts.Style`).
+lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
+or a panel's edge down its left side from just above it: a callout's "Note"), which does not
+end the section of a heading over the box either (tuned on tests/web_pages.py's pages).  Body
+size is the most common font size by character count over the whole document
+(:class:`extractors.pdf_drafts.Style`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from collections import Counter
 
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
+from extractors.pdf_words import Ruling
 
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
 _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
@@ -59,6 +63,13 @@ _FIELD_KEY = re.compile(r"^(re|subject|subj|from|to|cc|bcc|attn|attention|encl?|
 _MONTH = (r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
 _DATE = re.compile(rf"^((\d{{1,2}}(st|nd|rd|th)?\s+)?{_MONTH},?\s+(\d{{1,2}}(st|nd|rd|th)?,?\s+)?\d{{4}}"
                    r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
+# A date inside a line ("Release date: 17 September 2022", "Next update 6/9/2023"): its figures
+# are no street number, postcode or telephone number (_unhead_names_over_addresses).
+_DATE_IN_LINE = re.compile(rf"\b{_DATE.pattern.removeprefix('^').removesuffix('$')}\b", re.IGNORECASE)
+# A box's side stands at most this many font sizes left of its label, and opens at most this
+# many above it (unhead_box_labels).
+_BOX_INDENT = 3.0
+_BOX_OPENS = 1.5
 # Quotation marks a pull quote opens with.
 _QUOTES = "\"“”„‘’«»"
 # What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
@@ -309,8 +320,10 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
             continue
+        # (A box's label opens the box's text: no short line of a signature block.)
         if after.kind in ("table", "list_item") or (
-                after.kind == "paragraph" and all(len(line.text.split()) <= 4 for line in after.lines)
+                after.kind == "paragraph" and not after.boxed
+                and all(len(line.text.split()) <= 4 for line in after.lines)
                 and not after.text.rstrip().endswith(SENTENCE_END)):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
@@ -334,6 +347,24 @@ def _unhead_page_first_entries(drafts: list[Draft]) -> None:
         for draft in entries:
             if draft.kind == "heading":
                 draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
+
+
+def unhead_box_labels(drafts: list[Draft], rulings: list[Ruling], style: Style) -> None:
+    """A heading at the body's size (not numbered) that opens a box -- a rule or a filled
+    panel's edge down its left side that starts just above it and goes on past it, along the
+    text under it -- is the box's label ("Note", "Warning", "Official statistics"), not a
+    section: callouts are set so, on web pages and in reports alike.  (A heading over a
+    ruled table stands above the table's rules; one on a shaded band has the band end with it.)"""
+    sides = [r for r in rulings if not r.horizontal]
+    for draft in drafts:
+        if draft.kind != "heading" or draft.number_depth or draft.size >= style.body_size * HEADING_SCALE:
+            continue
+        x0, top, _, bottom = draft.box
+        size = draft.size
+        if any(x0 - _BOX_INDENT * size <= side.x0 <= x0 and top - _BOX_OPENS * size <= side.top <= top
+               and side.bottom >= bottom + size for side in sides):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = draft.boxed = True
 
 
 def _unhead_letter_subjects(drafts: list[Draft]) -> None:
@@ -452,8 +483,10 @@ def _unhead_numbered_items(drafts: list[Draft], style: Style) -> None:
 def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
     """A name set large or bold over an address (a letterhead's organisation, a recipient,
     a contact): the lines under it are short, none ends a sentence, and one holds a figure
-    (a street number, a postcode, a telephone number).  Whatever its size it names a sender
-    or a place, not a section."""
+    (a street number, a postcode, a telephone number) outside a date.  Whatever its size it
+    names a sender or a place, not a section.  (A title over its publication's dates, "Release
+    date: 17 September 2022" and "Next release: ...", is a title: web pages of statistics
+    print it so.)"""
     texts = [d for d in drafts if d.kind != "contents"]
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.number_depth:
@@ -464,7 +497,7 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
                     _address_line(line.text) for line in after.lines):
                 break
             lines += after.lines
-        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in line.text):
+        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in _DATE_IN_LINE.sub("", line.text)):
             draft.kind, draft.label = "paragraph", True
 
 
@@ -512,10 +545,11 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
     """Short lines set alike one after the other with no text between them are labels (a
     form's fields left empty, "Signature" then "Date"), not sections: a section's heading is
     followed by its text, and the next heading of its level comes after that text.  Only
-    body-size lines without a section number, each beside another of the same type."""
+    body-size lines without a section number, each beside another of the same type; a box's
+    label is followed by the box's text (a heading over a "Note" box heads it)."""
     def short_alike(a: Draft, b: Draft) -> bool:
         return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
-                   and not d.number_depth and d.bold for d in (a, b)) \
+                   and not d.number_depth and d.bold and not d.boxed for d in (a, b)) \
             and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic
     texts = [d for d in drafts if d.kind != "contents"]
     alike = [False] * len(texts)

@@ -84,6 +84,7 @@ from extractors.pdf_headings import (
     heading_shaped,
     join_mixed_headings,
     rank_headings,
+    unhead_box_labels,
     unhead_cover,
     unhead_labels,
     unhead_table_rows,
@@ -196,9 +197,13 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         if layout.number in tags:  # (the lines of a tagged list item are one item)
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
+    # A box's label first: a heading over a box is followed by the box's text, not by a label.
+    for layout in layouts:
+        unhead_box_labels(drafts[layout.number], layout.rulings, style)
     # What follows a label may be on the next page: the document's blocks in reading order.
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
+    _list_link_contents(drafts, [layout.number for layout in layouts])
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
@@ -773,6 +778,51 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         drafts.extend(_group(run_lines, right, style, layout.number))
     unhead_table_rows(drafts, body)
     return _merge_contents(drafts)
+
+
+# A section number before a title ("2.", "2.1"), for matching a contents line with its heading.
+_LEADING_NUMBER = re.compile(r"^\d{1,2}(\.\d{1,2}){0,4}\.?\s+")
+# A contents without page labels lists at least this many of the headings after it.
+_LINK_CONTENTS_ENTRIES = 3
+
+
+def _title_key(text: str) -> str:
+    return _LEADING_NUMBER.sub("", " ".join(text.split()).lower())
+
+
+def _list_link_contents(drafts: dict[int, list[Draft]], order: list[int]) -> None:
+    """A table of contents without page labels (a web page's "On this page" list of links,
+    a report's list of sections): consecutive lines, read as a paragraph or as headings, each
+    of which is the title of a heading further on, three or more -- each line an item of a
+    list, not a run of text nor headings of their own."""
+    flat = [(number, draft) for number in order for draft in drafts[number]]
+    later: list[Counter[str]] = []
+    seen: Counter[str] = Counter()
+    for _, draft in reversed(flat):
+        later.append(seen.copy())
+        if draft.kind == "heading":
+            seen[_title_key(draft.text)] += 1
+    later.reverse()
+    run: list[int] = []
+
+    def close() -> None:
+        lines = [line for index in run for line in flat[index][1].lines]
+        if len(lines) >= _LINK_CONTENTS_ENTRIES:
+            for index in run:
+                number, draft = flat[index]
+                position = next(i for i, d in enumerate(drafts[number]) if d is draft)
+                drafts[number][position:position + 1] = [Draft("list_item", [line], number)
+                                                          for line in draft.lines]
+        run.clear()
+
+    for index, (number, draft) in enumerate(flat):
+        if draft.kind in ("paragraph", "heading") and not draft.marker and \
+                (not run or flat[run[-1]][0] == number) and \
+                all(later[index][_title_key(line.text)] > 0 for line in draft.lines):
+            run.append(index)
+            continue
+        close()
+    close()
 
 
 def _merge_contents(drafts: list[Draft]) -> list[Draft]:

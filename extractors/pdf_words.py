@@ -182,6 +182,15 @@ _LAM = "\u0644"
 _ALEF_LAM = re.compile("[\u0627\u0623\u0625\u0622]\u0644")
 _RULE_THICKNESS = 2.0  # a path or rectangle thinner than this (points) is a line
 _MAX_PATH_SEGMENTS = 400  # paths with more segments are drawings (charts, glyph outlines)
+# A list's bullet drawn as a shape, not typed as a glyph (a browser's disc, circle or square
+# marker): a small filled shape about as wide as high, this share of its item's font size, a
+# little before the item's first word and level with it.
+# (A chart legend's keys, set one under the other before their labels, are drawn larger.)
+_DRAWN_BULLET_SIZE = (0.15, 0.5)
+_DRAWN_BULLET_GAP = 2.0  # the most space between it and its word, in the word's font sizes
+# A page with more small filled shapes than this draws a chart or a map (a scatter plot's
+# markers), not lists: none of them is read as a bullet.
+_MAX_DRAWN_BULLETS = 200
 
 
 @dataclass
@@ -564,12 +573,19 @@ def _attach_rtl_punctuation(words: list[Word]) -> list[Word]:
 
 def read_rulings(page: pdfium.PdfPage, frame: _Frame) -> list[Ruling]:
     """Straight horizontal and vertical lines drawn on the page: thin paths and the edges of
-    rectangles (what table rules and cell borders are drawn with).
+    rectangles (what table rules and cell borders are drawn with)."""
+    return read_paths(page, frame)[0]
+
+
+def read_paths(page: pdfium.PdfPage, frame: _Frame) -> tuple[list[Ruling], list[Box]]:
+    """The page's rulings (:func:`read_rulings`) and the boxes of its small filled shapes
+    about as wide as high (what a list's bullets drawn as shapes are), in one pass.
 
     PDFium's raw object calls, not ``page.get_objects()``: that wraps every object of the
     page (text objects by the thousand) in Python to keep the few paths."""
     width, height = frame.size
     rulings: list[Ruling] = []
+    dots: list[Box] = []
     width_out = ctypes.c_float(0.0)
     fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
     left, bottom_, right, top_ = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
@@ -579,7 +595,11 @@ def read_rulings(page: pdfium.PdfPage, frame: _Frame) -> list[Ruling]:
                 not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom_, right, top_):
             continue
         x0, top, x1, bottom = frame.box(left.value, bottom_.value, right.value, top_.value)
-        if pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke) and stroke.value and \
+        drawn = pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke)
+        square = 0.7 <= (x1 - x0) / max(bottom - top, 0.01) <= 1.4
+        if drawn and fill.value and square and 1.0 <= x1 - x0 <= 12:
+            dots.append((x0, top, x1, bottom))
+        if drawn and stroke.value and \
                 pdfium_c.FPDFPageObj_GetStrokeWidth(obj, width_out):
             # The bounds include half the pen's width on each side: the line is in the middle.
             inset = min(width_out.value / 2, (x1 - x0) / 2, (bottom - top) / 2)
@@ -597,7 +617,41 @@ def read_rulings(page: pdfium.PdfPage, frame: _Frame) -> list[Ruling]:
                         Ruling(x0, top, x0, bottom), Ruling(x1, top, x1, bottom)]
         elif segments <= _MAX_PATH_SEGMENTS:
             rulings += _path_lines(obj, segments, frame)
-    return rulings
+    return rulings, dots
+
+
+def with_drawn_bullets(words: list[Word], dots: list[Box]) -> list[Word]:
+    """``words`` with a "•" before each word a drawn bullet marks: a dot (:func:`read_paths`)
+    the size of a bullet for that word's font, level with it and a little before it, with no
+    word between them nor just before the dot on its line (a dot inside a line, a chart
+    legend's key, marks no item).  Typed bullets are words already; drawn ones (Chromium
+    draws a list's discs and squares as paths) would leave the item's lines to run together
+    as one paragraph."""
+    if not dots or not words or len(dots) > _MAX_DRAWN_BULLETS:
+        return words
+    marked: dict[int, Word] = {}
+    for x0, top, x1, bottom in dots:
+        middle = (top + bottom) / 2
+        level = [w for w in words if w.top <= middle <= w.bottom]
+        after = [w for w in level if w.x0 >= x1 - 0.5]
+        if not after:
+            continue
+        word = min(after, key=lambda w: w.x0)
+        low, high = _DRAWN_BULLET_SIZE
+        if not (low * word.size <= bottom - top <= high * word.size) \
+                or word.x0 - x1 > _DRAWN_BULLET_GAP * word.size \
+                or any(w.x1 <= x0 + 0.5 and x0 - w.x1 <= _DRAWN_BULLET_GAP * word.size for w in level):
+            continue
+        marked[id(word)] = _new_word("\u2022", x0, word.top, x1, word.bottom, word.size, word.bold,
+                                     word.italic, word.font, word.line)
+    if not marked:
+        return words
+    out: list[Word] = []
+    for word in words:
+        if id(word) in marked:
+            out.append(marked[id(word)])
+        out.append(word)
+    return out
 
 
 def _path_lines(obj: Any, segments: int, frame: _Frame) -> list[Ruling]:
@@ -640,7 +694,9 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     if reader.rtl:
         reader.words = _attach_rtl_punctuation(reader.words)
     if not reader.spans:  # the common case: nothing turned by a quarter
-        return PageLayout(number, width, height, reader.words, read_rulings(page, frame), _turned(reader))
+        rulings, dots = read_paths(page, frame)
+        words = with_drawn_bullets(reader.words, dots)
+        return PageLayout(number, width, height, words, rulings, _turned(reader))
     return _turned_layout(page, textpage, number, frame, reader)
 
 

@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas
 from extractors import extract
 from extractors.base import ExtractOptions
 from tests.office_documents import OfficeDocument, convert, generate_document
-from tests.test_pdf_structure import SENTENCES
+from tests.test_pdf_structure import SENTENCES, make_pdf, paragraph
 
 WIDTH, HEIGHT = 612.0, 792.0
 OPTIONS = ExtractOptions(ocr_engines=())  # the text layer is what these tests are about
@@ -384,3 +384,23 @@ def test_contents_at_one_edge_unnumbered_nest_by_type():
     assert "  - Blood tests 4" in markdown.splitlines() and "- Diagnosis 3" in markdown.splitlines()
     level = dict(_headings(markdown))
     assert level["Diagnosis"] < level["Blood tests"] and level["Treatment"] < level["Radiotherapy"]
+
+
+def test_a_contents_without_page_labels_is_a_list_of_its_entries():
+    """A web page's "On this page": the titles of the sections below, one a line, no page
+    numbers nor leaders.  Each line is a list item, not one paragraph of titles, and the
+    sections' headings stay headings."""
+    sections = ["Main points", "Regional estimates", "Household composition", "Revisions"]
+    lines: list[tuple] = [(72, 60, "Housing supply, England", 22, "Helvetica-Bold"),
+                          (72, 100, "On this page", 14, "Helvetica-Bold")]
+    lines += [(72, 124 + 14 * i, title, 10) for i, title in enumerate(sections)]
+    top = 124 + 14 * len(sections) + 20
+    for index, title in enumerate(sections):
+        lines.append((72, top, title, 14, "Helvetica-Bold"))
+        body, top = paragraph(top + 22, SENTENCES[index])
+        lines += body
+        top += 16
+    markdown = extract(make_pdf(lines), filename="links.pdf", options=OPTIONS).markdown
+    assert [line for line in markdown.splitlines() if line.startswith("- ")] == [f"- {t}" for t in sections]
+    assert [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")] == \
+        ["Housing supply, England", "On this page", *sections]

@@ -6,10 +6,13 @@ tuned; these pin each rule down."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from reportlab.pdfgen import canvas
 
 from tests.pdf_cases import draw_paragraph
-from tests.test_pdf_structure import SENTENCES, make_pdf, markdown_of, paragraph
+from tests.test_pdf_structure import HEIGHT, SENTENCES, WIDTH, Page, make_pdf, markdown_of, paragraph
 
 TEXT = " ".join(SENTENCES[:3])
 MORE = " ".join(SENTENCES[3:])
@@ -135,6 +138,21 @@ def test_a_name_over_an_address_is_not_a_heading():
         *paragraph(after1 + 32, MORE)[0],
     ])
     assert headings_of(markdown_of(data)) == ["Our decision"]
+
+
+def test_a_title_over_its_release_dates_is_a_heading():
+    """A statistical release's title over its dates and contact (a web page printed to PDF):
+    short lines without a sentence's end, whose only figures are dates, are no address."""
+    fields = ["Release date: 17 September 2022", "Next release: 6 September 2023", "Contact: statistics team"]
+    body1, after1 = paragraph(150, TEXT)
+    data = make_pdf([
+        (72, 60, "Household Income, England: 2022", 24, "Helvetica-Bold"),
+        *[(72, 90 + 14 * i, line, 9) for i, line in enumerate(fields)],
+        *body1,
+        (72, after1 + 16, "Tenure", 16, "Helvetica-Bold"),
+        *paragraph(after1 + 36, MORE)[0],
+    ])
+    assert headings_of(markdown_of(data)) == ["Household Income, England: 2022", "Tenure"]
 
 
 def test_a_line_over_a_bare_figure_is_a_label():
@@ -272,3 +290,52 @@ def test_a_title_naming_its_unit_over_a_table_is_not_a_heading():
                                    ("text", MORE, 0), ("heading", "Results", 13), ("table", "", 0),
                                    ("text", TEXT, 0)])
     assert headings_of(markdown_of(data)) == ["Spending", "Results"]
+
+
+def _boxed_page(before: list[tuple], label: str, box_top: float, inside: str,
+                after: list[tuple]) -> bytes:
+    """A page of text lines (`before`, then `after` placed by the caller) with a callout box
+    between: a bar down its left side from just above its bold `label` along its text."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    page = Page(pdf)
+    page.text(84, box_top + 6, label, 10, "Helvetica-Bold")
+    body, bottom = paragraph(box_top + 22, inside, x=84, width_chars=84)
+    pdf.rect(72, HEIGHT - bottom - 6, 4, bottom + 6 - box_top, stroke=0, fill=1)
+    for line in [*before, *body, *after]:
+        page.text(*line)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def _box_bottom(box_top: float, inside: str) -> float:
+    return paragraph(box_top + 22, inside, x=84, width_chars=84)[1]
+
+
+def test_a_label_opening_a_box_is_not_a_heading():
+    """A callout: a bar down its left side from just above its bold label ("Note") along the
+    text under it.  A bold line of the same size outside any box, spaced as a heading, stays a
+    heading."""
+    body1, after1 = paragraph(90, TEXT)
+    body2, after2 = paragraph(after1 + 32, MORE)
+    box_top = after2 + 14
+    data = _boxed_page([(72, 60, "Regional results", 16, "Helvetica-Bold"), *body1,
+                        (72, after1 + 16, "Method", 10, "Helvetica-Bold"), *body2],
+                       "Note", box_top, TEXT, paragraph(_box_bottom(box_top, TEXT) + 20, MORE)[0])
+    assert headings_of(markdown_of(data)) == ["Regional results", "Method"]
+
+
+def test_a_heading_over_a_box_heads_it():
+    """A bold body-size heading directly over a callout box: the box's label under it is no
+    second short line set alike (a form's "Signature" then "Date"), nor a short line of a
+    block: the heading stays."""
+    body1, after1 = paragraph(90, TEXT)
+    box_top = after1 + 34
+    body3, after3 = paragraph(_box_bottom(box_top, MORE) + 20, TEXT)
+    data = _boxed_page([(72, 60, "Regional results", 16, "Helvetica-Bold"), *body1,
+                        (72, after1 + 18, "Trends since 2019", 10, "Helvetica-Bold")],
+                       "Warning", box_top, MORE,
+                       [*body3, (72, after3 + 18, "Method", 10, "Helvetica-Bold"),
+                        *paragraph(after3 + 34, MORE)[0]])
+    assert headings_of(markdown_of(data)) == ["Regional results", "Trends since 2019", "Method"]

@@ -557,3 +557,41 @@ def test_a_page_of_code_is_read_against_the_document_body():
     listing += [(72, 284 + 10 * i, line, 8, "Courier") for i, line in enumerate(code * 3)]
     headings = [line for line in markdown_of(make_pdf(*report, listing)).split("\n") if line.startswith("#")]
     assert headings == []
+
+
+def test_bullets_drawn_as_shapes_mark_list_items():
+    """A browser draws a list's discs (and squares) as filled paths, not glyphs: each such dot
+    a little before a line's first word, level with it and the size of a bullet for its
+    font, marks an item; a dot inside a line, or a chart legend's larger keys, mark none."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    page = Page(pdf)
+    page.text(72, 72, "Main points", 16, "Helvetica-Bold")
+    body, top = paragraph(100, " ".join(SENTENCES[:2]))
+    for line in body:
+        page.text(*line)
+    items = ["Household numbers rose in every region", "Rents grew faster than earnings",
+             "Completions fell for the second year"]
+    for index, item in enumerate(items):
+        y = top + 10 + index * 14
+        page.text(90, y, item)
+        # A 3 pt disc (or square) centred on the line's x-height, 8 pt before its text.
+        if index == 1:
+            pdf.rect(80, HEIGHT - y - 6.5, 3, 3, stroke=0, fill=1)
+        else:
+            pdf.circle(81.5, HEIGHT - y - 5, 1.5, stroke=0, fill=1)
+    legend_top = top + 10 + len(items) * 14 + 16
+    page.text(72, legend_top, "Shares by tenure, owners")
+    pdf.circle(200, HEIGHT - legend_top - 5, 1.5, stroke=0, fill=1)
+    page.text(206, legend_top, "renters and others in the latest year")
+    # A chart legend's keys: 8 pt squares before 12 pt labels, one under the other.
+    for index, label in enumerate(("Forecast", "Target")):
+        y = legend_top + 30 + index * 22
+        pdf.rect(400, HEIGHT - y - 10, 8, 8, stroke=0, fill=1)
+        page.text(412, y, label, 12)
+    pdf.showPage()
+    pdf.save()
+    markdown = markdown_of(buffer.getvalue())
+    assert [line for line in markdown.splitlines() if line.startswith("- ")] == [f"- {i}" for i in items]
+    assert "•" not in markdown and "- renters" not in markdown
+    assert "- Forecast" not in markdown and "- Target" not in markdown
