@@ -102,6 +102,8 @@ _BAND = 0.11
 _RECUR_SHARE = 0.3
 # Same height on two pages: within this many points.
 _SAME_HEIGHT = 8.0
+# A bare figure set this many times the page's commonest size is display type: no page number.
+_DISPLAY_FIGURE = 1.6
 _PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
                           r"(of|/|von|de|sur)?[\s\-–—|/.()#]*$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
@@ -571,7 +573,8 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     for line, band in numbers:
         # A figure at the head of a page on one baseline with two or more other body lines is
         # a cell of a table row (a table continued from the page before), not a page number.
-        if band == "footer" or _row_cells(line, lines[line.page]) < 2:
+        if (band == "footer" or _row_cells(line, lines[line.page]) < 2) \
+                and not _wraps_display_line(line, lines[line.page]):
             line.kind = band
     # Like the recurrence above, artifacts make running lines only in a document of two pages
     # or more: a one-page document's letterhead or title, drawn in its page header and marked
@@ -579,6 +582,20 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _wraps_display_line(line: Line, page: list[Line]) -> bool:
+    """Whether a bare figure is set in display type (well above the page's commonest size)
+    directly under a line of its own size: the end of a title wrapped onto a second line
+    ("Housing Supply, England:" over "2025"), not a page number, which is never set so."""
+    sizes: Counter[float] = Counter()
+    for other in page:
+        sizes[round(other.size * 2) / 2] += len(other.text)
+    if not sizes or line.size < _DISPLAY_FIGURE * sizes.most_common(1)[0][0]:
+        return False
+    return any(other is not line and abs(other.size - line.size) <= 0.1 * line.size
+               and -0.2 * line.size <= line.top - other.bottom <= 0.6 * line.size
+               and other.x0 <= line.x1 and line.x0 <= other.x1 for other in page)
 
 
 def _mark_artifacts(lines: list[Line], artifacts: list[TaggedRegion]) -> None:
