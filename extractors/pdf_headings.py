@@ -91,6 +91,8 @@ _SENTENCE_WORDS = 8
 _BINDING = 0.1
 _BINDING_SHARE = 0.8
 _BINDING_MIN_VOTES = 3
+# Text set smaller than this share of the body's size is small print (a note under a table).
+_SMALL_PRINT = 0.95
 # A bold line of the body's size with more words than this is a statement, not a title.
 _BOLD_TITLE_WORDS = 10
 # How much larger than the body a heading's font must be.
@@ -328,9 +330,13 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
                 and not after.text.rstrip().endswith(SENTENCE_END)):
             # In a document whose headings sit closer to their text than to the text above, a
             # heading over a list or a code block is spaced so too, a label over its list is
-            # spaced like the paragraphs around it.  (Over a table, its title may be spaced so.)
-            if binding and after.kind != "table" and _binds(drafts[index - 1] if index else None, draft,
-                                                            after, style, lists=True):
+            # spaced like the paragraphs around it.  Only below running text: under small print
+            # (a table's source note, spaced off the table) a label sits apart too; and over a
+            # table its title may be spaced so.
+            before = drafts[index - 1] if index else None
+            if binding and after.kind != "table" and before is not None \
+                    and before.size >= _SMALL_PRINT * style.body_size \
+                    and _binds(before, draft, after, style, lists=True):
                 continue
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
