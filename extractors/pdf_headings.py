@@ -27,8 +27,8 @@ of contents, when the document has one, then decides (:mod:`extractors.pdf_evide
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
 or a panel's edge down its left side from just above it: a callout's "Note"), which does not
-end the section of a heading over the box either; but a body-size heading over a list or a
-code block, in a document whose headings sit closer to their text than to the text above, heads
+end the section of a heading over the box either; but a body-size heading over a list, below
+running text in a document whose headings sit closer to their text than to the text above, heads
 it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Body size is the most
 common font size by character count over the whole document (:class:`extractors.pdf_drafts.Style`).
 """
@@ -329,12 +329,13 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
                 and all(len(line.text.split()) <= 4 for line in after.lines)
                 and not after.text.rstrip().endswith(SENTENCE_END)):
             # In a document whose headings sit closer to their text than to the text above, a
-            # heading over a list or a code block is spaced so too, a label over its list is
-            # spaced like the paragraphs around it.  Only below running text: under small print
-            # (a table's source note, spaced off the table) a label sits apart too; and over a
-            # table its title may be spaced so.
+            # heading over a list is spaced so too, a label over its list is spaced like the
+            # paragraphs around it.  Only below running text: under small print (a table's
+            # source note, spaced off the table) a label sits apart too.  Not over a table (its
+            # title may be spaced so) nor over short lines (a form's field over its box, a name
+            # over a job title in a signature block are spaced so too).
             before = drafts[index - 1] if index else None
-            if binding and after.kind != "table" and before is not None \
+            if binding and after.kind == "list_item" and before is not None \
                     and before.size >= _SMALL_PRINT * style.body_size \
                     and _binds(before, draft, after, style, lists=True):
                 continue
