@@ -27,9 +27,10 @@ of contents, when the document has one, then decides (:mod:`extractors.pdf_evide
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
 or a panel's edge down its left side from just above it: a callout's "Note"), which does not
-end the section of a heading over the box either (tuned on tests/web_pages.py's pages).  Body
-size is the most common font size by character count over the whole document
-(:class:`extractors.pdf_drafts.Style`).
+end the section of a heading over the box either; but a body-size heading over a list, below
+running text in a document whose headings sit closer to their text than to the text above, heads
+it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Body size is the most
+common font size by character count over the whole document (:class:`extractors.pdf_drafts.Style`).
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ _SENTENCE_WORDS = 8
 _BINDING = 0.1
 _BINDING_SHARE = 0.8
 _BINDING_MIN_VOTES = 3
+# Text set smaller than this share of the body's size is small print (a note under a table).
+_SMALL_PRINT = 0.95
 # A bold line of the body's size with more words than this is a statement, not a title.
 _BOLD_TITLE_WORDS = 10
 # How much larger than the body a heading's font must be.
@@ -325,6 +328,17 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
                 after.kind == "paragraph" and not after.boxed
                 and all(len(line.text.split()) <= 4 for line in after.lines)
                 and not after.text.rstrip().endswith(SENTENCE_END)):
+            # In a document whose headings sit closer to their text than to the text above, a
+            # heading over a list is spaced so too, a label over its list is spaced like the
+            # paragraphs around it.  Only below running text: under small print (a table's
+            # source note, spaced off the table) a label sits apart too.  Not over a table (its
+            # title may be spaced so) nor over short lines (a form's field over its box, a name
+            # over a job title in a signature block are spaced so too).
+            before = drafts[index - 1] if index else None
+            if binding and after.kind == "list_item" and before is not None \
+                    and before.size >= _SMALL_PRINT * style.body_size \
+                    and _binds(before, draft, after, style, lists=True):
+                continue
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
     _unhead_label_runs(drafts, style)
@@ -624,12 +638,15 @@ def _binding(drafts: list[Draft], style: Style) -> bool:
     return len(votes) >= _BINDING_MIN_VOTES and sum(votes) >= _BINDING_SHARE * len(votes)
 
 
-def _binds(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool | None:
+def _binds(before: Draft | None, draft: Draft, after: Draft, style: Style,
+           lists: bool = False) -> bool | None:
     """Whether a block between two blocks of text in one column sits closer to the text below
     it than to the text above (None when that cannot be measured): headings are set so, a
-    bold paragraph has the body's spacing on both sides."""
+    bold paragraph has the body's spacing on both sides.  With ``lists`` the text below may
+    be a list's first item."""
+    below_kinds = ("paragraph", "list_item") if lists else ("paragraph",)
     if before is None or before.page != draft.page or after.page != draft.page \
-            or before.kind not in ("paragraph", "list_item") or after.kind != "paragraph":
+            or before.kind not in ("paragraph", "list_item") or after.kind not in below_kinds:
         return None
     x0, top, x1, bottom = draft.box
     above, below = before.box, after.box

@@ -102,6 +102,8 @@ _BAND = 0.11
 _RECUR_SHARE = 0.3
 # Same height on two pages: within this many points.
 _SAME_HEIGHT = 8.0
+# A bare figure set this many times the page's commonest size is display type: no page number.
+_DISPLAY_FIGURE = 1.6
 _PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
                           r"(of|/|von|de|sur)?[\s\-–—|/.()#]*$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
@@ -197,13 +199,13 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         if layout.number in tags:  # (the lines of a tagged list item are one item)
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
+    _list_link_contents(drafts, [layout.number for layout in layouts])
     # A box's label first: a heading over a box is followed by the box's text, not by a label.
     for layout in layouts:
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
     # What follows a label may be on the next page: the document's blocks in reading order.
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
-    _list_link_contents(drafts, [layout.number for layout in layouts])
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
@@ -571,7 +573,8 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     for line, band in numbers:
         # A figure at the head of a page on one baseline with two or more other body lines is
         # a cell of a table row (a table continued from the page before), not a page number.
-        if band == "footer" or _row_cells(line, lines[line.page]) < 2:
+        if (band == "footer" or _row_cells(line, lines[line.page]) < 2) \
+                and not _wraps_display_line(line, lines[line.page]):
             line.kind = band
     # Like the recurrence above, artifacts make running lines only in a document of two pages
     # or more: a one-page document's letterhead or title, drawn in its page header and marked
@@ -579,6 +582,20 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _wraps_display_line(line: Line, page: list[Line]) -> bool:
+    """Whether a bare figure is set in display type (well above the page's commonest size)
+    directly under a line of its own size: the end of a title wrapped onto a second line
+    ("Housing Supply, England:" over "2025"), not a page number, which is never set so."""
+    sizes: Counter[float] = Counter()
+    for other in page:
+        sizes[round(other.size * 2) / 2] += len(other.text)
+    if not sizes or line.size < _DISPLAY_FIGURE * sizes.most_common(1)[0][0]:
+        return False
+    return any(other is not line and abs(other.size - line.size) <= 0.1 * line.size
+               and -0.2 * line.size <= line.top - other.bottom <= 0.6 * line.size
+               and other.x0 <= line.x1 and line.x0 <= other.x1 for other in page)
 
 
 def _mark_artifacts(lines: list[Line], artifacts: list[TaggedRegion]) -> None:
@@ -784,6 +801,8 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
 _LEADING_NUMBER = re.compile(r"^\d{1,2}(\.\d{1,2}){0,4}\.?\s+")
 # A contents without page labels lists at least this many of the headings after it.
 _LINK_CONTENTS_ENTRIES = 3
+# Entries whose left edges are this close (points) are at one depth.
+_CONTENTS_INDENT = 3.0
 
 
 def _title_key(text: str) -> str:
@@ -792,9 +811,13 @@ def _title_key(text: str) -> str:
 
 def _list_link_contents(drafts: dict[int, list[Draft]], order: list[int]) -> None:
     """A table of contents without page labels (a web page's "On this page" list of links,
-    a report's list of sections): consecutive lines, read as a paragraph or as headings, each
-    of which is the title of a heading further on, three or more -- each line an item of a
-    list, not a run of text nor headings of their own."""
+    a report's list of sections): consecutive lines, read as a paragraph, as headings or as
+    numbered items, each of which is the title of a heading further on, three or more -- each
+    line an item of a list, not a run of text nor headings of their own.  Entries indented
+    under others are nested under them (a section's subsections, "2.1 By age group" under
+    "2. Governance", which a numbered list's item would otherwise run on into or leave a
+    heading).  It runs before the label rules: the contents' title over it ("Contents", set
+    like the other sections' headings) is followed by a list, not by short lines of text."""
     flat = [(number, draft) for number in order for draft in drafts[number]]
     later: list[Counter[str]] = []
     seen: Counter[str] = Counter()
@@ -808,21 +831,43 @@ def _list_link_contents(drafts: dict[int, list[Draft]], order: list[int]) -> Non
     def close() -> None:
         lines = [line for index in run for line in flat[index][1].lines]
         if len(lines) >= _LINK_CONTENTS_ENTRIES:
+            edges: list[float] = []
+            for x in sorted(line.x0 for line in lines):
+                if not edges or x - edges[-1] > _CONTENTS_INDENT:
+                    edges.append(x)
+
+            numbered = [_LEADING_NUMBER.match(line.text) for line in lines]
+
+            def depth(line: Line, known: int) -> int:
+                if len(edges) >= 2:
+                    return 1 + max(i for i, edge in enumerate(edges) if line.x0 >= edge - _CONTENTS_INDENT)
+                if any(numbered):  # all at one edge: by the numbering ("2.1" is depth 2)
+                    number = _LEADING_NUMBER.match(line.text)
+                    return number.group(0).strip().rstrip(".").count(".") + 1 if number else 1
+                return known  # (the tags' nesting, else not known)
+
             for index in run:
                 number, draft = flat[index]
                 position = next(i for i, d in enumerate(drafts[number]) if d is draft)
-                drafts[number][position:position + 1] = [Draft("list_item", [line], number)
-                                                          for line in draft.lines]
+                drafts[number][position:position + 1] = [
+                    Draft("list_item", [line], number, marker=draft.marker if at == 0 else "",
+                          depth=depth(line, draft.depth)) for at, line in enumerate(draft.lines)]
         run.clear()
 
     for index, (number, draft) in enumerate(flat):
-        if draft.kind in ("paragraph", "heading") and not draft.marker and \
+        if draft.kind in ("paragraph", "heading", "list_item") and \
                 (not run or flat[run[-1]][0] == number) and \
-                all(later[index][_title_key(line.text)] > 0 for line in draft.lines):
+                all(later[index][_title_key(_unmarked(line.text, draft.marker if at == 0 else ""))] > 0
+                    for at, line in enumerate(draft.lines)):
             run.append(index)
             continue
         close()
     close()
+
+
+def _unmarked(text: str, marker: str) -> str:
+    """A line's text without its list marker ("1." before "Outlook", a bullet)."""
+    return text[len(marker):] if marker and text.startswith(marker) else text
 
 
 def _merge_contents(drafts: list[Draft]) -> list[Draft]:

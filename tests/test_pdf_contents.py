@@ -386,11 +386,15 @@ def test_contents_at_one_edge_unnumbered_nest_by_type():
     assert level["Diagnosis"] < level["Blood tests"] and level["Treatment"] < level["Radiotherapy"]
 
 
-def test_a_contents_without_page_labels_is_a_list_of_its_entries():
+@pytest.mark.parametrize("sections", [
+    ["Main points", "Regional estimates", "Household composition", "Revisions"],
+    # (A title naming a year: the contents' title over it is no name over an address.)
+    ["Main points", "Trends since 2019", "Household composition", "Revisions"],
+])
+def test_a_contents_without_page_labels_is_a_list_of_its_entries(sections):
     """A web page's "On this page": the titles of the sections below, one a line, no page
     numbers nor leaders.  Each line is a list item, not one paragraph of titles, and the
-    sections' headings stay headings."""
-    sections = ["Main points", "Regional estimates", "Household composition", "Revisions"]
+    sections' headings, and the contents' title, stay headings."""
     lines: list[tuple] = [(72, 60, "Housing supply, England", 22, "Helvetica-Bold"),
                           (72, 100, "On this page", 14, "Helvetica-Bold")]
     lines += [(72, 124 + 14 * i, title, 10) for i, title in enumerate(sections)]
@@ -404,3 +408,26 @@ def test_a_contents_without_page_labels_is_a_list_of_its_entries():
     assert [line for line in markdown.splitlines() if line.startswith("- ")] == [f"- {t}" for t in sections]
     assert [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")] == \
         ["Housing supply, England", "On this page", *sections]
+
+
+def test_a_numbered_contents_without_page_labels_nests_its_subsections():
+    """A report's contents with no page numbers: numbered items ("1.", "2.") with the
+    subsections under them at the same left edge ("2.1 ...").  Each line is one list item,
+    the subsections nested by their numbering, none a heading of its own."""
+    sections = [("1. Outlook", 14), ("2. Governance", 14), ("2.1 By age group", 12),
+                ("3. Trends since 2019", 14), ("3.1 By sector", 12)]
+    lines: list[tuple] = [(72, 60, "Half-year Report", 22, "Helvetica-Bold"),
+                          (72, 100, "Contents", 14, "Helvetica-Bold")]
+    lines += [(72, 124 + 14 * i, title, 10) for i, (title, _) in enumerate(sections)]
+    top = 124 + 14 * len(sections) + 20
+    for index, (title, size) in enumerate(sections):
+        lines.append((72, top, title, size, "Helvetica-Bold"))
+        body, top = paragraph(top + 22, SENTENCES[index])
+        lines += body
+        top += 16
+    markdown = extract(make_pdf(lines), filename="numbered-links.pdf", options=OPTIONS).markdown
+    items = [line for line in markdown.splitlines() if re.match(r"\s*(- |\d\. )", line)]
+    assert items == ["1. Outlook", "2. Governance", "    - 2.1 By age group", "3. Trends since 2019",
+                     "    - 3.1 By sector"]
+    assert [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")] == \
+        ["Half-year Report", "Contents", *(title for title, _ in sections)]

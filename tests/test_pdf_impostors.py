@@ -339,3 +339,32 @@ def test_a_heading_over_a_box_heads_it():
                        [*body3, (72, after3 + 18, "Method", 10, "Helvetica-Bold"),
                         *paragraph(after3 + 34, MORE)[0]])
     assert headings_of(markdown_of(data)) == ["Regional results", "Trends since 2019", "Method"]
+
+
+def test_a_body_size_heading_over_a_list_heads_it_when_spaced_as_the_headings_are():
+    """Sections whose headings sit closer to their text than to the text above (space
+    before, little after), and a bold body-size heading spaced so over a bulleted list: it
+    heads the list.  A bold body-size line with the paragraphs' spacing over a list is its
+    label, as before (tuned on tests/web_pages.py's pages: an h4 over a list)."""
+    lines: list[tuple] = []
+    top = 60.0
+    for index, title in enumerate(("Overview", "Method", "Results", "Outlook")):
+        lines.append((72, top, title, 14, "Helvetica-Bold"))
+        body, top = paragraph(top + 22, " ".join(SENTENCES[index:index + 2]))
+        lines += body
+        top += 24  # (space before a heading: twice the space after it)
+
+    def bullets(top: float, items: list[str]) -> float:
+        for item in items:
+            lines.extend([(72, top, "•", 10), (86, top, item, 10)])
+            top += 14
+        return top
+
+    lines.append((72, top, "Caveats", 10, "Helvetica-Bold"))
+    top = bullets(top + 16, ["Figures for the last quarter are provisional", "Totals may not add up"])
+    body, top = paragraph(top + 8, SENTENCES[4])
+    lines += body
+    lines.append((72, top + 8, "Main changes", 10, "Helvetica-Bold"))
+    bullets(top + 8 + 20, ["New regional breakdown", "Revised population estimates"])
+    headings = headings_of(markdown_of(make_pdf(lines)))
+    assert headings == ["Overview", "Method", "Results", "Outlook", "Caveats"], headings

@@ -227,6 +227,20 @@ def test_running_header_and_page_numbers_leave_the_body():
         assert kinds[0] == "header" and kinds[-1] == "footer"
 
 
+def test_a_title_wrapped_onto_a_year_at_the_head_of_the_page_keeps_its_year():
+    """A web page's title in display type, centred and wrapped so that its year stands alone
+    on the second line in the page's top band ("Housing Supply, England:" over "2025"): the
+    year ends the title, it is no page number (tuned on tests/web_pages.py's pages).  A bare
+    figure at the body's size there still is one."""
+    title = [(150, 20, "Housing Supply, England:", 30, "Helvetica-Bold"),
+             (270, 55, "2025", 30, "Helvetica-Bold")]
+    body, _ = paragraph(130, " ".join(SENTENCES[:3]))
+    second, _ = paragraph(130, " ".join(SENTENCES[3:]))
+    markdown = markdown_of(make_pdf([*title, *body], [(300, 30, "2", 10), *second]))
+    assert markdown.startswith("# Housing Supply, England: 2025\n"), markdown[:80]
+    assert "\n2\n" not in f"\n{markdown}\n"
+
+
 def test_paragraphs_lists_and_hyphenation():
     first, after = paragraph(72, " ".join(SENTENCES[:2]))
     lines = [*first,
