@@ -421,7 +421,7 @@ def _spanning_owners(hs: list[_Segment], vs: list[_Segment], xs: list[float], ys
     row without column rules is still a row of separate cells; a line of prose is not)."""
     rows, cols = len(ys) - 1, len(xs) - 1
     parent = {(r, c): (r, c) for r in range(rows) for c in range(cols)}
-    apart = _text_gaps(xs, ys, words)
+    apart = _text_gaps(xs, ys, words, lambda c, r: _covered(vs, xs[c], ys[r], ys[r + 1]))
 
     def root(slot: tuple[int, int]) -> tuple[int, int]:
         while parent[slot] != slot:
@@ -444,9 +444,13 @@ def _spanning_owners(hs: list[_Segment], vs: list[_Segment], xs: list[float], ys
     return {slot: root(slot) for slot in parent}
 
 
-def _text_gaps(xs: list[float], ys: list[float], words: list[Word]) -> set[tuple[int, int]]:
+def _text_gaps(xs: list[float], ys: list[float], words: list[Word],
+               ruled: Callable[[int, int], bool]) -> set[tuple[int, int]]:
     """(row, boundary index) where the text nearest the grid line on both sides is more than a
-    word space apart (half the font size) and no word reaches over it."""
+    word space apart (half the font size) and no word reaches over it.  Text beyond a drawn
+    rule (`ruled(boundary, row)`) is another cell's: a label centred in a cell spanning
+    several columns has no text beside it up to the span's rules, and is one cell with the
+    empty slots of its span, not apart from them."""
     rows = len(ys) - 1
     by_row: dict[int, list[Word]] = {}
     for w in words:
@@ -461,6 +465,9 @@ def _text_gaps(xs: list[float], ys: list[float], words: list[Word]) -> set[tuple
             if not left or not right or any(w.x0 < xs[c] < w.x1 for w in ws):
                 continue
             near_left, near_right = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
+            between = range(_index(xs, near_left.x1 - 0.5) + 1, _index(xs, near_right.x0 + 0.5) + 1)
+            if any(b != c and ruled(b, r) for b in between):
+                continue
             if near_right.x0 - near_left.x1 >= 0.5 * max(near_left.size, near_right.size, 4.0):
                 apart.add((r, c))
     return apart
