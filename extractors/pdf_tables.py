@@ -1013,8 +1013,11 @@ def _column(x: float, bounds: list[float]) -> int:
 def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Group]:
     """The line's segments, each cut where it crosses a column boundary with a wide space,
     between two numbers, or across a gutter of the table (whitespace through every body
-    line); otherwise a segment reaching across a boundary with a plain space stays one
-    (spanning) piece.  Each piece with the column it belongs to."""
+    line) where the boundary falls between the two words or a figure stands beside a text;
+    otherwise a segment reaching across a boundary with a plain space stays one (spanning)
+    piece.  (Names sharing their start, "Yorkshire and The Humber" and "... Humber Rural",
+    line up a gutter at the space after it: the longer name reaching past the boundary is
+    still one cell.)  Each piece with the column it belongs to."""
     out: list[_Group] = []
     for seg in _segments(line):
         groups: list[list[Word]] = [[seg[0]]]
@@ -1023,8 +1026,10 @@ def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Grou
             crossing = columns[i + 1] != columns[i]
             # (The tests below only for a pair that crosses a boundary, most do not.)
             if crossing and (w.x0 - prev.x1 >= 0.45 * max(line.size, 4.0)
-                             or any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
-                                    if b - a < CELL_GAP_EM * line.size)
+                             or (any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
+                                     if b - a < CELL_GAP_EM * line.size)
+                                 and (_column(prev.x1, bounds) != _column(w.x0, bounds)
+                                      or _is_numeric(prev.text) != _is_numeric(w.text)))
                              or (_is_numeric(prev.text) and _is_numeric(w.text))):
                 groups.append([w])
             else:

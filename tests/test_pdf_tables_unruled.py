@@ -445,3 +445,31 @@ def test_a_row_of_headings_a_blank_line_under_figures_starts_the_next_table(grou
     canvas.save()
 
     assert [t.cells for t in tables_of(buffer.getvalue())] == tables
+
+
+def test_a_long_name_sharing_its_start_with_others_stays_in_its_cell() -> None:
+    """"Yorkshire and The Humber Rural" among other "Yorkshire and The Humber ..." names: the
+    space after their common start lines up into a gutter no body word covers, but the name
+    reaching towards the figures is one cell's text, not cut there into the next column."""
+    rng = random.Random(3)
+    places = ["North East", "London", "West Midlands Rural", "East of England", "Wales", "Scotland",
+              "South West", "North West Urban", "Tees Valley", "East Midlands"]
+    names = places * 2 + ["Yorkshire and The Humber", "Yorkshire and The Humber Rural",
+                          "Yorkshire and The Humber South"]
+    rng.shuffle(names)
+    cells = [["Code", "Area name", "Households", "Dwellings", "Vacant"]]
+    for index, name in enumerate(names):
+        figures = [f"{rng.randint(1_000, 250_000):,}" for _ in range(3)]
+        cells.append([f"E0600{1000 + 37 * index}", name, *figures])
+    style = TableStyle([("FONTNAME", (0, 0), (-1, -1), "Helvetica"), ("FONTSIZE", (0, 0), (-1, -1), 9),
+                        ("ALIGN", (2, 0), (-1, -1), "RIGHT")])
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    table = Table(cells, colWidths=[70, 140, 70, 70, 70], style=style)
+    table.wrapOn(canvas, 500, 750)
+    table.drawOn(canvas, 50, 780 - table._height)
+    canvas.showPage()
+    canvas.save()
+
+    found = tables_of(buffer.getvalue())
+    assert len(found) == 1 and found[0].cells == cells
