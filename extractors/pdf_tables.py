@@ -613,6 +613,8 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
                 current.append(lines[index - 1])
             current.append(line)
             singles = 0
+        elif current and _continues_cell(line, current):
+            current.append(line)  # (however many lines the cell runs to, prose or not)
         elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
             current.append(line)
             singles += 1
@@ -627,6 +629,25 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 def _tabular(line: _Line) -> bool:
     return line.tabular
+
+
+def _continues_cell(line: _Line, block: list[_Line]) -> bool:
+    """A line of one run going on with a cell of the block's last row that is not its first
+    (a parameter's description wrapped in its column): no blank line above it, its first
+    word flush with where that cell's text starts, in the row's type size; the lines
+    between the row and it go on with the same cell.  The row has three cells or more: two
+    columns of prose side by side read as rows of two (their lines run on under them)."""
+    rows = [i for i, other in enumerate(block) if _tabular(other)]
+    if not rows or len(_segments(line)) != 1 or line.top - block[-1].bottom >= line.bottom - line.top:
+        return False
+    row, after = block[rows[-1]], block[rows[-1] + 1:]
+    if abs(line.size - row.size) > 0.5 or len(_segments(row)) < 3:
+        return False
+    x0 = line.words[0].x0
+    starts = [seg[0].x0 for seg in _segments(row)[1:]]
+    if not any(abs(x0 - start) <= ALIGNED for start in starts):
+        return False
+    return all(len(_segments(o)) == 1 and abs(o.words[0].x0 - x0) <= ALIGNED for o in after)
 
 
 def _group_heading_over(line: _Line, header: _Line) -> bool:
@@ -688,7 +709,8 @@ def _trim(block: list[_Line]) -> list[_Line]:
     """The block without the lines of one segment at either end, but for the last line of a
     cell wrapped in the table's last row (see :func:`_wrapped_last`) and a group heading over
     its first (see :func:`_group_heading_over`)."""
-    while block and not _tabular(block[-1]) and not _wrapped_last(block):
+    while block and not _tabular(block[-1]) and not _wrapped_last(block) \
+            and not _continues_cell(block[-1], block[:-1]):
         block = block[:-1]
     while block and not _tabular(block[0]) \
             and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
@@ -950,12 +972,17 @@ def _prose_columns(rows: list[_Row]) -> list[int]:
     next to a table on a two-column page, or two columns of prose read across.  Long pieces
     that mostly begin with a capital are cells, each its own text (a spreadsheet's
     "Description" column, the short last lines of wrapped cells aside): the lines of running
-    text mostly go on in lower case."""
+    text mostly go on in lower case.  When two or more long pieces share their line with
+    other cells, those alone are asked: a cell wrapped over several lines starts on its
+    row's line, its lines below going on in lower case; running text beside a table starts
+    its lines anywhere in its sentences."""
     found = []
     for c in range(len(rows[0].cells)):
         texts = [r.cells[c] for r in rows if r.cells[c]]
         counts = [len(t.split()) for t in texts]
         long = [t for t in texts if len(t.split()) >= 4]
+        in_rows = [r.cells[c] for r in rows if len(r.cells[c].split()) >= 4 and sum(map(bool, r.cells)) > 1]
+        long = in_rows if len(in_rows) >= 2 else long
         if len(counts) >= 0.5 * len(rows) and statistics.median(counts) >= 7 \
                 and sum(t[:1].isupper() for t in long) < CELL_TEXTS_CAPITAL * len(long):
             found.append(c)
@@ -1242,12 +1269,35 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
             merged[-1].cells[0] = f"{merged[-1].cells[0]} {row.cells[0]}".strip()
             merged[-1].bottom = row.bottom
             continue
+        if merged and index > data_from and _goes_on(merged[-1], row, filled) \
+                and (row.cells[filled[0]][:1].islower() or _set_tight(rows, index)):
+            merged[-1].cells[filled[0]] = f"{merged[-1].cells[filled[0]]} {row.cells[filled[0]]}"
+            merged[-1].bottom = row.bottom
+            continue
         merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom))
     first_data = _first_data(_row_kinds(merged))
     _merge_header_cells(merged[:first_data])
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _goes_on(above: _Row, row: _Row, filled: list[int]) -> bool:
+    """A line of words in one column right of the first, under a row of several cells that
+    has that column filled: the next line of a cell wrapped in its column (a description
+    beside a parameter's name and type), not a row of its own."""
+    if len(filled) != 1 or filled[0] == 0 or not above.cells[filled[0]] or sum(map(bool, above.cells)) < 2:
+        return False
+    text = row.cells[filled[0]]
+    return not _is_numeric(text) and not DATE.match(text) and not NOTE_LABEL.match(text)
+
+
+def _set_tight(rows: list[_Row], index: int) -> bool:
+    """Row ``index`` is set closer under the line above than the rows of several cells are
+    apart (a cell's lines are set tighter than the rows)."""
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False) if sum(map(bool, b.cells)) > 1]
+    return bool(gaps) and rows[index].top - rows[index - 1].bottom \
+        < statistics.median(gaps) - WRAP_TIGHTER * rows[index].height
 
 
 def _wraps_on(row: _Row) -> bool:
@@ -1260,13 +1310,9 @@ def _wrapped_on(rows: list[_Row], index: int) -> bool:
     wrapped cell's next line (its lines are set tighter than the rows are apart), not a
     label of the rows below it."""
     above = rows[index].top - rows[index - 1].bottom
-    if index + 1 < len(rows):
-        below = rows[index + 1].top - rows[index].bottom
-    else:  # the last line: the rows' usual distance instead (the gaps above lines of several cells)
-        gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False) if sum(map(bool, b.cells)) > 1]
-        if not gaps:
-            return False
-        below = statistics.median(gaps)
+    if index + 1 == len(rows):  # the last line: the rows' usual distance instead
+        return _set_tight(rows, index)
+    below = rows[index + 1].top - rows[index].bottom
     return above < below - WRAP_TIGHTER * rows[index].height
 
 

@@ -473,3 +473,41 @@ def test_a_long_name_sharing_its_start_with_others_stays_in_its_cell() -> None:
 
     found = tables_of(buffer.getvalue())
     assert len(found) == 1 and found[0].cells == cells
+
+
+def test_a_parameter_tables_wrapped_descriptions_stay_in_their_cells() -> None:
+    """A documentation page's parameter table: name, type, default and a description wrapped
+    over two or three lines in the last column.  Each description's lines below the first
+    (one reads as running text: a sentence ends in it) go on with its cell, not rows of
+    their own, and the table does not end at them."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    descriptions = [
+        "How long a request may take before the client gives up on it and reports the failure.",
+        "Whether the server's certificate is checked against the trusted authorities. Turn it off "
+        "only for a local test server that signs its own certificate.",
+        "The number of records sent in one request; larger batches are faster but use more memory "
+        "on the server.",
+        "The level from which the client writes its messages to the log.",
+    ]
+    names = [["timeout", "duration", "30 s"], ["verify_tls", "boolean", "true"],
+             ["batch_size", "integer", "500"], ["log_level", "string", "info"]]
+    body = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
+    rows: list[list[object]] = [["Parameter", "Type", "Default", "Description"]]
+    rows += [[*cells, Paragraph(text, body)] for cells, text in zip(names, descriptions, strict=True)]
+    style = TableStyle([("FONTNAME", (0, 0), (-1, -1), "Helvetica"), ("FONTSIZE", (0, 0), (-1, -1), 9),
+                        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 4),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), 4)])
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    table = Table(rows, colWidths=[70, 60, 50, 230], style=style)
+    table.wrapOn(canvas, 500, 700)
+    table.drawOn(canvas, 50, 700 - table._height)
+    canvas.showPage()
+    canvas.save()
+
+    found = tables_of(buffer.getvalue())
+    assert len(found) == 1
+    assert found[0].cells == [["Parameter", "Type", "Default", "Description"],
+                              *[[*cells, text] for cells, text in zip(names, descriptions, strict=True)]]
