@@ -712,10 +712,17 @@ def _trim(block: list[_Line]) -> list[_Line]:
     while block and not _tabular(block[-1]) and not _wrapped_last(block) \
             and not _continues_cell(block[-1], block[:-1]):
         block = block[:-1]
-    while block and not _tabular(block[0]) \
+    while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])) \
             and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]
     return block
+
+
+def _running_line_over(line: _Line, below: _Line) -> bool:
+    """A line in a smaller type than the line under it (less than 0.87 of its size) over more
+    than one and a half of those lines' height of blank: the page's running header (a date
+    and the document's title in the top margin), not the table's first row."""
+    return line.size < 0.87 * below.size and below.top - line.bottom > 1.5 * (below.bottom - below.top)
 
 
 def _wrapped_last(block: list[_Line]) -> bool:
