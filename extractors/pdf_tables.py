@@ -933,7 +933,7 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
         return None
     bounds = [(a + b) / 2 for a, b in gaps]
     # Pieces of text are cut at the body's gutters; the gaps above were the whole block's.
-    gutters = _gutters(block[len(header):])
+    gutters = _edge_gutters(_gutters(block[len(header):]), gaps)
     pieces = [_groups(line, bounds, gutters) for line in block]
     rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
     first_data = _first_data(_row_kinds(rows))
@@ -952,6 +952,15 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     x1 = max(w.x1 for line in block for w in line.words)
     return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows)
+
+
+def _edge_gutters(gutters: list[_Gap], gaps: list[_Gap]) -> list[_Gap]:
+    """The gutters at an edge of a column gap, where a column's texts end or begin.  One
+    inside a gap is the spaces of a few long texts reaching into it lined up ("Yorkshire
+    and The Humber" and "... Humber Rural": the space after their common start), no edge
+    of a column to cut a text at."""
+    return [g for g in gutters
+            if any(abs(g[0] - a) <= 0.5 or abs(g[1] - b) <= 0.5 for a, b in gaps)]
 
 
 def _justified_prose(block: list[_Line]) -> bool:
@@ -1047,11 +1056,8 @@ def _column(x: float, bounds: list[float]) -> int:
 def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Group]:
     """The line's segments, each cut where it crosses a column boundary with a wide space,
     between two numbers, or across a gutter of the table (whitespace through every body
-    line) where the boundary falls between the two words or a figure stands beside a text;
-    otherwise a segment reaching across a boundary with a plain space stays one (spanning)
-    piece.  (Names sharing their start, "Yorkshire and The Humber" and "... Humber Rural",
-    line up a gutter at the space after it: the longer name reaching past the boundary is
-    still one cell.)  Each piece with the column it belongs to."""
+    line); otherwise a segment reaching across a boundary with a plain space stays one
+    (spanning) piece.  Each piece with the column it belongs to."""
     out: list[_Group] = []
     for seg in _segments(line):
         groups: list[list[Word]] = [[seg[0]]]
@@ -1060,10 +1066,8 @@ def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Grou
             crossing = columns[i + 1] != columns[i]
             # (The tests below only for a pair that crosses a boundary, most do not.)
             if crossing and (w.x0 - prev.x1 >= 0.45 * max(line.size, 4.0)
-                             or (any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
-                                     if b - a < CELL_GAP_EM * line.size)
-                                 and (_column(prev.x1, bounds) != _column(w.x0, bounds)
-                                      or _is_numeric(prev.text) != _is_numeric(w.text)))
+                             or any(prev.x1 <= a + 0.5 and w.x0 >= b - 0.5 for a, b in gutters
+                                    if b - a < CELL_GAP_EM * line.size)
                              or (_is_numeric(prev.text) and _is_numeric(w.text))):
                 groups.append([w])
             else:
