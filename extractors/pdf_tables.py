@@ -421,7 +421,7 @@ def _spanning_owners(hs: list[_Segment], vs: list[_Segment], xs: list[float], ys
     row without column rules is still a row of separate cells; a line of prose is not)."""
     rows, cols = len(ys) - 1, len(xs) - 1
     parent = {(r, c): (r, c) for r in range(rows) for c in range(cols)}
-    apart = _text_gaps(xs, ys, words)
+    apart = _text_gaps(xs, ys, words, lambda c, r: _covered(vs, xs[c], ys[r], ys[r + 1]))
 
     def root(slot: tuple[int, int]) -> tuple[int, int]:
         while parent[slot] != slot:
@@ -444,9 +444,13 @@ def _spanning_owners(hs: list[_Segment], vs: list[_Segment], xs: list[float], ys
     return {slot: root(slot) for slot in parent}
 
 
-def _text_gaps(xs: list[float], ys: list[float], words: list[Word]) -> set[tuple[int, int]]:
+def _text_gaps(xs: list[float], ys: list[float], words: list[Word],
+               ruled: Callable[[int, int], bool]) -> set[tuple[int, int]]:
     """(row, boundary index) where the text nearest the grid line on both sides is more than a
-    word space apart (half the font size) and no word reaches over it."""
+    word space apart (half the font size) and no word reaches over it.  Text beyond a drawn
+    rule (`ruled(boundary, row)`) is another cell's: a label centred in a cell spanning
+    several columns has no text beside it up to the span's rules, and is one cell with the
+    empty slots of its span, not apart from them."""
     rows = len(ys) - 1
     by_row: dict[int, list[Word]] = {}
     for w in words:
@@ -461,6 +465,9 @@ def _text_gaps(xs: list[float], ys: list[float], words: list[Word]) -> set[tuple
             if not left or not right or any(w.x0 < xs[c] < w.x1 for w in ws):
                 continue
             near_left, near_right = max(left, key=lambda w: w.x1), min(right, key=lambda w: w.x0)
+            between = range(_index(xs, near_left.x1 - 0.5) + 1, _index(xs, near_right.x0 + 0.5) + 1)
+            if any(b != c and ruled(b, r) for b in between):
+                continue
             if near_right.x0 - near_left.x1 >= 0.5 * max(near_left.size, near_right.size, 4.0):
                 apart.add((r, c))
     return apart
@@ -606,6 +613,8 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
                 current.append(lines[index - 1])
             current.append(line)
             singles = 0
+        elif current and _continues_cell(line, current):
+            current.append(line)  # (however many lines the cell runs to, prose or not)
         elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
             current.append(line)
             singles += 1
@@ -620,6 +629,25 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 def _tabular(line: _Line) -> bool:
     return line.tabular
+
+
+def _continues_cell(line: _Line, block: list[_Line]) -> bool:
+    """A line of one run going on with a cell of the block's last row that is not its first
+    (a parameter's description wrapped in its column): no blank line above it, its first
+    word flush with where that cell's text starts, in the row's type size; the lines
+    between the row and it go on with the same cell.  The row has three cells or more: two
+    columns of prose side by side read as rows of two (their lines run on under them)."""
+    rows = [i for i, other in enumerate(block) if _tabular(other)]
+    if not rows or len(_segments(line)) != 1 or line.top - block[-1].bottom >= line.bottom - line.top:
+        return False
+    row, after = block[rows[-1]], block[rows[-1] + 1:]
+    if abs(line.size - row.size) > 0.5 or len(_segments(row)) < 3:
+        return False
+    x0 = line.words[0].x0
+    starts = [seg[0].x0 for seg in _segments(row)[1:]]
+    if not any(abs(x0 - start) <= ALIGNED for start in starts):
+        return False
+    return all(len(_segments(o)) == 1 and abs(o.words[0].x0 - x0) <= ALIGNED for o in after)
 
 
 def _group_heading_over(line: _Line, header: _Line) -> bool:
@@ -681,12 +709,20 @@ def _trim(block: list[_Line]) -> list[_Line]:
     """The block without the lines of one segment at either end, but for the last line of a
     cell wrapped in the table's last row (see :func:`_wrapped_last`) and a group heading over
     its first (see :func:`_group_heading_over`)."""
-    while block and not _tabular(block[-1]) and not _wrapped_last(block):
+    while block and not _tabular(block[-1]) and not _wrapped_last(block) \
+            and not _continues_cell(block[-1], block[:-1]):
         block = block[:-1]
-    while block and not _tabular(block[0]) \
+    while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])) \
             and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]
     return block
+
+
+def _running_line_over(line: _Line, below: _Line) -> bool:
+    """A line in a smaller type than the line under it (less than 0.87 of its size) over more
+    than one and a half of those lines' height of blank: the page's running header (a date
+    and the document's title in the top margin), not the table's first row."""
+    return line.size < 0.87 * below.size and below.top - line.bottom > 1.5 * (below.bottom - below.top)
 
 
 def _wrapped_last(block: list[_Line]) -> bool:
@@ -897,7 +933,7 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
         return None
     bounds = [(a + b) / 2 for a, b in gaps]
     # Pieces of text are cut at the body's gutters; the gaps above were the whole block's.
-    gutters = _gutters(block[len(header):])
+    gutters = _edge_gutters(_gutters(block[len(header):]), gaps)
     pieces = [_groups(line, bounds, gutters) for line in block]
     rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
     first_data = _first_data(_row_kinds(rows))
@@ -916,6 +952,15 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     x1 = max(w.x1 for line in block for w in line.words)
     return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows)
+
+
+def _edge_gutters(gutters: list[_Gap], gaps: list[_Gap]) -> list[_Gap]:
+    """The gutters at an edge of a column gap, where a column's texts end or begin.  One
+    inside a gap is the spaces of a few long texts reaching into it lined up ("Yorkshire
+    and The Humber" and "... Humber Rural": the space after their common start), no edge
+    of a column to cut a text at."""
+    return [g for g in gutters
+            if any(abs(g[0] - a) <= 0.5 or abs(g[1] - b) <= 0.5 for a, b in gaps)]
 
 
 def _justified_prose(block: list[_Line]) -> bool:
@@ -943,12 +988,17 @@ def _prose_columns(rows: list[_Row]) -> list[int]:
     next to a table on a two-column page, or two columns of prose read across.  Long pieces
     that mostly begin with a capital are cells, each its own text (a spreadsheet's
     "Description" column, the short last lines of wrapped cells aside): the lines of running
-    text mostly go on in lower case."""
+    text mostly go on in lower case.  When two or more long pieces share their line with
+    other cells, those alone are asked: a cell wrapped over several lines starts on its
+    row's line, its lines below going on in lower case; running text beside a table starts
+    its lines anywhere in its sentences."""
     found = []
     for c in range(len(rows[0].cells)):
         texts = [r.cells[c] for r in rows if r.cells[c]]
         counts = [len(t.split()) for t in texts]
         long = [t for t in texts if len(t.split()) >= 4]
+        in_rows = [r.cells[c] for r in rows if len(r.cells[c].split()) >= 4 and sum(map(bool, r.cells)) > 1]
+        long = in_rows if len(in_rows) >= 2 else long
         if len(counts) >= 0.5 * len(rows) and statistics.median(counts) >= 7 \
                 and sum(t[:1].isupper() for t in long) < CELL_TEXTS_CAPITAL * len(long):
             found.append(c)
@@ -1230,12 +1280,35 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
             merged[-1].cells[0] = f"{merged[-1].cells[0]} {row.cells[0]}".strip()
             merged[-1].bottom = row.bottom
             continue
+        if merged and index > data_from and _goes_on(merged[-1], row, filled) \
+                and (row.cells[filled[0]][:1].islower() or _set_tight(rows, index)):
+            merged[-1].cells[filled[0]] = f"{merged[-1].cells[filled[0]]} {row.cells[filled[0]]}"
+            merged[-1].bottom = row.bottom
+            continue
         merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom))
     first_data = _first_data(_row_kinds(merged))
     _merge_header_cells(merged[:first_data])
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _goes_on(above: _Row, row: _Row, filled: list[int]) -> bool:
+    """A line of words in one column right of the first, under a row of several cells that
+    has that column filled: the next line of a cell wrapped in its column (a description
+    beside a parameter's name and type), not a row of its own."""
+    if len(filled) != 1 or filled[0] == 0 or not above.cells[filled[0]] or sum(map(bool, above.cells)) < 2:
+        return False
+    text = row.cells[filled[0]]
+    return not _is_numeric(text) and not DATE.match(text) and not NOTE_LABEL.match(text)
+
+
+def _set_tight(rows: list[_Row], index: int) -> bool:
+    """Row ``index`` is set closer under the line above than the rows of several cells are
+    apart (a cell's lines are set tighter than the rows)."""
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False) if sum(map(bool, b.cells)) > 1]
+    return bool(gaps) and rows[index].top - rows[index - 1].bottom \
+        < statistics.median(gaps) - WRAP_TIGHTER * rows[index].height
 
 
 def _wraps_on(row: _Row) -> bool:
@@ -1248,13 +1321,9 @@ def _wrapped_on(rows: list[_Row], index: int) -> bool:
     wrapped cell's next line (its lines are set tighter than the rows are apart), not a
     label of the rows below it."""
     above = rows[index].top - rows[index - 1].bottom
-    if index + 1 < len(rows):
-        below = rows[index + 1].top - rows[index].bottom
-    else:  # the last line: the rows' usual distance instead (the gaps above lines of several cells)
-        gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False) if sum(map(bool, b.cells)) > 1]
-        if not gaps:
-            return False
-        below = statistics.median(gaps)
+    if index + 1 == len(rows):  # the last line: the rows' usual distance instead
+        return _set_tight(rows, index)
+    below = rows[index + 1].top - rows[index].bottom
     return above < below - WRAP_TIGHTER * rows[index].height
 
 

@@ -89,6 +89,37 @@ def test_ruled_row_without_column_rules_keeps_its_cells_apart() -> None:
                            ["Cases", "217", "197"]]
 
 
+def test_ruled_labels_centred_over_spanning_cells_stay_at_their_spans_first_column() -> None:
+    """A year centred over four columns (a cell spanning them, its rules only at the span's
+    sides) is that cell's text, not apart from the empty slots to its left: the text nearest
+    it on that side is beyond a drawn rule, another cell's."""
+    pytest.importorskip("reportlab")
+    from reportlab.lib.pagesizes import A4
+    from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
+
+    from extractors.pdf_words import read_layouts
+
+    rows = [["Region", "2021", "", "", "", "2022", "", "", ""],
+            ["", "Men", "", "Women", "", "Men", "", "Women", ""],
+            ["", "N", "%", "N", "%", "N", "%", "N", "%"],
+            ["North East", "1,204", "12.5", "2,311", "40.1", "1,876", "8.2", "3,045", "22.9"],
+            ["London", "5,410", "33.0", "6,002", "51.7", "4,981", "30.4", "7,120", "55.3"]]
+    spans = [("SPAN", (a, r), (b, r)) for r, pairs in ((0, ((1, 4), (5, 8))),
+                                                       (1, ((1, 2), (3, 4), (5, 6), (7, 8))))
+             for a, b in pairs]
+    table = Table(rows)
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("SPAN", (0, 0), (0, 2)),
+                               *spans, ("ALIGN", (1, 0), (-1, 1), "CENTER"),
+                               ("ALIGN", (1, 2), (-1, -1), "RIGHT")]))
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=A4).build([table])
+
+    [layout] = read_layouts(out.getvalue())
+    [found] = find_tables(layout)
+
+    assert found.cells == rows
+
+
 def test_framed_text_box_is_not_a_table() -> None:
     # A framed call-out: one shading band (rule) per text line, and a short decorative rule in
     # its first line.

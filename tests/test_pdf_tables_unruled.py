@@ -445,3 +445,88 @@ def test_a_row_of_headings_a_blank_line_under_figures_starts_the_next_table(grou
     canvas.save()
 
     assert [t.cells for t in tables_of(buffer.getvalue())] == tables
+
+
+def tables_drawn(rows: list[list[object]], widths: list[float], style: TableStyle, x: float, top: float,
+                 running: tuple[tuple[float, str], ...] = ()) -> list[FoundTable]:
+    """The tables found on a page holding one reportlab table whose top edge is at ``top``
+    (points from the page's foot), under a running header of 8 pt texts at (x, text)."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 8)
+    for left, text in running:
+        canvas.drawString(left, 818, text)
+    table = Table(rows, colWidths=widths, style=style)
+    table.wrapOn(canvas, 500, 750)
+    table.drawOn(canvas, x, top - table._height)
+    canvas.showPage()
+    canvas.save()
+    return tables_of(buffer.getvalue())
+
+
+def test_a_long_name_sharing_its_start_with_others_stays_in_its_cell() -> None:
+    """"Yorkshire and The Humber Rural" among other "Yorkshire and The Humber ..." names: the
+    space after their common start lines up into a gutter no body word covers, but the name
+    reaching towards the figures is one cell's text, not cut there into the next column."""
+    rng = random.Random(3)
+    places = ["North East", "London", "West Midlands Rural", "East of England", "Wales", "Scotland",
+              "South West", "North West Urban", "Tees Valley", "East Midlands"]
+    names = places * 2 + ["Yorkshire and The Humber", "Yorkshire and The Humber Rural",
+                          "Yorkshire and The Humber South"]
+    rng.shuffle(names)
+    cells = [["Code", "Area name", "Households", "Dwellings", "Vacant"]]
+    for index, name in enumerate(names):
+        figures = [f"{rng.randint(1_000, 250_000):,}" for _ in range(3)]
+        cells.append([f"E0600{1000 + 37 * index}", name, *figures])
+    style = TableStyle([("FONTNAME", (0, 0), (-1, -1), "Helvetica"), ("FONTSIZE", (0, 0), (-1, -1), 9),
+                        ("ALIGN", (2, 0), (-1, -1), "RIGHT")])
+    found = tables_drawn(cells, [70, 140, 70, 70, 70], style, 50, 780)
+    assert len(found) == 1 and found[0].cells == cells
+
+
+def test_a_parameter_tables_wrapped_descriptions_stay_in_their_cells() -> None:
+    """A documentation page's parameter table: name, type, default and a description wrapped
+    over two or three lines in the last column.  Each description's lines below the first
+    (one reads as running text: a sentence ends in it) go on with its cell, not rows of
+    their own, and the table does not end at them."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    descriptions = [
+        "How long a request may take before the client gives up on it and reports the failure.",
+        "Whether the server's certificate is checked against the trusted authorities. Turn it off "
+        "only for a local test server that signs its own certificate.",
+        "The number of records sent in one request; larger batches are faster but use more memory "
+        "on the server.",
+        "The level from which the client writes its messages to the log.",
+    ]
+    names = [["timeout", "duration", "30 s"], ["verify_tls", "boolean", "true"],
+             ["batch_size", "integer", "500"], ["log_level", "string", "info"]]
+    body = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
+    rows: list[list[object]] = [["Parameter", "Type", "Default", "Description"]]
+    rows += [[*cells, Paragraph(text, body)] for cells, text in zip(names, descriptions, strict=True)]
+    style = TableStyle([("FONTNAME", (0, 0), (-1, -1), "Helvetica"), ("FONTSIZE", (0, 0), (-1, -1), 9),
+                        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 4),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), 4)])
+    found = tables_drawn(rows, [70, 60, 50, 230], style, 50, 700)
+    assert len(found) == 1
+    assert found[0].cells == [["Parameter", "Type", "Default", "Description"],
+                              *[[*cells, text] for cells, text in zip(names, descriptions, strict=True)]]
+
+
+def test_a_running_header_over_a_table_is_not_its_first_row() -> None:
+    """A page's running header (a date and the title, small, in the top margin, as a browser
+    prints it) over a table continued from the page before: a blank and a smaller type
+    apart, it is no row of the table, which starts with its own header."""
+    rng = random.Random(5)
+    cells = [["Code", "Area name", "2021", "2022", "2023"]]
+    places = ["North East", "London Rural", "Wales", "South West Urban", "Scotland", "Tees Valley"]
+    for index, place in enumerate(places):
+        figures = [f"{rng.randint(100, 99_000):,}" for _ in range(3)]
+        cells.append([f"E0600{2000 + 41 * index}", place, *figures])
+    style = TableStyle([("FONTNAME", (0, 0), (-1, -1), "Helvetica"), ("FONTSIZE", (0, 0), (-1, -1), 11),
+                        ("ALIGN", (2, 0), (-1, -1), "RIGHT"), ("TOPPADDING", (0, 0), (-1, -1), 4),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), 4)])
+    found = tables_drawn(cells, [80, 130, 70, 70, 70], style, 60, 790,
+                         ((24, "12/6/26, 12:00 AM"), (300, "Business Demography, England: 2020")))
+    assert len(found) == 1 and found[0].cells == cells
