@@ -819,13 +819,10 @@ def _list_link_contents(drafts: dict[int, list[Draft]], order: list[int]) -> Non
     heading).  It runs before the label rules: the contents' title over it ("Contents", set
     like the other sections' headings) is followed by a list, not by short lines of text."""
     flat = [(number, draft) for number in order for draft in drafts[number]]
-    later: list[Counter[str]] = []
-    seen: Counter[str] = Counter()
-    for _, draft in reversed(flat):
-        later.append(seen.copy())
-        if draft.kind == "heading":
-            seen[_title_key(draft.text)] += 1
-    later.reverse()
+    # Each heading title's last place in the document: a line names a heading further on when
+    # that place is after it (one pass, not a count of the later headings kept per block).
+    last_heading = {_title_key(draft.text): index for index, (_, draft) in enumerate(flat)
+                    if draft.kind == "heading"}
     run: list[int] = []
 
     def close() -> None:
@@ -857,12 +854,17 @@ def _list_link_contents(drafts: dict[int, list[Draft]], order: list[int]) -> Non
     for index, (number, draft) in enumerate(flat):
         if draft.kind in ("paragraph", "heading", "list_item") and \
                 (not run or flat[run[-1]][0] == number) and \
-                all(later[index][_title_key(_unmarked(line.text, draft.marker if at == 0 else ""))] > 0
+                all(last_heading.get(_entry_key(line, draft.marker if at == 0 else ""), -1) > index
                     for at, line in enumerate(draft.lines)):
             run.append(index)
             continue
         close()
     close()
+
+
+def _entry_key(line: Line, marker: str) -> str:
+    """A contents line's title, as :func:`_title_key` keys a heading's."""
+    return _title_key(_unmarked(line.text, marker))
 
 
 def _unmarked(text: str, marker: str) -> str:
