@@ -17,14 +17,13 @@ bench/pdf_structure.py --office scores the structure stage on it.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-import os
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.typeset_cache import ROOT, Source, cache_folder, typeset
+
 DEFAULT_COUNT = 24
 DEFAULT_SEED = 1
 
@@ -39,16 +38,6 @@ class OfficeSample:
     marked: Path  # untagged with an outline (bookmarks)
 
 
-def _cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pagemill" / "office-corpus"
-
-
-def _generator_hash() -> str:
-    source = (ROOT / "tests" / "office_documents.py").read_bytes()
-    return hashlib.sha256(source).hexdigest()[:10]
-
-
 def build(count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED,
           out: Path | None = None, hard: bool = True) -> list[OfficeSample]:
     """The corpus' documents from `seed` on, generated and converted unless `out` holds them
@@ -57,26 +46,17 @@ def build(count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED,
     sys.path.insert(0, str(ROOT))
     from tests.office_documents import OfficeDocument, convert, generate_document
 
-    folder = out or _cache_root() / f"{_generator_hash()}-{seed}-{count}{'-hard' if hard else ''}"
-    folder.mkdir(parents=True, exist_ok=True)
+    def source(index: int) -> Source:
+        document = generate_document(seed + index, hard=hard)
+        return Source(document.name, "docx", document.docx, document.truth())
+
+    folder = out or cache_folder("office-corpus", "office_documents.py",
+                                 f"{seed}-{count}{'-hard' if hard else ''}")
     names = [f"office-{seed + i:04d}" for i in range(count)]
-    done = all((folder / kind / f"{n}.pdf").exists()
-               for kind in ("plain", "tagged", "marked") for n in names) \
-        and all((folder / f"{n}.json").exists() for n in names)
-    if not done:
-        sources = []
-        for index in range(count):
-            document = generate_document(seed + index, hard=hard)
-            path = folder / f"{document.name}.docx"
-            path.write_bytes(document.docx)
-            (folder / f"{document.name}.json").write_text(json.dumps(document.truth(), indent=1))
-            sources.append(path)
-        convert(sources, folder / "plain")
-        convert(sources, folder / "tagged", tagged=True)
-        convert(sources, folder / "marked", bookmarks=True)
-    return [OfficeSample(OfficeDocument.from_truth(json.loads((folder / f"{n}.json").read_text())),
-                         folder / "plain" / f"{n}.pdf", folder / "tagged" / f"{n}.pdf",
-                         folder / "marked" / f"{n}.pdf") for n in names]
+    exports = {"plain": convert, "tagged": partial(convert, tagged=True),
+               "marked": partial(convert, bookmarks=True)}
+    return [OfficeSample(OfficeDocument.from_truth(truth), pdfs["plain"], pdfs["tagged"], pdfs["marked"])
+            for truth, pdfs in typeset(folder, names, exports, source)]
 
 
 def main() -> None:

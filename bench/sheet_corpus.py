@@ -15,14 +15,13 @@ unchanged).  Each workbook leaves `NAME.xlsx`, `NAME.json` (the truth), `plain/N
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-import os
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.typeset_cache import ROOT, Source, cache_folder, typeset
+
 DEFAULT_COUNT = 24
 DEFAULT_SEED = 1
 
@@ -36,35 +35,21 @@ class SheetSample:
     tagged: Path
 
 
-def _folder(count: int, seed: int) -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    source = (ROOT / "tests" / "office_sheets.py").read_bytes()
-    digest = hashlib.sha256(source).hexdigest()[:10]
-    return Path(base) / "pagemill" / "sheet-corpus" / f"{digest}-{seed}-{count}"
-
-
 def build(count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED, out: Path | None = None) -> list[SheetSample]:
     """The corpus' workbooks from `seed` on, generated and converted unless `out` (by default
     the cache) holds them already."""
     sys.path.insert(0, str(ROOT))
     from tests.office_sheets import SheetWorkbook, convert, generate_workbook
 
-    folder = out or _folder(count, seed)
-    folder.mkdir(parents=True, exist_ok=True)
+    def source(index: int) -> Source:
+        book = generate_workbook(seed + index)
+        return Source(book.name, "xlsx", book.xlsx, book.truth())
+
+    folder = out or cache_folder("sheet-corpus", "office_sheets.py", f"{seed}-{count}")
     names = [f"sheet-{seed + i:04d}" for i in range(count)]
-    if not all((folder / kind / f"{n}.pdf").exists() for kind in ("plain", "tagged") for n in names) \
-            or not all((folder / f"{n}.json").exists() for n in names):
-        sources = []
-        for index in range(count):
-            book = generate_workbook(seed + index)
-            path = folder / f"{book.name}.xlsx"
-            path.write_bytes(book.xlsx)
-            (folder / f"{book.name}.json").write_text(json.dumps(book.truth(), indent=1))
-            sources.append(path)
-        convert(sources, folder / "plain")
-        convert(sources, folder / "tagged", tagged=True)
-    return [SheetSample(SheetWorkbook.from_truth(json.loads((folder / f"{n}.json").read_text())),
-                        folder / "plain" / f"{n}.pdf", folder / "tagged" / f"{n}.pdf") for n in names]
+    items = typeset(folder, names, {"plain": convert, "tagged": partial(convert, tagged=True)}, source)
+    return [SheetSample(SheetWorkbook.from_truth(truth), pdfs["plain"], pdfs["tagged"])
+            for truth, pdfs in items]
 
 
 def main() -> None:

@@ -18,17 +18,15 @@ stage on it.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-import os
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.typeset_cache import ROOT, Source, cache_folder, typeset
+
 DEFAULT_COUNT = 24
 DEFAULT_SEED = 1
-EXPORTS = ("plain", "tagged")
 
 
 @dataclass(frozen=True)
@@ -40,35 +38,21 @@ class WebSample:
     tagged: Path  # tagged (Chromium's default) with an outline (--generate-pdf-document-outline)
 
 
-def _folder(count: int, seed: int) -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    source = (ROOT / "tests" / "web_pages.py").read_bytes()
-    digest = hashlib.sha256(source).hexdigest()[:10]
-    return Path(base) / "pagemill" / "web-corpus" / f"{digest}-{seed}-{count}"
-
-
 def build(count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED, out: Path | None = None) -> list[WebSample]:
     """The corpus' pages from `seed` on, generated and printed unless `out` (by default the
     cache) holds them already."""
     sys.path.insert(0, str(ROOT))
     from tests.web_pages import WebPage, generate_page, print_pdf
 
-    folder = out or _folder(count, seed)
-    folder.mkdir(parents=True, exist_ok=True)
+    def source(index: int) -> Source:
+        page = generate_page(seed + index)
+        return Source(page.name, "html", page.html.encode(), page.truth())
+
+    folder = out or cache_folder("web-corpus", "web_pages.py", f"{seed}-{count}")
     names = [f"web-{seed + i:04d}" for i in range(count)]
-    if not all((folder / kind / f"{n}.pdf").exists() for kind in EXPORTS for n in names) \
-            or not all((folder / f"{n}.json").exists() for n in names):
-        sources = []
-        for index in range(count):
-            page = generate_page(seed + index)
-            path = folder / f"{page.name}.html"
-            path.write_text(page.html)
-            (folder / f"{page.name}.json").write_text(json.dumps(page.truth(), indent=1))
-            sources.append(path)
-        print_pdf(sources, folder / "plain")
-        print_pdf(sources, folder / "tagged", tagged=True, outline=True)
-    return [WebSample(WebPage.from_truth(json.loads((folder / f"{n}.json").read_text())),
-                      *(folder / kind / f"{n}.pdf" for kind in EXPORTS)) for n in names]
+    items = typeset(folder, names, {"plain": print_pdf,
+                                    "tagged": partial(print_pdf, tagged=True, outline=True)}, source)
+    return [WebSample(WebPage.from_truth(truth), pdfs["plain"], pdfs["tagged"]) for truth, pdfs in items]
 
 
 def main() -> None:
