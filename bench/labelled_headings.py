@@ -1,9 +1,12 @@
-"""Headings of real PDFs against hand labels (`bench/data/heading_labels.json`): per file and
-summed, heading precision, recall and F1, with `bench.pdf_structure`'s heading match.
+"""Headings of real PDFs against hand labels, one label file per set (`LABEL_SETS`:
+`bench/data/heading_labels.json`, unstructured's example PDFs; `heading_labels_icdar.json`, the
+ICDAR 2013 government statistics PDFs): per file and summed, heading precision, recall and F1,
+with `bench.pdf_structure`'s heading match. Each set is scored and reported on its own, so a
+new set leaves the scores of the others as they were.
 
 `python -m bench.pdf_structure --labelled [--before REV] [--json]` runs it, today's extractors
-and (in a child) those of REV. The labels' note says how they were made and which conventions
-they follow; the files under "check" were set aside before any measurement, so their total is
+and (in a child) those of REV. Each label file's note says how it was made and which conventions
+it follows; its files under "check" were set aside before any measurement, so their total is
 reported apart from the files rules may be tuned on.
 
 Matching: each emitted Markdown heading's key (`heading_key`: lower case, emphasis gone, a
@@ -23,10 +26,13 @@ from typing import Any
 from bench.pdf_structure import ROOT, _fmt, _prf, _shape_of, heading_key
 
 LABELS = Path(__file__).resolve().parent / "data" / "heading_labels.json"
+LABELS_ICDAR = LABELS.with_name("heading_labels_icdar.json")
+# Set name -> label file, in the order they are reported.
+LABEL_SETS: dict[str, Path] = {"unstructured": LABELS, "icdar2013": LABELS_ICDAR}
 
 
-def _labels() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(LABELS.read_text())
+def _labels(path: Path = LABELS) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
     return data
 
 
@@ -63,8 +69,13 @@ def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def measure_labelled() -> dict[str, Any]:
+    """Each label set (`LABEL_SETS`) scored on its own, by name."""
+    return {name: measure_label_set(path) for name, path in LABEL_SETS.items()}
+
+
+def measure_label_set(path: Path) -> dict[str, Any]:
     """Per labelled file and summed: over the files rules may be tuned on, the check files, all."""
-    labels = _labels()
+    labels = _labels(path)
     root = (ROOT / labels["root"]).resolve()
     rows = []
     for name, entry in labels["files"].items():
@@ -77,9 +88,17 @@ def measure_labelled() -> dict[str, Any]:
 
 
 def print_labelled(after: dict[str, Any], before: dict[str, Any] | None) -> None:
+    """Every label set's table, one after the other."""
+    for index, (name, path) in enumerate(LABEL_SETS.items()):
+        if index:
+            print()
+        print_label_set(path, after[name], before[name] if before else None)
+
+
+def print_label_set(path: Path, after: dict[str, Any], before: dict[str, Any] | None) -> None:
     sides = [before, after] if before else [after]
     names = " before / after" if before else ""
-    print(f"Hand-labelled headings ({LABELS.relative_to(ROOT)}), each cell{names or ' after'}")
+    print(f"Hand-labelled headings ({path.relative_to(ROOT)}), each cell{names or ' after'}")
     print("| file | set | labels | emitted | matched | precision | recall | F1 |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for index, row in enumerate(after["rows"]):

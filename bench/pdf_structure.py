@@ -59,9 +59,10 @@ per PDF text line):
     bold lines and captions made to look like headings that came out as headings.
 (e) with `--cases [names]`: the failure classes of `tests/pdf_cases.py` (rotated tables, ...),
     each scored as (a) does (headings, tables, paragraphs as one block), before and after.
-(f) with `--labelled`: headings of real PDFs (../shared/corpus/unstructured) against hand labels,
-    `bench/labelled_headings.py`: per file and summed, precision, recall and F1, the check
-    files (set aside before any measurement) apart.
+(f) with `--labelled`: headings of real PDFs against hand labels, `bench/labelled_headings.py`,
+    each label set on its own (../shared/corpus/unstructured; the ICDAR 2013 government
+    statistics PDFs): per file and summed, precision, recall and F1, the check files (set aside
+    before any measurement) apart.
 (g) with `--web`: the web-page corpus (`bench/web_corpus.py`: HTML pages of `tests/web_pages.py`
     printed by headless Chromium, untagged without outline or with `--exports plain,tagged` also
     tagged with an outline), scored
@@ -1059,7 +1060,7 @@ def main() -> None:
                         help="only the failure classes of tests/pdf_cases.py (comma-separated names, "
                              "default all; -n 5 and --seed 1 by default)")
     parser.add_argument("--labelled", action="store_true",
-                        help="only the hand-labelled headings of real PDFs (bench/data/heading_labels.json)")
+                        help="only the hand-labelled headings of real PDFs (bench/data/heading_labels*.json)")
     args = parser.parse_args()
     BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
