@@ -123,6 +123,11 @@ NOTE_LABEL = re.compile(r"^[^\W\d]+:(\s|$)")
 # A column gap narrower than this (in font sizes) could be a word space inside a value
 # ("3 522 458", "11 111111111").
 NARROW_GAP_EM = 0.5
+# A section heading set with its number apart from its title ("4.1      Who is affected ...",
+# as LaTeX sets them) reads as a line of two cells: in a type this much larger than the page's
+# commonest line size it is a heading, not a table row (see :func:`_numbered_heading`).
+HEADING_TYPE = 1.15
+SECTION_NUMBER = re.compile(r"^\d{1,2}(\.\d{1,2}){0,3}\.?$")
 # Text edges this close (points) are aligned.
 ALIGNED = 1.0
 # The widest space between two words, in font sizes (Helvetica's is 0.28, Times' 0.25).
@@ -592,10 +597,18 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
         return []
     pitches = [b.top - a.top for a, b in zip(lines, lines[1:], strict=False) if b.top > a.top]
     pitch = statistics.median(pitches) if pitches else 12.0
+    common_size = statistics.median(line.size for line in lines)
     blocks: list[list[_Line]] = []
     current: list[_Line] = []
     singles = 0
     for index, line in enumerate(lines):
+        if _numbered_heading(line, common_size):
+            # A section's heading ends the table above it and starts none (three headings
+            # one under the other, "4", "4.1", "4.1.1", line their numbers up in a column).
+            if current:
+                blocks.append(current)
+            current, singles = [], 0
+            continue
         multi = _tabular(line)
         if current and line.top - current[-1].bottom > MAX_LINE_GAP * pitch:
             blocks.append(current)
@@ -629,6 +642,18 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
 
 def _tabular(line: _Line) -> bool:
     return line.tabular
+
+
+def _numbered_heading(line: _Line, common_size: float) -> bool:
+    """A section number, a gap, then a title (a capital first, no figure in it), in a type
+    clearly larger than the page's commonest line size: a numbered heading, not a table row
+    of an index and a label (which is set at the table's size, smaller than the text's)."""
+    segments = _segments(line)
+    if len(segments) != 2 or len(segments[0]) != 1 or line.size < HEADING_TYPE * common_size:
+        return False
+    title = segments[1]
+    return bool(SECTION_NUMBER.match(segments[0][0].text)) and title[0].text[:1].isupper() \
+        and not any(_is_numeric(w.text) for w in title)
 
 
 def _continues_cell(line: _Line, block: list[_Line]) -> bool:

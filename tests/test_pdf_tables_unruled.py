@@ -530,3 +530,44 @@ def test_a_running_header_over_a_table_is_not_its_first_row() -> None:
     found = tables_drawn(cells, [80, 130, 70, 70, 70], style, 60, 790,
                          ((24, "12/6/26, 12:00 AM"), (300, "Business Demography, England: 2020")))
     assert len(found) == 1 and found[0].cells == cells
+
+
+def test_numbered_headings_set_apart_from_their_numbers_are_no_table_rows() -> None:
+    # LaTeX sets a section's number a gap before its title, so a heading reads as a line of
+    # two cells: under a table (a last row "3.3 | Measuring ...") and stacked ("4", "4.1",
+    # "4.1.1" over one another: a column of numbers beside a column of titles) they became
+    # table rows (the ICDAR 2013 set's eu-026).  In a type larger than the text's they are
+    # headings: the table above ends before them and they make none.
+    prose = "the households answered three questions on interest inflation and risk in the survey"
+    words: list[Word] = []
+    top = 60.0
+    for _ in range(6):
+        words += _words(top, [(36, prose)], size=10)
+        top += 13
+    top += 10
+    words += _words(top, [(36, "Answer"), (200, "Freq."), (260, "Percent")], size=10)
+    for label, count, share in (("kept", "344", "75.2"), ("sold some", "53", "11.6"),
+                                ("sold all", "61", "13.2"), ("Total", "458", "100.0")):
+        top += 12
+        words += _words(top, [(36, label), (200, count), (260, share)], size=10)
+    top += 20
+    words += _words(top, [(36, "3.3"), (70, "Measuring Financial Literacy")], size=13)
+    top += 22
+    for _ in range(4):
+        words += _words(top, [(36, prose)], size=10)
+        top += 13
+    top += 12
+    for number, title, size in (("4", "Empirical strategies and results", 15.0),
+                                ("4.1", "Who is affected by financial losses", 13.0),
+                                ("4.1.1", "Model to test hypothesis one", 12.0)):
+        words += _words(top, [(36, number), (80, title)], size=size)
+        top += 2 * size
+    for _ in range(4):
+        words += _words(top, [(36, prose)], size=10)
+        top += 13
+
+    found = find_tables(PageLayout(1, 600, 800, words=words))
+
+    assert len(found) == 1
+    assert found[0].cells[-1] == ["Total", "458", "100.0"]
+    assert not any("Measuring" in cell or "Empirical" in cell for row in found[0].cells for cell in row)
