@@ -49,9 +49,10 @@ _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(
 _NAMED_SECTION = re.compile(r"^(?:chapter|part|appendix|annex|section)\s+"
                             r"(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)", re.IGNORECASE)
 # Captions are set like headings (bold, on their own) but are not sections: a figure, table,
-# chart... and its number ("Table 3.", "FIGURE 2:", "Table A4", "Chart 1.2", "Graph S1").
+# chart... and its number ("Table 3.", "FIGURE 2:", "Table A4", "Chart 1.2", "Graph S1"), an
+# appendix's or a summary's lettered one too ("Table A-1.", "Table ES-1", "Exhibit B.4").
 _CAPTION = re.compile(r"^(figure|fig\.|table|tab\.|chart|graph|exhibit|map|diagram|plate|abbildung|tabelle)"
-                      r"\s*(\d|[A-Z]{1,2}\d|[IVX]+\b)", re.IGNORECASE)
+                      r"\s*(\d|[A-Z]{1,3}[-.]?\d|[IVX]+\b)", re.IGNORECASE)
 # The keys of the fields of a letter's or memo's heading block, of a paper's front matter and
 # of the notes under a table or chart ("Re: ...", "Subject: ...", "Keywords: ...", "Source:
 # ...", "Notes: ..."): whatever their value and their type, these lines are not sections.
@@ -549,7 +550,11 @@ def _unhead_over_figures(drafts: list[Draft]) -> None:
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.number_depth:
             continue
-        following = [d for d in texts[index + 1:index + 3] if d.page == draft.page]
+        following = [d for d in texts[index + 1:index + 4] if d.page == draft.page]
+        # A bullet drawn apart from its item's text is a block of its own: no figure, and
+        # the heading over it heads a list (a lone mark standing alone, "®", still labels).
+        following = [d for at, d in enumerate(following)
+                     if not bullet_apart(d, following[at + 1] if at + 1 < len(following) else None)][:2]
         if (following and bare_figure(following[0])) or (
                 len(following) == 2 and short_label(following[0]) and bare_figure(following[1])):
             draft.kind, draft.label = "paragraph", True
@@ -597,12 +602,26 @@ def unhead_cover(drafts: list[Draft], style: Style) -> None:
         return
     front = drafts[:first_text]
     largest = max((d.size for d in front if d.kind == "heading"), default=0.0)
-    # (From the bottom up: an affiliation unheaded leaves the authors over a short line.)
+    # (From the bottom up: an affiliation unheaded leaves the authors over a short line; a
+    # bullet drawn apart from its item's text is none.)
     for index in range(len(front) - 1, -1, -1):
         draft, after = front[index], drafts[index + 1]
         if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
-                and not _running_text(after.text):
+                and not _running_text(after.text) \
+                and not bullet_apart(after, drafts[index + 2] if index + 2 < len(drafts) else None):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
+
+
+def bullet_apart(mark: Draft, after: Draft | None) -> bool:
+    """Whether ``mark`` is a list's bullet drawn as a block of its own beside its item's text
+    (``after``): one character (a dash, a dot, or a glyph read as a letter, "ｲ"), level with
+    the first line of the block that follows it on its page."""
+    if len(mark.text.strip()) != 1 or after is None or after.page != mark.page \
+            or not mark.lines or not after.lines:
+        return False
+    own, item = mark.lines[0], after.lines[0]
+    return item.x0 > own.x0 and abs((own.top + own.bottom) - (item.top + item.bottom)) / 2 \
+        <= 0.5 * max(own.height, item.height)
 
 
 def _running_text(text: str) -> bool:

@@ -107,6 +107,8 @@ _DISPLAY_FIGURE = 1.6
 _PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
                           r"(of|/|von|de|sur)?[\s\-–—|/.()#]*$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
+# An abbreviation of initials with their dots ("U.S.", "U.K.", "e.g."), at a line's end.
+_INITIALISM = re.compile(r"(?:^|\s)(?:[A-Za-z]\.){2,}$")
 # A dash glued to a figure is a sign or a range ("-12 °C", "-2-5" a right-to-left section
 # number), not a bullet: dashes take a bullet's place only before a space or a non-figure.
 _BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf0a8]|[\-–—](?!\d))\s*(?=\S)")
@@ -946,6 +948,8 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     if indented and size < style.body_size * HEADING_SCALE and not _hangs_under_title(block, line):
         return False  # a first-line indent after a full line
     ends = last.text.rstrip().endswith(SENTENCE_END)
+    if ends and size >= style.body_size * HEADING_SCALE and _INITIALISM.search(last.text.rstrip()):
+        ends = False  # a title wrapped after "the U.S.": an abbreviation's dots end no heading
     # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
     # line of long words stops short of the column's end inside a paragraph too.)
     return not (short and ends and line.text[:1].isupper())

@@ -119,3 +119,47 @@ def test_a_key_figures_label_over_the_figure_and_its_unit_is_no_heading():
                                              [(72, 20, "TOTAL REVENUE", 12, "Helvetica-Bold"),
                                               (72, 38, "£7,927 bn", 26, "Helvetica")])
     assert headings == ["Our year in figures"]
+
+
+def test_a_heading_over_a_bullet_drawn_apart_from_its_item_is_no_label_of_a_figure():
+    # The ICDAR 2013 set's us-022 (an annual report): a part title over a section title over a
+    # list whose bullets are drawn apart from their items' text, each bullet a block of its
+    # own level with its item's first line; a lone mark was read as a bare figure under a
+    # chart's label (and on a first page as an affiliation under an author), and both titles
+    # lost their headings.  A mark standing alone under a line ("Back cover" over "®",
+    # docling's redp5110) still makes it a label.
+    bold = "Helvetica-Bold"
+    item, after = paragraph(148, TEXT, x=110, size=10)
+    more, after2 = paragraph(after + 30, MORE, x=110, size=10)
+    lines = [(72, 60, "Performance Data", 24, bold), (72, 100, "Law Enforcement Investigation", 14, bold),
+             (72, 148, "\u00bb", 10), *item, (72, after + 30, "\u00bb", 10), *more]
+    back = [(72, 72, "Back cover", 14, bold), (72, 110, "\u00ae", 10),
+            (72, 150, "Row and column access control", 20, bold), *paragraph(190, TEXT, size=10)[0]]
+    headings = headings_of(markdown_of(make_pdf(lines, back)))
+    assert headings == ["Performance Data", "Law Enforcement Investigation", "Row and column access control"]
+
+
+def test_a_title_wrapped_after_an_abbreviations_dots_is_one_heading():
+    # The ICDAR 2013 set's us-020 (a statistics report): "Nonresponse bias in the U.S." over
+    # "PIRLS sample"; the dots of "U.S." read as a sentence's end and the title as two.
+    bold = "Helvetica-Bold"
+    body, _ = paragraph(120, TEXT, size=10)
+    lines = [(72, 72, "Nonresponse bias in the U.S.", 16, bold), (72, 92, "PIRLS sample", 16, bold), *body]
+    headings = headings_of(markdown_of(make_pdf(lines)))
+    assert headings == ["Nonresponse bias in the U.S. PIRLS sample"]
+
+
+def test_a_lettered_caption_of_a_summary_or_an_appendix_is_no_heading():
+    # The ICDAR 2013 set's us-038 (an executive summary): "Table ES-1" set bold on its own
+    # line over its table's title; likewise "Table A-1." in an appendix, "Exhibit B.4".
+    bold = "Helvetica-Bold"
+    body1, after1 = paragraph(110, TEXT, size=10)
+    body2, after2 = paragraph(after1 + 40, MORE, size=10)
+    body3, after3 = paragraph(after2 + 40, TEXT, size=10)
+    body4, _ = paragraph(after3 + 40, MORE, size=10)
+    lines = [(72, 72, "Exposure of wildlife to mercury", 14, bold), *body1,
+             (72, after1 + 16, "Table ES-1", 12, bold), *body2,
+             (72, after2 + 16, "Table A-1.", 12, bold), *body3,
+             (72, after3 + 16, "Exhibit B.4", 12, bold), *body4]
+    headings = headings_of(markdown_of(make_pdf(lines)))
+    assert headings == ["Exposure of wildlife to mercury"]
