@@ -545,19 +545,16 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     as ``header`` or ``footer``; and, in a document of two pages or more, lines a tagged page
     marks as artifacts (``artifacts``, by page number) above or below all its other lines."""
     candidates: list[tuple[Line, str, str]] = []
+    # Where each line's page starts: the top of the page a spread's half was set under
+    # (pdf_spreads) is that half's own top.
+    offset: dict[int, float] = {}
     for layout in layouts:
-        page = lines[layout.number]
-        # Below a deep top margin a running header may stand lower than the band: the page's
-        # first line (and likewise its last) is a candidate wherever it stands; recurring
-        # on other pages at the same height makes it a running line, as in the band.
-        first = min(page, key=attrgetter("top"), default=None)
-        last = max(page, key=attrgetter("bottom"), default=None)
-        for line in page:
-            upper = line.top < 0.5 * layout.height
-            if line.top < _BAND * layout.height or (line is first and upper):
-                candidates.append((line, "header", _running_key(line.text)))
-            elif line.bottom > (1 - _BAND) * layout.height or (line is last and not upper):
-                candidates.append((line, "footer", _running_key(line.text)))
+        if not layout.stacked:
+            candidates += _band_candidates(lines[layout.number], 0.0, layout.height)
+        for top, bottom in layout.stacked:
+            page = [line for line in lines[layout.number] if top <= line.top < bottom]
+            offset.update((id(line), top) for line in page)
+            candidates += _band_candidates(page, top, bottom - top)
     pages_with_text = sum(1 for layout in layouts if lines[layout.number])
     needed = max(2, round(_RECUR_SHARE * pages_with_text))
     by_key: dict[tuple[str, str], list[Line]] = defaultdict(list)
@@ -567,23 +564,54 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     for (band, key), group in by_key.items():
         page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
         for line in group:
-            recurring = {other.page for other in group if abs(other.top - line.top) <= _SAME_HEIGHT}
+            recurring = {other.page for other in group
+                         if abs(other.top - offset.get(id(other), 0.0) - line.top + offset.get(id(line), 0.0))
+                         <= _SAME_HEIGHT}
             if len(recurring) >= needed and key.strip("# "):
                 line.kind = band
             elif page_number:
                 numbers.append((line, band))
+    banded = {id(line): band for line, band, _ in candidates}
     for line, band in numbers:
         # A figure at the head of a page on one baseline with two or more other body lines is
         # a cell of a table row (a table continued from the page before), not a page number.
         if (band == "footer" or _row_cells(line, lines[line.page]) < 2) \
                 and not _wraps_display_line(line, lines[line.page]):
             line.kind = band
+            if band == "footer":
+                _footer_beside(line, lines[line.page], banded)
     # Like the recurrence above, artifacts make running lines only in a document of two pages
     # or more: a one-page document's letterhead or title, drawn in its page header and marked
     # as an artifact, is written nowhere else.
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _footer_beside(number: Line, page: list[Line], banded: dict[int, str]) -> None:
+    """What stands in the footer band beside a page number runs with it ("Annex   209",
+    "208   Global Report": a one-page document's footer, which no other page repeats)."""
+    for other in page:
+        if other.kind == "body" and banded.get(id(other)) == "footer" \
+                and abs(other.top - number.top) <= _SAME_HEIGHT:
+            other.kind = "footer"
+
+
+def _band_candidates(page: list[Line], top: float, height: float) -> list[tuple[Line, str, str]]:
+    """A page's lines that may run on every page: (line, "header" or "footer", its key).
+    Below a deep top margin a running header may stand lower than the band: the page's first
+    line (and likewise its last) is a candidate wherever it stands; recurring on other pages
+    at the same height makes it a running line, as in the band."""
+    first = min(page, key=attrgetter("top"), default=None)
+    last = max(page, key=attrgetter("bottom"), default=None)
+    out = []
+    for line in page:
+        upper = line.top - top < 0.5 * height
+        if line.top - top < _BAND * height or (line is first and upper):
+            out.append((line, "header", _running_key(line.text)))
+        elif line.bottom - top > (1 - _BAND) * height or (line is last and not upper):
+            out.append((line, "footer", _running_key(line.text)))
+    return out
 
 
 def _wraps_display_line(line: Line, page: list[Line]) -> bool:

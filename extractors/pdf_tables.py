@@ -84,6 +84,10 @@ MIN_RULING = 4.0
 CELL_GAP_EM = 0.75
 # Inside a candidate, a gap between lines larger than this many median line pitches ends it.
 MAX_LINE_GAP = 2.6
+# A page's footer band (its bottom share), and the gap (in line pitches) above a line in it
+# that makes it no row of the table above (see _candidate_blocks).
+FOOT_BAND = 0.08
+FOOT_GAP = 1.5
 # Prose guard: cells of at most this many words (median) can make an unruled table.
 MAX_MEDIAN_WORDS = 4.0
 # A line of one run of at least this many words with a sentence's full stop inside or at its
@@ -150,7 +154,9 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
         return []
     tables = [_better_by_alignment(t, layout.words) for t in ruled_tables(layout)]
     free = [w for w in layout.words if not any(_inside(w, t) for t in tables)] if tables else layout.words
-    tables += unruled_tables(free, blocked=tables)
+    # Where each page's footer band starts (a spread's halves are pages of their own).
+    feet = [bottom - FOOT_BAND * (bottom - top) for top, bottom in layout.stacked or [(0.0, layout.height)]]
+    tables += unruled_tables(free, blocked=tables, feet=feet)
     return sorted(tables, key=lambda t: (t.top, t.x0))
 
 
@@ -576,10 +582,13 @@ def _segments(line: _Line) -> list[list[Word]]:
 
 # ---------------------------------------------------------------- unruled tables
 
-def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None) -> list[FoundTable]:
+def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
+                   feet: list[float] | None = None) -> list[FoundTable]:
+    """Tables found by text alignment; ``feet`` are the tops of the pages' footer bands
+    (see :func:`_candidate_blocks`)."""
     lines = _lines(words)
     tables = []
-    for block in _candidate_blocks(lines):
+    for block in _candidate_blocks(lines, feet or []):
         table = _stream_table(block)
         if table is not None and not any(_overlaps(table, b) for b in blocked or []):
             tables.append(table)
@@ -590,9 +599,12 @@ def _overlaps(a: FoundTable, b: FoundTable) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
 
 
-def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
+def _candidate_blocks(lines: list[_Line], feet: list[float]) -> list[list[_Line]]:
     """Runs of lines with two or more segments (single-segment lines allowed inside, at most
-    two in a row), cut where the vertical gap is much larger than the run's line pitch."""
+    two in a row), cut where the vertical gap is much larger than the run's line pitch, or
+    before a line in a page's footer band (below a foot in ``feet``, the page's own) set off
+    by more than FOOT_GAP pitches: a running footer ("Annex   209") whose two runs would
+    otherwise add a row, and its columns, to a table ending above it."""
     if not lines:
         return []
     pitches = [b.top - a.top for a, b in zip(lines, lines[1:], strict=False) if b.top > a.top]
@@ -610,7 +622,9 @@ def _candidate_blocks(lines: list[_Line]) -> list[list[_Line]]:
             current, singles = [], 0
             continue
         multi = _tabular(line)
-        if current and line.top - current[-1].bottom > MAX_LINE_GAP * pitch:
+        gap = line.top - current[-1].bottom if current else 0.0
+        if current and (gap > MAX_LINE_GAP * pitch
+                        or gap > FOOT_GAP * pitch and _in_footer(line, current[-1], feet)):
             blocks.append(current)
             current, singles = [], 0
         if multi and current and _headings_after_gap(line, current[-1]):
@@ -654,6 +668,13 @@ def _numbered_heading(line: _Line, common_size: float) -> bool:
     title = segments[1]
     return bool(SECTION_NUMBER.match(segments[0][0].text)) and title[0].text[:1].isupper() \
         and not any(_is_numeric(w.text) for w in title)
+
+
+def _in_footer(line: _Line, above: _Line, feet: list[float]) -> bool:
+    """Whether ``line`` stands in the footer band of the page ``above`` is on (the first
+    foot below ``above``)."""
+    foot = min((f for f in feet if f > above.top), default=None)
+    return foot is not None and foot <= line.top and above.bottom < foot
 
 
 def _continues_cell(line: _Line, block: list[_Line]) -> bool:
@@ -1040,7 +1061,7 @@ def _without_prose_column(block: list[_Line], bounds: list[float], prose: list[i
         keep = [w for line in block for w in line.words if w.x0 >= bounds[max(prose)]]
     else:
         return None
-    found = [t for b in _candidate_blocks(_lines(keep)) if (t := _stream_table(b)) is not None]
+    found = [t for b in _candidate_blocks(_lines(keep), []) if (t := _stream_table(b)) is not None]
     return max(found, key=lambda t: _filled(t.cells)) if found else None
 
 
@@ -1438,6 +1459,10 @@ def _plausible(cells: list[list[str]]) -> bool:
             >= 0.6 * len(first):
         return False  # a list: markers in the first column, items in the next
     singles = [c for c in first if len(c) == 1]
-    if len(first) >= 5 and len(singles) >= 0.6 * len(first) and sum(c.isalpha() for c in singles) >= 3:
-        return False  # letters of vertical text (a margin note), one per line, beside prose
+    if len(first) >= 5 and len(singles) >= 0.6 * len(first) and sum(c.isalpha() for c in singles) >= 3 \
+            and not (len(set(singles)) == 1 and len(cells[0]) >= 3):
+        # Letters of vertical text (a margin note), one per line, beside prose; but one glyph
+        # on every row before two columns or more is a symbol font's bullet or box ("y" in
+        # Wingdings) in a checklist's rows, whose ticks fill the columns after.
+        return False
     return True

@@ -17,6 +17,7 @@ from extractors.engine import Engine, Request
 from extractors.mime import MIME_PDF
 from extractors.pdf_evidence import DocumentEvidence
 from extractors.pdf_outline import read_outline
+from extractors.pdf_spreads import stack_spread
 from extractors.pdf_structure import PageStructure, structure
 from extractors.pdf_tags import is_tagged, read_page_tags
 from extractors.pdf_words import PageLayout, read_layout
@@ -231,7 +232,7 @@ def _layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int,
     """The page's words and rulings; an empty layout (the page keeps its plain text) when
     PDFium cannot give them."""
     try:
-        return read_layout(page, textpage, number)
+        return stack_spread(read_layout(page, textpage, number))
     except Exception as exc:  # malformed content streams: the plain text is still good
         warnings.append(f"page {number}: layout unreadable, plain text kept ({type(exc).__name__}: {exc})")
         return PageLayout(number, 0.0, 0.0)

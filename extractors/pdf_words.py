@@ -97,6 +97,9 @@ class PageLayout:
     # Text read in a turned frame (see the module's docstring): where its boxes are in this
     # layout and how they map back onto the page as displayed; empty for upright pages.
     placements: list[Placement] = field(default_factory=list)
+    # Pages set one under the other in this layout (a spread's halves, extractors.pdf_spreads):
+    # each one's top and bottom; empty when the layout is one page.
+    stacked: list[tuple[float, float]] = field(default_factory=list)
 
     def page_box(self, box: Box) -> Box:
         """A box of this layout on the page as displayed."""
