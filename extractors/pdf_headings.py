@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
 from extractors.pdf_words import Ruling
@@ -48,6 +49,10 @@ _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(
 # numbered like "1." (or "2.3") for the depth of the headings below it.
 _NAMED_SECTION = re.compile(r"^(?:chapter|part|appendix|annex|section)\s+"
                             r"(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)", re.IGNORECASE)
+# A right-to-left line's section number as a Persian or Arabic document dashes it ("۵-۲-"),
+# in the logical order PDFium gives it: "-2-5 استاندارد کالا", "-3 پذيرش در بورس" (docling's
+# right_to_left_03), or with the dash after ("2-5- ...", as our own drawing of it reads).
+_RTL_SECTION = re.compile(r"^(?:-(\d{1,2}(?:-\d{1,2}){0,3})|(\d{1,2}(?:-\d{1,2}){0,3})-)\s+(?=[^\W\d_])")
 # Captions are set like headings (bold, on their own) but are not sections: a figure, table,
 # chart... and its number ("Table 3.", "FIGURE 2:", "Table A4", "Chart 1.2", "Graph S1"), an
 # appendix's or a summary's lettered one too ("Table A-1.", "Table ES-1", "Exhibit B.4").
@@ -171,10 +176,19 @@ def classify(draft: Draft, style: Style) -> None:
     if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label) or \
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
-        if section and section.group(2):
-            draft.number_depth = section.group(2).count(".") + 1
-        elif named := _NAMED_SECTION.match(text):
-            draft.number_depth = named.group(1).count(".") + 1
+        draft.number_depth = _number_depth(text, section)
+
+
+def _number_depth(text: str, section: re.Match[str] | None) -> int:
+    """How deep a heading's section number goes ("2.1" two, "Chapter 3" one), 0 when
+    it has none."""
+    if section and section.group(2):
+        return section.group(2).count(".") + 1
+    if named := _NAMED_SECTION.match(text):
+        return named.group(1).count(".") + 1
+    if has_rtl(text) and (dashed := _RTL_SECTION.match(text)):
+        return (dashed.group(1) or dashed.group(2)).count("-") + 1
+    return 0
 
 
 def _set_apart(line: Line, text: str) -> bool:

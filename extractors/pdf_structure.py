@@ -193,6 +193,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     _mark_contents(lines)
     adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
+    style = _tabled_style(style, lines, layouts, tables)
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
                                           _page_style(lines[layout.number], style))
               for layout in layouts}
@@ -654,6 +655,11 @@ def _row_cells(line: Line, page: list[Line]) -> int:
 # ------------------------------------------------------------------------- body style
 
 
+# A document whose lines outside its tables hold less than this share of its tables' text
+# has its body in its tables (_tabled_style).
+_TABLED_SHARE = 0.25
+
+
 def _body_style(lines: list[Line]) -> Style:
     sizes: Counter[float] = Counter()
     bold: Counter[bool] = Counter()
@@ -672,6 +678,31 @@ def _body_style(lines: list[Line]) -> Style:
         if abs(round(line.size * 2) / 2 - body) <= 0.5:
             bold[line.bold] += len(line.text)
     return Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
+
+
+def _tabled_style(style: Style, lines: dict[int, list[Line]], layouts: list[PageLayout],
+                  tables: dict[int, list[FoundTable]]) -> Style:
+    """The body style of a document whose text is nearly all in its tables (a form, a data
+    sheet: the lines outside them hold under _TABLED_SHARE of the tables' characters): the
+    tables' plain cells', when they hold a third of the tables' text.  The few lines outside
+    are such a document's headings and notes, and would otherwise make the headings' own
+    style the body (docling's right_to_left_03: bold section headings over two tables of
+    bold labels and plain values); else ``style``."""
+    outside = sum(len(line.text) for page in lines.values() for line in page if line.kind == "body")
+    inside = [w for layout in layouts if tables[layout.number]
+              for w in layout.words if not _outside([w], tables[layout.number])]
+    held = sum(len(w.text) for w in inside)
+    if not held or outside >= _TABLED_SHARE * held:
+        return style
+    plain = [w for w in inside if not w.bold]
+    if 3 * sum(len(w.text) for w in plain) < held:
+        return style
+    sizes: Counter[float] = Counter()
+    families: Counter[str] = Counter()
+    for w in plain:
+        sizes[round(w.size * 2) / 2] += len(w.text)
+        families[font_family(w.font)] += len(w.text)
+    return Style(sizes.most_common(1)[0][0], False, families.most_common(1)[0][0])
 
 
 def _page_style(lines: list[Line], document: Style) -> Style:

@@ -132,3 +132,49 @@ def test_rtl_numbered_items_keep_their_numbers_first() -> None:
     lines = [(item, 760 - 16.0 * i, 11.0, False) for i, item in enumerate(items)]
     pdf = rtl_pdf([(body, 790, 11, False), *lines])
     assert markdown(pdf) == body + "\n\n" + "\n".join(items)
+
+
+def _form_page(sections: list[tuple[str, list[tuple[str, str]]]], title: str) -> bytes:
+    """A form: a bold title, then under each bold numbered heading a ruled two-column table
+    of bold labels (on the right) and plain values, and no running text."""
+    regular, bold = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    cv.setFont(bold, 14)
+    cv.drawRightString(RIGHT, 790, visual(title))
+    y = 750.0
+    for heading, rows in sections:
+        cv.setFont(bold, 15)
+        cv.drawRightString(RIGHT, y, visual(heading))
+        top = y - 10
+        for r, (label, value) in enumerate(rows):
+            cv.setFont(bold, 14)
+            cv.drawRightString(RIGHT - 4, top - 18 - 24 * r, visual(label))
+            cv.setFont(regular, 12)
+            cv.drawRightString(RIGHT - 204, top - 18 - 24 * r, visual(value))
+        for r in range(len(rows) + 1):
+            cv.line(RIGHT - 400, top - 24 * r, RIGHT, top - 24 * r)
+        for x in (RIGHT - 400, RIGHT - 200, RIGHT):
+            cv.line(x, top, x, top - 24 * len(rows))
+        y = top - 24 * len(rows) - 40
+    cv.showPage()
+    cv.save()
+    return buffer.getvalue()
+
+
+def test_a_form_of_tables_has_its_headings_and_dashed_section_numbers() -> None:
+    # All its text in tables (bold labels over plain values): the few lines outside them are
+    # not its body, whose style would be the headings' own; the tables' plain cells are.  A
+    # Persian or Arabic section number dashed ("-2-5" as PDFium gives it) numbers a heading,
+    # which is then no table's title.
+    sections = [("-2-5 תקן המוצר", [("שם התקן", "מוטות פלדה ליציקה רציפה לבניין"), ("מספר התקן", "20300"),
+                                   ("תקן חובה", "לא"), ("גוף מנפיק", "מכון התקנים הלאומי של המדינה"),
+                                   ("התקן התקבל", "כן, על ידי היצרן ובאישור המכון")]),
+                ("-3 קבלה לבורסה", [("תאריך הגשה", "19/09/2024"), ("תאריך קבלה", "04/10/2024"),
+                                    ("מספר ישיבה", "436"), ("יועץ קבלה", "ברוקר ארמון בורסה בעמ"),
+                                    ("מחיר בסיס", "לפי מחירי השוק העולמי בכל יום מסחר"),
+                                    ("שיעור מינימלי", "חמישים אחוז מהייצור השנתי או יותר")])]
+    found = markdown(_form_page(sections, "תשקיף קבלה לשוק הראשי"))
+    headings = [line for line in found.split("\n") if line.startswith("#")]
+    expected = ["תשקיף קבלה לשוק הראשי", "2-5- תקן המוצר", "3- קבלה לבורסה"]
+    assert [h.lstrip("# ") for h in headings] == expected, found
