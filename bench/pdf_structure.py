@@ -62,6 +62,9 @@ per PDF text line):
 (f) with `--labelled`: headings of real PDFs (../shared/corpus/unstructured) against hand labels,
     `bench/labelled_headings.py`: per file and summed, precision, recall and F1, the check
     files (set aside before any measurement) apart.
+(f') with `--labelled-tables`: tables of the same PDFs against hand labels,
+    `bench/labelled_tables.py`: per file and summed, tables labelled, found, false, row and column
+    counts agreeing and ICDAR-2013 adjacency F1, the check files apart.
 (g) with `--web`: the web-page corpus (`bench/web_corpus.py`: HTML pages of `tests/web_pages.py`
     printed by headless Chromium, untagged without outline or with `--exports plain,tagged` also
     tagged with an outline), scored
@@ -709,6 +712,10 @@ def measure(
         from bench.labelled_headings import measure_labelled
 
         out["labelled"] = measure_labelled()
+    if "labelled-tables" in parts:
+        from bench.labelled_tables import measure_labelled_tables
+
+        out["labelled-tables"] = measure_labelled_tables()
     names = [part.split(":", 1)[1] for part in parts if part.startswith("cases:")]
     if names:
         out["cases"] = measure_cases(names[0].split(","), count, seed)
@@ -1031,6 +1038,21 @@ def labelled(before: bool, as_json: bool) -> None:
         print_labelled(after, prior)
 
 
+def labelled_tables(before: bool, as_json: bool) -> None:
+    """The hand-labelled tables alone, today's extractors and (in a child) those of `--before REV`."""
+    from bench.labelled_tables import print_labelled_tables
+
+    after = measure(0, 0, 0, ("labelled-tables",))["labelled-tables"]
+    prior = None
+    if before:
+        with BeforeTree() as tree:
+            prior = tree.measure(0, 0, 0, ("labelled-tables",))["labelled-tables"]
+    if as_json:
+        print(json.dumps({"before": prior, "after": after}, indent=2, ensure_ascii=False))
+    else:
+        print_labelled_tables(after, prior)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--reports", type=int, default=None,
@@ -1060,6 +1082,8 @@ def main() -> None:
                              "default all; -n 5 and --seed 1 by default)")
     parser.add_argument("--labelled", action="store_true",
                         help="only the hand-labelled headings of real PDFs (bench/data/heading_labels.json)")
+    parser.add_argument("--labelled-tables", action="store_true",
+                        help="only the hand-labelled tables of real PDFs (bench/data/table_labels.json)")
     args = parser.parse_args()
     BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -1073,6 +1097,9 @@ def main() -> None:
         return
     if args.labelled:
         labelled(not args.no_before, args.json)
+        return
+    if args.labelled_tables:
+        labelled_tables(not args.no_before, args.json)
         return
     if args.sheets:
         sheets(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,
