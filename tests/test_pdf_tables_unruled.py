@@ -530,3 +530,61 @@ def test_a_running_header_over_a_table_is_not_its_first_row() -> None:
     found = tables_drawn(cells, [80, 130, 70, 70, 70], style, 60, 790,
                          ((24, "12/6/26, 12:00 AM"), (300, "Business Demography, England: 2020")))
     assert len(found) == 1 and found[0].cells == cells
+
+
+PROSE_LEFT = ["Hormone receptor status", "Hormones are chemicals in", "the body that carry",
+              "information. The hormones oestrogen", "and progesterone cause some", "types of breast cancer",
+              "to grow. These are", "called hormone sensitive cancers."]
+PROSE_RIGHT = ["A hormone receptor is", "a protein in a", "cell. In breast cancer,",
+               "the hormone receptors receive", "signals from oestrogen and", "progesterone to promote growth.", "About three out of",
+               "four contain the receptors."]
+
+
+def side_by_side(left: list[str], right: list[str], pitch: float = 12.0, gap: float = 170.0) -> bytes:
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 9.5)
+    for row, (a, b) in enumerate(zip(left, right, strict=True)):
+        y = 700 - pitch * row
+        if a:
+            canvas.drawString(72, y, a)
+        if b:
+            canvas.drawString(72 + gap, y, b)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_two_columns_of_running_text_in_a_box_are_not_a_table() -> None:
+    # Narrow columns of a sidebar (four words a line, as short as a table's cells): the lines
+    # of each column go on in lower case from the line above, which ends no sentence.
+    assert tables_of(side_by_side(PROSE_LEFT, PROSE_RIGHT)) == []
+
+
+def test_captions_under_key_figures_are_not_a_table() -> None:
+    # Three key figures, each with a caption of three lines under it, set in three columns.
+    columns = [["2.5", "kilograms per barrel", "carbon intensity from", "our eastern operations",
+                "in the year 2022"],
+               ["1st", "woman engineer", "offshore platform engineer", "in the region was employed",
+                "by our team in 2020"],
+               ["~70%", "of electricity", "production in the country is", "powered by the two fields",
+                "as of the year 2022"]]
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 9)
+    for c, texts in enumerate(columns):
+        for r, text in enumerate(texts):
+            canvas.drawCentredString(140 + 170 * c, 700 - 12 * r, text)
+    canvas.showPage()
+    canvas.save()
+    assert tables_of(buffer.getvalue()) == []
+
+
+def test_short_names_beside_lower_case_descriptions_stay_a_table() -> None:
+    # A role and what it does: the descriptions go on in lower case, the names are a word or
+    # two, so the name column does not run on like prose.
+    names = ["surgeon", "breast care nurse", "pathologist", "radiologist", "dietitian", "social worker"]
+    tasks = ["performs surgery and biopsies", "provides support and information",
+             "examines the tissue samples", "reads the x-rays and scans", "recommends an eating plan", "links you to support services"]
+    found = tables_of(side_by_side(names, tasks, pitch=18.0, gap=120.0))
+    assert len(found) == 1 and [row[0] for row in found[0].cells] == names
