@@ -536,8 +536,8 @@ PROSE_LEFT = ["Hormone receptor status", "Hormones are chemicals in", "the body 
               "information. The hormones oestrogen", "and progesterone cause some", "types of breast cancer",
               "to grow. These are", "called hormone sensitive cancers."]
 PROSE_RIGHT = ["A hormone receptor is", "a protein in a", "cell. In breast cancer,",
-               "the hormone receptors receive", "signals from oestrogen and", "progesterone to promote growth.", "About three out of",
-               "four contain the receptors."]
+               "the hormone receptors receive", "signals from oestrogen and",
+               "progesterone to promote growth.", "About three out of", "four contain the receptors."]
 
 
 def side_by_side(left: list[str], right: list[str], pitch: float = 12.0, gap: float = 170.0) -> bytes:
@@ -585,6 +585,7 @@ def test_short_names_beside_lower_case_descriptions_stay_a_table() -> None:
     # two, so the name column does not run on like prose.
     names = ["surgeon", "breast care nurse", "pathologist", "radiologist", "dietitian", "social worker"]
     tasks = ["performs surgery and biopsies", "provides support and information",
-             "examines the tissue samples", "reads the x-rays and scans", "recommends an eating plan", "links you to support services"]
+             "examines the tissue samples", "reads the x-rays and scans", "recommends an eating plan",
+             "links you to support services"]
     found = tables_of(side_by_side(names, tasks, pitch=18.0, gap=120.0))
     assert len(found) == 1 and [row[0] for row in found[0].cells] == names
