@@ -90,6 +90,10 @@ MAX_MEDIAN_WORDS = 4.0
 # this many words or more, this share of them going on in lower case from the cell above.
 RUN_ON_WORDS = 3
 RUN_ON_SHARE = 0.6
+# ... or at least RUN_ON_MIN of them doing so and RUN_ON_PROSE going on either that way or as
+# a new sentence after a full stop (a paragraph's lines that start sentences and names).
+RUN_ON_MIN = 0.4
+RUN_ON_PROSE = 0.75
 # A line of one run of at least this many words with a sentence's full stop inside or at its
 # end is prose: it ends a candidate instead of standing in it as a wrapped cell (two tables
 # with a short paragraph between them were read as one; tuned on tests/pdf_cases.py's
@@ -1440,6 +1444,9 @@ def _running_text(cells: list[list[str]]) -> bool:
             return False
         pairs = list(zip(texts, texts[1:], strict=False))
         runs = sum(b[:1].islower() and a.rstrip()[-1:] not in ".:;!?" for a, b in pairs)
-        if runs < RUN_ON_SHARE * len(pairs):
+        # (A capital after a sentence's end is the next sentence of the same paragraph.)
+        sentences = sum(b[:1].isupper() and a.rstrip()[-1:] in ".!?" for a, b in pairs)
+        if runs < RUN_ON_SHARE * len(pairs) and (runs < RUN_ON_MIN * len(pairs)
+                                                  or runs + sentences < RUN_ON_PROSE * len(pairs)):
             return False
     return True

@@ -589,3 +589,15 @@ def test_short_names_beside_lower_case_descriptions_stay_a_table() -> None:
              "links you to support services"]
     found = tables_of(side_by_side(names, tasks, pitch=18.0, gap=120.0))
     assert len(found) == 1 and [row[0] for row in found[0].cells] == names
+
+
+def test_running_text_starting_sentences_and_names_is_not_a_table() -> None:
+    # Fewer lines go on in lower case (sentences begin, a name is capitalised mid-sentence),
+    # but each capital follows a full stop or the line above is running on: prose.
+    left = ["The HER2 test looks for", "a protein found on cells.", "This protein makes the",
+            "cells grow and divide.", "Tumours with high levels", "are called HER2 positive.",
+            "Treatment with targeted", "therapy is then advised."]
+    right = ["Several genomic assays", "are available. They include", "the assay made by Oncotype",
+             "and two others. None are", "covered by Medicare or", "private health funds.",
+             "The results can take", "up to two weeks."]
+    assert tables_of(side_by_side(left, right)) == []
