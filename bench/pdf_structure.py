@@ -63,6 +63,9 @@ per PDF text line):
     each label set on its own (../shared/corpus/unstructured; the ICDAR 2013 government
     statistics PDFs): per file and summed, precision, recall and F1, the check files (set aside
     before any measurement) apart.
+(f') with `--labelled-tables`: tables of the same PDFs against hand labels,
+    `bench/labelled_tables.py`: per file and summed, tables labelled, found, false, row and column
+    counts agreeing and ICDAR-2013 adjacency F1, the check files apart.
 (g) with `--web`: the web-page corpus (`bench/web_corpus.py`: HTML pages of `tests/web_pages.py`
     printed by headless Chromium, untagged without outline or with `--exports plain,tagged` also
     tagged with an outline), scored
@@ -710,6 +713,10 @@ def measure(
         from bench.labelled_headings import measure_labelled
 
         out["labelled"] = measure_labelled()
+    if "labelled-tables" in parts:
+        from bench.labelled_tables import measure_labelled_tables
+
+        out["labelled-tables"] = measure_labelled_tables()
     names = [part.split(":", 1)[1] for part in parts if part.startswith("cases:")]
     if names:
         out["cases"] = measure_cases(names[0].split(","), count, seed)
@@ -1032,6 +1039,21 @@ def labelled(before: bool, as_json: bool) -> None:
         print_labelled(after, prior)
 
 
+def labelled_tables(before: bool, as_json: bool) -> None:
+    """The hand-labelled tables alone, today's extractors and (in a child) those of `--before REV`."""
+    from bench.labelled_tables import print_labelled_tables
+
+    after = measure(0, 0, 0, ("labelled-tables",))["labelled-tables"]
+    prior = None
+    if before:
+        with BeforeTree() as tree:
+            prior = tree.measure(0, 0, 0, ("labelled-tables",))["labelled-tables"]
+    if as_json:
+        print(json.dumps({"before": prior, "after": after}, indent=2, ensure_ascii=False))
+    else:
+        print_labelled_tables(after, prior)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--reports", type=int, default=None,
@@ -1061,6 +1083,8 @@ def main() -> None:
                              "default all; -n 5 and --seed 1 by default)")
     parser.add_argument("--labelled", action="store_true",
                         help="only the hand-labelled headings of real PDFs (bench/data/heading_labels*.json)")
+    parser.add_argument("--labelled-tables", action="store_true",
+                        help="only the hand-labelled tables of real PDFs (bench/data/table_labels.json)")
     args = parser.parse_args()
     BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -1074,6 +1098,9 @@ def main() -> None:
         return
     if args.labelled:
         labelled(not args.no_before, args.json)
+        return
+    if args.labelled_tables:
+        labelled_tables(not args.no_before, args.json)
         return
     if args.sheets:
         sheets(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,

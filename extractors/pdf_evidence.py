@@ -100,6 +100,9 @@ _MAX_LEVEL = 6
 _GLUED_NUMBER = re.compile(r"^(\d{1,3}[.)])(?=[^\W\d_])")
 # A table the heuristics found whose words are mostly in tagged paragraphs is prose.
 _PROSE_SHARE = 0.5
+# A paragraph holding this share of a ruled table's words holds the whole grid (see
+# _tagged_as_prose).
+_WHOLE_GRID = 0.9
 # A heuristic table overlapping a tagged one by this share of its own area is that table.
 _SAME_TABLE = 0.3
 # The kinds of block the evidence may turn into headings or back into text; others (tables,
@@ -588,7 +591,9 @@ def _tagged_as_prose(table: FoundTable, tags: PageTags, words: list[Word]) -> bo
     list's markers look like a table's first column) or paragraphs: most of its words are in
     them, and in list items, or in paragraphs one of which runs over two rows of it (prose
     set in columns).  A paragraph per row is how a table set with tab stops is tagged: it
-    stays a table."""
+    stays a table; so does a drawn grid whose words one paragraph holds nearly all of (a
+    layout program tagging the frame of a panel of shaded boxes as one paragraph says nothing
+    of how its text is read)."""
     inside = [w for w in words if table.x0 - 1 <= (w.x0 + w.x1) / 2 <= table.x1 + 1
               and table.top - 1 <= (w.top + w.bottom) / 2 <= table.bottom + 1]
     if not inside or not (tags.prose or tags.items):
@@ -601,6 +606,8 @@ def _tagged_as_prose(table: FoundTable, tags: PageTags, words: list[Word]) -> bo
     for paragraph in tags.prose:
         held = [w for w in inside if _in_boxes(w, paragraph.boxes)]
         in_prose += len(held)
+        if table.ruled and len(held) >= _WHOLE_GRID * len(inside):
+            return False
         if held:
             centres = [(w.top + w.bottom) / 2 for w in held]
             wraps = wraps or max(centres) - min(centres) > max(w.bottom - w.top for w in held)

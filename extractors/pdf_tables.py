@@ -90,6 +90,14 @@ FOOT_BAND = 0.08
 FOOT_GAP = 1.5
 # Prose guard: cells of at most this many words (median) can make an unruled table.
 MAX_MEDIAN_WORDS = 4.0
+# Running text read as table columns (see `_running_text`): each column's cells a median of
+# this many words or more, this share of them going on in lower case from the cell above.
+RUN_ON_WORDS = 3
+RUN_ON_SHARE = 0.6
+# ... or at least RUN_ON_MIN of them doing so and RUN_ON_PROSE going on either that way or as
+# a new sentence after a full stop (a paragraph's lines that start sentences and names).
+RUN_ON_MIN = 0.4
+RUN_ON_PROSE = 0.75
 # A line of one run of at least this many words with a sentence's full stop inside or at its
 # end is prose: it ends a candidate instead of standing in it as a wrapped cell (two tables
 # with a short paragraph between them were read as one; tuned on tests/pdf_cases.py's
@@ -1465,4 +1473,30 @@ def _plausible(cells: list[list[str]]) -> bool:
         # on every row before two columns or more is a symbol font's bullet or box ("y" in
         # Wingdings) in a checklist's rows, whose ticks fill the columns after.
         return False
+    return not _running_text(cells)
+
+
+def _running_text(cells: list[list[str]]) -> bool:
+    """Every column's lines run on from row to row like the lines of a paragraph: two
+    columns of prose side by side in a box or sidebar, or the captions under key figures,
+    read across as rows of short cells.  A column runs on when its cells are a few words
+    each (a median of RUN_ON_WORDS or more) and most of them (RUN_ON_SHARE) go on in lower
+    case from a cell above that ends no sentence.  A table's own cells each begin their
+    own text; where a column of lower-case descriptions is one (a role and what it does),
+    the other column's short names do not run on."""
+    width = len(cells[0])
+    columns = [[row[c] for row in cells if c < len(row) and row[c].strip()] for c in range(width)]
+    columns = [texts for texts in columns if len(texts) >= 3]
+    if len(columns) < 2 or sum(map(len, columns)) < 0.6 * _filled(cells):
+        return False
+    for texts in columns:
+        if statistics.median(len(t.split()) for t in texts) < RUN_ON_WORDS:
+            return False
+        pairs = list(zip(texts, texts[1:], strict=False))
+        runs = sum(b[:1].islower() and a.rstrip()[-1:] not in ".:;!?" for a, b in pairs)
+        # (A capital after a sentence's end is the next sentence of the same paragraph.)
+        sentences = sum(b[:1].isupper() and a.rstrip()[-1:] in ".!?" for a, b in pairs)
+        if runs < RUN_ON_SHARE * len(pairs) and (runs < RUN_ON_MIN * len(pairs)
+                                                  or runs + sentences < RUN_ON_PROSE * len(pairs)):
+            return False
     return True

@@ -38,14 +38,18 @@ class Node:
     attributes: dict[str, int] = field(default_factory=dict)
 
 
-def tagged_pdf(tree: list[Node], artifacts: list[Run] | None = None, pages: int = 1) -> bytes:
+def tagged_pdf(tree: list[Node], artifacts: list[Run] | None = None, pages: int = 1,
+               lines: list[tuple[float, float, float, float]] | None = None) -> bytes:
     """A PDF of ``pages`` pages drawing the runs of ``tree`` (one document element holds it)
-    as marked content and ``artifacts`` as artifacts."""
+    as marked content, ``artifacts`` as artifacts and ``lines`` ((x0, top, x1, bottom), top
+    measured from the page's top edge) as artifact strokes on the first page."""
     writer = _Writer(pages)
     document = Node("Document", list(tree))
     root_ref = writer.element(document, parent=3)
     for run in artifacts or []:
         writer.draw(run, "/Artifact BMC")
+    for x0, top, x1, bottom in lines or []:
+        writer.streams[0].append(f"/Artifact BMC 0.5 w {x0} {HEIGHT - top} m {x1} {HEIGHT - bottom} l S EMC")
     return writer.finish(root_ref)
 
 

@@ -571,3 +571,74 @@ def test_numbered_headings_set_apart_from_their_numbers_are_no_table_rows() -> N
     assert len(found) == 1
     assert found[0].cells[-1] == ["Total", "458", "100.0"]
     assert not any("Measuring" in cell or "Empirical" in cell for row in found[0].cells for cell in row)
+
+
+PROSE_LEFT = ["Hormone receptor status", "Hormones are chemicals in", "the body that carry",
+              "information. The hormones oestrogen", "and progesterone cause some", "types of breast cancer",
+              "to grow. These are", "called hormone sensitive cancers."]
+PROSE_RIGHT = ["A hormone receptor is", "a protein in a", "cell. In breast cancer,",
+               "the hormone receptors receive", "signals from oestrogen and",
+               "progesterone to promote growth.", "About three out of", "four contain the receptors."]
+
+
+def side_by_side(left: list[str], right: list[str], pitch: float = 12.0, gap: float = 170.0) -> bytes:
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 9.5)
+    for row, (a, b) in enumerate(zip(left, right, strict=True)):
+        y = 700 - pitch * row
+        if a:
+            canvas.drawString(72, y, a)
+        if b:
+            canvas.drawString(72 + gap, y, b)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_two_columns_of_running_text_in_a_box_are_not_a_table() -> None:
+    # Narrow columns of a sidebar (four words a line, as short as a table's cells): the lines
+    # of each column go on in lower case from the line above, which ends no sentence.
+    assert tables_of(side_by_side(PROSE_LEFT, PROSE_RIGHT)) == []
+
+
+def test_captions_under_key_figures_are_not_a_table() -> None:
+    # Three key figures, each with a caption of three lines under it, set in three columns.
+    columns = [["2.5", "kilograms per barrel", "carbon intensity from", "our eastern operations",
+                "in the year 2022"],
+               ["1st", "woman engineer", "offshore platform engineer", "in the region was employed",
+                "by our team in 2020"],
+               ["~70%", "of electricity", "production in the country is", "powered by the two fields",
+                "as of the year 2022"]]
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", 9)
+    for c, texts in enumerate(columns):
+        for r, text in enumerate(texts):
+            canvas.drawCentredString(140 + 170 * c, 700 - 12 * r, text)
+    canvas.showPage()
+    canvas.save()
+    assert tables_of(buffer.getvalue()) == []
+
+
+def test_short_names_beside_lower_case_descriptions_stay_a_table() -> None:
+    # A role and what it does: the descriptions go on in lower case, the names are a word or
+    # two, so the name column does not run on like prose.
+    names = ["surgeon", "breast care nurse", "pathologist", "radiologist", "dietitian", "social worker"]
+    tasks = ["performs surgery and biopsies", "provides support and information",
+             "examines the tissue samples", "reads the x-rays and scans", "recommends an eating plan",
+             "links you to support services"]
+    found = tables_of(side_by_side(names, tasks, pitch=18.0, gap=120.0))
+    assert len(found) == 1 and [row[0] for row in found[0].cells] == names
+
+
+def test_running_text_starting_sentences_and_names_is_not_a_table() -> None:
+    # Fewer lines go on in lower case (sentences begin, a name is capitalised mid-sentence),
+    # but each capital follows a full stop or the line above is running on: prose.
+    left = ["The HER2 test looks for", "a protein found on cells.", "This protein makes the",
+            "cells grow and divide.", "Tumours with high levels", "are called HER2 positive.",
+            "Treatment with targeted", "therapy is then advised."]
+    right = ["Several genomic assays", "are available. They include", "the assay made by Oncotype",
+             "and two others. None are", "covered by Medicare or", "private health funds.",
+             "The results can take", "up to two weeks."]
+    assert tables_of(side_by_side(left, right)) == []
