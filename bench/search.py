@@ -44,6 +44,19 @@ VOCABULARY = 50_000
 CENTROIDS = 256
 DIMENSIONS = 384
 
+# The corpus's vectors: CENTROIDS random centroids in [-0.5, 0.5)^d, and each chunk's vector
+# its centroid (row id mod CENTROIDS) plus uniform noise of width 0.6 per dimension.  Shared
+# with bench/dense_recall.py, which loads these vectors alone.
+CENTROIDS_SQL = """
+    INSERT INTO bench_centroids
+    SELECT c, (SELECT array_agg(random() - 0.5) FROM generate_series(1, :d) WHERE c >= 0)
+    FROM generate_series(0, :n - 1) c"""
+#: A LATERAL subquery giving ``vec`` for the row whose id is ``{row}`` (binds :d, :centroids).
+VECTOR_SQL = """
+    SELECT CAST(array_agg(c.v[i] + (random() - 0.5) * 0.6 ORDER BY i) AS vector) AS vec
+    FROM bench_centroids c CROSS JOIN generate_series(1, :d) i
+    WHERE c.id = {row} % :centroids"""
+
 # The bulk load drops what each row insert would otherwise maintain one row at a time: it puts
 # every posting into the delta without its keys, then cuts the blocks and champions from it in
 # one pass (bm25_merge.rebuild, which empties the delta) and restores the delta's keys.
@@ -75,10 +88,7 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
         conn.execute(text("DROP INDEX IF EXISTS bm25_delta_chunk"))
         conn.execute(text("CREATE TABLE IF NOT EXISTS bench_centroids "
                           "(id int PRIMARY KEY, v float8[] NOT NULL); TRUNCATE bench_centroids"))
-        conn.execute(text("""
-            INSERT INTO bench_centroids
-            SELECT c, (SELECT array_agg(random() - 0.5) FROM generate_series(1, :d) WHERE c >= 0)
-            FROM generate_series(0, :n - 1) c"""), {"d": DIMENSIONS, "n": CENTROIDS})
+        conn.execute(text(CENTROIDS_SQL), {"d": DIMENSIONS, "n": CENTROIDS})
         conn.execute(text("""
             INSERT INTO search_documents (tenant_id, external_id, content_sha256, chunk_count)
             SELECT :t, 'doc' || g, 'synthetic', 1 FROM generate_series(1, :n) g"""),
@@ -87,21 +97,17 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
     def load_chunks() -> None:
         with engine.begin() as conn:
             conn.execute(text(_BULK_SESSION))
-            conn.execute(text("""
+            conn.execute(text(f"""
                 INSERT INTO chunks (tenant_id, search_document_id, chunk_no, text, heading_path,
                                     token_count, bm25_length, embedding)
-                SELECT :t, sd.id, 0, w.body, '{}', w.len, w.len, v.vec
+                SELECT :t, sd.id, 0, w.body, '{{}}', w.len, w.len, v.vec
                 FROM search_documents sd
                 CROSS JOIN LATERAL (
                     SELECT string_agg('t' || floor(exp(random() * ln(:v)))::int, ' ') AS body,
                            count(*)::int AS len
                     FROM generate_series(1, 60 + floor(random() * 80)::int + 0 * sd.id)
                 ) w
-                CROSS JOIN LATERAL (
-                    SELECT CAST(array_agg(c.v[i] + (random() - 0.5) * 0.6 ORDER BY i) AS vector) AS vec
-                    FROM bench_centroids c CROSS JOIN generate_series(1, :d) i
-                    WHERE c.id = sd.id % :centroids
-                ) v
+                CROSS JOIN LATERAL ({VECTOR_SQL.format(row="sd.id")}) v
                 WHERE sd.tenant_id = :t"""),
                          {"t": tenant, "v": VOCABULARY, "d": DIMENSIONS, "centroids": CENTROIDS})
             conn.execute(text("""
