@@ -1028,30 +1028,27 @@ def labelled(before: bool, as_json: bool) -> None:
     """The hand-labelled headings alone, today's extractors and (in a child) those of `--before REV`."""
     from bench.labelled_headings import print_labelled
 
-    after = measure(0, 0, 0, ("labelled",))["labelled"]
-    prior = None
-    if before:
-        with BeforeTree() as tree:
-            prior = tree.measure(0, 0, 0, ("labelled",))["labelled"]
-    if as_json:
-        print(json.dumps({"before": prior, "after": after}, indent=2, ensure_ascii=False))
-    else:
-        print_labelled(after, prior)
+    _labelled_part("labelled", print_labelled, before, as_json)
 
 
 def labelled_tables(before: bool, as_json: bool) -> None:
     """The hand-labelled tables alone, today's extractors and (in a child) those of `--before REV`."""
     from bench.labelled_tables import print_labelled_tables
 
-    after = measure(0, 0, 0, ("labelled-tables",))["labelled-tables"]
+    _labelled_part("labelled-tables", print_labelled_tables, before, as_json)
+
+
+def _labelled_part(part: str, show: Callable[[Any, Any], None], before: bool, as_json: bool) -> None:
+    """One part of `measure` alone, after and (with ``before``) before, as JSON or by ``show``."""
+    after = measure(0, 0, 0, (part,))[part]
     prior = None
     if before:
         with BeforeTree() as tree:
-            prior = tree.measure(0, 0, 0, ("labelled-tables",))["labelled-tables"]
+            prior = tree.measure(0, 0, 0, (part,))[part]
     if as_json:
         print(json.dumps({"before": prior, "after": after}, indent=2, ensure_ascii=False))
     else:
-        print_labelled_tables(after, prior)
+        show(after, prior)
 
 
 def main() -> None:

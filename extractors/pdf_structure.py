@@ -47,6 +47,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -661,23 +662,28 @@ _TABLED_SHARE = 0.25
 
 
 def _body_style(lines: list[Line]) -> Style:
-    sizes: Counter[float] = Counter()
-    bold: Counter[bool] = Counter()
-    families: Counter[str] = Counter()
-    for line in lines:
-        for word in line.words:  # (every word of the document: a plain loop, no method calls)
-            n = len(word.text)
-            size = round(word.size * 2) / 2
-            sizes[size] = sizes.get(size, 0) + n
-            family = font_family(word.font)
-            families[family] = families.get(family, 0) + n
+    sizes, families = _commonest(word for line in lines for word in line.words)
     if not sizes:
         return Style(10.0, False)
     body = sizes.most_common(1)[0][0]
+    bold: Counter[bool] = Counter()
     for line in lines:
         if abs(round(line.size * 2) / 2 - body) <= 0.5:
             bold[line.bold] += len(line.text)
     return Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
+
+
+def _commonest(words: Iterable[Word]) -> tuple[Counter[float], Counter[str]]:
+    """Characters by font size (to half a point) and by font family."""
+    sizes: Counter[float] = Counter()
+    families: Counter[str] = Counter()
+    for word in words:  # (every word of the document: a plain loop, no method calls)
+        n = len(word.text)
+        size = round(word.size * 2) / 2
+        sizes[size] = sizes.get(size, 0) + n
+        family = font_family(word.font)
+        families[family] = families.get(family, 0) + n
+    return sizes, families
 
 
 def _tabled_style(style: Style, lines: dict[int, list[Line]], layouts: list[PageLayout],
@@ -689,19 +695,18 @@ def _tabled_style(style: Style, lines: dict[int, list[Line]], layouts: list[Page
     style the body (docling's right_to_left_03: bold section headings over two tables of
     bold labels and plain values); else ``style``."""
     outside = sum(len(line.text) for page in lines.values() for line in page if line.kind == "body")
-    inside = [w for layout in layouts if tables[layout.number]
-              for w in layout.words if not _outside([w], tables[layout.number])]
+    inside = []
+    for layout in layouts:
+        if tables[layout.number]:
+            free = {id(w) for w in _outside(layout.words, tables[layout.number])}
+            inside += [w for w in layout.words if id(w) not in free]
     held = sum(len(w.text) for w in inside)
     if not held or outside >= _TABLED_SHARE * held:
         return style
     plain = [w for w in inside if not w.bold]
     if 3 * sum(len(w.text) for w in plain) < held:
         return style
-    sizes: Counter[float] = Counter()
-    families: Counter[str] = Counter()
-    for w in plain:
-        sizes[round(w.size * 2) / 2] += len(w.text)
-        families[font_family(w.font)] += len(w.text)
+    sizes, families = _commonest(plain)
     return Style(sizes.most_common(1)[0][0], False, families.most_common(1)[0][0])
 
 
