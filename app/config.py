@@ -35,6 +35,7 @@ from extractors.transcribers import (
 )
 from extractors.zip_limits import ZipLimits
 from indexing.embedders import DEFAULT_EMBEDDER, EMBEDDERS
+from indexing.hnsw_options import EF_CONSTRUCTION_RANGE, M_RANGE, GraphOptions
 from indexing.ranking import DEFAULTS as RANKING
 from indexing.ranking import FUSIONS, NORMALISATIONS, SearchParams
 
@@ -506,6 +507,17 @@ class BulkLoadsConfig(Group):
 
 
 @dataclass(frozen=True)
+class VectorIndexConfig(Group):
+    """The HNSW graph's build options (indexing/hnsw_options.py states the defaults once, with
+    their reasons): every build uses them; `pagemill hnsw rebuild` gives them to a live graph
+    built with others."""
+
+    m: int = setting("PAGEMILL_HNSW_M", GraphOptions.m, int_between(*M_RANGE))
+    ef_construction: int = setting("PAGEMILL_HNSW_EF_CONSTRUCTION", GraphOptions.ef_construction,
+                                   int_between(*EF_CONSTRUCTION_RANGE))
+
+
+@dataclass(frozen=True)
 class UrlFetchConfig(Group):
     """URL documents (app/infra/url_fetch.py); http and loopback exist for tests only."""
 
@@ -622,6 +634,7 @@ class Config:
     embedding: EmbeddingConfig = group(EmbeddingConfig)
     search: SearchConfig = group(SearchConfig)
     bulk_loads: BulkLoadsConfig = group(BulkLoadsConfig)
+    vector_index: VectorIndexConfig = group(VectorIndexConfig)
     urls: UrlFetchConfig = group(UrlFetchConfig)
     secrets: SecretsConfig = group(SecretsConfig)
     webhooks: WebhooksConfig = group(WebhooksConfig)
@@ -704,6 +717,10 @@ class Config:
             zip_limits=ZipLimits(max_total_bytes=extraction.zip_max_bytes,
                                  max_ratio=extraction.zip_max_ratio),
         )
+
+    def graph_options(self) -> GraphOptions:
+        """The HNSW graph's build options (ValueError: ef_construction under twice m)."""
+        return GraphOptions(m=self.vector_index.m, ef_construction=self.vector_index.ef_construction)
 
     def mistral_settings(self) -> MistralSettings:
         provider = self.ocr_provider

@@ -60,7 +60,8 @@ def ingest_batch(self: Task, job_id: str, batch_no: int) -> dict[str, int]:
 def build_vector_index() -> float | None:
     """Build the HNSW graph once the bulk loads are over (at most one build at a time)."""
     runtime = get_runtime()
-    seconds = bulk_loads.rebuild(runtime.engine, runtime.config.bulk_loads.build_memory)
+    seconds = bulk_loads.rebuild(runtime.engine, runtime.config.bulk_loads.build_memory,
+                                 runtime.config.graph_options())
     if seconds is not None:
         log.info("HNSW graph rebuilt after bulk loads", extra={"seconds": round(seconds, 1)})
     return seconds

@@ -20,7 +20,8 @@ from sqlalchemy import Engine, text
 from app.domain import bulk_loads, jobs
 from app.domain.auth import ensure_tenant
 from app.infra.db import get_engine
-from indexing.vector_index import build_hnsw, drop_hnsw, hnsw_state
+from indexing.hnsw_options import DEFAULT_GRAPH, GraphOptions
+from indexing.vector_index import build_hnsw, drop_hnsw, graph_options, hnsw_state
 from tests.conftest import ROOT, start_worker, stop_worker, wait_for
 
 POLICY = bulk_loads.BulkPolicy(share=0.03, min_chunks=2000)
@@ -140,6 +141,80 @@ def test_a_build_waits_for_running_loads_and_for_another_build(own_engine: Engin
     build_hnsw(own_engine)
 
 
+def _definition(engine: Engine) -> str:
+    with engine.connect() as conn:
+        return conn.execute(text("SELECT pg_get_indexdef('chunks_embedding_hnsw'::regclass)")).scalar_one()
+
+
+def _leftovers(engine: Engine) -> int:
+    with engine.connect() as conn:
+        leftover = text("SELECT count(*) FROM pg_class WHERE relname LIKE 'chunks_embedding_hnsw_cc%'")
+        return conn.execute(leftover).scalar_one()
+
+
+def test_the_graph_is_rebuilt_beside_itself_with_the_configured_options(own_engine: Engine) -> None:
+    build_hnsw(own_engine)
+    assert graph_options(own_engine) == DEFAULT_GRAPH
+    wider = GraphOptions(m=16, ef_construction=128)
+    assert bulk_loads.reshape(own_engine, wider) is not None
+    assert graph_options(own_engine) == wider and hnsw_state(own_engine) == "ready"
+    assert "ef_construction='128'" in _definition(own_engine) and _leftovers(own_engine) == 0
+    assert bulk_loads.reshape(own_engine, wider) is None  # already built so: nothing to do
+    # An interrupted REINDEX CONCURRENTLY leaves its copy (and maybe options the graph was not
+    # built with): the next rebuild happens even though the stored options match, and drops it.
+    with own_engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text("CREATE INDEX chunks_embedding_hnsw_ccnew ON chunks (id)"))
+    assert bulk_loads.reshape(own_engine, wider) is not None and _leftovers(own_engine) == 0
+    # No graph at all: it is built with the options.
+    drop_hnsw(own_engine)
+    assert bulk_loads.reshape(own_engine, DEFAULT_GRAPH) is not None
+    assert graph_options(own_engine) == DEFAULT_GRAPH
+
+
+def test_a_rebuild_waits_for_another_build_and_for_bulk_loads(own_engine: Engine) -> None:
+    build_hnsw(own_engine)
+    wider = GraphOptions(m=16, ef_construction=100)
+    with own_engine.connect().execution_options(isolation_level="AUTOCOMMIT") as holder:
+        holder.execute(text("SELECT pg_advisory_lock(:k)"), {"k": bulk_loads.BUILD_LOCK})
+        with pytest.raises(bulk_loads.GraphBusy, match="another build"):
+            bulk_loads.reshape(own_engine, wider)
+        holder.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": bulk_loads.BUILD_LOCK})
+    job = _job(own_engine, 1200)
+    with own_engine.begin() as conn:
+        assert bulk_loads.begin(conn, job, POLICY)
+    with pytest.raises(bulk_loads.GraphBusy, match="bulk load"):
+        bulk_loads.reshape(own_engine, wider)
+    with own_engine.begin() as conn:
+        bulk_loads.end(conn, job)
+    assert graph_options(own_engine) == DEFAULT_GRAPH  # untouched
+
+
+def test_graph_options_outside_pgvectors_bounds_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least twice m"):
+        GraphOptions(m=48, ef_construction=64)
+    with pytest.raises(ValueError, match="m must be 2 to 100"):
+        GraphOptions(m=1)
+
+
+@pytest.mark.system
+def test_pagemill_hnsw_rebuild_applies_the_configured_options(test_env: dict[str, str],
+                                                              own_engine: Engine) -> None:
+    build_hnsw(own_engine)
+    env = {**test_env, "DATABASE_URL": own_engine.url.render_as_string(hide_password=False),
+           "PAGEMILL_HNSW_EF_CONSTRUCTION": "96"}
+
+    def rebuild() -> str:
+        done = subprocess.run([sys.executable, "-m", "app.cli", "hnsw", "rebuild"], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert "rebuilt with m 16, ef_construction 96" in rebuild()
+    assert graph_options(own_engine) == GraphOptions(m=16, ef_construction=96)
+    assert "already has m 16, ef_construction 96" in rebuild()
+    bulk_loads.reshape(own_engine, DEFAULT_GRAPH)
+
+
 @pytest.mark.system
 def test_a_bulk_job_through_the_worker_drops_the_graph_and_builds_it_once_done(
         test_env: dict[str, str], own_engine: Engine, tmp_path: Path) -> None:
@@ -148,7 +223,7 @@ def test_a_bulk_job_through_the_worker_drops_the_graph_and_builds_it_once_done(
                                            "text": f"enzyme {i} binds the receptor of cell type {i % 7}"})
                                + "\n" for i in range(40)))
     env = {**test_env, "DATABASE_URL": own_engine.url.render_as_string(hide_password=False),
-           "PAGEMILL_HNSW_BULK_MIN_CHUNKS": "10"}
+           "PAGEMILL_HNSW_BULK_MIN_CHUNKS": "10", "PAGEMILL_HNSW_EF_CONSTRUCTION": "40"}
     tenant = f"bulk-{uuid.uuid4().hex[:8]}"
     assert hnsw_state(own_engine) == "ready"
     worker = start_worker(env, own_engine)
@@ -179,3 +254,6 @@ def test_a_bulk_job_through_the_worker_drops_the_graph_and_builds_it_once_done(
         indexed = conn.execute(text("SELECT count(*) FROM chunks c JOIN tenants t ON t.id = c.tenant_id "
                                     "WHERE t.name = :t"), {"t": tenant}).scalar()
     assert row.ended and row.expected_chunks >= 10 and indexed == 40
+    # The worker built the graph with the configured options.
+    assert graph_options(own_engine) == GraphOptions(m=16, ef_construction=40)
+    bulk_loads.reshape(own_engine, DEFAULT_GRAPH)

@@ -172,6 +172,13 @@ def test_bad_numbers_are_reported_by_name():
     with pytest.raises(ValueError, match="PAGEMILL_HNSW_EF_SEARCH must be from 1 to 1000, got 1200"):
         Config.from_env({"PAGEMILL_HNSW_EF_SEARCH": "1200"})
     assert Config.from_env({"PAGEMILL_HNSW_EF_SEARCH": "1000"}).search.ef_search == 1000
+    # The graph's build options: pgvector's bounds, and ef_construction at least twice m.
+    with pytest.raises(ValueError, match="PAGEMILL_HNSW_EF_CONSTRUCTION must be from 4 to 1000"):
+        Config.from_env({"PAGEMILL_HNSW_EF_CONSTRUCTION": "2000"})
+    config = Config.from_env({"PAGEMILL_HNSW_EF_CONSTRUCTION": "128"})
+    assert (config.graph_options().m, config.graph_options().ef_construction) == (16, 128)
+    with pytest.raises(ValueError, match="at least twice m"):
+        Config.from_env({"PAGEMILL_HNSW_M": "48"}).graph_options()
 
 
 def _port_open(port: int) -> bool:

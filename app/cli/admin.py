@@ -71,7 +71,7 @@ def bm25_merge(cli: CliContext, tenant: str | None, rebuild: bool) -> None:
 
 @click.group()
 def hnsw() -> None:
-    """Drop and rebuild the vector index around bulk loads."""
+    """The vector index: dropped and built around bulk loads, rebuilt with new options."""
 
 
 @hnsw.command("drop")
@@ -90,5 +90,25 @@ def hnsw_build(cli: CliContext) -> None:
     """Build the HNSW graph (concurrently; ingest and search go on)."""
     from indexing.vector_index import build_hnsw
 
-    seconds = build_hnsw(cli.runtime.engine)
+    config = cli.runtime.config
+    seconds = build_hnsw(cli.runtime.engine, config.bulk_loads.build_memory, config.graph_options())
     click.echo(f"built in {seconds:.0f} s" if seconds else "the HNSW index is already there")
+
+
+@hnsw.command("rebuild")
+@pass_cli
+def hnsw_rebuild(cli: CliContext) -> None:
+    """Give the HNSW graph the configured options (PAGEMILL_HNSW_M, PAGEMILL_HNSW_EF_CONSTRUCTION):
+    a new graph is built beside the live one, which serves searches until it is replaced;
+    ingest goes on.  Nothing is done when the graph already has them."""
+    from app.domain.bulk_loads import GraphBusy, reshape
+
+    config = cli.runtime.config
+    options = config.graph_options()
+    try:
+        seconds = reshape(cli.runtime.engine, options, config.bulk_loads.build_memory)
+    except GraphBusy as exc:
+        raise click.ClickException(f"{exc}; try again later") from exc
+    what = f"m {options.m}, ef_construction {options.ef_construction}"
+    click.echo(f"rebuilt with {what} in {seconds:.0f} s" if seconds is not None
+               else f"the HNSW graph already has {what}")

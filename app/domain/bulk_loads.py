@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection, Engine
 
 from app.domain.statements import bulk_loads as sql
+from indexing.hnsw_options import DEFAULT_GRAPH, GraphOptions
 
 if TYPE_CHECKING:
     from app.config import Config
@@ -102,7 +103,8 @@ BUILD_RETRY_SECONDS = 600.0
 BUILD_TIME_LIMIT = 6 * 3600.0
 
 
-def rebuild(engine: Engine, maintenance_work_mem: str | None = None) -> float | None:
+def rebuild(engine: Engine, maintenance_work_mem: str | None = None,
+            options: GraphOptions = DEFAULT_GRAPH) -> float | None:
     """Build the graph if no bulk load is running and no other build is; the seconds taken,
     or ``None`` when it was not this call's to build."""
     from indexing.vector_index import build_hnsw
@@ -115,9 +117,32 @@ def rebuild(engine: Engine, maintenance_work_mem: str | None = None) -> float | 
                 return None  # the last of them to end builds
             started = conn.execute(sql.DATABASE_NOW).scalar_one()
             conn.execute(sql.MARK_BUILD_ATTEMPTED)
-            seconds = build_hnsw(engine, maintenance_work_mem)
+            seconds = build_hnsw(engine, maintenance_work_mem, options)
             mark_built(conn, started)
             return seconds
+        finally:
+            conn.execute(sql.RELEASE_BUILD_LOCK, {"key": BUILD_LOCK})
+
+
+class GraphBusy(Exception):
+    """A build or a bulk load holds the graph: its options cannot change now."""
+
+
+def reshape(engine: Engine, options: GraphOptions, maintenance_work_mem: str | None = None) -> float | None:
+    """Give the graph ``options`` (indexing/vector_index.py's ``reshape_hnsw``: rebuilt beside
+    the live one), under the build lock and never during a bulk load (its graph is dropped and
+    built when it ends, with the options configured then); the seconds taken, ``None`` when
+    the graph already has them.  Raises :class:`GraphBusy`."""
+    from indexing.vector_index import reshape_hnsw
+
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        if not conn.execute(sql.TRY_BUILD_LOCK, {"key": BUILD_LOCK}).scalar():
+            raise GraphBusy("another build of the HNSW graph is running")
+        try:
+            if running(conn):
+                raise GraphBusy("a bulk load is running; its graph is built with the configured "
+                                "options when it ends")
+            return reshape_hnsw(engine, options, maintenance_work_mem)
         finally:
             conn.execute(sql.RELEASE_BUILD_LOCK, {"key": BUILD_LOCK})
 
