@@ -38,8 +38,14 @@ if TYPE_CHECKING:
     from extractors.pdf_drafts import Line
     from extractors.pdf_words import Word
 
-_LABEL = r"(\d{1,4}|[ivxlcdm]{1,7})"
+# A page label: a page number, a roman one, a chapter-page number ("2-14", "A-3": manuals and
+# government reports number pages per chapter or appendix) or a page range ("12–15"), after
+# an optional "Page" / "p." / "pp." (Word's contents templates, reports' lists of tables).
+_LABEL = (r"((?:(?:page|pages|p\.|pp\.)\s?)?"
+          r"(?:\d{1,4}(?:[-–]\d{1,4})?|[A-Z][-–]\d{1,3}|[ivxlcdm]{1,7}))")
 _PAGE_LABEL = re.compile(rf"^{_LABEL}$", re.IGNORECASE)
+_LABEL_PARTS = re.compile(r"^(?:(?:page|pages|p\.|pp\.)\s?)?(?:(\d+)|([A-Z])[-–])?(?:[-–]?(\d+))?$",
+                          re.IGNORECASE)
 # Title, leaders (three or more dots, spaced or not), page label.
 _LEADER_ENTRY = re.compile(rf"^(?P<title>.*?\S)\s*(?:[.·•…‥_]\s?){{3,}}\s*(?P<page>{_LABEL})$", re.IGNORECASE)
 _LEADER_WORD = re.compile(r"[.·…‥_]{3,}")
@@ -265,8 +271,17 @@ def _ascending(labels: list[str]) -> bool:
 
 
 def _label_value(label: str) -> int:
-    if label.isdigit():
-        return 10_000 + int(label)  # after every roman number
+    """A page label's place in the document: roman front matter, then arabic pages (a
+    chapter-page number or a range by its first page: chapter, then page), then appendices'
+    lettered pages."""
+    parts = _LABEL_PARTS.match(label.strip())
+    if parts and (parts.group(1) or parts.group(3)):
+        number, letter, page = parts.groups()
+        if letter:
+            return 1_000_000_000 + (ord(letter.upper()) - ord("A")) * 10_000 + int(page or 0)
+        if number and page:
+            return 10_000 + int(number) * 10_000 + int(page)
+        return 10_000 + int(number or page) * 10_000  # after every roman number
     total, previous = 0, 0
     for ch in reversed(label.lower()):
         value = _ROMAN_VALUES[ch]

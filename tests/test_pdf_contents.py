@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,9 +31,10 @@ BODY = ("The council inspected every street in the district during the spring an
         "defects it found on each section of the network.")
 
 
-def _contents_pdf(leaders: bool, title: str = "Contents") -> bytes:
-    """A title page with a contents list (leaders, or page labels alone at a right tab), then
-    the pages its entries point at, each heading in a larger bold font."""
+def _contents_pdf(leaders: bool, title: str = "Contents", label: Callable[[int], str] = str) -> bytes:
+    """A title page with a contents list (leaders, or page labels alone at a right tab; each
+    page written by ``label``), then the pages its entries point at, each heading in a larger
+    bold font."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
     pdf.setFont("Helvetica-Bold", 16)
@@ -46,7 +48,7 @@ def _contents_pdf(leaders: bool, title: str = "Contents") -> bytes:
             start = x + pdf.stringWidth(text, "Helvetica", 11) + 6
             dots = "." * int((WIDTH - 72 - 20 - start) / pdf.stringWidth(".", "Helvetica", 11))
             pdf.drawString(start, y, dots)
-        pdf.drawRightString(WIDTH - 72, y, str(page))
+        pdf.drawRightString(WIDTH - 72, y, label(page))
         y -= 18
     pdf.showPage()
     for text, depth, _ in ENTRIES:
@@ -74,6 +76,45 @@ def test_contents_page_is_a_nested_list_and_gives_no_heading(leaders):
         "- 2 Network condition 6", "  - 2.1 Carriageways 7", "  - 2.2 Footways and cycle tracks 9",
         "- 3 Programme of works 12", "- Appendix A Survey method 15",
     ]
+
+
+# Pages numbered per chapter and appendix, as manuals and government reports number them.
+CHAPTER_PAGES = {3: "1-1", 4: "1-2", 6: "2-1", 7: "2-2", 9: "2-4", 12: "3-1", 15: "A-1"}
+LABELS = {"chapter-page": CHAPTER_PAGES.__getitem__, "range": lambda page: f"{page}–{page + 1}",
+          "page-word": lambda page: f"Page {page}"}
+
+
+@pytest.mark.parametrize("leaders", [True, False], ids=["dot-leaders", "page-column"])
+@pytest.mark.parametrize("style", list(LABELS))
+def test_contents_with_chapter_pages_ranges_or_page_words_is_a_list(style, leaders):
+    """"2-1", "A-1", "12–15" and "Page 12" are page labels too: the contents is a list (it was a
+    two-column table), and gives no heading."""
+    label = LABELS[style]
+    result = extract(_contents_pdf(leaders, "Table of Contents", label), filename="contents.pdf",
+                     options=OPTIONS)
+    page = result.pages[0].markdown
+    assert "|" not in page, "the page column became a table"
+    items = [line.strip() for line in page.splitlines() if line.lstrip().startswith("- ")]
+    assert items == [f"- {text} {label(number)}" for text, _, number in ENTRIES]
+    headings = [line.lstrip("# ") for line in result.markdown.splitlines() if line.startswith("#")]
+    assert sorted(h for h in headings if "Contents" not in h) == sorted(t for t, _, _ in ENTRIES)
+
+
+def test_a_column_of_age_bands_is_not_a_contents_page():
+    """Ranges are page labels only where a contents is unmistakable: names over a column of age
+    bands (no contents title, no numbered titles, none drawn elsewhere) are no contents."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(72, HEIGHT - 90, BODY)
+    for row, (name, band) in enumerate([("Young adults", "18-34"), ("Adults", "35-54"),
+                                        ("Older adults", "55-74"), ("Elderly", "75-99")]):
+        pdf.drawString(72, HEIGHT - 120 - 16 * row, name)
+        pdf.drawRightString(300, HEIGHT - 120 - 16 * row, band)
+    pdf.showPage()
+    pdf.save()
+    markdown = extract(buffer.getvalue(), filename="bands.pdf", options=OPTIONS).markdown
+    assert "- Young adults 18-34" not in markdown
 
 
 def test_a_column_of_whole_numbers_is_not_a_contents_page():
