@@ -35,10 +35,11 @@ from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
 from bench.search_load import percentile, write_report
 from indexing import bm25_merge
 from indexing.chunking import Chunk
+from indexing.hnsw_options import DEFAULT_GRAPH, GraphOptions
 from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, bm25_path, search
 from indexing.store import IndexedDocument, delete_document, replace_document
-from indexing.vector_index import HNSW_DEFINITION, build_hnsw, drop_hnsw
+from indexing.vector_index import HNSW_DEFINITION, build_hnsw, drop_hnsw, graph_options, reshape_hnsw
 
 VOCABULARY = 50_000
 CENTROIDS = 256
@@ -67,7 +68,7 @@ _DELTA_KEYS = [
 ]
 
 # Not concurrent: nothing else runs during a bulk load, and a plain build is faster.
-_HNSW = f"CREATE INDEX {HNSW_DEFINITION}"
+_HNSW = "CREATE INDEX " + HNSW_DEFINITION
 
 _BULK_SESSION = ("SET maintenance_work_mem = '4GB'; SET work_mem = '256MB'; "
                  "SET max_parallel_maintenance_workers = 1")
@@ -80,7 +81,8 @@ def _timed(label: str, timings: dict[str, float], fn: Callable[[], object]) -> N
     print(f"  {label}: {timings[label]:.0f} s", flush=True)
 
 
-def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> dict[str, float]:
+def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000,
+              graph: GraphOptions = DEFAULT_GRAPH) -> dict[str, float]:
     timings: dict[str, float] = {}
     with engine.begin() as conn:
         conn.execute(text("DROP INDEX IF EXISTS chunks_embedding_hnsw"))
@@ -149,7 +151,7 @@ def _generate(engine: Engine, tenant: str, chunks: int, step: int = 50_000) -> d
     _timed("chunks + vectors (no index)", timings, load_chunks)
     _timed("BM25 postings (no keys)", timings, load_postings)
     _timed("BM25 blocks + champions", timings, lambda: _blocks(engine, tenant))
-    _timed("HNSW build", timings, build([_HNSW]))
+    _timed("HNSW build", timings, build([_HNSW.format(m=graph.m, ef_construction=graph.ef_construction)]))
     _timed("FTS tsvector + GIN", timings, build([
         "DROP TABLE IF EXISTS bench_fts",
         "CREATE TABLE bench_fts AS SELECT id AS chunk_id, to_tsvector('simple', text) AS tsv FROM chunks",
@@ -264,21 +266,33 @@ def _compare(engine: Engine, tenant: str, home: Path, queries: list[tuple[str, n
                    depth, peers, duration, postings)
 
 
+def _prepare(engine: Engine, tenant: str, chunks: int, have: bool, graph: GraphOptions) -> dict[str, float]:
+    """The corpus generated (its load's timings) or, when it exists, vacuumed and its graph
+    given ``graph``'s options."""
+    if not have:
+        return _generate(engine, tenant, chunks, graph=graph)
+    _vacuum(engine)  # a no-op unless the corpus changed (or predates index-only scans)
+    if graph_options(engine) != graph:
+        seconds = reshape_hnsw(engine, graph, "4GB") or 0.0
+        print(f"  HNSW graph rebuilt with m {graph.m}, ef_construction {graph.ef_construction}: "
+              f"{seconds:.0f} s", flush=True)
+    return {}
+
+
 def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
              ingest_documents: int, depth: int, warmup: int, rebuild_hnsw: bool = False,
              systems: tuple[str, ...] = ("dense", "bm25", "bm25-bounded", "hybrid", "hybrid-bounded", "fts"),
              distinct_warmup: bool = False, seed: int = 42, peers: tuple[str, ...] = (),
-             report: bool = False, duration: float = 30.0) -> dict[str, object] | None:
+             report: bool = False, duration: float = 30.0, graph: GraphOptions = DEFAULT_GRAPH,
+             ef_search: int = DEFAULTS.ef_search) -> dict[str, object] | None:
     """Measures one corpus size and prints its tables; with ``report`` also returns the JSON
     report of bench/search_comparison.py (the peers' too with ``peers``), for which ``systems``
-    must include bm25, dense and hybrid."""
+    must include bm25, dense and hybrid.  ``graph``: the HNSW graph's build options (a corpus
+    built with others gets its graph rebuilt so, as `pagemill hnsw rebuild` does);
+    ``ef_search``: the dense branch's."""
     engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{chunks}", f"search-{chunks}")
     print(f"\n## {chunks:,} chunks", flush=True)
-    timings: dict[str, float] = {}
-    if not have:
-        timings = _generate(engine, tenant, chunks)
-    else:
-        _vacuum(engine)  # a no-op unless the corpus changed (or predates index-only scans)
+    timings = _prepare(engine, tenant, chunks, bool(have), graph)
     with engine.connect() as conn:
         postings = conn.execute(text("SELECT sum(df) FROM bm25_terms WHERE tenant_id = :t"),
                                 {"t": tenant}).scalar_one()
@@ -293,7 +307,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     # holds what such queries touch, not the very pages the measured ones will read.
     warm = _queries(engine, warmup, seed=seed + 1) if distinct_warmup else queries[:warmup]
     # The service's defaults: weighted fusion, alpha 0.5, ef_search 100, one hit per document.
-    exact = SearchParams(fusion="weighted", alpha=0.5, bm25_depth=depth)
+    exact = SearchParams(fusion="weighted", alpha=0.5, bm25_depth=depth, ef_search=ef_search)
     bounded = replace(exact, bm25_exact=False)
     paths: Counter[str] = Counter()
 
@@ -345,7 +359,7 @@ def run_size(home: Path, chunks: int, query_count: int, rank_bm25_queries: int,
     print("| top-10 | p50 ms | p95 ms | top-10 overlap with exact |")
     print("|---|---:|---:|---:|")
     for label, key in (("pagemill BM25 (exact)", "bm25"), ("pagemill BM25 (bounded)", "bm25-bounded"),
-                       ("pagemill dense (HNSW, ef_search 100)", "dense"),
+                       (f"pagemill dense (HNSW, ef_search {ef_search})", "dense"),
                        ("pagemill hybrid (weighted, one statement, BM25 exact)", "hybrid"),
                        ("pagemill hybrid (weighted, one statement, BM25 bounded)", "hybrid-bounded"),
                        ("PostgreSQL FTS ts_rank_cd (OR of the terms, GIN)", "fts")):
@@ -409,7 +423,11 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0,
                         help="seconds each system's 4-client throughput test runs")
     parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    parser.add_argument("--ef-construction", type=int, default=DEFAULT_GRAPH.ef_construction,
+                        help="the HNSW graph's ef_construction (an existing corpus's graph is rebuilt)")
+    parser.add_argument("--ef-search", type=int, default=DEFAULTS.ef_search, help="hnsw.ef_search")
     args = parser.parse_args()
+    graph = GraphOptions(m=DEFAULT_GRAPH.m, ef_construction=args.ef_construction)
     from bench.search_peers import INSTALL, PEERS, missing
 
     peers = PEERS if args.peers == "all" else tuple(p for p in args.peers.split(",") if p)
@@ -427,7 +445,7 @@ def main() -> None:
         reports[size] = run_size(Path(args.home), size, args.queries, args.rank_bm25_queries,
                                  args.ingest_documents, args.depth, args.warmup, args.rebuild_hnsw,
                                  systems, args.distinct_warmup, args.seed, peers, report,
-                                 args.duration)
+                                 args.duration, graph, args.ef_search)
         if args.json:  # after each size, so that a later size's failure keeps the earlier ones
             write_report(args.json, {n: r for n, r in reports.items() if r is not None})
 
