@@ -90,7 +90,16 @@ from extractors.pdf_headings import (
     unhead_labels,
     unhead_table_rows,
 )
-from extractors.pdf_table_stitch import BodyEdge, at_foot, continuation_note, leading_rows, stitch_tables
+from extractors.pdf_table_stitch import (
+    BodyEdge,
+    at_foot,
+    at_head,
+    body_extents,
+    continuation_note,
+    leading_rows,
+    stitch_tables,
+    trailing_header,
+)
 from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import PageLayout, Word
@@ -193,6 +202,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                   if page.tagged and page.artifacts})
     _mark_contents(lines)
     adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
+    if join_tables:
+        _adopt_trailing_header(layouts, lines, tables)
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
     style = _tabled_style(style, lines, layouts, tables)
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
@@ -242,12 +253,10 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
     lines (:func:`extractors.pdf_table_stitch.leading_rows`) made a table there, their lines
     taken from the page; the ids of the tables so made."""
     bodies = {n: [line for line in page if line.kind == "body"] for n, page in lines.items()}
-    extents = [(min([line.top for line in bodies[n]] + [t.top for t in tables[n]]),
-                max([line.bottom for line in bodies[n]] + [t.bottom for t in tables[n]]))
-               for n in bodies if bodies[n] or tables[n]]
-    if len(extents) < 2:
+    sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
+    edges = _section_extents(sizes, bodies, tables)
+    if edges is None:
         return set()
-    highest, lowest = min(top for top, _ in extents), max(bottom for _, bottom in extents)
     adopted: set[int] = set()
     words = {layout.number: layout.words for layout in layouts}
     for layout in layouts:
@@ -256,7 +265,8 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
             continue
         last = max(before, key=lambda t: t.bottom)
         if any(line.top > last.bottom and not continuation_note(line.text)
-               for line in bodies[layout.number - 1]) or not at_foot(last, lowest):
+               for line in bodies[layout.number - 1]) \
+                or not at_foot(last, edges.get(sizes[layout.number - 1], (0.0, float("inf")))[1]):
             continue
         first_table = min((t.top for t in tables[layout.number]), default=float("inf"))
         rows = _baseline_rows([line for line in bodies[layout.number]
@@ -264,7 +274,8 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
         while rows and len(rows[0]) == 1 and continuation_note(rows[0][0].text):
             rows = rows[1:]
         found = leading_rows(last, words[layout.number - 1],
-                             [[w for line in row for w in line.words] for row in rows], highest)
+                             [[w for line in row for w in line.words] for row in rows],
+                             edges.get(sizes[layout.number], (float("inf"), 0.0))[0])
         if found is None:
             continue
         taken = {id(line) for row in rows for line in row
@@ -273,6 +284,51 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
         tables[layout.number] = [found, *tables[layout.number]]
         adopted.add(id(found))
     return adopted
+
+
+def _section_extents(sizes: dict[int, tuple[float, float]], bodies: dict[int, list[Line]],
+                     tables: dict[int, list[FoundTable]]
+                     ) -> dict[tuple[float, float], tuple[float, float]] | None:
+    """Where pages of each size start and end their body, body lines and tables together
+    (:func:`extractors.pdf_table_stitch.body_extents`: a landscape section's pages end theirs
+    higher up); None with fewer than two pages with a body."""
+    extents = [(sizes[n], min([line.top for line in bodies[n]] + [t.top for t in tables[n]]),
+                max([line.bottom for line in bodies[n]] + [t.bottom for t in tables[n]]))
+               for n in bodies if bodies[n] or tables[n]]
+    return body_extents(extents) if len(extents) > 1 else None
+
+
+def _adopt_trailing_header(layouts: list[PageLayout], lines: dict[int, list[Line]],
+                           tables: dict[int, list[FoundTable]]) -> None:
+    """A header row left alone at the foot of a page, its table's body starting the next
+    page (:func:`extractors.pdf_table_stitch.trailing_header`): the row's lines taken from
+    the page and made the header of that table."""
+    bodies = {n: [line for line in page if line.kind == "body"] for n, page in lines.items()}
+    sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
+    edges = _section_extents(sizes, bodies, tables)
+    if edges is None:
+        return
+    words = {layout.number: layout.words for layout in layouts}
+    for layout in layouts:
+        number = layout.number
+        if not tables.get(number) or not bodies.get(number - 1) or number - 1 not in sizes:
+            continue
+        first = min(tables[number], key=lambda t: t.top)
+        if any(line.bottom <= first.top for line in bodies.get(number, [])) \
+                or not at_head(first, edges[sizes[number]][0]):
+            continue
+        rows = _baseline_rows(bodies[number - 1])
+        last = sorted(rows[-1], key=lambda line: line.x0)
+        bottom = max(line.bottom for line in last)
+        if any(t.bottom > bottom for t in tables.get(number - 1, [])) or any(line.contents for line in last) \
+                or bottom < edges[sizes[number - 1]][1] - 2.5 * last[0].height - 6.0:
+            continue
+        found = trailing_header(first, words[number], [line.words for line in last])
+        if found is None:
+            continue
+        taken = {id(line) for line in last}
+        lines[number - 1] = [line for line in lines[number - 1] if id(line) not in taken]
+        tables[number] = [found if t is first else t for t in tables[number]]
 
 
 def _baseline_rows(lines: list[Line]) -> list[list[Line]]:
@@ -299,7 +355,8 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         body = drafts[layout.number]
         headers = _header_rows(body, tables[layout.number])
         if not body:
-            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None, headers=headers))
+            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None, headers=headers,
+                                  size=(layout.width, layout.height)))
             continue
         # (Notes that the table goes on may stand between its parts.)
         tabled = [d for d in body if d.table is not None or not continuation_note(d.text)] or body
@@ -311,7 +368,8 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         first = tabled[0].table
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
                               first, tabled[-1].table, layout.words, id(first) in adopted,
-                              tuple(d.text for d in titles) if first is not None else (), headers))
+                              tuple(d.text for d in titles) if first is not None else (), headers,
+                              (layout.width, layout.height)))
         earlier |= {_row_text(row) for header in headers for row in header}
     sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
     for stitch in stitch_tables(edges):

@@ -75,6 +75,7 @@ class BodyEdge:
     # page (print titles, maybe), and each of this page's tables' header rows.
     titles: tuple[str, ...] = ()
     headers: tuple[tuple[str, ...], ...] = ()
+    size: tuple[float, float] = (0.0, 0.0)  # the page's width and height (points)
 
 
 @dataclass
@@ -118,8 +119,7 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
     bodies = [edge for edge in edges if edge.bottom > edge.top]
     if len(bodies) < 2:
         return []
-    lowest = max(edge.bottom for edge in bodies)
-    highest = min(edge.top for edge in bodies)
+    extents = body_extents([(edge.size, edge.top, edge.bottom) for edge in bodies])
     by_page = {edge.page: edge for edge in edges}
     stitches: list[Stitch] = []
     open_stitch: Stitch | None = None
@@ -133,13 +133,17 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             open_stitch = None
         if before is None or after is None or after.first is None:
             continue
-        if not _at_foot(before, lowest) or not _at_head(after.first, highest):
+        if not _at_foot(before, extents[edge.size][1]) or not _at_head(after.first, extents[after.size][0]):
             open_stitch = None
             continue
         found = after.first
         # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
         drop = None if after.titles else 0 if after.adopted else \
             _continuation(before, found, edge.words, after.words)
+        broken = drop is None and not after.titles and not after.adopted \
+            and _rest_of_row(before, found, edge.words, after.words)
+        if broken:
+            drop = 0
         if drop is None:
             reread = _in_columns_of(before, edge.words, found, after.words, after.titles, seen)
             if reread is None:
@@ -153,8 +157,32 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             stitches.append(open_stitch)
         if after.first is not found:
             open_stitch.found[len(open_stitch.parts)] = found
-        _extend(open_stitch, after.page, after.first, drop)
+        _extend(open_stitch, after.page, after.first, drop, broken)
     return stitches
+
+
+def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word],
+                 after_words: list[Word]) -> bool:
+    """Whether ``after``'s first row is the rest of ``before``'s last row, broken over the page:
+    Word and LibreOffice let a row break across pages by default, and a label wrapped onto a
+    second line leaves that line alone at the top of the next page, in a row of its own whose
+    other cells are empty ("Schedule" | 892.40 ... over the break, "workshop" | | ... after it;
+    issue 32, office-0003).  Read as a row it is a header-like line of words over the figures
+    and keeps the parts apart.  It is the rest of the row when the tables' columns agree, it
+    fills only cells the last row fills, none of a column of figures, and goes on in lower
+    case (a new row's label starts with a capital or a figure), with rows after it."""
+    if len(after.cells) < 2 or not before.cells or _width(before) != _width(after) or _width(before) < 2:
+        return False
+    first, last = after.cells[0], before.cells[-1]
+    filled = [c for c, text in enumerate(first) if text.strip()]
+    if not filled or any(c >= len(last) or not last[c].strip() for c in filled):
+        return False
+    body = before.cells[max(1, before.header_rows):]
+    if any(sum(1 for r in body if c < len(r) and _figure(r[c])) >= 0.6 * len(body) for c in filled):
+        return False
+    if not first[filled[0]].strip()[0].islower():
+        return False
+    return _columns_agree(before, after, before_words, after_words)
 
 
 def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTable,
@@ -214,6 +242,27 @@ def continuation_note(text: str) -> bool:
     return len(text.split()) <= _NOTE_WORDS and bool(_CONTINUED.search(text))
 
 
+def body_extents(bodies: list[tuple[tuple[float, float], float, float]]
+                 ) -> dict[tuple[float, float], tuple[float, float]]:
+    """Where the document's pages start and end their body (highest top, lowest bottom), per
+    page size, from each page's (size, body top, body bottom).  A Word or LibreOffice document
+    sets a wide table on landscape pages, or its front matter on another paper, in a section of
+    its own: a section's pages end their body where its margins say, and a table at the foot
+    of a landscape page stops ~180 pt above where the portrait pages' bodies end (issue 32,
+    office corpus: office-0007, office-0009).  A size only one page has keeps the whole
+    document's extent (one page says nothing of its section's margins)."""
+    whole = (min(top for _, top, _ in bodies), max(bottom for _, _, bottom in bodies))
+    out: dict[tuple[float, float], tuple[float, float]] = {}
+    for size in {size for size, _, _ in bodies}:
+        same = [(top, bottom) for other, top, bottom in bodies if _same_size(other, size)]
+        out[size] = (min(t for t, _ in same), max(b for _, b in same)) if len(same) > 1 else whole
+    return out
+
+
+def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
 def _pitch(table: FoundTable) -> float:
     return (table.bottom - table.top) / max(1, len(table.cells))
 
@@ -225,6 +274,11 @@ def at_foot(table: FoundTable, lowest: float) -> bool:
 
 def _at_foot(table: FoundTable, lowest: float) -> bool:
     return table.bottom >= lowest - _EDGE_ROWS * _pitch(table) - _EDGE_POINTS
+
+
+def at_head(table: FoundTable, highest: float) -> bool:
+    """Whether ``table`` starts where the document's pages start their body (``highest``)."""
+    return _at_head(table, highest)
 
 
 def _at_head(table: FoundTable, highest: float) -> bool:
@@ -322,10 +376,18 @@ def _column_gaps(words: list[Word]) -> list[tuple[float, float]]:
     return gaps
 
 
-def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int) -> None:
-    """``table`` (the next page's part, its first ``drop`` rows a repeated header) joined on."""
+def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int, broken: bool = False) -> None:
+    """``table`` (the next page's part, its first ``drop`` rows a repeated header) joined on;
+    ``broken``: its first row is the rest of the joined table's last row (:func:`_rest_of_row`),
+    each cell's text put after that row's."""
     rows = table.cells[drop:]
     cells = stitch.table.cells + rows
+    if broken:
+        last = stitch.table.cells[-1]
+        joined = [" ".join(part for part in (text, rows[0][c] if c < len(rows[0]) else "") if part.strip())
+                  for c, text in enumerate(last)]
+        rows = rows[1:]
+        cells = [*stitch.table.cells[:-1], joined, *rows]
     first = stitch.table
     stitch.table = FoundTable(first.x0, first.top, first.x1, first.bottom, cells, cells_to_markdown(cells),
                               ruled=first.ruled, header_rows=first.header_rows)
@@ -381,13 +443,63 @@ def _fitted(row: list[Word], gaps: list[tuple[float, float]], table: FoundTable)
     stands outside the table or fewer than two columns are filled."""
     cells: list[list[str]] = [[] for _ in range(len(gaps) + 1)]
     slack = _pitch(table)
+    previous: tuple[Word, int] | None = None
     for word in sorted(row, key=lambda w: w.x0):
         if word.x0 < table.x0 - slack or word.x1 > table.x1 + slack:
             return None
-        if any(word.x0 < g1 - 1 and word.x1 > g0 + 1 for g0, g1 in gaps):
-            return None
         column = sum(1 for g0, g1 in gaps if (word.x0 + word.x1) / 2 > (g0 + g1) / 2)
+        if any(word.x0 < g1 - 1 and word.x1 > g0 + 1 for g0, g1 in gaps):
+            # A longer label than any above it runs on into the whitespace strip on its right
+            # (a left-aligned text column's strip is only as wide as the rows seen so far set
+            # it: "Licence budget" under "Station", issue 32, office-0009).  A word a word
+            # space after the previous one of the cell is that cell's while it stays clear of
+            # the next column's cells by more than a word space.
+            if previous is None or word.x0 - previous[0].x1 > _MIN_GAP_EM * word.size:
+                return None
+            column = previous[1]
+            if column < len(gaps) and word.x1 > gaps[column][1] - _MIN_GAP_EM * word.size:
+                return None
         cells[column].append(word.text)
+        previous = (word, column)
     if sum(1 for cell in cells if cell) < 2:
         return None
     return [" ".join(cell) for cell in cells]
+
+
+def trailing_header(after: FoundTable, after_words: list[Word], cells: list[list[Word]]) -> FoundTable | None:
+    """``after`` (the table the next page's body starts with, its first row data) with the
+    header row the previous page's body ends with, or None.  Word and LibreOffice break a
+    table before any row, the first data row too, and keep no header with its body unless the
+    author asked: the header row stands alone at the foot of the page, too few rows for a
+    table, and the body on the next page has no header to say what its figures are (issue 32,
+    office corpus: office-0011, office-0020).  ``cells``: the last body baseline's lines (a
+    row's cells, split at their gaps) left to right.  They are the header when there is one
+    per column of ``after``'s body, each stands between the body cells of its neighbouring
+    columns (a header cell is aligned on its own column: over it, not over another's
+    figures), and the row reads as a header (words where the body holds figures) over a first
+    row that does not."""
+    width = _width(after)
+    if width < 2 or len(cells) != width or not after.cells:
+        return None
+    body = words_inside(after_words, after)
+    gaps = _column_gaps(body)
+    if len(gaps) + 1 != width:
+        return None
+    # Each body column's extent: from the strip on its left to the strip on its right.
+    lefts = [after.x0] + [g1 for _, g1 in gaps]
+    rights = [g0 for g0, _ in gaps] + [after.x1]
+    slack = 1.0
+    for index, cell in enumerate(cells):
+        x0, x1 = min(w.x0 for w in cell), max(w.x1 for w in cell)
+        if index and x0 < rights[index - 1] - slack:
+            return None
+        if index + 1 < width and x1 > lefts[index + 1] + slack:
+            return None
+        if x1 < lefts[index] - _pitch(after) * 4 or x0 > rights[index] + slack:
+            return None  # (nowhere near its column)
+    header = [" ".join(w.text for w in cell) for cell in cells]
+    if not _header_like(header, after, [], []) or _header_like(after.cells[0], after, [], []):
+        return None
+    rows = [header, *after.cells]
+    return FoundTable(after.x0, after.top, after.x1, after.bottom, rows, cells_to_markdown(rows),
+                      ruled=after.ruled, header_rows=1, turned=after.turned)

@@ -207,6 +207,9 @@ def _field_char(paragraph: Paragraph, kind: str, instruction: str = "") -> None:
         separate.append(char)
 
 
+_COLUMN_SPACE = 425 * 635  # the gap between text columns (EMU; 425 twips, 0.75 cm)
+
+
 class _Writer:
     def __init__(self, rng: random.Random, look: _Look, doc: OfficeDocument) -> None:
         self.rng = rng
@@ -217,6 +220,7 @@ class _Writer:
         self.table_number = 0
         self.figure_number = 0
         self.chars = 0  # body characters written, for the contents' page estimate
+        self.text_columns = 1  # the text columns of the part being written (see columns())
         # The decoys' own random stream (None for a plain document): drawing them from the
         # main one would change every plain document after the first decoy.
         self.extra: random.Random | None = None
@@ -345,8 +349,27 @@ class _Writer:
             self.word.add_paragraph(caption, style="Caption")
             self.doc.decoys.append(caption)
         ruled = self.rng.random() < 0.75
+        if self.text_columns > 1:
+            # A table in a text column: python-docx sizes a new table to the page's text width,
+            # where Word and LibreOffice size one inserted in a column to the column.  Left
+            # page-wide, LibreOffice drew it over the next column and left its last columns out
+            # of the PDF altogether; sized to the column, five columns break their words
+            # ("Finis|h", "209.6|0").  Nobody sets a five-column table in half a page: such a
+            # table keeps its first three columns (the draws above stand, so the documents
+            # after it do not change), the first the widest (issue 32: the truth held cells no
+            # reader could find, office-0013).
+            columns = min(columns, 3)
+            rows = [row[:columns] for row in rows]
+            width = (self.text_width - _COLUMN_SPACE * (self.text_columns - 1)) // self.text_columns
+            widths = [width * 2 // 5] + [width * 3 // 10] * (columns - 1)
         table = self.word.add_table(rows=len(rows), cols=columns)
         table.style = self.word.styles["Table Grid" if ruled else "Normal Table"]
+        if self.text_columns > 1:
+            table.autofit = False
+            for grid, size in zip(table.columns, widths, strict=True):
+                grid.width = size
+                for cell in grid.cells:
+                    cell.width = size
         for r, row in enumerate(rows):
             for c, value in enumerate(row):
                 cell = table.cell(r, c).paragraphs[0]
@@ -482,10 +505,12 @@ class _Writer:
                 properties.append(deepcopy(found))
         cols = OxmlElement("w:cols")
         cols.set(qn("w:num"), str(count))
-        cols.set(qn("w:space"), "425")
+        cols.set(qn("w:space"), str(_COLUMN_SPACE // 635))  # in twips
         properties.append(cols)
         paragraph = self.word.add_paragraph()
         paragraph._p.get_or_add_pPr().append(properties)
+        # What follows this paragraph is the next section: two columns after the first call.
+        self.text_columns = 2 if count == 1 else 1
 
     def page_estimate(self) -> int:
         # About 15 characters per inch of line and 5 lines per inch of page at 11 points, less

@@ -285,3 +285,130 @@ def test_print_titles_with_a_line_over_the_header_are_running_lines() -> None:
     assert [cell_rows(t) for t in tables_of(layer)] == [first, cells]
     assert "Per cent" in layer.pages[0].markdown and "Per cent" not in layer.pages[1].markdown
     assert "Per cent" in [b["text"] for b in layer.pages[1].blocks if b["kind"] == "header"]
+
+
+def test_rows_run_over_on_landscape_pages_join_though_portrait_pages_end_lower() -> None:
+    # A Word document sets a wide table on landscape pages in a section of its own: their
+    # bodies end ~250 pt above the portrait pages' bodies, and a table at the foot of one is
+    # at the foot of its section's pages, not short of the document's lowest body bottom.
+    from reportlab.lib.pagesizes import landscape
+    from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate
+
+    wide = landscape(A4)
+    templates = [PageTemplate(id="wide", pagesize=wide, onPage=running,
+                              frames=[Frame(56, 56, wide[0] - 112, wide[1] - 120, id="w")]),
+                 PageTemplate(id="tall", pagesize=A4, onPage=running,
+                              frames=[Frame(56, 56, A4[0] - 112, A4[1] - 120, id="t")])]
+    count = 10
+    while table(rows(count + 1), False, False).wrap(wide[0] - 124, wide[1] - 132)[1] <= wide[1] - 132:
+        count += 1
+    cells = rows(count + 1)  # (one data row more than the page holds)
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(buffer, pagesize=wide, pageTemplates=templates, invariant=1)
+    doc.build([table(cells, False, False), Paragraph(TEXT, BODY), NextPageTemplate("tall"), PageBreak(),
+               *[Paragraph(TEXT, BODY) for _ in range(12)]])
+    layer = read_text_layer(buffer.getvalue())
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == cells
+
+
+def test_a_run_over_row_with_a_longer_label_than_any_above_joins_the_table() -> None:
+    # The label column's whitespace strip is as wide as the first page's labels make it; a
+    # longer label on the next page runs into it without reaching the figures.
+    count = 10
+    widths = [200.0, 90.0, 90.0, 90.0]
+    while table(rows(count + 1), False, False, widths).wrap(A4[0] - 124, A4[1] - 132)[1] <= A4[1] - 132:
+        count += 1
+    cells = rows(count + 1)
+    cells[-1][0] = "Harbour district east quay"
+    layer = pdf([table(cells, False, False, widths), Paragraph(TEXT, BODY)])
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == cells
+
+
+def _header_at_the_foot(header: list[str], body: list[list[str]], body_is_figures: bool = True) -> PdfText:
+    """Page 1: text, then a table's header row alone at the foot; page 2: its body rows at the
+    top (labels left-aligned, figures right-aligned), then text; page 3: text."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, invariant=1)
+    lefts, rights = [56.0, 230.0, 330.0, 430.0], [0.0, 300.0, 400.0, 500.0]
+    words = TEXT.split()
+
+    def text_lines(top: float, bottom: float) -> None:
+        y, index = top, 0
+        canvas.setFont("Helvetica", 10)
+        while y > bottom:
+            canvas.drawString(56, y, " ".join(words[index % len(words):][:14]))
+            y, index = y - 13, index + 14
+
+    for page in range(3):
+        canvas.setFont("Helvetica", 9)
+        canvas.drawString(56, A4[1] - 40, "Regional Figures Report")
+        canvas.drawCentredString(A4[0] / 2, 32, f"Page {page + 1}")
+        if page == 0:
+            text_lines(A4[1] - 80, 110)
+            canvas.setFont("Helvetica-Bold", 10)
+            for x, cell in zip(lefts, header, strict=True):
+                canvas.drawString(x, 66, cell)
+        elif page == 1:
+            y = A4[1] - 80
+            for row in body:
+                canvas.setFont("Helvetica", 10)
+                for column, cell in enumerate(row):
+                    if column and body_is_figures:
+                        canvas.drawRightString(rights[column], y, cell)
+                    else:
+                        canvas.drawString(lefts[column], y, cell)
+                y -= 18
+            text_lines(y - 20, 66)
+        else:
+            text_lines(A4[1] - 80, 66)
+        canvas.showPage()
+    canvas.save()
+    return read_text_layer(buffer.getvalue())
+
+
+def test_a_header_row_left_alone_at_the_foot_of_a_page_heads_the_body_on_the_next() -> None:
+    # Word and LibreOffice break a table before any row, the first data row too: the header
+    # row stands alone at the page's foot, the figures on the next page have none.
+    cells = rows(12)
+    layer = _header_at_the_foot(cells[0], cells[1:])
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == cells
+    assert "Q1 2024" not in layer.pages[0].markdown  # (the header's lines left page 1)
+
+
+def test_a_line_at_the_foot_over_a_table_that_has_a_header_stays_text() -> None:
+    # A table that starts with its own header row (words where its body has figures) takes
+    # no line from the page before; nor does one whose columns the line's words do not fit.
+    cells = rows(12)
+    layer = _header_at_the_foot(cells[0], [["Region", "Q1", "Q2", "Q3"], *cells[1:]])
+    found = tables_of(layer)
+    assert len(found) == 1 and cell_rows(found[0])[0] == ["Region", "Q1", "Q2", "Q3"]
+    assert "Q1 2024" in layer.pages[0].markdown
+
+
+def test_the_rest_of_a_row_broken_over_the_page_joins_that_row() -> None:
+    # Word and LibreOffice let a row break across pages: the second line of a wrapped label
+    # stands alone at the top of the next page, in a row whose other cells are empty.
+    first = page_filling(True)
+    rest = rows(len(first) + 4)[len(first):]
+    layer = pdf([table([*first, ["workshop", "", "", ""], *rest], True, False), Paragraph(TEXT, BODY)])
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == [*first[:-1], [first[-1][0] + " workshop", *first[-1][1:]], *rest]
+
+
+def test_a_capitalised_line_alone_in_a_row_over_the_page_is_no_rest_of_a_row() -> None:
+    # A new row's label starts with a capital: a lone "Workshop" row is not glued to the row
+    # before the break.
+    first = page_filling(True)
+    rest = rows(len(first) + 4)[len(first):]
+    layer = pdf([table([*first, ["Workshop", "", "", ""], *rest], True, False), Paragraph(TEXT, BODY)])
+    cells = [c for t in tables_of(layer) for row in cell_rows(t) for c in row]
+    assert first[-1][0] in cells and "Workshop" in cells
