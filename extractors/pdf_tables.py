@@ -78,6 +78,9 @@ JOIN = 3.0
 # Grid lines closer than these (points) bound no text: they are one grid line.
 MIN_CELL_WIDTH = 7.0
 MIN_CELL_HEIGHT = 4.0
+# Ruled boxes of at most two rows holding this many words each (median) frame a page's text
+# columns, not a table's cells (see :func:`_framed_columns`).
+FRAMED_WORDS = 40
 # A ruling shorter than this is a glyph stroke or a tick, not part of a grid.
 MIN_RULING = 4.0
 # Inter-word gap, in font sizes, that separates two cells of an unruled table.
@@ -366,7 +369,8 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
         cells[row][col] = _join_words(ws)
     taken = _turned_cells(turned, xs, ys, owner, cells)
     cells = _drop_empty(cells)
-    if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells):
+    if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells) \
+            or not _read_down(cells) or _framed_columns(cells):
         return None
     return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True,
                       turned=tuple(taken))
@@ -402,6 +406,22 @@ def _boxed_prose(cells: list[list[str]]) -> bool:
     per_row = [sum(1 for c in row if c.strip()) for row in cells]
     texts = [c for row in cells for c in row if c.strip()]
     return statistics.median(per_row) < 1.5 and statistics.median(len(c.split()) for c in texts) >= 6
+
+
+def _read_down(cells: list[list[str]]) -> bool:
+    """Some column holds text in two rows or more: a grid whose every column has one text
+    (labels set at the ends of a diagram's lines, each in a slot of its own) is read nowhere
+    down, so it is no table."""
+    return any(sum(1 for row in cells if row[c].strip()) >= 2 for c in range(len(cells[0])))
+
+
+def _framed_columns(cells: list[list[str]]) -> bool:
+    """A page laid out in ruled boxes: at most two rows, their texts a median of FRAMED_WORDS
+    words or more each (two columns of a course outline in one frame, its lists and
+    paragraphs in each box).  A table's cells, long descriptions included, are shorter, or
+    it has more rows."""
+    texts = [c for row in cells for c in row if c.strip()]
+    return len(cells) <= 2 and statistics.median(len(c.split()) for c in texts) >= FRAMED_WORDS
 
 
 def _open_sides(hs: list[_Segment], xs: list[float], ys: list[float],
