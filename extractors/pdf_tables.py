@@ -81,6 +81,10 @@ MIN_CELL_HEIGHT = 4.0
 # Ruled boxes of at most two rows holding this many words each (median) frame a page's text
 # columns, not a table's cells (see :func:`_framed_columns`).
 FRAMED_WORDS = 40
+# Text in picture type (see :func:`_without_picture_text`): under this many points, on a page
+# with at least this share of its words in larger type.
+PICTURE_TYPE = 3.0
+PICTURE_SHARE = 0.2
 # A ruling shorter than this is a glyph stroke or a tick, not part of a grid.
 MIN_RULING = 4.0
 # Inter-word gap, in font sizes, that separates two cells of an unruled table.
@@ -176,11 +180,23 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
         return []
     tables = [_better_by_alignment(t, layout.words) for t in ruled_tables(layout)]
     free = [w for w in layout.words if not any(_inside(w, t) for t in tables)] if tables else layout.words
+    free = _without_picture_text(free)
     # Each page's footer band, top and bottom (a spread's halves are pages of their own).
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     tables += unruled_tables(free, blocked=tables, feet=feet)
     return sorted(tables, key=lambda t: (t.top, t.x0))
+
+
+def _without_picture_text(words: list[Word]) -> list[Word]:
+    """The words without those in picture type, under PICTURE_TYPE points (a poster of
+    exercises reproduced in a booklet's box, set at a point and a half), when the page has
+    text in reading type too (PICTURE_SHARE of its words or more).  The picture's lines
+    interleave with the text beside it and made rows of it; nobody reads them as a table's
+    cells.  A page set small throughout (a wide sheet fitted to the page, its title aside)
+    keeps its words."""
+    readable = [w for w in words if w.size >= PICTURE_TYPE]
+    return readable if len(readable) >= PICTURE_SHARE * len(words) else words
 
 
 def _better_by_alignment(table: FoundTable, words: list[Word]) -> FoundTable:

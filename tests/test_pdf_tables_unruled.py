@@ -732,3 +732,22 @@ def test_a_table_set_large_throughout_stays_a_table() -> None:
                                 for r, row in enumerate(rows)])
     found = tables_of(slide)
     assert len(found) == 1 and found[0].cells == rows
+
+
+def test_text_in_picture_type_beside_the_text_makes_no_table() -> None:
+    # A poster reproduced in a box at a point and a half: its lines interleave with the box's
+    # text beside it and made rows of it.
+    poster = [(300 + 2.2 * r, 1.5, [(200, f"Step {r} lift"), (230, "arm and hold"), (260, "slowly back")])
+              for r in range(12)]
+    prose = [(300 + 11 * r, 9.0, [(40, text)])
+             for r, text in enumerate(["After surgery you", "can slowly begin"])]
+    assert tables_of(drawn_lines(BODY + prose + poster)) == []
+
+
+def test_a_sheet_fitted_small_to_its_page_keeps_its_table() -> None:
+    # Every word at 2.5 pt but the title: the page's own type, not a picture's.
+    rows = [["Region", "2023", "2024"], ["North", "12", "15"], ["South", "9", "11"], ["East", "7", "8"]]
+    lines = [(100 + 4 * r, 2.5, [(72, row[0]), (100, row[1]), (120, row[2])]) for r, row in enumerate(rows)]
+    sheet = drawn_lines([(60, 10.0, [(72, "Sales")]), *lines])
+    found = tables_of(sheet)
+    assert len(found) == 1 and found[0].cells == rows
