@@ -78,6 +78,13 @@ JOIN = 3.0
 # Grid lines closer than these (points) bound no text: they are one grid line.
 MIN_CELL_WIDTH = 7.0
 MIN_CELL_HEIGHT = 4.0
+# Ruled boxes of at most two rows holding this many words each (median) frame a page's text
+# columns, not a table's cells (see :func:`_framed_columns`).
+FRAMED_WORDS = 40
+# Text in picture type (see :func:`_without_picture_text`): under this many points, on a page
+# with at least this share of its words in larger type.
+PICTURE_TYPE = 3.0
+PICTURE_SHARE = 0.2
 # A ruling shorter than this is a glyph stroke or a tick, not part of a grid.
 MIN_RULING = 4.0
 # Inter-word gap, in font sizes, that separates two cells of an unruled table.
@@ -88,6 +95,9 @@ MAX_LINE_GAP = 2.6
 # that makes it no row of the table above (see _candidate_blocks).
 FOOT_BAND = 0.08
 FOOT_GAP = 1.5
+# A page's number spelled out in its running footer.
+PAGE_NUMBER = re.compile(r"^(page|p\.|pg\.?|seite|pagina|página)\s*\d{1,4}(\s*(of|/|von|de|sur)\s*\d{1,4})?$",
+                         re.IGNORECASE)
 # Prose guard: cells of at most this many words (median) can make an unruled table.
 MAX_MEDIAN_WORDS = 4.0
 # Running text read as table columns (see `_running_text`): each column's cells a median of
@@ -98,6 +108,11 @@ RUN_ON_SHARE = 0.6
 # a new sentence after a full stop (a paragraph's lines that start sentences and names).
 RUN_ON_MIN = 0.4
 RUN_ON_PROSE = 0.75
+# A side column of pieces this many words long (median) that run on is the next text column's
+# paragraph (see `_page_column`).
+PAGE_COLUMN_WORDS = 5
+# A sentence's end inside a piece of text: a word of letters, a full stop, a capital.
+SENTENCE_INSIDE = re.compile(r"[^\W\d_]{2,}[.!?]\s+[A-Z]")
 # A line of one run of at least this many words with a sentence's full stop inside or at its
 # end is prose: it ends a candidate instead of standing in it as a wrapped cell (two tables
 # with a short paragraph between them were read as one; tuned on tests/pdf_cases.py's
@@ -139,6 +154,9 @@ NARROW_GAP_EM = 0.5
 # as LaTeX sets them) reads as a line of two cells: in a type this much larger than the page's
 # commonest line size it is a heading, not a table row (see :func:`_numbered_heading`).
 HEADING_TYPE = 1.15
+# A line in type this much larger than the page's commonest line size is display type: a
+# title or a key figure, no table row (see :func:`_display_apart`).
+DISPLAY_TYPE = 1.5
 SECTION_NUMBER = re.compile(r"^\d{1,2}(\.\d{1,2}){0,3}\.?$")
 # Text edges this close (points) are aligned.
 ALIGNED = 1.0
@@ -162,10 +180,23 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
         return []
     tables = [_better_by_alignment(t, layout.words) for t in ruled_tables(layout)]
     free = [w for w in layout.words if not any(_inside(w, t) for t in tables)] if tables else layout.words
-    # Where each page's footer band starts (a spread's halves are pages of their own).
-    feet = [bottom - FOOT_BAND * (bottom - top) for top, bottom in layout.stacked or [(0.0, layout.height)]]
+    free = _without_picture_text(free)
+    # Each page's footer band, top and bottom (a spread's halves are pages of their own).
+    pages = layout.stacked or [(0.0, layout.height)]
+    feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     tables += unruled_tables(free, blocked=tables, feet=feet)
     return sorted(tables, key=lambda t: (t.top, t.x0))
+
+
+def _without_picture_text(words: list[Word]) -> list[Word]:
+    """The words without those in picture type, under PICTURE_TYPE points (a poster of
+    exercises reproduced in a booklet's box, set at a point and a half), when the page has
+    text in reading type too (PICTURE_SHARE of its words or more).  The picture's lines
+    interleave with the text beside it and made rows of it; nobody reads them as a table's
+    cells.  A page set small throughout (a wide sheet fitted to the page, its title aside)
+    keeps its words."""
+    readable = [w for w in words if w.size >= PICTURE_TYPE]
+    return readable if len(readable) >= PICTURE_SHARE * len(words) else words
 
 
 def _better_by_alignment(table: FoundTable, words: list[Word]) -> FoundTable:
@@ -354,7 +385,8 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
         cells[row][col] = _join_words(ws)
     taken = _turned_cells(turned, xs, ys, owner, cells)
     cells = _drop_empty(cells)
-    if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells):
+    if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells) \
+            or not _read_down(cells) or _framed_columns(cells):
         return None
     return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True,
                       turned=tuple(taken))
@@ -390,6 +422,22 @@ def _boxed_prose(cells: list[list[str]]) -> bool:
     per_row = [sum(1 for c in row if c.strip()) for row in cells]
     texts = [c for row in cells for c in row if c.strip()]
     return statistics.median(per_row) < 1.5 and statistics.median(len(c.split()) for c in texts) >= 6
+
+
+def _read_down(cells: list[list[str]]) -> bool:
+    """Some column holds text in two rows or more: a grid whose every column has one text
+    (labels set at the ends of a diagram's lines, each in a slot of its own) is read nowhere
+    down, so it is no table."""
+    return any(sum(1 for row in cells if row[c].strip()) >= 2 for c in range(len(cells[0])))
+
+
+def _framed_columns(cells: list[list[str]]) -> bool:
+    """A page laid out in ruled boxes: at most two rows, their texts a median of FRAMED_WORDS
+    words or more each (two columns of a course outline in one frame, its lists and
+    paragraphs in each box).  A table's cells, long descriptions included, are shorter, or
+    it has more rows."""
+    texts = [c for row in cells for c in row if c.strip()]
+    return len(cells) <= 2 and statistics.median(len(c.split()) for c in texts) >= FRAMED_WORDS
 
 
 def _open_sides(hs: list[_Segment], xs: list[float], ys: list[float],
@@ -591,8 +639,8 @@ def _segments(line: _Line) -> list[list[Word]]:
 # ---------------------------------------------------------------- unruled tables
 
 def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
-                   feet: list[float] | None = None) -> list[FoundTable]:
-    """Tables found by text alignment; ``feet`` are the tops of the pages' footer bands
+                   feet: list[tuple[float, float]] | None = None) -> list[FoundTable]:
+    """Tables found by text alignment; ``feet`` are the pages' footer bands, top and bottom
     (see :func:`_candidate_blocks`)."""
     lines = _lines(words)
     tables = []
@@ -607,12 +655,13 @@ def _overlaps(a: FoundTable, b: FoundTable) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
 
 
-def _candidate_blocks(lines: list[_Line], feet: list[float]) -> list[list[_Line]]:
+def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> list[list[_Line]]:
     """Runs of lines with two or more segments (single-segment lines allowed inside, at most
     two in a row), cut where the vertical gap is much larger than the run's line pitch, or
     before a line in a page's footer band (below a foot in ``feet``, the page's own) set off
     by more than FOOT_GAP pitches: a running footer ("Annex   209") whose two runs would
-    otherwise add a row, and its columns, to a table ending above it."""
+    otherwise add a row, and its columns, to a table ending above it; a footer band's line
+    that numbers the page ("Page 2", see :func:`_page_number_line`) is no row whatever the gap."""
     if not lines:
         return []
     pitches = [b.top - a.top for a, b in zip(lines, lines[1:], strict=False) if b.top > a.top]
@@ -622,7 +671,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[float]) -> list[list[_Line]
     current: list[_Line] = []
     singles = 0
     for index, line in enumerate(lines):
-        if _numbered_heading(line, common_size):
+        if _numbered_heading(line, common_size) or _page_number_line(line, feet):
             # A section's heading ends the table above it and starts none (three headings
             # one under the other, "4", "4.1", "4.1.1", line their numbers up in a column).
             if current:
@@ -659,7 +708,26 @@ def _candidate_blocks(lines: list[_Line], feet: list[float]) -> list[list[_Line]
             current, singles = [], 0
     if current:
         blocks.append(current)
+    blocks = [part for block in blocks for part in _display_apart(block, common_size)]
     return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= 3]
+
+
+def _display_apart(block: list[_Line], common_size: float) -> list[list[_Line]]:
+    """The block cut at its lines in display type (DISPLAY_TYPE times the page's commonest
+    line size or more), which are no rows, when it also holds rows in text type: titles set
+    side by side over two panels ("1.5% points" beside "2% points"), a key figure beside a
+    quote.  A table's rows share one type; a table set large throughout (a slide's) has no
+    text-type rows to stand apart from and stays whole."""
+    if not any(line.size >= DISPLAY_TYPE * common_size for line in block) \
+            or not any(_tabular(line) and line.size <= HEADING_TYPE * common_size for line in block):
+        return [block]
+    parts: list[list[_Line]] = [[]]
+    for line in block:
+        if line.size >= DISPLAY_TYPE * common_size:
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    return [part for part in parts if part]
 
 
 def _tabular(line: _Line) -> bool:
@@ -678,11 +746,22 @@ def _numbered_heading(line: _Line, common_size: float) -> bool:
         and not any(_is_numeric(w.text) for w in title)
 
 
-def _in_footer(line: _Line, above: _Line, feet: list[float]) -> bool:
+def _in_footer(line: _Line, above: _Line, feet: list[tuple[float, float]]) -> bool:
     """Whether ``line`` stands in the footer band of the page ``above`` is on (the first
     foot below ``above``)."""
-    foot = min((f for f in feet if f > above.top), default=None)
+    foot = min((f for f, _ in feet if f > above.top), default=None)
     return foot is not None and foot <= line.top and above.bottom < foot
+
+
+def _page_number_line(line: _Line, feet: list[tuple[float, float]]) -> bool:
+    """A line in a page's footer band that starts or ends with the page's number spelled
+    out ("Page 2", "Page 3 of 12"): the running footer, set close under the last lines of
+    two text columns (a report's colophon) whose runs it would make a third row of.  (A
+    bare figure there may be a table's last value; the word says it is the page's.)"""
+    if not any(foot <= line.top and line.bottom <= bottom + 1 for foot, bottom in feet):
+        return False
+    segments = _segments(line)
+    return any(PAGE_NUMBER.match(" ".join(w.text for w in seg)) for seg in (segments[0], segments[-1]))
 
 
 def _continues_cell(line: _Line, block: list[_Line]) -> bool:
@@ -1056,7 +1135,30 @@ def _prose_columns(rows: list[_Row]) -> list[int]:
         if len(counts) >= 0.5 * len(rows) and statistics.median(counts) >= 7 \
                 and sum(t[:1].isupper() for t in long) < CELL_TEXTS_CAPITAL * len(long):
             found.append(c)
+        elif c in (0, len(rows[0].cells) - 1) and _page_column(rows, c):
+            found.append(c)
     return found
+
+
+def _page_column(rows: list[_Row], c: int) -> bool:
+    """The block's first or last column is the lines of a paragraph of the page's next text
+    column, read in beside a table-like block (labels under a figure's pictures, two columns
+    of a report): its pieces are a few words each (a median of PAGE_COLUMN_WORDS), most of
+    them (RUN_ON_SHARE) go on in lower case from a piece ending no sentence, a piece on a
+    line that other columns fill goes on so too (a row of the block starts in the middle of
+    a sentence there), and a sentence ends inside a piece ("oversight. The strategy"): the
+    sentences run across the rows.  A column of
+    lower-case descriptions wrapped in their rows runs on too, but each row starts its own
+    description, and one rarely ends a sentence mid-line.  Tuned on a two-column brief whose
+    figure labels took the column beside them in (the labelled set's tuning files)."""
+    pieces = [(r.cells[c], sum(map(bool, r.cells)) > 1) for r in rows if r.cells[c]]
+    if len(pieces) < 3 or statistics.median(len(t.split()) for t, _ in pieces) < PAGE_COLUMN_WORDS \
+            or not any(SENTENCE_INSIDE.search(t) for t, _ in pieces):
+        return False
+    runs = [b[:1].islower() and a.rstrip()[-1:] not in ".:;!?"
+            for (a, _), (b, _) in zip(pieces, pieces[1:], strict=False)]
+    return sum(runs) >= RUN_ON_SHARE * len(runs) \
+        and any(run and shared for run, (_, shared) in zip(runs, pieces[1:], strict=True))
 
 
 def _without_prose_column(block: list[_Line], bounds: list[float], prose: list[int]) -> FoundTable | None:
@@ -1328,6 +1430,11 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     data_from = _first_data(_row_kinds(rows))
     for index, row in enumerate(rows):
         filled = [i for i, c in enumerate(row.cells) if c]
+        if merged and _wrapped_row(merged[-1], row, filled):
+            for c in filled:
+                merged[-1].cells[c] = f"{merged[-1].cells[c]} {row.cells[c]}"
+            merged[-1].bottom = row.bottom
+            continue
         if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
                                          and _wraps_on(merged[-1]) and _wrapped_on(rows, index)
                                          and not NOTE_LABEL.match(row.cells[0])):
@@ -1345,6 +1452,34 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _wrapped_row(above: _Row, row: _Row, filled: list[int]) -> bool:
+    """Every cell of a line of two or more goes on from the cell above it, which is filled: a
+    row of texts each wrapped over two lines (labels set side by side under a figure's
+    pictures, "Purpose, scope," over "and methodology"; an affiliation, "Dept. Environmental
+    and" over "Reliability Engineering", in two signature blocks side by side), one row, not
+    two.  A cell goes on when the text above breaks off (a comma, a hyphen, a joining word)
+    or the line starts with a joining word in lower case; a table's next row starts its own
+    texts in at least one of its cells (a row label), so its rows stay apart."""
+    if len(filled) < 2 or not all(above.cells[c] for c in filled):
+        return False
+    return all(_breaks_off(above.cells[c], row.cells[c]) for c in filled)
+
+
+# Words that join a text to what follows them (a line ending in one, or starting with one in
+# lower case, is the middle of a phrase).
+JOINING = frozenset({"and", "or", "nor", "but", "of", "for", "to", "in", "on", "at", "by", "with", "from",
+                     "into", "than", "after", "before", "per", "the", "a", "an", "&", "und", "et", "y"})
+
+
+def _breaks_off(upper: str, lower: str) -> bool:
+    """Whether ``lower`` is the next line of the text ``upper`` (see :func:`_wrapped_row`)."""
+    if _is_numeric(lower) or _is_numeric(upper):
+        return False
+    last, first = upper.split()[-1], lower.split()[0]
+    return last.endswith(",") or (last.endswith("-") and last[:-1].isalpha()) or last in JOINING \
+        or first in JOINING
 
 
 def _goes_on(above: _Row, row: _Row, filled: list[int]) -> bool:

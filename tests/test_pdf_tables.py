@@ -386,3 +386,53 @@ def test_a_watermark_set_across_a_grid_is_no_cells_text() -> None:
 
     assert found.cells == rows
     assert extract(buffer.getvalue(), filename="w.pdf").markdown.count("DRAFT") == 1
+
+
+def ruled_page(xs: list[float], ys: list[float], texts: list[tuple[float, float, str]],
+               size: float = 9.0, wrap: int = 0) -> list[list[list[str]]]:
+    """The tables found on a generated PDF page with a grid of rules at ``xs``/``ys`` (points
+    from the top) and texts at (x, top); with ``wrap`` a text is set over lines of that many
+    words."""
+    from reportlab.pdfgen import canvas as pdf_canvas
+
+    from extractors.pdf_words import read_layouts
+
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    for y in ys:
+        canvas.line(xs[0], 792 - y, xs[-1], 792 - y)
+    for x in xs:
+        canvas.line(x, 792 - ys[0], x, 792 - ys[-1])
+    canvas.setFont("Helvetica", size)
+    for x, top, text in texts:
+        words = text.split()
+        lines = [" ".join(words[i:i + wrap]) for i in range(0, len(words), wrap)] if wrap else [text]
+        for index, line in enumerate(lines):
+            canvas.drawString(x, 792 - top - size - index * 1.2 * size, line)
+    canvas.showPage()
+    canvas.save()
+    return [table.cells for layout in read_layouts(buffer.getvalue()) for table in find_tables(layout)]
+
+
+def test_labels_each_alone_in_its_column_of_a_drawing_are_no_table() -> None:
+    # A diagram's lines make a grid; its labels stand one to a column, so nothing in it is
+    # read down a column.
+    xs, ys = [20.0, 100.0, 180.0, 260.0, 340.0, 420.0], [400.0, 440.0, 480.0, 520.0]
+    labels = [(105, 405, "Boundary vessel"), (345, 445, "Invasive cancer"), (25, 485, "Normal cells"),
+              (185, 485, "Abnormal cells"), (265, 485, "Cells multiply")]
+    assert ruled_page(xs, ys, labels) == []
+
+
+def test_a_page_framed_in_two_columns_of_long_text_is_no_table() -> None:
+    # A course outline in one frame split into boxes: each box a module's paragraphs.
+    text = ("This module looks at how a product is planned from the first idea to a working "
+            "prototype and how the team checks each step against what the users need from it "
+            "while keeping the costs and the schedule in view for every stage of the work")
+    xs, ys = [72.0, 306.0, 540.0], [86.0, 400.0, 716.0]
+    boxes = [(76, 90, "Module One " + text), (310, 90, "Module Three " + text),
+             (76, 404, "Module Two " + text)]
+    assert ruled_page(xs, ys, boxes, wrap=8) == []
+    # A grid of the same frame with short cells is a table.
+    short = [(76, 90, "Module One"), (310, 90, "Six weeks"), (76, 404, "Module Two"),
+             (310, 404, "Four weeks")]
+    assert ruled_page(xs, ys, short) == [[["Module One", "Six weeks"], ["Module Two", "Four weeks"]]]

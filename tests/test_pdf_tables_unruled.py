@@ -642,3 +642,112 @@ def test_running_text_starting_sentences_and_names_is_not_a_table() -> None:
              "and two others. None are", "covered by Medicare or", "private health funds.",
              "The results can take", "up to two weeks."]
     assert tables_of(side_by_side(left, right)) == []
+
+
+def drawn_lines(lines: list[tuple[float, float, list[tuple[float, str]]]]) -> bytes:
+    """A page of lines given as (baseline y from the top, font size, [(x, text), ...])."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    for y, size, pieces in lines:
+        canvas.setFont("Helvetica", size)
+        for x, text in pieces:
+            canvas.drawString(x, 792 - y, text)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+BODY = [(100 + 12 * i, 9.0, [(72.0, "The survey was repeated in each region over the year with the panel.")])
+        for i in range(8)]
+
+
+def test_labels_wrapped_side_by_side_are_no_table() -> None:
+    # Two signature blocks side by side: each affiliation wrapped after "and"; labels under
+    # a figure's pictures wrapped after a comma. Their lines are one row, and one or two rows
+    # make no table.
+    blocks = drawn_lines(BODY + [
+        (300, 9.0, [(150, "Institute for Testing"), (320, "Institute for Testing")]),
+        (311, 9.0, [(150, "Dept. Materials and"), (320, "Dept. Materials and")]),
+        (322, 9.0, [(150, "Reliability Engineering"), (320, "Reliability Engineering")])])
+    assert tables_of(blocks) == []
+    labels = drawn_lines(BODY + [
+        (300, 9.0, [(40, "Goals, subordinate"), (160, "Resources,"), (280, "Organizational roles,")]),
+        (311, 9.0, [(40, "objectives, activities, and"), (160, "investments, and"),
+                    (280, "responsibilities, and")]),
+        (322, 9.0, [(40, "performance measures"), (160, "risk management"), (280, "coordination")])])
+    assert tables_of(labels) == []
+
+
+def test_a_tables_rows_starting_their_own_labels_stay_apart() -> None:
+    # Cells ending in "and" or a comma under which a new row label starts are no wrapped row.
+    table = drawn_lines(BODY + [
+        (300, 9.0, [(72, "Name"), (200, "Role"), (330, "Site")]),
+        (311, 9.0, [(72, "Ann Lee"), (200, "Design and"), (330, "Leeds,")]),
+        (322, 9.0, [(72, "Bob Day"), (200, "Testing"), (330, "York")]),
+        (333, 9.0, [(72, "Cy Hart"), (200, "Planning"), (330, "Hull")])])
+    found = tables_of(table)
+    assert len(found) == 1
+    assert [row[0] for row in found[0].cells] == ["Name", "Ann Lee", "Bob Day", "Cy Hart"]
+
+
+def test_the_next_text_columns_paragraph_is_cut_from_a_table_beside_it() -> None:
+    # A small table in the left text column; the right column's paragraph, whose sentences
+    # run across the table's rows, was read in as a fourth column.
+    prose = ["The strategy articulates goals and", "objectives for a more coordinated",
+             "approach to the challenges. The office", "intends to issue the plan soon",
+             "and to report on its progress."]
+    cells = [["Pillar", "Goals", "Status"], ["One", "12", "Met"], ["Two", "8", "Open"],
+             ["Three", "5", "Met"], ["Four", "9", "Open"]]
+    lines = [(300 + 12 * r, 9.0, [(40, row[0]), (110, row[1]), (180, row[2]), (320, prose[r])])
+             for r, row in enumerate(cells)]
+    found = tables_of(drawn_lines(BODY + lines))
+    assert len(found) == 1 and found[0].cells == cells
+
+
+def test_a_footer_numbering_the_page_is_no_table_row() -> None:
+    # The last lines of two text columns (a colophon) close over the running footer "Page 2":
+    # with the footer as a third row they made a table.
+    footer = drawn_lines(BODY + [
+        (745, 7.0, [(18, "Jane Doe, Managing Director, Public Affairs, (202) 512-4800"),
+                    (310, "Staff: Ann Lee, Bob Day and Cy Hart.")]),
+        (757, 7.0, [(18, "U.S. Example Office, 441 G Street NW, Washington, DC 20548"),
+                    (310, "Cover photo source: stock.example.com")]),
+        (772, 6.0, [(18, "Page 2"), (449, "EX-23-106826 | National Strategy")])])
+    assert tables_of(footer) == []
+
+
+def test_titles_in_display_type_side_by_side_are_no_table_rows() -> None:
+    # Two panels' titles (16 pt over 9 pt text) side by side over their shaded bands.
+    panels = drawn_lines(BODY + [
+        (300, 16.0, [(20, "Supermarkets and fuel"), (290, "Coffee and bakeries")]),
+        (320, 16.0, [(20, "1.5% points earned"), (290, "2% points earned")]),
+        (340, 8.0, [(24, "No limit on points at supermarkets"), (294, "No limit at coffee shops")])])
+    assert tables_of(panels) == []
+
+
+def test_a_table_set_large_throughout_stays_a_table() -> None:
+    # A slide's table: every row in display type; nothing in text type to stand apart from.
+    rows = [["Region", "2023", "2024"], ["North", "12", "15"], ["South", "9", "11"], ["East", "7", "8"]]
+    slide = drawn_lines(BODY + [(300 + 22 * r, 16.0, [(72, row[0]), (250, row[1]), (350, row[2])])
+                                for r, row in enumerate(rows)])
+    found = tables_of(slide)
+    assert len(found) == 1 and found[0].cells == rows
+
+
+def test_text_in_picture_type_beside_the_text_makes_no_table() -> None:
+    # A poster reproduced in a box at a point and a half: its lines interleave with the box's
+    # text beside it and made rows of it.
+    poster = [(300 + 2.2 * r, 1.5, [(200, f"Step {r} lift"), (230, "arm and hold"), (260, "slowly back")])
+              for r in range(12)]
+    prose = [(300 + 11 * r, 9.0, [(40, text)])
+             for r, text in enumerate(["After surgery you", "can slowly begin"])]
+    assert tables_of(drawn_lines(BODY + prose + poster)) == []
+
+
+def test_a_sheet_fitted_small_to_its_page_keeps_its_table() -> None:
+    # Every word at 2.5 pt but the title: the page's own type, not a picture's.
+    rows = [["Region", "2023", "2024"], ["North", "12", "15"], ["South", "9", "11"], ["East", "7", "8"]]
+    lines = [(100 + 4 * r, 2.5, [(72, row[0]), (100, row[1]), (120, row[2])]) for r, row in enumerate(rows)]
+    sheet = drawn_lines([(60, 10.0, [(72, "Sales")]), *lines])
+    found = tables_of(sheet)
+    assert len(found) == 1 and found[0].cells == rows
