@@ -627,19 +627,19 @@ def _mark_running_slots(candidates: list[tuple[Line, str, str]], lines: dict[int
             slots[band].append(line)
     if not slots:
         return
+    pages = {band: {other.page for other in found} for band, found in slots.items()}
     for line, band, _ in candidates:
         same_band = slots.get(band, [])
-        if line.kind != "body" or len({other.page for other in same_band}) < 2 \
-                or any(other.page == line.page for other in same_band):
+        if line.kind != "body" or len(pages.get(band, ())) < 2 or line.page in pages[band]:
+            continue
+        here = line.top - offset.get(id(line), 0.0)
+        if not any(abs(other.top - offset.get(id(other), 0.0) - here) <= _SLOT_HEIGHT
+                   and abs(other.size - line.size) <= 0.5 for other in same_band):
             continue
         page = [other for other in lines[line.page] if other.kind == "body"
                 and offset.get(id(other), 0.0) == offset.get(id(line), 0.0)]
         edge = min(page, key=attrgetter("top")) if band == "header" else max(page, key=attrgetter("bottom"))
-        if edge is not line:
-            continue
-        here = line.top - offset.get(id(line), 0.0)
-        if any(abs(other.top - offset.get(id(other), 0.0) - here) <= _SLOT_HEIGHT
-               and abs(other.size - line.size) <= 0.5 for other in same_band):
+        if edge is line:
             line.kind = band
 
 
