@@ -87,6 +87,22 @@ _CODE_MARKS = re.compile(r"[()\[\]{}<>_=*\\|]|\w[./]\w")
 # key ending in a section mark ("Appendix A:", "Part 2:") names a section instead.
 _KEY_VALUE = re.compile(r"^(?P<key>[A-Z][\w'’/&-]*(?: [\w'’/&-]+)?):\s+(?P<value>\S.*)$")
 _KEY_SECTION_MARK = re.compile(r"(?:^| )(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})$")
+# A line ending in a word broken by a hyphen ("As a generally accepted under-"): its text goes
+# on in the next line (or column), no title is set so.
+_BROKEN_WORD = re.compile(r"[^\W\d_]{2}-$")
+# A caption's label alone ("Table ES-1", "Figure 3.", "Exhibit 9:"): its title is set on the
+# lines under it (_unhead_caption_titles).
+_BARE_CAPTION = re.compile(_CAPTION.pattern + r"[\w.-]*[.:]?$", re.IGNORECASE)
+# The lines of a double-spaced heading are at most this many sizes apart top to top.
+_SPACED_PITCH = 2.0
+# Words a phrase goes on after (no title ends with them) and words that go on a phrase (no
+# title or subtitle opens with them): where a heading's line ends or opens with one, the
+# heading wraps there (_wraps_spaced).
+_NO_TITLE_START = frozenset("and or nor of upon for to in on at by with from into onto between as via "
+                            "against through within without among than versus vs".split())
+_NO_TITLE_END = _NO_TITLE_START | frozenset("a an the based its their our your".split())
+# A caption's title sits at most this many of the label's sizes under it.
+_CAPTION_GAP = 1.0
 # A full stop after four words or more, then a capitalised word: one sentence ends inside.
 _SENTENCE_INSIDE = re.compile(r"(?:\S+\s+){3,}\S*[a-z]\.\s+[A-Z]")
 # A line ending with a full stop after more words than this is a sentence, however it is set.
@@ -165,7 +181,11 @@ def classify(draft: Draft, style: Style) -> None:
         return  # sentences, the last one cut at a page's or a column's end
     if LEADERS.search(text):
         return  # a table of contents line the contents rules did not take
-    if not (larger or bolder) and len(draft.lines) == 1:
+    if _BROKEN_WORD.search(text.rstrip()):
+        return  # a word broken at the line's end: the text goes on, a title does not
+    # (Small print is set apart by nothing: capitals set smaller than the body are a running
+    # head's, a table's column head's, a chart's legend's.)
+    if not (larger or bolder) and len(draft.lines) == 1 and draft.size >= _SMALL_PRINT * style.body_size:
         bolder = _set_apart(draft.lines[0], text)
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
@@ -251,7 +271,7 @@ def join_mixed_headings(drafts: list[Draft]) -> list[Draft]:
     out: list[Draft] = []
     for draft in drafts:
         last = out[-1] if out else None
-        if last is not None and _wraps_mixed(last, draft):
+        if last is not None and (_wraps_mixed(last, draft) or _wraps_spaced(last, draft)):
             last.lines.extend(draft.lines)
             continue
         out.append(draft)
@@ -281,6 +301,28 @@ def _wraps_mixed(first: Draft, second: Draft) -> bool:
                 return False
             mixed = True
     return mixed
+
+
+def _wraps_spaced(first: Draft, second: Draft) -> bool:
+    """Two one-line headings set alike (size, weight, slant, typeface) one under the other up
+    to two sizes apart top to top -- a double-spaced title -- where the break falls inside a
+    phrase: the first line ends on a word no title ends with, or the second opens with a word
+    no title or subtitle opens with ("... MARKET STRUCTURE BASED" over "UPON EXISTING
+    SOURCES").  A title over a subtitle set alike breaks between phrases and stays two."""
+    if first.kind != "heading" or second.kind != "heading" or first.page != second.page \
+            or len(first.lines) != 1 or len(second.lines) != 1 or second.number_depth \
+            or _SECTION.match(second.text):
+        return False
+    above, below = first.lines[0], second.lines[0]
+    if abs(above.size - below.size) > 0.5 or above.bold != below.bold or above.italic != below.italic \
+            or _main_family(above) != _main_family(below) \
+            or not 0 < below.top - above.top <= _SPACED_PITCH * max(above.size, below.size) \
+            or below.x0 > above.x1 or below.x1 < above.x0 \
+            or above.text.rstrip().endswith((*SENTENCE_END, ":")):
+        return False
+    last = above.text.split()[-1].lower().strip("–—-")
+    opening = below.text.split()[0].lower()
+    return last in _NO_TITLE_END or opening in _NO_TITLE_START
 
 
 def _main_family(line: Line) -> str:
@@ -325,6 +367,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_numbered_items(drafts, style)
     _unhead_names_over_addresses(drafts)
     _unhead_over_figures(drafts)
+    _unhead_caption_titles(drafts)
     binding = _binding(drafts, style)
     for index, draft in enumerate(drafts):
         # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
@@ -572,6 +615,26 @@ def _unhead_over_figures(drafts: list[Draft]) -> None:
         if (following and bare_figure(following[0])) or (
                 len(following) == 2 and short_label(following[0]) and bare_figure(following[1])):
             draft.kind, draft.label = "paragraph", True
+
+
+def _unhead_caption_titles(drafts: list[Draft]) -> None:
+    """A line set like a heading directly under a caption's bare label ("Table ES-1", "Figure
+    3", "Exhibit 9:"), in the label's column and a line's pitch below it, is the caption's
+    title ("Percent of Species Range Overlapping"), however it is set: a report titles its
+    tables and figures so, and a section's heading never hangs under a caption.  Found by
+    place on the page, not by reading order, which a caption beside a column of text breaks."""
+    captions = [d for d in drafts if d.kind == "paragraph" and len(d.lines) == 1
+                and _BARE_CAPTION.match(d.text.strip())]
+    for draft in drafts:
+        if draft.kind != "heading" or draft.number_depth or not draft.lines:
+            continue
+        x0, top, x1, _ = draft.box
+        for caption in captions:
+            left, _, right, bottom = caption.box
+            if caption.page == draft.page and left <= x1 and x0 <= right \
+                    and -0.2 * caption.size <= top - bottom <= _CAPTION_GAP * caption.size:
+                draft.kind, draft.label = "paragraph", True
+                break
 
 
 def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:

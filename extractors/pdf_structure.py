@@ -112,6 +112,8 @@ _BAND = 0.11
 _RECUR_SHARE = 0.3
 # Same height on two pages: within this many points.
 _SAME_HEIGHT = 8.0
+# A running line's slot (_mark_running_slots) is held to a closer height.
+_SLOT_HEIGHT = 3.0
 # A bare figure set this many times the page's commonest size is display type: no page number.
 _DISPLAY_FIGURE = 1.6
 _PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
@@ -237,7 +239,10 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                   for line in running if line.kind == "footer"]
         turned = [w for w in layout.turned if id(w) not in in_tables]
         if turned:  # text set at an angle: one paragraph after the page's body
-            blocks.append(Block("paragraph", " ".join(w.text for w in turned), layout.number,
+            # (Escaped like any paragraph: a chart's turned axis title "# of Incidents" is no
+            # Markdown heading.)
+            text = " ".join(w.text for w in turned)
+            blocks.append(Block("paragraph", _escaped(text), layout.number,
                                 (min(w.x0 for w in turned), min(w.top for w in turned),
                                  max(w.x1 for w in turned), max(w.bottom for w in turned))))
         markdown = _compose([b for b in blocks if b.kind not in ("header", "footer", "table_continued")])
@@ -599,6 +604,22 @@ def _running_key(text: str) -> str:
     return " ".join(_DIGITS.sub("#", text.lower()).split())
 
 
+def _recurring_key(key: str) -> str:
+    """A running line's key without a page number at either end: facing pages set the number
+    at the outer edge, and where it shares a line with the running title that line reads
+    "16 FY 2011 Annual Report" on even pages and "FY 2011 Annual Report 17" (or the title
+    alone, the number a line of its own) on odd ones -- one running footer, not a heading on
+    every other page.  A page number's key ("#", "page # of #") stays as it is."""
+    if _PAGE_NUMBER.match(key):
+        return key
+    words = key.split()
+    while len(words) > 1 and words[0] == "#":
+        words = words[1:]
+    while len(words) > 1 and words[-1] == "#":
+        words = words[:-1]
+    return " ".join(words)
+
+
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
                  artifacts: dict[int, list[TaggedRegion]] | None = None) -> None:
     """Mark lines in the top and bottom bands that recur across pages, or are page numbers,
@@ -619,7 +640,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     needed = max(2, round(_RECUR_SHARE * pages_with_text))
     by_key: dict[tuple[str, str], list[Line]] = defaultdict(list)
     for line, band, key in candidates:
-        by_key[(band, key)].append(line)
+        by_key[(band, _recurring_key(key))].append(line)
     numbers: list[tuple[Line, str]] = []
     for (band, key), group in by_key.items():
         page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
@@ -632,6 +653,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
             elif page_number:
                 numbers.append((line, band))
     banded = {id(line): band for line, band, _ in candidates}
+    _mark_running_slots(candidates, lines, offset)
     for line, band in numbers:
         # A figure at the head of a page on one baseline with two or more other body lines is
         # a cell of a table row (a table continued from the page before), not a page number.
@@ -646,6 +668,37 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _mark_running_slots(candidates: list[tuple[Line, str, str]], lines: dict[int, list[Line]],
+                        offset: dict[int, float]) -> None:
+    """A page's first line (or last) standing where other pages' running header (footer) stands
+    -- at its height, in its size -- is that page's running line even when its words differ:
+    facing pages carry different running heads ("3. | INFORMATION ON SPECIFIC ZOONOSES" on odd
+    pages, "Salmonella | 3.1." on even ones; a report's title on the left, its chapter's on the
+    right), and a section's own heading never sits in the margin above the text block at the
+    running head's height in its type.  Only where the recurrence above found running lines
+    on two pages or more, and only on a page with none of its own there."""
+    slots: dict[str, list[Line]] = defaultdict(list)
+    for line, band, _ in candidates:
+        if line.kind == band:
+            slots[band].append(line)
+    if not slots:
+        return
+    pages = {band: {other.page for other in found} for band, found in slots.items()}
+    for line, band, _ in candidates:
+        same_band = slots.get(band, [])
+        if line.kind != "body" or len(pages.get(band, ())) < 2 or line.page in pages[band]:
+            continue
+        here = line.top - offset.get(id(line), 0.0)
+        if not any(abs(other.top - offset.get(id(other), 0.0) - here) <= _SLOT_HEIGHT
+                   and abs(other.size - line.size) <= 0.5 for other in same_band):
+            continue
+        page = [other for other in lines[line.page] if other.kind == "body"
+                and offset.get(id(other), 0.0) == offset.get(id(line), 0.0)]
+        edge = min(page, key=attrgetter("top")) if band == "header" else max(page, key=attrgetter("bottom"))
+        if edge is line:
+            line.kind = band
 
 
 def _footer_beside(number: Line, page: list[Line], banded: dict[int, str]) -> None:
@@ -1176,9 +1229,12 @@ def _render(draft: Draft, style: Style) -> Block:
         # both "- " and "10. " items take as their content's indent).
         indent = "    " * max(0, draft.depth - 1)
         return Block("list_item", f"{indent}{bullet} {rest}", draft.page, draft.box, nested=draft.depth > 1)
-    if text.startswith(("#", ">", "|")):
-        text = "\\" + text  # prose that Markdown would read as markup
-    return Block("paragraph", text, draft.page, draft.box)
+    return Block("paragraph", _escaped(text), draft.page, draft.box)
+
+
+def _escaped(text: str) -> str:
+    """Prose that Markdown would read as markup ("# of incidents", "> 5 years") escaped."""
+    return "\\" + text if text.startswith(("#", ">", "|")) else text
 
 
 def _compose(blocks: list[Block]) -> str:

@@ -368,3 +368,126 @@ def test_a_body_size_heading_over_a_list_heads_it_when_spaced_as_the_headings_ar
     bullets(top + 8 + 20, ["New regional breakdown", "Revised population estimates"])
     headings = headings_of(markdown_of(make_pdf(lines)))
     assert headings == ["Overview", "Method", "Results", "Outlook", "Caveats"], headings
+
+
+def _report_pages(count: int, extra: dict[int, list[tuple]]) -> list[list[tuple]]:
+    """``count`` pages, each a 16-point section heading over two paragraphs with a 13-point
+    sub-heading between (the real headings), plus the lines ``extra`` gives for a page."""
+    pages = []
+    for number in range(count):
+        body1, after1 = paragraph(130 + 20 * number, TEXT)
+        body2, _ = paragraph(after1 + 40, MORE)
+        section, detail = REAL[2 * number:2 * number + 2]
+        pages.append([(72, 100 + 20 * number, section, 16, "Helvetica-Bold"), *body1,
+                      (72, after1 + 16, detail, 13, "Helvetica-Bold"), *body2, *extra.get(number, [])])
+    return pages
+
+
+# (Set at other heights on each page: a heading at one height on every page would recur.)
+REAL = ["Membership", "New members", "Finances", "Spending", "Buildings", "Repairs"]
+
+
+def test_a_running_footer_holding_the_page_number_on_facing_pages_leaves_the_body():
+    """Facing pages: the running footer (bold, set larger than the body) has its page number
+    a line of its own at the outer edge on odd pages and the number first on the even page's
+    line ("2  Riverside Annual Report 2024"): one footer, no heading on the even page."""
+    title = "Riverside Annual Report 2024"
+    bold = "Helvetica-Bold"
+    pages = _report_pages(3, {0: [(320, 740, title, 12, bold), (530, 740, "1", 12, bold)],
+                              1: [(72, 740, f"2     {title}", 12, bold)],
+                              2: [(320, 740, title, 12, bold), (530, 740, "3", 12, bold)]})
+    markdown = markdown_of(make_pdf(*pages))
+    assert "Riverside" not in markdown
+    assert headings_of(markdown) == REAL
+
+
+def test_a_running_head_in_the_slot_of_the_facing_pages_head_leaves_the_body():
+    """Facing pages with different running heads at one height and in one type: the chapter
+    ("3. | GENERAL FINDINGS") on odd pages, the section ("Water quality | 3.1.") on even ones.
+    The even page's head recurs nowhere, but stands where the others' does."""
+    head = (72, 34, "3.  |  GENERAL FINDINGS", 12, "Helvetica-Bold")
+    pages = _report_pages(3, {0: [head], 1: [(400, 34, "Water quality  |  3.1.", 12, "Helvetica-Bold")],
+                              2: [head]})
+    markdown = markdown_of(make_pdf(*pages))
+    assert "Water quality" not in markdown and "GENERAL FINDINGS" not in markdown
+    assert headings_of(markdown) == REAL
+
+
+def test_capitals_in_small_print_are_not_set_apart_as_a_title():
+    """A line of capitals set smaller than the body (a running head on one page of an
+    excerpt, "2024 ANNUAL REPORT ON HOUSING ENFORCEMENT") is no title; capitals at the body's
+    size may be one (a heading in a document typed in one font)."""
+    body1, after1 = paragraph(130, TEXT)
+    body2, _ = paragraph(after1 + 40, MORE)
+    data = make_pdf([(100, 40, "2024 ANNUAL REPORT ON HOUSING ENFORCEMENT", 7),
+                     (72, 100, "Performance", 16, "Helvetica-Bold"), *body1,
+                     (72, after1 + 16, "Enforcement", 13, "Helvetica-Bold"), *body2])
+    markdown = markdown_of(data)
+    assert headings_of(markdown) == ["Performance", "Enforcement"]
+    assert "2024 ANNUAL REPORT ON HOUSING ENFORCEMENT" in markdown
+
+
+def test_a_turned_axis_title_opening_with_a_hash_is_no_heading():
+    """A chart's axis title turned on its side ("# of Incidents") comes out as a paragraph
+    after the page's body, escaped like any: Markdown reads no heading in it."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    page = Page(pdf)
+    page.text(72, 72, "Incidents by month", 16, "Helvetica-Bold")
+    body, _ = paragraph(110, TEXT)
+    for line in body:
+        page.text(*line)
+    pdf.saveState()
+    pdf.translate(60, 400)
+    pdf.rotate(90)
+    pdf.setFont("Helvetica", 9)
+    pdf.drawString(0, 0, "# of Incidents")
+    pdf.restoreState()
+    pdf.showPage()
+    pdf.save()
+    markdown = markdown_of(buffer.getvalue())
+    assert headings_of(markdown) == ["Incidents by month"]
+    assert "\\# of Incidents" in markdown
+
+
+def test_a_line_ending_in_a_broken_word_is_no_title():
+    """A column's last line that opens with a figure like a section number and ends in a word
+    broken by a hyphen ("10.8 As a generally accepted under-") goes on in the next column: no
+    heading, however it opens."""
+    body1, after1 = paragraph(130, TEXT)
+    body2, after2 = paragraph(after1 + 30, MORE)
+    data = make_pdf([(72, 100, "Prevalence", 16, "Helvetica-Bold"), *body1,
+                     (72, after1 + 12, "10.8 As a generally accepted under-", 10, "Helvetica"),
+                     *body2,
+                     (72, after2 + 16, "Methods", 13, "Helvetica-Bold"), *paragraph(after2 + 40, TEXT)[0]])
+    assert headings_of(markdown_of(data)) == ["Prevalence", "Methods"]
+
+
+def test_the_title_under_a_captions_bare_label_is_the_captions():
+    """"Table ES-1" on a line of its own with the table's title under it, both bold: the title
+    is the caption's, not a section's, even with no table found under it (its figures drawn as
+    loose text, or beside a column of running text)."""
+    body1, after1 = paragraph(130, TEXT)
+    body2, after2 = paragraph(after1 + 56, MORE)
+    data = make_pdf([(72, 100, "Exposure of wildlife", 16, "Helvetica-Bold"), *body1,
+                     (72, after1 + 14, "Table ES-1", 10, "Helvetica-Bold"),
+                     (72, after1 + 27, "Percent of Species Range Overlapping", 10, "Helvetica-Bold"),
+                     *body2,
+                     (72, after2 + 16, "Risk characterisation", 13, "Helvetica-Bold"),
+                     *paragraph(after2 + 40, TEXT)[0]])
+    assert headings_of(markdown_of(data)) == ["Exposure of wildlife", "Risk characterisation"]
+
+
+def test_a_double_spaced_title_broken_inside_a_phrase_is_one_heading():
+    """A title set double spaced (26 points top to top in 14-point type, wider than the
+    pitch that joins a wrapped heading's lines) and centred, broken after "BASED" before "UPON", is one
+    heading; a title over a subtitle set alike, broken between phrases, stays two."""
+    body1, after1 = paragraph(150, TEXT)
+    body2, _ = paragraph(after1 + 70, MORE)
+    data = make_pdf([(90, 72, "CHAPTER 6 - AN OVERVIEW OF MARKET STRUCTURE BASED", 14, "Helvetica-Bold"),
+                     (200, 98, "UPON EXISTING SOURCES", 14, "Helvetica-Bold"), *body1,
+                     (220, after1 + 16, "Annual Review 2024", 14, "Helvetica-Bold"),
+                     (250, after1 + 42, "Our Progress", 14, "Helvetica-Bold"), *body2])
+    assert headings_of(markdown_of(data)) == [
+        "CHAPTER 6 - AN OVERVIEW OF MARKET STRUCTURE BASED UPON EXISTING SOURCES",
+        "Annual Review 2024", "Our Progress"]
