@@ -36,6 +36,7 @@ false table loses text shape.
 
 from __future__ import annotations
 
+import bisect
 import re
 import statistics
 from bisect import bisect_left
@@ -78,9 +79,11 @@ JOIN = 3.0
 # Grid lines closer than these (points) bound no text: they are one grid line.
 MIN_CELL_WIDTH = 7.0
 MIN_CELL_HEIGHT = 4.0
-# Ruled boxes of at most two rows holding this many words each (median) frame a page's text
-# columns, not a table's cells (see :func:`_framed_columns`).
+# Ruled boxes of at most two rows holding this many words each (median), the frame at least
+# this share of its page tall, frame a page's text columns, not a table's cells (see
+# :func:`_framed_columns`).
 FRAMED_WORDS = 40
+FRAMED_PAGE = 0.5
 # Text in picture type (see :func:`_without_picture_text`): under this many points, on a page
 # with at least this share of its words in larger type.
 PICTURE_TYPE = 3.0
@@ -190,13 +193,40 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
 
 def _without_picture_text(words: list[Word]) -> list[Word]:
     """The words without those in picture type, under PICTURE_TYPE points (a poster of
-    exercises reproduced in a booklet's box, set at a point and a half), when the page has
-    text in reading type too (PICTURE_SHARE of its words or more).  The picture's lines
-    interleave with the text beside it and made rows of it; nobody reads them as a table's
-    cells.  A page set small throughout (a wide sheet fitted to the page, its title aside)
-    keeps its words."""
+    exercises reproduced in a booklet's box, set at a point and a half), whose lines stand
+    beside text in reading type (a run of such lines, set no further apart than two of their
+    lines, is level with a readable word somewhere), when the page has text in reading type
+    too (PICTURE_SHARE of its words or more).  The picture's lines interleave with the text
+    beside it and made rows of it; nobody reads them as a table's cells.  A page set small
+    throughout (a wide sheet fitted to the page, its title aside) keeps its words, and so
+    does a sheet fitted small under or over a paragraph of notes: no readable line is level
+    with it to interleave with."""
     readable = [w for w in words if w.size >= PICTURE_TYPE]
-    return readable if len(readable) >= PICTURE_SHARE * len(words) else words
+    if len(readable) == len(words) or len(readable) < PICTURE_SHARE * len(words):
+        return words
+    bands = _bands(readable, 0.0)
+    tops = [top for top, _ in bands]
+
+    def beside_text(top: float, bottom: float) -> bool:
+        index = bisect.bisect_left(tops, bottom) - 1
+        return index >= 0 and bands[index][1] > top
+
+    small = [w for w in words if w.size < PICTURE_TYPE]
+    dropped = [band for band in _bands(small, 2.0) if beside_text(*band)]
+    return [w for w in words if w.size >= PICTURE_TYPE
+            or not any(top <= w.top and w.bottom <= bottom for top, bottom in dropped)]
+
+
+def _bands(words: list[Word], lines: float) -> list[tuple[float, float]]:
+    """The words' vertical extents merged, top down, across gaps of up to ``lines`` of their
+    sizes."""
+    bands: list[list[float]] = []
+    for w in sorted(words, key=attrgetter("top")):
+        if bands and w.top <= bands[-1][1] + lines * w.size:
+            bands[-1][1] = max(bands[-1][1], w.bottom)
+        else:
+            bands.append([w.top, w.bottom])
+    return [(top, bottom) for top, bottom in bands]
 
 
 def _better_by_alignment(table: FoundTable, words: list[Word]) -> FoundTable:
@@ -264,8 +294,9 @@ def ruled_tables(layout: PageLayout) -> list[FoundTable]:
     if len(horizontal) + len(vertical) > MAX_RULINGS:
         return []
     tables = []
+    pages = layout.stacked or [(0.0, layout.height)]
     for hs, vs in _connected_grids(horizontal, vertical):
-        table = _grid_table(hs, vs, layout.words, layout.turned)
+        table = _grid_table(hs, vs, layout.words, layout.turned, pages)
         if table is not None:
             tables.append(table)
     return tables
@@ -358,7 +389,9 @@ def _covered(segments: list[_Segment], at: float, start: float, end: float) -> b
 
 
 def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
-                turned: list[Word]) -> FoundTable | None:
+                turned: list[Word], pages: list[tuple[float, float]] | None = None) -> FoundTable | None:
+    """The grid's table; ``pages`` are the (top, bottom) of the layout's pages (a spread's
+    halves), for :func:`_framed_columns`."""
     xs, ys = _positions(vs, MIN_CELL_WIDTH), _positions(hs, MIN_CELL_HEIGHT)
     if len(xs) < 2 or len(ys) < 2:
         return None
@@ -386,7 +419,7 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
     taken = _turned_cells(turned, xs, ys, owner, cells)
     cells = _drop_empty(cells)
     if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells) \
-            or not _read_down(cells) or _framed_columns(cells):
+            or not _read_down(cells) or _framed_columns(cells, ys, pages):
         return None
     return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True,
                       turned=tuple(taken))
@@ -431,13 +464,18 @@ def _read_down(cells: list[list[str]]) -> bool:
     return any(sum(1 for row in cells if row[c].strip()) >= 2 for c in range(len(cells[0])))
 
 
-def _framed_columns(cells: list[list[str]]) -> bool:
+def _framed_columns(cells: list[list[str]], ys: list[float], pages: list[tuple[float, float]] | None) -> bool:
     """A page laid out in ruled boxes: at most two rows, their texts a median of FRAMED_WORDS
     words or more each (two columns of a course outline in one frame, its lists and
-    paragraphs in each box).  A table's cells, long descriptions included, are shorter, or
-    it has more rows."""
+    paragraphs in each box), the frame at least FRAMED_PAGE of its page's height.  A table's
+    cells, long descriptions included, are shorter, or it has more rows; a box of a few long
+    texts within the page (a SWOT matrix's four quarters, a comparison of two options) is a
+    table."""
     texts = [c for row in cells for c in row if c.strip()]
-    return len(cells) <= 2 and statistics.median(len(c.split()) for c in texts) >= FRAMED_WORDS
+    if len(cells) > 2 or statistics.median(len(c.split()) for c in texts) < FRAMED_WORDS:
+        return False
+    page = next(((top, bottom) for top, bottom in pages or [] if top <= ys[0] < bottom), None)
+    return page is None or ys[-1] - ys[0] >= FRAMED_PAGE * (page[1] - page[0])
 
 
 def _open_sides(hs: list[_Segment], xs: list[float], ys: list[float],
@@ -671,7 +709,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
     current: list[_Line] = []
     singles = 0
     for index, line in enumerate(lines):
-        if _numbered_heading(line, common_size) or _page_number_line(line, feet):
+        if _numbered_heading(line, common_size) or _page_number_line(line, feet, current):
             # A section's heading ends the table above it and starts none (three headings
             # one under the other, "4", "4.1", "4.1.1", line their numbers up in a column).
             if current:
@@ -717,9 +755,11 @@ def _display_apart(block: list[_Line], common_size: float) -> list[list[_Line]]:
     line size or more), which are no rows, when it also holds rows in text type: titles set
     side by side over two panels ("1.5% points" beside "2% points"), a key figure beside a
     quote.  A table's rows share one type; a table set large throughout (a slide's) has no
-    text-type rows to stand apart from and stays whole."""
+    text-type rows to stand apart from and stays whole, and so does a table of figures whose
+    header or total rows are set large (see :func:`_display_heads_figures`)."""
     if not any(line.size >= DISPLAY_TYPE * common_size for line in block) \
-            or not any(_tabular(line) and line.size <= HEADING_TYPE * common_size for line in block):
+            or not any(_tabular(line) and line.size <= HEADING_TYPE * common_size for line in block) \
+            or _display_heads_figures(block, common_size):
         return [block]
     parts: list[list[_Line]] = [[]]
     for line in block:
@@ -728,6 +768,23 @@ def _display_apart(block: list[_Line], common_size: float) -> list[list[_Line]]:
         else:
             parts[-1].append(line)
     return [part for part in parts if part]
+
+
+def _display_heads_figures(block: list[_Line], common_size: float) -> bool:
+    """The block's display-type lines are the header or total rows of a table of figures:
+    most of its text-type rows (two or more) hold figures right of their first cell, and
+    each display line does too (a total, "Total 530 565") or holds no figure and stands
+    above them (column headings set large).  Panel titles and key figures ("2.5" over
+    "kilograms CO2e/boe") stand over rows of words."""
+    cells = [[" ".join(w.text for w in seg) for seg in _segments(line)] for line in block]
+    big = [line.size >= DISPLAY_TYPE * common_size for line in block]
+    rows = [i for i, line in enumerate(block) if not big[i] and _tabular(line)]
+    data = [i for i in rows if _data_row(cells[i])]
+    if len(data) < 2 or len(data) < 0.5 * len(rows):
+        return False
+    return all(_data_row(cells[i])
+               or i < data[0] and not any(_is_numeric(t) for c in cells[i] for t in c.split())
+               for i in range(len(block)) if big[i])
 
 
 def _tabular(line: _Line) -> bool:
@@ -753,15 +810,22 @@ def _in_footer(line: _Line, above: _Line, feet: list[tuple[float, float]]) -> bo
     return foot is not None and foot <= line.top and above.bottom < foot
 
 
-def _page_number_line(line: _Line, feet: list[tuple[float, float]]) -> bool:
+def _page_number_line(line: _Line, feet: list[tuple[float, float]], above: list[_Line]) -> bool:
     """A line in a page's footer band that starts or ends with the page's number spelled
     out ("Page 2", "Page 3 of 12"): the running footer, set close under the last lines of
     two text columns (a report's colophon) whose runs it would make a third row of.  (A
-    bare figure there may be a table's last value; the word says it is the page's.)"""
+    bare figure there may be a table's last value; the word says it is the page's.)  Not
+    when a line of the block ``above`` names a page at the same end: a column of page
+    references ("Page 3", "Page 7" in an errata table set down to the page's foot)."""
     if not any(foot <= line.top and line.bottom <= bottom + 1 for foot, bottom in feet):
         return False
-    segments = _segments(line)
-    return any(PAGE_NUMBER.match(" ".join(w.text for w in seg)) for seg in (segments[0], segments[-1]))
+    return any(_names_page(line, end) and not any(_names_page(other, end) for other in above)
+               for end in (0, -1))
+
+
+def _names_page(line: _Line, end: int) -> bool:
+    """The line's first (``end`` 0) or last (-1) segment is a page's number ("Page 11")."""
+    return bool(PAGE_NUMBER.match(" ".join(w.text for w in _segments(line)[end])))
 
 
 def _continues_cell(line: _Line, block: list[_Line]) -> bool:
@@ -1149,16 +1213,23 @@ def _page_column(rows: list[_Row], c: int) -> bool:
     a sentence there), and a sentence ends inside a piece ("oversight. The strategy"): the
     sentences run across the rows.  A column of
     lower-case descriptions wrapped in their rows runs on too, but each row starts its own
-    description, and one rarely ends a sentence mid-line.  Tuned on a two-column brief whose
-    figure labels took the column beside them in (the labelled set's tuning files)."""
+    description, and one rarely ends a sentence mid-line.  A column whose lines share the
+    rows of figures (most texts beside its pieces are figures or dates) labels or annotates
+    them: a classification's lower-case descriptions beside their codes and counts ("growing
+    of rice ... Excludes wild rice" beside "0112 88"), not a text column's paragraph.  Tuned
+    on a two-column brief whose figure labels took the column beside them in (the labelled
+    set's tuning files)."""
     pieces = [(r.cells[c], sum(map(bool, r.cells)) > 1) for r in rows if r.cells[c]]
     if len(pieces) < 3 or statistics.median(len(t.split()) for t, _ in pieces) < PAGE_COLUMN_WORDS \
             or not any(SENTENCE_INSIDE.search(t) for t, _ in pieces):
         return False
     runs = [b[:1].islower() and a.rstrip()[-1:] not in ".:;!?"
             for (a, _), (b, _) in zip(pieces, pieces[1:], strict=False)]
-    return sum(runs) >= RUN_ON_SHARE * len(runs) \
-        and any(run and shared for run, (_, shared) in zip(runs, pieces[1:], strict=True))
+    if sum(runs) < RUN_ON_SHARE * len(runs) \
+            or not any(run and shared for run, (_, shared) in zip(runs, pieces[1:], strict=True)):
+        return False
+    beside = [t for r in rows if r.cells[c] for i, t in enumerate(r.cells) if i != c and t]
+    return sum(_is_numeric(t) or bool(DATE.match(t.strip())) for t in beside) <= len(beside) / 2
 
 
 def _without_prose_column(block: list[_Line], bounds: list[float], prose: list[int]) -> FoundTable | None:
@@ -1461,10 +1532,16 @@ def _wrapped_row(above: _Row, row: _Row, filled: list[int]) -> bool:
     and" over "Reliability Engineering", in two signature blocks side by side), one row, not
     two.  A cell goes on when the text above breaks off (a comma, a hyphen, a joining word)
     or the line starts with a joining word in lower case; a table's next row starts its own
-    texts in at least one of its cells (a row label), so its rows stay apart."""
+    texts in at least one of its cells (a row label), so its rows stay apart.  And a text
+    above breaks off at its end, or every cell of the line starts with the same joining word
+    (side-by-side captions wrapped alike, "for 1-2 years" over "after treatment" in each):
+    a table's cells that merely start with such words ("on" over "on Monday" in a table of
+    prepositions, "to train staff" beside "in first aid" in a plan) are rows of their own."""
     if len(filled) < 2 or not all(above.cells[c] for c in filled):
         return False
-    return all(_breaks_off(above.cells[c], row.cells[c]) for c in filled)
+    return all(_breaks_off(above.cells[c], row.cells[c]) for c in filled) \
+        and (any(_ends_mid_phrase(above.cells[c]) for c in filled)
+             or len({row.cells[c].split()[0] for c in filled}) == 1)
 
 
 # Words that join a text to what follows them (a line ending in one, or starting with one in
@@ -1474,12 +1551,23 @@ JOINING = frozenset({"and", "or", "nor", "but", "of", "for", "to", "in", "on", "
 
 
 def _breaks_off(upper: str, lower: str) -> bool:
-    """Whether ``lower`` is the next line of the text ``upper`` (see :func:`_wrapped_row`)."""
+    """Whether ``lower`` is the next line of the text ``upper`` (see :func:`_wrapped_row`);
+    a joining word alone ("on" in a table of prepositions) is a whole text."""
     if _is_numeric(lower) or _is_numeric(upper):
         return False
-    last, first = upper.split()[-1], lower.split()[0]
-    return last.endswith(",") or (last.endswith("-") and last[:-1].isalpha()) or last in JOINING \
-        or first in JOINING
+    words = lower.split()
+    return _ends_mid_phrase(upper) or len(words) > 1 and words[0] in JOINING
+
+
+def _ends_mid_phrase(text: str) -> bool:
+    """A text of two words or more that stops in the middle of a phrase: its last word ends
+    in a comma or a hyphen, or is a joining word ("Dept. Materials and").  (A cell that is a
+    joining word alone, "in" in a table of prepositions, is a whole text.)"""
+    words = text.split()
+    if len(words) < 2:
+        return False
+    last = words[-1]
+    return last.endswith(",") or (last.endswith("-") and last[:-1].isalpha()) or last in JOINING
 
 
 def _goes_on(above: _Row, row: _Row, filled: list[int]) -> bool:

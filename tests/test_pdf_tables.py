@@ -436,3 +436,33 @@ def test_a_page_framed_in_two_columns_of_long_text_is_no_table() -> None:
     short = [(76, 90, "Module One"), (310, 90, "Six weeks"), (76, 404, "Module Two"),
              (310, 404, "Four weeks")]
     assert ruled_page(xs, ys, short) == [[["Module One", "Six weeks"], ["Module Two", "Four weeks"]]]
+
+
+def test_a_swot_matrix_of_long_texts_is_a_table() -> None:
+    # Two rows of 45-word quarters in a box a third of the page tall: a table read across and
+    # down, not a page framed in boxes of text.
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfgen import canvas as pdf_canvas
+    from reportlab.platypus import Paragraph, Table, TableStyle
+
+    from extractors.pdf_words import read_layouts
+
+    tail = ("the current plans and the staff who carry them out in each of the regions we serve, as "
+            "agreed with the board, reviewed every quarter with the teams and the main suppliers")
+    quarters = [[f"Strengths: a loyal customer base, a strong brand and {tail}",
+                 f"Weaknesses: a narrow product range, a slow website and {tail}"],
+                [f"Opportunities: demand for refill products, export grants and {tail}",
+                 f"Threats: rising energy prices, a larger rival and {tail}"]]
+    style = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    grid = TableStyle([("GRID", (0, 0), (-1, -1), 0.5, (0, 0, 0)), ("VALIGN", (0, 0), (-1, -1), "TOP")])
+    cells = [[Paragraph(text, style) for text in row] for row in quarters]
+    table = Table(cells, colWidths=[240, 240], style=grid)
+    _, height = table.wrapOn(canvas, 612, 792)
+    table.drawOn(canvas, 60, 400 - height)
+    canvas.showPage()
+    canvas.save()
+    assert min(len(text.split()) for row in quarters for text in row) >= 40
+    found = [t.cells for layout in read_layouts(buffer.getvalue()) for t in find_tables(layout)]
+    assert found == [quarters]

@@ -751,3 +751,74 @@ def test_a_sheet_fitted_small_to_its_page_keeps_its_table() -> None:
     sheet = drawn_lines([(60, 10.0, [(72, "Sales")]), *lines])
     found = tables_of(sheet)
     assert len(found) == 1 and found[0].cells == rows
+
+
+def rows_drawn(top: float, size: float, xs: list[float], rows: list[list[str]],
+               pitch: float = 12.0) -> list[tuple[float, float, list[tuple[float, str]]]]:
+    return [(top + pitch * r, size, [(x, text) for x, text in zip(xs, row, strict=True) if text])
+            for r, row in enumerate(rows)]
+
+
+def test_cells_that_start_with_a_joining_word_are_rows_of_their_own() -> None:
+    # No text above breaks off at its end: a table of prepositions ("in" over "on"), a plan
+    # whose aims and steps start "to", "by", "in". (Both were read as one wrapped row.)
+    prepositions = [["Preposition", "Example"], ["in", "in July"], ["on", "on Monday"], ["at", "at noon"],
+                    ["by", "by Friday"], ["for", "for two weeks"]]
+    found = tables_of(drawn_lines(BODY + rows_drawn(300, 9.0, [72, 200], prepositions)))
+    assert [t.cells for t in found] == [prepositions]
+    plan = [["Aim", "How", "When"], ["to cut waiting times", "by hiring nurses", "by March"],
+            ["to open two clinics", "with the council", "in the spring"],
+            ["to train the staff", "in first aid", "from June"]]
+    found = tables_of(drawn_lines(BODY + rows_drawn(300, 9.0, [72, 220, 360], plan)))
+    assert [t.cells for t in found] == [plan]
+
+
+def test_a_first_column_of_lower_case_descriptions_is_the_tables_own() -> None:
+    # A classification's descriptions, wrapped in their rows, one with a sentence inside:
+    # each row starts its own text (the line above ends none mid-phrase), so the column is
+    # no paragraph of the next text column.
+    lines = [["Description", "Code", "Firms"], ["growing of cereals and other crops", "0111", "1 204"],
+             ["not elsewhere classified", "", ""], ["growing of rice in paddy fields", "0112", "88"],
+             ["and other wet crops. Excludes wild rice", "", ""],
+             ["growing of vegetables and melons", "0113", "932"]]
+    found = tables_of(drawn_lines(BODY + rows_drawn(300, 9.0, [72, 260, 320], lines, pitch=11.0)))
+    assert [t.cells for t in found] == [[
+        ["Description", "Code", "Firms"],
+        ["growing of cereals and other crops not elsewhere classified", "0111", "1 204"],
+        ["growing of rice in paddy fields and other wet crops. Excludes wild rice", "0112", "88"],
+        ["growing of vegetables and melons", "0113", "932"]]]
+
+
+def test_a_column_of_page_references_at_the_foot_keeps_its_rows() -> None:
+    # An errata table set down into the footer band (LibreOffice's 2 cm margins): its last
+    # "Page 11" and "Page 14" rows are no running footer, the rows above name pages too.
+    errata = [["Location", "Error", "Correction"], ["Page 3", "Figure 2", "Axis in %"],
+              ["Page 7", "Table 4", "Total 412"], ["Page 9", "Line 12", "Read 2019"],
+              ["Page 11", "Note 3", "Source ONS"], ["Page 14", "Map 1", "Key added"]]
+    prose = [(600 + 12 * i, size, pieces) for i, (_, size, pieces) in enumerate(BODY)]
+    found = tables_of(drawn_lines(prose + rows_drawn(700, 9.0, [57, 160, 280], errata, pitch=11.0)))
+    assert [t.cells for t in found] == [errata]
+
+
+def test_a_table_of_figures_keeps_its_header_and_total_set_large() -> None:
+    # Column headings at 14 pt over 9 pt rows of figures (the page's type), and an invoice's
+    # total at 14 pt: rows of the table, not display lines apart from it.
+    head = [["Region", "Sales", "Staff"], ["North", "1 204", "36"], ["South", "988", "29"]]
+    lines = [(300, 14.0, [(72, "Region"), (220, "Sales"), (320, "Staff")]),
+             *rows_drawn(318, 9.0, [72, 220, 320], head[1:])]
+    assert [t.cells for t in tables_of(drawn_lines(BODY + lines))] == [head]
+    invoice = [["Item", "Qty", "Amount"], ["Design", "2", "400.00"], ["Printing", "500", "250.00"],
+               ["Delivery", "1", "35.00"]]
+    lines = [*rows_drawn(300, 9.0, [72, 260, 360], invoice), (352, 14.0, [(72, "Total"), (360, "685.00")])]
+    assert [t.cells for t in tables_of(drawn_lines(BODY + lines))] == [invoice + [["Total", "", "685.00"]]]
+
+
+def test_a_sheet_fitted_small_under_its_notes_keeps_its_table() -> None:
+    # A sheet at 2.8 pt under a paragraph of notes in reading type (a fifth of the words and
+    # more): no readable line is level with its lines, so they are no picture beside text.
+    sheet = [["Area", "Q1", "Q2", "Q3", "Q4"]] + [[f"District {i}", *[str(100 + 7 * i + q) for q in range(4)]]
+                                                  for i in range(1, 13)]
+    note = "These figures are provisional and will be revised in the next release."
+    notes = [(60 + 11 * i, 9.0, [(72.0, note)]) for i in range(6)]
+    found = tables_of(drawn_lines(notes + rows_drawn(150, 2.8, [72, 110, 130, 150, 170], sheet, pitch=3.4)))
+    assert [t.cells for t in found] == [sheet]
