@@ -366,6 +366,8 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_table_titles(drafts)
     _unhead_numbered_items(drafts, style)
     _unhead_names_over_addresses(drafts)
+    _unhead_attributions(drafts)
+    _unhead_under_notes(drafts, style)
     _unhead_over_figures(drafts)
     _unhead_caption_titles(drafts)
     binding = _binding(drafts, style)
@@ -393,6 +395,8 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             # title may be spaced so) nor over short lines (a form's field over its box, a name
             # over a job title in a signature block are spaced so too).
             before = drafts[index - 1] if index else None
+            if _heads_bulleted_prose(draft, after):
+                continue
             if binding and after.kind == "list_item" and before is not None \
                     and before.size >= _SMALL_PRINT * style.body_size \
                     and _binds(before, draft, after, style, lists=True):
@@ -401,6 +405,18 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+
+
+def _heads_bulleted_prose(draft: Draft, after: Draft) -> bool:
+    """A bold body-size title over a bulleted list whose first item is running prose (a
+    sentence wrapped over lines) heads a section written as bullets ("HIGHLIGHTS", "3-Year-Old
+    Cohort" over findings in US evaluation reports): a label over a list ("NOTES", "Caveats")
+    is over numbered notes or over items of a few words.  Not a line ending in a colon (a
+    label by its punctuation: classify already leaves those)."""
+    if after.kind != "list_item" or not after.marker or after.marker[:1].isalnum() \
+            or after.marker[:1] == "(" or draft.text.rstrip().endswith(":"):
+        return False
+    return len(after.lines) >= 2 and len(after.text.split()) >= _SENTENCE_WORDS
 
 
 def _unhead_page_first_entries(drafts: list[Draft]) -> None:
@@ -571,6 +587,63 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
             lines += after.lines
         if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in _DATE_IN_LINE.sub("", line.text)):
             draft.kind, draft.label = "paragraph", True
+
+
+def _unhead_attributions(drafts: list[Draft]) -> None:
+    """The short lines set tight under a quotation are its attribution (a person's name, then
+    a role: "Shri Mukesh D. Ambani", "Chairman & Managing Director" under a chairman's quote
+    in an annual report), whatever their size: a heading titles the text below it and is set
+    larger than that text, with space before it; an attribution is smaller than the text
+    above it, which it closes, and sits on it.  A quotation here is a block of sentences set
+    larger than the line under it (display type, a pull quote) ending a sentence; the lines
+    of the attribution follow one another as tight, each a line of a few words.  (Tuned on
+    unstructured's pdf/reliance.pdf page 2.)"""
+    texts = [d for d in drafts if d.kind != "contents"]
+    for index, quote in enumerate(texts):
+        if quote.kind != "paragraph" or quote.table is not None or not _quotation(quote):
+            continue
+        above = quote
+        for draft in texts[index + 1:]:
+            if draft.page != above.page or draft.kind not in ("heading", "paragraph") \
+                    or len(draft.lines) > 1 or len(draft.text.split()) > _ADDRESS_LINE_WORDS + 2 \
+                    or draft.text.rstrip().endswith(SENTENCE_END) or draft.size * HEADING_SCALE > quote.size:
+                break
+            x0, top, x1, _ = draft.box
+            ax0, _, ax1, abottom = above.box
+            # (On the block above, in its column: no more than a line's height between them; tall
+            # glyph boxes of lines set tight may overlap a little.)
+            height = draft.lines[0].height
+            if ax0 > x1 or ax1 < x0 or not -height / 2 <= top - abottom <= height:
+                break
+            if draft.kind == "heading":
+                draft.kind, draft.label = "paragraph", True
+            above = draft
+
+
+def _unhead_under_notes(drafts: list[Draft], style: Style) -> None:
+    """A line set under a page's notes (small print: footnotes, a table's sources) and last on
+    its page is the page's footer, bold or not ("U.S. Geological Survey, Mineral Commodity
+    Summaries, January 2011" under a one-page summary's notes, where no second page shows it
+    recurring): notes close the page's text, and a heading has its text, or at least the end
+    of the page's text, above nothing but its own section.  Not display type (a heading set
+    large at a page's foot, its text on the next page), nor a numbered section.  (Tuned on
+    ICDAR 2013's us-026.)"""
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading" or draft.number_depth or not index \
+                or draft.size >= style.body_size * HEADING_SCALE:
+            continue
+        before, after = drafts[index - 1], _next_block(drafts, index)
+        if (after is not None and after.page == draft.page) or before.page != draft.page \
+                or before.kind != "paragraph" or before.size >= _SMALL_PRINT * style.body_size:
+            continue
+        if draft.box[1] >= before.box[3]:
+            draft.kind, draft.label = "paragraph", True
+
+
+def _quotation(draft: Draft) -> bool:
+    """A block of running sentences (two lines or more, ending a sentence or a quotation)."""
+    text = draft.text.rstrip().rstrip(_QUOTES).rstrip()
+    return len(draft.lines) >= 2 and len(text.split()) >= _SENTENCE_WORDS and text.endswith((".", "!", "?"))
 
 
 def _address_line(text: str) -> bool:

@@ -178,6 +178,18 @@ _ITALIC_NAMES = ("italic", "oblique")
 _TEX_BOLD = re.compile(r"bx\d|(^|\+)cmb\d")
 _FLAG_ITALIC = 1 << 6
 _FLAG_FORCE_BOLD = 1 << 18
+# PDFium's weight is worked out from the font descriptor's StemV, which many producers write
+# at random (ICDAR 2013's US reports: AGaramondPro-Regular at "768", TimesNewRomanPSMT at
+# "700", the same documents' Helvetica-Bold at "525"): a whole document's body read as bold,
+# so its bold headings are no bolder than its text and are lost.  A name that says a regular
+# weight ("-Regular", "Times-Roman", "-Book", "-Light", Monotype's "PSMT") or is the bare
+# name of a standard or core system face (whose bold is always named "-Bold", ",Bold",
+# "-BoldMT") outweighs the weight; the ForceBold flag and bold names still count.
+_REGULAR_NAMES = re.compile(r"[-,_](regular|roman|book|light|thin|normal|plain)\b|psmt$")
+_CORE_FACES = frozenset(("helvetica", "arial", "arialmt", "courier", "couriernew", "couriernewpsmt",
+                         "times", "timesnewroman", "timesnewromanps", "verdana", "tahoma", "georgia",
+                         "calibri", "cambria", "garamond", "lucidasans", "trebuchetms", "palatino",
+                         "bookantiqua", "centurygothic", "segoeui", "liberationsans", "liberationserif"))
 # PDFium marks a hyphen it found at a line end as U+0002 (and FPDFText_GetText as U+FFFE):
 # a hyphen for the structure stage, which leaves the joining to text_repair.join_hyphenated.
 _SOFT_HYPHEN = 0x02
@@ -334,8 +346,10 @@ class _Style:
         font = self.name.value.decode("latin-1", "replace") if 0 < length <= 128 else ""
         lower = font.lower()
         flags = self.flags.value
-        bold = weight >= 600 or bool(flags & _FLAG_FORCE_BOLD) or any(n in lower for n in _BOLD_NAMES) \
-            or bool(_TEX_BOLD.search(lower))
+        named = any(n in lower for n in _BOLD_NAMES) or bool(_TEX_BOLD.search(lower))
+        bare = lower.split("+", 1)[-1]
+        regular = not named and (bool(_REGULAR_NAMES.search(bare)) or bare in _CORE_FACES)
+        bold = (weight >= 600 and not regular) or bool(flags & _FLAG_FORCE_BOLD) or named
         italic = bool(flags & _FLAG_ITALIC) or any(n in lower for n in _ITALIC_NAMES)
         return bold, italic, font
 

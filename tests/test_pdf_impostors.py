@@ -491,3 +491,48 @@ def test_a_double_spaced_title_broken_inside_a_phrase_is_one_heading():
     assert headings_of(markdown_of(data)) == [
         "CHAPTER 6 - AN OVERVIEW OF MARKET STRUCTURE BASED UPON EXISTING SOURCES",
         "Annual Review 2024", "Our Progress"]
+
+
+def test_a_name_and_role_under_a_quotation_are_its_attribution():
+    """A quotation set large (16 points over a 10-point body), then set tight under it a
+    person's name and role at 12 points: larger than the body, yet no headings -- they close
+    the quotation above them (an annual report's chairman's quote, unstructured's reliance.pdf).
+    A 12-point bold heading set with space under a large lead paragraph stays a heading."""
+    quote = ("Big achievements follow if you dream big. The story of our company is a proof "
+             "of the power of dreams.")
+    lines: list[tuple] = [(72, 60, "Annual Report 2024", 22, "Helvetica-Bold")]
+    top = 100.0
+    for text in ("Big achievements follow if you dream big. The story", "of our company is a proof of",
+                 "the power of dreams."):
+        lines.append((72, top, text, 16, "Times-Roman"))
+        top += 19
+    assert quote.startswith(lines[1][2])
+    lines += [(72, top + 2, "Jane A. Smith", 12, "Helvetica-Bold"),
+              (72, top + 16, "Chairman & Managing Director", 12)]
+    body, after = paragraph(top + 44, TEXT)
+    lines += body
+    for text in ("Our company grew in every market this year, and the board",
+                 "thanks every member of staff."):
+        lines.append((72, after + 14, text, 16, "Times-Roman"))
+        after += 19
+    lines.append((72, after + 30, "Outlook", 12, "Helvetica-Bold"))
+    lines += paragraph(after + 48, MORE)[0]
+    assert headings_of(markdown_of(make_pdf(lines))) == ["Annual Report 2024", "Outlook"]
+
+
+def test_a_bold_line_under_the_notes_at_a_page_foot_is_its_footer():
+    """A one-page summary: notes in small print close its text, and under them a bold line
+    at the body's size cites the publication ("Mineral Commodity Summaries, January 2011"):
+    the page's footer, which no second page shows recurring -- no heading.  A bold heading
+    over text below small print elsewhere on the page stays."""
+    body1, after1 = paragraph(100, TEXT)
+    notes1, after_notes1 = paragraph(after1 + 6, MORE, size=7, leading=8.5)
+    body2, after2 = paragraph(after_notes1 + 34, TEXT)
+    notes2, after_notes2 = paragraph(after2 + 20, MORE, size=7, leading=8.5)
+    data = make_pdf([(72, 60, "Abrasives (manufactured)", 14, "Helvetica-Bold"), *body1, *notes1,
+                     (72, after_notes1 + 16, "World resources", 10, "Helvetica-Bold"), *body2, *notes2,
+                     (150, after_notes2 + 30, "Geological Survey, Mineral Commodity Summaries, January 2011",
+                      10, "Helvetica-Bold")])
+    markdown = markdown_of(data)
+    assert headings_of(markdown) == ["Abrasives (manufactured)", "World resources"]
+    assert "Mineral Commodity Summaries" in markdown
