@@ -698,10 +698,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
             singles = 0
         elif current and _continues_cell(line, current):
             current.append(line)  # (however many lines the cell runs to, prose or not)
-        elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]) \
-                and not _caption(line):
-            # (a caption, "Table 3: Comparison of ...", closes the table above: its next
-            # lines, justified with wide spaces, would otherwise read as rows)
+        elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
             current.append(line)
             singles += 1
         else:
@@ -1091,6 +1088,13 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     prose = _prose_columns(rows)
     if prose:
         return _without_prose_column(block, bounds, prose)
+    # A caption under the table ("Table 3: Comparison of ...") ends it: its next lines,
+    # justified with wide spaces, read as rows (and their gaps as columns).  (Cut here, not
+    # where the block is made: the lines under it still tell a page column of prose beside the
+    # table, see above.)
+    cut = next((i for i in range(first_data + 1, len(block)) if _caption(block[i])), None)
+    if cut is not None:
+        return _table_by_gaps(block[:cut], dense)
     cells, header_rows = _merge_rows(rows)
     cells = _drop_empty(cells)
     if not _plausible(cells):
