@@ -1088,13 +1088,15 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     prose = _prose_columns(rows)
     if prose:
         return _without_prose_column(block, bounds, prose)
-    # A caption under the table ("Table 3: Comparison of ...") ends it: its next lines,
-    # justified with wide spaces, read as rows (and their gaps as columns).  (Cut here, not
-    # where the block is made: the lines under it still tell a page column of prose beside the
-    # table, see above.)
+    # A caption or source note under the table ("Table 3: Comparison of ...", "Source: ...")
+    # ends it: its next lines, justified with wide spaces, read as rows.  (Cut here, not where
+    # the block is made: the lines under it still tell a page column of prose beside the table,
+    # see above; and the columns stay those the whole block showed.)
     cut = next((i for i in range(first_data + 1, len(block)) if _caption(block[i])), None)
     if cut is not None:
-        return _table_by_gaps(block[:cut], dense)
+        if cut < 3:
+            return None
+        block, rows = block[:cut], rows[:cut]
     cells, header_rows = _merge_rows(rows)
     cells = _drop_empty(cells)
     if not _plausible(cells):
