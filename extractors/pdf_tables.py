@@ -1493,8 +1493,9 @@ def _centred_labels_placed(rows: list[_Row]) -> list[_Row]:
     moved: set[int] = set()
     for i in range(1, len(rows) - 1):
         row, above, below = rows[i], rows[i - 1], rows[i + 1]
-        if [c for c, text in enumerate(row.cells) if text] != [0] or row.cells[0][:1].islower():
-            continue
+        if [c for c, text in enumerate(row.cells) if text] != [0] or row.cells[0][:1].islower() \
+                or _is_numeric(row.cells[0]):  # (a group's label is words: a lone figure is
+            continue                           # a chart's axis beside its legend, say)
         if any(r.cells[0] or sum(map(bool, r.cells)) < 2 for r in (above, below)):
             continue
         if below.top - above.top > 1.5 * pitch:  # the label has a line of its own

@@ -114,3 +114,13 @@ def test_a_value_with_spaces_centred_in_its_column_stays_one_cell() -> None:
     [table] = tables_of(drawn(lines, font=font))
     assert [row[1] for row in table.cells] == ["Base Model1", "F / M", "M", "F", "F", "F / M"]
     assert len(table.cells[0]) == 4
+
+
+def test_a_lone_figure_between_two_rows_is_no_group_label() -> None:
+    # A chart's axis value ("1000") set between the lines of its legend: not a row label, it
+    # joins no row.
+    lines = [_row(100, HEADER), _row(112, ["", "Greece", "12.0", "13.1", "14.2"]), (118, 9.0, [(72, "1000")]),
+             _row(124, ["", "Ireland", "15.5", "16.1", "17.0"]),
+             _row(136, ["", "Portugal", "11.9", "12.4", "13.3"])]
+    found = tables_of(drawn(lines))
+    assert not any(row[0] == "1000" and row[1] for table in found for row in table.cells)
