@@ -631,8 +631,7 @@ class _Line:
     @cached_property
     def tabular(self) -> bool:
         """It can be a table row: two or more segments, not a list item, not a caption."""
-        return len(self.segments) >= 2 and not _list_item(self) \
-            and not CAPTION.match(" ".join(w.text for w in self.words[:3]))
+        return len(self.segments) >= 2 and not _list_item(self) and not _caption(self)
 
 
 def _lines(words: list[Word]) -> list[_Line]:
@@ -885,6 +884,11 @@ def _note_under(line: _Line, above: _Line) -> bool:
         and not _is_numeric(words[0].text) and line.top - above.bottom > above.bottom - above.top
 
 
+def _caption(line: _Line) -> bool:
+    """A line opening a caption or a source note ("Table 3:", "Figure 2.", "Source:")."""
+    return bool(CAPTION.match(" ".join(w.text for w in line.words[:3])))
+
+
 def _prose_line(line: _Line) -> bool:
     """A line of running text: many words in one run, a sentence ending in it."""
     words = [w.text for w in line.words]
@@ -966,7 +970,7 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
     # words of one long cell whose spaces line up with another's end).
     heads = header or [line for line in block[:1] if _numeric_share(line) == 0]
     gaps = [g for g in gaps if g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
-            or (dense and _divides(g, gaps, body) and not _word_spaces(g, body, size))
+            or (dense and _divides(g, gaps, body) and not _word_spaces(g, gaps, body, size))
             or (_divides(g, gaps, body) and _headed(g, gaps, body, heads, size))]
     return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body)]
 
@@ -998,15 +1002,22 @@ def _headed(gap: _Gap, gaps: list[_Gap], body: list[_Line], header: list[_Line],
     return False
 
 
-def _word_spaces(gap: _Gap, body: list[_Line], size: float) -> bool:
+def _word_spaces(gap: _Gap, gaps: list[_Gap], body: list[_Line], size: float) -> bool:
     """Whether a narrow gutter is the spaces between the words of cells lined up ("12.5 %",
     "New York" over "Los Angeles"): no wider than a word space (about a quarter of the font
-    size; 0.34 allows for spacing) on every line that has words both sides of it.  Between
-    two columns the space varies with the lengths of the texts, or is wider."""
+    size; 0.34 allows for spacing) on every line that has words both sides of it, between
+    the neighbouring gaps.  Between two columns the space varies with the lengths of the
+    texts, or is wider.  A word beyond a neighbouring gap is another column's: a line whose
+    cell holds only the part right of the gutter ("M" under "F / M" and "Base Model1", the
+    values centred) says nothing of the space (measured to the column before, it made every
+    centred value with a space two columns)."""
+    i = gaps.index(gap)
+    lo = gaps[i - 1][1] - 0.5 if i > 0 else float("-inf")
+    hi = gaps[i + 1][0] + 0.5 if i + 1 < len(gaps) else float("inf")
     widths = []
     for line in body:
-        left = [w.x1 for w in line.words if w.x1 <= gap[0] + 0.5]
-        right = [w.x0 for w in line.words if w.x0 >= gap[1] - 0.5]
+        left = [w.x1 for w in line.words if lo <= w.x0 and w.x1 <= gap[0] + 0.5]
+        right = [w.x0 for w in line.words if gap[1] - 0.5 <= w.x0 and w.x1 <= hi]
         if left and right:
             widths.append(min(right) - max(left))
     return bool(widths) and gap[1] - gap[0] < WORD_SPACE_EM * size and max(widths) - min(widths) < 0.1 * size
@@ -1141,6 +1152,15 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     prose = _prose_columns(rows)
     if prose:
         return _without_prose_column(block, bounds, prose)
+    # A caption or source note under the table ("Table 3: Comparison of ...", "Source: ...")
+    # ends it: its next lines, justified with wide spaces, read as rows.  (Cut here, not where
+    # the block is made: the lines under it still tell a page column of prose beside the table,
+    # see above; and the columns stay those the whole block showed.)
+    cut = next((i for i in range(first_data + 1, len(block)) if _caption(block[i])), None)
+    if cut is not None:
+        if cut < 3:
+            return None
+        block, rows = block[:cut], rows[:cut]
     cells, header_rows = _merge_rows(rows)
     cells = _drop_empty(cells)
     if not _plausible(cells):
@@ -1497,6 +1517,7 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     than the line below: the rest of a cell wrapped in its row's band, the row's other cells
     set on its first line) join the row above; in the header (the lines above the first row
     of numbers) a cell wrapped over several lines becomes one cell, in its top line."""
+    rows = _centred_labels_placed(rows)
     merged: list[_Row] = []
     data_from = _first_data(_row_kinds(rows))
     for index, row in enumerate(rows):
@@ -1523,6 +1544,52 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _centred_labels_placed(rows: list[_Row]) -> list[_Row]:
+    """A row label set vertically centred beside a group of rows whose first cells are empty
+    ("Single" beside the rows "DPR" and "BM25 + DPR" of a results table, government tables'
+    "Men" / "Women" beside their age bands) comes out as a line of its own between two rows.
+    It takes no line of its own: the rows above and below it are no further apart than two
+    rows usually are.  Such a label is the group's spanning cell, so it goes to the group's
+    top row (the ICDAR convention: a spanning cell's text in its top-left slot), the group
+    being as many rows with an empty first cell above it as below it.  A section label set
+    on a line of its own (a row pitch above and below) keeps its row."""
+    data = [r for r in rows if sum(map(bool, r.cells)) >= 2]
+    pitches = [b.top - a.top for a, b in zip(data, data[1:], strict=False) if b.top > a.top]
+    if len(pitches) < 2:
+        return rows
+    pitch = statistics.median(pitches)
+    out = list(rows)
+    moved: set[int] = set()
+    for i in range(1, len(rows) - 1):
+        row, above, below = rows[i], rows[i - 1], rows[i + 1]
+        if [c for c, text in enumerate(row.cells) if text] != [0] or row.cells[0][:1].islower() \
+                or _is_numeric(row.cells[0]):  # (a group's label is words: a lone figure is
+            continue                           # a chart's axis beside its legend, say)
+        if any(r.cells[0] or sum(map(bool, r.cells)) < 2 for r in (above, below)):
+            continue
+        if below.top - above.top > 1.5 * pitch:  # the label has a line of its own
+            continue
+        up = _run_without_label(rows, i, -1)
+        down = _run_without_label(rows, i, 1)
+        top = i - min(up, down)
+        if top in moved or out[top].cells[0]:
+            continue
+        out[top] = _Row([row.cells[0], *out[top].cells[1:]], set(out[top].spanning), out[top].top,
+                        out[top].bottom)
+        moved.add(top)
+        out[i] = _Row([""] * len(row.cells), set(), row.top, row.bottom)
+    return [r for r in out if any(r.cells)] if moved else rows
+
+
+def _run_without_label(rows: list[_Row], i: int, step: int) -> int:
+    """How many rows of several cells with an empty first cell follow row ``i`` (``step`` 1)
+    or precede it (-1)."""
+    n, j = 0, i + step
+    while 0 <= j < len(rows) and not rows[j].cells[0] and sum(map(bool, rows[j].cells)) >= 2:
+        n, j = n + 1, j + step
+    return n
 
 
 def _wrapped_row(above: _Row, row: _Row, filled: list[int]) -> bool:
