@@ -41,11 +41,11 @@ if TYPE_CHECKING:
 # A page label: a page number, a roman one, a chapter-page number ("2-14", "A-3": manuals and
 # government reports number pages per chapter or appendix) or a page range ("12–15"), after
 # an optional "Page" / "p." / "pp." (Word's contents templates, reports' lists of tables).
-_LABEL = (r"((?:(?:page|pages|p\.|pp\.)\s?)?"
-          r"(?:\d{1,4}(?:[-–]\d{1,4})?|[A-Z][-–]\d{1,3}|[ivxlcdm]{1,7}))")
+_LABEL_WORD = r"(?:(?:page|pages|p\.|pp\.)\s?)?"
+_LABEL = rf"({_LABEL_WORD}(?:\d{{1,4}}(?:[-–]\d{{1,4}})?|[A-Z][-–]\d{{1,3}}|[ivxlcdm]{{1,7}}))"
 _PAGE_LABEL = re.compile(rf"^{_LABEL}$", re.IGNORECASE)
-_LABEL_PARTS = re.compile(r"^(?:(?:page|pages|p\.|pp\.)\s?)?(?:(\d+)|([A-Z])[-–])?(?:[-–]?(\d+))?$",
-                          re.IGNORECASE)
+# The same label's parts, for its order (_label_value): a number, or an appendix letter, then a page.
+_LABEL_PARTS = re.compile(rf"^{_LABEL_WORD}(?:(\d+)|([A-Z])[-–])?(?:[-–]?(\d+))?$", re.IGNORECASE)
 # Title, leaders (three or more dots, spaced or not), page label.
 _LEADER_ENTRY = re.compile(rf"^(?P<title>.*?\S)\s*(?:[.·•…‥_]\s?){{3,}}\s*(?P<page>{_LABEL})$", re.IGNORECASE)
 _LEADER_WORD = re.compile(r"[.·…‥_]{3,}")

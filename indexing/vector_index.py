@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import Engine, TextClause, text
+from sqlalchemy import Connection, Engine, TextClause, text
 
 from indexing.hnsw_options import DEFAULT_GRAPH, GraphOptions
 
@@ -78,7 +78,11 @@ def graph_options(engine: Engine) -> GraphOptions | None:
     if hnsw_state(engine) == "absent":
         return None
     with engine.connect() as conn:
-        stored = {row.option_name: row.value for row in conn.execute(_OPTIONS)}
+        return _stored_options(conn)
+
+
+def _stored_options(conn: Connection) -> GraphOptions:
+    stored = {row.option_name: row.value for row in conn.execute(_OPTIONS)}
     return GraphOptions(m=stored.get("m", DEFAULT_GRAPH.m),
                         ef_construction=stored.get("ef_construction", DEFAULT_GRAPH.ef_construction))
 
@@ -107,11 +111,10 @@ def reshape_hnsw(engine: Engine, options: GraphOptions,
     """Give the live graph ``options``: rebuilt beside it (REINDEX CONCURRENTLY; dense search
     reads the old graph meanwhile, ingest goes on) when its own differ, built when there is
     none.  The seconds taken; ``None`` when the graph already has them."""
-    state = hnsw_state(engine)
-    if state != "ready":
+    if hnsw_state(engine) != "ready":
         return build_hnsw(engine, maintenance_work_mem, options)
-    current = graph_options(engine)
     with engine.connect() as conn:
+        current = _stored_options(conn)
         interrupted = bool(conn.execute(_LEFTOVER).scalar_one())
     if current == options and not interrupted:
         return None
@@ -126,7 +129,7 @@ def reshape_hnsw(engine: Engine, options: GraphOptions,
         try:
             conn.execute(_REINDEX)
         except Exception:
-            if current is not None and not interrupted:
+            if not interrupted:
                 conn.execute(_with_options(_SET_OPTIONS, current))
             raise
     return time.monotonic() - started
