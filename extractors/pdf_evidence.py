@@ -525,15 +525,18 @@ def _agrees(text: str, boxes: tuple[Box, ...], words: list[Word]) -> bool:
     return _same_text(title_key(drawn), title_key(text), _SAME_TEXT)
 
 
-def tagged_tables(tags: PageTags | None, words: list[Word], found: list[FoundTable]) -> list[FoundTable]:
+def tagged_tables(tags: PageTags | None, words: list[Word], found: list[FoundTable],
+                  turned: list[Word] | None = None) -> list[FoundTable]:
     """The page's tables (``found``: the heuristics'), as its tags have them (see the module's
-    docstring); ``found`` itself when the page has no believable tags."""
+    docstring); ``found`` itself when the page has no believable tags.  ``turned``: the page's
+    words set at an angle, which a tagged cell may hold (a column heading set upwards)."""
     if tags is None or not tags.tagged or not words:
         return found
     # (A table that contradicts the page, a tree pointing at the wrong content or a table
     # wider than the page, is left to the heuristics.)
-    made = [_found_table(table, words) for table in tags.tables
-            if table.row_count >= 2 and table.column_count >= 2 and _table_agrees(table, words)]
+    drawn = words + list(turned or ())
+    made = [_found_table(table, drawn, turned or []) for table in tags.tables
+            if table.row_count >= 2 and table.column_count >= 2 and _table_agrees(table, drawn)]
     kept = [table for table in found
             if not any(_overlap(table, other) >= _SAME_TABLE for other in made)
             and not _tagged_as_prose(table, tags, words)]
@@ -564,9 +567,10 @@ def _table_agrees(table: TaggedTable, words: list[Word]) -> bool:
     return len(directions) <= 1
 
 
-def _found_table(table: TaggedTable, words: list[Word]) -> FoundTable:
+def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> FoundTable:
     """A tagged table as the table finder writes one: a spanning cell's text in its first
-    slot, the header rows those of TH cells only (one when the tree has none)."""
+    slot, the header rows those of TH cells only (one when the tree has none); the turned
+    words its cells hold are the table's (no loose text)."""
     cells = [[""] * table.column_count for _ in range(table.row_count)]
     header = [True] * table.row_count
     for cell in table.cells:
@@ -575,7 +579,9 @@ def _found_table(table: TaggedTable, words: list[Word]) -> FoundTable:
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
     x0, top, x1, bottom = table.box
-    return FoundTable(x0, top, x1, bottom, cells, cells_to_markdown(cells), header_rows=max(1, header_rows))
+    taken = tuple(w for cell in table.cells if cell.boxes for w in _drawn_text(turned, cell.boxes))
+    return FoundTable(x0, top, x1, bottom, cells, cells_to_markdown(cells), header_rows=max(1, header_rows),
+                      turned=taken)
 
 
 def _overlap(table: FoundTable, other: FoundTable) -> float:

@@ -428,7 +428,7 @@ def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable
             layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
     found = [_logical_columns(table) for table in find_tables(layout)]
     # (The tags' tables have the words of the whole page: a table of contents is tagged TOC.)
-    return tagged_tables(tags, layout.words, found) if tags is not None else found
+    return tagged_tables(tags, layout.words, found, layout.turned) if tags is not None else found
 
 
 def _logical_columns(table: FoundTable) -> FoundTable:

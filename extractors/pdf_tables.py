@@ -92,6 +92,14 @@ PICTURE_SHARE = 0.2
 MIN_RULING = 4.0
 # Inter-word gap, in font sizes, that separates two cells of an unruled table.
 CELL_GAP_EM = 0.75
+# A header piece starting within this many points of its column's text is set flush with it.
+FLUSH = 1.5
+# Column headings set on their side stand at most this many body sizes above the table's
+# first row (see _with_turned_header): a header row of turned names of a dozen letters.
+TURNED_BAND = 14.0
+# A line closer than this many of its sizes under the line above goes on from it (a
+# paragraph's leading, not the space before a table).
+TURNED_LEADING = 0.4
 # Inside a candidate, a gap between lines larger than this many median line pitches ends it.
 MAX_LINE_GAP = 2.6
 # A page's footer band (its bottom share), and the gap (in line pitches) above a line in it
@@ -187,8 +195,141 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     # Each page's footer band, top and bottom (a spread's halves are pages of their own).
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
-    tables += unruled_tables(free, blocked=tables, feet=feet)
+    found = unruled_tables(free, blocked=tables, feet=feet)
+    if layout.turned:
+        found = [_with_turned_header(t, layout.turned, free, tables + found) for t in found]
+    tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
+
+
+def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word],
+                        tables: list[FoundTable]) -> FoundTable:
+    """An unruled table under column headings set on their side (Word's and LibreOffice's
+    cell "text direction", btLr or tbRl: narrow columns of figures headed by turned years or
+    names) with that header row: the turned words standing over two or more of its columns
+    (nothing upright between them and the column below), read into their columns in the order
+    given (their reading order), and the upright words of the header band (a "Region" label
+    set at the top of its cell) in theirs.  The text finder sees no turned words, so without
+    this the header was a loose paragraph after the page and the label a line of its own.
+    Kept as it was when the body's columns cannot be told apart (see _body_columns), when a
+    word in the band reaches over two columns, or when the band holds another table."""
+    size = statistics.median(w.size for w in words) if words else 10.0
+    inside = [w for w in words if _inside(w, table)]
+    columns = _body_columns(inside, len(table.cells[0]))
+    if columns is None:
+        return table
+    slack = CELL_GAP_EM * size
+    # A turned heading stands at its cell's edge, which may be past the figures' ends by as much
+    # as the widest gutter between columns.
+    reach = slack + max(b[0] - a[1] for a, b in zip(columns, columns[1:], strict=False))
+
+    def column_of(x0: float, x1: float) -> int | None:
+        hits = [c for c, (a, b) in enumerate(columns) if a - slack <= x0 and x1 <= b + slack]
+        return hits[0] if len(hits) == 1 else None
+
+    candidates = [w for w in turned
+                  if w.bottom <= table.top + 1
+                  and w.top >= table.top - TURNED_BAND * size
+                  and table.x0 - reach <= w.x0 and w.x1 <= table.x1 + reach
+                  and not any(u.top < table.top and u.bottom > w.bottom and u.x0 < w.x1 and w.x0 < u.x1
+                              for u in words)]
+    # One heading's turned lines stand side by side a line's spacing apart.
+    clusters: list[list[Word]] = []
+    for w in sorted(candidates, key=attrgetter("x0")):
+        if clusters and w.x0 - max(v.x1 for v in clusters[-1]) < 0.6 * size:
+            clusters[-1].append(w)
+        else:
+            clusters.append([w])
+    # (Each a heading set upwards or downwards: a word of it taller than wide; text at another
+    # angle, a watermark across the page, heads no column.)
+    clusters = [c for c in clusters if any(w.bottom - w.top > w.x1 - w.x0 for w in c)]
+    if len(clusters) < 2:
+        return table
+    taken = [w for cluster in clusters for w in cluster]
+    top = min(w.top for w in taken)
+    # A label set at the top of its cell may stand above the turned headings (set at the foot
+    # of theirs) by as much as they are long; the text above the header (a paragraph whose
+    # lines reach over several columns) ends the band.
+    band_top = top - max(max(w.bottom for w in c) - min(w.top for w in c) for c in clusters)
+    above = [w for w in words if band_top <= w.top and w.bottom <= top
+             and (w.x1 < table.x0 - slack or w.x0 > table.x1 + slack or column_of(w.x0, w.x1) is None)]
+    band_top = max([band_top, *(w.bottom for w in above)])
+    # ... and so does the short last line of that paragraph: a line set close under a line
+    # outside the band (at the paragraph's leading) goes on from it.
+    band_top = max([band_top, *(w.bottom for w in words if band_top <= w.top and w.bottom <= top
+                                and any(u.bottom <= w.top < u.bottom + TURNED_LEADING * w.size
+                                        and u.top < band_top for u in words))])
+    band = [w for w in words if w.bottom <= table.top + 1 and w.top >= band_top
+            and table.x0 - slack <= w.x0 and w.x1 <= table.x1 + slack]
+    labels: dict[int, list[Word]] = {}
+    for w in band:
+        col = column_of(w.x0, w.x1)
+        if col is None:
+            return table
+        labels.setdefault(col, []).append(w)
+    heads = _heads_to_columns(clusters, [c for c in range(len(columns)) if c not in labels], column_of)
+    if heads is None:
+        return table
+    new_top = min([top, *(w.top for w in band)])
+    if any(other is not table and other.bottom > new_top and other.top < table.top
+           and other.x0 < table.x1 and table.x0 < other.x1 for other in tables):
+        return table
+    header = ["" for _ in columns]
+    for col, ws in labels.items():
+        header[col] = " ".join(w.text for w in sorted(ws, key=lambda w: (round(w.top), w.x0)))
+    for col, ws in heads.items():
+        # In the order given: a heading's reading order (its lines, then up or down them).
+        header[col] = " ".join(w.text for w in taken_in_order(turned, ws))
+    first = table.cells[0]
+    if all(not first[c] for c in heads) and not any(ch.isdigit() for c in first for ch in c):
+        # The finder read the header's upright labels as a row of their own: one header row.
+        cells = [[" ".join(filter(None, (a, b))) for a, b in zip(header, first, strict=True)],
+                 *table.cells[1:]]
+        header_rows = table.header_rows
+    else:
+        cells = [header, *table.cells]
+        header_rows = table.header_rows + 1 if table.header_rows and first != header else 1
+    return FoundTable(table.x0, new_top, table.x1, table.bottom, cells, cells_to_markdown(cells),
+                      header_rows=header_rows, turned=table.turned + tuple(taken))
+
+
+def taken_in_order(order: list[Word], words: list[Word]) -> list[Word]:
+    """``words`` in the order they have in ``order``."""
+    chosen = {id(w) for w in words}
+    return [w for w in order if id(w) in chosen]
+
+
+def _heads_to_columns(clusters: list[list[Word]], free: list[int],
+                      column_of: Callable[[float, float], int | None]) -> dict[int, list[Word]] | None:
+    """Turned headings (each a cluster of words) placed over the columns ``free`` of an
+    upright label: each over the one column its extent falls in, or, when that places them
+    not one to a free column, in order from the left when there are as many as free columns
+    (a heading set tbRl stands at its cell's right edge, nearer the next column's figures when
+    they are set flush left).  None when neither holds."""
+    placed: dict[int, list[Word]] = {}
+    for cluster in clusters:
+        col = column_of(min(w.x0 for w in cluster), max(w.x1 for w in cluster))
+        if col is None or col not in free or col in placed:
+            break
+        placed[col] = cluster
+    else:
+        return placed
+    if len(clusters) == len(free):
+        return dict(zip(free, clusters, strict=True))
+    return None
+
+
+def _body_columns(words: list[Word], count: int) -> list[tuple[float, float]] | None:
+    """The x ranges of a table's ``count`` columns, from its words: their extents across
+    merged where they overlap, when that makes exactly ``count`` ranges (a cell reaching
+    over a gutter, or columns set too close, make fewer: None)."""
+    ranges: list[list[float]] = []
+    for w in sorted(words, key=attrgetter("x0")):
+        if ranges and w.x0 <= ranges[-1][1]:
+            ranges[-1][1] = max(ranges[-1][1], w.x1)
+        else:
+            ranges.append([w.x0, w.x1])
+    return [(a, b) for a, b in ranges] if len(ranges) == count else None
 
 
 def _without_picture_text(words: list[Word]) -> list[Word]:
@@ -1148,7 +1289,8 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     if first_data > MAX_HEADER_LINES:  # the lines above a header's few are text, not table
         return _table_by_gaps(block[first_data - MAX_HEADER_LINES:], dense)
     extents = _column_extents(pieces[first_data:], bounds)
-    rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters)
+    rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters,
+                                     _flush_columns(pieces[first_data:], extents))
     prose = _prose_columns(rows)
     if prose:
         return _without_prose_column(block, bounds, prose)
@@ -1324,7 +1466,7 @@ def _groups(line: _Line, bounds: list[float], gutters: list[_Gap]) -> list[_Grou
 
 
 def _header_rows(header: list[_Line], extents: list[_Gap | None], bounds: list[float],
-                 gutters: list[_Gap]) -> list[_Row]:
+                 gutters: list[_Gap], flush: frozenset[int] = frozenset()) -> list[_Row]:
     """The header lines' cells, placed by the columns the body lines fill: two pieces of
     one header line never share a column (a heading left-aligned over right-aligned figures
     starts left of its column's boundary), and a heading centred over sub-headings of
@@ -1343,7 +1485,7 @@ def _header_rows(header: list[_Line], extents: list[_Gap | None], bounds: list[f
         below = {col for groups in placed[r + 1:] for _, col in groups}
         spanned, last = [], -1
         for group in placed[r]:  # left to right, each run after the one before it
-            words, (first, last) = group[0], _spanned(group, placed[r], extents, below, last)
+            words, (first, last) = group[0], _spanned(group, placed[r], extents, below, last, flush)
             spanned.append((words, first))
             if last > first:
                 runs[r].add(first)
@@ -1446,7 +1588,7 @@ def _matched(groups: list[_Group], extents: list[_Gap | None]) -> list[_Group]:
 
 
 def _spanned(group: _Group, line: list[_Group], extents: list[_Gap | None],
-             below: set[int], after: int) -> tuple[int, int]:
+             below: set[int], after: int, flush: frozenset[int] = frozenset()) -> tuple[int, int]:
     """The run of columns (first, last) a header piece spans: the widest run of two or more
     columns right of column ``after`` that it stands centred over (within a quarter of a
     column), when lower header lines head each of them and no other piece of its line
@@ -1455,7 +1597,14 @@ def _spanned(group: _Group, line: list[_Group], extents: list[_Gap | None],
     x0, x1 = words[0].x0, words[-1].x1
     taken = {c for other in line if other is not group for c in _under(other, extents)}
     best: tuple[int, int] | None = None
-    for a in range(after + 1, col + 1):
+    # A line whose pieces each start where the text of their column, set flush left
+    # (``flush``), starts is set flush left throughout (Word's and LibreOffice's default,
+    # merged header cells included): a group heading there heads the columns from its own on,
+    # and one that happens to sit centred over a run starting further left ("Health" over its
+    # "2022", "2023" and the "2023" of the group before) does not.
+    flush_left = len(line) >= 2 and all(c in flush and abs(ws[0].x0 - extents[c][0]) <= FLUSH  # type: ignore[index]
+                                        for ws, c in line)
+    for a in range(col if flush_left else after + 1, col + 1):
         for b in range(max(col, a + 1), len(extents)):
             run = range(a, b + 1)
             if any(c in taken or c not in below or extents[c] is None for c in run):
@@ -1467,6 +1616,17 @@ def _spanned(group: _Group, line: list[_Group], extents: list[_Gap | None],
             if best is None or b - a > best[1] - best[0]:
                 best = (a, b)
     return best or (col, col)
+
+
+def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None]) -> frozenset[int]:
+    """The columns whose body pieces (three or more) all start where the column's text starts
+    (within FLUSH): texts and figures set flush left, not right-aligned or centred."""
+    starts: dict[int, list[float]] = {}
+    for groups in body:
+        for words, col in groups:
+            starts.setdefault(col, []).append(words[0].x0)
+    return frozenset(c for c, xs in starts.items()
+                     if len(xs) >= 3 and extents[c] is not None and max(xs) - extents[c][0] <= FLUSH)  # type: ignore[index]
 
 
 def _under(group: _Group, extents: list[_Gap | None]) -> set[int]:

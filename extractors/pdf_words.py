@@ -193,6 +193,11 @@ _CORE_FACES = frozenset(("helvetica", "arial", "arialmt", "courier", "couriernew
 # PDFium marks a hyphen it found at a line end as U+0002 (and FPDFText_GetText as U+FFFE):
 # a hyphen for the structure stage, which leaves the joining to text_repair.join_hyphenated.
 _SOFT_HYPHEN = 0x02
+# Turned glyphs drawn one at a time are one word while the gap between their (loose) boxes
+# along the line is under this share of the line's thickness (glyphs of a word touch; a space,
+# a quarter of an em, is over it), and they stand level across the line within _TURNED_LEVEL.
+_TURNED_JOIN = 0.12
+_TURNED_LEVEL = 0.3
 _LAM = "\u0644"
 _ALEF_LAM = re.compile("[\u0627\u0623\u0625\u0622]\u0644")
 _RULE_THICKNESS = 2.0  # a path or rectangle thinner than this (points) is a line
@@ -422,7 +427,8 @@ class _WordReader:
                 if turn > 0:
                     self.spans.setdefault(turn, []).append((self.start, max(end, self.start + 1),
                                                             len(word.text)))
-                if self.rotated and not self.rotated_at_space:
+                if self.rotated and (not self.rotated_at_space
+                                     or _runs_on(self.rotated[-1], self.rotated_turns[-1], word, turn)):
                     # Turned text is read a character at a time (each one a "line" of its
                     # own on this frame): its pieces, until a space, are one word.
                     last = self.rotated[-1]
@@ -572,6 +578,28 @@ class _WordReader:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
 
 
+def _runs_on(last: Word, last_turn: int, piece: Word, turn: int) -> bool:
+    """``piece`` goes on the turned word ``last`` along its line: the same turn, level with it
+    across the line and touching its end (a gap under _TURNED_JOIN of the line's thickness).
+    LibreOffice and Word draw a table cell's turned text (Word's "text direction" btLr/tbRl,
+    column headings set upwards) a glyph at a time; PDFium puts a generated line break
+    between every two glyphs and no space where a word ends (the space is not drawn), so
+    only the glyphs' places say which are one word: "Q4" and "2020" in "Q4 2020"."""
+    if turn != last_turn or turn not in (90, 180, 270):
+        return False
+    if turn == 180:
+        thick = min(last.bottom - last.top, piece.bottom - piece.top)
+        level = abs(last.top - piece.top) <= _TURNED_LEVEL * thick
+        gap = last.x0 - piece.x1  # upside down: the line runs leftwards
+    else:
+        thick = min(last.x1 - last.x0, piece.x1 - piece.x0)
+        level = abs(last.x0 - piece.x0) <= _TURNED_LEVEL * thick and \
+            abs(last.x1 - piece.x1) <= _TURNED_LEVEL * thick
+        # 90: the line runs up the page (the next glyph above); 270: down it.
+        gap = last.top - piece.bottom if turn == 90 else piece.top - last.bottom
+    return thick > 0 and level and -_TURNED_JOIN * thick <= gap <= _TURNED_JOIN * thick
+
+
 def _attach_rtl_punctuation(words: list[Word]) -> list[Word]:
     """A full stop or comma PDFium put before the right-to-left word it ends (it orders a
     text object of mostly Latin letters left to right), standing just left of that word: the
@@ -699,6 +727,10 @@ def _path_lines(obj: Any, segments: int, frame: _Frame) -> list[Ruling]:
 # column headers) stays turned text.
 _REGION_CHARS = 40
 _REGION_LINES = 3
+# Turned column headings (see _column_headings): a heading's own lines are at most
+# _HEADING_LINES line heights apart, two headings at least _HEADINGS_APART.
+_HEADING_LINES = 1.6
+_HEADINGS_APART = 2.5
 
 
 def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int) -> PageLayout:
@@ -779,7 +811,7 @@ class _TurnedText:
             if turn in placed or chars[turn] < _REGION_CHARS:
                 continue
             region = self.words_of(turn)
-            if _rows(region) < _REGION_LINES:
+            if _rows(region) < _REGION_LINES or _column_headings(region):
                 continue
             own = _region_rulings(region, turn, base, shown, rulings)
             others = [r for i, r in enumerate(rulings) if i not in own]
@@ -819,6 +851,32 @@ def _rows(words: list[Word]) -> int:
     tall = sorted(w.bottom - w.top for w in words)[len(words) // 2]
     centres = sorted((w.top + w.bottom) / 2 for w in words)
     return 1 + sum(1 for a, b in zip(centres, centres[1:], strict=False) if b - a > 0.5 * tall)
+
+
+def _column_headings(words: list[Word]) -> bool:
+    """Whether turned text read in its own frame is a table's column headings set on their
+    side (Word's btLr/tbRl cells over narrow columns of figures), not a sideways table or a
+    turned paragraph: its lines, each one run of words with no cell gap (a heading, not a
+    row of cells), stand in groups (a heading's own lines, close together) set far apart
+    from one another (_HEADINGS_APART line heights or more: the columns' pitch).  Such
+    headings stay turned words, for the table under them to take (see
+    :func:`extractors.pdf_tables._with_turned_header`)."""
+    tall = sorted(w.bottom - w.top for w in words)[len(words) // 2]
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        middle = (w.top + w.bottom) / 2
+        if lines and middle - (lines[-1][-1].top + lines[-1][-1].bottom) / 2 <= 0.5 * tall:
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    for line in lines:
+        line.sort(key=lambda w: w.x0)
+        if any(b.x0 - a.x1 > tall for a, b in zip(line, line[1:], strict=False)):
+            return False
+    centres = [sum((w.top + w.bottom) / 2 for w in line) / len(line) for line in lines]
+    gaps = [b - a for a, b in zip(centres, centres[1:], strict=False)]
+    apart = [gap for gap in gaps if gap > _HEADING_LINES * tall]
+    return len(apart) >= 1 and all(gap >= _HEADINGS_APART * tall for gap in apart)
 
 
 def _moved(word: Word, box: Box) -> Word:

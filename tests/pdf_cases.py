@@ -217,6 +217,79 @@ def rotated_table(seed: int) -> GeneratedReport:
     return report
 
 
+_TURNED_NAMES = ("Net migration", "Persons employed", "Median pay", "Births", "Households",
+                 "Deaths", "Dwellings", "Income support", "Pupils", "Hospital beds")
+
+
+@case("turned_headers")
+def turned_headers(seed: int) -> GeneratedReport:
+    """A heading, a paragraph and a table whose column headings are set on their side over
+    narrow columns of figures (read upwards or, by seed, downwards, as Word's cell text
+    direction btLr/tbRl sets them), the first column's heading upright at the top of its cell;
+    no grid (bare, or rules above and below as statistical offices set them), so the columns
+    are found by alignment; a closing paragraph."""
+    rng = random.Random(seed)
+    report = GeneratedReport(seed=seed, pdf=b"", title=f"Turned headers {seed}")
+    buffer = io.BytesIO()
+    width, height = A4
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    canvas.setTitle(report.title)
+    heading = title_words(rng)
+    report.headings.append(Heading(heading, 1, False))
+    report.expected_blocks.append(f"# {heading}")
+    canvas.setFont("Helvetica-Bold", 16)
+    canvas.drawString(56, height - 72, heading)
+    text = " ".join(sentence(rng) for _ in range(2))
+    report.paragraphs.append(TruthParagraph(text, False, False))
+    report.expected_blocks.append(text)
+    top = draw_paragraph(canvas, text, 56, height - 100, width - 112) - 6
+    columns = rng.randint(4, 7)
+    cells = numeric_table(rng, columns, rng.randint(4, 7))
+    cells[0] = [cells[0][0], *(f"{name} {year}" for name, year in
+                               zip(rng.sample(_TURNED_NAMES, columns - 1), range(2019, 2019 + columns),
+                                   strict=False))]
+    report.tables.append(TruthTable(cells, False))
+    report.expected_blocks.append(markdown_table(cells))
+    size = rng.choice((8.5, 9.0, 9.5))
+    pitch = rng.choice((50.0, 58.0, 66.0))
+    lefts = [56.0] + [56.0 + 90.0 + pitch * (c - 1) for c in range(1, columns)]
+    band = 8.0 + max(len(t) for t in cells[0]) * size * 0.55  # the header row's height
+    upwards = rng.random() < 0.5
+    canvas.setFont("Helvetica-Bold", size)
+    canvas.drawString(lefts[0], top - size, cells[0][0])  # at the top of its cell
+    for c in range(1, columns):
+        canvas.saveState()
+        if upwards:  # from the foot of the cell up
+            canvas.translate(lefts[c] + pitch / 2, top - band)
+            canvas.rotate(90)
+        else:  # from the top of the cell down
+            canvas.translate(lefts[c] + pitch / 2 - size, top - 2)
+            canvas.rotate(-90)
+        canvas.drawString(0, 0, cells[0][c])
+        canvas.restoreState()
+    canvas.setFont("Helvetica", size)
+    y = top - band - 4 - size * 1.6
+    for row in cells[1:]:
+        canvas.drawString(lefts[0], y, row[0])
+        for c in range(1, columns):
+            canvas.drawRightString(lefts[c] + pitch - 8, y, row[c])
+        y -= size * 1.6
+    if rng.random() < 0.5:  # rules above, under the header and below, none between columns
+        right = lefts[-1] + pitch
+        canvas.setLineWidth(0.5)
+        for rule in (top + 3, top - band - 2, y + size * 0.9):
+            canvas.line(56, rule, right, rule)
+    text = " ".join(sentence(rng) for _ in range(2))
+    report.paragraphs.append(TruthParagraph(text, False, False))
+    report.expected_blocks.append(text)
+    draw_paragraph(canvas, text, 56, y - 14, width - 112)
+    canvas.showPage()
+    canvas.save()
+    report.pdf = buffer.getvalue()
+    report.page_count = 1
+    return report
+
+
 # ---------------------------------------------------------------- right-to-left scripts
 
 # Hebrew and Arabic words (no digits, no punctuation) and the Latin words and figures real

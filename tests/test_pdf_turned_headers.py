@@ -1,0 +1,132 @@
+"""Column headings set on their side: Word's and LibreOffice's cell text direction (btLr, read
+upwards; tbRl, read downwards) over narrow columns of figures, the statistical table's way of
+fitting long names over short numbers.  The headings are the table's header row, in their
+columns and in reading order, whether a grid is drawn or not, tagged or not."""
+
+from __future__ import annotations
+
+import io
+import shutil
+
+import pytest
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas as pdf_canvas
+
+from bench.pdf_structure import measure_cases
+from extractors.pdf_text import read_text_layer
+
+FIGURES = [["Region", "Net migration 2021", "Births 2022", "Median pay 2023"],
+           ["North", "1,204", "3.5", "22,100"],
+           ["South", "987", "4.1", "24,950"],
+           ["Coast", "2,310", "2.9", "21,400"],
+           ["Valley", "455", "3.8", "23,075"]]
+
+
+def _markdown(data: bytes) -> str:
+    return "\n\n".join(page.markdown for page in read_text_layer(data).pages)
+
+
+def _header_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |\n| " + " | ".join("---" for _ in cells) + " |"
+
+
+def test_headings_set_on_their_side_head_the_columns_of_a_table_without_a_grid() -> None:
+    scores = measure_cases(["turned_headers"], 6, 1)["turned_headers"]
+    assert scores["tables_found"] == 1.0
+    assert scores["table_rows_exact"] == 1.0, scores["failures"]
+    assert scores["paragraph_one_block"] == 1.0  # the paragraph over the table keeps its last line
+
+
+def _turned_beside(upwards: bool) -> bytes:
+    """FIGURES without a grid, its headings turned, and a chart's axis title turned beside the
+    table (left of it, level with its rows): no heading of any column."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    width, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 72, "The figures for each region are set out below by year.")
+    top = height - 100
+    lefts = [90.0, 180.0, 250.0, 320.0]
+    canvas.setFont("Helvetica-Bold", 9)
+    canvas.drawString(lefts[0], top - 9, FIGURES[0][0])
+    for c in range(1, 4):
+        canvas.saveState()
+        if upwards:
+            canvas.translate(lefts[c] + 30, top - 90)
+            canvas.rotate(90)
+        else:
+            canvas.translate(lefts[c] + 22, top - 2)
+            canvas.rotate(-90)
+        canvas.drawString(0, 0, FIGURES[0][c])
+        canvas.restoreState()
+    canvas.saveState()
+    canvas.translate(60, top - 190)
+    canvas.rotate(90)
+    canvas.drawString(0, 0, "Thousands")
+    canvas.restoreState()
+    canvas.setFont("Helvetica", 9)
+    y = top - 110
+    for row in FIGURES[1:]:
+        canvas.drawString(lefts[0], y, row[0])
+        for c in range(1, 4):
+            canvas.drawRightString(lefts[c] + 50, y, row[c])
+        y -= 15
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("upwards", [True, False])
+def test_turned_headings_are_the_header_row_and_a_turned_title_beside_is_not(upwards: bool) -> None:
+    markdown = _markdown(_turned_beside(upwards))
+    assert _header_row(FIGURES[0]) in markdown
+    assert "| Valley | 455 | 3.8 | 23,075 |" in markdown
+    assert "Thousands" in markdown.split("| Valley")[-1]  # after the table, a paragraph of its own
+    assert "Thousands |" not in markdown and "| Thousands" not in markdown
+
+
+def _word_table(path, ruled: bool, direction: str) -> None:
+    from docx import Document
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    document = Document()
+    document.add_heading("Regional figures", 1)
+    document.add_paragraph("The table below gives the figures by region for the last year.")
+    table = document.add_table(rows=len(FIGURES), cols=len(FIGURES[0]))
+    if ruled:
+        table.style = "Table Grid"
+    for r, row in enumerate(FIGURES):
+        for c, text in enumerate(row):
+            cell = table.cell(r, c)
+            cell.text = text
+            if r == 0 and c > 0:
+                turn = OxmlElement("w:textDirection")
+                turn.set(qn("w:val"), direction)
+                cell._tc.get_or_add_tcPr().append(turn)
+    height = OxmlElement("w:trHeight")
+    height.set(qn("w:val"), str(int(1.4 * 1440)))
+    table.rows[0]._tr.get_or_add_trPr().append(height)
+    document.add_paragraph("Figures are provisional and may be revised.")
+    document.save(str(path))
+
+
+@pytest.mark.system
+def test_libreoffice_cells_with_turned_text_direction(tmp_path) -> None:
+    """LibreOffice draws a turned cell's text a glyph at a time: PDFium breaks a line after
+    every glyph and draws no space between words, so the glyphs' places make the words."""
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice (soffice) is not installed: .ci/setup installs it as root")
+    from tests.office_documents import convert
+
+    sources = []
+    for ruled in (True, False):
+        for direction in ("btLr", "tbRl"):
+            sources.append(tmp_path / f"{'grid' if ruled else 'bare'}-{direction}.docx")
+            _word_table(sources[-1], ruled, direction)
+    for tagged in (False, True):
+        for pdf in convert(sources, tmp_path / f"tagged-{tagged}", tagged=tagged):
+            markdown = _markdown(pdf.read_bytes())
+            assert _header_row(FIGURES[0]) in markdown, (pdf.name, tagged, markdown)
+            assert "| Valley | 455 | 3.8 | 23,075 |" in markdown
+            assert "Net migration" not in markdown.split("| Valley")[-1]  # no loose turned text
