@@ -94,6 +94,9 @@ MIN_RULING = 4.0
 CELL_GAP_EM = 0.75
 # A header piece starting within this many points of its column's text is set flush with it.
 FLUSH = 1.5
+# A header line this many line pitches or more under the row above starts a new table (see
+# _split_at_new_header).
+NEW_TABLE_GAP = 1.6
 # Column headings set on their side stand at most this many body sizes above the table's
 # first row (see _with_turned_header): a header row of turned names of a dozen letters.
 TURNED_BAND = 14.0
@@ -822,11 +825,45 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
     (see :func:`_candidate_blocks`)."""
     lines = _lines(words)
     tables = []
-    for block in _candidate_blocks(lines, feet or []):
+    blocks = [part for block in _candidate_blocks(lines, feet or []) for part in _split_at_new_header(block)]
+    while blocks:
+        block = blocks.pop(0)
         table = _stream_table(block)
         if table is not None and not any(_overlaps(table, b) for b in blocked or []):
             tables.append(table)
+        if table is not None:
+            # A caption under the table ended it ("Table 2: ..."): the lines after it may be the
+            # next table, set close under the first with only its caption between them.
+            rest = [line for line in block if line.top > table.bottom]
+            if rest and _caption(rest[0]):
+                rest = rest[1:]
+                if len(rest) >= 3:
+                    blocks.insert(0, rest)
     return tables
+
+
+def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
+    """The block cut before a second table's header: a line of two or more pieces and no
+    figure but years ("Region  Q1 2020  FY 2021"), set off from the row of figures above it by
+    NEW_TABLE_GAP of the block's line pitches or more and followed by a row of figures.  Two
+    tables set one under the other with an empty paragraph between them (Word and LibreOffice
+    documents) made one table, the second's header a row in the middle of it."""
+    if len(block) < 6:
+        return [block]
+    pitch = statistics.median(b.top - a.top for a, b in zip(block, block[1:], strict=False))
+    cuts = [i for i in range(2, len(block) - 1)
+            if block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
+            and len(_segments(block[i])) >= 2 and not _figures(block[i])
+            and _figures(block[i - 1]) and _figures(block[i + 1])]
+    if not cuts:
+        return [block]
+    edges = [0, *cuts, len(block)]
+    return [block[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+
+
+def _figures(line: _Line) -> bool:
+    """Whether the line holds a figure that is not a year (a row of data, not of headings)."""
+    return any(_is_numeric(w.text) and not YEAR.match(w.text.strip()) for w in line.words)
 
 
 def _overlaps(a: FoundTable, b: FoundTable) -> bool:

@@ -1,0 +1,95 @@
+"""Two tables without a grid set one under the other, with only an empty paragraph or the
+second's caption between them (Word and LibreOffice documents): two tables, not one table
+holding the second's header as a row, and not one table with the second lost as loose words."""
+
+from __future__ import annotations
+
+import io
+import shutil
+
+import pytest
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas as pdf_canvas
+
+from extractors.pdf_text import read_text_layer
+
+FIRST = [["Region", "Q1 2020", "Q1 2021", "Q1 2022"],
+         ["South", "80.0", "76.52%", "22.2"],
+         ["Highland", "53.7", "27.67%", "17.3"],
+         ["Metro", "10.6", "21.44%", "92.7"],
+         ["East", "82.9", "80.66%", "80.0"]]
+SECOND = [["Area", "FY 2020", "FY 2021", "FY 2022", "FY 2023"],
+          ["Central", "24.89%", "24.7", "28.00%", "1,204"],
+          ["Plains", "94.46%", "81.8", "94.22%", "987"],
+          ["Coastal", "84.05%", "0.7", "29.19%", "2,310"]]
+
+
+def _markdown_table(cells: list[list[str]]) -> str:
+    rows = ["| " + " | ".join(row) + " |" for row in cells]
+    return "\n".join([rows[0], "| " + " | ".join("---" for _ in cells[0]) + " |", *rows[1:]])
+
+
+def _markdown(data: bytes) -> str:
+    return "\n\n".join(page.markdown for page in read_text_layer(data).pages)
+
+
+def _two_tables(between: str) -> bytes:
+    """FIRST, then ``between`` ("" for an empty line) a row pitch under it, then SECOND: both
+    bare, figures flush left in their cells as a word processor sets them."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    width, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 72, "The tables below give the figures for the year.")
+    y = height - 110
+    for number, cells in enumerate((FIRST, SECOND)):
+        if number:
+            if between:
+                canvas.drawString(72, y, between)
+            y -= 25
+        pitch = 400 / len(cells[0])
+        for row in cells:
+            for c, text in enumerate(row):
+                canvas.drawString(72 + pitch * c, y, text)
+            y -= 25
+    canvas.drawString(72, y - 10, "Figures are provisional.")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("between", ["", "Table 2: Figures by area"])
+def test_two_bare_tables_one_under_the_other_are_two_tables(between: str) -> None:
+    markdown = _markdown(_two_tables(between))
+    assert _markdown_table(FIRST) + "\n\n" in markdown
+    assert _markdown_table(SECOND) in markdown
+    if between:
+        assert f"\n\n{between}\n\n" in markdown
+
+
+@pytest.mark.system
+def test_libreoffice_tables_with_an_empty_paragraph_or_a_caption_between(tmp_path) -> None:
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice (soffice) is not installed: .ci/setup installs it as root")
+    from docx import Document
+
+    from tests.office_documents import convert
+
+    sources = []
+    for between in ("", "Table 2: Figures by area"):
+        document = Document()
+        document.add_paragraph("The tables below give the figures for the year.")
+        for number, cells in enumerate((FIRST, SECOND)):
+            if number:
+                document.add_paragraph(between)
+            table = document.add_table(rows=len(cells), cols=len(cells[0]))  # no borders
+            for r, row in enumerate(cells):
+                for c, text in enumerate(row):
+                    table.cell(r, c).text = text
+        document.add_paragraph("Figures are provisional.")
+        sources.append(tmp_path / f"tables-{len(sources)}.docx")
+        document.save(str(sources[-1]))
+    for pdf in convert(sources, tmp_path / "plain"):
+        markdown = _markdown(pdf.read_bytes())
+        assert _markdown_table(FIRST) in markdown, markdown
+        assert _markdown_table(SECOND) in markdown, markdown
