@@ -52,8 +52,18 @@ _LEADER_WORD = re.compile(r"[.·…‥_]{3,}")
 _CONTENTS_TITLE = re.compile(
     r"^\s*(table\s+of\s+contents|contents|content|inhalt|inhaltsverzeichnis|sommaire|"
     r"table\s+des\s+mati[eè]res|[íi]ndice|contenido|inhoud|indholdsfortegnelse|innehåll|spis\s+treści|"
-    r"содержание|оглавление|目次|目录)\s*:?\s*$", re.IGNORECASE)
+    r"содержание|оглавление|目次|目录|"
+    # Lists of figures and tables are contents too: entries, a page column, nothing else.
+    r"(list\s+of|table\s+of)\s+(figures|tables|illustrations|charts|maps|exhibits|boxes|graphs|diagrams|plates)"
+    r"(\s+and\s+(figures|tables|charts|maps|boxes))?|"
+    r"abbildungsverzeichnis|tabellenverzeichnis|liste\s+des\s+(figures|tableaux|illustrations)|"
+    r"table\s+des\s+(figures|illustrations))\s*:?\s*$", re.IGNORECASE)
 _SECTION_NUMBER = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+\S")
+# An entry of a list of figures or tables: a caption's label and number ("Figure 3:", "Table
+# A.2", "Abbildung 4."), then its title.
+_CAPTION_ENTRY = re.compile(r"^(figure|fig\.|table|chart|map|exhibit|box|graph|plate|illustration|"
+                            r"abbildung|abb\.|tabelle|tab\.|tableau)\s+[A-Z]?\d{1,3}([.-]\d{1,3})*[.:]?\s+\S",
+                            re.IGNORECASE)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 # Page-column labels of one table of contents end within this many points of each other.
 _ALIGNED = 4.0
@@ -258,7 +268,7 @@ def _is_contents(run: list[list[_Row]], above: _Row | None, drawn_elsewhere: Cal
     if titled:
         return True
     titles = [" ".join(r.text for r in entry[:-1]) + " " + entry[-1].title for entry in run]
-    numbered = sum(1 for t in titles if _SECTION_NUMBER.match(t.strip()))
+    numbered = sum(1 for t in titles if _SECTION_NUMBER.match(t.strip()) or _CAPTION_ENTRY.match(t.strip()))
     drawn = sum(1 for t in titles if drawn_elsewhere(text_key(t)))
     return max(numbered, drawn) >= 0.5 * len(titles)
 
