@@ -94,6 +94,9 @@ MIN_RULING = 4.0
 CELL_GAP_EM = 0.75
 # A header piece starting within this many points of its column's text is set flush with it.
 FLUSH = 1.5
+# Lines flush with one another start within this share of their size (beyond ALIGNED): the
+# side bearings of their first glyphs differ.
+GLYPH_SLACK = 0.15
 # A header line this many line pitches or more under the row above starts a new table (see
 # _split_at_new_header).
 NEW_TABLE_GAP = 1.6
@@ -1019,9 +1022,11 @@ def _continues_cell(line: _Line, block: list[_Line]) -> bool:
         return False
     x0 = line.words[0].x0
     starts = [seg[0].x0 for seg in _segments(row)[1:]]
-    if not any(abs(x0 - start) <= ALIGNED for start in starts):
+    # (A glyph's box starts where its ink does: a "j" hooks left of a line's start by a point.)
+    aligned = max(ALIGNED, GLYPH_SLACK * line.size)
+    if not any(abs(x0 - start) <= aligned for start in starts):
         return False
-    return all(len(_segments(o)) == 1 and abs(o.words[0].x0 - x0) <= ALIGNED for o in after)
+    return all(len(_segments(o)) == 1 and abs(o.words[0].x0 - x0) <= aligned for o in after)
 
 
 def _group_heading_over(line: _Line, header: _Line) -> bool:

@@ -1,0 +1,51 @@
+"""A description wrapped over several lines in the last row of a table without a grid stays in
+its cell when one of its lines starts with a glyph whose ink reaches left of the line's start
+("junctions", the hook of a "j", as LibreOffice draws it): flush within a glyph's side
+bearing is flush."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas as pdf_canvas
+
+from extractors.pdf_text import read_text_layer
+
+ROWS = [("S01", ["Inspection of the two", "footbridges over the river."], "500", "June"),
+        ("S02", ["Cleaning of gullies on", "the estate roads."], "102", "April"),
+        ("S03", ["New cycle lane along the", "ring road, with signals at", "junctions and new crossings."],
+         "572", "September")]
+
+
+def _works_table() -> bytes:
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    width, height = A4
+    canvas.setFont("Helvetica", 11)
+    canvas.drawString(90, height - 90, "The works planned for the year are set out below.")
+    y = height - 130
+    for x, text in zip((90, 198, 380, 450), ("Scheme", "Description", "Cost", "Start"), strict=True):
+        canvas.drawString(x, y, text)
+    y -= 26
+    for scheme, lines, cost, start in ROWS:
+        canvas.drawString(90, y, scheme)
+        canvas.drawString(380, y, cost)
+        canvas.drawString(450, y, start)
+        for line in lines:
+            # LibreOffice's "junctions" line of such a cell starts 1.0-1.2 points left of the
+            # lines above it (Liberation Sans' "j"), drawn so here.
+            canvas.drawString(196.8 if line.startswith("j") else 198, y, line)
+            y -= 14.5
+        y -= 10
+    canvas.drawString(90, y - 10, "All costs are estimates.")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_the_last_rows_description_keeps_its_line_that_starts_with_a_hooked_glyph() -> None:
+    markdown = "\n\n".join(page.markdown for page in read_text_layer(_works_table()).pages)
+    assert ("| S03 | New cycle lane along the ring road, with signals at junctions and new crossings. "
+            "| 572 | September |") in markdown, markdown
+    assert "\n\nAll costs are estimates." in markdown
