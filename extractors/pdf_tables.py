@@ -94,9 +94,10 @@ FRAMED_PAGE = 0.5
 PICTURE_TYPE = 3.0
 PICTURE_SHARE = 0.2
 # A ruled grid that pictures cover this share of or more may be a frame of photographs and
-# their captions, which hold at most this many texts per picture (a title and a caption, and
-# a credit): see _picture_grid.
-PICTURE_GRID = 0.3
+# their captions (a booklet's four photos cover 0.61 of theirs; a dashboard's sparklines, one
+# over each cell's figure, about a quarter), which hold at most this many texts per picture
+# (a title, a caption, a credit): see _picture_grid.
+PICTURE_GRID = 0.45
 CAPTIONS_PER_PICTURE = 3
 # A ruling shorter than this is a glyph stroke or a tick, not part of a grid.
 MIN_RULING = 4.0
