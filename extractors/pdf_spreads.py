@@ -73,12 +73,14 @@ def stack_spread(layout: PageLayout) -> PageLayout:
             rulings.append(replace(r, x0=r.x0 - mid, x1=r.x1 - mid,
                                    top=r.top + height, bottom=r.bottom + height))
         # (A frame across both pages bounds neither page's table: left out.)
+    pictures = [box if box[2] <= mid else (box[0] - mid, box[1] + height, box[2] - mid, box[3] + height)
+                for box in layout.pictures if box[2] <= mid or box[0] >= mid]
     shown = (layout.width, layout.height)
     placements = [Placement(0, 0.0, 0.0, 0.0, 0.0, mid, height, shown),
                   Placement(0, -mid, height, 0.0, height, layout.width - mid, 2 * height, shown)]
     return PageLayout(layout.number, mid, 2 * height, [moved(w) for w in layout.words], rulings,
                       [moved(w) for w in layout.turned], placements,
-                      stacked=[(0.0, height), (height, 2 * height)])
+                      stacked=[(0.0, height), (height, 2 * height)], pictures=pictures)
 
 
 def _shared_baselines(left: list[Word], right: list[Word]) -> float:

@@ -37,6 +37,7 @@ false table loses text shape.
 from __future__ import annotations
 
 import bisect
+import math
 import re
 import statistics
 from bisect import bisect_left
@@ -47,7 +48,7 @@ from operator import attrgetter
 from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
-from extractors.pdf_words import PageLayout, Ruling, Word
+from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
 T = TypeVar("T")
@@ -76,6 +77,10 @@ class FoundTable:
 # Rulings closer than this (points) are one line; shorter gaps along a line are joined.
 SNAP = 3.0
 JOIN = 3.0
+# How far short of a horizontal rule a column rule may stop and still meet it: LaTeX's booktabs
+# pads its rules (\aboverulesep 0.4ex, \belowrulesep 0.65ex: up to 3.5 points at 12-point type,
+# half the rule's width added), so a tabular's '|' column rules stop that far from every rule.
+RULE_PADDING = 4.5
 # Grid lines closer than these (points) bound no text: they are one grid line.
 MIN_CELL_WIDTH = 7.0
 MIN_CELL_HEIGHT = 4.0
@@ -88,6 +93,12 @@ FRAMED_PAGE = 0.5
 # with at least this share of its words in larger type.
 PICTURE_TYPE = 3.0
 PICTURE_SHARE = 0.2
+# A ruled grid that pictures cover this share of or more may be a frame of photographs and
+# their captions (a booklet's four photos cover 0.61 of theirs; a dashboard's sparklines, one
+# over each cell's figure, about a quarter), which hold at most this many texts per picture
+# (a title, a caption, a credit): see _picture_grid.
+PICTURE_GRID = 0.45
+CAPTIONS_PER_PICTURE = 3
 # A ruling shorter than this is a glyph stroke or a tick, not part of a grid.
 MIN_RULING = 4.0
 # Inter-word gap, in font sizes, that separates two cells of an unruled table.
@@ -443,7 +454,7 @@ def ruled_tables(layout: PageLayout) -> list[FoundTable]:
     tables = []
     pages = layout.stacked or [(0.0, layout.height)]
     for hs, vs in _connected_grids(horizontal, vertical):
-        table = _grid_table(hs, vs, layout.words, layout.turned, pages)
+        table = _grid_table(hs, vs, layout.words, layout.turned, pages, layout.pictures)
         if table is not None:
             tables.append(table)
     return tables
@@ -489,6 +500,22 @@ def _crosses(h: _Segment, v: _Segment) -> bool:
     return h.start - SNAP <= v.at <= h.end + SNAP and v.start - SNAP <= h.at <= v.end + SNAP
 
 
+def _padded_ends(hs: list[_Segment], v: _Segment) -> list[int]:
+    """The horizontal rules (by index) a column rule stops short of by up to RULE_PADDING,
+    at an end that meets no rule: the nearest above its top, the nearest below its bottom (a
+    tabular's '|' between booktabs rules).  An end that meets a rule already (the side of a
+    shaded title band, whose own edge closes it) is not carried on to the next."""
+    found = []
+    across = [i for i, h in enumerate(hs) if h.start - SNAP <= v.at <= h.end + SNAP]
+    for end, sign in ((v.start, -1), (v.end, 1)):
+        if any(abs(hs[i].at - end) <= SNAP for i in across):
+            continue
+        beyond = [i for i in across if 0 < sign * (hs[i].at - end) <= RULE_PADDING]
+        if beyond:
+            found.append(min(beyond, key=lambda i: abs(hs[i].at - end)))
+    return found
+
+
 def _connected_grids(hs: list[_Segment], vs: list[_Segment]) -> list[tuple[list[_Segment], list[_Segment]]]:
     """Groups of rulings connected by crossings, with at least two rulings each way."""
     parent = list(range(len(hs) + len(vs)))
@@ -503,6 +530,9 @@ def _connected_grids(hs: list[_Segment], vs: list[_Segment]) -> list[tuple[list[
         for j, v in enumerate(vs):
             if _crosses(h, v):
                 parent[root(i)] = root(len(hs) + j)
+    for j, v in enumerate(vs):
+        for i in _padded_ends(hs, v):
+            parent[root(i)] = root(len(hs) + j)
     groups: dict[int, tuple[list[_Segment], list[_Segment]]] = {}
     for i, h in enumerate(hs):
         groups.setdefault(root(i), ([], []))[0].append(h)
@@ -536,9 +566,10 @@ def _covered(segments: list[_Segment], at: float, start: float, end: float) -> b
 
 
 def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
-                turned: list[Word], pages: list[tuple[float, float]] | None = None) -> FoundTable | None:
+                turned: list[Word], pages: list[tuple[float, float]] | None = None,
+                pictures: list[Box] | None = None) -> FoundTable | None:
     """The grid's table; ``pages`` are the (top, bottom) of the layout's pages (a spread's
-    halves), for :func:`_framed_columns`."""
+    halves), for :func:`_framed_columns`; ``pictures`` the page's, for :func:`_picture_grid`."""
     xs, ys = _positions(vs, MIN_CELL_WIDTH), _positions(hs, MIN_CELL_HEIGHT)
     if len(xs) < 2 or len(ys) < 2:
         return None
@@ -564,12 +595,36 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
     for (row, col), ws in texts.items():
         cells[row][col] = _join_words(ws)
     taken = _turned_cells(turned, xs, ys, owner, cells)
+    if pictures and _picture_grid(xs, ys, pictures, cells):
+        return None
     cells = _drop_empty(cells)
     if len(cells) < 2 or len(cells[0]) < 2 or _filled_share(cells) < 0.3 or _boxed_prose(cells) \
             or not _read_down(cells) or _framed_columns(cells, ys, pages):
         return None
     return FoundTable(xs[0], ys[0], xs[-1], ys[-1], cells, cells_to_markdown(cells), ruled=True,
                       turned=tuple(taken))
+
+
+def _picture_grid(xs: list[float], ys: list[float], pictures: list[Box], cells: list[list[str]]) -> bool:
+    """A ruled grid of photographs with their captions (a booklet's "Types of surgery": four
+    photos in a two-by-two frame, a title and a caption by each): pictures cover PICTURE_GRID
+    of the grid or more, stand in two rows and two columns of it or more, stand in every
+    column that holds text (a caption is under its picture), and the grid holds at most
+    CAPTIONS_PER_PICTURE texts for each.  A table with pictures in it keeps them to one column
+    (a catalogue's thumbnails beside names and prices) or one row (a comparison's photos over
+    rows of figures), or has more texts than its pictures have captions."""
+    inside = [(max(x0, xs[0]), max(top, ys[0]), min(x1, xs[-1]), min(bottom, ys[-1]))
+              for x0, top, x1, bottom in pictures]
+    inside = [box for box in inside if box[2] > box[0] and box[3] > box[1]]
+    area = (xs[-1] - xs[0]) * (ys[-1] - ys[0])
+    if not inside or area <= 0 or sum((b[2] - b[0]) * (b[3] - b[1]) for b in inside) < PICTURE_GRID * area:
+        return False
+    rows = {_index(ys, (b[1] + b[3]) / 2) for b in inside}
+    columns = {c for c in range(len(xs) - 1)
+               if any(b[0] <= (xs[c] + xs[c + 1]) / 2 <= b[2] for b in inside)}
+    texts = [(c, text) for row in cells for c, text in enumerate(row) if text.strip()]
+    return len(rows) >= 2 and len(columns) >= 2 and all(c in columns for c, _ in texts) \
+        and len(texts) <= CAPTIONS_PER_PICTURE * len(inside)
 
 
 def _turned_cells(turned: list[Word], xs: list[float], ys: list[float],
@@ -1326,6 +1381,8 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     # Pieces of text are cut at the body's gutters; the gaps above were the whole block's.
     gutters = _edge_gutters(_gutters(block[len(header):]), gaps)
     pieces = [_groups(line, bounds, gutters) for line in block]
+    if _card_grid(block, pieces, len(bounds) + 1):
+        return None
     rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
     first_data = _first_data(_row_kinds(rows))
     if first_data > MAX_HEADER_LINES:  # the lines above a header's few are text, not table
@@ -1353,6 +1410,29 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     x1 = max(w.x1 for line in block for w in line.words)
     return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows)
+
+
+def _card_grid(block: list[_Line], pieces: list[list[_Group]], columns: int) -> bool:
+    """Entries set in a grid of cards, each a bold name over a line of details (a back
+    page's "Cancer Council ACT / actcancer.org", three across and three down): the lines
+    alternate, two pairs or more, between one wholly bold in every column and one with no bold
+    word in every column, and each name line stands closer to its details than to the line
+    above it (by half a line or more: rows set at one pitch are rows, whatever their weight).
+    No header names the columns: they hold one kind of entry, a list set in columns.  A
+    table's bold rows are its header (once) or group headings (their first cell only); a
+    bold total row follows rows of figures, not one line of them."""
+    if len(block) < 4 or len(block) % 2 or columns < 2:
+        return False
+    for index, (line, groups) in enumerate(zip(block, pieces, strict=True)):
+        if {col for _, col in groups} != set(range(columns)):
+            return False
+        bolds = [w.bold for words, _ in groups for w in words]
+        if not all(bolds) if index % 2 == 0 else any(bolds):
+            return False
+        apart = line.top - block[index - 1].bottom if index else math.inf
+        if index % 2 == 0 and apart < block[index + 1].top - line.bottom + 0.5 * line.size:
+            return False
+    return True
 
 
 def _edge_gutters(gutters: list[_Gap], gaps: list[_Gap]) -> list[_Gap]:
@@ -1982,16 +2062,20 @@ def _running_text(cells: list[list[str]]) -> bool:
     each (a median of RUN_ON_WORDS or more) and most of them (RUN_ON_SHARE) go on in lower
     case from a cell above that ends no sentence.  A table's own cells each begin their
     own text; where a column of lower-case descriptions is one (a role and what it does),
-    the other column's short names do not run on."""
+    the other column's short names do not run on.  A column whose text begins below the
+    first row, where a table's header is, begins with a blurb's title ("Follow-up" over
+    "Report any redness, / pain, swelling ...": an infographic's notes, each column's title
+    on its own line): its first text is not asked to run on into the next."""
     width = len(cells[0])
-    columns = [[row[c] for row in cells if c < len(row) and row[c].strip()] for c in range(width)]
-    columns = [texts for texts in columns if len(texts) >= 3]
-    if len(columns) < 2 or sum(map(len, columns)) < 0.6 * _filled(cells):
+    columns = [([row[c] for row in cells if c < len(row) and row[c].strip()],
+                c < len(cells[0]) and not cells[0][c].strip()) for c in range(width)]
+    columns = [(texts, late) for texts, late in columns if len(texts) >= 3]
+    if len(columns) < 2 or sum(len(texts) for texts, _ in columns) < 0.6 * _filled(cells):
         return False
-    for texts in columns:
+    for texts, late in columns:
         if statistics.median(len(t.split()) for t in texts) < RUN_ON_WORDS:
             return False
-        pairs = list(zip(texts, texts[1:], strict=False))
+        pairs = list(zip(texts, texts[1:], strict=False))[1 if late else 0:]
         runs = sum(b[:1].islower() and a.rstrip()[-1:] not in ".:;!?" for a, b in pairs)
         # (A capital after a sentence's end is the next sentence of the same paragraph.)
         sentences = sum(b[:1].isupper() and a.rstrip()[-1:] in ".!?" for a, b in pairs)

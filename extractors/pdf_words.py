@@ -100,6 +100,10 @@ class PageLayout:
     # Pages set one under the other in this layout (a spread's halves, extractors.pdf_spreads):
     # each one's top and bottom; empty when the layout is one page.
     stacked: list[tuple[float, float]] = field(default_factory=list)
+    # The boxes of the page's pictures (its image objects; those inside a form XObject are
+    # not read): a ruled grid of photographs and their captions is no table (pdf_tables).
+    # Empty for a page read in a turned frame.
+    pictures: list[Box] = field(default_factory=list)
 
     def page_box(self, box: Box) -> Box:
         """A box of this layout on the page as displayed."""
@@ -622,22 +626,28 @@ def read_rulings(page: pdfium.PdfPage, frame: _Frame) -> list[Ruling]:
     return read_paths(page, frame)[0]
 
 
-def read_paths(page: pdfium.PdfPage, frame: _Frame) -> tuple[list[Ruling], list[Box]]:
-    """The page's rulings (:func:`read_rulings`) and the boxes of its small filled shapes
-    about as wide as high (what a list's bullets drawn as shapes are), in one pass.
+def read_paths(page: pdfium.PdfPage, frame: _Frame) -> tuple[list[Ruling], list[Box], list[Box]]:
+    """The page's rulings (:func:`read_rulings`), the boxes of its small filled shapes
+    about as wide as high (what a list's bullets drawn as shapes are) and those of its
+    pictures (image objects), in one pass.
 
     PDFium's raw object calls, not ``page.get_objects()``: that wraps every object of the
     page (text objects by the thousand) in Python to keep the few paths."""
     width, height = frame.size
     rulings: list[Ruling] = []
     dots: list[Box] = []
+    pictures: list[Box] = []
     width_out = ctypes.c_float(0.0)
     fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
     left, bottom_, right, top_ = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
     for index in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
         obj = pdfium_c.FPDFPage_GetObject(page.raw, index)
-        if not obj or pdfium_c.FPDFPageObj_GetType(obj) != pdfium_c.FPDF_PAGEOBJ_PATH or \
+        kind = pdfium_c.FPDFPageObj_GetType(obj) if obj else None
+        if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE) or \
                 not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom_, right, top_):
+            continue
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            pictures.append(frame.box(left.value, bottom_.value, right.value, top_.value))
             continue
         x0, top, x1, bottom = frame.box(left.value, bottom_.value, right.value, top_.value)
         drawn = pdfium_c.FPDFPath_GetDrawMode(obj, fill, stroke)
@@ -662,7 +672,7 @@ def read_paths(page: pdfium.PdfPage, frame: _Frame) -> tuple[list[Ruling], list[
                         Ruling(x0, top, x0, bottom), Ruling(x1, top, x1, bottom)]
         elif segments <= _MAX_PATH_SEGMENTS:
             rulings += _path_lines(obj, segments, frame)
-    return rulings, dots
+    return rulings, dots, pictures
 
 
 def with_drawn_bullets(words: list[Word], dots: list[Box]) -> list[Word]:
@@ -743,9 +753,9 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     if reader.rtl:
         reader.words = _attach_rtl_punctuation(reader.words)
     if not reader.spans:  # the common case: nothing turned by a quarter
-        rulings, dots = read_paths(page, frame)
+        rulings, dots, pictures = read_paths(page, frame)
         words = with_drawn_bullets(reader.words, dots)
-        return PageLayout(number, width, height, words, rulings, _turned(reader))
+        return PageLayout(number, width, height, words, rulings, _turned(reader), pictures=pictures)
     return _turned_layout(page, textpage, number, frame, reader)
 
 
