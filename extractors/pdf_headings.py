@@ -147,7 +147,17 @@ _TITLE_UNIT = re.compile(r"(\((?:[£$€][^)]{0,10}|%|per cent|thousands|million
 _PAGE_FIRST = re.compile(r"^\d{1,4}\s+(?=[^\W\d_])")
 # A contents page holds this many such lines at least.
 _PAGE_FIRST_ENTRIES = 3
+# Typewriter faces: code or data (a page set in one has no body of its own; no heading is
+# set in one).
+FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewriter", "inconsolata")
+# A lone capitalised word in the headings' face is a title from this many letters
+# ("BACKGROUND"; "NOTE", "TOTAL" are labels).
+_CAPITAL_WORD = 8
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
+
+
+# What a font's name adds to its family's in some producers' names ("TimesNewRomanPSMT").
+_FACE_SUFFIX = re.compile(r"(psmt|mt|ps)$")
 
 
 def classify(draft: Draft, style: Style) -> None:
@@ -186,7 +196,7 @@ def classify(draft: Draft, style: Style) -> None:
     # (Small print is set apart by nothing: capitals set smaller than the body are a running
     # head's, a table's column head's, a chart's legend's.)
     if not (larger or bolder) and len(draft.lines) == 1 and draft.size >= _SMALL_PRINT * style.body_size:
-        bolder = _set_apart(draft.lines[0], text)
+        bolder = _set_apart(draft.lines[0], text, style)
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
@@ -211,16 +221,26 @@ def _number_depth(text: str, section: re.Match[str] | None) -> int:
     return 0
 
 
-def _set_apart(line: Line, text: str) -> bool:
+def _set_apart(line: Line, text: str, style: Style) -> bool:
     """A line of the body's size and weight set apart as a title otherwise: a short italic line
-    of capitalised words (a run-in style's sub-heading), or a line of capitals ("GENERAL
-    PROVISIONS", a heading in documents typed in one font).  The rules for body-size headings
-    (what follows the line, how it is spaced: unhead_labels) still decide."""
+    of capitalised words (a run-in style's sub-heading), a line of capitals ("GENERAL
+    PROVISIONS", a heading in documents typed in one font), or a line of two or more words
+    opening with a capital, or a word in capitals, in a typeface other than the body's (Word's
+    Heading 4 and 5 set at the body's size in the headings' face; a sans "BACKGROUND" over
+    serif text).  The rules for body-size headings (what follows the line, how it is spaced:
+    unhead_labels) still decide."""
     words = text.split()
     if text.rstrip().endswith(SENTENCE_END) or len(words) > 8:
         return False
+    titled = sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
     if line.italic:
-        return sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
+        return titled
+    face = typeface(line)
+    if style.body_family and face != _FACE_SUFFIX.sub("", style.body_family) and text[:1].isupper() \
+            and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
+            and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
+            and not any(ch.isdigit() for ch in text):
+        return True
     # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
     # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
     # (Nor a document's code, "3HE 19220 AAAB TQZZA 01": figures in most of its words.)
@@ -325,6 +345,13 @@ def _wraps_spaced(first: Draft, second: Draft) -> bool:
     return last in _NO_TITLE_END or opening in _NO_TITLE_START
 
 
+def typeface(line: Line) -> str:
+    """The typeface most of a line's characters are set in, as one name for its weights and
+    slants ("ArialMT" and "Arial-BoldMT" both "arial"; the slant and weight are told apart
+    elsewhere)."""
+    return _FACE_SUFFIX.sub("", _main_family(line))
+
+
 def _main_family(line: Line) -> str:
     """The typeface most of a line's characters are set in."""
     families: Counter[str] = Counter()
@@ -353,6 +380,32 @@ def head_lower_case_titles(drafts: list[Draft], style: Style) -> None:
             continue
         if after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
             draft.kind = "heading"
+
+
+def head_lone_words_in_heading_face(drafts: list[Draft], style: Style) -> None:
+    """A one-line paragraph of one capitalised word ("Background") set in the face, size and
+    weight of two or more body-size headings that their typeface set apart (see _set_apart)
+    is one of them: alone, such a word could be a form's or a figure's label, but the
+    document sets its headings so.  Over running text, as the headings are."""
+    faces: Counter[tuple[str, float, bool, bool]] = Counter()
+    for draft in drafts:
+        if draft.kind == "heading" and len(draft.lines) == 1 and not draft.bold \
+                and not draft.lines[0].italic and abs(draft.size - style.body_size) <= 0.5:
+            faces[_face_key(draft)] += 1
+    if not faces:
+        return
+    for draft, after in zip(drafts, drafts[1:], strict=False):
+        text = draft.text.strip()
+        if draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 2 \
+                and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
+                and typeface(draft.lines[0]) != _FACE_SUFFIX.sub("", style.body_family) \
+                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
+            draft.kind = "heading"
+
+
+def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:
+    line = draft.lines[0]
+    return typeface(line), round(draft.size * 2) / 2, draft.bold, line.italic
 
 
 def unhead_labels(drafts: list[Draft], style: Style) -> None:

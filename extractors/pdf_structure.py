@@ -79,12 +79,15 @@ from extractors.pdf_evidence import (
     tagged_tables,
 )
 from extractors.pdf_headings import (
+    FIXED_PITCH,
     HEADING_SCALE,
     classify,
+    head_lone_words_in_heading_face,
     head_lower_case_titles,
     heading_shaped,
     join_mixed_headings,
     rank_headings,
+    typeface,
     unhead_box_labels,
     unhead_cover,
     unhead_labels,
@@ -134,9 +137,6 @@ _LARGE_LINE_PITCH = 1.45
 # many words at least, with this many sentences ending among them.
 _PAGE_BODY_WORDS = 60
 _PAGE_BODY_SENTENCES = 3
-# Typewriter faces: a page set in one holds code or data, never a body of its own.
-_FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewriter", "inconsolata")
-
 
 @dataclass
 class Block:
@@ -222,6 +222,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
     # What follows a label may be on the next page: the document's blocks in reading order.
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
+    head_lone_words_in_heading_face([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
@@ -829,7 +830,7 @@ def _page_style(lines: list[Line], document: Style) -> Style:
     figures or of a few labels in another face is still read against the document's."""
     lines = [line for line in lines if line.kind == "body"]
     page = _body_style(lines)
-    if page.body_family == document.body_family or any(mark in page.body_family for mark in _FIXED_PITCH) \
+    if page.body_family == document.body_family or any(mark in page.body_family for mark in FIXED_PITCH) \
             or abs(page.body_size - document.body_size) < (HEADING_SCALE - 1) * document.body_size:
         return document
     words = [word for line in lines if abs(line.size - page.body_size) <= 0.5
@@ -1111,7 +1112,11 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         # A paragraph's spacing; but in large type a line without descenders leaves a wide
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
-    if (line.bold != last.bold or line.italic != last.italic) and not _runs_on(last, line, right):
+    if (line.bold != last.bold or line.italic != last.italic or typeface(last) != typeface(line)) \
+            and not _runs_on(last, line, right):
+        # (Another typeface too: a heading set at the body's size in the headings' face, a
+        # sans "BACKGROUND" over serif text, as Word's and LibreOffice's lower heading styles
+        # set theirs, with no space between them and the text.)
         return False
     if abs(line.size - last.size) > max(0.4, 0.04 * style.body_size) and not _display_wrap(last, line, style):
         return False

@@ -1752,8 +1752,9 @@ def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None]) -> froz
     flush = set()
     for c, pieces in edges.items():
         starts, ends = [a for a, _ in pieces], [b for _, b in pieces]
-        if len(pieces) >= 3 and extents[c] is not None and max(starts) - extents[c][0] <= FLUSH \
-                and max(ends) - min(ends) > 2 * FLUSH:  # type: ignore[index]
+        extent = extents[c]
+        if len(pieces) >= 3 and extent is not None and max(starts) - extent[0] <= FLUSH \
+                and max(ends) - min(ends) > 2 * FLUSH:
             flush.add(c)
     return frozenset(flush)
 
