@@ -114,6 +114,10 @@ NEW_TABLE_GAP = 1.6
 # Column headings set on their side stand at most this many body sizes above the table's
 # first row (see _with_turned_header): a header row of turned names of a dozen letters.
 TURNED_BAND = 14.0
+# Turned words a page may hold for them to be read as column headings: a page of more is text
+# set at an angle (a sideways page left as it is), and each heading is checked against every
+# upright word.
+MAX_TURNED_WORDS = 400
 # A line closer than this many of its sizes under the line above goes on from it (a
 # paragraph's leading, not the space before a table).
 TURNED_LEADING = 0.4
@@ -213,7 +217,7 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     found = unruled_tables(free, blocked=tables, feet=feet)
-    if layout.turned:
+    if layout.turned and len(layout.turned) <= MAX_TURNED_WORDS:
         found = [_with_turned_header(t, layout.turned, free, tables + found) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
