@@ -717,6 +717,10 @@ def measure(
         from bench.labelled_tables import measure_labelled_tables
 
         out["labelled-tables"] = measure_labelled_tables()
+    if "probes" in parts:
+        from bench.office_probes import measure_probes
+
+        out["probes"] = measure_probes()
     names = [part.split(":", 1)[1] for part in parts if part.startswith("cases:")]
     if names:
         out["cases"] = measure_cases(names[0].split(","), count, seed)
@@ -1038,6 +1042,13 @@ def labelled_tables(before: bool, as_json: bool) -> None:
     _labelled_part("labelled-tables", print_labelled_tables, before, as_json)
 
 
+def probes(before: bool, as_json: bool) -> None:
+    """The office probes alone, today's extractors and (in a child) those of `--before REV`."""
+    from bench.office_probes import print_probes
+
+    _labelled_part("probes", print_probes, before, as_json)
+
+
 def _labelled_part(part: str, show: Callable[[Any, Any], None], before: bool, as_json: bool) -> None:
     """One part of `measure` alone, after and (with ``before``) before, as JSON or by ``show``."""
     after = measure(0, 0, 0, (part,))[part]
@@ -1082,6 +1093,9 @@ def main() -> None:
                         help="only the hand-labelled headings of real PDFs (bench/data/heading_labels*.json)")
     parser.add_argument("--labelled-tables", action="store_true",
                         help="only the hand-labelled tables of real PDFs (bench/data/table_labels.json)")
+    parser.add_argument("--probes", action="store_true",
+                        help="only the office probes (bench/office_probes.py: one construction per "
+                             "document, typeset by LibreOffice)")
     args = parser.parse_args()
     BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -1098,6 +1112,9 @@ def main() -> None:
         return
     if args.labelled_tables:
         labelled_tables(not args.no_before, args.json)
+        return
+    if args.probes:
+        probes(not args.no_before, args.json)
         return
     if args.sheets:
         sheets(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,

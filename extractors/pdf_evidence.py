@@ -573,9 +573,14 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
     words its cells hold are the table's (no loose text)."""
     cells = [[""] * table.column_count for _ in range(table.row_count)]
     header = [True] * table.row_count
+    order = {id(w): index for index, w in enumerate(turned)}
     for cell in table.cells:
-        cells[cell.row][cell.column] = " ".join(w.text for w in _drawn_text(words, cell.boxes)) \
-            if cell.boxes else ""
+        drawn = _drawn_text(words, cell.boxes) if cell.boxes else []
+        # Turned words in the order they are drawn (up or down their lines, their lines in
+        # turn): their line counts and x say nothing of it.
+        upright = [w for w in drawn if id(w) not in order]
+        sideways = sorted((w for w in drawn if id(w) in order), key=lambda w: order[id(w)])
+        cells[cell.row][cell.column] = " ".join(w.text for w in upright + sideways)
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
     x0, top, x1, bottom = table.box

@@ -284,8 +284,10 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
             and table.x0 - slack <= w.x0 and w.x1 <= table.x1 + slack]
     labels: dict[int, list[Word]] = {}
     for w in band:
-        col = column_of(w.x0, w.x1)
-        if col is None:
+        # A label may be wider than the texts under it ("Region" in bold over "East"): its column
+        # is the one it starts in, as long as it stops short of the next column's text.
+        col = max((c for c, (a, _) in enumerate(columns) if a - slack <= w.x0), default=None)
+        if col is None or (col + 1 < len(columns) and w.x1 > columns[col + 1][0]):
             return table
         labels.setdefault(col, []).append(w)
     heads = _heads_to_columns(clusters, [c for c in range(len(columns)) if c not in labels], column_of)

@@ -1,0 +1,113 @@
+"""The office probes: documents of tests/office_probes.py (one construction each: turned column
+headings, merged group headings, tables one under the other, wrapped rows, lists of figures,
+body-size headings) typeset by LibreOffice, untagged and tagged, with their truth; and their
+scores.  Rules may be tuned on them.
+
+    .venv/bin/python -m bench.office_probes            # build (cached) and print where
+    .venv/bin/python -m bench.pdf_structure --probes   # score today's extractors and HEAD's
+
+The PDFs are not committed: they are built into ~/.cache/pagemill/office-probes/<generator
+hash>-all, reused while the generator is unchanged.
+
+A document passes when every table of its truth is one of the Markdown tables emitted, cell for
+cell (``tables``), its headings are the Markdown headings emitted, in order, whatever their
+level (``headings``), and its list items are among the Markdown items (``items``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench.typeset_cache import ROOT, Source, cache_folder, typeset
+
+EXPORTS = ("plain", "tagged")
+
+
+def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, Path]]]:
+    """Each probe document's class, truth and PDF per export, typeset unless cached."""
+    sys.path.insert(0, str(ROOT))
+    from tests.office_documents import convert
+    from tests.office_probes import PROBES
+    from tests.office_sheets import convert as convert_sheets
+
+    made = [(name, seed) for name, (count, _) in PROBES.items() for seed in range(1, count + 1)]
+
+    def source(index: int) -> Source:
+        name, seed = made[index]
+        suffix, data, truth = PROBES[name][1](seed)
+        return Source(f"{name}-{seed:02d}", suffix, data, {"class": name, **truth})
+
+    def export(tagged: bool) -> Any:
+        def run(paths: list[Path], folder: Path) -> None:
+            documents = [p for p in paths if p.suffix == ".docx"]
+            sheets = [p for p in paths if p.suffix == ".xlsx"]
+            if documents:
+                convert(documents, folder, tagged=tagged)
+            if sheets:
+                convert_sheets(sheets, folder, tagged=tagged)
+        return run
+
+    folder = out or cache_folder("office-probes", "office_probes.py", "all")
+    names = [f"{name}-{seed:02d}" for name, seed in made]
+    pairs = typeset(folder, names, {kind: export(kind == "tagged") for kind in EXPORTS}, source)
+    return [(str(truth["class"]), truth, pdfs) for truth, pdfs in pairs]
+
+
+def passes(markdown: str, truth: dict[str, Any]) -> bool:
+    from bench.icdar_tables import markdown_tables
+
+    tables = markdown_tables(markdown)
+    if any(cells not in tables for cells in truth.get("tables", [])):
+        return False
+    if "headings" in truth:
+        emitted = [line.lstrip("#").strip() for line in markdown.splitlines() if line.startswith("#")]
+        if [h.lower() for h in emitted] != [h.lower() for h in truth["headings"]]:
+            return False
+    items = {line.strip()[2:] for line in markdown.splitlines() if line.strip().startswith("- ")}
+    return all(item in items for item in truth.get("items", []))
+
+
+def measure_probes() -> dict[str, Any]:
+    """Per class and export: documents, and documents passed; the names of those failed."""
+    from extractors.base import ExtractOptions
+    from extractors.router import extract
+
+    options = ExtractOptions(ocr_engines=())
+    out: dict[str, Any] = {}
+    for name, truth, pdfs in build():
+        for kind in EXPORTS:
+            markdown = extract(pdfs[kind].read_bytes(), filename="probe.pdf", options=options).markdown
+            row = out.setdefault(f"{name} ({kind})", {"documents": 0, "passed": 0, "failed": []})
+            row["documents"] += 1
+            if passes(markdown, truth):
+                row["passed"] += 1
+            else:
+                row["failed"].append(pdfs[kind].stem)
+    return out
+
+
+def print_probes(after: dict[str, Any], before: dict[str, Any] | None) -> None:
+    print("Office probes (bench/office_probes.py): documents passed" + (", before / after" if before else ""))
+    print("| class (export) | documents | passed |")
+    print("|---|---:|---:|")
+    for key, row in after.items():
+        passed = f"{before[key]['passed']} / {row['passed']}" if before else str(row["passed"])
+        print(f"| {key} | {row['documents']} | {passed} |")
+    total = sum(row["documents"] for row in after.values())
+    done = sum(row["passed"] for row in after.values())
+    prior = f"{sum(row['passed'] for row in before.values())} / " if before else ""
+    print(f"| **all** | {total} | {prior}{done} |")
+    failed = [name for row in after.values() for name in row["failed"]]
+    if failed:
+        print(f"\nFailed (after): {', '.join(failed)}")
+
+
+def main() -> None:
+    pairs = build()
+    print(f"{len(pairs)} documents in {next(iter(pairs[0][2].values())).parent.parent}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""The office probes' generator and scorer (bench/office_probes.py): every class makes its
+documents with a truth, and the scorer passes a document only when its tables, headings and
+list items are all in the Markdown."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.office_probes import passes
+from tests.office_probes import PROBES
+
+
+@pytest.mark.parametrize("name", sorted(PROBES))
+def test_every_probe_class_makes_documents_with_a_truth(name: str) -> None:
+    count, maker = PROBES[name]
+    for seed in (1, count):
+        suffix, data, truth = maker(seed)
+        assert suffix in ("docx", "xlsx") and data[:2] == b"PK"
+        assert truth.get("tables") or truth.get("headings")
+
+
+TRUTH = {"tables": [[["Region", "2022"], ["North", "1.5"]]], "headings": ["Report", "Background"],
+         "items": ["Figure 1: Births 3"]}
+MARKDOWN = ("# Report\n\n## Background\n\n- Figure 1: Births 3\n\n"
+            "| Region | 2022 |\n| --- | --- |\n| North | 1.5 |\n")
+
+
+def test_a_document_passes_only_with_all_its_tables_headings_and_items() -> None:
+    assert passes(MARKDOWN, TRUTH)
+    assert not passes(MARKDOWN.replace("| 1.5 |", "| 1.6 |"), TRUTH)
+    assert not passes(MARKDOWN.replace("## Background", "Background"), TRUTH)
+    assert not passes(MARKDOWN.replace("- Figure 1", "Figure 1"), TRUTH)
+    assert passes(MARKDOWN.replace("## Background", "### Background"), TRUTH)  # levels aside
