@@ -58,6 +58,7 @@ from extractors.pdf_contents import (
     find_contents,
     might_hold_contents,
     nest_across_pages,
+    split_at_labels,
     text_key,
 )
 from extractors.pdf_drafts import (
@@ -421,14 +422,36 @@ def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable
         return []
     # A table of contents' page column looks like a table's column of figures: its words are
     # not offered to the table finder (they become a list, see _mark_contents).
+    entries: list[ContentsEntry] = []
     if might_hold_contents(layout.words):
-        entries = find_contents(build_lines(layout.words, layout.number))
+        entries = find_contents(split_at_labels(build_lines(layout.words, layout.number)))
         drawn = {id(word) for entry in entries for line in entry.lines for word in line.words}
         if drawn:
             layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
     found = [_logical_columns(table) for table in find_tables(layout)]
+    # Between contents set in columns, what the entries leave (an image's caption in one
+    # column, a note in the next) lines up like a table's rows: no table crosses their gutter.
+    found = [table for table in found if not _crosses_contents_columns(table, entries)]
     # (The tags' tables have the words of the whole page: a table of contents is tagged TOC.)
     return tagged_tables(tags, layout.words, found) if tags is not None else found
+
+
+def _crosses_contents_columns(table: FoundTable, entries: list[ContentsEntry]) -> bool:
+    columns: dict[int, list[Line]] = defaultdict(list)
+    for entry in entries:
+        columns[entry.column].extend(entry.lines)
+    if len(columns) < 2:
+        return False
+    top = min(line.top for lines in columns.values() for line in lines)
+    bottom = max(line.bottom for lines in columns.values() for line in lines)
+    if table.bottom <= top or table.top >= bottom:
+        return False
+    order = sorted(columns)
+    for left, right in zip(order, order[1:], strict=False):
+        cut = (max(line.x1 for line in columns[left]) + min(line.x0 for line in columns[right])) / 2
+        if table.x0 < cut < table.x1:
+            return True
+    return False
 
 
 def _logical_columns(table: FoundTable) -> FoundTable:
@@ -453,6 +476,12 @@ def _mark_contents(lines: dict[int, list[Line]]) -> None:
             return everywhere[key] > here[key]
 
         entries = find_contents(page, drawn_elsewhere, continued=bool(before))
+        split = split_at_labels(page)
+        if len(split) > len(page):  # (a column's label and the next column's title were one line)
+            in_columns = find_contents(split, drawn_elsewhere, continued=bool(before))
+            if any(entry.column for entry in in_columns):
+                page[:] = split
+                entries = in_columns
         before = entries
         found.append((entries, min(line.x0 for line in page)))
         for entry in entries:
@@ -971,7 +1000,7 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         right = max(line.x1 for line in run_lines)
         drafts.extend(_group(run_lines, right, style, layout.number))
     unhead_table_rows(drafts, body)
-    return _merge_contents(drafts)
+    return _contents_in_column_order(_merge_contents(drafts))
 
 
 # A section number before a title ("2.", "2.1"), for matching a contents line with its heading.
@@ -1047,6 +1076,22 @@ def _entry_key(line: Line, marker: str) -> str:
 def _unmarked(text: str, marker: str) -> str:
     """A line's text without its list marker ("1." before "Outlook", a bullet)."""
     return text[len(marker):] if marker and text.startswith(marker) else text
+
+
+def _contents_in_column_order(drafts: list[Draft]) -> list[Draft]:
+    """A table of contents set in text columns read column by column: its entries, in the order
+    they were found (each column's top to bottom, left column first), where its first entry
+    is; the page's reading order may have interleaved the columns row by row."""
+    contents = [draft for draft in drafts if draft.contents is not None]
+    if not any(draft.contents is not None and draft.contents.column for draft in contents):
+        return drafts
+    position = {id(draft): index for index, draft in enumerate(drafts)}
+    ordered = sorted(contents, key=lambda d: (d.contents.column if d.contents else 0, position[id(d)]))
+    first = min(position[id(draft)] for draft in contents)
+    rest = [draft for draft in drafts if draft.contents is None]
+    before = [draft for draft in rest if position[id(draft)] < first]
+    after = [draft for draft in rest if position[id(draft)] > first]
+    return before + ordered + after
 
 
 def _merge_contents(drafts: list[Draft]) -> list[Draft]:
