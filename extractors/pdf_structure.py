@@ -938,8 +938,47 @@ class _Item:
 
 def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
-    elements, then the full-width element; tables are runs of their own."""
-    gutters = _gutters(lines)
+    elements, then the full-width element; tables are runs of their own.  A table of
+    contents set in columns is read in its columns, and so is what else stands between its
+    entries (an image's caption in one column), above and below it the page as it is."""
+    band = _contents_band(lines)
+    if band is None:
+        return _column_runs(lines, tables, _gutters(lines))
+    top, bottom, gutters = band
+
+    def inside(y0: float, y1: float) -> bool:
+        return top <= (y0 + y1) / 2 <= bottom
+
+    runs = _reading_order([line for line in lines if (line.top + line.bottom) / 2 < top],
+                          [t for t in tables if (t.top + t.bottom) / 2 < top])
+    runs += _column_runs([line for line in lines if inside(line.top, line.bottom)],
+                         [t for t in tables if inside(t.top, t.bottom)], gutters)
+    rest = [line for line in lines if (line.top + line.bottom) / 2 > bottom]
+    return runs + _reading_order(rest, [t for t in tables if (t.top + t.bottom) / 2 > bottom])
+
+
+def _contents_band(lines: list[Line]) -> tuple[float, float, list[tuple[float, float]]] | None:
+    """The top and bottom of a table of contents set in columns and the gutters between its
+    columns (between one column's entries' right edge and the next one's left edge)."""
+    columns: dict[int, list[Line]] = defaultdict(list)
+    for line in lines:
+        if line.contents is not None:
+            columns[line.contents.column].append(line)
+    if len(columns) < 2:
+        return None
+    order = sorted(columns)
+    gutters = []
+    for left, right in zip(order, order[1:], strict=False):
+        x0, x1 = max(line.x1 for line in columns[left]), min(line.x0 for line in columns[right])
+        if x1 <= x0:
+            return None
+        gutters.append((x0, x1))
+    entries = [line for column in columns.values() for line in column]
+    return min(line.top for line in entries), max(line.bottom for line in entries), gutters
+
+
+def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tuple[float, float]]
+                 ) -> list[list[_Item]]:
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
     rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first

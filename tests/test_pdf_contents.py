@@ -525,7 +525,8 @@ def test_contents_in_two_columns_are_read_column_by_column(leaders):
 # over some entries and titles wrapped under themselves.
 LABEL_FIRST = [
     [(None, "Our Company"), ("2", "Chairman's letter"), ("6", "The year at a glance"),
-     ("10", "Strategy and business model for the years ahead"), ("16", "Markets we serve")],
+     ("10", "Strategy and business model for the years ahead"), ("16", "Markets we serve"),
+     ("18", "Our people"), ("20", "Innovation"), ("22", "Case studies"), ("26", "Ten-year record")],
     [(None, "Performance"), ("24", "Financial review"), ("30", "Operating review of the divisions"),
      ("38", "Sustainability"), ("44", "Risk management")],
     [(None, "Governance"), ("52", "Board of directors"), ("56", "Remuneration report"),
@@ -559,6 +560,14 @@ def _label_first_contents_pdf() -> bytes:
                     line = f"{line} {word}".strip()
             pdf.drawString(left + 22, y, line)
             y -= 16
+    # Under the middle column's entries, beside the left one's, an image's caption and its
+    # page ("PG 64"); under the right column's, a note.
+    pdf.setFont("Helvetica-Bold", 16)
+    pdf.drawString(230, HEIGHT - 230, "RETAIL")
+    pdf.setFont("Helvetica", 7)
+    pdf.drawString(230, HEIGHT - 244, "PG 64")
+    pdf.setFont("Helvetica", 9)
+    pdf.drawString(410, HEIGHT - 236, "The icons above mark the capitals.")
     pdf.showPage()
     pdf.save()
     return buffer.getvalue()
@@ -573,6 +582,15 @@ def test_contents_in_three_columns_with_labels_first_is_a_list_not_a_table():
     expected = [title if label is None else f"{title} {label}" for column in LABEL_FIRST
                 for label, title in column]
     assert items == expected
+
+
+def test_contents_title_over_columns_stays_a_heading_and_captions_follow_the_entries():
+    """The contents' title heads the entries though a caption over a page figure ("RETAIL",
+    "PG 64") stands among the columns; the caption is read after the entries."""
+    page = extract(_label_first_contents_pdf(), filename="report.pdf", options=OPTIONS).pages[0].markdown
+    lines = [line for line in page.splitlines() if line.strip()]
+    assert lines[0] == "# Table of Contents"
+    assert lines.index("- Risk management 44") < lines.index("RETAIL") == lines.index("PG 64") - 1
 
 
 def test_numbered_sections_are_no_label_first_contents():
