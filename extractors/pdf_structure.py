@@ -97,6 +97,7 @@ from extractors.pdf_table_stitch import (
     at_head,
     body_extents,
     continuation_note,
+    join_column_tables,
     leading_rows,
     stitch_tables,
     trailing_header,
@@ -204,6 +205,12 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
                                   if page.tagged and page.artifacts})
     _mark_contents(lines)
+    if join_tables:  # (after the lines are built: the continuation's words are no text)
+        for layout in layouts:
+            if len(tables[layout.number]) > 1:
+                tables[layout.number] = join_column_tables(
+                    tables[layout.number], [line for line in lines[layout.number] if line.kind == "body"],
+                    layout.words)
     adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
     if join_tables:
         _adopt_trailing_header(layouts, lines, tables)
@@ -371,9 +378,10 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         titles = printed[layout.number] = []
         while len(tabled) > 1 and tabled[0].table is None and _row_text(tabled[0].text) in earlier:
             titles.append(tabled.pop(0))
-        first = tabled[0].table
+        first = tabled[0].table or _column_end_table(tabled, last=False)
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
-                              first, tabled[-1].table, layout.words, id(first) in adopted,
+                              first, tabled[-1].table or _column_end_table(tabled, last=True),
+                              layout.words, id(first) in adopted,
                               tuple(d.text for d in titles) if first is not None else (), headers,
                               (layout.width, layout.height)))
         earlier |= {_row_text(row) for header in headers for row in header}
@@ -393,6 +401,28 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
                 tables[page] = [t for t in tables[page] if t is not part]
                 for title in printed.get(page, []):  # print titles the stitch dropped: running lines
                     title.kind = "print_title"
+
+
+def _column_end_table(body: list[Draft], last: bool) -> FoundTable | None:
+    """On a page set in text columns whose reading order the columns' lines did not tell, the
+    table the body ends with (``last``: nothing under it in its column, nothing right of it
+    from its top down: the last column's end) or starts with (nothing over it in its column,
+    nothing left of it from its bottom up)."""
+    for draft in body if last else reversed(body):
+        table = draft.table
+        if table is None:
+            continue
+        x0, top, x1, bottom = table.x0, table.top, table.x1, table.bottom
+        others = [d.box for d in body if d is not draft]
+        if last and not any(
+                (b[1] >= bottom - 1 and b[0] < x1 and b[2] > x0) or (b[0] >= x1 - 1 and b[3] > top)
+                for b in others):
+            return table
+        if not last and not any(
+                (b[3] <= top + 1 and b[0] < x1 and b[2] > x0) or (b[2] <= x0 + 1 and b[1] < bottom)
+                for b in others):
+            return table
+    return None
 
 
 def _header_rows(body: list[Draft], tables: list[FoundTable]) -> tuple[tuple[str, ...], ...]:
