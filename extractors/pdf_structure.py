@@ -379,11 +379,12 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         while len(tabled) > 1 and tabled[0].table is None and _row_text(tabled[0].text) in earlier:
             titles.append(tabled.pop(0))
         first = tabled[0].table or _column_end_table(tabled, last=False)
+        last = tabled[-1].table or _column_end_table(tabled, last=True)
+        columns = any(table is not None and _set_in_columns(table, body) for table in (first, last))
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
-                              first, tabled[-1].table or _column_end_table(tabled, last=True),
-                              layout.words, id(first) in adopted,
+                              first, last, layout.words, id(first) in adopted,
                               tuple(d.text for d in titles) if first is not None else (), headers,
-                              (layout.width, layout.height)))
+                              (layout.width, layout.height), columns))
         earlier |= {_row_text(row) for header in headers for row in header}
     sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
     for stitch in stitch_tables(edges):
@@ -401,6 +402,16 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
                 tables[page] = [t for t in tables[page] if t is not part]
                 for title in printed.get(page, []):  # print titles the stitch dropped: running lines
                     title.kind = "print_title"
+
+
+def _set_in_columns(table: FoundTable, body: list[Draft]) -> bool:
+    """Whether text stands beside the table (it is set in a text column of the page)."""
+    def beside(box: tuple[float, float, float, float]) -> bool:
+        x0, top, x1, bottom = box
+        return (x1 <= table.x0 + 1 or x0 >= table.x1 - 1) \
+            and min(bottom, table.bottom) - max(top, table.top) > 0.5 * (bottom - top)
+
+    return any(beside(draft.box) for draft in body if draft.table is not table)
 
 
 def _column_end_table(body: list[Draft], last: bool) -> FoundTable | None:

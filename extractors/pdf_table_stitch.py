@@ -86,6 +86,9 @@ class BodyEdge:
     titles: tuple[str, ...] = ()
     headers: tuple[tuple[str, ...], ...] = ()
     size: tuple[float, float] = (0.0, 0.0)  # the page's width and height (points)
+    # ``first`` or ``last`` is the table a text column starts or ends with (the page is set
+    # in columns): a part of a table in another column may stand elsewhere across the page.
+    columns: bool = False
 
 
 @dataclass
@@ -148,8 +151,9 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             continue
         found = after.first
         # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
+        moved = edge.columns or after.columns
         drop = None if after.titles else 0 if after.adopted else \
-            _continuation(before, found, edge.words, after.words)
+            _continuation(before, found, edge.words, after.words, moved)
         broken = drop is None and not after.titles and not after.adopted \
             and _rest_of_row(before, found, edge.words, after.words)
         if broken:
@@ -304,12 +308,12 @@ def _key(row: list[str]) -> tuple[str, ...]:
 
 
 def _continuation(before: FoundTable, after: FoundTable, before_words: list[Word],
-                  after_words: list[Word]) -> int | None:
+                  after_words: list[Word], moved: bool = False) -> int | None:
     """How many leading rows of ``after`` repeat ``before``'s header (0 when none do), or
     None when ``after`` is not ``before`` continued."""
     if not before.cells or not after.cells or _width(before) != _width(after) or _width(before) < 2:
         return None
-    if not _columns_agree(before, after, before_words, after_words):
+    if not _columns_agree(before, after, before_words, after_words, moved):
         return None
     head = max(1, before.header_rows)
     drop = 0
@@ -353,13 +357,13 @@ def _top_line(words: list[Word]) -> list[Word]:
 
 
 def _columns_agree(before: FoundTable, after: FoundTable, before_words: list[Word],
-                   after_words: list[Word]) -> bool:
+                   after_words: list[Word], moved: bool = False) -> bool:
     """Whether the two tables' columns stand at the same places: their whitespace strips
     between columns (over the rows below the top line, which may be a header whose wide cells
     cross them) overlap pairwise, or their edges match."""
     after_words = words_inside(after_words, after)
     dx = before.x0 - after.x0
-    if abs(dx) > _SAME_EDGE and abs((before.x1 - before.x0) - (after.x1 - after.x0)) <= _SAME_EDGE:
+    if moved and abs(dx) > _SAME_EDGE and abs((before.x1 - before.x0) - (after.x1 - after.x0)) <= _SAME_EDGE:
         # The same table's rest in another text column (a two-column part's left column on
         # the next page, or the next column): its columns compared as if moved onto the first's.
         after_words = [replace(w, x0=w.x0 + dx, x1=w.x1 + dx) for w in after_words]
@@ -533,7 +537,7 @@ def join_column_tables(tables: list[FoundTable], lines: list[Line], words: list[
         after = next((t for t in out if t is not before and _next_column(before, t, lines)), None)
         if after is None:
             continue
-        drop = _continuation(before, after, words, words)
+        drop = _continuation(before, after, words, words, moved=True)
         if drop is None:
             continue
         cells = before.cells + after.cells[drop:]
