@@ -413,7 +413,11 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     spaced as text in a document whose headings are not (see _binds), and a label when what
     follows it is not text it heads: a table (the table's title), a list (a label like
     "NOTES" before numbered notes), or short lines of a few words each (a name in a
-    signature block, then a job title and a date)."""
+    signature block, then a job title and a date).  A heading right over a table of contents'
+    entries (its title) heads them: the rules that read past the entries to the text after
+    them (an image's caption, an address) do not judge it."""
+    titles = [draft for draft, after in zip(drafts, drafts[1:], strict=False)
+              if draft.kind == "heading" and after.contents is not None]
     _unhead_page_first_entries(drafts)
     _unhead_letter_subjects(drafts)
     _unhead_table_titles(drafts)
@@ -458,6 +462,8 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+    for draft in titles:
+        draft.kind, draft.label = "heading", False
 
 
 def _heads_bulleted_prose(draft: Draft, after: Draft) -> bool:

@@ -58,6 +58,7 @@ from extractors.pdf_contents import (
     find_contents,
     might_hold_contents,
     nest_across_pages,
+    split_at_labels,
     text_key,
 )
 from extractors.pdf_drafts import (
@@ -99,6 +100,7 @@ from extractors.pdf_table_stitch import (
     at_head,
     body_extents,
     continuation_note,
+    join_column_tables,
     leading_rows,
     stitch_tables,
     trailing_header,
@@ -203,6 +205,12 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
                                   if page.tagged and page.artifacts})
     _mark_contents(lines)
+    if join_tables:  # (after the lines are built: the continuation's words are no text)
+        for layout in layouts:
+            if len(tables[layout.number]) > 1:
+                tables[layout.number] = join_column_tables(
+                    tables[layout.number], [line for line in lines[layout.number] if line.kind == "body"],
+                    layout.words)
     adopted = _adopt_leading_rows(layouts, lines, tables) if join_tables else set()
     if join_tables:
         _adopt_trailing_header(layouts, lines, tables)
@@ -371,11 +379,13 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         titles = printed[layout.number] = []
         while len(tabled) > 1 and tabled[0].table is None and _row_text(tabled[0].text) in earlier:
             titles.append(tabled.pop(0))
-        first = tabled[0].table
+        first = tabled[0].table or _column_end_table(tabled, last=False)
+        last = tabled[-1].table or _column_end_table(tabled, last=True)
+        columns = any(table is not None and _set_in_columns(table, body) for table in (first, last))
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
-                              first, tabled[-1].table, layout.words, id(first) in adopted,
+                              first, last, layout.words, id(first) in adopted,
                               tuple(d.text for d in titles) if first is not None else (), headers,
-                              (layout.width, layout.height)))
+                              (layout.width, layout.height), columns))
         earlier |= {_row_text(row) for header in headers for row in header}
     sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
     for stitch in stitch_tables(edges):
@@ -393,6 +403,38 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
                 tables[page] = [t for t in tables[page] if t is not part]
                 for title in printed.get(page, []):  # print titles the stitch dropped: running lines
                     title.kind = "print_title"
+
+
+def _set_in_columns(table: FoundTable, body: list[Draft]) -> bool:
+    """Whether text stands beside the table (it is set in a text column of the page)."""
+    def beside(box: tuple[float, float, float, float]) -> bool:
+        x0, top, x1, bottom = box
+        return (x1 <= table.x0 + 1 or x0 >= table.x1 - 1) \
+            and min(bottom, table.bottom) - max(top, table.top) > 0.5 * (bottom - top)
+
+    return any(beside(draft.box) for draft in body if draft.table is not table)
+
+
+def _column_end_table(body: list[Draft], last: bool) -> FoundTable | None:
+    """On a page set in text columns whose reading order the columns' lines did not tell, the
+    table the body ends with (``last``: nothing under it in its column, nothing right of it
+    from its top down: the last column's end) or starts with (nothing over it in its column,
+    nothing left of it from its bottom up)."""
+    for draft in body if last else reversed(body):
+        table = draft.table
+        if table is None:
+            continue
+        x0, top, x1, bottom = table.x0, table.top, table.x1, table.bottom
+        others = [d.box for d in body if d is not draft]
+        if last and not any(
+                (b[1] >= bottom - 1 and b[0] < x1 and b[2] > x0) or (b[0] >= x1 - 1 and b[3] > top)
+                for b in others):
+            return table
+        if not last and not any(
+                (b[3] <= top + 1 and b[0] < x1 and b[2] > x0) or (b[2] <= x0 + 1 and b[1] < bottom)
+                for b in others):
+            return table
+    return None
 
 
 def _header_rows(body: list[Draft], tables: list[FoundTable]) -> tuple[tuple[str, ...], ...]:
@@ -422,14 +464,36 @@ def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable
         return []
     # A table of contents' page column looks like a table's column of figures: its words are
     # not offered to the table finder (they become a list, see _mark_contents).
+    entries: list[ContentsEntry] = []
     if might_hold_contents(layout.words):
-        entries = find_contents(build_lines(layout.words, layout.number))
+        entries = find_contents(split_at_labels(build_lines(layout.words, layout.number)))
         drawn = {id(word) for entry in entries for line in entry.lines for word in line.words}
         if drawn:
             layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
     found = [_logical_columns(table) for table in find_tables(layout)]
+    # Between contents set in columns, what the entries leave (an image's caption in one
+    # column, a note in the next) lines up like a table's rows: no table crosses their gutter.
+    found = [table for table in found if not _crosses_contents_columns(table, entries)]
     # (The tags' tables have the words of the whole page: a table of contents is tagged TOC.)
     return tagged_tables(tags, layout.words, found, layout.turned) if tags is not None else found
+
+
+def _crosses_contents_columns(table: FoundTable, entries: list[ContentsEntry]) -> bool:
+    columns: dict[int, list[Line]] = defaultdict(list)
+    for entry in entries:
+        columns[entry.column].extend(entry.lines)
+    if len(columns) < 2:
+        return False
+    top = min(line.top for lines in columns.values() for line in lines)
+    bottom = max(line.bottom for lines in columns.values() for line in lines)
+    if table.bottom <= top or table.top >= bottom:
+        return False
+    order = sorted(columns)
+    for left, right in zip(order, order[1:], strict=False):
+        cut = (max(line.x1 for line in columns[left]) + min(line.x0 for line in columns[right])) / 2
+        if table.x0 < cut < table.x1:
+            return True
+    return False
 
 
 def _logical_columns(table: FoundTable) -> FoundTable:
@@ -454,6 +518,12 @@ def _mark_contents(lines: dict[int, list[Line]]) -> None:
             return everywhere[key] > here[key]
 
         entries = find_contents(page, drawn_elsewhere, continued=bool(before))
+        split = split_at_labels(page)
+        if len(split) > len(page):  # (a column's label and the next column's title were one line)
+            in_columns = find_contents(split, drawn_elsewhere, continued=bool(before))
+            if any(entry.column for entry in in_columns):
+                page[:] = split
+                entries = in_columns
         before = entries
         found.append((entries, min(line.x0 for line in page)))
         for entry in entries:
@@ -910,8 +980,47 @@ class _Item:
 
 def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
-    elements, then the full-width element; tables are runs of their own."""
-    gutters = _gutters(lines)
+    elements, then the full-width element; tables are runs of their own.  A table of
+    contents set in columns is read in its columns, and so is what else stands between its
+    entries (an image's caption in one column), above and below it the page as it is."""
+    band = _contents_band(lines)
+    if band is None:
+        return _column_runs(lines, tables, _gutters(lines))
+    top, bottom, gutters = band
+
+    def inside(y0: float, y1: float) -> bool:
+        return top <= (y0 + y1) / 2 <= bottom
+
+    runs = _reading_order([line for line in lines if (line.top + line.bottom) / 2 < top],
+                          [t for t in tables if (t.top + t.bottom) / 2 < top])
+    runs += _column_runs([line for line in lines if inside(line.top, line.bottom)],
+                         [t for t in tables if inside(t.top, t.bottom)], gutters)
+    rest = [line for line in lines if (line.top + line.bottom) / 2 > bottom]
+    return runs + _reading_order(rest, [t for t in tables if (t.top + t.bottom) / 2 > bottom])
+
+
+def _contents_band(lines: list[Line]) -> tuple[float, float, list[tuple[float, float]]] | None:
+    """The top and bottom of a table of contents set in columns and the gutters between its
+    columns (between one column's entries' right edge and the next one's left edge)."""
+    columns: dict[int, list[Line]] = defaultdict(list)
+    for line in lines:
+        if line.contents is not None:
+            columns[line.contents.column].append(line)
+    if len(columns) < 2:
+        return None
+    order = sorted(columns)
+    gutters = []
+    for left, right in zip(order, order[1:], strict=False):
+        x0, x1 = max(line.x1 for line in columns[left]), min(line.x0 for line in columns[right])
+        if x1 <= x0:
+            return None
+        gutters.append((x0, x1))
+    entries = [line for column in columns.values() for line in column]
+    return min(line.top for line in entries), max(line.bottom for line in entries), gutters
+
+
+def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tuple[float, float]]
+                 ) -> list[list[_Item]]:
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
     rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first
@@ -972,7 +1081,7 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         right = max(line.x1 for line in run_lines)
         drafts.extend(_group(run_lines, right, style, layout.number))
     unhead_table_rows(drafts, body)
-    return _merge_contents(drafts)
+    return _contents_in_column_order(_merge_contents(drafts))
 
 
 # A section number before a title ("2.", "2.1"), for matching a contents line with its heading.
@@ -1048,6 +1157,22 @@ def _entry_key(line: Line, marker: str) -> str:
 def _unmarked(text: str, marker: str) -> str:
     """A line's text without its list marker ("1." before "Outlook", a bullet)."""
     return text[len(marker):] if marker and text.startswith(marker) else text
+
+
+def _contents_in_column_order(drafts: list[Draft]) -> list[Draft]:
+    """A table of contents set in text columns read column by column: its entries, in the order
+    they were found (each column's top to bottom, left column first), where its first entry
+    is; the page's reading order may have interleaved the columns row by row."""
+    contents = [draft for draft in drafts if draft.contents is not None]
+    if not any(draft.contents is not None and draft.contents.column for draft in contents):
+        return drafts
+    position = {id(draft): index for index, draft in enumerate(drafts)}
+    ordered = sorted(contents, key=lambda d: (d.contents.column if d.contents else 0, position[id(d)]))
+    first = min(position[id(draft)] for draft in contents)
+    rest = [draft for draft in drafts if draft.contents is None]
+    before = [draft for draft in rest if position[id(draft)] < first]
+    after = [draft for draft in rest if position[id(draft)] > first]
+    return before + ordered + after
 
 
 def _merge_contents(drafts: list[Draft]) -> list[Draft]:

@@ -20,6 +20,12 @@ When the next page's part fails that (read alone, without the header that confir
 gutter, it has another column count), its lines are read again in the first table's columns
 (:mod:`extractors.pdf_table_columns`): if every line fits them, those are the part's rows.
 
+A table may go on in the next text column of the same page instead (a two-column part of
+a document): the table its column ends with (no text under it in its column) and the table
+the column to its right starts with (no text of that column above it, only full-width text)
+are one table under the same conditions, the second's columns compared as if moved onto the
+first's (:func:`join_column_tables`).
+
 A heading, a paragraph or a caption between the two tables keeps them apart (neither is then
 the last or the first thing of its page's body), except a short note that the table goes on
 ("Table 3 (continued)", "continued on next page"), which stays as text where it is.  Chains
@@ -32,11 +38,15 @@ docling's and MinerU's table models see one page image at a time.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from extractors.pdf_table_columns import baseline_rows, body_columns, fit_row, words_inside, wrapped_column
 from extractors.pdf_tables import NUMERIC, FoundTable
 from extractors.pdf_words import Word
+
+if TYPE_CHECKING:
+    from extractors.pdf_drafts import Line
 from extractors.tables import cells_to_markdown
 
 # A note that a table goes on ("Table 3 (continued)", "continued on next page"): it may stand
@@ -76,6 +86,9 @@ class BodyEdge:
     titles: tuple[str, ...] = ()
     headers: tuple[tuple[str, ...], ...] = ()
     size: tuple[float, float] = (0.0, 0.0)  # the page's width and height (points)
+    # ``first`` or ``last`` is the table a text column starts or ends with (the page is set
+    # in columns): a part of a table in another column may stand elsewhere across the page.
+    columns: bool = False
 
 
 @dataclass
@@ -138,8 +151,9 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             continue
         found = after.first
         # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
+        moved = edge.columns or after.columns
         drop = None if after.titles else 0 if after.adopted else \
-            _continuation(before, found, edge.words, after.words)
+            _continuation(before, found, edge.words, after.words, moved)
         broken = drop is None and not after.titles and not after.adopted \
             and _rest_of_row(before, found, edge.words, after.words)
         if broken:
@@ -294,12 +308,12 @@ def _key(row: list[str]) -> tuple[str, ...]:
 
 
 def _continuation(before: FoundTable, after: FoundTable, before_words: list[Word],
-                  after_words: list[Word]) -> int | None:
+                  after_words: list[Word], moved: bool = False) -> int | None:
     """How many leading rows of ``after`` repeat ``before``'s header (0 when none do), or
     None when ``after`` is not ``before`` continued."""
     if not before.cells or not after.cells or _width(before) != _width(after) or _width(before) < 2:
         return None
-    if not _columns_agree(before, after, before_words, after_words):
+    if not _columns_agree(before, after, before_words, after_words, moved):
         return None
     head = max(1, before.header_rows)
     drop = 0
@@ -343,10 +357,17 @@ def _top_line(words: list[Word]) -> list[Word]:
 
 
 def _columns_agree(before: FoundTable, after: FoundTable, before_words: list[Word],
-                   after_words: list[Word]) -> bool:
+                   after_words: list[Word], moved: bool = False) -> bool:
     """Whether the two tables' columns stand at the same places: their whitespace strips
     between columns (over the rows below the top line, which may be a header whose wide cells
     cross them) overlap pairwise, or their edges match."""
+    after_words = words_inside(after_words, after)
+    dx = before.x0 - after.x0
+    if moved and abs(dx) > _SAME_EDGE and abs((before.x1 - before.x0) - (after.x1 - after.x0)) <= _SAME_EDGE:
+        # The same table's rest in another text column (a two-column part's left column on
+        # the next page, or the next column): its columns compared as if moved onto the first's.
+        after_words = [replace(w, x0=w.x0 + dx, x1=w.x1 + dx) for w in after_words]
+        after = replace(after, x0=after.x0 + dx, x1=after.x1 + dx)
     gaps = [_column_gaps(_below_top(words_inside(words, table)))
             for table, words in ((before, before_words), (after, after_words))]
     if len(gaps[0]) == len(gaps[1]) and gaps[0]:
@@ -503,3 +524,46 @@ def trailing_header(after: FoundTable, after_words: list[Word], cells: list[list
     rows = [header, *after.cells]
     return FoundTable(after.x0, after.top, after.x1, after.bottom, rows, cells_to_markdown(rows),
                       ruled=after.ruled, header_rows=1, turned=after.turned)
+
+
+def join_column_tables(tables: list[FoundTable], lines: list[Line], words: list[Word]) -> list[FoundTable]:
+    """One page's tables with each table continued at the top of the next text column joined
+    to its start (the joined table in the first's place, the continuation gone).  ``lines``:
+    the page's body lines outside its tables; ``words``: the page's words."""
+    out = list(tables)
+    for before in sorted(tables, key=lambda t: t.x0):
+        if before not in out:
+            continue
+        after = next((t for t in out if t is not before and _next_column(before, t, lines)), None)
+        if after is None:
+            continue
+        drop = _continuation(before, after, words, words, moved=True)
+        if drop is None:
+            continue
+        cells = before.cells + after.cells[drop:]
+        joined = replace(before, cells=cells, markdown=cells_to_markdown(cells))
+        out[out.index(before)] = joined
+        out.remove(after)
+    return out
+
+
+def _next_column(before: FoundTable, after: FoundTable, lines: list[Line]) -> bool:
+    """Whether ``after`` starts the text column right of the one ``before`` ends: it stands
+    right of ``before`` and starts higher; no line of ``before``'s column is under it, none
+    of ``after``'s column above it up to a line across both columns (or the page's top), and
+    ``after``'s column ends no lower than ``before``."""
+    if after.x0 < before.x1 - 1 or after.top >= before.top:
+        return False
+
+    def in_column(line: Line, table: FoundTable) -> bool:
+        return line.x0 >= table.x0 - _SAME_EDGE * 3 and line.x1 <= table.x1 + _SAME_EDGE * 3
+
+    if any(line.top >= before.bottom - 1 and in_column(line, before) for line in lines):
+        return False
+    above = [line for line in lines
+             if line.bottom <= after.top + 1 and line.x1 > after.x0 and line.x0 < after.x1]
+    nearest = max(above, key=lambda line: line.bottom, default=None)
+    if nearest is not None and nearest.x0 >= before.x1 - 1:
+        return False  # text of the right column above the table: it does not start the column
+    right = [line for line in lines if line.top >= after.bottom - 1 and in_column(line, after)]
+    return all(line.bottom <= before.bottom + 2 for line in right)

@@ -472,3 +472,193 @@ def test_a_numbered_contents_without_page_labels_nests_its_subsections():
                      "    - 3.1 By sector"]
     assert [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")] == \
         ["Half-year Report", "Contents", *(title for title, _ in sections)]
+
+
+# ------------------------------------------------------------- contents set in text columns
+
+LEFT_ENTRIES = ENTRIES[:4]
+RIGHT_ENTRIES = ENTRIES[4:]
+
+
+def _two_column_contents_pdf(leaders: bool) -> bytes:
+    """A contents page in two text columns, the entries of one row side by side (leaders or a
+    page column in each), then the pages its entries point at."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 16)
+    pdf.drawString(72, HEIGHT - 90, "Contents")
+    for left, column in ((72, LEFT_ENTRIES), (326, RIGHT_ENTRIES)):
+        y = HEIGHT - 125
+        for text, depth, page in column:
+            x = left + 12 * (depth - 1)
+            pdf.setFont("Helvetica", 10)
+            pdf.drawString(x, y, text)
+            if leaders:
+                start = x + pdf.stringWidth(text, "Helvetica", 10) + 4
+                dots = "." * int((left + 190 - start) / pdf.stringWidth(".", "Helvetica", 10))
+                pdf.drawString(start, y, dots)
+            pdf.drawRightString(left + 214, y, str(page))
+            y -= 16
+    pdf.showPage()
+    for text, depth, _ in ENTRIES:
+        _section_page(pdf, [(text, "Helvetica-Bold", 15.0 if depth == 1 else 12.5)])
+    pdf.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("leaders", [True, False], ids=["dot-leaders", "page-column"])
+def test_contents_in_two_columns_are_read_column_by_column(leaders):
+    """Issue 32: a row of a two-column contents holds an entry of each column; they were one
+    line (or one table row).  Each is an item, the left column's first, nested as one list."""
+    result = extract(_two_column_contents_pdf(leaders), filename="columns.pdf", options=OPTIONS)
+    page = result.pages[0].markdown
+    assert "|" not in page, "the columns became a table"
+    items = [line for line in page.splitlines() if line.lstrip().startswith("- ")]
+    assert items == [
+        "- 1 Introduction 3", "  - 1.1 Purpose of the review 3", "  - 1.2 Scope 4",
+        "- 2 Network condition 6", "  - 2.1 Carriageways 7", "  - 2.2 Footways and cycle tracks 9",
+        "- 3 Programme of works 12", "- Appendix A Survey method 15",
+    ]
+
+
+# A report's contents in three columns, page numbers before the titles (bold), a part title
+# over some entries and titles wrapped under themselves.
+LABEL_FIRST = [
+    [(None, "Our Company"), ("2", "Chairman's letter"), ("6", "The year at a glance"),
+     ("10", "Strategy and business model for the years ahead"), ("16", "Markets we serve"),
+     ("18", "Our people"), ("20", "Innovation"), ("22", "Case studies"), ("26", "Ten-year record")],
+    [(None, "Performance"), ("24", "Financial review"), ("30", "Operating review of the divisions"),
+     ("38", "Sustainability"), ("44", "Risk management")],
+    [(None, "Governance"), ("52", "Board of directors"), ("56", "Remuneration report"),
+     ("64", "Financial statements"), ("120", "Shareholder information")],
+]
+
+
+def _label_first_contents_pdf() -> bytes:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    pdf.setFont("Helvetica-Bold", 18)
+    pdf.drawCentredString(WIDTH / 2, HEIGHT - 60, "Table of Contents")
+    for index, column in enumerate(LABEL_FIRST):
+        left = 50 + 180 * index
+        y = HEIGHT - 100
+        for label, title in column:
+            if label is None:
+                pdf.setFont("Helvetica-Bold", 13)
+                pdf.drawString(left, y, title)
+                y -= 20
+                continue
+            pdf.setFont("Helvetica-Bold", 10)
+            pdf.drawString(left, y, label)
+            pdf.setFont("Helvetica", 10)
+            words, line = title.split(), ""
+            for word in words:  # wrapped at 120 points, the rest under the title
+                if line and pdf.stringWidth(f"{line} {word}", "Helvetica", 10) > 120:
+                    pdf.drawString(left + 22, y, line)
+                    y, line = y - 12, word
+                else:
+                    line = f"{line} {word}".strip()
+            pdf.drawString(left + 22, y, line)
+            y -= 16
+    # Under the middle column's entries, beside the left one's, an image's caption and its
+    # page ("PG 64"); under the right column's, a note.
+    pdf.setFont("Helvetica-Bold", 16)
+    pdf.drawString(230, HEIGHT - 230, "RETAIL")
+    pdf.setFont("Helvetica", 7)
+    pdf.drawString(230, HEIGHT - 244, "PG 64")
+    pdf.setFont("Helvetica", 9)
+    pdf.drawString(410, HEIGHT - 236, "The icons above mark the capitals.")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def test_contents_in_three_columns_with_labels_first_is_a_list_not_a_table():
+    """Issue 32 (reliance.pdf p3): page numbers before the titles, three columns; it came out
+    as a table.  Each entry is an item (title, then its label), column by column."""
+    page = extract(_label_first_contents_pdf(), filename="report.pdf", options=OPTIONS).pages[0].markdown
+    assert "|" not in page, "the contents became a table"
+    items = [line.strip()[2:] for line in page.splitlines() if line.lstrip().startswith("- ")]
+    expected = [title if label is None else f"{title} {label}" for column in LABEL_FIRST
+                for label, title in column]
+    assert items == expected
+
+
+def test_contents_title_over_columns_stays_a_heading_and_captions_follow_the_entries():
+    """The contents' title heads the entries though a caption over a page figure ("RETAIL",
+    "PG 64") stands among the columns; the caption is read after the entries."""
+    page = extract(_label_first_contents_pdf(), filename="report.pdf", options=OPTIONS).pages[0].markdown
+    lines = [line for line in page.splitlines() if line.strip()]
+    assert lines[0] == "# Table of Contents"
+    assert lines.index("- Risk management 44") < lines.index("RETAIL") == lines.index("PG 64") - 1
+
+
+def test_numbered_sections_are_no_label_first_contents():
+    """Lines numbered 1, 2, 3 under a contents title are sections, not pages: no "title 1"."""
+    lines: list[tuple] = [(72, 100, "Contents", 14, "Helvetica-Bold")]
+    lines += [(72, 124 + 14 * i, f"{i + 1} {title}", 10)
+              for i, title in enumerate(["Outlook", "Governance", "Trends", "Revisions"])]
+    markdown = extract(make_pdf(lines), filename="sections.pdf", options=OPTIONS).markdown
+    assert "Outlook 1" not in markdown
+
+
+@pytest.fixture(scope="module")
+def two_column_toc_pdf(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A Word document whose contents (a TOC field, dot leaders to a right tab) sits in a
+    section of two columns, typeset by LibreOffice."""
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice (soffice) is not installed: .ci/setup installs it")
+    from copy import deepcopy
+
+    from docx import Document
+    from docx.enum.section import WD_SECTION
+    from docx.enum.text import WD_BREAK, WD_TAB_ALIGNMENT, WD_TAB_LEADER
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+    from docx.shared import Pt
+
+    word = Document()
+
+    def end_section(count: int) -> None:
+        # Word keeps a section's properties in the paragraph that ends it.
+        properties = OxmlElement("w:sectPr")
+        kind = OxmlElement("w:type")
+        kind.set(qn("w:val"), "continuous")
+        properties.append(kind)
+        for tag in ("w:pgSz", "w:pgMar"):
+            found = word.sections[0]._sectPr.find(qn(tag))
+            if found is not None:
+                properties.append(deepcopy(found))
+        cols = OxmlElement("w:cols")
+        cols.set(qn("w:num"), str(count))
+        cols.set(qn("w:space"), "720")
+        properties.append(cols)
+        word.add_paragraph()._p.get_or_add_pPr().append(properties)
+
+    word.add_paragraph("Street Condition Review", style="Title")
+    word.add_paragraph("Contents", style="Heading 1")
+    end_section(1)
+    for text, depth, page in ENTRIES * 2:
+        paragraph = word.add_paragraph()
+        paragraph.paragraph_format.left_indent = Pt(12 * (depth - 1))
+        paragraph.paragraph_format.tab_stops.add_tab_stop(Pt(180), WD_TAB_ALIGNMENT.RIGHT, WD_TAB_LEADER.DOTS)
+        paragraph.add_run(f"{text}\t{page}")
+    end_section(2)
+    # The next section starts on the same page: the columns are balanced, not the first filled.
+    word.sections[-1].start_type = WD_SECTION.CONTINUOUS
+    word.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
+    for text, _, _ in ENTRIES:
+        word.add_paragraph(text, style="Heading 1")
+        word.add_paragraph(BODY)
+    folder = tmp_path_factory.mktemp("office-columns")
+    source = folder / "columns.docx"
+    word.save(str(source))
+    return Path(convert([source], folder / "pdf")[0]).read_bytes()
+
+
+def test_office_contents_in_a_two_column_section_reads_column_by_column(two_column_toc_pdf):
+    page = extract(two_column_toc_pdf, filename="columns.pdf", options=OPTIONS).pages[0].markdown
+    assert "|" not in page, "the columns became a table"
+    items = [line.strip()[2:].replace("\\", "") for line in page.splitlines()
+             if line.lstrip().startswith("- ")]
+    assert items == [f"{text} {number}" for text, _, number in ENTRIES * 2]

@@ -412,3 +412,47 @@ def test_a_capitalised_line_alone_in_a_row_over_the_page_is_no_rest_of_a_row() -
     layer = pdf([table([*first, ["Workshop", "", "", ""], *rest], True, False), Paragraph(TEXT, BODY)])
     cells = [c for t in tables_of(layer) for row in cell_rows(t) for c in row]
     assert first[-1][0] in cells and "Workshop" in cells
+
+
+# ------------------------------------------------------------ tables continued in the next column
+
+
+def two_column_report(paragraphs: int, cells: list[list[str]], repeat: bool) -> PdfText:
+    """A page of two text columns (platypus flows the story down the left column, then the
+    right): a heading and ``paragraphs`` paragraphs, ``cells`` as a ruled table that runs on
+    into the next column (or the next page's left column), then text."""
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+    width = (A4[0] - 56 * 2 - 20) / 2
+    frames = [Frame(56 + index * (width + 20), 56, width, A4[1] - 64 - 56, leftPadding=0, rightPadding=0,
+                    topPadding=0, bottomPadding=0, id=f"column{index}") for index in range(2)]
+    buffer = io.BytesIO()
+    document = BaseDocTemplate(buffer, pagesize=A4, invariant=1)
+    document.addPageTemplates([PageTemplate("columns", frames, onPage=running)])
+    story: list[Flowable] = [Paragraph("Regional Results", HEADING)]
+    story += [Paragraph(TEXT, BODY) for _ in range(paragraphs)]
+    story += [table(cells, ruled=True, repeat=repeat, widths=[width * 0.4, width * 0.3, width * 0.3]),
+              Paragraph(TEXT, BODY)]
+    document.build(story)
+    return read_text_layer(buffer.getvalue())
+
+
+def test_a_table_continued_at_the_top_of_the_next_column_is_one_table() -> None:
+    """Issue 32 (office corpus office-0016): the rest of a table at the top of the right
+    column was a table of its own."""
+    cells = rows(40, columns=3)
+    layer = two_column_report(2, cells, repeat=False)
+    found = tables_of(layer)
+    assert len(found) == 1, [len(f) for f in found]
+    assert cell_rows(found[0]) == cells
+
+
+def test_a_table_continued_from_the_right_column_to_the_next_pages_left_one_is_one_table() -> None:
+    """Issue 32 (office-0007): a table that ends the page's right column goes on at the top of
+    the next page's left column, its repeated header dropped."""
+    cells = rows(40, columns=3)
+    layer = two_column_report(7, cells, repeat=True)
+    assert len(layer.pages) >= 2
+    found = tables_of(layer)
+    assert len(found) == 1, [len(f) for f in found]
+    assert cell_rows(found[0]) == cells
