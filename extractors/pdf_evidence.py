@@ -52,6 +52,7 @@ Beyond headings, a page's tags decide (each where they agree with what the page 
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
 from collections import Counter
@@ -103,6 +104,9 @@ _PROSE_SHARE = 0.5
 # A paragraph holding this share of a ruled table's words holds the whole grid (see
 # _tagged_as_prose).
 _WHOLE_GRID = 0.9
+# Turned headings stand at most this many points above a tagged table's first body row (a
+# header row of names set sideways; see _turned_headings).
+_TURNED_REACH = 200.0
 # A heuristic table overlapping a tagged one by this share of its own area is that table.
 _SAME_TABLE = 0.3
 # The kinds of block the evidence may turn into headings or back into text; others (tables,
@@ -584,9 +588,47 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
     x0, top, x1, bottom = table.box
-    taken = tuple(w for cell in table.cells if cell.boxes for w in _drawn_text(turned, cell.boxes))
+    taken = [w for cell in table.cells if cell.boxes for w in _drawn_text(turned, cell.boxes)]
+    taken += _turned_headings(table, cells, [w for w in turned if w not in taken], max(1, header_rows))
+    if taken:
+        top = min([top, *(w.top for w in taken)])
     return FoundTable(x0, top, x1, bottom, cells, cells_to_markdown(cells), header_rows=max(1, header_rows),
-                      turned=taken)
+                      turned=tuple(taken))
+
+
+def _turned_headings(table: TaggedTable, cells: list[list[str]], turned: list[Word],
+                     header_rows: int) -> list[Word]:
+    """Turned words standing over the body's columns, above its first row, put into the top
+    row's cells the tree leaves empty there (Chromium tags a heading set sideways, CSS
+    writing-mode, under no cell the page draws: its TH comes out empty); the words taken.
+    Each goes to the column whose body cells' span, widened to the middle of the gutters, holds
+    its middle; in the order drawn."""
+    body = [cell for cell in table.cells if cell.row >= header_rows and cell.boxes and cell.columns == 1]
+    if not turned or not body or all(cells[0]):
+        return []
+    spans: dict[int, tuple[float, float]] = {}
+    for cell in body:
+        box = union(list(cell.boxes))
+        old = spans.get(cell.column)
+        spans[cell.column] = (box[0], box[2]) if old is None else (min(old[0], box[0]), max(old[1], box[2]))
+    columns = sorted(spans)
+    bounds = [(spans[a][1] + spans[b][0]) / 2 for a, b in zip(columns, columns[1:], strict=False)]
+    first = min(union(list(cell.boxes))[1] for cell in body)
+    left = spans[columns[0]][0] - (bounds[0] - spans[columns[0]][1] if bounds else 0.0)
+    right = spans[columns[-1]][1] + (spans[columns[-1]][0] - bounds[-1] if bounds else 0.0)
+    placed: dict[int, list[Word]] = {}
+    for w in turned:
+        middle = (w.x0 + w.x1) / 2
+        if w.bottom > first + 1 or w.top < first - _TURNED_REACH or not left <= middle <= right:
+            continue
+        column = columns[bisect.bisect(bounds, middle)]
+        if not cells[0][column]:
+            placed.setdefault(column, []).append(w)
+    if len(placed) < 2:  # one turned text over a table: an axis title, a stamp
+        return []
+    for column, ws in placed.items():
+        cells[0][column] = " ".join(w.text for w in ws)
+    return [w for ws in placed.values() for w in ws]
 
 
 def _overlap(table: FoundTable, other: FoundTable) -> float:

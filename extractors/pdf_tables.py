@@ -909,16 +909,20 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
 def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
     """The block cut before a second table's header: a line of two or more pieces and no
     figure but years ("Region  Q1 2020  FY 2021"), set off from the row of figures above it by
-    NEW_TABLE_GAP of the block's line pitches or more and followed by a row of figures.  Two
+    NEW_TABLE_GAP of the block's line pitches or more, or in as many pieces as the row of
+    figures under it and not as the one above, and followed by a row of figures.  Two
     tables set one under the other with an empty paragraph between them (Word and LibreOffice
     documents) made one table, the second's header a row in the middle of it."""
     if len(block) < 6:
         return [block]
     pitch = statistics.median(b.top - a.top for a, b in zip(block, block[1:], strict=False))
+    pieces = [len(_segments(line)) for line in block]
+    # Set off by a gap, or with as many pieces as the rows under it and not as the row above
+    # (a table of other columns set right under the first: web pages' tables, margins apart).
     cuts = [i for i in range(2, len(block) - 1)
-            if block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
-            and len(_segments(block[i])) >= 2 and not _figures(block[i])
-            and _figures(block[i - 1]) and _figures(block[i + 1])]
+            if pieces[i] >= 2 and not _figures(block[i]) and _figures(block[i - 1]) and _figures(block[i + 1])
+            and (block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
+                 or pieces[i] == pieces[i + 1] != pieces[i - 1])]
     if not cuts:
         return [block]
     edges = [0, *cuts, len(block)]

@@ -130,3 +130,29 @@ def test_libreoffice_cells_with_turned_text_direction(tmp_path) -> None:
             assert _header_row(FIGURES[0]) in markdown, (pdf.name, tagged, markdown)
             assert "| Valley | 455 | 3.8 | 23,075 |" in markdown
             assert "Net migration" not in markdown.split("| Valley")[-1]  # no loose turned text
+
+
+@pytest.mark.system
+def test_chromium_tagged_headings_set_sideways_fill_the_header_row(tmp_path) -> None:
+    """Chromium tags a heading turned by CSS (writing-mode) under a TH that PDFium finds no text
+    under: the tree's header row is empty where the turned headings stand."""
+    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
+        pytest.skip("Chromium is not installed: .ci/setup installs it as root")
+    from tests.web_pages import print_pdf
+
+    head = "".join(f'<th><div class="t">{text}</div></th>' if c else f"<th>{text}</th>"
+                   for c, text in enumerate(FIGURES[0]))
+    body = "".join("<tr>" + "".join(f"<td>{text}</td>" for text in row) + "</tr>" for row in FIGURES[1:])
+    page = tmp_path / "figures.html"
+    page.write_text(
+        "<html><head><style>body{font-size:11pt;margin:2cm} td,th{padding:3pt 8pt}"
+        ".t{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;height:110pt}"
+        "</style></head><body><p>The figures for each region.</p>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        "<p>Figures are provisional.</p></body></html>")
+    for tagged in (True, False):
+        folder = tmp_path / f"tagged-{tagged}"
+        folder.mkdir()
+        print_pdf([page], folder, tagged=tagged)
+        markdown = _markdown((folder / "figures.pdf").read_bytes())
+        assert _header_row(FIGURES[0]) in markdown, (tagged, markdown)
