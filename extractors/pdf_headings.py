@@ -129,6 +129,12 @@ _MAX_LEVEL = 4
 _LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
 _LINE_RUN = 3
+# A paragraph this long (lines and words) is running text: its style is a body style, not a
+# heading style (_unhead_body_styles).
+_BODY_STYLE_LINES = 3
+_BODY_STYLE_WORDS = 25
+# A block of this many words is text a heading may head (_unhead_empty_sections).
+_SECTION_TEXT_WORDS = 6
 # Numbered headings decide the levels of the others from this many on.
 _NUMBERED_HEADINGS = 3
 # The lines of an address block have at most this many words.
@@ -370,6 +376,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_under_notes(drafts, style)
     _unhead_over_figures(drafts)
     _unhead_caption_titles(drafts)
+    _unhead_body_styles(drafts, style)
     binding = _binding(drafts, style)
     for index, draft in enumerate(drafts):
         # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
@@ -405,6 +412,63 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+    _unhead_empty_sections(drafts)
+
+
+def _alike(a: Draft, b: Draft) -> bool:
+    """Two blocks set in one style: size (within half a point), weight, slant and typeface."""
+    return abs(a.size - b.size) <= 0.5 and a.bold == b.bold \
+        and all(line.italic for line in a.lines) == all(line.italic for line in b.lines) \
+        and _main_family(a.lines[0]) == _main_family(b.lines[0])
+
+
+def _unhead_body_styles(drafts: list[Draft], style: Style) -> None:
+    """A heading style is used for headings only: an unnumbered heading set larger than the
+    body, in regular weight, in the style of a long paragraph of running text elsewhere in the
+    document (three lines or more, 25 words or more) is a short paragraph of that text, or a
+    line of a lead paragraph, a pull quote or a sidebar set in it -- larger than the
+    document's body, but a body of its own, not a section's title.  (Bold paragraphs are
+    statements emphasised, a key finding over its paragraph: bold headings may share their
+    style.  At the body's size a heading is set apart by other means, capitals or a slant,
+    that unhead_labels judges.  Numbered sections keep their numbers' say: a manual may set
+    its lowest sections in its body's type.)"""
+    texts = [d for d in drafts if d.kind in ("paragraph", "list_item") and len(d.lines) >= _BODY_STYLE_LINES
+             and len(d.text.split()) >= _BODY_STYLE_WORDS]
+    for draft in drafts:
+        if draft.kind == "heading" and not draft.number_depth and draft.lines and not draft.bold \
+                and draft.size >= style.body_size * HEADING_SCALE \
+                and any(_alike(draft, text) for text in texts):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def _unhead_empty_sections(drafts: list[Draft]) -> None:
+    """A heading titles text: an unnumbered heading followed, up to the next heading or its
+    page's end, by two blocks or more none of which is text -- a list's item, a paragraph of
+    six words or more or ending a sentence -- heads no section: it is a chart's title over its
+    labels and figures, a panel's name over its key figures, a contents page's group name
+    over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
+    its text on the next; nor one block, a title over its date, a table's title over it.)"""
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading" or draft.number_depth:
+            continue
+        section = []
+        for after in drafts[index + 1:]:
+            if after.page != draft.page or after.kind == "heading":
+                break
+            if after.kind != "contents":
+                section.append(after)
+        if len(section) >= 2 and not any(_holds_text(block) for block in section):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def _holds_text(draft: Draft) -> bool:
+    """A list's item (a list is what a section may hold: a contents list's entries, a list
+    of links), or a paragraph of running words: six or more, or a sentence's end."""
+    text = draft.text.rstrip()
+    return draft.kind == "list_item" or (draft.kind == "paragraph" and bool(draft.lines) and (
+        len(text.split()) >= _SECTION_TEXT_WORDS or text.endswith(SENTENCE_END)))
 
 
 def _heads_bulleted_prose(draft: Draft, after: Draft) -> bool:
