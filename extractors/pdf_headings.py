@@ -412,7 +412,6 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
-    _unhead_empty_sections(drafts)
 
 
 def _alike(a: Draft, b: Draft) -> bool:
@@ -442,15 +441,21 @@ def _unhead_body_styles(drafts: list[Draft], style: Style) -> None:
             draft.label = True
 
 
-def _unhead_empty_sections(drafts: list[Draft]) -> None:
+def unhead_empty_sections(drafts: list[Draft]) -> None:
     """A heading titles text: an unnumbered heading followed, up to the next heading or its
     page's end, by two blocks or more none of which is text -- a list's item, a paragraph of
     six words or more or ending a sentence -- heads no section: it is a chart's title over its
     labels and figures, a panel's name over its key figures, a contents page's group name
     over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
-    its text on the next; nor one block, a title over its date, a table's title over it.)"""
+    its text on the next; nor one block, a title over its date, a table's title over it.)
+    The document's blocks in reading order, once the other rules have unheaded theirs: the
+    next heading ends a section only if it is one."""
+    # (A page without running text, a cover or a part's title page, sets its title over short
+    # lines by design: unhead_cover judges those.)
+    with_text = {d.page for d in drafts
+                 if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
     for index, draft in enumerate(drafts):
-        if draft.kind != "heading" or draft.number_depth:
+        if draft.kind != "heading" or draft.number_depth or draft.page not in with_text:
             continue
         section = []
         for after in drafts[index + 1:]:

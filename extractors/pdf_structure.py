@@ -87,6 +87,7 @@ from extractors.pdf_headings import (
     rank_headings,
     unhead_box_labels,
     unhead_cover,
+    unhead_empty_sections,
     unhead_labels,
     unhead_table_rows,
 )
@@ -224,6 +225,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
+    unhead_empty_sections([draft for layout in layouts for draft in drafts[layout.number]])
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
     rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
