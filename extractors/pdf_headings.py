@@ -21,8 +21,13 @@ a line over a bare figure (a chart's axis title); a line next to a letter's salu
 subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
 unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover page
 (the first page, no running text) all but the largest type, and above a first page's running
-text the smaller lines over short lines (a paper's authors over their affiliations).  A table
-of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
+text the smaller lines over short lines (a paper's authors over their affiliations).  Evidence
+that transfers from document to document (tuned on the labelled tuning files of issue 32, whose
+check files gain too): a heading style sets headings only, so an unnumbered line larger than
+the body in regular weight, in the style of a long paragraph elsewhere, is text; and a heading
+titles text, so an unnumbered one followed up to the next heading or its page's end by blocks
+none of which is text (a chart's labels, a panel's key figures) heads no section.  A table of
+contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
