@@ -45,7 +45,16 @@ from collections import Counter
 
 from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
-from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
+from extractors.pdf_drafts import (
+    FIXED_PITCH,
+    ITEM_NUMBER,
+    LEADERS,
+    SENTENCE_END,
+    Draft,
+    Line,
+    Style,
+    font_family,
+)
 from extractors.pdf_words import Ruling
 
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
@@ -452,15 +461,17 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
     six words or more or ending a sentence -- heads no section: it is a chart's title over its
     labels and figures, a panel's name over its key figures, a contents page's group name
     over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
-    its text on the next; nor one block, a title over its date, a table's title over it.)
-    The document's blocks in reading order, once the other rules have unheaded theirs: the
-    next heading ends a section only if it is one."""
+    its text on the next; nor one block, a table's title over it.  The document's first
+    heading is its title, over its front matter -- a release's dates, its contacts, its
+    authors -- and titles the whole document.)  The document's blocks in reading order, once
+    the other rules have unheaded theirs: the next heading ends a section only if it is one."""
     # (A page without running text, a cover or a part's title page, sets its title over short
     # lines by design: unhead_cover judges those.)
     with_text = {d.page for d in drafts
                  if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
+    title = next((d for d in drafts if d.kind == "heading"), None)
     for index, draft in enumerate(drafts):
-        if draft.kind != "heading" or draft.number_depth or draft.page not in with_text:
+        if draft.kind != "heading" or draft.number_depth or draft.page not in with_text or draft is title:
             continue
         section = []
         for after in drafts[index + 1:]:
@@ -475,10 +486,15 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
 
 def _holds_text(draft: Draft) -> bool:
     """A list's item (a list is what a section may hold: a contents list's entries, a list
-    of links), or a paragraph of running words: six or more, or a sentence's end."""
+    of links), a line of code (set in a typewriter face: a sample's listing), or a paragraph of
+    running words: six or more, or a sentence's end."""
     text = draft.text.rstrip()
-    return draft.kind == "list_item" or (draft.kind == "paragraph" and bool(draft.lines) and (
-        len(text.split()) >= _SECTION_TEXT_WORDS or text.endswith(SENTENCE_END)))
+    if draft.kind == "list_item":
+        return True
+    if draft.kind != "paragraph" or not draft.lines:
+        return False
+    return len(text.split()) >= _SECTION_TEXT_WORDS or text.endswith(SENTENCE_END) \
+        or any(mark in font_family(draft.lines[0].words[0].font) for mark in FIXED_PITCH)
 
 
 def _heads_bulleted_prose(draft: Draft, after: Draft) -> bool:

@@ -61,6 +61,7 @@ from extractors.pdf_contents import (
     text_key,
 )
 from extractors.pdf_drafts import (
+    FIXED_PITCH,
     ITEM_NUMBER,
     LEADERS,
     SENTENCE_END,
@@ -135,8 +136,6 @@ _LARGE_LINE_PITCH = 1.45
 # many words at least, with this many sentences ending among them.
 _PAGE_BODY_WORDS = 60
 _PAGE_BODY_SENTENCES = 3
-# Typewriter faces: a page set in one holds code or data, never a body of its own.
-_FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewriter", "inconsolata")
 
 
 @dataclass
@@ -828,10 +827,11 @@ def _page_style(lines: list[Line], document: Style) -> Style:
     runs its own text in another typeface at another size (a brochure or a reprint bound into
     a report: its 7-point serif body under 9-point headings that the report's 10-point body
     would call small).  Only running text sets a page's own body -- a page of code, of table
-    figures or of a few labels in another face is still read against the document's."""
+    figures or of a few labels in another face is still read against the document's (a page
+    set in a typewriter face holds code or data, never a body of its own)."""
     lines = [line for line in lines if line.kind == "body"]
     page = _body_style(lines)
-    if page.body_family == document.body_family or any(mark in page.body_family for mark in _FIXED_PITCH) \
+    if page.body_family == document.body_family or any(mark in page.body_family for mark in FIXED_PITCH) \
             or abs(page.body_size - document.body_size) < (HEADING_SCALE - 1) * document.body_size:
         return document
     words = [word for line in lines if abs(line.size - page.body_size) <= 0.5

@@ -192,3 +192,20 @@ def test_a_title_over_a_charts_labels_and_no_text_heads_no_section():
     first = [(72, 60, "Trade Report", 20, "Helvetica-Bold"), *body, *chart]
     headings = headings_of(markdown_of(make_pdf(first, [(72, 60, "Outlook", 16, "Helvetica-Bold"), *page2])))
     assert headings == ["Trade Report", "Outlook"]
+
+
+def test_a_title_over_its_release_dates_and_a_heading_over_a_code_listing_head_their_sections():
+    # tests/web_pages.py's statistics and API pages (the regression set of the rule above): the
+    # document's title over its front matter, short lines all; a section's title over a code
+    # sample in a typewriter face, no sentence in it.
+    body, after = paragraph(192, TEXT)
+    # (Each line a block of its own, as the pages space them.)
+    code = [(80, after + 40 + 24 * row, line, 9, "Courier")
+            for row, line in enumerate(["from service import Client", "client = Client(region)",
+                                        "client.fetch(page=1)"])]
+    lines = [(72, 60, "Labour Market Overview, England: 2023", 20, "Helvetica-Bold"),
+             (72, 92, "Release date: 1 June 2023", 8), (72, 116, "Next release: 21 June 2024", 8),
+             (72, 140, "Contact: statistics team", 8), (72, 170, "Summary", 14, "Helvetica-Bold"), *body,
+             (72, after + 14, "Data access", 14, "Helvetica-Bold"), *code]
+    title = "Labour Market Overview, England: 2023"
+    assert headings_of(markdown_of(make_pdf(lines))) == [title, "Summary", "Data access"]
