@@ -22,6 +22,8 @@ ITEM_NUMBER = re.compile(r"^(\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(?=\S)")
 LEADERS = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$", re.IGNORECASE)
 # What a sentence (or a label) ends with.
 SENTENCE_END = (".", "!", "?", ":", ";")
+# Typewriter faces (matched inside a font's family name): a block set in one holds code or data.
+FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewriter", "inconsolata")
 
 
 @lru_cache(maxsize=1024)

@@ -21,8 +21,13 @@ a line over a bare figure (a chart's axis title); a line next to a letter's salu
 subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
 unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover page
 (the first page, no running text) all but the largest type, and above a first page's running
-text the smaller lines over short lines (a paper's authors over their affiliations).  A table
-of contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
+text the smaller lines over short lines (a paper's authors over their affiliations).  Evidence
+that transfers from document to document (tuned on the labelled tuning files of issue 32, whose
+check files gain too): a heading style sets headings only, so an unnumbered line larger than
+the body in regular weight, in the style of a long paragraph elsewhere, is text; and a heading
+titles text, so an unnumbered one followed up to the next heading or its page's end by blocks
+none of which is text (a chart's labels, a panel's key figures) heads no section.  A table of
+contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
@@ -40,7 +45,16 @@ from collections import Counter
 
 from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
-from extractors.pdf_drafts import ITEM_NUMBER, LEADERS, SENTENCE_END, Draft, Line, Style, font_family
+from extractors.pdf_drafts import (
+    FIXED_PITCH,
+    ITEM_NUMBER,
+    LEADERS,
+    SENTENCE_END,
+    Draft,
+    Line,
+    Style,
+    font_family,
+)
 from extractors.pdf_words import Ruling
 
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
@@ -129,6 +143,12 @@ _MAX_LEVEL = 4
 _LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
 _LINE_RUN = 3
+# A paragraph this long (lines and words) is running text: its style is a body style, not a
+# heading style (_unhead_body_styles).
+_BODY_STYLE_LINES = 3
+_BODY_STYLE_WORDS = 25
+# A block of this many words is text a heading may head (_unhead_empty_sections).
+_SECTION_TEXT_WORDS = 6
 # Numbered headings decide the levels of the others from this many on.
 _NUMBERED_HEADINGS = 3
 # The lines of an address block have at most this many words.
@@ -147,9 +167,6 @@ _TITLE_UNIT = re.compile(r"(\((?:[£$€][^)]{0,10}|%|per cent|thousands|million
 _PAGE_FIRST = re.compile(r"^\d{1,4}\s+(?=[^\W\d_])")
 # A contents page holds this many such lines at least.
 _PAGE_FIRST_ENTRIES = 3
-# Typewriter faces: code or data (a page set in one has no body of its own; no heading is
-# set in one).
-FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewriter", "inconsolata")
 # A lone capitalised word in the headings' face is a title from this many letters
 # ("BACKGROUND"; "NOTE", "TOTAL" are labels).
 _CAPITAL_WORD = 8
@@ -427,6 +444,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_under_notes(drafts, style)
     _unhead_over_figures(drafts)
     _unhead_caption_titles(drafts)
+    _unhead_body_styles(drafts, style)
     binding = _binding(drafts, style)
     for index, draft in enumerate(drafts):
         # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
@@ -464,6 +482,75 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_line_runs(drafts, style)
     for draft in titles:
         draft.kind, draft.label = "heading", False
+
+
+def _alike(a: Draft, b: Draft) -> bool:
+    """Two blocks set in one style: size (within half a point), weight, slant and typeface."""
+    return abs(a.size - b.size) <= 0.5 and a.bold == b.bold \
+        and all(line.italic for line in a.lines) == all(line.italic for line in b.lines) \
+        and _main_family(a.lines[0]) == _main_family(b.lines[0])
+
+
+def _unhead_body_styles(drafts: list[Draft], style: Style) -> None:
+    """A heading style is used for headings only: an unnumbered heading set larger than the
+    body, in regular weight, in the style of a long paragraph of running text elsewhere in the
+    document (three lines or more, 25 words or more) is a short paragraph of that text, or a
+    line of a lead paragraph, a pull quote or a sidebar set in it -- larger than the
+    document's body, but a body of its own, not a section's title.  (Bold paragraphs are
+    statements emphasised, a key finding over its paragraph: bold headings may share their
+    style.  At the body's size a heading is set apart by other means, capitals or a slant,
+    that unhead_labels judges.  Numbered sections keep their numbers' say: a manual may set
+    its lowest sections in its body's type.)"""
+    texts = [d for d in drafts if d.kind in ("paragraph", "list_item") and len(d.lines) >= _BODY_STYLE_LINES
+             and len(d.text.split()) >= _BODY_STYLE_WORDS]
+    for draft in drafts:
+        if draft.kind == "heading" and not draft.number_depth and draft.lines and not draft.bold \
+                and draft.size >= style.body_size * HEADING_SCALE \
+                and any(_alike(draft, text) for text in texts):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def unhead_empty_sections(drafts: list[Draft]) -> None:
+    """A heading titles text: an unnumbered heading followed, up to the next heading or its
+    page's end, by two blocks or more none of which is text -- a list's item, a paragraph of
+    six words or more or ending a sentence -- heads no section: it is a chart's title over its
+    labels and figures, a panel's name over its key figures, a contents page's group name
+    over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
+    its text on the next; nor one block, a table's title over it.  The document's first
+    heading is its title, over its front matter -- a release's dates, its contacts, its
+    authors -- and titles the whole document.)  The document's blocks in reading order, once
+    the other rules have unheaded theirs: the next heading ends a section only if it is one."""
+    # (A page without running text, a cover or a part's title page, sets its title over short
+    # lines by design: unhead_cover judges those.)
+    with_text = {d.page for d in drafts
+                 if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
+    title = next((d for d in drafts if d.kind == "heading"), None)
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading" or draft.number_depth or draft.page not in with_text or draft is title:
+            continue
+        section = []
+        for after in drafts[index + 1:]:
+            if after.page != draft.page or after.kind == "heading":
+                break
+            if after.kind != "contents":
+                section.append(after)
+        if len(section) >= 2 and not any(_holds_text(block) for block in section):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def _holds_text(draft: Draft) -> bool:
+    """A list's item (a list is what a section may hold: a contents list's entries, a list
+    of links), a line of code (set in a typewriter face: a sample's listing), or a paragraph of
+    running words: six or more, or a sentence's end."""
+    text = draft.text.rstrip()
+    if draft.kind == "list_item":
+        return True
+    if draft.kind != "paragraph" or not draft.lines:
+        return False
+    return len(text.split()) >= _SECTION_TEXT_WORDS or text.endswith(SENTENCE_END) \
+        or any(mark in font_family(draft.lines[0].words[0].font) for mark in FIXED_PITCH)
 
 
 def _heads_bulleted_prose(draft: Draft, after: Draft) -> bool:

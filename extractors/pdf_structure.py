@@ -62,6 +62,7 @@ from extractors.pdf_contents import (
     text_key,
 )
 from extractors.pdf_drafts import (
+    FIXED_PITCH,
     ITEM_NUMBER,
     LEADERS,
     SENTENCE_END,
@@ -80,7 +81,6 @@ from extractors.pdf_evidence import (
     tagged_tables,
 )
 from extractors.pdf_headings import (
-    FIXED_PITCH,
     HEADING_SCALE,
     classify,
     head_lone_words_in_heading_face,
@@ -91,6 +91,7 @@ from extractors.pdf_headings import (
     typeface,
     unhead_box_labels,
     unhead_cover,
+    unhead_empty_sections,
     unhead_labels,
     unhead_table_rows,
 )
@@ -233,6 +234,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     head_lone_words_in_heading_face([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
+    unhead_empty_sections([draft for layout in layouts for draft in drafts[layout.number]])
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     # Headings the evidence placed have their levels; the heuristics rank the rest.
     rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
@@ -897,7 +899,8 @@ def _page_style(lines: list[Line], document: Style) -> Style:
     runs its own text in another typeface at another size (a brochure or a reprint bound into
     a report: its 7-point serif body under 9-point headings that the report's 10-point body
     would call small).  Only running text sets a page's own body -- a page of code, of table
-    figures or of a few labels in another face is still read against the document's."""
+    figures or of a few labels in another face is still read against the document's (a page
+    set in a typewriter face holds code or data, never a body of its own)."""
     lines = [line for line in lines if line.kind == "body"]
     page = _body_style(lines)
     if page.body_family == document.body_family or any(mark in page.body_family for mark in FIXED_PITCH) \

@@ -163,3 +163,49 @@ def test_a_lettered_caption_of_a_summary_or_an_appendix_is_no_heading():
              (72, after3 + 16, "Exhibit B.4", 12, bold), *body4]
     headings = headings_of(markdown_of(make_pdf(lines)))
     assert headings == ["Exposure of wildlife to mercury"]
+
+
+def test_a_short_line_in_the_style_of_a_long_paragraph_is_no_heading():
+    # reliance.pdf: a lead paragraph set larger than the body, and a short line of its own in
+    # that style ("For societal well-being"): a style that sets running text is a body's.
+    lead1, after1 = paragraph(110, TEXT + " " + SENTENCES[3], size=12, leading=15, width_chars=75)
+    lead2, after2 = paragraph(after1 + 40, MORE, size=12, leading=15, width_chars=75)
+    body1, after3 = paragraph(after2 + 46, TEXT + " " + MORE)
+    body2, _ = paragraph(after3 + 12, MORE + " " + TEXT)
+    lines = [(72, 60, "Annual Review", 20, "Helvetica-Bold"), *lead1,
+             (72, after1 + 12, "For the village and its people", 12), *lead2,
+             (72, after2 + 20, "Background", 14, "Helvetica-Bold"), *body1, *body2]
+    assert headings_of(markdown_of(make_pdf(lines))) == ["Annual Review", "Background"]
+
+
+def test_a_title_over_a_charts_labels_and_no_text_heads_no_section():
+    # reliance.pdf's contents page (a group name over its entries) and pdf-bad-color-space.pdf
+    # (a display word over sub-titles): a heading followed to its page's end by blocks none of
+    # which is text; here a chart's title over its labels, spaced apart as a chart sets them.
+    body, after = paragraph(96, TEXT)
+    chart: list[tuple] = [(72, after + 30, "Exports by product group", 13, "Helvetica-Bold")]
+    # (A legend's keys down one side, an axis title under the plot.)
+    for row, label in enumerate(["Machinery and transport", "Chemicals", "Mineral fuels"]):
+        chart.append((360, after + 80 + 36 * row, label, 8))
+    chart.append((150, after + 230, "Share of all exports", 8))
+    page2, _ = paragraph(96, MORE)
+    first = [(72, 60, "Trade Report", 20, "Helvetica-Bold"), *body, *chart]
+    headings = headings_of(markdown_of(make_pdf(first, [(72, 60, "Outlook", 16, "Helvetica-Bold"), *page2])))
+    assert headings == ["Trade Report", "Outlook"]
+
+
+def test_a_title_over_its_release_dates_and_a_heading_over_a_code_listing_head_their_sections():
+    # tests/web_pages.py's statistics and API pages (the regression set of the rule above): the
+    # document's title over its front matter, short lines all; a section's title over a code
+    # sample in a typewriter face, no sentence in it.
+    body, after = paragraph(192, TEXT)
+    # (Each line a block of its own, as the pages space them.)
+    code = [(80, after + 40 + 24 * row, line, 9, "Courier")
+            for row, line in enumerate(["from service import Client", "client = Client(region)",
+                                        "client.fetch(page=1)"])]
+    lines = [(72, 60, "Labour Market Overview, England: 2023", 20, "Helvetica-Bold"),
+             (72, 92, "Release date: 1 June 2023", 8), (72, 116, "Next release: 21 June 2024", 8),
+             (72, 140, "Contact: statistics team", 8), (72, 170, "Summary", 14, "Helvetica-Bold"), *body,
+             (72, after + 14, "Data access", 14, "Helvetica-Bold"), *code]
+    title = "Labour Market Overview, England: 2023"
+    assert headings_of(markdown_of(make_pdf(lines))) == [title, "Summary", "Data access"]
