@@ -141,6 +141,7 @@ _LARGE_LINE_PITCH = 1.45
 _PAGE_BODY_WORDS = 60
 _PAGE_BODY_SENTENCES = 3
 
+
 @dataclass
 class Block:
     """One element of a page in reading order, as the ``parse --json`` report lists it."""
