@@ -143,6 +143,27 @@ def _table_flowable(cells: list[list[str]], ruled: bool, size: float = 9.5) -> T
     return Table(cells, style=TableStyle(commands), hAlign="LEFT")
 
 
+def _opened_page(seed: int, title: str, rng: random.Random,
+                 sentences: int) -> tuple[GeneratedReport, io.BytesIO, Any, float]:
+    """An A4 report's first page begun: a level-1 heading and a paragraph of ``sentences``
+    sentences under it, in the truth and drawn; the report, its buffer, the canvas, and the
+    height under the paragraph."""
+    report = GeneratedReport(seed=seed, pdf=b"", title=title)
+    buffer = io.BytesIO()
+    width, height = A4
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    canvas.setTitle(report.title)
+    heading = title_words(rng)
+    report.headings.append(Heading(heading, 1, False))
+    report.expected_blocks.append(f"# {heading}")
+    canvas.setFont("Helvetica-Bold", 16)
+    canvas.drawString(56, height - 72, heading)
+    text = " ".join(sentence(rng) for _ in range(sentences))
+    report.paragraphs.append(TruthParagraph(text, False, False))
+    report.expected_blocks.append(text)
+    return report, buffer, canvas, draw_paragraph(canvas, text, 56, height - 100, width - 112)
+
+
 # ---------------------------------------------------------------- the classes
 
 
@@ -153,21 +174,8 @@ def rotated_table(seed: int) -> GeneratedReport:
     ``/Rotate 90`` and content drawn so that it reads upright once the viewer turns the page:
     a heading, a paragraph and a table."""
     rng = random.Random(seed)
-    report = GeneratedReport(seed=seed, pdf=b"", title=f"Rotation {seed}")
-    buffer = io.BytesIO()
+    report, buffer, canvas, _ = _opened_page(seed, f"Rotation {seed}", rng, 3)
     width, height = A4
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
-    canvas.setTitle(report.title)
-
-    heading = title_words(rng)
-    report.headings.append(Heading(heading, 1, False))
-    report.expected_blocks.append(f"# {heading}")
-    canvas.setFont("Helvetica-Bold", 16)
-    canvas.drawString(56, height - 72, heading)
-    text = " ".join(sentence(rng) for _ in range(3))
-    report.paragraphs.append(TruthParagraph(text, False, False))
-    report.expected_blocks.append(text)
-    draw_paragraph(canvas, text, 56, height - 100, width - 112)
     cells = numeric_table(rng, rng.randint(6, 8), rng.randint(5, 8))
     ruled = rng.random() < 0.5
     report.tables.append(TruthTable(cells, ruled))
@@ -229,20 +237,9 @@ def turned_headers(seed: int) -> GeneratedReport:
     no grid (bare, or rules above and below as statistical offices set them), so the columns
     are found by alignment; a closing paragraph."""
     rng = random.Random(seed)
-    report = GeneratedReport(seed=seed, pdf=b"", title=f"Turned headers {seed}")
-    buffer = io.BytesIO()
+    report, buffer, canvas, below = _opened_page(seed, f"Turned headers {seed}", rng, 2)
     width, height = A4
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
-    canvas.setTitle(report.title)
-    heading = title_words(rng)
-    report.headings.append(Heading(heading, 1, False))
-    report.expected_blocks.append(f"# {heading}")
-    canvas.setFont("Helvetica-Bold", 16)
-    canvas.drawString(56, height - 72, heading)
-    text = " ".join(sentence(rng) for _ in range(2))
-    report.paragraphs.append(TruthParagraph(text, False, False))
-    report.expected_blocks.append(text)
-    top = draw_paragraph(canvas, text, 56, height - 100, width - 112) - 6
+    top = below - 6
     columns = rng.randint(4, 7)
     cells = numeric_table(rng, columns, rng.randint(4, 7))
     cells[0] = [cells[0][0], *(f"{name} {year}" for name, year in
