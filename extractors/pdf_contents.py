@@ -35,6 +35,7 @@ larger entries are the parts, two or three types of two entries or more each).
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections import Counter
@@ -221,16 +222,29 @@ def _same_baseline(a: Line, b: Line) -> bool:
     return abs((a.top + a.bottom) - (b.top + b.bottom)) / 2 <= 0.35 * max(a.height, b.height, 1.0)
 
 
+def _baseline_neighbours(lines: Sequence[Line]) -> dict[int, list[int]]:
+    """For each line (by index), the other lines on its baseline (:func:`_same_baseline`), left
+    to right.  Only lines whose middles are within reach of each other are compared (a page
+    has hundreds of lines, few on any one baseline)."""
+    reach = 0.35 * max([1.0, *(line.height for line in lines)])
+    middles = sorted(((line.top + line.bottom) / 2, i) for i, line in enumerate(lines))
+    keys = [middle for middle, _ in middles]
+    neighbours: dict[int, list[int]] = {}
+    for middle, i in middles:
+        near = (j for _, j in middles[bisect.bisect_left(keys, middle - reach):
+                                      bisect.bisect_right(keys, middle + reach)])
+        neighbours[i] = sorted((j for j in near if j != i and _same_baseline(lines[i], lines[j])),
+                               key=lambda j: (lines[j].x0, j))
+    return neighbours
+
+
 def _whole_entries(lines: Sequence[Line]) -> list[tuple[float, float, float, float]]:
     """The boxes (x0, top, x1, bottom) of entries whole on one baseline: a title with the page
     label right of it (leaders between, or a tab), or a page label with the title right after
     it, for finding the columns they are set in."""
     bare = [_PAGE_LABEL.match(line.text.strip()) is not None for line in lines]
     alpha = [any(ch.isalpha() for ch in line.text) for line in lines]
-    neighbours: dict[int, list[int]] = {}
-    order = sorted(range(len(lines)), key=lambda i: lines[i].x0)
-    for i in order:
-        neighbours[i] = [j for j in order if j != i and _same_baseline(lines[i], lines[j])]
+    neighbours = _baseline_neighbours(lines)
     # A baseline that ends in a page label is read title first ([title][12][title][14]), any
     # other label first ([12][title][14][title]).
     title_first = [bare[max([i, *neighbours[i]], key=lambda j: lines[j].x1)] for i in range(len(lines))]

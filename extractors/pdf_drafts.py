@@ -22,6 +22,8 @@ ITEM_NUMBER = re.compile(r"^(\(?(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(?=\S)")
 LEADERS = re.compile(r"(\.\s?){4,}\s*[\divxlc]+\s*$", re.IGNORECASE)
 # What a sentence (or a label) ends with.
 SENTENCE_END = (".", "!", "?", ":", ";")
+# What a font's name adds to its family's in some producers' names ("TimesNewRomanPSMT").
+FACE_SUFFIX = re.compile(r"(psmt|mt|ps)$")
 # Typewriter faces (matched inside a font's family name): a block set in one holds code or data.
 FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewriter", "inconsolata")
 
@@ -54,6 +56,17 @@ class Line:
         """(Made once: the rules ask for it many times, and a line's words are never changed
         once it is built.)"""
         return " ".join(w.text for w in self.words)
+
+    @cached_property
+    def face(self) -> str:
+        """The typeface most of the line's characters are set in, one name for its weights and
+        slants ("ArialMT" and "Arial-BoldMT" both "arial"; weight and slant are told apart
+        elsewhere).  (Made once: asked of every line the paragraph rules compare.)"""
+        families: dict[str, int] = {}
+        for word in self.words:
+            family = font_family(word.font)
+            families[family] = families.get(family, 0) + len(word.text)
+        return FACE_SUFFIX.sub("", max(families, key=families.__getitem__)) if families else ""
 
     @property
     def height(self) -> float:

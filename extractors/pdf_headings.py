@@ -46,6 +46,7 @@ from collections import Counter
 from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import (
+    FACE_SUFFIX,
     FIXED_PITCH,
     ITEM_NUMBER,
     LEADERS,
@@ -173,8 +174,6 @@ _CAPITAL_WORD = 8
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
-# What a font's name adds to its family's in some producers' names ("TimesNewRomanPSMT").
-_FACE_SUFFIX = re.compile(r"(psmt|mt|ps)$")
 
 
 def classify(draft: Draft, style: Style) -> None:
@@ -253,7 +252,7 @@ def _set_apart(line: Line, text: str, style: Style) -> bool:
     if line.italic:
         return titled
     face = typeface(line)
-    if style.body_family and face != _FACE_SUFFIX.sub("", style.body_family) and text[:1].isupper() \
+    if style.body_family and face != FACE_SUFFIX.sub("", style.body_family) and text[:1].isupper() \
             and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
             and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
             and not any(ch.isdigit() for ch in text):
@@ -363,10 +362,8 @@ def _wraps_spaced(first: Draft, second: Draft) -> bool:
 
 
 def typeface(line: Line) -> str:
-    """The typeface most of a line's characters are set in, as one name for its weights and
-    slants ("ArialMT" and "Arial-BoldMT" both "arial"; the slant and weight are told apart
-    elsewhere)."""
-    return _FACE_SUFFIX.sub("", _main_family(line))
+    """The typeface most of a line's characters are set in (:attr:`Line.face`)."""
+    return line.face
 
 
 def _main_family(line: Line) -> str:
@@ -415,7 +412,7 @@ def head_lone_words_in_heading_face(drafts: list[Draft], style: Style) -> None:
         text = draft.text.strip()
         if draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 2 \
                 and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
-                and typeface(draft.lines[0]) != _FACE_SUFFIX.sub("", style.body_family) \
+                and typeface(draft.lines[0]) != FACE_SUFFIX.sub("", style.body_family) \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
             draft.kind = "heading"
 
