@@ -161,6 +161,8 @@ SYMBOL_FONT = re.compile(r"symbol|wingdings|webdings|dingbats", re.IGNORECASE)
 # A caption or source line under or over a table ("Table 10:", "Source:"): not a row.
 CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-]*[:.]?(\s|$)|"
                      r"(sources?|notes?)\s*:)", re.IGNORECASE)
+# A figure's or chart's caption: the lines after it are the figure's, never a table's.
+FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|graph|map)\s+[\dA-Z][\w.-]*[:.]?(\s|$)", re.IGNORECASE)
 # A unit in thousands ("€000", "$'000", "(£000)") heads a column of amounts: it is no figure.
 UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A year standing alone ("2023" over its quarters) heads columns: it is no table value.
@@ -889,21 +891,33 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
     (see :func:`_candidate_blocks`)."""
     lines = _lines(words)
     tables = []
-    blocks = [part for block in _candidate_blocks(lines, feet or []) for part in _split_at_new_header(block)]
+    blocks = []
+    for block in _candidate_blocks(lines, feet or []):
+        parts = _split_at_new_header(block)
+        # (Only a table cut into tables: a block that is no table, a chart's labels beside
+        # another's, is not cut into parts that might pass for one.)
+        if len(parts) > 1 and (_stream_table(block) is None or any(_stream_table(p) is None for p in parts)):
+            parts = [block]
+        blocks.extend(parts)
     while blocks:
         block = blocks.pop(0)
         table = _stream_table(block)
         if table is not None and not any(_overlaps(table, b) for b in blocked or []):
             tables.append(table)
         if table is not None:
-            # A caption under the table ended it ("Table 2: ..."): the lines after it may be the
-            # next table, set close under the first with only its caption between them.
+            # A caption under the table ended it ("Table 2: ...", "Source: ..."): the lines after
+            # it may be the next table, set close under the first with only its caption or note
+            # between them.  (Not after a figure's caption: a chart's labels follow it.)
             rest = [line for line in block if line.top > table.bottom]
-            if rest and _caption(rest[0]):
+            if rest and _caption(rest[0]) and not _figure_caption(rest[0]):
                 rest = rest[1:]
                 if len(rest) >= 3:
                     blocks.insert(0, rest)
     return tables
+
+
+def _figure_caption(line: _Line) -> bool:
+    return bool(FIGURE_CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
 def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
