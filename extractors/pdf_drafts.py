@@ -114,6 +114,9 @@ class Draft:
     # A box's label ("Note" over a callout's text, see pdf_headings.unhead_box_labels): the
     # box's text follows it, so it neither ends a heading's section nor pairs with a heading.
     boxed: bool = False
+    # A heading set apart from the body by its typeface alone (pdf_headings._set_apart): it
+    # stays one only over running text (pdf_headings.settle_heading_faces).
+    by_face: bool = False
     # A table joined over pages: its parts (the first page's draft); a later part's draft is
     # a ``table_continued`` of the page ``continues`` names.
     parts: list[TablePart] = field(default_factory=list)

@@ -213,6 +213,7 @@ def classify(draft: Draft, style: Style) -> None:
     # head's, a table's column head's, a chart's legend's.)
     if not (larger or bolder) and len(draft.lines) == 1 and draft.size >= _SMALL_PRINT * style.body_size:
         bolder = _set_apart(draft.lines[0], text, style)
+        draft.by_face = bolder and _by_face(draft.lines[0], text, style)
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
@@ -251,11 +252,7 @@ def _set_apart(line: Line, text: str, style: Style) -> bool:
     titled = sum(1 for w in words if w[:1].isupper()) >= len(words) // 2 + 1
     if line.italic:
         return titled
-    face = typeface(line)
-    if style.body_family and face != FACE_SUFFIX.sub("", style.body_family) and text[:1].isupper() \
-            and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
-            and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
-            and not any(ch.isdigit() for ch in text):
+    if _by_face(line, text, style):
         return True
     # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
     # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
@@ -264,6 +261,17 @@ def _set_apart(line: Line, text: str, style: Style) -> bool:
     coded = sum(1 for word in words if any(ch.isdigit() for ch in word))
     return len(words) >= 2 and capitals >= 6 and not any(ch.islower() for ch in text) \
         and not _CODE_MARKS.search(text) and 2 * coded < len(words)
+
+
+def _by_face(line: Line, text: str, style: Style) -> bool:
+    """The typeface route of :func:`_set_apart`: two or more words opening with a capital, or a
+    word in capitals, with no figure, in a face other than the body's (and no typewriter's)."""
+    face = typeface(line)
+    words = text.split()
+    return bool(style.body_family) and face != FACE_SUFFIX.sub("", style.body_family) and text[:1].isupper() \
+        and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
+        and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
+        and not any(ch.isdigit() for ch in text)
 
 
 def _titled(text: str) -> bool:
@@ -396,11 +404,18 @@ def head_lower_case_titles(drafts: list[Draft], style: Style) -> None:
             draft.kind = "heading"
 
 
-def head_lone_words_in_heading_face(drafts: list[Draft], style: Style) -> None:
-    """A one-line paragraph of one capitalised word ("Background") set in the face, size and
-    weight of two or more body-size headings that their typeface set apart (see _set_apart)
-    is one of them: alone, such a word could be a form's or a figure's label, but the
-    document sets its headings so.  Over running text, as the headings are."""
+def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
+    """Body-size headings set apart by their typeface alone (see _set_apart) stay headings
+    only over running text, as Word's lower heading styles head a section's paragraphs (a
+    brochure's "Solution Brief" over a title is a label in a face of its own).  Then a
+    one-line paragraph of one capitalised word ("Background") set in the face, size and
+    weight of two or more such headings is one of them: alone, such a word could be a form's
+    or a figure's label, but the document sets its headings so.  Over running text too."""
+    for draft, after in zip(drafts, [*drafts[1:], None], strict=True):
+        if draft.by_face and draft.kind == "heading" and not (
+                after is not None and after.page == draft.page and after.kind == "paragraph"
+                and _running_text(after.text)):
+            draft.kind = "paragraph"
     faces: Counter[tuple[str, float, bool, bool]] = Counter()
     for draft in drafts:
         if draft.kind == "heading" and len(draft.lines) == 1 and not draft.bold \

@@ -83,11 +83,11 @@ from extractors.pdf_evidence import (
 from extractors.pdf_headings import (
     HEADING_SCALE,
     classify,
-    head_lone_words_in_heading_face,
     head_lower_case_titles,
     heading_shaped,
     join_mixed_headings,
     rank_headings,
+    settle_heading_faces,
     typeface,
     unhead_box_labels,
     unhead_cover,
@@ -232,7 +232,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
     # What follows a label may be on the next page: the document's blocks in reading order.
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
-    head_lone_words_in_heading_face([draft for layout in layouts for draft in drafts[layout.number]], style)
+    settle_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     unhead_empty_sections([draft for layout in layouts for draft in drafts[layout.number]])

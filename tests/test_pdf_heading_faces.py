@@ -68,6 +68,25 @@ def test_a_lone_word_in_another_typeface_alone_is_no_heading() -> None:
     assert _headings(_report(["Consultation"])) == []
 
 
+def test_a_line_in_another_face_over_a_title_is_no_heading() -> None:
+    """A brochure's "Solution Brief" in a face of its own over the page's title heads no text."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    width, height = A4
+    canvas.setFont("Helvetica", 11)
+    canvas.drawString(72, height - 80, "Solution Brief")
+    canvas.setFont("Times-Bold", 18)
+    canvas.drawString(72, height - 110, "Centre of Excellence")
+    canvas.setFont("Times-Roman", 11)
+    y = height - 140
+    for line in _lines(TEXT, width - 144, "Times-Roman", 11):
+        canvas.drawString(72, y, line)
+        y -= 13.5
+    canvas.showPage()
+    canvas.save()
+    assert _headings(buffer.getvalue()) == ["Centre of Excellence"]
+
+
 def test_a_line_in_a_typewriter_face_is_no_heading() -> None:
     assert _headings(_report(["Programme of works", "Budget and spending"], "Courier")) == []
 
