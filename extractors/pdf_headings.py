@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
@@ -153,6 +154,9 @@ FIXED_PITCH = ("mono", "courier", "consol", "menlo", "monaco", "code", "typewrit
 # A lone capitalised word in the headings' face is a title from this many letters
 # ("BACKGROUND"; "NOTE", "TOTAL" are labels).
 _CAPITAL_WORD = 8
+# A typeface the document sets this many paragraphs of two lines or more in is a face of its
+# text, not of its headings (see unhead_other_face_labels).
+_TEXT_FACE_PARAGRAPHS = 2
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -401,6 +405,39 @@ def head_lone_words_in_heading_face(drafts: list[Draft], style: Style) -> None:
                 and typeface(draft.lines[0]) != _FACE_SUFFIX.sub("", style.body_family) \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
             draft.kind = "heading"
+
+
+def unhead_other_face_labels(drafts: list[Draft], style: Style) -> None:
+    """A line that only its typeface set apart (see _set_apart) is no heading when that face
+    is not kept for headings: when the document sets paragraphs of running text in it
+    (_TEXT_FACE_PARAGRAPHS or more: a newsletter's second body face, a sidebar's), or when the
+    block before or after it on the page is another line of that face at its size (a chart's
+    title and labels, a form's field names, a caption and its credit, an address's lines: a
+    run of labels; a heading stands alone between the text before and after it), or when the
+    block after it goes on in lower case (a product's name set in sans in the middle of a
+    sentence, its line cut from the lines around it)."""
+    if not style.body_family:
+        return
+    unset = replace(style, body_family="")
+    text_faces: Counter[str] = Counter(
+        typeface(draft.lines[0]) for draft in drafts
+        if draft.kind == "paragraph" and len(draft.lines) >= 2 and abs(draft.size - style.body_size) <= 0.5)
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading" or len(draft.lines) != 1 or draft.bold \
+                or abs(draft.size - style.body_size) > 0.5:
+            continue
+        line, text = draft.lines[0], draft.text
+        if not _set_apart(line, text, style) or _set_apart(line, text, unset):
+            continue
+        face = typeface(line)
+        beside = [drafts[i] for i in (index - 1, index + 1)
+                  if 0 <= i < len(drafts) and drafts[i].page == draft.page]
+        runs_on = index + 1 < len(drafts) and drafts[index + 1].page == draft.page \
+            and drafts[index + 1].text.lstrip()[:1].islower()
+        labels = any(len(other.lines) == 1 and typeface(other.lines[0]) == face
+                     and abs(other.size - draft.size) <= 0.5 for other in beside)
+        if text_faces[face] >= _TEXT_FACE_PARAGRAPHS or runs_on or labels:
+            draft.kind = "paragraph"
 
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:
