@@ -157,6 +157,7 @@ SYMBOL_FONT = re.compile(r"symbol|wingdings|webdings|dingbats", re.IGNORECASE)
 # A caption or source line under or over a table ("Table 10:", "Source:"): not a row.
 CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-]*[:.]?(\s|$)|"
                      r"(sources?|notes?)\s*:)", re.IGNORECASE)
+SOURCE_NOTE = re.compile(r"^(sources?|notes?)\s*:", re.IGNORECASE)
 # A unit in thousands ("€000", "$'000", "(£000)") heads a column of amounts: it is no figure.
 UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A year standing alone ("2023" over its quarters) heads columns: it is no table value.
@@ -891,9 +892,11 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
             tables.append(table)
         if table is not None:
             # A caption under the table ended it ("Table 2: ..."): the lines after it may be the
-            # next table, set close under the first with only its caption between them.
+            # next table, set close under the first with only its caption between them.  (A
+            # source or a note under it is the first table's: what follows is more notes, a
+            # contact's details, a legend of symbols, not a table it titles.)
             rest = [line for line in block if line.top > table.bottom]
-            if rest and _caption(rest[0]):
+            if rest and _caption(rest[0]) and not _source_note(rest[0]):
                 rest = rest[1:]
                 if len(rest) >= 3:
                     blocks.insert(0, rest)
@@ -905,14 +908,20 @@ def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
     figure but years ("Region  Q1 2020  FY 2021"), set off from the row of figures above it by
     NEW_TABLE_GAP of the block's line pitches or more and followed by a row of figures.  Two
     tables set one under the other with an empty paragraph between them (Word and LibreOffice
-    documents) made one table, the second's header a row in the middle of it."""
+    documents) made one table, the second's header a row in the middle of it.  Not a line set
+    in the body's weight under a bold header: a row."""
     if len(block) < 6:
         return [block]
     pitch = statistics.median(b.top - a.top for a, b in zip(block, block[1:], strict=False))
+    # Under a header set in bold, a second table's header is bold too: a line with no bold
+    # word is a row of the first table after a gap between its groups of rows ("Review date
+    # 2024 2025 2026" under "Item  Budget  Spent  Left").
+    bold_header = all(w.bold for w in block[0].words)
     cuts = [i for i in range(2, len(block) - 1)
             if block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
             and len(_segments(block[i])) >= 2 and not _figures(block[i])
-            and _figures(block[i - 1]) and _figures(block[i + 1])]
+            and _figures(block[i - 1]) and _figures(block[i + 1])
+            and not (bold_header and not any(w.bold for w in block[i].words))]
     if not cuts:
         return [block]
     edges = [0, *cuts, len(block)]
@@ -1125,6 +1134,11 @@ def _note_under(line: _Line, above: _Line) -> bool:
 def _caption(line: _Line) -> bool:
     """A line opening a caption or a source note ("Table 3:", "Figure 2.", "Source:")."""
     return bool(CAPTION.match(" ".join(w.text for w in line.words[:3])))
+
+
+def _source_note(line: _Line) -> bool:
+    """A line opening a source or a note ("Source:", "Notes:"), not a title."""
+    return bool(SOURCE_NOTE.match(" ".join(w.text for w in line.words[:2])))
 
 
 def _prose_line(line: _Line) -> bool:
