@@ -114,6 +114,9 @@ NEW_TABLE_GAP = 1.6
 # Column headings set on their side stand at most this many body sizes above the table's
 # first row (see _with_turned_header): a header row of turned names of a dozen letters.
 TURNED_BAND = 14.0
+# A chart's axis stands at most this many body sizes beside its turned title, tick labels
+# between them (see _beside_axis).
+AXIS_REACH = 3.0
 # A line closer than this many of its sizes under the line above goes on from it (a
 # paragraph's leading, not the space before a table).
 TURNED_LEADING = 0.4
@@ -215,13 +218,13 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     found = unruled_tables(free, blocked=tables, feet=feet)
     if layout.turned:
-        found = [_with_turned_header(t, layout.turned, free, tables + found) for t in found]
+        found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
 
 
 def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word],
-                        tables: list[FoundTable]) -> FoundTable:
+                        tables: list[FoundTable], rulings: list[Ruling] | None = None) -> FoundTable:
     """An unruled table under column headings set on their side (Word's and LibreOffice's
     cell "text direction", btLr or tbRl: narrow columns of figures headed by turned years or
     names) with that header row: the turned words standing over two or more of its columns
@@ -230,7 +233,8 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
     set at the top of its cell) in theirs.  The text finder sees no turned words, so without
     this the header was a loose paragraph after the page and the label a line of its own.
     Kept as it was when the body's columns cannot be told apart (see _body_columns), when a
-    word in the band reaches over two columns, or when the band holds another table."""
+    word in the band reaches over two columns, or when the band holds another table.  A
+    turned title beside a chart's axis (see _beside_axis) heads no column."""
     size = statistics.median(w.size for w in words) if words else 10.0
     inside = [w for w in words if _inside(w, table)]
     columns = _body_columns(inside, len(table.cells[0]))
@@ -260,7 +264,8 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
             clusters.append([w])
     # (Each a heading set upwards or downwards: a word of it taller than wide; text at another
     # angle, a watermark across the page, heads no column.)
-    clusters = [c for c in clusters if any(w.bottom - w.top > w.x1 - w.x0 for w in c)]
+    clusters = [c for c in clusters if any(w.bottom - w.top > w.x1 - w.x0 for w in c)
+                and not _beside_axis(c, rulings or [], table.top, size)]
     if len(clusters) < 2:
         return table
     taken = [w for cluster in clusters for w in cluster]
@@ -309,6 +314,20 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         header_rows = table.header_rows + 1 if table.header_rows and first != header else 1
     return FoundTable(table.x0, new_top, table.x1, table.bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows, turned=table.turned + tuple(taken))
+
+
+def _beside_axis(cluster: list[Word], rulings: list[Ruling], top: float, size: float) -> bool:
+    """Whether turned words stand beside a vertical line (within AXIS_REACH of their size, its
+    tick labels between) that runs along most of their length and ends above the table's
+    ``top``: a chart's axis or its bars' sides, the words its axis title (two small charts
+    over a table, "Per cent" and "Thousands").  A column rule of a table reaches down into its
+    body; the headings of a bare table stand beside no line."""
+    x0, x1 = min(w.x0 for w in cluster), max(w.x1 for w in cluster)
+    start, end = min(w.top for w in cluster), max(w.bottom for w in cluster)
+    reach = AXIS_REACH * size
+    return any(not r.horizontal and r.bottom < top
+               and (0 <= r.x0 - x1 <= reach or 0 <= x0 - r.x1 <= reach)
+               and min(r.bottom, end) - max(r.top, start) > 0.5 * (end - start) for r in rulings)
 
 
 def taken_in_order(order: list[Word], words: list[Word]) -> list[Word]:

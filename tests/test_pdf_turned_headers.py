@@ -130,3 +130,41 @@ def test_libreoffice_cells_with_turned_text_direction(tmp_path) -> None:
             assert _header_row(FIGURES[0]) in markdown, (pdf.name, tagged, markdown)
             assert "| Valley | 455 | 3.8 | 23,075 |" in markdown
             assert "Net migration" not in markdown.split("| Valley")[-1]  # no loose turned text
+
+
+def _charts_over_a_table() -> bytes:
+    """Two small bar charts, each with its axis title turned beside its axis, over a table of
+    FIGURES' rows with no header, the titles standing over its second and fourth columns."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    _, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 72, "The figures for each region are set out below by year.")
+    base = height - 190
+    for title, x in (("Per cent", 215), ("Thousands", 355)):
+        canvas.saveState()
+        canvas.translate(x, base + 5)
+        canvas.rotate(90)
+        canvas.setFont("Helvetica", 8)
+        canvas.drawString(0, 0, title)
+        canvas.restoreState()
+        canvas.line(x + 6, base, x + 6, base + 60)
+        canvas.line(x + 6, base, x + 66, base)
+        for i in range(3):
+            canvas.rect(x + 12 + i * 18, base, 10, 15 + 12 * i, fill=1)
+    canvas.setFont("Helvetica", 9)
+    y = base - 30
+    for row in FIGURES[1:]:
+        canvas.drawString(90, y, row[0])
+        for c, left in enumerate((180, 250, 320), start=1):
+            canvas.drawRightString(left + 50, y, row[c])
+        y -= 15
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_charts_axis_titles_turned_over_a_table_head_no_column() -> None:
+    markdown = _markdown(_charts_over_a_table())
+    assert "| North | 1,204 | 3.5 | 22,100 |" in markdown
+    assert "| Per cent" not in markdown and "| Thousands" not in markdown, markdown
