@@ -249,8 +249,14 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         hits = [c for c, (a, b) in enumerate(columns) if a - slack <= x0 and x1 <= b + slack]
         return hits[0] if len(hits) == 1 else None
 
+    # A header row the finder took (labels, no figure) may hold the turned headings' feet:
+    # Calc sets a turned heading and the upright labels beside it on the row's foot ("Branch",
+    # "Manager", then "Loans" set upwards), so the headings stand down to its labels' line.
+    foot = table.top + 1
+    if not any(ch.isdigit() for cell in table.cells[0] for ch in cell):
+        foot = max([foot, *(w.bottom + 1 for w in inside if w.top < table.top + 0.5 * size)])
     candidates = [w for w in turned
-                  if w.bottom <= table.top + 1
+                  if w.bottom <= foot
                   and w.top >= table.top - TURNED_BAND * size
                   and table.x0 - reach <= w.x0 and w.x1 <= table.x1 + reach
                   and not any(u.top < table.top and u.bottom > w.bottom and u.x0 < w.x1 and w.x0 < u.x1
