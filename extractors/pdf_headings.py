@@ -157,6 +157,9 @@ _CAPITAL_WORD = 8
 # A typeface the document sets this many paragraphs of two lines or more in is a face of its
 # text, not of its headings (see unhead_other_face_labels).
 _TEXT_FACE_PARAGRAPHS = 2
+# A line set in from the text's edge by this many of its sizes (and as far off its centre) is
+# indented: a pull quote's (see unhead_other_face_labels).
+_INDENT = 2.0
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -436,8 +439,21 @@ def unhead_other_face_labels(drafts: list[Draft], style: Style) -> None:
             and drafts[index + 1].text.lstrip()[:1].islower()
         labels = any(len(other.lines) == 1 and typeface(other.lines[0]) == face
                      and abs(other.size - draft.size) <= 0.5 for other in beside)
-        if text_faces[face] >= _TEXT_FACE_PARAGRAPHS or runs_on or labels:
+        if text_faces[face] >= _TEXT_FACE_PARAGRAPHS or runs_on or labels or _indented(line, beside):
             draft.kind = "paragraph"
+
+
+def _indented(line: Line, beside: list[Draft]) -> bool:
+    """Whether ``line`` stands indented from the text before and after it (two blocks of two
+    lines or more, the column's measure), neither at its left edge nor centred on it: a pull
+    quote or a callout set in from the text, not a heading, which starts at the text's edge or
+    is centred over it."""
+    if len(beside) < 2 or any(len(other.lines) < 2 for other in beside):
+        return False
+    left = min(other_line.x0 for other in beside for other_line in other.lines)
+    right = max(other_line.x1 for other in beside for other_line in other.lines)
+    return line.x0 > left + _INDENT * line.size \
+        and abs((line.x0 + line.x1) / 2 - (left + right) / 2) > _INDENT * line.size
 
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:

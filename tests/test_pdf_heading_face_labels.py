@@ -89,9 +89,27 @@ def _name_in_a_sentence(canvas: pdf_canvas.Canvas) -> None:
     _lines(canvas, y - 20, TEXT)
 
 
+def _pull_quote(canvas: pdf_canvas.Canvas) -> None:
+    y = _lines(canvas, HEIGHT - 72, TEXT) - 10
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(110, y, "Our Readers Come First Every Day")
+    _lines(canvas, y - 23, TEXT)
+
+
 @pytest.mark.parametrize("draw", [_chart_labels, _form_fields, _caption_and_credit, _two_body_faces,
-                                  _name_in_a_sentence])
+                                  _name_in_a_sentence, _pull_quote])
 def test_lines_in_a_face_of_labels_or_of_text_are_no_headings(draw: Page) -> None:
     markdown = "\n\n".join(page.markdown for page in read_text_layer(_pdf(draw)).pages)
     headings = [line for line in markdown.splitlines() if line.startswith("#")]
     assert headings in ([], ["# Club Newsletter"]), markdown
+
+
+def test_a_heading_in_another_face_centred_over_the_text_is_one() -> None:
+    def centred(canvas: pdf_canvas.Canvas) -> None:
+        y = _lines(canvas, HEIGHT - 72, TEXT) - 10
+        canvas.setFont("Helvetica", 10)
+        canvas.drawCentredString(240, y, "Our Readers Come First")  # over the text's measure
+        _lines(canvas, y - 13, TEXT)
+
+    markdown = "\n\n".join(page.markdown for page in read_text_layer(_pdf(centred)).pages)
+    assert "# Our Readers Come First\n" in markdown, markdown
