@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
@@ -171,6 +172,12 @@ _PAGE_FIRST_ENTRIES = 3
 # A lone capitalised word in the headings' face is a title from this many letters
 # ("BACKGROUND"; "NOTE", "TOTAL" are labels).
 _CAPITAL_WORD = 8
+# A typeface the document sets this many paragraphs of two lines or more in is a face of its
+# text, not of its headings (see unhead_other_face_labels).
+_TEXT_FACE_PARAGRAPHS = 2
+# A line set in from the text's edge by this many of its sizes (and as far off its centre) is
+# indented: a pull quote's (see unhead_other_face_labels).
+_INDENT = 2.0
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -213,7 +220,8 @@ def classify(draft: Draft, style: Style) -> None:
     # head's, a table's column head's, a chart's legend's.)
     if not (larger or bolder) and len(draft.lines) == 1 and draft.size >= _SMALL_PRINT * style.body_size:
         bolder = _set_apart(draft.lines[0], text, style)
-        draft.by_face = bolder and _by_face(draft.lines[0], text, style)
+        # (Set apart by its typeface alone: not by its slant or its capitals.)
+        draft.by_face = bolder and not _set_apart(draft.lines[0], text, replace(style, body_family=""))
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
@@ -430,6 +438,51 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
                 and typeface(draft.lines[0]) != FACE_SUFFIX.sub("", style.body_family) \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
             draft.kind = "heading"
+
+
+def unhead_other_face_labels(drafts: list[Draft], style: Style) -> None:
+    """A line that only its typeface set apart (see _set_apart) is no heading when that face
+    is not kept for headings: when the document sets paragraphs of running text in it
+    (_TEXT_FACE_PARAGRAPHS or more: a newsletter's second body face, a sidebar's), or when the
+    block before or after it on the page is another line of that face at its size (a chart's
+    title and labels, a form's field names, a caption and its credit, an address's lines: a
+    run of labels; a heading stands alone between the text before and after it), or when the
+    block after it goes on in lower case (a product's name set in sans in the middle of a
+    sentence, its line cut from the lines around it)."""
+    if not style.body_family:
+        return
+    text_faces: Counter[str] = Counter(
+        typeface(draft.lines[0]) for draft in drafts
+        if draft.kind == "paragraph" and len(draft.lines) >= 2 and abs(draft.size - style.body_size) <= 0.5)
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading" or len(draft.lines) != 1 or draft.bold \
+                or abs(draft.size - style.body_size) > 0.5:
+            continue
+        if not draft.by_face:
+            continue
+        line = draft.lines[0]
+        face = typeface(line)
+        beside = [drafts[i] for i in (index - 1, index + 1)
+                  if 0 <= i < len(drafts) and drafts[i].page == draft.page]
+        runs_on = index + 1 < len(drafts) and drafts[index + 1].page == draft.page \
+            and drafts[index + 1].text.lstrip()[:1].islower()
+        labels = any(len(other.lines) == 1 and typeface(other.lines[0]) == face
+                     and abs(other.size - draft.size) <= 0.5 for other in beside)
+        if text_faces[face] >= _TEXT_FACE_PARAGRAPHS or runs_on or labels or _indented(line, beside):
+            draft.kind = "paragraph"
+
+
+def _indented(line: Line, beside: list[Draft]) -> bool:
+    """Whether ``line`` stands indented from the text before and after it (two blocks of two
+    lines or more, the column's measure), neither at its left edge nor centred on it: a pull
+    quote or a callout set in from the text, not a heading, which starts at the text's edge or
+    is centred over it."""
+    if len(beside) < 2 or any(len(other.lines) < 2 for other in beside):
+        return False
+    left = min(other_line.x0 for other in beside for other_line in other.lines)
+    right = max(other_line.x1 for other in beside for other_line in other.lines)
+    return line.x0 > left + _INDENT * line.size \
+        and abs((line.x0 + line.x1) / 2 - (left + right) / 2) > _INDENT * line.size
 
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:

@@ -93,6 +93,7 @@ from extractors.pdf_headings import (
     unhead_cover,
     unhead_empty_sections,
     unhead_labels,
+    unhead_other_face_labels,
     unhead_table_rows,
 )
 from extractors.pdf_table_stitch import (
@@ -232,6 +233,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
     # What follows a label may be on the next page: the document's blocks in reading order.
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
+    unhead_other_face_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     settle_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)

@@ -118,6 +118,9 @@ TURNED_BAND = 14.0
 # set at an angle (a sideways page left as it is), and each heading is checked against every
 # upright word.
 MAX_TURNED_WORDS = 400
+# A chart's axis stands at most this many body sizes beside its turned title, tick labels
+# between them (see _beside_axis).
+AXIS_REACH = 3.0
 # A line closer than this many of its sizes under the line above goes on from it (a
 # paragraph's leading, not the space before a table).
 TURNED_LEADING = 0.4
@@ -163,6 +166,7 @@ CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-
                      r"(sources?|notes?)\s*:)", re.IGNORECASE)
 # A figure's or chart's caption: the lines after it are the figure's, never a table's.
 FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|graph|map)\s+[\dA-Z][\w.-]*[:.]?(\s|$)", re.IGNORECASE)
+SOURCE_NOTE = re.compile(r"^(sources?|notes?)\s*:", re.IGNORECASE)
 # A unit in thousands ("€000", "$'000", "(£000)") heads a column of amounts: it is no figure.
 UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A year standing alone ("2023" over its quarters) heads columns: it is no table value.
@@ -220,13 +224,13 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     found = unruled_tables(free, blocked=tables, feet=feet)
     if layout.turned and len(layout.turned) <= MAX_TURNED_WORDS:
-        found = [_with_turned_header(t, layout.turned, free, tables + found) for t in found]
+        found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
 
 
 def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word],
-                        tables: list[FoundTable]) -> FoundTable:
+                        tables: list[FoundTable], rulings: list[Ruling] | None = None) -> FoundTable:
     """An unruled table under column headings set on their side (Word's and LibreOffice's
     cell "text direction", btLr or tbRl: narrow columns of figures headed by turned years or
     names) with that header row: the turned words standing over two or more of its columns
@@ -235,7 +239,8 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
     set at the top of its cell) in theirs.  The text finder sees no turned words, so without
     this the header was a loose paragraph after the page and the label a line of its own.
     Kept as it was when the body's columns cannot be told apart (see _body_columns), when a
-    word in the band reaches over two columns, or when the band holds another table."""
+    word in the band reaches over two columns, or when the band holds another table.  A
+    turned title beside a chart's axis (see _beside_axis) heads no column."""
     size = statistics.median(w.size for w in words) if words else 10.0
     inside = [w for w in words if _inside(w, table)]
     columns = _body_columns(inside, len(table.cells[0]))
@@ -250,8 +255,14 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         hits = [c for c, (a, b) in enumerate(columns) if a - slack <= x0 and x1 <= b + slack]
         return hits[0] if len(hits) == 1 else None
 
+    # A header row the finder took (labels, no figure) may hold the turned headings' feet:
+    # Calc sets a turned heading and the upright labels beside it on the row's foot ("Branch",
+    # "Manager", then "Loans" set upwards), so the headings stand down to its labels' line.
+    foot = table.top + 1
+    if not any(ch.isdigit() for cell in table.cells[0] for ch in cell):
+        foot = max([foot, *(w.bottom + 1 for w in inside if w.top < table.top + 0.5 * size)])
     candidates = [w for w in turned
-                  if w.bottom <= table.top + 1
+                  if w.bottom <= foot
                   and w.top >= table.top - TURNED_BAND * size
                   and table.x0 - reach <= w.x0 and w.x1 <= table.x1 + reach
                   and not any(u.top < table.top and u.bottom > w.bottom and u.x0 < w.x1 and w.x0 < u.x1
@@ -265,7 +276,8 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
             clusters.append([w])
     # (Each a heading set upwards or downwards: a word of it taller than wide; text at another
     # angle, a watermark across the page, heads no column.)
-    clusters = [c for c in clusters if any(w.bottom - w.top > w.x1 - w.x0 for w in c)]
+    clusters = [c for c in clusters if any(w.bottom - w.top > w.x1 - w.x0 for w in c)
+                and not _beside_axis(c, rulings or [], table.top, size)]
     if len(clusters) < 2:
         return table
     taken = [w for cluster in clusters for w in cluster]
@@ -316,6 +328,20 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         header_rows = table.header_rows + 1 if table.header_rows and first != header else 1
     return FoundTable(table.x0, new_top, table.x1, table.bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows, turned=table.turned + tuple(taken))
+
+
+def _beside_axis(cluster: list[Word], rulings: list[Ruling], top: float, size: float) -> bool:
+    """Whether turned words stand beside a vertical line (within AXIS_REACH of their size, its
+    tick labels between) that runs along most of their length and ends above the table's
+    ``top``: a chart's axis or its bars' sides, the words its axis title (two small charts
+    over a table, "Per cent" and "Thousands").  A column rule of a table reaches down into its
+    body; the headings of a bare table stand beside no line."""
+    x0, x1 = min(w.x0 for w in cluster), max(w.x1 for w in cluster)
+    start, end = min(w.top for w in cluster), max(w.bottom for w in cluster)
+    reach = AXIS_REACH * size
+    return any(not r.horizontal and r.bottom < top
+               and (0 <= r.x0 - x1 <= reach or 0 <= x0 - r.x1 <= reach)
+               and min(r.bottom, end) - max(r.top, start) > 0.5 * (end - start) for r in rulings)
 
 
 def taken_in_order(order: list[Word], words: list[Word]) -> list[Word]:
@@ -905,11 +931,13 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
         if table is not None and not any(_overlaps(table, b) for b in blocked or []):
             tables.append(table)
         if table is not None:
-            # A caption under the table ended it ("Table 2: ...", "Source: ..."): the lines after
-            # it may be the next table, set close under the first with only its caption or note
-            # between them.  (Not after a figure's caption: a chart's labels follow it.)
+            # A caption under the table ended it ("Table 2: ..."): the lines after it may be the
+            # next table, set close under the first with only its caption between them.  (A
+            # source or a note under it is the first table's: what follows is more notes, a
+            # contact's details, a legend of symbols, not a table it titles; and a figure's
+            # caption is followed by the chart's labels.)
             rest = [line for line in block if line.top > table.bottom]
-            if rest and _caption(rest[0]) and not _figure_caption(rest[0]):
+            if rest and _caption(rest[0]) and not _source_note(rest[0]) and not _figure_caption(rest[0]):
                 rest = rest[1:]
                 if len(rest) >= 3:
                     blocks.insert(0, rest)
@@ -926,15 +954,21 @@ def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
     NEW_TABLE_GAP of the block's line pitches or more, or in as many pieces as the row of
     figures under it and not as the one above, and followed by a row of figures.  Two
     tables set one under the other with an empty paragraph between them (Word and LibreOffice
-    documents) made one table, the second's header a row in the middle of it."""
+    documents) made one table, the second's header a row in the middle of it.  Not a line set
+    in the body's weight under a bold header: a row."""
     if len(block) < 6:
         return [block]
     pitch = statistics.median(b.top - a.top for a, b in zip(block, block[1:], strict=False))
     pieces = [len(_segments(line)) for line in block]
+    # Under a header set in bold, a second table's header is bold too: a line with no bold
+    # word is a row of the first table after a gap between its groups of rows ("Review date
+    # 2024 2025 2026" under "Item  Budget  Spent  Left").
+    bold_header = all(w.bold for w in block[0].words)
     # Set off by a gap, or with as many pieces as the rows under it and not as the row above
     # (a table of other columns set right under the first: web pages' tables, margins apart).
     cuts = [i for i in range(2, len(block) - 1)
             if pieces[i] >= 2 and not _figures(block[i]) and _figures(block[i - 1]) and _figures(block[i + 1])
+            and not (bold_header and not any(w.bold for w in block[i].words))
             and (block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
                  or pieces[i] == pieces[i + 1] != pieces[i - 1])]
     if not cuts:
@@ -1149,6 +1183,11 @@ def _note_under(line: _Line, above: _Line) -> bool:
 def _caption(line: _Line) -> bool:
     """A line opening a caption or a source note ("Table 3:", "Figure 2.", "Source:")."""
     return bool(CAPTION.match(" ".join(w.text for w in line.words[:3])))
+
+
+def _source_note(line: _Line) -> bool:
+    """A line opening a source or a note ("Source:", "Notes:"), not a title."""
+    return bool(SOURCE_NOTE.match(" ".join(w.text for w in line.words[:2])))
 
 
 def _prose_line(line: _Line) -> bool:

@@ -156,3 +156,83 @@ def test_chromium_tagged_headings_set_sideways_fill_the_header_row(tmp_path) -> 
         print_pdf([page], folder, tagged=tagged)
         markdown = _markdown((folder / "figures.pdf").read_bytes())
         assert _header_row(FIGURES[0]) in markdown, (tagged, markdown)
+
+
+def _charts_over_a_table() -> bytes:
+    """Two small bar charts, each with its axis title turned beside its axis, over a table of
+    FIGURES' rows with no header, the titles standing over its second and fourth columns."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    _, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 72, "The figures for each region are set out below by year.")
+    base = height - 190
+    for title, x in (("Per cent", 215), ("Thousands", 355)):
+        canvas.saveState()
+        canvas.translate(x, base + 5)
+        canvas.rotate(90)
+        canvas.setFont("Helvetica", 8)
+        canvas.drawString(0, 0, title)
+        canvas.restoreState()
+        canvas.line(x + 6, base, x + 6, base + 60)
+        canvas.line(x + 6, base, x + 66, base)
+        for i in range(3):
+            canvas.rect(x + 12 + i * 18, base, 10, 15 + 12 * i, fill=1)
+    canvas.setFont("Helvetica", 9)
+    y = base - 30
+    for row in FIGURES[1:]:
+        canvas.drawString(90, y, row[0])
+        for c, left in enumerate((180, 250, 320), start=1):
+            canvas.drawRightString(left + 50, y, row[c])
+        y -= 15
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_charts_axis_titles_turned_over_a_table_head_no_column() -> None:
+    markdown = _markdown(_charts_over_a_table())
+    assert "| North | 1,204 | 3.5 | 22,100 |" in markdown
+    assert "| Per cent" not in markdown and "| Thousands" not in markdown, markdown
+
+
+BRANCHES = [["Branch", "Manager", "Loans", "Renewals", "Reservations"],
+            ["Central", "A. Khan", "100", "107", "114"],
+            ["North", "B. Lee", "200", "207", "214"],
+            ["Coast", "C. Diaz", "300", "307", "314"]]
+
+
+def _labels_on_the_row_foot() -> bytes:
+    """BRANCHES without a grid, Calc's way: the upright "Branch" and "Manager" and the turned
+    headings all set on the header row's foot (a turned heading's first letter on the labels'
+    baseline), so the labels' line is a row of the table the finder reads."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    _, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 72, "Loans at each branch are set out below.")
+    foot = height - 190
+    lefts = [72.0, 140.0, 220.0, 280.0, 340.0]
+    canvas.setFont("Helvetica", 11)
+    for c in range(2):
+        canvas.drawString(lefts[c], foot, BRANCHES[0][c])
+    for c in range(2, 5):
+        canvas.saveState()
+        canvas.translate(lefts[c] + 8, foot)
+        canvas.rotate(90)
+        canvas.drawString(0, 0, BRANCHES[0][c])
+        canvas.restoreState()
+    y = foot - 15
+    for row in BRANCHES[1:]:
+        for c, text in enumerate(row):
+            canvas.drawString(lefts[c], y, text)
+        y -= 15
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_turned_headings_set_on_the_row_foot_beside_upright_labels() -> None:
+    markdown = _markdown(_labels_on_the_row_foot())
+    assert _header_row(BRANCHES[0]) in markdown, markdown
+    assert "| Coast | C. Diaz | 300 | 307 | 314 |" in markdown
