@@ -288,9 +288,10 @@ def split_at_labels(lines: Sequence[Line]) -> list[Line]:
     between them no wider than the page column's tab).  Lines without such a gap are kept."""
     out: list[Line] = []
     for line in lines:
+        gap = 2 * max(line.size, 1.0)
         cut = next((i for i in range(1, len(line.words))
-                    if _PAGE_LABEL.match(line.words[i - 1].text)
-                    and line.words[i].x0 - line.words[i - 1].x1 >= 2 * max(line.size, 1.0)
+                    if line.words[i].x0 - line.words[i - 1].x1 >= gap
+                    and _PAGE_LABEL.match(line.words[i - 1].text)
                     and any(ch.isalpha() for ch in line.words[i].text)), None)
         if cut is None:
             out.append(line)

@@ -36,6 +36,12 @@ def font_family(font: str) -> str:
     return re.split(r"[-,]", name, maxsplit=1)[0].lower()
 
 
+@lru_cache(maxsize=256)
+def _face(family: str) -> str:
+    """A font family's name without what some producers add to it (see FACE_SUFFIX)."""
+    return FACE_SUFFIX.sub("", family)
+
+
 @dataclass
 class Line:
     words: list[Word]
@@ -62,11 +68,14 @@ class Line:
         """The typeface most of the line's characters are set in, one name for its weights and
         slants ("ArialMT" and "Arial-BoldMT" both "arial"; weight and slant are told apart
         elsewhere).  (Made once: asked of every line the paragraph rules compare.)"""
+        fonts = {word.font for word in self.words}
+        if len(fonts) <= 1:  # (most lines: one font)
+            return _face(font_family(fonts.pop())) if fonts else ""
         families: dict[str, int] = {}
         for word in self.words:
             family = font_family(word.font)
             families[family] = families.get(family, 0) + len(word.text)
-        return FACE_SUFFIX.sub("", max(families, key=families.__getitem__)) if families else ""
+        return _face(max(families, key=families.__getitem__))
 
     @property
     def height(self) -> float:
