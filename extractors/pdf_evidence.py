@@ -515,7 +515,16 @@ def _match_contents(entries: list[tuple[str, int, int]], order: list[Draft],
 
 def _in_boxes(word: Word, boxes: tuple[Box, ...]) -> bool:
     x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
-    return any(_inside(x, y, box) for box in boxes)
+    return any(_inside(x, y, box) or _flat_inside(word, x, box) for box in boxes)
+
+
+def _flat_inside(word: Word, x: float, box: Box) -> bool:
+    """Whether a box much lower than the word is that word's: a text object's box is its
+    glyphs' ink, and the ink of ".." (not available, in statistics), "_" or "," lies on or
+    under the baseline, well off the middle of the word's line."""
+    middle = (box[1] + box[3]) / 2
+    return (box[3] - box[1]) * 2 < word.bottom - word.top and word.top <= middle <= word.bottom \
+        and box[0] - _BOX_SLACK <= x <= box[2] + _BOX_SLACK
 
 
 def _drawn_text(words: list[Word], boxes: tuple[Box, ...]) -> list[Word]:

@@ -203,6 +203,9 @@ NUMERIC = re.compile(r"^[(\[]?[-+\u2212\u2013$€£%]?\s?\d[\d.,\s]*[%)\]*]?$|^[
 # than this is skipped.  Real tables stay far below them (ICDAR's largest page: ~1,500 words).
 MAX_WORDS = 20_000
 MAX_RULINGS = 3_000
+# A grid of at most this many rows that a table set by alignment goes on under is one table
+# with it (see _banded_grids).
+BANDED_GRID_ROWS = 2
 MAX_GRID_SLOTS = 40_000
 
 
@@ -217,10 +220,35 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     found = unruled_tables(free, blocked=tables, feet=feet)
+    tables, found = _banded_grids(tables, found, layout.words)
     if layout.turned and len(layout.turned) <= MAX_TURNED_WORDS:
         found = [_with_turned_header(t, layout.turned, free, tables + found) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
+
+
+def _banded_grids(tables: list[FoundTable], found: list[FoundTable],
+                  words: list[Word]) -> tuple[list[FoundTable], list[FoundTable]]:
+    """Grids of at most BANDED_GRID_ROWS rows each taken with the table the text continues
+    under it (``found``) as one table, read by alignment, when that reading makes one table of
+    their columns and rows.  A table whose rows are told apart by fills alone (banded rows, a
+    shaded header: Word's and Excel's table styles) draws a rectangle per shaded row, and the
+    shaded header and first band touch: a grid of two rows, the rest of the table unruled."""
+    for grid in [t for t in tables if len(t.cells) <= BANDED_GRID_ROWS]:
+        for rest in found:
+            pitch = (rest.bottom - rest.top) / len(rest.cells)
+            if len(rest.cells[0]) != len(grid.cells[0]) \
+                    or not grid.bottom - 1 <= rest.top <= grid.bottom + pitch \
+                    or rest.x0 < grid.x0 - pitch or rest.x1 > grid.x1 + pitch:
+                continue
+            whole = FoundTable(grid.x0, grid.top, max(grid.x1, rest.x1), rest.bottom, [], "")
+            read = unruled_tables([w for w in words if _inside(w, whole)])
+            if len(read) == 1 and len(read[0].cells[0]) == len(grid.cells[0]) \
+                    and len(read[0].cells) == len(grid.cells) + len(rest.cells):
+                tables = [t for t in tables if t is not grid]
+                found = [read[0] if t is rest else t for t in found]
+                break
+    return tables, found
 
 
 def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word],
