@@ -179,6 +179,10 @@ WRAP_TIGHTER = 0.1
 GROUP_HEADING_WORDS = 5
 # A note's label ("Source:", "NOTE:", "Notes:"): the line it starts is no wrapped cell's.
 NOTE_LABEL = re.compile(r"^[^\W\d]+:(\s|$)")
+# A unit a table's figures are given in, alone in a header cell ("£m", "£ million", "$000",
+# "%", "per cent", "thousands"); see _unit_row.
+UNIT = re.compile(r"^([£$€¥]\s?(000s?|m|mn|bn|k|thousands?|millions?|billions?)?|%|per\s?cent|percent"
+                  r"|thousands?|millions?|number|no\.)$", re.IGNORECASE)
 # A column gap narrower than this (in font sizes) could be a word space inside a value
 # ("3 522 458", "11 111111111").
 NARROW_GAP_EM = 0.5
@@ -2005,7 +2009,7 @@ def _merge_header_cells(header: list[_Row]) -> None:
     the lower line is not a row label standing alone (a section title above the data)."""
     for r in range(len(header) - 1, 0, -1):
         lower = header[r]
-        if [i for i, c in enumerate(lower.cells) if c] == [0]:
+        if [i for i, c in enumerate(lower.cells) if c] == [0] or _unit_row(lower):
             continue
         for c, text in enumerate(lower.cells):
             above = _cell_above(header, r, c)
@@ -2017,6 +2021,15 @@ def _merge_header_cells(header: list[_Row]) -> None:
             upper.cells[c] = f"{upper.cells[c]} {text}"
             lower.cells[c] = ""
         _raise_bottom_aligned(header[r - 1], lower)
+
+
+def _unit_row(row: _Row) -> bool:
+    """A header line of units: one unit ("£m", "%") in each of two or more columns and
+    nothing else, its row label empty.  A spreadsheet sets it in a row of its own under the
+    column headings, as close under them as a cell's wrapped line (Calc's rows are as tall as
+    their text): its own header row, not the second line of each heading ("2019/20 £m")."""
+    filled = [text for text in row.cells if text]
+    return not row.cells[0] and len(filled) >= 2 and len(set(filled)) == 1 and bool(UNIT.match(filled[0]))
 
 
 def _raise_bottom_aligned(upper: _Row, lower: _Row) -> None:
