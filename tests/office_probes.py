@@ -33,7 +33,9 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
 - ``numbered_headings``: Word headings numbered by list numbering ("1", "1.1", "1.1.1");
 - ``footnotes``: Word footnotes at the pages' feet, their markers in the prose;
 - ``two_column_section``: a table in one column of a two-column Word section;
-- ``print_titles``: a long Calc sheet over pages, its header row repeated on each.
+- ``print_titles``: a long Calc sheet over pages, its header row repeated on each;
+- ``glossary``: a Word glossary, each term bold on a line of its own over its definition
+  indented under it.
 
 (The classes from ``body_spans`` on were added on 2026-12-06, probes2.)
 
@@ -651,6 +653,30 @@ def print_titles(seed: int) -> tuple[str, bytes, Truth]:
     return "xlsx", _xlsx(book), {"tables": [cells]}
 
 
+_TERMS = (("Household", "A person living alone or a group of people living at the same address who share "
+                        "cooking facilities and a living room."),
+          ("Dwelling", "A self-contained unit of accommodation."),
+          ("Median", "The middle value when the figures are sorted in order."),
+          ("Net migration", "Moves into an area less moves out of it over the year."),
+          ("Rate", "A count per 1,000 residents aged 16 and over."),
+          ("Tenure", "Whether a home is owned, rented privately or rented from a council."))
+
+def glossary(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    document = Document()
+    document.add_heading("Glossary", 1)
+    document.add_paragraph(_SENTENCES[0])
+    for term, definition in rng.sample(_TERMS, 4 + seed % 2):
+        paragraph = document.add_paragraph()
+        paragraph.add_run(term).bold = True
+        paragraph.paragraph_format.space_after = Pt(0)
+        paragraph.paragraph_format.keep_with_next = True
+        document.add_paragraph(definition).paragraph_format.left_indent = Inches(0.4 if seed % 2 else 0.25)
+    document.add_heading("Background", 1)
+    document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
+    return "docx", _docx(document), {"headings": ["Glossary", "Background"]}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -669,4 +695,5 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "footnotes": (4, footnotes),
     "two_column_section": (4, two_column_section),
     "print_titles": (2, print_titles),
+    "glossary": (4, glossary),
 }
