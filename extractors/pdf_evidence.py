@@ -515,7 +515,18 @@ def _match_contents(entries: list[tuple[str, int, int]], order: list[Draft],
 
 def _in_boxes(word: Word, boxes: tuple[Box, ...]) -> bool:
     x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
-    return any(_inside(x, y, box) for box in boxes)
+    return any(_inside(x, y, box) or _flat_inside(word, x, box) for box in boxes)
+
+
+def _flat_inside(word: Word, x: float, box: Box) -> bool:
+    """Whether a box much lower than the word, and as wide as most of it, is that word's: a
+    text object's box is its glyphs' ink, and the ink of a word of ".." (not available, in
+    statistics) or "_" lies on the baseline, well off the middle of the word's line.  (One
+    glyph's box, a comma's in "117,229" where Chromium draws each glyph apart, holds no word:
+    a tree whose cells hold their words only so may be one that contradicts the page.)"""
+    middle = (box[3] + box[1]) / 2
+    return (box[3] - box[1]) * 2 < word.bottom - word.top and word.top <= middle <= word.bottom \
+        and (box[2] - box[0]) * 2 >= word.x1 - word.x0 and box[0] - _BOX_SLACK <= x <= box[2] + _BOX_SLACK
 
 
 def _drawn_text(words: list[Word], boxes: tuple[Box, ...]) -> list[Word]:

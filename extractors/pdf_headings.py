@@ -145,6 +145,10 @@ _MAX_LEVEL = 4
 _LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
 _LINE_RUN = 3
+# A glossary's terms over their definitions indented at least this many body sizes, this many
+# pairs one after the other, are no headings (_unhead_definition_terms).
+_DEFINITION_INDENT = 1.0
+_DEFINITION_PAIRS = 2
 # A paragraph this long (lines and words) is running text: its style is a body style, not a
 # heading style (_unhead_body_styles).
 _BODY_STYLE_LINES = 3
@@ -545,6 +549,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
+    _unhead_definition_terms(drafts, style)
     for draft in titles:
         draft.kind, draft.label = "heading", False
 
@@ -733,6 +738,43 @@ def _unhead_line_runs(drafts: list[Draft], style: Style) -> None:
             for at in run:
                 texts[at].kind = "list_item" if texts[at].marker else "paragraph"
                 texts[at].label = True
+
+
+def _unhead_definition_terms(drafts: list[Draft], style: Style) -> None:
+    """A glossary or a definition list: terms at the body's size (bold, not numbered), each
+    on its own line over its definition, every line of which is indented from the term (an
+    HTML ``dd``, a Word paragraph's left indent), two pairs or more one after the other with
+    the terms flush and the definitions flush.  A section's text starts flush with its
+    heading, or with only its first line indented; where the document sets its text indented
+    from its headings (headings hung out into the margin), its other paragraphs start where
+    the definitions do, and the terms are headings."""
+    def term(d: Draft) -> bool:
+        return d.kind == "heading" and len(d.lines) == 1 and not d.number_depth \
+            and d.size < style.body_size * HEADING_SCALE
+
+    def defines(d: Draft, over: Draft) -> bool:
+        indent = min(line.x0 for line in d.lines) - over.lines[0].x0  # (every line indented)
+        return d.kind == "paragraph" and d.page == over.page \
+            and indent >= _DEFINITION_INDENT * style.body_size
+
+    pairs = [at for at in range(len(drafts) - 1) if term(drafts[at]) and defines(drafts[at + 1], drafts[at])]
+    runs: list[list[int]] = []
+    for at in pairs:
+        run = runs[-1] if runs else []
+        if run and at == run[-1] + 2 and abs(drafts[at].lines[0].x0 - drafts[run[-1]].lines[0].x0) <= 1.0 \
+                and abs(drafts[at + 1].lines[0].x0 - drafts[run[-1] + 1].lines[0].x0) <= 1.0:
+            run.append(at)
+        else:
+            runs.append([at])
+    for run in runs:
+        taken = {id(drafts[at + 1]) for at in run}
+        starts = [d.lines[0].x0 for d in drafts if d.kind == "paragraph" and id(d) not in taken and d.lines]
+        flush = sum(abs(x - drafts[run[0]].lines[0].x0) <= 1.0 for x in starts)
+        indented = sum(abs(x - drafts[run[0] + 1].lines[0].x0) <= 1.0 for x in starts)
+        if len(run) >= _DEFINITION_PAIRS and flush >= indented:
+            for at in run:
+                drafts[at].kind = "list_item" if drafts[at].marker else "paragraph"
+                drafts[at].label = True
 
 
 def _number_form(draft: Draft) -> str:

@@ -185,6 +185,10 @@ WRAP_TIGHTER = 0.1
 GROUP_HEADING_WORDS = 5
 # A note's label ("Source:", "NOTE:", "Notes:"): the line it starts is no wrapped cell's.
 NOTE_LABEL = re.compile(r"^[^\W\d]+:(\s|$)")
+# A unit a table's figures are given in, alone in a header cell ("£m", "£ million", "$000",
+# "%", "per cent", "thousands"); see _unit_row.
+UNIT = re.compile(r"^([£$€¥]\s?(000s?|m|mn|bn|k|thousands?|millions?|billions?)?|%|per\s?cent|percent"
+                  r"|thousands?|millions?|number|no\.)$", re.IGNORECASE)
 # A column gap narrower than this (in font sizes) could be a word space inside a value
 # ("3 522 458", "11 111111111").
 NARROW_GAP_EM = 0.5
@@ -209,6 +213,9 @@ NUMERIC = re.compile(r"^[(\[]?[-+\u2212\u2013$€£%]?\s?\d[\d.,\s]*[%)\]*]?$|^[
 # than this is skipped.  Real tables stay far below them (ICDAR's largest page: ~1,500 words).
 MAX_WORDS = 20_000
 MAX_RULINGS = 3_000
+# A grid of at most this many rows that a table set by alignment goes on under is one table
+# with it (see _banded_grids).
+BANDED_GRID_ROWS = 2
 MAX_GRID_SLOTS = 40_000
 
 
@@ -223,10 +230,35 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     found = unruled_tables(free, blocked=tables, feet=feet)
+    tables, found = _banded_grids(tables, found, layout.words)
     if layout.turned and len(layout.turned) <= MAX_TURNED_WORDS:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
+
+
+def _banded_grids(tables: list[FoundTable], found: list[FoundTable],
+                  words: list[Word]) -> tuple[list[FoundTable], list[FoundTable]]:
+    """Grids of at most BANDED_GRID_ROWS rows each taken with the table the text continues
+    under it (``found``) as one table, read by alignment, when that reading makes one table of
+    their columns and rows.  A table whose rows are told apart by fills alone (banded rows, a
+    shaded header: Word's and Excel's table styles) draws a rectangle per shaded row, and the
+    shaded header and first band touch: a grid of two rows, the rest of the table unruled."""
+    for grid in [t for t in tables if len(t.cells) <= BANDED_GRID_ROWS]:
+        for rest in found:
+            pitch = (rest.bottom - rest.top) / len(rest.cells)
+            if len(rest.cells[0]) != len(grid.cells[0]) \
+                    or not grid.bottom - 1 <= rest.top <= grid.bottom + pitch \
+                    or rest.x0 < grid.x0 - pitch or rest.x1 > grid.x1 + pitch:
+                continue
+            whole = FoundTable(grid.x0, grid.top, max(grid.x1, rest.x1), rest.bottom, [], "")
+            read = unruled_tables([w for w in words if _inside(w, whole)])
+            if len(read) == 1 and len(read[0].cells[0]) == len(grid.cells[0]) \
+                    and len(read[0].cells) == len(grid.cells) + len(rest.cells):
+                tables = [t for t in tables if t is not grid]
+                found = [read[0] if t is rest else t for t in found]
+                break
+    return tables, found
 
 
 def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word],
@@ -2030,7 +2062,7 @@ def _merge_header_cells(header: list[_Row]) -> None:
     the lower line is not a row label standing alone (a section title above the data)."""
     for r in range(len(header) - 1, 0, -1):
         lower = header[r]
-        if [i for i, c in enumerate(lower.cells) if c] == [0]:
+        if [i for i, c in enumerate(lower.cells) if c] == [0] or _unit_row(lower):
             continue
         for c, text in enumerate(lower.cells):
             above = _cell_above(header, r, c)
@@ -2042,6 +2074,15 @@ def _merge_header_cells(header: list[_Row]) -> None:
             upper.cells[c] = f"{upper.cells[c]} {text}"
             lower.cells[c] = ""
         _raise_bottom_aligned(header[r - 1], lower)
+
+
+def _unit_row(row: _Row) -> bool:
+    """A header line of units: one unit ("£m", "%") in each of two or more columns and
+    nothing else, its row label empty.  A spreadsheet sets it in a row of its own under the
+    column headings, as close under them as a cell's wrapped line (Calc's rows are as tall as
+    their text): its own header row, not the second line of each heading ("2019/20 £m")."""
+    filled = [text for text in row.cells if text]
+    return not row.cells[0] and len(filled) >= 2 and len(set(filled)) == 1 and bool(UNIT.match(filled[0]))
 
 
 def _raise_bottom_aligned(upper: _Row, lower: _Row) -> None:

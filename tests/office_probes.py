@@ -18,7 +18,26 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
 - ``figure_lists``: a "List of figures" or "List of tables" page, with dot leaders or a page
   column alone;
 - ``heading_faces``: headings at the body's size set apart only by typeface, capitals, colour
-  or weight (Word's lower heading styles).
+  or weight (Word's lower heading styles);
+- ``body_spans``: a Word table whose body has section rows merged across the table or
+  subtotal labels merged over two columns;
+- ``unit_rows``: a Word table with a unit row under its header ("£ million", "%"), negative
+  figures, figures in brackets, dashes and ".." for figures not available;
+- ``banded_rows``: a Word table without rules whose rows are told apart by fills alone (a dark
+  header, every other row shaded);
+- ``sheet_notes``: a Calc sheet with a title merged across the table, a unit line over it and
+  notes under it;
+- ``sheet_banded``: the banded table in a spreadsheet;
+- ``sheet_sections``: a Calc sheet with a unit row under its header, section rows (merged
+  across the table or not), negative figures and a total row over a rule;
+- ``numbered_headings``: Word headings numbered by list numbering ("1", "1.1", "1.1.1");
+- ``footnotes``: Word footnotes at the pages' feet, their markers in the prose;
+- ``two_column_section``: a table in one column of a two-column Word section;
+- ``print_titles``: a long Calc sheet over pages, its header row repeated on each;
+- ``glossary``: a Word glossary, each term bold on a line of its own over its definition
+  indented under it.
+
+(The classes from ``body_spans`` on were added on 2026-12-06, probes2.)
 
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts).
@@ -257,6 +276,407 @@ def heading_faces(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": [t.upper() if capitals else t for t in titles]}
 
 
+def _shade(cell: object, fill: str) -> None:
+    shading = OxmlElement("w:shd")
+    shading.set(qn("w:val"), "clear")
+    shading.set(qn("w:fill"), fill)
+    cell._tc.get_or_add_tcPr().append(shading)  # type: ignore[attr-defined]
+
+
+def _xlsx(book: object) -> bytes:
+    buffer = io.BytesIO()
+    book.save(buffer)  # type: ignore[attr-defined]
+    return buffer.getvalue()
+
+
+def body_spans(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    columns = rng.randint(4, 5)
+    cells = [["Area", "Type", *(f"{2020 + i}" for i in range(columns - 2))]]
+    merges = []  # (row, columns merged from the first)
+    for group in rng.sample(_GROUPS, 2):
+        if seed % 2:
+            cells.append([group] + [""] * (columns - 1))
+            merges.append((len(cells) - 1, columns))
+        for region in rng.sample(_REGIONS, 2):
+            cells.append([region, rng.choice(("Urban", "Rural")), *_figures(rng, columns - 2)])
+        if seed % 2 == 0 or seed % 3 == 0:
+            cells.append([f"Total {group.lower()}", "", *_figures(rng, columns - 2)])
+            merges.append((len(cells) - 1, 2))
+    document = Document()
+    document.add_heading("Figures by area", 1)
+    document.add_paragraph("The table below gives the figures by area and type.")
+    table = document.add_table(rows=len(cells), cols=columns)
+    if seed % 4 < 2:
+        table.style = "Table Grid"
+    for row, span in merges:
+        table.cell(row, 0).merge(table.cell(row, span - 1))
+    _fill(table, cells)
+    document.add_paragraph("Figures are provisional.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+def unit_rows(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    columns = rng.randint(4, 5)
+    unit = rng.choice(("£ million", "£m", "%", "$000"))
+
+    def value() -> str:
+        kind, figure = rng.random(), rng.uniform(1, 999)
+        if kind < 0.15:
+            return rng.choice(("-", "–", "..", "n/a", "—"))
+        if kind < 0.4:
+            return f"-{figure:.1f}" if seed % 2 else f"({figure:.1f})"
+        return f"{figure:,.1f}"
+
+    items = rng.sample(("Revenue", "Operating costs", "Staff costs", "Depreciation", "Interest paid", "Tax",
+                        "Capital spending", "Grants received"), rng.randint(4, 6))
+    cells = [["Item", *(f"{2019 + i}-{20 + i}" for i in range(columns - 1))], ["", *([unit] * (columns - 1))],
+             *([item, *(value() for _ in range(columns - 1))] for item in items)]
+    document = Document()
+    document.add_heading("Financial summary", 1)
+    document.add_paragraph("The summary below sets out income and spending for each year.")
+    table = document.add_table(rows=len(cells), cols=columns)
+    if seed % 3 == 0:
+        table.style = "Table Grid"
+    _fill(table, cells)
+    for r in range(len(cells)):
+        for c in range(1, columns):
+            table.cell(r, c).paragraphs[0].alignment = WD_ALIGN_PARAGRAPH.RIGHT
+    document.add_paragraph("Figures in brackets are negative.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+def banded_rows(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    columns = rng.randint(3, 6)
+    header = ["Region", *rng.sample(_MEASURES, columns - 1)]
+    rows = rng.sample(_REGIONS, rng.randint(4, 7))
+    cells = [header, *([region, *_figures(rng, columns - 1)] for region in rows)]
+    document = Document()
+    document.add_heading("Regional summary", 1)
+    document.add_paragraph("The table below gives the figures for each region.")
+    table = document.add_table(rows=len(cells), cols=columns)
+    _fill(table, cells)
+    dark, light = (("1F4E79", "DEEAF6"), ("375623", "E2EFDA"), ("404040", "F2F2F2"))[seed % 3]
+    for c in range(columns):
+        _shade(table.cell(0, c), dark)
+        for run in table.cell(0, c).paragraphs[0].runs:
+            run.font.color.rgb, run.font.bold = RGBColor(255, 255, 255), True
+    for r in range(1, len(cells)):
+        if r % 2 == seed % 2:  # the first row shaded (touching the header's fill) or the second
+            for c in range(columns):
+                _shade(table.cell(r, c), light)
+    document.add_paragraph("Source: regional accounts.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+def sheet_notes(seed: int) -> tuple[str, bytes, Truth]:
+    import openpyxl
+    from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+    from openpyxl.utils import get_column_letter
+
+    rng = random.Random(seed)
+    columns = rng.randint(4, 7)
+    cells = [["Region", *(f"{2016 + i}" for i in range(columns - 1))],
+             *([region, *_figures(rng, columns - 1)] for region in rng.sample(_REGIONS, rng.randint(5, 9)))]
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet["A1"] = "Table 3: Persons employed by region, 2016 onwards"
+    sheet["A1"].font = Font(bold=True, size=12)
+    sheet.merge_cells(start_row=1, start_column=1, end_row=1, end_column=columns)
+    if seed % 2:
+        sheet["A1"].alignment = Alignment(horizontal="center")
+    sheet["A2"] = "Thousands"
+    sheet["A2"].font = Font(italic=True)
+    thin = Side(style="thin")
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            cell = sheet.cell(row=4 + r, column=1 + c, value=text)
+            if r == 0:
+                cell.font = Font(bold=True)
+                if seed % 3 == 0:
+                    cell.fill = PatternFill("solid", fgColor="D9E1F2")
+            if seed % 4 < 2:
+                cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
+            elif r == 0:
+                cell.border = Border(bottom=thin, top=thin)
+            if c:
+                cell.alignment = Alignment(horizontal="right")
+    notes = ["Notes:", "1. Figures for the latest year are provisional.",
+             "2. Totals may not add up because of rounding.", "Source: Labour Force Survey."]
+    for i, text in enumerate(notes[:2 + seed % 3]):
+        sheet.cell(row=5 + len(cells) + i, column=1, value=text)
+    sheet.column_dimensions["A"].width = 14
+    for c in range(2, columns + 1):
+        sheet.column_dimensions[get_column_letter(c)].width = 11
+    return "xlsx", _xlsx(book), {"tables": [cells]}
+
+
+def sheet_banded(seed: int) -> tuple[str, bytes, Truth]:
+    import openpyxl
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    rng = random.Random(seed)
+    columns = rng.randint(4, 6)
+    cells = [["Region", *rng.sample(_MEASURES, columns - 1)],
+             *([region, *_figures(rng, columns - 1)] for region in rng.sample(_REGIONS, rng.randint(5, 9)))]
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet["A1"] = "Regional summary"
+    sheet["A1"].font = Font(bold=True, size=13)
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            cell = sheet.cell(row=3 + r, column=1 + c, value=text)
+            if r == 0:
+                cell.font = Font(bold=True, color="FFFFFF")
+                cell.fill = PatternFill("solid", fgColor="305496")
+            elif r % 2 == seed % 2:
+                cell.fill = PatternFill("solid", fgColor="D9E1F2")
+            if c:
+                cell.alignment = Alignment(horizontal="right")
+    sheet.column_dimensions["A"].width = 14
+    for c in range(2, columns + 1):
+        sheet.column_dimensions[get_column_letter(c)].width = 17
+    return "xlsx", _xlsx(book), {"tables": [cells]}
+
+
+def sheet_sections(seed: int) -> tuple[str, bytes, Truth]:
+    import openpyxl
+    from openpyxl.styles import Alignment, Border, Font, Side
+    from openpyxl.utils import get_column_letter
+
+    rng = random.Random(seed)
+    columns = rng.randint(4, 6)
+    cells = [["Item", *(f"{2019 + i}/{20 + i}" for i in range(columns - 1))], ["", *(["£m"] * (columns - 1))]]
+    sections = []
+    for group in rng.sample(("Income", "Spending", "Capital", "Reserves"), 2):
+        cells.append([group] + [""] * (columns - 1))
+        sections.append(len(cells) - 1)
+        for item in rng.sample(("Grants", "Fees", "Rents", "Staff", "Energy", "Repairs", "Loans"), 3):
+            cells.append([item, *(f"{rng.uniform(-99, 999):,.1f}" for _ in range(columns - 1))])
+    cells.append(["Total", *(f"{rng.uniform(100, 9999):,.1f}" for _ in range(columns - 1))])
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet["A1"] = "Summary of accounts"
+    sheet["A1"].font = Font(bold=True, size=13)
+    thin = Side(style="thin")
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            cell = sheet.cell(row=3 + r, column=1 + c, value=text)
+            if r == 0 or r in sections or r == len(cells) - 1:
+                cell.font = Font(bold=True)
+            if r == len(cells) - 1:
+                cell.border = Border(top=thin, bottom=Side(style="double"))
+            if r == 1:
+                cell.border = Border(bottom=thin)
+            if c:
+                cell.alignment = Alignment(horizontal="right")
+        if r in sections and seed % 2:
+            sheet.merge_cells(start_row=3 + r, start_column=1, end_row=3 + r, end_column=columns)
+    sheet.column_dimensions["A"].width = 16
+    for c in range(2, columns + 1):
+        sheet.column_dimensions[get_column_letter(c)].width = 12
+    return "xlsx", _xlsx(book), {"tables": [cells]}
+
+
+def _numbering(document: object, suffix: str) -> str:
+    """A decimal multilevel list ("1", "1.1", "1.1.1", the first level ending in ``suffix``)
+    added to the document's numbering part; its numId."""
+    numbering = document.part.numbering_part.element  # type: ignore[attr-defined]
+    abstract = OxmlElement("w:abstractNum")
+    abstract.set(qn("w:abstractNumId"), "90")
+    kind = OxmlElement("w:multiLevelType")
+    kind.set(qn("w:val"), "multilevel")
+    abstract.append(kind)
+    for level, text in enumerate(("%1" + suffix, "%1.%2", "%1.%2.%3")):
+        lvl = OxmlElement("w:lvl")
+        lvl.set(qn("w:ilvl"), str(level))
+        for tag, value in (("w:start", "1"), ("w:numFmt", "decimal"), ("w:lvlText", text),
+                           ("w:lvlJc", "left")):
+            element = OxmlElement(tag)
+            element.set(qn("w:val"), value)
+            lvl.append(element)
+        properties, indent = OxmlElement("w:pPr"), OxmlElement("w:ind")
+        indent.set(qn("w:left"), str(432 + 144 * level))
+        indent.set(qn("w:hanging"), str(432 + 144 * level))
+        properties.append(indent)
+        lvl.append(properties)
+        abstract.append(lvl)
+    numbering.insert(0, abstract)
+    num, reference = OxmlElement("w:num"), OxmlElement("w:abstractNumId")
+    num.set(qn("w:numId"), "90")
+    reference.set(qn("w:val"), "90")
+    num.append(reference)
+    numbering.append(num)
+    return "90"
+
+
+def numbered_headings(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    document = Document()
+    suffix = "." if seed % 2 else ""
+    number_id = _numbering(document, suffix)
+    outline = [("Introduction", 1), ("Background", 2), ("Scope", 2), ("Method", 1), ("Data sources", 2),
+               ("Survey data", 3), ("Administrative data", 3), ("Results", 1), ("Conclusions", 1)]
+    counters, headings = [0, 0, 0], []
+    for text, level in outline:
+        counters[level - 1] += 1
+        counters[level:] = [0] * (3 - level)
+        number = ".".join(str(n) for n in counters[:level]) + (suffix if level == 1 else "")
+        headings.append(f"{number} {text}")
+        paragraph = document.add_heading(text, level)
+        numbered = OxmlElement("w:numPr")
+        for tag, value in (("w:ilvl", str(level - 1)), ("w:numId", number_id)):
+            element = OxmlElement(tag)
+            element.set(qn("w:val"), value)
+            numbered.append(element)
+        paragraph._p.get_or_add_pPr().append(numbered)
+        for _ in range(rng.randint(1, 2)):
+            document.add_paragraph(" ".join(rng.sample(_SENTENCES, 2)))
+    return "docx", _docx(document), {"headings": headings}
+
+
+_NOTES = ("Figures for 2023 are provisional and will be revised in the spring.",
+          "Excludes the districts merged in 2021.", "See the technical annex for the method.",
+          "Source: Office for Regional Statistics, annual survey.",
+          "Rates per 1,000 residents aged 16 and over.")
+
+
+def _footnotes_part(document: object, notes: list[str]) -> None:
+    """The document's footnotes part (python-docx writes none): a separator and the notes."""
+    from docx.opc.constants import RELATIONSHIP_TYPE
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    body = "".join(f'<w:footnote w:id="{i + 1}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+                   f'<w:footnoteRef/></w:r><w:r><w:rPr><w:sz w:val="18"/></w:rPr>'
+                   f'<w:t xml:space="preserve"> {text}</w:t></w:r></w:p></w:footnote>'
+                   for i, text in enumerate(notes))
+    xml = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+           '<w:footnotes xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+           '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+           '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r>'
+           f'</w:p></w:footnote>{body}</w:footnotes>')
+    package = document.part.package  # type: ignore[attr-defined]
+    kind = "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"
+    part = Part(PackURI("/word/footnotes.xml"), kind, xml.encode(), package)
+    document.part.relate_to(part, RELATIONSHIP_TYPE.FOOTNOTES)  # type: ignore[attr-defined]
+
+
+def _footnote_reference(paragraph: object, number: int) -> None:
+    run = paragraph.add_run()  # type: ignore[attr-defined]
+    properties, raised = OxmlElement("w:rPr"), OxmlElement("w:vertAlign")
+    raised.set(qn("w:val"), "superscript")
+    properties.append(raised)
+    reference = OxmlElement("w:footnoteReference")
+    reference.set(qn("w:id"), str(number))
+    run._r.append(properties)
+    run._r.append(reference)
+
+
+def footnotes(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    document = Document()
+    titles = ["Summary", "Population", "Employment", "Housing"][:3 + seed % 2]
+    cells = [["Region", "2022", "2023"], *([region, *_figures(rng, 2)] for region in rng.sample(_REGIONS, 4))]
+    notes: list[str] = []
+    for k, title in enumerate(titles):
+        document.add_heading(title, 1)
+        for _ in range(2):
+            paragraph = document.add_paragraph(" ".join(rng.sample(_SENTENCES, 2)))
+            if rng.random() < 0.6 or not notes:
+                notes.append(_NOTES[len(notes) % len(_NOTES)])
+                _footnote_reference(paragraph, len(notes))
+                paragraph.add_run(" " + rng.choice(_SENTENCES))
+        if k == 1:
+            table = document.add_table(rows=len(cells), cols=3)
+            if seed % 2:
+                table.style = "Table Grid"
+            _fill(table, cells)
+    _footnotes_part(document, notes)
+    return "docx", _docx(document), {"tables": [cells], "headings": titles}
+
+
+def two_column_section(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    document = Document()
+    document.add_heading("District news", 1)
+    columns = OxmlElement("w:cols")
+    columns.set(qn("w:num"), "2")
+    columns.set(qn("w:space"), "720")
+    document.sections[0]._sectPr.append(columns)
+    for _ in range(2):
+        document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
+    cells = [["Area", rng.choice(("2022", "Cases")), rng.choice(("2023", "Share"))],
+             *([region, *_figures(rng, 2)] for region in rng.sample(_REGIONS, rng.randint(4, 6)))]
+    table = document.add_table(rows=len(cells), cols=3)
+    if seed % 2:
+        table.style = "Table Grid"
+    table.autofit = False
+    for column in table._tbl.tblGrid.findall(qn("w:gridCol")):  # narrow enough for the page's column
+        column.set(qn("w:w"), str(int(0.95 * 1440)))
+    for row in table.rows:
+        for cell in row.cells:
+            cell.width = Inches(0.95)
+    _fill(table, cells)
+    for _ in range(3 + seed % 3):
+        document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+def print_titles(seed: int) -> tuple[str, bytes, Truth]:
+    import openpyxl
+    from openpyxl.styles import Alignment, Border, Font, Side
+
+    rng = random.Random(seed)
+    columns = rng.randint(3, 5)
+    names = [f"{rng.choice(_REGIONS)} {rng.choice(('Borough', 'District', 'City'))} {i + 1}"
+             for i in range(70 + 10 * seed)]
+    cells = [["Local authority", *(f"{2019 + i}" for i in range(columns - 1))],
+             *([name, *_figures(rng, columns - 1)] for name in names)]
+    book = openpyxl.Workbook()
+    sheet = book.active
+    thin = Side(style="thin")
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            cell = sheet.cell(row=1 + r, column=1 + c, value=text)
+            if r == 0:
+                cell.font = Font(bold=True)
+            if seed % 2:
+                cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
+            if c:
+                cell.alignment = Alignment(horizontal="right")
+    sheet.print_title_rows = "1:1"
+    sheet.column_dimensions["A"].width = 24
+    return "xlsx", _xlsx(book), {"tables": [cells]}
+
+
+_TERMS = (("Household", "A person living alone or a group of people living at the same address who share "
+                        "cooking facilities and a living room."),
+          ("Dwelling", "A self-contained unit of accommodation."),
+          ("Median", "The middle value when the figures are sorted in order."),
+          ("Net migration", "Moves into an area less moves out of it over the year."),
+          ("Rate", "A count per 1,000 residents aged 16 and over."),
+          ("Tenure", "Whether a home is owned, rented privately or rented from a council."))
+
+def glossary(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    document = Document()
+    document.add_heading("Glossary", 1)
+    document.add_paragraph(_SENTENCES[0])
+    for term, definition in rng.sample(_TERMS, 4 + seed % 2):
+        paragraph = document.add_paragraph()
+        paragraph.add_run(term).bold = True
+        paragraph.paragraph_format.space_after = Pt(0)
+        paragraph.paragraph_format.keep_with_next = True
+        document.add_paragraph(definition).paragraph_format.left_indent = Inches(0.4 if seed % 2 else 0.25)
+    document.add_heading("Background", 1)
+    document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
+    return "docx", _docx(document), {"headings": ["Glossary", "Background"]}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -265,4 +685,15 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "wrapped_rows": (6, wrapped_rows),
     "figure_lists": (4, figure_lists),
     "heading_faces": (7, heading_faces),
+    "body_spans": (6, body_spans),
+    "unit_rows": (6, unit_rows),
+    "banded_rows": (6, banded_rows),
+    "sheet_notes": (6, sheet_notes),
+    "sheet_banded": (4, sheet_banded),
+    "sheet_sections": (4, sheet_sections),
+    "numbered_headings": (4, numbered_headings),
+    "footnotes": (4, footnotes),
+    "two_column_section": (4, two_column_section),
+    "print_titles": (2, print_titles),
+    "glossary": (4, glossary),
 }

@@ -822,3 +822,24 @@ def test_a_sheet_fitted_small_under_its_notes_keeps_its_table() -> None:
     notes = [(60 + 11 * i, 9.0, [(72.0, note)]) for i in range(6)]
     found = tables_of(drawn_lines(notes + rows_drawn(150, 2.8, [72, 110, 130, 150, 170], sheet, pitch=3.4)))
     assert [t.cells for t in found] == [sheet]
+
+
+def test_a_row_of_units_under_the_headings_is_a_row_of_its_own() -> None:
+    # A spreadsheet's unit row ("£m" under each year, its label cell empty) set as close under
+    # the headings as a wrapped line (Calc's rows are as tall as their text): its own header
+    # row, not each heading's second line ("2019/20 £m"); office probes, 2026-12-06.
+    words = _words(100, [(36, "Item"), (200, "2019/20"), (280, "2020/21"), (360, "2021/22")])
+    words += _words(109.5, [(220, "£m"), (300, "£m"), (380, "£m")])
+    rng = random.Random(3)
+    labels = ["Grants", "Fees", "Rents", "Staff costs", "Energy"]
+    for r, label in enumerate(labels):
+        top = 119 + 9.5 * r
+        words += _words(top, [(36, label)])
+        for right in (228, 308, 388):
+            text = f"{rng.uniform(10, 999):.1f}"
+            words += _words(top, [(right - 0.5 * 8 * len(text), text)])
+
+    [found] = find_tables(PageLayout(1, 600, 800, words=words))
+
+    assert found.cells[:2] == [["Item", "2019/20", "2020/21", "2021/22"], ["", "£m", "£m", "£m"]]
+    assert len(found.cells) == 2 + len(labels)

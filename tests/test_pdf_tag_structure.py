@@ -280,3 +280,17 @@ def test_libreoffice_tagged_export_tables_lists_and_footers(tmp_path):
     assert "- Walk the whole route\n- Look at the street lights\n- Write the report" in markdown
     assert "Prepared by the works committee" not in markdown
     assert all(page.running == ["Prepared by the works committee"] for page in layer.pages)
+
+
+def test_tagged_cell_of_low_ink_keeps_its_text():
+    """A tagged cell holding ".." (not available, in statistics): its text object's box is
+    the dots' ink on the baseline, off the middle of the word's line; the cell keeps its
+    text (it was left empty, found on the office probes' unit rows, 2026-12-06)."""
+    rows = [("Item", "2022", "2023"), ("Revenue", "853.9", ".."), ("Staff costs", "_", "194.0"),
+            ("Interest", "360.5", "826.2")]
+    kind = ["TH", "TD", "TD", "TD"]
+    table = Node("Table", [Node("TR", [_cell(kind[r], Run(0, 72 + 120 * c, 200 + 20 * r, text))
+                                       for c, text in enumerate(row)]) for r, row in enumerate(rows)])
+    data = tagged_pdf([Node("H1", [Run(0, 72, 100, "Accounts", size=16, bold=True)]), table])
+    [tagged] = tagged_tables(_page_tags(data), read_layouts(data)[0].words, [])
+    assert tagged.cells == [list(row) for row in rows]

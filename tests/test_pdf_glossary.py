@@ -1,0 +1,90 @@
+"""A glossary (a definition list): terms at the body's size, bold, each on its own line over
+its definition indented under it (HTML's ``dl``, a Word glossary's indented paragraphs), are
+no headings; body-size headings whose text is set indented from them throughout the document
+(headings hung out into the margin), or with only a first line indented, stay headings
+(office probes, 2026-12-06)."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas as pdf_canvas
+
+from extractors.pdf_text import read_text_layer
+
+TERMS = [("Household", "A person living alone or a group of people living at the same address who share "
+                       "cooking facilities and a living room."),
+         ("Dwelling", "A self-contained unit of accommodation."),
+         ("Median", "The middle value when the figures are sorted in order."),
+         ("Tenure", "Whether a home is owned, rented privately or rented from a council.")]
+TEXT = ("The council reviewed the programme of works for the year and agreed the priorities for "
+        "each district in turn. Spending stayed within the budget set in March, with savings on "
+        "materials offsetting higher labour costs.")
+
+
+def _lines(text: str, width: float) -> list[str]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    out: list[str] = []
+    for word in text.split():
+        if out and stringWidth(f"{out[-1]} {word}", "Times-Roman", 11) <= width:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
+def _page(text_x: float, body_x: float = 72, first_only: bool = False, long: bool = False) -> bytes:
+    """A "Glossary" title over a paragraph at ``body_x``, the terms (bold, 11 points, at 72)
+    each over its text indented to ``text_x`` (only its first line when ``first_only``; TEXT
+    after each definition when ``long``), then a "Background" section's paragraph at
+    ``body_x``."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    width, height = A4
+    y = height - 80
+
+    def paragraph(text: str, x: float) -> None:
+        nonlocal y
+        canvas.setFont("Times-Roman", 11)
+        for number, line in enumerate(_lines(text, width - 72 - x)):
+            canvas.drawString(x if number == 0 or not first_only else 72, y, line)
+            y -= 13.5
+        y -= 8
+
+    canvas.setFont("Helvetica-Bold", 18)
+    canvas.drawString(72, y, "Glossary")
+    y -= 30
+    paragraph(TEXT, body_x)
+    for term, definition in TERMS:
+        canvas.setFont("Times-Bold", 11)
+        canvas.drawString(72, y, term)
+        y -= 13.5
+        paragraph(f"{definition} {TEXT}" if long else definition, text_x)
+    canvas.setFont("Helvetica-Bold", 18)
+    canvas.drawString(72, y - 10, "Background")
+    y -= 40
+    paragraph(TEXT, body_x)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _headings(data: bytes) -> list[str]:
+    markdown = "\n\n".join(page.markdown for page in read_text_layer(data).pages)
+    return [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")]
+
+
+def test_glossary_terms_over_indented_definitions_are_no_headings() -> None:
+    assert _headings(_page(100)) == ["Glossary", "Background"]
+
+
+def test_headings_over_paragraphs_with_a_first_line_indent_stay_headings() -> None:
+    terms = [term for term, _ in TERMS]
+    assert _headings(_page(100, first_only=True, long=True)) == ["Glossary", *terms, "Background"]
+
+
+def test_headings_hung_out_from_their_indented_text_stay_headings() -> None:
+    terms = [term for term, _ in TERMS]
+    assert _headings(_page(100, body_x=100, long=True)) == ["Glossary", *terms, "Background"]
