@@ -423,7 +423,8 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
     one-line paragraph of one capitalised word ("Background") set in the face, size and
     weight of two or more such headings is one of them: alone, such a word could be a form's
     or a figure's label, but the document sets its headings so.  Over running text too."""
-    for draft, after in zip(drafts, [*drafts[1:], None], strict=True):
+    for index, draft in enumerate(drafts):
+        after = drafts[index + 1] if index + 1 < len(drafts) else None
         if draft.by_face and draft.kind == "heading" and not (
                 after is not None and after.page == draft.page and after.kind == "paragraph"
                 and _running_text(after.text)):

@@ -129,6 +129,8 @@ def test_every_corpus_document_ends_in_a_terminal_state(tmp_path):
             assert row["error_code"] and row["error_message"]
         else:
             assert row["markdown"].strip()
+            # A structure bug keeps the text but loses the document's structure: none may fail.
+            assert not any("structure stage failed" in warning for warning in row["warnings"]), row["path"]
     qpdf = [r for p, r in by_path.items() if "qpdf-malformed-pdfs" in p and p.endswith(".pdf")]
     assert len(qpdf) >= 19
     for row in qpdf:  # a damaged PDF is read, or refused for what is wrong with it

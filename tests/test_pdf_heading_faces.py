@@ -12,6 +12,8 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
+from extractors.pdf_drafts import Style
+from extractors.pdf_headings import settle_heading_faces
 from extractors.pdf_text import read_text_layer
 
 TEXT = ("The council reviewed the programme of works for the year and agreed the priorities for "
@@ -117,3 +119,8 @@ def test_libreoffice_heading_styles_at_the_body_size(tmp_path) -> None:
     for pdf, caps in zip(convert(sources, tmp_path / "plain"), (True, False), strict=True):
         expected = ["Background", "Programme of works", "Budget and spending", "Next steps"]
         assert _headings(pdf.read_bytes()) == [t.upper() if caps else t for t in expected]
+
+
+def test_a_document_without_blocks_settles_nothing() -> None:
+    # (qpdf's append-page-content-damaged.pdf: its structure stage failed, its text kept.)
+    settle_heading_faces([], Style(10.0, False, "times"))
