@@ -243,6 +243,11 @@ def _whole_entries(lines: Sequence[Line]) -> list[tuple[float, float, float, flo
     label right of it (leaders between, or a tab), or a page label with the title right after
     it, for finding the columns they are set in."""
     bare = [_PAGE_LABEL.match(line.text.strip()) is not None for line in lines]
+    leading = [_LEADING_ENTRY.match(line.text.strip()) is not None for line in lines]
+    leaders = [_LEADER_ENTRY.match(line.text.strip()) for line in lines]
+    # (Fewer than four lines that could hold an entry: no columns of entries to find.)
+    if sum(1 for i in range(len(lines)) if bare[i] or leading[i] or leaders[i]) < 4:
+        return []
     alpha = [any(ch.isalpha() for ch in line.text) for line in lines]
     neighbours = _baseline_neighbours(lines)
     # A baseline that ends in a page label is read title first ([title][12][title][14]), any
@@ -252,7 +257,7 @@ def _whole_entries(lines: Sequence[Line]) -> list[tuple[float, float, float, flo
     titles_of_labels: set[int] = set()
     labels_of_titles: set[int] = set()
     for i, line in enumerate(lines):
-        leader = _LEADER_ENTRY.match(line.text.strip())
+        leader = leaders[i]
         if leader and any(ch.isalpha() for ch in leader.group("title")):
             boxes.append((line.x0, line.top, line.x1, line.bottom))
             continue
@@ -271,8 +276,7 @@ def _whole_entries(lines: Sequence[Line]) -> list[tuple[float, float, float, flo
     for i, line in enumerate(lines):
         if i in titles_of_labels or i in labels_of_titles or title_first[i]:
             continue
-        text = line.text.strip()
-        if _LEADING_ENTRY.match(text):
+        if leading[i]:
             boxes.append((line.x0, line.top, line.x1, line.bottom))
         elif bare[i]:
             right = [j for j in neighbours[i] if lines[j].x0 >= line.x1]

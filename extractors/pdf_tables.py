@@ -990,6 +990,10 @@ def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
     in the body's weight under a bold header: a row."""
     if len(block) < 6:
         return [block]
+    figures = [_figures(line) for line in block]
+    # (Only a line of no figures between two of figures is asked more: most blocks have none.)
+    if not any(not figures[i] and figures[i - 1] and figures[i + 1] for i in range(2, len(block) - 1)):
+        return [block]
     pitch = statistics.median(b.top - a.top for a, b in zip(block, block[1:], strict=False))
     pieces = [len(_segments(line)) for line in block]
     # Under a header set in bold, a second table's header is bold too: a line with no bold
@@ -999,7 +1003,7 @@ def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
     # Set off by a gap, or with as many pieces as the rows under it and not as the row above
     # (a table of other columns set right under the first: web pages' tables, margins apart).
     cuts = [i for i in range(2, len(block) - 1)
-            if pieces[i] >= 2 and not _figures(block[i]) and _figures(block[i - 1]) and _figures(block[i + 1])
+            if pieces[i] >= 2 and not figures[i] and figures[i - 1] and figures[i + 1]
             and not (bold_header and not any(w.bold for w in block[i].words))
             and (block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
                  or pieces[i] == pieces[i + 1] != pieces[i - 1])]
