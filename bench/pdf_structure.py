@@ -70,6 +70,9 @@ per PDF text line):
     printed by headless Chromium, untagged without outline or with `--exports plain,tagged` also
     tagged with an outline), scored
     as (d), plus each page's table F1.
+(h) with `--probes`: the office probes (`bench/office_probes.py`: documents of
+    `tests/office_probes.py`, one construction each, typeset by LibreOffice untagged and tagged):
+    per class and export, documents whose tables, headings and list items all come out right.
 """
 
 from __future__ import annotations

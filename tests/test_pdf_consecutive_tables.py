@@ -11,7 +11,7 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import markdown_of
 
 FIRST = [["Region", "Q1 2020", "Q1 2021", "Q1 2022"],
          ["South", "80.0", "76.52%", "22.2"],
@@ -28,9 +28,6 @@ def _markdown_table(cells: list[list[str]]) -> str:
     rows = ["| " + " | ".join(row) + " |" for row in cells]
     return "\n".join([rows[0], "| " + " | ".join("---" for _ in cells[0]) + " |", *rows[1:]])
 
-
-def _markdown(data: bytes) -> str:
-    return "\n\n".join(page.markdown for page in read_text_layer(data).pages)
 
 
 def _two_tables(between: str | None) -> bytes:
@@ -61,7 +58,7 @@ def _two_tables(between: str | None) -> bytes:
 
 @pytest.mark.parametrize("between", ["", "Table 2: Figures by area", None])
 def test_two_bare_tables_one_under_the_other_are_two_tables(between: str) -> None:
-    markdown = _markdown(_two_tables(between))
+    markdown = markdown_of(_two_tables(between))
     assert _markdown_table(FIRST) + "\n\n" in markdown
     assert _markdown_table(SECOND) in markdown
     if between:
@@ -91,6 +88,6 @@ def test_libreoffice_tables_with_an_empty_paragraph_or_a_caption_between(tmp_pat
         sources.append(tmp_path / f"tables-{len(sources)}.docx")
         document.save(str(sources[-1]))
     for pdf in convert(sources, tmp_path / "plain"):
-        markdown = _markdown(pdf.read_bytes())
+        markdown = markdown_of(pdf.read_bytes())
         assert _markdown_table(FIRST) in markdown, markdown
         assert _markdown_table(SECOND) in markdown, markdown

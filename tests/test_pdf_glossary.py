@@ -11,7 +11,7 @@ import io
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import headings_of
 
 TERMS = [("Household", "A person living alone or a group of people living at the same address who share "
                        "cooking facilities and a living room."),
@@ -71,20 +71,16 @@ def _page(text_x: float, body_x: float = 72, first_only: bool = False, long: boo
     return buffer.getvalue()
 
 
-def _headings(data: bytes) -> list[str]:
-    markdown = "\n\n".join(page.markdown for page in read_text_layer(data).pages)
-    return [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")]
+
+def test_glossary_terms_over_indented_definitions_are_noheadings_of() -> None:
+    assert headings_of(_page(100)) == ["Glossary", "Background"]
 
 
-def test_glossary_terms_over_indented_definitions_are_no_headings() -> None:
-    assert _headings(_page(100)) == ["Glossary", "Background"]
-
-
-def test_headings_over_paragraphs_with_a_first_line_indent_stay_headings() -> None:
+def test_headings_over_paragraphs_with_a_first_line_indent_stayheadings_of() -> None:
     terms = [term for term, _ in TERMS]
-    assert _headings(_page(100, first_only=True, long=True)) == ["Glossary", *terms, "Background"]
+    assert headings_of(_page(100, first_only=True, long=True)) == ["Glossary", *terms, "Background"]
 
 
-def test_headings_hung_out_from_their_indented_text_stay_headings() -> None:
+def test_headings_hung_out_from_their_indented_text_stayheadings_of() -> None:
     terms = [term for term, _ in TERMS]
-    assert _headings(_page(100, body_x=100, long=True)) == ["Glossary", *terms, "Background"]
+    assert headings_of(_page(100, body_x=100, long=True)) == ["Glossary", *terms, "Background"]

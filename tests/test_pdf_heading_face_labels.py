@@ -5,7 +5,6 @@ caption and its credit, a newsletter's second body face, a name set in sans insi
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 
 import pytest
@@ -13,6 +12,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
 from extractors.pdf_text import read_text_layer
+from tests.pdf_output import drawn_pdf
 
 TEXT = ["Public libraries lend more than books: they run classes, host clubs and give people a",
         "warm place to read, and the council has kept every branch open through the winter",
@@ -29,14 +29,6 @@ def _lines(canvas: pdf_canvas.Canvas, y: float, lines: list[str], font: str = "T
         y -= 13
     return y
 
-
-def _pdf(draw: Page) -> bytes:
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
-    draw(canvas)
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 def _chart_labels(canvas: pdf_canvas.Canvas) -> None:
@@ -99,7 +91,7 @@ def _pull_quote(canvas: pdf_canvas.Canvas) -> None:
 @pytest.mark.parametrize("draw", [_chart_labels, _form_fields, _caption_and_credit, _two_body_faces,
                                   _name_in_a_sentence, _pull_quote])
 def test_lines_in_a_face_of_labels_or_of_text_are_no_headings(draw: Page) -> None:
-    markdown = "\n\n".join(page.markdown for page in read_text_layer(_pdf(draw)).pages)
+    markdown = "\n\n".join(page.markdown for page in read_text_layer(drawn_pdf(draw)).pages)
     headings = [line for line in markdown.splitlines() if line.startswith("#")]
     assert headings in ([], ["# Club Newsletter"]), markdown
 
@@ -111,5 +103,5 @@ def test_a_heading_in_another_face_centred_over_the_text_is_one() -> None:
         canvas.drawCentredString(240, y, "Our Readers Come First")  # over the text's measure
         _lines(canvas, y - 13, TEXT)
 
-    markdown = "\n\n".join(page.markdown for page in read_text_layer(_pdf(centred)).pages)
+    markdown = "\n\n".join(page.markdown for page in read_text_layer(drawn_pdf(centred)).pages)
     assert "# Our Readers Come First\n" in markdown, markdown

@@ -14,7 +14,7 @@ from reportlab.pdfgen import canvas as pdf_canvas
 
 from extractors.pdf_drafts import Style
 from extractors.pdf_headings import settle_heading_faces
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import headings_of
 
 TEXT = ("The council reviewed the programme of works for the year and agreed the priorities for "
         "each district in turn. Spending stayed within the budget set in March, with savings on "
@@ -55,19 +55,15 @@ def _report(headings: list[str], heading_font: str = "Helvetica") -> bytes:
     return buffer.getvalue()
 
 
-def _headings(data: bytes) -> list[str]:
-    markdown = "\n\n".join(page.markdown for page in read_text_layer(data).pages)
-    return [line.lstrip("# ") for line in markdown.splitlines() if line.startswith("#")]
 
-
-def test_body_size_headings_in_another_typeface_are_headings() -> None:
+def test_body_size_headings_in_another_typeface_areheadings_of() -> None:
     headings = ["BACKGROUND", "Programme of works", "Budget and spending", "Consultation", "Next steps"]
-    assert _headings(_report(headings)) == headings
+    assert headings_of(_report(headings)) == headings
 
 
 def test_a_lone_word_in_another_typeface_alone_is_no_heading() -> None:
     # One such line in the document: a label as likely as a heading.
-    assert _headings(_report(["Consultation"])) == []
+    assert headings_of(_report(["Consultation"])) == []
 
 
 def test_a_line_in_another_face_over_a_title_is_no_heading() -> None:
@@ -86,11 +82,11 @@ def test_a_line_in_another_face_over_a_title_is_no_heading() -> None:
         y -= 13.5
     canvas.showPage()
     canvas.save()
-    assert _headings(buffer.getvalue()) == ["Centre of Excellence"]
+    assert headings_of(buffer.getvalue()) == ["Centre of Excellence"]
 
 
 def test_a_line_in_a_typewriter_face_is_no_heading() -> None:
-    assert _headings(_report(["Programme of works", "Budget and spending"], "Courier")) == []
+    assert headings_of(_report(["Programme of works", "Budget and spending"], "Courier")) == []
 
 
 @pytest.mark.system
@@ -118,7 +114,7 @@ def test_libreoffice_heading_styles_at_the_body_size(tmp_path) -> None:
         document.save(str(sources[-1]))
     for pdf, caps in zip(convert(sources, tmp_path / "plain"), (True, False), strict=True):
         expected = ["Background", "Programme of works", "Budget and spending", "Next steps"]
-        assert _headings(pdf.read_bytes()) == [t.upper() if caps else t for t in expected]
+        assert headings_of(pdf.read_bytes()) == [t.upper() if caps else t for t in expected]
 
 
 def test_a_document_without_blocks_settles_nothing() -> None:

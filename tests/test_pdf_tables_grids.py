@@ -7,7 +7,6 @@ set at one pitch, a stub column's empty header)."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,8 +17,9 @@ pytest.importorskip("reportlab")
 
 from reportlab.lib.pagesizes import A4  # noqa: E402
 from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
-from reportlab.pdfgen import canvas as pdf_canvas  # noqa: E402
 from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Table, TableStyle  # noqa: E402
+
+from tests.pdf_output import drawn_pdf
 
 LOREM = ("the passage retrieved for the question holds the answer in its second sentence and the "
          "retriever ranks it first among the hundred passages it returns for this question")
@@ -31,14 +31,6 @@ def _tables(pdf: bytes) -> list[FoundTable]:
     [layout] = read_layouts(pdf)
     return find_tables(layout)
 
-
-def _drawn(draw: Callable[[Any], None]) -> bytes:
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
-    draw(canvas)
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 def _built(*flowables: Any) -> bytes:
@@ -113,7 +105,7 @@ def _wrapped(canvas: Any, text: str, x: float, y: float, width: float, font: str
 def test_column_rules_stopping_short_of_booktabs_rules_make_one_grid() -> None:
     # (pagemill issue 32: DPR's Table 7, long passages in cells, was no table: its '|' rules
     # met none of the rules they stop short of.)
-    [table] = _tables(_drawn(_booktabs))
+    [table] = _tables(drawn_pdf(_booktabs))
 
     assert table.ruled
     assert len(table.cells) == 3 and len(table.cells[0]) == 3
@@ -146,7 +138,7 @@ def test_a_shaded_title_band_over_a_ruled_table_stays_apart_from_it() -> None:
             for c, text in enumerate(row):
                 canvas.drawString(xs[c] + 4, ys[r] - 11, text)
 
-    [table] = _tables(_drawn(draw))
+    [table] = _tables(drawn_pdf(draw))
 
     assert table.cells == [["Kind", "Shops"], ["Grocery", "Mart, Super, Corner"], ["Fuel", "Every station"],
                            ["Online", "Shop A, Shop B"]]
@@ -166,7 +158,7 @@ def test_a_page_of_ruled_columns_short_of_its_header_rule_is_no_table() -> None:
             for _ in range(6):
                 y = _wrapped(canvas, LOREM.capitalize() + ".", left, y, 150, "Helvetica", 9, 11) - 6
 
-    assert _tables(_drawn(draw)) == []
+    assert _tables(drawn_pdf(draw)) == []
 
 
 # ------------------------------------------------- photographs and their captions
@@ -299,7 +291,7 @@ _COUNCILS = [["Council ACT", "Council Queensland", "Council Victoria"],
 def test_a_grid_of_name_and_address_cards_is_no_table() -> None:
     # Each card a bold name over its web address, three across and three down, the address
     # right under its name and the next card a line further down.
-    assert _tables(_drawn(lambda canvas: _cards(canvas, _COUNCILS, 9.2, 17.8))) == []
+    assert _tables(drawn_pdf(lambda canvas: _cards(canvas, _COUNCILS, 9.2, 17.8))) == []
 
 
 def test_rows_alternating_bold_and_regular_at_one_pitch_stay_a_table() -> None:
@@ -313,7 +305,7 @@ def test_rows_alternating_bold_and_regular_at_one_pitch_stay_a_table() -> None:
             for x, text in zip((60, 260, 360), row, strict=True):
                 canvas.drawString(x, 600 - 13 * r, text)
 
-    [table] = _tables(_drawn(draw))
+    [table] = _tables(drawn_pdf(draw))
 
     assert table.cells[-1] == ["Tax", "70", "85"]
 
@@ -327,7 +319,7 @@ def test_a_bold_header_and_a_bold_total_around_rows_stay_a_table() -> None:
             for x, text in zip((60, 200, 300), row, strict=True):
                 canvas.drawString(x, 600 - (13 * r + (6 if r else 0)), text)
 
-    [table] = _tables(_drawn(draw))
+    [table] = _tables(drawn_pdf(draw))
 
     assert table.cells == [["Region", "Sales", "Share"], ["North", "120", "30%"], ["South", "280", "70%"],
                            ["Total", "400", "100%"]]
@@ -356,7 +348,7 @@ def test_titled_notes_side_by_side_starting_at_different_heights_are_no_table() 
         note(canvas, 30, 486.3, "Follow-up", ["Report any redness,", "pain, swelling or wound",
                                               "discharge to your surgeon", "or breast care nurse."])
 
-    assert _tables(_drawn(draw)) == []
+    assert _tables(drawn_pdf(draw)) == []
 
 
 def test_description_columns_under_an_empty_stub_heading_stay_a_table() -> None:
@@ -372,7 +364,7 @@ def test_description_columns_under_an_empty_stub_heading_stay_a_table() -> None:
             for x, text in zip((60, 180, 380), row, strict=True):
                 canvas.drawString(x, 600 - 14 * r, text)
 
-    [table] = _tables(_drawn(draw))
+    [table] = _tables(drawn_pdf(draw))
 
     assert table.cells[1:] == [
         ["Breast surgeon", "Performs the operation and biopsies", "A hospital's surgical team"],

@@ -13,7 +13,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
 from bench.pdf_structure import measure_cases
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import markdown_of
 
 FIGURES = [["Region", "Net migration 2021", "Births 2022", "Median pay 2023"],
            ["North", "1,204", "3.5", "22,100"],
@@ -21,9 +21,6 @@ FIGURES = [["Region", "Net migration 2021", "Births 2022", "Median pay 2023"],
            ["Coast", "2,310", "2.9", "21,400"],
            ["Valley", "455", "3.8", "23,075"]]
 
-
-def _markdown(data: bytes) -> str:
-    return "\n\n".join(page.markdown for page in read_text_layer(data).pages)
 
 
 def _header_row(cells: list[str]) -> str:
@@ -78,7 +75,7 @@ def _turned_beside(upwards: bool) -> bytes:
 
 @pytest.mark.parametrize("upwards", [True, False])
 def test_turned_headings_are_the_header_row_and_a_turned_title_beside_is_not(upwards: bool) -> None:
-    markdown = _markdown(_turned_beside(upwards))
+    markdown = markdown_of(_turned_beside(upwards))
     assert _header_row(FIGURES[0]) in markdown
     assert "| Valley | 455 | 3.8 | 23,075 |" in markdown
     assert "Thousands" in markdown.split("| Valley")[-1]  # after the table, a paragraph of its own
@@ -126,7 +123,7 @@ def test_libreoffice_cells_with_turned_text_direction(tmp_path) -> None:
             _word_table(sources[-1], ruled, direction)
     for tagged in (False, True):
         for pdf in convert(sources, tmp_path / f"tagged-{tagged}", tagged=tagged):
-            markdown = _markdown(pdf.read_bytes())
+            markdown = markdown_of(pdf.read_bytes())
             assert _header_row(FIGURES[0]) in markdown, (pdf.name, tagged, markdown)
             assert "| Valley | 455 | 3.8 | 23,075 |" in markdown
             assert "Net migration" not in markdown.split("| Valley")[-1]  # no loose turned text
@@ -154,7 +151,7 @@ def test_chromium_tagged_headings_set_sideways_fill_the_header_row(tmp_path) -> 
         folder = tmp_path / f"tagged-{tagged}"
         folder.mkdir()
         print_pdf([page], folder, tagged=tagged)
-        markdown = _markdown((folder / "figures.pdf").read_bytes())
+        markdown = markdown_of((folder / "figures.pdf").read_bytes())
         assert _header_row(FIGURES[0]) in markdown, (tagged, markdown)
 
 
@@ -191,7 +188,7 @@ def _charts_over_a_table() -> bytes:
 
 
 def test_charts_axis_titles_turned_over_a_table_head_no_column() -> None:
-    markdown = _markdown(_charts_over_a_table())
+    markdown = markdown_of(_charts_over_a_table())
     assert "| North | 1,204 | 3.5 | 22,100 |" in markdown
     assert "| Per cent" not in markdown and "| Thousands" not in markdown, markdown
 
@@ -233,6 +230,6 @@ def _labels_on_the_row_foot() -> bytes:
 
 
 def test_turned_headings_set_on_the_row_foot_beside_upright_labels() -> None:
-    markdown = _markdown(_labels_on_the_row_foot())
+    markdown = markdown_of(_labels_on_the_row_foot())
     assert _header_row(BRANCHES[0]) in markdown, markdown
     assert "| Coast | C. Diaz | 300 | 307 | 314 |" in markdown

@@ -10,7 +10,7 @@ import io
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import markdown_of
 
 ROWS = [("S01", ["Inspection of the two", "footbridges over the river."], "500", "June"),
         ("S02", ["Cleaning of gullies on", "the estate roads."], "102", "April"),
@@ -45,7 +45,7 @@ def _works_table() -> bytes:
 
 
 def test_the_last_rows_description_keeps_its_line_that_starts_with_a_hooked_glyph() -> None:
-    markdown = "\n\n".join(page.markdown for page in read_text_layer(_works_table()).pages)
+    markdown = markdown_of(_works_table())
     assert ("| S03 | New cycle lane along the ring road, with signals at junctions and new crossings. "
             "| 572 | September |") in markdown, markdown
     assert "\n\nAll costs are estimates." in markdown
