@@ -532,10 +532,11 @@ def _read_row(lines: list[Line]) -> _Row:
     row = _Row(lines)
     text = row.text.strip()
     leader = _LEADER_ENTRY.match(text)
+    alone = _LEADERS_ONLY.match(text)
     if leader and any(ch.isalpha() for ch in leader.group("title")):
         row.title, row.page_label, row.leader = leader.group("title"), leader.group("page"), True
-    elif _LEADERS_ONLY.match(text):  # a wrapped title's leaders and label, the title above
-        row.page_label, row.leader = _LEADERS_ONLY.match(text).group("page"), True  # type: ignore[union-attr]
+    elif alone:  # a wrapped title's leaders and label, the title above
+        row.page_label, row.leader = alone.group("page"), True
     elif len(lines) >= 2 and _PAGE_LABEL.match(lines[-1].text.strip()):
         title = " ".join(line.text for line in lines[:-1])
         if any(ch.isalpha() for ch in title) and not _is_number_row(lines[:-1]):

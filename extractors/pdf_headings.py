@@ -278,7 +278,7 @@ def _set_apart(line: Line, text: str, style: Style) -> bool:
 def _by_face(line: Line, text: str, style: Style) -> bool:
     """The typeface route of :func:`_set_apart`: two or more words opening with a capital, or a
     word in capitals, with no figure, in a face other than the body's (and no typewriter's)."""
-    face = typeface(line)
+    face = line.face
     words = text.split()
     return bool(style.body_family) and face != FACE_SUFFIX.sub("", style.body_family) and text[:1].isupper() \
         and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
@@ -381,11 +381,6 @@ def _wraps_spaced(first: Draft, second: Draft) -> bool:
     return last in _NO_TITLE_END or opening in _NO_TITLE_START
 
 
-def typeface(line: Line) -> str:
-    """The typeface most of a line's characters are set in (:attr:`Line.face`)."""
-    return line.face
-
-
 def _main_family(line: Line) -> str:
     """The typeface most of a line's characters are set in."""
     families: Counter[str] = Counter()
@@ -440,7 +435,7 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
         text = draft.text.strip()
         if draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 2 \
                 and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
-                and typeface(draft.lines[0]) != FACE_SUFFIX.sub("", style.body_family) \
+                and draft.lines[0].face != FACE_SUFFIX.sub("", style.body_family) \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
             draft.kind = "heading"
 
@@ -457,7 +452,7 @@ def unhead_other_face_labels(drafts: list[Draft], style: Style) -> None:
     if not style.body_family:
         return
     text_faces: Counter[str] = Counter(
-        typeface(draft.lines[0]) for draft in drafts
+        draft.lines[0].face for draft in drafts
         if draft.kind == "paragraph" and len(draft.lines) >= 2 and abs(draft.size - style.body_size) <= 0.5)
     for index, draft in enumerate(drafts):
         if draft.kind != "heading" or len(draft.lines) != 1 or draft.bold \
@@ -466,12 +461,12 @@ def unhead_other_face_labels(drafts: list[Draft], style: Style) -> None:
         if not draft.by_face:
             continue
         line = draft.lines[0]
-        face = typeface(line)
+        face = line.face
         beside = [drafts[i] for i in (index - 1, index + 1)
                   if 0 <= i < len(drafts) and drafts[i].page == draft.page]
         runs_on = index + 1 < len(drafts) and drafts[index + 1].page == draft.page \
             and drafts[index + 1].text.lstrip()[:1].islower()
-        labels = any(len(other.lines) == 1 and typeface(other.lines[0]) == face
+        labels = any(len(other.lines) == 1 and other.lines[0].face == face
                      and abs(other.size - draft.size) <= 0.5 for other in beside)
         if text_faces[face] >= _TEXT_FACE_PARAGRAPHS or runs_on or labels or _indented(line, beside):
             draft.kind = "paragraph"
@@ -492,7 +487,7 @@ def _indented(line: Line, beside: list[Draft]) -> bool:
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:
     line = draft.lines[0]
-    return typeface(line), round(draft.size * 2) / 2, draft.bold, line.italic
+    return line.face, round(draft.size * 2) / 2, draft.bold, line.italic
 
 
 def unhead_labels(drafts: list[Draft], style: Style) -> None:

@@ -88,7 +88,6 @@ from extractors.pdf_headings import (
     join_mixed_headings,
     rank_headings,
     settle_heading_faces,
-    typeface,
     unhead_box_labels,
     unhead_cover,
     unhead_empty_sections,
@@ -1243,7 +1242,7 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         # A paragraph's spacing; but in large type a line without descenders leaves a wide
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
-    if (line.bold != last.bold or line.italic != last.italic or typeface(last) != typeface(line)) \
+    if (line.bold != last.bold or line.italic != last.italic or last.face != line.face) \
             and not _runs_on(last, line, right):
         # (Another typeface too: a heading set at the body's size in the headings' face, a
         # sans "BACKGROUND" over serif text, as Word's and LibreOffice's lower heading styles

@@ -348,7 +348,7 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         header[col] = " ".join(w.text for w in sorted(ws, key=lambda w: (round(w.top), w.x0)))
     for col, ws in heads.items():
         # In the order given: a heading's reading order (its lines, then up or down them).
-        header[col] = " ".join(w.text for w in taken_in_order(turned, ws))
+        header[col] = " ".join(w.text for w in _in_order(turned, ws))
     first = table.cells[0]
     if all(not first[c] for c in heads) and not any(ch.isdigit() for c in first for ch in c):
         # The finder read the header's upright labels as a row of their own: one header row.
@@ -357,7 +357,9 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         header_rows = table.header_rows
     else:
         cells = [header, *table.cells]
-        header_rows = table.header_rows + 1 if table.header_rows and first != header else 1
+        # Over a row of figures the turned headings are the one header row; over a header row
+        # of the finder's (years under the headings) they are one more.
+        header_rows = 1 if _data_row(first) else table.header_rows + 1
     return FoundTable(table.x0, new_top, table.x1, table.bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows, turned=table.turned + tuple(taken))
 
@@ -376,7 +378,7 @@ def _beside_axis(cluster: list[Word], rulings: list[Ruling], top: float, size: f
                and min(r.bottom, end) - max(r.top, start) > 0.5 * (end - start) for r in rulings)
 
 
-def taken_in_order(order: list[Word], words: list[Word]) -> list[Word]:
+def _in_order(order: list[Word], words: list[Word]) -> list[Word]:
     """``words`` in the order they have in ``order``."""
     chosen = {id(w) for w in words}
     return [w for w in order if id(w) in chosen]
@@ -977,6 +979,7 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
 
 
 def _figure_caption(line: _Line) -> bool:
+    """A line opening a figure's or a chart's caption ("Figure 2.", "Chart 3:")."""
     return bool(FIGURE_CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
@@ -1823,8 +1826,7 @@ def _spanned(group: _Group, line: list[_Group], extents: list[_Gap | None],
     # merged header cells included): a group heading there heads the columns from its own on,
     # and one that happens to sit centred over a run starting further left ("Health" over its
     # "2022", "2023" and the "2023" of the group before) does not.
-    flush_left = len(line) >= 2 and all(c in flush and abs(ws[0].x0 - extents[c][0]) <= FLUSH  # type: ignore[index]
-                                        for ws, c in line)
+    flush_left = len(line) >= 2 and all(c in flush and _starts_at(ws[0].x0, extents[c]) for ws, c in line)
     for a in range(col if flush_left else after + 1, col + 1):
         for b in range(max(col, a + 1), len(extents)):
             run = range(a, b + 1)
@@ -1837,6 +1839,11 @@ def _spanned(group: _Group, line: list[_Group], extents: list[_Gap | None],
             if best is None or b - a > best[1] - best[0]:
                 best = (a, b)
     return best or (col, col)
+
+
+def _starts_at(x: float, extent: _Gap | None) -> bool:
+    """Whether ``x`` is where a column's text starts (within FLUSH)."""
+    return extent is not None and abs(x - extent[0]) <= FLUSH
 
 
 def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None]) -> frozenset[int]:
