@@ -215,6 +215,18 @@ _DRAWN_BULLET_GAP = 2.0  # the most space between it and its word, in the word's
 # A page with more small filled shapes than this draws a chart or a map (a scatter plot's
 # markers), not lists: none of them is read as a bullet.
 _MAX_DRAWN_BULLETS = 200
+# Letters set apart by tracking (a report's kicker "G O V E R N A N C E", a spaced-out
+# heading): PDFium puts a space between letters drawn this far apart, so each letter comes as
+# a word of its own.  A run of at least _SPACED_MIN_LETTERS one-letter words on one line, in
+# one font and size, with gaps of at most _SPACED_MAX_GAP font sizes that differ by at most
+# _SPACED_EVEN (tracking is even; single letters in table cells stand at gaps that vary with
+# the glyphs' widths), is spaced-out text: a gap _SPACED_WORD_GAP times the run's smallest
+# one or more is a space between its words.  Letters only: a row of one-digit cells in a
+# dense table stands like tracked digits.
+_SPACED_MIN_LETTERS = 4
+_SPACED_MAX_GAP = 0.6
+_SPACED_EVEN = 0.15
+_SPACED_WORD_GAP = 1.6
 
 
 @dataclass
@@ -582,6 +594,64 @@ class _WordReader:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
 
 
+def join_spaced_letters(words: list[Word]) -> list[Word]:
+    """``words`` with each run of letter-spaced letters joined into its words (see
+    _SPACED_MIN_LETTERS): "G O V E R N A N C E" is one word."""
+    out: list[Word] = []
+    start, count = 0, len(words)
+    while start < count:
+        end = start + 1
+        if _spaced_letter(words[start]):
+            while end < count and _spaced_next(words[end - 1], words[end]):
+                end += 1
+        run = words[start:end]
+        out.extend(_spaced_words(run) if len(run) >= _SPACED_MIN_LETTERS else run)
+        start = end
+    return out
+
+
+def _spaced_letter(word: Word) -> bool:
+    return len(word.text) == 1 and word.text.isalpha() and ord(word.text) < 0x0590
+
+
+def _spaced_next(last: Word, word: Word) -> bool:
+    """Whether ``word`` may go on a run of letter-spaced letters ending in ``last``: one letter
+    of the same line, font and size, close after it."""
+    gap = word.x0 - last.x1
+    return (_spaced_letter(word) and word.line == last.line and word.font == last.font
+            and word.bold == last.bold and abs(word.size - last.size) <= 0.05 * last.size
+            and -0.05 * last.size <= gap <= _SPACED_MAX_GAP * last.size
+            and min(word.bottom, last.bottom) - max(word.top, last.top) > 0.5 * min(
+                word.bottom - word.top, last.bottom - last.top))
+
+
+def _spaced_words(run: list[Word]) -> list[Word]:
+    """A run of one-letter words as the words it spells out, or as it is when its gaps are
+    uneven (letters in a row of narrow cells)."""
+    gaps = [b.x0 - a.x1 for a, b in zip(run, run[1:], strict=False)]
+    least = min(gaps)
+    breaks = [gap >= _SPACED_WORD_GAP * max(least, 0.05 * run[0].size) for gap in gaps]
+    letters = [gap for gap, cut in zip(gaps, breaks, strict=True) if not cut]
+    if not letters or max(letters) - least > _SPACED_EVEN * run[0].size:
+        return run
+    out: list[Word] = []
+    first = 0
+    for index, cut in enumerate(breaks):
+        if cut:
+            out.append(_spelled(run[first:index + 1]))
+            first = index + 1
+    out.append(_spelled(run[first:]))
+    return out
+
+
+def _spelled(letters: list[Word]) -> Word:
+    first = letters[0]
+    if len(letters) == 1:
+        return first
+    return replace(first, text="".join(w.text for w in letters), x1=letters[-1].x1,
+                   top=min(w.top for w in letters), bottom=max(w.bottom for w in letters))
+
+
 def _runs_on(last: Word, last_turn: int, piece: Word, turn: int) -> bool:
     """``piece`` goes on the turned word ``last`` along its line: the same turn, level with it
     across the line and touching its end (a gap under _TURNED_JOIN of the line's thickness).
@@ -752,6 +822,7 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     reader.read()
     if reader.rtl:
         reader.words = _attach_rtl_punctuation(reader.words)
+    reader.words = join_spaced_letters(reader.words)
     if not reader.spans:  # the common case: nothing turned by a quarter
         rulings, dots, pictures = read_paths(page, frame)
         words = with_drawn_bullets(reader.words, dots)

@@ -51,3 +51,42 @@ def test_the_page_text_in_one_call_is_the_text_character_by_character() -> None:
     units = _page_units(textpage.raw, count)
     assert len(units) == count + 1
     assert units[:count] == [pdfium_c.FPDFText_GetUnicode(textpage.raw, i) & 0xFFFF for i in range(count)]
+
+
+def _tracked(draw: list[tuple[str, float, float]]) -> list[str]:
+    """The words read from lines drawn with letter spacing: (text, font size, spacing in
+    points) each, one under the other."""
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=(500, 400))
+    for row, (text, size, spacing) in enumerate(draw):
+        line = page.beginText(40, 360 - 40 * row)
+        line.setFont("Helvetica-Bold", size)
+        line.setCharSpace(spacing)
+        line.textOut(text)
+        page.drawText(line)
+    page.save()
+    (layout,) = read_layouts(out.getvalue())
+    return [w.text for w in layout.words]
+
+
+def test_letter_spaced_words_are_read_whole() -> None:
+    # A report's kicker and a spaced-out heading: every letter is drawn apart by tracking,
+    # PDFium puts a space between them; the words between the wider gaps are the words.
+    assert _tracked([("GOVERNANCE", 8, 2.5), ("STRATEGIC REPORT", 10, 3.0), ("Our people", 12, 1.5)]) == \
+        ["GOVERNANCE", "STRATEGIC", "REPORT", "Our", "people"]
+
+
+def test_letters_in_narrow_cells_and_spaced_digits_stay_apart() -> None:
+    # Single letters centred in narrow columns (a row of code cells) stand at gaps that vary
+    # with their widths, and digits (one-digit cells of a dense table look like tracked
+    # digits): neither is a spelled-out word.
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=(500, 400))
+    page.setFont("Helvetica", 9)
+    for centre, text in zip((46, 58, 70, 82, 94), "YNWIM", strict=True):
+        page.drawCentredString(centre, 300, text)
+    for x, text in zip((40, 48, 56, 64, 72), "31415", strict=True):
+        page.drawString(x, 260, text)
+    page.save()
+    (layout,) = read_layouts(out.getvalue())
+    assert [w.text for w in layout.words] == list("YNWIM") + list("31415")
