@@ -104,6 +104,12 @@ class Style:
     body_bold: bool
     body_family: str = ""
 
+    @property
+    def body_face(self) -> str:
+        """The body's typeface named as :attr:`Line.face` names a line's (the family without
+        what some producers add to it, FACE_SUFFIX), so that the two compare."""
+        return _face(self.body_family)
+
 
 @dataclass
 class Draft:

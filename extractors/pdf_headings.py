@@ -47,7 +47,6 @@ from dataclasses import replace
 from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import (
-    FACE_SUFFIX,
     FIXED_PITCH,
     ITEM_NUMBER,
     LEADERS,
@@ -280,7 +279,7 @@ def _by_face(line: Line, text: str, style: Style) -> bool:
     word in capitals, with no figure, in a face other than the body's (and no typewriter's)."""
     face = line.face
     words = text.split()
-    return bool(style.body_family) and face != FACE_SUFFIX.sub("", style.body_family) and text[:1].isupper() \
+    return bool(style.body_family) and face != style.body_face and text[:1].isupper() \
         and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
         and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
         and not any(ch.isdigit() for ch in text)
@@ -435,7 +434,7 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
         text = draft.text.strip()
         if draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 2 \
                 and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
-                and draft.lines[0].face != FACE_SUFFIX.sub("", style.body_family) \
+                and draft.lines[0].face != style.body_face \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
             draft.kind = "heading"
 

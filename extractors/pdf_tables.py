@@ -314,20 +314,7 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         return table
     taken = [w for cluster in clusters for w in cluster]
     top = min(w.top for w in taken)
-    # A label set at the top of its cell may stand above the turned headings (set at the foot
-    # of theirs) by as much as they are long; the text above the header (a paragraph whose
-    # lines reach over several columns) ends the band.
-    band_top = top - max(max(w.bottom for w in c) - min(w.top for w in c) for c in clusters)
-    above = [w for w in words if band_top <= w.top and w.bottom <= top
-             and (w.x1 < table.x0 - slack or w.x0 > table.x1 + slack or column_of(w.x0, w.x1) is None)]
-    band_top = max([band_top, *(w.bottom for w in above)])
-    # ... and so does the short last line of that paragraph: a line set close under a line
-    # outside the band (at the paragraph's leading) goes on from it.
-    band_top = max([band_top, *(w.bottom for w in words if band_top <= w.top and w.bottom <= top
-                                and any(u.bottom <= w.top < u.bottom + TURNED_LEADING * w.size
-                                        and u.top < band_top for u in words))])
-    band = [w for w in words if w.bottom <= table.top + 1 and w.top >= band_top
-            and table.x0 - slack <= w.x0 and w.x1 <= table.x1 + slack]
+    band = _header_band(table, clusters, top, words, slack, column_of)
     labels: dict[int, list[Word]] = {}
     for w in band:
         # A label may be wider than the texts under it ("Region" in bold over "East"): its column
@@ -362,6 +349,30 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         header_rows = 1 if _data_row(first) else table.header_rows + 1
     return FoundTable(table.x0, new_top, table.x1, table.bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows, turned=table.turned + tuple(taken))
+
+
+def _header_band(table: FoundTable, clusters: list[list[Word]], top: float, words: list[Word],
+                 slack: float, column_of: Callable[[float, float], int | None]) -> list[Word]:
+    """The upright words in the header row of ``table`` whose turned headings (``clusters``,
+    the highest reaching up to ``top``) stand over it: the words between the band's top and
+    the table's, within its sides (``slack`` beyond them).  The band reaches above the turned
+    headings because an upright label ("Region") is set at the top of its cell while the
+    headings beside it are set at the foot of theirs; it stops at the text over the table (a
+    paragraph, its short last line), which is no part of the header."""
+    # A label set at the top of its cell may stand above the turned headings (set at the foot
+    # of theirs) by as much as they are long; the text above the header (a paragraph whose
+    # lines reach over several columns) ends the band.
+    band_top = top - max(max(w.bottom for w in c) - min(w.top for w in c) for c in clusters)
+    above = [w for w in words if band_top <= w.top and w.bottom <= top
+             and (w.x1 < table.x0 - slack or w.x0 > table.x1 + slack or column_of(w.x0, w.x1) is None)]
+    band_top = max([band_top, *(w.bottom for w in above)])
+    # ... and so does the short last line of that paragraph: a line set close under a line
+    # outside the band (at the paragraph's leading) goes on from it.
+    band_top = max([band_top, *(w.bottom for w in words if band_top <= w.top and w.bottom <= top
+                                and any(u.bottom <= w.top < u.bottom + TURNED_LEADING * w.size
+                                        and u.top < band_top for u in words))])
+    return [w for w in words if w.bottom <= table.top + 1 and w.top >= band_top
+            and table.x0 - slack <= w.x0 and w.x1 <= table.x1 + slack]
 
 
 def _beside_axis(cluster: list[Word], rulings: list[Ruling], top: float, size: float) -> bool:

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from docx import Document
 from docx.enum.text import WD_ALIGN_PARAGRAPH, WD_TAB_ALIGNMENT, WD_TAB_LEADER
@@ -94,6 +95,33 @@ def _fill(table: object, cells: list[list[str]]) -> None:
                 table.cell(r, c).text = text  # type: ignore[attr-defined]
 
 
+def _xlsx(book: object) -> bytes:
+    buffer = io.BytesIO()
+    book.save(buffer)  # type: ignore[attr-defined]
+    return buffer.getvalue()
+
+
+def _sheet(cells: list[list[str]], style: Callable[[Any, int, int], None], widths: Sequence[float], *,
+           top: int = 3, over: Sequence[tuple[str, Any]] = ()) -> Any:
+    """A workbook whose sheet holds ``cells`` from row ``top`` down, column A on, each cell
+    styled by ``style(cell, row, column)`` (indices into ``cells``), the lines ``over`` the
+    table (text, font) in column A from row 1, and the columns' widths from A on.  What a maker
+    does beyond that (merges, notes, a row's height) it does to the book's active sheet."""
+    import openpyxl
+    from openpyxl.utils import get_column_letter
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for r, (text, font) in enumerate(over):
+        sheet.cell(row=1 + r, column=1, value=text).font = font
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            style(sheet.cell(row=top + r, column=1 + c, value=text), r, c)
+    for c, width in enumerate(widths):
+        sheet.column_dimensions[get_column_letter(1 + c)].width = width
+    return book
+
+
 def turned_headers(seed: int) -> tuple[str, bytes, Truth]:
     rng = random.Random(seed)
     columns = rng.randint(4, 6)
@@ -123,36 +151,27 @@ def turned_headers(seed: int) -> tuple[str, bytes, Truth]:
 
 
 def turned_headers_calc(seed: int) -> tuple[str, bytes, Truth]:
-    import openpyxl
     from openpyxl.styles import Alignment, Border, Font, Side
-    from openpyxl.utils import get_column_letter
 
     rng = random.Random(seed)
     columns = rng.randint(5, 7)
     header = ["Region", *(f"{name} {2018 + i}" for i, name in enumerate(rng.sample(_MEASURES, columns - 1)))]
     cells = [header, *([region, *_figures(rng, columns - 1)]
                        for region in rng.sample(_REGIONS, rng.randint(5, 8)))]
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet["A1"] = "Regional indicators"
-    sheet["A1"].font = Font(bold=True, size=14)
     thin = Side(style="thin")
-    for r, row in enumerate(cells):
-        for c, text in enumerate(row):
-            cell = sheet.cell(row=3 + r, column=1 + c, value=text)
-            if r == 0:
-                cell.font = Font(bold=True)
-                if c:
-                    cell.alignment = Alignment(textRotation=90, vertical="bottom")
-            if seed % 2:
-                cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
-    sheet.row_dimensions[3].height = 160
-    sheet.column_dimensions["A"].width = 14
-    for c in range(2, columns + 1):
-        sheet.column_dimensions[get_column_letter(c)].width = 9
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return "xlsx", buffer.getvalue(), {"tables": [cells]}
+
+    def style(cell: Any, r: int, c: int) -> None:
+        if r == 0:
+            cell.font = Font(bold=True)
+            if c:
+                cell.alignment = Alignment(textRotation=90, vertical="bottom")
+        if seed % 2:
+            cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
+
+    book = _sheet(cells, style, [14, *[9] * (columns - 1)],
+                  over=[("Regional indicators", Font(bold=True, size=14))])
+    book.active.row_dimensions[3].height = 160
+    return "xlsx", _xlsx(book), {"tables": [cells]}
 
 
 def group_headings(seed: int) -> tuple[str, bytes, Truth]:
@@ -283,12 +302,6 @@ def _shade(cell: object, fill: str) -> None:
     cell._tc.get_or_add_tcPr().append(shading)  # type: ignore[attr-defined]
 
 
-def _xlsx(book: object) -> bytes:
-    buffer = io.BytesIO()
-    book.save(buffer)  # type: ignore[attr-defined]
-    return buffer.getvalue()
-
-
 def body_spans(seed: int) -> tuple[str, bytes, Truth]:
     rng = random.Random(seed)
     columns = rng.randint(4, 5)
@@ -372,80 +385,64 @@ def banded_rows(seed: int) -> tuple[str, bytes, Truth]:
 
 
 def sheet_notes(seed: int) -> tuple[str, bytes, Truth]:
-    import openpyxl
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
-    from openpyxl.utils import get_column_letter
 
     rng = random.Random(seed)
     columns = rng.randint(4, 7)
     cells = [["Region", *(f"{2016 + i}" for i in range(columns - 1))],
              *([region, *_figures(rng, columns - 1)] for region in rng.sample(_REGIONS, rng.randint(5, 9)))]
-    book = openpyxl.Workbook()
+    thin = Side(style="thin")
+
+    def style(cell: Any, r: int, c: int) -> None:
+        if r == 0:
+            cell.font = Font(bold=True)
+            if seed % 3 == 0:
+                cell.fill = PatternFill("solid", fgColor="D9E1F2")
+        if seed % 4 < 2:
+            cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
+        elif r == 0:
+            cell.border = Border(bottom=thin, top=thin)
+        if c:
+            cell.alignment = Alignment(horizontal="right")
+
+    book = _sheet(cells, style, [14, *[11] * (columns - 1)], top=4,
+                  over=[("Table 3: Persons employed by region, 2016 onwards", Font(bold=True, size=12)),
+                        ("Thousands", Font(italic=True))])
     sheet = book.active
-    sheet["A1"] = "Table 3: Persons employed by region, 2016 onwards"
-    sheet["A1"].font = Font(bold=True, size=12)
     sheet.merge_cells(start_row=1, start_column=1, end_row=1, end_column=columns)
     if seed % 2:
         sheet["A1"].alignment = Alignment(horizontal="center")
-    sheet["A2"] = "Thousands"
-    sheet["A2"].font = Font(italic=True)
-    thin = Side(style="thin")
-    for r, row in enumerate(cells):
-        for c, text in enumerate(row):
-            cell = sheet.cell(row=4 + r, column=1 + c, value=text)
-            if r == 0:
-                cell.font = Font(bold=True)
-                if seed % 3 == 0:
-                    cell.fill = PatternFill("solid", fgColor="D9E1F2")
-            if seed % 4 < 2:
-                cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
-            elif r == 0:
-                cell.border = Border(bottom=thin, top=thin)
-            if c:
-                cell.alignment = Alignment(horizontal="right")
     notes = ["Notes:", "1. Figures for the latest year are provisional.",
              "2. Totals may not add up because of rounding.", "Source: Labour Force Survey."]
     for i, text in enumerate(notes[:2 + seed % 3]):
         sheet.cell(row=5 + len(cells) + i, column=1, value=text)
-    sheet.column_dimensions["A"].width = 14
-    for c in range(2, columns + 1):
-        sheet.column_dimensions[get_column_letter(c)].width = 11
     return "xlsx", _xlsx(book), {"tables": [cells]}
 
 
 def sheet_banded(seed: int) -> tuple[str, bytes, Truth]:
-    import openpyxl
     from openpyxl.styles import Alignment, Font, PatternFill
-    from openpyxl.utils import get_column_letter
 
     rng = random.Random(seed)
     columns = rng.randint(4, 6)
     cells = [["Region", *rng.sample(_MEASURES, columns - 1)],
              *([region, *_figures(rng, columns - 1)] for region in rng.sample(_REGIONS, rng.randint(5, 9)))]
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet["A1"] = "Regional summary"
-    sheet["A1"].font = Font(bold=True, size=13)
-    for r, row in enumerate(cells):
-        for c, text in enumerate(row):
-            cell = sheet.cell(row=3 + r, column=1 + c, value=text)
-            if r == 0:
-                cell.font = Font(bold=True, color="FFFFFF")
-                cell.fill = PatternFill("solid", fgColor="305496")
-            elif r % 2 == seed % 2:
-                cell.fill = PatternFill("solid", fgColor="D9E1F2")
-            if c:
-                cell.alignment = Alignment(horizontal="right")
-    sheet.column_dimensions["A"].width = 14
-    for c in range(2, columns + 1):
-        sheet.column_dimensions[get_column_letter(c)].width = 17
+
+    def style(cell: Any, r: int, c: int) -> None:
+        if r == 0:
+            cell.font = Font(bold=True, color="FFFFFF")
+            cell.fill = PatternFill("solid", fgColor="305496")
+        elif r % 2 == seed % 2:
+            cell.fill = PatternFill("solid", fgColor="D9E1F2")
+        if c:
+            cell.alignment = Alignment(horizontal="right")
+
+    book = _sheet(cells, style, [14, *[17] * (columns - 1)],
+                  over=[("Regional summary", Font(bold=True, size=13))])
     return "xlsx", _xlsx(book), {"tables": [cells]}
 
 
 def sheet_sections(seed: int) -> tuple[str, bytes, Truth]:
-    import openpyxl
     from openpyxl.styles import Alignment, Border, Font, Side
-    from openpyxl.utils import get_column_letter
 
     rng = random.Random(seed)
     columns = rng.randint(4, 6)
@@ -457,27 +454,23 @@ def sheet_sections(seed: int) -> tuple[str, bytes, Truth]:
         for item in rng.sample(("Grants", "Fees", "Rents", "Staff", "Energy", "Repairs", "Loans"), 3):
             cells.append([item, *(f"{rng.uniform(-99, 999):,.1f}" for _ in range(columns - 1))])
     cells.append(["Total", *(f"{rng.uniform(100, 9999):,.1f}" for _ in range(columns - 1))])
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet["A1"] = "Summary of accounts"
-    sheet["A1"].font = Font(bold=True, size=13)
     thin = Side(style="thin")
-    for r, row in enumerate(cells):
-        for c, text in enumerate(row):
-            cell = sheet.cell(row=3 + r, column=1 + c, value=text)
-            if r == 0 or r in sections or r == len(cells) - 1:
-                cell.font = Font(bold=True)
-            if r == len(cells) - 1:
-                cell.border = Border(top=thin, bottom=Side(style="double"))
-            if r == 1:
-                cell.border = Border(bottom=thin)
-            if c:
-                cell.alignment = Alignment(horizontal="right")
-        if r in sections and seed % 2:
-            sheet.merge_cells(start_row=3 + r, start_column=1, end_row=3 + r, end_column=columns)
-    sheet.column_dimensions["A"].width = 16
-    for c in range(2, columns + 1):
-        sheet.column_dimensions[get_column_letter(c)].width = 12
+
+    def style(cell: Any, r: int, c: int) -> None:
+        if r == 0 or r in sections or r == len(cells) - 1:
+            cell.font = Font(bold=True)
+        if r == len(cells) - 1:
+            cell.border = Border(top=thin, bottom=Side(style="double"))
+        if r == 1:
+            cell.border = Border(bottom=thin)
+        if c:
+            cell.alignment = Alignment(horizontal="right")
+
+    book = _sheet(cells, style, [16, *[12] * (columns - 1)],
+                  over=[("Summary of accounts", Font(bold=True, size=13))])
+    if seed % 2:
+        for r in sections:
+            book.active.merge_cells(start_row=3 + r, start_column=1, end_row=3 + r, end_column=columns)
     return "xlsx", _xlsx(book), {"tables": [cells]}
 
 
@@ -627,7 +620,6 @@ def two_column_section(seed: int) -> tuple[str, bytes, Truth]:
 
 
 def print_titles(seed: int) -> tuple[str, bytes, Truth]:
-    import openpyxl
     from openpyxl.styles import Alignment, Border, Font, Side
 
     rng = random.Random(seed)
@@ -636,20 +628,18 @@ def print_titles(seed: int) -> tuple[str, bytes, Truth]:
              for i in range(70 + 10 * seed)]
     cells = [["Local authority", *(f"{2019 + i}" for i in range(columns - 1))],
              *([name, *_figures(rng, columns - 1)] for name in names)]
-    book = openpyxl.Workbook()
-    sheet = book.active
     thin = Side(style="thin")
-    for r, row in enumerate(cells):
-        for c, text in enumerate(row):
-            cell = sheet.cell(row=1 + r, column=1 + c, value=text)
-            if r == 0:
-                cell.font = Font(bold=True)
-            if seed % 2:
-                cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
-            if c:
-                cell.alignment = Alignment(horizontal="right")
-    sheet.print_title_rows = "1:1"
-    sheet.column_dimensions["A"].width = 24
+
+    def style(cell: Any, r: int, c: int) -> None:
+        if r == 0:
+            cell.font = Font(bold=True)
+        if seed % 2:
+            cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
+        if c:
+            cell.alignment = Alignment(horizontal="right")
+
+    book = _sheet(cells, style, [24], top=1)
+    book.active.print_title_rows = "1:1"
     return "xlsx", _xlsx(book), {"tables": [cells]}
 
 

@@ -5,12 +5,11 @@ is one table, not a two-row grid over a table of the rest (office probes, 2026-1
 
 from __future__ import annotations
 
-import io
+from typing import Any
 
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import drawn_pdf, markdown_of, markdown_table
 
 CELLS = [["Region", "Persons employed", "Median pay", "Net migration"],
          ["Central", "89,331", "38,981", "60,744"],
@@ -21,11 +20,9 @@ CELLS = [["Region", "Persons employed", "Median pay", "Net migration"],
          ["North", "76,370", "93,916", "55,286"]]
 
 
-def _banded(shaded_first: bool) -> bytes:
+def _banded(canvas: Any, shaded_first: bool) -> None:
     """CELLS with a dark header fill, and a light fill behind the odd body rows (the first
     under the header, touching its fill) or the even ones."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     width, height = A4
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, height - 72, "The table below gives the figures for each region.")
@@ -44,25 +41,13 @@ def _banded(shaded_first: bool) -> bytes:
     canvas.setFillColorRGB(0, 0, 0)
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, top - len(CELLS) * pitch - 10, "Source: regional accounts.")
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
-
-
-def _markdown(data: bytes) -> str:
-    return "\n\n".join(page.markdown for page in read_text_layer(data).pages)
-
-
-def _markdown_table(cells: list[list[str]]) -> str:
-    rows = ["| " + " | ".join(row) + " |" for row in cells]
-    return "\n".join([rows[0], "| " + " | ".join("---" for _ in cells[0]) + " |", *rows[1:]])
 
 
 def test_banded_table_whose_header_fill_touches_the_first_band_is_one_table():
-    markdown = _markdown(_banded(shaded_first=True))
-    assert _markdown_table(CELLS) in markdown
+    markdown = markdown_of(drawn_pdf(_banded, shaded_first=True))
+    assert markdown_table(CELLS) in markdown
     assert sum(line.startswith("| ---") for line in markdown.splitlines()) == 1
 
 
 def test_banded_table_whose_first_band_is_apart_from_the_header_is_one_table():
-    assert _markdown_table(CELLS) in _markdown(_banded(shaded_first=False))
+    assert markdown_table(CELLS) in markdown_of(drawn_pdf(_banded, shaded_first=False))

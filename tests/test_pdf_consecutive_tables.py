@@ -4,14 +4,13 @@ holding the second's header as a row, and not one table with the second lost as 
 
 from __future__ import annotations
 
-import io
 import shutil
+from typing import Any
 
 import pytest
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
-from tests.pdf_output import markdown_of
+from tests.pdf_output import drawn_pdf, markdown_of, markdown_table
 
 FIRST = [["Region", "Q1 2020", "Q1 2021", "Q1 2022"],
          ["South", "80.0", "76.52%", "22.2"],
@@ -24,18 +23,11 @@ SECOND = [["Area", "FY 2020", "FY 2021", "FY 2022", "FY 2023"],
           ["Coastal", "84.05%", "0.7", "29.19%", "2,310"]]
 
 
-def _markdown_table(cells: list[list[str]]) -> str:
-    rows = ["| " + " | ".join(row) + " |" for row in cells]
-    return "\n".join([rows[0], "| " + " | ".join("---" for _ in cells[0]) + " |", *rows[1:]])
 
-
-
-def _two_tables(between: str | None) -> bytes:
+def _two_tables(canvas: Any, between: str | None) -> None:
     """FIRST, then ``between`` ("" for an empty line; None for nothing, SECOND a row pitch
     under FIRST) a row pitch under it, then SECOND: both bare, figures flush left in their
     cells as a word processor sets them."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     width, height = A4
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, height - 72, "The tables below give the figures for the year.")
@@ -51,16 +43,13 @@ def _two_tables(between: str | None) -> bytes:
                 canvas.drawString(72 + pitch * c, y, text)
             y -= 25
     canvas.drawString(72, y - 10, "Figures are provisional.")
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("between", ["", "Table 2: Figures by area", None])
 def test_two_bare_tables_one_under_the_other_are_two_tables(between: str) -> None:
-    markdown = markdown_of(_two_tables(between))
-    assert _markdown_table(FIRST) + "\n\n" in markdown
-    assert _markdown_table(SECOND) in markdown
+    markdown = markdown_of(drawn_pdf(_two_tables, between))
+    assert markdown_table(FIRST) + "\n\n" in markdown
+    assert markdown_table(SECOND) in markdown
     if between:
         assert f"\n\n{between}\n\n" in markdown
 
@@ -89,5 +78,5 @@ def test_libreoffice_tables_with_an_empty_paragraph_or_a_caption_between(tmp_pat
         document.save(str(sources[-1]))
     for pdf in convert(sources, tmp_path / "plain"):
         markdown = markdown_of(pdf.read_bytes())
-        assert _markdown_table(FIRST) in markdown, markdown
-        assert _markdown_table(SECOND) in markdown, markdown
+        assert markdown_table(FIRST) in markdown, markdown
+        assert markdown_table(SECOND) in markdown, markdown

@@ -4,14 +4,13 @@ own on, even where it happens to stand centred over a run that starts a column f
 
 from __future__ import annotations
 
-import io
 import shutil
+from typing import Any
 
 import pytest
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import drawn_pdf, markdown_of
 
 GROUPS = ("Population", "Health")
 SUBS = ("2022", "2023")
@@ -25,16 +24,10 @@ TRUTH = ["| Region | Population |  | Health |  |",
          "| North | 77,013 | 80,191 | 41.4 | 68,205 |"]
 
 
-def _markdown(data: bytes) -> str:
-    return "\n\n".join(page.markdown for page in read_text_layer(data).pages)
-
-
-def _flush_left_table() -> bytes:
+def _flush_left_table(canvas: Any) -> None:
     """A bare table, every cell's text flush left in its cell (headings and figures), the
     group headings over their two sub-columns each: "Health" starts over its "2022" and
     stands centred over the columns from the first group's "2023" to its own "2023"."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     width, height = A4
     canvas.setFont("Helvetica", 10)
     canvas.drawString(90, height - 72, "The table below sets out the figures for each region.")
@@ -49,13 +42,10 @@ def _flush_left_table() -> bytes:
         for c, text in enumerate(row):
             canvas.drawString(lefts[c], top - 50 - 24 * r, text)
     canvas.drawString(90, top - 160, "Source: regional accounts.")
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 def test_flush_left_group_headings_head_the_columns_they_start_over() -> None:
-    assert "\n".join(TRUTH) in _markdown(_flush_left_table())
+    assert "\n".join(TRUTH) in markdown_of(drawn_pdf(_flush_left_table))
 
 
 @pytest.mark.system
@@ -81,4 +71,4 @@ def test_libreoffice_merged_header_cells_without_a_grid(tmp_path) -> None:
     source = tmp_path / "groups.docx"
     document.save(str(source))
     [pdf] = convert([source], tmp_path / "plain")
-    assert "\n".join(TRUTH) in _markdown(pdf.read_bytes())
+    assert "\n".join(TRUTH) in markdown_of(pdf.read_bytes())

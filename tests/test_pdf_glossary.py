@@ -6,12 +6,11 @@ no headings; body-size headings whose text is set indented from them throughout 
 
 from __future__ import annotations
 
-import io
+from typing import Any
 
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
-from tests.pdf_output import headings_of
+from tests.pdf_output import drawn_pdf, headings_of, wrapped_lines
 
 TERMS = [("Household", "A person living alone or a group of people living at the same address who share "
                        "cooking facilities and a living room."),
@@ -23,32 +22,19 @@ TEXT = ("The council reviewed the programme of works for the year and agreed the
         "materials offsetting higher labour costs.")
 
 
-def _lines(text: str, width: float) -> list[str]:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    out: list[str] = []
-    for word in text.split():
-        if out and stringWidth(f"{out[-1]} {word}", "Times-Roman", 11) <= width:
-            out[-1] = f"{out[-1]} {word}"
-        else:
-            out.append(word)
-    return out
-
-
-def _page(text_x: float, body_x: float = 72, first_only: bool = False, long: bool = False) -> bytes:
+def _page(canvas: Any, text_x: float, body_x: float = 72, first_only: bool = False,
+          long: bool = False) -> None:
     """A "Glossary" title over a paragraph at ``body_x``, the terms (bold, 11 points, at 72)
     each over its text indented to ``text_x`` (only its first line when ``first_only``; TEXT
     after each definition when ``long``), then a "Background" section's paragraph at
     ``body_x``."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     width, height = A4
     y = height - 80
 
     def paragraph(text: str, x: float) -> None:
         nonlocal y
         canvas.setFont("Times-Roman", 11)
-        for number, line in enumerate(_lines(text, width - 72 - x)):
+        for number, line in enumerate(wrapped_lines(text, width - 72 - x, "Times-Roman", 11)):
             canvas.drawString(x if number == 0 or not first_only else 72, y, line)
             y -= 13.5
         y -= 8
@@ -66,21 +52,19 @@ def _page(text_x: float, body_x: float = 72, first_only: bool = False, long: boo
     canvas.drawString(72, y - 10, "Background")
     y -= 40
     paragraph(TEXT, body_x)
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 
 def test_glossary_terms_over_indented_definitions_are_noheadings_of() -> None:
-    assert headings_of(_page(100)) == ["Glossary", "Background"]
+    assert headings_of(drawn_pdf(_page, 100)) == ["Glossary", "Background"]
 
 
 def test_headings_over_paragraphs_with_a_first_line_indent_stayheadings_of() -> None:
     terms = [term for term, _ in TERMS]
-    assert headings_of(_page(100, first_only=True, long=True)) == ["Glossary", *terms, "Background"]
+    headings = headings_of(drawn_pdf(_page, 100, first_only=True, long=True))
+    assert headings == ["Glossary", *terms, "Background"]
 
 
 def test_headings_hung_out_from_their_indented_text_stayheadings_of() -> None:
     terms = [term for term, _ in TERMS]
-    assert headings_of(_page(100, body_x=100, long=True)) == ["Glossary", *terms, "Background"]
+    assert headings_of(drawn_pdf(_page, 100, body_x=100, long=True)) == ["Glossary", *terms, "Background"]

@@ -11,8 +11,7 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_text import read_text_layer
-from tests.pdf_output import drawn_pdf
+from tests.pdf_output import drawn_pdf, markdown_of
 
 TEXT = ["Public libraries lend more than books: they run classes, host clubs and give people a",
         "warm place to read, and the council has kept every branch open through the winter",
@@ -91,7 +90,7 @@ def _pull_quote(canvas: pdf_canvas.Canvas) -> None:
 @pytest.mark.parametrize("draw", [_chart_labels, _form_fields, _caption_and_credit, _two_body_faces,
                                   _name_in_a_sentence, _pull_quote])
 def test_lines_in_a_face_of_labels_or_of_text_are_no_headings(draw: Page) -> None:
-    markdown = "\n\n".join(page.markdown for page in read_text_layer(drawn_pdf(draw)).pages)
+    markdown = markdown_of(drawn_pdf(draw))
     headings = [line for line in markdown.splitlines() if line.startswith("#")]
     assert headings in ([], ["# Club Newsletter"]), markdown
 
@@ -103,5 +102,5 @@ def test_a_heading_in_another_face_centred_over_the_text_is_one() -> None:
         canvas.drawCentredString(240, y, "Our Readers Come First")  # over the text's measure
         _lines(canvas, y - 13, TEXT)
 
-    markdown = "\n\n".join(page.markdown for page in read_text_layer(drawn_pdf(centred)).pages)
+    markdown = markdown_of(drawn_pdf(centred))
     assert "# Our Readers Come First\n" in markdown, markdown

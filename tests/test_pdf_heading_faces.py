@@ -5,16 +5,15 @@ face is a heading only when the document sets two or more headings so."""
 
 from __future__ import annotations
 
-import io
 import shutil
+from typing import Any
 
 import pytest
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
 from extractors.pdf_drafts import Style
 from extractors.pdf_headings import settle_heading_faces
-from tests.pdf_output import headings_of
+from tests.pdf_output import drawn_pdf, headings_of, wrapped_lines
 
 TEXT = ("The council reviewed the programme of works for the year and agreed the priorities for "
         "each district in turn. Spending stayed within the budget set in March, with savings on "
@@ -22,23 +21,9 @@ TEXT = ("The council reviewed the programme of works for the year and agreed the
         "the new cycle routes through a series of public meetings in the autumn.")
 
 
-def _lines(text: str, width: float, font: str, size: float) -> list[str]:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    out: list[str] = []
-    for word in text.split():
-        if out and stringWidth(f"{out[-1]} {word}", font, size) <= width:
-            out[-1] = f"{out[-1]} {word}"
-        else:
-            out.append(word)
-    return out
-
-
-def _report(headings: list[str], heading_font: str = "Helvetica") -> bytes:
+def _report(canvas: Any, headings: list[str], heading_font: str = "Helvetica") -> None:
     """Times-Roman text at 11 points; each heading in ``heading_font`` at 11 points, a line
     pitch above its paragraph (no space after it)."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     width, height = A4
     y = height - 80
     for heading in headings:
@@ -46,47 +31,42 @@ def _report(headings: list[str], heading_font: str = "Helvetica") -> bytes:
         canvas.drawString(72, y, heading)
         y -= 13.5
         canvas.setFont("Times-Roman", 11)
-        for line in _lines(TEXT, width - 144, "Times-Roman", 11):
+        for line in wrapped_lines(TEXT, width - 144, "Times-Roman", 11):
             canvas.drawString(72, y, line)
             y -= 13.5
         y -= 16
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 
 def test_body_size_headings_in_another_typeface_areheadings_of() -> None:
     headings = ["BACKGROUND", "Programme of works", "Budget and spending", "Consultation", "Next steps"]
-    assert headings_of(_report(headings)) == headings
+    assert headings_of(drawn_pdf(_report, headings)) == headings
 
 
 def test_a_lone_word_in_another_typeface_alone_is_no_heading() -> None:
     # One such line in the document: a label as likely as a heading.
-    assert headings_of(_report(["Consultation"])) == []
+    assert headings_of(drawn_pdf(_report, ["Consultation"])) == []
 
 
 def test_a_line_in_another_face_over_a_title_is_no_heading() -> None:
     """A brochure's "Solution Brief" in a face of its own over the page's title heads no text."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
-    width, height = A4
-    canvas.setFont("Helvetica", 11)
-    canvas.drawString(72, height - 80, "Solution Brief")
-    canvas.setFont("Times-Bold", 18)
-    canvas.drawString(72, height - 110, "Centre of Excellence")
-    canvas.setFont("Times-Roman", 11)
-    y = height - 140
-    for line in _lines(TEXT, width - 144, "Times-Roman", 11):
-        canvas.drawString(72, y, line)
-        y -= 13.5
-    canvas.showPage()
-    canvas.save()
-    assert headings_of(buffer.getvalue()) == ["Centre of Excellence"]
+    def draw(canvas: Any) -> None:
+        width, height = A4
+        canvas.setFont("Helvetica", 11)
+        canvas.drawString(72, height - 80, "Solution Brief")
+        canvas.setFont("Times-Bold", 18)
+        canvas.drawString(72, height - 110, "Centre of Excellence")
+        canvas.setFont("Times-Roman", 11)
+        y = height - 140
+        for line in wrapped_lines(TEXT, width - 144, "Times-Roman", 11):
+            canvas.drawString(72, y, line)
+            y -= 13.5
+
+    assert headings_of(drawn_pdf(draw)) == ["Centre of Excellence"]
 
 
 def test_a_line_in_a_typewriter_face_is_no_heading() -> None:
-    assert headings_of(_report(["Programme of works", "Budget and spending"], "Courier")) == []
+    assert headings_of(drawn_pdf(_report, ["Programme of works", "Budget and spending"], "Courier")) == []
 
 
 @pytest.mark.system

@@ -5,24 +5,19 @@ source or a note closes the first table, it titles none."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
+from typing import Any
 
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_text import read_text_layer
+from tests.pdf_output import drawn_pdf, markdown_of
 
 LEFTS = [72, 200, 270, 340]
 FIRST = [["Line 1", "500", "400", "100"], ["Line 2", "510", "409", "101"], ["Line 3", "520", "418", "102"]]
 SECOND = [["Line 4", "530", "427", "103"], ["Line 5", "540", "436", "104"], ["Line 6", "550", "445", "105"]]
 
 
-def _markdown(data: bytes) -> str:
-    return "\n\n".join(page.markdown for page in read_text_layer(data).pages)
-
-
-def _row(canvas: pdf_canvas.Canvas, y: float, cells: list[str], font: str = "Helvetica", size: float = 9,
+def _row(canvas: Any, y: float, cells: list[str], font: str = "Helvetica", size: float = 9,
          lefts: list[int] = LEFTS) -> float:
     canvas.setFont(font, size)
     for left, text in zip(lefts, cells, strict=False):
@@ -30,18 +25,14 @@ def _row(canvas: pdf_canvas.Canvas, y: float, cells: list[str], font: str = "Hel
     return y - 14
 
 
-def _pdf(draw: Callable[[pdf_canvas.Canvas, float], None]) -> bytes:
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+def _budget_page(canvas: Any, draw: Callable[[Any, float], None]) -> None:
+    """A sentence at the top of the page, then what ``draw`` draws from 110 points down on."""
     canvas.setFont("Times-Roman", 10)
     canvas.drawString(72, A4[1] - 72, "The budget lines for the programme are set out below.")
     draw(canvas, A4[1] - 110)
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
-def _years_row(canvas: pdf_canvas.Canvas, y: float) -> None:
+def _years_row(canvas: Any, y: float) -> None:
     y = _row(canvas, y, ["Item", "Budget", "Spent", "Left"], "Helvetica-Bold")
     for cells in FIRST:
         y = _row(canvas, y, cells)
@@ -51,12 +42,12 @@ def _years_row(canvas: pdf_canvas.Canvas, y: float) -> None:
 
 
 def test_a_row_of_years_after_a_gap_under_a_bold_header_is_a_row() -> None:
-    markdown = _markdown(_pdf(_years_row))
+    markdown = markdown_of(drawn_pdf(_budget_page, _years_row))
     rows = "| Line 3 | 520 | 418 | 102 |\n| Review date | 2024 | 2025 | 2026 |\n| Line 4 |"
     assert rows in markdown, markdown
 
 
-def _contact_under_source(canvas: pdf_canvas.Canvas, y: float) -> None:
+def _contact_under_source(canvas: Any, y: float) -> None:
     y = _row(canvas, y, ["Item", "Budget", "Spent", "Left"], "Helvetica-Bold")
     for cells in FIRST + SECOND:
         y = _row(canvas, y, cells)
@@ -69,7 +60,7 @@ def _contact_under_source(canvas: pdf_canvas.Canvas, y: float) -> None:
 
 
 def test_the_lines_under_a_source_note_are_no_next_table() -> None:
-    markdown = _markdown(_pdf(_contact_under_source))
+    markdown = markdown_of(drawn_pdf(_budget_page, _contact_under_source))
     assert "| Line 6 | 550 | 445 | 105 |" in markdown
     after = markdown.split("Source: Programme accounts, 2024")[-1]
     assert "|" not in after and "+44 1633 455 400" in after, markdown

@@ -5,15 +5,14 @@ columns and in reading order, whether a grid is drawn or not, tagged or not."""
 
 from __future__ import annotations
 
-import io
 import shutil
+from typing import Any
 
 import pytest
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
 from bench.pdf_structure import measure_cases
-from tests.pdf_output import markdown_of
+from tests.pdf_output import drawn_pdf, markdown_of
 
 FIGURES = [["Region", "Net migration 2021", "Births 2022", "Median pay 2023"],
            ["North", "1,204", "3.5", "22,100"],
@@ -34,11 +33,9 @@ def test_headings_set_on_their_side_head_the_columns_of_a_table_without_a_grid()
     assert scores["paragraph_one_block"] == 1.0  # the paragraph over the table keeps its last line
 
 
-def _turned_beside(upwards: bool) -> bytes:
+def _turned_beside(canvas: Any, upwards: bool) -> None:
     """FIGURES without a grid, its headings turned, and a chart's axis title turned beside the
     table (left of it, level with its rows): no heading of any column."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     width, height = A4
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, height - 72, "The figures for each region are set out below by year.")
@@ -68,14 +65,11 @@ def _turned_beside(upwards: bool) -> bytes:
         for c in range(1, 4):
             canvas.drawRightString(lefts[c] + 50, y, row[c])
         y -= 15
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("upwards", [True, False])
 def test_turned_headings_are_the_header_row_and_a_turned_title_beside_is_not(upwards: bool) -> None:
-    markdown = markdown_of(_turned_beside(upwards))
+    markdown = markdown_of(drawn_pdf(_turned_beside, upwards))
     assert _header_row(FIGURES[0]) in markdown
     assert "| Valley | 455 | 3.8 | 23,075 |" in markdown
     assert "Thousands" in markdown.split("| Valley")[-1]  # after the table, a paragraph of its own
@@ -155,11 +149,9 @@ def test_chromium_tagged_headings_set_sideways_fill_the_header_row(tmp_path) -> 
         assert _header_row(FIGURES[0]) in markdown, (tagged, markdown)
 
 
-def _charts_over_a_table() -> bytes:
+def _charts_over_a_table(canvas: Any) -> None:
     """Two small bar charts, each with its axis title turned beside its axis, over a table of
     FIGURES' rows with no header, the titles standing over its second and fourth columns."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     _, height = A4
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, height - 72, "The figures for each region are set out below by year.")
@@ -182,13 +174,10 @@ def _charts_over_a_table() -> bytes:
         for c, left in enumerate((180, 250, 320), start=1):
             canvas.drawRightString(left + 50, y, row[c])
         y -= 15
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 def test_charts_axis_titles_turned_over_a_table_head_no_column() -> None:
-    markdown = markdown_of(_charts_over_a_table())
+    markdown = markdown_of(drawn_pdf(_charts_over_a_table))
     assert "| North | 1,204 | 3.5 | 22,100 |" in markdown
     assert "| Per cent" not in markdown and "| Thousands" not in markdown, markdown
 
@@ -199,12 +188,10 @@ BRANCHES = [["Branch", "Manager", "Loans", "Renewals", "Reservations"],
             ["Coast", "C. Diaz", "300", "307", "314"]]
 
 
-def _labels_on_the_row_foot() -> bytes:
+def _labels_on_the_row_foot(canvas: Any) -> None:
     """BRANCHES without a grid, Calc's way: the upright "Branch" and "Manager" and the turned
     headings all set on the header row's foot (a turned heading's first letter on the labels'
     baseline), so the labels' line is a row of the table the finder reads."""
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
     _, height = A4
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, height - 72, "Loans at each branch are set out below.")
@@ -224,12 +211,9 @@ def _labels_on_the_row_foot() -> bytes:
         for c, text in enumerate(row):
             canvas.drawString(lefts[c], y, text)
         y -= 15
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 def test_turned_headings_set_on_the_row_foot_beside_upright_labels() -> None:
-    markdown = markdown_of(_labels_on_the_row_foot())
+    markdown = markdown_of(drawn_pdf(_labels_on_the_row_foot))
     assert _header_row(BRANCHES[0]) in markdown, markdown
     assert "| Coast | C. Diaz | 300 | 307 | 314 |" in markdown

@@ -5,12 +5,11 @@ bearing is flush."""
 
 from __future__ import annotations
 
-import io
+from typing import Any
 
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas as pdf_canvas
 
-from tests.pdf_output import markdown_of
+from tests.pdf_output import drawn_pdf, markdown_of
 
 ROWS = [("S01", ["Inspection of the two", "footbridges over the river."], "500", "June"),
         ("S02", ["Cleaning of gullies on", "the estate roads."], "102", "April"),
@@ -18,9 +17,7 @@ ROWS = [("S01", ["Inspection of the two", "footbridges over the river."], "500",
          "572", "September")]
 
 
-def _works_table() -> bytes:
-    buffer = io.BytesIO()
-    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+def _works_table(canvas: Any) -> None:
     width, height = A4
     canvas.setFont("Helvetica", 11)
     canvas.drawString(90, height - 90, "The works planned for the year are set out below.")
@@ -39,13 +36,10 @@ def _works_table() -> bytes:
             y -= 14.5
         y -= 10
     canvas.drawString(90, y - 10, "All costs are estimates.")
-    canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 def test_the_last_rows_description_keeps_its_line_that_starts_with_a_hooked_glyph() -> None:
-    markdown = markdown_of(_works_table())
+    markdown = markdown_of(drawn_pdf(_works_table))
     assert ("| S03 | New cycle lane along the ring road, with signals at junctions and new crossings. "
             "| 572 | September |") in markdown, markdown
     assert "\n\nAll costs are estimates." in markdown
