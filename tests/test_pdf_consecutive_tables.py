@@ -11,7 +11,7 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from tests.pdf_output import markdown_of
+from tests.pdf_output import drawn_pdf, markdown_of
 
 FIRST = [["Region", "Q1 2020", "Q1 2021", "Q1 2022"],
          ["South", "80.0", "76.52%", "22.2"],
@@ -91,3 +91,29 @@ def test_libreoffice_tables_with_an_empty_paragraph_or_a_caption_between(tmp_pat
         markdown = markdown_of(pdf.read_bytes())
         assert _markdown_table(FIRST) in markdown, markdown
         assert _markdown_table(SECOND) in markdown, markdown
+
+
+THIRD = [["District", "Cases", "Deaths", "Rate"], ["Alpha", "101", "110", "3.0"],
+         ["Bravo", "108", "115", "4.5"], ["Charlie", "115", "120", "6.0"]]
+
+
+def _stacked(canvas: pdf_canvas.Canvas) -> None:
+    """FIRST and THIRD (as many columns), their headers bold, THIRD's header a row pitch under
+    FIRST's last row: no gap between them."""
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, 770, "The tables below give the figures for the year.")
+    y = 740.0
+    for cells in (FIRST, THIRD):
+        for r, row in enumerate(cells):
+            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+            for c, text in enumerate(row):
+                canvas.drawString(72 + 100 * c, y, text)
+            y -= 13
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, y - 20, "Figures are provisional.")
+
+
+def test_a_bold_header_right_under_a_table_of_as_many_columns_starts_a_second_table() -> None:
+    markdown = markdown_of(drawn_pdf(_stacked))
+    assert _markdown_table(FIRST) + "\n\n" in markdown, markdown
+    assert _markdown_table(THIRD) in markdown, markdown
