@@ -1,7 +1,7 @@
 """The office probes: documents of tests/office_probes.py (one construction each: turned column
 headings, merged group headings, tables one under the other, wrapped rows, lists of figures,
-body-size headings) typeset by LibreOffice, untagged and tagged, with their truth; and their
-scores.  Rules may be tuned on them.
+body-size headings) typeset by LibreOffice (HTML pages printed by Chromium), untagged and
+tagged, with their truth; and their scores.  Rules may be tuned on them.
 
     .venv/bin/python -m bench.office_probes            # build (cached) and print where
     .venv/bin/python -m bench.pdf_structure --probes   # score today's extractors and HEAD's
@@ -31,6 +31,7 @@ def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, 
     from tests.office_documents import convert
     from tests.office_probes import PROBES
     from tests.office_sheets import convert as convert_sheets
+    from tests.web_pages import print_pdf
 
     made = [(name, seed) for name, (count, _) in PROBES.items() for seed in range(1, count + 1)]
 
@@ -47,6 +48,9 @@ def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, 
                 convert(documents, folder, tagged=tagged)
             if sheets:
                 convert_sheets(sheets, folder, tagged=tagged)
+            pages = [p for p in paths if p.suffix == ".html"]
+            if pages:
+                print_pdf(pages, folder, tagged=tagged)
         return run
 
     folder = out or cache_folder("office-probes", "office_probes.py", "all")

@@ -22,11 +22,17 @@ its column of figures spans nothing), header lines wrapped in one column become 
 one-line cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its
 row), lower-case continuation lines join the row above.  The gaps are the whole table's, not
 each line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no
-column, and when cell gaps leave several values in one cell the narrow gutters that no word of
+column, nor is one between digit groups a word space apart under one heading ("020 7946
+4476"), and when cell gaps leave several values in one cell the narrow gutters that no word of
 any line crosses are columns too (a dense listing).  Header lines (at most six, above the first
 row of figures; a row of years over sub-headings is header) are placed by the columns the body
 fills: two pieces of one header line never share a column, and a heading centred over
-sub-headings (a year over its quarters) stands in the first column it covers.  Candidates that
+sub-headings (a year over its quarters, or over sub-headings that are years too) stands in the
+first column it covers, never the row labels' column unless it starts where they do; the row
+labels' heading centred down a header of three lines heads its top one.  A bold header line
+right under a table's rows (a table of as many columns set under the first, no gap between)
+starts another table; a bar chart's category labels right under its bars head no table; a
+word broken over a cell's lines without a hyphen ("Highlan" over "d") is joined again.  Candidates that
 are two-column prose (long runs of words per cell; a prose column beside a table is cut away),
 justified prose (spaces stretched alike in each line, lined up by chance), a bullet list (a
 first column of list markers, bullets of symbol fonts included) or vertical margin text are
@@ -92,6 +98,15 @@ FRAMED_PAGE = 0.5
 # Text in picture type (see :func:`_without_picture_text`): under this many points, on a page
 # with at least this share of its words in larger type.
 PICTURE_TYPE = 3.0
+# The end of a word broken over a cell's lines (see _joined), and the short words and units
+# that a cell's line may hold alone.
+BROKEN_TAIL = re.compile(r"^[a-z]{1,2}$")
+SHORT_WORDS = frozenset(("a", "an", "as", "at", "be", "by", "do", "if", "in", "is", "it", "no", "of", "on",
+                         "or", "so", "to", "up", "us", "we", "ha", "km", "kg", "mg", "ml", "cm", "mm", "m",
+                         "g", "l", "h", "s", "t", "kw", "mw", "gw", "lb", "oz", "ft", "yd", "mi", "pa"))
+# A bar's side is at least this tall (points), and bars whose heights differ by less stand
+# level (see _without_bar_labels).
+BAR_HEIGHT = 5.0
 PICTURE_SHARE = 0.2
 # A ruled grid that pictures cover this share of or more may be a frame of photographs and
 # their captions (a booklet's four photos cover 0.61 of theirs; a dashboard's sparklines, one
@@ -225,7 +240,7 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
         return []
     tables = [_better_by_alignment(t, layout.words) for t in ruled_tables(layout)]
     free = [w for w in layout.words if not any(_inside(w, t) for t in tables)] if tables else layout.words
-    free = _without_picture_text(free)
+    free = _without_bar_labels(_without_picture_text(free), layout.words, layout.rulings)
     # Each page's footer band, top and bottom (a spread's halves are pages of their own).
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
@@ -452,6 +467,34 @@ def _without_picture_text(words: list[Word]) -> list[Word]:
     dropped = [band for band in _bands(small, 2.0) if beside_text(*band)]
     return [w for w in words if w.size >= PICTURE_TYPE
             or not any(top <= w.top and w.bottom <= bottom for top, bottom in dropped)]
+
+
+def _without_bar_labels(words: list[Word], page: list[Word], rulings: list[Ruling]) -> list[Word]:
+    """The words without a bar chart's category labels: the line of words right under the
+    foot of three or more vertical rulings that end on one baseline and rise to different
+    heights (the sides of bars standing on an axis), none of the ``page``'s words among them
+    below the tallest one's top (a grid's column rules, even of a header with spanning cells,
+    hold cells of text; a chart with its values or labels among the bars is left whole: without
+    its axis labels, its ticks made a table of a chart, ICDAR's us-028).  The labels, a line
+    of words over the table under the chart, read as its first row (its header) and shifted
+    the header down into the body."""
+    verticals = sorted((r for r in rulings if not r.horizontal and r.bottom - r.top >= BAR_HEIGHT),
+                       key=attrgetter("bottom"))
+    if len(verticals) < 3:
+        return words
+    labels: set[Word] = set()
+    for bars in _clusters(verticals, attrgetter("bottom"), 1.5):
+        tops = [r.top for r in bars]
+        if len(bars) < 3 or max(tops) - min(tops) < BAR_HEIGHT:
+            continue
+        base, tallest = max(r.bottom for r in bars), min(tops)
+        x0, x1 = min(r.x0 for r in bars), max(r.x1 for r in bars)
+        if any(w.x0 < x1 and x0 < w.x1 and w.bottom > tallest and w.top < base for w in page):
+            continue
+        reach = (x1 - x0) / len(bars)  # a label centred under the outermost bar stands out this far
+        labels.update(w for w in words if base - 1.0 <= w.top <= base + 1.5 * w.size
+                      and x0 - reach <= (w.x0 + w.x1) / 2 <= x1 + reach)
+    return [w for w in words if w not in labels] if labels else words
 
 
 def _bands(words: list[Word], lines: float) -> list[tuple[float, float]]:
@@ -1015,12 +1058,16 @@ def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
     # 2024 2025 2026" under "Item  Budget  Spent  Left").
     bold_header = all(w.bold for w in block[0].words)
     # Set off by a gap, or with as many pieces as the rows under it and not as the row above
-    # (a table of other columns set right under the first: web pages' tables, margins apart).
+    # (a table of other columns set right under the first: web pages' tables, margins apart),
+    # or set in bold as the header is between rows in the body's weight (a table of as many
+    # columns set right under the first, no gap between them).
     cuts = [i for i in range(2, len(block) - 1)
             if pieces[i] >= 2 and not figures[i] and figures[i - 1] and figures[i + 1]
             and not (bold_header and not any(w.bold for w in block[i].words))
             and (block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
-                 or pieces[i] == pieces[i + 1] != pieces[i - 1])]
+                 or pieces[i] == pieces[i + 1] != pieces[i - 1]
+                 or bold_header and all(w.bold for w in block[i].words)
+                 and not any(w.bold for line in (block[i - 1], block[i + 1]) for w in line.words))]
     if not cuts:
         return [block]
     edges = [0, *cuts, len(block)]
@@ -1213,10 +1260,11 @@ def _group_heading_over(line: _Line, header: _Line) -> bool:
 def _headings_after_gap(line: _Line, above: _Line) -> bool:
     """A row of column headings (no figure, no date) a blank line under a row of figures:
     the next table's header (two tables one under the other on a spreadsheet page), not
-    a row of the table above."""
+    a row of the table above.  A row whose figures are all years is a heading itself (years
+    over their sub-headings, "2019 2020" over "Number Rate Number Rate")."""
     if any(_is_numeric(w.text) or DATE.match(w.text) for w in line.words):
         return False
-    if _numeric_share(above) == 0 and _figure_segments(above) == 0:
+    if _numeric_share(above) == 0 and _figure_segments(above) == 0 or _years([w.text for w in above.words]):
         return False
     return line.top - above.bottom > above.bottom - above.top
 
@@ -1323,7 +1371,7 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
     gaps = [g for g in gaps if g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
             or (dense and _divides(g, gaps, body) and not _word_spaces(g, gaps, body, size))
             or (_divides(g, gaps, body) and _headed(g, gaps, body, heads, size))]
-    return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body)]
+    return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body, heads)]
 
 
 def _headed(gap: _Gap, gaps: list[_Gap], body: list[_Line], header: list[_Line], size: float) -> bool:
@@ -1394,21 +1442,28 @@ def _gutters(body: list[_Line]) -> list[_Gap]:
     return _uncovered(words, 0, min(x0 for x0, _ in words), max(x1 for _, x1 in words))
 
 
-def _spaced_value(gap: _Gap, body: list[_Line]) -> bool:
+def _spaced_value(gap: _Gap, body: list[_Line], header: list[_Line]) -> bool:
     """A narrow gap between the two parts of one value in every body line it divides:
-    groups of digits ("12 500": three digits after it) or a fixed prefix ("11 111111111",
-    the same text before it on every line)."""
+    groups of digits ("12 500": three digits after it), a fixed prefix ("11 111111111",
+    the same text before it on every line), or groups of digits a word space apart under
+    one header label reaching over the gap (telephone and account numbers, "020 7946 4476"
+    and "0277 239 9358" whose last groups line up: a label over two columns set a word
+    space apart would stand over one of them)."""
     pairs = []
+    spaces = []
     for line in body:
         for prev, w in zip(line.words, line.words[1:], strict=False):
             straddles = prev.x1 <= gap[0] + 0.5 and w.x0 >= gap[1] - 0.5
             if straddles and w.x0 - prev.x1 < NARROW_GAP_EM * line.size:
                 pairs.append((prev.text, w.text))
+                spaces.append((w.x0 - prev.x1) / line.size)
     if len(pairs) < 3:
         return False
     grouped = all(a.isdigit() and len(a) <= 3 and b.isdigit() and len(b) == 3 for a, b in pairs)
     prefixed = len({a for a, _ in pairs}) == 1 and all(b[:1].isdigit() for _, b in pairs)
-    return grouped or prefixed
+    labelled = all(a.isdigit() and b.isdigit() for a, b in pairs) and max(spaces) < WORD_SPACE_EM \
+        and any(w.x0 < gap[0] - 0.5 and w.x1 > gap[1] + 0.5 for line in header for w in line.words)
+    return grouped or prefixed or labelled
 
 
 def _uncovered(spans: list[_Gap], allowed: int, left: float, right: float) -> list[_Gap]:
@@ -1445,7 +1500,8 @@ def _header_lines(block: list[_Line]) -> list[_Line]:
     MAX_HEADER_LINES, none when the first line holds figures)."""
     lines = block[:MAX_HEADER_LINES + 2]
     first = _first_data([(_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5,
-                          _years([w.text for w in line.words])) for line in lines])
+                          _years([w.text for w in line.words]),
+                          any(not _is_numeric(w.text) for w in line.words[1:])) for line in lines])
     return block[:first] if first <= MAX_HEADER_LINES else []
 
 
@@ -1838,7 +1894,12 @@ def _spanned(group: _Group, line: list[_Group], extents: list[_Gap | None],
     # and one that happens to sit centred over a run starting further left ("Health" over its
     # "2022", "2023" and the "2023" of the group before) does not.
     flush_left = len(line) >= 2 and all(c in flush and _starts_at(ws[0].x0, extents[c]) for ws, c in line)
-    for a in range(col if flush_left else after + 1, col + 1):
+    # The row labels' column, set flush left, is spanned only by a heading that starts where
+    # its labels do: a year centred over its sub-headings is centred over the run of them
+    # and the labels' column too, within the tolerance, when the run is wide and the labels
+    # narrow (a browser's "2018" over "2022 2023 Change").
+    start = after + 1 if after >= 0 or 0 not in flush or _starts_at(x0, extents[0]) else 1
+    for a in range(col if flush_left else start, col + 1):
         for b in range(max(col, a + 1), len(extents)):
             run = range(a, b + 1)
             if any(c in taken or c not in below or extents[c] is None for c in run):
@@ -1931,26 +1992,37 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
         filled = [i for i, c in enumerate(row.cells) if c]
         if merged and _wrapped_row(merged[-1], row, filled):
             for c in filled:
-                merged[-1].cells[c] = f"{merged[-1].cells[c]} {row.cells[c]}"
+                merged[-1].cells[c] = _joined(merged[-1].cells[c], row.cells[c])
             merged[-1].bottom = row.bottom
             continue
         if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
                                          and _wraps_on(merged[-1]) and _wrapped_on(rows, index)
                                          and not NOTE_LABEL.match(row.cells[0])):
-            merged[-1].cells[0] = f"{merged[-1].cells[0]} {row.cells[0]}".strip()
+            merged[-1].cells[0] = _joined(merged[-1].cells[0], row.cells[0]).strip()
             merged[-1].bottom = row.bottom
             continue
         if merged and index > data_from and _goes_on(merged[-1], row, filled) \
                 and (row.cells[filled[0]][:1].islower() or _set_tight(rows, index)):
-            merged[-1].cells[filled[0]] = f"{merged[-1].cells[filled[0]]} {row.cells[filled[0]]}"
+            merged[-1].cells[filled[0]] = _joined(merged[-1].cells[filled[0]], row.cells[filled[0]])
             merged[-1].bottom = row.bottom
             continue
         merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom))
     first_data = _first_data(_row_kinds(merged))
     _merge_header_cells(merged[:first_data])
+    _raise_centred_stub([row for row in merged[:first_data] if any(row.cells)])
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _joined(upper: str, lower: str) -> str:
+    """A cell's text from two of its lines: a space between them, but none before one or two
+    lower-case letters that are no word or unit ("Highlan" over "d", "Numbe" over "r"):
+    LibreOffice breaks a word wider than its column where the column ends, without a hyphen."""
+    last = upper.rsplit(" ", 1)[-1]
+    if BROKEN_TAIL.match(lower) and lower not in SHORT_WORDS and len(last) >= 3 and last.isalpha():
+        return upper + lower
+    return f"{upper} {lower}"
 
 
 def _centred_labels_placed(rows: list[_Row]) -> list[_Row]:
@@ -2093,9 +2165,19 @@ def _merge_header_cells(header: list[_Row]) -> None:
             upper = header[above]
             if c in upper.spanning or not _close(upper, lower):
                 continue
-            upper.cells[c] = f"{upper.cells[c]} {text}"
+            upper.cells[c] = _joined(upper.cells[c], text)
             lower.cells[c] = ""
         _raise_bottom_aligned(header[r - 1], lower)
+
+
+def _raise_centred_stub(header: list[_Row]) -> None:
+    """The row labels' heading ("Region") alone in its column on a middle line of a header of
+    three lines or more, the lines above and below it holding none: a cell spanning the
+    header's lines, set centred down them (a browser's rowspan), so its text goes to the
+    top line (a spanning cell's text in its first slot)."""
+    stubs = [r for r, row in enumerate(header) if row.cells[0]]
+    if len(header) >= 3 and len(stubs) == 1 and 0 < stubs[0] < len(header) - 1:
+        header[0].cells[0], header[stubs[0]].cells[0] = header[stubs[0]].cells[0], ""
 
 
 def _unit_row(row: _Row) -> bool:
@@ -2137,14 +2219,19 @@ def _data_row(cells: list[str]) -> bool:
     return bool(values) and figures >= max(1, len(values) // 2 + 1)
 
 
-def _first_data(rows: list[tuple[bool, bool]]) -> int:
+def _first_data(rows: list[tuple[bool, bool, bool]]) -> int:
     """The index of the first row of figures (0 when there is none), of rows given as (holds
-    figures, its figures are all years): a row of years followed by a row of words is a
-    heading of years over sub-headings, and one followed by figures that are not all years
-    is the column headings ("Region 2016 2017 2018" over amounts; a column of years in the
-    body makes every row's figures not all years, and rows of years alone stay data)."""
-    for i, (data, years) in enumerate(rows):
-        if data and not (years and i + 1 < len(rows) and not rows[i + 1][1]):
+    figures, its figures are all years, holds words right of its first cell): a row of years
+    followed by a row of words is a heading of years over sub-headings, and one followed by
+    figures that are not all years is the column headings ("Region 2016 2017 2018" over
+    amounts; a column of years in the body makes every row's figures not all years, and rows
+    of years alone stay data).  A row of years over a row of years and words over figures
+    that are not years is a heading of years too ("2018" and "2024" each over "2022 2023
+    Change"): the lower row is the column headings."""
+    for i, (data, years, _) in enumerate(rows):
+        over_headings = i + 2 < len(rows) and rows[i + 1][1] and rows[i + 1][2] \
+            and rows[i + 2][0] and not rows[i + 2][1]
+        if data and not (years and i + 1 < len(rows) and (not rows[i + 1][1] or over_headings)):
             return i
     return 0
 
@@ -2154,10 +2241,11 @@ def _years(texts: list[str]) -> bool:
     return bool(figures) and all(YEAR.match(t.strip()) for t in figures)
 
 
-def _row_kinds(rows: list[_Row]) -> list[tuple[bool, bool]]:
+def _row_kinds(rows: list[_Row]) -> list[tuple[bool, bool, bool]]:
     # Years by word: a header's years may share a cell before the header is placed ("2016
     # 2017" left of right-aligned figures).
-    return [(_data_row(row.cells), _years([t for c in row.cells[1:] for t in c.split()])) for row in rows]
+    return [(_data_row(row.cells), _years(texts := [t for c in row.cells[1:] for t in c.split()]),
+             any(not _is_numeric(t) for t in texts)) for row in rows]
 
 
 def _plausible(cells: list[list[str]]) -> bool:

@@ -35,9 +35,18 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
 - ``two_column_section``: a table in one column of a two-column Word section;
 - ``print_titles``: a long Calc sheet over pages, its header row repeated on each;
 - ``glossary``: a Word glossary, each term bold on a line of its own over its definition
-  indented under it.
+  indented under it;
+- ``header_levels``: a Word table, mostly without a grid, with two or three header rows:
+  years centred over their sub-headings (which may be years too), the second level centred
+  over its measures, the row labels' heading merged down the header;
+- ``spaced_values``: a Word table, mostly without a grid, whose cells hold spaces: place
+  names, telephone numbers and account numbers in groups of digits, amounts grouped by a
+  space;
+- ``web_header_levels``, ``web_spaced_values``: the same as HTML tables printed by Chromium
+  (rowspan and colspan; the row labels' heading centred down the header).
 
-(The classes from ``body_spans`` on were added on 2026-12-06, probes2.)
+(The classes from ``body_spans`` on were added on 2026-12-06, probes2; from
+``header_levels`` on, tables4.)
 
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts).
@@ -45,6 +54,7 @@ slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts).
 
 from __future__ import annotations
 
+import html
 import io
 import random
 from collections.abc import Callable, Sequence
@@ -667,6 +677,151 @@ def glossary(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": ["Glossary", "Background"]}
 
 
+def _set(table: object, r: int, c: int, text: str, bold: bool = False, right: bool = False,
+         centred: bool = False, size: float | None = None) -> None:
+    paragraph = table.cell(r, c).paragraphs[0]  # type: ignore[attr-defined]
+    run = paragraph.add_run(text)
+    run.bold = bold or None
+    if size:
+        run.font.size = Pt(size)
+    if right or centred:
+        paragraph.alignment = WD_ALIGN_PARAGRAPH.RIGHT if right else WD_ALIGN_PARAGRAPH.CENTER
+
+
+_Levels = tuple[list[int], list[str], list[str], list[list[str]]]
+
+
+def _header_levels_truth(rng: random.Random, three: bool) -> _Levels:
+    """Two years, the sub-headings under each (sexes over measures when ``three``, else years
+    and a change, or two measures), and the header rows and body rows of the truth."""
+    years = sorted(rng.sample(range(2018, 2025), 2))
+    if three:
+        subs, measures = ["Men", "Women"], ["Number", "%"]
+    else:
+        subs, measures = rng.choice((["2022", "2023", "Change"], ["Number", "Rate"], ["Urban", "Rural"])), []
+    width = len(subs) * max(1, len(measures))
+    rows = [["Region", *(text for y in years for text in [str(y)] + [""] * (width - 1))]]
+    if three:
+        pad = [""] * (len(measures) - 1)
+        rows.append(["", *(text for _ in years for sub in subs for text in [sub, *pad])])
+        rows.append(["", *(measures * len(subs) * len(years))])
+    else:
+        rows.append(["", *(subs * len(years))])
+    def figure(c: int) -> str:
+        return f"{rng.randint(100, 9999):,}" if not three or c % 2 == 0 else f"{rng.uniform(1, 60):.1f}"
+
+    body = [[region, *(figure(c) for c in range(len(years) * width))]
+            for region in rng.sample(_REGIONS, rng.randint(4, 7))]
+    return years, subs, measures, [*rows, *body]
+
+
+def header_levels(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    three = seed % 2 == 1
+    years, subs, measures, cells = _header_levels_truth(rng, three)
+    heads = 3 if three else 2
+    width = len(subs) * max(1, len(measures))
+    size = 8 if three else None  # nine equal columns at 11 points break "Number" in two
+    document = Document()
+    document.add_heading("Regional statistics", 1)
+    document.add_paragraph("The table below sets out the figures for each region and year.")
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    if seed % 4 == 3:
+        table.style = "Table Grid"
+    table.cell(0, 0).merge(table.cell(heads - 1, 0))
+    _set(table, 0, 0, "Region", bold=True, size=size)
+    for g, year in enumerate(years):
+        first = 1 + g * width
+        table.cell(0, first).merge(table.cell(0, first + width - 1))
+        _set(table, 0, first, str(year), bold=True, centred=True, size=size)
+        for s, sub in enumerate(subs):
+            if three:
+                at = first + s * len(measures)
+                table.cell(1, at).merge(table.cell(1, at + len(measures) - 1))
+                _set(table, 1, at, sub, bold=True, centred=True, size=size)
+                for m, measure in enumerate(measures):
+                    _set(table, 2, at + m, measure, bold=True, right=True, size=size)
+            else:
+                _set(table, 1, first + s, sub, bold=True, right=True, size=size)
+    for r, row in enumerate(cells[heads:]):
+        for c, text in enumerate(row):
+            _set(table, heads + r, c, text, right=c > 0, size=size)
+    document.add_paragraph("Source: regional accounts.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+_PLACES = ("New York", "Los Angeles", "Rio de Janeiro", "Hong Kong", "San Francisco", "Cape Town",
+           "Buenos Aires", "Kuala Lumpur", "Mexico City", "Tel Aviv", "Le Mans", "St Albans")
+
+
+def _spaced_cells(rng: random.Random) -> list[list[str]]:
+    """Offices' places, telephone numbers (some of one pattern, whose groups line up down the
+    column), account numbers in groups and balances grouped by a space."""
+    cells = [["Office", "Telephone", "Account", "Balance"]]
+    for place in rng.sample(_PLACES, rng.randint(5, 8)):
+        phone = rng.choice((f"+1 212 555 {rng.randint(1000, 9999)}", f"020 7946 {rng.randint(1000, 9999)}",
+                            f"0{rng.randint(100, 999)} {rng.randint(100, 999)} {rng.randint(1000, 9999)}"))
+        account = rng.choice((f"{rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(100, 999)}",
+                              f"{rng.randint(10, 99)} {rng.randint(100000000, 999999999)}"))
+        cells.append([place, phone, account, f"{rng.randint(1, 999)} {rng.randint(0, 999):03d}"])
+    return cells
+
+
+def spaced_values(seed: int) -> tuple[str, bytes, Truth]:
+    cells = _spaced_cells(random.Random(seed))
+    document = Document()
+    document.add_heading("Contact points", 1)
+    document.add_paragraph("The offices below handle enquiries for their regions.")
+    table = document.add_table(rows=len(cells), cols=4)
+    if seed % 4 == 3:
+        table.style = "Table Grid"
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            _set(table, r, c, text, bold=r == 0, right=c == 3)
+    document.add_paragraph("Lines are open on weekdays.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+def _web_page(title: str, lead: str, table: str, note: str, css: str) -> bytes:
+    return (f"<!doctype html><html><head><meta charset='utf-8'><style>body{{font-family:'Liberation Sans',"
+            f"sans-serif;font-size:12px;margin:2em}} table{{border-collapse:collapse}} {css}</style></head>"
+            f"<body><h1>{title}</h1><p>{lead}</p><table>{table}</table><p>{note}</p></body></html>").encode()
+
+
+def _tr(row: list[str], right: set[int], tag: str = "td") -> str:
+    return "<tr>" + "".join(f"<{tag}{' class=n' if c in right else ''}>{html.escape(text)}</{tag}>"
+                            for c, text in enumerate(row)) + "</tr>"
+
+
+def web_header_levels(seed: int) -> tuple[str, bytes, Truth]:
+    rng = random.Random(seed)
+    three = seed % 2 == 1
+    years, subs, measures, cells = _header_levels_truth(rng, three)
+    heads = 3 if three else 2
+    width = len(subs) * max(1, len(measures))
+    head = f"<tr><th rowspan={heads} style='text-align:left'>Region</th>" \
+        + "".join(f"<th colspan={width}>{year}</th>" for year in years) + "</tr>"
+    if three:
+        head += "<tr>" + "".join(f"<th colspan={len(measures)}>{sub}</th>"
+                                 for _ in years for sub in subs) + "</tr>"
+    head += _tr(cells[heads - 1][1:], set(range(len(cells[0]))), "th")
+    body = "".join(_tr(row, set(range(1, len(row)))) for row in cells[heads:])
+    css = "td,th{padding:2px 8px} .n{text-align:right}"
+    if seed % 4 == 0:
+        css += " th{border-bottom:1px solid #000}"
+    page = _web_page("Regional statistics", "The figures for each region and year.",
+                     f"<thead>{head}</thead><tbody>{body}</tbody>", "Source: regional accounts.", css)
+    return "html", page, {"tables": [cells]}
+
+
+def web_spaced_values(seed: int) -> tuple[str, bytes, Truth]:
+    cells = _spaced_cells(random.Random(seed))
+    rows = _tr(cells[0], {3}, "th") + "".join(_tr(row, {3}) for row in cells[1:])
+    css = "td,th{padding:2px 10px;text-align:left} .n{text-align:right}"
+    return "html", _web_page("Contact points", "The offices below handle enquiries.", rows,
+                             "Lines are open on weekdays.", css), {"tables": [cells]}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -686,4 +841,8 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "two_column_section": (4, two_column_section),
     "print_titles": (2, print_titles),
     "glossary": (4, glossary),
+    "header_levels": (8, header_levels),
+    "spaced_values": (8, spaced_values),
+    "web_header_levels": (6, web_header_levels),
+    "web_spaced_values": (6, web_spaced_values),
 }

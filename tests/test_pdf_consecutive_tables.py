@@ -80,3 +80,29 @@ def test_libreoffice_tables_with_an_empty_paragraph_or_a_caption_between(tmp_pat
         markdown = markdown_of(pdf.read_bytes())
         assert markdown_table(FIRST) in markdown, markdown
         assert markdown_table(SECOND) in markdown, markdown
+
+
+THIRD = [["District", "Cases", "Deaths", "Rate"], ["Alpha", "101", "110", "3.0"],
+         ["Bravo", "108", "115", "4.5"], ["Charlie", "115", "120", "6.0"]]
+
+
+def _stacked(canvas: Any) -> None:
+    """FIRST and THIRD (as many columns), their headers bold, THIRD's header a row pitch under
+    FIRST's last row: no gap between them."""
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, 770, "The tables below give the figures for the year.")
+    y = 740.0
+    for cells in (FIRST, THIRD):
+        for r, row in enumerate(cells):
+            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+            for c, text in enumerate(row):
+                canvas.drawString(72 + 100 * c, y, text)
+            y -= 13
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, y - 20, "Figures are provisional.")
+
+
+def test_a_bold_header_right_under_a_table_of_as_many_columns_starts_a_second_table() -> None:
+    markdown = markdown_of(drawn_pdf(_stacked))
+    assert markdown_table(FIRST) + "\n\n" in markdown, markdown
+    assert markdown_table(THIRD) in markdown, markdown

@@ -1,0 +1,47 @@
+"""A word LibreOffice breaks over two lines of a too-narrow cell, without a hyphen ("Highlan"
+over "d", "Numbe" over "r"), is one word again in the table; a short word or a unit alone on a
+cell's second line ("Area" over "ha") keeps its space."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.pdf_output import drawn_pdf, markdown_of
+
+ROWS = [("North", "120", "3.5"), ("Highlan|d", "87", "2.1"), ("East", "95", "4.0"), ("West", "60", "1.2")]
+
+
+def _table(second: str) -> bytes:
+    """A header whose second column's heading is "Numbe" over ``second`` (right-aligned), rows
+    whose second label is broken after "Highlan"."""
+    def draw(canvas: Any) -> None:
+        canvas.setFont("Helvetica", 10)
+        canvas.drawString(72, 780, "The figures below are given by region.")
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(72, 740, "Area")
+        canvas.drawRightString(180, 740, "Numbe" if second == "r" else "Area")
+        canvas.drawRightString(180, 728, second)
+        canvas.drawRightString(240, 740, "Share")
+        canvas.setFont("Helvetica", 10)
+        y = 710.0
+        for label, count, share in ROWS:
+            first, _, rest = label.partition("|")
+            canvas.drawString(72, y, first)
+            canvas.drawRightString(180, y, count)
+            canvas.drawRightString(240, y, share)
+            if rest:
+                y -= 12
+                canvas.drawString(72, y, rest)
+            y -= 18
+        canvas.drawString(72, y - 20, "Source: regional accounts.")
+    return drawn_pdf(draw)
+
+
+def test_a_word_broken_over_a_cells_lines_is_one_word() -> None:
+    markdown = markdown_of(_table("r"))
+    assert "| Area | Number | Share |" in markdown, markdown
+    assert "| Highland | 87 | 2.1 |" in markdown, markdown
+
+
+def test_a_unit_alone_on_a_cells_second_line_keeps_its_space() -> None:
+    assert "| Area | Area ha | Share |" in markdown_of(_table("ha"))
