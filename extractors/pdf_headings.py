@@ -28,6 +28,12 @@ the body in regular weight, in the style of a long paragraph elsewhere, is text;
 titles text, so an unnumbered one followed up to the next heading or its page's end by blocks
 none of which is text (a chart's labels, a panel's key figures) heads no section.  A table of
 contents, when the document has one, then decides (:mod:`extractors.pdf_evidence`).
+Tuned on the office probes' heading-precision classes (tests/office_probes.py, headprec): at
+the body's size a warning's or a notice's label ("WARNING", "Important") and a picture's title
+set directly over it are no headings, nor is the last block of a document of two pages or more
+(a back cover's "Published March 2024"); a form's "Key: value" fields under a heading are no
+address under a name, and a cover's largest type over its report number and authors stays its
+title; a box's side may start level with its label's top (Word's one-cell tables).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
@@ -92,6 +98,8 @@ _DATE_IN_LINE = re.compile(rf"\b{_DATE.pattern.removeprefix('^').removesuffix('$
 # many above it (unhead_box_labels).
 _BOX_INDENT = 3.0
 _BOX_OPENS = 1.5
+# ... or at most this many sizes below the label's top (the glyphs' box reaches over the cell's edge).
+_BOX_FLUSH = 0.3
 # Quotation marks a pull quote opens with.
 _QUOTES = "\"“”„‘’«»"
 # What names and commands hold and titles do not: brackets, underscores, operators, a dot or a
@@ -181,6 +189,13 @@ _TEXT_FACE_PARAGRAPHS = 2
 # A line set in from the text's edge by this many of its sizes (and as far off its centre) is
 # indented: a pull quote's (see unhead_other_face_labels).
 _INDENT = 2.0
+# The label of a warning or a notice set on a line of its own over its text, in capitals or
+# bold at the body's size ("WARNING", "Important", "PLEASE NOTE"): no section is named so
+# (_unhead_admonitions).
+_ADMONITION = re.compile(r"^(warning|caution|important|danger|attention|please note|note|notice|tip|reminder)"
+                         r"\s*[:!.]?$", re.IGNORECASE)
+# A picture's title stands at most this many of its sizes above the picture.
+_PICTURE_GAP = 2.5
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -509,6 +524,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_over_figures(drafts)
     _unhead_caption_titles(drafts)
     _unhead_body_styles(drafts, style)
+    _unhead_admonitions(drafts, style)
     binding = _binding(drafts, style)
     for index, draft in enumerate(drafts):
         # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
@@ -556,6 +572,37 @@ def _alike(a: Draft, b: Draft) -> bool:
         and _main_family(a.lines[0]) == _main_family(b.lines[0])
 
 
+def _unhead_admonitions(drafts: list[Draft], style: Style) -> None:
+    """The label of a warning or a notice on a line of its own at the body's size ("WARNING",
+    "Important", "PLEASE NOTE", see _ADMONITION) labels the text under it, however it is set:
+    no section is named so.  (Judged after the boxes: a box's label is the box's, and a heading
+    over the box heads it.)"""
+    for draft in drafts:
+        if draft.kind == "heading" and draft.size < style.body_size * HEADING_SCALE \
+                and _ADMONITION.match(draft.text.strip()):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def unhead_picture_titles(drafts: list[Draft], pictures: list[tuple[float, float, float, float]],
+                          style: Style) -> None:
+    """A heading at the body's size (not numbered) set directly over a picture, nothing between
+    them, is the picture's title ("Hospital admissions by month, 2015 to 2023" over a chart),
+    not a section: a section's heading is followed by its text.  (A heading set larger than the
+    body may open a section with a figure, and stays one.)"""
+    for index, draft in enumerate(drafts):
+        if draft.kind != "heading" or draft.number_depth or draft.size >= style.body_size * HEADING_SCALE:
+            continue
+        x0, _, x1, bottom = draft.box
+        after = drafts[index + 1] if index + 1 < len(drafts) else None
+        for left, top, right, foot in pictures:
+            if left < x1 and x0 < right and -0.2 * draft.size <= top - bottom <= _PICTURE_GAP * draft.size \
+                    and (after is None or after.box[1] >= foot - draft.size):
+                draft.kind = "list_item" if draft.marker else "paragraph"
+                draft.label = True
+                break
+
+
 def _unhead_body_styles(drafts: list[Draft], style: Style) -> None:
     """A heading style is used for headings only: an unnumbered heading set larger than the
     body, in regular weight, in the style of a long paragraph of running text elsewhere in the
@@ -591,6 +638,13 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
     with_text = {d.page for d in drafts
                  if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
     title = next((d for d in drafts if d.kind == "heading"), None)
+    blocks = [d for d in drafts if d.kind != "contents"]
+    # The last block of a document of two pages or more heads nothing ("Published March 2024"
+    # in bold under a back cover's licence): no page is left for its text.
+    if len({d.page for d in blocks}) >= 2 and blocks[-1].kind == "heading" and not blocks[-1].number_depth \
+            and blocks[-1] is not title:
+        blocks[-1].kind = "list_item" if blocks[-1].marker else "paragraph"
+        blocks[-1].label = True
     for index, draft in enumerate(drafts):
         if draft.kind != "heading" or draft.number_depth or draft.page not in with_text or draft is title:
             continue
@@ -652,15 +706,18 @@ def unhead_box_labels(drafts: list[Draft], rulings: list[Ruling], style: Style) 
     """A heading at the body's size (not numbered) that opens a box -- a rule or a filled
     panel's edge down its left side that starts just above it and goes on past it, along the
     text under it -- is the box's label ("Note", "Warning", "Official statistics"), not a
-    section: callouts are set so, on web pages and in reports alike.  (A heading over a
-    ruled table stands above the table's rules; one on a shaded band has the band end with it.)"""
+    section: callouts are set so, on web pages and in reports alike.  The side may start level
+    with the label's top: Word's one-cell tables set their text flush with the cell's top edge
+    (no top margin).  (A heading over a ruled table stands above the table's rules; one on a
+    shaded band has the band end with it.)"""
     sides = [r for r in rulings if not r.horizontal]
     for draft in drafts:
         if draft.kind != "heading" or draft.number_depth or draft.size >= style.body_size * HEADING_SCALE:
             continue
         x0, top, _, bottom = draft.box
         size = draft.size
-        if any(x0 - _BOX_INDENT * size <= side.x0 <= x0 and top - _BOX_OPENS * size <= side.top <= top
+        if any(x0 - _BOX_INDENT * size <= side.x0 <= x0
+               and top - _BOX_OPENS * size <= side.top <= top + _BOX_FLUSH * size
                and side.bottom >= bottom + size for side in sides):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = draft.boxed = True
@@ -822,10 +879,11 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
     (a street number, a postcode, a telephone number) outside a date.  Whatever its size it
     names a sender or a place, not a section.  (A title over its publication's dates, "Release
     date: 17 September 2022" and "Next release: ...", is a title: web pages of statistics
-    print it so.)"""
+    print it so; and so is a cover's largest type, see _cover_title.)"""
     texts = [d for d in drafts if d.kind != "contents"]
+    cover = _cover_title(texts)
     for index, draft in enumerate(texts):
-        if draft.kind != "heading" or draft.number_depth:
+        if draft.kind != "heading" or draft.number_depth or draft is cover:
             continue
         lines: list[Line] = []
         for after in texts[index + 1:]:
@@ -833,8 +891,23 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
                     _address_line(line.text) for line in after.lines):
                 break
             lines += after.lines
-        if len(lines) >= 2 and any(ch.isdigit() for line in lines for ch in _DATE_IN_LINE.sub("", line.text)):
+        # (Lines most of which are "Key: value" fields are a form's or a record's, not an
+        # address: "Reference number: HB/2024/0173" under a section's heading.)
+        fields = sum(1 for line in lines if _KEY_VALUE.match(line.text.strip()))
+        if len(lines) >= 2 and 2 * fields <= len(lines) \
+                and any(ch.isdigit() for line in lines for ch in _DATE_IN_LINE.sub("", line.text)):
             draft.kind, draft.label = "paragraph", True
+
+
+def _cover_title(drafts: list[Draft]) -> Draft | None:
+    """The heading in the largest type of a cover page (the document's first page with text,
+    holding no running text): the document's title, over its report number, authors, date and
+    client ("Report No. 2023/85", "Prepared for ..."), which are no address under a name."""
+    first = [d for d in drafts if d.page == drafts[0].page] if drafts else []
+    headings = [d for d in first if d.kind == "heading"]
+    if not headings or any(d.kind in ("paragraph", "list_item") and _running_text(d.text) for d in first):
+        return None
+    return max(headings, key=lambda d: d.size)
 
 
 def _unhead_attributions(drafts: list[Draft]) -> None:

@@ -13,9 +13,11 @@ The rules, in the order they run:
 - **Running headers and footers**: lines in the top or bottom band of the page, or a page's
   first or last line wherever it stands (a header below a deep top margin), whose text,
   digits aside, recurs at about the same height on other pages (page numbers, the report's
-  title); bare page numbers ("3", "Page 3", "3 of 10"); and, on a tagged page of a document
-  of two pages or more, text marked as an artifact above or below the page's content
-  (:mod:`extractors.pdf_evidence`).  They leave the body and are kept as page metadata.
+  title), or changes with the chapter, each text on a few pages at one height, together on
+  enough (:func:`_mark_chapter_running`); bare page numbers ("3", "Page 3", "3 of 10");
+  and, on a tagged page of a document of two pages or more, text marked as an artifact
+  above or below the page's content (:mod:`extractors.pdf_evidence`).  They leave the body
+  and are kept as page metadata.
 - **Columns**: a vertical strip that no narrow line crosses, with text on both sides, is a
   gutter; columns are read one after the other, lines crossing a gutter (titles, wide
   tables) stay where they are and cut the columns above from those below.
@@ -93,6 +95,7 @@ from extractors.pdf_headings import (
     unhead_empty_sections,
     unhead_labels,
     unhead_other_face_labels,
+    unhead_picture_titles,
     unhead_table_rows,
 )
 from extractors.pdf_table_stitch import (
@@ -230,6 +233,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     # A box's label first: a heading over a box is followed by the box's text, not by a label.
     for layout in layouts:
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
+        unhead_picture_titles(drafts[layout.number], layout.pictures, style)
     # What follows a label may be on the next page: the document's blocks in reading order.
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_other_face_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
@@ -717,6 +721,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     for line, band, key in candidates:
         by_key[(band, _recurring_key(key))].append(line)
     numbers: list[tuple[Line, str]] = []
+    chapters: list[tuple[str, str, Line, set[int]]] = []  # recurring on too few pages alone
     for (band, key), group in by_key.items():
         page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
         for line in group:
@@ -727,6 +732,9 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
                 line.kind = band
             elif page_number:
                 numbers.append((line, band))
+            elif len(recurring) >= 2 and key.strip("# "):
+                chapters.append((band, key, line, recurring))
+    _mark_chapter_running(chapters, needed, offset)
     banded = {id(line): band for line, band, _ in candidates}
     _mark_running_slots(candidates, lines, offset)
     for line, band in numbers:
@@ -743,6 +751,28 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _mark_chapter_running(chapters: list[tuple[str, str, Line, set[int]]], needed: int,
+                          offset: dict[int, float]) -> None:
+    """Running lines that change with the chapter: each text recurs on a few pages only (its
+    chapter's), too few to count alone, but two texts or more at one height in one size, in
+    one band, together recur on enough pages ("Annual report 2024 | Housing" over the housing
+    chapter's pages, "... | Transport" over the next chapter's).  A page's own text does not
+    repeat word for word on the next page at the same height."""
+    def here(line: Line) -> float:
+        return line.top - offset.get(id(line), 0.0)
+
+    for band, _, line, _ in chapters:
+        if line.kind != "body":
+            continue
+        slot = [(other_key, other, other_pages) for other_band, other_key, other, other_pages in chapters
+                if other_band == band and abs(here(other) - here(line)) <= _SLOT_HEIGHT
+                and abs(other.size - line.size) <= 0.5]
+        if len({other_key for other_key, _, _ in slot}) >= 2 \
+                and len(set().union(*(other_pages for _, _, other_pages in slot))) >= needed:
+            for _, other, _ in slot:
+                other.kind = band
 
 
 def _mark_running_slots(candidates: list[tuple[Line, str, str]], lines: dict[int, list[Line]],

@@ -48,6 +48,35 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
 (The classes from ``body_spans`` on were added on 2026-12-06, probes2; from
 ``header_levels`` on, tables4.)
 
+Heading precision (headprec, 2026-12-06): what real reports set apart like a heading and is not,
+beside real headings (Heading 1 or Title) so that recall is measured too:
+
+- ``run_in_leads``: bold run-in leads ("Note:", "Key findings." and the text in the same
+  paragraph) and a wholly bold paragraph introducing a bulleted list ("The main changes are:");
+- ``cover_page``: a cover's organisation, classification, report number, authors, date and
+  "Prepared for ..." around its title (the one heading there);
+- ``captions``: "Table 3: ..." and "Figure 2. ..." captions (bold or Word's Caption style), a
+  table's or a chart's title without a number, source and note lines under a table;
+- ``callout_boxes``: a short bold label opening a shaded one-cell table or framed paragraphs;
+- ``numbered_steps``: numbered procedure steps and numbered items opening with a bold lead;
+- ``caps_labels``: "WARNING", "IMPORTANT", "PLEASE NOTE" on a line of their own, bold or not;
+- ``letter``: a letter's addresses, date, reference, salutation, bold subject and signature;
+- ``form_fields``: "Label: value" lines under a section's heading;
+- ``running_headers``: running headers repeating the title, or the chapter's name (a section
+  each), and page-number footers;
+- ``manual_headings``: headings set by hand (a larger bold run in a Normal paragraph): the one
+  class whose truth holds paragraphs no heading style set;
+- ``bold_statements``: a release's key points, a bold sentence over its explanation;
+- ``back_cover``: a back cover's organisation, address, copyright, ISBN, licence and
+  "Published March 2024" (bold or not) after the last section.
+
+(Probed and passing before any rule, not kept: Word's Quote and Intense Quote paragraphs.)
+
+Left out as ambiguous: bold body-size questions over their answers (real reports style them as
+their headings: ICDAR 2013's us-028 and us-029 label them so), a bold short paragraph alone
+over bullets ("Key findings"), bold short numbered items each over a paragraph, a subtitle,
+"IMPORTANT NOTICE" and "DISCLAIMER" (sections in company reports).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts).
 """
@@ -820,6 +849,444 @@ def web_spaced_values(seed: int) -> tuple[str, bytes, Truth]:
     css = "td,th{padding:2px 10px;text-align:left} .n{text-align:right}"
     return "html", _web_page("Contact points", "The offices below handle enquiries.", rows,
                              "Lines are open on weekdays.", css), {"tables": [cells]}
+# -- Heading precision (2026-12-07, headprec): what real reports set apart as a heading might be
+# and is not, each class beside real Heading 1-3 (or Title) paragraphs, so that a rule that
+# drops too much is seen too.  The truth is the text the author styled as a heading, what a
+# tagged export tags H; manual_headings alone counts paragraphs the author set by hand as
+# clearly as a heading style would.
+
+_PROSE = (*_SENTENCES,
+          "The number of applications rose for the third year running, most of them from first-time "
+          "buyers in the towns.", "Most of the increase came from the two largest districts, where new "
+          "estates were completed during the year.", "The figures in this release are based on the "
+          "annual survey of households, which asks about income, housing and employment.",
+          "Response rates fell slightly compared with the previous year but remain high enough for "
+          "reliable estimates at district level.")
+# Body looks: (family, size) of the Normal style.
+_BODIES = (("Liberation Serif", 11), ("Liberation Sans", 10), ("DejaVu Sans", 9.5), ("Liberation Sans", 11))
+
+
+def _report(seed: int) -> object:
+    """A document whose Normal style is one of the body looks, its headings left as the template sets them."""
+    family, size = _BODIES[seed % len(_BODIES)]
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name, body.font.size = family, Pt(size)
+    return document
+
+
+def _prose(document: object, rng: random.Random, sentences: int = 3) -> None:
+    document.add_paragraph(" ".join(rng.sample(_PROSE, sentences)))  # type: ignore[attr-defined]
+
+
+def _lead(document: object, lead: str, text: str, italic: bool = False) -> object:
+    """A paragraph opening with a bold run (``lead``) that the text then runs on from."""
+    paragraph = document.add_paragraph()  # type: ignore[attr-defined]
+    run = paragraph.add_run(lead)
+    run.bold, run.italic = True, italic
+    paragraph.add_run(" " + text)
+    return paragraph
+
+
+def run_in_leads(seed: int) -> tuple[str, bytes, Truth]:
+    """Bold run-in leads ("Note:", "Key findings." and the text after them in the same paragraph)
+    and a wholly bold short paragraph introducing a bulleted list ("The main changes are:")."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["Summary", "Housing", "Employment"]
+    intros = ("The main changes are:", "This release covers:", "Applicants must provide the following:",
+              "The survey asked about:")
+    leads = ("Note:", "Key findings.", "Important:", "In brief:", "Background.", "Please note:")
+    for k, title in enumerate(titles):
+        document.add_heading(title, 1)
+        _prose(document, rng)
+        _lead(document, rng.choice(leads), " ".join(rng.sample(_PROSE, 1 + k % 2)), italic=seed % 3 == 0)
+        intro = document.add_paragraph()
+        intro.add_run(intros[(seed + k) % len(intros)]).bold = True
+        if seed % 2:
+            intro.paragraph_format.keep_with_next = True
+        for item in rng.sample(_REGIONS, 3):
+            document.add_paragraph(f"figures for the {item.lower()} district and its towns",
+                                   style="List Bullet")
+        _prose(document, rng, 2)
+    return "docx", _docx(document), {"headings": titles}
+
+
+_ORGANISATIONS = ("Office for Regional Statistics", "NORTHERN WATER AUTHORITY", "Department for Transport",
+                  "Greenfield District Council", "ACME HOLDINGS PLC")
+_CLASSIFICATIONS = ("OFFICIAL", "OFFICIAL – SENSITIVE", "NOT PROTECTIVELY MARKED", "FOR PUBLIC RELEASE")
+
+
+def cover_page(seed: int) -> tuple[str, bytes, Truth]:
+    """A report's cover: its organisation, title (Title style: the one heading there), report
+    number, authors, date, "Prepared for ..." and a classification line; then its sections."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    organisation = _ORGANISATIONS[seed % len(_ORGANISATIONS)]
+    title = rng.choice(("Annual report on regional housing", "Review of the bus network",
+                        "Water quality in the northern catchment", "Household income statistics 2024"))
+    lines = [(organisation, 16 if seed % 2 else 13, True),
+             (_CLASSIFICATIONS[seed % len(_CLASSIFICATIONS)], 10, seed % 3 == 0)]
+    for text, size, bold in lines:
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(text)
+        run.font.size, run.bold = Pt(size), bold
+        if seed % 2:
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    document.add_paragraph()
+    heading = document.add_heading(title, 0)
+    if seed % 2:
+        heading.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    number = f"Report No. {2020 + seed}/{rng.randint(10, 99)}" if seed % 2 \
+        else f"Research report RR{rng.randint(100, 999)}"
+    details = [number,
+               rng.choice(("Jane Smith, Amir Khan and Li Wei", "Dr Sarah Jones and Peter Brown",
+                           "M. Okafor, R. Patel")),
+               rng.choice(("March 2024", "12 September 2023", "Autumn 2024")),
+               rng.choice(("Prepared for the Department of Health",
+                           "Prepared for Greenfield District Council", "A report to the Board of Directors"))]
+    for k, text in enumerate(details):
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(text)
+        run.font.size = Pt(12 if k < 2 else 11)
+        run.bold = k == 1 and seed % 2 == 0
+        if seed % 2:
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    document.add_page_break()
+    sections = ["Summary", "Introduction", "Findings"]
+    for section in sections:
+        document.add_heading(section, 1)
+        for _ in range(2):
+            _prose(document, rng)
+    return "docx", _docx(document), {"headings": [title, *sections]}
+
+
+def _picture(width: int = 480, height: int = 220) -> io.BytesIO:
+    """A plain bar chart as a PNG: a figure to caption."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    for k in range(6):
+        top = 40 + (k * 37) % 150
+        draw.rectangle((30 + k * 70, top, 80 + k * 70, height - 20), fill=(31, 78, 121))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    buffer.seek(0)
+    return buffer
+
+
+def captions(seed: int) -> tuple[str, bytes, Truth]:
+    """Table and figure captions ("Table 3: ...", "Figure 2. ...") set bold, in Word's Caption
+    style or plain, a table's or a chart's title without a number over it, and the source and
+    note lines under a table."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["Results", "Trends", "Methods"]
+    number = rng.randint(1, 9)
+    for k, title in enumerate(titles):
+        document.add_heading(title, 1)
+        _prose(document, rng)
+        if k == 0:
+            label = f"Table {number}{'.' if seed % 2 else ':'} " if seed <= 4 else ""
+            caption = document.add_paragraph(f"{label}{rng.choice(_TOPICS)}{', 2023' if seed == 6 else ''}",
+                                             style="Caption" if seed % 3 == 0 else None)
+            if seed % 3:
+                caption.runs[0].bold = True
+            cells = [["Region", "2022", "2023"], *([r, *_figures(rng, 2)] for r in rng.sample(_REGIONS, 4))]
+            table = document.add_table(rows=len(cells), cols=3)
+            table.style = "Table Grid"
+            _fill(table, cells)
+            notes = ("Source: Labour Force Survey, 2023.",
+                     "Note: figures are rounded to the nearest hundred.")
+            for text in notes[:1 + seed % 2]:
+                note = document.add_paragraph()
+                run = note.add_run(text)
+                run.font.size, run.italic = Pt(8), seed % 2 == 0
+        elif k == 1:
+            if seed >= 5:  # a chart's title over it, unnumbered
+                document.add_paragraph().add_run(f"{rng.choice(_TOPICS)}, 2015 to 2023").bold = True
+            document.add_picture(_picture(), width=Inches(4.5))
+            if seed < 5:
+                label = f"Figure {number + 1}{'.' if seed % 2 else ':'}"
+                caption = document.add_paragraph(f"{label} {rng.choice(_TOPICS)}, 2015 to 2023",
+                                                  style="Caption" if seed % 3 == 0 else None)
+                if seed % 3:
+                    caption.runs[0].bold = True
+            note = document.add_paragraph()
+            note.add_run("Source: administrative data.").font.size = Pt(8)
+        _prose(document, rng, 2)
+    return "docx", _docx(document), {"headings": titles}
+
+
+_BOX_LABELS = ("Key point", "Case study", "Did you know?", "Definition", "What this means for you", "Example")
+
+
+def _box_borders(element: object, tag: str) -> None:
+    borders = OxmlElement(tag)
+    for side in ("top", "left", "bottom", "right"):
+        edge = OxmlElement(f"w:{side}")
+        for name, value in (("w:val", "single"), ("w:sz", "8"), ("w:space", "4"), ("w:color", "1F4E79")):
+            edge.set(qn(name), value)
+        borders.append(edge)
+    element.append(borders)  # type: ignore[attr-defined]
+
+
+def callout_boxes(seed: int) -> tuple[str, bytes, Truth]:
+    """A call-out box with a short bold label over its text: a shaded one-cell table, or
+    paragraphs framed by borders (and shaded)."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["Overview", "Local services", "Next steps"]
+    for k, title in enumerate(titles):
+        document.add_heading(title, 1)
+        _prose(document, rng)
+        if k == 2:
+            continue
+        label = _BOX_LABELS[(seed + k) % len(_BOX_LABELS)]
+        text = " ".join(rng.sample(_PROSE, 2))
+        if (seed + k) % 2:
+            table = document.add_table(rows=1, cols=1)
+            if seed % 3:
+                table.style = "Table Grid"
+            cell = table.cell(0, 0)
+            _shade(cell, ("DEEAF6", "F2F2F2", "E2EFDA")[seed % 3])
+            cell.paragraphs[0].add_run(label).bold = True
+            cell.add_paragraph(text)
+        else:
+            for part, words in ((0, label), (1, text)):
+                paragraph = document.add_paragraph()
+                run = paragraph.add_run(words)
+                run.bold = part == 0
+                properties = paragraph._p.get_or_add_pPr()
+                _box_borders(properties, "w:pBdr")
+                if seed % 3:
+                    fill = OxmlElement("w:shd")
+                    fill.set(qn("w:val"), "clear")
+                    fill.set(qn("w:fill"), "F2F2F2")
+                    properties.append(fill)
+        _prose(document, rng, 2)
+    return "docx", _docx(document), {"headings": titles}
+
+
+def numbered_steps(seed: int) -> tuple[str, bytes, Truth]:
+    """Numbered procedure steps (Word's List Number), some short, and numbered items opening
+    with a bold lead the text runs on from."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    steps = ["Switch off the supply at the mains.", "Remove the cover plate.", "Check the seal for damage",
+             "Fit the new filter and tighten the clamp by hand.", "Replace the cover plate.",
+             "Restore the supply and check for leaks"]
+    leads = [("Register.", "Fill in the online form with your details and those of your business."),
+             ("Pay the fee.", "The fee is set each year by the council and can be paid by card."),
+             ("Book an inspection.", "An officer will visit within ten working days of your booking.")]
+    titles = ["How to replace the filter", "How to apply", "After your application"]
+    document.add_heading(titles[0], 1)
+    _prose(document, rng, 2)
+    for text in steps[:4 + seed % 3]:
+        document.add_paragraph(text, style="List Number")
+    document.add_heading(titles[1], 1)
+    _prose(document, rng, 2)
+    for lead, text in leads:
+        paragraph = document.add_paragraph(style="List Number 2" if seed % 2 else "List Number")
+        paragraph.add_run(lead).bold = True
+        paragraph.add_run(" " + text)
+    document.add_heading(titles[2], 1)
+    _prose(document, rng)
+    return "docx", _docx(document), {"headings": titles}
+
+
+def caps_labels(seed: int) -> tuple[str, bytes, Truth]:
+    """Short lines of capitals in the body ("WARNING", "IMPORTANT", "PLEASE NOTE"), bold or
+    not, over the paragraph they label."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    # ("IMPORTANT NOTICE", "DISCLAIMER" left out: real reports style them as headings too.)
+    labels = ("WARNING", "IMPORTANT", "CAUTION", "PLEASE NOTE", "DANGER", "ATTENTION")
+    titles = ["Before you start", "Installation", "Maintenance"]
+    for k, title in enumerate(titles):
+        document.add_heading(title, 1)
+        _prose(document, rng)
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(labels[(seed + k) % len(labels)])
+        run.bold = (seed + k) % 3 != 0
+        if seed % 2:
+            paragraph.paragraph_format.keep_with_next = True
+            paragraph.paragraph_format.space_after = Pt(0)
+        _prose(document, rng, 2)
+    return "docx", _docx(document), {"headings": titles}
+
+
+def letter(seed: int) -> tuple[str, bytes, Truth]:
+    """A letter: sender's address, date, reference, recipient's address, salutation, a bold
+    subject line, its text and a signature block; no headings."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    sender = ["Greenfield District Council", "Town Hall", "Market Street", "Greenfield GF1 2AB"]
+    for k, text in enumerate(sender):
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(text)
+        run.bold = k == 0 and seed % 2 == 1
+        paragraph.alignment = WD_ALIGN_PARAGRAPH.RIGHT
+        paragraph.paragraph_format.space_after = Pt(0)
+    for text in (rng.choice(("12 May 2024", "3 March 2024")), f"Our ref: PL/{rng.randint(1000, 9999)}"):
+        document.add_paragraph(text)
+    for text in ("Ms A Khan", "14 Mill Lane", "Greenfield", "GF3 9XY"):
+        document.add_paragraph(text).paragraph_format.space_after = Pt(0)
+    document.add_paragraph()
+    document.add_paragraph("Dear Ms Khan,")
+    subject = rng.choice(("Planning application 24/0123: Land at Mill Lane", "Your council tax account",
+                          "Review of your housing benefit claim"))
+    paragraph = document.add_paragraph()
+    paragraph.add_run(("Re: " if seed % 3 == 0 else "") + subject).bold = True
+    for _ in range(2 + seed % 2):
+        _prose(document, rng)
+    for text, bold in (("Yours sincerely,", False), ("", False), ("John Porter", seed % 2 == 0),
+                       ("Head of Planning Services", False)):
+        paragraph = document.add_paragraph()
+        paragraph.add_run(text).bold = bold
+        paragraph.paragraph_format.space_after = Pt(0)
+    return "docx", _docx(document), {"headings": []}
+
+
+_FIELDS = (("Applicant name", "Sarah Jones"), ("Reference number", "HB/2024/0173"),
+           ("Date received", "12 May 2024"), ("Property address", "14 Mill Lane, Greenfield"),
+           ("Case officer", "John Porter"),
+           ("Decision", "Approved with conditions"), ("Status", "Closed"))
+
+
+def form_fields(seed: int) -> tuple[str, bytes, Truth]:
+    """Form-like "Label: value" lines, the label bold or not, one under another."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["Application details", "Assessment"]
+    document.add_heading(titles[0], 1)
+    for label, value in rng.sample(_FIELDS, 5):
+        paragraph = document.add_paragraph()
+        paragraph.add_run(f"{label}:").bold = seed % 2 == 1
+        paragraph.add_run(("\t" if seed % 3 == 0 else " ") + value)
+        paragraph.paragraph_format.space_after = Pt(2)
+    document.add_heading(titles[1], 1)
+    for _ in range(2):
+        _prose(document, rng)
+    return "docx", _docx(document), {"headings": titles}
+
+
+def _page_field(paragraph: object) -> None:
+    for kind, text in (("begin", ""), ("", " PAGE "), ("separate", ""), ("", "1"), ("end", "")):
+        run = paragraph.add_run()  # type: ignore[attr-defined]
+        if kind:
+            element = OxmlElement("w:fldChar")
+            element.set(qn("w:fldCharType"), kind)
+        elif text.strip() == "PAGE":
+            element = OxmlElement("w:instrText")
+            element.text = text
+        else:
+            element = OxmlElement("w:t")
+            element.text = text
+        run._r.append(element)
+
+
+def running_headers(seed: int) -> tuple[str, bytes, Truth]:
+    """Running headers repeating the document's title (or its organisation and title, or the
+    chapter's name, each chapter a section of its own) and footers with the page number
+    ("Page 3", "3"), over a few pages of sections."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    title = rng.choice(("Annual report 2024", "Bus network review", "Household income statistics"))
+    section = document.sections[0]
+    header = section.header.paragraphs[0]
+    header.text = title if seed % 2 else f"Greenfield District Council\t\t{title}"
+    if seed % 3 == 0:
+        header.runs[0].bold = True
+    footer = section.footer.paragraphs[0]
+    footer.alignment = WD_ALIGN_PARAGRAPH.CENTER if seed % 2 else WD_ALIGN_PARAGRAPH.RIGHT
+    if seed % 2 == 0:
+        footer.add_run("Page ")
+    _page_field(footer)
+    document.add_heading(title, 0)
+    sections = ["Introduction", "Housing", "Transport", "Health", "Conclusions"]
+    for k, name in enumerate(sections):
+        if seed >= 3 and k:  # a chapter a section of its own, its name the running header
+            part = document.add_section()
+            part.header.is_linked_to_previous = False
+            part.header.paragraphs[0].text = f"{title} | {name}" if seed == 3 else name
+        document.add_heading(name, 1)
+        for _ in range(3 + (seed >= 3) * 4):
+            _prose(document, rng, 4)
+    return "docx", _docx(document), {"headings": [title, *sections]}
+
+
+_STATEMENTS = ("Employment rose by 2.1% in 2023.", "Housing completions fell for the second year.",
+               "Median pay grew faster than prices.", "Two in five households rent their home.",
+               "Bus use is back to 90% of its 2019 level.", "Waiting times fell in every district.")
+
+
+def bold_statements(seed: int) -> tuple[str, bytes, Truth]:
+    """A statistical release's key points: a bold sentence at the body's size (ending in a full
+    stop) over the paragraph that explains it."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["Main points", "Things you need to know"]
+    document.add_heading(titles[0], 1)
+    for statement in rng.sample(_STATEMENTS, 3):
+        paragraph = document.add_paragraph()
+        paragraph.add_run(statement).bold = True
+        if seed % 2:
+            paragraph.paragraph_format.keep_with_next = True
+            paragraph.paragraph_format.space_after = Pt(2)
+        _prose(document, rng, 2)
+    document.add_heading(titles[1], 1)
+    _prose(document, rng)
+    return "docx", _docx(document), {"headings": titles}
+
+
+def back_cover(seed: int) -> tuple[str, bytes, Truth]:
+    """A back cover after the last section: the organisation (bold, larger), its address and
+    web address, a copyright line, an ISBN, the licence and "Published March 2024" (bold or not)."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["Summary", "Conclusions"]
+    for title in titles:
+        document.add_heading(title, 1)
+        for _ in range(3):
+            _prose(document, rng)
+    document.add_page_break()
+    copyright = "© Crown copyright 2024" if seed % 2 else "© Greenfield District Council 2024"
+    lines = [("Greenfield District Council", True, 14), ("Town Hall, Market Street", False, None),
+             ("Greenfield GF1 2AB", False, None), ("www.greenfield.gov.uk", False, None),
+             (copyright, seed % 3 == 0, None), ("ISBN 978-1-234567-89-0", False, None),
+             ("This publication is licensed under the terms of the Open Government Licence v3.0.",
+              False, None), ("Published March 2024", seed % 2 == 0, None)]
+    for text, bold, size in lines:
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(text)
+        run.bold = bold
+        if size:
+            run.font.size = Pt(size)
+        if seed % 2:
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    return "docx", _docx(document), {"headings": titles}
+
+
+def manual_headings(seed: int) -> tuple[str, bytes, Truth]:
+    """Headings set by hand in Normal paragraphs (a larger bold run, a smaller bold one for the
+    level under it), clearly meant as headings, beside bold run-in leads that are not."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    size = _BODIES[seed % len(_BODIES)][1]
+    outline = [("Introduction", 1), ("Scope of the review", 2), ("Findings", 1), ("Housing supply", 2),
+               ("Transport links", 2), ("Recommendations", 1)]
+    for text, level in outline:
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(text)
+        run.bold, run.font.size = True, Pt(size + (5 if level == 1 else 2))
+        paragraph.paragraph_format.space_before = Pt(12)
+        paragraph.paragraph_format.keep_with_next = True
+        _prose(document, rng)
+        if level == 2:
+            _lead(document, "Note:", rng.choice(_PROSE))
+    return "docx", _docx(document), {"headings": [text for text, _ in outline]}
 
 
 PROBES: dict[str, tuple[int, Maker]] = {
@@ -845,4 +1312,16 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "spaced_values": (8, spaced_values),
     "web_header_levels": (6, web_header_levels),
     "web_spaced_values": (6, web_spaced_values),
+    "run_in_leads": (6, run_in_leads),
+    "cover_page": (6, cover_page),
+    "captions": (6, captions),
+    "callout_boxes": (6, callout_boxes),
+    "numbered_steps": (4, numbered_steps),
+    "caps_labels": (6, caps_labels),
+    "letter": (4, letter),
+    "form_fields": (4, form_fields),
+    "running_headers": (4, running_headers),
+    "manual_headings": (4, manual_headings),
+    "bold_statements": (4, bold_statements),
+    "back_cover": (4, back_cover),
 }

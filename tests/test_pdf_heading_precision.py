@@ -1,0 +1,218 @@
+"""What reports set apart like a heading and is not (office probes, headprec, 2026-12-07): a
+warning's label ("IMPORTANT"), a chart's title over the chart, a one-cell
+table's label set flush with its top edge, a form's fields under a section's heading (no
+address under a name), a cover's title over its report number and authors, running headers
+that change with the chapter, and a bold line ending the document ("Published March 2024").
+Each beside the real headings, which stay."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from typing import Any
+
+import pytest
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen import canvas as pdf_canvas
+
+from tests.pdf_output import drawn_pdf, headings_of
+
+TEXT = ("The council reviewed the programme of works for the year and agreed the priorities for each "
+        "district in turn. Spending stayed within the budget set in March, with savings on materials "
+        "offsetting higher labour costs. Residents were consulted on the new cycle routes.")
+WIDTH, HEIGHT = A4
+
+
+class _Page:
+    """A page written top down: headings, bold lines and paragraphs of 10-point Times."""
+
+    def __init__(self, canvas: Any, y: float = HEIGHT - 80) -> None:
+        self.canvas, self.y = canvas, y
+
+    def line(self, text: str, font: str = "Times-Bold", size: float = 10, after: float = 4) -> None:
+        self.canvas.setFont(font, size)
+        self.canvas.drawString(72, self.y, text)
+        self.y -= size * 1.2 + after
+
+    def paragraph(self, text: str = TEXT) -> None:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        lines: list[str] = []
+        for word in text.split():
+            if lines and stringWidth(f"{lines[-1]} {word}", "Times-Roman", 10) <= WIDTH - 144:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        for text_line in lines:
+            self.line(text_line, "Times-Roman", after=0)
+        self.y -= 6
+
+
+def test_a_warnings_label_is_no_heading_a_bold_title_is() -> None:
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Installation", "Helvetica-Bold", 14)
+        page.paragraph()
+        page.line("IMPORTANT")
+        page.paragraph()
+        page.line("Important dates")
+        page.paragraph()
+        page.line("Warning:")
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Installation", "Important dates"]
+
+
+def _chart() -> ImageReader:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (400, 180), "white")
+    ImageDraw.Draw(image).rectangle((30, 40, 80, 170), fill=(31, 78, 121))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    buffer.seek(0)
+    return ImageReader(buffer)
+
+
+def test_a_title_set_over_a_picture_is_no_heading() -> None:
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        for title, size in (("Trends", 14), ("Results", 14)):
+            page.line(title, "Helvetica-Bold", size)
+            page.paragraph()
+            if title == "Trends":  # a chart's title at the body's size
+                page.line("Hospital admissions by month, 2015 to 2023", "Times-Bold", 10)
+            else:
+                page.line("Housing in the towns", "Helvetica-Bold", 13)
+            canvas.drawImage(_chart(), 72, page.y - 150, 300, 160)
+            page.y -= 170
+            page.paragraph()
+
+    # (A heading set larger than the body may open its section with a figure.)
+    assert headings_of(drawn_pdf(draw)) == ["Trends", "Results", "Housing in the towns"]
+
+
+def test_a_label_flush_with_a_one_cell_tables_top_is_no_heading() -> None:
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Overview", "Helvetica-Bold", 14)
+        page.paragraph()
+        # Word's one-cell table: the cell's top edge level with its label's glyphs' top.
+        top = page.y + 10 * 0.75
+        page.line("Example")
+        page.paragraph()
+        canvas.rect(70, page.y + 4, WIDTH - 140, top - page.y - 4)
+        page.y -= 10
+        page.line("Next steps", "Helvetica-Bold", 14)
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Overview", "Next steps"]
+
+
+def test_a_heading_over_a_forms_fields_stays_one() -> None:
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Application details", "Helvetica-Bold", 14)
+        for field in ("Applicant name: Sarah Jones", "Reference number: HB/2024/0173",
+                      "Property address: 14 Mill Lane, Greenfield", "Case officer: John Porter"):
+            page.line(field, "Times-Roman", after=2)
+        page.line("Assessment", "Helvetica-Bold", 14)
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Application details", "Assessment"]
+
+
+def test_a_name_over_an_address_is_no_heading() -> None:
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Greenfield District Council", "Helvetica-Bold", 14)
+        for line in ("Town Hall", "4 Market Street", "Greenfield GF1 2AB"):
+            page.line(line, "Times-Roman", after=0)
+        page.y -= 24
+        page.line("Dear Ms Khan,", "Times-Roman", after=12)
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == []
+
+
+def test_a_covers_title_over_its_report_number_and_authors_stays_one() -> None:
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    page = _Page(canvas)
+    page.line("Greenfield District Council", "Helvetica-Bold", 16, after=20)
+    page.line("Review of the bus network", "Helvetica", 26, after=12)
+    for line in ("Report No. 2023/85", "M. Okafor, R. Patel", "March 2024", "Prepared for the Board"):
+        page.line(line, "Times-Roman", 10, after=10)
+    canvas.showPage()
+    page = _Page(canvas)
+    for title in ("Summary", "Introduction"):
+        page.line(title, "Helvetica-Bold", 14)
+        page.paragraph()
+        page.paragraph()
+    canvas.showPage()
+    canvas.save()
+    assert headings_of(buffer.getvalue()) == ["Review of the bus network", "Summary", "Introduction"]
+
+
+def test_a_bold_line_ending_the_document_is_no_heading() -> None:
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    page = _Page(canvas)
+    for title in ("Summary", "Conclusions"):
+        page.line(title, "Helvetica-Bold", 14)
+        page.paragraph()
+    canvas.showPage()
+    page = _Page(canvas)  # a back cover: the licence, then the date of publication in bold
+    page.line("© Greenfield District Council 2024", "Times-Roman", 10, after=12)
+    page.paragraph("This publication is licensed under the terms of the Open Government Licence v3.0.")
+    page.line("Published March 2024")
+    canvas.showPage()
+    canvas.save()
+    assert headings_of(buffer.getvalue()) == ["Summary", "Conclusions"]
+
+
+def _chapters(headers: list[str]) -> bytes:
+    """One page per header: the header in the top margin (bold), a page number at the foot, a
+    chapter's heading on the first page of each header and text."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    for number, header in enumerate(headers, start=1):
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(72, HEIGHT - 40, header)
+        canvas.setFont("Helvetica", 10)
+        canvas.drawString(WIDTH / 2, 30, str(number))
+        page = _Page(canvas)
+        if number == 1 or headers[number - 2] != header:
+            page.line(header.split(" | ")[-1], "Helvetica-Bold", 14)
+        for _ in range(6):
+            page.paragraph()
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_running_headers_that_change_with_the_chapter_are_no_headings() -> None:
+    # (Each header on two pages of ten: too few to recur alone.)
+    chapters = ["Housing", "Transport", "Health", "Schools", "Parks"]
+    headers = [f"Annual report | {name}" for name in chapters for _ in range(2)]
+    assert headings_of(_chapters(headers)) == chapters
+
+
+@pytest.mark.system
+def test_libreoffice_probes_of_heading_precision(tmp_path) -> None:
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice (soffice) is not installed: .ci/setup installs it as root")
+    from tests.office_documents import convert
+    from tests.office_probes import PROBES
+
+    made = [("caps_labels", 1), ("captions", 5), ("callout_boxes", 4), ("form_fields", 1),
+            ("cover_page", 3), ("running_headers", 3)]
+    sources, truths = [], []
+    for name, seed in made:
+        _, data, truth = PROBES[name][1](seed)
+        sources.append(tmp_path / f"{name}-{seed}.docx")
+        sources[-1].write_bytes(data)
+        truths.append(truth["headings"])
+    for pdf, truth in zip(convert(sources, tmp_path / "plain"), truths, strict=True):
+        assert headings_of(pdf.read_bytes()) == truth, pdf.name
