@@ -201,15 +201,26 @@ _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re
 
 
 
+def _quotation_tail(text: str) -> bool:
+    """Whether ``text`` closes a quotation it does not open (“...” or "...")."""
+    text = text.rstrip()
+    if text.endswith("\u201d"):
+        return "\u201c" not in text
+    return text.endswith('"') and text.count('"') % 2 == 1
+
+
 def classify(draft: Draft, style: Style) -> None:
     if draft.kind == "contents":
         return
     text = draft.text
     letters = sum(1 for ch in text if ch.isalpha())
     max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
-    # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;".)
+    # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;";
+    # nor in a quotation's close without its opening: a pull quote's last line, set large,
+    # left alone at the head of a column.)
     if len(draft.lines) > max_lines or len(text) > _HEADING_MAX_CHARS or letters < 2 \
-            or _CAPTION.match(text) or not _titled(text) or text.rstrip().endswith((",", ";")):
+            or _CAPTION.match(text) or not _titled(text) or text.rstrip().endswith((",", ";")) \
+            or _quotation_tail(text):
         return
     if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
         return  # a bulleted item, bold or not, is an item of a list
@@ -419,7 +430,8 @@ def head_lower_case_titles(drafts: list[Draft], style: Style) -> None:
         if id(draft) not in first_on_page or draft.kind != "paragraph" or len(draft.lines) > 2 \
                 or draft.size < style.body_size * _DISPLAY_SCALE or text != text.lower() \
                 or not any(ch.isalpha() for ch in text) or any(ch.isdigit() for ch in text) \
-                or len(text.split()) > _SENTENCE_WORDS or text.endswith((*SENTENCE_END, ",")):
+                or len(text.split()) > _SENTENCE_WORDS or text.endswith((*SENTENCE_END, ",")) \
+                or _quotation_tail(text):
             continue
         if after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
             draft.kind = "heading"

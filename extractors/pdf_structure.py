@@ -47,9 +47,10 @@ has its headings told against its own body instead (:func:`_page_style`).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -111,7 +112,7 @@ from extractors.pdf_table_stitch import (
 )
 from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_tags import PageTags, TaggedRegion
-from extractors.pdf_words import PageLayout, Word
+from extractors.pdf_words import Box, PageLayout, Word
 from extractors.tables import cells_to_markdown
 
 # Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
@@ -1013,14 +1014,15 @@ class _Item:
     table: FoundTable | None = None
 
 
-def _reading_order(lines: list[Line], tables: list[FoundTable]) -> list[list[_Item]]:
+def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = ()
+                   ) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
     elements, then the full-width element; tables are runs of their own.  A table of
     contents set in columns is read in its columns, and so is what else stands between its
     entries (an image's caption in one column), above and below it the page as it is."""
     band = _contents_band(lines)
     if band is None:
-        return _column_runs(lines, tables, _gutters(lines))
+        return _column_runs(lines, tables, _gutters(lines), pictures)
     top, bottom, gutters = band
 
     def inside(y0: float, y1: float) -> bool:
@@ -1054,41 +1056,153 @@ def _contents_band(lines: list[Line]) -> tuple[float, float, list[tuple[float, f
     return min(line.top for line in entries), max(line.bottom for line in entries), gutters
 
 
-def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tuple[float, float]]
-                 ) -> list[list[_Item]]:
+def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tuple[float, float]],
+                 pictures: Sequence[Box] = ()) -> list[list[_Item]]:
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
     rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first
     items.sort(key=(lambda item: (item.top, -item.x1)) if rtl else (lambda item: (item.top, item.x0)))
 
-    def spans(item: _Item) -> bool:
-        return any(item.x0 < g0 and item.x1 > g1 for g0, g1 in gutters)
-
     def column(item: _Item) -> int:
         centre = (item.x0 + item.x1) / 2
         return sum(1 for g0, g1 in gutters if centre > (g0 + g1) / 2)
 
+    across = _rows_across(items, gutters, column) if gutters and not rtl else set()
+
+    def spans(item: _Item) -> bool:
+        return id(item) in across or any(item.x0 < g0 and item.x1 > g1 for g0, g1 in gutters)
+
     runs: list[list[_Item]] = []
     columns: dict[int, list[_Item]] = defaultdict(list)
     wide: list[_Item] = []
+    placed = [column(item) if gutters and not spans(item) else -1 for item in items]
+    # Per column, the position of its last item (a new band's test looks ahead: see
+    # _starts_band).
+    last_in: dict[int, int] = {index: at for at, index in enumerate(placed)}
 
     def flush_columns() -> None:
         for index in sorted(columns, reverse=rtl):
             runs.extend(_split_tables(columns[index]))
         columns.clear()
 
-    for item in items:
-        if gutters and spans(item):
+    for at, item in enumerate(items):
+        if placed[at] < 0 and gutters:
             flush_columns()
             wide.append(item)
-        else:
-            if wide:
-                runs.extend(_split_tables(wide))
-                wide = []
-            columns[column(item) if gutters else 0].append(item)
+            continue
+        if wide:
+            runs.extend(_split_tables(wide))
+            wide = []
+        index = placed[at] if gutters else 0
+        if gutters and _starts_band(item, index, columns, pictures, column) \
+                and _band_below(items, placed, at, last_in):
+            flush_columns()
+        columns[index].append(item)
     flush_columns()
     runs.extend(_split_tables(wide))
     return [run for run in runs if run]
+
+
+def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictures: Sequence[Box],
+                 column: Callable[[_Item], int]) -> bool:
+    """Whether a line may start a new band of the page below columns that ended above it: a
+    section's title set after balanced columns (a browser's multi-column layout), over a new
+    pair of columns or at the page's foot.  It stands apart from the line above it in its
+    column, and every other column's text (or picture) ended most of a line's height above it (see
+    also _band_below)."""
+    if item.line is None or len(columns) < 2 or not columns.get(index):
+        return False
+    tall = item.line.bottom - item.line.top
+    if item.top - _bottom(columns[index][-1]) < tall:
+        return False
+    for other, held in columns.items():
+        if other == index or not held:
+            continue
+        ended = max([_bottom(held[-1])] + [
+            bottom for x0, top, x1, bottom in pictures
+            if top < item.top and column(_Item(top, x0, x1)) == other])
+        if item.top - ended < _BAND_GAP * tall:
+            return False
+    return True
+
+
+# A row of short items on both sides of a gutter (a band of key figures over a two-column
+# body: "$89.3m  $72.3m  $4.6%") is read across, not down the columns, when it has this many
+# items, each under _ACROSS_WIDTH of the page's text width, and none of those right of a
+# gutter starts where that column's lines start (body text beside it would).
+_ACROSS_ITEMS = 3
+_ACROSS_WIDTH = 0.25
+_COLUMN_EDGE = 3.0  # points: a line starting this close to a column's usual left edge is in it
+# A new band starts below columns whose text ended this share of its line's height above it.
+_BAND_GAP = 0.75
+
+
+def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
+                 column: Callable[[_Item], int]) -> set[int]:
+    """The ids of line items in rows read across the columns (see _ACROSS_ITEMS)."""
+    lines = [item for item in items if item.line is not None]
+    if not lines:
+        return set()
+    width = max(item.x1 for item in lines) - min(item.x0 for item in lines)
+    edges: dict[int, float] = {}
+    starts: dict[int, Counter[int]] = defaultdict(Counter)
+    for item in lines:
+        starts[column(item)][round(item.x0)] += 1
+    for index, counts in starts.items():
+        edge, count = counts.most_common(1)[0]
+        if count >= 3:
+            edges[index] = edge
+    out: set[int] = set()
+    for row in _baseline_items(lines):
+        if len(row) < _ACROSS_ITEMS or any(item.x1 - item.x0 > _ACROSS_WIDTH * width for item in row):
+            continue
+        placed = [column(item) for item in row]
+        if len(set(placed)) < 2:
+            continue
+        if all(index == 0 or abs(item.x0 - edges.get(index, -math.inf)) > _COLUMN_EDGE
+               for item, index in zip(row, placed, strict=True)):
+            out.update(id(item) for item in row)
+    return out
+
+
+def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
+    """Line items (sorted by top) in rows of one baseline."""
+    rows: list[list[_Item]] = []
+    for item in items:
+        line = item.line
+        assert line is not None
+        last = rows[-1][-1].line if rows else None
+        if last is not None and abs(line.bottom - last.bottom) <= 0.3 * (line.bottom - line.top):
+            rows[-1].append(item)
+        else:
+            rows.append([item])
+    return rows
+
+
+def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int]) -> bool:
+    """The rest of a new band's test (_starts_band) for ``items[at]``: every other column that
+    goes on below it starts again only under it (a new pair of columns under a title; a
+    column that goes on beside it is one paragraph gap that happens to face it), and one
+    does, unless nothing follows it in its own column (a title at the page's foot).  A word
+    processor fills the first column down past where the second one ends: a sub-heading
+    there, with the second column over, starts no band."""
+    index, bottom = placed[at], _bottom(items[at])
+    going_on = [other for other, last in last_in.items() if other not in (index, -1) and last > at]
+    if not going_on:
+        return last_in[index] == at
+    for other in going_on:
+        following = next(item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
+                         if where == other)
+        if following.top < bottom:
+            return False
+    return True
+
+
+def _bottom(item: _Item) -> float:
+    if item.line is not None:
+        return item.line.bottom
+    assert item.table is not None
+    return item.table.bottom
 
 
 def _split_tables(items: list[_Item]) -> list[list[_Item]]:
@@ -1108,7 +1222,7 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
                  style: Style) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
-    for run in _reading_order(body, tables):
+    for run in _reading_order(body, tables, layout.pictures):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue

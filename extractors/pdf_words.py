@@ -218,12 +218,14 @@ _MAX_DRAWN_BULLETS = 200
 # Letters set apart by tracking (a report's kicker "G O V E R N A N C E", a spaced-out
 # heading): PDFium puts a space between letters drawn this far apart, so each letter comes as
 # a word of its own.  A run of at least _SPACED_MIN_LETTERS one-letter words on one line, in
-# one font and size, with gaps of at most _SPACED_MAX_GAP font sizes that differ by at most
-# _SPACED_EVEN (tracking is even; single letters in table cells stand at gaps that vary with
-# the glyphs' widths), is spaced-out text: a gap _SPACED_WORD_GAP times the run's smallest
-# one or more is a space between its words.  Letters only: a row of one-digit cells in a
-# dense table stands like tracked digits.
+# one font and size, at gaps of at most _SPACED_RUN_GAP font sizes (a tracked space between
+# two words included), the least of them at most _SPACED_MAX_GAP, the letters' gaps differing
+# by at most _SPACED_EVEN (tracking is even; single letters in table cells stand at gaps that
+# vary with the glyphs' widths), is spaced-out text: a gap _SPACED_WORD_GAP times the run's
+# least one or more is a space between its words.  Letters only: a row of one-digit cells in
+# a dense table stands like tracked digits.
 _SPACED_MIN_LETTERS = 4
+_SPACED_RUN_GAP = 1.5
 _SPACED_MAX_GAP = 0.6
 _SPACED_EVEN = 0.15
 _SPACED_WORD_GAP = 1.6
@@ -620,7 +622,7 @@ def _spaced_next(last: Word, word: Word) -> bool:
     gap = word.x0 - last.x1
     return (_spaced_letter(word) and word.line == last.line and word.font == last.font
             and word.bold == last.bold and abs(word.size - last.size) <= 0.05 * last.size
-            and -0.05 * last.size <= gap <= _SPACED_MAX_GAP * last.size
+            and -0.05 * last.size <= gap <= _SPACED_RUN_GAP * last.size
             and min(word.bottom, last.bottom) - max(word.top, last.top) > 0.5 * min(
                 word.bottom - word.top, last.bottom - last.top))
 
@@ -630,6 +632,8 @@ def _spaced_words(run: list[Word]) -> list[Word]:
     uneven (letters in a row of narrow cells)."""
     gaps = [b.x0 - a.x1 for a, b in zip(run, run[1:], strict=False)]
     least = min(gaps)
+    if least > _SPACED_MAX_GAP * run[0].size:
+        return run
     breaks = [gap >= _SPACED_WORD_GAP * max(least, 0.05 * run[0].size) for gap in gaps]
     letters = [gap for gap, cut in zip(gaps, breaks, strict=True) if not cut]
     if not letters or max(letters) - least > _SPACED_EVEN * run[0].size:

@@ -43,7 +43,10 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
   names, telephone numbers and account numbers in groups of digits, amounts grouped by a
   space;
 - ``web_header_levels``, ``web_spaced_values``: the same as HTML tables printed by Chromium
-  (rowspan and colspan; the row labels' heading centred down the header).
+  (rowspan and colspan; the row labels' heading centred down the header);
+- ``designed_report``: a designed report's pages printed by Chromium: a letter-spaced kicker,
+  key figures in a band across two-column sections, pull quotes, a shaded box, captions, a
+  section title left below balanced columns (the lead's reading-order probe).
 
 (The classes from ``body_spans`` on were added on 2026-12-06, probes2; from
 ``header_levels`` on, tables4.)
@@ -1287,6 +1290,77 @@ def manual_headings(seed: int) -> tuple[str, bytes, Truth]:
         if level == 2:
             _lead(document, "Note:", rng.choice(_PROSE))
     return "docx", _docx(document), {"headings": [text for text, _ in outline]}
+_REPORT_CSS = """
+body { font-family: 'DejaVu Serif', serif; font-size: 10pt; margin: 0 }
+h1 { font-family: sans-serif; font-size: 26pt; color: #036; margin: 0 0 6pt }
+h2 { font-family: sans-serif; font-size: 16pt; color: #036; margin: 14pt 0 4pt }
+h2.tracked { font-size: 12pt; letter-spacing: 3pt; text-transform: uppercase }
+h3 { font-family: sans-serif; font-size: 11.5pt; margin: 10pt 0 3pt }
+.kicker { font-family: sans-serif; font-size: 8pt; letter-spacing: 2pt; text-transform: uppercase;
+          color: #888 }
+.chapter { font-family: sans-serif; font-size: 40pt; color: #ccc; font-weight: bold }
+.lead { font-size: 12.5pt }
+.columns { column-count: 2; column-gap: 18pt }
+.quote { font-size: 17pt; font-style: italic; color: #036; border-left: 3pt solid #036;
+         padding-left: 8pt; margin: 10pt 0 }
+.figure { display: inline-block; width: 30%; vertical-align: top; margin-right: 2% }
+.figure .value { font-family: sans-serif; font-size: 28pt; font-weight: bold; color: #c30 }
+.figure .label { font-family: sans-serif; font-size: 8.5pt }
+.box { background: #eef; padding: 8pt; margin: 8pt 0 }
+.box .title { font-family: sans-serif; font-weight: bold; font-size: 11pt }
+.caption { font-size: 8pt; font-style: italic }
+"""
+_REPORT_WORDS = ("revenue margin customers growth strategy investment people operations market "
+                 "performance dividend efficiency network product digital carbon emissions energy "
+                 "community suppliers risk capital return portfolio region services quality").split()
+
+
+def _report_prose(rng: random.Random, words: int) -> str:
+    chosen = [rng.choice(_REPORT_WORDS) for _ in range(words)]
+    sentences = [" ".join(chosen[at:at + 11]).capitalize() + "." for at in range(0, words, 11)]
+    return " ".join(sentences)
+
+
+def designed_report(seed: int) -> tuple[str, bytes, Truth]:
+    """A designed report's page printed by Chromium: a letter-spaced kicker and a large
+    chapter number over the title, a band of three key figures across the page, then sections
+    set in two balanced columns with pull quotes, a shaded box with a bold label and captions
+    (none of them headings); a section's title may fall below the columns at a page's foot."""
+    rng = random.Random(seed)
+    title = rng.choice(["Annual Report 2025", "Sustainability Review", "Strategic Report"])
+    headings = [title]
+    out = [f'<div class="kicker">{rng.choice(["Strategic report", "Our business", "Governance"])}</div>',
+           f'<div class="chapter">0{rng.randint(1, 9)}</div>', f"<h1>{title}</h1>",
+           f'<p class="lead">{_report_prose(rng, 35)}</p>', "<div>"]
+    for _ in range(3):
+        value = (f'{rng.choice(["£", "$", ""])}{rng.randint(2, 99)}.{rng.randint(0, 9)}'
+                 f'{rng.choice(["bn", "m", "%"])}')
+        label = (f'{rng.choice(["Group revenue", "Operating profit", "Customers served"])} '
+                 f"up {rng.randint(1, 20)}%")
+        out.append(f'<div class="figure"><div class="value">{value}</div>'
+                   f'<div class="label">{label}</div></div>')
+    out.append("</div>")
+    for number, section in enumerate(rng.sample(["Chair's statement", "Our strategy", "Financial review",
+                                                 "Principal risks", "Our people", "Outlook"], 3)):
+        tracked = seed % 2 == 0 and number == 1
+        out.append(f'<h2 class="tracked">{section}</h2>' if tracked else f"<h2>{section}</h2>")
+        headings.append(section.upper() if tracked else section)
+        out += ['<div class="columns">', f"<p>{_report_prose(rng, 60)}</p>"]
+        if rng.random() < 0.8:
+            out.append(f'<div class="quote">\u201c{_report_prose(rng, 14)[:-1]}\u201d</div>')
+        out.append(f"<p>{_report_prose(rng, 60)}</p>")
+        sub = rng.choice(["Capital allocation", "Cash flow", "Engagement", "Looking ahead"])
+        out += [f"<h3>{sub}</h3>", f"<p>{_report_prose(rng, 60)}</p>"]
+        headings.append(sub)
+        if rng.random() < 0.7:
+            label = rng.choice(["Case study", "At a glance", "In focus"])
+            out.append(f'<div class="box"><div class="title">{label}</div>'
+                       f"<p>{_report_prose(rng, 30)}</p></div>")
+        out += [f'<div class="caption">{rng.choice(["Above:", "Pictured:"])} {_report_prose(rng, 10)}</div>',
+                f"<p>{_report_prose(rng, 60)}</p>", "</div>"]
+    page = (f"<html><head><meta charset='utf-8'><style>{_REPORT_CSS}</style></head><body>"
+            + "\n".join(out) + "</body></html>")
+    return "html", page.encode(), {"headings": headings}
 
 
 PROBES: dict[str, tuple[int, Maker]] = {
@@ -1324,4 +1398,5 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "manual_headings": (4, manual_headings),
     "bold_statements": (4, bold_statements),
     "back_cover": (4, back_cover),
+    "designed_report": (6, designed_report),
 }

@@ -536,3 +536,18 @@ def test_a_bold_line_under_the_notes_at_a_page_foot_is_its_footer():
     markdown = markdown_of(data)
     assert headings_of(markdown) == ["Abrasives (manufactured)", "World resources"]
     assert "Mineral Commodity Summaries" in markdown
+
+
+def test_a_pull_quotes_last_line_alone_is_not_a_heading():
+    """A pull quote broken over a page: its last line, set large and italic at the head of
+    the next page, closes a quotation it does not open (capitalised or not)."""
+    pages: list[list[tuple]] = []
+    for heading, tail in (("Our strategy", "Our people across every region\u201d"),
+                          ("Outlook", "and in the places we serve\u201d")):
+        page: list[tuple] = [(72, 60, heading, 18, "Helvetica-Bold")]
+        body, top = paragraph(100, TEXT)
+        pages.append(page + body + [(72, top + 20, "\u201cWe invested in the network and", 16,
+                                     "Helvetica-Oblique")])
+        body, _ = paragraph(100, MORE)
+        pages.append([(72, 60, tail, 16, "Helvetica-Oblique"), *body])
+    assert headings_of(markdown_of(make_pdf(*pages))) == ["Our strategy", "Outlook"]

@@ -72,8 +72,9 @@ def _tracked(draw: list[tuple[str, float, float]]) -> list[str]:
 def test_letter_spaced_words_are_read_whole() -> None:
     # A report's kicker and a spaced-out heading: every letter is drawn apart by tracking,
     # PDFium puts a space between them; the words between the wider gaps are the words.
-    assert _tracked([("GOVERNANCE", 8, 2.5), ("STRATEGIC REPORT", 10, 3.0), ("Our people", 12, 1.5)]) == \
-        ["GOVERNANCE", "STRATEGIC", "REPORT", "Our", "people"]
+    assert _tracked([("GOVERNANCE", 8, 2.5), ("STRATEGIC REPORT", 10, 3.0), ("Our people", 12, 1.5),
+                     ("OUR PEOPLE", 12, 3.0)]) == \
+        ["GOVERNANCE", "STRATEGIC", "REPORT", "Our", "people", "OUR", "PEOPLE"]
 
 
 def test_letters_in_narrow_cells_and_spaced_digits_stay_apart() -> None:
