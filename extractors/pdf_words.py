@@ -598,17 +598,25 @@ class _WordReader:
 
 def join_spaced_letters(words: list[Word]) -> list[Word]:
     """``words`` with each run of letter-spaced letters joined into its words (see
-    _SPACED_MIN_LETTERS): "G O V E R N A N C E" is one word."""
+    _SPACED_MIN_LETTERS): "G O V E R N A N C E" is one word.  (Every word of every page
+    passes here: the runs are looked for from the one-character words only, and the words
+    between them copied as they are.)"""
+    count = len(words)
     out: list[Word] = []
-    start, count = 0, len(words)
-    while start < count:
+    done = 0  # words before this one are in ``out`` or joined
+    for start in [at for at in range(count) if len(words[at].text) == 1]:
+        if start < done or not _spaced_letter(words[start]):
+            continue
         end = start + 1
-        if _spaced_letter(words[start]):
-            while end < count and _spaced_next(words[end - 1], words[end]):
-                end += 1
-        run = words[start:end]
-        out.extend(_spaced_words(run) if len(run) >= _SPACED_MIN_LETTERS else run)
-        start = end
+        while end < count and _spaced_next(words[end - 1], words[end]):
+            end += 1
+        if end - start >= _SPACED_MIN_LETTERS:
+            out.extend(words[done:start])
+            out.extend(_spaced_words(words[start:end]))
+            done = end
+    if not done:
+        return words
+    out.extend(words[done:])
     return out
 
 
