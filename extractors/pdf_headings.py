@@ -32,8 +32,10 @@ Tuned on the office probes' heading-precision classes (tests/office_probes.py, h
 the body's size a warning's or a notice's label ("WARNING", "Important") and a picture's title
 set directly over it are no headings, nor is the last block of a document of two pages or more
 (a back cover's "Published March 2024"); a form's "Key: value" fields under a heading are no
-address under a name, and a cover's largest type over its report number and authors stays its
-title; a box's side may start level with its label's top (Word's one-cell tables).
+address under a name (which may end in a web or e-mail address), and a cover's largest type
+over its report number and authors stays its title; a box's side may start level with its
+label's top (Word's one-cell tables).  A pull quote without quotation marks over its credit
+("— Jane Smith, Chief Executive", a name over a role) is no heading (designed reports).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
@@ -994,10 +996,15 @@ def _unhead_credited_quotes(drafts: list[Draft]) -> None:
 
 def _credit_under(quote: Draft, after: list[Draft]) -> list[Draft]:
     """The blocks tight under ``quote`` on its page that may credit it: one to three short lines
-    in all, smaller than it, none ending a sentence, each block on the one above in its column."""
+    in all, smaller than it, none ending a sentence, each block on the one above in its column
+    (the first up to a line of the quotation's below it: under the rule closing a ruled one).
+    Blocks of the column beside it read before the credit are passed over."""
     credit: list[Draft] = []
     above = quote
     for draft in after:
+        beside = draft.box[0] > quote.box[2] or draft.box[2] < quote.box[0]
+        if not credit and draft.page == quote.page and beside:
+            continue
         lines = sum(len(d.lines) for d in credit) + len(draft.lines)
         if draft.page != quote.page or draft.kind not in ("paragraph", "list_item") \
                 or draft.table is not None or draft.size * HEADING_SCALE > quote.size \
@@ -1007,7 +1014,7 @@ def _credit_under(quote: Draft, after: list[Draft]) -> list[Draft]:
             break
         x0, top, x1, _ = draft.box
         ax0, _, ax1, abottom = above.box
-        height = draft.lines[0].height
+        height = draft.lines[0].height if credit else quote.lines[-1].height
         if ax0 > x1 or ax1 < x0 or not -height / 2 <= top - abottom <= height:
             break
         credit.append(draft)

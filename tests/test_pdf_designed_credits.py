@@ -61,6 +61,32 @@ def test_a_title_over_its_authors_name_and_role_stays_a_heading() -> None:
     assert headings_of(data) == ["Our purpose", "Chair's statement"]
 
 
+def _ruled_in_columns(canvas: pdf_canvas.Canvas) -> None:
+    # A ruled pull quote in the left of two columns, its credit under the closing rule; the
+    # right column's text stands level with it.
+    y = _line(canvas, HEIGHT - 72, "Outlook", "Helvetica-Bold", 15) - 6
+    canvas.setFont("Times-Roman", 10)
+    for column in (0, 1):
+        for row, line in enumerate(TEXT * 4):
+            if column or row < 4:
+                canvas.drawString(72 + column * 240, y - row * 13, line[:44])
+    y -= 4 * 13 + 10
+    canvas.line(72, y, 290, y)
+    y = _line(canvas, y - 18, "Every customer deserves a fair deal.", "Helvetica", 13) + 4
+    canvas.line(72, y, 290, y)
+    y -= 12
+    for text, font in [("Sam Okoro", "Helvetica-Bold"), ("Managing Director", "Helvetica")]:
+        y = _line(canvas, y, text, font, 8.5)
+    canvas.setFont("Times-Roman", 10)
+    for row, line in enumerate(TEXT * 2):
+        canvas.drawString(72, y - 16 - row * 13, line[:44])
+
+
+@pytest.mark.unit
+def test_a_ruled_pull_quote_in_a_column_over_its_credit_is_no_heading() -> None:
+    assert headings_of(drawn_pdf(_ruled_in_columns)) == ["Outlook"]
+
+
 def _back_cover(canvas: pdf_canvas.Canvas, last: str) -> None:
     y = _line(canvas, HEIGHT - 72, "Shareholder information", "Helvetica-Bold", 15) - 6
     y = _text(canvas, y) - 300
