@@ -32,8 +32,10 @@ Tuned on the office probes' heading-precision classes (tests/office_probes.py, h
 the body's size a warning's or a notice's label ("WARNING", "Important") and a picture's title
 set directly over it are no headings, nor is the last block of a document of two pages or more
 (a back cover's "Published March 2024"); a form's "Key: value" fields under a heading are no
-address under a name, and a cover's largest type over its report number and authors stays its
-title; a box's side may start level with its label's top (Word's one-cell tables).
+address under a name (which may end in a web or e-mail address), and a cover's largest type
+over its report number and authors stays its title; a box's side may start level with its
+label's top (Word's one-cell tables).  A pull quote without quotation marks over its credit
+("— Jane Smith, Chief Executive", a name over a role) is no heading (designed reports).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
@@ -196,6 +198,16 @@ _ADMONITION = re.compile(r"^(warning|caution|important|danger|attention|please n
                          r"\s*[:!.]?$", re.IGNORECASE)
 # A picture's title stands at most this many of its sizes above the picture.
 _PICTURE_GAP = 2.5
+# A web or e-mail address on a line of its own (an address block's last lines).
+_WEB_ADDRESS = re.compile(r"^(?:(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$", re.IGNORECASE)
+# A quotation's credit holds at most this many lines (_unhead_credited_quotes).
+_CREDIT_LINES = 3
+# A quotation's credit: a dash before the speaker ("— Jane Smith, Chief Executive"), or a role
+# a report's speakers hold ("Chair", "Chief Financial Officer", "Minister for Housing").
+_CREDIT_DASH = re.compile(r"^[\u2014\u2013\u2015]\s*[^\W\d_]")
+_CREDIT_ROLE = re.compile(r"\b(?:chair(?:man|woman|person)?|chief\s+\w+(?:\s+officer)?|ceo|cfo"
+                          r"|president|director|minister|secretary|founder|partner|managing|head\s+of)\b",
+                          re.IGNORECASE)
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -532,6 +544,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_numbered_items(drafts, style)
     _unhead_names_over_addresses(drafts)
     _unhead_attributions(drafts)
+    _unhead_credited_quotes(drafts)
     _unhead_under_notes(drafts, style)
     _unhead_over_figures(drafts)
     _unhead_caption_titles(drafts)
@@ -953,6 +966,62 @@ def _unhead_attributions(drafts: list[Draft]) -> None:
             above = draft
 
 
+def _unhead_credited_quotes(drafts: list[Draft]) -> None:
+    """A line set like a heading with its speaker's credit tight under it is a pull quote
+    without quotation marks ("Growth with purpose." over "— Jane Smith, Chief Executive"; "We
+    are building a business for the long term" over "Tom Brown" and "Chair"): a heading titles
+    the text below it, a quotation is closed by its credit, set smaller and sitting on it.  The
+    credit is a block of one to three short lines, none ending a sentence, that opens with a
+    dash or names a speaker's role; by its role alone only under a sentence (ending in a full
+    stop, or of more than eight words), not under a title (a section "Chair's statement" may
+    name its author and role under it).  Not a numbered section, nor a cover's title."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    cover = _cover_title(texts)
+    for index, quote in enumerate(texts):
+        if quote.kind != "heading" or quote.number_depth or quote is cover:
+            continue
+        credit = _credit_under(quote, texts[index + 1:])
+        if not credit:
+            continue
+        said = quote.text.strip().rstrip(_QUOTES).rstrip()
+        if credit[0].marker and credit[0].marker[:1] not in "\u2014\u2013\u2015":
+            continue  # (a list under a line, not a credit)
+        # (The dash may be read as a list's bullet: "— Tom Brown, Chair" as an item.)
+        opening = credit[0].text.strip()
+        dashed = _CREDIT_DASH.match(opening) or _CREDIT_DASH.match(f"{credit[0].marker} {opening}")
+        named = any(_CREDIT_ROLE.search(block.text) for block in credit)
+        if dashed or (named and (said.endswith((".", "!", "?")) or len(said.split()) > _SENTENCE_WORDS)):
+            quote.kind, quote.label = "paragraph", True
+
+
+def _credit_under(quote: Draft, after: list[Draft]) -> list[Draft]:
+    """The blocks tight under ``quote`` on its page that may credit it: one to three short lines
+    in all, smaller than it, none ending a sentence, each block on the one above in its column
+    (the first up to a line of the quotation's below it: under the rule closing a ruled one).
+    Blocks of the column beside it read before the credit are passed over."""
+    credit: list[Draft] = []
+    above = quote
+    for draft in after:
+        beside = draft.box[0] > quote.box[2] or draft.box[2] < quote.box[0]
+        if not credit and draft.page == quote.page and beside:
+            continue
+        lines = sum(len(d.lines) for d in credit) + len(draft.lines)
+        if draft.page != quote.page or draft.kind not in ("paragraph", "list_item") \
+                or draft.table is not None or draft.size * HEADING_SCALE > quote.size \
+                or lines > _CREDIT_LINES \
+                or any(len(line.text.split()) > _ADDRESS_LINE_WORDS + 2
+                       or line.text.rstrip().endswith(SENTENCE_END) for line in draft.lines):
+            break
+        x0, top, x1, _ = draft.box
+        ax0, _, ax1, abottom = above.box
+        height = draft.lines[0].height if credit else quote.lines[-1].height
+        if ax0 > x1 or ax1 < x0 or not -height / 2 <= top - abottom <= height:
+            break
+        credit.append(draft)
+        above = draft
+    return credit
+
+
 def _unhead_under_notes(drafts: list[Draft], style: Style) -> None:
     """A line set under a page's notes (small print: footnotes, a table's sources) and last on
     its page is the page's footer, bold or not ("U.S. Geological Survey, Mineral Commodity
@@ -982,10 +1051,12 @@ def _quotation(draft: Draft) -> bool:
 def _address_line(text: str) -> bool:
     """A line of an address: a few words that start with a capital or a figure ("4 Mill Lane",
     "Easton EA4 9QP", "Tel 0123 456789"), not ending a sentence (the lines of a narrow column
-    of running text are short too, but run on from one to the next)."""
+    of running text are short too, but run on from one to the next); or a web or e-mail address
+    alone on its line, lower case as such addresses are ("www.northwind.com" under a back
+    cover's postal address)."""
     text = text.strip()
     return len(text.split()) <= _ADDRESS_LINE_WORDS and not text.endswith(SENTENCE_END) \
-        and (text[:1].isdigit() or text[:1].isupper())
+        and (text[:1].isdigit() or text[:1].isupper() or _WEB_ADDRESS.match(text) is not None)
 
 
 def _unhead_over_figures(drafts: list[Draft]) -> None:

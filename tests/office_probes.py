@@ -46,7 +46,24 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
   (rowspan and colspan; the row labels' heading centred down the header);
 - ``designed_report``: a designed report's pages printed by Chromium: a letter-spaced kicker,
   key figures in a band across two-column sections, pull quotes, a shaded box, captions, a
-  section title left below balanced columns (the lead's reading-order probe).
+  section title left below balanced columns (the lead's reading-order probe);
+- ``pull_quote_credits``: pull quotes without quotation marks in a section's text, credited
+  tight under them by a dashed line or a name over a role (designed, 2026-12-06);
+- ``back_cover_contacts``: a designed back cover, the organisation's name over its address,
+  telephone, web and e-mail addresses and the designer's and printer's credits (designed).
+
+Probed and passing before any rule (designed, Chromium, plain and tagged), not kept: a chapter
+opener (a large chapter number, a stand-first, a drop cap), a running section name at the
+page's edge (turned or not), key figures with labels and comparatives, a chart drawn as SVG or
+HTML (its title, axis labels, value labels, legend, source), photo captions and credits,
+numbered photo captions, "Case study" labels over a box's heading, contents pages with big
+section numbers (stacked or on one line with group labels), footnotes, tables' titles and
+sources, stand-firsts of ten words or more.  Failing, left to reading order: an "At a glance"
+grid of big figures over their words (three columns) read down its columns, a section's title
+under it read inside it, or a row of its figures read as one line set like a heading.
+Left out as ambiguous: a kicker naming a numbered section ("Section 02") over a chapter's
+title, a box's title set larger than the body, strategy priorities numbered "01" with a bold
+title each, a pull quote split by a page break from its credit.
 
 (The classes from ``body_spans`` on were added on 2026-12-06, probes2; from
 ``header_levels`` on, tables4.)
@@ -1363,6 +1380,74 @@ def designed_report(seed: int) -> tuple[str, bytes, Truth]:
     return "html", page.encode(), {"headings": headings}
 
 
+_CREDIT_CSS = """
+body { font-family: 'DejaVu Serif', serif; font-size: 9.5pt; line-height: 1.35; margin: 0 }
+h2 { font-family: sans-serif; font-size: 15pt; color: #036; margin: 14pt 0 4pt }
+.columns { column-count: 2; column-gap: 16pt }
+.pull { break-inside: avoid; margin: 10pt 0 }
+.said { font-family: sans-serif; font-size: 16pt; color: #036 }
+.ruled { border-top: 2pt solid #0a6; border-bottom: 2pt solid #0a6; padding: 6pt 0 }
+.credit { font-family: sans-serif; font-size: 8.5pt; color: #555; margin-top: 3pt }
+.back { break-before: page; padding-top: 380pt; font-family: sans-serif; font-size: 9pt }
+.back .name { font-size: 13pt; font-weight: bold; color: #036; margin-bottom: 2pt }
+.back .small { font-size: 7pt; color: #666; margin-top: 10pt }
+"""
+_SAYINGS = ("Growth with purpose.", "Our people made the difference.", "Safety comes first, always.",
+            "We are building a business for the long term", "Every customer deserves a fair deal.",
+            "We are ready for the next decade of growth")
+_SPEAKERS = (("Jane Smith", "Chief Executive"), ("Tom Brown", "Chair"),
+             ("Priya Patel", "Chief Financial Officer"), ("Sam Okoro", "Managing Director"))
+
+
+def _designed_page(css: str, body: list[str]) -> bytes:
+    return (f"<html><head><meta charset='utf-8'><style>{css}</style></head><body>"
+            + "\n".join(body) + "</body></html>").encode()
+
+
+def pull_quote_credits(seed: int) -> tuple[str, bytes, Truth]:
+    """Pull quotes without quotation marks, set large in a section's text (in one column or
+    two, bold or not, between rules or not), each credited tight under it: a dashed line
+    ("— Jane Smith, Chief Executive") or the speaker's name over a role."""
+    rng = random.Random(seed)
+    titles = rng.sample(["Chair's statement", "A year of progress", "Our purpose", "Outlook",
+                         "Chief executive's review"], 3)
+    dashed, columns = seed % 2 == 1, seed % 3 == 0
+    out = []
+    for title, saying, (name, role) in zip(titles, rng.sample(_SAYINGS, 3), rng.sample(_SPEAKERS, 3),
+                                           strict=False):
+        credit = f"\u2014 {name}, {role}" if dashed else f"<b>{name}</b><br>{role}"
+        said = f'<div class="said{" ruled" if seed % 4 == 2 else ""}"' + (
+            ' style="font-weight: bold">' if seed % 4 == 0 else ">") + saying + "</div>"
+        out += [f"<h2>{title}</h2>", '<div class="columns">' if columns else "<div>",
+                f"<p>{_report_prose(rng, 70)}</p>",
+                f'<div class="pull">{said}<div class="credit">{credit}</div></div>',
+                f"<p>{_report_prose(rng, 80)}</p>", "</div>"]
+    return "html", _designed_page(_CREDIT_CSS, out), {"headings": titles}
+
+
+def back_cover_contacts(seed: int) -> tuple[str, bytes, Truth]:
+    """A designed back cover after the last section: the organisation's name (bold, larger)
+    over its address, telephone, web and e-mail addresses (each on a line, or the address on
+    one), and the designer's and printer's credits in small print."""
+    rng = random.Random(seed)
+    titles = rng.sample(["Shareholder information", "Glossary", "Directors' report",
+                         "Financial statements"], 2)
+    out = []
+    for title in titles:
+        out += [f"<h2>{title}</h2>", f"<p>{_report_prose(rng, 90)}</p>", f"<p>{_report_prose(rng, 60)}</p>"]
+    street = ["1 King Street", "London EC2V 8AU"] if seed % 2 else ["1 King Street, London EC2V 8AU"]
+    lines = [*street, rng.choice(["Telephone +44 (0)20 7946 0000", "Registered in England No. 1234567"]),
+             *rng.sample(["www.northwind.com", "investors@northwind.com"], rng.choice([1, 2]))]
+    name = rng.choice(["Northwind Group plc", "Greenfield Water"])
+    out += ['<div class="back">', f'<div class="name">{name}</div>',
+            *(f"<div>{line}</div>" for line in lines)]
+    if seed % 3 != 1:
+        out += ['<div class="small">Designed and produced by Studio Nine</div>',
+                '<div class="small">Printed on FSC certified paper</div>']
+    out.append("</div>")
+    return "html", _designed_page(_CREDIT_CSS, out), {"headings": titles}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -1399,4 +1484,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "bold_statements": (4, bold_statements),
     "back_cover": (4, back_cover),
     "designed_report": (6, designed_report),
+    "pull_quote_credits": (6, pull_quote_credits),
+    "back_cover_contacts": (4, back_cover_contacts),
 }
