@@ -1108,12 +1108,16 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
     """Whether a line may start a new band of the page below columns that ended above it: a
     section's title set after balanced columns (a browser's multi-column layout), over a new
     pair of columns or at the page's foot.  It stands apart from the line above it in its
-    column, and every other column's text (or picture) ended most of a line's height above it (see
-    also _band_below)."""
+    column, and every other column's text (or picture) ended most of a line's height above it
+    and no more than that height from where its own column's did: the columns over it are
+    balanced (a column that ended well above or below the other is a section's gap or a
+    drawing facing a heading, or a word processor's shorter last column; see also
+    _band_below)."""
     if item.line is None or len(columns) < 2 or not columns.get(index):
         return False
     tall = item.line.bottom - item.line.top
-    if item.top - _bottom(columns[index][-1]) < tall:
+    own = _bottom(columns[index][-1])
+    if item.top - own < tall:
         return False
     for other, held in columns.items():
         if other == index or not held:
@@ -1121,7 +1125,7 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
         ended = max([_bottom(held[-1])] + [
             bottom for x0, top, x1, bottom in pictures
             if top < item.top and column(_Item(top, x0, x1)) == other])
-        if item.top - ended < _BAND_GAP * tall:
+        if item.top - ended < _BAND_GAP * tall or abs(ended - own) > tall:
             return False
     return True
 
@@ -1133,8 +1137,10 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
 _ACROSS_ITEMS = 3
 _ACROSS_WIDTH = 0.25
 _COLUMN_EDGE = 3.0  # points: a line starting this close to a column's usual left edge is in it
-# A new band starts below columns whose text ended this share of its line's height above it.
+# A new band starts below columns whose text ended this share of its line's height above it,
+# its columns' first lines under it level to within _LEVEL of it.
 _BAND_GAP = 0.75
+_LEVEL = 0.25
 
 
 def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
@@ -1160,9 +1166,26 @@ def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
         if len(set(placed)) < 2:
             continue
         if all(index == 0 or abs(item.x0 - edges.get(index, -math.inf)) > _COLUMN_EDGE
-               for item, index in zip(row, placed, strict=True)):
+               for item, index in zip(row, placed, strict=True)) \
+                and not any(_in_running_text(item, index, lines, width, column)
+                            for item, index in zip(row, placed, strict=True)):
             out.update(id(item) for item in row)
     return out
+
+
+def _in_running_text(item: _Item, index: int, lines: list[_Item], width: float,
+                     column: Callable[[_Item], int]) -> bool:
+    """Whether a short line item of column ``index`` is set in the column's running text: a
+    line of the column wider than a row's item (see _ACROSS_WIDTH) stands at the leading right
+    above or below it (a paragraph's short last line, a display equation and its number
+    between a paragraph's lines: the row they happen to make with the other column's is no
+    band of key figures, which stands apart from the text)."""
+    line = item.line
+    assert line is not None
+    lead = 0.5 * (line.bottom - line.top)
+    return any(other.x1 - other.x0 > _ACROSS_WIDTH * width and column(other) == index
+               and -lead < max(other.top - line.bottom, item.top - _bottom(other)) < lead
+               for other in lines)
 
 
 def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
@@ -1181,19 +1204,29 @@ def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
 
 def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int]) -> bool:
     """The rest of a new band's test (_starts_band) for ``items[at]``: every other column that
-    goes on below it starts again only under it (a new pair of columns under a title; a
-    column that goes on beside it is one paragraph gap that happens to face it), and one
-    does, unless nothing follows it in its own column (a title at the page's foot).  A word
-    processor fills the first column down past where the second one ends: a sub-heading
-    there, with the second column over, starts no band."""
+    goes on below it starts again only under it, level with its own column's next line (a new
+    pair of columns under a title; a column that goes on beside it is one paragraph gap that
+    happens to face it, and one that starts again lower down is another section's gap, a
+    drawing, or the next band's column after a full-width title), and one does, unless
+    nothing follows it in its own column (a title at the page's foot).  A word processor
+    fills the first column down past where the second one ends: a sub-heading there, with
+    the second column over, starts no band."""
     index, bottom = placed[at], _bottom(items[at])
     going_on = [other for other, last in last_in.items() if other not in (index, -1) and last > at]
     if not going_on:
         return last_in[index] == at
+
+    def following(column: int) -> _Item | None:
+        return next((item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
+                     if where == column), None)
+
+    own = following(index)
+    line = items[at].line
+    tall = line.bottom - line.top if line is not None else 0.0
     for other in going_on:
-        following = next(item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
-                         if where == other)
-        if following.top < bottom:
+        after = following(other)
+        assert after is not None
+        if after.top < bottom or (own is not None and abs(after.top - own.top) > _LEVEL * tall):
             return False
     return True
 
