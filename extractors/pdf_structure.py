@@ -1095,7 +1095,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             wide = []
         index = placed[at] if gutters else 0
         if gutters and _starts_band(item, index, columns, pictures, column) \
-                and _band_below(items, placed, at, last_in):
+                and _band_below(items, placed, at, last_in, _column_ends(item, columns, pictures, column)):
             flush_columns()
         columns[index].append(item)
     flush_columns()
@@ -1108,26 +1108,24 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
     """Whether a line may start a new band of the page below columns that ended above it: a
     section's title set after balanced columns (a browser's multi-column layout), over a new
     pair of columns or at the page's foot.  It stands apart from the line above it in its
-    column, and every other column's text (or picture) ended most of a line's height above it
-    and no more than that height from where its own column's did: the columns over it are
-    balanced (a column that ended well above or below the other is a section's gap or a
-    drawing facing a heading, or a word processor's shorter last column; see also
-    _band_below)."""
+    column, and every other column's text (or picture) ended most of a line's height above it (see
+    also _band_below)."""
     if item.line is None or len(columns) < 2 or not columns.get(index):
         return False
     tall = item.line.bottom - item.line.top
-    own = _bottom(columns[index][-1])
-    if item.top - own < tall:
+    if item.top - _bottom(columns[index][-1]) < tall:
         return False
-    for other, held in columns.items():
-        if other == index or not held:
-            continue
-        ended = max([_bottom(held[-1])] + [
-            bottom for x0, top, x1, bottom in pictures
-            if top < item.top and column(_Item(top, x0, x1)) == other])
-        if item.top - ended < _BAND_GAP * tall or abs(ended - own) > tall:
-            return False
-    return True
+    return all(item.top - ended >= _BAND_GAP * tall
+               for ended in _column_ends(item, columns, pictures, column).values())
+
+
+def _column_ends(item: _Item, columns: dict[int, list[_Item]], pictures: Sequence[Box],
+                 column: Callable[[_Item], int]) -> dict[int, float]:
+    """Where each column holding items above ``item`` ended: its last item's bottom, or a
+    picture's in it reaching lower."""
+    return {other: max([_bottom(held[-1])] + [bottom for x0, top, x1, bottom in pictures
+                                              if top < item.top and column(_Item(top, x0, x1)) == other])
+            for other, held in columns.items() if held}
 
 
 # A row of short items on both sides of a gutter (a band of key figures over a two-column
@@ -1140,7 +1138,7 @@ _COLUMN_EDGE = 3.0  # points: a line starting this close to a column's usual lef
 # A new band starts below columns whose text ended this share of its line's height above it,
 # its columns' first lines under it level to within _LEVEL of it.
 _BAND_GAP = 0.75
-_LEVEL = 0.25
+_LEVEL = 1.0
 
 
 def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
@@ -1202,27 +1200,32 @@ def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
     return rows
 
 
-def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int]) -> bool:
-    """The rest of a new band's test (_starts_band) for ``items[at]``: every other column that
-    goes on below it starts again only under it, level with its own column's next line (a new
-    pair of columns under a title; a column that goes on beside it is one paragraph gap that
-    happens to face it, and one that starts again lower down is another section's gap, a
-    drawing, or the next band's column after a full-width title), and one does, unless
-    nothing follows it in its own column (a title at the page's foot).  A word processor
+def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int],
+                ends: dict[int, float]) -> bool:
+    """The rest of a new band's test (_starts_band) for ``items[at]``, the columns over it
+    ending at ``ends`` (_column_ends): every other column that goes on below it starts again
+    only under it, level with its own column's next line, and the columns over it ended
+    within its height of each other (a new pair of columns under a title, balanced ones over
+    it; a column that goes on beside it is one paragraph gap that happens to face it, and one
+    that ended or starts again well above or below the other is another section's gap facing
+    a heading, a drawing, or the next band's column after a full-width title), and one does,
+    unless nothing follows it in its own column (a title at the page's foot).  A word processor
     fills the first column down past where the second one ends: a sub-heading there, with
     the second column over, starts no band."""
     index, bottom = placed[at], _bottom(items[at])
     going_on = [other for other, last in last_in.items() if other not in (index, -1) and last > at]
     if not going_on:
         return last_in[index] == at
+    line = items[at].line
+    tall = line.bottom - line.top if line is not None else 0.0
+    if any(abs(end - ends[index]) > tall for end in ends.values()):
+        return False
 
     def following(column: int) -> _Item | None:
         return next((item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
                      if where == column), None)
 
     own = following(index)
-    line = items[at].line
-    tall = line.bottom - line.top if line is not None else 0.0
     for other in going_on:
         after = following(other)
         assert after is not None
