@@ -1095,7 +1095,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             wide = []
         index = placed[at] if gutters else 0
         if gutters and _starts_band(item, index, columns, pictures, column) \
-                and _band_below(items, placed, at, last_in, _column_ends(item, columns, pictures, column)):
+                and _band_below(items, placed, at, last_in):
             flush_columns()
         columns[index].append(item)
     flush_columns()
@@ -1115,17 +1115,15 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
     tall = item.line.bottom - item.line.top
     if item.top - _bottom(columns[index][-1]) < tall:
         return False
-    return all(item.top - ended >= _BAND_GAP * tall
-               for ended in _column_ends(item, columns, pictures, column).values())
-
-
-def _column_ends(item: _Item, columns: dict[int, list[_Item]], pictures: Sequence[Box],
-                 column: Callable[[_Item], int]) -> dict[int, float]:
-    """Where each column holding items above ``item`` ended: its last item's bottom, or a
-    picture's in it reaching lower."""
-    return {other: max([_bottom(held[-1])] + [bottom for x0, top, x1, bottom in pictures
-                                              if top < item.top and column(_Item(top, x0, x1)) == other])
-            for other, held in columns.items() if held}
+    for other, held in columns.items():
+        if other == index or not held:
+            continue
+        ended = max([_bottom(held[-1])] + [
+            bottom for x0, top, x1, bottom in pictures
+            if top < item.top and column(_Item(top, x0, x1)) == other])
+        if item.top - ended < _BAND_GAP * tall:
+            return False
+    return True
 
 
 # A row of short items on both sides of a gutter (a band of key figures over a two-column
@@ -1200,16 +1198,15 @@ def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
     return rows
 
 
-def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int],
-                ends: dict[int, float]) -> bool:
-    """The rest of a new band's test (_starts_band) for ``items[at]``, the columns over it
-    ending at ``ends`` (_column_ends): every other column that goes on below it starts again
-    only under it, level with its own column's next line, and the columns over it ended
-    within its height of each other (a new pair of columns under a title, balanced ones over
-    it; a column that goes on beside it is one paragraph gap that happens to face it, and one
-    that ended or starts again well above or below the other is another section's gap facing
-    a heading, a drawing, or the next band's column after a full-width title), and one does,
-    unless nothing follows it in its own column (a title at the page's foot).  A word processor
+def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int]) -> bool:
+    """The rest of a new band's test (_starts_band) for ``items[at]``: every other column that
+    goes on below it starts again only under it, level with its own column's next line (to
+    within its height), with no line set as it is (a new pair of columns under a title; a
+    column that goes on beside it is one paragraph gap that happens to face it, one that
+    starts again well below the other is a drawing facing a heading or the next band's
+    column after a full-width title, and one that starts again with a heading set as it is
+    is that column's next section, its gap facing the heading), and one does, unless nothing
+    follows it in its own column (a title at the page's foot).  A word processor
     fills the first column down past where the second one ends: a sub-heading there, with
     the second column over, starts no band."""
     index, bottom = placed[at], _bottom(items[at])
@@ -1217,9 +1214,8 @@ def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[in
     if not going_on:
         return last_in[index] == at
     line = items[at].line
-    tall = line.bottom - line.top if line is not None else 0.0
-    if any(abs(end - ends[index]) > tall for end in ends.values()):
-        return False
+    assert line is not None
+    tall = line.bottom - line.top
 
     def following(column: int) -> _Item | None:
         return next((item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
@@ -1229,9 +1225,17 @@ def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[in
     for other in going_on:
         after = following(other)
         assert after is not None
-        if after.top < bottom or (own is not None and abs(after.top - own.top) > _LEVEL * tall):
+        if after.top < bottom or (own is not None and abs(after.top - own.top) > _LEVEL * tall) \
+                or after.line is not None and _set_alike(after.line, line):
             return False
     return True
+
+
+def _set_alike(line: Line, other: Line) -> bool:
+    """Whether two lines are set alike: one weight, typeface and size (two columns' headings
+    of one level)."""
+    return line.bold == other.bold and line.face == other.face \
+        and abs(line.size - other.size) <= 0.05 * other.size
 
 
 def _bottom(item: _Item) -> float:
