@@ -1014,15 +1014,15 @@ class _Item:
     table: FoundTable | None = None
 
 
-def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = ()
-                   ) -> list[list[_Item]]:
+def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = (),
+                   drawings: Sequence[Box] = ()) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
     elements, then the full-width element; tables are runs of their own.  A table of
     contents set in columns is read in its columns, and so is what else stands between its
     entries (an image's caption in one column), above and below it the page as it is."""
     band = _contents_band(lines)
     if band is None:
-        return _column_runs(lines, tables, _gutters(lines), pictures)
+        return _column_runs(lines, tables, _gutters(lines), pictures, drawings)
     top, bottom, gutters = band
 
     def inside(y0: float, y1: float) -> bool:
@@ -1057,7 +1057,7 @@ def _contents_band(lines: list[Line]) -> tuple[float, float, list[tuple[float, f
 
 
 def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tuple[float, float]],
-                 pictures: Sequence[Box] = ()) -> list[list[_Item]]:
+                 pictures: Sequence[Box] = (), drawings: Sequence[Box] = ()) -> list[list[_Item]]:
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
     rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first
@@ -1094,7 +1094,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             runs.extend(_split_tables(wide))
             wide = []
         index = placed[at] if gutters else 0
-        if gutters and _starts_band(item, index, columns, pictures, column) \
+        if gutters and _starts_band(item, index, columns, pictures, drawings, column) \
                 and _band_below(items, placed, at, last_in):
             flush_columns()
         columns[index].append(item)
@@ -1104,11 +1104,12 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
 
 
 def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictures: Sequence[Box],
-                 column: Callable[[_Item], int]) -> bool:
+                 drawings: Sequence[Box], column: Callable[[_Item], int]) -> bool:
     """Whether a line may start a new band of the page below columns that ended above it: a
     section's title set after balanced columns (a browser's multi-column layout), over a new
     pair of columns or at the page's foot.  It stands apart from the line above it in its
-    column, and every other column's text (or picture) ended most of a line's height above it (see
+    column, and every other column's text (or picture, or drawing begun under its text: a
+    chart drawn in lines, the ``drawings``' boxes) ended most of a line's height above it (see
     also _band_below)."""
     if item.line is None or len(columns) < 2 or not columns.get(index):
         return False
@@ -1118,9 +1119,12 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
     for other, held in columns.items():
         if other == index or not held:
             continue
-        ended = max([_bottom(held[-1])] + [
+        text_end = _bottom(held[-1])
+        ended = max([text_end] + [
             bottom for x0, top, x1, bottom in pictures
-            if top < item.top and column(_Item(top, x0, x1)) == other])
+            if top < item.top and column(_Item(top, x0, x1)) == other] + [
+            bottom for x0, top, x1, bottom in drawings
+            if text_end - 1 <= top < item.top and column(_Item(top, x0, x1)) == other])
         if item.top - ended < _BAND_GAP * tall:
             return False
     return True
@@ -1262,7 +1266,8 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
                  style: Style) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
-    for run in _reading_order(body, tables, layout.pictures):
+    drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings]
+    for run in _reading_order(body, tables, layout.pictures, drawings):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue

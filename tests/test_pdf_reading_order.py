@@ -119,26 +119,28 @@ def test_a_heading_facing_the_other_columns_section_gap_is_read_in_its_column() 
         ["Left1", "2 Related work", "LeftAfter2", "Right1", "4 Results"]
 
 
-def _drawing_page(canvas: Any) -> None:
-    # A chart drawn with lines (no picture, no text) in the right column faces the left
-    # column's heading.
+def _drawing_page(canvas: Any, tall: float) -> None:
+    # A chart drawn with lines (no picture, no text), ``tall`` points high, in the right column
+    # faces the left column's heading; 59 points high, its caption stands level with the line
+    # under the heading.
     rng = random.Random(9)
     below = _paragraphs(canvas, 50, 770, [16], "Left", rng) - 14
     canvas.setFont("Helvetica-Bold", 11)
     canvas.drawString(50, below, "3 Method")
     _paragraphs(canvas, 50, below - 15, [10, 8], "LeftAfter", rng)
     below = _paragraphs(canvas, 305, 770, [12], "Right", rng) - 4
-    canvas.rect(315, below - 150, 220, 150)
-    for k, height in enumerate((40, 90, 120, 70)):
-        canvas.rect(330 + k * 50, below - 150, 30, height, fill=1)
+    canvas.rect(315, below - tall, 220, tall)
+    for k, height in enumerate((0.3, 0.6, 0.9, 0.5)):
+        canvas.rect(330 + k * 50, below - tall, 30, height * tall, fill=1)
     canvas.setFont("Times-Roman", 9)
-    canvas.drawString(305, below - 164, "Figure 1: Bars of the four groups.")
-    _paragraphs(canvas, 305, below - 184, [10], "RightAfter", rng)
+    canvas.drawString(305, below - tall - 14, "Figure 1: Bars of the four groups.")
+    _paragraphs(canvas, 305, below - tall - 34, [10], "RightAfter", rng)
 
 
 @pytest.mark.unit
-def test_a_heading_facing_a_drawing_is_read_in_its_column() -> None:
-    markdown = markdown_of(drawn_pdf(_drawing_page))
+@pytest.mark.parametrize("tall", [150, 59])
+def test_a_heading_facing_a_drawing_is_read_in_its_column(tall: float) -> None:
+    markdown = markdown_of(drawn_pdf(_drawing_page, tall))
     assert _order(markdown, ["Left1", "3 Method", "LeftAfter2", "Right1", "Figure 1"]) == \
         ["Left1", "3 Method", "LeftAfter2", "Right1", "Figure 1"]
 
