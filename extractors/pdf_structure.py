@@ -1176,15 +1176,18 @@ def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
 def _in_running_text(item: _Item, index: int, lines: list[_Item], width: float,
                      column: Callable[[_Item], int]) -> bool:
     """Whether a short line item of column ``index`` is set in the column's running text: a
-    line of the column wider than a row's item (see _ACROSS_WIDTH) stands at the leading right
-    above or below it (a paragraph's short last line, a display equation and its number
-    between a paragraph's lines: the row they happen to make with the other column's is no
-    band of key figures, which stands apart from the text)."""
+    line of the column stands at the leading right above or below it, wider than a row's
+    item (see _ACROSS_WIDTH; a paragraph's short last line, a display equation and its number
+    between a paragraph's lines) or starting where it does, set alike (the next item of a
+    list, its values set right): the row they happen to make with the other column's is no
+    band of key figures, which stands apart from the text, its labels under it set smaller."""
     line = item.line
     assert line is not None
     lead = 0.5 * (line.bottom - line.top)
-    return any(other.x1 - other.x0 > _ACROSS_WIDTH * width and column(other) == index
+    return any(column(other) == index and other.line is not None
                and -lead < max(other.top - line.bottom, item.top - _bottom(other)) < lead
+               and (other.x1 - other.x0 > _ACROSS_WIDTH * width
+                    or abs(other.x0 - item.x0) <= _COLUMN_EDGE and _set_alike(other.line, line))
                for other in lines)
 
 

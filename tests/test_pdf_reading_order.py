@@ -165,3 +165,23 @@ def test_display_equations_beside_short_lines_are_read_in_their_column() -> None
     markdown = markdown_of(drawn_pdf(_equations_page))
     assert _order(markdown, ["Left5", "Right1", "y = a x", "RightMiddle1", "s = (1/n)", "RightLast1"]) == \
         ["Left5", "Right1", "y = a x", "RightMiddle1", "s = (1/n)", "RightLast1"]
+
+
+def _lists_page(canvas: Any) -> None:
+    # Each column holds a bulleted list whose values are set right, on the lines of the
+    # other column's list: its rows are no band of key figures.
+    rng = random.Random(17)
+    for x, tag in ((50, "Left"), (305, "Right")):
+        below = _paragraphs(canvas, x, 790, [6], tag, rng)
+        canvas.setFont("Times-Roman", 10)
+        for k, word in enumerate(("venue", "cost", "seats")):
+            canvas.drawString(x + 12, below - 12 * k, f"\u2022 {tag} {word}")
+            canvas.drawRightString(x + 230, below - 12 * k, str(10 + k))
+        _paragraphs(canvas, x, below - 44, [8], tag + "After", rng)
+
+
+@pytest.mark.unit
+def test_lists_with_values_in_both_columns_are_read_down_their_columns() -> None:
+    markdown = markdown_of(drawn_pdf(_lists_page))
+    assert _order(markdown, ["Left1", "Left seats", "LeftAfter1", "Right1", "Right venue"]) == \
+        ["Left1", "Left seats", "LeftAfter1", "Right1", "Right venue"]
