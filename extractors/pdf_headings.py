@@ -214,11 +214,15 @@ _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re
 
 
 def _quotation_tail(text: str) -> bool:
-    """Whether ``text`` closes a quotation it does not open (“...” or "...")."""
+    """Whether ``text`` closes a quotation it does not open: “...” (English), „...” (Polish,
+    Hungarian, Romanian), ”...” (Swedish, Finnish: an even count opens and closes), "..."
+    (a straight double quote after a figure is an inch mark, 'Monitors up to 32"'; one after
+    a curly opening closes it, 'The “Future"')."""
     text = text.rstrip()
     if text.endswith("\u201d"):
-        return "\u201c" not in text
-    return text.endswith('"') and text.count('"') % 2 == 1
+        return "\u201c" not in text and "\u201e" not in text and text.count("\u201d") % 2 == 1
+    return text.endswith('"') and text.count('"') % 2 == 1 and not text[-2:-1].isdigit() \
+        and "\u201c" not in text and "\u201e" not in text
 
 
 def classify(draft: Draft, style: Style) -> None:

@@ -1014,15 +1014,15 @@ class _Item:
     table: FoundTable | None = None
 
 
-def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = ()
-                   ) -> list[list[_Item]]:
+def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = (),
+                   drawings: Sequence[Box] = ()) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
     elements, then the full-width element; tables are runs of their own.  A table of
     contents set in columns is read in its columns, and so is what else stands between its
     entries (an image's caption in one column), above and below it the page as it is."""
     band = _contents_band(lines)
     if band is None:
-        return _column_runs(lines, tables, _gutters(lines), pictures)
+        return _column_runs(lines, tables, _gutters(lines), pictures, drawings)
     top, bottom, gutters = band
 
     def inside(y0: float, y1: float) -> bool:
@@ -1057,7 +1057,7 @@ def _contents_band(lines: list[Line]) -> tuple[float, float, list[tuple[float, f
 
 
 def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tuple[float, float]],
-                 pictures: Sequence[Box] = ()) -> list[list[_Item]]:
+                 pictures: Sequence[Box] = (), drawings: Sequence[Box] = ()) -> list[list[_Item]]:
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
     rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first
@@ -1094,7 +1094,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             runs.extend(_split_tables(wide))
             wide = []
         index = placed[at] if gutters else 0
-        if gutters and _starts_band(item, index, columns, pictures, column) \
+        if gutters and _starts_band(item, index, columns, pictures, drawings, column) \
                 and _band_below(items, placed, at, last_in):
             flush_columns()
         columns[index].append(item)
@@ -1104,11 +1104,12 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
 
 
 def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictures: Sequence[Box],
-                 column: Callable[[_Item], int]) -> bool:
+                 drawings: Sequence[Box], column: Callable[[_Item], int]) -> bool:
     """Whether a line may start a new band of the page below columns that ended above it: a
     section's title set after balanced columns (a browser's multi-column layout), over a new
     pair of columns or at the page's foot.  It stands apart from the line above it in its
-    column, and every other column's text (or picture) ended most of a line's height above it (see
+    column, and every other column's text (or picture, or drawing begun under its text: a
+    chart drawn in lines, the ``drawings``' boxes) ended most of a line's height above it (see
     also _band_below)."""
     if item.line is None or len(columns) < 2 or not columns.get(index):
         return False
@@ -1118,9 +1119,12 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
     for other, held in columns.items():
         if other == index or not held:
             continue
-        ended = max([_bottom(held[-1])] + [
+        text_end = _bottom(held[-1])
+        ended = max([text_end] + [
             bottom for x0, top, x1, bottom in pictures
-            if top < item.top and column(_Item(top, x0, x1)) == other])
+            if top < item.top and column(_Item(top, x0, x1)) == other] + [
+            bottom for x0, top, x1, bottom in drawings
+            if text_end - 1 <= top < item.top and column(_Item(top, x0, x1)) == other])
         if item.top - ended < _BAND_GAP * tall:
             return False
     return True
@@ -1133,8 +1137,10 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
 _ACROSS_ITEMS = 3
 _ACROSS_WIDTH = 0.25
 _COLUMN_EDGE = 3.0  # points: a line starting this close to a column's usual left edge is in it
-# A new band starts below columns whose text ended this share of its line's height above it.
+# A new band starts below columns whose text ended this share of its line's height above it,
+# its columns' first lines under it level to within _LEVEL of it.
 _BAND_GAP = 0.75
+_LEVEL = 1.0
 
 
 def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
@@ -1160,9 +1166,29 @@ def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
         if len(set(placed)) < 2:
             continue
         if all(index == 0 or abs(item.x0 - edges.get(index, -math.inf)) > _COLUMN_EDGE
-               for item, index in zip(row, placed, strict=True)):
+               for item, index in zip(row, placed, strict=True)) \
+                and not any(_in_running_text(item, index, lines, width, column)
+                            for item, index in zip(row, placed, strict=True)):
             out.update(id(item) for item in row)
     return out
+
+
+def _in_running_text(item: _Item, index: int, lines: list[_Item], width: float,
+                     column: Callable[[_Item], int]) -> bool:
+    """Whether a short line item of column ``index`` is set in the column's running text: a
+    line of the column stands at the leading right above or below it, wider than a row's
+    item (see _ACROSS_WIDTH; a paragraph's short last line, a display equation and its number
+    between a paragraph's lines) or starting where it does, set alike (the next item of a
+    list, its values set right): the row they happen to make with the other column's is no
+    band of key figures, which stands apart from the text, its labels under it set smaller."""
+    line = item.line
+    assert line is not None
+    lead = 0.5 * (line.bottom - line.top)
+    return any(column(other) == index and other.line is not None
+               and -lead < max(other.top - line.bottom, item.top - _bottom(other)) < lead
+               and (other.x1 - other.x0 > _ACROSS_WIDTH * width
+                    or abs(other.x0 - item.x0) <= _COLUMN_EDGE and _set_alike(other.line, line))
+               for other in lines)
 
 
 def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
@@ -1181,21 +1207,42 @@ def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
 
 def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int]) -> bool:
     """The rest of a new band's test (_starts_band) for ``items[at]``: every other column that
-    goes on below it starts again only under it (a new pair of columns under a title; a
-    column that goes on beside it is one paragraph gap that happens to face it), and one
-    does, unless nothing follows it in its own column (a title at the page's foot).  A word
-    processor fills the first column down past where the second one ends: a sub-heading
-    there, with the second column over, starts no band."""
+    goes on below it starts again only under it, level with its own column's next line (to
+    within its height), with no line set as it is (a new pair of columns under a title; a
+    column that goes on beside it is one paragraph gap that happens to face it, one that
+    starts again well below the other is a drawing facing a heading or the next band's
+    column after a full-width title, and one that starts again with a heading set as it is
+    is that column's next section, its gap facing the heading), and one does, unless nothing
+    follows it in its own column (a title at the page's foot).  A word processor
+    fills the first column down past where the second one ends: a sub-heading there, with
+    the second column over, starts no band."""
     index, bottom = placed[at], _bottom(items[at])
     going_on = [other for other, last in last_in.items() if other not in (index, -1) and last > at]
     if not going_on:
         return last_in[index] == at
+    line = items[at].line
+    assert line is not None
+    tall = line.bottom - line.top
+
+    def following(column: int) -> _Item | None:
+        return next((item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
+                     if where == column), None)
+
+    own = following(index)
     for other in going_on:
-        following = next(item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
-                         if where == other)
-        if following.top < bottom:
+        after = following(other)
+        assert after is not None
+        if after.top < bottom or (own is not None and abs(after.top - own.top) > _LEVEL * tall) \
+                or after.line is not None and _set_alike(after.line, line):
             return False
     return True
+
+
+def _set_alike(line: Line, other: Line) -> bool:
+    """Whether two lines are set alike: one weight, typeface and size (two columns' headings
+    of one level)."""
+    return line.bold == other.bold and line.face == other.face \
+        and abs(line.size - other.size) <= 0.05 * other.size
 
 
 def _bottom(item: _Item) -> float:
@@ -1222,7 +1269,8 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
                  style: Style) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
-    for run in _reading_order(body, tables, layout.pictures):
+    drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings]
+    for run in _reading_order(body, tables, layout.pictures, drawings):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue

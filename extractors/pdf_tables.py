@@ -99,11 +99,15 @@ FRAMED_PAGE = 0.5
 # with at least this share of its words in larger type.
 PICTURE_TYPE = 3.0
 # The end of a word broken over a cell's lines (see _joined), and the short words and units
-# that a cell's line may hold alone.
+# that a cell's line may hold alone (the end of a cell's text; one followed by more of the
+# cell is a word anyway).
 BROKEN_TAIL = re.compile(r"^[a-z]{1,2}$")
 SHORT_WORDS = frozenset(("a", "an", "as", "at", "be", "by", "do", "if", "in", "is", "it", "no", "of", "on",
                          "or", "so", "to", "up", "us", "we", "ha", "km", "kg", "mg", "ml", "cm", "mm", "m",
-                         "g", "l", "h", "s", "t", "kw", "mw", "gw", "lb", "oz", "ft", "yd", "mi", "pa"))
+                         "g", "l", "h", "s", "t", "kw", "mw", "gw", "lb", "oz", "ft", "yd", "mi", "pa",
+                         # other languages' short words that end few English words ("Ministerio de")
+                         "de", "du", "et", "la", "el", "un", "da", "di", "na", "ne", "su", "lo", "il",
+                         "ou", "zu", "im", "og", "av", "ja", "ze", "ve"))
 # A bar's side is at least this tall (points), and bars whose heights differ by less stand
 # level (see _without_bar_labels).
 BAR_HEIGHT = 5.0
@@ -1060,13 +1064,14 @@ def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
     # Set off by a gap, or with as many pieces as the rows under it and not as the row above
     # (a table of other columns set right under the first: web pages' tables, margins apart),
     # or set in bold as the header is between rows in the body's weight (a table of as many
-    # columns set right under the first, no gap between them).
+    # columns set right under the first, no gap between them), a label over each column the
+    # row under it fills (a bold section row, "Southern office  (continued)", labels fewer).
     cuts = [i for i in range(2, len(block) - 1)
             if pieces[i] >= 2 and not figures[i] and figures[i - 1] and figures[i + 1]
             and not (bold_header and not any(w.bold for w in block[i].words))
             and (block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
                  or pieces[i] == pieces[i + 1] != pieces[i - 1]
-                 or bold_header and all(w.bold for w in block[i].words)
+                 or bold_header and all(w.bold for w in block[i].words) and pieces[i] >= pieces[i + 1]
                  and not any(w.bold for line in (block[i - 1], block[i + 1]) for w in line.words))]
     if not cuts:
         return [block]
@@ -2010,7 +2015,7 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     first_data = _first_data(_row_kinds(merged))
     _merge_header_cells(merged[:first_data])
     _raise_centred_stub([row for row in merged[:first_data] if any(row.cells)])
-    cells = [row.cells for row in merged]
+    cells = [[_settled(cell) for cell in row.cells] for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
 
@@ -2018,11 +2023,26 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
 def _joined(upper: str, lower: str) -> str:
     """A cell's text from two of its lines: a space between them, but none before one or two
     lower-case letters that are no word or unit ("Highlan" over "d", "Numbe" over "r"):
-    LibreOffice breaks a word wider than its column where the column ends, without a hyphen."""
+    LibreOffice breaks a word wider than its column where the column ends, without a hyphen.
+    Such a join holds only if the letters end the cell (see _settled): a broken word's tail
+    takes the next word beside it when it fits, while a short word of another language alone
+    on a line ("Ministerio" over "de" over "Economía", "Recherche" over "et" over
+    "innovation") is followed by the rest of the cell."""
+    upper = upper.replace(_BROKEN_JOIN, " ")  # letters with a line after them: a word
     last = upper.rsplit(" ", 1)[-1]
     if BROKEN_TAIL.match(lower) and lower not in SHORT_WORDS and len(last) >= 3 and last.isalpha():
-        return upper + lower
+        return upper + _BROKEN_JOIN + lower
     return f"{upper} {lower}"
+
+
+# Where _joined joined a broken word's tail, until the cell is settled: a private-use
+# character, in no text.
+_BROKEN_JOIN = "\ue000"
+
+
+def _settled(cell: str) -> str:
+    """A cell's text with the joins of broken words' tails made (see _joined)."""
+    return cell.replace(_BROKEN_JOIN, "")
 
 
 def _centred_labels_placed(rows: list[_Row]) -> list[_Row]:

@@ -26,7 +26,9 @@ import ctypes
 import math
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
@@ -423,6 +425,9 @@ class _WordReader:
         self.units: list[int] = []
         self.count = 0
         self.rtl = False  # a right-to-left letter was read
+        # The first character index of each upright word, as ``words`` holds them (for
+        # typed_space_before).
+        self.starts: list[int] = []
 
     def flush(self, at_space: bool = True, end: int = 0) -> None:
         """The word read so far, ending before character ``end``."""
@@ -441,6 +446,7 @@ class _WordReader:
             turn = (direction - self.frame.rotation - self.frame.turn) % 360 if direction >= 0 else -1
             if not turn:
                 self.words.append(word)
+                self.starts.append(self.start)
             else:
                 if turn > 0:
                     self.spans.setdefault(turn, []).append((self.start, max(end, self.start + 1),
@@ -460,6 +466,13 @@ class _WordReader:
             self.chars.clear()
         elif at_space:
             self.rotated_at_space = True
+
+    def typed_space_before(self, at: int) -> bool:
+        """Whether the upright word ``words[at]`` comes right after a space the text holds (one
+        the producer wrote, not one PDFium put in for a gap)."""
+        start = self.starts[at]
+        return start > 0 and self.units[start - 1] == 32 \
+            and not pdfium_c.FPDFText_IsGenerated(self.raw, start - 1)
 
     def lam_alef(self, text: str, end: int) -> str:
         """PDFium splits an Arabic lam-alef ligature glyph into alef then lam (visual order),
@@ -596,11 +609,20 @@ class _WordReader:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
 
 
-def join_spaced_letters(words: list[Word]) -> list[Word]:
+def _never(_: int) -> bool:
+    return False
+
+
+def _shifted(typed_space_before: Callable[[int], bool], start: int, k: int) -> bool:
+    return typed_space_before(start + k)
+
+
+def join_spaced_letters(words: list[Word], typed_space_before: Callable[[int], bool] = _never) -> list[Word]:
     """``words`` with each run of letter-spaced letters joined into its words (see
-    _SPACED_MIN_LETTERS): "G O V E R N A N C E" is one word.  (Every word of every page
-    passes here: the runs are looked for from the one-character words only, and the words
-    between them copied as they are.)"""
+    _SPACED_MIN_LETTERS): "G O V E R N A N C E" is one word.  ``typed_space_before(at)``
+    tells whether the text holds a space right before ``words[at]`` (see _spaced_words).  (Every word of
+    every page passes here: the runs are looked for from the one-character words only, and
+    the words between them copied as they are.)"""
     count = len(words)
     out: list[Word] = []
     done = 0  # words before this one are in ``out`` or joined
@@ -612,7 +634,9 @@ def join_spaced_letters(words: list[Word]) -> list[Word]:
             end += 1
         if end - start >= _SPACED_MIN_LETTERS:
             out.extend(words[done:start])
-            out.extend(_spaced_words(words[start:end]))
+            beside = [w for w in (words[start - 1] if start else None, words[end] if end < count else None)
+                      if w is not None and w.line == words[start].line and len(w.text) >= 2]
+            out.extend(_spaced_words(words[start:end], beside, partial(_shifted, typed_space_before, start)))
             done = end
     if not done:
         return words
@@ -635,16 +659,29 @@ def _spaced_next(last: Word, word: Word) -> bool:
                 word.bottom - word.top, last.bottom - last.top))
 
 
-def _spaced_words(run: list[Word]) -> list[Word]:
+def _spaced_words(run: list[Word], beside: list[Word], typed_space_before: Callable[[int], bool]
+                  ) -> list[Word]:
     """A run of one-letter words as the words it spells out, or as it is when its gaps are
-    uneven (letters in a row of narrow cells)."""
+    uneven (letters in a row of narrow cells), when the text holds a space between two of its
+    letters (one-letter words typed a space apart, "the marks A B C D", a grid's labels in a
+    listing: tracking leaves no space, or one PDFium puts in), or when a word of two or more
+    characters stands beside it no further off than its letters stand apart (the run's
+    neighbours in a sentence whose spaces PDFium put in, as it does for TeX's and a browser's:
+    a tracked word's neighbours are letters read apart too) -- ``beside``, the words just
+    before and after it on its line; ``typed_space_before(k)``, whether the text holds a
+    space before ``run[k]``."""
     gaps = [b.x0 - a.x1 for a, b in zip(run, run[1:], strict=False)]
     least = min(gaps)
     if least > _SPACED_MAX_GAP * run[0].size:
         return run
-    breaks = [gap >= _SPACED_WORD_GAP * max(least, 0.05 * run[0].size) for gap in gaps]
+    word_gap = _SPACED_WORD_GAP * max(least, 0.05 * run[0].size)
+    breaks = [gap >= word_gap for gap in gaps]
     letters = [gap for gap, cut in zip(gaps, breaks, strict=True) if not cut]
     if not letters or max(letters) - least > _SPACED_EVEN * run[0].size:
+        return run
+    if any(not cut and typed_space_before(k) for k, cut in enumerate(breaks, 1)):
+        return run
+    if any(max(w.x0 - run[-1].x1, run[0].x0 - w.x1) < word_gap for w in beside):
         return run
     out: list[Word] = []
     first = 0
@@ -834,7 +871,8 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     reader.read()
     if reader.rtl:
         reader.words = _attach_rtl_punctuation(reader.words)
-    reader.words = join_spaced_letters(reader.words)
+    # (Right-to-left punctuation moved, the words no longer line up with their starts.)
+    reader.words = join_spaced_letters(reader.words, _never if reader.rtl else reader.typed_space_before)
     if not reader.spans:  # the common case: nothing turned by a quarter
         rulings, dots, pictures = read_paths(page, frame)
         words = with_drawn_bullets(reader.words, dots)

@@ -45,3 +45,30 @@ def test_a_word_broken_over_a_cells_lines_is_one_word() -> None:
 
 def test_a_unit_alone_on_a_cells_second_line_keeps_its_space() -> None:
     assert "| Area | Area ha | Share |" in markdown_of(_table("ha"))
+
+
+def _services(canvas: Any) -> None:
+    """Row labels wrapped in a narrow column, a line holding only a short word of another
+    language: French "et" with the rest of its cell under it, Spanish "de" ending a line."""
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, 780, "The figures below are given by service.")
+    canvas.setFont("Helvetica-Bold", 9)
+    for x, text in ((72, "Service"), (200, "Budget"), (280, "Staff")):
+        canvas.drawString(x, 740, text)
+    canvas.setFont("Helvetica", 9)
+    y = 726.0
+    for lines, budget, staff in ((["Recherche", "et", "innovation"], "800", "95"), (["Culture"], "450", "60"),
+                                 (["Ministerio", "de"], "1 204", "312"), (["Museos"], "310", "88")):
+        canvas.drawString(200, y, budget)
+        canvas.drawString(280, y, staff)
+        for line in lines:
+            canvas.drawString(72, y, line)
+            y -= 11
+        y -= 4
+    canvas.drawString(72, y - 20, "Source: the register.")
+
+
+def test_a_short_word_alone_on_a_cells_line_keeps_its_spaces() -> None:
+    markdown = markdown_of(drawn_pdf(_services))
+    assert "| Recherche et innovation | 800 | 95 |" in markdown, markdown
+    assert "| Ministerio de | 1 204 | 312 |" in markdown, markdown

@@ -106,3 +106,28 @@ def test_a_bold_header_right_under_a_table_of_as_many_columns_starts_a_second_ta
     markdown = markdown_of(drawn_pdf(_stacked))
     assert markdown_table(FIRST) + "\n\n" in markdown, markdown
     assert markdown_table(THIRD) in markdown, markdown
+
+
+SECTIONED = [["Item", "Region", "2023", "2024"], ["Sales", "North", "120", "130"],
+             ["Costs", "North", "80", "85"], ["Southern office", "(continued)", "", ""],
+             ["Sales", "South", "90", "95"], ["Costs", "South", "60", "62"]]
+
+
+def _sectioned(canvas: Any) -> None:
+    """One table, its header bold, and a bold section row labelling fewer columns than the
+    rows under it fill: no second table's header."""
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, 770, "The table below gives the figures by office.")
+    y = 740.0
+    for r, row in enumerate(SECTIONED):
+        canvas.setFont("Helvetica-Bold" if r in (0, 3) else "Helvetica", 9)
+        for c, text in enumerate(row):
+            canvas.drawString(72 + 100 * c, y, text)
+        y -= 13
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, y - 20, "Figures are provisional.")
+
+
+def test_a_bold_section_row_inside_a_table_starts_no_second_table() -> None:
+    markdown = markdown_of(drawn_pdf(_sectioned))
+    assert markdown_table(SECTIONED) in markdown, markdown

@@ -551,3 +551,18 @@ def test_a_pull_quotes_last_line_alone_is_not_a_heading():
         body, _ = paragraph(100, MORE)
         pages.append([(72, 60, tail, 16, "Helvetica-Oblique"), *body])
     assert headings_of(markdown_of(make_pdf(*pages))) == ["Our strategy", "Outlook"]
+
+
+def test_headings_quoting_a_title_or_ending_in_inches_are_headings():
+    """A heading may close a quotation it opens in another language's marks (Polish „...”,
+    Swedish ”...”) or in mixed ones (“..."), and a straight double quote after a figure is an
+    inch mark: none of them is a pull quote's last line."""
+    headings = ["Analiza \u201ePana Tadeusza\u201d", "Vad betyder \u201dfrihet\u201d", 'Monitors up to 32"',
+                'The \u201cFuture"']
+    page: list[tuple] = []
+    top = 60
+    for heading in headings:
+        body, after = paragraph(top + 40, TEXT)
+        page += [(72, top, heading, 16, "Helvetica-Bold"), *body]
+        top = after + 40
+    assert headings_of(markdown_of(make_pdf(page))) == headings

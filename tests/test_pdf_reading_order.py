@@ -77,3 +77,111 @@ def _unbalanced_page(canvas: Any) -> None:
 def test_a_first_column_running_on_below_the_second_is_read_first() -> None:
     markdown = markdown_of(drawn_pdf(_unbalanced_page))
     assert markdown.index("Next steps") < markdown.index("Second column starts here")
+
+
+
+def _paragraphs(canvas: Any, x: float, top: float, sizes: list[int], tag: str, rng: random.Random,
+                gap: float = 6) -> float:
+    """Paragraphs of ``sizes`` lines each down a 240-point column from the baseline ``top``,
+    each one's first word ``tag`` and its number, its last line short: the baseline under
+    them."""
+    canvas.setFont("Times-Roman", 10)
+    for number, lines in enumerate(sizes, 1):
+        words = " ".join(rng.choice(_WORDS) for _ in range(16 * lines))
+        rows = simpleSplit(f"{tag}{number} {words}", "Times-Roman", 10, 240)[:lines]
+        rows[-1] = " ".join(rows[-1].split()[:3]) + "."
+        for row, text in enumerate(rows):
+            canvas.drawString(x, top - 12 * row, text)
+        top -= 12 * lines + gap
+    return top
+
+
+def _order(markdown: str, tags: list[str]) -> list[str]:
+    """The tags of ``tags`` (paragraphs' first words, headings) in the order read."""
+    return sorted(tags, key=markdown.index)
+
+
+def _sections_page(canvas: Any) -> None:
+    # Both columns have a section break; the right one's gap (a heading's space before)
+    # happens to face the left one's heading, the right one's heading a line and more lower.
+    rng = random.Random(7)
+    for x, top, tag, title in ((50, 770, "Left", "2 Related work"), (305, 748, "Right", "4 Results")):
+        below = _paragraphs(canvas, x, top, [14], tag, rng) - 28
+        canvas.setFont("Helvetica-Bold", 11)
+        canvas.drawString(x, below, title)
+        _paragraphs(canvas, x, below - 15, [10, 12], tag + "After", rng)
+
+
+@pytest.mark.unit
+def test_a_heading_facing_the_other_columns_section_gap_is_read_in_its_column() -> None:
+    markdown = markdown_of(drawn_pdf(_sections_page))
+    assert _order(markdown, ["Left1", "2 Related work", "LeftAfter2", "Right1", "4 Results"]) == \
+        ["Left1", "2 Related work", "LeftAfter2", "Right1", "4 Results"]
+
+
+def _drawing_page(canvas: Any, tall: float) -> None:
+    # A chart drawn with lines (no picture, no text), ``tall`` points high, in the right column
+    # faces the left column's heading; 59 points high, its caption stands level with the line
+    # under the heading.
+    rng = random.Random(9)
+    below = _paragraphs(canvas, 50, 770, [16], "Left", rng) - 14
+    canvas.setFont("Helvetica-Bold", 11)
+    canvas.drawString(50, below, "3 Method")
+    _paragraphs(canvas, 50, below - 15, [10, 8], "LeftAfter", rng)
+    below = _paragraphs(canvas, 305, 770, [12], "Right", rng) - 4
+    canvas.rect(315, below - tall, 220, tall)
+    for k, height in enumerate((0.3, 0.6, 0.9, 0.5)):
+        canvas.rect(330 + k * 50, below - tall, 30, height * tall, fill=1)
+    canvas.setFont("Times-Roman", 9)
+    canvas.drawString(305, below - tall - 14, "Figure 1: Bars of the four groups.")
+    _paragraphs(canvas, 305, below - tall - 34, [10], "RightAfter", rng)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("tall", [150, 59])
+def test_a_heading_facing_a_drawing_is_read_in_its_column(tall: float) -> None:
+    markdown = markdown_of(drawn_pdf(_drawing_page, tall))
+    assert _order(markdown, ["Left1", "3 Method", "LeftAfter2", "Right1", "Figure 1"]) == \
+        ["Left1", "3 Method", "LeftAfter2", "Right1", "Figure 1"]
+
+
+def _equations_page(canvas: Any) -> None:
+    # Display equations (centred, numbered) between a right-hand paragraph's lines stand on
+    # the baselines of the left column's paragraphs' short last lines: no row of key figures.
+    rng = random.Random(11)
+    _paragraphs(canvas, 50, 770, [5] * 5, "Left", rng, gap=0)
+    _paragraphs(canvas, 305, 770, [4], "Right", rng, gap=0)
+    for baseline, formula, number in ((722, "y = a x + b", "(1)"), (662, "s = (1/n) x + e", "(2)")):
+        canvas.setFont("Times-Italic", 10)
+        canvas.drawString(390, baseline, formula)
+        canvas.setFont("Times-Roman", 10)
+        canvas.drawString(520, baseline, number)
+    _paragraphs(canvas, 305, 706, [3], "RightMiddle", rng, gap=0)
+    _paragraphs(canvas, 305, 646, [8], "RightLast", rng)
+
+
+@pytest.mark.unit
+def test_display_equations_beside_short_lines_are_read_in_their_column() -> None:
+    markdown = markdown_of(drawn_pdf(_equations_page))
+    assert _order(markdown, ["Left5", "Right1", "y = a x", "RightMiddle1", "s = (1/n)", "RightLast1"]) == \
+        ["Left5", "Right1", "y = a x", "RightMiddle1", "s = (1/n)", "RightLast1"]
+
+
+def _lists_page(canvas: Any) -> None:
+    # Each column holds a bulleted list whose values are set right, on the lines of the
+    # other column's list: its rows are no band of key figures.
+    rng = random.Random(17)
+    for x, tag in ((50, "Left"), (305, "Right")):
+        below = _paragraphs(canvas, x, 790, [6], tag, rng)
+        canvas.setFont("Times-Roman", 10)
+        for k, word in enumerate(("venue", "cost", "seats")):
+            canvas.drawString(x + 12, below - 12 * k, f"\u2022 {tag} {word}")
+            canvas.drawRightString(x + 230, below - 12 * k, str(10 + k))
+        _paragraphs(canvas, x, below - 44, [8], tag + "After", rng)
+
+
+@pytest.mark.unit
+def test_lists_with_values_in_both_columns_are_read_down_their_columns() -> None:
+    markdown = markdown_of(drawn_pdf(_lists_page))
+    assert _order(markdown, ["Left1", "Left seats", "LeftAfter1", "Right1", "Right venue"]) == \
+        ["Left1", "Left seats", "LeftAfter1", "Right1", "Right venue"]

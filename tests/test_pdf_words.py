@@ -91,3 +91,25 @@ def test_letters_in_narrow_cells_and_spaced_digits_stay_apart() -> None:
     page.save()
     (layout,) = read_layouts(out.getvalue())
     assert [w.text for w in layout.words] == list("YNWIM") + list("31415")
+
+
+def test_one_letter_words_a_space_apart_stay_words() -> None:
+    # One-letter words in a sentence ("the marks A B C D and E") and a grid's labels in a
+    # listing stand as evenly apart as tracked letters: the space the text holds between them
+    # says they are words, and so, where the producer wrote no spaces (TeX, a browser: PDFium
+    # puts them in), do the sentence's longer words standing as close beside them.
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=(500, 400))
+    page.setFont("Helvetica", 10)
+    page.drawString(40, 360, "the marks A B C D and E")
+    page.setFont("Courier", 10)
+    page.drawString(40, 330, "A B C D E F G H")
+    page.setFont("Times-Roman", 10)
+    x = 40.0
+    for word in "the options a b c d are".split():
+        page.drawString(x, 300, word)
+        x += page.stringWidth(word, "Times-Roman", 10) + 2.5
+    page.save()
+    (layout,) = read_layouts(out.getvalue())
+    assert [w.text for w in layout.words] == \
+        "the marks A B C D and E".split() + list("ABCDEFGH") + "the options a b c d are".split()
