@@ -60,6 +60,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from extractors.pdf_broken_words import broken_joined
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import font_family
 from extractors.pdf_outline import OutlineEntry, title_key
@@ -595,7 +596,8 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
         # turn): their line counts and x say nothing of it.
         upright = [w for w in drawn if id(w) not in order]
         sideways = sorted((w for w in drawn if id(w) in order), key=lambda w: order[id(w)])
-        cells[cell.row][cell.column] = " ".join(w.text for w in upright + sideways)
+        texts = (_lines_text(upright), *(w.text for w in sideways))
+        cells[cell.row][cell.column] = " ".join(filter(None, texts))
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
     x0, top, x1, bottom = table.box
@@ -605,6 +607,21 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
         top = min([top, *(w.top for w in taken)])
     return FoundTable(x0, top, x1, bottom, cells, cells_to_markdown(cells), header_rows=max(1, header_rows),
                       turned=tuple(taken))
+
+
+def _lines_text(words: list[Word]) -> str:
+    """A cell's upright words, in reading order, as text: a word LibreOffice broke over the
+    cell's lines is whole again (see extractors.pdf_broken_words)."""
+    text = ""
+    for index, word in enumerate(words):
+        if not index:
+            text = word.text
+        elif word.line != words[index - 1].line:
+            alone = index < 2 or words[index - 2].line != words[index - 1].line
+            text = broken_joined(text, word.text, alone)
+        else:
+            text = f"{text} {word.text}"
+    return text
 
 
 def _turned_headings(table: TaggedTable, cells: list[list[str]], turned: list[Word],

@@ -374,6 +374,9 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
     edges = []
     earlier: set[str] = set()  # the header rows of the tables on the pages so far
     printed: dict[int, list[Draft]] = {}  # each page's lines over its first table set aside as titles
+    # Each page's lines over its first table that may be the rest of a row, and the header
+    # repeated over them.
+    rests: dict[int, tuple[list[Draft], list[Draft]]] = {}
     for layout in layouts:
         body = drafts[layout.number]
         headers = _header_rows(body, tables[layout.number])
@@ -388,13 +391,18 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         titles = printed[layout.number] = []
         while len(tabled) > 1 and tabled[0].table is None and _row_text(tabled[0].text) in earlier:
             titles.append(tabled.pop(0))
+        # A line or two of text over the first table: maybe the rest of a row broken over the
+        # page (pdf_table_stitch._row_rest), which the stitch may take into that row.
+        header, rest = rests[layout.number] = _row_rest_drafts(tabled, earlier) if not titles else ([], [])
+        tabled = tabled[len(header) + len(rest):]
         first = tabled[0].table or _column_end_table(tabled, last=False)
         last = tabled[-1].table or _column_end_table(tabled, last=True)
         columns = any(table is not None and _set_in_columns(table, body) for table in (first, last))
         edges.append(BodyEdge(layout.number, min(d.box[1] for d in body), max(d.box[3] for d in body),
                               first, last, layout.words, id(first) in adopted,
                               tuple(d.text for d in titles) if first is not None else (), headers,
-                              (layout.width, layout.height), columns))
+                              (layout.width, layout.height), columns,
+                              tuple(tuple(line.words) for d in rest for line in d.lines)))
         earlier |= {_row_text(row) for header in headers for row in header}
     sizes = {layout.number: (layout.width, layout.height) for layout in layouts}
     for stitch in stitch_tables(edges):
@@ -412,6 +420,35 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
                 tables[page] = [t for t in tables[page] if t is not part]
                 for title in printed.get(page, []):  # print titles the stitch dropped: running lines
                     title.kind = "print_title"
+                if page in stitch.rest_pages:  # (the rest of a row: text of the joined table)
+                    header, rest = rests[page]
+                    for line in header:  # (the header repeated over it)
+                        line.kind = "print_title"
+                    for line in rest:
+                        line.kind, line.continues = "table_continued", first_page
+
+
+def _row_rest_drafts(body: list[Draft], headers: set[str]) -> tuple[list[Draft], list[Draft]]:
+    """The paragraphs over the body's first table, when there are one or two of a line or two
+    in all, right over it: what may be the rest of a row the page break cut.  Over them may
+    stand a table's header row repeated, its cells paragraphs of one line on one baseline
+    (LibreOffice sets the rest of the row under the repeated header, and the page finder took
+    neither into the table): those first (the header rows are ``headers``, as
+    :func:`_row_text` has them), then the paragraphs."""
+    at = next((i for i, d in enumerate(body) if d.table is not None), None)
+    if not at:
+        return [], []
+    cells = 0
+    while cells < at and body[cells].kind == "paragraph" and len(body[cells].lines) == 1 \
+            and abs(body[cells].box[1] - body[0].box[1]) <= 0.25 * body[0].lines[0].height:
+        cells += 1
+    row = " ".join(d.text for d in sorted(body[:cells], key=lambda d: d.box[0]))
+    repeated = cells if cells >= 2 and _row_text(row) in headers else 0
+    rest = body[repeated:at]
+    if not rest or len(rest) > 2 or any(d.kind != "paragraph" for d in rest) \
+            or sum(len(d.lines) for d in rest) > 2:
+        return [], []
+    return body[:repeated], rest
 
 
 def _set_in_columns(table: FoundTable, body: list[Draft]) -> bool:

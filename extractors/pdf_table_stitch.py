@@ -16,6 +16,11 @@ one table when they have
   as a data row (figures where the first table's body has figures; not a bold line over
   regular rows): a different header row starts a different table.
 
+A row broken over the page (Word and LibreOffice let rows break) goes on at the top of the
+next: the rest of its wrapped label, in lower case or in figures (never a lone year or span of
+years: a section row), stands over the next page's rows, under the header repeated or not;
+it is put back into that row (:func:`_row_rest`, :func:`_header_apart`).
+
 When the next page's part fails that (read alone, without the header that confirmed a narrow
 gutter, it has another column count), its lines are read again in the first table's columns
 (:mod:`extractors.pdf_table_columns`): if every line fits them, those are the part's rows.
@@ -51,6 +56,8 @@ from extractors.tables import cells_to_markdown
 
 # A note that a table goes on ("Table 3 (continued)", "continued on next page"): it may stand
 # between a table's parts without parting them.
+# A section row of years ("2024", "2023/24", "2023 to 2024"): no rest of a row broken over a page.
+_YEARS = re.compile(r"^(19|20)\d\d(\s*(/|-|–|to|and)\s*((19|20)?\d\d))?\b\W*$")
 _CONTINUED = re.compile(r"\b(continued|cont'?d|cont\.|fortgesetzt|fortsetzung|suite|continuación|"
                         r"continuacion|continua|vervolg)\b", re.IGNORECASE)
 _NOTE_WORDS = 12
@@ -89,6 +96,9 @@ class BodyEdge:
     # ``first`` or ``last`` is the table a text column starts or ends with (the page is set
     # in columns): a part of a table in another column may stand elsewhere across the page.
     columns: bool = False
+    # The words of each line above ``first`` that may be the rest of the previous page's last
+    # row (see :func:`_row_rest`), top down.
+    rest: tuple[tuple[Word, ...], ...] = ()
 
 
 @dataclass
@@ -103,6 +113,8 @@ class Stitch:
     # The page finder's table of each part, where it differs from the part (a part read again
     # in the first table's columns): the table its page's blocks hold.
     found: dict[int, FoundTable] = field(default_factory=dict)
+    # The pages whose lines over their part were the rest of the row before (BodyEdge.rest).
+    rest_pages: set[int] = field(default_factory=set)
 
     def found_part(self, index: int) -> FoundTable:
         """The page finder's table of part ``index`` (the one its page's blocks hold)."""
@@ -150,14 +162,14 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             open_stitch = None
             continue
         found = after.first
-        # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
-        moved = edge.columns or after.columns
-        drop = None if after.titles else 0 if after.adopted else \
-            _continuation(before, found, edge.words, after.words, moved)
-        broken = drop is None and not after.titles and not after.adopted \
-            and _rest_of_row(before, found, edge.words, after.words)
-        if broken:
-            drop = 0
+        part, drop, broken, rested = _how_joined(before, found, edge, after, open_stitch)
+        if after.rest and not rested:  # (lines over the part that are no row's rest part them)
+            open_stitch = None
+            continue
+        if drop is not None and part is not found:
+            after.first = part
+            if after.last is found:
+                after.last = part
         if drop is None:
             reread = _in_columns_of(before, edge.words, found, after.words, after.titles, seen)
             if reread is None:
@@ -172,11 +184,105 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
         if after.first is not found:
             open_stitch.found[len(open_stitch.parts)] = found
         _extend(open_stitch, after.page, after.first, drop, broken)
+        if rested:
+            open_stitch.rest_pages.add(after.page)
     return stitches
 
 
+def _row_rest(before: FoundTable, before_words: list[Word],
+              lines: tuple[tuple[Word, ...], ...]) -> str | None:
+    """The text of ``lines`` (over the next page's first table) when they are the rest of
+    ``before``'s last row's first cell, broken over the page (Word and LibreOffice let a row
+    break across pages; without a repeated header the rest of a wrapped label stands alone
+    over the next page's rows, which the page finder does not take it into): within that
+    column (clear of the second column's text by a word space), the cell filled,
+    going on in lower case, or in figures when the cell ends no sentence and the line is more
+    than a year or a span of years ("2024 ahead of plan.", not a section row "2024" or
+    "2023 to 2024")."""
+    if not before.cells or _width(before) < 2 or not before.cells[-1][0].strip() \
+            or len(before.cells) <= max(1, before.header_rows):
+        return None
+    gaps = _column_gaps(_below_top(words_inside(before_words, before)))
+    if not gaps or any(w.x0 < before.x0 - _EDGE_POINTS or w.x1 > gaps[0][1] - _MIN_GAP_EM * w.size
+                       for line in lines for w in line):
+        return None
+    text = " ".join(w.text for line in lines for w in sorted(line, key=lambda w: w.x0))
+    if text[:1].islower():
+        return text
+    words = text.split()
+    if text[:1].isdigit() and len(words) >= 2 and words[1][:1].islower() and not _YEARS.match(text) \
+            and before.cells[-1][0].rstrip()[-1:] not in ".:;!?":
+        return text
+    return None
+
+
+def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: BodyEdge,
+                open_stitch: Stitch | None) -> tuple[FoundTable, int | None, bool, bool]:
+    """How the next page's first table (``found``) goes on ``before``: the part to join
+    (its header repeated over the rest of a row parted, the lines over it taken as its first
+    row), how many of its rows repeat the header (None: it is no continuation as read), whether
+    its first row after those is the rest of ``before``'s last row, and whether that rest was
+    the lines over the table (``after.rest``)."""
+    part = _header_apart(before, found)
+    rest = _row_rest(before, edge.words, after.rest) if after.rest and not after.titles else None
+    # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
+    moved = edge.columns or after.columns
+    drop = None if after.titles else 0 if after.adopted else \
+        _continuation(before, part, edge.words, after.words, moved)
+    if drop is None and open_stitch is not None and not after.titles:
+        drop = _header_again(open_stitch.table, before, part, edge.words, after.words)
+    if drop is None and not after.titles and not after.adopted \
+            and _rest_of_row(before, part, edge.words, after.words):
+        return part, 0, True, False
+    if drop and _rest_of_row(before, part, edge.words, after.words, drop):
+        return part, drop, True, False  # (the rest of the row under the header repeated over it)
+    if drop == 0 and rest is not None:  # (read as the part's first row, the rest of the last)
+        cells = [[rest, *([""] * (_width(part) - 1))], *part.cells]
+        return replace(part, cells=cells, markdown=cells_to_markdown(cells)), 0, True, True
+    return part, drop, False, False
+
+
+def _header_again(joined: FoundTable, before: FoundTable, after: FoundTable, before_words: list[Word],
+                  after_words: list[Word]) -> int | None:
+    """How many rows of ``after`` repeat the header of the table joined so far, ``before`` (the
+    last part) having none of its own (its page set the header repeated over it apart from its
+    rows, see pdf_structure._row_rest_drafts), when their columns agree; None when none do."""
+    head = max(1, joined.header_rows)
+    drop = 0
+    while drop < min(head, len(after.cells) - 1) and _key(after.cells[drop]) == _key(joined.cells[drop]):
+        drop += 1
+    if not drop or _width(before) != _width(after) \
+            or not _columns_agree(before, after, before_words, after_words):
+        return None
+    return drop
+
+
+def _header_apart(before: FoundTable, after: FoundTable) -> FoundTable:
+    """``after`` with its first row parted into ``before``'s header repeated and the line
+    under it, when the page finder read them as one header row: a row broken over the page
+    goes on under the repeated header (LibreOffice sets the header first, then the rest of the
+    row), and the rest of a wrapped label, alone on its line, reads as the header's second
+    line ("Scheme" over "estate.").  Each cell of the row is the header's, or the header's and
+    more where ``before``'s last row fills that cell; ``after`` itself otherwise."""
+    if before.header_rows != 1 or not before.cells or len(after.cells) < 2 or _width(before) != _width(after):
+        return after
+    header, first, last = before.cells[0], after.cells[0], before.cells[-1]
+    rest = []
+    for head, text, above in zip(header, first, last, strict=True):
+        if text == head:
+            rest.append("")
+        elif head.strip() and text.startswith(head + " ") and above.strip():
+            rest.append(text[len(head) + 1:])
+        else:
+            return after
+    if not any(rest):
+        return after
+    cells = [list(header), rest, *after.cells[1:]]
+    return replace(after, cells=cells, markdown=cells_to_markdown(cells), header_rows=1)
+
+
 def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word],
-                 after_words: list[Word]) -> bool:
+                 after_words: list[Word], at: int = 0) -> bool:
     """Whether ``after``'s first row is the rest of ``before``'s last row, broken over the page:
     Word and LibreOffice let a row break across pages by default, and a label wrapped onto a
     second line leaves that line alone at the top of the next page, in a row of its own whose
@@ -184,10 +290,11 @@ def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word]
     issue 32, office-0003).  Read as a row it is a header-like line of words over the figures
     and keeps the parts apart.  It is the rest of the row when the tables' columns agree, it
     fills only cells the last row fills, none of a column of figures, and goes on in lower
-    case (a new row's label starts with a capital or a figure), with rows after it."""
-    if len(after.cells) < 2 or not before.cells or _width(before) != _width(after) or _width(before) < 2:
+    case (a new row's label starts with a capital or a figure), with rows after it.  ``at``:
+    the row of ``after`` asked (the one under a repeated header)."""
+    if len(after.cells) < at + 2 or not before.cells or _width(before) != _width(after) or _width(before) < 2:
         return False
-    first, last = after.cells[0], before.cells[-1]
+    first, last = after.cells[at], before.cells[-1]
     filled = [c for c, text in enumerate(first) if text.strip()]
     if not filled or any(c >= len(last) or not last[c].strip() for c in filled):
         return False

@@ -31,9 +31,14 @@ sub-headings (a year over its quarters, or over sub-headings that are years too)
 first column it covers, never the row labels' column unless it starts where they do; the row
 labels' heading centred down a header of three lines heads its top one.  A bold header line
 right under a table's rows (a table of as many columns set under the first, no gap between)
-starts another table; a bar chart's category labels right under its bars head no table; a
-word broken over a cell's lines without a hyphen ("Highlan" over "d") is joined again.  Candidates that
-are two-column prose (long runs of words per cell; a prose column beside a table is cut away),
+starts another table, and so does a line in the body's weight holding words where the rows
+above and below it hold figures; a bar chart's category labels right under its bars head no
+table; a word broken over a cell's lines without a hyphen ("Highlan" over "d", "Num" over
+"ber": extractors/pdf_broken_words.py) is joined again; a label wrapped over three lines in
+the last row keeps them.  Candidates that
+are two-column prose (long runs of words per cell; a prose column beside a table is cut away,
+whatever stands beside it when its lines keep baselines of their own, and the lines of two
+prose columns under a table of figures end its block),
 justified prose (spaces stretched alike in each line, lined up by chance), a bullet list (a
 first column of list markers, bullets of symbol fonts included) or vertical margin text are
 refused: the structure stage drops the words of every table region from its paragraphs, so a
@@ -54,6 +59,7 @@ from operator import attrgetter
 from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
+from extractors.pdf_broken_words import broken_joined
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -98,16 +104,14 @@ FRAMED_PAGE = 0.5
 # Text in picture type (see :func:`_without_picture_text`): under this many points, on a page
 # with at least this share of its words in larger type.
 PICTURE_TYPE = 3.0
-# The end of a word broken over a cell's lines (see _joined), and the short words and units
-# that a cell's line may hold alone (the end of a cell's text; one followed by more of the
-# cell is a word anyway).
-BROKEN_TAIL = re.compile(r"^[a-z]{1,2}$")
-SHORT_WORDS = frozenset(("a", "an", "as", "at", "be", "by", "do", "if", "in", "is", "it", "no", "of", "on",
-                         "or", "so", "to", "up", "us", "we", "ha", "km", "kg", "mg", "ml", "cm", "mm", "m",
-                         "g", "l", "h", "s", "t", "kw", "mw", "gw", "lb", "oz", "ft", "yd", "mi", "pa",
-                         # other languages' short words that end few English words ("Ministerio de")
-                         "de", "du", "et", "la", "el", "un", "da", "di", "na", "ne", "su", "lo", "il",
-                         "ou", "zu", "im", "og", "av", "ja", "ze", "ve"))
+# Words a table sets for a figure not available (see _words_over_figures).
+NOT_AVAILABLE = frozenset(("n/a", "na", "nil", "none", "not available", "not applicable", "x", "z", "nk",
+                           "n.a", "n/k", "s", "c", "low", "high", "tbc", "tbd", "pending", "withheld"))
+# A piece of prose beside another (see _prose_pair) holds at least this many words.
+PROSE_BESIDE_WORDS = 4
+# A text column's line beside a table's row sits this share of the size or more off the row's
+# baseline when it is not on it (see _own_baselines).
+OFF_BASELINE = 0.2
 # A bar's side is at least this tall (points), and bars whose heights differ by less stand
 # level (see _without_bar_labels).
 BAR_HEIGHT = 5.0
@@ -920,8 +924,12 @@ def _filled_share(cells: list[list[str]]) -> float:
 
 
 def _join_words(words: list[Word]) -> str:
-    lines = _lines(words)
-    return " ".join(line_text([w.text for w in line.words]) for line in lines)
+    """A ruled cell's text, its lines in turn (a word broken over them whole again)."""
+    text = ""
+    for line in _lines(words):
+        piece = line_text([w.text for w in line.words])
+        text = broken_joined(text, piece, len(line.words) == 1) if text else piece
+    return text
 
 
 # ---------------------------------------------------------------- lines and segments
@@ -1016,6 +1024,8 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
         # another's, is not cut into parts that might pass for one.)
         if len(parts) > 1 and (_stream_table(block) is None or any(_stream_table(p) is None for p in parts)):
             parts = [block]
+        if len(parts) == 1:
+            parts = _cut_before_prose_columns(block)
         blocks.extend(parts)
     while blocks:
         block = blocks.pop(0)
@@ -1034,6 +1044,38 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
                 if len(rest) >= 3:
                     blocks.insert(0, rest)
     return tables
+
+
+def _cut_before_prose_columns(block: list[_Line]) -> list[list[_Line]]:
+    """The block cut before two lines running on, each two pieces of prose side by side (two
+    text columns, PROSE_BESIDE_WORDS words a piece or more), when the whole block is no table
+    and the lines above are, one with a column of figures: a table in one column of a
+    two-column section, the prose beside it taken in line by line, and the section's two
+    columns of prose under it (their lines in pieces) taken in too."""
+    cut = next((i for i in range(4, len(block) - 1)
+                if _prose_pair(block[i]) and _prose_pair(block[i + 1])), None)
+    if cut is None or _stream_table(block) is not None:
+        return [block]
+    head = _stream_table(block[:cut])
+    # (A table of figures: a glossary's terms beside their definitions, read as rows down to
+    # its long definitions, is no table.)
+    if head is None or not _has_figure_column(head):
+        return [block]
+    return [block[:cut], block[cut:]]
+
+
+def _has_figure_column(table: FoundTable) -> bool:
+    """Whether a column of the table's body is mostly figures."""
+    body = table.cells[max(1, table.header_rows):]
+    return bool(body) and any(sum(_is_numeric(row[c]) for row in body if c < len(row)) >= 0.6 * len(body)
+                              for c in range(1, len(table.cells[0])))
+
+
+def _prose_pair(line: _Line) -> bool:
+    """Whether the line is two runs of words side by side and nothing else: two columns' prose."""
+    segments = line.segments
+    return len(segments) == 2 and all(
+        len(s) >= PROSE_BESIDE_WORDS and not _is_numeric(" ".join(w.text for w in s)) for s in segments)
 
 
 def _figure_caption(line: _Line) -> bool:
@@ -1072,11 +1114,33 @@ def _split_at_new_header(block: list[_Line]) -> list[list[_Line]]:
             and (block[i].top - block[i - 1].top >= NEW_TABLE_GAP * pitch
                  or pieces[i] == pieces[i + 1] != pieces[i - 1]
                  or bold_header and all(w.bold for w in block[i].words) and pieces[i] >= pieces[i + 1]
-                 and not any(w.bold for line in (block[i - 1], block[i + 1]) for w in line.words))]
+                 and not any(w.bold for line in (block[i - 1], block[i + 1]) for w in line.words)
+                 or not bold_header and _words_over_figures(block[i - 1:i + 2], block[0]))]
     if not cuts:
         return [block]
     edges = [0, *cuts, len(block)]
     return [block[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+
+
+def _words_over_figures(lines: list[_Line], header: _Line) -> bool:
+    """Whether the middle of three lines of as many pieces (three or more) holds words where
+    the lines above and below it hold figures, in the body's weight: a second table's header
+    row, its headings words over its columns of figures, set right under the first table (a
+    sheet's two tables one under the other, no blank row between; the first's header years or
+    words in the body's weight too).  Not the first header again (a header repeated inside the
+    table), nor a row of "n/a", "nil" or ".." for figures not available."""
+    line = lines[1]
+    pieces = [_segments(x) for x in lines]
+    if not len(pieces[0]) == len(pieces[1]) == len(pieces[2]) >= 3 or any(w.bold for w in line.words) \
+            or " ".join(w.text for w in line.words).lower() == " ".join(w.text for w in header.words).lower():
+        return False
+    for upper, middle, lower in zip(pieces[0][1:], pieces[1][1:], pieces[2][1:], strict=True):
+        text = " ".join(w.text for w in middle)
+        figures = all(_is_numeric(" ".join(w.text for w in piece)) for piece in (upper, lower))
+        if not (figures and text[:1].isalpha() and sum(ch.isalpha() for ch in text) >= 2
+                and text.lower().rstrip(".") not in NOT_AVAILABLE):
+            return False
+    return True
 
 
 def _figures(line: _Line) -> bool:
@@ -1334,21 +1398,28 @@ def _wrapped_last(block: list[_Line]) -> bool:
     """The block's last line is a wrapped cell's next line: one segment, flush with the line
     above's first word and of its size, within the first column, right under a table row
     and set tighter under it than the rows of the block are apart; not a note ("Source:
-    ...") set close under it."""
-    if len(block) < 4 or not _tabular(block[-2]) or len(_segments(block[-1])) != 1:
+    ...") set close under it.  So is the line under such a line, flush and as tight under it:
+    a label wrapped over three lines in the table's last row (a row broken over a page ends
+    the page so, issue 32, tables5)."""
+    trail = 2 if len(block) >= 5 and not _tabular(block[-2]) else 1
+    if len(block) < 4 or not _tabular(block[-1 - trail]) \
+            or any(len(_segments(x)) != 1 for x in block[-trail:]):
         return False
-    last, above = block[-1], block[-2]
-    if abs(last.words[0].x0 - above.words[0].x0) > ALIGNED or abs(last.size - above.size) > 0.5 \
-            or NOTE_LABEL.match(last.words[0].text):
+    above = block[-1 - trail]
+    if any(abs(x.words[0].x0 - above.words[0].x0) > ALIGNED or abs(x.size - above.size) > 0.5
+           or NOTE_LABEL.match(x.words[0].text) for x in block[-trail:]):
         return False
     # Within the first column as far as its texts reach on the rows (a paragraph under the
     # table runs on across the columns).
-    reach = max(_segments(line)[0][-1].x1 for line in block[:-1] if _tabular(line))
-    if last.words[-1].x1 > reach + ALIGNED:
+    reach = max(_segments(line)[0][-1].x1 for line in block[:-trail] if _tabular(line))
+    if any(x.words[-1].x1 > reach + ALIGNED for x in block[-trail:]):
         return False
-    gaps = [b.top - a.bottom for a, b in zip(block[:-2], block[1:-1], strict=False) if _tabular(b)]
-    tighter = WRAP_TIGHTER * (last.bottom - last.top)
-    return bool(gaps) and last.top - above.bottom < statistics.median(gaps) - tighter
+    gaps = [b.top - a.bottom for a, b in zip(block[:-1 - trail], block[1:-trail], strict=False)
+            if _tabular(b)]
+    if not gaps:
+        return False
+    tight = statistics.median(gaps) - WRAP_TIGHTER * (block[-1].bottom - block[-1].top)
+    return all(b.top - a.bottom < tight for a, b in zip(block[-1 - trail:], block[-trail:], strict=False))
 
 
 def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_Gap]:
@@ -1564,7 +1635,7 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     extents = _column_extents(pieces[first_data:], bounds)
     rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters,
                                      _flush_columns(pieces[first_data:], extents))
-    prose = _prose_columns(rows)
+    prose = _prose_columns(rows, pieces)
     if prose:
         return _without_prose_column(block, bounds, prose)
     # A caption or source note under the table ("Table 3: Comparison of ...", "Source: ...")
@@ -1638,7 +1709,7 @@ def _justified_prose(block: list[_Line]) -> bool:
     return sum(justified(line) for line in block) >= 0.6 * len(block)
 
 
-def _prose_columns(rows: list[_Row]) -> list[int]:
+def _prose_columns(rows: list[_Row], pieces: list[list[_Group]]) -> list[int]:
     """Columns whose line pieces are runs of prose (a median of 7+ words): the text column
     next to a table on a two-column page, or two columns of prose read across.  Long pieces
     that mostly begin with a capital are cells, each its own text (a spreadsheet's
@@ -1657,12 +1728,12 @@ def _prose_columns(rows: list[_Row]) -> list[int]:
         if len(counts) >= 0.5 * len(rows) and statistics.median(counts) >= 7 \
                 and sum(t[:1].isupper() for t in long) < CELL_TEXTS_CAPITAL * len(long):
             found.append(c)
-        elif c in (0, len(rows[0].cells) - 1) and _page_column(rows, c):
+        elif c in (0, len(rows[0].cells) - 1) and _page_column(rows, c, _own_baselines(pieces, c)):
             found.append(c)
     return found
 
 
-def _page_column(rows: list[_Row], c: int) -> bool:
+def _page_column(rows: list[_Row], c: int, own_baselines: bool = False) -> bool:
     """The block's first or last column is the lines of a paragraph of the page's next text
     column, read in beside a table-like block (labels under a figure's pictures, two columns
     of a report): its pieces are a few words each (a median of PAGE_COLUMN_WORDS), most of
@@ -1676,7 +1747,9 @@ def _page_column(rows: list[_Row], c: int) -> bool:
     them: a classification's lower-case descriptions beside their codes and counts ("growing
     of rice ... Excludes wild rice" beside "0112 88"), not a text column's paragraph.  Tuned
     on a two-column brief whose figure labels took the column beside them in (the labelled
-    set's tuning files)."""
+    set's tuning files).  A column on baselines of its own (``own_baselines``, see
+    _own_baselines) is the page's next column whatever stands beside it: a table in one column
+    of a two-column section, its rows further apart than the prose lines beside them."""
     pieces = [(r.cells[c], sum(map(bool, r.cells)) > 1) for r in rows if r.cells[c]]
     if len(pieces) < 3 or statistics.median(len(t.split()) for t, _ in pieces) < PAGE_COLUMN_WORDS \
             or not any(SENTENCE_INSIDE.search(t) for t, _ in pieces):
@@ -1687,7 +1760,24 @@ def _page_column(rows: list[_Row], c: int) -> bool:
             or not any(run and shared for run, (_, shared) in zip(runs, pieces[1:], strict=True)):
         return False
     beside = [t for r in rows if r.cells[c] for i, t in enumerate(r.cells) if i != c and t]
-    return sum(_is_numeric(t) or bool(DATE.match(t.strip())) for t in beside) <= len(beside) / 2
+    return own_baselines \
+        or sum(_is_numeric(t) or bool(DATE.match(t.strip())) for t in beside) <= len(beside) / 2
+
+
+def _own_baselines(pieces: list[list[_Group]], c: int) -> bool:
+    """Whether most of column ``c``'s pieces that share a line with other cells (three or
+    more such lines) are set on another baseline than those cells, OFF_BASELINE of the size
+    or more away: lines of text beside the table at their own pitch, taken into its rows by
+    overlapping them.  A cell's text starts on its row's baseline."""
+    off = []
+    for groups in pieces:
+        own = [w for words, col in groups if col == c for w in words]
+        others = [w for words, col in groups if col != c for w in words]
+        if own and others:
+            size = max(statistics.median(w.size for w in own), 4.0)
+            off.append(abs(min(w.bottom for w in own) - statistics.median(w.bottom for w in others))
+                       > OFF_BASELINE * size)
+    return len(off) >= 3 and sum(off) > len(off) / 2
 
 
 def _without_prose_column(block: list[_Line], bounds: list[float], prose: list[int]) -> FoundTable | None:
@@ -1997,52 +2087,27 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
         filled = [i for i, c in enumerate(row.cells) if c]
         if merged and _wrapped_row(merged[-1], row, filled):
             for c in filled:
-                merged[-1].cells[c] = _joined(merged[-1].cells[c], row.cells[c])
+                merged[-1].cells[c] = broken_joined(merged[-1].cells[c], row.cells[c])
             merged[-1].bottom = row.bottom
             continue
         if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
                                          and _wraps_on(merged[-1]) and _wrapped_on(rows, index)
                                          and not NOTE_LABEL.match(row.cells[0])):
-            merged[-1].cells[0] = _joined(merged[-1].cells[0], row.cells[0]).strip()
+            merged[-1].cells[0] = broken_joined(merged[-1].cells[0], row.cells[0]).strip()
             merged[-1].bottom = row.bottom
             continue
         if merged and index > data_from and _goes_on(merged[-1], row, filled) \
                 and (row.cells[filled[0]][:1].islower() or _set_tight(rows, index)):
-            merged[-1].cells[filled[0]] = _joined(merged[-1].cells[filled[0]], row.cells[filled[0]])
+            merged[-1].cells[filled[0]] = broken_joined(merged[-1].cells[filled[0]], row.cells[filled[0]])
             merged[-1].bottom = row.bottom
             continue
         merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom))
     first_data = _first_data(_row_kinds(merged))
     _merge_header_cells(merged[:first_data])
     _raise_centred_stub([row for row in merged[:first_data] if any(row.cells)])
-    cells = [[_settled(cell) for cell in row.cells] for row in merged]
+    cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
-
-
-def _joined(upper: str, lower: str) -> str:
-    """A cell's text from two of its lines: a space between them, but none before one or two
-    lower-case letters that are no word or unit ("Highlan" over "d", "Numbe" over "r"):
-    LibreOffice breaks a word wider than its column where the column ends, without a hyphen.
-    Such a join holds only if the letters end the cell (see _settled): a broken word's tail
-    takes the next word beside it when it fits, while a short word of another language alone
-    on a line ("Ministerio" over "de" over "Economía", "Recherche" over "et" over
-    "innovation") is followed by the rest of the cell."""
-    upper = upper.replace(_BROKEN_JOIN, " ")  # letters with a line after them: a word
-    last = upper.rsplit(" ", 1)[-1]
-    if BROKEN_TAIL.match(lower) and lower not in SHORT_WORDS and len(last) >= 3 and last.isalpha():
-        return upper + _BROKEN_JOIN + lower
-    return f"{upper} {lower}"
-
-
-# Where _joined joined a broken word's tail, until the cell is settled: a private-use
-# character, in no text.
-_BROKEN_JOIN = "\ue000"
-
-
-def _settled(cell: str) -> str:
-    """A cell's text with the joins of broken words' tails made (see _joined)."""
-    return cell.replace(_BROKEN_JOIN, "")
 
 
 def _centred_labels_placed(rows: list[_Row]) -> list[_Row]:
@@ -2185,7 +2250,7 @@ def _merge_header_cells(header: list[_Row]) -> None:
             upper = header[above]
             if c in upper.spanning or not _close(upper, lower):
                 continue
-            upper.cells[c] = _joined(upper.cells[c], text)
+            upper.cells[c] = broken_joined(upper.cells[c], text)
             lower.cells[c] = ""
         _raise_bottom_aligned(header[r - 1], lower)
 

@@ -65,8 +65,16 @@ Left out as ambiguous: a kicker naming a numbered section ("Section 02") over a 
 title, a box's title set larger than the body, strategy priorities numbered "01" with a bold
 title each, a pull quote split by a page break from its credit.
 
+- ``narrow_columns``: a Word table on a fixed grid too narrow for its long headings and place
+  names, which LibreOffice breaks without a hyphen ("Househol" over "ds");
+- ``page_rows``: a long Word table over pages, descriptions with figures in its wide first
+  column, a row broken over a page;
+- ``sheet_stacked``: two Calc tables of as many columns one under the other, no blank row
+  between, both headers in the body's weight.
+
 (The classes from ``body_spans`` on were added on 2026-12-06, probes2; from
-``header_levels`` on, tables4.)
+``header_levels`` on, tables4; ``narrow_columns``, ``page_rows`` and ``sheet_stacked``,
+tables5.)
 
 Heading precision (headprec, 2026-12-06): what real reports set apart like a heading and is not,
 beside real headings (Heading 1 or Title) so that recall is measured too:
@@ -1446,6 +1454,104 @@ def back_cover_contacts(seed: int) -> tuple[str, bytes, Truth]:
                 '<div class="small">Printed on FSC certified paper</div>']
     out.append("</div>")
     return "html", _designed_page(_CREDIT_CSS, out), {"headings": titles}
+_LONG_HEADS = ("Number", "Households", "Population", "Dwellings", "Employment", "Percentage", "Members",
+               "Vacancies", "Applications", "Residents")
+_LONG_LABELS = ("Highland", "Northumberland", "Lincolnshire", "Cumberland", "Hertfordshire", "Shropshire",
+                "Warwickshire", "Staffordshire")
+
+
+def narrow_columns(seed: int) -> tuple[str, bytes, Truth]:
+    """Long headings and place names in columns too narrow for them (a fixed 0.8-0.95 inch
+    grid): LibreOffice breaks each such word where the column ends, without a hyphen."""
+    rng = random.Random(seed)
+    columns = rng.randint(5, 7)
+    header = ["Area", *rng.sample(_LONG_HEADS, columns - 1)]
+    cells = [header, *([label, *(str(rng.randint(10, 999)) for _ in range(columns - 1))]
+                       for label in rng.sample(_LONG_LABELS, rng.randint(4, 6)))]
+    document = Document()
+    document.add_heading("Regional counts", 1)
+    document.add_paragraph("The counts below are given by area.")
+    table = document.add_table(rows=len(cells), cols=columns)
+    if seed % 2:
+        table.style = "Table Grid"
+    table.autofit = False
+    width = rng.choice((0.8, 0.85, 0.9, 0.95))
+    for column in table._tbl.tblGrid.findall(qn("w:gridCol")):
+        column.set(qn("w:w"), str(int(width * 1440)))
+    for row in table.rows:
+        for cell in row.cells:
+            cell.width = Inches(width)
+    _fill(table, cells)
+    document.add_paragraph("Counts are at the end of the year.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+_WORKS = ("Resurfacing of the main road through the village centre, begun in {year} and finished in {next} "
+          "ahead of plan.",
+          "Inspection of the two footbridges over the river, {year} survey repeated with {n} new test "
+          "points.",
+          "Replacement of {n},200 old street lamps with low-energy units, {year} to {next}, across the "
+          "estate.",
+          "Cleaning of gullies and drains along the coast road after the winter storms of {year} and {next}.",
+          "New cycle lane along the ring road, {n}.5 km with signals at {n} junctions and new crossings.",
+          "Repairs to the sea wall at the harbour, {year} damage made good, {n}50 metres of new coping.",
+          "Traffic calming outside {n} schools, 20 mph zones and raised tables at each entrance.",
+          "Drainage improvements on {n} estates, {year} flooding addressed with new soakaways.")
+
+
+def page_rows(seed: int) -> tuple[str, bytes, Truth]:
+    """A long table over pages whose wide first column holds descriptions of a sentence
+    (two or three lines) with figures in them (years, counts), so that a row is broken over a page and
+    a line of a description may open with a figure; the header row repeated or not."""
+    rng = random.Random(seed)
+    cells = [["Scheme", "Cost (£k)", "Start"]]
+    for _ in range(28 + seed * 3):
+        year = rng.randint(2015, 2023)
+        text = rng.choice(_WORKS).format(year=year, next=year + 1, n=rng.randint(2, 19))
+        cost = f"{rng.randint(10, 999):,}"
+        cells.append([text, cost, rng.choice(("April", "June", "September", "January"))])
+    document = Document()
+    document.add_heading("Works programme", 1)
+    document.add_paragraph("The works planned for the year are set out below.")
+    table = document.add_table(rows=len(cells), cols=3)
+    if seed % 2:
+        table.style = "Table Grid"
+    table.autofit = False
+    for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), (3.6, 1.0, 1.0), strict=True):
+        column.set(qn("w:w"), str(int(width * 1440)))
+    for c, width in enumerate((3.6, 1.0, 1.0)):
+        for row in table.rows:
+            row.cells[c].width = Inches(width)
+    _fill(table, cells)
+    if seed % 4 >= 2:
+        repeat = OxmlElement("w:tblHeader")
+        table.rows[0]._tr.get_or_add_trPr().append(repeat)
+    document.add_paragraph("All costs are estimates.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+_AGES = ("Under 16", "16 to 24", "25 to 49", "50 to 64", "65 and over")
+
+
+def sheet_stacked(seed: int) -> tuple[str, bytes, Truth]:
+    """Two tables of as many columns one under the other in a sheet, no blank row between,
+    both headers in the body's weight: figures by year, then by age group over words."""
+    from openpyxl.styles import Alignment
+
+    rng = random.Random(seed)
+    columns = rng.randint(3, 5)
+    first = [["Region", *(str(2020 + i) for i in range(columns - 1))],
+             *([region, *_figures(rng, columns - 1)] for region in rng.sample(_REGIONS, rng.randint(3, 5)))]
+    heads = rng.sample(("Men", "Women", "All persons", "Share", "Change", "Rate"), columns - 1)
+    second = [["Age group", *heads],
+              *([age, *_figures(rng, columns - 1)] for age in _AGES[:rng.randint(3, 5)])]
+
+    def style(cell: Any, r: int, c: int) -> None:
+        if c:
+            cell.alignment = Alignment(horizontal="right")
+
+    book = _sheet(first + second, style, [18, *([12] * (columns - 1))])
+    return "xlsx", _xlsx(book), {"tables": [first, second]}
 
 
 PROBES: dict[str, tuple[int, Maker]] = {
@@ -1486,4 +1592,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "designed_report": (6, designed_report),
     "pull_quote_credits": (6, pull_quote_credits),
     "back_cover_contacts": (4, back_cover_contacts),
+    "narrow_columns": (8, narrow_columns),
+    "page_rows": (6, page_rows),
+    "sheet_stacked": (4, sheet_stacked),
 }

@@ -86,15 +86,15 @@ THIRD = [["District", "Cases", "Deaths", "Rate"], ["Alpha", "101", "110", "3.0"]
          ["Bravo", "108", "115", "4.5"], ["Charlie", "115", "120", "6.0"]]
 
 
-def _stacked(canvas: Any) -> None:
-    """FIRST and THIRD (as many columns), their headers bold, THIRD's header a row pitch under
-    FIRST's last row: no gap between them."""
+def _stacked(canvas: Any, tables: tuple[list[list[str]], ...] = (FIRST, THIRD), bold: bool = True) -> None:
+    """``tables`` (FIRST and THIRD: as many columns), their headers bold (or not), each header
+    a row pitch under the last table's last row: no gap between them."""
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, 770, "The tables below give the figures for the year.")
     y = 740.0
-    for cells in (FIRST, THIRD):
+    for cells in tables:
         for r, row in enumerate(cells):
-            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+            canvas.setFont("Helvetica-Bold" if r == 0 and bold else "Helvetica", 9)
             for c, text in enumerate(row):
                 canvas.drawString(72 + 100 * c, y, text)
             y -= 13
@@ -131,3 +131,25 @@ def _sectioned(canvas: Any) -> None:
 def test_a_bold_section_row_inside_a_table_starts_no_second_table() -> None:
     markdown = markdown_of(drawn_pdf(_sectioned))
     assert markdown_table(SECTIONED) in markdown, markdown
+
+
+# FIRST's figures under the sheet's header of quarters, then a second header of words.
+AGES = [["Age group", "Men", "Women", "All persons"], ["Under 16", "12.5", "11.9", "24.4"],
+        ["16 to 64", "40.1", "41.3", "81.4"], ["65 and over", "9.8", "12.0", "21.8"]]
+
+
+def test_a_header_of_words_over_figures_right_under_a_table_starts_a_second_table() -> None:
+    """Both headers in the body's weight (a Calc sheet's two tables, no blank row between):
+    a row of words where the rows above and below hold figures heads a second table."""
+    markdown = markdown_of(drawn_pdf(_stacked, (FIRST, AGES), bold=False))
+    assert markdown_table(FIRST) + "\n\n" in markdown, markdown
+    assert markdown_table(AGES) in markdown, markdown
+
+
+@pytest.mark.parametrize("middle", [FIRST[0], ["Wales", "n/a", "n/a", "n/a"]])
+def test_a_repeated_header_or_a_row_not_available_inside_a_table_is_a_row(middle: list[str]) -> None:
+    """The first header again inside the table, or a row of "n/a", is no second table's header."""
+    body = FIRST[1:]
+    whole = [FIRST[0], *body, middle, *body]
+    markdown = markdown_of(drawn_pdf(_stacked, (whole,), bold=False))
+    assert markdown_table(whole) in markdown, markdown

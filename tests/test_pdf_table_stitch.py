@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -456,3 +457,116 @@ def test_a_table_continued_from_the_right_column_to_the_next_pages_left_one_is_o
     found = tables_of(layer)
     assert len(found) == 1, [len(f) for f in found]
     assert cell_rows(found[0]) == cells
+
+
+# ------------------------------------------------------------ a row broken over the page (tables5)
+
+WORKS = [("Resurfacing of the main road through", "the village centre and the approach roads."),
+         ("Inspection of the two footbridges over", "the river, with new test points."),
+         ("Replacement of the old street lamps with", "low-energy units across the estate."),
+         ("Cleaning of gullies and drains along", "the coast road after the winter storms.")]
+
+
+def _works_rows(count: int) -> list[list[str]]:
+    return [[" ".join(WORKS[i % 4]), f"{(i * 37) % 900 + 100:,}", ("April", "June")[i % 2]]
+            for i in range(count)]
+
+
+def _broken_row(broken: tuple[str, ...], rest: tuple[str, ...], repeat: bool, last_lines: int = 2) -> PdfText:
+    """A works table (Scheme, Cost, Start; labels wrapped over two lines, as Word sets them
+    without a grid) down page 1, its last row's label ``broken`` (its lines on page 1), the
+    label's ``rest`` (its lines) at the top of page 2 over the rest of the rows, under the
+    header again when ``repeat``; text after the table.  ``last_lines``: how many lines of the
+    label stand on page 1 (the rest of ``broken`` is the table's foot when it is whole)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, invariant=1)
+
+    def header(y: float) -> float:
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(56, y, "Scheme")
+        canvas.drawRightString(400, y, "Cost (£k)")
+        canvas.drawString(440, y, "Start")
+        return y - 24
+
+    def row(y: float, lines: tuple[str, ...], cost: str, start: str) -> float:
+        canvas.setFont("Helvetica", 10)
+        canvas.drawRightString(400, y, cost)
+        canvas.drawString(440, y, start)
+        for line in lines:
+            canvas.drawString(56, y, line)
+            y -= 13
+        return y - 11
+
+    for page in range(2):
+        canvas.setFont("Helvetica", 9)
+        canvas.drawString(56, A4[1] - 40, "Works Programme Report")
+        canvas.drawCentredString(A4[0] / 2, 32, f"Page {page + 1}")
+        if page == 0:
+            canvas.setFont("Helvetica", 10)
+            canvas.drawString(56, A4[1] - 80, "The works planned for the year are set out below.")
+            y = header(A4[1] - 110)
+            for cells in _works_rows(17):
+                y = row(y, WORKS[_works_rows(17).index(cells) % 4], cells[1], cells[2])
+            row(y, broken[:last_lines], "555", "May")
+        else:
+            y = header(A4[1] - 80) if repeat else A4[1] - 80
+            canvas.setFont("Helvetica", 10)
+            for line in rest:
+                canvas.drawString(56, y, line)
+                y -= 13
+            y -= 11
+            for cells in _works_rows(6):
+                y = row(y, WORKS[_works_rows(6).index(cells) % 4], cells[1], cells[2])
+            canvas.drawString(56, y - 20, "All costs are estimates and may change.")
+        canvas.showPage()
+    canvas.save()
+    return read_text_layer(buffer.getvalue())
+
+
+def _joined_rows(label: str) -> list[list[str]]:
+    return [["Scheme", "Cost (£k)", "Start"], *_works_rows(17), [label, "555", "May"], *_works_rows(6)]
+
+
+def test_the_rest_of_a_row_in_figures_over_the_next_pages_rows_joins_that_row() -> None:
+    """The rest of a wrapped label alone at the top of the next page, no header repeated (the
+    page finder leaves it out of the rows under it), going on in figures."""
+    layer = _broken_row(("Repairs to the sea wall at the harbour, begun in",),
+                        ("2024 and finished ahead of plan.",), repeat=False, last_lines=1)
+    found = tables_of(layer)
+    assert len(found) == 1, found
+    label = "Repairs to the sea wall at the harbour, begun in 2024 and finished ahead of plan."
+    assert cell_rows(found[0]) == _joined_rows(label)
+    assert "2024 and finished" not in layer.pages[1].markdown
+
+
+def test_the_rest_of_a_row_under_the_header_repeated_joins_that_row() -> None:
+    """LibreOffice sets the header repeated first, then the rest of the row broken over the page."""
+    layer = _broken_row(("Repairs to the sea wall at the", "harbour and the slipway, with"),
+                        ("new coping along the top.",), repeat=True)
+    found = tables_of(layer)
+    assert len(found) == 1, found
+    label = "Repairs to the sea wall at the harbour and the slipway, with new coping along the top."
+    assert cell_rows(found[0]) == _joined_rows(label)
+
+
+@pytest.mark.parametrize("years", ["2024", "2023 to 2024", "2023/24"])
+def test_years_alone_at_the_top_of_the_next_page_are_no_rest_of_a_row(years: str) -> None:
+    """A section row of years over the next page's rows is not glued to the last row, though
+    its label ends no sentence."""
+    layer = _broken_row(("Repairs to the sea wall at the", "harbour and the slipway, begun in"), (years,),
+                        repeat=False)
+    cells = [c for t in tables_of(layer) for row in cell_rows(t) for c in row]
+    assert "Repairs to the sea wall at the harbour and the slipway, begun in" in cells, cells
+    assert years in "\n".join(page.markdown for page in layer.pages) + " ".join(layer.pages[1].running)
+
+
+def test_a_label_wrapped_over_three_lines_in_the_last_row_is_whole() -> None:
+    """The table's last row's label over three lines: both lines under the row are its."""
+    label = ("Repairs to the sea wall at the", "harbour and the slipway, with", "new coping on top.")
+    layer = _broken_row(label, (), repeat=False, last_lines=3)
+    found = tables_of(layer)
+    rows_found = [row for t in found for row in cell_rows(t)]
+    assert ["Repairs to the sea wall at the harbour and the slipway, with new coping on top.", "555", "May"] \
+        in rows_found, rows_found
