@@ -991,14 +991,58 @@ def _page_style(lines: list[Line], document: Style) -> Style:
 def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
     """Vertical strips between columns: crossed by (almost) no narrow line, with narrow lines
     on both sides whose right edges mostly end near the strip (a column's edge, not ragged
-    labels)."""
+    labels).  Columns of about equal width first; failing those, a sidebar of running text
+    beside a main column (see _sidebar_gutters)."""
     if len(lines) < 8:
         return []
     left, right = min(line.x0 for line in lines), max(line.x1 for line in lines)
     width = right - left
-    narrow = [line for line in lines if line.x1 - line.x0 < 0.55 * width]
-    if width < 100 or len(narrow) < 0.4 * len(lines) or len(narrow) < 8:
+    if width < 100:
         return []
+    narrow = [line for line in lines if line.x1 - line.x0 < 0.55 * width]
+    if len(narrow) >= 0.4 * len(lines) and len(narrow) >= 8:
+        found = _strips(narrow, left, width, _SIDE_SHARE)
+        if found:
+            return found
+    return _sidebar_gutters(lines, left, width)
+
+
+# Each side of a gutter between columns of about equal width holds this share of the narrow
+# lines' ink; a sidebar beside a main column (about a third of the width) holds less.
+_SIDE_SHARE = 0.2
+_SIDEBAR_SHARE = 0.06
+# Lines narrower than this share of the text's width may stand in a main column beside a
+# sidebar; the sidebar's side holds this many lines of running text (this many words a line
+# on average, over half its column's width): a column of figures or of labels is no sidebar.
+_MAIN_COLUMN = 0.75
+_SIDEBAR_LINES = 8
+_SIDEBAR_WORDS = 3.0
+
+
+def _sidebar_gutters(lines: list[Line], left: float, width: float) -> list[tuple[float, float]]:
+    """The gutter between a main column and a sidebar of running text beside it (a designed
+    report's "In this section" column, a margin column of notes): one strip, every line
+    narrower than most of the width, the lesser side prose."""
+    narrow = [line for line in lines if line.x1 - line.x0 < _MAIN_COLUMN * width]
+    if len(narrow) < 0.8 * len(lines):
+        return []
+    found = _strips(narrow, left, width, _SIDEBAR_SHARE)
+    if len(found) != 1:
+        return []
+    middle = sum(found[0]) / 2
+    sides = ([line for line in narrow if line.x1 <= middle], [line for line in narrow if line.x0 >= middle])
+    lesser = min(sides, key=lambda side: sum(line.x1 - line.x0 for line in side))
+    if len(lesser) < _SIDEBAR_LINES:
+        return []
+    column = max(line.x1 for line in lesser) - min(line.x0 for line in lesser)
+    words = sum(len(line.words) for line in lesser) / len(lesser)
+    span = sum(line.x1 - line.x0 for line in lesser) / len(lesser)
+    return found if words >= _SIDEBAR_WORDS and span >= 0.5 * column else []
+
+
+def _strips(narrow: list[Line], left: float, width: float, side_share: float) -> list[tuple[float, float]]:
+    """The strips between columns of ``narrow`` lines (see _gutters), each side holding
+    ``side_share`` of their ink or more."""
     bins = int(width) + 1
     # Each narrow line adds its height to the bins it spans: marked at its two ends and summed
     # once across (a loop over every bin of every line cost 4 ms a page).
@@ -1025,14 +1069,14 @@ def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
         while b < bins and coverage[b] <= low:
             b += 1
         x0, x1 = left + start, left + b
-        if x1 - x0 >= 6 and _sides_hold(narrow, coverage, start, b, total, x0):
+        if x1 - x0 >= 6 and _sides_hold(narrow, coverage, start, b, total, x0, side_share):
             gutters.append((x0, x1))
     return gutters
 
 
 def _sides_hold(narrow: list[Line], coverage: list[float], start: int, end: int, total: float,
-                x0: float) -> bool:
-    if sum(coverage[:start]) < 0.2 * total or sum(coverage[end:]) < 0.2 * total:
+                x0: float, side_share: float) -> bool:
+    if sum(coverage[:start]) < side_share * total or sum(coverage[end:]) < side_share * total:
         return False
     before = [line for line in narrow if line.x1 <= x0 + 1]
     column_left = min(line.x0 for line in before)
@@ -1112,13 +1156,11 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     runs: list[list[_Item]] = []
     columns: dict[int, list[_Item]] = defaultdict(list)
     wide: list[_Item] = []
+    # Each item's column, -1 across the columns (a new band's test looks ahead: _band_below).
     placed = [column(item) if gutters and not spans(item) else -1 for item in items]
-    # Per column, the position of its last item (a new band's test looks ahead: see
-    # _starts_band).
-    last_in: dict[int, int] = {index: at for at, index in enumerate(placed)}
 
     def flush_columns() -> None:
-        for index in sorted(columns, reverse=rtl):
+        for index in _column_order(columns, rtl):
             runs.extend(_split_tables(columns[index]))
         columns.clear()
 
@@ -1132,12 +1174,26 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             wide = []
         index = placed[at] if gutters else 0
         if gutters and _starts_band(item, index, columns, pictures, drawings, column) \
-                and _band_below(items, placed, at, last_in):
+                and _band_below(items, placed, at):
             flush_columns()
         columns[index].append(item)
     flush_columns()
     runs.extend(_split_tables(wide))
     return [run for run in runs if run]
+
+
+def _column_order(columns: dict[int, list[_Item]], rtl: bool) -> list[int]:
+    """The order the columns' runs are read in: across the page (from the right on a
+    right-to-left page), except that a column whose text all stands above all of an earlier
+    one's is read before it (a letter's sender's address set right, over the date and the
+    addressee's lines set left: no column layout but two blocks one over the other)."""
+    order: list[int] = []
+    for index in sorted(columns, reverse=rtl):
+        at = len(order)
+        while at > 0 and _bottom(columns[index][-1]) <= columns[order[at - 1]][0].top:
+            at -= 1
+        order.insert(at, index)
+    return order
 
 
 def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictures: Sequence[Box],
@@ -1146,8 +1202,8 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
     section's title set after balanced columns (a browser's multi-column layout), over a new
     pair of columns or at the page's foot.  It stands apart from the line above it in its
     column, and every other column's text (or picture, or drawing begun under its text: a
-    chart drawn in lines, the ``drawings``' boxes) ended most of a line's height above it (see
-    also _band_below)."""
+    chart drawn in lines, the ``drawings``' boxes; not a rule across, the foot of a shaded
+    box around the text) ended most of a line's height above it (see also _band_below)."""
     if item.line is None or len(columns) < 2 or not columns.get(index):
         return False
     tall = item.line.bottom - item.line.top
@@ -1161,7 +1217,7 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
             bottom for x0, top, x1, bottom in pictures
             if top < item.top and column(_Item(top, x0, x1)) == other] + [
             bottom for x0, top, x1, bottom in drawings
-            if text_end - 1 <= top < item.top and column(_Item(top, x0, x1)) == other])
+            if text_end - 1 <= top < item.top and bottom - top > 1 and column(_Item(top, x0, x1)) == other])
         if item.top - ended < _BAND_GAP * tall:
             return False
     return True
@@ -1242,33 +1298,31 @@ def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
     return rows
 
 
-def _band_below(items: list[_Item], placed: list[int], at: int, last_in: dict[int, int]) -> bool:
-    """The rest of a new band's test (_starts_band) for ``items[at]``: every other column that
-    goes on below it starts again only under it, level with its own column's next line (to
-    within its height), with no line set as it is (a new pair of columns under a title; a
-    column that goes on beside it is one paragraph gap that happens to face it, one that
-    starts again well below the other is a drawing facing a heading or the next band's
-    column after a full-width title, and one that starts again with a heading set as it is
-    is that column's next section, its gap facing the heading), and one does, unless nothing
-    follows it in its own column (a title at the page's foot).  A word processor
-    fills the first column down past where the second one ends: a sub-heading there, with
-    the second column over, starts no band."""
+def _band_below(items: list[_Item], placed: list[int], at: int) -> bool:
+    """The rest of a new band's test (_starts_band) for ``items[at]``, looking down to the next
+    line across the columns: every other column that goes on below it starts again only under
+    it, level with its own column's next line (to within its height), with no line set as it
+    is (a new pair of columns under a title; a column that goes on beside it is one paragraph
+    gap that happens to face it, one that starts again well below the other is a drawing
+    facing a heading or the next band's column after a full-width title, and one that starts
+    again with a heading set as it is is that column's next section, its gap facing the
+    heading), and one does, unless nothing follows it in its own column (a title at the
+    columns' foot).  A word processor fills the first column down past where the second one
+    ends: a sub-heading there, with the second column over, starts no band."""
     index, bottom = placed[at], _bottom(items[at])
-    going_on = [other for other, last in last_in.items() if other not in (index, -1) and last > at]
-    if not going_on:
-        return last_in[index] == at
     line = items[at].line
     assert line is not None
     tall = line.bottom - line.top
-
-    def following(column: int) -> _Item | None:
-        return next((item for item, where in zip(items[at + 1:], placed[at + 1:], strict=True)
-                     if where == column), None)
-
-    own = following(index)
-    for other in going_on:
-        after = following(other)
-        assert after is not None
+    first: dict[int, _Item] = {}
+    for item, where in zip(items[at + 1:], placed[at + 1:], strict=True):
+        if where < 0:
+            break  # a line across the columns: the band ends there anyway
+        first.setdefault(where, item)
+    others = [item for where, item in first.items() if where != index]
+    if not others:
+        return index not in first
+    own = first.get(index)
+    for after in others:
         if after.top < bottom or (own is not None and abs(after.top - own.top) > _LEVEL * tall) \
                 or after.line is not None and _set_alike(after.line, line):
             return False

@@ -47,6 +47,8 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
 - ``designed_report``: a designed report's pages printed by Chromium: a letter-spaced kicker,
   key figures in a band across two-column sections, pull quotes, a shaded box, captions, a
   section title left below balanced columns (the lead's reading-order probe);
+- ``sidebar_report``: a designed report's section printed by Chromium: a narrow column of
+  running text beside the main column, key figures in a two-by-two grid;
 - ``pull_quote_credits``: pull quotes without quotation marks in a section's text, credited
   tight under them by a dashed line or a name over a role (designed, 2026-12-06);
 - ``back_cover_contacts``: a designed back cover, the organisation's name over its address,
@@ -1388,6 +1390,47 @@ def designed_report(seed: int) -> tuple[str, bytes, Truth]:
     return "html", page.encode(), {"headings": headings}
 
 
+_SIDEBAR_CSS = """
+body { font-family: 'DejaVu Sans', sans-serif; font-size: 9.5pt; margin: 0 }
+h1 { font-size: 24pt; color: #063; margin: 0 0 8pt }
+h2 { font-size: 15pt; color: #063; margin: 12pt 0 4pt }
+h3 { font-size: 11pt; margin: 8pt 0 2pt }
+.page { display: flex; gap: 18pt }
+.side { width: 30%; font-size: 8.5pt; border-top: 2pt solid #063; padding-top: 4pt }
+.side .label { font-weight: bold; text-transform: uppercase; font-size: 8pt; color: #063 }
+.main { width: 70% }
+.facts { display: grid; grid-template-columns: 1fr 1fr; gap: 8pt; margin: 8pt 0 }
+.fact { background: #efe; padding: 6pt }
+.fact .value { font-size: 22pt; font-weight: bold; color: #063 }
+.note { font-size: 7pt }
+"""
+
+
+def sidebar_report(seed: int) -> tuple[str, bytes, Truth]:
+    """A designed report's section printed by Chromium: a narrow column of running text
+    ("In this section", its items, a paragraph) beside the main column, in a smaller size and
+    leading; the main column's sections hold a two-by-two grid of key figures and a note."""
+    rng = random.Random(seed)
+    title = rng.choice(["Our business model", "Risk management", "Highlights"])
+    sections = rng.sample(["How we create value", "Our markets", "Key risks", "Resources"], 3)
+    headings = [title]
+    out = [f"<h1>{title}</h1>", '<div class="page"><div class="side">',
+           '<div class="label">In this section</div><ul>', *[f"<li>{section}</li>" for section in sections],
+           f'</ul><p>{_report_prose(rng, 30)}</p></div><div class="main">']
+    for section in sections:
+        sub = rng.choice(["Inputs", "Outcomes", "Mitigation"])
+        headings += [section, sub]
+        out += [f"<h2>{section}</h2>", f"<p>{_report_prose(rng, 70)}</p>"]
+        if rng.random() < 0.6:
+            facts = [f'<div class="fact"><div class="value">{rng.randint(2, 99)}{rng.choice(["%", "k", "m"])}'
+                     f'</div>{rng.choice(["employees", "countries", "sites"])} '
+                     f'{rng.choice(["worldwide", "added"])}</div>' for _ in range(4)]
+            out.append('<div class="facts">' + "".join(facts) + "</div>")
+        out += [f"<h3>{sub}</h3>", f"<p>{_report_prose(rng, 50)}<sup>1</sup></p>"]
+    out += [f'<p class="note">1 {_report_prose(rng, 12)}</p>', "</div></div>"]
+    page = (f"<html><head><meta charset='utf-8'><style>{_SIDEBAR_CSS}</style></head><body>"
+            + "\n".join(out) + "</body></html>")
+    return "html", page.encode(), {"headings": headings}
 _CREDIT_CSS = """
 body { font-family: 'DejaVu Serif', serif; font-size: 9.5pt; line-height: 1.35; margin: 0 }
 h2 { font-family: sans-serif; font-size: 15pt; color: #036; margin: 14pt 0 4pt }
@@ -1590,6 +1633,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "bold_statements": (4, bold_statements),
     "back_cover": (4, back_cover),
     "designed_report": (6, designed_report),
+    "sidebar_report": (6, sidebar_report),
     "pull_quote_credits": (6, pull_quote_credits),
     "back_cover_contacts": (4, back_cover_contacts),
     "narrow_columns": (8, narrow_columns),

@@ -79,6 +79,66 @@ def test_a_first_column_running_on_below_the_second_is_read_first() -> None:
     assert markdown.index("Next steps") < markdown.index("Second column starts here")
 
 
+_SIDEBAR = ("This section explains how the group creates value for its customers and where it "
+            "sells, and it sets out the main risks the board watches and how they are managed "
+            "from one year to the next across all of the markets in which the group operates.")
+
+
+def _sidebar_page(canvas: Any) -> None:
+    # A designed report's page: a narrow column of running text beside the main column, in
+    # a smaller size and leading, so that their lines interleave down the page.
+    rng = random.Random(7)
+    canvas.setFont("Helvetica-Bold", 22)
+    canvas.drawString(40, 790, "Our business model")
+    canvas.setFont("Helvetica-Bold", 8)
+    canvas.drawString(40, 752, "IN THIS SECTION")
+    canvas.setFont("Helvetica", 8.5)
+    for row, text in enumerate(simpleSplit(_SIDEBAR, "Helvetica", 8.5, 140)):
+        canvas.drawString(40, 736 - 10.5 * row, text)
+    top = 752.0
+    for heading in ("How we create value", "Our markets"):
+        canvas.setFont("Helvetica-Bold", 14)
+        canvas.drawString(210, top, heading)
+        sentences = " ".join(" ".join(rng.choice(_WORDS) for _ in range(rng.randint(8, 14))).capitalize()
+                             + "." for _ in range(9))
+        canvas.setFont("Times-Roman", 10)
+        lines = simpleSplit(sentences, "Times-Roman", 10, 340)
+        for row, text in enumerate(lines):
+            canvas.drawString(210, top - 22 - 12.4 * row, text)
+        top -= 22 + 12.4 * len(lines) + 20
+
+
+@pytest.mark.unit
+def test_a_sidebar_of_running_text_is_read_apart_from_the_main_column() -> None:
+    pdf = drawn_pdf(_sidebar_page)
+    paragraphs = [" ".join(block.split()) for block in markdown_of(pdf).split("\n\n")]
+    assert " ".join(_SIDEBAR.split()) in paragraphs
+    assert headings_of(pdf) == ["Our business model", "How we create value", "Our markets"]
+
+
+def _letter(canvas: Any) -> None:
+    # The sender's address set right at the top, the date and the addressee's lines set left
+    # under it: two blocks one over the other, not two columns.
+    canvas.setFont("Helvetica", 10)
+    sender = ("Greenfield District Council", "Town Hall", "Market Street", "Greenfield GF1 2AB")
+    for row, text in enumerate(sender):
+        canvas.drawRightString(520, 780 - 13 * row, text)
+    for row, text in enumerate(("12 May 2024", "Our ref: PL/2500", "Ms A Khan", "14 Mill Lane", "Greenfield",
+                                "GF3 9XY")):
+        canvas.drawString(90, 724 - 13 * row, text)
+    canvas.drawString(90, 630, "Dear Ms Khan,")
+    lines = simpleSplit(" ".join(["Residents were consulted on the new cycle routes through a series of "
+                                  "public meetings in the autumn."] * 4), "Helvetica", 10, 420)
+    for row, text in enumerate(lines):
+        canvas.drawString(90, 606 - 13 * row, text)
+    canvas.drawString(90, 606 - 13 * len(lines) - 24, "Yours sincerely,")
+
+
+@pytest.mark.unit
+def test_a_block_set_right_above_the_lines_set_left_is_read_first() -> None:
+    markdown = markdown_of(drawn_pdf(_letter))
+    assert markdown.index("Greenfield District Council") < markdown.index("12 May 2024")
+
 
 def _paragraphs(canvas: Any, x: float, top: float, sizes: list[int], tag: str, rng: random.Random,
                 gap: float = 6) -> float:
