@@ -1018,18 +1018,28 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
     lines = _lines(words)
     tables = []
     blocks = []
+    found: dict[tuple[int, ...], FoundTable | None] = {}
+
+    def table_of(block: list[_Line]) -> FoundTable | None:
+        # (A block is tried more than once: whether to cut it, then for its table; a
+        # two-column page's prose is such a block.)
+        key = tuple(map(id, block))
+        if key not in found:
+            found[key] = _stream_table(block)
+        return found[key]
+
     for block in _candidate_blocks(lines, feet or []):
         parts = _split_at_new_header(block)
         # (Only a table cut into tables: a block that is no table, a chart's labels beside
         # another's, is not cut into parts that might pass for one.)
-        if len(parts) > 1 and (_stream_table(block) is None or any(_stream_table(p) is None for p in parts)):
+        if len(parts) > 1 and (table_of(block) is None or any(table_of(p) is None for p in parts)):
             parts = [block]
         if len(parts) == 1:
-            parts = _cut_before_prose_columns(block)
+            parts = _cut_before_prose_columns(block, table_of)
         blocks.extend(parts)
     while blocks:
         block = blocks.pop(0)
-        table = _stream_table(block)
+        table = table_of(block)
         if table is not None and not any(_overlaps(table, b) for b in blocked or []):
             tables.append(table)
         if table is not None:
@@ -1046,7 +1056,8 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
     return tables
 
 
-def _cut_before_prose_columns(block: list[_Line]) -> list[list[_Line]]:
+def _cut_before_prose_columns(block: list[_Line], table_of: Callable[[list[_Line]], FoundTable | None]
+                              ) -> list[list[_Line]]:
     """The block cut before two lines running on, each two pieces of prose side by side (two
     text columns, PROSE_BESIDE_WORDS words a piece or more), when the whole block is no table
     and the lines above are, one with a column of figures: a table in one column of a
@@ -1054,9 +1065,9 @@ def _cut_before_prose_columns(block: list[_Line]) -> list[list[_Line]]:
     columns of prose under it (their lines in pieces) taken in too."""
     cut = next((i for i in range(4, len(block) - 1)
                 if _prose_pair(block[i]) and _prose_pair(block[i + 1])), None)
-    if cut is None or _stream_table(block) is not None:
+    if cut is None or table_of(block) is not None:
         return [block]
-    head = _stream_table(block[:cut])
+    head = table_of(block[:cut])
     # (A table of figures: a glossary's terms beside their definitions, read as rows down to
     # its long definitions, is no table.)
     if head is None or not _has_figure_column(head):
