@@ -19,19 +19,19 @@ SHORT_WORDS = frozenset((
     "us", "we", "ha", "km", "kg", "mg", "ml", "cm", "mm", "m", "g", "l", "h", "s", "t", "kw", "mw", "gw",
     "lb", "oz", "ft", "yd", "mi", "pa",
     # three letters: words that wrap onto a cell's line of their own in tables, and units
-    "age", "aged", "all", "and", "any", "are", "but", "can", "day", "due", "end", "few", "for", "gas", "had",
+    "age", "all", "and", "any", "are", "but", "can", "day", "due", "end", "few", "for", "gas", "had",
     "has", "her", "his", "how", "its", "job", "key", "low", "man", "may", "men", "net", "new", "nor", "not",
-    "now", "off", "oil", "old", "one", "our", "out", "own", "pay", "per", "put", "rate", "sex", "six", "tax",
+    "now", "off", "oil", "old", "one", "our", "out", "own", "pay", "per", "put", "sex", "six", "tax",
     "ten", "the", "top", "two", "use", "via", "was", "way", "who", "why", "yet", "you", "kwh", "mwh", "gwh",
     "twh", "bbl", "sqm", "sec", "min", "hrs", "yrs", "pcs", "ltr", "kgs", "lbs", "mph", "kph", "bhp", "rpm",
     "ppm", "ppb", "est", "etc", "inc", "ltd", "plc", "llc", "avg", "max", "std", "var", "qty", "amt", "pct",
     "yes", "see", "set", "run", "far", "air", "sea", "car", "van", "bus", "bed", "son", "war", "law", "act",
     "art", "big", "bad", "red", "raw", "dry", "wet", "fee", "aid", "arm", "leg", "eye", "ear", "kit", "lot",
-    "map", "pop", "sum", "sub", "non", "pre", "pro", "ago", "per",
+    "map", "pop", "sum", "sub", "non", "pre", "pro", "ago",
     # other languages' short words, which end few English words ("Ministerio" over "de",
     # "Recherche" over "et" over "innovation")
     "de", "du", "et", "la", "el", "un", "da", "di", "na", "ne", "su", "lo", "il", "ou", "zu", "im", "og",
-    "av", "ja", "ze", "ve", "les", "des", "del", "los", "las", "une", "und", "der", "die", "das", "per"))
+    "av", "ja", "ze", "ve", "les", "des", "del", "los", "las", "une", "und", "der", "die", "das"))
 
 
 def broken_joined(upper: str, lower: str, alone: bool | None = None) -> str:

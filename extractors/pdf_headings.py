@@ -35,7 +35,9 @@ set directly over it are no headings, nor is the last block of a document of two
 address under a name (which may end in a web or e-mail address), and a cover's largest type
 over its report number and authors stays its title; a box's side may start level with its
 label's top (Word's one-cell tables).  A pull quote without quotation marks over its credit
-("— Jane Smith, Chief Executive", a name over a role) is no heading (designed reports).
+("— Jane Smith, Chief Executive", a name over a role) is no heading (designed reports), nor
+is a line closing a quotation it does not open (a pull quote's last line alone at a column's
+head; a quoted title in Polish or Swedish marks, an inch mark, excepted).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule

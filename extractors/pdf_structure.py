@@ -9,7 +9,8 @@ The rules, in the order they run:
   table (:mod:`extractors.pdf_table_stitch`): all its rows are written where it starts, the
   continuation page keeps a ``table_continued`` block with the box of its part.
 - **Lines**: words on one baseline, split where a gap wider than about an em separates them
-  (a column gutter, a table cell).
+  (a column gutter, a table cell); letter-spaced words are read whole
+  (:func:`extractors.pdf_words.join_spaced_letters`).
 - **Running headers and footers**: lines in the top or bottom band of the page, or a page's
   first or last line wherever it stands (a header below a deep top margin), whose text,
   digits aside, recurs at about the same height on other pages (page numbers, the report's
@@ -19,8 +20,12 @@ The rules, in the order they run:
   above or below the page's content (:mod:`extractors.pdf_evidence`).  They leave the body
   and are kept as page metadata.
 - **Columns**: a vertical strip that no narrow line crosses, with text on both sides, is a
-  gutter; columns are read one after the other, lines crossing a gutter (titles, wide
-  tables) stay where they are and cut the columns above from those below.
+  gutter (failing columns of about equal width, a sidebar of running text beside a main
+  column); columns are read one after the other, lines crossing a gutter (titles, wide
+  tables) stay where they are and cut the columns above from those below.  A row of short
+  items on both sides of a gutter (a band of key figures) is read across; a line below
+  columns that all ended above it (a title after balanced columns) starts a new band; a
+  column wholly above an earlier one (a letter's sender's address set right) is read first.
 - **Blocks**: consecutive lines form a paragraph unless the gap between them, a change of
   size or weight, a first-line indent or a list marker says otherwise; a bold lead-in runs
   into its paragraph (a bold term with the text on its baseline to its right, or bold lines
@@ -644,8 +649,15 @@ def _segments(words: list[Word]) -> list[list[Word]]:
     usual = others[len(others) // 2] if others else 0.0
     size = max(words[at].size, words[at + 1].size)
     wide = widest > 0.9 * size and (widest > 2.5 * usual or widest > 2 * size)
-    if not wide or (at == 0 and (_is_bullet(words[0]) or _numbers_title(words[0], words[1]))):
+    if not wide:
         return [words]
+    if at == 0 and _is_bullet(words[0]):
+        return [words]
+    if at == 0 and _numbers_title(words[0], words[1]):
+        # A section number before its title: one line, unless what follows is itself pieces
+        # far apart (a row of key figures, "32   No. 1   £1.2bn", is no title).
+        rest = _segments(words[1:])
+        return [words] if len(rest) == 1 else [words[:1], *rest]
     return _segments(words[:at + 1]) + _segments(words[at + 1:])
 
 
@@ -1148,7 +1160,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
         centre = (item.x0 + item.x1) / 2
         return sum(1 for g0, g1 in gutters if centre > (g0 + g1) / 2)
 
-    across = _rows_across(items, gutters, column) if gutters and not rtl else set()
+    across = _rows_across(items, column) if gutters and not rtl else set()
 
     def spans(item: _Item) -> bool:
         return id(item) in across or any(item.x0 < g0 and item.x1 > g1 for g0, g1 in gutters)
@@ -1213,11 +1225,13 @@ def _starts_band(item: _Item, index: int, columns: dict[int, list[_Item]], pictu
         if other == index or not held:
             continue
         text_end = _bottom(held[-1])
+        if item.top - text_end < _BAND_GAP * tall:
+            return False  # (the pictures and drawings below can only carry it further down)
         ended = max([text_end] + [
             bottom for x0, top, x1, bottom in pictures
             if top < item.top and column(_Item(top, x0, x1)) == other] + [
             bottom for x0, top, x1, bottom in drawings
-            if text_end - 1 <= top < item.top and bottom - top > 1 and column(_Item(top, x0, x1)) == other])
+            if text_end - 1 <= top < item.top and column(_Item(top, x0, x1)) == other])
         if item.top - ended < _BAND_GAP * tall:
             return False
     return True
@@ -1236,8 +1250,7 @@ _BAND_GAP = 0.75
 _LEVEL = 1.0
 
 
-def _rows_across(items: list[_Item], gutters: list[tuple[float, float]],
-                 column: Callable[[_Item], int]) -> set[int]:
+def _rows_across(items: list[_Item], column: Callable[[_Item], int]) -> set[int]:
     """The ids of line items in rows read across the columns (see _ACROSS_ITEMS)."""
     lines = [item for item in items if item.line is not None]
     if not lines:
@@ -1360,7 +1373,8 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
                  style: Style) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
-    drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings]
+    # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
+    drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
     for run in _reading_order(body, tables, layout.pictures, drawings):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))

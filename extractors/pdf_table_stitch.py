@@ -54,10 +54,10 @@ if TYPE_CHECKING:
     from extractors.pdf_drafts import Line
 from extractors.tables import cells_to_markdown
 
-# A note that a table goes on ("Table 3 (continued)", "continued on next page"): it may stand
-# between a table's parts without parting them.
 # A section row of years ("2024", "2023/24", "2023 to 2024"): no rest of a row broken over a page.
 _YEARS = re.compile(r"^(19|20)\d\d(\s*(/|-|–|to|and)\s*((19|20)?\d\d))?\b\W*$")
+# A note that a table goes on ("Table 3 (continued)", "continued on next page"): it may stand
+# between a table's parts without parting them.
 _CONTINUED = re.compile(r"\b(continued|cont'?d|cont\.|fortgesetzt|fortsetzung|suite|continuación|"
                         r"continuacion|continua|vervolg)\b", re.IGNORECASE)
 _NOTE_WORDS = 12

@@ -925,10 +925,11 @@ def _filled_share(cells: list[list[str]]) -> float:
 
 def _join_words(words: list[Word]) -> str:
     """A ruled cell's text, its lines in turn (a word broken over them whole again)."""
-    text = ""
+    text, above = "", 0  # (above: the words of the line before)
     for line in _lines(words):
         piece = line_text([w.text for w in line.words])
-        text = broken_joined(text, piece, len(line.words) == 1) if text else piece
+        text = broken_joined(text, piece, above == 1) if text else piece
+        above = len(line.words)
     return text
 
 
@@ -1744,7 +1745,7 @@ def _prose_columns(rows: list[_Row], pieces: list[list[_Group]]) -> list[int]:
     return found
 
 
-def _page_column(rows: list[_Row], c: int, own_baselines: bool = False) -> bool:
+def _page_column(rows: list[_Row], c: int, own_baselines: bool) -> bool:
     """The block's first or last column is the lines of a paragraph of the page's next text
     column, read in beside a table-like block (labels under a figure's pictures, two columns
     of a report): its pieces are a few words each (a median of PAGE_COLUMN_WORDS), most of

@@ -620,9 +620,9 @@ def _shifted(typed_space_before: Callable[[int], bool], start: int, k: int) -> b
 def join_spaced_letters(words: list[Word], typed_space_before: Callable[[int], bool] = _never) -> list[Word]:
     """``words`` with each run of letter-spaced letters joined into its words (see
     _SPACED_MIN_LETTERS): "G O V E R N A N C E" is one word.  ``typed_space_before(at)``
-    tells whether the text holds a space right before ``words[at]`` (see _spaced_words).  (Every word of
-    every page passes here: the runs are looked for from the one-character words only, and
-    the words between them copied as they are.)"""
+    tells whether the text holds a space right before ``words[at]`` (see _spaced_words).
+    (Every upright word of every page passes here: the runs are looked for from the
+    one-character words only, and the words between them copied as they are.)"""
     count = len(words)
     out: list[Word] = []
     done = 0  # words before this one are in ``out`` or joined

@@ -566,3 +566,18 @@ def test_headings_quoting_a_title_or_ending_in_inches_are_headings():
         page += [(72, top, heading, 16, "Helvetica-Bold"), *body]
         top = after + 40
     assert headings_of(markdown_of(make_pdf(page))) == headings
+
+
+def test_a_row_of_key_figures_opening_with_a_number_is_no_numbered_title():
+    """Three key figures across the page, the first a bare number ("32   No. 1   £1.2bn"): a
+    number a quad before its title is one line, but a row of pieces far apart is no title."""
+    lines: list[tuple] = [(72, 60, "At a glance", 22, "Helvetica-Bold")]
+    body, top = paragraph(100, TEXT)
+    lines += body
+    for x, figure, label in ((72, "32", "countries"), (250, "No. 1", "in water quality"),
+                             (420, "£1.2bn", "invested in our network")):
+        lines += [(x, top + 20, figure, 22, "Helvetica-Bold"), (x, top + 50, label, 9, "Helvetica")]
+    lines.append((72, top + 90, "Where we operate", 16, "Helvetica-Bold"))
+    body, _ = paragraph(top + 120, MORE)
+    lines += body
+    assert headings_of(markdown_of(make_pdf(lines))) == ["At a glance", "Where we operate"]
