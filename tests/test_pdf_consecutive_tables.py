@@ -89,15 +89,21 @@ THIRD = [["District", "Cases", "Deaths", "Rate"], ["Alpha", "101", "110", "3.0"]
 def _stacked(canvas: Any, tables: tuple[list[list[str]], ...] = (FIRST, THIRD), bold: bool = True) -> None:
     """``tables`` (FIRST and THIRD: as many columns), their headers bold (or not), each header
     a row pitch under the last table's last row: no gap between them."""
+    rows = [(row, r == 0 and bold) for cells in tables for r, row in enumerate(cells)]
+    _rows(canvas, "The tables below give the figures for the year.", rows)
+
+
+def _rows(canvas: Any, intro: str, rows: list[tuple[list[str], bool]]) -> None:
+    """A sentence, then ``rows`` (cells, bold or not) a row pitch apart with no rule or gap,
+    then a note under them."""
     canvas.setFont("Helvetica", 10)
-    canvas.drawString(72, 770, "The tables below give the figures for the year.")
+    canvas.drawString(72, 770, intro)
     y = 740.0
-    for cells in tables:
-        for r, row in enumerate(cells):
-            canvas.setFont("Helvetica-Bold" if r == 0 and bold else "Helvetica", 9)
-            for c, text in enumerate(row):
-                canvas.drawString(72 + 100 * c, y, text)
-            y -= 13
+    for row, bold in rows:
+        canvas.setFont("Helvetica-Bold" if bold else "Helvetica", 9)
+        for c, text in enumerate(row):
+            canvas.drawString(72 + 100 * c, y, text)
+        y -= 13
     canvas.setFont("Helvetica", 10)
     canvas.drawString(72, y - 20, "Figures are provisional.")
 
@@ -116,16 +122,8 @@ SECTIONED = [["Item", "Region", "2023", "2024"], ["Sales", "North", "120", "130"
 def _sectioned(canvas: Any) -> None:
     """One table, its header bold, and a bold section row labelling fewer columns than the
     rows under it fill: no second table's header."""
-    canvas.setFont("Helvetica", 10)
-    canvas.drawString(72, 770, "The table below gives the figures by office.")
-    y = 740.0
-    for r, row in enumerate(SECTIONED):
-        canvas.setFont("Helvetica-Bold" if r in (0, 3) else "Helvetica", 9)
-        for c, text in enumerate(row):
-            canvas.drawString(72 + 100 * c, y, text)
-        y -= 13
-    canvas.setFont("Helvetica", 10)
-    canvas.drawString(72, y - 20, "Figures are provisional.")
+    _rows(canvas, "The table below gives the figures by office.",
+          [(row, r in (0, 3)) for r, row in enumerate(SECTIONED)])
 
 
 def test_a_bold_section_row_inside_a_table_starts_no_second_table() -> None:

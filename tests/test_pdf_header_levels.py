@@ -34,6 +34,16 @@ def _right(canvas: Any, y: float, rights: list[float], texts: list[str], font: s
         canvas.drawRightString(right, y, text)
 
 
+def _body(canvas: Any, x: float, top: float, pitch: float, rights: list[float], columns: int | None = None
+          ) -> None:
+    """BODY's rows down from ``top``: the labels at ``x``, the figures (up to ``columns``)
+    right-aligned at ``rights``."""
+    for r, row in enumerate(BODY):
+        canvas.setFont("Helvetica", 10)
+        canvas.drawString(x, top - pitch * r, row[0])
+        _right(canvas, top - pitch * r, rights, row[1:columns])
+
+
 def _years_over_years(canvas: Any) -> None:
     """Word's way: "Region" and two years (each centred over "2022 2023 Change") a row apart
     from the sub-headings, rows 24 points apart (the paragraphs' spacing)."""
@@ -44,10 +54,7 @@ def _years_over_years(canvas: Any) -> None:
     canvas.drawCentredString((rights[0] - 30 + rights[2]) / 2, 740, "2018")
     canvas.drawCentredString((rights[3] - 30 + rights[5]) / 2, 740, "2024")
     _right(canvas, 716, rights, ["2022", "2023", "Change"] * 2, "Helvetica-Bold")
-    for r, row in enumerate(BODY):
-        canvas.setFont("Helvetica", 10)
-        canvas.drawString(72, 692 - 24 * r, row[0])
-        _right(canvas, 692 - 24 * r, rights, row[1:])
+    _body(canvas, 72, 692, 24, rights)
     canvas.drawString(72, 580, "Source: regional accounts.")
 
 
@@ -64,10 +71,7 @@ def _years_over_measures(canvas: Any) -> None:
     canvas.drawCentredString((rights[0] - 40 + rights[1]) / 2, 740, "2019")
     canvas.drawCentredString((rights[2] - 40 + rights[3]) / 2, 740, "2020")
     _right(canvas, 716, rights, ["Number", "Rate"] * 2, "Helvetica-Bold")
-    for r, row in enumerate(BODY):
-        canvas.setFont("Helvetica", 10)
-        canvas.drawString(72, 692 - 24 * r, row[0])
-        _right(canvas, 692 - 24 * r, rights, row[1:5])
+    _body(canvas, 72, 692, 24, rights, columns=5)
     canvas.drawString(72, 580, "Source: regional accounts.")
 
 
@@ -87,10 +91,7 @@ def _browser_groups(canvas: Any) -> None:
     canvas.drawCentredString(259, 740, "2024")
     canvas.drawString(52, 733.3, "Region")
     _right(canvas, 726.5, rights, ["2022", "2023", "Change"] * 2, "Helvetica-Bold")
-    for r, row in enumerate(BODY):
-        canvas.setFont("Helvetica", 10)
-        canvas.drawString(52, 713 - 13.5 * r, row[0])
-        _right(canvas, 713 - 13.5 * r, rights, row[1:])
+    _body(canvas, 52, 713, 13.5, rights)
     canvas.drawString(46, 640, "Source: regional accounts.")
 
 
