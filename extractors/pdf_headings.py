@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from extractors.pdf_bidi import has_rtl
@@ -910,9 +911,8 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
     (a street number, a postcode, a telephone number) outside a date.  Whatever its size it
     names a sender or a place, not a section.  (A title over its publication's dates, "Release
     date: 17 September 2022" and "Next release: ...", is a title: web pages of statistics
-    print it so; and so is a cover's largest type, see _cover_title.)"""
-    texts = [d for d in drafts if d.kind != "contents"]
-    cover = _cover_title(texts)
+    print it so; and so is a cover's largest type, see _texts_and_cover.)"""
+    texts, cover = _texts_and_cover(drafts)
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.number_depth or draft is cover:
             continue
@@ -930,15 +930,20 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
             draft.kind, draft.label = "paragraph", True
 
 
-def _cover_title(drafts: list[Draft]) -> Draft | None:
-    """The heading in the largest type of a cover page (the document's first page with text,
-    holding no running text): the document's title, over its report number, authors, date and
-    client ("Report No. 2023/85", "Prepared for ..."), which are no address under a name."""
-    first = [d for d in drafts if d.page == drafts[0].page] if drafts else []
+def _texts_and_cover(drafts: list[Draft]) -> tuple[list[Draft], Draft | None]:
+    """The blocks that are not a table of contents' entries, and the heading in the largest
+    type of a cover page among them (the document's first page with text, holding no running
+    text): the document's title, over its report number, authors, date and client ("Report No.
+    2023/85", "Prepared for ..."), which are no address under a name, nor a quotation's credit.
+    Each pass that spares the cover's title asks as the blocks then stand: a pass between two
+    may make a block of the cover page text (an attribution: _unhead_attributions), and the
+    title is then the largest heading left, or none."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    first = [d for d in texts if d.page == texts[0].page] if texts else []
     headings = [d for d in first if d.kind == "heading"]
     if not headings or any(d.kind in ("paragraph", "list_item") and _running_text(d.text) for d in first):
-        return None
-    return max(headings, key=lambda d: d.size)
+        return texts, None
+    return texts, max(headings, key=lambda d: d.size)
 
 
 def _unhead_attributions(drafts: list[Draft]) -> None:
@@ -954,22 +959,18 @@ def _unhead_attributions(drafts: list[Draft]) -> None:
     for index, quote in enumerate(texts):
         if quote.kind != "paragraph" or quote.table is not None or not _quotation(quote):
             continue
-        above = quote
-        for draft in texts[index + 1:]:
-            if draft.page != above.page or draft.kind not in ("heading", "paragraph") \
-                    or len(draft.lines) > 1 or len(draft.text.split()) > _ADDRESS_LINE_WORDS + 2 \
-                    or draft.text.rstrip().endswith(SENTENCE_END) or draft.size * HEADING_SCALE > quote.size:
-                break
-            x0, top, x1, _ = draft.box
-            ax0, _, ax1, abottom = above.box
-            # (On the block above, in its column: no more than a line's height between them; tall
-            # glyph boxes of lines set tight may overlap a little.)
-            height = draft.lines[0].height
-            if ax0 > x1 or ax1 < x0 or not -height / 2 <= top - abottom <= height:
-                break
+        for draft in _set_under(quote, texts[index + 1:], _attribution_line):
             if draft.kind == "heading":
                 draft.kind, draft.label = "paragraph", True
-            above = draft
+
+
+def _attribution_line(quote: Draft, draft: Draft, _: list[Draft]) -> bool:
+    """Whether ``draft`` may be a line of ``quote``'s attribution (_unhead_attributions): a
+    heading's or a paragraph's one line of a few words, smaller than the quotation, ending
+    no sentence."""
+    return draft.kind in ("heading", "paragraph") and len(draft.lines) <= 1 \
+        and len(draft.text.split()) <= _ADDRESS_LINE_WORDS + 2 \
+        and not draft.text.rstrip().endswith(SENTENCE_END) and draft.size * HEADING_SCALE <= quote.size
 
 
 def _unhead_credited_quotes(drafts: list[Draft]) -> None:
@@ -981,8 +982,7 @@ def _unhead_credited_quotes(drafts: list[Draft]) -> None:
     dash or names a speaker's role; by its role alone only under a sentence (ending in a full
     stop, or of more than eight words), not under a title (a section "Chair's statement" may
     name its author and role under it).  Not a numbered section, nor a cover's title."""
-    texts = [d for d in drafts if d.kind != "contents"]
-    cover = _cover_title(texts)
+    texts, cover = _texts_and_cover(drafts)
     for index, quote in enumerate(texts):
         if quote.kind != "heading" or quote.number_depth or quote is cover:
             continue
@@ -1005,27 +1005,46 @@ def _credit_under(quote: Draft, after: list[Draft]) -> list[Draft]:
     in all, smaller than it, none ending a sentence, each block on the one above in its column
     (the first up to a line of the quotation's below it: under the rule closing a ruled one).
     Blocks of the column beside it read before the credit are passed over."""
-    credit: list[Draft] = []
-    above = quote
+    return _set_under(quote, after, _credit_lines, first_gap=quote.lines[-1].height, past_beside=True)
+
+
+def _credit_lines(quote: Draft, draft: Draft, credit: list[Draft]) -> bool:
+    """Whether ``draft`` may go on ``quote``'s credit (the blocks ``credit`` so far): a
+    paragraph or an item, no table, smaller than the quote, short lines ending no sentence,
+    no more than _CREDIT_LINES lines in all."""
+    return draft.kind in ("paragraph", "list_item") and draft.table is None \
+        and draft.size * HEADING_SCALE <= quote.size \
+        and sum(len(d.lines) for d in credit) + len(draft.lines) <= _CREDIT_LINES \
+        and not any(len(line.text.split()) > _ADDRESS_LINE_WORDS + 2
+                    or line.text.rstrip().endswith(SENTENCE_END) for line in draft.lines)
+
+
+def _set_under(block: Draft, after: list[Draft], takes: Callable[[Draft, Draft, list[Draft]], bool],
+               first_gap: float | None = None, past_beside: bool = False) -> list[Draft]:
+    """The blocks of ``after`` set tight under ``block`` on its page, one after the other while
+    ``takes(block, draft, those so far)``: each on the block above it in its column, overlapping it
+    across, its top no more than its first line's height below the block above's bottom
+    (``first_gap`` for the first, when given) and no more than half that above it (tall glyph
+    boxes of lines set tight may overlap a little).  With ``past_beside``, blocks of the
+    column beside ``block`` read before the first are passed over.  A quotation's attribution
+    (_unhead_attributions) and a pull quote's credit (_credit_under) are found so."""
+    taken: list[Draft] = []
+    above = block
     for draft in after:
-        beside = draft.box[0] > quote.box[2] or draft.box[2] < quote.box[0]
-        if not credit and draft.page == quote.page and beside:
+        if draft.page != block.page:
+            break
+        if past_beside and not taken and (draft.box[0] > block.box[2] or draft.box[2] < block.box[0]):
             continue
-        lines = sum(len(d.lines) for d in credit) + len(draft.lines)
-        if draft.page != quote.page or draft.kind not in ("paragraph", "list_item") \
-                or draft.table is not None or draft.size * HEADING_SCALE > quote.size \
-                or lines > _CREDIT_LINES \
-                or any(len(line.text.split()) > _ADDRESS_LINE_WORDS + 2
-                       or line.text.rstrip().endswith(SENTENCE_END) for line in draft.lines):
+        if not takes(block, draft, taken):
             break
         x0, top, x1, _ = draft.box
         ax0, _, ax1, abottom = above.box
-        height = draft.lines[0].height if credit else quote.lines[-1].height
+        height = first_gap if first_gap is not None and not taken else draft.lines[0].height
         if ax0 > x1 or ax1 < x0 or not -height / 2 <= top - abottom <= height:
             break
-        credit.append(draft)
+        taken.append(draft)
         above = draft
-    return credit
+    return taken
 
 
 def _unhead_under_notes(drafts: list[Draft], style: Style) -> None:

@@ -51,6 +51,7 @@ has its headings told against its own body instead (:func:`_page_style`).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import re
@@ -809,20 +810,56 @@ def _mark_chapter_running(chapters: list[tuple[str, str, Line, set[int]]], neede
     chapter's), too few to count alone, but two texts or more at one height in one size, in
     one band, together recur on enough pages ("Annual report 2024 | Housing" over the housing
     chapter's pages, "... | Transport" over the next chapter's).  A page's own text does not
-    repeat word for word on the next page at the same height."""
-    def here(line: Line) -> float:
-        return line.top - offset.get(id(line), 0.0)
+    repeat word for word on the next page at the same height.
 
-    for band, _, line, _ in chapters:
-        if line.kind != "body":
+    A line's slot is the lines of its band within _SLOT_HEIGHT of its height and half a point
+    of its size.  The slots are counted in one pass down the heights per band and size, a
+    window of the lines of the sizes near it sliding down with counts of their texts and
+    pages: a long document's chapter lines are not each compared with all the others."""
+    heights = [line.top - offset.get(id(line), 0.0) for _, _, line, _ in chapters]
+    by_size: dict[tuple[str, float], list[int]] = defaultdict(list)
+    for at, (band, _, line, _) in enumerate(chapters):
+        by_size[(band, line.size)].append(at)
+    # Each line's slot when it holds two texts on enough pages: (the positions of its band's
+    # lines of near sizes, by height; where its slot starts and ends among them).
+    full: dict[int, tuple[list[int], int, int]] = {}
+    for (band, size), members in by_size.items():
+        near = sorted((at for (other_band, other_size), others in by_size.items()
+                       if other_band == band and abs(other_size - size) <= 0.5 for at in others),
+                      key=heights.__getitem__)
+        texts: Counter[str] = Counter()
+        pages: Counter[int] = Counter()
+        start = end = 0
+        for at in sorted(members, key=heights.__getitem__):
+            # (A difference of heights, as the slot's test takes it: the window's edges move
+            # down monotonically with the height, a line's own always inside it.)
+            while end < len(near) and heights[near[end]] - heights[at] <= _SLOT_HEIGHT:
+                _, text, _, on = chapters[near[end]]
+                texts[text] += 1
+                pages.update(on)
+                end += 1
+            while heights[near[start]] - heights[at] < -_SLOT_HEIGHT:
+                _, text, _, on = chapters[near[start]]
+                _uncount(texts, [text])
+                _uncount(pages, on)
+                start += 1
+            if len(texts) >= 2 and len(pages) >= needed:
+                full[at] = (near, start, end)
+    # In the lines' order, as each line's slot was marked whole when the line was still body.
+    for at, (band, _, line, _) in enumerate(chapters):
+        if line.kind != "body" or at not in full:
             continue
-        slot = [(other_key, other, other_pages) for other_band, other_key, other, other_pages in chapters
-                if other_band == band and abs(here(other) - here(line)) <= _SLOT_HEIGHT
-                and abs(other.size - line.size) <= 0.5]
-        if len({other_key for other_key, _, _ in slot}) >= 2 \
-                and len(set().union(*(other_pages for _, _, other_pages in slot))) >= needed:
-            for _, other, _ in slot:
-                other.kind = band
+        near, start, end = full[at]
+        for other in near[start:end]:
+            chapters[other][2].kind = band
+
+
+def _uncount(counts: Counter[Any], keys: Iterable[Any]) -> None:
+    """Take one of each of ``keys`` out of ``counts``, those at none out of it."""
+    for key in keys:
+        counts[key] -= 1
+        if not counts[key]:
+            del counts[key]
 
 
 def _mark_running_slots(candidates: list[tuple[Line, str, str]], lines: dict[int, list[Line]],
@@ -1170,6 +1207,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     wide: list[_Item] = []
     # Each item's column, -1 across the columns (a new band's test looks ahead: _band_below).
     placed = [column(item) if gutters and not spans(item) else -1 for item in items]
+    below = _ColumnsBelow.of(placed)
 
     def flush_columns() -> None:
         for index in _column_order(columns, rtl):
@@ -1186,7 +1224,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             wide = []
         index = placed[at] if gutters else 0
         if gutters and _starts_band(item, index, columns, pictures, drawings, column) \
-                and _band_below(items, placed, at):
+                and _band_below(items, placed, below, at):
             flush_columns()
         columns[index].append(item)
     flush_columns()
@@ -1311,7 +1349,7 @@ def _baseline_items(items: list[_Item]) -> list[list[_Item]]:
     return rows
 
 
-def _band_below(items: list[_Item], placed: list[int], at: int) -> bool:
+def _band_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at: int) -> bool:
     """The rest of a new band's test (_starts_band) for ``items[at]``, looking down to the next
     line across the columns: every other column that goes on below it starts again only under
     it, level with its own column's next line (to within its height), with no line set as it
@@ -1326,11 +1364,7 @@ def _band_below(items: list[_Item], placed: list[int], at: int) -> bool:
     line = items[at].line
     assert line is not None
     tall = line.bottom - line.top
-    first: dict[int, _Item] = {}
-    for item, where in zip(items[at + 1:], placed[at + 1:], strict=True):
-        if where < 0:
-            break  # a line across the columns: the band ends there anyway
-        first.setdefault(where, item)
+    first = {where: items[next_at] for where, next_at in below.first_below(at).items()}
     others = [item for where, item in first.items() if where != index]
     if not others:
         return index not in first
@@ -1340,6 +1374,39 @@ def _band_below(items: list[_Item], placed: list[int], at: int) -> bool:
                 or after.line is not None and _set_alike(after.line, line):
             return False
     return True
+
+
+@dataclass
+class _ColumnsBelow:
+    """Where the items of each column stand in reading order, and the lines across the
+    columns: the first item of each column after an item and before the next line across
+    (which ends the band anyway) is found by bisection, not by walking the rest of the page
+    for every line that may start a band (_band_below)."""
+
+    columns: dict[int, list[int]]  # column -> positions of its items, in order
+    across: list[int]  # positions of the items across the columns, in order
+
+    @classmethod
+    def of(cls, placed: list[int]) -> _ColumnsBelow:
+        columns: dict[int, list[int]] = defaultdict(list)
+        across = []
+        for at, where in enumerate(placed):
+            if where < 0:
+                across.append(at)
+            else:
+                columns[where].append(at)
+        return cls(columns, across)
+
+    def first_below(self, at: int) -> dict[int, int]:
+        """Column -> position of its first item after ``at``, before the next line across."""
+        next_across = bisect.bisect_right(self.across, at)
+        stop = self.across[next_across] if next_across < len(self.across) else math.inf
+        first = {}
+        for where, positions in self.columns.items():
+            next_at = bisect.bisect_right(positions, at)
+            if next_at < len(positions) and positions[next_at] < stop:
+                first[where] = positions[next_at]
+        return first
 
 
 def _set_alike(line: Line, other: Line) -> bool:
