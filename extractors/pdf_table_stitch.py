@@ -230,7 +230,7 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
     drop = None if after.titles else 0 if after.adopted else \
         _continuation(before, part, edge.words, after.words, moved)
     if drop is None and open_stitch is not None and not after.titles:
-        drop = _header_again(open_stitch.table, before, part, edge.words, after.words)
+        drop = _header_again(open_stitch.table, before, part, edge.words, after.words, moved)
     if drop is None and not after.titles and not after.adopted \
             and _rest_of_row(before, part, edge.words, after.words):
         return part, 0, True, False
@@ -243,16 +243,19 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
 
 
 def _header_again(joined: FoundTable, before: FoundTable, after: FoundTable, before_words: list[Word],
-                  after_words: list[Word]) -> int | None:
+                  after_words: list[Word], moved: bool = False) -> int | None:
     """How many rows of ``after`` repeat the header of the table joined so far, ``before`` (the
     last part) having none of its own (its page set the header repeated over it apart from its
-    rows, see pdf_structure._row_rest_drafts), when their columns agree; None when none do."""
+    rows, see pdf_structure._row_rest_drafts), when their columns agree; None when none do.
+    ``moved``: one part stands in a text column, and their columns are compared as if moved
+    onto each other, as :func:`_continuation` compares them (the rest of the table in the next
+    page's left column, the last part in the right one)."""
     head = max(1, joined.header_rows)
     drop = 0
     while drop < min(head, len(after.cells) - 1) and _key(after.cells[drop]) == _key(joined.cells[drop]):
         drop += 1
     if not drop or _width(before) != _width(after) \
-            or not _columns_agree(before, after, before_words, after_words):
+            or not _columns_agree(before, after, before_words, after_words, moved):
         return None
     return drop
 

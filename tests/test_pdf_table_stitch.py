@@ -570,3 +570,48 @@ def test_a_label_wrapped_over_three_lines_in_the_last_row_is_whole() -> None:
     rows_found = [row for t in found for row in cell_rows(t)]
     assert ["Repairs to the sea wall at the harbour and the slipway, with new coping on top.", "555", "May"] \
         in rows_found, rows_found
+
+
+# ------------------------------------------------------------ a header repeated in another text column
+
+
+def _column_part(x0: float, top: float, cells: list[list[str]], header_rows: int) -> tuple[Any, list[Any]]:
+    """A table of ``cells`` (a label, two figures set right) in a 230-point text column from
+    ``x0``, down from ``top``, as the page finder gives it, and its words (a box per cell)."""
+    from extractors.pdf_tables import FoundTable
+    from extractors.pdf_words import Word
+    from extractors.tables import cells_to_markdown
+
+    words = []
+    for index, (label, *figures) in enumerate(cells):
+        y = top + 15 * index
+        rights = (x0 + 161, x0 + 226)
+        boxes = [(x0 + 4, label), *((right - 6 * len(text), text)
+                                    for right, text in zip(rights, figures, strict=True))]
+        words += [Word(text, left, y, left + 6 * len(text), y + 10, 10.0, bold=index < header_rows)
+                  for left, text in boxes]
+    table = FoundTable(x0, top, x0 + 230, top + 15 * len(cells), cells, cells_to_markdown(cells),
+                       header_rows=header_rows)
+    return table, words
+
+
+def test_a_header_repeated_over_the_next_column_part_of_a_table_whose_last_part_has_none_is_dropped() -> None:
+    """Issue 32: a table running from a page's right text column onto the next page's left one,
+    its last part having no header of its own (the page set the header repeated over it apart
+    from its rows): the header repeated over the next part is dropped and the part joined, its
+    columns compared as if moved onto the last part's, as they are for a continuation without
+    the header."""
+    from extractors.pdf_table_stitch import BodyEdge, stitch_tables
+
+    header = ["Region", "Q1 2024", "Q2 2024"]
+    body = rows(100, columns=3)[1:]
+    first, first_words = _column_part(310, 70, [header, *body[:46]], 1)
+    middle, middle_words = _column_part(310, 70, body[46:93], 0)
+    last, last_words = _column_part(56, 70, [header, *body[93:]], 1)
+    size = (595.0, 842.0)
+    edges = [BodyEdge(1, 70, first.bottom, None, first, first_words, size=size, columns=True),
+             BodyEdge(2, 70, middle.bottom, middle, middle, middle_words, size=size, columns=True),
+             BodyEdge(3, 70, middle.bottom, last, None, last_words, size=size, columns=True)]
+    stitches = stitch_tables(edges)
+    assert [stitch.pages for stitch in stitches] == [[1, 2, 3]]
+    assert stitches[0].table.cells == [header, *body]
