@@ -20,7 +20,10 @@ columns all work; a text that reaches over a gap is a spanning cell (a header te
 it reaches what the next column holds below it, figures or sub-headings: a heading wider than
 its column of figures spans nothing), header lines wrapped in one column become one cell (and
 one-line cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its
-row), lower-case continuation lines join the row above.  The gaps are the whole table's, not
+row), lower-case continuation lines join the row above, and where a cell wraps over four
+lines or more beside one-line values a row is the lines from its top to the next row's top,
+the rows told by their value cells (a description's lines may open with a name or a figure,
+the rows set as tight as its lines).  The gaps are the whole table's, not
 each line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no
 column, nor is one between digit groups a word space apart under one heading ("020 7946
 4476"), and when cell gaps leave several values in one cell the narrow gutters that no word of
