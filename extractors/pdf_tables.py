@@ -20,7 +20,10 @@ columns all work; a text that reaches over a gap is a spanning cell (a header te
 it reaches what the next column holds below it, figures or sub-headings: a heading wider than
 its column of figures spans nothing), header lines wrapped in one column become one cell (and
 one-line cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its
-row), lower-case continuation lines join the row above.  The gaps are the whole table's, not
+row), lower-case continuation lines join the row above, and where a cell wraps over four
+lines or more beside one-line values a row is the lines from its top to the next row's top,
+the rows told by their value cells (a description's lines may open with a name or a figure,
+the rows set as tight as its lines).  The gaps are the whole table's, not
 each line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no
 column, nor is one between digit groups a word space apart under one heading ("020 7946
 4476"), and when cell gaps leave several values in one cell the narrow gutters that no word of
@@ -204,6 +207,12 @@ CELL_TEXTS_CAPITAL = 0.7
 # How much tighter (in line heights) a line must be set under the one above than the next
 # line is under it to be a wrapped cell's next line (the spreadsheet set, seeds 1..24).
 WRAP_TIGHTER = 0.1
+# A cell wrapped over this many lines or more beside one-line values makes its rows tall: the
+# lines between two rows' tops are one row (see _tall_rows_joined).
+TALL_LINES = 4
+# A first cell of this many words or more on a row of three cells or more may wrap onto lines
+# of its own, inside its column (see _continues_cell).
+TALL_CELL_WORDS = 3
 # The most words a group heading over a table's column headings has ("Number of cases").
 GROUP_HEADING_WORDS = 5
 # A note's label ("Source:", "NOTE:", "Notes:"): the line it starts is no wrapped cell's.
@@ -1312,9 +1321,15 @@ def _continues_cell(line: _Line, block: list[_Line]) -> bool:
     if abs(line.size - row.size) > 0.5 or len(_segments(row)) < 3:
         return False
     x0 = line.words[0].x0
-    starts = [seg[0].x0 for seg in _segments(row)[1:]]
+    segments = _segments(row)
+    starts = [seg[0].x0 for seg in segments[1:]]
     # (A glyph's box starts where its ink does: a "j" hooks left of a line's start by a point.)
     aligned = max(ALIGNED, GLYPH_SLACK * line.size)
+    # The first cell goes on too when its lines stay inside its column: a description wrapped
+    # over four lines or more beside one-line values (issue 32, tall_rows).
+    inside = line.words[-1].x1 < segments[1][0].x0 - CELL_GAP_EM * line.size
+    if len(segments[0]) >= TALL_CELL_WORDS and inside:
+        starts.append(segments[0][0].x0)
     if not any(abs(x0 - start) <= aligned for start in starts):
         return False
     return all(len(_segments(o)) == 1 and abs(o.words[0].x0 - x0) <= aligned for o in after)
@@ -1389,7 +1404,14 @@ def _marker(word: Word) -> bool:
 def _trim(block: list[_Line]) -> list[_Line]:
     """The block without the lines of one segment at either end, but for the last line of a
     cell wrapped in the table's last row (see :func:`_wrapped_last`) and a group heading over
-    its first (see :func:`_group_heading_over`)."""
+    its first (see :func:`_group_heading_over`).  A line starting a sentence under a line of
+    the last row's cell that ends one is a note under the table, set as tight under it as the
+    cell's lines (a Word table without spacing, "All costs are estimates." under it)."""
+    last = next((i for i in range(len(block) - 1, -1, -1) if _tabular(block[i])), len(block))
+    for i in range(last + 2, len(block)):
+        if block[i - 1].words[-1].text[-1:] in ".!?" and block[i].words[0].text[:1].isupper():
+            block = block[:i]
+            break
     while block and not _tabular(block[-1]) and not _wrapped_last(block) \
             and not _continues_cell(block[-1], block[:-1]):
         block = block[:-1]
@@ -1812,6 +1834,10 @@ class _Row:
     spanning: set[int]  # columns whose cell reaches over the next column boundary
     top: float
     bottom: float
+    # Per filled column, where its text starts and ends and how wide its first word is (a
+    # line's pieces; see _tall_rows_joined), and the line's type size.
+    extents: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    size: float = 0.0
 
     @property
     def height(self) -> float:
@@ -1827,11 +1853,14 @@ def _row_of(line: _Line, groups: list[_Group], bounds: list[float]) -> _Row:
     across a boundary is a spanning cell."""
     cells = [""] * (len(bounds) + 1)
     spanning: set[int] = set()
+    extents: dict[int, tuple[float, float, float]] = {}
     for words, col in groups:
         if _column(words[-1].x1 - 0.5, bounds) > col:
             spanning.add(col)
         cells[col] = f"{cells[col]} {line_text([w.text for w in words])}".strip()
-    return _Row(cells, spanning, line.top, line.bottom)
+        x0, x1, first = extents.get(col, (words[0].x0, words[-1].x1, words[0].x1 - words[0].x0))
+        extents[col] = (min(x0, words[0].x0), max(x1, words[-1].x1), first)
+    return _Row(cells, spanning, line.top, line.bottom, extents, line.size)
 
 
 def _column(x: float, bounds: list[float]) -> int:
@@ -2092,7 +2121,7 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     than the line below: the rest of a cell wrapped in its row's band, the row's other cells
     set on its first line) join the row above; in the header (the lines above the first row
     of numbers) a cell wrapped over several lines becomes one cell, in its top line."""
-    rows = _centred_labels_placed(rows)
+    rows = _centred_labels_placed(_tall_rows_joined(rows, _first_data(_row_kinds(rows))))
     merged: list[_Row] = []
     data_from = _first_data(_row_kinds(rows))
     for index, row in enumerate(rows):
@@ -2120,6 +2149,63 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
+    """The body's rows when a cell wraps over TALL_LINES lines or more beside one-line values
+    (a description column beside costs and dates, issue 32, tall_rows): a row is the lines
+    from one row's top to the next row's top, the rows told by their value cells (a line of
+    two cells or more starts a row), and the lines between, each the long column's alone,
+    are that cell's next lines.  Where rows are set as tight as a cell's lines, the case and
+    first figures of the words say nothing (a line of a description may open with a place's
+    name or a count), so the lines' shape is asked: each starts flush with the cell's first
+    line, ends short of the next column, is set at the cell's line pitch, and the line above
+    it is full (the line's first word would not have fitted at its end: a second paragraph
+    in the cell starts after a short line; a note set as tight under the last row was cut off
+    by _trim).  The rule holds where such a run of three lines or more follows a row, all in
+    one column; shorter wraps are left to the rules below."""
+    body = rows[data_from:]
+    starts = [i for i, row in enumerate(body) if sum(map(bool, row.cells)) >= 2]
+    if len(starts) < 2:
+        return rows
+    filled = [[c for c, text in enumerate(row.cells) if text] for row in body]
+    # Each row's run of lines down to the next row (or to the block's end).
+    ends = [*starts[1:], len(body)]
+    runs = [(start, range(start + 1, end)) for start, end in zip(starts, ends, strict=True)
+            if end - start > 1]
+    longs = {filled[i][0] for _, run in runs for i in run if len(filled[i]) == 1}
+    tall = [run for _, run in runs if len(run) >= TALL_LINES - 1 and all(len(filled[i]) == 1 for i in run)]
+    if len(longs) != 1 or not tall:
+        return rows
+    long = longs.pop()
+    if any(long not in body[start].extents for start in starts):
+        return rows
+    size = statistics.median(body[start].size for start in starts)
+    # The column's lines end short of the next column's text (or, in the last column, a word's
+    # width past the rows' own lines), and its right edge is the furthest one reaches.
+    nexts = [e[0] for start in starts for c, e in body[start].extents.items() if c > long]
+    limit = min(nexts) - CELL_GAP_EM * size if nexts else \
+        max(body[start].extents[long][1] for start in starts) + 2 * size
+    right = max(x1 for i in range(len(body)) if long in body[i].extents
+                and (x1 := body[i].extents[long][1]) <= limit)
+    pitch = statistics.median(body[i].top - body[i - 1].top for run in tall for i in run)
+    slack = max(ALIGNED, GLYPH_SLACK * size)
+    out = list(rows[:data_from])
+    taken: set[int] = set()
+    for start, run in runs:
+        row = body[start]
+        x0, cells, above, last = row.extents[long][0], list(row.cells), row, start
+        for i in run:
+            line, extent = body[i], body[i].extents.get(long)
+            if filled[i] != [long] or extent is None or abs(extent[0] - x0) > slack or extent[1] > limit \
+                    or line.top - above.top > pitch + slack \
+                    or above.extents[long][1] + WORD_SPACE_EM * line.size + extent[2] <= right - slack:
+                break
+            cells[long] = broken_joined(cells[long], line.cells[long])
+            above, last = line, i
+            taken.add(i)
+        body[start] = _Row(cells, set(row.spanning), row.top, body[last].bottom, row.extents, row.size)
+    return out + [row for i, row in enumerate(body) if i not in taken]
 
 
 def _centred_labels_placed(rows: list[_Row]) -> list[_Row]:

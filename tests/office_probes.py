@@ -72,11 +72,15 @@ title each, a pull quote split by a page break from its credit.
 - ``page_rows``: a long Word table over pages, descriptions with figures in its wide first
   column, a row broken over a page;
 - ``sheet_stacked``: two Calc tables of as many columns one under the other, no blank row
-  between, both headers in the body's weight.
+  between, both headers in the body's weight;
+- ``tall_rows``: a table whose description cell wraps over four to seven lines in every row
+  beside one-line value cells (lines opening with a place's name or a figure), from Word and
+  from Chromium, ruled or not, the description first or after a code column, rows spaced or
+  as tight as a cell's lines (``wrapped_rows`` wraps two or three lines).
 
 (The classes from ``body_spans`` on were added on 2026-12-06, probes2; from
 ``header_levels`` on, tables4; ``narrow_columns``, ``page_rows`` and ``sheet_stacked``,
-tables5.)
+tables5; ``tall_rows``, wrapped.)
 
 Heading precision (headprec, 2026-12-06): what real reports set apart like a heading and is not,
 beside real headings (Heading 1 or Title) so that recall is measured too:
@@ -1542,6 +1546,16 @@ _WORKS = ("Resurfacing of the main road through the village centre, begun in {ye
           "Drainage improvements on {n} estates, {year} flooding addressed with new soakaways.")
 
 
+def _fixed_widths(table: Any, widths: Sequence[float]) -> None:
+    """Sets a Word table's columns to ``widths`` (inches), not fitted to their text."""
+    table.autofit = False
+    for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), widths, strict=True):
+        column.set(qn("w:w"), str(int(width * 1440)))
+    for c, width in enumerate(widths):
+        for row in table.rows:
+            row.cells[c].width = Inches(width)
+
+
 def page_rows(seed: int) -> tuple[str, bytes, Truth]:
     """A long table over pages whose wide first column holds descriptions of a sentence
     (two or three lines) with figures in them (years, counts), so that a row is broken over a page and
@@ -1559,12 +1573,7 @@ def page_rows(seed: int) -> tuple[str, bytes, Truth]:
     table = document.add_table(rows=len(cells), cols=3)
     if seed % 2:
         table.style = "Table Grid"
-    table.autofit = False
-    for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), (3.6, 1.0, 1.0), strict=True):
-        column.set(qn("w:w"), str(int(width * 1440)))
-    for c, width in enumerate((3.6, 1.0, 1.0)):
-        for row in table.rows:
-            row.cells[c].width = Inches(width)
+    _fixed_widths(table, (3.6, 1.0, 1.0))
     _fill(table, cells)
     if seed % 4 >= 2:
         repeat = OxmlElement("w:tblHeader")
@@ -1572,6 +1581,80 @@ def page_rows(seed: int) -> tuple[str, bytes, Truth]:
     document.add_paragraph("All costs are estimates.")
     return "docx", _docx(document), {"tables": [cells]}
 
+
+# Clauses a tall row's description is made of, places, counts and years in them (a line of it
+# may open with a capital or a figure); no hyphens: a browser breaks a line after one.
+_CLAUSES = ("Resurfacing of Station Road through the village centre and the approach roads",
+            "with new kerbs and drainage where the old ones have failed",
+            "including the footways on both sides and the bus stops on Mill Lane",
+            "carried out at night to keep the road open during the day",
+            "Inspection of the two footbridges over the River Exe and the culverts under the railway",
+            "followed by repairs to the parapets and the bearings found worn in 2023",
+            "Replacement of 2,400 street lamps with new units across the Hillside estate",
+            "which cuts the energy used for lighting by about half",
+            "Cleaning of gullies and drains along the A379 after the winter storms",
+            "and new grilles at the outfalls to stop debris building up",
+            "New cycle lane along the ring road with signals at 14 junctions",
+            "together with new crossings near St Mary's School and the station",
+            "Tree planting on the verges of the bypass and in Victoria Park",
+            "with watering for the first three summers by the contractor",
+            "Repairs to the sea wall at the harbour where the storms of January 2024 damaged the coping",
+            "and a new handrail along the Esplanade for the length of the works")
+
+
+def _long_description(rng: random.Random, chars: int) -> str:
+    pool = rng.sample(_CLAUSES, len(_CLAUSES))
+    parts: list[str] = []
+    while sum(len(p) + 2 for p in parts) < chars:
+        parts.append(pool.pop())
+    text = ", ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+def tall_rows(seed: int) -> tuple[str, bytes, Truth]:
+    """A table whose description cell wraps over four to seven lines in every row beside
+    one-line value cells, all set at the row's top: a Word table (odd seeds) or an HTML table
+    printed by Chromium (even seeds), without rules (seeds 1, 2, 5, 6) or ruled (Word's Table
+    Grid; a browser's full grid or rules under the rows), the description after a code column
+    (seeds 1-4) or first (5-8); seeds 5 and 6 set the rows as tight as a cell's lines (no
+    space after a cell's paragraph, no padding), so that only the values tell rows apart."""
+    rng = random.Random(seed)
+    web = seed % 2 == 0
+    ruled = (seed - 1) // 2 % 2 == 1
+    first = seed > 4
+    tight = seed in (5, 6)
+    per_line = 46 if web else 26  # characters a line of the description column holds, about
+    header = ["Description", "Cost (£k)", "Share (%)", "Start"] if first else \
+        ["Scheme", "Description", "Cost (£k)", "Start"]
+    cells = [header]
+    for i in range(rng.randint(4, 6 if web else 4)):  # (a Word table of four such rows fills its page)
+        text = _long_description(rng, rng.randint(4, 7) * per_line - per_line // 2)
+        cost, start = f"{rng.randint(10, 999):,}", rng.choice(("April", "June", "September", "January"))
+        cells.append([text, cost, f"{rng.uniform(0.5, 30):.1f}", start] if first
+                     else [f"S{i + 1:02d}", text, cost, start])
+    if web:
+        right = {1, 2} if first else {2}
+        rows = _tr(header, right, "th") + "".join(_tr(row, right) for row in cells[1:])
+        css = (f"td,th{{padding:{'0' if tight else '3px'} 8px;text-align:left;vertical-align:top}}"
+               f" .n{{text-align:right}} td:nth-child({1 if first else 2}){{width:250px}}")
+        if ruled:
+            css += " td,th{border:1px solid #000}" if seed % 8 == 4 else " tr{border-bottom:1px solid #000}"
+        return "html", _web_page("Works programme", "The works planned for the year are set out below.",
+                                 rows, "All costs are estimates.", css), {"tables": [cells]}
+    document = Document()
+    document.add_heading("Works programme", 1)
+    document.add_paragraph("The works planned for the year are set out below.")
+    table = document.add_table(rows=len(cells), cols=4)
+    if ruled:
+        table.style = "Table Grid"
+    _fixed_widths(table, (2.6, 1.0, 1.0, 1.0) if first else (0.8, 2.6, 1.0, 1.0))
+    _fill(table, cells)
+    if tight:
+        for row in table.rows:
+            for cell in row.cells:
+                cell.paragraphs[0].paragraph_format.space_after = Pt(0)
+    document.add_paragraph("All costs are estimates.")
+    return "docx", _docx(document), {"tables": [cells]}
 
 _AGES = ("Under 16", "16 to 24", "25 to 49", "50 to 64", "65 and over")
 
@@ -1639,4 +1722,5 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "narrow_columns": (8, narrow_columns),
     "page_rows": (6, page_rows),
     "sheet_stacked": (4, sheet_stacked),
+    "tall_rows": (8, tall_rows),
 }
