@@ -587,12 +587,11 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.label = True
             continue
         # (A box's label opens the box's text: no short line of a signature block.  A form's
-        # "Key: value" fields are short lines too, however long the value: "Release date: 12
-        # March 2024" under a release's "Official statistics".)
+        # "Key: value" fields, two or more, are short lines too, however long the value:
+        # "Release date: 12 March 2024" under a release's "Official statistics"; one such line
+        # alone is a run-in lead, "Jane Smith: Experience in ...".)
         if after.kind in ("table", "list_item") or (
-                after.kind == "paragraph" and not after.boxed
-                and all(len(line.text.split()) <= 4 or _KEY_VALUE.match(line.text.strip())
-                        for line in after.lines)
+                after.kind == "paragraph" and not after.boxed and _short_lines(after)
                 and not after.text.rstrip().endswith(SENTENCE_END)):
             # In a document whose headings sit closer to their text than to the text above, a
             # heading over a list is spaced so too, a label over its list is spaced like the
@@ -614,6 +613,14 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_definition_terms(drafts, style)
     for draft in titles:
         draft.kind, draft.label = "heading", False
+
+
+def _short_lines(draft: Draft) -> bool:
+    """Whether a block's lines are a few words each (a signature's, an address's) or a form's
+    "Key: value" fields, two or more of them, the others short."""
+    fields = sum(1 for line in draft.lines if _KEY_VALUE.match(line.text.strip()))
+    return all(len(line.text.split()) <= 4 or _KEY_VALUE.match(line.text.strip()) for line in draft.lines) \
+        and (fields >= 2 or all(len(line.text.split()) <= 4 for line in draft.lines))
 
 
 def _alike(a: Draft, b: Draft) -> bool:

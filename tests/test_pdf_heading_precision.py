@@ -272,6 +272,23 @@ def test_a_bold_line_over_key_value_fields_is_no_heading() -> None:
     assert headings_of(drawn_pdf(draw)) == ["Labour market statistics: March 2024", "Main points"]
 
 
+def test_a_bold_heading_over_a_run_in_lead_stays_one() -> None:
+    # (One "Name: ..." line is a run-in lead opening the section's text, not a form's fields.)
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Review statement", "Helvetica-Bold", 14)
+        page.paragraph()
+        page.line("Reviewer credentials", after=2)
+        page.line("Jane Smith: Experience and background in the field of life cycle assessment include",
+                  "Times-Roman", after=2)
+        page.line("- Life cycle assessment course and exam as part of her engineering studies",
+                  "Times-Roman", after=2)
+        page.line("- More than a hundred critical reviews of life cycle studies since 2005",
+                  "Times-Roman", after=2)
+
+    assert headings_of(drawn_pdf(draw)) == ["Review statement", "Reviewer credentials"]
+
+
 @pytest.mark.system
 def test_libreoffice_probes_of_heading_precision(tmp_path) -> None:
     if shutil.which("soffice") is None:
