@@ -42,8 +42,8 @@ Second round (headprec2: statistical releases, press releases, questionnaires): 
 heading directly over a larger heading on its page heads nothing (a press release's "ENDS" over
 its notes to editors); questions set alike at the body's size, most with no running text under
 them (answer boxes, a line to write on), are a questionnaire's items, numbered or not; and a
-form's "Key: value" fields count as short lines under a body-size label whatever their values'
-length (a release's "Official statistics" over its dates).
+form's "Key: value" fields, two or more, count as short lines under a body-size label whatever
+their values' length (a release's "Official statistics" over its dates).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
