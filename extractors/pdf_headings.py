@@ -38,6 +38,12 @@ label's top (Word's one-cell tables).  A pull quote without quotation marks over
 ("— Jane Smith, Chief Executive", a name over a role) is no heading (designed reports), nor
 is a line closing a quotation it does not open (a pull quote's last line alone at a column's
 head; a quoted title in Polish or Swedish marks, an inch mark, excepted).
+Second round (headprec2: statistical releases, press releases, questionnaires): a body-size
+heading directly over a larger heading on its page heads nothing (a press release's "ENDS" over
+its notes to editors); questions set alike at the body's size, most with no running text under
+them (answer boxes, a line to write on), are a questionnaire's items, numbered or not; and a
+form's "Key: value" fields, two or more, count as short lines under a body-size label whatever
+their values' length (a release's "Official statistics" over its dates).
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
@@ -199,6 +205,9 @@ _INDENT = 2.0
 # (_unhead_admonitions).
 _ADMONITION = re.compile(r"^(warning|caution|important|danger|attention|please note|note|notice|tip|reminder)"
                          r"\s*[:!.]?$", re.IGNORECASE)
+# A question's answer (boxes, a line to write on, a routing note) is read this many blocks on at
+# most (_unhead_unanswered_questions).
+_ANSWER_BLOCKS = 8
 # A picture's title stands at most this many of its sizes above the picture.
 _PICTURE_GAP = 2.5
 # A web or e-mail address on a line of its own (an address block's last lines).
@@ -557,6 +566,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_caption_titles(drafts)
     _unhead_body_styles(drafts, style)
     _unhead_admonitions(drafts, style)
+    _unhead_unanswered_questions(drafts, style)
     binding = _binding(drafts, style)
     for index, draft in enumerate(drafts):
         # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
@@ -570,10 +580,19 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
             continue
-        # (A box's label opens the box's text: no short line of a signature block.)
+        # A section's heading heads the sections under it, set no larger than it: one directly
+        # over a larger heading on its page heads nothing (a press release's "ENDS" over its
+        # "Notes to editors"; a chapter's heading over its first section's is set larger).
+        if after.kind == "heading" and after.page == draft.page and after.size >= draft.size * HEADING_SCALE:
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+            continue
+        # (A box's label opens the box's text: no short line of a signature block.  A form's
+        # "Key: value" fields, two or more, are short lines too, however long the value:
+        # "Release date: 12 March 2024" under a release's "Official statistics"; one such line
+        # alone is a run-in lead, "Jane Smith: Experience in ...".)
         if after.kind in ("table", "list_item") or (
-                after.kind == "paragraph" and not after.boxed
-                and all(len(line.text.split()) <= 4 for line in after.lines)
+                after.kind == "paragraph" and not after.boxed and _short_lines(after)
                 and not after.text.rstrip().endswith(SENTENCE_END)):
             # In a document whose headings sit closer to their text than to the text above, a
             # heading over a list is spaced so too, a label over its list is spaced like the
@@ -597,6 +616,14 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
         draft.kind, draft.label = "heading", False
 
 
+def _short_lines(draft: Draft) -> bool:
+    """Whether a block's lines are a few words each (a signature's, an address's) or a form's
+    "Key: value" fields, two or more of them, the others short."""
+    fields = sum(1 for line in draft.lines if _KEY_VALUE.match(line.text.strip()))
+    return all(len(line.text.split()) <= 4 or _KEY_VALUE.match(line.text.strip()) for line in draft.lines) \
+        and (fields >= 2 or all(len(line.text.split()) <= 4 for line in draft.lines))
+
+
 def _alike(a: Draft, b: Draft) -> bool:
     """Two blocks set in one style: size (within half a point), weight, slant and typeface."""
     return abs(a.size - b.size) <= 0.5 and a.bold == b.bold \
@@ -614,6 +641,41 @@ def _unhead_admonitions(drafts: list[Draft], style: Style) -> None:
                 and _ADMONITION.match(draft.text.strip()):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
+    """Questions set like headings at the body's size (bold, ending in a question mark,
+    numbered or not) with no running text under them up to the next heading -- answer boxes
+    ("☐ Yes  ☐ No"), a line to write on, a routing note ("If No, go to question 5") -- are a
+    questionnaire's items, not sections: an FAQ's questions head their answers' text.  The
+    lines set alike (size, weight, number form) are judged together: where two or more are
+    questions and at least as many of those are unanswered as answered (an answer's boxes may
+    run on into the next paragraph), the questions are items, and so are the numbered lines
+    among them with no running text under them (an item put as an instruction, "Tick every
+    service you used")."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool]]] = {}
+    for index, draft in enumerate(texts):
+        if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE:
+            continue
+        answered = False
+        for after in texts[index + 1:index + 1 + _ANSWER_BLOCKS]:
+            if after.kind == "heading":
+                break
+            if after.kind in ("paragraph", "list_item") and _running_text(after.text):
+                answered = True
+                break
+        key = (round(draft.size * 2) / 2, draft.bold, _number_form(draft))
+        groups.setdefault(key, []).append((draft, answered))
+    for (_, _, form), lines in groups.items():
+        questions = [answered for draft, answered in lines if draft.text.rstrip().endswith("?")]
+        if len(questions) < 2 or 2 * questions.count(False) < len(questions):
+            continue
+        for draft, answered in lines:
+            if draft.text.rstrip().endswith("?") or (form and not answered):
+                draft.kind = "list_item" if draft.marker else "paragraph"
+                draft.number_depth = 0
+                draft.label = True
 
 
 def unhead_picture_titles(drafts: list[Draft], pictures: list[tuple[float, float, float, float]],

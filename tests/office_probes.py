@@ -106,6 +106,27 @@ beside real headings (Heading 1 or Title) so that recall is measured too:
 
 (Probed and passing before any rule, not kept: Word's Quote and Intense Quote paragraphs.)
 
+Heading precision, second round (headprec2, 2026-12-07): statistical releases, press releases and
+questionnaires (the title and the sections are headings, nothing else):
+
+- ``release_front_matter``: a release's status line ("Official statistics", bold, or coloured
+  capitals a size up), its dates, coverage and contact as "Label: value" lines, bold labels over
+  or beside their values, or run together, a statistician's bold name over a role and contacts,
+  and an "In this release" label over its sections (with page numbers or not);
+- ``table_sections``: bold lines in the cells of a table without a grid (section rows alone in
+  their row, merged or not, subtotal and "Total" rows) and a facts table's bold labels;
+- ``press_release``: "FOR IMMEDIATE RELEASE" or an embargo in bold capitals, a bold standfirst
+  and run-in dateline, "ENDS" (bold or not, centred or not) over the notes to editors (a
+  heading), a bold "Media enquiries" over the press office's contacts;
+- ``questionnaire``: numbered bold questions ("1.", "Q3", Word's list numbering), and an item
+  put as an instruction, over answer boxes, a line to write on and routing notes;
+- ``web_release``: the release as a web page printed by Chromium: a status badge, its dates as
+  a definition list, an "In this release" box, key messages with a bold one-line lead, a table's
+  bold title, bold total row and source line.
+
+Failing before the rules: "ENDS" set flush left over the notes' heading, the numbered
+questions, a bold status line over "Label: value" fields.
+
 Left out as ambiguous: bold body-size questions over their answers (real reports style them as
 their headings: ICDAR 2013's us-028 and us-029 label them so), a bold short paragraph alone
 over bullets ("Key findings"), bold short numbered items each over a paragraph, a subtitle,
@@ -1680,6 +1701,290 @@ def sheet_stacked(seed: int) -> tuple[str, bytes, Truth]:
     return "xlsx", _xlsx(book), {"tables": [first, second]}
 
 
+
+# -- Heading precision, second round (2026-12-07, headprec2): what statistical releases, press
+# releases and questionnaires set like headings and are not, beside real headings.
+
+_RELEASE_TITLES = ("Labour market statistics: March 2024", "Housing completions in England, 2023",
+                   "Household income statistics", "Bus use by local authority, year ending March 2024")
+_META = (("Release date", "12 March 2024"), ("Next release", "11 June 2024"),
+         ("Coverage", "England and Wales"), ("Frequency", "Quarterly"),
+         ("Statistician", "Dr Jane Smith"), ("Contact", "statistics@greenfield.gov.uk"))
+
+
+def release_front_matter(seed: int) -> tuple[str, bytes, Truth]:
+    """A statistical release's front matter under its title: a status line ("Official
+    statistics", bold or not, or coloured capitals a size up), the release's dates, coverage and
+    contact, each "Label: value" on a line, or a bold label over its value on the next line, or
+    beside it in a table without a grid, or run together on one line; the statistician's name
+    (bold) over a role and contacts; then an "In this release" list of its sections (with page
+    numbers or not) before its sections."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    title = _RELEASE_TITLES[seed % len(_RELEASE_TITLES)]
+    document.add_heading(title, 0 if seed % 2 else 1)
+    status = document.add_paragraph()
+    run = status.add_run(rng.choice(("Official statistics", "Official Statistics", "Experimental statistics",
+                                     "Accredited official statistics")))
+    run.bold = seed % 3 != 2
+    if seed % 2:  # a coloured status line in capitals, a size up
+        run.font.color.rgb, run.font.all_caps, run.font.size = RGBColor(0x1F, 0x4E, 0x79), True, Pt(12)
+    fields = rng.sample(_META, 4)
+    layout = seed % 4
+    if layout == 0:  # "Label: value" lines
+        for label, value in fields:
+            paragraph = document.add_paragraph()
+            paragraph.add_run(f"{label}:").bold = seed % 2 == 0
+            paragraph.add_run(f" {value}")
+            paragraph.paragraph_format.space_after = Pt(0)
+    elif layout == 1:  # a bold label over its value
+        for label, value in fields:
+            document.add_paragraph().add_run(label).bold = True
+            document.paragraphs[-1].paragraph_format.space_after = Pt(0)
+            document.add_paragraph(value)
+    elif layout == 3:  # a table without a grid: the labels bold beside their values
+        table = document.add_table(rows=len(fields), cols=2)
+        for r, (label, value) in enumerate(fields):
+            _set(table, r, 0, label, bold=True)
+            _set(table, r, 1, value)
+    else:  # run together on a line or two
+        document.add_paragraph(f"Published {fields[0][1] if 'date' in fields[0][0] else '12 March 2024'}"
+                               f" | {fields[1][0]}: {fields[1][1]}")
+        document.add_paragraph(f"{fields[2][0]}: {fields[2][1]}")
+    if seed % 2 == 0:  # the statistician's name (bold) over a role, a telephone number and an e-mail address
+        for k, text in enumerate(("Jane Smith", "Head of Housing Statistics", "Telephone: 01632 960 123",
+                                  "housing.statistics@greenfield.gov.uk")):
+            line = document.add_paragraph()
+            line.add_run(text).bold = k == 0
+            line.paragraph_format.space_after = Pt(0)
+    sections = ["Main points", rng.choice(("Employment", "Housing supply", "Incomes")),
+                "About these statistics"]
+    contents = document.add_paragraph()
+    contents.add_run("In this release").bold = True
+    contents.paragraph_format.space_after = Pt(2)
+    for page, section in enumerate(sections, start=2):
+        if seed % 2:
+            entry = document.add_paragraph(f"{section}\t{page}")
+            entry.paragraph_format.tab_stops.add_tab_stop(Inches(3.5), WD_TAB_ALIGNMENT.RIGHT)
+            entry.paragraph_format.space_after = Pt(0)
+        else:
+            document.add_paragraph(section, style="List Bullet")
+    document.add_heading(sections[0], 1)
+    for statement in rng.sample(_STATEMENTS, 3):
+        document.add_paragraph(statement + " " + rng.choice(_PROSE), style="List Bullet")
+    for section in sections[1:]:
+        document.add_heading(section, 1)
+        for _ in range(2):
+            _prose(document, rng)
+    return "docx", _docx(document), {"headings": [title, *sections]}
+
+
+_ACCOUNT_ITEMS = ("Council tax", "Business rates", "Government grants", "Fees and charges", "Rents",
+                  "Staff costs", "Premises", "Transport", "Supplies and services", "Debt interest")
+
+
+def table_sections(seed: int) -> tuple[str, bytes, Truth]:
+    """Bold lines in the cells of a Word table without a grid (or with one): section rows
+    ("Income", "Spending") bold alone in their row (merged across or not), bold subtotal and
+    "Total" rows, a bold header; then a two-column facts table whose labels are bold (a short
+    bold line beside its value)."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["Summary of accounts", rng.choice(("Key facts", "The district at a glance")), "Commentary"]
+    document.add_heading(titles[0], 1)
+    _prose(document, rng, 2)
+    columns = rng.randint(3, 4)
+    rows: list[tuple[str, list[str], bool, bool]] = [  # (label, figures, bold, section)
+        ("", [f"{2021 + i}/{22 + i}" for i in range(columns - 1)], True, False),
+        ("", ["£m"] * (columns - 1), False, False)]
+    items = rng.sample(_ACCOUNT_ITEMS, 6)
+    for group, chosen in (("Income", items[:3]), ("Spending", items[3:])):
+        rows.append((group, [""] * (columns - 1), True, True))
+        for item in chosen:
+            rows.append((item, [f"{rng.uniform(1, 99):.1f}" for _ in range(columns - 1)], False, False))
+        rows.append((f"Total {group.lower()}", [f"{rng.uniform(100, 300):.1f}" for _ in range(columns - 1)],
+                     True, False))
+    rows.append(("Net position", [f"{rng.uniform(-20, 20):.1f}" for _ in range(columns - 1)], True, False))
+    table = document.add_table(rows=len(rows), cols=columns)
+    if seed % 4 == 3:
+        table.style = "Table Grid"
+    for r, (label, figures, bold, section) in enumerate(rows):
+        if section and seed % 2:
+            table.cell(r, 0).merge(table.cell(r, columns - 1))
+        _set(table, r, 0, label, bold=bold)
+        if not section:
+            for c, figure in enumerate(figures):
+                _set(table, r, 1 + c, figure, bold=bold, right=True)
+    document.add_paragraph("Figures may not sum because of rounding.")
+    document.add_heading(titles[1], 1)
+    _prose(document, rng, 2)
+    facts = rng.sample((("Population", "132,400"), ("Area", "412 square kilometres"),
+                        ("Households", "58,900"), ("Council seats", "48"),
+                        ("Main towns", "Greenfield, Millbrook and Eastham"),
+                        ("Budget 2024/25", "£212 million")), 4)
+    table = document.add_table(rows=len(facts), cols=2)
+    if seed % 3 == 0:
+        table.style = "Table Grid"
+    for r, (label, value) in enumerate(facts):
+        _set(table, r, 0, label, bold=True)
+        _set(table, r, 1, value)
+    document.add_heading(titles[2], 1)
+    for _ in range(2):
+        _prose(document, rng)
+    return "docx", _docx(document), {"headings": titles}
+
+
+def press_release(seed: int) -> tuple[str, bytes, Truth]:
+    """A press release: "FOR IMMEDIATE RELEASE" or an embargo line in bold capitals, the date,
+    its headline (the heading), a bold standfirst, a bold run-in dateline, quotes, a centred
+    "ENDS", notes to editors (a heading over numbered notes) and a bold "Media enquiries" over
+    a press office's name, telephone and e-mail address."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    opening = document.add_paragraph()
+    opening.add_run(("FOR IMMEDIATE RELEASE", "EMBARGOED UNTIL 00:01 TUESDAY 12 MARCH 2024",
+                     "PRESS RELEASE", "NEWS RELEASE")[seed % 4]).bold = True
+    document.add_paragraph(rng.choice(("12 March 2024", "3 September 2024")))
+    headline = rng.choice(("New cycle routes to open across the district",
+                           "Council freezes parking charges for a second year",
+                           "Record number of homes completed in Greenfield"))
+    document.add_heading(headline, 1)
+    standfirst = document.add_paragraph()
+    standfirst.add_run(rng.choice(_PROSE)).bold = True
+    first = document.add_paragraph()
+    first.add_run(rng.choice(("GREENFIELD, 12 March 2024 –", "Greenfield, 12 March 2024:"))).bold = True
+    first.add_run(" " + " ".join(rng.sample(_PROSE, 2)))
+    document.add_paragraph("\u201cThis is good news for residents,\u201d said Jane Smith, leader of the "
+                           "council. \u201cWe have listened to what people told us.\u201d")
+    _prose(document, rng)
+    ends = document.add_paragraph()
+    ends.add_run(("ENDS", "- ENDS -", "Ends", "###")[seed % 4]).bold = seed % 4 != 3
+    ends.alignment = WD_ALIGN_PARAGRAPH.CENTER if seed % 2 else WD_ALIGN_PARAGRAPH.LEFT
+    notes = "Notes to editors"
+    document.add_heading(notes, 2)
+    for text in rng.sample(_NOTES, 3):
+        document.add_paragraph(text, style="List Number")
+    contact = document.add_paragraph()
+    contact.add_run(rng.choice(("Media enquiries", "For more information", "Press office"))).bold = True
+    contact.paragraph_format.space_after = Pt(0)
+    for text in ("Communications team", rng.choice(("Telephone: 01632 960 123", "01632 960 123")),
+                 "press@greenfield.gov.uk"):
+        document.add_paragraph(text).paragraph_format.space_after = Pt(0)
+    return "docx", _docx(document), {"headings": [headline, notes]}
+
+
+_QUESTIONS = (("How many people live at this address?", ("One", "Two", "Three", "Four or more")),
+              ("Do you own or rent your home?", ("Own outright", "Own with a mortgage", "Rent", "Other")),
+              ("How often do you use the bus?", ("Every day", "Every week", "Less often", "Never")),
+              ("Does anyone in your household have a car?", ("Yes", "No")),
+              ("How satisfied are you with local services?", ("Very satisfied", "Fairly satisfied",
+                                                              "Not satisfied")),
+              ("Tick every service you used last year", ("Library", "Leisure centre", "Recycling centre",
+                                                         "None of these")),
+              ("Which of these best describes your work?", ("Employed", "Self-employed", "Retired",
+                                                            "Student", "Other")),
+              ("Have you contacted the council in the last year?", ("Yes", "No", "Don't know")))
+
+
+def questionnaire(seed: int) -> tuple[str, bytes, Truth]:
+    """A questionnaire: its title and sections are headings; numbered bold questions ("1.",
+    "Q3", or Word's list numbering) over their answer boxes ("☐ Yes" each on a line, or all on
+    one line, or a line to write on), with routing instructions ("If No, go to question 5")."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    title = rng.choice(("Household survey 2024", "Residents' survey", "Travel to work survey"))
+    document.add_heading(title, 0 if seed % 2 else 1)
+    instruction = document.add_paragraph()
+    instruction.add_run("Please answer every question. Tick one box for each question unless told "
+                        "otherwise.").italic = True
+    sections = ["Section A: About your household", "Section B: Getting about"] if seed % 3 else \
+        ["About your household", "Getting about"]
+    chosen = rng.sample(_QUESTIONS, 6)
+    number = 0
+    for section, questions in zip(sections, (chosen[:3], chosen[3:]), strict=True):
+        document.add_heading(section, 1)
+        for question, answers in questions:
+            number += 1
+            style = "List Number" if seed % 3 == 1 else None
+            paragraph = document.add_paragraph(style=style)
+            typed = "" if style else (f"Q{number} " if seed % 2 else f"{number}. ")
+            paragraph.add_run(typed + question).bold = True
+            paragraph.paragraph_format.keep_with_next = True
+            if (number + seed) % 3 == 0:
+                boxes = document.add_paragraph("\t".join(f"\u2610 {answer}" for answer in answers))
+                boxes.paragraph_format.left_indent = Inches(0.3)
+            elif (number + seed) % 3 == 1:
+                for answer in answers:
+                    option = document.add_paragraph(f"\u2610  {answer}")
+                    option.paragraph_format.left_indent = Inches(0.3)
+                    option.paragraph_format.space_after = Pt(0)
+            else:
+                write_in = document.add_paragraph("Please write in: ______________________________")
+                write_in.paragraph_format.left_indent = Inches(0.3)
+            if number % 3 == 2:
+                document.add_paragraph().add_run(f"If No, go to question {number + 2}").italic = True
+    closing = document.add_paragraph()
+    closing.add_run("Thank you for taking part. Please return the form in the envelope provided.")
+    return "docx", _docx(document), {"headings": [title, *sections]}
+
+
+_RELEASE_CSS = """
+body { font-family: 'Liberation Sans', sans-serif; font-size: 10.5pt; margin: 0 }
+h1 { font-size: 24pt; margin: 4pt 0 8pt }
+h2 { font-size: 16pt; margin: 16pt 0 6pt }
+.badge { display: inline-block; background: #1d70b8; color: #fff; font-weight: bold; font-size: 9pt;
+         padding: 2pt 6pt; text-transform: uppercase }
+.meta dt { font-weight: bold }
+.meta dd { margin: 0 0 4pt 0 }
+.meta.inline dt { float: left; clear: left; margin-right: 4pt }
+.contents { border-left: 3pt solid #1d70b8; padding-left: 8pt; margin: 10pt 0 }
+.contents .label { font-weight: bold; margin: 0 0 2pt }
+.contents ul { list-style: none; padding: 0; margin: 0 }
+table { border-collapse: collapse; margin: 6pt 0 }
+th, td { padding: 2pt 10pt; text-align: left }
+td.n, th.n { text-align: right }
+tr.total td { font-weight: bold; border-top: 1px solid #000 }
+.title { font-weight: bold; margin-bottom: 2pt }
+.source { font-size: 8.5pt; color: #444 }
+.key { background: #f3f2f1; padding: 6pt 10pt; margin: 8pt 0 }
+.key .lead { font-weight: bold; font-size: 11.5pt; margin: 0 0 3pt }
+"""
+
+
+def web_release(seed: int) -> tuple[str, bytes, Truth]:
+    """A statistical release as a web page printed by Chromium: a status badge over the title,
+    its dates and contact as a definition list (labels bold, over or beside their values), an
+    "In this release" box of links, key messages in a shaded box with a bold one-line lead, a
+    table's bold title over it, a bold total row and a source line under it."""
+    rng = random.Random(seed)
+    title = _RELEASE_TITLES[seed % len(_RELEASE_TITLES)]
+    sections = ["Main points", rng.choice(("Employment by region", "Completions by tenure", "Income by age")),
+                "Methods and quality"]
+    fields = rng.sample(_META, 4)
+    inline = " inline" if seed % 2 else ""
+    badge = rng.choice(("Official statistics", "Accredited official statistics"))
+    out = [f'<div class="badge">{badge}</div>',
+           f"<h1>{title}</h1>", f'<dl class="meta{inline}">',
+           *(f"<dt>{label}{':' if seed % 3 == 0 else ''}</dt><dd>{value}</dd>" for label, value in fields),
+           '</dl><div class="contents"><p class="label">In this release</p><ul>',
+           *(f'<li><a href="#s{i}">{section}</a></li>' for i, section in enumerate(sections)), "</ul></div>",
+           f"<h2 id='s0'>{sections[0]}</h2>"]
+    for statement in rng.sample(_STATEMENTS, 2):
+        out.append(f'<div class="key"><p class="lead">{statement}</p><p>{rng.choice(_PROSE)}</p></div>')
+    out += [f"<h2 id='s1'>{sections[1]}</h2>", f"<p>{' '.join(rng.sample(_PROSE, 2))}</p>"]
+    topic = rng.choice(_TOPICS)
+    out.append(f'<p class="title">{"Table 1: " if seed % 3 else ""}{topic}{", 2024" if seed % 2 else ""}</p>')
+    rows = [f"<tr><td>{region}</td>" + "".join(f'<td class="n">{v}</td>' for v in _figures(rng, 2)) + "</tr>"
+            for region in rng.sample(_REGIONS, 5)]
+    total = ('<tr class="total"><td>Total</td>' + "".join(f'<td class="n">{v}</td>' for v in _figures(rng, 2))
+             + "</tr>")
+    out += ['<table><tr><th>Region</th><th class="n">2023</th><th class="n">2024</th></tr>', *rows, total,
+            "</table>", '<p class="source">Source: Labour Force Survey.</p>',
+            f"<p>{' '.join(rng.sample(_PROSE, 2))}</p>", f"<h2 id='s2'>{sections[2]}</h2>",
+            f"<p>{' '.join(rng.sample(_PROSE, 3))}</p>"]
+    return "html", _designed_page(_RELEASE_CSS, out), {"headings": [title, *sections]}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -1723,4 +2028,9 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "page_rows": (6, page_rows),
     "sheet_stacked": (4, sheet_stacked),
     "tall_rows": (8, tall_rows),
+    "release_front_matter": (6, release_front_matter),
+    "table_sections": (6, table_sections),
+    "press_release": (4, press_release),
+    "questionnaire": (6, questionnaire),
+    "web_release": (6, web_release),
 }

@@ -3,7 +3,10 @@ warning's label ("IMPORTANT"), a chart's title over the chart, a one-cell
 table's label set flush with its top edge, a form's fields under a section's heading (no
 address under a name), a cover's title over its report number and authors, running headers
 that change with the chapter, and a bold line ending the document ("Published March 2024").
-Each beside the real headings, which stay."""
+Second round (headprec2): a bold line directly over a larger heading (a press release's "ENDS"),
+a questionnaire's numbered questions over their answer boxes (an FAQ's over their answers stay),
+and a bold line over "Key: value" fields (a release's status over its dates).  Each beside the
+real headings, which stay."""
 
 from __future__ import annotations
 
@@ -199,6 +202,93 @@ def test_running_headers_that_change_with_the_chapter_are_no_headings() -> None:
     assert headings_of(_chapters(headers)) == chapters
 
 
+def test_a_bold_line_directly_over_a_larger_heading_is_no_heading() -> None:
+    # (A press release's "ENDS" over its notes to editors: a section's heading heads no larger one.)
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("New cycle routes to open", "Helvetica-Bold", 16)
+        page.paragraph()
+        page.line("ENDS", after=8)
+        page.line("Notes to editors", "Helvetica-Bold", 13)
+        page.paragraph()
+        page.line("Background")
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["New cycle routes to open", "Notes to editors", "Background"]
+
+
+def _questions(answers: list[list[str]]) -> bytes:
+    """A title, a section's heading and numbered bold questions, each over ``answers``."""
+    questions = ["1. How many people live at this address?", "2. Do you own or rent your home?",
+                 "3. How often do you use the bus?", "4. Which services did you use last year"]
+
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Residents' survey", "Helvetica-Bold", 16)
+        page.paragraph("Please answer every question. Tick one box for each question unless told otherwise.")
+        page.line("Section A: About your household", "Helvetica-Bold", 13)
+        for question, lines in zip(questions, answers, strict=True):
+            page.line(question, after=2)
+            for line in lines:
+                if len(line.split()) > 10:
+                    page.paragraph(line)
+                else:
+                    page.line(line, "Times-Roman", after=2)
+            page.y -= 8
+
+    return drawn_pdf(draw)
+
+
+def test_a_questionnaires_questions_over_their_answer_boxes_are_no_headings() -> None:
+    boxes = [["[ ] One      [ ] Two      [ ] Three or more"],
+             ["[ ] Own outright      [ ] Own with a mortgage      [ ] Rent"],
+             ["[ ] Every day      [ ] Every week      [ ] Never", "If never, go to question 4"],
+             ["Please write in: ______________________"]]
+    assert headings_of(_questions(boxes)) == ["Residents' survey", "Section A: About your household"]
+
+
+def test_an_faqs_numbered_questions_over_their_answers_stay_headings() -> None:
+    answers = [[TEXT], [TEXT], [TEXT], [TEXT]]
+    assert headings_of(_questions(answers)) == [
+        "Residents' survey", "Section A: About your household", "1. How many people live at this address?",
+        "2. Do you own or rent your home?", "3. How often do you use the bus?",
+        "4. Which services did you use last year"]
+
+
+def test_a_bold_line_over_key_value_fields_is_no_heading() -> None:
+    # (A statistical release's status over its dates: the fields are short lines however long
+    # their values.)
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Labour market statistics: March 2024", "Helvetica-Bold", 16)
+        page.line("Official statistics", after=6)
+        for field in ("Release date: 12 March 2024", "Next release: 11 June 2024",
+                      "Geographical coverage: England and Wales"):
+            page.line(field, "Times-Roman", after=0)
+        page.y -= 12
+        page.line("Main points", "Helvetica-Bold", 14)
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Labour market statistics: March 2024", "Main points"]
+
+
+def test_a_bold_heading_over_a_run_in_lead_stays_one() -> None:
+    # (One "Name: ..." line is a run-in lead opening the section's text, not a form's fields.)
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Review statement", "Helvetica-Bold", 14)
+        page.paragraph()
+        page.line("Reviewer credentials", after=2)
+        page.line("Jane Smith: Experience and background in the field of life cycle assessment include",
+                  "Times-Roman", after=2)
+        page.line("- Life cycle assessment course and exam as part of her engineering studies",
+                  "Times-Roman", after=2)
+        page.line("- More than a hundred critical reviews of life cycle studies since 2005",
+                  "Times-Roman", after=2)
+
+    assert headings_of(drawn_pdf(draw)) == ["Review statement", "Reviewer credentials"]
+
+
 @pytest.mark.system
 def test_libreoffice_probes_of_heading_precision(tmp_path) -> None:
     if shutil.which("soffice") is None:
@@ -207,7 +297,8 @@ def test_libreoffice_probes_of_heading_precision(tmp_path) -> None:
     from tests.office_probes import PROBES
 
     made = [("caps_labels", 1), ("captions", 5), ("callout_boxes", 4), ("form_fields", 1),
-            ("cover_page", 3), ("running_headers", 3)]
+            ("cover_page", 3), ("running_headers", 3), ("press_release", 4), ("questionnaire", 2),
+            ("release_front_matter", 4)]
     sources, truths = [], []
     for name, seed in made:
         _, data, truth = PROBES[name][1](seed)
