@@ -515,6 +515,7 @@ class _WordReader:
         # The per-character calls, bound once (see _bare).
         loose_box, handle, rect_ref = _LOOSE_CHAR_BOX, self.style.handle, ctypes.byref(rect)
         unpack = _RECT.unpack_from
+        raised, rise = _SUPERSCRIPT_DIGITS, _RAISED_BY
         box, chars = self.box, self.chars  # changed in place, never replaced
         for index in range(count):
             code = units[index]
@@ -543,8 +544,10 @@ class _WordReader:
                 tall = box[3] - box[1]
                 half = 0.5 * tall
                 if x0 - box[2] <= half and abs(top - box[1]) <= half and x0 >= box[0] - half:
-                    code = _SUPERSCRIPT_DIGITS.get(code, code) if box[3] - bottom >= _RAISED_BY * tall \
-                        and bottom - top <= _RAISED_HEIGHT * tall else code  # a raised footnote number
+                    # (A raised footnote number; the first test, one comparison, fails for
+                    # almost every character: letters of a font share their loose box's foot.)
+                    code = raised.get(code, code) if bottom < box[3] and box[3] - bottom >= rise * tall \
+                        and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
                     if x0 < box[0] and code >= 0x0590:  # a right-to-left letter: leftwards
