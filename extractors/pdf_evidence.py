@@ -39,7 +39,8 @@ Beyond headings, a page's tags decide (each where they agree with what the page 
 
 - its tables (:func:`tagged_tables`): a ``Table`` element of two rows and two columns or more
   whose cells hold the words drawn where they are, rows going down the page and columns
-  across it, is one of the page's tables, cells spanning as the tree says; a table the
+  across it, is one of the page's tables, cells spanning as the tree says (a column no cell
+  fills, an empty spacer between groups of columns, left out); a table the
   heuristics found over it, or over text the tree tags as list items or as paragraphs that
   wrap (a bulleted list, prose set in columns), is not.  A tagged table that disagrees with
   the page (a tree pointing at the wrong content, a table wider than the page) is left to
@@ -603,6 +604,11 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
     x0, top, x1, bottom = table.box
     taken = [w for cell in table.cells if cell.boxes for w in _drawn_text(turned, cell.boxes)]
     taken += _turned_headings(table, cells, [w for w in turned if w not in taken], max(1, header_rows))
+    # A column no cell fills, header included, is a spacer (a narrow empty column set between
+    # two groups of figures, as the untagged reading never finds one): not a column.
+    filled = [c for c in range(table.column_count) if any(row[c] for row in cells)]
+    if 2 <= len(filled) < table.column_count:
+        cells = [[row[c] for c in filled] for row in cells]
     if taken:
         top = min([top, *(w.top for w in taken)])
     return FoundTable(x0, top, x1, bottom, cells, cells_to_markdown(cells), header_rows=max(1, header_rows),

@@ -10,7 +10,8 @@ element's text and boxes are those of the text objects under its MCIDs.  What th
 - headings: ``H1``..``H6``, ``H`` (its level from the ``Sect`` elements around it), ``Title``;
 - tables: ``Table`` > (``THead``/``TBody``/``TFoot`` >) ``TR`` > ``TH``/``TD``, each cell
   placed on the table's grid by its ``ColSpan`` and ``RowSpan`` attributes (a cell the page
-  draws nothing of, an empty one, is left out of the page's tree by PDFium: an empty cell);
+  draws nothing of, an empty one, is left out of the page's tree by PDFium: an empty cell;
+  marked content right under a ``TR``, a striped row's background, is no cell);
 - list items: ``L`` > ``LI`` > ``Lbl`` and ``LBody``, a list inside an item's body one level
   deeper;
 - paragraphs (``P`` outside tables and lists): the boxes of their text objects, prose that
@@ -267,9 +268,13 @@ class _Walker:
                 if self.spent(depth + 2) or self.element_type(row) != _ROW_TYPE:
                     continue
                 cells: list[_Cell | None] = []
-                for cell in self.children(row):
+                for index, cell in enumerate(self.children(row)):
                     if not cell:
-                        cells.append(None)  # an empty cell (a TD with no content)
+                        # Marked content right under the row is what the row itself draws (a
+                        # striped row's background, Chromium): no cell.  Else an empty cell
+                        # (a TD with no content).
+                        if pdfium_c.FPDF_StructElement_GetChildMarkedContentID(row, index) < 0:
+                            cells.append(None)
                         continue
                     cell_kind = self.element_type(cell)
                     if cell_kind in _CELL_TYPES:

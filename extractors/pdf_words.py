@@ -6,7 +6,9 @@ Coordinates are PDF points with the origin at the page's **top-left** corner (y 
 downwards, as in reading order), whatever the page's own coordinate system or rotation.
 
 Words are read character by character with PDFium's text page API (one box call per
-character, one font look-up per word); rulings from the page's path objects.  PDFium gives a
+character, one font look-up per word); rulings from the page's path objects.  A small digit
+raised right after a word (a footnote number set as a superscript: "2023" and a raised "1")
+stays on the word as Unicode's superscript digit ("2023¹"), not as another digit of it.  PDFium gives a
 right-to-left word's letters in logical order, so they run leftwards: such a word is kept
 whole, its lam-alef ligatures in logical order (:mod:`extractors.pdf_bidi` orders its line).
 
@@ -205,6 +207,15 @@ _SOFT_HYPHEN = 0x02
 _TURNED_JOIN = 0.12
 _TURNED_LEVEL = 0.3
 _LAM = "\u0644"
+# A footnote number set as a superscript right after a figure or a word ("2023" and a raised
+# "1", "Central" and a raised "3": a statistical table's note markers): a digit whose box is
+# at most _RAISED_HEIGHT of the word's height and whose foot stands at least _RAISED_BY of it
+# above the word's foot.  It stays on the word as Unicode's superscript digit ("2023¹"), as
+# drawn: read as an ordinary digit it makes another figure ("20231"); NFKC folds it back.
+_RAISED_HEIGHT = 0.9
+_RAISED_BY = 0.25
+_SUPERSCRIPT_DIGITS = str.maketrans("0123456789",
+                                    "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
 _ALEF_LAM = re.compile("[\u0627\u0623\u0625\u0622]\u0644")
 _RULE_THICKNESS = 2.0  # a path or rectangle thinner than this (points) is a line
 _MAX_PATH_SEGMENTS = 400  # paths with more segments are drawings (charts, glyph outlines)
@@ -504,6 +515,7 @@ class _WordReader:
         # The per-character calls, bound once (see _bare).
         loose_box, handle, rect_ref = _LOOSE_CHAR_BOX, self.style.handle, ctypes.byref(rect)
         unpack = _RECT.unpack_from
+        raised, rise = _SUPERSCRIPT_DIGITS, _RAISED_BY
         box, chars = self.box, self.chars  # changed in place, never replaced
         for index in range(count):
             code = units[index]
@@ -532,6 +544,10 @@ class _WordReader:
                 tall = box[3] - box[1]
                 half = 0.5 * tall
                 if x0 - box[2] <= half and abs(top - box[1]) <= half and x0 >= box[0] - half:
+                    # (A raised footnote number; the first test, one comparison, fails for
+                    # almost every character: letters of a font share their loose box's foot.)
+                    code = raised.get(code, code) if bottom < box[3] and box[3] - bottom >= rise * tall \
+                        and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
                     if x0 < box[0] and code >= 0x0590:  # a right-to-left letter: leftwards

@@ -82,6 +82,25 @@ title each, a pull quote split by a page break from its credit.
 ``header_levels`` on, tables4; ``narrow_columns``, ``page_rows`` and ``sheet_stacked``,
 tables5; ``tall_rows``, wrapped.)
 
+Statistical tables (stattables, 2026-12-06): the conventions of government statistics
+releases and company accounts, each class from two producers (Word or Calc through
+LibreOffice, or HTML through Chromium):
+
+- ``stat_markers``: the shorthand for cells without a figure ("[c]", "[x]", "[z]", "[low]",
+  "..", "–", ":"), figures flagged "p" or "r", "[note 2]" in a heading, and footnote numbers
+  set as superscripts after a heading or a row label (Word, or HTML with striped rows);
+- ``row_groups``: bold group label rows with empty value cells over indented rows, "of
+  which:" rows indented further, a bold "Total" row over a rule (Word or Calc);
+- ``column_gaps``: an empty narrow column between two groups of figure columns, signed
+  changes ("+540", "(1,234)", "+3.4%"), a heading over each group on some seeds (Calc or
+  Word);
+- ``landscape_wide``: a row label and twelve months (and the year) on a landscape page
+  between portrait ones (a Word landscape section, or a Calc sheet fitted to the width).
+
+``row_groups`` and ``landscape_wide`` passed before any rule; ``stat_markers`` failed on the
+superscripts (read into the figure: "20231") and, tagged from Chromium, on the striped rows
+(each cell a column to the right), ``column_gaps`` tagged from Word on the empty column.
+
 Heading precision (headprec, 2026-12-06): what real reports set apart like a heading and is not,
 beside real headings (Heading 1 or Title) so that recall is measured too:
 
@@ -106,7 +125,7 @@ beside real headings (Heading 1 or Title) so that recall is measured too:
 
 (Probed and passing before any rule, not kept: Word's Quote and Intense Quote paragraphs.)
 
-Heading precision, second round (headprec2, 2026-12-07): statistical releases, press releases and
+Heading precision, second round (headprec2, 2026-12-06): statistical releases, press releases and
 questionnaires (the title and the sections are headings, nothing else):
 
 - ``release_front_matter``: a release's status line ("Official statistics", bold, or coloured
@@ -904,7 +923,7 @@ def web_spaced_values(seed: int) -> tuple[str, bytes, Truth]:
     css = "td,th{padding:2px 10px;text-align:left} .n{text-align:right}"
     return "html", _web_page("Contact points", "The offices below handle enquiries.", rows,
                              "Lines are open on weekdays.", css), {"tables": [cells]}
-# -- Heading precision (2026-12-07, headprec): what real reports set apart as a heading might be
+# -- Heading precision (2026-12-06, headprec): what real reports set apart as a heading might be
 # and is not, each class beside real Heading 1-3 (or Title) paragraphs, so that a rule that
 # drops too much is seen too.  The truth is the text the author styled as a heading, what a
 # tagged export tags H; manual_headings alone counts paragraphs the author set by hand as
@@ -1702,7 +1721,7 @@ def sheet_stacked(seed: int) -> tuple[str, bytes, Truth]:
 
 
 
-# -- Heading precision, second round (2026-12-07, headprec2): what statistical releases, press
+# -- Heading precision, second round (2026-12-06, headprec2): what statistical releases, press
 # releases and questionnaires set like headings and are not, beside real headings.
 
 _RELEASE_TITLES = ("Labour market statistics: March 2024", "Housing completions in England, 2023",
@@ -1983,6 +2002,309 @@ def web_release(seed: int) -> tuple[str, bytes, Truth]:
             f"<p>{' '.join(rng.sample(_PROSE, 2))}</p>", f"<h2 id='s2'>{sections[2]}</h2>",
             f"<p>{' '.join(rng.sample(_PROSE, 3))}</p>"]
     return "html", _designed_page(_RELEASE_CSS, out), {"headings": [title, *sections]}
+# -- Statistical tables (2026-12-06, stattables): the conventions of government statistics
+# releases and company accounts that the classes above do not carry.
+
+# The shorthand of official statistics for a cell without a figure: the Government Statistical
+# Service's symbols ("[c]" confidential, "[x]" not available, "[z]" not applicable, "[low]"
+# rounds to zero), the older ".." (not available) and "–" (nil), Eurostat's ":" (not available).
+_SHORTHAND = ("[c]", "[x]", "[z]", "[low]", "..", "–", ":")
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _border(cell: object, side: str, value: str = "single", size: int = 6) -> None:
+    """A rule on one side of a Word table cell (w:tcBorders)."""
+    properties = cell._tc.get_or_add_tcPr()  # type: ignore[attr-defined]
+    borders = properties.find(qn("w:tcBorders"))
+    if borders is None:
+        borders = OxmlElement("w:tcBorders")
+        properties.append(borders)
+    rule = OxmlElement(f"w:{side}")
+    rule.set(qn("w:val"), value)
+    rule.set(qn("w:sz"), str(size))
+    rule.set(qn("w:color"), "000000")
+    borders.append(rule)
+
+
+def _rule_under(table: object, row: int) -> None:
+    for cell in table.rows[row].cells:  # type: ignore[attr-defined]
+        _border(cell, "bottom")
+
+
+def stat_markers(seed: int) -> tuple[str, bytes, Truth]:
+    """A statistical release's table whose cells carry the shorthand of official statistics
+    (``_SHORTHAND``) for missing figures, figures flagged provisional or revised by a letter
+    after them ("12.3 p", "1,234 r", Eurostat's and the ONS's flags), a heading flagged the same
+    way ("2023 p") or carrying a "[note 2]" marker, and a footnote number set as a superscript
+    after a heading or a row label (the truth writes it with Unicode's superscript digits, as it
+    is drawn: "2023¹", "Central³").  Odd seeds a
+    Word table (a rule under the header, or a grid), even seeds an HTML table printed by
+    Chromium (a rule under the header, or zebra rows)."""
+    rng = random.Random(seed)
+    columns = rng.randint(4, 6)
+    years = [str(2023 - columns + 2 + i) for i in range(columns - 1)]
+    header: list[tuple[str, str]] = [("Region", ""), *((year, "") for year in years)]  # (text, superscript)
+    last = rng.choice(("p", "[note 2]", "sup"))
+    if last == "sup":
+        header[-1] = (years[-1], "1")
+    else:
+        header[-1] = (f"{years[-1]} {last}", "")
+    decimals = rng.choice((0, 1))
+
+    def value() -> str:
+        kind = rng.random()
+        if kind < 0.22:
+            return rng.choice(_SHORTHAND)
+        figure = f"{rng.uniform(10, 9999):,.{decimals}f}"
+        if kind < 0.35:
+            return f"{figure} {rng.choice(('p', 'r'))}"
+        return figure
+
+    rows: list[list[tuple[str, str]]] = []
+    for r, region in enumerate(rng.sample(_REGIONS, rng.randint(5, 7))):
+        mark = str(2 + r % 2) if r in (1, 3) and seed % 3 else ""
+        rows.append([(region, mark), *((value(), "") for _ in years)])
+    grid = [header, *rows]
+    cells = [[text + mark.translate(_SUPERSCRIPT) for text, mark in row] for row in grid]
+    if seed % 2 == 0:
+        def cell(text: str, mark: str, tag: str, c: int) -> str:
+            sup = f"<sup>{html.escape(mark)}</sup>" if mark else ""
+            return f"<{tag}{' class=n' if c else ''}>{html.escape(text)}{sup}</{tag}>"
+        body = "".join("<tr>" + "".join(cell(t, m, "td", c) for c, (t, m) in enumerate(row)) + "</tr>"
+                       for row in rows)
+        head = "<tr>" + "".join(cell(t, m, "th", c) for c, (t, m) in enumerate(header)) + "</tr>"
+        css = "td,th{padding:3px 10px;text-align:left} .n{text-align:right} th{border-bottom:1px solid #000}"
+        if seed % 4 == 0:
+            css += " tbody tr:nth-child(odd){background:#eef2f7}"
+        note = ("[c] confidential, [x] not available, [z] not applicable, [low] less than 0.5, "
+                ".. not available, – nil, : not available; p provisional, r revised.")
+        page = _web_page("Births by region", "The number of live births registered in each region.",
+                         f"<thead>{head}</thead><tbody>{body}</tbody>", note, css)
+        return "html", page, {"tables": [cells]}
+    document = Document()
+    document.add_heading("Births by region", 1)
+    document.add_paragraph("The number of live births registered in each region, by year of registration.")
+    table = document.add_table(rows=len(grid), cols=columns)
+    if seed % 4 == 3:
+        table.style = "Table Grid"
+    for r, row in enumerate(grid):
+        for c, (text, mark) in enumerate(row):
+            _set(table, r, c, text, bold=r == 0, right=c > 0)
+            if mark:
+                run = table.cell(r, c).paragraphs[0].add_run(mark)
+                run.font.superscript = True
+                run.bold = r == 0 or None
+    if seed % 4 != 3:
+        _rule_under(table, 0)
+    document.add_paragraph("1. Figures for the latest year are provisional. 2. Includes births to residents "
+                           "of other regions. 3. Boundaries changed in 2021.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+_GROUP_ROWS = (("Employment", ("Employees", "Self-employed", "Unpaid family workers")),
+               ("Unemployment", ("Up to 6 months", "6 to 12 months", "Over 12 months")),
+               ("Economic inactivity", ("Students", "Looking after family", "Long-term sick", "Retired")),
+               ("Income", ("Wages and salaries", "Benefits", "Pensions", "Investment income")))
+
+
+def row_groups(seed: int) -> tuple[str, bytes, Truth]:
+    """A table whose rows fall in groups: a bold label row with its value cells empty over
+    the group's rows, their labels indented (a paragraph indent in Word, a cell indent in Calc,
+    no spaces in the text), an "of which:" row indented further under one of them on some
+    seeds, and a bold "Total" row over a rule.  Odd seeds a Word table, even seeds a Calc sheet."""
+    rng = random.Random(seed)
+    columns = rng.randint(3, 5)
+    cells = [[rng.choice(("Category", "Status", "Thousands")), *(f"{2020 + i}" for i in range(columns - 1))]]
+    indents: dict[int, int] = {}
+    groups: list[int] = []
+
+    def figures() -> list[str]:
+        return [f"{rng.randint(20, 9999):,}" for _ in range(columns - 1)]
+
+    for label, items in rng.sample(_GROUP_ROWS, rng.randint(2, 3)):
+        cells.append([label, *([""] * (columns - 1))])
+        groups.append(len(cells) - 1)
+        for i, item in enumerate(rng.sample(items, rng.randint(2, len(items)))):
+            cells.append([item, *figures()])
+            indents[len(cells) - 1] = 1
+            if i == 0 and seed % 3 != 2:
+                which = rng.choice(("of which: part-time", "of which: women", "of which: aged 16 to 24"))
+                cells.append([which, *figures()])
+                indents[len(cells) - 1] = 2
+    cells.append(["Total", *figures()])
+    total = len(cells) - 1
+    if seed % 2 == 0:
+        from openpyxl.styles import Alignment, Border, Font, Side
+
+        thin = Side(style="thin")
+
+        def style(cell: Any, r: int, c: int) -> None:
+            if r == 0 or r in groups or r == total:
+                cell.font = Font(bold=True)
+            cell.alignment = Alignment(horizontal="right" if c else "left",
+                                       indent=indents.get(r, 0) if not c else 0)
+            if r == 0:
+                cell.border = Border(bottom=thin)
+            if r == total:
+                cell.border = Border(top=thin)
+
+        book = _sheet(cells, style, [24, *[11] * (columns - 1)],
+                      over=[("Table 2: Working-age population by economic status", Font(bold=True, size=12))])
+        sheet = book.active
+        sheet.cell(row=4 + len(cells), column=1, value="Source: Labour Force Survey.")
+        return "xlsx", _xlsx(book), {"tables": [cells]}
+    document = Document()
+    document.add_heading("Economic status", 1)
+    document.add_paragraph("The table below gives the working-age population by economic status, "
+                           "in thousands.")
+    table = document.add_table(rows=len(cells), cols=columns)
+    if seed % 4 == 3:
+        table.style = "Table Grid"
+    _fixed_widths(table, (2.2, *([0.9] * (columns - 1))))
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            _set(table, r, c, text, bold=r == 0 or r in groups or r == total, right=c > 0)
+        if r in indents:
+            table.cell(r, 0).paragraphs[0].paragraph_format.left_indent = Pt(10 * indents[r])
+    _rule_under(table, 0)
+    _rule_under(table, total - 1)
+    document.add_paragraph("Figures may not sum to the total because of rounding.")
+    return "docx", _docx(document), {"tables": [cells]}
+
+
+def column_gaps(seed: int) -> tuple[str, bytes, Truth]:
+    """Two groups of figure columns set apart by an empty narrow column (figures for two
+    years, then the change: signed "+1,234" or in brackets "(1,234)", and a percentage change
+    "+3.4%" or "-2.1%"), each group under a heading centred over it on some seeds.  The truth
+    leaves the empty column out (it holds nothing in any row).  Odd seeds a Calc sheet, even
+    seeds a Word table."""
+    rng = random.Random(seed)
+    year = rng.randint(2019, 2023)
+    brackets = seed % 3 == 0
+    levels = seed % 4 >= 2
+    rows = []
+    for region in rng.sample(_REGIONS, rng.randint(5, 7)):
+        before, after = rng.randint(800, 9000), 0
+        after = before + rng.randint(-700, 700)
+        change = after - before
+        shown = (f"({abs(change):,})" if change < 0 else f"{change:,}") if brackets else f"{change:+,}"
+        rows.append([region, f"{before:,}", f"{after:,}", shown, f"{100 * change / before:+.1f}%"])
+    header = ["Region", str(year), str(year + 1), "Number", "%"] if levels else \
+        ["Region", str(year), str(year + 1), "Change", "% change"]
+    top = ["Region", "Persons (thousands)", "", "Change on year", ""]
+    if levels:
+        header[0] = ""
+    truth = [*([top] if levels else []), header, *rows]
+    source = [[*row[:3], "", *row[3:]] for row in truth]  # the empty column after the first group
+    heads = 2 if levels else 1
+    if seed % 2:
+        from openpyxl.styles import Alignment, Border, Font, Side
+
+        thin = Side(style="thin")
+
+        def style(cell: Any, r: int, c: int) -> None:
+            if r < heads:
+                cell.font = Font(bold=True)
+                if c and c != 3:
+                    cell.border = Border(bottom=thin)
+            if c:
+                cell.alignment = Alignment(horizontal="center" if r < heads - 1 else "right")
+
+        book = _sheet(source, style, [16, 11, 11, 2, 11, 11],
+                      over=[("Table 1: Persons employed by region", Font(bold=True, size=12))])
+        if levels:
+            book.active.merge_cells(start_row=3, start_column=2, end_row=3, end_column=3)
+            book.active.merge_cells(start_row=3, start_column=5, end_row=3, end_column=6)
+        return "xlsx", _xlsx(book), {"tables": [truth]}
+    document = Document()
+    document.add_heading("Employment by region", 1)
+    document.add_paragraph("Persons employed in each region and the change on the year before.")
+    table = document.add_table(rows=len(source), cols=6)
+    _fixed_widths(table, (1.5, 1.0, 1.0, 0.2, 1.0, 1.0))
+    if levels:
+        table.cell(0, 1).merge(table.cell(0, 2))
+        table.cell(0, 4).merge(table.cell(0, 5))
+    for r, row in enumerate(source):
+        for c, text in enumerate(row):
+            if text:
+                _set(table, r, c, text, bold=r < heads, right=c > 0 and r >= heads - 1,
+                     centred=c > 0 and r < heads - 1)
+    for c in (1, 2, 4, 5):
+        for r in range(heads):
+            _border(table.cell(r, c), "bottom")
+    document.add_paragraph("Source: Labour Force Survey. Change is on the year before.")
+    return "docx", _docx(document), {"tables": [truth]}
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def landscape_wide(seed: int) -> tuple[str, bytes, Truth]:
+    """A wide table (a row label and twelve months, with the year's total on some seeds) on
+    a landscape page between portrait ones: odd seeds a Word document with a landscape section
+    (narrower margins, the table at 8 or 9 points on a fixed grid), even seeds a Calc sheet set
+    landscape and fitted to the page's width."""
+    rng = random.Random(seed)
+    labels = rng.sample(("Cars", "Vans", "Lorries", "Buses", "Motorcycles", "Pedal cycles", "Taxis",
+                         "Tractors", "Caravans"), rng.randint(5, 8))
+    months = list(_MONTHS) + (["Year"] if seed % 3 else [])
+    cells = [["Vehicle type", *months]]
+    for label in labels:
+        figures = [rng.randint(100, 99999) for _ in _MONTHS]
+        if seed % 3:
+            figures.append(sum(figures))
+        cells.append([label, *(f"{f:,}" for f in figures)])
+    if seed % 2 == 0:
+        from openpyxl.styles import Alignment, Border, Font, Side
+
+        thin = Side(style="thin")
+
+        def style(cell: Any, r: int, c: int) -> None:
+            if r == 0:
+                cell.font = Font(bold=True)
+                cell.border = Border(bottom=thin, top=thin)
+            if c:
+                cell.alignment = Alignment(horizontal="right")
+
+        book = _sheet(cells, style, [16, *[10] * len(months)],
+                      over=[("Table 6: Vehicles counted by type and month", Font(bold=True, size=12))])
+        sheet = book.active
+        sheet.page_setup.orientation = "landscape"
+        sheet.page_setup.fitToWidth = 1
+        sheet.page_setup.fitToHeight = 0
+        sheet.sheet_properties.pageSetUpPr.fitToPage = True
+        return "xlsx", _xlsx(book), {"tables": [cells]}
+    from docx.enum.section import WD_ORIENT, WD_SECTION
+
+    document = Document()
+    document.add_heading("Traffic counts", 1)
+    for _ in range(2):
+        document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
+    section = document.add_section(WD_SECTION.NEW_PAGE)
+    section.orientation = WD_ORIENT.LANDSCAPE
+    section.page_width, section.page_height = section.page_height, section.page_width
+    section.left_margin = section.right_margin = Inches(0.6)
+    document.add_paragraph("Table 6: Vehicles counted by type and month")
+    size = 8 if len(months) > 12 else 9
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    if seed % 4 == 3:
+        table.style = "Table Grid"
+    _fixed_widths(table, (1.2, *([8.6 / len(months)] * len(months))))
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            _set(table, r, c, text, bold=r == 0, right=c > 0, size=size)
+    if seed % 4 != 3:
+        _rule_under(table, 0)
+    document.add_paragraph("Source: automatic traffic counters.")
+    back = document.add_section(WD_SECTION.NEW_PAGE)
+    back.orientation = WD_ORIENT.PORTRAIT
+    back.page_width, back.page_height = back.page_height, back.page_width
+    back.left_margin = back.right_margin = Inches(1)
+    document.add_heading("Method", 1)
+    document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
+    return "docx", _docx(document), {"tables": [cells]}
 
 
 PROBES: dict[str, tuple[int, Maker]] = {
@@ -2033,4 +2355,8 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "press_release": (4, press_release),
     "questionnaire": (6, questionnaire),
     "web_release": (6, web_release),
+    "stat_markers": (6, stat_markers),
+    "row_groups": (6, row_groups),
+    "column_gaps": (6, column_gaps),
+    "landscape_wide": (6, landscape_wide),
 }

@@ -28,13 +28,25 @@ class Run:
     bold: bool = False
 
 
+@dataclass(frozen=True)
+class Fill:
+    """A grey rectangle filled on page ``page`` from (``x0``, ``top``) to (``x1``, ``bottom``):
+    what a striped table row's background draws."""
+
+    page: int
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
 @dataclass
 class Node:
     """A structure element: its type (``P``, ``Table``, ``TD``, ``L``...), its children
-    (elements, or runs drawn under it as marked content) and its attributes (``ColSpan``)."""
+    (elements, or runs and fills drawn under it as marked content) and its attributes (``ColSpan``)."""
 
     kind: str
-    children: list[Node | Run] = field(default_factory=list)
+    children: list[Node | Run | Fill] = field(default_factory=list)
     attributes: dict[str, int] = field(default_factory=dict)
 
 
@@ -72,7 +84,7 @@ class _Writer:
         kids: list[str] = []
         page: int | None = None
         for child in node.children:
-            if isinstance(child, Run):
+            if isinstance(child, Run | Fill):
                 mcid = len(self.parents[child.page])
                 self.parents[child.page].append(ref)
                 self.draw(child, f"/{node.kind} <</MCID {mcid}>> BDC")
@@ -87,7 +99,11 @@ class _Writer:
                              f" /K [{' '.join(kids)}]>>")
         return ref
 
-    def draw(self, run: Run, mark: str) -> None:
+    def draw(self, run: Run | Fill, mark: str) -> None:
+        if isinstance(run, Fill):
+            self.streams[run.page].append(f"{mark} 0.9 g {run.x0} {HEIGHT - run.bottom} {run.x1 - run.x0}"
+                                          f" {run.bottom - run.top} re f 0 g EMC")
+            return
         text = run.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
         baseline = HEIGHT - run.top - 0.8 * run.size
         font = "/F2" if run.bold else "/F1"

@@ -1,4 +1,4 @@
-"""What reports set apart like a heading and is not (office probes, headprec, 2026-12-07): a
+"""What reports set apart like a heading and is not (office probes, headprec, 2026-12-06): a
 warning's label ("IMPORTANT"), a chart's title over the chart, a one-cell
 table's label set flush with its top edge, a form's fields under a section's heading (no
 address under a name), a cover's title over its report number and authors, running headers

@@ -21,7 +21,7 @@ from extractors.pdf_tags import PageTags, read_page_tags
 from extractors.pdf_text import open_pdf, read_text_layer
 from extractors.pdf_words import read_layouts
 from extractors.tables import cells_to_markdown
-from tests.tagged_pdf import Node, Run, tagged_pdf
+from tests.tagged_pdf import Fill, Node, Run, tagged_pdf
 
 OPTIONS = ExtractOptions(ocr_engines=())
 WORKS = [("Roads", "Resurfacing of the main road through the village centre.", "Spring"),
@@ -294,3 +294,35 @@ def test_tagged_cell_of_low_ink_keeps_its_text():
     data = tagged_pdf([Node("H1", [Run(0, 72, 100, "Accounts", size=16, bold=True)]), table])
     [tagged] = tagged_tables(_page_tags(data), read_layouts(data)[0].words, [])
     assert tagged.cells == [list(row) for row in rows]
+
+
+def test_a_striped_rows_background_tagged_under_it_is_no_cell():
+    """Chromium tags a striped row's background (tr:nth-child(odd) {background: ...}) as
+    marked content right under the TR, before its cells: no cell, so the row's cells keep
+    their columns (they were each one column to the right, found on the statistical-table
+    probes, 2026-12-06)."""
+    rows = [("Region", "2022", "2023"), ("North", "1,240", "[c]"), ("South", "980", "1,013"),
+            ("East", "[x]", "1,420"), ("West", "2,310", "2,402")]
+    kind = ["TH", "TD", "TD", "TD", "TD"]
+    table = Node("Table", [Node("TR", [*([Fill(0, 70, 198 + 20 * r, 420, 214 + 20 * r)] if r % 2 else []),
+                                       *(_cell(kind[r], Run(0, 72 + 120 * c, 200 + 20 * r, text))
+                                         for c, text in enumerate(row))]) for r, row in enumerate(rows)])
+    data = tagged_pdf([Node("H1", [Run(0, 72, 100, "Births", size=16, bold=True)]), table])
+    [tagged] = tagged_tables(_page_tags(data), read_layouts(data)[0].words, [])
+    assert tagged.cells == [list(row) for row in rows]
+
+
+def test_a_tagged_column_no_cell_fills_is_no_column():
+    """A narrow empty column set between two groups of figures (the year's figures, then the
+    change): every row's cell there is empty, the header's too; the tagged table leaves it
+    out, as the untagged reading does (found on the statistical-table probes, 2026-12-06)."""
+    rows = [("Region", "2022", "2023", "", "Change", "%"), ("North", "1,240", "1,310", "", "+70", "+5.6%"),
+            ("South", "980", "940", "", "(40)", "-4.1%"), ("East", "1,505", "1,420", "", "(85)", "-5.6%")]
+    kind = ["TH", "TD", "TD", "TD"]
+    xs = [72, 160, 230, 300, 320, 400]
+    table = Node("Table", [Node("TR", [_cell(kind[r], Run(0, xs[c], 200 + 20 * r, text)) if text
+                                       else Node(kind[r]) for c, text in enumerate(row)])
+                           for r, row in enumerate(rows)])
+    data = tagged_pdf([Node("H1", [Run(0, 72, 100, "Employment", size=16, bold=True)]), table])
+    [tagged] = tagged_tables(_page_tags(data), read_layouts(data)[0].words, [])
+    assert tagged.cells == [[*row[:3], *row[4:]] for row in rows]

@@ -113,3 +113,24 @@ def test_one_letter_words_a_space_apart_stay_words() -> None:
     (layout,) = read_layouts(out.getvalue())
     assert [w.text for w in layout.words] == \
         "the marks A B C D and E".split() + list("ABCDEFGH") + "the options a b c d are".split()
+
+
+def test_a_raised_footnote_number_is_a_superscript_digit() -> None:
+    # A statistical table's note markers: a small digit raised after a year ("2023" and a
+    # raised "1") or a label, as Word and a browser set them, reads as Unicode's superscript
+    # digit (as an ordinary digit it made another figure: "20231"); a subscript, a digit of
+    # the same size set level, and a small digit on the baseline stay ordinary digits.
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=(500, 400))
+    for y, pieces in ((360, [("2023", 10, 0), ("1", 6, 4)]), (340, [("Central", 10, 0), ("23", 6, 4.5)]),
+                      (320, [("CO", 10, 0), ("2", 6, -2)]), (300, [("2023", 10, 0), ("1", 10, 0)]),
+                      (280, [("Area", 10, 0), ("5", 7, 0)])):
+        text = page.beginText(40, y)
+        for piece, size, rise in pieces:
+            text.setFont("Helvetica", size)
+            text.setRise(rise)
+            text.textOut(piece)
+        page.drawText(text)
+    page.save()
+    (layout,) = read_layouts(out.getvalue())
+    assert [w.text for w in layout.words] == ["2023\u00b9", "Central\u00b2\u00b3", "CO2", "20231", "Area5"]
