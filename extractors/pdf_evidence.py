@@ -61,12 +61,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from extractors.pdf_broken_words import broken_joined
+from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import font_family
 from extractors.pdf_outline import OutlineEntry, title_key
 from extractors.pdf_tables import FoundTable
-from extractors.pdf_tags import Box, PageTags, TaggedHeading, TaggedItem, TaggedRegion, TaggedTable, union
+from extractors.pdf_tags import (
+    Box,
+    PageTags,
+    TaggedCell,
+    TaggedHeading,
+    TaggedItem,
+    TaggedRegion,
+    TaggedTable,
+    union,
+)
 from extractors.tables import cells_to_markdown
 
 if TYPE_CHECKING:
@@ -591,13 +600,24 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
     cells = [[""] * table.column_count for _ in range(table.row_count)]
     header = [True] * table.row_count
     order = {id(w): index for index, w in enumerate(turned)}
+    drawn = {id(cell): _drawn_text(words, cell.boxes) if cell.boxes else [] for cell in table.cells}
+    # The columns' edges as the cells' lines show them (the tree draws no rule), for a word
+    # broken where its cell ends.
+    lines: dict[tuple[int, int], list[Word]] = {}
     for cell in table.cells:
-        drawn = _drawn_text(words, cell.boxes) if cell.boxes else []
+        if cell.columns == 1:
+            for w in drawn[id(cell)]:
+                if id(w) not in order:
+                    lines.setdefault((id(cell), w.line), []).append(w)
+    columns = {id(cell): cell for cell in table.cells}
+    edges = ColumnEdges(((columns[key].row, columns[key].column), columns[key].column, ws[0].x0, ws[-1].x1)
+                        for (key, _), ws in lines.items())
+    for cell in table.cells:
         # Turned words in the order they are drawn (up or down their lines, their lines in
         # turn): their line counts and x say nothing of it.
-        upright = [w for w in drawn if id(w) not in order]
-        sideways = sorted((w for w in drawn if id(w) in order), key=lambda w: order[id(w)])
-        texts = (_lines_text(upright), *(w.text for w in sideways))
+        upright = [w for w in drawn[id(cell)] if id(w) not in order]
+        sideways = sorted((w for w in drawn[id(cell)] if id(w) in order), key=lambda w: order[id(w)])
+        texts = (_lines_text(upright, cell, edges), *(w.text for w in sideways))
         cells[cell.row][cell.column] = " ".join(filter(None, texts))
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
@@ -615,16 +635,21 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
                       turned=tuple(taken))
 
 
-def _lines_text(words: list[Word]) -> str:
+def _lines_text(words: list[Word], cell: TaggedCell, edges: ColumnEdges) -> str:
     """A cell's upright words, in reading order, as text: a word LibreOffice broke over the
-    cell's lines is whole again (see extractors.pdf_broken_words)."""
+    cell's lines is whole again (see extractors.pdf_broken_words; ``edges``: its table's)."""
     text = ""
     for index, word in enumerate(words):
         if not index:
             text = word.text
         elif word.line != words[index - 1].line:
-            alone = index < 2 or words[index - 2].line != words[index - 1].line
-            text = broken_joined(text, word.text, alone)
+            piece = words[index - 1]
+            alone = index < 2 or words[index - 2].line != piece.line
+            ends = index + 1 == len(words) or words[index + 1].line != word.line  # (the end alone)
+            own = ((cell.row, cell.column),)
+            inner = edges.inner(cell.column, own) if alone and ends and cell.columns == 1 else None
+            broken = inner is not None and broken_at_edge(piece, word, *inner)
+            text = broken_joined(text, word.text, alone, broken)
         else:
             text = f"{text} {word.text}"
     return text

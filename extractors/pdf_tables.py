@@ -37,8 +37,9 @@ right under a table's rows (a table of as many columns set under the first, no g
 starts another table, and so does a line in the body's weight holding words where the rows
 above and below it hold figures; a bar chart's category labels right under its bars head no
 table; a word broken over a cell's lines without a hyphen ("Highlan" over "d", "Num" over
-"ber": extractors/pdf_broken_words.py) is joined again; a label wrapped over three lines in
-the last row keeps them.  Candidates that
+"ber", or any end under a piece that fills its cell, "Northum" over "berland", the cell's edges
+from the table's columns: extractors/pdf_broken_words.py) is joined again; a label wrapped over
+three lines in the last row keeps them.  Candidates that
 are two-column prose (long runs of words per cell; a prose column beside a table is cut away,
 whatever stands beside it when its lines keep baselines of their own, and the lines of two
 prose columns under a table of figures end its block),
@@ -62,7 +63,7 @@ from operator import attrgetter
 from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
-from extractors.pdf_broken_words import broken_joined
+from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -731,8 +732,16 @@ def _grid_table(hs: list[_Segment], vs: list[_Segment], words: list[Word],
         row = max(0, min(rows - 1, _index(ys, cy)))
         texts.setdefault(owner[(row, col)], []).append(w)
     cells = [["" for _ in range(cols)] for _ in range(rows)]
+    # A cell's inner edges, for a word broken where it ends: its rules less the padding, the
+    # least any text stands off its cell's left rule (as much on the right; text over the rule
+    # is set apart from it).
+    rights: dict[tuple[int, int], float] = {}
+    for slot, root in owner.items():
+        rights[root] = max(rights.get(root, xs[0]), xs[slot[1] + 1])
+    padding = min((w.x0 - xs[col] for (_, col), ws in texts.items() for w in ws if w.x0 >= xs[col]),
+                  default=0.0)
     for (row, col), ws in texts.items():
-        cells[row][col] = _join_words(ws)
+        cells[row][col] = _join_words(ws, (xs[col] + padding, rights[(row, col)] - padding))
     taken = _turned_cells(turned, xs, ys, owner, cells)
     if pictures and _picture_grid(xs, ys, pictures, cells):
         return None
@@ -932,13 +941,19 @@ def _filled_share(cells: list[list[str]]) -> float:
     return sum(1 for row in cells for c in row if c.strip()) / total if total else 0.0
 
 
-def _join_words(words: list[Word]) -> str:
-    """A ruled cell's text, its lines in turn (a word broken over them whole again)."""
-    text, above = "", 0  # (above: the words of the line before)
+def _join_words(words: list[Word], inner: tuple[float, float]) -> str:
+    """A ruled cell's text, its lines in turn (a word broken over them whole again; ``inner``:
+    the cell's inner left and right edges)."""
+    text, alone = "", None  # (alone: the word of the line before, when it holds one)
     for line in _lines(words):
         piece = line_text([w.text for w in line.words])
-        text = broken_joined(text, piece, above == 1) if text else piece
-        above = len(line.words)
+        if text:
+            broken = alone is not None and len(line.words) == 1 \
+                and broken_at_edge(alone, line.words[0], *inner)
+            text = broken_joined(text, piece, alone is not None, broken)
+        else:
+            text = piece
+        alone = line.words[0] if len(line.words) == 1 else None
     return text
 
 
@@ -1838,6 +1853,8 @@ class _Row:
     # line's pieces; see _tall_rows_joined), and the line's type size.
     extents: dict[int, tuple[float, float, float]] = field(default_factory=dict)
     size: float = 0.0
+    # Per column, the words of its cell's last line (a broken word is told by where they end).
+    words: dict[int, list[Word]] = field(default_factory=dict)
 
     @property
     def height(self) -> float:
@@ -1854,13 +1871,15 @@ def _row_of(line: _Line, groups: list[_Group], bounds: list[float]) -> _Row:
     cells = [""] * (len(bounds) + 1)
     spanning: set[int] = set()
     extents: dict[int, tuple[float, float, float]] = {}
+    placed: dict[int, list[Word]] = {}
     for words, col in groups:
         if _column(words[-1].x1 - 0.5, bounds) > col:
             spanning.add(col)
         cells[col] = f"{cells[col]} {line_text([w.text for w in words])}".strip()
         x0, x1, first = extents.get(col, (words[0].x0, words[-1].x1, words[0].x1 - words[0].x0))
         extents[col] = (min(x0, words[0].x0), max(x1, words[-1].x1), first)
-    return _Row(cells, spanning, line.top, line.bottom, extents, line.size)
+        placed[col] = placed.get(col, []) + words
+    return _Row(cells, spanning, line.top, line.bottom, extents, line.size, placed)
 
 
 def _column(x: float, bounds: list[float]) -> int:
@@ -2122,29 +2141,43 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     set on its first line) join the row above; in the header (the lines above the first row
     of numbers) a cell wrapped over several lines becomes one cell, in its top line."""
     rows = _centred_labels_placed(_tall_rows_joined(rows, _first_data(_row_kinds(rows))))
+    # The columns' edges as the lines show them, each line a row of its own (keyed by its first
+    # word in the column: a cell's two lines joined are left out of its edge).
+    edges = ColumnEdges((ws[0], c, ws[0].x0, ws[-1].x1) for row in rows
+                        for c, ws in row.words.items() if ws and c not in row.spanning)
     merged: list[_Row] = []
     data_from = _first_data(_row_kinds(rows))
+
+    def join(c: int, row: _Row) -> None:
+        """Row ``row``'s cell in column ``c`` goes on the cell above it."""
+        above = merged[-1]
+        broken = _broken_at_edge(above, row, c, edges)
+        above.cells[c] = broken_joined(above.cells[c], row.cells[c], at_edge=broken)
+        if c in row.words:
+            above.words[c] = row.words[c]
+
     for index, row in enumerate(rows):
         filled = [i for i, c in enumerate(row.cells) if c]
         if merged and _wrapped_row(merged[-1], row, filled):
             for c in filled:
-                merged[-1].cells[c] = broken_joined(merged[-1].cells[c], row.cells[c])
+                join(c, row)
             merged[-1].bottom = row.bottom
             continue
         if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
                                          and _wraps_on(merged[-1]) and _wrapped_on(rows, index)
                                          and not NOTE_LABEL.match(row.cells[0])):
-            merged[-1].cells[0] = broken_joined(merged[-1].cells[0], row.cells[0]).strip()
+            join(0, row)
+            merged[-1].cells[0] = merged[-1].cells[0].strip()
             merged[-1].bottom = row.bottom
             continue
         if merged and index > data_from and _goes_on(merged[-1], row, filled) \
                 and (row.cells[filled[0]][:1].islower() or _set_tight(rows, index)):
-            merged[-1].cells[filled[0]] = broken_joined(merged[-1].cells[filled[0]], row.cells[filled[0]])
+            join(filled[0], row)
             merged[-1].bottom = row.bottom
             continue
-        merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom))
+        merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom, words=dict(row.words)))
     first_data = _first_data(_row_kinds(merged))
-    _merge_header_cells(merged[:first_data])
+    _merge_header_cells(merged[:first_data], edges)
     _raise_centred_stub([row for row in merged[:first_data] if any(row.cells)])
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
@@ -2195,6 +2228,7 @@ def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
     for start, run in runs:
         row = body[start]
         x0, cells, above, last = row.extents[long][0], list(row.cells), row, start
+        words = dict(row.words)
         for i in run:
             line, extent = body[i], body[i].extents.get(long)
             if filled[i] != [long] or extent is None or abs(extent[0] - x0) > slack or extent[1] > limit \
@@ -2202,9 +2236,11 @@ def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
                     or above.extents[long][1] + WORD_SPACE_EM * line.size + extent[2] <= right - slack:
                 break
             cells[long] = broken_joined(cells[long], line.cells[long])
+            if long in line.words:
+                words[long] = line.words[long]
             above, last = line, i
             taken.add(i)
-        body[start] = _Row(cells, set(row.spanning), row.top, body[last].bottom, row.extents, row.size)
+        body[start] = _Row(cells, set(row.spanning), row.top, body[last].bottom, row.extents, row.size, words)
     return out + [row for i, row in enumerate(body) if i not in taken]
 
 
@@ -2238,8 +2274,11 @@ def _centred_labels_placed(rows: list[_Row]) -> list[_Row]:
         top = i - min(up, down)
         if top in moved or out[top].cells[0]:
             continue
+        words = {c: ws for c, ws in out[top].words.items() if c}
+        if 0 in row.words:
+            words[0] = row.words[0]
         out[top] = _Row([row.cells[0], *out[top].cells[1:]], set(out[top].spanning), out[top].top,
-                        out[top].bottom)
+                        out[top].bottom, words=words)
         moved.add(top)
         out[i] = _Row([""] * len(row.cells), set(), row.top, row.bottom)
     return [r for r in out if any(r.cells)] if moved else rows
@@ -2333,7 +2372,17 @@ def _wrapped_on(rows: list[_Row], index: int) -> bool:
     return above < below - WRAP_TIGHTER * rows[index].height
 
 
-def _merge_header_cells(header: list[_Row]) -> None:
+def _broken_at_edge(upper: _Row, lower: _Row, c: int, edges: ColumnEdges) -> bool:
+    """Whether the last line of ``upper``'s cell in column ``c`` holds one word, broken where
+    the cell ends, that goes on as ``lower``'s line there (see extractors.pdf_broken_words)."""
+    above, below = upper.words.get(c), lower.words.get(c)
+    if not above or len(above) != 1 or not below or len(below) != 1:
+        return False
+    inner = edges.inner(c, (above[0], below[0]))
+    return inner is not None and broken_at_edge(above[0], below[0], *inner)
+
+
+def _merge_header_cells(header: list[_Row], edges: ColumnEdges) -> None:
     """Join a header cell to the one right above it in its column when the lines are close,
     the upper cell does not span columns (a spanning heading stands over sub-headings) and
     the lower line is not a row label standing alone (a section title above the data)."""
@@ -2348,7 +2397,8 @@ def _merge_header_cells(header: list[_Row]) -> None:
             upper = header[above]
             if c in upper.spanning or not _close(upper, lower):
                 continue
-            upper.cells[c] = broken_joined(upper.cells[c], text)
+            broken = _broken_at_edge(upper, lower, c, edges)
+            upper.cells[c] = broken_joined(upper.cells[c], text, at_edge=broken)
             lower.cells[c] = ""
         _raise_bottom_aligned(header[r - 1], lower)
 

@@ -5,11 +5,16 @@ cell's second line ("Area" over "ha", "Cost" over "per") keeps its space."""
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
+
+import pytest
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from extractors import extract
 from extractors.base import ExtractOptions
-from tests.pdf_output import drawn_pdf, markdown_of
+from tests.pdf_output import drawn_pdf, markdown_of, markdown_table, wrapped_lines
 from tests.tagged_pdf import Node, Run, tagged_pdf
 
 ROWS = [("North", "120", "3.5"), ("Highlan|d", "87", "2.1"), ("East", "95", "4.0"), ("West", "60", "1.2")]
@@ -106,3 +111,123 @@ def test_a_word_broken_in_a_tagged_cell_is_one_word() -> None:
                        Node("Table", [head, *body])])
     markdown = extract(data, filename="tagged.pdf", options=ExtractOptions(ocr_engines=())).markdown
     assert "| Area | Households | Employment | Cost per |" in markdown, markdown
+
+
+# A fixed grid too narrow for its long words (LibreOffice's narrow columns): each cell
+# CELL_WIDTH wide, its text PADDING in from either side.  Some labels' ends are four letters
+# and more ("Northumbe" over "rland", "Wolverha" over "mpton": a wide first letter, the piece
+# further short of the edge), one a short word ("Northampt" over "on"); "United Kingdom" and
+# "Median income" are wrapped, not broken, each line's word shorter than the cell.
+CELL_WIDTH, PADDING, LEFT = 60.0, 5.0, 72.0
+NARROW_HEADER = ["Area", "Households", "Median income", "Residents"]
+NARROW_ROWS = [["Northumberland", "120", "3.5", "41"], ["United Kingdom", "87", "2.1", "12"],
+               ["Staffordshire", "95", "4.0", "33"], ["Northampton", "60", "1.2", "27"],
+               ["Wolverhampton", "71", "2.8", "19"]]
+
+
+def _cell_lines(text: str, font: str, size: float = 10.0) -> list[str]:
+    """``text`` set in a cell as LibreOffice sets it: wrapped at spaces, a word wider than
+    the cell on lines of its own, broken after the last letter that fits."""
+    inner = CELL_WIDTH - 2 * PADDING
+    lines: list[str] = []
+    for line in wrapped_lines(text, inner, font, size):
+        while stringWidth(line, font, size) > inner:
+            cut = max(k for k in range(1, len(line)) if stringWidth(line[:k], font, size) <= inner)
+            lines.append(line[:cut])
+            line = line[cut:]
+        lines.append(line)
+    return lines
+
+
+def _narrow_runs() -> list[list[list[tuple[float, float, str, bool]]]]:
+    """Per row, per cell, its lines as (x, top, text, bold), the rows 14 points under their
+    cells' last lines; and the grid's rules are at LEFT + k * CELL_WIDTH."""
+    rows, top = [], 120.0
+    for r, row in enumerate([NARROW_HEADER, *NARROW_ROWS]):
+        bold = r == 0
+        cells = [[(LEFT + c * CELL_WIDTH + PADDING, top + 12 * k, line, bold)
+                  for k, line in enumerate(_cell_lines(text, "Helvetica-Bold" if bold else "Helvetica"))]
+                 for c, text in enumerate(row)]
+        rows.append(cells)
+        top += 12 * max(map(len, cells)) + 8
+    return rows
+
+
+def _narrow_table(canvas: Any, ruled: bool) -> None:
+    height = A4[1]
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(LEFT, height - 90, "The counts below are given by area.")
+    rows = _narrow_runs()
+    for cells in rows:
+        for lines in cells:
+            for x, top, text, bold in lines:
+                canvas.setFont("Helvetica-Bold" if bold else "Helvetica", 10)
+                canvas.drawString(x, height - top - 8, text)
+    bottom = max(top for cells in rows for lines in cells for _, top, _, _ in lines) + 16
+    if ruled:
+        canvas.setLineWidth(0.5)
+        edges = [114.0] + [cells[0][0][1] - 6 for cells in rows[1:]] + [bottom]
+        for y in edges:
+            canvas.line(LEFT, height - y, LEFT + 4 * CELL_WIDTH, height - y)
+        for c in range(5):
+            canvas.line(LEFT + c * CELL_WIDTH, height - edges[0], LEFT + c * CELL_WIDTH, height - bottom)
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(LEFT, height - bottom - 30, "Counts are at the end of the year.")
+
+
+@pytest.mark.parametrize("ruled", [True, False])
+def test_a_word_broken_where_its_narrow_cell_ends_is_one_word(ruled: bool) -> None:
+    """The ends are long or short words ("rland", "on"): the first piece filling its cell
+    tells them, and a word that fits ("United" over "Kingdom") keeps its space."""
+    markdown = markdown_of(drawn_pdf(_narrow_table, ruled))
+    assert markdown_table([NARROW_HEADER, *NARROW_ROWS]) in markdown, markdown
+
+
+def test_a_word_broken_where_its_narrow_tagged_cell_ends_is_one_word() -> None:
+    """The same in a tagged export: the cells' edges from where their columns' text is."""
+    rows = []
+    for r, cells in enumerate(_narrow_runs()):
+        kind = "TH" if r == 0 else "TD"
+        rows.append(Node("TR", [_tagged_cell(kind, *(Run(0, x, top, text, bold=bold)
+                                                     for x, top, text, bold in lines)) for lines in cells]))
+    intro = Node("P", [Run(0, LEFT, 80, "The counts below are given by area.")])
+    data = tagged_pdf([intro, Node("Table", rows)])
+    markdown = extract(data, filename="tagged.pdf", options=ExtractOptions(ocr_engines=())).markdown
+    assert markdown_table([NARROW_HEADER, *NARROW_ROWS]) in markdown, markdown
+
+
+@pytest.mark.system
+def test_libreoffice_words_broken_in_narrow_columns(tmp_path) -> None:
+    """LibreOffice's own export of a Word table on a fixed grid too narrow for its words,
+    with and without borders, untagged and tagged."""
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice (soffice) is not installed: .ci/setup installs it as root")
+    from docx import Document
+    from docx.oxml.ns import qn
+    from docx.shared import Inches
+
+    from tests.office_documents import convert
+
+    sources = []
+    for grid in (True, False):
+        document = Document()
+        document.add_paragraph("The counts below are given by area.")
+        cells = [NARROW_HEADER, *NARROW_ROWS]
+        table = document.add_table(rows=len(cells), cols=len(cells[0]))
+        if grid:
+            table.style = "Table Grid"
+        table.autofit = False
+        for column in table._tbl.tblGrid.findall(qn("w:gridCol")):
+            column.set(qn("w:w"), str(int(0.85 * 1440)))
+        for r, row in enumerate(cells):
+            for c, text in enumerate(row):
+                table.cell(r, c).width = Inches(0.85)
+                table.cell(r, c).text = text
+        document.add_paragraph("Counts are at the end of the year.")
+        sources.append(tmp_path / f"narrow-{len(sources)}.docx")
+        document.save(str(sources[-1]))
+    for tagged in (False, True):
+        for pdf in convert(sources, tmp_path / ("tagged" if tagged else "plain"), tagged=tagged):
+            options = ExtractOptions(ocr_engines=())
+            markdown = extract(pdf.read_bytes(), filename="r.pdf", options=options).markdown
+            assert markdown_table(cells) in markdown, (pdf.name, tagged, markdown)
