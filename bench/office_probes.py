@@ -96,15 +96,17 @@ def _ranked_alike(emitted: list[int], true: list[int]) -> bool:
 
 
 def _followed_by(lines: list[str], heading: str, opening: str) -> bool:
-    """Whether the heading line of ``heading`` is followed, after blank lines, by a line opening
-    with ``opening`` (its text read after it, not another column's)."""
+    """Whether a heading line of ``heading`` is followed, after blank lines, by a line opening
+    with ``opening`` (its text read after it, not another column's).  (A heading's text may
+    recur, a "What happens next" in two sections: the truth keeps one opening for it.)"""
     def words(text: str) -> str:
         return " ".join(text.lower().split())
 
     for at, line in enumerate(lines):
         if line.startswith("#") and words(line.lstrip("#")) == words(heading):
             after = next((rest for rest in lines[at + 1:] if rest.strip()), "")
-            return words(after).startswith(words(opening))
+            if words(after).startswith(words(opening)):
+                return True
     return False
 
 
