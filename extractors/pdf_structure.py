@@ -1243,6 +1243,8 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
 # this many lines at most (a heading or a label, not a column of text).
 _SIDE_GAP = 0.8
 _SIDE_HEAD_LINES = 4
+# A text line level with a side head's first line starts at most this many of its sizes above it.
+_SIDE_REACH = 3.0
 # The text column's edge is where this many lines start at least.
 _SIDE_COLUMN_LINES = 3
 
@@ -1259,7 +1261,8 @@ def _side_head_tops(lines: list[Line]) -> dict[int, float]:
     edge, count = Counter(round(line.x0) for line in lines).most_common(1)[0]
     if count < _SIDE_COLUMN_LINES:
         return {}
-    column = [line for line in lines if line.x0 >= edge - 1]
+    column = sorted((line for line in lines if line.x0 >= edge - 1), key=attrgetter("top"))
+    column_tops = [line.top for line in column]
     side = sorted((line for line in lines if line.x1 <= edge - _SIDE_GAP * line.size), key=attrgetter("top"))
     blocks: list[list[Line]] = []
     for line in side:
@@ -1274,7 +1277,13 @@ def _side_head_tops(lines: list[Line]) -> dict[int, float]:
         first = block[0]
         if len(block) > _SIDE_HEAD_LINES:
             continue
-        level = next((line for line in column if line.top < first.bottom and line.bottom > first.top), None)
+        # (The column's lines level with it start above its foot: the last few before it.)
+        level = None
+        for at in range(bisect.bisect_left(column_tops, first.bottom) - 1, -1, -1):
+            if column[at].top < first.top - _SIDE_REACH * first.size:
+                break
+            if column[at].bottom > first.top:
+                level = column[at]
         if level is None or len(block) == 1 and level.top >= first.top:
             continue
         for at, line in enumerate(block):  # (just before the level line, in their own order)
