@@ -26,6 +26,9 @@ The rules, in the order they run:
   items on both sides of a gutter (a band of key figures) is read across; a line below
   columns that all ended above it (a title after balanced columns) starts a new band; a
   column wholly above an earlier one (a letter's sender's address set right) is read first.
+  On a page read as one column, a side head (a block of a few lines wholly left of the edge
+  most lines start at, a heading in a narrow column beside its section) is read whole just
+  before the text line level with its first line.
 - **Blocks**: consecutive lines form a paragraph unless the gap between them, a change of
   size or weight, a first-line indent or a list marker says otherwise; a bold lead-in runs
   into its paragraph (a bold term with the text on its baseline to its right, or bold lines

@@ -43,7 +43,8 @@ are two-column prose (long runs of words per cell; a prose column beside a table
 whatever stands beside it when its lines keep baselines of their own, and the lines of two
 prose columns under a table of figures end its block),
 justified prose (spaces stretched alike in each line, lined up by chance), a bullet list (a
-first column of list markers, bullets of symbol fonts included) or vertical margin text are
+first column of list markers, bullets of symbol fonts included), numbered sections (section
+numbers of two depths hung beside titles run into sentences) or vertical margin text are
 refused: the structure stage drops the words of every table region from its paragraphs, so a
 false table loses text shape.
 """
