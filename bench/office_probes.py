@@ -11,7 +11,10 @@ hash>-all, reused while the generator is unchanged.
 
 A document passes when every table of its truth is one of the Markdown tables emitted, cell for
 cell (``tables``), its headings are the Markdown headings emitted, in order, whatever their
-level (``headings``), and its list items are among the Markdown items (``items``).
+level (``headings``), ranked as the true levels rank them where those are given (``levels``: a
+deeper true level a deeper ``#``), each heading of ``follows`` read right before the text it
+heads (the next line opens with the words given), and its list items are among the Markdown
+items (``items``).
 """
 
 from __future__ import annotations
@@ -65,12 +68,46 @@ def passes(markdown: str, truth: dict[str, Any]) -> bool:
     tables = markdown_tables(markdown)
     if any(cells not in tables for cells in truth.get("tables", [])):
         return False
+    lines = markdown.splitlines()
     if "headings" in truth:
-        emitted = [line.lstrip("#").strip() for line in markdown.splitlines() if line.startswith("#")]
+        emitted = [line.lstrip("#").strip() for line in lines if line.startswith("#")]
         if [h.lower() for h in emitted] != [h.lower() for h in truth["headings"]]:
+            return False
+        depths = [len(line) - len(line.lstrip("#")) for line in lines if line.startswith("#")]
+        if "levels" in truth and not _ranked_alike(depths, truth["levels"]):
+            return False
+    for heading, opening in truth.get("follows", {}).items():
+        if not _followed_by(lines, heading, opening):
             return False
     items = {line.strip()[2:] for line in markdown.splitlines() if line.strip().startswith("- ")}
     return all(item in items for item in truth.get("items", []))
+
+
+def _ranked_alike(emitted: list[int], true: list[int]) -> bool:
+    """Whether the emitted heading levels rank the headings as the true ones do: each true level
+    one emitted level, a deeper true level a deeper emitted one (``#`` for 1 and ``###`` for 2
+    passes, 1 and 2 both as ``##`` does not)."""
+    levels: dict[int, int] = {}
+    for got, want in zip(emitted, true, strict=True):
+        if levels.setdefault(want, got) != got:
+            return False
+    ranked = sorted(levels)
+    return all(levels[a] < levels[b] for a, b in zip(ranked, ranked[1:], strict=False))
+
+
+def _followed_by(lines: list[str], heading: str, opening: str) -> bool:
+    """Whether a heading line of ``heading`` is followed, after blank lines, by a line opening
+    with ``opening`` (its text read after it, not another column's).  (A heading's text may
+    recur, a "What happens next" in two sections: the truth keeps one opening for it.)"""
+    def words(text: str) -> str:
+        return " ".join(text.lower().split())
+
+    for at, line in enumerate(lines):
+        if line.startswith("#") and words(line.lstrip("#")) == words(heading):
+            after = next((rest for rest in lines[at + 1:] if rest.strip()), "")
+            if words(after).startswith(words(opening)):
+                return True
+    return False
 
 
 def measure_probes() -> dict[str, Any]:

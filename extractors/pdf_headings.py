@@ -45,6 +45,13 @@ them (answer boxes, a line to write on), are a questionnaire's items, numbered o
 form's "Key: value" fields, two or more, count as short lines under a body-size label whatever
 their values' length (a release's "Official statistics" over its dates).
 
+Heading recall (headrecall: designed documents' true headings, tests/office_probes.py): a
+body-size line in the body's weight with a rule across right under or over it (a dark band's
+edges), two or more set alike, over running text, heads it (head_ruled_titles); numbered
+headings of an outline ("2" then "2.1", set alike) whose text starts where their titles do
+(numbers hung in the margin) are no list items; a short title set larger may wrap over a fourth
+line in a narrow measure (three words a line or fewer).
+
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
 or a panel's edge down its left side from just above it: a callout's "Note"), which does not
@@ -105,6 +112,10 @@ _DATE = re.compile(rf"^((\d{{1,2}}(st|nd|rd|th)?\s+)?{_MONTH},?\s+(\d{{1,2}}(st|
 # A date inside a line ("Release date: 17 September 2022", "Next update 6/9/2023"): its figures
 # are no street number, postcode or telephone number (_unhead_names_over_addresses).
 _DATE_IN_LINE = re.compile(rf"\b{_DATE.pattern.removeprefix('^').removesuffix('$')}\b", re.IGNORECASE)
+# A heading's rule runs at most this many of its sizes under or over it; two headings or more
+# set alike so make a document's heading style (head_ruled_titles).
+_RULE_REACH = 0.8
+_RULED_TITLES = 2
 # A box's side stands at most this many font sizes left of its label, and opens at most this
 # many above it (unhead_box_labels).
 _BOX_INDENT = 3.0
@@ -155,6 +166,8 @@ _BOLD_TITLE_WORDS = 10
 HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 200
 _HEADING_MAX_LINES = 3
+# ... or one more, in a narrow measure: this many words a line at most (see classify).
+_NARROW_TITLE_WORDS_PER_LINE = 3
 # Display type (twice the body's size and more) fits few words a line: a title may wrap more.
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
@@ -243,6 +256,11 @@ def classify(draft: Draft, style: Style) -> None:
     text = draft.text
     letters = sum(1 for ch in text if ch.isalpha())
     max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
+    # A short title set larger than the body wraps over a line more in a narrow measure (a side
+    # head's column, a column of two): three words a line or fewer.
+    if len(draft.lines) == max_lines + 1 and draft.size >= style.body_size * HEADING_SCALE \
+            and len(text.split()) <= _NARROW_TITLE_WORDS_PER_LINE * len(draft.lines):
+        max_lines += 1
     # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;";
     # nor in a quotation's close without its opening: a pull quote's last line, set large,
     # left alone at the head of a column.)
@@ -796,6 +814,57 @@ def _unhead_page_first_entries(drafts: list[Draft]) -> None:
                 draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 
 
+def head_ruled_titles(pages: list[tuple[list[Draft], list[Ruling]]], style: Style) -> None:
+    """A line at about the body's size and weight set apart by a rule -- a horizontal line
+    across its width right under it or right over it, nothing between (a heading's rule, the
+    edges of a dark band it is set white on) -- heads the running text after it when two or
+    more such lines are set alike in the document: a heading style.  (Colour or small capitals
+    alone are not read: the words carry no colour, and small capitals no size of their own.)
+    Short titles only: a line of eight words at most, opening with a capital, ending no
+    sentence nor in a colon, no "Key: value" field; the rules for body-size headings (what
+    follows, how it is spaced, a box's label) judge it after."""
+    found: list[Draft] = []
+    for drafts, rulings in pages:
+        rules = [r for r in rulings if r.horizontal]
+        texts = [d for d in drafts if d.kind != "contents"]
+        for index, draft in enumerate(texts):
+            if draft.kind != "paragraph" or draft.marker or len(draft.lines) != 1 \
+                    or not _ruled_title(draft, style):
+                continue
+            after = texts[index + 1] if index + 1 < len(texts) else None
+            before = texts[index - 1] if index else None
+            if after is None or after.page != draft.page or after.kind != "paragraph" \
+                    or not _running_text(after.text):
+                continue
+            if any(_rules_off(draft, rule, before, after) for rule in rules):
+                found.append(draft)
+    styles = Counter(_face_key(draft) for draft in found)
+    for draft in found:
+        if styles[_face_key(draft)] >= _RULED_TITLES:
+            draft.kind = "heading"
+
+
+def _ruled_title(draft: Draft, style: Style) -> bool:
+    text = draft.text.strip()
+    return _SMALL_PRINT * style.body_size <= draft.size < style.body_size * HEADING_SCALE \
+        and len(text.split()) <= _SENTENCE_WORDS and text[:1].isupper() and _titled(text) \
+        and not text.endswith((*SENTENCE_END, ",", ";", ":")) and not _KEY_VALUE.match(text) \
+        and not _CAPTION.match(text) and not any(ch.isdigit() for ch in text)
+
+
+def _rules_off(draft: Draft, rule: Ruling, before: Draft | None, after: Draft) -> bool:
+    """Whether ``rule`` runs across the draft's line right under it (above the text after) or
+    right over it (below the text before)."""
+    x0, top, x1, bottom = draft.box
+    reach = _RULE_REACH * draft.size
+    if rule.x0 > x0 + 1 or rule.x1 < x1 - 1:
+        return False
+    if 0 <= rule.top - bottom <= reach and rule.bottom <= after.box[1]:
+        return True
+    return 0 <= top - rule.bottom <= reach and (before is None or before.page != draft.page
+                                                 or rule.top >= before.box[3])
+
+
 def unhead_box_labels(drafts: list[Draft], rulings: list[Ruling], style: Style) -> None:
     """A heading at the body's size (not numbered) that opens a box -- a rule or a filled
     panel's edge down its left side that starts just above it and goes on past it, along the
@@ -943,6 +1012,7 @@ def _unhead_numbered_items(drafts: list[Draft], style: Style) -> None:
     in the margin): a line set larger than the body is no item for its hanging text, items
     are set at their list's size."""
     texts = [d for d in drafts if d.kind != "contents"]
+    outlines = _outline_styles(texts)
     items: set[int] = set()
     for index, draft in enumerate(texts):
         form = _number_form(draft) if draft.kind == "heading" else ""
@@ -954,7 +1024,8 @@ def _unhead_numbered_items(drafts: list[Draft], style: Style) -> None:
         words = draft.lines[0].words
         title_x = words[1].x0 if len(words) > 1 else draft.box[2]
         if after.kind == "paragraph" and not after.label and abs(after.box[0] - title_x) <= 2.0 \
-                and title_x > draft.box[0] + 4 and draft.size < style.body_size * HEADING_SCALE:
+                and title_x > draft.box[0] + 4 and draft.size < style.body_size * HEADING_SCALE \
+                and _style_key(draft) not in outlines:
             items.add(id(draft))
         elif after.kind in ("heading", "list_item") and _number_form(after) == form \
                 and abs(after.box[0] - draft.box[0]) <= 2.0 and abs(after.size - draft.size) <= 0.5 \
@@ -965,6 +1036,29 @@ def _unhead_numbered_items(drafts: list[Draft], style: Style) -> None:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.number_depth = 0
             draft.label = True
+
+
+def _style_key(draft: Draft) -> tuple[float, bool]:
+    return round(draft.size * 2) / 2, draft.bold
+
+
+def _outline_styles(drafts: list[Draft]) -> set[tuple[float, bool]]:
+    """The styles (size, weight) of headings numbered as an outline: a section's number and,
+    later, a number under it ("2" then "2.1", "2.1" then "2.1.1") set alike.  A list's items are
+    numbered at one depth; sections numbered so may hang their numbers in the margin, their
+    text starting where their titles do, and still be sections (_unhead_numbered_items)."""
+    seen: dict[tuple[float, bool], set[str]] = {}
+    outlines: set[tuple[float, bool]] = set()
+    for draft in drafts:
+        section = _SECTION.match(draft.text) if draft.kind == "heading" else None
+        if section is None or not section.group(2):
+            continue
+        number, key = section.group(2), _style_key(draft)
+        parent = number.rpartition(".")[0]
+        if parent and parent in seen.get(key, ()):
+            outlines.add(key)
+        seen.setdefault(key, set()).add(number)
+    return outlines
 
 
 def _unhead_names_over_addresses(drafts: list[Draft]) -> None:

@@ -26,6 +26,9 @@ The rules, in the order they run:
   items on both sides of a gutter (a band of key figures) is read across; a line below
   columns that all ended above it (a title after balanced columns) starts a new band; a
   column wholly above an earlier one (a letter's sender's address set right) is read first.
+  On a page read as one column, a side head (a block of a few lines wholly left of the edge
+  most lines start at, a heading in a narrow column beside its section) is read whole just
+  before the text line level with its first line.
 - **Blocks**: consecutive lines form a paragraph unless the gap between them, a change of
   size or weight, a first-line indent or a list marker says otherwise; a bold lead-in runs
   into its paragraph (a bold term with the text on its baseline to its right, or bold lines
@@ -93,6 +96,7 @@ from extractors.pdf_headings import (
     HEADING_SCALE,
     classify,
     head_lower_case_titles,
+    head_ruled_titles,
     heading_shaped,
     join_mixed_headings,
     rank_headings,
@@ -120,6 +124,7 @@ from extractors.pdf_tables import FoundTable, find_tables
 from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import Box, PageLayout, Word
 from extractors.tables import cells_to_markdown
+from extractors.text_repair import join_hyphenated
 
 # Lines whose top is above this share of the page height (or bottom below 1 minus it) may be
 # running headers or footers.
@@ -237,6 +242,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
     _list_link_contents(drafts, [layout.number for layout in layouts])
+    head_ruled_titles([(drafts[layout.number], layout.rulings) for layout in layouts], style)
     # A box's label first: a heading over a box is followed by the box's text, not by a label.
     for layout in layouts:
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
@@ -1191,7 +1197,11 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     items = [_Item(line.top, line.x0, line.x1, line=line) for line in lines] + \
             [_Item(t.top, t.x0, t.x1, table=t) for t in tables]
     rtl = sum(line.rtl for line in lines) > len(lines) / 2  # right-to-left: rightmost first
-    items.sort(key=(lambda item: (item.top, -item.x1)) if rtl else (lambda item: (item.top, item.x0)))
+    if rtl:
+        items.sort(key=lambda item: (item.top, -item.x1))
+    else:
+        side = {} if gutters else _side_head_tops(lines)
+        items.sort(key=lambda item: (side.get(id(item.line), item.top), item.x0))
 
     def column(item: _Item) -> int:
         centre = (item.x0 + item.x1) / 2
@@ -1230,6 +1240,58 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     flush_columns()
     runs.extend(_split_tables(wide))
     return [run for run in runs if run]
+
+
+# A side head stands this many of its sizes left of the text column's edge at least, and holds
+# this many lines at most (a heading or a label, not a column of text).
+_SIDE_GAP = 0.8
+_SIDE_HEAD_LINES = 4
+# A text line level with a side head's first line starts at most this many of its sizes above it.
+_SIDE_REACH = 3.0
+# The text column's edge is where this many lines start at least.
+_SIDE_COLUMN_LINES = 3
+
+
+def _side_head_tops(lines: list[Line]) -> dict[int, float]:
+    """Side heads, read before the text they sit level with: on a page read as one column, a
+    block of a few lines standing wholly left of the edge most lines start at (a heading in a
+    narrow column beside its section, as designed reports and forms set them; a number hung in
+    the margin) is read just before the first line of that column level with its first line,
+    all of its lines together (a side head's second line sits level with the text's second).
+    Their sort tops by ``id`` of their lines; the others read by their own."""
+    if len(lines) < 2 * _SIDE_COLUMN_LINES:
+        return {}
+    edge, count = Counter(round(line.x0) for line in lines).most_common(1)[0]
+    if count < _SIDE_COLUMN_LINES:
+        return {}
+    column = sorted((line for line in lines if line.x0 >= edge - 1), key=attrgetter("top"))
+    column_tops = [line.top for line in column]
+    side = sorted((line for line in lines if line.x1 <= edge - _SIDE_GAP * line.size), key=attrgetter("top"))
+    blocks: list[list[Line]] = []
+    for line in side:
+        last = blocks[-1][-1] if blocks else None
+        if last is not None and line.top - last.bottom <= 0.6 * line.size \
+                and line.x0 < last.x1 and last.x0 < line.x1:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    tops: dict[int, float] = {}
+    for block in blocks:
+        first = block[0]
+        if len(block) > _SIDE_HEAD_LINES:
+            continue
+        # (The column's lines level with it start above its foot: the last few before it.)
+        level = None
+        for at in range(bisect.bisect_left(column_tops, first.bottom) - 1, -1, -1):
+            if column[at].top < first.top - _SIDE_REACH * first.size:
+                break
+            if column[at].bottom > first.top:
+                level = column[at]
+        if level is None or len(block) == 1 and level.top >= first.top:
+            continue
+        for at, line in enumerate(block):  # (just before the level line, in their own order)
+            tops[id(line)] = min(level.top, first.top) - 0.01 + at * 1e-4
+    return tops
 
 
 def _column_order(columns: dict[int, list[_Item]], rtl: bool) -> list[int]:
@@ -1716,6 +1778,10 @@ def _render(draft: Draft, style: Style) -> Block:
     text = _join_lines(draft.lines)
     if draft.kind == "heading":
         level = draft.level or 1
+        # A heading is one Markdown line: a word broken over its lines is joined here, not left
+        # to the page's repair after its line break is gone ("medium- term").  A broken word
+        # becomes the word, a compound keeps its hyphen (join_hyphenated), an unknown word too.
+        text = join_hyphenated(text).replace("-\n", "-")
         return Block("heading", "#" * level + " " + " ".join(text.split()), draft.page, draft.box, level)
     if draft.kind == "list_item":
         rest = text[len(draft.marker):].lstrip()

@@ -44,7 +44,8 @@ are two-column prose (long runs of words per cell; a prose column beside a table
 whatever stands beside it when its lines keep baselines of their own, and the lines of two
 prose columns under a table of figures end its block),
 justified prose (spaces stretched alike in each line, lined up by chance), a bullet list (a
-first column of list markers, bullets of symbol fonts included) or vertical margin text are
+first column of list markers, bullets of symbol fonts included), numbered sections (section
+numbers of two depths hung beside titles run into sentences) or vertical margin text are
 refused: the structure stage drops the words of every table region from its paragraphs, so a
 false table loses text shape.
 """
@@ -2500,7 +2501,33 @@ def _plausible(cells: list[list[str]]) -> bool:
         # on every row before two columns or more is a symbol font's bullet or box ("y" in
         # Wingdings) in a checklist's rows, whose ticks fill the columns after.
         return False
-    return not _running_text(cells)
+    return not _running_text(cells) and not _numbered_outline(cells)
+
+
+# A section's number alone ("2", "2.1", "2.1.3"): see _numbered_outline.
+_OUTLINE_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,3}$")
+# A cell of running text: a sentence of this many words or more.
+_OUTLINE_TEXT_WORDS = 6
+
+
+def _numbered_outline(cells: list[list[str]]) -> bool:
+    """Numbered sections, their numbers hung in the margin left of their titles and text (a
+    report's "1", "1.1", "1.2", "2" down the margin): two columns, the first holding section
+    numbers alone, of two depths or one under another set before it ("2" then "2.1"), and
+    the second mostly sentences, the titles run into their text.  A table's column of codes or
+    row numbers stands beside cells of its own, not paragraphs."""
+    if len(cells[0]) != 2:
+        return False
+    numbers = [row[0].strip() for row in cells if row[0].strip()]
+    if len(numbers) < 3 or not all(_OUTLINE_NUMBER.match(number) for number in numbers):
+        return False
+    if len({number.count(".") for number in numbers}) < 2 \
+            and not any(number.rpartition(".")[0] in numbers[:at] for at, number in enumerate(numbers)):
+        return False
+    texts = [row[1] for row in cells if row[1].strip()]
+    sentences = sum(len(text.split()) >= _OUTLINE_TEXT_WORDS and text.rstrip().endswith(".")
+                    for text in texts)
+    return 2 * sentences >= len(texts)
 
 
 def _running_text(cells: list[list[str]]) -> bool:

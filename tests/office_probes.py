@@ -151,8 +151,25 @@ their headings: ICDAR 2013's us-028 and us-029 label them so), a bold short para
 over bullets ("Key findings"), bold short numbered items each over a paragraph, a subtitle,
 "IMPORTANT NOTICE" and "DISCLAIMER" (sections in company reports).
 
+Heading recall (headrecall, 2026-12-06): true headings (Heading styles, h1-h6) set in ways
+designed documents set them and no class above does, with their levels and the text each heads:
+
+- ``side_heads``: each section's heading in a narrow column left of its text, level with its
+  first line, wrapping over two or three lines (a CSS grid, Word frames beside indented text, a
+  Word table without a grid); read before its text, not as a column of its own;
+- ``accent_headings``: headings at (or a point over) the body's size and in its weight, set apart
+  by a colour, small capitals, another typeface, a rule under or over them, or white on a dark
+  band (web pages and Word styles);
+- ``hanging_numbers``: numbered headings ("2", "2.1", "2.1.1") all at one size, the level given by
+  the number's depth alone, the number hanging in the margin left of the text (Word list
+  numbering or a typed number with a hanging indent; a web page) or set before the title;
+- ``page_foot_headings``: a heading last on its page or column before a forced break (its text
+  on the next), and headings wrapping over two or three lines.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
-slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts).
+slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
+classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
+``follows`` (a heading's text and the first words of the text it heads: read right after it).
 """
 
 from __future__ import annotations
@@ -164,7 +181,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from docx import Document
-from docx.enum.text import WD_ALIGN_PARAGRAPH, WD_TAB_ALIGNMENT, WD_TAB_LEADER
+from docx.enum.text import WD_ALIGN_PARAGRAPH, WD_BREAK, WD_TAB_ALIGNMENT, WD_TAB_LEADER
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Inches, Pt, RGBColor
@@ -2307,6 +2324,321 @@ def landscape_wide(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"tables": [cells]}
 
 
+
+def _follows(sections: list[tuple[str, str]]) -> dict[str, str]:
+    """Each heading's text and the first words of the text set under it."""
+    return {heading: " ".join(text.split()[:4]) for heading, text in sections}
+
+
+def _frame(paragraph: Any, width: float) -> None:
+    """Sets a Word paragraph in a frame ``width`` inches wide at the margin's left, beside the
+    paragraph after it (Word's side heads): its text wraps round the frame."""
+    frame = OxmlElement("w:framePr")
+    for name, value in (("w:w", str(int(width * 1440))), ("w:hSpace", "187"), ("w:wrap", "around"),
+                        ("w:vAnchor", "text"), ("w:hAnchor", "margin"), ("w:xAlign", "left"), ("w:y", "1")):
+        frame.set(qn(name), value)
+    paragraph._p.get_or_add_pPr().insert(0, frame)
+
+
+def _no_borders(table: Any) -> None:
+    borders = OxmlElement("w:tblBorders")
+    for side in ("top", "left", "bottom", "right", "insideH", "insideV"):
+        edge = OxmlElement(f"w:{side}")
+        edge.set(qn("w:val"), "nil")
+        borders.append(edge)
+    table._tbl.tblPr.append(borders)
+
+
+_SIDE_TITLES = ("Roads and transport", "Budget and spending", "Housing and planning applications",
+                "Consultation with residents and local businesses", "Next steps", "Parks and open spaces",
+                "Waste and recycling")
+_SIDE_CSS = """
+body { font-family: '%s'; font-size: 10pt; line-height: 1.4; margin: 0 }
+h1 { font-family: 'Liberation Sans', sans-serif; font-size: 22pt; margin: 0 0 14pt }
+.section { display: grid; grid-template-columns: %s 1fr; column-gap: 18pt; margin: 0 0 12pt }
+.ruled { border-top: 0.75pt solid #777; padding-top: 6pt }
+.section h2 { grid-column: 1; font-family: 'Liberation Sans', sans-serif; font-size: %spt; color: #036;
+              margin: 0; text-align: %s; font-weight: %s }
+.section .text { grid-column: 2 }
+.text p { margin: 0 0 6pt }
+.text h3 { font-size: 10pt; font-weight: bold; margin: 8pt 0 2pt }
+"""
+
+
+def side_heads(seed: int) -> tuple[str, bytes, Truth]:
+    """Side heads: each section's heading in a narrow column left of the text it heads, top
+    level with the text's first line, some wrapping over two or three lines: a grid of two
+    columns in a web page printed by Chromium (flush left or right, ruled across or not, a
+    body-size bold subheading in the text column), Word paragraphs in frames at the margin
+    beside indented text, or a Word table without a grid (the heading in its first column)."""
+    rng = random.Random(seed)
+    kind = ("html", "frame", "html", "table")[seed % 4]
+    title = rng.choice(["Annual review 2025", "Corporate plan", "Service report"])
+    titles = rng.sample(_SIDE_TITLES, 4)
+    headings, levels, sections = [title], [1], []
+    if kind == "html":
+        css = _SIDE_CSS % (rng.choice(("DejaVu Serif", "Liberation Serif", "Liberation Sans")),
+                           rng.choice(("26%", "30%")), rng.choice(("12", "13", "14")),
+                           "right" if seed == 6 else "left", "normal" if seed == 6 else "bold")
+        ruled = " ruled" if seed != 2 else ""
+        out = [f"<h1>{title}</h1>"]
+        for number, heading in enumerate(titles):
+            text = _report_prose(rng, rng.randint(40, 90))
+            out += [f'<div class="section{ruled}"><h2>{heading}</h2><div class="text">', f"<p>{text}</p>"]
+            headings.append(heading)
+            levels.append(2)
+            sections.append((heading, text))
+            if number % 2 and seed % 4 == 0:
+                sub = rng.choice(["What we did", "What happens next", "Costs"])
+                more = _report_prose(rng, 40)
+                out += [f"<h3>{sub}</h3>", f"<p>{more}</p>"]
+                headings.append(sub)
+                levels.append(3)
+                sections.append((sub, more))
+            out.append("</div></div>")
+        return "html", _designed_page(css, out), {"headings": headings, "levels": levels,
+                                                 "follows": _follows(sections)}
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name, body.font.size = rng.choice(("Liberation Serif", "Liberation Sans")), Pt(10)
+    heading_style = document.styles["Heading 1"]
+    heading_style.font.size = Pt(rng.choice((12, 13)))
+    document.add_heading(title, 0)
+    for heading in titles:
+        text = " ".join(rng.sample(_PROSE, rng.randint(2, 4)))
+        if kind == "frame":
+            paragraph = document.add_heading(heading, 1)
+            paragraph.paragraph_format.space_before = Pt(0)
+            _frame(paragraph, 1.6)
+            document.add_paragraph(text).paragraph_format.left_indent = Inches(1.9)
+            more = document.add_paragraph(" ".join(rng.sample(_PROSE, 2)))
+            more.paragraph_format.left_indent = Inches(1.9)
+        else:
+            table = document.add_table(rows=1, cols=2)
+            _no_borders(table)
+            table.autofit = False
+            for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), (1.7, 4.8), strict=True):
+                column.set(qn("w:w"), str(int(width * 1440)))
+            for cell, width in zip(table.rows[0].cells, (1.7, 4.8), strict=True):
+                cell.width = Inches(width)
+            left, right = table.rows[0].cells
+            left.paragraphs[0].style = document.styles["Heading 1"]
+            left.paragraphs[0].text = heading
+            left.paragraphs[0].paragraph_format.space_before = Pt(0)
+            right.paragraphs[0].text = text
+            right.add_paragraph(" ".join(rng.sample(_PROSE, 2)))
+            document.add_paragraph()
+        headings.append(heading)
+        levels.append(2)
+        sections.append((heading, text))
+    return "docx", _docx(document), {"headings": headings, "levels": levels, "follows": _follows(sections)}
+
+
+# Web looks of a body-size heading: its CSS (the body 10pt DejaVu Serif).
+_ACCENT_LOOKS = ("color: #0a6e3c",
+                 "font-variant: small-caps; letter-spacing: 0.5pt; font-size: 11pt",
+                 "font-family: 'Liberation Sans', sans-serif",
+                 "border-bottom: 0.75pt solid #333; padding-bottom: 2pt; font-size: 11pt",
+                 "background: #1f3b5a; color: #fff; padding: 3pt 6pt",
+                 "border-top: 2pt solid #c60; padding-top: 3pt; text-transform: uppercase; "
+                 "letter-spacing: 1pt; color: #c60")
+
+
+def accent_headings(seed: int) -> tuple[str, bytes, Truth]:
+    """Headings at (or a point over) the body's size and in its weight, set apart by one thing:
+    a colour, small capitals, another typeface, a rule under or over them, white on a dark
+    band; a web page printed by Chromium (the body serif) or Word styles (the same looks),
+    under a larger title."""
+    rng = random.Random(seed)
+    title = rng.choice(["Quarterly performance report", "Community safety plan", "Annual monitoring report"])
+    titles = rng.sample(["Summary", "Background", "Progress this quarter", "Risks and issues",
+                         "Finance", "Looking ahead", "Recommendations"], 4)
+    sections = []
+    if seed % 2:
+        look = _ACCENT_LOOKS[(seed // 2) % len(_ACCENT_LOOKS)]
+        css = ("body { font-family: 'DejaVu Serif', serif; font-size: 10pt; line-height: 1.4; margin: 0 }"
+               "h1 { font-family: 'Liberation Sans', sans-serif; font-size: 20pt; margin: 0 0 10pt }"
+               f"h2 {{ font-size: 10pt; font-weight: normal; margin: 14pt 0 5pt; {look} }}"
+               "p { margin: 0 0 6pt }")
+        out = [f"<h1>{title}</h1>", f"<p>{_report_prose(rng, 30)}</p>"]
+        for heading in titles:
+            text = _report_prose(rng, rng.randint(45, 80))
+            out += [f"<h2>{heading}</h2>", f"<p>{text}</p>", f"<p>{_report_prose(rng, 40)}</p>"]
+            sections.append((heading.upper() if "uppercase" in look else heading, text))
+        return "html", _designed_page(css, out), {
+            "headings": [title, *(h for h, _ in sections)], "levels": [1] + [2] * len(titles),
+            "follows": _follows(sections)}
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name, body.font.size = "Liberation Serif", Pt(11)
+    style = document.styles["Heading 1"]
+    style.font.size, style.font.bold, style.font.color.rgb = Pt(11), False, RGBColor(0, 0, 0)
+    style.font.name = "Liberation Serif"
+    look = (seed // 2) % 4
+    properties = style.element.get_or_add_pPr()
+    if look == 0:
+        style.font.small_caps = True
+    elif look in (1, 2):
+        borders, edge = OxmlElement("w:pBdr"), OxmlElement("w:bottom" if look == 1 else "w:top")
+        for name, value in (("w:val", "single"), ("w:sz", "8" if look == 1 else "18"), ("w:space", "2"),
+                            ("w:color", "1F4E79")):
+            edge.set(qn(name), value)
+        borders.append(edge)
+        properties.append(borders)
+        if look == 2:
+            style.font.name = "Liberation Sans"
+    else:
+        fill = OxmlElement("w:shd")
+        for name, value in (("w:val", "clear"), ("w:fill", "333F50")):
+            fill.set(qn(name), value)
+        properties.append(fill)
+        style.font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)
+    document.add_heading(title, 0)
+    document.add_paragraph(" ".join(rng.sample(_PROSE, 2)))
+    for heading in titles:
+        document.add_heading(heading, 1)
+        text = " ".join(rng.sample(_PROSE, 3))
+        document.add_paragraph(text)
+        document.add_paragraph(" ".join(rng.sample(_PROSE, 2)))
+        sections.append((heading, text))
+    return "docx", _docx(document), {"headings": [title, *titles], "levels": [1] + [2] * len(titles),
+                                     "follows": _follows(sections)}
+
+
+_OUTLINE = (("Introduction", 1), ("Purpose of this report", 2), ("Scope", 2), ("Method", 1),
+            ("Data sources", 2), ("Survey data", 3), ("Administrative data", 3), ("Quality assurance", 2),
+            ("Findings", 1), ("Conclusions", 1))
+
+
+def hanging_numbers(seed: int) -> tuple[str, bytes, Truth]:
+    """Numbered headings ("2", "2.1", "2.1.1") all at one size and weight, their level given by
+    the numbering's depth alone, the number hanging in the margin left of the text column (or
+    set before the title in the column): Word headings whose number a hanging indent puts in the
+    margin, typed or list-numbered, or a web page (the number placed left of the column)."""
+    rng = random.Random(seed)
+    title = rng.choice(["Evaluation of the pilot scheme", "Technical report", "Review of services"])
+    outline = _OUTLINE[: rng.randint(7, len(_OUTLINE))]
+    hanging = seed % 4 != 0 if seed % 2 == 0 else seed != 7
+    counters, numbered = [0, 0, 0], []
+    for text, level in outline:
+        counters[level - 1] += 1
+        counters[level:] = [0] * (3 - level)
+        numbered.append((".".join(str(n) for n in counters[:level]), text, level))
+    sections = []
+    if seed % 2:
+        css = ("body { font-family: 'Liberation Sans', sans-serif; font-size: 10pt; line-height: 1.4; "
+               f"margin: 0 0 0 {'54pt' if hanging else '0'} }}"
+               "h1 { font-size: 20pt; margin: 0 0 12pt }"
+               "h2, h3, h4 { font-size: 10.5pt; font-weight: bold; margin: 12pt 0 4pt; position: relative }"
+               f".num {{ {'position: absolute; left: -54pt' if hanging else 'padding-right: 8pt'} }}"
+               "p { margin: 0 0 6pt }")
+        out = [f"<h1>{title}</h1>"]
+        for number, text, level in numbered:
+            prose = _report_prose(rng, rng.randint(30, 60))
+            out += [f'<h{level + 1}><span class="num">{number}</span>{" " if not hanging else ""}{text}'
+                    f"</h{level + 1}>", f"<p>{prose}</p>"]
+            sections.append((f"{number} {text}", prose))
+        return "html", _designed_page(css, out), {
+            "headings": [title, *(h for h, _ in sections)], "levels": [1, *(n[2] + 1 for n in numbered)],
+            "follows": _follows(sections)}
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name, body.font.size = "Liberation Sans", Pt(10)
+    for level in (1, 2, 3):
+        style = document.styles[f"Heading {level}"]
+        style.font.size, style.font.bold, style.font.italic = Pt(11), True, False
+        style.font.color.rgb = RGBColor(0, 0, 0)
+        style.font.name = "Liberation Sans"
+        style.paragraph_format.space_before, style.paragraph_format.space_after = Pt(10), Pt(4)
+    document.add_heading(title, 0)
+    listed = seed % 8 == 2
+    number_id = _numbering(document, "") if listed else ""
+    for number, text, level in numbered:
+        if listed:
+            paragraph = document.add_heading(text, level)
+            numbering = OxmlElement("w:numPr")
+            for tag, value in (("w:ilvl", str(level - 1)), ("w:numId", number_id)):
+                element = OxmlElement(tag)
+                element.set(qn("w:val"), value)
+                numbering.append(element)
+            properties = paragraph._p.get_or_add_pPr()
+            properties.append(numbering)
+            indent = OxmlElement("w:ind")  # the number in the margin, the title at the text's edge
+            indent.set(qn("w:left"), "0")
+            indent.set(qn("w:hanging"), "720")
+            properties.append(indent)
+        else:
+            paragraph = document.add_heading(f"{number}\t{text}", level)
+            paragraph.paragraph_format.left_indent = Inches(0)
+            paragraph.paragraph_format.first_line_indent = Inches(-0.6 if hanging else 0)
+            if not hanging:
+                paragraph.paragraph_format.tab_stops.add_tab_stop(Inches(0.6))
+        prose = " ".join(rng.sample(_PROSE, rng.randint(1, 3)))
+        document.add_paragraph(prose)
+        sections.append((f"{number} {text}", prose))
+    return "docx", _docx(document), {"headings": [title, *(h for h, _ in sections)],
+                                     "levels": [1, *(n[2] + 1 for n in numbered)],
+                                     "follows": _follows(sections)}
+
+
+_LONG_TITLES = ("Delivering better outcomes for children and families across the county",
+                "How the council will meet its commitments on climate and the natural environment",
+                "Progress against the recommendations of the independent review of services",
+                "Financial outlook and the medium-term plan for revenue and capital spending")
+
+
+def page_foot_headings(seed: int) -> tuple[str, bytes, Truth]:
+    """Headings broken from their text: a heading last on its page (or column) before a forced
+    break, its text on the next page (column); and long headings wrapping over two or three
+    lines. Word (a page break, or a column break in a section of two columns) or a web page
+    printed by Chromium (break-after: page, or column in a multi-column block)."""
+    rng = random.Random(seed)
+    title = rng.choice(["Corporate strategy 2025 to 2030", "Annual governance statement"])
+    short = rng.sample(["Overview", "Our priorities", "Resources", "Monitoring"], 2)
+    long = rng.sample(_LONG_TITLES, 2)
+    order = [short[0], long[0], short[1], long[1]]
+    columns = seed % 4 >= 2
+    broken = {order[1 + seed % 2]}  # the heading set last before the break
+    sections = []
+    if seed % 2:
+        css = ("body { font-family: 'DejaVu Serif', serif; font-size: 10pt; line-height: 1.4; margin: 0 }"
+               "h1 { font-family: 'Liberation Sans', sans-serif; font-size: 22pt; margin: 0 0 10pt }"
+               "h2 { font-family: 'Liberation Sans', sans-serif; font-size: 16pt; color: #533; "
+               "margin: 14pt 0 5pt; break-inside: avoid }"
+               ".cols { column-count: 2; column-gap: 18pt } p { margin: 0 0 6pt }"
+               f".broken {{ break-after: {'column' if columns else 'page'} }}")
+        out = [f"<h1>{title}</h1>", '<div class="cols">' if columns else "<div>"]
+        for heading in order:
+            text = _report_prose(rng, rng.randint(50, 90) if columns else rng.randint(30, 50))
+            out += [f'<h2 class="broken">{heading}</h2>' if heading in broken else f"<h2>{heading}</h2>",
+                    f"<p>{text}</p>", f"<p>{_report_prose(rng, 60 if columns else 30)}</p>"]
+            sections.append((heading, text))
+        out.append("</div>")
+        truth = {"headings": [title, *order], "levels": [1] + [2] * len(order), "follows": _follows(sections)}
+        return "html", _designed_page(css, out), truth
+    document = Document()
+    if columns:
+        layout = OxmlElement("w:cols")
+        layout.set(qn("w:num"), "2")
+        layout.set(qn("w:space"), "567")
+        document.sections[0]._sectPr.append(layout)
+    document.add_heading(title, 0)
+    for heading in order:
+        paragraph = document.add_heading(heading, 1)
+        text = " ".join(rng.sample(_PROSE, 2))
+        if heading in broken:
+            paragraph.paragraph_format.keep_with_next = False
+            after = document.add_paragraph()
+            after.add_run().add_break(WD_BREAK.COLUMN if columns else WD_BREAK.PAGE)
+            after.add_run(text)
+        else:
+            document.add_paragraph(text)
+        document.add_paragraph(" ".join(rng.sample(_PROSE, 2)))
+        sections.append((heading, text))
+    return "docx", _docx(document), {"headings": [title, *order], "levels": [1] + [2] * len(order),
+                                     "follows": _follows(sections)}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -2359,4 +2691,8 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "row_groups": (6, row_groups),
     "column_gaps": (6, column_gaps),
     "landscape_wide": (6, landscape_wide),
+    "side_heads": (8, side_heads),
+    "accent_headings": (12, accent_headings),
+    "hanging_numbers": (8, hanging_numbers),
+    "page_foot_headings": (8, page_foot_headings),
 }

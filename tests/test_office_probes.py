@@ -32,3 +32,17 @@ def test_a_document_passes_only_with_all_its_tables_headings_and_items() -> None
     assert not passes(MARKDOWN.replace("## Background", "Background"), TRUTH)
     assert not passes(MARKDOWN.replace("- Figure 1", "Figure 1"), TRUTH)
     assert passes(MARKDOWN.replace("## Background", "### Background"), TRUTH)  # levels aside
+
+
+def test_levels_and_follows_when_the_truth_gives_them() -> None:
+    """``levels``: the emitted levels rank the headings as the true ones do (any shift);
+    ``follows``: each heading is read right before the text it heads."""
+    truth = {"headings": ["Report", "Background", "Scope"], "levels": [1, 2, 2],
+             "follows": {"Background": "The council reviewed", "Scope": "Spending stayed"}}
+    markdown = "# Report\n\n## Background\n\nThe council reviewed it.\n\n## Scope\n\nSpending stayed low.\n"
+    assert passes(markdown, truth)
+    assert passes(markdown.replace("## ", "### ").replace("# Report", "## Report"), truth)
+    assert not passes(markdown.replace("## Scope", "### Scope"), truth)  # 2 and 2 ranked apart
+    assert not passes(markdown.replace("# Report", "### Report"), truth)  # 1 under 2
+    swapped = "# Report\n\n## Background\n\nSpending stayed low.\n\n## Scope\n\nThe council reviewed it.\n"
+    assert not passes(swapped, truth)  # each heading's text read after another
