@@ -43,7 +43,8 @@ heading directly over a larger heading on its page heads nothing (a press releas
 its notes to editors); questions set alike at the body's size, most with no running text under
 them (answer boxes, a line to write on), are a questionnaire's items, numbered or not; and a
 form's "Key: value" fields, two or more, count as short lines under a body-size label whatever
-their values' length (a release's "Official statistics" over its dates).
+their values' length (a release's "Official statistics" over its dates), unless the label is set
+as a heading of the document's that heads running text ("Meeting details" beside "Background").
 
 Heading recall (headrecall: designed documents' true headings, tests/office_probes.py): a
 body-size line in the body's weight with a rule across right under or over it (a dark band's
@@ -221,6 +222,10 @@ _ADMONITION = re.compile(r"^(warning|caution|important|danger|attention|please n
 # A question's answer (boxes, a line to write on, a routing note) is read this many blocks on at
 # most (_unhead_unanswered_questions).
 _ANSWER_BLOCKS = 8
+# What marks a questionnaire's answer rather than an answer put in words: a box to tick, a
+# line to write on, a routing note ("If No, go to question 5").
+_ANSWER_FORM = re.compile(r"[\u2610-\u2612\u25a0-\u25a1\u25cb\u25cf\u25ef\u274f-\u2752\u2713\u2714]|\[\s*\]"
+                          r"|\(\s*\)|__|\b(?:go|skip|continue|move|proceed)(?: on)? to\b", re.IGNORECASE)
 # A picture's title stands at most this many of its sizes above the picture.
 _PICTURE_GAP = 2.5
 # A web or e-mail address on a line of its own (an address block's last lines).
@@ -586,6 +591,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_admonitions(drafts, style)
     _unhead_unanswered_questions(drafts, style)
     binding = _binding(drafts, style)
+    sections = _section_faces(drafts)
     for index, draft in enumerate(drafts):
         # (A letter and a full stop may be an initial, "D. Jones": only figures number here.)
         if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE or draft.number_depth:
@@ -608,9 +614,12 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
         # (A box's label opens the box's text: no short line of a signature block.  A form's
         # "Key: value" fields, two or more, are short lines too, however long the value:
         # "Release date: 12 March 2024" under a release's "Official statistics"; one such line
-        # alone is a run-in lead, "Jane Smith: Experience in ...".)
+        # alone is a run-in lead, "Jane Smith: Experience in ...".  Not under a line set as
+        # the document's sections' headings are, one of which heads running text: "Meeting
+        # details" over its date and venue, beside "Background" over its text.)
         if after.kind in ("table", "list_item") or (
-                after.kind == "paragraph" and not after.boxed and _short_lines(after)
+                after.kind == "paragraph" and not after.boxed
+                and _short_lines(after, fields=_face_key(draft) not in sections)
                 and not after.text.rstrip().endswith(SENTENCE_END)):
             # In a document whose headings sit closer to their text than to the text above, a
             # heading over a list is spaced so too, a label over its list is spaced like the
@@ -634,12 +643,26 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
         draft.kind, draft.label = "heading", False
 
 
-def _short_lines(draft: Draft) -> bool:
-    """Whether a block's lines are a few words each (a signature's, an address's) or a form's
-    "Key: value" fields, two or more of them, the others short."""
-    fields = sum(1 for line in draft.lines if _KEY_VALUE.match(line.text.strip()))
-    return all(len(line.text.split()) <= 4 or _KEY_VALUE.match(line.text.strip()) for line in draft.lines) \
-        and (fields >= 2 or all(len(line.text.split()) <= 4 for line in draft.lines))
+def _short_lines(draft: Draft, fields: bool = True) -> bool:
+    """Whether a block's lines are a few words each (a signature's, an address's) or, with
+    ``fields``, a form's "Key: value" fields, two or more of them, the others short."""
+    if all(len(line.text.split()) <= 4 for line in draft.lines):
+        return True
+    keyed = [bool(_KEY_VALUE.match(line.text.strip())) for line in draft.lines]
+    return fields and sum(keyed) >= 2 and all(k or len(line.text.split()) <= 4
+                                              for k, line in zip(keyed, draft.lines, strict=True))
+
+
+def _section_faces(drafts: list[Draft]) -> set[tuple[str, float, bool, bool]]:
+    """The styles (_face_key) of headings set directly over running text (not over a form's
+    fields or short lines, whatever their words add up to): the document's sections' headings."""
+    faces = set()
+    for index, draft in enumerate(drafts):
+        after = _next_block(drafts, index) if draft.kind == "heading" else None
+        if after is not None and after.kind in ("paragraph", "list_item") and _running_text(after.text) \
+                and not _short_lines(after):
+            faces.add(_face_key(draft))
+    return faces
 
 
 def _alike(a: Draft, b: Draft) -> bool:
@@ -665,7 +688,9 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     """Questions set like headings at the body's size (bold, ending in a question mark,
     numbered or not) with no running text under them up to the next heading -- answer boxes
     ("☐ Yes  ☐ No"), a line to write on, a routing note ("If No, go to question 5") -- are a
-    questionnaire's items, not sections: an FAQ's questions head their answers' text.  The
+    questionnaire's items, not sections: an FAQ's questions head their answers' text, short
+    answers in words too ("Monday to Friday, 9am to 5pm"), and a report's questions their
+    sections' text under sub-headings of another style ("What did we find?" over "Housing").  The
     lines set alike (size, weight, number form) are judged together: where two or more are
     questions and at least as many of those are unanswered as answered (an answer's boxes may
     run on into the next paragraph), the questions are items, and so are the numbered lines
@@ -676,9 +701,14 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE:
             continue
-        answered = False
-        for after in texts[index + 1:index + 1 + _ANSWER_BLOCKS]:
-            if after.kind == "heading":
+        # (A short answer in words stands directly under its question: not a later question
+        # of the questionnaire made text.)
+        answered = index + 1 < len(texts) and texts[index + 1].kind == "paragraph" \
+            and _short_answer(texts[index + 1].text)
+        for after in texts[index + 1:index + 1 + _ANSWER_BLOCKS] if not answered else []:
+            # (A sub-heading in another style, no larger, opens a part of the question's
+            # section: a report's "What did we find?" over its "Housing" and "Transport".)
+            if after.kind == "heading" and (_alike(after, draft) or after.size > draft.size + 0.5):
                 break
             if after.kind in ("paragraph", "list_item") and _running_text(after.text):
                 answered = True
@@ -694,6 +724,16 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
                 draft.kind = "list_item" if draft.marker else "paragraph"
                 draft.number_depth = 0
                 draft.label = True
+
+
+def _short_answer(text: str) -> bool:
+    """A short answer put in words under a question ("Monday to Friday, 9am to 5pm", "Yes, on
+    the council's website."): three words or more, no more than one capitalised after the
+    first, no question, no answer box, line to write on or routing note.  A questionnaire's
+    options set on one line capitalise each ("One  Two  Three or more")."""
+    words = text.split()
+    return len(words) >= 3 and sum(w[:1].isupper() for w in words[1:]) <= 1 \
+        and not text.rstrip().endswith("?") and not _ANSWER_FORM.search(text)
 
 
 def unhead_picture_titles(drafts: list[Draft], pictures: list[tuple[float, float, float, float]],

@@ -23,7 +23,9 @@ one-line cells set on a two-line header's foot, "Notes" beside "2023" over "£m"
 row), lower-case continuation lines join the row above, and where a cell wraps over four
 lines or more beside one-line values a row is the lines from its top to the next row's top,
 the rows told by their value cells (a description's lines may open with a name or a figure,
-the rows set as tight as its lines).  The gaps are the whole table's, not
+the rows set as tight as its lines; a first cell goes on under the last row only where an
+earlier row's does, and a line that ends a sentence ends the table's text only when it is not
+full).  The gaps are the whole table's, not
 each line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no
 column, nor is one between digit groups a word space apart under one heading ("020 7946
 4476"), and when cell gaps leave several values in one cell the narrow gutters that no word of
@@ -1324,12 +1326,13 @@ def _names_page(line: _Line, end: int) -> bool:
     return bool(PAGE_NUMBER.match(" ".join(w.text for w in _segments(line)[end])))
 
 
-def _continues_cell(line: _Line, block: list[_Line]) -> bool:
+def _continues_cell(line: _Line, block: list[_Line], first_cell: bool = True) -> bool:
     """A line of one run going on with a cell of the block's last row that is not its first
     (a parameter's description wrapped in its column): no blank line above it, its first
     word flush with where that cell's text starts, in the row's type size; the lines
     between the row and it go on with the same cell.  The row has three cells or more: two
-    columns of prose side by side read as rows of two (their lines run on under them)."""
+    columns of prose side by side read as rows of two (their lines run on under them).
+    With ``first_cell``, the row's first cell may go on too (see below)."""
     rows = [i for i, other in enumerate(block) if _tabular(other)]
     if not rows or len(_segments(line)) != 1 or line.top - block[-1].bottom >= line.bottom - line.top:
         return False
@@ -1341,14 +1344,40 @@ def _continues_cell(line: _Line, block: list[_Line]) -> bool:
     starts = [seg[0].x0 for seg in segments[1:]]
     # (A glyph's box starts where its ink does: a "j" hooks left of a line's start by a point.)
     aligned = max(ALIGNED, GLYPH_SLACK * line.size)
-    # The first cell goes on too when its lines stay inside its column: a description wrapped
-    # over four lines or more beside one-line values (issue 32, tall_rows).
-    inside = line.words[-1].x1 < segments[1][0].x0 - CELL_GAP_EM * line.size
-    if len(segments[0]) >= TALL_CELL_WORDS and inside:
+    # The first cell goes on too when its lines stay inside its column, the line and those
+    # between the row and it: a description wrapped over four lines or more beside one-line
+    # values (issue 32, tall_rows); a note under the table runs on across the columns.
+    limit = segments[1][0].x0 - CELL_GAP_EM * line.size
+    if first_cell and len(segments[0]) >= TALL_CELL_WORDS \
+            and all(o.words[-1].x1 < limit for o in (*after, line)):
         starts.append(segments[0][0].x0)
     if not any(abs(x0 - start) <= aligned for start in starts):
         return False
     return all(len(_segments(o)) == 1 and abs(o.words[0].x0 - x0) <= aligned for o in after)
+
+
+def _first_cells_wrap(block: list[_Line]) -> bool:
+    """Whether a row of the block above its last has its first cell wrapped: a line of one run
+    under the row, flush with its first cell and inside its column, the row's first cell
+    full (the line's first word would not have fitted at its end, short of the furthest the
+    column reaches).  Then the table's first cells wrap, and its last row's may go on under
+    it too; under a table of one-line rows a short line in the first column is a note
+    ("Figures exclude VAT"), and a label alone on its row (a section's) follows no full line."""
+    rows = [i for i, line in enumerate(block) if _tabular(line)]
+    if len(rows) < 2:
+        return False
+    reach = max(_segments(block[i])[0][-1].x1 for i in rows)
+    for i in rows[:-1]:
+        row, line = block[i], block[i + 1]
+        first, segments = line.words[0], _segments(row)
+        slack = max(ALIGNED, GLYPH_SLACK * line.size)
+        if _tabular(line) or len(_segments(line)) != 1 or abs(first.x0 - segments[0][0].x0) > slack \
+                or line.words[-1].x1 >= segments[1][0].x0 - CELL_GAP_EM * line.size:
+            continue
+        right = max(reach, line.words[-1].x1)
+        if segments[0][-1].x1 + WORD_SPACE_EM * line.size + first.x1 - first.x0 > right - slack:
+            return True
+    return False
 
 
 def _group_heading_over(line: _Line, header: _Line) -> bool:
@@ -1422,19 +1451,54 @@ def _trim(block: list[_Line]) -> list[_Line]:
     cell wrapped in the table's last row (see :func:`_wrapped_last`) and a group heading over
     its first (see :func:`_group_heading_over`).  A line starting a sentence under a line of
     the last row's cell that ends one is a note under the table, set as tight under it as the
-    cell's lines (a Word table without spacing, "All costs are estimates." under it)."""
+    cell's lines (a Word table without spacing, "All costs are estimates." under it), when that
+    line is not full or the note is a sentence on a line alone (see :func:`_full_above`).  The
+    last row's first cell goes on under it only in a table whose first cells wrap (see
+    :func:`_first_cells_wrap`)."""
     last = next((i for i in range(len(block) - 1, -1, -1) if _tabular(block[i])), len(block))
     for i in range(last + 2, len(block)):
-        if block[i - 1].words[-1].text[-1:] in ".!?" and block[i].words[0].text[:1].isupper():
+        if block[i - 1].words[-1].text[-1:] in ".!?" and block[i].words[0].text[:1].isupper() \
+                and (not _full_above(block, i) or _sentence_alone(block, i)):
             block = block[:i]
             break
+    first_cell = _first_cells_wrap(block)
     while block and not _tabular(block[-1]) and not _wrapped_last(block) \
-            and not _continues_cell(block[-1], block[:-1]):
+            and not _continues_cell(block[-1], block[:-1], first_cell):
         block = block[:-1]
     while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])) \
             and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]
     return block
+
+
+def _full_above(block: list[_Line], index: int) -> bool:
+    """Whether the line above ``block[index]`` (a line of a cell wrapped under the block's
+    last row) is full: the first word of ``block[index]`` would not have fitted at its end,
+    short of the furthest the cell's column reaches on the block's lines above.  A cell's text
+    breaks its lines so whether or not a sentence ends there ("... during the works." over
+    "New handrails ..."); a note set tight under the last row follows the cell's last line,
+    on which the note's first word would have fitted."""
+    above, line = block[index - 1], block[index]
+    slack = max(ALIGNED, GLYPH_SLACK * line.size)
+    x0 = above.words[0].x0
+    right = max(seg[-1].x1 for x in block[:index] for seg in _segments(x) if abs(seg[0].x0 - x0) <= slack)
+    first = line.words[0]
+    return above.words[-1].x1 + WORD_SPACE_EM * line.size + first.x1 - first.x0 > right - slack
+
+
+def _sentence_alone(block: list[_Line], index: int) -> bool:
+    """Whether ``block[index]`` is a sentence on a line of its own, the block's last line or
+    set further under it than it is under the line above (no more of a cell's lines at their
+    pitch): under a full line ending a sentence it reads as a note under the table ("All costs
+    are estimates." under the Word table's last description), as a cell's last sentence
+    alone would too; a cell's text going on under it is the cell's."""
+    line = block[index]
+    if line.words[-1].text[-1:] not in ".!?":
+        return False
+    if index == len(block) - 1:
+        return True
+    pitch = line.top - block[index - 1].top
+    return block[index + 1].top - line.top > pitch + max(ALIGNED, GLYPH_SLACK * line.size)
 
 
 def _running_line_over(line: _Line, below: _Line) -> bool:
@@ -2196,8 +2260,9 @@ def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
     line, ends short of the next column, is set at the cell's line pitch, and the line above
     it is full (the line's first word would not have fitted at its end: a second paragraph
     in the cell starts after a short line; a note set as tight under the last row was cut off
-    by _trim).  The rule holds where such a run of three lines or more follows a row, all in
-    one column; shorter wraps are left to the rules below."""
+    by _trim, after a line that ends a sentence and is not full).  The rule holds where such a
+    run of three lines or more follows a row, all in one column; shorter wraps are left to the
+    rules below."""
     body = rows[data_from:]
     starts = [i for i, row in enumerate(body) if sum(map(bool, row.cells)) >= 2]
     if len(starts) < 2:

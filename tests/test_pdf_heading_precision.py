@@ -6,7 +6,9 @@ that change with the chapter, and a bold line ending the document ("Published Ma
 Second round (headprec2): a bold line directly over a larger heading (a press release's "ENDS"),
 a questionnaire's numbered questions over their answer boxes (an FAQ's over their answers stay),
 and a bold line over "Key: value" fields (a release's status over its dates).  Each beside the
-real headings, which stay."""
+real headings, which stay.  And where those rules must not reach (adversary3): a report's
+questions over sub-headings, an FAQ's questions over short answers in words, a section's
+heading over "Key: value" fields among headings set alike over text."""
 
 from __future__ import annotations
 
@@ -255,6 +257,61 @@ def test_an_faqs_numbered_questions_over_their_answers_stay_headings() -> None:
         "4. Which services did you use last year"]
 
 
+def test_a_reports_questions_over_sub_headings_stay_headings() -> None:
+    # (The question's text is under its sub-headings: its section is answered.)
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Review of the bus network", "Helvetica-Bold", 18)
+        page.paragraph()
+        page.line("What did we find?")
+        for sub in ("Housing", "Transport"):
+            page.line(sub, "Times-Italic")
+            page.paragraph()
+        page.line("What happens next?")
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Review of the bus network", "What did we find?", "Housing",
+                                            "Transport", "What happens next?"]
+
+
+@pytest.mark.parametrize("numbered", [False, True])
+def test_an_faqs_questions_over_short_answers_in_words_stay_headings(numbered: bool) -> None:
+    faq = [("When is the office open?", "Monday to Friday, 9am to 5pm"),
+           ("Where can I park?", "In the car park behind the town hall"),
+           ("Can I pay online?", "Yes, on the council's website."),
+           ("How much does a permit cost?", "£25 a year for each vehicle")]
+
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Frequently asked questions", "Helvetica-Bold", 16)
+        page.paragraph()
+        for number, (question, answer) in enumerate(faq, start=1):
+            page.line(f"{number}. {question}" if numbered else question, after=3)
+            page.line(answer, "Times-Roman", after=10)
+
+    questions = [f"{n}. {q}" if numbered else q for n, (q, _) in enumerate(faq, start=1)]
+    assert headings_of(drawn_pdf(draw)) == ["Frequently asked questions", *questions]
+
+
+def test_a_sections_heading_over_key_value_fields_stays_one() -> None:
+    # (Set as "Background" over its text: the document's section heading, its fields its text.)
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Planning committee report", "Helvetica-Bold", 16)
+        page.line("Background")
+        page.paragraph()
+        page.line("Meeting details")
+        for field in ("Date: 12 May 2024", "Venue: Council Chamber, Town Hall",
+                      "Chair: Councillor Jane Smith"):
+            page.line(field, "Times-Roman", after=0)
+        page.y -= 8
+        page.line("Recommendation")
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Planning committee report", "Background", "Meeting details",
+                                            "Recommendation"]
+
+
 def test_a_bold_line_over_key_value_fields_is_no_heading() -> None:
     # (A statistical release's status over its dates: the fields are short lines however long
     # their values.)
@@ -298,7 +355,7 @@ def test_libreoffice_probes_of_heading_precision(tmp_path) -> None:
 
     made = [("caps_labels", 1), ("captions", 5), ("callout_boxes", 4), ("form_fields", 1),
             ("cover_page", 3), ("running_headers", 3), ("press_release", 4), ("questionnaire", 2),
-            ("release_front_matter", 4)]
+            ("questionnaire", 3), ("release_front_matter", 4)]
     sources, truths = [], []
     for name, seed in made:
         _, data, truth = PROBES[name][1](seed)
