@@ -2586,13 +2586,23 @@ def _numbered_outline(cells: list[list[str]]) -> bool:
     numbers = [row[0].strip() for row in cells if row[0].strip()]
     if len(numbers) < 3 or not all(_OUTLINE_NUMBER.match(number) for number in numbers):
         return False
-    if len({number.count(".") for number in numbers}) < 2 \
-            and not any(number.rpartition(".")[0] in numbers[:at] for at, number in enumerate(numbers)):
+    if len({number.count(".") for number in numbers}) < 2 and not _under_earlier(numbers):
         return False
     texts = [row[1] for row in cells if row[1].strip()]
     sentences = sum(len(text.split()) >= _OUTLINE_TEXT_WORDS and text.rstrip().endswith(".")
                     for text in texts)
     return 2 * sentences >= len(texts)
+
+
+def _under_earlier(numbers: list[str]) -> bool:
+    """Whether a section number stands under one set before it ("2" then "2.1"): one pass,
+    the numbers seen so far in a set (a column of a long table's codes is no walk per row)."""
+    seen: set[str] = set()
+    for number in numbers:
+        if number.rpartition(".")[0] in seen:
+            return True
+        seen.add(number)
+    return False
 
 
 def _running_text(cells: list[list[str]]) -> bool:
