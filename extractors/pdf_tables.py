@@ -2260,9 +2260,10 @@ def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
     line, ends short of the next column, is set at the cell's line pitch, and the line above
     it is full (the line's first word would not have fitted at its end: a second paragraph
     in the cell starts after a short line; a note set as tight under the last row was cut off
-    by _trim, after a line that ends a sentence and is not full).  The rule holds where such a
-    run of three lines or more follows a row, all in one column; shorter wraps are left to the
-    rules below."""
+    by _trim, after a line that ends a sentence and is not full).  The rule holds in a table
+    where such a run of three lines or more follows a row, the runs' lines all in one column,
+    and then joins every row's run so, short ones too; in a table with none, wraps are left to
+    the rules below."""
     body = rows[data_from:]
     starts = [i for i, row in enumerate(body) if sum(map(bool, row.cells)) >= 2]
     if len(starts) < 2:
@@ -2285,8 +2286,10 @@ def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
     nexts = [e[0] for start in starts for c, e in body[start].extents.items() if c > long]
     limit = min(nexts) - CELL_GAP_EM * size if nexts else \
         max(body[start].extents[long][1] for start in starts) + 2 * size
-    right = max(x1 for i in range(len(body)) if long in body[i].extents
-                and (x1 := body[i].extents[long][1]) <= limit)
+    right = max((x1 for i in range(len(body)) if long in body[i].extents
+                 and (x1 := body[i].extents[long][1]) <= limit), default=None)
+    if right is None:  # (every line of the column reaches into the next: no column to fill)
+        return rows
     pitch = statistics.median(body[i].top - body[i - 1].top for run in tall for i in run)
     slack = max(ALIGNED, GLYPH_SLACK * size)
     out = list(rows[:data_from])
