@@ -1233,7 +1233,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
                 current.append(lines[index - 1])
             current.append(line)
             singles = 0
-        elif current and _continues_cell(line, current):
+        elif current and _continues_cell(line, current, first_cell=True):
             current.append(line)  # (however many lines the cell runs to, prose or not)
         elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
             current.append(line)
@@ -1326,13 +1326,15 @@ def _names_page(line: _Line, end: int) -> bool:
     return bool(PAGE_NUMBER.match(" ".join(w.text for w in _segments(line)[end])))
 
 
-def _continues_cell(line: _Line, block: list[_Line], first_cell: bool = True) -> bool:
+def _continues_cell(line: _Line, block: list[_Line], first_cell: bool) -> bool:
     """A line of one run going on with a cell of the block's last row that is not its first
     (a parameter's description wrapped in its column): no blank line above it, its first
     word flush with where that cell's text starts, in the row's type size; the lines
     between the row and it go on with the same cell.  The row has three cells or more: two
     columns of prose side by side read as rows of two (their lines run on under them).
-    With ``first_cell``, the row's first cell may go on too (see below)."""
+    With ``first_cell``, the row's first cell may go on too, inside its column (a block takes
+    such lines as it is made; _trim asks again, ``first_cell`` where the table's first cells
+    wrap, see _first_cells_wrap)."""
     rows = [i for i, other in enumerate(block) if _tabular(other)]
     if not rows or len(_segments(line)) != 1 or line.top - block[-1].bottom >= line.bottom - line.top:
         return False
