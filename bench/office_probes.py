@@ -79,7 +79,7 @@ def passes(markdown: str, truth: dict[str, Any]) -> bool:
     for heading, opening in truth.get("follows", {}).items():
         if not _followed_by(lines, heading, opening):
             return False
-    items = {line.strip()[2:] for line in markdown.splitlines() if line.strip().startswith("- ")}
+    items = {line.strip()[2:] for line in lines if line.strip().startswith("- ")}
     return all(item in items for item in truth.get("items", []))
 
 

@@ -609,8 +609,8 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
             for w in drawn[id(cell)]:
                 if id(w) not in order:
                     lines.setdefault((id(cell), w.line), []).append(w)
-    columns = {id(cell): cell for cell in table.cells}
-    edges = ColumnEdges(((columns[key].row, columns[key].column), columns[key].column, ws[0].x0, ws[-1].x1)
+    cell_of = {id(cell): cell for cell in table.cells}
+    edges = ColumnEdges(((cell_of[key].row, cell_of[key].column), cell_of[key].column, ws[0].x0, ws[-1].x1)
                         for (key, _), ws in lines.items())
     for cell in table.cells:
         # Turned words in the order they are drawn (up or down their lines, their lines in

@@ -713,7 +713,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
             if after.kind in ("paragraph", "list_item") and _running_text(after.text):
                 answered = True
                 break
-        key = (round(draft.size * 2) / 2, draft.bold, _number_form(draft))
+        key = (*_style_key(draft), _number_form(draft))
         groups.setdefault(key, []).append((draft, answered))
     for (_, _, form), lines in groups.items():
         questions = [answered for draft, answered in lines if draft.text.rstrip().endswith("?")]
@@ -885,6 +885,8 @@ def head_ruled_titles(pages: list[tuple[list[Draft], list[Ruling]]], style: Styl
 
 
 def _ruled_title(draft: Draft, style: Style) -> bool:
+    """Whether a line's size and words may make it a ruled title (head_ruled_titles): about the
+    body's size, a short title's words, no figure, no sentence, field or caption."""
     text = draft.text.strip()
     return _SMALL_PRINT * style.body_size <= draft.size < style.body_size * HEADING_SCALE \
         and len(text.split()) <= _SENTENCE_WORDS and text[:1].isupper() and _titled(text) \
@@ -1079,6 +1081,7 @@ def _unhead_numbered_items(drafts: list[Draft], style: Style) -> None:
 
 
 def _style_key(draft: Draft) -> tuple[float, bool]:
+    """A block's size (to half a point) and weight: lines set alike whatever their face."""
     return round(draft.size * 2) / 2, draft.bold
 
 

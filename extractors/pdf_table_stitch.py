@@ -243,7 +243,7 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
 
 
 def _header_again(joined: FoundTable, before: FoundTable, after: FoundTable, before_words: list[Word],
-                  after_words: list[Word], moved: bool = False) -> int | None:
+                  after_words: list[Word], moved: bool) -> int | None:
     """How many rows of ``after`` repeat the header of the table joined so far, ``before`` (the
     last part) having none of its own (its page set the header repeated over it apart from its
     rows, see pdf_structure._row_rest_drafts), when their columns agree; None when none do.
@@ -418,7 +418,7 @@ def _key(row: list[str]) -> tuple[str, ...]:
 
 
 def _continuation(before: FoundTable, after: FoundTable, before_words: list[Word],
-                  after_words: list[Word], moved: bool = False) -> int | None:
+                  after_words: list[Word], moved: bool) -> int | None:
     """How many leading rows of ``after`` repeat ``before``'s header (0 when none do), or
     None when ``after`` is not ``before`` continued."""
     if not before.cells or not after.cells or _width(before) != _width(after) or _width(before) < 2:

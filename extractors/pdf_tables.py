@@ -1233,7 +1233,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
                 current.append(lines[index - 1])
             current.append(line)
             singles = 0
-        elif current and _continues_cell(line, current):
+        elif current and _continues_cell(line, current, first_cell=True):
             current.append(line)  # (however many lines the cell runs to, prose or not)
         elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
             current.append(line)
@@ -1326,13 +1326,15 @@ def _names_page(line: _Line, end: int) -> bool:
     return bool(PAGE_NUMBER.match(" ".join(w.text for w in _segments(line)[end])))
 
 
-def _continues_cell(line: _Line, block: list[_Line], first_cell: bool = True) -> bool:
+def _continues_cell(line: _Line, block: list[_Line], first_cell: bool) -> bool:
     """A line of one run going on with a cell of the block's last row that is not its first
     (a parameter's description wrapped in its column): no blank line above it, its first
     word flush with where that cell's text starts, in the row's type size; the lines
     between the row and it go on with the same cell.  The row has three cells or more: two
     columns of prose side by side read as rows of two (their lines run on under them).
-    With ``first_cell``, the row's first cell may go on too (see below)."""
+    With ``first_cell``, the row's first cell may go on too, inside its column (a block takes
+    such lines as it is made; _trim asks again, ``first_cell`` where the table's first cells
+    wrap, see _first_cells_wrap)."""
     rows = [i for i, other in enumerate(block) if _tabular(other)]
     if not rows or len(_segments(line)) != 1 or line.top - block[-1].bottom >= line.bottom - line.top:
         return False
@@ -2260,9 +2262,10 @@ def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
     line, ends short of the next column, is set at the cell's line pitch, and the line above
     it is full (the line's first word would not have fitted at its end: a second paragraph
     in the cell starts after a short line; a note set as tight under the last row was cut off
-    by _trim, after a line that ends a sentence and is not full).  The rule holds where such a
-    run of three lines or more follows a row, all in one column; shorter wraps are left to the
-    rules below."""
+    by _trim, after a line that ends a sentence and is not full).  The rule holds in a table
+    where such a run of three lines or more follows a row, the runs' lines all in one column,
+    and then joins every row's run so, short ones too; in a table with none, wraps are left to
+    the rules below."""
     body = rows[data_from:]
     starts = [i for i, row in enumerate(body) if sum(map(bool, row.cells)) >= 2]
     if len(starts) < 2:
@@ -2285,8 +2288,10 @@ def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
     nexts = [e[0] for start in starts for c, e in body[start].extents.items() if c > long]
     limit = min(nexts) - CELL_GAP_EM * size if nexts else \
         max(body[start].extents[long][1] for start in starts) + 2 * size
-    right = max(x1 for i in range(len(body)) if long in body[i].extents
-                and (x1 := body[i].extents[long][1]) <= limit)
+    right = max((x1 for i in range(len(body)) if long in body[i].extents
+                 and (x1 := body[i].extents[long][1]) <= limit), default=None)
+    if right is None:  # (every line of the column reaches into the next: no column to fill)
+        return rows
     pitch = statistics.median(body[i].top - body[i - 1].top for run in tall for i in run)
     slack = max(ALIGNED, GLYPH_SLACK * size)
     out = list(rows[:data_from])
@@ -2586,13 +2591,23 @@ def _numbered_outline(cells: list[list[str]]) -> bool:
     numbers = [row[0].strip() for row in cells if row[0].strip()]
     if len(numbers) < 3 or not all(_OUTLINE_NUMBER.match(number) for number in numbers):
         return False
-    if len({number.count(".") for number in numbers}) < 2 \
-            and not any(number.rpartition(".")[0] in numbers[:at] for at, number in enumerate(numbers)):
+    if len({number.count(".") for number in numbers}) < 2 and not _under_earlier(numbers):
         return False
     texts = [row[1] for row in cells if row[1].strip()]
     sentences = sum(len(text.split()) >= _OUTLINE_TEXT_WORDS and text.rstrip().endswith(".")
                     for text in texts)
     return 2 * sentences >= len(texts)
+
+
+def _under_earlier(numbers: list[str]) -> bool:
+    """Whether a section number stands under one set before it ("2" then "2.1"): one pass,
+    the numbers seen so far in a set (a column of a long table's codes is no walk per row)."""
+    seen: set[str] = set()
+    for number in numbers:
+        if number.rpartition(".")[0] in seen:
+            return True
+        seen.add(number)
+    return False
 
 
 def _running_text(cells: list[list[str]]) -> bool:
