@@ -50,8 +50,9 @@ Heading recall (headrecall: designed documents' true headings, tests/office_prob
 body-size line in the body's weight with a rule across right under or over it (a dark band's
 edges), two or more set alike, over running text, heads it (head_ruled_titles); numbered
 headings of an outline ("2" then "2.1", set alike) whose text starts where their titles do
-(numbers hung in the margin) are no list items; a short title set larger may wrap over a fourth
-line in a narrow measure (three words a line or fewer).
+(numbers hung in the margin) are no list items; a short title set larger may wrap over one line
+more in a narrow measure (three words a line or fewer): a fourth line, or a fifth in display
+type.
 
 A bold body-size line ending in a colon is a label, and a bold line level with two or more short
 lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
