@@ -2496,13 +2496,19 @@ def _unit_row(row: _Row) -> bool:
 def _raise_bottom_aligned(upper: _Row, lower: _Row) -> None:
     """One-line header cells set on a two-line header's bottom line ("Notes" beside "2023"
     over "£m") join the line above when no cell of it is left under a filled one: they are
-    the same header row, aligned to its foot."""
+    the same header row, aligned to its foot.  Their words and extents go up with them: a
+    header line above may still join them (a word broken at the cell's edge is told by its
+    words)."""
     left = [c for c, text in enumerate(lower.cells) if text]
     if not left or any(upper.cells[c] or c in upper.spanning for c in left) \
             or not any(upper.cells) or not _close(upper, lower):
         return
     for c in left:
         upper.cells[c], lower.cells[c] = lower.cells[c], ""
+        if c in lower.words:
+            upper.words[c] = lower.words.pop(c)
+        if c in lower.extents:
+            upper.extents[c] = lower.extents.pop(c)
 
 
 def _close(upper: _Row, lower: _Row) -> bool:

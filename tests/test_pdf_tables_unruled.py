@@ -843,3 +843,18 @@ def test_a_row_of_units_under_the_headings_is_a_row_of_its_own() -> None:
 
     assert found.cells[:2] == [["Item", "2019/20", "2020/21", "2021/22"], ["", "£m", "£m", "£m"]]
     assert len(found.cells) == 2 + len(labels)
+
+
+def test_cells_raised_to_the_header_line_above_take_their_words_along() -> None:
+    # "Notes" set on a two-line header's bottom line joins the line above; the words of its
+    # last line go with it, as a later join of a word broken at the cell's edge reads them.
+    from extractors.pdf_tables import _raise_bottom_aligned, _Row
+
+    notes = _words(112, [(200, "Notes")])
+    upper = _Row(["", "", "2023"], set(), 100.0, 108.0, words={2: _words(100, [(260, "2023")])})
+    lower = _Row(["", "Notes", ""], set(), 109.0, 117.0, extents={1: (200.0, 220.0, 20.0)},
+                 words={1: notes})
+    _raise_bottom_aligned(upper, lower)
+    assert upper.cells == ["", "Notes", "2023"] and lower.cells == ["", "", ""]
+    assert upper.words[1] == notes and 1 not in lower.words
+    assert upper.extents[1] == (200.0, 220.0, 20.0) and not lower.extents
