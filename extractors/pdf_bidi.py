@@ -134,6 +134,10 @@ _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
 # A figure ending a sentence or numbering an item: PDFium gives the stop first (``.2024``,
 # ``.1``), as it stands, left of the figure.
 _STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)(\d(?:.*\d)?)$")
+# A hyphen or minus before a figure (a Hebrew prefix joined to a number, "ב-120", or a negative
+# figure): the bidi algorithm sets it right of the figure, where PDFium gives it (``120-``).
+_DASH_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?)([-\u2010-\u2013\u2212])$")
+_DASHES = "-\u2010\u2011\u2012\u2013\u2212"
 
 
 def _unmirror(text: str) -> str:
@@ -144,18 +148,22 @@ def _unmirror(text: str) -> str:
     stop = _STOP_BEFORE_FIGURE.match(text)
     if stop:
         text = stop.group(2) + stop.group(1)
+    dash = _DASH_AFTER_FIGURE.match(text)
+    if dash:
+        text = dash.group(2) + dash.group(1)
     return text.translate(_MIRROR)
 
 
 def logical_words(words: list[Word]) -> list[Word]:
     """The words of a right-to-left line (left to right on the page) in reading order, their
     brackets as written, and a bracket or stop that PDFium read as a word of its own but that
-    touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``)."""
+    touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``),
+    as is a figure after a hyphen that touches the word before it (``ב`` + ``-120``)."""
     out: list[Word] = []
     for word in logical_order(words, [w.text for w in words]):
         text = _unmirror(word.text)
         last = out[-1] if out else None
-        if last is not None and (_kind(text) == "" or _kind(last.text) == "") and \
+        if last is not None and (_kind(text) == "" or _kind(last.text) == "" or text[0] in _DASHES) and \
                 min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
             out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
                               top=min(last.top, word.top), x1=max(last.x1, word.x1),

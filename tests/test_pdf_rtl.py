@@ -125,6 +125,14 @@ def test_rtl_brackets_and_a_closing_stop_are_as_written() -> None:
     assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
 
 
+def test_rtl_hyphen_before_a_figure_is_read_before_it() -> None:
+    # A Hebrew prefix joined to a figure by a hyphen ("ב-120", as Writer and Chromium set it) and
+    # a negative figure: the bidi algorithm draws the hyphen right of the figure, and PDFium
+    # gives "120-"; the prefix and the figure are one word.
+    for line in ("מספר העובדים עלה ב-120 במהלך השנה.", "ההפסד הגיע ל -120 אלף", "ירידה של -5.2 אחוז"):
+        assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
 def test_rtl_numbered_items_keep_their_numbers_first() -> None:
     # The item number stands at the right, its stop to its left: PDFium gives ".1".
     body = "מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור של החברה."
@@ -176,5 +184,5 @@ def test_a_form_of_tables_has_its_headings_and_dashed_section_numbers() -> None:
                                     ("שיעור מינימלי", "חמישים אחוז מהייצור השנתי או יותר")])]
     found = markdown(_form_page(sections, "תשקיף קבלה לשוק הראשי"))
     headings = [line for line in found.split("\n") if line.startswith("#")]
-    expected = ["תשקיף קבלה לשוק הראשי", "2-5- תקן המוצר", "3- קבלה לבורסה"]
+    expected = ["תשקיף קבלה לשוק הראשי", "-2-5 תקן המוצר", "-3 קבלה לבורסה"]  # as typed
     assert [h.lstrip("# ") for h in headings] == expected, found
