@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 # The blocks of the right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan,
 # Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms.  A first, cheap test
 # on code points (Latin pages never reach the Unicode database).
-_RTL_LOW, _RTL_HIGH = 0x0590, 0x08FF
+RTL_LOW, RTL_HIGH = 0x0590, 0x08FF
 _RTL_FORMS_LOW, _RTL_FORMS_HIGH = 0xFB1D, 0xFEFF
 
 T = TypeVar("T")
@@ -48,7 +48,7 @@ T = TypeVar("T")
 def rtl_code(code: int) -> bool:
     """Whether a code point is in a right-to-left script's block (its letters, marks and
     digits: Arabic-Indic digits run left to right, but a word of them is set in one)."""
-    return _RTL_LOW <= code <= _RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
+    return RTL_LOW <= code <= RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
 
 
 _RTL_TEXT = re.compile("[\u0590-\u08ff\ufb1d-\ufeff]")
