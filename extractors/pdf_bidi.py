@@ -134,9 +134,10 @@ _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
 # A figure ending a sentence or numbering an item: PDFium gives the stop first (``.2024``,
 # ``.1``), as it stands, left of the figure.
 _STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)(\d(?:.*\d)?)$")
-# A hyphen or minus before a figure (a Hebrew prefix joined to a number, "ב-120", or a negative
-# figure): the bidi algorithm sets it right of the figure, where PDFium gives it (``120-``).
-_DASH_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?)([-\u2010-\u2013\u2212])$")
+# A hyphen, minus or plus before a figure (a Hebrew prefix joined to a number, "ב-120", a signed
+# figure, "-5.2%"): in a right-to-left paragraph the bidi algorithm sets it right of the figure,
+# where PDFium gives it (``120-``, ``5.2%-``).
+_SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u2212])$")
 _DASHES = "-\u2010\u2011\u2012\u2013\u2212"
 
 
@@ -148,10 +149,13 @@ def _unmirror(text: str) -> str:
     stop = _STOP_BEFORE_FIGURE.match(text)
     if stop:
         text = stop.group(2) + stop.group(1)
-    dash = _DASH_AFTER_FIGURE.match(text)
-    if dash:
-        text = dash.group(2) + dash.group(1)
-    return text.translate(_MIRROR)
+    return _sign_first(text).translate(_MIRROR)
+
+
+def _sign_first(text: str) -> str:
+    """A figure PDFium gave with its sign after it (see _SIGN_AFTER_FIGURE) as written."""
+    signed = _SIGN_AFTER_FIGURE.match(text)
+    return signed.group(2) + signed.group(1) if signed else text
 
 
 def logical_words(words: list[Word]) -> list[Word]:
@@ -176,8 +180,9 @@ def logical_words(words: list[Word]) -> list[Word]:
 def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
     """A table's rows (cells left to right) with the rightmost column first when the table is
     right to left (most of its letters are in right-to-left scripts: its first column is on
-    the right); None for a left-to-right table."""
+    the right); None for a left-to-right table.  A cell of a signed figure alone has its sign
+    first (its paragraph is right to left too, though it holds no letter to tell)."""
     texts = [cell for row in cells for cell in row]
     if not has_rtl("".join(texts)) or not rtl_line(texts):
         return None
-    return [row[::-1] for row in cells]
+    return [[_sign_first(cell) for cell in row[::-1]] for row in cells]

@@ -440,9 +440,9 @@ class _WordReader:
         self.units: list[int] = []
         self.count = 0
         self.rtl = False  # a right-to-left letter was read
-        # Letters past code 0x0590 (right-to-left scripts among them) of the word being read
-        # that extended its box rightwards and leftwards: a right-to-left word given rightwards
-        # is in visual order (see visual_word).
+        # Hebrew and Arabic letters of the word being read that extended its box rightwards
+        # and leftwards: a right-to-left word given rightwards is in visual order (see
+        # visual_word).  (They are read by add, never on the fast path.)
         self.rightward = self.leftward = 0
         # The first character index of each upright word, as ``words`` holds them (for
         # typed_space_before).
@@ -605,10 +605,8 @@ class _WordReader:
                         and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
-                        self.rightward += code >= 0x0590
                     if x0 < box[0] and code >= 0x0590:  # a right-to-left letter: leftwards
                         box[0] = x0
-                        self.leftward += 1
                     if top < box[1]:
                         box[1] = top
                     if bottom > box[3]:
@@ -675,7 +673,7 @@ class _WordReader:
             self.start = index
             box[:] = [x0, top, x1, bottom]
         else:
-            if code >= 0x0590:
+            if code >= RTL_LOW:
                 self.leftward += x0 < box[0]
                 self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]

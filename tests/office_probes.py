@@ -2656,7 +2656,7 @@ _RTL_WORDS = {
                      "הנתונים בדוח זה מבוססים על סקר שנתי של הלקוחות ועל רישומי המכירות של החברה.",
                      "החברה קיבלה את תקן ISO 9001 לניהול איכות בכל המפעלים שלה.",
                      "מספר העובדים עלה ב-120 במהלך השנה, רובם באזור המרכז."),
-           "table": "טבלה", "note": "הנתונים זמניים."},
+           "table": "טבלה", "note": "הנתונים זמניים.", "change": "שינוי"},
     "ar": {"titles": ("التقرير السنوي 2024", "مراجعة الأداء الإقليمي", "خطة العمل للعام المقبل"),
            "sections": ("مقدمة", "ملخص النتائج", "بيانات المبيعات حسب المنطقة", "التوقعات للعام المقبل",
                         "منهجية البحث", "التوصيات"),
@@ -2669,7 +2669,7 @@ _RTL_WORDS = {
                      "تستند البيانات في هذا التقرير إلى مسح سنوي للعملاء وإلى سجلات المبيعات.",
                      "حصلت الشركة على شهادة ISO 9001 لإدارة الجودة في جميع مصانعها.",
                      "ارتفع عدد الموظفين بمقدار 120 موظفا خلال العام، معظمهم في منطقة الوسط."),
-           "table": "جدول", "note": "البيانات أولية."},
+           "table": "جدول", "note": "البيانات أولية.", "change": "التغير"},
 }
 
 
@@ -2679,14 +2679,24 @@ def _rtl_content(seed: int) -> tuple[str, dict[str, Any], random.Random]:
     return language, _RTL_WORDS[language], random.Random(seed)
 
 
-def _rtl_table_cells(rng: random.Random, words: dict[str, Any]) -> list[list[str]]:
-    """A header row and three to five region rows of figures, in logical order: the region first."""
+def _rtl_table_cells(rng: random.Random, words: dict[str, Any], seed: int) -> list[list[str]]:
+    """A header row and three to five region rows of figures, in logical order: the region
+    first; on some seeds a change column of signed percentages ("-5.2%", "+3.1%"), and on some
+    Arabic ones the figures in Arabic-Indic digits ("١٬٢٥٠", "٤٢٫٥")."""
     columns = rng.randint(3, 5)
     head = [words["head"][0], *rng.sample(words["head"][1:], columns - 1)]
     rows = [[region, *(f"{rng.randint(10, 9999):,}" if rng.random() < 0.7 else f"{rng.uniform(1, 99):.1f}"
                        for _ in range(columns - 1))]
             for region in rng.sample(words["regions"], rng.randint(3, 5))]
-    return [head, *rows]
+    if seed % 3 == 1:
+        head.append(words["change"])
+        for row in rows:
+            row.append(f"{rng.choice('+-')}{rng.uniform(0.1, 20):.1f}%")
+    cells = [head, *rows]
+    if words is _RTL_WORDS["ar"] and seed % 4 == 0:
+        indic = str.maketrans("0123456789,.%", "٠١٢٣٤٥٦٧٨٩٬٫٪")
+        cells = [[cell.translate(indic) for cell in row] for row in cells]
+    return cells
 
 
 def _rtl_outline(rng: random.Random, words: dict[str, Any]) -> list[tuple[str, int]]:
@@ -2747,7 +2757,7 @@ def rtl_report(seed: int) -> tuple[str, bytes, Truth]:
         _bidi_paragraph(document.add_paragraph(text), language)
         sections.append((heading, text))
         if number in (1, 4):
-            cells = _rtl_table_cells(rng, words)
+            cells = _rtl_table_cells(rng, words, seed)
             _bidi_paragraph(document.add_paragraph(f"{words['table']} {len(tables) + 1}"), language)
             table = document.add_table(rows=len(cells), cols=len(cells[0]))
             if (number == 1) == (seed % 3 != 0):
@@ -2782,7 +2792,7 @@ def web_rtl(seed: int) -> tuple[str, bytes, Truth]:
         out += [f"<h{level}>{html.escape(heading)}</h{level}>", f"<p>{html.escape(text)}</p>"]
         sections.append((heading, text))
         if number in (1, 4):
-            cells = _rtl_table_cells(rng, words)
+            cells = _rtl_table_cells(rng, words, seed)
             ruled = (number == 1) == (seed % 3 != 0)
             out += [f"<p>{words['table']} {len(tables) + 1}</p>",
                     f"<table{' class=ruled' if ruled else ''}>" + _tr(cells[0], set(), "th")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from reportlab.pdfgen import canvas
 
-from extractors.pdf_bidi import logical_order
+from extractors.pdf_bidi import logical_columns, logical_order
 from extractors.pdf_text import read_text_layer
 from tests.pdf_cases import _rtl_fonts, visual
 
@@ -94,6 +94,29 @@ def test_rtl_table_columns_in_logical_order() -> None:
     assert [t.cells for t in layer.tables] == [rows]
 
 
+def test_rtl_table_signed_figures_keep_their_sign_first() -> None:
+    # A cell of a signed figure alone is a right-to-left paragraph too: its sign stands right
+    # of the figure ("5.2%-" left to right), which PDFium gives as drawn.
+    rows = [["אזור", "מכירות", "שינוי"], ["צפון", "1,250", "-5.2%"], ["דרום", "980", "+3.1%"],
+            ["מרכז", "2,310", "-12"], ["חוף", "415", "+0.4%"]]
+    regular, bold = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    for r, row in enumerate(rows):
+        cv.setFont(bold if r == 0 else regular, 10)
+        for c, text in enumerate(row):
+            cv.drawRightString(RIGHT - 4 - 90 * c, 760 - 20 * r, visual(text))
+    for r in range(len(rows) + 1):
+        cv.line(RIGHT - 270, 775 - 20 * r, RIGHT, 775 - 20 * r)
+    for c in range(4):
+        cv.line(RIGHT - 90 * c, 775, RIGHT - 90 * c, 775 - 20 * len(rows))
+    cv.showPage()
+    cv.save()
+    assert [t.cells for t in read_text_layer(buffer.getvalue()).tables] == [rows]
+    # A left-to-right table's signs are as PDFium gives them.
+    assert logical_columns([["Region", "Change"], ["North", "5.2%-"]]) is None
+
+
 def test_rtl_columns_are_read_rightmost_first() -> None:
     # Two columns of right-aligned paragraphs: the right column is the first one read.
     from tests.pdf_cases import draw_rtl_paragraph
@@ -133,7 +156,8 @@ def test_rtl_hyphen_before_a_figure_is_read_before_it() -> None:
     # A Hebrew prefix joined to a figure by a hyphen ("ב-120", as Writer and Chromium set it) and
     # a negative figure: the bidi algorithm draws the hyphen right of the figure, and PDFium
     # gives "120-"; the prefix and the figure are one word.
-    for line in ("מספר העובדים עלה ב-120 במהלך השנה.", "ההפסד הגיע ל -120 אלף", "ירידה של -5.2 אחוז"):
+    for line in ("מספר העובדים עלה ב-120 במהלך השנה.", "ההפסד הגיע ל -120 אלף", "ירידה של -5.2 אחוז",
+                 "שינוי של +3.1% בשנה"):
         assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
 
 
