@@ -652,11 +652,13 @@ class _WordReader:
 
     def add(self, index: int, code: int, units: list[int], count: int,
             char_box: tuple[float, float, float, float]) -> None:
+        box = self.box
         if code >= 0x0590 and rtl_code(code):
             self.rtl = True
-            char_box = self.glyph_extent(index, char_box)
+            # (A letter standing as high and low as the word so far has a font's box: most do.)
+            if not (self.chars and char_box[1] == box[1] and char_box[3] == box[3]):
+                char_box = self.glyph_extent(index, char_box)
         x0, top, x1, bottom = char_box
-        box = self.box
         if self.chars:
             tall = box[3] - box[1]
             # A right-to-left word's next letter (PDFium gives them in logical order) stands
