@@ -138,6 +138,10 @@ _STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)(\d(?:.*\d)?)$
 # figure, "-5.2%"): in a right-to-left paragraph the bidi algorithm sets it right of the figure,
 # where PDFium gives it (``120-``, ``5.2%-``).
 _SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u2212])$")
+# A figure in Arabic-Indic digits and its per cent sign after it ("+٣٫٦٪"): the sign is no part
+# of the figure's run (UAX #9 rule W5 joins it to European digits only), so it stands left of
+# the figure, and a plus or minus right of it: PDFium gives ``٪٣٫٦+``.
+_INDIC_PER_CENT = re.compile(r"^\u066a([\u0660-\u0669\u06f0-\u06f9](?:.*\d)?)([-+\u2010-\u2013\u2212]?)$")
 _DASHES = "-\u2010\u2011\u2012\u2013\u2212"
 
 
@@ -153,9 +157,13 @@ def _unmirror(text: str) -> str:
 
 
 def _sign_first(text: str) -> str:
-    """A figure PDFium gave with its sign after it (see _SIGN_AFTER_FIGURE) as written."""
+    """A figure PDFium gave with its signs where the bidi algorithm sets them (see
+    _SIGN_AFTER_FIGURE and _INDIC_PER_CENT) as written."""
     signed = _SIGN_AFTER_FIGURE.match(text)
-    return signed.group(2) + signed.group(1) if signed else text
+    if signed:
+        return signed.group(2) + signed.group(1)
+    indic = _INDIC_PER_CENT.match(text)
+    return indic.group(2) + indic.group(1) + "\u066a" if indic else text
 
 
 def logical_words(words: list[Word]) -> list[Word]:

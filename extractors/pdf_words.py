@@ -440,7 +440,7 @@ class _WordReader:
         self.units: list[int] = []
         self.count = 0
         self.rtl = False  # a right-to-left letter was read
-        # Hebrew and Arabic letters of the word being read that extended its box rightwards
+        # Hebrew and Arabic letters (not figures) of the word being read that extended its box rightwards
         # and leftwards: a right-to-left word given rightwards is in visual order (see
         # visual_word).  (They are read by add, never on the fast path.)
         self.rightward = self.leftward = 0
@@ -675,7 +675,7 @@ class _WordReader:
             self.start = index
             box[:] = [x0, top, x1, bottom]
         else:
-            if code >= RTL_LOW:
+            if code >= RTL_LOW and chr(code).isalpha():  # (Arabic-Indic figures run rightwards)
                 self.leftward += x0 < box[0]
                 self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]

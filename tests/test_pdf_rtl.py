@@ -113,6 +113,8 @@ def test_rtl_table_signed_figures_keep_their_sign_first() -> None:
     cv.showPage()
     cv.save()
     assert [t.cells for t in read_text_layer(buffer.getvalue()).tables] == [rows]
+    assert logical_columns([["المنطقة", "التغير"], ["الشمال", "٪٣٫٦+"]]) == [["التغير", "المنطقة"],
+                                                                            ["+٣٫٦٪", "الشمال"]]
     # A left-to-right table's signs are as PDFium gives them.
     assert logical_columns([["Region", "Change"], ["North", "5.2%-"]]) is None
 
@@ -156,8 +158,10 @@ def test_rtl_hyphen_before_a_figure_is_read_before_it() -> None:
     # A Hebrew prefix joined to a figure by a hyphen ("ב-120", as Writer and Chromium set it) and
     # a negative figure: the bidi algorithm draws the hyphen right of the figure, and PDFium
     # gives "120-"; the prefix and the figure are one word.
+    # In Arabic-Indic digits the per cent sign stands apart, left of the figure ("٪٣٫٦+"); a
+    # figure alone in them runs left to right and is no word to turn round.
     for line in ("מספר העובדים עלה ב-120 במהלך השנה.", "ההפסד הגיע ל -120 אלף", "ירידה של -5.2 אחוז",
-                 "שינוי של +3.1% בשנה"):
+                 "שינוי של +3.1% בשנה", "ارتفع بنسبة +٣٫٦٪ في العام", "عدد ٢٬٨٣٨ موظف"):
         assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
 
 
