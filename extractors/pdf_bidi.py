@@ -190,7 +190,26 @@ def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
     right to left (most of its letters are in right-to-left scripts: its first column is on
     the right); None for a left-to-right table.  A cell of a signed figure alone has its sign
     first (its paragraph is right to left too, though it holds no letter to tell)."""
-    texts = [cell for row in cells for cell in row]
-    if not has_rtl("".join(texts)) or not rtl_line(texts):
+    if not _rtl_table(cells):
         return None
     return [[_sign_first(cell) for cell in row[::-1]] for row in cells]
+
+
+def signed_cells(cells: list[list[str]]) -> list[list[str]]:
+    """A table's rows in reading order already (a tagged table's, as its tree orders them) with
+    each signed figure's sign first when the table is right to left (see logical_columns)."""
+    if not _rtl_table(cells):
+        return cells
+    return [[_sign_first(cell) for cell in row] for row in cells]
+
+
+def rtl_words(line: list[Word]) -> list[Word]:
+    """One line's words (left to right) in reading order: a right-to-left line's as
+    logical_words gives them, any other's as they are."""
+    texts = [w.text for w in line]
+    return logical_words(line) if has_rtl("".join(texts)) and rtl_line(texts) else line
+
+
+def _rtl_table(cells: list[list[str]]) -> bool:
+    texts = [cell for row in cells for cell in row]
+    return has_rtl("".join(texts)) and rtl_line(texts)

@@ -279,13 +279,30 @@ def test_rtl_probes_from_writer_and_chromium(tmp_path: Path) -> None:
     from tests.web_pages import print_pdf
 
     truths, documents, pages = {}, [], []
-    for name, seed in (("rtl_report", 1), ("rtl_report", 2), ("web_rtl", 2), ("web_rtl", 5)):
+    for name, seed in (("rtl_report", 1), ("rtl_report", 4), ("web_rtl", 2), ("web_rtl", 5)):
         suffix, data, truth = PROBES[name][1](seed)
         source = tmp_path / f"{name}-{seed}.{suffix}"
         source.write_bytes(data)
         truths[source.stem] = truth
         (documents if suffix == "docx" else pages).append(source)
     options = ExtractOptions(ocr_engines=())
-    for pdf in convert(documents, tmp_path / "plain") + print_pdf(pages, tmp_path / "plain"):
-        markdown = extract(pdf.read_bytes(), filename="probe.pdf", options=options).markdown
-        assert passes(markdown, truths[pdf.stem]), f"{pdf.name}:\n{markdown}"
+    for tagged in (False, True):
+        folder = tmp_path / ("tagged" if tagged else "plain")
+        for pdf in convert(documents, folder, tagged=tagged) + print_pdf(pages, folder, tagged=tagged):
+            markdown = extract(pdf.read_bytes(), filename="probe.pdf", options=options).markdown
+            assert passes(markdown, truths[pdf.stem]), f"{pdf.name} (tagged: {tagged}):\n{markdown}"
+
+
+def test_tagged_rtl_cells_in_reading_order() -> None:
+    # A tagged table's cells come in reading order from its tree, their words left to right
+    # on the page: a right-to-left cell's words, and its signed figures, as written.
+    from extractors.pdf_bidi import rtl_words, signed_cells
+    from extractors.pdf_words import Word
+
+    line = [Word("אביב", 10, 0, 30, 10, 10, False), Word("תל", 35, 0, 45, 10, 10, False)]
+    assert [w.text for w in rtl_words(line)] == ["תל", "אביב"]
+    latin = [Word("Tel", 10, 0, 30, 10, 10, False), Word("Aviv", 35, 0, 45, 10, 10, False)]
+    assert rtl_words(latin) == latin
+    assert signed_cells([["אזור", "שינוי"], ["צפון", "5.2%-"]]) == [["אזור", "שינוי"], ["צפון", "-5.2%"]]
+    latin_cells = [["Region", "Change"], ["North", "5.2%-"]]
+    assert signed_cells(latin_cells) == latin_cells
