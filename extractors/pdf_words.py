@@ -570,6 +570,7 @@ class _WordReader:
         loose_box, handle, rect_ref = _LOOSE_CHAR_BOX, self.style.handle, ctypes.byref(rect)
         unpack = _RECT.unpack_from
         raised, rise = _SUPERSCRIPT_DIGITS, _RAISED_BY
+        rtl_low, rtl_high = RTL_LOW, RTL_HIGH
         box, chars = self.box, self.chars  # changed in place, never replaced
         for index in range(count):
             code = units[index]
@@ -592,7 +593,7 @@ class _WordReader:
                 x0, top, x1, bottom = frame.box(r_left, r_bottom, r_right, r_top)
             if x1 < 0 or x0 > width or bottom < 0 or top > height:
                 continue  # outside the visible page, as get_text_bounded leaves it out
-            if chars and (32 < code < RTL_LOW or RTL_HIGH < code < 0xD800):
+            if chars and (32 < code < rtl_low or rtl_high < code < 0xD800):
                 # The common case inline (a call per character costs a fifth of the page
                 # rate): the next letter of the word being read; not a Hebrew or Arabic
                 # letter, whose box may need mending (see glyph_extent).
