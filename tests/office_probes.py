@@ -166,6 +166,21 @@ designed documents set them and no class above does, with their levels and the t
 - ``page_foot_headings``: a heading last on its page or column before a forced break (its text
   on the next), and headings wrapping over two or three lines.
 
+Right-to-left documents (rtl, 2026-12-06): Hebrew (odd seeds) and Arabic (even seeds) reports,
+the truth in logical order, as typed (what the structure stage must emit):
+
+- ``rtl_report``: Word paragraphs and tables set right to left (w:bidi, w:bidiVisual: the first
+  column on the right) through LibreOffice, Heading 1-3 with their levels, a ruled and an unruled
+  table, two-word cells, signed percentages ("-5.2%") on some seeds and Arabic-Indic digits on
+  some Arabic ones, "ב-120" in the prose;
+- ``web_rtl``: the same as a ``dir="rtl"`` page printed by Chromium (which writes shaped Arabic a
+  glyph at a time in ActualText spans, in visual order).
+
+Failing before the rules: "ב-120" read "ב 120-", signed figures read "5.2%-", Chromium's Arabic
+in pieces and backwards, a tagged table's two-word cells backwards.  Python-docx's Heading 1 and
+2 (14 and 13 pt) rank as one level whatever the script (sizes within 10 %), so ``rtl_report``
+sets them at 18, 14 and 12 pt.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
