@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 # The blocks of the right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan,
 # Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms.  A first, cheap test
 # on code points (Latin pages never reach the Unicode database).
-_RTL_LOW, _RTL_HIGH = 0x0590, 0x08FF
+RTL_LOW, RTL_HIGH = 0x0590, 0x08FF
 _RTL_FORMS_LOW, _RTL_FORMS_HIGH = 0xFB1D, 0xFEFF
 
 T = TypeVar("T")
@@ -48,7 +48,7 @@ T = TypeVar("T")
 def rtl_code(code: int) -> bool:
     """Whether a code point is in a right-to-left script's block (its letters, marks and
     digits: Arabic-Indic digits run left to right, but a word of them is set in one)."""
-    return _RTL_LOW <= code <= _RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
+    return RTL_LOW <= code <= RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
 
 
 _RTL_TEXT = re.compile("[\u0590-\u08ff\ufb1d-\ufeff]")
@@ -134,6 +134,15 @@ _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
 # A figure ending a sentence or numbering an item: PDFium gives the stop first (``.2024``,
 # ``.1``), as it stands, left of the figure.
 _STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)(\d(?:.*\d)?)$")
+# A hyphen, minus or plus before a figure (a Hebrew prefix joined to a number, "ב-120", a signed
+# figure, "-5.2%"): in a right-to-left paragraph the bidi algorithm sets it right of the figure,
+# where PDFium gives it (``120-``, ``5.2%-``).
+_SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u2212])$")
+# A figure in Arabic-Indic digits and its per cent sign after it ("+٣٫٦٪"): the sign is no part
+# of the figure's run (UAX #9 rule W5 joins it to European digits only), so it stands left of
+# the figure, and a plus or minus right of it: PDFium gives ``٪٣٫٦+``.
+_INDIC_PER_CENT = re.compile(r"^\u066a([\u0660-\u0669\u06f0-\u06f9](?:.*\d)?)([-+\u2010-\u2013\u2212]?)$")
+_DASHES = "-\u2010\u2011\u2012\u2013\u2212"
 
 
 def _unmirror(text: str) -> str:
@@ -144,18 +153,29 @@ def _unmirror(text: str) -> str:
     stop = _STOP_BEFORE_FIGURE.match(text)
     if stop:
         text = stop.group(2) + stop.group(1)
-    return text.translate(_MIRROR)
+    return _sign_first(text).translate(_MIRROR)
+
+
+def _sign_first(text: str) -> str:
+    """A figure PDFium gave with its signs where the bidi algorithm sets them (see
+    _SIGN_AFTER_FIGURE and _INDIC_PER_CENT) as written."""
+    signed = _SIGN_AFTER_FIGURE.match(text)
+    if signed:
+        return signed.group(2) + signed.group(1)
+    indic = _INDIC_PER_CENT.match(text)
+    return indic.group(2) + indic.group(1) + "\u066a" if indic else text
 
 
 def logical_words(words: list[Word]) -> list[Word]:
     """The words of a right-to-left line (left to right on the page) in reading order, their
     brackets as written, and a bracket or stop that PDFium read as a word of its own but that
-    touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``)."""
+    touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``),
+    as is a figure after a hyphen that touches the word before it (``ב`` + ``-120``)."""
     out: list[Word] = []
     for word in logical_order(words, [w.text for w in words]):
         text = _unmirror(word.text)
         last = out[-1] if out else None
-        if last is not None and (_kind(text) == "" or _kind(last.text) == "") and \
+        if last is not None and (_kind(text) == "" or _kind(last.text) == "" or text[0] in _DASHES) and \
                 min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
             out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
                               top=min(last.top, word.top), x1=max(last.x1, word.x1),
@@ -168,8 +188,28 @@ def logical_words(words: list[Word]) -> list[Word]:
 def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
     """A table's rows (cells left to right) with the rightmost column first when the table is
     right to left (most of its letters are in right-to-left scripts: its first column is on
-    the right); None for a left-to-right table."""
-    texts = [cell for row in cells for cell in row]
-    if not has_rtl("".join(texts)) or not rtl_line(texts):
+    the right); None for a left-to-right table.  A cell of a signed figure alone has its sign
+    first (its paragraph is right to left too, though it holds no letter to tell)."""
+    if not _rtl_table(cells):
         return None
-    return [row[::-1] for row in cells]
+    return [[_sign_first(cell) for cell in row[::-1]] for row in cells]
+
+
+def signed_cells(cells: list[list[str]]) -> list[list[str]]:
+    """A table's rows in reading order already (a tagged table's, as its tree orders them) with
+    each signed figure's sign first when the table is right to left (see logical_columns)."""
+    if not _rtl_table(cells):
+        return cells
+    return [[_sign_first(cell) for cell in row] for row in cells]
+
+
+def rtl_words(line: list[Word]) -> list[Word]:
+    """One line's words (left to right) in reading order: a right-to-left line's as
+    logical_words gives them, any other's as they are."""
+    texts = [w.text for w in line]
+    return logical_words(line) if has_rtl("".join(texts)) and rtl_line(texts) else line
+
+
+def _rtl_table(cells: list[list[str]]) -> bool:
+    texts = [cell for row in cells for cell in row]
+    return has_rtl("".join(texts)) and rtl_line(texts)

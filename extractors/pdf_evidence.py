@@ -59,8 +59,11 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import groupby
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from extractors.pdf_bidi import has_rtl, rtl_words, signed_cells
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import font_family
@@ -616,6 +619,9 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
         # Turned words in the order they are drawn (up or down their lines, their lines in
         # turn): their line counts and x say nothing of it.
         upright = [w for w in drawn[id(cell)] if id(w) not in order]
+        if any(has_rtl(w.text) for w in upright):  # a right-to-left line's words in reading order
+            upright = [w for _, line in groupby(upright, key=attrgetter("line"))
+                       for w in rtl_words(list(line))]
         sideways = sorted((w for w in drawn[id(cell)] if id(w) in order), key=lambda w: order[id(w)])
         texts = (_lines_text(upright, cell, edges), *(w.text for w in sideways))
         cells[cell.row][cell.column] = " ".join(filter(None, texts))
@@ -631,6 +637,7 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
         cells = [[row[c] for c in filled] for row in cells]
     if taken:
         top = min([top, *(w.top for w in taken)])
+    cells = signed_cells(cells)
     return FoundTable(x0, top, x1, bottom, cells, cells_to_markdown(cells), header_rows=max(1, header_rows),
                       turned=tuple(taken))
 

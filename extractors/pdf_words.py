@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.pdf_bidi import has_rtl, rtl_code
+from extractors.pdf_bidi import RTL_HIGH, RTL_LOW, has_rtl, rtl_code
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
@@ -207,6 +207,10 @@ _SOFT_HYPHEN = 0x02
 _TURNED_JOIN = 0.12
 _TURNED_LEVEL = 0.3
 _LAM = "\u0644"
+# A loose box's reach over and under the baseline, in font sizes, where PDFium gives a glyph's
+# tight box instead (a typical text face's ascent and descent: DejaVu Sans .93 and .24,
+# Liberation Sans .91 and .21).
+_ASCENT, _DESCENT = 0.9, 0.22
 # A footnote number set as a superscript right after a figure or a word ("2023" and a raised
 # "1", "Central" and a raised "3": a statistical table's note markers): a digit whose box is
 # at most _RAISED_HEIGHT of the word's height and whose foot stands at least _RAISED_BY of it
@@ -436,6 +440,10 @@ class _WordReader:
         self.units: list[int] = []
         self.count = 0
         self.rtl = False  # a right-to-left letter was read
+        # Hebrew and Arabic letters (not figures) of the word being read that extended its box rightwards
+        # and leftwards: a right-to-left word given rightwards is in visual order (see
+        # visual_word).  (They are read by add, never on the fast path.)
+        self.rightward = self.leftward = 0
         # The first character index of each upright word, as ``words`` holds them (for
         # typed_space_before).
         self.starts: list[int] = []
@@ -448,7 +456,9 @@ class _WordReader:
             if not 0.3 * (bottom - top) <= size <= 3 * (bottom - top):
                 size = bottom - top  # no usable size from the font
             text = "".join(self.chars)
-            if _LAM in text:
+            if self.rightward > self.leftward and has_rtl(text):
+                text = self.visual_word(text, end)
+            elif _LAM in text:
                 text = self.lam_alef(text, end)
             word = _new_word(text, x0, top, x1, bottom, size, bold, italic,
                              self.style.font_name(font), self.line)
@@ -475,6 +485,7 @@ class _WordReader:
                     self.rotated_turns.append(turn)
                 self.rotated_at_space = at_space
             self.chars.clear()
+            self.rightward = self.leftward = 0
         elif at_space:
             self.rotated_at_space = True
 
@@ -484,6 +495,29 @@ class _WordReader:
         start = self.starts[at]
         return start > 0 and self.units[start - 1] == 32 \
             and not pdfium_c.FPDFText_IsGenerated(self.raw, start - 1)
+
+    def visual_word(self, text: str, end: int) -> str:
+        """A right-to-left word PDFium gave in visual order (left to right), in logical order.
+        Chromium writes shaped Arabic glyph by glyph, each in a span whose ActualText is its
+        letters, inside a ``/ReversedChars`` mark (the glyphs drawn in visual order); PDFium
+        leaves many such words as drawn.  Their glyphs are read right to left, each glyph's
+        letters (a lam-alef ligature's two, which share its box) and a figure's digits kept in
+        order; a full stop PDFium put at the end, left of the word, stays there."""
+        if end - self.start != len(text):  # characters and indices do not align
+            return "".join(reversed(re.findall(r"\d+|\D", text)))
+        rect = pdfium_c.FS_RECTF()
+        units: list[list] = []  # [text, left, right] of each glyph (or figure)
+        for at, ch in enumerate(text):
+            pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at, rect)
+            last = units[-1] if units else None
+            if last is not None and ((rect.left, rect.right) == (last[1], last[2])
+                                     or (ch.isdigit() and last[0][-1].isdigit())):
+                last[0] += ch
+                last[2] = max(last[2], rect.right)
+            else:
+                units.append([ch, rect.left, rect.right])
+        units.sort(key=lambda unit: -(unit[1] + unit[2]))
+        return "".join(unit[0] for unit in units)
 
     def lam_alef(self, text: str, end: int) -> str:
         """PDFium splits an Arabic lam-alef ligature glyph into alef then lam (visual order),
@@ -502,6 +536,26 @@ class _WordReader:
                 chars[at], chars[at + 1] = chars[at + 1], chars[at]
         return "".join(chars)
 
+    def glyph_extent(self, index: int, char_box: Box) -> Box:
+        """A right-to-left letter's loose box reaching a font's ascent and descent over its
+        baseline.  A glyph PDFium reads from a marked span's ActualText (how Chromium writes
+        shaped Arabic, a span per glyph) gets its glyph's tight box as its loose box: a dot
+        under the line was a line of its own, and the word fell apart."""
+        frame = self.frame
+        left, right, low, high = (ctypes.c_double() for _ in range(4))
+        if frame.rotation or frame.turn \
+                or not pdfium_c.FPDFText_GetCharBox(self.raw, index, left, right, low, high):
+            return char_box
+        tight = frame.box(left.value, low.value, right.value, high.value)
+        if any(abs(a - b) > 0.01 for a, b in zip(tight, char_box, strict=True)):
+            return char_box  # a font's box, not the glyph's
+        x, y = ctypes.c_double(), ctypes.c_double()
+        if not pdfium_c.FPDFText_GetCharOrigin(self.raw, index, x, y):
+            return char_box
+        size = self.style.at(index)[0]
+        _, top, _, bottom = frame.box(x.value, y.value - _DESCENT * size, x.value, y.value + _ASCENT * size)
+        return char_box[0], top, char_box[2], bottom
+
     def read(self) -> list[Word]:
         raw, frame = self.raw, self.frame
         count = pdfium_c.FPDFText_CountChars(raw)
@@ -516,6 +570,7 @@ class _WordReader:
         loose_box, handle, rect_ref = _LOOSE_CHAR_BOX, self.style.handle, ctypes.byref(rect)
         unpack = _RECT.unpack_from
         raised, rise = _SUPERSCRIPT_DIGITS, _RAISED_BY
+        rtl_low, rtl_high = RTL_LOW, RTL_HIGH
         box, chars = self.box, self.chars  # changed in place, never replaced
         for index in range(count):
             code = units[index]
@@ -538,9 +593,10 @@ class _WordReader:
                 x0, top, x1, bottom = frame.box(r_left, r_bottom, r_right, r_top)
             if x1 < 0 or x0 > width or bottom < 0 or top > height:
                 continue  # outside the visible page, as get_text_bounded leaves it out
-            if chars and 32 < code < 0xD800:
+            if chars and (32 < code < rtl_low or rtl_high < code < 0xD800):
                 # The common case inline (a call per character costs a fifth of the page
-                # rate): the next letter of the word being read.
+                # rate): the next letter of the word being read; not a Hebrew or Arabic
+                # letter, whose box may need mending (see glyph_extent).
                 tall = box[3] - box[1]
                 half = 0.5 * tall
                 if x0 - box[2] <= half and abs(top - box[1]) <= half and x0 >= box[0] - half:
@@ -597,10 +653,13 @@ class _WordReader:
 
     def add(self, index: int, code: int, units: list[int], count: int,
             char_box: tuple[float, float, float, float]) -> None:
-        x0, top, x1, bottom = char_box
         box = self.box
         if code >= 0x0590 and rtl_code(code):
             self.rtl = True
+            # (A letter standing as high and low as the word so far has a font's box: most do.)
+            if not (self.chars and char_box[1] == box[1] and char_box[3] == box[3]):
+                char_box = self.glyph_extent(index, char_box)
+        x0, top, x1, bottom = char_box
         if self.chars:
             tall = box[3] - box[1]
             # A right-to-left word's next letter (PDFium gives them in logical order) stands
@@ -617,6 +676,9 @@ class _WordReader:
             self.start = index
             box[:] = [x0, top, x1, bottom]
         else:
+            if code >= RTL_LOW and chr(code).isalpha():  # (Arabic-Indic figures run rightwards)
+                self.leftward += x0 < box[0]
+                self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]
         if 0xD800 <= code < 0xDC00 and index + 1 < count and 0xDC00 <= units[index + 1] < 0xE000:
             # A character beyond the BMP: its low surrogate follows (and is skipped).

@@ -166,6 +166,21 @@ designed documents set them and no class above does, with their levels and the t
 - ``page_foot_headings``: a heading last on its page or column before a forced break (its text
   on the next), and headings wrapping over two or three lines.
 
+Right-to-left documents (rtl, 2026-12-06): Hebrew (odd seeds) and Arabic (even seeds) reports,
+the truth in logical order, as typed (what the structure stage must emit):
+
+- ``rtl_report``: Word paragraphs and tables set right to left (w:bidi, w:bidiVisual: the first
+  column on the right) through LibreOffice, Heading 1-3 with their levels, a ruled and an unruled
+  table, two-word cells, signed percentages ("-5.2%") on some seeds and Arabic-Indic digits on
+  some Arabic ones, "ב-120" in the prose;
+- ``web_rtl``: the same as a ``dir="rtl"`` page printed by Chromium (which writes shaped Arabic a
+  glyph at a time in ActualText spans, in visual order).
+
+Failing before the rules: "ב-120" read "ב 120-", signed figures read "5.2%-", Chromium's Arabic
+in pieces and backwards, a tagged table's two-word cells backwards.  Python-docx's Heading 1 and
+2 (14 and 13 pt) rank as one level whatever the script (sizes within 10 %), so ``rtl_report``
+sets them at 18, 14 and 12 pt.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -2639,6 +2654,174 @@ def page_foot_headings(seed: int) -> tuple[str, bytes, Truth]:
                                      "follows": _follows(sections)}
 
 
+# -- Right-to-left documents (rtl, 2026-12-06): Hebrew and Arabic reports typeset by real producers
+# (Writer paragraphs and tables set right to left, a web page with dir="rtl"), the texts in
+# logical order as they are typed, a table's first column the rightmost.
+
+_RTL_WORDS = {
+    "he": {"titles": ("דוח שנתי 2024", "סקירת ביצועים אזורית", "תוכנית עבודה לשנה הבאה"),
+           "sections": ("מבוא", "סיכום הממצאים", "נתוני מכירות לפי אזור", "תחזית לשנה הבאה",
+                        "שיטת המחקר", "המלצות"),
+           "subs": ("נתונים עיקריים", "השוואה לשנה הקודמת", "מקורות הנתונים"),
+           "head": ("אזור", "מכירות", "עובדים", "לקוחות", "הכנסות"),
+           "regions": ("צפון", "דרום", "מרכז", "ירושלים", "חיפה", "השרון", "הנגב", "תל אביב", "באר שבע",
+                       "גליל עליון"),
+           "prose": ("מערכת הנתונים החדשה לניהול לקוחות הופעלה בכל אזורי החברה במהלך השנה.",
+                     "ההכנסות גדלו ברוב האזורים בהשוואה לשנה הקודמת, בעיקר בזכות לקוחות חדשים.",
+                     "תוכנית ההשקעה תימשך גם בשנה הבאה ותכלול מחקר ופיתוח של מוצרים חדשים.",
+                     "הנתונים בדוח זה מבוססים על סקר שנתי של הלקוחות ועל רישומי המכירות של החברה.",
+                     "החברה קיבלה את תקן ISO 9001 לניהול איכות בכל המפעלים שלה.",
+                     "מספר העובדים עלה ב-120 במהלך השנה, רובם באזור המרכז."),
+           "table": "טבלה", "note": "הנתונים זמניים.", "change": "שינוי"},
+    "ar": {"titles": ("التقرير السنوي 2024", "مراجعة الأداء الإقليمي", "خطة العمل للعام المقبل"),
+           "sections": ("مقدمة", "ملخص النتائج", "بيانات المبيعات حسب المنطقة", "التوقعات للعام المقبل",
+                        "منهجية البحث", "التوصيات"),
+           "subs": ("البيانات الرئيسية", "المقارنة مع العام السابق", "مصادر البيانات"),
+           "head": ("المنطقة", "المبيعات", "الموظفون", "العملاء", "الإيرادات"),
+           "regions": ("الشمال", "الجنوب", "الوسط", "الشرق", "الغرب", "الساحل", "العاصمة", "المنطقة الشرقية",
+                       "الساحل الغربي", "وادي النيل"),
+           "prose": ("تم تشغيل نظام البيانات الجديد لإدارة العملاء في جميع مناطق الشركة خلال العام.",
+                     "ارتفعت الإيرادات في معظم المناطق مقارنة بالعام السابق بفضل العملاء الجدد.",
+                     "سيستمر برنامج الاستثمار في العام المقبل وسيشمل البحث والتطوير لمنتجات جديدة.",
+                     "تستند البيانات في هذا التقرير إلى مسح سنوي للعملاء وإلى سجلات المبيعات.",
+                     "حصلت الشركة على شهادة ISO 9001 لإدارة الجودة في جميع مصانعها.",
+                     "ارتفع عدد الموظفين بمقدار 120 موظفا خلال العام، معظمهم في منطقة الوسط."),
+           "table": "جدول", "note": "البيانات أولية.", "change": "التغير"},
+}
+
+
+def _rtl_content(seed: int) -> tuple[str, dict[str, Any], random.Random]:
+    """The language (Hebrew on odd seeds, Arabic on even ones), its words and the seed's draws."""
+    language = "he" if seed % 2 else "ar"
+    return language, _RTL_WORDS[language], random.Random(seed)
+
+
+def _rtl_table_cells(rng: random.Random, words: dict[str, Any], seed: int) -> list[list[str]]:
+    """A header row and three to five region rows of figures, in logical order: the region
+    first; on some seeds a change column of signed percentages ("-5.2%", "+3.1%"), and on some
+    Arabic ones the figures in Arabic-Indic digits ("١٬٢٥٠", "٤٢٫٥")."""
+    columns = rng.randint(3, 5)
+    head = [words["head"][0], *rng.sample(words["head"][1:], columns - 1)]
+    rows = [[region, *(f"{rng.randint(10, 9999):,}" if rng.random() < 0.7 else f"{rng.uniform(1, 99):.1f}"
+                       for _ in range(columns - 1))]
+            for region in rng.sample(words["regions"], rng.randint(3, 5))]
+    if seed % 3 == 1:
+        head.append(words["change"])
+        for row in rows:
+            row.append(f"{rng.choice('+-')}{rng.uniform(0.1, 20):.1f}%")
+    cells = [head, *rows]
+    if words is _RTL_WORDS["ar"] and seed % 4 == 0:
+        indic = str.maketrans("0123456789,.%", "٠١٢٣٤٥٦٧٨٩٬٫٪")
+        cells = [[cell.translate(indic) for cell in row] for row in cells]
+    return cells
+
+
+def _rtl_outline(rng: random.Random, words: dict[str, Any]) -> list[tuple[str, int]]:
+    """The title (level 1) and three sections (level 2), one of them with a sub-section (3)."""
+    sections = rng.sample(words["sections"], 3)
+    outline = [(rng.choice(words["titles"]), 1), (sections[0], 2), (sections[1], 2),
+               (rng.choice(words["subs"]), 3), (sections[2], 2)]
+    return outline
+
+
+def _bidi_paragraph(paragraph: Any, language: str) -> Any:
+    """Sets a Word paragraph right to left (w:bidi) and its runs' text as right-to-left script
+    (w:rtl, the complex-script language), as Word does for a Hebrew or Arabic paragraph."""
+    properties = paragraph._p.get_or_add_pPr()
+    properties.insert(0, OxmlElement("w:bidi"))
+    for run in paragraph.runs:
+        run_properties = run._r.get_or_add_rPr()
+        run_properties.append(OxmlElement("w:rtl"))
+        lang = OxmlElement("w:lang")
+        lang.set(qn("w:bidi"), "he-IL" if language == "he" else "ar-SA")
+        run_properties.append(lang)
+    return paragraph
+
+
+def _complex_font(style: Any, family: str) -> None:
+    """The style's complex-script font (w:rFonts w:cs), the face Hebrew and Arabic runs are set in."""
+    fonts = style.element.get_or_add_rPr().get_or_add_rFonts()
+    fonts.set(qn("w:cs"), family)
+    if fonts.get(qn("w:cstheme")) is not None:
+        del fonts.attrib[qn("w:cstheme")]
+
+
+def rtl_report(seed: int) -> tuple[str, bytes, Truth]:
+    """A Hebrew or Arabic report from Word through LibreOffice: Title and Heading 2-3 paragraphs,
+    running text, a ruled and an unruled table set right to left (w:bidiVisual: the first column
+    on the right), every paragraph right to left.  The complex-script font is DejaVu Sans, or on
+    some seeds left to the template's theme (LibreOffice picks a face that has the script)."""
+    language, words, rng = _rtl_content(seed)
+    document = Document()
+    # Heading sizes a size apart (python-docx's template sets Heading 1 at 14 pt and Heading 2 at
+    # 13 pt, which the structure stage ranks as one level whatever the script: not this class's matter).
+    for name, size in (("Heading 1", 18), ("Heading 2", 14), ("Heading 3", 12)):
+        document.styles[name].font.size = Pt(size)
+        properties = document.styles[name].element.get_or_add_rPr()
+        complex_size = properties.find(qn("w:szCs"))
+        if complex_size is None:  # the size Hebrew and Arabic runs are set at
+            complex_size = OxmlElement("w:szCs")
+            properties.find(qn("w:sz")).addnext(complex_size)
+        complex_size.set(qn("w:val"), str(2 * size))
+    if seed % 4 < 2:
+        for name in ("Normal", "Heading 1", "Heading 2", "Heading 3"):
+            _complex_font(document.styles[name], "DejaVu Sans")
+    outline = _rtl_outline(rng, words)
+    tables, sections = [], []
+    for number, (heading, level) in enumerate(outline):
+        _bidi_paragraph(document.add_heading(heading, level), language)
+        text = " ".join(rng.sample(words["prose"], 2))
+        _bidi_paragraph(document.add_paragraph(text), language)
+        sections.append((heading, text))
+        if number in (1, 4):
+            cells = _rtl_table_cells(rng, words, seed)
+            _bidi_paragraph(document.add_paragraph(f"{words['table']} {len(tables) + 1}"), language)
+            table = document.add_table(rows=len(cells), cols=len(cells[0]))
+            if (number == 1) == (seed % 3 != 0):
+                table.style = "Table Grid"
+            table._tbl.tblPr.append(OxmlElement("w:bidiVisual"))
+            for r, row in enumerate(cells):
+                for c, text in enumerate(row):
+                    cell = table.cell(r, c)
+                    cell.text = text
+                    _bidi_paragraph(cell.paragraphs[0], language)
+                    if r == 0:
+                        cell.paragraphs[0].runs[0].bold = True
+            tables.append(cells)
+            _bidi_paragraph(document.add_paragraph(words["note"]), language)
+    return "docx", _docx(document), {"tables": tables, "headings": [h for h, _ in outline],
+                                     "levels": [level for _, level in outline], "follows": _follows(sections)}
+
+
+def web_rtl(seed: int) -> tuple[str, bytes, Truth]:
+    """The same report as a web page printed by Chromium: <html dir="rtl">, <h1>-<h3>, running
+    text, a ruled and an unruled <table> (its first column on the right, as dir="rtl" lays it
+    out), in DejaVu Sans or the browser's default sans-serif."""
+    language, words, rng = _rtl_content(seed)
+    family = "'DejaVu Sans', sans-serif" if seed % 4 < 2 else "sans-serif"
+    css = (f"body {{ font-family: {family}; font-size: 11pt; margin: 0 }} h1 {{ font-size: 22pt }}"
+           "h2 { font-size: 16pt } h3 { font-size: 13pt } table { border-collapse: collapse; margin: 6pt 0 }"
+           "td, th { padding: 3pt 8pt } .ruled td, .ruled th { border: 0.75pt solid #444 }")
+    outline = _rtl_outline(rng, words)
+    tables, sections, out = [], [], []
+    for number, (heading, level) in enumerate(outline):
+        text = " ".join(rng.sample(words["prose"], 2))
+        out += [f"<h{level}>{html.escape(heading)}</h{level}>", f"<p>{html.escape(text)}</p>"]
+        sections.append((heading, text))
+        if number in (1, 4):
+            cells = _rtl_table_cells(rng, words, seed)
+            ruled = (number == 1) == (seed % 3 != 0)
+            out += [f"<p>{words['table']} {len(tables) + 1}</p>",
+                    f"<table{' class=ruled' if ruled else ''}>" + _tr(cells[0], set(), "th")
+                    + "".join(_tr(row, set()) for row in cells[1:]) + "</table>",
+                    f"<p>{words['note']}</p>"]
+            tables.append(cells)
+    page = (f"<!doctype html><html dir='rtl' lang='{language}'><head><meta charset='utf-8'>"
+            f"<style>{css}</style></head><body>" + "\n".join(out) + "</body></html>")
+    return "html", page.encode(), {"tables": tables, "headings": [h for h, _ in outline],
+                                   "levels": [level for _, level in outline], "follows": _follows(sections)}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -2695,4 +2878,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "accent_headings": (12, accent_headings),
     "hanging_numbers": (8, hanging_numbers),
     "page_foot_headings": (8, page_foot_headings),
+    "rtl_report": (8, rtl_report),
+    "web_rtl": (8, web_rtl),
 }

@@ -5,10 +5,14 @@ here as producers draw them: characters in visual order, Arabic shaped into its 
 from __future__ import annotations
 
 import io
+import shutil
+import unicodedata
+from pathlib import Path
 
+import pytest
 from reportlab.pdfgen import canvas
 
-from extractors.pdf_bidi import logical_order
+from extractors.pdf_bidi import logical_columns, logical_order
 from extractors.pdf_text import read_text_layer
 from tests.pdf_cases import _rtl_fonts, visual
 
@@ -90,6 +94,31 @@ def test_rtl_table_columns_in_logical_order() -> None:
     assert [t.cells for t in layer.tables] == [rows]
 
 
+def test_rtl_table_signed_figures_keep_their_sign_first() -> None:
+    # A cell of a signed figure alone is a right-to-left paragraph too: its sign stands right
+    # of the figure ("5.2%-" left to right), which PDFium gives as drawn.
+    rows = [["אזור", "מכירות", "שינוי"], ["צפון", "1,250", "-5.2%"], ["דרום", "980", "+3.1%"],
+            ["מרכז", "2,310", "-12"], ["חוף", "415", "+0.4%"]]
+    regular, bold = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    for r, row in enumerate(rows):
+        cv.setFont(bold if r == 0 else regular, 10)
+        for c, text in enumerate(row):
+            cv.drawRightString(RIGHT - 4 - 90 * c, 760 - 20 * r, visual(text))
+    for r in range(len(rows) + 1):
+        cv.line(RIGHT - 270, 775 - 20 * r, RIGHT, 775 - 20 * r)
+    for c in range(4):
+        cv.line(RIGHT - 90 * c, 775, RIGHT - 90 * c, 775 - 20 * len(rows))
+    cv.showPage()
+    cv.save()
+    assert [t.cells for t in read_text_layer(buffer.getvalue()).tables] == [rows]
+    assert logical_columns([["المنطقة", "التغير"], ["الشمال", "٪٣٫٦+"]]) == [["التغير", "المنطقة"],
+                                                                            ["+٣٫٦٪", "الشمال"]]
+    # A left-to-right table's signs are as PDFium gives them.
+    assert logical_columns([["Region", "Change"], ["North", "5.2%-"]]) is None
+
+
 def test_rtl_columns_are_read_rightmost_first() -> None:
     # Two columns of right-aligned paragraphs: the right column is the first one read.
     from tests.pdf_cases import draw_rtl_paragraph
@@ -123,6 +152,17 @@ def test_rtl_brackets_and_a_closing_stop_are_as_written() -> None:
     # reads those codes; a stop after a figure comes first in PDFium's order.
     line = "דוח שנתי (סיכום) של החברה [2024] בשנת 2025."
     assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+
+
+def test_rtl_hyphen_before_a_figure_is_read_before_it() -> None:
+    # A Hebrew prefix joined to a figure by a hyphen ("ב-120", as Writer and Chromium set it) and
+    # a negative figure: the bidi algorithm draws the hyphen right of the figure, and PDFium
+    # gives "120-"; the prefix and the figure are one word.
+    # In Arabic-Indic digits the per cent sign stands apart, left of the figure ("٪٣٫٦+"); a
+    # figure alone in them runs left to right and is no word to turn round.
+    for line in ("מספר העובדים עלה ב-120 במהלך השנה.", "ההפסד הגיע ל -120 אלף", "ירידה של -5.2 אחוז",
+                 "שינוי של +3.1% בשנה", "ارتفع بنسبة +٣٫٦٪ في العام", "عدد ٢٬٨٣٨ موظف"):
+        assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
 
 
 def test_rtl_numbered_items_keep_their_numbers_first() -> None:
@@ -176,5 +216,93 @@ def test_a_form_of_tables_has_its_headings_and_dashed_section_numbers() -> None:
                                     ("שיעור מינימלי", "חמישים אחוז מהייצור השנתי או יותר")])]
     found = markdown(_form_page(sections, "תשקיף קבלה לשוק הראשי"))
     headings = [line for line in found.split("\n") if line.startswith("#")]
-    expected = ["תשקיף קבלה לשוק הראשי", "2-5- תקן המוצר", "3- קבלה לבורסה"]
+    expected = ["תשקיף קבלה לשוק הראשי", "-2-5 תקן המוצר", "-3 קבלה לבורסה"]  # as typed
     assert [h.lstrip("# ") for h in headings] == expected, found
+
+
+def _span_pdf(text: str, size: float = 11) -> bytes:
+    """One right-aligned Arabic line drawn as Chromium draws shaped Arabic: a text object per
+    word in a ``/ReversedChars`` mark, its glyphs (joining forms) left to right in visual order,
+    each joining form in a span whose ActualText is its letter."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    regular, _ = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    shown = visual(text)
+    x = RIGHT - stringWidth(shown, regular, size)
+    for word in shown.split(" "):
+        text_object = cv.beginText(x, 780)
+        text_object.setFont(regular, size)
+        text_object._code.append("/ReversedChars BMC")
+        for glyph in word:
+            letters = unicodedata.normalize("NFKC", glyph)
+            if letters == glyph:  # a character the font maps as it is (a full stop)
+                text_object.textOut(glyph)
+                continue
+            codes = "".join(f"{ord(c):04X}" for c in letters)
+            text_object._code.append(f"/Span <</ActualText <FEFF{codes}>>> BDC")
+            text_object.textOut(glyph)
+            text_object._code.append("EMC")
+        text_object._code.append("EMC")
+        cv.drawText(text_object)
+        x += stringWidth(word + " ", regular, size)
+    cv.showPage()
+    cv.save()
+    return buffer.getvalue()
+
+
+def test_glyphs_drawn_in_visual_order_in_actual_text_spans_read_in_logical_order() -> None:
+    # PDFium gives such a glyph its tight box as its loose one (a dot under the line made a
+    # line of its own) and leaves many words in visual order; it also breaks some words in two
+    # at a glyph that does not join leftwards (left as it is).  The line is one paragraph and
+    # every word or piece of one comes out in logical order.
+    line = "تم تشغيل نظام البيانات الجديد لإدارة العملاء في جميع مناطق الشركة."
+    found = markdown(_span_pdf(line))
+    assert "\n" not in found
+    assert found.replace(" ", "") == line.replace(" ", ""), found
+    assert {"تشغيل", "جميع", "الشركة."} <= set(found.split())
+
+
+@pytest.mark.system
+def test_rtl_probes_from_writer_and_chromium(tmp_path: Path) -> None:
+    """Hebrew and Arabic reports typeset by LibreOffice and printed by Chromium (the rtl
+    probes): headings with their levels, each over its text, tables with the rightmost column
+    first, in logical order (Chromium's shaped Arabic read from its ActualText spans)."""
+    if shutil.which("soffice") is None or not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        pytest.skip("LibreOffice and Chromium are needed: .ci/setup installs them as root")
+    from bench.office_probes import passes
+    from extractors.base import ExtractOptions
+    from extractors.router import extract
+    from tests.office_documents import convert
+    from tests.office_probes import PROBES
+    from tests.web_pages import print_pdf
+
+    truths, documents, pages = {}, [], []
+    for name, seed in (("rtl_report", 1), ("rtl_report", 4), ("web_rtl", 2), ("web_rtl", 5)):
+        suffix, data, truth = PROBES[name][1](seed)
+        source = tmp_path / f"{name}-{seed}.{suffix}"
+        source.write_bytes(data)
+        truths[source.stem] = truth
+        (documents if suffix == "docx" else pages).append(source)
+    options = ExtractOptions(ocr_engines=())
+    for tagged in (False, True):
+        folder = tmp_path / ("tagged" if tagged else "plain")
+        for pdf in convert(documents, folder, tagged=tagged) + print_pdf(pages, folder, tagged=tagged):
+            markdown = extract(pdf.read_bytes(), filename="probe.pdf", options=options).markdown
+            assert passes(markdown, truths[pdf.stem]), f"{pdf.name} (tagged: {tagged}):\n{markdown}"
+
+
+def test_tagged_rtl_cells_in_reading_order() -> None:
+    # A tagged table's cells come in reading order from its tree, their words left to right
+    # on the page: a right-to-left cell's words, and its signed figures, as written.
+    from extractors.pdf_bidi import rtl_words, signed_cells
+    from extractors.pdf_words import Word
+
+    line = [Word("אביב", 10, 0, 30, 10, 10, False), Word("תל", 35, 0, 45, 10, 10, False)]
+    assert [w.text for w in rtl_words(line)] == ["תל", "אביב"]
+    latin = [Word("Tel", 10, 0, 30, 10, 10, False), Word("Aviv", 35, 0, 45, 10, 10, False)]
+    assert rtl_words(latin) == latin
+    assert signed_cells([["אזור", "שינוי"], ["צפון", "5.2%-"]]) == [["אזור", "שינוי"], ["צפון", "-5.2%"]]
+    latin_cells = [["Region", "Change"], ["North", "5.2%-"]]
+    assert signed_cells(latin_cells) == latin_cells
