@@ -59,7 +59,10 @@ lines is a table row's cell, neither a heading; nor is a body-size line opening 
 or a panel's edge down its left side from just above it: a callout's "Note"), which does not
 end the section of a heading over the box either; but a body-size heading over a list, below
 running text in a document whose headings sit closer to their text than to the text above, heads
-it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Body size is the most
+it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Nor are a glossary's
+terms headings when its definitions are set flush under them: five or more set alike, each over
+a block or a few, in alphabetical order of their first letters (ICDAR 2013's tuning file us-005,
+office probe flush_glossary).  Body size is the most
 common font size by character count over the whole document (:class:`extractors.pdf_drafts.Style`).
 """
 
@@ -182,6 +185,12 @@ _LINE_RUN = 3
 # pairs one after the other, are no headings (_unhead_definition_terms).
 _DEFINITION_INDENT = 1.0
 _DEFINITION_PAIRS = 2
+# A glossary set as plainly as sub-sections: this many terms or more one after the other, their
+# first letters in alphabetical order and this many of them different, each over at most this
+# many blocks (its definition, a table going with it), are no headings (_unhead_glossary_terms).
+_GLOSSARY_TERMS = 5
+_GLOSSARY_LETTERS = 3
+_GLOSSARY_BLOCKS = 3
 # A paragraph this long (lines and words) is running text: its style is a body style, not a
 # heading style (_unhead_body_styles).
 _BODY_STYLE_LINES = 3
@@ -640,6 +649,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
     _unhead_definition_terms(drafts, style)
+    _unhead_glossary_terms(drafts, style)
     for draft in titles:
         draft.kind, draft.label = "heading", False
 
@@ -1033,6 +1043,42 @@ def _unhead_definition_terms(drafts: list[Draft], style: Style) -> None:
             for at in run:
                 drafts[at].kind = "list_item" if drafts[at].marker else "paragraph"
                 drafts[at].label = True
+
+
+def _unhead_glossary_terms(drafts: list[Draft], style: Style) -> None:
+    """A glossary set as plainly as a section's sub-sections (its definitions flush under its
+    terms, _unhead_definition_terms reads the indented ones): terms at the body's size, one line
+    each, not numbered, set alike, one after the other, each over a definition of a block or a
+    few (a table may go with it), five or more of them in alphabetical order of their first
+    letters (three different ones at least).  A writer orders sections by their subject, and
+    five titles fall into that order by chance about once in a hundred; a glossary is sorted so
+    that a reader finds a term."""
+    def term(draft: Draft) -> bool:
+        return draft.kind == "heading" and len(draft.lines) == 1 and not draft.number_depth \
+            and draft.size < style.body_size * HEADING_SCALE
+
+    runs: list[list[Draft]] = [[]]
+    between = 0  # blocks under the run's last term so far
+    for draft in [*drafts, None]:
+        if draft is not None and draft.kind != "heading":
+            between += 1
+            continue
+        run = runs[-1]
+        if run and not 1 <= between <= _GLOSSARY_BLOCKS:
+            run.pop()  # (a term over a longer section is none)
+            runs.append([])
+        elif run and draft is not None and not (term(draft) and _alike(draft, run[-1])):
+            runs.append([])
+        if draft is not None and term(draft):
+            runs[-1].append(draft)
+        between = 0
+    for run in runs:
+        letters = [next((c for c in draft.text.casefold() if c.isalnum()), "") for draft in run]
+        if len(run) >= _GLOSSARY_TERMS and letters == sorted(letters) \
+                and len(set(letters)) >= _GLOSSARY_LETTERS:
+            for draft in run:
+                draft.kind = "list_item" if draft.marker else "paragraph"
+                draft.label = True
 
 
 def _number_form(draft: Draft) -> str:

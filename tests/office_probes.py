@@ -36,6 +36,10 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
 - ``print_titles``: a long Calc sheet over pages, its header row repeated on each;
 - ``glossary``: a Word glossary, each term bold on a line of its own over its definition
   indented under it;
+- ``flush_glossary``: a Word glossary whose definitions are set flush under their terms (bold,
+  underlined in some; a definition may go on with a small table), terms in alphabetical order,
+  after a section whose body-size bold sub-headings (Heading 2 set so) are in no such order
+  (heading precision on ICDAR 2013's us-005, a CRA evaluation's glossary page, 2026-12-06);
 - ``header_levels``: a Word table, mostly without a grid, with two or three header rows:
   years centred over their sub-headings (which may be years too), the second level centred
   over its measures, the row labels' heading merged down the header;
@@ -795,6 +799,58 @@ def glossary(seed: int) -> tuple[str, bytes, Truth]:
     document.add_heading("Background", 1)
     document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
     return "docx", _docx(document), {"headings": ["Glossary", "Background"]}
+
+
+_GLOSSARY_ENTRIES = (
+    ("Affordable housing",
+     "Homes let or sold below the market price to households whose needs the market does not meet."),
+    ("Area median income (AMI)",
+     "The middle income of the households of an area, half of them earning more and half less."),
+    ("Census tract", "A small area of between 1,200 and 8,000 people, drawn up for the census."),
+    ("Dwelling", "A self-contained unit of accommodation with its own entrance."),
+    ("Household reference person",
+     "The member of a household in whose name the home is owned or rented, or the eldest where several are."),
+    ("Low-income area",
+     "An area whose median income is less than 80% of the area median income of the region it lies in."),
+    ("Net migration", "Moves into an area less moves out of it over the year."),
+    ("Owner occupier", "A household that owns the home it lives in, outright or with a mortgage."),
+    ("Tenure", "Whether a home is owned, rented privately or rented from a council."))
+_METHOD_HEADS = ("Scope", "Method", "Data sources", "Revisions", "Limitations")
+
+
+def flush_glossary(seed: int) -> tuple[str, bytes, Truth]:
+    """A report's glossary set as plainly as its sub-sections: each term bold (underlined in
+    some) on a line of its own over its definition set flush under it (a definition may go on
+    with a small table), five to seven terms in alphabetical order; before it, sub-headings at
+    the body's size in bold (Heading 2 set so) over a paragraph each, in no such order."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    heading = document.styles["Heading 2"]
+    heading.font.size, heading.font.color.rgb = document.styles["Normal"].font.size, RGBColor(0, 0, 0)
+    heading.font.name = document.styles["Normal"].font.name
+    document.add_heading("About this release", 1)
+    _prose(document, rng, 2)
+    subs = [h for h in _METHOD_HEADS if rng.random() < 0.8][:4]
+    for sub in subs:
+        document.add_heading(sub, 2)
+        _prose(document, rng, 2)
+    document.add_heading("Glossary", 1)
+    if seed % 2:
+        document.add_paragraph("The terms below are used in this release as follows.")
+    terms = sorted(rng.sample(_GLOSSARY_ENTRIES, 5 + seed % 3))
+    for k, (term, definition) in enumerate(terms):
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(term)
+        run.bold, run.underline = True, seed % 2 == 1 or None
+        paragraph.paragraph_format.keep_with_next = True
+        document.add_paragraph(definition)
+        if k == 1 and seed % 3 == 0:
+            table = document.add_table(rows=3, cols=2)
+            table.style = "Table Grid"
+            _fill(table, [["Income band", "% of area median income"], ["Low", "Less than 50"],
+                          ["Moderate", "50 to less than 80"]])
+    return "docx", _docx(document), {"headings": ["About this release", *subs, "Glossary"],
+                                     "levels": [1, *[2] * len(subs), 1]}
 
 
 def _set(table: object, r: int, c: int, text: str, bold: bool = False, right: bool = False,
@@ -2658,6 +2714,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "two_column_section": (4, two_column_section),
     "print_titles": (2, print_titles),
     "glossary": (4, glossary),
+    "flush_glossary": (6, flush_glossary),
     "header_levels": (8, header_levels),
     "spaced_values": (8, spaced_values),
     "web_header_levels": (6, web_header_levels),
