@@ -16,7 +16,8 @@ letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quot
 fields, "Signature" then "Date"); numbered items (their explanation hung under their text at
 the list's size, or items numbered alike one under the other); on a page titled as a table of
 contents, lines opening with a page number ("44 Financial Performance"); a line of capitals
-whose words mostly hold figures (a document's code, "3HE 19220 AAAB"); a name over an address;
+whose words mostly hold figures (a document's code, "3HE 19220 AAAB"); a name over an address
+(its lines' words few, figures not counted: "Telephone 02 8063 4100 Facsimile 02 8063 4101");
 a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
 subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
 unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover page
@@ -1324,9 +1325,12 @@ def _address_line(text: str) -> bool:
     "Easton EA4 9QP", "Tel 0123 456789"), not ending a sentence (the lines of a narrow column
     of running text are short too, but run on from one to the next); or a web or e-mail address
     alone on its line, lower case as such addresses are ("www.northwind.com" under a back
-    cover's postal address)."""
+    cover's postal address).  Only words holding a letter count: the figures of a street
+    number, a postcode and telephone numbers make a contact line long, not wordy ("Level 14, 477
+    Pitt Street, Sydney NSW 2000", "Telephone 02 8063 4100 Facsimile 02 8063 4101")."""
     text = text.strip()
-    return len(text.split()) <= _ADDRESS_LINE_WORDS and not text.endswith(SENTENCE_END) \
+    words = sum(1 for word in text.split() if any(ch.isalpha() for ch in word))
+    return words <= _ADDRESS_LINE_WORDS and not text.endswith(SENTENCE_END) \
         and (text[:1].isdigit() or text[:1].isupper() or _WEB_ADDRESS.match(text) is not None)
 
 

@@ -57,6 +57,10 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
   tight under them by a dashed line or a name over a role (designed, 2026-12-06);
 - ``back_cover_contacts``: a designed back cover, the organisation's name over its address,
   telephone, web and e-mail addresses and the designer's and printer's credits (designed).
+- ``contact_lines``: a Word report's contact section, the organisation's name in bold at the
+  body's size over contact lines long with figures (a whole street address on a line, telephone
+  and fax on one, e-mail and web on one), as an imprint page sets them (heading precision,
+  unstructured's failure-after-repair imprint page, 2026-12-06).
 
 Probed and passing before any rule (designed, Chromium, plain and tagged), not kept: a chapter
 opener (a large chapter number, a stand-first, a drop cap), a running section name at the
@@ -1614,6 +1618,53 @@ def back_cover_contacts(seed: int) -> tuple[str, bytes, Truth]:
                 '<div class="small">Printed on FSC certified paper</div>']
     out.append("</div>")
     return "html", _designed_page(_CREDIT_CSS, out), {"headings": titles}
+# An organisation's contact lines as imprint pages and contact sections set them: the street
+# address on one line (a floor or suite before it), telephone and fax on one line, e-mail and web
+# on one line, a company or business number.
+_CONTACTS = (
+    ("Level 14, 477 Pitt Street, Sydney NSW 2000", "Telephone 02 8063 4100 Facsimile 02 8063 4101",
+     "Email info@harbourhealth.org.au Website harbourhealth.org.au", "ABN 91 130 793 725"),
+    ("Floor 3, 10 South Colonnade, London E14 4PU", "Tel 020 7946 0000 Fax 020 7946 0001",
+     "Email enquiries@northwind.gov.uk Web www.northwind.gov.uk", "Registered charity no. 1098765"),
+    ("Suite 400, 1200 Main Street, Springfield, IL 62701", "Phone (217) 555-0100 Fax (217) 555-0101",
+     "E-mail info@prairiecouncil.org Website www.prairiecouncil.org"))
+_CONTACT_NAMES = ("Harbour Health Council", "Northwind Housing Trust", "Prairie Regional Council")
+
+
+def contact_lines(seed: int) -> tuple[str, bytes, Truth]:
+    """An imprint page or a report's contact section: the organisation's name in bold at the
+    body's size over its address and numbers, each line holding more than a few words (a whole
+    street address, a telephone and a fax number, an e-mail and a web address), their keys bold
+    in some; set as one paragraph broken by line breaks, or as paragraphs without space between."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["About this report", "Contact us", "Acknowledgements"]
+    document.add_heading(titles[0], 1)
+    _prose(document, rng)
+    document.add_heading(titles[1], 1)
+    document.add_paragraph("For more information about this report, please contact:")
+    which = seed % len(_CONTACTS)
+    lines = _CONTACTS[which]
+    name = document.add_paragraph()
+    name.add_run(_CONTACT_NAMES[which]).bold = True
+    name.paragraph_format.space_after = Pt(0)
+    if seed % 2:
+        paragraph = document.add_paragraph()
+        for k, line in enumerate(lines):
+            key, _, rest = line.partition(" ")
+            keyed = seed % 4 == 1 and k > 0
+            paragraph.add_run(key).bold = keyed or None
+            paragraph.add_run(" " + rest)
+            if k < len(lines) - 1:
+                paragraph.add_run().add_break()
+    else:
+        for line in lines:
+            document.add_paragraph(line).paragraph_format.space_after = Pt(0)
+    document.add_heading(titles[2], 1)
+    _prose(document, rng, 2)
+    return "docx", _docx(document), {"headings": titles}
+
+
 _LONG_HEADS = ("Number", "Households", "Population", "Dwellings", "Employment", "Percentage", "Members",
                "Vacancies", "Applications", "Residents")
 _LONG_LABELS = ("Highland", "Northumberland", "Lincolnshire", "Cumberland", "Hertfordshire", "Shropshire",
@@ -2735,6 +2786,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "sidebar_report": (6, sidebar_report),
     "pull_quote_credits": (6, pull_quote_credits),
     "back_cover_contacts": (4, back_cover_contacts),
+    "contact_lines": (6, contact_lines),
     "narrow_columns": (8, narrow_columns),
     "page_rows": (6, page_rows),
     "sheet_stacked": (4, sheet_stacked),
