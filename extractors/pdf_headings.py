@@ -55,17 +55,16 @@ headings of an outline ("2" then "2.1", set alike) whose text starts where their
 more in a narrow measure (three words a line or fewer): a fourth line, or a fifth in display
 type.
 
-A bold body-size line ending in a colon is a label (unless it is a name of two words or more in
-title case, "Institution Profile:", judged then by what follows it as other body-size headings
-are), and a bold line level with two or more short lines is a table row's cell, neither a heading;
-nor is a body-size line opening a box (a rule or a panel's edge down its left side from just above
-it: a callout's "Note"), which does not end the section of a heading over the box either; but a
-body-size heading over a list, below running text in a document whose headings sit closer to their
-text than to the text above, heads it when it is spaced so too (both tuned on tests/web_pages.py's
-pages).  Nor are a glossary's terms headings when its definitions are set flush under them: five or
-more set alike, each over a block or a few, in alphabetical order of their first letters (ICDAR
-2013's tuning file us-005, office probe flush_glossary).  Body size is the most common font size by
-character count over the whole document (:class:`extractors.pdf_drafts.Style`).
+A bold body-size line ending in a colon is a label, and a bold line level with two or more short
+lines is a table row's cell, neither a heading; nor is a body-size line opening a box (a rule
+or a panel's edge down its left side from just above it: a callout's "Note"), which does not
+end the section of a heading over the box either; but a body-size heading over a list, below
+running text in a document whose headings sit closer to their text than to the text above, heads
+it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Nor are a glossary's
+terms headings when its definitions are set flush under them: five or more set alike, each over
+a block or a few, in alphabetical order of their first letters (ICDAR 2013's tuning file us-005,
+office probe flush_glossary).  Body size is the most
+common font size by character count over the whole document (:class:`extractors.pdf_drafts.Style`).
 """
 
 from __future__ import annotations
@@ -314,10 +313,8 @@ def classify(draft: Draft, style: Style) -> None:
         bolder = _set_apart(draft.lines[0], text, style)
         # (Set apart by its typeface alone: not by its slant or its capitals.)
         draft.by_face = bolder and not _set_apart(draft.lines[0], text, replace(style, body_family=""))
-    # A bold line of body size ending in a colon is a label ("Key points:") for what follows;
-    # a name of two words or more in title case is a section's ("Institution Profile:"), which
-    # the rules for body-size headings then judge by what follows it (a list, a table, text).
-    label = text.rstrip().endswith(":") and not larger and not _title_case_name(text)
+    # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
+    label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
     if bolder and not larger and words > _BOLD_TITLE_WORDS and not section:
         draft.label = True
@@ -326,15 +323,6 @@ def classify(draft: Draft, style: Style) -> None:
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
         draft.number_depth = _number_depth(text, section)
-
-
-def _title_case_name(text: str) -> bool:
-    """Whether a line is a name of two words or more in title case, every word of four letters
-    or more capitalised ("Institution Profile:", "Assessment Area:"), as a clause is not ("The
-    main changes are:", "Key points:")."""
-    words = [word for word in text.rstrip(":").split() if any(ch.isalpha() for ch in word)]
-    return len(words) >= 2 and all(word[:1].isupper() for word in words
-                                   if sum(ch.isalpha() for ch in word) >= 4 or word is words[0])
 
 
 def _number_depth(text: str, section: re.Match[str] | None) -> int:
@@ -1406,14 +1394,11 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
     form's fields left empty, "Signature" then "Date"), not sections: a section's heading is
     followed by its text, and the next heading of its level comes after that text.  Only
     body-size lines without a section number, each beside another of the same type; a box's
-    label is followed by the box's text (a heading over a "Note" box heads it).  Not a line
-    centred over one flush with the text under it (a part's title over its first section's:
-    "PERFORMANCE CONTEXT" over "Institution Profile:"): a form's fields line up."""
+    label is followed by the box's text (a heading over a "Note" box heads it)."""
     def short_alike(a: Draft, b: Draft) -> bool:
         return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
                    and not d.number_depth and d.bold and not d.boxed for d in (a, b)) \
-            and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic \
-            and not _aligned_apart(a, b)
+            and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic
     texts = [d for d in drafts if d.kind != "contents"]
     alike = [False] * len(texts)
     for index in range(len(texts) - 1):
@@ -1423,14 +1408,6 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
         if is_label and draft.kind == "heading" and draft.size < style.body_size * HEADING_SCALE:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
-
-
-def _aligned_apart(a: Draft, b: Draft) -> bool:
-    """Whether one line stands under the other aligned otherwise: neither their left edges nor
-    their centres within a size of each other (a centred title over a flush-left heading)."""
-    (ax0, _, ax1, a_bottom), (bx0, b_top, bx1, _) = a.box, b.box
-    size = max(a.size, b.size)
-    return b_top >= a_bottom and abs(ax0 - bx0) > size and abs((ax0 + ax1) - (bx0 + bx1)) / 2 > size
 
 
 def unhead_cover(drafts: list[Draft], style: Style) -> None:

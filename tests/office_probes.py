@@ -57,10 +57,6 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
   tight under them by a dashed line or a name over a role (designed, 2026-12-06);
 - ``back_cover_contacts``: a designed back cover, the organisation's name over its address,
   telephone, web and e-mail addresses and the designer's and printer's credits (designed).
-- ``colon_titles``: an examination report's pages set by hand at the body's size, a part's title
-  in bold capitals centred over section titles in title case ending in a colon ("Institution
-  Profile:") over running text, beside a bold clause ending in a colon over a list (heading
-  recall, ICDAR 2013's us-004, 2026-12-06);
 - ``contact_lines``: a Word report's contact section, the organisation's name in bold at the
   body's size over contact lines long with figures (a whole street address on a line, telephone
   and fax on one, e-mail and web on one), as an imprint page sets them (heading precision,
@@ -1669,43 +1665,6 @@ def contact_lines(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": titles}
 
 
-
-_PARTS = (("PERFORMANCE CONTEXT", ("Institution Profile:", "Assessment Area:")),
-          ("SCOPE OF EVALUATION", ("Products Reviewed:", "Examination Period:")),
-          ("CONCLUSIONS", ("Lending Test:", "Community Development Test:")))
-
-
-def colon_titles(seed: int) -> tuple[str, bytes, Truth]:
-    """An examination report's pages set by hand at the body's size: a part's title in bold
-    capitals centred (underlined in some) over its sections' titles, bold, flush left, in title
-    case and ending in a colon ("Institution Profile:"), each over paragraphs of running text;
-    beside them a bold label in words of a clause ending in a colon over a bulleted list ("The
-    bank's main products are:"), which heads nothing."""
-    rng = random.Random(seed)
-    document = _report(seed)
-    parts = rng.sample(_PARTS, 2)
-    underline = seed % 2 == 1 or None
-    titles: list[str] = []
-    for number, (part, sections) in enumerate(parts):
-        paragraph = document.add_paragraph()
-        paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
-        run = paragraph.add_run(part)
-        run.bold, run.underline = True, underline
-        titles.append(part)
-        for k, section in enumerate(sections):
-            paragraph = document.add_paragraph()
-            run = paragraph.add_run(section)
-            run.bold, run.underline = True, underline
-            titles.append(section)
-            _prose(document, rng, 3)
-            if number == 0 and k == 0:
-                document.add_paragraph().add_run("The bank's main products are:").bold = True
-                for item in rng.sample(_REGIONS, 3):
-                    document.add_paragraph(f"loans to households in the {item.lower()} district",
-                                           style="List Bullet")
-            _prose(document, rng, 2)
-    return "docx", _docx(document), {"headings": titles}
-
 _LONG_HEADS = ("Number", "Households", "Population", "Dwellings", "Employment", "Percentage", "Members",
                "Vacancies", "Applications", "Residents")
 _LONG_LABELS = ("Highland", "Northumberland", "Lincolnshire", "Cumberland", "Hertfordshire", "Shropshire",
@@ -2534,6 +2493,7 @@ def side_heads(seed: int) -> tuple[str, bytes, Truth]:
             text = _report_prose(rng, rng.randint(40, 90))
             out += [f'<div class="section{ruled}"><h2>{heading}</h2><div class="text">', f"<p>{text}</p>"]
             headings.append(heading)
+            levels.append(2)
             sections.append((heading, text))
             if number % 2 and seed % 4 == 0:
                 sub = rng.choice(["What we did", "What happens next", "Costs"])
@@ -2827,7 +2787,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "pull_quote_credits": (6, pull_quote_credits),
     "back_cover_contacts": (4, back_cover_contacts),
     "contact_lines": (6, contact_lines),
-    "colon_titles": (6, colon_titles),
     "narrow_columns": (8, narrow_columns),
     "page_rows": (6, page_rows),
     "sheet_stacked": (4, sheet_stacked),

@@ -1,12 +1,9 @@
 """Headings real reports set that the heading rules used to miss (issue 32's heading recall),
 one test per rule, each on a small PDF drawn here with the impostor its rule must still leave
 alone beside the real heading (so a rule that takes everything fails too).  The rules were
-tuned on the tuning files of bench/data/heading_labels_icdar.json (ICDAR 2013's US reports); the
-last, section titles in title case ending in a colon under a centred part title, on us-004."""
+tuned on the tuning files of bench/data/heading_labels_icdar.json (ICDAR 2013's US reports)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
@@ -72,49 +69,3 @@ def test_a_bold_title_over_bullets_of_prose_heads_them():
         lines += [(72, top, "\u2022", 10), (86, top, item, 10)]
         top += 14
     assert headings_of(markdown_of(make_pdf(lines))) == ["Disability in the United States", "HIGHLIGHTS"]
-
-
-def _examination_page(canvas: Any, part_x: float | None, label: str) -> None:
-    """A part's title in bold capitals (centred, or flush left at ``part_x``) over two section
-    titles, bold, flush left, ending in a colon, each over a paragraph; and under the first a
-    bold ``label`` over a bulleted list."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from tests.pdf_output import wrapped_lines
-
-    width, y = 595.0, 760.0
-
-    def line(text: str, font: str, x: float = 72, after: float = 6) -> None:
-        nonlocal y
-        canvas.setFont(font, 11)
-        canvas.drawString(x, y, text)
-        y -= 13.5 + after
-
-    part = "PERFORMANCE CONTEXT"
-    centred = (width - stringWidth(part, "Helvetica-Bold", 11)) / 2
-    line(part, "Helvetica-Bold", centred if part_x is None else part_x)
-    for number, title in enumerate(("Institution Profile:", "Assessment Area:")):
-        line(title, "Helvetica-Bold")
-        for text in wrapped_lines(TEXT, width - 144, "Helvetica", 11):
-            line(text, "Helvetica", after=0)
-        y -= 8
-        if number == 0:
-            line(label, "Helvetica-Bold")
-            for item in ("loans to households", "loans to small businesses"):
-                line(f"\u2022 {item}", "Helvetica", 86, after=2)
-            y -= 8
-
-
-def test_title_case_section_titles_ending_in_a_colon_head_their_text_under_a_centred_part_title():
-    """A bold body-size line ending in a colon is a label ("The bank's main products are:" over
-    its list), but a name in title case over running text is a section's title ("Institution
-    Profile:", ICDAR 2013's us-004; office probe colon_titles), and a part's title centred over
-    it is no form field beside it (_unhead_label_runs: a form's fields line up)."""
-    from tests.pdf_output import drawn_pdf
-    from tests.pdf_output import headings_of as pdf_headings
-
-    titles = ["PERFORMANCE CONTEXT", "Institution Profile:", "Assessment Area:"]
-    assert pdf_headings(drawn_pdf(_examination_page, None, "The bank's main products are:")) == titles
-    # Two bold lines set flush one under the other are read as a form's labels, as before; a
-    # title-case label over a list still heads nothing.
-    assert pdf_headings(drawn_pdf(_examination_page, 72, "Main Products:")) == titles[2:]
