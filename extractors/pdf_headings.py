@@ -16,7 +16,8 @@ letter and front matter fields ("Source:", "Re:", "Keywords:"), dates, pull quot
 fields, "Signature" then "Date"); numbered items (their explanation hung under their text at
 the list's size, or items numbered alike one under the other); on a page titled as a table of
 contents, lines opening with a page number ("44 Financial Performance"); a line of capitals
-whose words mostly hold figures (a document's code, "3HE 19220 AAAB"); a name over an address;
+whose words mostly hold figures (a document's code, "3HE 19220 AAAB"); a name over an address
+(its lines' words few, figures not counted: "Telephone 02 8063 4100 Facsimile 02 8063 4101");
 a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
 subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
 unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover page
@@ -59,7 +60,10 @@ lines is a table row's cell, neither a heading; nor is a body-size line opening 
 or a panel's edge down its left side from just above it: a callout's "Note"), which does not
 end the section of a heading over the box either; but a body-size heading over a list, below
 running text in a document whose headings sit closer to their text than to the text above, heads
-it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Body size is the most
+it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Nor are a glossary's
+terms headings when its definitions are set flush under them: five or more set alike, each over
+a block or a few, in alphabetical order of their first letters (ICDAR 2013's tuning file us-005,
+office probe flush_glossary).  Body size is the most
 common font size by character count over the whole document (:class:`extractors.pdf_drafts.Style`).
 """
 
@@ -182,6 +186,12 @@ _LINE_RUN = 3
 # pairs one after the other, are no headings (_unhead_definition_terms).
 _DEFINITION_INDENT = 1.0
 _DEFINITION_PAIRS = 2
+# A glossary set as plainly as sub-sections: this many terms or more one after the other, their
+# first letters in alphabetical order and this many of them different, each over at most this
+# many blocks (its definition, a table going with it), are no headings (_unhead_glossary_terms).
+_GLOSSARY_TERMS = 5
+_GLOSSARY_LETTERS = 3
+_GLOSSARY_BLOCKS = 3
 # A paragraph this long (lines and words) is running text: its style is a body style, not a
 # heading style (_unhead_body_styles).
 _BODY_STYLE_LINES = 3
@@ -640,6 +650,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_label_runs(drafts, style)
     _unhead_line_runs(drafts, style)
     _unhead_definition_terms(drafts, style)
+    _unhead_glossary_terms(drafts, style)
     for draft in titles:
         draft.kind, draft.label = "heading", False
 
@@ -1035,6 +1046,42 @@ def _unhead_definition_terms(drafts: list[Draft], style: Style) -> None:
                 drafts[at].label = True
 
 
+def _unhead_glossary_terms(drafts: list[Draft], style: Style) -> None:
+    """A glossary set as plainly as a section's sub-sections (its definitions flush under its
+    terms, _unhead_definition_terms reads the indented ones): terms at the body's size, one line
+    each, not numbered, set alike, one after the other, each over a definition of a block or a
+    few (a table may go with it), five or more of them in alphabetical order of their first
+    letters (three different ones at least).  A writer orders sections by their subject, and
+    five titles fall into that order by chance about once in a hundred; a glossary is sorted so
+    that a reader finds a term."""
+    def term(draft: Draft) -> bool:
+        return draft.kind == "heading" and len(draft.lines) == 1 and not draft.number_depth \
+            and draft.size < style.body_size * HEADING_SCALE
+
+    runs: list[list[Draft]] = [[]]
+    between = 0  # blocks under the run's last term so far
+    for draft in [*drafts, None]:
+        if draft is not None and draft.kind != "heading":
+            between += 1
+            continue
+        run = runs[-1]
+        if run and not 1 <= between <= _GLOSSARY_BLOCKS:
+            run.pop()  # (a term over a longer section is none)
+            runs.append([])
+        elif run and draft is not None and not (term(draft) and _alike(draft, run[-1])):
+            runs.append([])
+        if draft is not None and term(draft):
+            runs[-1].append(draft)
+        between = 0
+    for run in runs:
+        letters = [next((c for c in draft.text.casefold() if c.isalnum()), "") for draft in run]
+        if len(run) >= _GLOSSARY_TERMS and letters == sorted(letters) \
+                and len(set(letters)) >= _GLOSSARY_LETTERS:
+            for draft in run:
+                draft.kind = "list_item" if draft.marker else "paragraph"
+                draft.label = True
+
+
 def _number_form(draft: Draft) -> str:
     """The shape of the number a block opens with ("N." for "3.", "(N)" for "(b)", "N.N" for
     "2.1"), "" when it has none."""
@@ -1278,9 +1325,12 @@ def _address_line(text: str) -> bool:
     "Easton EA4 9QP", "Tel 0123 456789"), not ending a sentence (the lines of a narrow column
     of running text are short too, but run on from one to the next); or a web or e-mail address
     alone on its line, lower case as such addresses are ("www.northwind.com" under a back
-    cover's postal address)."""
+    cover's postal address).  Only words holding a letter count: the figures of a street
+    number, a postcode and telephone numbers make a contact line long, not wordy ("Level 14, 477
+    Pitt Street, Sydney NSW 2000", "Telephone 02 8063 4100 Facsimile 02 8063 4101")."""
     text = text.strip()
-    return len(text.split()) <= _ADDRESS_LINE_WORDS and not text.endswith(SENTENCE_END) \
+    words = sum(1 for word in text.split() if any(ch.isalpha() for ch in word))
+    return words <= _ADDRESS_LINE_WORDS and not text.endswith(SENTENCE_END) \
         and (text[:1].isdigit() or text[:1].isupper() or _WEB_ADDRESS.match(text) is not None)
 
 

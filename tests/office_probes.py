@@ -36,6 +36,10 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
 - ``print_titles``: a long Calc sheet over pages, its header row repeated on each;
 - ``glossary``: a Word glossary, each term bold on a line of its own over its definition
   indented under it;
+- ``flush_glossary``: a Word glossary whose definitions are set flush under their terms (bold,
+  underlined in some; a definition may go on with a small table), terms in alphabetical order,
+  after a section whose body-size bold sub-headings (Heading 2 set so) are in no such order
+  (heading precision on ICDAR 2013's us-005, a CRA evaluation's glossary page, 2026-12-06);
 - ``header_levels``: a Word table, mostly without a grid, with two or three header rows:
   years centred over their sub-headings (which may be years too), the second level centred
   over its measures, the row labels' heading merged down the header;
@@ -53,6 +57,10 @@ Classes (`PROBES`: name -> (count, maker)); a maker returns one document's sourc
   tight under them by a dashed line or a name over a role (designed, 2026-12-06);
 - ``back_cover_contacts``: a designed back cover, the organisation's name over its address,
   telephone, web and e-mail addresses and the designer's and printer's credits (designed).
+- ``contact_lines``: a Word report's contact section, the organisation's name in bold at the
+  body's size over contact lines long with figures (a whole street address on a line, telephone
+  and fax on one, e-mail and web on one), as an imprint page sets them (heading precision,
+  unstructured's failure-after-repair imprint page, 2026-12-06).
 
 Probed and passing before any rule (designed, Chromium, plain and tagged), not kept: a chapter
 opener (a large chapter number, a stand-first, a drop cap), a running section name at the
@@ -810,6 +818,58 @@ def glossary(seed: int) -> tuple[str, bytes, Truth]:
     document.add_heading("Background", 1)
     document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
     return "docx", _docx(document), {"headings": ["Glossary", "Background"]}
+
+
+_GLOSSARY_ENTRIES = (
+    ("Affordable housing",
+     "Homes let or sold below the market price to households whose needs the market does not meet."),
+    ("Area median income (AMI)",
+     "The middle income of the households of an area, half of them earning more and half less."),
+    ("Census tract", "A small area of between 1,200 and 8,000 people, drawn up for the census."),
+    ("Dwelling", "A self-contained unit of accommodation with its own entrance."),
+    ("Household reference person",
+     "The member of a household in whose name the home is owned or rented, or the eldest where several are."),
+    ("Low-income area",
+     "An area whose median income is less than 80% of the area median income of the region it lies in."),
+    ("Net migration", "Moves into an area less moves out of it over the year."),
+    ("Owner occupier", "A household that owns the home it lives in, outright or with a mortgage."),
+    ("Tenure", "Whether a home is owned, rented privately or rented from a council."))
+_METHOD_HEADS = ("Scope", "Method", "Data sources", "Revisions", "Limitations")
+
+
+def flush_glossary(seed: int) -> tuple[str, bytes, Truth]:
+    """A report's glossary set as plainly as its sub-sections: each term bold (underlined in
+    some) on a line of its own over its definition set flush under it (a definition may go on
+    with a small table), five to seven terms in alphabetical order; before it, sub-headings at
+    the body's size in bold (Heading 2 set so) over a paragraph each, in no such order."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    heading = document.styles["Heading 2"]
+    heading.font.size, heading.font.color.rgb = document.styles["Normal"].font.size, RGBColor(0, 0, 0)
+    heading.font.name = document.styles["Normal"].font.name
+    document.add_heading("About this release", 1)
+    _prose(document, rng, 2)
+    subs = [h for h in _METHOD_HEADS if rng.random() < 0.8][:4]
+    for sub in subs:
+        document.add_heading(sub, 2)
+        _prose(document, rng, 2)
+    document.add_heading("Glossary", 1)
+    if seed % 2:
+        document.add_paragraph("The terms below are used in this release as follows.")
+    terms = sorted(rng.sample(_GLOSSARY_ENTRIES, 5 + seed % 3))
+    for k, (term, definition) in enumerate(terms):
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(term)
+        run.bold, run.underline = True, seed % 2 == 1 or None
+        paragraph.paragraph_format.keep_with_next = True
+        document.add_paragraph(definition)
+        if k == 1 and seed % 3 == 0:
+            table = document.add_table(rows=3, cols=2)
+            table.style = "Table Grid"
+            _fill(table, [["Income band", "% of area median income"], ["Low", "Less than 50"],
+                          ["Moderate", "50 to less than 80"]])
+    return "docx", _docx(document), {"headings": ["About this release", *subs, "Glossary"],
+                                     "levels": [1, *[2] * len(subs), 1]}
 
 
 def _set(table: object, r: int, c: int, text: str, bold: bool = False, right: bool = False,
@@ -1573,6 +1633,53 @@ def back_cover_contacts(seed: int) -> tuple[str, bytes, Truth]:
                 '<div class="small">Printed on FSC certified paper</div>']
     out.append("</div>")
     return "html", _designed_page(_CREDIT_CSS, out), {"headings": titles}
+# An organisation's contact lines as imprint pages and contact sections set them: the street
+# address on one line (a floor or suite before it), telephone and fax on one line, e-mail and web
+# on one line, a company or business number.
+_CONTACTS = (
+    ("Level 14, 477 Pitt Street, Sydney NSW 2000", "Telephone 02 8063 4100 Facsimile 02 8063 4101",
+     "Email info@harbourhealth.org.au Website harbourhealth.org.au", "ABN 91 130 793 725"),
+    ("Floor 3, 10 South Colonnade, London E14 4PU", "Tel 020 7946 0000 Fax 020 7946 0001",
+     "Email enquiries@northwind.gov.uk Web www.northwind.gov.uk", "Registered charity no. 1098765"),
+    ("Suite 400, 1200 Main Street, Springfield, IL 62701", "Phone (217) 555-0100 Fax (217) 555-0101",
+     "E-mail info@prairiecouncil.org Website www.prairiecouncil.org"))
+_CONTACT_NAMES = ("Harbour Health Council", "Northwind Housing Trust", "Prairie Regional Council")
+
+
+def contact_lines(seed: int) -> tuple[str, bytes, Truth]:
+    """An imprint page or a report's contact section: the organisation's name in bold at the
+    body's size over its address and numbers, each line holding more than a few words (a whole
+    street address, a telephone and a fax number, an e-mail and a web address), their keys bold
+    in some; set as one paragraph broken by line breaks, or as paragraphs without space between."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    titles = ["About this report", "Contact us", "Acknowledgements"]
+    document.add_heading(titles[0], 1)
+    _prose(document, rng)
+    document.add_heading(titles[1], 1)
+    document.add_paragraph("For more information about this report, please contact:")
+    which = seed % len(_CONTACTS)
+    lines = _CONTACTS[which]
+    name = document.add_paragraph()
+    name.add_run(_CONTACT_NAMES[which]).bold = True
+    name.paragraph_format.space_after = Pt(0)
+    if seed % 2:
+        paragraph = document.add_paragraph()
+        for k, line in enumerate(lines):
+            key, _, rest = line.partition(" ")
+            keyed = seed % 4 == 1 and k > 0
+            paragraph.add_run(key).bold = keyed or None
+            paragraph.add_run(" " + rest)
+            if k < len(lines) - 1:
+                paragraph.add_run().add_break()
+    else:
+        for line in lines:
+            document.add_paragraph(line).paragraph_format.space_after = Pt(0)
+    document.add_heading(titles[2], 1)
+    _prose(document, rng, 2)
+    return "docx", _docx(document), {"headings": titles}
+
+
 _LONG_HEADS = ("Number", "Households", "Population", "Dwellings", "Employment", "Percentage", "Members",
                "Vacancies", "Applications", "Residents")
 _LONG_LABELS = ("Highland", "Northumberland", "Lincolnshire", "Cumberland", "Hertfordshire", "Shropshire",
@@ -2841,6 +2948,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "two_column_section": (4, two_column_section),
     "print_titles": (2, print_titles),
     "glossary": (4, glossary),
+    "flush_glossary": (6, flush_glossary),
     "header_levels": (8, header_levels),
     "spaced_values": (8, spaced_values),
     "web_header_levels": (6, web_header_levels),
@@ -2861,6 +2969,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "sidebar_report": (6, sidebar_report),
     "pull_quote_credits": (6, pull_quote_credits),
     "back_cover_contacts": (4, back_cover_contacts),
+    "contact_lines": (6, contact_lines),
     "narrow_columns": (8, narrow_columns),
     "page_rows": (6, page_rows),
     "sheet_stacked": (4, sheet_stacked),

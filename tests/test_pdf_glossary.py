@@ -2,7 +2,10 @@
 its definition indented under it (HTML's ``dl``, a Word glossary's indented paragraphs), are
 no headings; body-size headings whose text is set indented from them throughout the document
 (headings hung out into the margin), or with only a first line indented, stay headings
-(office probes, 2026-12-06)."""
+(office probes, 2026-12-06).  A glossary whose definitions are set flush under their terms
+(ICDAR 2013's us-005, office probe flush_glossary): five terms or more in alphabetical order of
+their first letters, each over a short definition, are no headings; the same five titles in
+another order, four of them, or five over longer sections stay headings."""
 
 from __future__ import annotations
 
@@ -68,3 +71,38 @@ def test_headings_over_paragraphs_with_a_first_line_indent_stayheadings_of() -> 
 def test_headings_hung_out_from_their_indented_text_stayheadings_of() -> None:
     terms = [term for term, _ in TERMS]
     assert headings_of(drawn_pdf(_page, 100, body_x=100, long=True)) == ["Glossary", *terms, "Background"]
+
+
+FLUSH_TERMS = ["Affordable housing", "Census tract", "Dwelling", "Low-income area", "Tenure"]
+
+
+def _flush_page(canvas: Any, terms: list[str], paragraphs: int = 1) -> None:
+    """A "Glossary" title, then each term (bold, 11 points) over a paragraph set flush with it,
+    as a section's sub-headings are set, or over ``paragraphs`` shorter ones."""
+    width, height = A4
+    y = height - 80
+    canvas.setFont("Helvetica-Bold", 18)
+    canvas.drawString(72, y, "Glossary")
+    y -= 30
+    for term in terms:
+        canvas.setFont("Times-Bold", 11)
+        canvas.drawString(72, y, term)
+        y -= 17
+        text = TEXT if paragraphs == 1 else TEXT.split(". ")[0] + "."
+        for _ in range(paragraphs):
+            canvas.setFont("Times-Roman", 11)
+            for line in wrapped_lines(text, width - 144, "Times-Roman", 11):
+                canvas.drawString(72, y, line)
+                y -= 13.5
+            y -= 8
+
+
+def test_glossary_terms_in_alphabetical_order_over_flush_definitions_are_no_headings() -> None:
+    assert headings_of(drawn_pdf(_flush_page, FLUSH_TERMS)) == ["Glossary"]
+
+
+def test_titles_out_of_alphabetical_order_too_few_or_over_long_sections_stay_headings() -> None:
+    shuffled = [FLUSH_TERMS[i] for i in (2, 0, 4, 1, 3)]
+    assert headings_of(drawn_pdf(_flush_page, shuffled)) == ["Glossary", *shuffled]
+    assert headings_of(drawn_pdf(_flush_page, FLUSH_TERMS[:4])) == ["Glossary", *FLUSH_TERMS[:4]]
+    assert headings_of(drawn_pdf(_flush_page, FLUSH_TERMS, 4)) == ["Glossary", *FLUSH_TERMS]

@@ -5,8 +5,9 @@ address under a name), a cover's title over its report number and authors, runni
 that change with the chapter, and a bold line ending the document ("Published March 2024").
 Second round (headprec2): a bold line directly over a larger heading (a press release's "ENDS"),
 a questionnaire's numbered questions over their answer boxes (an FAQ's over their answers stay),
-and a bold line over "Key: value" fields (a release's status over its dates).  Each beside the
-real headings, which stay.  And where those rules must not reach (adversary3): a report's
+and a bold line over "Key: value" fields (a release's status over its dates); an organisation's
+name over contact lines long with figures (heading precision on the tuning files, 2026-12-06).
+Each beside the real headings, which stay.  And where those rules must not reach (adversary3): a report's
 questions over sub-headings, an FAQ's questions over short answers in words, a section's
 heading over "Key: value" fields among headings set alike over text."""
 
@@ -139,6 +140,30 @@ def test_a_name_over_an_address_is_no_heading() -> None:
         page.paragraph()
 
     assert headings_of(drawn_pdf(draw)) == []
+
+
+def test_a_name_over_contact_lines_long_with_figures_is_no_heading() -> None:
+    """An imprint page's organisation over its street address on one line, telephone and fax on
+    one (tests/office_probes.py contact_lines; an unstructured example's imprint page): the
+    figures make the lines long, their words are still few; a heading over lines of the same
+    length in words stays one."""
+    def draw(canvas: Any, lines: tuple[str, ...]) -> None:
+        page = _Page(canvas)
+        page.line("Contact us", "Helvetica-Bold", 14)
+        page.paragraph()
+        page.line("Harbour Health Council")
+        for line in lines:
+            page.line(line, "Times-Roman", after=0)
+        page.y -= 24
+        page.line("Acknowledgements", "Helvetica-Bold", 14)
+        page.paragraph()
+
+    contacts = ("Level 14, 477 Pitt Street, Sydney NSW 2000", "Telephone 02 8063 4100 Facsimile 02 8063 4101",
+                "ABN 91 130 793 725")
+    assert headings_of(drawn_pdf(draw, contacts)) == ["Contact us", "Acknowledgements"]
+    wordy = ("Level fourteen of the Pitt Street tower in Sydney",
+             "Telephone us or write to us by fax 02 8063", "Registered in New South Wales since 2006")
+    assert headings_of(drawn_pdf(draw, wordy)) == ["Contact us", "Harbour Health Council", "Acknowledgements"]
 
 
 def test_a_covers_title_over_its_report_number_and_authors_stays_one() -> None:
