@@ -885,6 +885,46 @@ def head_ruled_titles(pages: list[tuple[list[Draft], list[Ruling]]], style: Styl
             draft.kind = "heading"
 
 
+def head_accent_titles(drafts: list[Draft], style: Style) -> None:
+    """A line at about the body's size and in its weight set apart by its colour alone (its
+    first word's fill colour not the body text's, the colour most first lines of the document's
+    paragraphs have, nor that of the text after it) or by small capitals alone (its lower-case
+    letters capitals set smaller) heads the running text after it when two or more such lines
+    are set alike in the document, in one colour: a heading style (web pages' and Word's
+    body-size headings).  The same short titles as ruled ones (_ruled_title), not italic (a
+    pull quote's slant), the line standing alone; a coloured link, key figure or kicker is
+    rarely a one-line title over running text, set alike twice.  The words carry their colour
+    and small capitals only where they open a short line or the line after one
+    (:func:`extractors.pdf_words._read_accents`): -1 is a colour not read."""
+    body: Counter[int] = Counter(
+        line.words[0].colour for draft in drafts
+        if draft.kind == "paragraph" and len(draft.lines) >= 2 and abs(draft.size - style.body_size) <= 0.5
+        for line in draft.lines if line.words[0].colour != -1)
+    body_colour = body.most_common(1)[0][0] if body else -1
+    found: list[tuple[Draft, tuple[object, ...]]] = []
+    for index, draft in enumerate(drafts):
+        if draft.kind != "paragraph" or draft.marker or draft.label or len(draft.lines) != 1 \
+                or draft.bold != style.body_bold or draft.lines[0].italic or not _ruled_title(draft, style):
+            continue
+        first = draft.lines[0].words[0]
+        after = drafts[index + 1] if index + 1 < len(drafts) else None
+        if after is None or after.page != draft.page or after.kind != "paragraph" \
+                or not _running_text(after.text):
+            continue
+        if first.small_caps:
+            accent: object = "small capitals"
+        elif first.colour != -1 and body_colour != -1 and first.colour != body_colour \
+                and after.lines[0].words[0].colour != first.colour:
+            accent = first.colour
+        else:
+            continue
+        found.append((draft, (*_face_key(draft), accent)))
+    styles = Counter(key for _, key in found)
+    for draft, key in found:
+        if styles[key] >= _RULED_TITLES:
+            draft.kind = "heading"
+
+
 def _ruled_title(draft: Draft, style: Style) -> bool:
     """Whether a line's size and words may make it a ruled title (head_ruled_titles): about the
     body's size, a short title's words, no figure, no sentence, field or caption."""
