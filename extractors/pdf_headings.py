@@ -887,34 +887,37 @@ def head_ruled_titles(pages: list[tuple[list[Draft], list[Ruling]]], style: Styl
 
 def head_accent_titles(drafts: list[Draft], style: Style) -> None:
     """A line at about the body's size and in its weight set apart by its colour alone (its
-    first word's fill colour not the body text's, the colour most first lines of the document's
-    paragraphs have, nor that of the text after it) or by small capitals alone (its lower-case
-    letters capitals set smaller) heads the running text after it when two or more such lines
-    are set alike in the document, in one colour: a heading style (web pages' and Word's
-    body-size headings).  The same short titles as ruled ones (_ruled_title), not italic (a
-    pull quote's slant), the line standing alone; a coloured link, key figure or kicker is
-    rarely a one-line title over running text, set alike twice.  The words carry their colour
-    and small capitals only where they open a short line or the line after one
-    (:func:`extractors.pdf_words._read_accents`): -1 is a colour not read."""
+    first word's fill colour is neither the body text's, the colour most lines of the
+    document's paragraphs open in, nor that of the text after it) or by small capitals alone
+    (its lower-case letters capitals set smaller) heads the running text after it when two or
+    more such lines, in one colour, are set alike in the document: a heading style (web pages'
+    and Word's body-size headings).  Lines already headings count among them (a title in small
+    capitals reads as capitals: "PROGRESS THIS YEAR" is a heading, "SUMMARY" alone is not).
+    The short titles of ruled ones (_ruled_title: no figure, no sentence, no field), not
+    italic (a pull quote's slant), a line alone over running text: a coloured link, key
+    figure, kicker or pull quote is none of these, or not twice alike.  The words carry their
+    colour and small capitals only where they open a short line or the line after one
+    (:func:`extractors.pdf_words._read_accents`; -1 is a colour not read)."""
+    texts = [d for d in drafts if d.kind != "contents"]
     body: Counter[int] = Counter(
-        line.words[0].colour for draft in drafts
+        line.words[0].colour for draft in texts
         if draft.kind == "paragraph" and len(draft.lines) >= 2 and abs(draft.size - style.body_size) <= 0.5
         for line in draft.lines if line.words[0].colour != -1)
-    body_colour = body.most_common(1)[0][0] if body else -1
+    if not body:
+        return
+    body_colour = body.most_common(1)[0][0]
     found: list[tuple[Draft, tuple[object, ...]]] = []
-    for index, draft in enumerate(drafts):
-        if draft.kind != "paragraph" or draft.marker or draft.label or len(draft.lines) != 1 \
-                or draft.bold != style.body_bold or draft.lines[0].italic or not _ruled_title(draft, style):
+    for draft, after in zip(texts, texts[1:], strict=False):
+        if draft.kind not in ("paragraph", "heading") or draft.marker or draft.label \
+                or len(draft.lines) != 1 or draft.bold != style.body_bold or draft.lines[0].italic \
+                or not _ruled_title(draft, style):
+            continue
+        if after.page != draft.page or after.kind != "paragraph" or not _running_text(after.text):
             continue
         first = draft.lines[0].words[0]
-        after = drafts[index + 1] if index + 1 < len(drafts) else None
-        if after is None or after.page != draft.page or after.kind != "paragraph" \
-                or not _running_text(after.text):
-            continue
         if first.small_caps:
             accent: object = "small capitals"
-        elif first.colour != -1 and body_colour != -1 and first.colour != body_colour \
-                and after.lines[0].words[0].colour != first.colour:
+        elif first.colour not in (-1, body_colour, after.lines[0].words[0].colour):
             accent = first.colour
         else:
             continue
