@@ -931,36 +931,36 @@ def _read_accents(reader: _WordReader) -> None:
         return
     firsts = [0]
     firsts += [i for i in range(1, len(words)) if words[i].line != words[i - 1].line]
-    ends = [*firsts[1:], len(words)]
-    read: dict[int, bool] = {}  # word index -> whether to look for small capitals
-    for k, first in enumerate(firsts):
-        if ends[k] - first <= _ACCENT_LINE_WORDS:
-            read[first] = True
-            if k + 1 < len(firsts):
-                read.setdefault(firsts[k + 1], False)
-    if not read:
-        return
+    lines = len(firsts)
+    firsts.append(len(words))  # (the end of the last line)
+    look: dict[int, bool] = {}  # word index -> whether it opens a short line (to look for small capitals)
+    for k in range(lines):
+        first = firsts[k]
+        if firsts[k + 1] - first <= _ACCENT_LINE_WORDS:
+            look[first] = True  # (over the False its line was given as the line after a short one)
+            if k + 1 < lines:
+                look[firsts[k + 1]] = False
     handle = reader.style.handle
     red, green, blue, alpha = (ctypes.c_uint() for _ in range(4))
     channels = ctypes.byref(red), ctypes.byref(green), ctypes.byref(blue), ctypes.byref(alpha)
-    for at, short in read.items():
+    for at, short in look.items():
         word, start = words[at], starts[at]
-        colour = (red.value << 16 | green.value << 8 | blue.value) \
+        # (The reader's own words, not yet seen by anyone: given their look as _new_word gives a
+        # word its fields, not copied; a call per word read would count.)
+        fields = word.__dict__
+        fields["colour"] = (red.value << 16 | green.value << 8 | blue.value) \
             if _FILL_COLOUR(handle, start, *channels) else -1
-        small_caps = short and _small_caps(word.text, handle, start)
-        accented = object.__new__(Word)
-        accented.__dict__.update(word.__dict__, colour=colour, small_caps=small_caps)
-        words[at] = accented
+        text = word.text
+        if short and text[:1].isupper() and text[1:2].isalpha() and _small_caps(handle, start):
+            fields["small_caps"] = True
 
 
-def _small_caps(text: str, handle: ctypes.c_void_p, start: int) -> bool:
-    """Whether a word opening with a capital (``text``, its first character at ``start``) goes
-    on in capitals set smaller on its baseline (see _SMALL_CAPS_SCALE): its second character's
-    font size and origin against its first's.  (A browser maps the small capitals it
-    synthesises back to the lower-case letters typed: the text may be "Finance" or "FINANCE";
-    their loose boxes are their glyphs' boxes, so font sizes are compared, not boxes.)"""
-    if len(text) < 2 or not text[0].isupper() or not text[1].isalpha():
-        return False
+def _small_caps(handle: ctypes.c_void_p, start: int) -> bool:
+    """Whether a word opening with a capital then a letter (its first character at ``start``)
+    goes on in capitals set smaller on its baseline (see _SMALL_CAPS_SCALE): its second
+    character's font size and origin against its first's.  (A browser maps the small capitals
+    it synthesises back to the lower-case letters typed: the text may be "Finance" or
+    "FINANCE"; their loose boxes are their glyphs' boxes, so font sizes are compared.)"""
     size, small = _FONT_SIZE(handle, start), _FONT_SIZE(handle, start + 1)
     low, high = _SMALL_CAPS_SCALE
     if not (size > 0 and low * size <= small <= high * size):

@@ -102,9 +102,14 @@ def test_body_size_titles_in_a_colour_of_their_own_head_their_text():
 def test_a_colour_is_no_heading_style_alone_once_or_over_text_of_its_own_colour():
     """One coloured line over running text is a kicker or a link, not a heading style (two or
     more set alike are); nor are coloured lines over paragraphs set in the same colour (a
-    coloured box's lines: not set apart from the text after them)."""
+    coloured box's lines: not set apart from the text after them), nor lines in a near-black
+    beside black text (a producer's "registration black", 0x231F20: one colour to the eye)."""
     once, _ = _document([[("Summary", 10, "Times-Roman", GREEN)], [("Background", 10, "Times-Roman", BLACK)]])
     assert headings_of(markdown_of(_pdf(once))) == ["Village hall annual report"]
+    near_black = (0x23 / 255, 0x1F / 255, 0x20 / 255)
+    shades, _ = _document([[("Summary", 10, "Times-Roman", near_black)],
+                           [("Background", 10, "Times-Roman", near_black)]])
+    assert headings_of(markdown_of(_pdf(shades))) == ["Village hall annual report"]
     lines: list[tuple[float, float, list[Run]]] = [(72, 60, [("Village hall annual report", 18,
                                                                "Helvetica-Bold", BLACK)])]
     body, top = _plain(100, TEXT + " " + MORE)
