@@ -903,27 +903,30 @@ def head_accent_titles(drafts: list[Draft], style: Style) -> None:
     line or the line after one (:func:`extractors.pdf_words._read_accents`; -1 is a colour
     not read)."""
     texts = [d for d in drafts if d.kind != "contents"]
-    body: Counter[int] = Counter(
-        line.words[0].colour for draft in texts
-        if draft.kind == "paragraph" and len(draft.lines) >= 2 and abs(draft.size - style.body_size) <= 0.5
-        for line in draft.lines if line.words[0].colour != -1)
+    body: Counter[int] = Counter()
+    for draft in texts:  # (every block of the document: plain loops, the calls kept to the few read)
+        if draft.kind == "paragraph" and len(draft.lines) >= 2:
+            for line in draft.lines:
+                colour = line.words[0].colour
+                if colour != -1 and abs(line.size - style.body_size) <= 0.5:
+                    body[colour] += 1
     if not body:
         return
     body_colour = body.most_common(1)[0][0]
     found: list[tuple[Draft, tuple[object, ...]]] = []
     for draft, after in zip(texts, texts[1:], strict=False):
-        if draft.kind not in ("paragraph", "heading") or len(draft.lines) != 1 or after.kind != "paragraph":
+        if (draft.kind != "paragraph" and draft.kind != "heading") or after.kind != "paragraph":
             continue
         first = draft.lines[0].words[0]
         if first.small_caps:
             accent: object = "small capitals"
-        elif first.colour != -1 and _contrasts(first.colour, body_colour) \
+        elif first.colour != -1 and first.colour != body_colour and _contrasts(first.colour, body_colour) \
                 and _contrasts(first.colour, after.lines[0].words[0].colour):
             accent = first.colour
         else:
             continue  # (most lines: what follows is asked of the few set apart)
-        if draft.marker or draft.label or draft.bold != style.body_bold or draft.lines[0].italic \
-                or after.page != draft.page or not _ruled_title(draft, style) \
+        if len(draft.lines) != 1 or draft.marker or draft.label or draft.bold != style.body_bold \
+                or draft.lines[0].italic or after.page != draft.page or not _ruled_title(draft, style) \
                 or not _running_text(after.text):
             continue
         found.append((draft, (*_face_key(draft), accent)))
@@ -939,8 +942,9 @@ def _contrasts(colour: int, other: int) -> bool:
     0x000000, are one colour)."""
     if other == -1:
         return True
-    return any(abs((colour >> shift & 0xFF) - (other >> shift & 0xFF)) >= _ACCENT_CONTRAST
-               for shift in (16, 8, 0))
+    return abs((colour >> 16) - (other >> 16)) >= _ACCENT_CONTRAST \
+        or abs((colour >> 8 & 0xFF) - (other >> 8 & 0xFF)) >= _ACCENT_CONTRAST \
+        or abs((colour & 0xFF) - (other & 0xFF)) >= _ACCENT_CONTRAST
 
 
 def _ruled_title(draft: Draft, style: Style) -> bool:
