@@ -158,3 +158,23 @@ def test_colour_and_small_capitals_are_read_only_where_short_lines_open(small_ca
     assert len(read) < len(line_starts) < len(words) // 4
     assert all(w is line_starts[w.line] for w in read)
     assert pdf_words._ACCENT_LINE_WORDS == 8
+
+
+def test_small_capitals_are_capitals_at_most_a_little_smaller_on_the_capital_s_baseline():
+    """A word's letters after its capital read as small capitals when set at 0.6 to 0.9 of its
+    size on its baseline: not an initial set twice the text's size before it ("THE", its "T"
+    at 20 points), nor letters raised off the baseline (a superscript's)."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    for top, runs, rise in ((100, [("P", 10), ("ROGRESS", 8)], 0), (140, [("T", 20), ("HE", 10)], 0),
+                            (180, [("M", 10), ("ARKED", 8)], 4)):
+        text = pdf.beginText(72, HEIGHT - top)
+        for at, (letters, size) in enumerate(runs):
+            text.setFont("Times-Roman", size)
+            text.setRise(rise if at else 0)
+            text.textOut(letters)
+        pdf.drawText(text)
+    pdf.showPage()
+    pdf.save()
+    words = read_layouts(buffer.getvalue())[0].words
+    assert {w.text: w.small_caps for w in words} == {"PROGRESS": True, "THE": False, "MARKED": False}
