@@ -122,6 +122,9 @@ _DATE_IN_LINE = re.compile(rf"\b{_DATE.pattern.removeprefix('^').removesuffix('$
 # set alike so make a document's heading style (head_ruled_titles).
 _RULE_REACH = 0.8
 _RULED_TITLES = 2
+# A heading's colour stands at least this far from the body text's in one channel (of 255): a
+# dark grey or a near-black is the body's colour (head_accent_titles).
+_ACCENT_CONTRAST = 64
 # A box's side stands at most this many font sizes left of its label, and opens at most this
 # many above it (unhead_box_labels).
 _BOX_INDENT = 3.0
@@ -894,6 +897,65 @@ def head_ruled_titles(pages: list[tuple[list[Draft], list[Ruling]]], style: Styl
     for draft in found:
         if styles[_face_key(draft)] >= _RULED_TITLES:
             draft.kind = "heading"
+
+
+def head_accent_titles(drafts: list[Draft], style: Style) -> None:
+    """A line at about the body's size and in its weight set apart by its colour alone (its
+    first word's fill colour stands apart, _contrasts, from the body text's, the colour most
+    lines of the document's paragraphs open in, and from that of the text after it) or by
+    small capitals alone (its lower-case letters capitals set smaller) heads the running text
+    after it when two or more such lines, in one colour, are set alike in the document: a
+    heading style (web pages' and Word's body-size headings).  Lines already headings count
+    among them (a title in small capitals reads as capitals: "PROGRESS THIS YEAR" is a
+    heading, "SUMMARY" alone is not).  The short titles of ruled ones (_ruled_title: no
+    figure, no sentence, no field), not italic (a pull quote's slant), a line alone over
+    running text: a coloured link, key figure, kicker or pull quote is none of these, or not
+    twice alike.  The words carry their colour and small capitals only where they open a short
+    line or the line after one (:func:`extractors.pdf_words._read_accents`; -1 is a colour
+    not read)."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    body: Counter[int] = Counter()
+    for draft in texts:  # (every block of the document: plain loops, the calls kept to the few read)
+        if draft.kind == "paragraph" and len(draft.lines) >= 2:
+            for line in draft.lines:
+                colour = line.words[0].colour
+                if colour != -1 and abs(line.size - style.body_size) <= 0.5:
+                    body[colour] += 1
+    if not body:
+        return
+    body_colour = body.most_common(1)[0][0]
+    found: list[tuple[Draft, tuple[object, ...]]] = []
+    for draft, after in zip(texts, texts[1:], strict=False):
+        if (draft.kind != "paragraph" and draft.kind != "heading") or after.kind != "paragraph":
+            continue
+        first = draft.lines[0].words[0]
+        if first.small_caps:
+            accent: object = "small capitals"
+        elif first.colour != -1 and first.colour != body_colour and _contrasts(first.colour, body_colour) \
+                and _contrasts(first.colour, after.lines[0].words[0].colour):
+            accent = first.colour
+        else:
+            continue  # (most lines: what follows is asked of the few set apart)
+        if len(draft.lines) != 1 or draft.marker or draft.label or draft.bold != style.body_bold \
+                or draft.lines[0].italic or after.page != draft.page or not _ruled_title(draft, style) \
+                or not _running_text(after.text):
+            continue
+        found.append((draft, (*_face_key(draft), accent)))
+    styles = Counter(key for _, key in found)
+    for draft, key in found:
+        if styles[key] >= _RULED_TITLES:
+            draft.kind = "heading"
+
+
+def _contrasts(colour: int, other: int) -> bool:
+    """Whether two fill colours (0xRRGGBB; -1 not read) differ as the eye tells them apart:
+    a channel _ACCENT_CONTRAST or more apart (a producer's near-blacks, 0x231F20 beside
+    0x000000, are one colour)."""
+    if other == -1:
+        return True
+    return abs((colour >> 16) - (other >> 16)) >= _ACCENT_CONTRAST \
+        or abs((colour >> 8 & 0xFF) - (other >> 8 & 0xFF)) >= _ACCENT_CONTRAST \
+        or abs((colour & 0xFF) - (other & 0xFF)) >= _ACCENT_CONTRAST
 
 
 def _ruled_title(draft: Draft, style: Style) -> bool:

@@ -95,6 +95,7 @@ from extractors.pdf_evidence import (
 from extractors.pdf_headings import (
     HEADING_SCALE,
     classify,
+    head_accent_titles,
     head_lower_case_titles,
     head_ruled_titles,
     heading_shaped,
@@ -243,6 +244,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                                       drafts[layout.number], _list_marker)
     _list_link_contents(drafts, [layout.number for layout in layouts])
     head_ruled_titles([(drafts[layout.number], layout.rulings) for layout in layouts], style)
+    head_accent_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     # A box's label first: a heading over a box is followed by the box's text, not by a label.
     for layout in layouts:
         unhead_box_labels(drafts[layout.number], layout.rulings, style)
@@ -729,6 +731,8 @@ def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
     # The size most of the line's characters have ("Chapter 1" set small before a large
     # title); the first of equals, as Counter.most_common(1) gives it.
     size = max(sizes.items(), key=itemgetter(1))[0]
+    if first.small_caps:  # (its lower-case letters are capitals set smaller: set at its capitals' size)
+        size = round(first.size, 1)
     return Line(words, x0, top, x1, bottom, size, bold_chars >= 0.7 * total, page,
                 italic=italic_chars >= 0.7 * total, rtl=rtl)
 

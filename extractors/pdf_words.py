@@ -59,6 +59,12 @@ class Word:
     font: str = ""
     # Index of the line this word belongs to on its page (words in reading order of PDFium).
     line: int = 0
+    # What may set a body-size title apart when nothing else does (read by _read_accents for
+    # the first word of a short line and of the line after it, never for every word): its first
+    # character's fill colour as 0xRRGGBB (-1: not read), and whether its letters after the
+    # first are capitals set smaller (small capitals).
+    colour: int = -1
+    small_caps: bool = False
 
 
 def _new_word(text: str, x0: float, top: float, x1: float, bottom: float, size: float, bold: bool,
@@ -246,6 +252,15 @@ _SPACED_RUN_GAP = 1.5
 _SPACED_MAX_GAP = 0.6
 _SPACED_EVEN = 0.15
 _SPACED_WORD_GAP = 1.6
+# A line of at most this many words may be a title: its first word's colour and small capitals
+# are read (_read_accents), and the colour of the line after it (the text it would head).
+_ACCENT_LINE_WORDS = 8
+# Small capitals: the letters after a word's capital are capitals at this share of its size
+# (a word processor sets them at 0.8, a browser that synthesises them at 0.7), on its baseline
+# (their origins within _SMALL_CAPS_LEVEL of its size; a raised letter is a superscript).  A
+# drop cap is larger than twice its text.
+_SMALL_CAPS_SCALE = (0.6, 0.9)
+_SMALL_CAPS_LEVEL = 0.15
 
 
 @dataclass
@@ -318,6 +333,12 @@ _TEXT_OBJECT = _bare(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p)
 _UNICODE = _bare(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
 # FPDFTextObj_GetFont(text object) -> the font's address, once per text object.
 _TEXT_OBJECT_FONT = _bare(pdfium_c.FPDFTextObj_GetFont, ctypes.c_void_p)
+# FPDFText_GetFillColor(text page, index, &R, &G, &B, &A) -> bool, once per short line;
+# FPDFText_GetFontSize(text page, index) -> size and FPDFText_GetCharOrigin(text page, index,
+# &x, &y) -> bool, for a short line's first two characters (_small_caps).
+_FILL_COLOUR = _bare(pdfium_c.FPDFText_GetFillColor, ctypes.c_int)
+_FONT_SIZE = _bare(pdfium_c.FPDFText_GetFontSize, ctypes.c_double)
+_CHAR_ORIGIN = _bare(pdfium_c.FPDFText_GetCharOrigin, ctypes.c_int)
 # An FS_RECTF (left, top, right, bottom) read in one call rather than four field look-ups.
 _RECT = struct.Struct("4f")
 
@@ -947,6 +968,7 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     width, height = frame.size
     reader = _WordReader(textpage, frame)
     reader.read()
+    _read_accents(reader)
     if reader.rtl:
         reader.words = _attach_rtl_punctuation(reader.words)
     # (Right-to-left punctuation moved, the words no longer line up with their starts.)
@@ -956,6 +978,59 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
         words = with_drawn_bullets(reader.words, dots)
         return PageLayout(number, width, height, words, rulings, _turned(reader), pictures=pictures)
     return _turned_layout(page, textpage, number, frame, reader)
+
+
+def _read_accents(reader: _WordReader) -> None:
+    """The colour and small capitals of the words that open short lines (a title's length,
+    _ACCENT_LINE_WORDS words or fewer: a heading set at the body's size and weight may be set
+    apart by them alone), and the colour of the word opening the line after each (the text it
+    would head, and the body's colour): a few calls per page, where reading each character's
+    colour would cost the fast track a call per character (pdf_headings.head_accent_titles
+    reads them).  Lines are PDFium's (``Word.line``), before spaced letters are joined, while
+    ``reader.starts`` still gives each word's first character."""
+    words, starts = reader.words, reader.starts
+    if not words:
+        return
+    firsts = [0]
+    firsts += [i for i in range(1, len(words)) if words[i].line != words[i - 1].line]
+    lines = len(firsts)
+    firsts.append(len(words))  # (the end of the last line)
+    look: dict[int, bool] = {}  # word index -> whether it opens a short line (to look for small capitals)
+    for k in range(lines):
+        first = firsts[k]
+        if firsts[k + 1] - first <= _ACCENT_LINE_WORDS:
+            look[first] = True  # (over the False its line was given as the line after a short one)
+            if k + 1 < lines:
+                look[firsts[k + 1]] = False
+    handle = reader.style.handle
+    red, green, blue, alpha = (ctypes.c_uint() for _ in range(4))
+    channels = ctypes.byref(red), ctypes.byref(green), ctypes.byref(blue), ctypes.byref(alpha)
+    for at, short in look.items():
+        word, start = words[at], starts[at]
+        # (The reader's own words, not yet seen by anyone: given their look as _new_word gives a
+        # word its fields, not copied; a call per word read would count.)
+        fields = word.__dict__
+        fields["colour"] = (red.value << 16 | green.value << 8 | blue.value) \
+            if _FILL_COLOUR(handle, start, *channels) else -1
+        text = word.text
+        if short and text[:1].isupper() and text[1:2].isalpha() and _small_caps(handle, start):
+            fields["small_caps"] = True
+
+
+def _small_caps(handle: ctypes.c_void_p, start: int) -> bool:
+    """Whether a word opening with a capital then a letter (its first character at ``start``)
+    goes on in capitals set smaller on its baseline (see _SMALL_CAPS_SCALE): its second
+    character's font size and origin against its first's.  (A browser maps the small capitals
+    it synthesises back to the lower-case letters typed: the text may be "Finance" or
+    "FINANCE"; their loose boxes are their glyphs' boxes, so font sizes are compared.)"""
+    size, small = _FONT_SIZE(handle, start), _FONT_SIZE(handle, start + 1)
+    low, high = _SMALL_CAPS_SCALE
+    if not (size > 0 and low * size <= small <= high * size):
+        return False
+    x, y, next_y = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    return bool(_CHAR_ORIGIN(handle, start, ctypes.byref(x), ctypes.byref(y))
+                and _CHAR_ORIGIN(handle, start + 1, ctypes.byref(x), ctypes.byref(next_y))) \
+        and abs(next_y.value - y.value) <= _SMALL_CAPS_LEVEL * size
 
 
 def _turned(reader: _WordReader) -> list[Word]:

@@ -17,7 +17,8 @@ from extractors.pdf_words import Word, _new_word, _page_units, read_layouts
 def test_a_word_built_fast_is_the_word_built_plainly() -> None:
     values = ("Total", 1.5, 2.25, 30.0, 12.0, 9.5, True, True, "Helvetica-Bold", 7)
     assert [f.name for f in fields(Word)] == \
-        ["text", "x0", "top", "x1", "bottom", "size", "bold", "italic", "font", "line"]
+        ["text", "x0", "top", "x1", "bottom", "size", "bold", "italic", "font", "line", "colour",
+         "small_caps"]
     fast, plain = _new_word(*values), Word(*values)
     assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
 
