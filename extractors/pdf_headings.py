@@ -17,7 +17,8 @@ fields, "Signature" then "Date"); numbered items (their explanation hung under t
 the list's size, or items numbered alike one under the other); on a page titled as a table of
 contents, lines opening with a page number ("44 Financial Performance"); a line of capitals
 whose words mostly hold figures (a document's code, "3HE 19220 AAAB"); a name over an address
-(its lines' words few, figures not counted: "Telephone 02 8063 4100 Facsimile 02 8063 4101");
+(its lines' words few, bare figures not counted: "Telephone 02 8063 4100 Facsimile 02 8063
+4101"; amounts and dates counted);
 a line over a bare figure (a chart's axis title); a line next to a letter's salutation (its
 subject, no "Re:" before it); an unnumbered line directly over a table, set in a style no
 unnumbered heading of text uses or naming a unit or a year (the table's title); on a cover page
@@ -62,9 +63,11 @@ end the section of a heading over the box either; but a body-size heading over a
 running text in a document whose headings sit closer to their text than to the text above, heads
 it when it is spaced so too (both tuned on tests/web_pages.py's pages).  Nor are a glossary's
 terms headings when its definitions are set flush under them: five or more set alike, each over
-a block or a few, in alphabetical order of their first letters (ICDAR 2013's tuning file us-005,
-office probe flush_glossary).  Body size is the most
-common font size by character count over the whole document (:class:`extractors.pdf_drafts.Style`).
+a block or a few, in alphabetical order of their first letters, spaced as their definitions
+(ICDAR 2013's tuning file us-005, office probe flush_glossary; sections in alphabetical order by
+design, countries or members, have space before their titles: office probe
+alphabetical_sections).  Body size is the most common font size by character count over the
+whole document (:class:`extractors.pdf_drafts.Style`).
 """
 
 from __future__ import annotations
@@ -121,6 +124,9 @@ _DATE_IN_LINE = re.compile(rf"\b{_DATE.pattern.removeprefix('^').removesuffix('$
 # A heading's rule runs at most this many of its sizes under or over it; two headings or more
 # set alike so make a document's heading style (head_ruled_titles).
 _RULE_REACH = 0.8
+# A figure that is no word of an address line: digits and the marks that group them (a street
+# number, a postcode's, a telephone number's "(02) 8063-4100"), no letter, currency or percent sign.
+_BARE_FIGURE = re.compile(r"[(+]?\d[\d().,/+-]*")
 _RULED_TITLES = 2
 # A heading's colour stands at least this far from the body text's in one channel (of 255): a
 # dark grey or a near-black is the body's colour (head_accent_titles).
@@ -909,10 +915,12 @@ def head_accent_titles(drafts: list[Draft], style: Style) -> None:
     among them (a title in small capitals reads as capitals: "PROGRESS THIS YEAR" is a
     heading, "SUMMARY" alone is not).  The short titles of ruled ones (_ruled_title: no
     figure, no sentence, no field), not italic (a pull quote's slant), a line alone over
-    running text: a coloured link, key figure, kicker or pull quote is none of these, or not
-    twice alike.  The words carry their colour and small capitals only where they open a short
-    line or the line after one (:func:`extractors.pdf_words._read_accents`; -1 is a colour
-    not read)."""
+    running text, no closer to the block over it than to the text under it where both are
+    on its page (_spaced_apart): a coloured link, key figure, kicker or pull quote is none of
+    these, or not twice alike; a quote's credit, a speaker's name, a byline or a "Find out
+    more" link is spaced as the paragraphs round it.  The words carry their colour and small
+    capitals only where they open a short line or the line after one
+    (:func:`extractors.pdf_words._read_accents`; -1 is a colour not read)."""
     texts = [d for d in drafts if d.kind != "contents"]
     body: Counter[int] = Counter()
     for draft in texts:  # (every block of the document: plain loops, the calls kept to the few read)
@@ -925,7 +933,7 @@ def head_accent_titles(drafts: list[Draft], style: Style) -> None:
         return
     body_colour = body.most_common(1)[0][0]
     found: list[tuple[Draft, tuple[object, ...]]] = []
-    for draft, after in zip(texts, texts[1:], strict=False):
+    for at, (draft, after) in enumerate(zip(texts, texts[1:], strict=False)):
         if (draft.kind != "paragraph" and draft.kind != "heading") or after.kind != "paragraph":
             continue
         first = draft.lines[0].words[0]
@@ -938,13 +946,30 @@ def head_accent_titles(drafts: list[Draft], style: Style) -> None:
             continue  # (most lines: what follows is asked of the few set apart)
         if len(draft.lines) != 1 or draft.marker or draft.label or draft.bold != style.body_bold \
                 or draft.lines[0].italic or after.page != draft.page or not _ruled_title(draft, style) \
-                or not _running_text(after.text):
+                or not _running_text(after.text) \
+                or _spaced_apart(texts[at - 1] if at else None, draft, after, style):
             continue
         found.append((draft, (*_face_key(draft), accent)))
     styles = Counter(key for _, key in found)
     for draft, key in found:
         if styles[key] >= _RULED_TITLES:
             draft.kind = "heading"
+
+
+def _spaced_apart(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool:
+    """Whether a line stands no closer to the text under it than to the block over it (the
+    two on its page, in its column): a paragraph's spacing, not a heading's.  A coloured
+    credit under a quote, a speaker's name over a speech, a link under a news item, a byline
+    under a title are set so; a heading set apart by its colour or small capitals alone has
+    space before it (Word's heading styles, a web page's h2-h6).  False when not measured."""
+    if before is None or before.page != draft.page or after.page != draft.page:
+        return False
+    x0, top, x1, bottom = draft.box
+    above, below = before.box, after.box
+    if above[0] > x1 or above[2] < x0 or below[0] > x1 or below[2] < x0:
+        return False  # not one column
+    up, down = top - above[3], below[1] - bottom
+    return up >= 0 and down >= 0 and up - down < max(1.0, _BINDING * style.body_size)
 
 
 def _contrasts(colour: int, other: int) -> bool:
@@ -1120,6 +1145,7 @@ def _unhead_glossary_terms(drafts: list[Draft], style: Style) -> None:
         return draft.kind == "heading" and len(draft.lines) == 1 and not draft.number_depth \
             and draft.size < style.body_size * HEADING_SCALE
 
+    place = {id(draft): at for at, draft in enumerate(drafts)}
     runs: list[list[Draft]] = [[]]
     between = 0  # blocks under the run's last term so far
     for draft in [*drafts, None]:
@@ -1138,10 +1164,25 @@ def _unhead_glossary_terms(drafts: list[Draft], style: Style) -> None:
     for run in runs:
         letters = [next((c for c in draft.text.casefold() if c.isalnum()), "") for draft in run]
         if len(run) >= _GLOSSARY_TERMS and letters == sorted(letters) \
-                and len(set(letters)) >= _GLOSSARY_LETTERS:
+                and len(set(letters)) >= _GLOSSARY_LETTERS and not _bound_run(drafts, run, place, style):
             for draft in run:
                 draft.kind = "list_item" if draft.marker else "paragraph"
                 draft.label = True
+
+
+def _bound_run(drafts: list[Draft], run: list[Draft], place: dict[int, int], style: Style) -> bool:
+    """Whether most of a run's titles that can be measured sit closer to the text under them
+    than to the text over them (_binds): sections in alphabetical order by design (countries,
+    regions, members, projects) are headed so; a glossary's terms are paragraphs set flush
+    over their definitions, spaced as the definitions are."""
+    votes = []
+    for draft in run:
+        at = place[id(draft)]
+        if 0 < at < len(drafts) - 1:
+            vote = _binds(drafts[at - 1], draft, drafts[at + 1], style)
+            if vote is not None:
+                votes.append(vote)
+    return 2 * sum(votes) > len(votes)
 
 
 def _number_form(draft: Draft) -> str:
@@ -1387,11 +1428,17 @@ def _address_line(text: str) -> bool:
     "Easton EA4 9QP", "Tel 0123 456789"), not ending a sentence (the lines of a narrow column
     of running text are short too, but run on from one to the next); or a web or e-mail address
     alone on its line, lower case as such addresses are ("www.northwind.com" under a back
-    cover's postal address).  Only words holding a letter count: the figures of a street
-    number, a postcode and telephone numbers make a contact line long, not wordy ("Level 14, 477
-    Pitt Street, Sydney NSW 2000", "Telephone 02 8063 4100 Facsimile 02 8063 4101")."""
+    cover's postal address).  Bare figures do not count: the figures of a street number, a
+    postcode and telephone numbers make a contact line long, not wordy ("Level 14, 477 Pitt
+    Street, Sydney NSW 2000", "Telephone 02 8063 4100 Facsimile 02 8063 4101"); but amounts
+    (a currency or percent sign) and a line's date count as words, no address holds them
+    ("Revenue £12.4 million, up 5.2% on 2023" under "Highlights", "Stage 1 consultation 3
+    March 2025 to 14 April 2025" under "Timetable")."""
     text = text.strip()
-    words = sum(1 for word in text.split() if any(ch.isalpha() for ch in word))
+    if _DATE_IN_LINE.search(text):
+        words = len(text.split())
+    else:
+        words = sum(1 for word in text.split() if not _BARE_FIGURE.fullmatch(word))
     return words <= _ADDRESS_LINE_WORDS and not text.endswith(SENTENCE_END) \
         and (text[:1].isdigit() or text[:1].isupper() or _WEB_ADDRESS.match(text) is not None)
 

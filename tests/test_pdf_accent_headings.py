@@ -178,3 +178,20 @@ def test_small_capitals_are_capitals_at_most_a_little_smaller_on_the_capital_s_b
     pdf.save()
     words = read_layouts(buffer.getvalue())[0].words
     assert {w.text: w.small_caps for w in words} == {"PROGRESS": True, "THE": False, "MARKED": False}
+
+
+def test_coloured_lines_spaced_as_the_paragraphs_round_them_are_no_headings():
+    """Lines in a colour of their own set alike over running text but spaced as its paragraphs
+    are (no more space over them than under them): a quote's credit, a speaker's name over a
+    speech, a "Find out more" link under a news item.  Body-size titles set apart by a colour
+    have space before them (Word's heading styles, a web page's h2-h6), as the three of the
+    first test do."""
+    lines: list[tuple[float, float, list[Run]]] = [(72, 60, [("Village hall annual report", 18,
+                                                               "Helvetica-Bold", BLACK)])]
+    body, top = _plain(100, TEXT)
+    lines += body
+    for credit in ("Sarah Jones, volunteer", "Tom Patel, parent", "Grace Lee, school governor"):
+        lines.append((72, top + 6, [(credit, 10, "Times-Roman", GREEN)]))
+        body, top = _plain(top + 24, TEXT)
+        lines += body
+    assert headings_of(markdown_of(_pdf(lines))) == ["Village hall annual report"]

@@ -76,18 +76,21 @@ def test_headings_hung_out_from_their_indented_text_stayheadings_of() -> None:
 FLUSH_TERMS = ["Affordable housing", "Census tract", "Dwelling", "Low-income area", "Tenure"]
 
 
-def _flush_page(canvas: Any, terms: list[str], paragraphs: int = 1) -> None:
+def _flush_page(canvas: Any, terms: list[str], paragraphs: int = 1, bound: bool = False) -> None:
     """A "Glossary" title, then each term (bold, 11 points) over a paragraph set flush with it,
-    as a section's sub-headings are set, or over ``paragraphs`` shorter ones."""
+    or over ``paragraphs`` shorter ones; the term spaced as a paragraph (us-005's terms: as far
+    from the definition under them as from the text over them), or when ``bound`` as a
+    section's sub-heading (space before it, closer to its text)."""
     width, height = A4
     y = height - 80
     canvas.setFont("Helvetica-Bold", 18)
     canvas.drawString(72, y, "Glossary")
     y -= 30
     for term in terms:
+        y -= 8 if bound else 0
         canvas.setFont("Times-Bold", 11)
         canvas.drawString(72, y, term)
-        y -= 17
+        y -= 16 if bound else 21.5
         text = TEXT if paragraphs == 1 else TEXT.split(". ")[0] + "."
         for _ in range(paragraphs):
             canvas.setFont("Times-Roman", 11)
@@ -106,3 +109,11 @@ def test_titles_out_of_alphabetical_order_too_few_or_over_long_sections_stay_hea
     assert headings_of(drawn_pdf(_flush_page, shuffled)) == ["Glossary", *shuffled]
     assert headings_of(drawn_pdf(_flush_page, FLUSH_TERMS[:4])) == ["Glossary", *FLUSH_TERMS[:4]]
     assert headings_of(drawn_pdf(_flush_page, FLUSH_TERMS, 4)) == ["Glossary", *FLUSH_TERMS]
+
+
+def test_titles_in_alphabetical_order_spaced_as_sub_headings_stay_headings() -> None:
+    """Sections in alphabetical order by design (countries, regions, members of a partnership)
+    headed at the body's size, with space before each title and its text close under it, are
+    sections, not a glossary's terms (these set flush and spaced as their definitions are)."""
+    countries = ["Austria", "Belgium", "Croatia", "Denmark", "Estonia"]
+    assert headings_of(drawn_pdf(_flush_page, countries, bound=True)) == ["Glossary", *countries]

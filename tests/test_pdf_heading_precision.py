@@ -164,6 +164,15 @@ def test_a_name_over_contact_lines_long_with_figures_is_no_heading() -> None:
     wordy = ("Level fourteen of the Pitt Street tower in Sydney",
              "Telephone us or write to us by fax 02 8063", "Registered in New South Wales since 2006")
     assert headings_of(drawn_pdf(draw, wordy)) == ["Contact us", "Harbour Health Council", "Acknowledgements"]
+    # Amounts and dates are no address's figures: key figures under "Highlights", a timetable's
+    # stages under "Timetable" (their words few without their figures) stay under a heading.
+    figures = ("Revenue \u00a312.4 million, up 5.2% on 2023 (\u00a311.8 million)",
+               "Operating profit \u00a33.1 million, up 2.4% on 2023 (\u00a33.0 million)")
+    headed = ["Contact us", "Harbour Health Council", "Acknowledgements"]
+    assert headings_of(drawn_pdf(draw, figures)) == headed
+    dates = ("Stage 1 consultation 3 March 2025 to 14 April 2025 (6 weeks)",
+             "Stage 2 hearings 2 June 2025 to 20 June 2025 (3 weeks)")
+    assert headings_of(drawn_pdf(draw, dates)) == headed
 
 
 def test_a_covers_title_over_its_report_number_and_authors_stays_one() -> None:
