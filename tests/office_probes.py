@@ -189,6 +189,18 @@ in pieces and backwards, a tagged table's two-word cells backwards.  Python-docx
 2 (14 and 13 pt) rank as one level whatever the script (sizes within 10 %), so ``rtl_report``
 sets them at 18, 14 and 12 pt.
 
+Adversary round (adv, 2026-12-06): ordinary documents near the day's heading rules, each a
+misfire of one of them before it was narrowed (the title and the true sections are headings):
+
+- ``accent_impostors``: coloured lines (or small capitals) set alike over running text, spaced
+  as its paragraphs: testimonials' credits, a transcript's speakers, bylines, "Find out more"
+  links, a play's speakers (all became headings by the accent rule);
+- ``alphabetical_sections``: country profiles, or "Approach", "Budget", "Conclusions", "Data",
+  "Evaluation...", headed at the body's size in bold with space before (the glossary rule
+  unheaded them all);
+- ``figure_lines``: "Highlights" over key figures with amounts, "Timetable" over stages with
+  dates (the contact-lines rule unheaded both).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -2929,6 +2941,122 @@ def web_rtl(seed: int) -> tuple[str, bytes, Truth]:
                                    "levels": [level for _, level in outline], "follows": _follows(sections)}
 
 
+_ADVERSARY_CSS = ("body { font-family: 'DejaVu Serif', serif; font-size: 10pt; line-height: 1.4; margin: 0 }"
+                  "h1 { font-family: 'Liberation Sans', sans-serif; font-size: 20pt; margin: 0 0 10pt }"
+                  "h2 { font-family: 'Liberation Sans', sans-serif; font-size: 14pt; margin: 14pt 0 6pt }"
+                  "p { margin: 0 0 6pt }")
+
+
+def accent_impostors(seed: int) -> tuple[str, bytes, Truth]:
+    """Lines in a colour of their own (or small capitals) set alike over running text and spaced
+    as its paragraphs are, none a heading: a quote's coloured credit under each testimonial, a
+    transcript's speakers, a newsletter's coloured bylines under its article titles, a "Find out
+    more" link under each news item, a play's speakers in small capitals (Chromium; the accent
+    heading rule's misfires, adversary round, 2026-12-06)."""
+    rng = random.Random(seed)
+    kind = (seed - 1) % 5
+
+    def text(words: int = 45) -> str:
+        return f"<p>{_report_prose(rng, words)}</p>"
+
+    if kind == 0:
+        headings = ["Volunteer programme review", "What people told us"]
+        out = [f"<h1>{headings[0]}</h1>", text(), f"<h2>{headings[1]}</h2>"]
+        for who in rng.sample(["Sarah Jones, volunteer", "Tom Patel, parent", "Aisha Khan, trustee",
+                               "Mark Evans, local resident", "Grace Lee, school governor"], 4):
+            out += [text(40), f"<p style='color:#0072bc'>{who}</p>"]
+        out.append(text())
+    elif kind == 1:
+        headings = ["Interview transcript"]
+        out = [f"<h1>{headings[0]}</h1>", text()]
+        for k in range(5):
+            out += [f"<p style='color:#b03a2e'>{('Interviewer', 'Participant')[k % 2]}</p>", text(30)]
+    elif kind == 2:
+        articles = rng.sample(["New library opens", "Park clean-up success", "Council budget agreed",
+                               "Youth club awards"], 3)
+        headings = ["Community newsletter", *articles]
+        out = [f"<h1>{headings[0]}</h1>", text(30)]
+        for title in articles:
+            author = rng.choice(["Jane Smith", "Ravi Shah", "Ellen Moore", "Sam Wood"])
+            out += [f"<h2>{title}</h2>", f"<p style='color:#c0392b'>By {author}</p>", text(), text(30)]
+    elif kind == 3:
+        headings = ["News in brief"]
+        out = [f"<h1>{headings[0]}</h1>", text()]
+        for link in rng.sample(["Find out more on our website", "Read the full story",
+                                "Download the consultation paper", "Book your place online"], 4):
+            out += [text(40), f"<p><a href='#' style='color:#1a5fb4'>{link}</a></p>"]
+        out.append(text())
+    else:
+        headings = ["The Harbour: a play in one act"]
+        out = [f"<h1>{headings[0]}</h1>", text(30)]
+        for k in range(5):
+            who = ("Mother", "Daniel", "Ferryman")[k % 3]
+            out += [f"<p style='font-variant: small-caps'>{who}</p>", text(30)]
+    return "html", _designed_page(_ADVERSARY_CSS, out), {"headings": headings}
+
+
+def alphabetical_sections(seed: int) -> tuple[str, bytes, Truth]:
+    """Sections in alphabetical order by design or by chance (country profiles, "Approach",
+    "Budget", "Conclusions", "Data", "Evaluation"), headed at the body's size in bold with space
+    before each title, over a paragraph or two: sections, not a glossary's terms (a web page's h3
+    on odd seeds, Word's Heading 3 set at the body's size on even ones; the glossary rule's
+    misfire, adversary round, 2026-12-06)."""
+    rng = random.Random(seed)
+    if seed % 4 in (1, 2):
+        countries = ["Austria", "Belgium", "Croatia", "Denmark", "Estonia", "Finland", "Greece", "Hungary"]
+        parent, titles = "Country profiles", sorted(rng.sample(countries, 5 + seed % 3))
+    else:
+        parent, titles = "Evaluation", ["Approach", "Budget", "Conclusions", "Data", "Evaluation of outcomes",
+                                        "Findings"][:5 + seed % 2]
+    title = rng.choice(["Regional programme report", "Project evaluation report"])
+    if seed % 2:
+        out = [f"<h1>{title}</h1>", f"<p>{_report_prose(rng, 45)}</p>", f"<h2>{parent}</h2>",
+               f"<p>{_report_prose(rng, 30)}</p>"]
+        for heading in titles:
+            out += [f"<h3 style='font-size: 10pt; margin: 10pt 0 3pt'>{heading}</h3>",
+                    f"<p>{_report_prose(rng, 60)}</p>"]
+            if rng.random() < 0.5:
+                out.append(f"<p>{_report_prose(rng, 40)}</p>")
+        return "html", _designed_page(_ADVERSARY_CSS, out), {
+            "headings": [title, parent, *titles], "levels": [1, 2, *[3] * len(titles)]}
+    document = _report(seed)
+    heading = document.styles["Heading 3"]
+    heading.font.size, heading.font.color.rgb = document.styles["Normal"].font.size, RGBColor(0, 0, 0)
+    heading.font.name, heading.font.bold = document.styles["Normal"].font.name, True
+    document.add_heading(title, 0)
+    _prose(document, rng, 2)
+    document.add_heading(parent, 1)
+    _prose(document, rng, 2)
+    for sub in titles:
+        document.add_heading(sub, 3)
+        _prose(document, rng, 3)
+    return "docx", _docx(document), {"headings": [title, parent, *titles],
+                                     "levels": [1, 2, *[3] * len(titles)]}
+
+
+def figure_lines(seed: int) -> tuple[str, bytes, Truth]:
+    """A heading over short lines long with figures that are no address: key figures
+    ("Revenue £12.4 million, up 5.2% on 2023 (£11.8 million)") under "Highlights", a
+    timetable's stages with their dates under "Timetable", each line a paragraph, then text
+    (Chromium; the contact-lines rule's misfire, adversary round, 2026-12-06)."""
+    rng = random.Random(seed)
+    growth = [round(rng.uniform(1, 9), 1) for _ in range(3)]
+    out = ["<h1>Annual results</h1>", f"<p>{_report_prose(rng, 45)}</p>", "<h2>Highlights</h2>",
+           f"<p>Revenue £{rng.randint(10, 40)}.{rng.randint(1, 9)} million, up {growth[0]}% on 2023 "
+           f"(£{rng.randint(9, 30)}.{rng.randint(1, 9)} million)</p>",
+           f"<p>Operating profit £{rng.randint(2, 9)}.{rng.randint(1, 9)} million, up {growth[1]}% on 2023 "
+           f"(£{rng.randint(2, 9)}.{rng.randint(1, 9)} million)</p>",
+           f"<p>Customers {rng.randint(100, 400)},000 at 31 March, up {rng.randint(2, 30)},000 "
+           "in the year</p>",
+           f"<p>{_report_prose(rng, 45)}</p>", "<h2>Timetable</h2>",
+           "<p>Stage 1 consultation 3 March 2025 to 14 April 2025 (6 weeks)</p>",
+           "<p>Stage 2 hearings 2 June 2025 to 20 June 2025 (3 weeks)</p>",
+           f"<p>{_report_prose(rng, 45)}</p>"]
+    headings = ["Annual results", "Highlights", "Timetable"]
+    return "html", _designed_page(_ADVERSARY_CSS, out), {"headings": headings}
+
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -2989,4 +3117,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "page_foot_headings": (8, page_foot_headings),
     "rtl_report": (8, rtl_report),
     "web_rtl": (8, web_rtl),
+    "accent_impostors": (10, accent_impostors),
+    "alphabetical_sections": (8, alphabetical_sections),
+    "figure_lines": (4, figure_lines),
 }
