@@ -166,6 +166,14 @@ designed documents set them and no class above does, with their levels and the t
 - ``page_foot_headings``: a heading last on its page or column before a forced break (its text
   on the next), and headings wrapping over two or three lines.
 
+Slide decks (slides, 2026-12-06): ``slide_deck``, a PowerPoint deck (python-pptx, 4:3 or 16:9)
+typeset by LibreOffice Impress (tests/office_decks.py): a title slide, section-header slides and
+content slides (bullets at 32 points or larger, a native table, two text columns, a key figure
+over its label), the date, a footer and the slide number on every slide.  The deck's title, the
+sections' and the slides' titles are the headings (levels 1, 2 and 3), nothing else.  Failing
+before any rule, plain and tagged: the titles' levels (the title slide's set like the slides'),
+slide titles over a key figure, bullets in large type, two columns read across.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
