@@ -171,8 +171,9 @@ typeset by LibreOffice Impress (tests/office_decks.py): a title slide, section-h
 content slides (bullets at 32 points or larger, a native table, two text columns, a key figure
 over its label), the date, a footer and the slide number on every slide.  The deck's title, the
 sections' and the slides' titles are the headings (levels 1, 2 and 3), nothing else.  Failing
-before any rule, plain and tagged: the titles' levels (the title slide's set like the slides'),
-slide titles over a key figure, bullets in large type, two columns read across.
+before any rule, plain and tagged: the titles' levels (the title slide's set like the slides',
+the sections' bold capitals above both; tagged, a bare H for all), no headings at all on some
+16:9 decks, a slide's title over a key figure, two wrapping columns (4:3) read across.
 
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
