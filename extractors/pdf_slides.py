@@ -9,11 +9,11 @@ title placeholder.  That is strong evidence, stronger than type alone, which dec
 (a bullet at 32 points beside a title at 44, a key figure at 96):
 
 - each slide's title (the topmost line in the slot, and the lines of its type wrapped under it)
-  is a heading, and on its page nothing else is (bullets in large type, a key figure and its
-  label, a table's cells, a text box);
-- a page without the slot holding a few blocks (a title slide, a section-header slide) has one
-  heading, its largest type: the deck's title on the first page (level 1), a section's title
-  on a later one (level 2), its other lines (a subtitle, a section's description) are text;
+  is a heading, whatever the rules that read a page's text made of it (a title over a key
+  figure heads no running text, yet it heads the slide);
+- a page without the slot holding a few blocks (a title slide, a section-header slide) is
+  headed by its largest type: the deck's title on the first page (level 1), a section's title
+  on a later one (level 2);
 - slide titles are one level below the sections (below the deck's title when there are none),
   whatever the type each layout sets its title in (a section header's bold capitals at 40
   points over a content slide's 44);
@@ -21,8 +21,10 @@ title placeholder.  That is strong evidence, stronger than type alone, which dec
   a slide holds too few lines for the page rule's test (eight lines or more), so a deck's
   pages are tested from four lines.
 
-Pages the rules above do not speak for (a slide without the title slot holding more than a few
-blocks, a chart's page) keep the heuristics' headings, ranked as the heuristics rank them.
+What else the heuristics head on these pages stays so, ranked as they rank it: they head
+little on a slide (bullets, a key figure, a label over a list or level with another are no
+headings), and a slide's column heading would be one.  Pages the rules above do not speak for
+(a slide without the title slot holding more than a few blocks, a chart's page) keep theirs.
 """
 
 from __future__ import annotations
@@ -116,8 +118,7 @@ def _wrapped_title(first: Line, page: list[Line]) -> list[Line]:
 def settle_deck_headings(deck: Deck, layouts: list[PageLayout], drafts: dict[int, list[Draft]],
                          heading_shaped: Callable[[Draft], bool]) -> None:
     """The deck's headings and their levels, in place (see the module's docstring): each
-    slide's title, a title slide's and a section-header slide's largest type; no other block
-    of those pages is a heading.  Pages neither kind keep theirs."""
+    slide's title, a title slide's and a section-header slide's largest type."""
     slide_titles: list[Draft] = []
     dividers: list[tuple[int, Draft]] = []
     slot_size = max(lines[0].size for lines in deck.titles.values())
@@ -127,16 +128,16 @@ def settle_deck_headings(deck: Deck, layouts: list[PageLayout], drafts: dict[int
             ids = {id(line) for line in deck.titles[layout.number]}
             title = next((d for d in page if d.lines and all(id(line) in ids for line in d.lines)), None)
             if title is not None:
+                title.kind = "heading"
                 slide_titles.append(title)
-                _one_heading(page, title)
             continue
         blocks = [d for d in page if d.lines]
         if not blocks or len(blocks) > (_COVER_BLOCKS if at == 0 else _DIVIDER_BLOCKS):
             continue
         largest = max(blocks, key=lambda d: d.size)
         if largest.size >= _DIVIDER_TYPE * slot_size and heading_shaped(largest):
+            largest.kind = "heading"
             dividers.append((at, largest))
-            _one_heading(page, largest)
     cover = dividers[0][1] if dividers and dividers[0][0] == 0 else None
     sections = [draft for _, draft in dividers if draft is not cover]
     level = 1
@@ -149,10 +150,3 @@ def settle_deck_headings(deck: Deck, layouts: list[PageLayout], drafts: dict[int
     for draft in slide_titles:
         draft.level = level
 
-
-def _one_heading(page: list[Draft], title: Draft) -> None:
-    """``title`` the page's one heading: the page's other headings are text."""
-    title.kind = "heading"
-    for draft in page:
-        if draft is not title and draft.kind == "heading":
-            draft.kind, draft.level = "paragraph", None
