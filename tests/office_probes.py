@@ -189,6 +189,15 @@ in pieces and backwards, a tagged table's two-word cells backwards.  Python-docx
 2 (14 and 13 pt) rank as one level whatever the script (sizes within 10 %), so ``rtl_report``
 sets them at 18, 14 and 12 pt.
 
+Slide decks (slides, 2026-12-06): ``slide_deck``, a PowerPoint deck (python-pptx, 4:3 or 16:9)
+typeset by LibreOffice Impress (tests/office_decks.py): a title slide, section-header slides and
+content slides (bullets at 32 points or larger, a native table, two text columns, a key figure
+over its label), the date, a footer and the slide number on every slide.  The deck's title, the
+sections' and the slides' titles are the headings (levels 1, 2 and 3), nothing else.  Failing
+before any rule, plain and tagged: the titles' levels (the title slide's set like the slides',
+the sections' bold capitals above both; tagged, a bare H for all), no headings at all on some
+16:9 decks, a slide's title over a key figure, two wrapping columns (4:3) read across.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -2929,6 +2938,148 @@ def web_rtl(seed: int) -> tuple[str, bytes, Truth]:
                                    "levels": [level for _, level in outline], "follows": _follows(sections)}
 
 
+# -- Slide decks (slides, 2026-12-06): PowerPoint decks typeset by LibreOffice Impress.
+
+_DECK_TITLES = ("Quarterly business review", "Regional transport strategy", "Annual results 2024",
+                "Digital services roadmap")
+_DECK_SUBTITLES = ("Board meeting, 14 March 2024", "Presented by the finance team", "Draft for discussion",
+                   "Executive committee briefing")
+_DECK_FOOTERS = ("Greenfield District Council", "Company confidential", "Northern Water Authority")
+_SECTION_TITLES = ("Where we are", "Looking ahead", "Our performance", "The year ahead")
+_SLIDE_POINTS = ("Revenue grew in every region", "Costs stayed within the budget", "Two new depots opened",
+                 "Customer complaints fell by a third", "The new booking system went live in May",
+                 "Staff turnover is at its lowest for five years")
+_SIDES = (("Strengths", ("Strong demand in the north", "Loyal customers", "A skilled workforce")),
+          ("Risks", ("Rising fuel prices", "Staff shortages in the south", "Ageing vehicles")))
+
+
+def _widescreen(deck: Any) -> None:
+    """A 16:9 deck: python-pptx's template is 4:3 and does not move its placeholders when the
+    slide is widened, so the master's and the layouts' boxes are stretched across."""
+    from pptx.util import Emu
+
+    ratio = 12192000 / deck.slide_width
+    deck.slide_width = Emu(12192000)
+    for part in (deck.slide_master, *deck.slide_layouts):
+        for element in part._element.iter():
+            if element.tag.endswith("}off") or element.tag.endswith("}ext") and element.get("cx"):
+                for name in ("x", "cx"):
+                    if element.get(name) is not None:
+                        element.set(name, str(round(int(element.get(name)) * ratio)))
+
+
+def _running_placeholders(slide: Any, texts: dict[int, str]) -> None:
+    """The slide's date, footer and number placeholders (python-pptx leaves them out of a new
+    slide; PowerPoint copies them from the layout when the footer is switched on)."""
+    import copy
+
+    for placeholder in slide.slide_layout.placeholders:
+        text = texts.get(int(placeholder.placeholder_format.type))
+        if text is not None:
+            slide.shapes._spTree.append(copy.deepcopy(placeholder._element))
+            slide.placeholders[placeholder.placeholder_format.idx].text_frame.text = text
+
+
+def _bullets(frame: Any, points: Sequence[str], size: float | None) -> None:
+    from pptx.util import Pt
+
+    for k, point in enumerate(points):
+        paragraph = frame.paragraphs[0] if k == 0 else frame.add_paragraph()
+        paragraph.text = point
+        if size:
+            paragraph.runs[0].font.size = Pt(size)
+
+
+def slide_deck(seed: int) -> tuple[str, bytes, Truth]:
+    """A PowerPoint deck (python-pptx's default template, 4:3 or widened to 16:9) typeset by
+    LibreOffice Impress: a title slide (title and subtitle, the title at the template's size or
+    larger), section-header slides (a bold title in capitals, a line of description over it on
+    some), and content slides whose titles stand at the top of the slide in one place: bulleted
+    points (at the template's 32 points or larger), a native table, two text columns of bullets
+    (Two Content), a big key figure ("42%") over its label; the date, a footer and the slide
+    number on every slide.  The deck's title is level 1, the sections' 2, the slides' 3 (as a
+    Writer document's Title, Heading 1 and Heading 2)."""
+    from pptx import Presentation
+    from pptx.enum.text import PP_ALIGN
+    from pptx.util import Inches, Pt
+
+    rng = random.Random(seed)
+    deck = Presentation()
+    if seed % 2:
+        _widescreen(deck)
+    width = deck.slide_width
+    title, subtitle = rng.choice(_DECK_TITLES), rng.choice(_DECK_SUBTITLES)
+    footer = rng.choice(_DECK_FOOTERS)
+    headings, levels, follows, items = [title], [1], {}, []
+    number = 0
+
+    def slide(layout: int, heading: str | None, level: int) -> Any:
+        nonlocal number
+        number += 1
+        made = deck.slides.add_slide(deck.slide_layouts[layout])
+        if heading is not None:
+            made.shapes.title.text = heading
+            headings.append(heading)
+            levels.append(level)
+        _running_placeholders(made, {16: "14 March 2024", 15: footer, 13: str(number)})
+        return made
+
+    first = slide(0, None, 1)
+    first.shapes.title.text = title
+    if seed % 3 == 0:
+        first.shapes.title.text_frame.paragraphs[0].runs[0].font.size = Pt(54)
+    first.placeholders[1].text = subtitle
+    large = 36 if seed % 4 == 2 else None  # bullets in large type (the template's are 32 points)
+    sections = rng.sample(_SECTION_TITLES, 2)
+    points = rng.sample(_SLIDE_POINTS, 4)
+    heading = rng.choice(("Key messages", "Summary", "Highlights of the year"))
+    made = slide(1, heading, 3)
+    _bullets(made.placeholders[1].text_frame, points[:3], large)
+    follows[heading] = f"- {points[0]}"  # (read as the list's first item)
+    items += points[:3]
+    opener = slide(2, sections[0], 2)
+    if seed % 2 == 0:
+        opener.placeholders[1].text = rng.choice(("Progress over the year", "What the figures show"))
+    heading = rng.choice(("Results by region", "Passenger numbers by region"))
+    made = slide(5, heading, 3)
+    regions = rng.sample(_REGIONS, 3 + seed % 2)
+    figures = _figures(rng, 2 * len(regions))
+    cells = [["Region", "2023", "2024"]] + [[region, *figures[2 * k:2 * k + 2]]
+                                            for k, region in enumerate(regions)]
+    grid = made.shapes.add_table(len(cells), 3, Inches(1), Inches(1.8), width - Inches(2),
+                                 Inches(0.5 * len(cells))).table
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            grid.cell(r, c).text = text
+    heading = rng.choice(("Strengths and risks", "What went well and what did not"))
+    made = slide(3, heading, 3)
+    for side, (_, texts) in zip((made.placeholders[1], made.placeholders[2]), _SIDES, strict=True):
+        _bullets(side.text_frame, texts, 28 if large else None)
+        items += texts
+    follows[heading] = f"- {_SIDES[0][1][0]}"
+    slide(2, sections[1], 2)
+    heading = rng.choice(("Customer satisfaction", "Our customers"))
+    made = slide(5, heading, 3)
+    box = made.shapes.add_textbox(Inches(1), Inches(2), width - Inches(2), Inches(2))
+    figure, label = box.text_frame.paragraphs[0], box.text_frame.add_paragraph()
+    figure.text = "42%"
+    label.text = rng.choice(("of customers rated us excellent", "said they would recommend us"))
+    for paragraph, size in ((figure, 96), (label, 24)):
+        paragraph.alignment = PP_ALIGN.CENTER
+        paragraph.runs[0].font.size = Pt(size)
+    figure.runs[0].font.bold = True
+    heading = rng.choice(("Next steps", "Recommendations"))
+    made = slide(1, heading, 3)
+    points = rng.sample(_SLIDE_POINTS, 3)
+    _bullets(made.placeholders[1].text_frame, points, large)
+    follows[heading] = f"- {points[0]}"  # (read as the list's first item)
+    items += points
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    return "pptx", buffer.getvalue(), {"headings": headings, "levels": levels, "tables": [cells],
+                                       "follows": follows, "items": items}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -2989,4 +3140,5 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "page_foot_headings": (8, page_foot_headings),
     "rtl_report": (8, rtl_report),
     "web_rtl": (8, web_rtl),
+    "slide_deck": (8, slide_deck),
 }
