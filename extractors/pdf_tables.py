@@ -1412,8 +1412,9 @@ def _group_heading_over(line: _Line, header: _Line) -> bool:
 def _column_heads_over(lines: list[_Line], index: int) -> list[_Line]:
     """The lines right above a table's first row (``lines[index]``) that head its figure
     columns alone: up to two lines of one short run each (a year, a unit under it), clear of
-    the row's first segment and over one of its others, each set above the next as closely as
-    the rows are (or a line's height).  A table of one column of figures whose label column
+    the row's first segment and over one of its others that holds figures (not over a row of
+    headings: "Less:" over "Exclusions &" leads into a heading), each set above the next as
+    closely as the rows are (or a line's height).  A table of one column of figures whose label column
     has no heading (a note's analysis under "2024" and "£m") has a header of single runs,
     which open no block."""
     row = lines[index]
@@ -1428,7 +1429,8 @@ def _column_heads_over(lines: list[_Line], index: int) -> list[_Line]:
         words = line.words
         if len(_segments(line)) != 1 or len(words) > 2 or words[0].x0 <= label_end \
                 or not 0 <= below.top - line.bottom <= spacing \
-                or not any(words[0].x0 < seg[-1].x1 and seg[0].x0 < words[-1].x1 for seg in segments[1:]):
+                or not any(words[0].x0 < seg[-1].x1 and seg[0].x0 < words[-1].x1
+                           and all(_is_numeric(w.text) for w in seg) for seg in segments[1:]):
             break
         heads.insert(0, line)
         below = line
