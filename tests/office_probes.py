@@ -198,6 +198,21 @@ before any rule, plain and tagged: the titles' levels (the title slide's set lik
 the sections' bold capitals above both; tagged, a bare H for all), no headings at all on some
 16:9 decks, a slide's title over a key figure, two wrapping columns (4:3) read across.
 
+Company accounts (fin, 2026-12-06):
+
+- ``financial_statements``: an income statement and a balance sheet (titles in Heading 1, a
+  "for the year ended" line under each), a "Note" column on some seeds, two years' figures
+  under a unit row ("£m", "$000") on most, negatives in brackets, dashes for nil, group labels
+  without figures over indented rows, subtotals over a rule (one without a label), bold totals
+  over a double rule; then a note's one-year analysis in figures under 1,000 (Heading 2 "5
+  Staff costs").  As a Word table without a grid, as Word paragraphs on tab stops with dot
+  leaders (into the note or the figure) or without, or as an HTML table printed by Chromium.
+
+Failing before the rules: every leader document (the leader's dots drawn into the label's word
+with the note or figure after them: one column; the note's rows a contents list), the tagged
+Chromium tables (the tree leaves empty cells out: each row's cells moved left) and the note's
+table as a Word table (its "2024" and "£m" over the one figure column opened no table).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -3080,6 +3095,183 @@ def slide_deck(seed: int) -> tuple[str, bytes, Truth]:
                                        "follows": follows, "items": items}
 
 
+# -- Company accounts (fin, 2026-12-06): the primary statements of an annual report.
+
+# A statement's rows: (label, kind, note), kind "item", "group" (a label without figures),
+# "sub" (a subtotal over a rule), "total" (bold, a double rule under it), "nolabel" (a
+# subtotal without a label) or "deduct" (figures in brackets).
+_INCOME_ROWS = (("Revenue", "item", "3"), ("Cost of sales", "deduct", ""), ("Gross profit", "sub", ""),
+                ("Distribution costs", "deduct", ""), ("Administrative expenses", "deduct", ""),
+                ("Other operating income", "item", "4"), ("Operating profit", "sub", "5"),
+                ("Finance income", "item", "7"), ("Finance costs", "deduct", "7"),
+                ("Profit before tax", "sub", ""), ("Income tax expense", "deduct", "8"),
+                ("Profit for the year", "total", ""))
+_BALANCE_ROWS = (("Non-current assets", "group", ""), ("Property, plant and equipment", "item", "12"),
+                 ("Intangible assets", "item", "13"), ("Deferred tax assets", "item", "21"),
+                 ("", "nolabel", ""), ("Current assets", "group", ""), ("Inventories", "item", "15"),
+                 ("Trade and other receivables", "item", "16"), ("Cash and cash equivalents", "item", ""),
+                 ("", "nolabel", ""), ("Total assets", "total", ""), ("Current liabilities", "group", ""),
+                 ("Trade and other payables", "deduct", "17"), ("Borrowings", "deduct", "18"),
+                 ("Net current assets", "sub", ""), ("Net assets", "total", ""))
+# A note's analysis in one year's figures, small enough to pass for page numbers.
+_NOTE_ROWS = (("Wages and salaries", "item", ""), ("Social security costs", "item", ""),
+              ("Pension costs", "item", ""), ("Share-based payments", "item", ""),
+              ("Staff costs", "total", ""))
+_FIRMS = ("Harbour Holdings plc", "Northgate Group plc", "Allerton Industries plc", "Kestrel Foods plc")
+
+
+def _statement_cells(rng: random.Random, rows: Sequence[tuple[str, str, str]], notes: bool,
+                     unit: str, years: Sequence[str] = ("2024", "2023"),
+                     largest: int = 9999) -> tuple[list[list[str]], list[str]]:
+    """A statement's cells (a header row of the ``years``, a unit row under it when ``unit``,
+    then one row per line, a "Note" column when ``notes``) and each row's kind."""
+    def figure(negative: bool) -> str:
+        if rng.random() < 0.08:
+            return "–"
+        value = f"{rng.randint(12, largest):,}"
+        return f"({value})" if negative else value
+
+    header = ["", *(["Note"] if notes else []), *years]
+    cells, kinds = [header], ["header"]
+    if unit:
+        cells.append(["", *([""] if notes else []), *([unit] * len(years))])
+        kinds.append("unit")
+    for label, kind, note in rows:
+        figures = [""] * len(years) if kind == "group" else [figure(kind == "deduct") for _ in years]
+        cells.append([label, *([note] if notes else []), *figures])
+        kinds.append(kind)
+    return cells, kinds
+
+
+def _statement_table(document: Any, cells: list[list[str]], kinds: list[str], notes: bool) -> None:
+    """The statement as a Word table without a grid: labels indented under group labels, the
+    figures right-aligned, a rule over subtotals' figures, a double one under totals'."""
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    _fixed_widths(table, (3.2, *([0.6] if notes else []), *([1.0] * (len(cells[0]) - 1 - notes))))
+    first_figure = 2 if notes else 1
+    grouped = False
+    for r, (row, kind) in enumerate(zip(cells, kinds, strict=True)):
+        grouped = grouped or kind == "group"
+        for c, text in enumerate(row):
+            _set(table, r, c, text, bold=kind in ("header", "total", "group") and bool(text),
+                 right=c >= first_figure, centred=notes and c == 1)
+            if c >= first_figure and kind in ("sub", "nolabel", "total"):
+                _border(table.cell(r, c), "top")
+            if c >= first_figure and kind == "total":
+                _border(table.cell(r, c), "bottom", "double")
+        if grouped and kind in ("item", "deduct"):
+            table.cell(r, 0).paragraphs[0].paragraph_format.left_indent = Pt(10)
+
+
+def _statement_tabs(document: Any, cells: list[list[str]], kinds: list[str], notes: bool,
+                    leader: bool) -> None:
+    """The statement as paragraphs set on tab stops, as many reports are typed in Word: the
+    label, a tab (dot leaders to the first stop, or none), the note on a centred stop and the
+    figures on right stops; bold totals and group labels, labels indented under groups."""
+    stops = [(Inches(3.9), WD_TAB_ALIGNMENT.CENTER)] if notes else []
+    figures = [(Inches(5.1), WD_TAB_ALIGNMENT.RIGHT), (Inches(6.2), WD_TAB_ALIGNMENT.RIGHT)]
+    stops += figures[:len(cells[0]) - 1 - notes]
+    grouped = False
+    for row, kind in zip(cells, kinds, strict=True):
+        grouped = grouped or kind == "group"
+        text = row[0] + ("" if kind == "group" else "\t" + "\t".join(row[1:]))
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(text)
+        run.bold = kind in ("header", "total", "group") or None
+        form = paragraph.paragraph_format
+        form.space_after = Pt(2)
+        if grouped and kind in ("item", "deduct"):
+            form.left_indent = Pt(10)
+        for i, (position, alignment) in enumerate(stops):
+            dots = leader and i == 0 and kind not in ("header", "unit", "nolabel")
+            form.tab_stops.add_tab_stop(position, alignment,
+                                        WD_TAB_LEADER.DOTS if dots else WD_TAB_LEADER.SPACES)
+
+
+def _statement_html(cells: list[list[str]], kinds: list[str], notes: bool) -> str:
+    first_figure = 2 if notes else 1
+    out = []
+    grouped = False
+    for row, kind in zip(cells, kinds, strict=True):
+        grouped = grouped or kind == "group"
+        tag = "th" if kind == "header" else "td"
+        classes = []
+        if kind in ("total", "group", "header"):
+            classes.append("b")
+        if grouped and kind in ("item", "deduct"):
+            classes.append("i")
+        out.append(f"<tr class='{' '.join(classes)} {kind}'>" + "".join(
+            f"<{tag} class='{'n' if c >= first_figure else ('c' if c else 'l')}'>{html.escape(text)}</{tag}>"
+            for c, text in enumerate(row)) + "</tr>")
+    return "<table>" + "".join(out) + "</table>"
+
+
+_STATEMENT_CSS = ("body{font-family:'Liberation Sans',sans-serif;font-size:12px;margin:2em} "
+                  "table{border-collapse:collapse} td,th{padding:2px 8px;font-weight:normal} "
+                  ".b td,.b th{font-weight:bold} .n{text-align:right;"
+                  "width:6em} .c{text-align:center;width:3em} .l{text-align:left;width:22em} "
+                  ".i td.l{padding-left:18px}"
+                  " .sub td.n,.nolabel td.n,.total td.n{border-top:1px solid #000} "
+                  ".total td.n{border-bottom:3px double #000}")
+
+
+def financial_statements(seed: int) -> tuple[str, bytes, Truth]:
+    """A company's primary statements: an income statement and a balance sheet (statement titles
+    in Heading 1 under the report's title, a "for the year ended" line under each), figures for
+    two years under a header of the years (a "Note" column of small numbers on some seeds, a unit
+    row "£m" or "$000" under the years on some), negatives in brackets, dashes for nil, group labels
+    without figures over indented rows, subtotals (one without a label), bold totals.  By seed: a
+    Word table without a grid (rules over subtotals, a double rule under totals), Word paragraphs
+    on tab stops with dot leaders or without, or an HTML table printed by Chromium; then a note's
+    one-year analysis in small figures (under a Heading 2), set as the statements are."""
+    rng = random.Random(seed)
+    firm = _FIRMS[seed % len(_FIRMS)]
+    notes = seed % 3 != 0
+    unit = ("£m", "$000", "€000", "")[seed % 4]
+    construction = ("table", "leaders", "tabs", "table", "web", "leaders")[(seed - 1) % 6]
+    statements = []
+    for title, rows in (("Consolidated income statement", _INCOME_ROWS),
+                        ("Consolidated balance sheet", _BALANCE_ROWS)):
+        cells, kinds = _statement_cells(rng, rows, notes, unit)
+        statements.append((title, cells, kinds))
+    ended = "For the year ended 31 December 2024"
+    truth = {"headings": [f"{firm} Annual report 2024", *(title for title, _, _ in statements)],
+             "tables": [cells for _, cells, _ in statements]}
+    if construction == "web":
+        body = [f"<h1>{html.escape(truth['headings'][0])}</h1>"]
+        for title, cells, kinds in statements:
+            body += [f"<h2>{title}</h2>", f"<p>{ended}</p>", _statement_html(cells, kinds, notes),
+                     "<p>The notes on the following pages form part of these financial statements.</p>"]
+        return "html", _designed_page(_STATEMENT_CSS, body), truth
+    document = Document()
+    document.add_heading(truth["headings"][0], 0)
+    document.add_paragraph(rng.choice(_SENTENCES))
+    for i, (title, cells, kinds) in enumerate(statements):
+        if i:
+            document.add_page_break()
+        document.add_heading(title, 1)
+        document.add_paragraph(ended)
+        if construction == "table":
+            _statement_table(document, cells, kinds, notes)
+        else:
+            _statement_tabs(document, cells, kinds, notes, construction == "leaders")
+        document.add_paragraph("The notes on the following pages form part of these financial statements.")
+    # A note's one-year analysis in small figures set as the statements are (dot leaders to
+    # figures under 1,000 look like a table of contents' entries).
+    cells, kinds = _statement_cells(rng, _NOTE_ROWS, False, unit, ("2024",), 999)
+    document.add_page_break()
+    document.add_heading("Notes to the financial statements", 1)
+    document.add_heading("5 Staff costs", 2)
+    document.add_paragraph("The average monthly number of employees was 1,240 (2023: 1,190).")
+    if construction == "table":
+        _statement_table(document, cells, kinds, False)
+    else:
+        _statement_tabs(document, cells, kinds, False, construction == "leaders")
+    truth["headings"] += ["Notes to the financial statements", "5 Staff costs"]
+    truth["tables"].append(cells)
+    return "docx", _docx(document), truth
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -3141,4 +3333,5 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "rtl_report": (8, rtl_report),
     "web_rtl": (8, web_rtl),
     "slide_deck": (8, slide_deck),
+    "financial_statements": (12, financial_statements),
 }
