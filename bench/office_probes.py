@@ -31,6 +31,7 @@ EXPORTS = ("plain", "tagged")
 def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, Path]]]:
     """Each probe document's class, truth and PDF per export, typeset unless cached."""
     sys.path.insert(0, str(ROOT))
+    from tests.office_decks import convert as convert_decks
     from tests.office_documents import convert
     from tests.office_probes import PROBES
     from tests.office_sheets import convert as convert_sheets
@@ -51,6 +52,9 @@ def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, 
                 convert(documents, folder, tagged=tagged)
             if sheets:
                 convert_sheets(sheets, folder, tagged=tagged)
+            decks = [p for p in paths if p.suffix == ".pptx"]
+            if decks:
+                convert_decks(decks, folder, tagged=tagged)
             pages = [p for p in paths if p.suffix == ".html"]
             if pages:
                 print_pdf(pages, folder, tagged=tagged)

@@ -9,14 +9,14 @@ A contents entry is a row of lines ending in a page label (``12``, ``iv``), reac
   with the other entries' labels (a right tab stop without a leader).
 
 A run of entries (a title wrapped over two rows joins the entry below it) is a table of
-contents when there is no mistaking it: three or more dot-leader entries (two under a
-"Contents" title); or three or more page-column entries whose labels are aligned and do not go
-back, under a contents title ("Contents", "Table of Contents", "Inhalt", "Sommaire", ...) or
-with most titles numbered as sections or drawn again elsewhere in the document (the headings
-they point at).  A table with a column of whole numbers has neither.  On the page after
-one with entries, a contents may go on without its title: there two entries are enough, and
-one with leaders.  Entries set far apart are spaced evenly: the first gap of a run is judged
-by the next.
+contents when there is no mistaking it: three or more dot-leader entries whose labels do not go
+back (two under a "Contents" title, going back or not); or three or more page-column entries
+whose labels are aligned and do not go back, under a contents title ("Contents", "Table of
+Contents", "Inhalt", "Sommaire", ...) or with most titles numbered as sections or drawn again
+elsewhere in the document (the headings they point at).  A table with a column of whole numbers
+has neither.  On the page after one with entries, a contents may go on without its title: there
+two entries are enough, and one with leaders.  Entries set far apart are spaced evenly: the
+first gap of a run is judged by the next.
 
 Contents set in two or three text columns are read column by column: a strip no line of the
 entries' band crosses, with whole entries (a title and its label on one baseline) on both
@@ -206,6 +206,8 @@ def _title_first(rows: list[_Row], drawn_elsewhere: Callable[[str], bool], conti
                                 continued, titled):
             entries.extend(_entries(run))
             start = end
+        elif _leaders_going_back(run):
+            start = end  # (figures on leaders: no entry of the run opens a contents either)
         else:
             start += 1
     return entries
@@ -600,7 +602,11 @@ def _is_contents(run: list[list[_Row]], above: _Row | None, drawn_elsewhere: Cal
     if len(labelled) < 2:
         return False
     titled = continued or titled_above or (above is not None and bool(_CONTENTS_TITLE.match(above.text)))
-    if leaders >= _MIN_ENTRIES or (titled and leaders >= 2):
+    if titled and leaders >= 2:
+        return True
+    # (Untitled, the labels must not go back: a note's figures set on a tab leader, "Wages and
+    # salaries ........ 307", under 1,000 each, read like page labels but rise and fall.)
+    if leaders >= _MIN_ENTRIES and not _leaders_going_back(run):
         return True
     column = [row for row in labelled if not row.leader]
     if len(column) < (2 if titled else _MIN_ENTRIES):
@@ -617,6 +623,13 @@ def _is_contents(run: list[list[_Row]], above: _Row | None, drawn_elsewhere: Cal
     numbered = sum(1 for t in titles if _SECTION_NUMBER.match(t.strip()) or _CAPTION_ENTRY.match(t.strip()))
     drawn = sum(1 for t in titles if drawn_elsewhere(text_key(t)))
     return max(numbered, drawn) >= 0.5 * len(titles)
+
+
+def _leaders_going_back(run: list[list[_Row]]) -> bool:
+    """Three or more entries reached by leaders whose labels go back: a table's figures set on
+    tab leaders, not a contents; what is left of the run after its first rows is not one either."""
+    labels = [entry[-1].page_label for entry in run if entry[-1].leader]
+    return len(labels) >= _MIN_ENTRIES and not _ascending(labels)
 
 
 def _ascending(labels: list[str]) -> bool:

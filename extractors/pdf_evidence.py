@@ -40,7 +40,8 @@ Beyond headings, a page's tags decide (each where they agree with what the page 
 - its tables (:func:`tagged_tables`): a ``Table`` element of two rows and two columns or more
   whose cells hold the words drawn where they are, rows going down the page and columns
   across it, is one of the page's tables, cells spanning as the tree says (a column no cell
-  fills, an empty spacer between groups of columns, left out); a table the
+  fills, an empty spacer between groups of columns, left out; a row whose empty cells the
+  tree leaves out, as Chromium does, placed under the columns its cells are drawn in); a table the
   heuristics found over it, or over text the tree tags as list items or as paragraphs that
   wrap (a bulleted list, prose set in columns), is not.  A tagged table that disagrees with
   the page (a tree pointing at the wrong content, a table wider than the page) is left to
@@ -564,7 +565,7 @@ def tagged_tables(tags: PageTags | None, words: list[Word], found: list[FoundTab
     # (A table that contradicts the page, a tree pointing at the wrong content or a table
     # wider than the page, is left to the heuristics.)
     drawn = words + list(turned or ())
-    made = [_found_table(table, drawn, turned or []) for table in tags.tables
+    made = [_found_table(_short_rows_placed(table), drawn, turned or []) for table in tags.tables
             if table.row_count >= 2 and table.column_count >= 2 and _table_agrees(table, drawn)]
     kept = [table for table in found
             if not any(_overlap(table, other) >= _SAME_TABLE for other in made)
@@ -594,6 +595,49 @@ def _table_agrees(table: TaggedTable, words: list[Word]) -> bool:
         for left, right in zip(xs, xs[1:], strict=False):
             directions.add(right > left)
     return len(directions) <= 1
+
+
+def _short_rows_placed(table: TaggedTable) -> TaggedTable:
+    """The cells of rows shorter than the table placed in the columns they are drawn under.
+    Chromium leaves an empty cell (a statement's "Note" cell on a row without a note, a subtotal's
+    empty label) out of the tree, and a row's cells then fill its first slots, each a column to
+    the left of where it stands.  The columns' extents are those of the rows that fill every slot
+    (two or more); a short row is moved when each of its cells overlaps one column most, the
+    columns in its cells' order; a row with a spanning cell, or a cell under no column, stays."""
+    rows: dict[int, list[TaggedCell]] = {}
+    for cell in table.cells:
+        rows.setdefault(cell.row, []).append(cell)
+    count = table.column_count
+
+    def single(cells: list[TaggedCell]) -> bool:
+        return all(cell.boxes and cell.rows == 1 and cell.columns == 1 for cell in cells)
+
+    full = [cells for cells in rows.values() if len(cells) == count and single(cells)]
+    short = [cells for cells in rows.values() if 0 < len(cells) < count and single(cells)]
+    if len(full) < 2 or not short:
+        return table
+    extents = []
+    for c in range(count):
+        boxes = [union(list(cells[c].boxes)) for cells in full]
+        extents.append((min(box[0] for box in boxes), max(box[2] for box in boxes)))
+    moved: dict[int, TaggedCell] = {}
+    for cells in short:
+        placed = []
+        for cell in cells:
+            x0, _, x1, _ = union(list(cell.boxes))
+            overlaps = [min(x1, right) - max(x0, left) for left, right in extents]
+            best = max(range(count), key=lambda c: overlaps[c])
+            if overlaps[best] <= 0:
+                break
+            placed.append(best)
+        if len(placed) != len(cells) or any(b <= a for a, b in zip(placed, placed[1:], strict=False)):
+            continue
+        for cell, column in zip(cells, placed, strict=True):
+            if column != cell.column:
+                moved[id(cell)] = replace(cell, column=column)
+    if not moved:
+        return table
+    return replace(table, cells=tuple(moved.get(id(cell), cell) for cell in table.cells))
 
 
 def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> FoundTable:

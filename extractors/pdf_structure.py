@@ -110,6 +110,7 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
+from extractors.pdf_slides import COLUMN_LINES, find_deck, settle_deck_headings
 from extractors.pdf_table_stitch import (
     BodyEdge,
     at_foot,
@@ -234,8 +235,12 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         _adopt_trailing_header(layouts, lines, tables)
     style = _body_style([line for page in lines.values() for line in page if line.kind == "body"])
     style = _tabled_style(style, lines, layouts, tables)
+    deck = find_deck(layouts, lines)
+    column_lines = COLUMN_LINES if deck else _COLUMN_LINES
+    titles = {number: {id(line) for line in found} for number, found in deck.titles.items()} if deck else {}
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
-                                          _page_style(lines[layout.number], style))
+                                          _page_style(lines[layout.number], style), column_lines,
+                                          titles.get(layout.number))
               for layout in layouts}
     for layout in layouts:
         drafts[layout.number] = join_mixed_headings(drafts[layout.number])
@@ -257,6 +262,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
     unhead_empty_sections([draft for layout in layouts for draft in drafts[layout.number]])
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
+    if deck:  # (slides' titles outweigh a tree's bare H, which gives no level)
+        settle_deck_headings(deck, layouts, drafts, heading_shaped)
     # Headings the evidence placed have their levels; the heuristics rank the rest.
     rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
     if join_tables:
@@ -1047,19 +1054,24 @@ def _page_style(lines: list[Line], document: Style) -> Style:
 # ---------------------------------------------------------------------- reading order
 
 
-def _gutters(lines: list[Line]) -> list[tuple[float, float]]:
+# A page is tested for columns from this many lines, and this many narrow ones (a slide's from
+# fewer: pdf_slides.COLUMN_LINES).
+_COLUMN_LINES = 8
+
+
+def _gutters(lines: list[Line], column_lines: int = _COLUMN_LINES) -> list[tuple[float, float]]:
     """Vertical strips between columns: crossed by (almost) no narrow line, with narrow lines
     on both sides whose right edges mostly end near the strip (a column's edge, not ragged
     labels).  Columns of about equal width first; failing those, a sidebar of running text
     beside a main column (see _sidebar_gutters)."""
-    if len(lines) < 8:
+    if len(lines) < column_lines:
         return []
     left, right = min(line.x0 for line in lines), max(line.x1 for line in lines)
     width = right - left
     if width < 100:
         return []
     narrow = [line for line in lines if line.x1 - line.x0 < 0.55 * width]
-    if len(narrow) >= 0.4 * len(lines) and len(narrow) >= 8:
+    if len(narrow) >= 0.4 * len(lines) and len(narrow) >= column_lines:
         found = _strips(narrow, left, width, _SIDE_SHARE)
         if found:
             return found
@@ -1155,14 +1167,18 @@ class _Item:
 
 
 def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = (),
-                   drawings: Sequence[Box] = ()) -> list[list[_Item]]:
+                   drawings: Sequence[Box] = (), column_lines: int = _COLUMN_LINES,
+                   over: set[int] | None = None) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
     elements, then the full-width element; tables are runs of their own.  A table of
     contents set in columns is read in its columns, and so is what else stands between its
     entries (an image's caption in one column), above and below it the page as it is."""
     band = _contents_band(lines)
     if band is None:
-        return _column_runs(lines, tables, _gutters(lines), pictures, drawings)
+        # (Lines ``over`` the columns, a slide's title, are not tested: its second line may be
+        # centred across the gutter.)
+        tested = [line for line in lines if id(line) not in over] if over else lines
+        return _column_runs(lines, tables, _gutters(tested, column_lines), pictures, drawings)
     top, bottom, gutters = band
 
     def inside(y0: float, y1: float) -> bool:
@@ -1502,13 +1518,13 @@ def _split_tables(items: list[_Item]) -> list[list[_Item]]:
 # ----------------------------------------------------------------------------- blocks
 
 
-def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable],
-                 style: Style) -> list[Draft]:
+def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable], style: Style,
+                 column_lines: int = _COLUMN_LINES, over: set[int] | None = None) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
-    for run in _reading_order(body, tables, layout.pictures, drawings):
+    for run in _reading_order(body, tables, layout.pictures, drawings, column_lines, over):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue

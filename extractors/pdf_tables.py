@@ -20,12 +20,14 @@ columns all work; a text that reaches over a gap is a spanning cell (a header te
 it reaches what the next column holds below it, figures or sub-headings: a heading wider than
 its column of figures spans nothing), header lines wrapped in one column become one cell (and
 one-line cells set on a two-line header's foot, "Notes" beside "2023" over "£m", join its
-row), lower-case continuation lines join the row above, and where a cell wraps over four
-lines or more beside one-line values a row is the lines from its top to the next row's top,
-the rows told by their value cells (a description's lines may open with a name or a figure,
-the rows set as tight as its lines; a first cell goes on under the last row only where an
-earlier row's does, and a line that ends a sentence ends the table's text only when it is not
-full).  The gaps are the whole table's, not
+row; a year and a unit over a lone column of figures, nothing over the labels, head it), dot
+leaders drawn into a label's word up to its note or figure are taken out
+(extractors/pdf_leaders.py), lower-case continuation lines join the row above, and where a cell
+wraps over four lines or more beside one-line values a row is the lines from its top to the
+next row's top, the rows told by their value cells (a description's lines may open with a name
+or a figure, the rows set as tight as its lines; a first cell goes on under the last row only
+where an earlier row's does, and a line that ends a sentence ends the table's text only when it
+is not full).  The gaps are the whole table's, not
 each line's: a narrow gap between the parts of one value ("12 500", "11 111111111") is no
 column, nor is one between digit groups a word space apart under one heading ("020 7946
 4476"), and when cell gaps leave several values in one cell the narrow gutters that no word of
@@ -67,6 +69,7 @@ from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
+from extractors.pdf_leaders import might_hold_leaders, without_leaders
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -1028,8 +1031,12 @@ def _lines(words: list[Word]) -> list[_Line]:
                 line.top = top
             if bottom > line.bottom:
                 line.bottom = bottom
+    leaders = might_hold_leaders(words)
     for line in lines:
         line.words.sort(key=lambda w: w.x0)
+        if leaders:
+            # (A tab leader drawn into the label's word would join the label's column to the next.)
+            line.words = without_leaders(line.words) or line.words
     return sorted(lines, key=lambda line: line.top)
 
 
@@ -1231,6 +1238,8 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
         if multi:
             if not current and index > 0 and _group_heading_over(lines[index - 1], line):
                 current.append(lines[index - 1])
+            elif not current:
+                current.extend(_column_heads_over(lines, index))
             current.append(line)
             singles = 0
         elif current and _continues_cell(line, current, first_cell=True):
@@ -1400,6 +1409,34 @@ def _group_heading_over(line: _Line, header: _Line) -> bool:
         and 0.6 * (header.bottom - header.top) < header.top - line.bottom <= header.bottom - header.top
 
 
+def _column_heads_over(lines: list[_Line], index: int) -> list[_Line]:
+    """The lines right above a table's first row (``lines[index]``) that head its figure
+    columns alone: up to two lines of one short run each (a year, a unit under it), clear of
+    the row's first segment and over one of its others that holds figures (not over a row of
+    headings: "Less:" over "Exclusions &" leads into a heading), each set above the next as
+    closely as the rows are (or a line's height).  A table of one column of figures whose label column
+    has no heading (a note's analysis under "2024" and "£m") has a header of single runs,
+    which open no block."""
+    row = lines[index]
+    segments = _segments(row)
+    label_end = segments[0][-1].x1
+    spacing = row.bottom - row.top
+    if index + 1 < len(lines):
+        spacing = max(spacing, lines[index + 1].top - row.bottom + 1.0)
+    heads: list[_Line] = []
+    below = row
+    for line in reversed(lines[max(0, index - 2):index]):
+        words = line.words
+        if len(_segments(line)) != 1 or len(words) > 2 or words[0].x0 <= label_end \
+                or not 0 <= below.top - line.bottom <= spacing \
+                or not any(words[0].x0 < seg[-1].x1 and seg[0].x0 < words[-1].x1
+                           and all(_is_numeric(w.text) for w in seg) for seg in segments[1:]):
+            break
+        heads.insert(0, line)
+        below = line
+    return heads
+
+
 def _headings_after_gap(line: _Line, above: _Line) -> bool:
     """A row of column headings (no figure, no date) a blank line under a row of figures:
     the next table's header (two tables one under the other on a spreadsheet page), not
@@ -1451,7 +1488,8 @@ def _marker(word: Word) -> bool:
 def _trim(block: list[_Line]) -> list[_Line]:
     """The block without the lines of one segment at either end, but for the last line of a
     cell wrapped in the table's last row (see :func:`_wrapped_last`) and a group heading over
-    its first (see :func:`_group_heading_over`).  A line starting a sentence under a line of
+    its first (see :func:`_group_heading_over`) or the heads of its figure column over it (see
+    :func:`_column_heads_over`).  A line starting a sentence under a line of
     the last row's cell that ends one is a note under the table, set as tight under it as the
     cell's lines (a Word table without spacing, "All costs are estimates." under it), when that
     line is not full or the note is a sentence on a line alone (see :func:`_full_above`).  The
@@ -1467,6 +1505,9 @@ def _trim(block: list[_Line]) -> list[_Line]:
     while block and not _tabular(block[-1]) and not _wrapped_last(block) \
             and not _continues_cell(block[-1], block[:-1], first_cell):
         block = block[:-1]
+    first = next((i for i, line in enumerate(block) if _tabular(line)), 0)
+    if first and len(_column_heads_over(block, first)) == first:
+        return block  # (a one-figure-column table's header of single runs)
     while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])) \
             and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]

@@ -201,6 +201,30 @@ misfire of one of them before it was narrowed (the title and the true sections a
 - ``figure_lines``: "Highlights" over key figures with amounts, "Timetable" over stages with
   dates (the contact-lines rule unheaded both).
 
+Slide decks (slides, 2026-12-06): ``slide_deck``, a PowerPoint deck (python-pptx, 4:3 or 16:9)
+typeset by LibreOffice Impress (tests/office_decks.py): a title slide, section-header slides and
+content slides (bullets at 32 points or larger, a native table, two text columns, a key figure
+over its label), the date, a footer and the slide number on every slide.  The deck's title, the
+sections' and the slides' titles are the headings (levels 1, 2 and 3), nothing else.  Failing
+before any rule, plain and tagged: the titles' levels (the title slide's set like the slides',
+the sections' bold capitals above both; tagged, a bare H for all), no headings at all on some
+16:9 decks, a slide's title over a key figure, two wrapping columns (4:3) read across.
+
+Company accounts (fin, 2026-12-06):
+
+- ``financial_statements``: an income statement and a balance sheet (titles in Heading 1, a
+  "for the year ended" line under each), a "Note" column on some seeds, two years' figures
+  under a unit row ("£m", "$000") on most, negatives in brackets, dashes for nil, group labels
+  without figures over indented rows, subtotals over a rule (one without a label), bold totals
+  over a double rule; then a note's one-year analysis in figures under 1,000 (Heading 2 "5
+  Staff costs").  As a Word table without a grid, as Word paragraphs on tab stops with dot
+  leaders (into the note or the figure) or without, or as an HTML table printed by Chromium.
+
+Failing before the rules: every leader document (the leader's dots drawn into the label's word
+with the note or figure after them: one column; the note's rows a contents list), the tagged
+Chromium tables (the tree leaves empty cells out: each row's cells moved left) and the note's
+table as a Word table (its "2024" and "£m" over the one figure column opened no table).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -3055,6 +3079,323 @@ def figure_lines(seed: int) -> tuple[str, bytes, Truth]:
     headings = ["Annual results", "Highlights", "Timetable"]
     return "html", _designed_page(_ADVERSARY_CSS, out), {"headings": headings}
 
+# -- Slide decks (slides, 2026-12-06): PowerPoint decks typeset by LibreOffice Impress.
+
+_DECK_TITLES = ("Quarterly business review", "Regional transport strategy", "Annual results 2024",
+                "Digital services roadmap")
+_DECK_SUBTITLES = ("Board meeting, 14 March 2024", "Presented by the finance team", "Draft for discussion",
+                   "Executive committee briefing")
+_DECK_FOOTERS = ("Greenfield District Council", "Company confidential", "Northern Water Authority")
+_SECTION_TITLES = ("Where we are", "Looking ahead", "Our performance", "The year ahead")
+_SLIDE_POINTS = ("Revenue grew in every region", "Costs stayed within the budget", "Two new depots opened",
+                 "Customer complaints fell by a third", "The new booking system went live in May",
+                 "Staff turnover is at its lowest for five years")
+_SIDES = (("Strengths", ("Strong demand in the north", "Loyal customers", "A skilled workforce")),
+          ("Risks", ("Rising fuel prices", "Staff shortages in the south", "Ageing vehicles")))
+
+
+def _widescreen(deck: Any) -> None:
+    """A 16:9 deck: python-pptx's template is 4:3 and does not move its placeholders when the
+    slide is widened, so the master's and the layouts' boxes are stretched across."""
+    from pptx.util import Emu
+
+    ratio = 12192000 / deck.slide_width
+    deck.slide_width = Emu(12192000)
+    for part in (deck.slide_master, *deck.slide_layouts):
+        for element in part._element.iter():
+            if element.tag.endswith("}off") or element.tag.endswith("}ext") and element.get("cx"):
+                for name in ("x", "cx"):
+                    if element.get(name) is not None:
+                        element.set(name, str(round(int(element.get(name)) * ratio)))
+
+
+def _running_placeholders(slide: Any, texts: dict[int, str]) -> None:
+    """The slide's date, footer and number placeholders (python-pptx leaves them out of a new
+    slide; PowerPoint copies them from the layout when the footer is switched on)."""
+    import copy
+
+    for placeholder in slide.slide_layout.placeholders:
+        text = texts.get(int(placeholder.placeholder_format.type))
+        if text is not None:
+            slide.shapes._spTree.append(copy.deepcopy(placeholder._element))
+            slide.placeholders[placeholder.placeholder_format.idx].text_frame.text = text
+
+
+def _bullets(frame: Any, points: Sequence[str], size: float | None) -> None:
+    from pptx.util import Pt
+
+    for k, point in enumerate(points):
+        paragraph = frame.paragraphs[0] if k == 0 else frame.add_paragraph()
+        paragraph.text = point
+        if size:
+            paragraph.runs[0].font.size = Pt(size)
+
+
+def slide_deck(seed: int) -> tuple[str, bytes, Truth]:
+    """A PowerPoint deck (python-pptx's default template, 4:3 or widened to 16:9) typeset by
+    LibreOffice Impress: a title slide (title and subtitle, the title at the template's size or
+    larger), section-header slides (a bold title in capitals, a line of description over it on
+    some), and content slides whose titles stand at the top of the slide in one place: bulleted
+    points (at the template's 32 points or larger), a native table, two text columns of bullets
+    (Two Content), a big key figure ("42%") over its label; the date, a footer and the slide
+    number on every slide.  The deck's title is level 1, the sections' 2, the slides' 3 (as a
+    Writer document's Title, Heading 1 and Heading 2)."""
+    from pptx import Presentation
+    from pptx.enum.text import PP_ALIGN
+    from pptx.util import Inches, Pt
+
+    rng = random.Random(seed)
+    deck = Presentation()
+    if seed % 2:
+        _widescreen(deck)
+    width = deck.slide_width
+    title, subtitle = rng.choice(_DECK_TITLES), rng.choice(_DECK_SUBTITLES)
+    footer = rng.choice(_DECK_FOOTERS)
+    headings, levels, follows, items = [title], [1], {}, []
+    number = 0
+
+    def slide(layout: int, heading: str | None, level: int) -> Any:
+        nonlocal number
+        number += 1
+        made = deck.slides.add_slide(deck.slide_layouts[layout])
+        if heading is not None:
+            made.shapes.title.text = heading
+            headings.append(heading)
+            levels.append(level)
+        _running_placeholders(made, {16: "14 March 2024", 15: footer, 13: str(number)})
+        return made
+
+    first = slide(0, None, 1)
+    first.shapes.title.text = title
+    if seed % 3 == 0:
+        first.shapes.title.text_frame.paragraphs[0].runs[0].font.size = Pt(54)
+    first.placeholders[1].text = subtitle
+    large = 36 if seed % 4 == 2 else None  # bullets in large type (the template's are 32 points)
+    sections = rng.sample(_SECTION_TITLES, 2)
+    points = rng.sample(_SLIDE_POINTS, 4)
+    heading = rng.choice(("Key messages", "Summary", "Highlights of the year"))
+    made = slide(1, heading, 3)
+    _bullets(made.placeholders[1].text_frame, points[:3], large)
+    follows[heading] = f"- {points[0]}"  # (read as the list's first item)
+    items += points[:3]
+    opener = slide(2, sections[0], 2)
+    if seed % 2 == 0:
+        opener.placeholders[1].text = rng.choice(("Progress over the year", "What the figures show"))
+    heading = rng.choice(("Results by region", "Passenger numbers by region"))
+    made = slide(5, heading, 3)
+    regions = rng.sample(_REGIONS, 3 + seed % 2)
+    figures = _figures(rng, 2 * len(regions))
+    cells = [["Region", "2023", "2024"]] + [[region, *figures[2 * k:2 * k + 2]]
+                                            for k, region in enumerate(regions)]
+    grid = made.shapes.add_table(len(cells), 3, Inches(1), Inches(1.8), width - Inches(2),
+                                 Inches(0.5 * len(cells))).table
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            grid.cell(r, c).text = text
+    heading = rng.choice(("Strengths and risks", "What went well and what did not"))
+    made = slide(3, heading, 3)
+    for side, (_, texts) in zip((made.placeholders[1], made.placeholders[2]), _SIDES, strict=True):
+        _bullets(side.text_frame, texts, 28 if large else None)
+        items += texts
+    follows[heading] = f"- {_SIDES[0][1][0]}"
+    slide(2, sections[1], 2)
+    heading = rng.choice(("Customer satisfaction", "Our customers"))
+    made = slide(5, heading, 3)
+    box = made.shapes.add_textbox(Inches(1), Inches(2), width - Inches(2), Inches(2))
+    figure, label = box.text_frame.paragraphs[0], box.text_frame.add_paragraph()
+    figure.text = "42%"
+    label.text = rng.choice(("of customers rated us excellent", "said they would recommend us"))
+    for paragraph, size in ((figure, 96), (label, 24)):
+        paragraph.alignment = PP_ALIGN.CENTER
+        paragraph.runs[0].font.size = Pt(size)
+    figure.runs[0].font.bold = True
+    heading = rng.choice(("Next steps", "Recommendations"))
+    made = slide(1, heading, 3)
+    points = rng.sample(_SLIDE_POINTS, 3)
+    _bullets(made.placeholders[1].text_frame, points, large)
+    follows[heading] = f"- {points[0]}"  # (read as the list's first item)
+    items += points
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    return "pptx", buffer.getvalue(), {"headings": headings, "levels": levels, "tables": [cells],
+                                       "follows": follows, "items": items}
+
+
+# -- Company accounts (fin, 2026-12-06): the primary statements of an annual report.
+
+# A statement's rows: (label, kind, note), kind "item", "group" (a label without figures),
+# "sub" (a subtotal over a rule), "total" (bold, a double rule under it), "nolabel" (a
+# subtotal without a label) or "deduct" (figures in brackets).
+_INCOME_ROWS = (("Revenue", "item", "3"), ("Cost of sales", "deduct", ""), ("Gross profit", "sub", ""),
+                ("Distribution costs", "deduct", ""), ("Administrative expenses", "deduct", ""),
+                ("Other operating income", "item", "4"), ("Operating profit", "sub", "5"),
+                ("Finance income", "item", "7"), ("Finance costs", "deduct", "7"),
+                ("Profit before tax", "sub", ""), ("Income tax expense", "deduct", "8"),
+                ("Profit for the year", "total", ""))
+_BALANCE_ROWS = (("Non-current assets", "group", ""), ("Property, plant and equipment", "item", "12"),
+                 ("Intangible assets", "item", "13"), ("Deferred tax assets", "item", "21"),
+                 ("", "nolabel", ""), ("Current assets", "group", ""), ("Inventories", "item", "15"),
+                 ("Trade and other receivables", "item", "16"), ("Cash and cash equivalents", "item", ""),
+                 ("", "nolabel", ""), ("Total assets", "total", ""), ("Current liabilities", "group", ""),
+                 ("Trade and other payables", "deduct", "17"), ("Borrowings", "deduct", "18"),
+                 ("Net current assets", "sub", ""), ("Net assets", "total", ""))
+# A note's analysis in one year's figures, small enough to pass for page numbers.
+_NOTE_ROWS = (("Wages and salaries", "item", ""), ("Social security costs", "item", ""),
+              ("Pension costs", "item", ""), ("Share-based payments", "item", ""),
+              ("Staff costs", "total", ""))
+_FIRMS = ("Harbour Holdings plc", "Northgate Group plc", "Allerton Industries plc", "Kestrel Foods plc")
+
+
+def _statement_cells(rng: random.Random, rows: Sequence[tuple[str, str, str]], notes: bool,
+                     unit: str, years: Sequence[str] = ("2024", "2023"),
+                     largest: int = 9999) -> tuple[list[list[str]], list[str]]:
+    """A statement's cells (a header row of the ``years``, a unit row under it when ``unit``,
+    then one row per line, a "Note" column when ``notes``) and each row's kind."""
+    def figure(negative: bool) -> str:
+        if rng.random() < 0.08:
+            return "–"
+        value = f"{rng.randint(12, largest):,}"
+        return f"({value})" if negative else value
+
+    header = ["", *(["Note"] if notes else []), *years]
+    cells, kinds = [header], ["header"]
+    if unit:
+        cells.append(["", *([""] if notes else []), *([unit] * len(years))])
+        kinds.append("unit")
+    for label, kind, note in rows:
+        figures = [""] * len(years) if kind == "group" else [figure(kind == "deduct") for _ in years]
+        cells.append([label, *([note] if notes else []), *figures])
+        kinds.append(kind)
+    return cells, kinds
+
+
+def _statement_table(document: Any, cells: list[list[str]], kinds: list[str], notes: bool) -> None:
+    """The statement as a Word table without a grid: labels indented under group labels, the
+    figures right-aligned, a rule over subtotals' figures, a double one under totals'."""
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    _fixed_widths(table, (3.2, *([0.6] if notes else []), *([1.0] * (len(cells[0]) - 1 - notes))))
+    first_figure = 2 if notes else 1
+    grouped = False
+    for r, (row, kind) in enumerate(zip(cells, kinds, strict=True)):
+        grouped = grouped or kind == "group"
+        for c, text in enumerate(row):
+            _set(table, r, c, text, bold=kind in ("header", "total", "group") and bool(text),
+                 right=c >= first_figure, centred=notes and c == 1)
+            if c >= first_figure and kind in ("sub", "nolabel", "total"):
+                _border(table.cell(r, c), "top")
+            if c >= first_figure and kind == "total":
+                _border(table.cell(r, c), "bottom", "double")
+        if grouped and kind in ("item", "deduct"):
+            table.cell(r, 0).paragraphs[0].paragraph_format.left_indent = Pt(10)
+
+
+def _statement_tabs(document: Any, cells: list[list[str]], kinds: list[str], notes: bool,
+                    leader: bool) -> None:
+    """The statement as paragraphs set on tab stops, as many reports are typed in Word: the
+    label, a tab (dot leaders to the first stop, or none), the note on a centred stop and the
+    figures on right stops; bold totals and group labels, labels indented under groups."""
+    stops = [(Inches(3.9), WD_TAB_ALIGNMENT.CENTER)] if notes else []
+    figures = [(Inches(5.1), WD_TAB_ALIGNMENT.RIGHT), (Inches(6.2), WD_TAB_ALIGNMENT.RIGHT)]
+    stops += figures[:len(cells[0]) - 1 - notes]
+    grouped = False
+    for row, kind in zip(cells, kinds, strict=True):
+        grouped = grouped or kind == "group"
+        text = row[0] + ("" if kind == "group" else "\t" + "\t".join(row[1:]))
+        paragraph = document.add_paragraph()
+        run = paragraph.add_run(text)
+        run.bold = kind in ("header", "total", "group") or None
+        form = paragraph.paragraph_format
+        form.space_after = Pt(2)
+        if grouped and kind in ("item", "deduct"):
+            form.left_indent = Pt(10)
+        for i, (position, alignment) in enumerate(stops):
+            dots = leader and i == 0 and kind not in ("header", "unit", "nolabel")
+            form.tab_stops.add_tab_stop(position, alignment,
+                                        WD_TAB_LEADER.DOTS if dots else WD_TAB_LEADER.SPACES)
+
+
+def _statement_html(cells: list[list[str]], kinds: list[str], notes: bool) -> str:
+    first_figure = 2 if notes else 1
+    out = []
+    grouped = False
+    for row, kind in zip(cells, kinds, strict=True):
+        grouped = grouped or kind == "group"
+        tag = "th" if kind == "header" else "td"
+        classes = []
+        if kind in ("total", "group", "header"):
+            classes.append("b")
+        if grouped and kind in ("item", "deduct"):
+            classes.append("i")
+        out.append(f"<tr class='{' '.join(classes)} {kind}'>" + "".join(
+            f"<{tag} class='{'n' if c >= first_figure else ('c' if c else 'l')}'>{html.escape(text)}</{tag}>"
+            for c, text in enumerate(row)) + "</tr>")
+    return "<table>" + "".join(out) + "</table>"
+
+
+_STATEMENT_CSS = ("body{font-family:'Liberation Sans',sans-serif;font-size:12px;margin:2em} "
+                  "table{border-collapse:collapse} td,th{padding:2px 8px;font-weight:normal} "
+                  ".b td,.b th{font-weight:bold} .n{text-align:right;"
+                  "width:6em} .c{text-align:center;width:3em} .l{text-align:left;width:22em} "
+                  ".i td.l{padding-left:18px}"
+                  " .sub td.n,.nolabel td.n,.total td.n{border-top:1px solid #000} "
+                  ".total td.n{border-bottom:3px double #000}")
+
+
+def financial_statements(seed: int) -> tuple[str, bytes, Truth]:
+    """A company's primary statements: an income statement and a balance sheet (statement titles
+    in Heading 1 under the report's title, a "for the year ended" line under each), figures for
+    two years under a header of the years (a "Note" column of small numbers on some seeds, a unit
+    row "£m" or "$000" under the years on some), negatives in brackets, dashes for nil, group labels
+    without figures over indented rows, subtotals (one without a label), bold totals.  By seed: a
+    Word table without a grid (rules over subtotals, a double rule under totals), Word paragraphs
+    on tab stops with dot leaders or without, or an HTML table printed by Chromium; then a note's
+    one-year analysis in small figures (under a Heading 2), set as the statements are."""
+    rng = random.Random(seed)
+    firm = _FIRMS[seed % len(_FIRMS)]
+    notes = seed % 3 != 0
+    unit = ("£m", "$000", "€000", "")[seed % 4]
+    construction = ("table", "leaders", "tabs", "table", "web", "leaders")[(seed - 1) % 6]
+    statements = []
+    for title, rows in (("Consolidated income statement", _INCOME_ROWS),
+                        ("Consolidated balance sheet", _BALANCE_ROWS)):
+        cells, kinds = _statement_cells(rng, rows, notes, unit)
+        statements.append((title, cells, kinds))
+    ended = "For the year ended 31 December 2024"
+    truth = {"headings": [f"{firm} Annual report 2024", *(title for title, _, _ in statements)],
+             "tables": [cells for _, cells, _ in statements]}
+    if construction == "web":
+        body = [f"<h1>{html.escape(truth['headings'][0])}</h1>"]
+        for title, cells, kinds in statements:
+            body += [f"<h2>{title}</h2>", f"<p>{ended}</p>", _statement_html(cells, kinds, notes),
+                     "<p>The notes on the following pages form part of these financial statements.</p>"]
+        return "html", _designed_page(_STATEMENT_CSS, body), truth
+    document = Document()
+    document.add_heading(truth["headings"][0], 0)
+    document.add_paragraph(rng.choice(_SENTENCES))
+    for i, (title, cells, kinds) in enumerate(statements):
+        if i:
+            document.add_page_break()
+        document.add_heading(title, 1)
+        document.add_paragraph(ended)
+        if construction == "table":
+            _statement_table(document, cells, kinds, notes)
+        else:
+            _statement_tabs(document, cells, kinds, notes, construction == "leaders")
+        document.add_paragraph("The notes on the following pages form part of these financial statements.")
+    # A note's one-year analysis in small figures set as the statements are (dot leaders to
+    # figures under 1,000 look like a table of contents' entries).
+    cells, kinds = _statement_cells(rng, _NOTE_ROWS, False, unit, ("2024",), 999)
+    document.add_page_break()
+    document.add_heading("Notes to the financial statements", 1)
+    document.add_heading("5 Staff costs", 2)
+    document.add_paragraph("The average monthly number of employees was 1,240 (2023: 1,190).")
+    if construction == "table":
+        _statement_table(document, cells, kinds, False)
+    else:
+        _statement_tabs(document, cells, kinds, False, construction == "leaders")
+    truth["headings"] += ["Notes to the financial statements", "5 Staff costs"]
+    truth["tables"].append(cells)
+    return "docx", _docx(document), truth
 
 
 PROBES: dict[str, tuple[int, Maker]] = {
@@ -3120,4 +3461,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "accent_impostors": (10, accent_impostors),
     "alphabetical_sections": (8, alphabetical_sections),
     "figure_lines": (4, figure_lines),
+    "slide_deck": (8, slide_deck),
+    "financial_statements": (12, financial_statements),
 }

@@ -15,7 +15,8 @@ def test_every_probe_class_makes_documents_with_a_truth(name: str) -> None:
     count, maker = PROBES[name]
     for seed in (1, count):
         suffix, data, truth = maker(seed)
-        assert (suffix in ("docx", "xlsx") and data[:2] == b"PK") or (suffix == "html" and b"</body>" in data)
+        assert (suffix in ("docx", "xlsx", "pptx") and data[:2] == b"PK") \
+            or (suffix == "html" and b"</body>" in data)
         # (A letter's truth is that it has no headings: an empty list, but a truth.)
         assert truth.get("tables") or "headings" in truth
 
