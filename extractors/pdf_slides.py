@@ -21,10 +21,13 @@ title placeholder.  That is strong evidence, stronger than type alone, which dec
   a slide holds too few lines for the page rule's test (eight lines or more), so a deck's
   pages are tested from four lines.
 
-What else the heuristics head on these pages stays so, ranked as they rank it: they head
-little on a slide (bullets, a key figure, a label over a list or level with another are no
-headings), and a slide's column heading would be one.  Pages the rules above do not speak for
-(a slide without the title slot holding more than a few blocks, a chart's page) keep theirs.
+What else the heuristics head on these pages stays so, ranked as they rank it, those set
+smaller than the slides' titles one level and more below them (rank_under_slide_titles): they
+head little on a slide (bullets, a key figure, a label over a list or level with another are no
+headings), and a slide's column heading would be one; a landscape report whose pages each open
+with its section's title at one place is taken for a deck, and its sub-headings are these.
+Pages the rules above do not speak for (a slide without the title slot holding more than a few
+blocks, a chart's page) keep theirs.
 """
 
 from __future__ import annotations
@@ -150,3 +153,29 @@ def settle_deck_headings(deck: Deck, layouts: list[PageLayout], drafts: dict[int
     for draft in slide_titles:
         draft.level = level
 
+
+
+# Headings go no deeper than this level (as pdf_headings ranks them).
+_DEEPEST = 4
+
+
+def rank_under_slide_titles(deck: Deck, drafts: dict[int, list[Draft]], ranked: list[Draft]) -> None:
+    """The headings the heuristics ranked on the slides' pages, set smaller than the slides'
+    titles (a sub-heading over a slide's column, a landscape report's sub-section under the
+    section title each page opens with), one level and more below the titles, in the order
+    their ranks give them: ranked apart from the titles, they would stand level with them."""
+    by_rank = {id(d) for d in ranked}
+    titled = [d for number in deck.titles for d in drafts.get(number, [])
+              if d.kind == "heading" and d.level is not None and id(d) not in by_rank]
+    if not titled:
+        return
+    title_level = max(d.level or 1 for d in titled)
+    smallest_title = min(d.size for d in titled)
+    under = [d for d in ranked if d.kind == "heading" and d.level is not None and d.page in deck.titles
+             and d.size < 0.9 * smallest_title]
+    if not under:
+        return
+    shift = title_level + 1 - min(d.level or 1 for d in under)
+    if shift > 0:
+        for draft in under:
+            draft.level = min((draft.level or 1) + shift, _DEEPEST)

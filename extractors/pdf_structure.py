@@ -110,7 +110,7 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
-from extractors.pdf_slides import COLUMN_LINES, find_deck, settle_deck_headings
+from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_stitch import (
     BodyEdge,
     at_foot,
@@ -265,7 +265,10 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     if deck:  # (slides' titles outweigh a tree's bare H, which gives no level)
         settle_deck_headings(deck, layouts, drafts, heading_shaped)
     # Headings the evidence placed have their levels; the heuristics rank the rest.
-    rank_headings(style, [b for blocks in drafts.values() for b in blocks if b.level is None])
+    ranked = [b for blocks in drafts.values() for b in blocks if b.level is None]
+    rank_headings(style, ranked)
+    if deck:
+        rank_under_slide_titles(deck, drafts, ranked)
     if join_tables:
         _join_page_crossing_tables(layouts, drafts, tables, adopted)
     out = []

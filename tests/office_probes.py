@@ -200,6 +200,9 @@ misfire of one of them before it was narrowed (the title and the true sections a
   unheaded them all);
 - ``figure_lines``: "Highlights" over key figures with amounts, "Timetable" over stages with
   dates (the contact-lines rule unheaded both).
+- ``landscape_report``: a Word report in landscape, each section's title opening a page over
+  smaller sub-headings (the slide rule takes it for a deck: its sub-headings stood level with
+  the titles).
 
 Slide decks (slides, 2026-12-06): ``slide_deck``, a PowerPoint deck (python-pptx, 4:3 or 16:9)
 typeset by LibreOffice Impress (tests/office_decks.py): a title slide, section-header slides and
@@ -3398,6 +3401,38 @@ def financial_statements(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), truth
 
 
+def landscape_report(seed: int) -> tuple[str, bytes, Truth]:
+    """A report set in landscape (Word, A4 or Letter turned), each section's title (Heading 1 at
+    22 points) opening a page, its sub-sections (Heading 2 at 14 points) over running text: no
+    deck, though its pages open with a title at one place (the slide rule set the sub-headings
+    level with the titles; adversary round, 2026-12-06)."""
+    from docx.enum.section import WD_ORIENT
+
+    rng = random.Random(seed)
+    document = _report(seed)
+    section = document.sections[0]
+    section.orientation = WD_ORIENT.LANDSCAPE
+    section.page_width, section.page_height = section.page_height, section.page_width
+    for name, size in (("Heading 1", 22), ("Heading 2", 14)):
+        style = document.styles[name]
+        style.font.size, style.font.bold = Pt(size), True
+    titles = rng.sample(["Introduction", "Progress this year", "Finance", "Performance", "Looking ahead",
+                         "Risks and issues"], 4)
+    subs = ["Background", "What we did", "Next steps"][: 2 + seed % 2]
+    headings, levels = [], []
+    for at, title in enumerate(titles):
+        heading = document.add_heading(title, 1)
+        heading.paragraph_format.page_break_before = at > 0
+        headings.append(title)
+        levels.append(1)
+        for sub in subs:
+            document.add_heading(sub, 2)
+            _prose(document, rng, 3)
+            headings.append(sub)
+            levels.append(2)
+    return "docx", _docx(document), {"headings": headings, "levels": levels}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -3461,6 +3496,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "accent_impostors": (10, accent_impostors),
     "alphabetical_sections": (8, alphabetical_sections),
     "figure_lines": (4, figure_lines),
+    "landscape_report": (4, landscape_report),
     "slide_deck": (8, slide_deck),
     "financial_statements": (12, financial_statements),
 }

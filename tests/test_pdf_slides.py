@@ -110,3 +110,26 @@ def test_a_deck_needs_the_title_slot_on_most_pages_in_display_type() -> None:
     assert find_deck(layouts, pages([200, 40, 40, 200], 44)) is None  # two pages only
     assert find_deck(layouts, pages([40, 40, 40, 40], 14)) is None  # body type
     assert find_deck(layouts, pages([40, 150, 40, 150], 44)) is None  # no one place
+
+
+def test_a_landscape_reports_sub_headings_rank_below_the_section_title_each_page_opens_with() -> None:
+    """A landscape report whose pages each open with a section's title at one place (a deck by
+    the title slot) and go on in running text under sub-headings set smaller: the sub-headings,
+    ranked apart from the titles, stand one level below them, not level with them."""
+    prose = ("The council reviewed the programme of works for the year and agreed the priorities "
+             "for each district in turn, with savings on materials offsetting higher labour costs.")
+    pages = []
+    for section in ("Introduction", "Progress this year", "Finance", "Looking ahead"):
+        lines: list[tuple] = [(60, 40, section, 24, "Helvetica-Bold")]
+        top = 90.0
+        for sub in ("Background", "Next steps"):
+            lines.append((60, top, sub, 14, "Helvetica-Bold"))
+            top += 26
+            for _ in range(3):
+                lines.append((60, top, prose, 10, "Times-Roman"))
+                top += 13
+            top += 14
+        pages.append(lines)
+    markdown = _markdown(_deck(pages, (842.0, 595.0)))
+    headings = [line for line in markdown.splitlines() if line.startswith("#")]
+    assert headings[:3] == ["# Introduction", "## Background", "## Next steps"], markdown
