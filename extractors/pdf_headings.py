@@ -171,6 +171,12 @@ _SENTENCE_WORDS = 8
 # the body size (and a point); a document sets its headings so when this share of its sure
 # headings, and this many, do.
 _BINDING = 0.1
+# A title set apart by nothing but its colour, small capitals or the order of a run of them has
+# this share of the body size more space over it than under it (a heading style's space
+# before: Word's 10 to 24 points, a web page's margin); a line spaced as the paragraphs round
+# it stands a point or two closer to one of them by its letters' shapes alone
+# (head_accent_titles, _unhead_glossary_terms).
+_SPACE_BEFORE_TITLE = 0.4
 _BINDING_SHARE = 0.8
 _BINDING_MIN_VOTES = 3
 # Text set smaller than this share of the body's size is small print (a note under a table).
@@ -957,8 +963,9 @@ def head_accent_titles(drafts: list[Draft], style: Style) -> None:
 
 
 def _spaced_apart(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool:
-    """Whether a line stands no closer to the text under it than to the block over it (the
-    two on its page, in its column): a paragraph's spacing, not a heading's.  A coloured
+    """Whether a line stands no closer to the text under it than to the block over it, or
+    closer by less than a heading's space before (_SPACE_BEFORE_TITLE; the two on its page, in
+    its column): a paragraph's spacing, not a heading's.  A coloured
     credit under a quote, a speaker's name over a speech, a link under a news item, a byline
     under a title are set so; a heading set apart by its colour or small capitals alone has
     space before it (Word's heading styles, a web page's h2-h6).  False when not measured."""
@@ -969,7 +976,7 @@ def _spaced_apart(before: Draft | None, draft: Draft, after: Draft, style: Style
     if above[0] > x1 or above[2] < x0 or below[0] > x1 or below[2] < x0:
         return False  # not one column
     up, down = top - above[3], below[1] - bottom
-    return up >= 0 and down >= 0 and up - down < max(1.0, _BINDING * style.body_size)
+    return up >= 0 and down >= 0 and up - down < _SPACE_BEFORE_TITLE * style.body_size
 
 
 def _contrasts(colour: int, other: int) -> bool:
@@ -1172,16 +1179,17 @@ def _unhead_glossary_terms(drafts: list[Draft], style: Style) -> None:
 
 def _bound_run(drafts: list[Draft], run: list[Draft], place: dict[int, int], style: Style) -> bool:
     """Whether most of a run's titles that can be measured sit closer to the text under them
-    than to the text over them (_binds): sections in alphabetical order by design (countries,
-    regions, members, projects) are headed so; a glossary's terms are paragraphs set flush
-    over their definitions, spaced as the definitions are."""
+    than to the text over them, by a heading's space before (_binds, _spaced_apart): sections
+    in alphabetical order by design (countries, regions, members, projects) are headed so; a
+    glossary's terms are paragraphs set flush over their definitions, spaced as the
+    definitions are (a point or two apart by their letters' shapes)."""
     votes = []
     for draft in run:
         at = place[id(draft)]
         if 0 < at < len(drafts) - 1:
             vote = _binds(drafts[at - 1], draft, drafts[at + 1], style)
             if vote is not None:
-                votes.append(vote)
+                votes.append(vote and not _spaced_apart(drafts[at - 1], draft, drafts[at + 1], style))
     return 2 * sum(votes) > len(votes)
 
 
