@@ -131,9 +131,10 @@ def line_text(texts: Sequence[str]) -> str:
 _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
 
 
-# A figure ending a sentence or numbering an item: PDFium gives the stop first (``.2024``,
-# ``.1``), as it stands, left of the figure.
-_STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)(\d(?:.*\d)?)$")
+# A figure ending a sentence or numbering an item, a currency sign before it or not: PDFium
+# gives the stop first (``.2024``, ``.1``, ``.₪49.90``), as it stands, left of the figure.
+_STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)"
+                                 r"([$\u00a3\u00a5\u20a0-\u20cf]?\d(?:.*\d)?)$")
 # A hyphen, minus or plus before a figure (a Hebrew prefix joined to a number, "ב-120", a signed
 # figure, "-5.2%"): in a right-to-left paragraph the bidi algorithm sets it right of the figure,
 # where PDFium gives it (``120-``, ``5.2%-``).
@@ -143,17 +144,26 @@ _SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u221
 # the figure, and a plus or minus right of it: PDFium gives ``٪٣٫٦+``.
 _INDIC_PER_CENT = re.compile(r"^\u066a([\u0660-\u0669\u06f0-\u06f9](?:.*\d)?)([-+\u2010-\u2013\u2212]?)$")
 _DASHES = "-\u2010\u2011\u2012\u2013\u2212"
+# A word of figures and the signs between them, no letter (``20-10``, ``%3.5-``).  After an
+# Arabic letter its digits are Arabic numbers (UAX #9 rule W2): a hyphen, a plus, a per cent
+# sign between or round them is no part of a number's run and is set right to left, so each
+# number stands in order but the pieces are drawn backwards ("10-20" as ``20-10``, a phone's
+# "04-1234567" as ``1234567-04``, "-3.5%" as ``%3.5-``); a separator between two numbers
+# ("12/03/2024", "14:30", "3.5") joins them in one run (rule W4).
+_FIGURES_ONLY = re.compile(r"^[^\w]*\d[^a-zA-Z\u0590-\u08ff\ufb1d-\ufeff]*$")
+_ARABIC_NUMBER_PIECE = re.compile(r"\d+(?:[.,:/\u066b\u066c]\d+)*|.", re.DOTALL)
 
 
-def _unmirror(text: str) -> str:
+def _unmirror(text: str, signed: bool = True) -> str:
     """A word of a right-to-left line with its brackets as written, unless it is a Latin word
-    (inside a Latin run brackets are not mirrored); a stop before a figure after it."""
+    (inside a Latin run brackets are not mirrored); a stop before a figure after it; a sign
+    after a figure before it unless not ``signed``."""
     if _kind(text) == "L":
         return text
     stop = _STOP_BEFORE_FIGURE.match(text)
     if stop:
         text = stop.group(2) + stop.group(1)
-    return _sign_first(text).translate(_MIRROR)
+    return (_sign_first(text) if signed else text).translate(_MIRROR)
 
 
 def _sign_first(text: str) -> str:
@@ -172,8 +182,17 @@ def logical_words(words: list[Word]) -> list[Word]:
     touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``),
     as is a figure after a hyphen that touches the word before it (``ב`` + ``-120``)."""
     out: list[Word] = []
+    strong = "R"  # the bidi class of the last letter read (the line's direction before any)
     for word in logical_order(words, [w.text for w in words]):
-        text = _unmirror(word.text)
+        text = word.text
+        if strong == "AL" and _FIGURES_ONLY.match(text):
+            text = "".join(reversed(_ARABIC_NUMBER_PIECE.findall(text)))
+        # (After a Latin letter a figure runs on the Latin run, left to right as written (rule
+        # W7): a hyphen right of it is the right-to-left text's, "ב-Microsoft Office 365" read
+        # ``365-``, no sign of the figure's.)
+        text = _unmirror(text, signed=strong != "L")
+        strong = next((c for c in (unicodedata.bidirectional(ch) for ch in reversed(text) if ch.isalpha())
+                       if c in ("L", "R", "AL")), strong)
         last = out[-1] if out else None
         if last is not None and (_kind(text) == "" or _kind(last.text) == "" or text[0] in _DASHES) and \
                 min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:

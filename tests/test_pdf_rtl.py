@@ -165,6 +165,21 @@ def test_rtl_hyphen_before_a_figure_is_read_before_it() -> None:
         assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
 
 
+def test_figures_after_arabic_letters_and_after_latin_ones_read_as_written() -> None:
+    # After an Arabic letter figures are Arabic numbers (UAX #9 rule W2): a range's or a
+    # telephone number's hyphen, a sign, a per cent sign are set right to left between and
+    # round them ("10-20" drawn "20-10"), a date's or a time's separators join them.  After a
+    # Latin letter a figure runs on the Latin run (rule W7): the hyphen right of it is the
+    # Hebrew prefix's ("ב-Microsoft Office 365"), no minus of the figure's.  A stop after a
+    # price comes first in PDFium's order, its currency sign after it.
+    for line in ("ارتفعت الأسعار بنسبة 10-20 في المائة", "للمزيد اتصلوا على 04-1234567 اليوم",
+                 "كان التغير -3.5% مقابل +2.1% في العام", "ستنفذ الأعمال بين عامي 2025-2027 على مراحل",
+                 "سيعقد الاجتماع في 12/03/2024 الساعة 14:30 صباحا", "קוד המוצר הוא AB-1234 והמחיר ₪49.90."):
+        assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+    assert "Office -365" not in markdown(rtl_pdf([("החברה משתמשת ב-Microsoft Office 365 ובמערכת", 780, 11,
+                                                   False)]))
+
+
 def test_rtl_numbered_items_keep_their_numbers_first() -> None:
     # The item number stands at the right, its stop to its left: PDFium gives ".1".
     body = "מערכת נתונים חדשה לניהול לקוחות ושירות איכות גבוהה בכל אזור של החברה."
