@@ -1265,8 +1265,9 @@ def _outline_styles(drafts: list[Draft]) -> set[tuple[float, bool]]:
 
 def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
     """A name set large or bold over an address (a letterhead's organisation, a recipient,
-    a contact): the lines under it are short, none ends a sentence, and one holds a figure
-    (a street number, a postcode, a telephone number) outside a date.  Whatever its size it
+    a contact): the lines under it are short, none ends a sentence, and one holds a figure (a
+    street number, a postcode, a telephone number) outside a date and outside an affiliation
+    mark (see :func:`_address_figure`).  Whatever its size it
     names a sender or a place, not a section.  (A title over its publication's dates, "Release
     date: 17 September 2022" and "Next release: ...", is a title: web pages of statistics
     print it so; and so is a cover's largest type, see _texts_and_cover.)"""
@@ -1284,7 +1285,7 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
         # address: "Reference number: HB/2024/0173" under a section's heading.)
         fields = sum(1 for line in lines if _KEY_VALUE.match(line.text.strip()))
         if len(lines) >= 2 and 2 * fields <= len(lines) \
-                and any(ch.isdigit() for line in lines for ch in _DATE_IN_LINE.sub("", line.text)):
+                and any(_address_figure(_DATE_IN_LINE.sub("", line.text)) for line in lines):
             draft.kind, draft.label = "paragraph", True
 
 
@@ -1429,6 +1430,21 @@ def _quotation(draft: Draft) -> bool:
     """A block of running sentences (two lines or more, ending a sentence or a quotation)."""
     text = draft.text.rstrip().rstrip(_QUOTES).rstrip()
     return len(draft.lines) >= 2 and len(text.split()) >= _SENTENCE_WORDS and text.endswith((".", "!", "?"))
+
+
+def _address_figure(text: str) -> bool:
+    """Whether a line holds an address's figure: digits of two or more ("477 Pitt Street",
+    "NSW 2000", "Tel 0123 456789") or in a code of capitals ("GF1 2AB").  A lone digit, or one
+    at the end of a word in lower case, is a paper's affiliation mark ("Chen Wei2 and Tom
+    O'Neill1" over "1 School of Figure, University of Northfield"): its title over its authors
+    stays a heading."""
+    for word in text.split():
+        digits = sum(ch.isdigit() for ch in word)
+        if digits >= 2 and any(a.isdigit() and b.isdigit() for a, b in zip(word, word[1:], strict=False)):
+            return True
+        if digits and not any(ch.islower() for ch in word) and any(ch.isalpha() for ch in word):
+            return True
+    return False
 
 
 def _address_line(text: str) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from operator import attrgetter
 
 from extractors.pdf_words import Word
 
@@ -32,8 +33,10 @@ _EM_PER_CHAR = 0.5
 
 def might_hold_leaders(words: list[Word]) -> bool:
     """A cheap test before :func:`without_leaders`: some word holds three dots in a row or an
-    ellipsis."""
-    return any("..." in w.text or "…" in w.text or "···" in w.text for w in words)
+    ellipsis.  (One string searched three times: a page's words are many, and a generator
+    over them cost a Python step per word.)"""
+    texts = " ".join(map(attrgetter("text"), words))
+    return "..." in texts or "…" in texts or "···" in texts
 
 
 def without_leaders(line: list[Word]) -> list[Word]:

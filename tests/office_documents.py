@@ -643,6 +643,9 @@ def convert(paths: list[Path], outdir: Path, tagged: bool = False, timeout: floa
     return libreoffice_pdf(paths, outdir, "writer_pdf_Export", options, timeout)
 
 
+_SOFFICE_BATCH = 200  # files per soffice run, well under the arguments it reads (see below)
+
+
 def libreoffice_pdf(paths: list[Path], outdir: Path, export_filter: str, options: dict[str, bool],
                     timeout: float = 600) -> list[Path]:
     """Each file in `paths` as PDF in `outdir` (same stem), in one LibreOffice run with a
@@ -656,9 +659,14 @@ def libreoffice_pdf(paths: list[Path], outdir: Path, export_filter: str, options
         {name: {"type": "boolean", "value": str(value).lower()} for name, value in options.items()})
     outdir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="lo-profile-") as profile:
-        subprocess.run([soffice, "--headless", "--norestore", f"-env:UserInstallation=file://{profile}",
-                        "--convert-to", target, "--outdir", str(outdir), *map(str, paths)],
-                       check=True, capture_output=True, timeout=timeout)
+        # soffice drops arguments past about 250 without a word and exits 0 (of 249 probe
+        # documents after its 7 options, the last three were never converted): a batch of
+        # files per run.
+        for start in range(0, len(paths), _SOFFICE_BATCH):
+            batch = paths[start:start + _SOFFICE_BATCH]
+            subprocess.run([soffice, "--headless", "--norestore", f"-env:UserInstallation=file://{profile}",
+                            "--convert-to", target, "--outdir", str(outdir), *map(str, batch)],
+                           check=True, capture_output=True, timeout=timeout)
     out = [outdir / f"{p.stem}.pdf" for p in paths]
     missing = [p.name for p in out if not p.exists()]
     if missing:

@@ -175,6 +175,23 @@ def test_a_name_over_contact_lines_long_with_figures_is_no_heading() -> None:
     assert headings_of(drawn_pdf(draw, dates)) == headed
 
 
+def test_a_papers_title_over_its_authors_and_affiliations_stays_a_heading() -> None:
+    """Affiliation marks are lone digits ("Wei2", "1 School of ..."), not an address's figures:
+    a paper's title over its short author and affiliation lines is no name over an address
+    (tests/pdf_cases.py paper_front_matter, seeds 204 and 205, lost their titles so)."""
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Value Direction Partner for Rate Carbon", "Helvetica-Bold", 16)
+        for line in ("Chen Wei2 and Tom O'Neill1", "1 School of Figure, University of Northfield",
+                     "2 School of Product, Easton College"):
+            page.line(line, "Times-Roman", after=0)
+        page.y -= 24
+        page.line("Abstract", "Helvetica-Bold", 12)
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Value Direction Partner for Rate Carbon", "Abstract"]
+
+
 def test_a_covers_title_over_its_report_number_and_authors_stays_one() -> None:
     buffer = io.BytesIO()
     canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
