@@ -26,8 +26,6 @@ from typing import Any
 from bench.typeset_cache import ROOT, Source, cache_folder, typeset
 
 EXPORTS = ("plain", "tagged")
-# Word documents typeset in one LibreOffice run at most.
-_LIBREOFFICE_RUN = 60
 
 
 def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, Path]]]:
@@ -50,10 +48,8 @@ def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, 
         def run(paths: list[Path], folder: Path) -> None:
             documents = [p for p in paths if p.suffix == ".docx"]
             sheets = [p for p in paths if p.suffix == ".xlsx"]
-            # (In runs of a few dozen: one LibreOffice run over all of them stopped writing PDFs
-            # partway once the probes passed about 150 Word documents.)
-            for start in range(0, len(documents), _LIBREOFFICE_RUN):
-                convert(documents[start:start + _LIBREOFFICE_RUN], folder, tagged=tagged)
+            if documents:
+                convert(documents, folder, tagged=tagged)
             if sheets:
                 convert_sheets(sheets, folder, tagged=tagged)
             decks = [p for p in paths if p.suffix == ".pptx"]
