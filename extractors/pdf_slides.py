@@ -64,6 +64,8 @@ _COVER_BLOCKS = 5
 _DIVIDER_TYPE = 0.6
 # A deck's pages are tested for columns from this many lines (a document's from eight).
 COLUMN_LINES = 4
+# Headings go no deeper than this level (as pdf_headings ranks them).
+_DEEPEST = 4
 
 
 @dataclass
@@ -169,11 +171,6 @@ def settle_deck_headings(deck: Deck, layouts: list[PageLayout], drafts: dict[int
     level += bool(sections)
     for draft in slide_titles:
         draft.level = level
-
-
-
-# Headings go no deeper than this level (as pdf_headings ranks them).
-_DEEPEST = 4
 
 
 def rank_under_slide_titles(deck: Deck, drafts: dict[int, list[Draft]], ranked: list[Draft]) -> None:
