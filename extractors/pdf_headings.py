@@ -969,14 +969,23 @@ def _spaced_apart(before: Draft | None, draft: Draft, after: Draft, style: Style
     credit under a quote, a speaker's name over a speech, a link under a news item, a byline
     under a title are set so; a heading set apart by its colour or small capitals alone has
     space before it (Word's heading styles, a web page's h2-h6).  False when not measured."""
-    if before is None or before.page != draft.page or after.page != draft.page:
+    gaps = _gaps_in_column(before, draft, after)
+    if gaps is None:
         return False
+    up, down = gaps
+    return up >= 0 and down >= 0 and up - down < _SPACE_BEFORE_TITLE * style.body_size
+
+
+def _gaps_in_column(before: Draft | None, draft: Draft, after: Draft) -> tuple[float, float] | None:
+    """The space over a block (from the block before it) and under it (to the block after it),
+    None when the three are not on one page in one column (_spaced_apart, _binds)."""
+    if before is None or before.page != draft.page or after.page != draft.page:
+        return None
     x0, top, x1, bottom = draft.box
     above, below = before.box, after.box
     if above[0] > x1 or above[2] < x0 or below[0] > x1 or below[2] < x0:
-        return False  # not one column
-    up, down = top - above[3], below[1] - bottom
-    return up >= 0 and down >= 0 and up - down < _SPACE_BEFORE_TITLE * style.body_size
+        return None  # not one column
+    return top - above[3], below[1] - bottom
 
 
 def _contrasts(colour: int, other: int) -> bool:
@@ -1626,14 +1635,12 @@ def _binds(before: Draft | None, draft: Draft, after: Draft, style: Style,
     bold paragraph has the body's spacing on both sides.  With ``lists`` the text below may
     be a list's first item."""
     below_kinds = ("paragraph", "list_item") if lists else ("paragraph",)
-    if before is None or before.page != draft.page or after.page != draft.page \
-            or before.kind not in ("paragraph", "list_item") or after.kind not in below_kinds:
+    if before is None or before.kind not in ("paragraph", "list_item") or after.kind not in below_kinds:
         return None
-    x0, top, x1, bottom = draft.box
-    above, below = before.box, after.box
-    if above[0] > x1 or above[2] < x0 or below[0] > x1 or below[2] < x0:
-        return None  # not one column
-    up, down = top - above[3], below[1] - bottom
+    gaps = _gaps_in_column(before, draft, after)
+    if gaps is None:
+        return None
+    up, down = gaps
     if up < 0 or down < 0:
         return None
     return up - down >= max(1.0, _BINDING * style.body_size)

@@ -32,9 +32,11 @@ blocks, a chart's page) keep theirs.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
 
 from extractors.pdf_drafts import Draft, Line
 from extractors.pdf_words import PageLayout
@@ -52,6 +54,8 @@ _SLOT_PAGES = 3
 _SLOT_MIN_SIZE = 20.0
 _SLOT_REACH = 1.5
 _SLOT_TOP_SHARE = 0.3
+# Far less than a point, far more than a float's rounding of a page's coordinates.
+_HAIR = 1e-6
 # A title slide or a section-header slide holds this many blocks at most (its title, a
 # subtitle, a line of description, a presenter's name); the first page one or two more.
 _DIVIDER_BLOCKS = 3
@@ -60,6 +64,8 @@ _COVER_BLOCKS = 5
 _DIVIDER_TYPE = 0.6
 # A deck's pages are tested for columns from this many lines (a document's from eight).
 COLUMN_LINES = 4
+# Headings go no deeper than this level (as pdf_headings ranks them).
+_DEEPEST = 4
 
 
 @dataclass
@@ -95,12 +101,25 @@ def find_deck(layouts: list[PageLayout], lines: dict[int, list[Line]]) -> Deck |
                   if _type_key(line) == key and line.top <= _SLOT_TOP_SHARE * height}
     if not candidates:
         return None
-    # The slot's place: the candidate with the most others within reach of its top.
+    # The slot's place: the candidate with the most others within reach of its top (the first
+    # of equals).  They are counted on the sorted tops, not by comparing every pair of pages
+    # (a deck of 2,000 slides would cost four million comparisons).
+    tops = sorted(line.top for line in candidates.values())
+
+    def reached(line: Line) -> int:
+        reach = _SLOT_REACH * line.size
+        # (Tops within a hair of either bound are tested as near() tests them: rounding in
+        # ``top ± reach`` decides nothing.)
+        outer = bisect_left(tops, line.top - reach - _HAIR), bisect_right(tops, line.top + reach + _HAIR)
+        inner = bisect_right(tops, line.top - reach + _HAIR), bisect_left(tops, line.top + reach - _HAIR)
+        edges = chain(tops[outer[0]:inner[0]], tops[inner[1]:outer[1]])
+        return max(0, inner[1] - inner[0]) + sum(1 for top in edges if abs(top - line.top) <= reach)
+
     def near(line: Line) -> dict[int, Line]:
         return {number: other for number, other in candidates.items()
                 if abs(other.top - line.top) <= _SLOT_REACH * line.size}
 
-    slot = max((near(line) for line in candidates.values()), key=len)
+    slot = near(max(candidates.values(), key=reached))
     if len(slot) < max(_SLOT_PAGES, _SLOT_SHARE * len(layouts)):
         return None
     return Deck({number: _wrapped_title(first, lines[number]) for number, first in slot.items()})
@@ -152,11 +171,6 @@ def settle_deck_headings(deck: Deck, layouts: list[PageLayout], drafts: dict[int
     level += bool(sections)
     for draft in slide_titles:
         draft.level = level
-
-
-
-# Headings go no deeper than this level (as pdf_headings ranks them).
-_DEEPEST = 4
 
 
 def rank_under_slide_titles(deck: Deck, drafts: dict[int, list[Draft]], ranked: list[Draft]) -> None:

@@ -112,6 +112,21 @@ def test_a_deck_needs_the_title_slot_on_most_pages_in_display_type() -> None:
     assert find_deck(layouts, pages([40, 150, 40, 150], 44)) is None  # no one place
 
 
+def test_the_title_slot_reaches_one_and_a_half_sizes_either_way_bounds_included() -> None:
+    """The slot is the candidate top with the most others within 1.5 of its size (counted on
+    the sorted tops): a top exactly that far counts, one further does not."""
+    layouts = [PageLayout(n, *SLIDE) for n in range(1, 5)]
+
+    def pages(tops: list[float]) -> dict[int, list[Line]]:
+        return {n: [_line(n, top, f"Title {n}", 44), _line(n, top + 100, "Point", 18)]
+                for n, top in enumerate(tops, start=1)}
+
+    deck = find_deck(layouts, pages([40, 106, 106, 150]))  # (44 x 1.5 = 66: 40 and 150 both reach 106)
+    assert deck is not None and sorted(deck.titles) == [1, 2, 3, 4]
+    deck = find_deck(layouts, pages([40, 106.5, 150, 150]))
+    assert deck is not None and sorted(deck.titles) == [2, 3, 4]
+
+
 def test_a_landscape_reports_sub_headings_rank_below_the_section_title_each_page_opens_with() -> None:
     """A landscape report whose pages each open with a section's title at one place (a deck by
     the title slot) and go on in running text under sub-headings set smaller: the sub-headings,
