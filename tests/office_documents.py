@@ -649,8 +649,9 @@ _SOFFICE_BATCH = 200  # files per soffice run, well under the arguments it reads
 def libreoffice_pdf(paths: list[Path], outdir: Path, export_filter: str, options: dict[str, bool],
                     timeout: float = 600) -> list[Path]:
     """Each file in `paths` as PDF in `outdir` (same stem), in one LibreOffice run with a
-    private profile, through `export_filter` ("writer_pdf_Export", "calc_pdf_Export") with the
-    PDF export's boolean `options`."""
+    private profile per call, through `export_filter` ("writer_pdf_Export", "calc_pdf_Export")
+    with the PDF export's boolean `options`; `timeout` bounds each run of up to
+    _SOFFICE_BATCH files."""
     soffice = shutil.which("soffice")
     if soffice is None:
         raise RuntimeError("soffice (LibreOffice) is not installed")
