@@ -57,8 +57,7 @@ _SLOT_TOP_SHARE = 0.3
 # Far less than a point, far more than a float's rounding of a page's coordinates.
 _HAIR = 1e-6
 # A section-header slide holds this many blocks at most (its title, a line of description,
-# the footer's date or number left in its body); the first page, a title slide, two more (a
-# subtitle, a presenter's name).
+# one more); the first page, a title slide, two more (a subtitle, a presenter's name).
 _DIVIDER_BLOCKS = 3
 _COVER_BLOCKS = 5
 # Its title is set at this share of the slot's size or larger.
