@@ -73,10 +73,9 @@ def test_rtl_heading_is_found() -> None:
     assert markdown(pdf).split("\n\n")[0] == f"# {heading}"
 
 
-def test_rtl_table_columns_in_logical_order() -> None:
-    # The first column (region) is on the right; the header row in Hebrew.
-    rows = [["אזור", "מכירות", "עובדים"], ["צפון", "1,250", "42"], ["דרום", "980", "37"],
-            ["מרכז", "2,310", "55"], ["חוף", "415", "12"]]
+def ruled_rtl_table(rows: list[list[str]]) -> bytes:
+    """A ruled three-column table drawn right to left (the first column on the right, the
+    header row bold), each cell's text in visual order as reportlab draws it."""
     regular, bold = _rtl_fonts()
     buffer = io.BytesIO()
     cv = canvas.Canvas(buffer, pagesize=(595, 842))
@@ -90,8 +89,14 @@ def test_rtl_table_columns_in_logical_order() -> None:
         cv.line(RIGHT - 90 * c, 775, RIGHT - 90 * c, 775 - 20 * len(rows))
     cv.showPage()
     cv.save()
-    layer = read_text_layer(buffer.getvalue())
-    assert [t.cells for t in layer.tables] == [rows]
+    return buffer.getvalue()
+
+
+def test_rtl_table_columns_in_logical_order() -> None:
+    # The first column (region) is on the right; the header row in Hebrew.
+    rows = [["אזור", "מכירות", "עובדים"], ["צפון", "1,250", "42"], ["דרום", "980", "37"],
+            ["מרכז", "2,310", "55"], ["חוף", "415", "12"]]
+    assert [t.cells for t in read_text_layer(ruled_rtl_table(rows)).tables] == [rows]
 
 
 def test_rtl_table_signed_figures_keep_their_sign_first() -> None:
@@ -99,20 +104,7 @@ def test_rtl_table_signed_figures_keep_their_sign_first() -> None:
     # of the figure ("5.2%-" left to right), which PDFium gives as drawn.
     rows = [["אזור", "מכירות", "שינוי"], ["צפון", "1,250", "-5.2%"], ["דרום", "980", "+3.1%"],
             ["מרכז", "2,310", "-12"], ["חוף", "415", "+0.4%"]]
-    regular, bold = _rtl_fonts()
-    buffer = io.BytesIO()
-    cv = canvas.Canvas(buffer, pagesize=(595, 842))
-    for r, row in enumerate(rows):
-        cv.setFont(bold if r == 0 else regular, 10)
-        for c, text in enumerate(row):
-            cv.drawRightString(RIGHT - 4 - 90 * c, 760 - 20 * r, visual(text))
-    for r in range(len(rows) + 1):
-        cv.line(RIGHT - 270, 775 - 20 * r, RIGHT, 775 - 20 * r)
-    for c in range(4):
-        cv.line(RIGHT - 90 * c, 775, RIGHT - 90 * c, 775 - 20 * len(rows))
-    cv.showPage()
-    cv.save()
-    assert [t.cells for t in read_text_layer(buffer.getvalue()).tables] == [rows]
+    assert [t.cells for t in read_text_layer(ruled_rtl_table(rows)).tables] == [rows]
     assert logical_columns([["المنطقة", "التغير"], ["الشمال", "٪٣٫٦+"]]) == [["التغير", "المنطقة"],
                                                                             ["+٣٫٦٪", "الشمال"]]
     # A left-to-right table's signs are as PDFium gives them.
