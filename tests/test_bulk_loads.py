@@ -181,7 +181,10 @@ def test_a_rebuild_waits_for_another_build_and_for_bulk_loads(own_engine: Engine
         holder.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": bulk_loads.BUILD_LOCK})
     job = _job(own_engine, 1200)
     with own_engine.begin() as conn:
-        assert bulk_loads.begin(conn, job, POLICY)
+        # Any job is a bulk load here: the policy's estimate reads the planner's row counts,
+        # which autovacuum may have refreshed after the module's other tests indexed chunks
+        # (one CI run saw 1,200 documents estimated under 2,000 chunks).
+        assert bulk_loads.begin(conn, job, bulk_loads.BulkPolicy(share=1e-9, min_chunks=1))
     with pytest.raises(bulk_loads.GraphBusy, match="bulk load"):
         bulk_loads.reshape(own_engine, wider)
     with own_engine.begin() as conn:
