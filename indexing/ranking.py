@@ -63,7 +63,12 @@ class SearchParams:
     # and returns them as they rank.
     bm25_exact: bool = True
     bm25_complete_limit: int = 1000
-    bm25_scan_below: int = 40_000
+    # The plain scan decodes and scores every posting (0.6-1 us each in blocks), so it beats
+    # the rounds' fixed cost (about 8 ms at p50: champions, probes, bookkeeping) only below
+    # some 10,000 postings; 40,000, chosen when postings were rows, cost its queries 30-45 ms.
+    # On the bench's 200k corpus, the same 200 queries taking turns (2026-12-06): mean 17.5
+    # -> 14.6 ms with 8,000, 15.1 with 15,000, answers identical (docs/BENCHMARKS.md).
+    bm25_scan_below: int = 10_000
     # Chunks of best lower bound each round completes at once (at least the ranks that must
     # be exact), so that it proves against exact scores.
     bm25_probe: int = 100
