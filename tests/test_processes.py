@@ -1,5 +1,6 @@
 """pagemill's processes as an operator runs them, each on a fresh embedded home: ``pagemill
-serve`` supervising its worker (and ``/readyz`` saying when it has none), the Procfile's
+serve`` supervising its worker (and ``/readyz`` saying when it has none; a request's id on its
+JSON log lines, the worker's included), the Procfile's
 processes started at the same instant, Flower refusing to run without authentication, and
 the embedded server stopping when the last process using it exits.
 
@@ -14,10 +15,12 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -132,12 +135,25 @@ def _api_key(processes: Processes, tenant: str) -> str:
     return made.stdout.strip().splitlines()[-1]
 
 
-def _submit(base: str, key: str, doc_id: str) -> str:
-    body = {"documents": [{"id": doc_id, "text": f"{doc_id}: durable queues keep every message."}]}
-    response = requests.post(f"{base}/v1/jobs", json=body, timeout=30,
-                             headers={"Authorization": f"Bearer {key}"})
+def _submit(base: str, key: str, *doc_ids: str, request_id: str | None = None) -> str:
+    body = {"documents": [{"id": doc_id, "text": f"{doc_id}: durable queues keep every message."}
+                          for doc_id in doc_ids]}
+    headers = {"Authorization": f"Bearer {key}"}
+    if request_id is not None:
+        headers["X-Request-ID"] = request_id
+    response = requests.post(f"{base}/v1/jobs", json=body, timeout=30, headers=headers)
     assert response.status_code == 202, response.text
+    if request_id is not None:
+        assert response.headers["X-Request-ID"] == request_id
     return str(response.json()["id"])
+
+
+def _records(log: str) -> list[dict]:
+    out = []
+    for line in log.splitlines():
+        if line.startswith("{"):
+            out.append(json.loads(line))  # every line of a JSON log parses
+    return out
 
 
 def _wait_completed(base: str, key: str, job_id: str, timeout: float = 90) -> None:
@@ -177,11 +193,17 @@ def test_serve_restarts_its_killed_worker_and_readyz_says_when_there_is_none():
     """``pagemill serve`` on $PORT; its worker's whole tree killed: /readyz answers 503 naming
     the missing worker, the supervisor starts a new one, /readyz is 200 again, and a job
     submitted while there was no worker completes.  SIGTERM then stops everything, the
-    embedded server included."""
+    embedded server included.
+
+    With JSON logs (request ids, tests/test_request_ids.py; checked on this server rather than
+    on a fresh home of their own): the job, sent with an ``X-Request-ID``, finds that id on the
+    API's "job created" line and on the worker's lines for each of its documents; gunicorn's
+    own 414 is the API's JSON error body."""
     with _fresh_home("pm-sv-") as processes:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        serve = processes.start("serve", sys.executable, "-m", "app.cli", "serve", PORT=str(port))
+        serve = processes.start("serve", sys.executable, "-m", "app.cli", "serve", PORT=str(port),
+                                PAGEMILL_LOG_LEVEL="INFO", PAGEMILL_LOG_FORMAT="json")
 
         def ready() -> bool:
             assert serve.poll() is None, processes.log("serve")
@@ -202,15 +224,41 @@ def test_serve_restarts_its_killed_worker_and_readyz_says_when_there_is_none():
         body = wait_for(not_ready, timeout=30, interval=0.2, what="/readyz 503 without a worker")
         assert body["error"]["code"] == "not_ready" and "worker" in body["error"]["details"], body
         assert _get(f"{base}/healthz").status_code == 200  # liveness is not readiness
-        job_id = _submit(base, key, "after-the-kill")
+        rid = f"trace-{uuid.uuid4().hex}"
+        job_id = _submit(base, key, "after-the-kill", "second", request_id=rid)
 
         wait_for(ready, timeout=90, interval=0.5, what="/readyz 200 after the restart")
         second = _worker_tree(serve)
         assert second is not None and second.pid != first.pid
         _wait_completed(base, key, job_id)
         assert "restarting" in processes.log("serve"), processes.log("serve")
+        _request_id_on_the_log_lines(processes, port, rid, job_id, {"after-the-kill", "second"})
         _stopped_cleanly(processes)
         assert serve.returncode in (0, 128 + signal.SIGTERM), processes.log("serve")
+
+
+def _request_id_on_the_log_lines(processes: Processes, port: int, rid: str, job_id: str,
+                                 documents: set[str]) -> None:
+    """The JSON log of ``pagemill serve`` (the API's and its worker's lines) ties request
+    ``rid`` to the job it created and to each of its ``documents`` indexed; a request line too
+    long for gunicorn is answered 414 with the API's JSON error body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        raw.sendall(b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        refused = raw.recv(65536).decode()
+    head, _, payload = refused.partition("\r\n\r\n")
+    assert head.startswith("HTTP/1.1 414") and "application/json" in head
+    assert json.loads(payload)["error"]["code"] == "request_uri_too_long"
+
+    def indexed_lines() -> list[dict] | None:
+        mine = [r for r in _records(processes.log("serve")) if r.get("request_id") == rid]
+        done = {r.get("document_id") for r in mine if r["event"] == "document indexed"}
+        return mine if done >= documents else None
+
+    mine = wait_for(indexed_lines, timeout=30, interval=0.5, what="the worker's indexed lines")
+    events = {r["event"] for r in mine}
+    assert "job created" in events and "batch started" in events, events
+    worker_lines = [r for r in mine if r["event"] == "document indexed"]
+    assert all(r["job_id"] == job_id and r.get("task_id") for r in worker_lines), worker_lines
 
 
 @pytest.mark.system

@@ -4,18 +4,11 @@ lines; and what gunicorn refuses itself under ``pagemill serve`` is JSON too."""
 
 from __future__ import annotations
 
-import json
-import socket
-import sys
 import uuid
 
-import pytest
-import requests
 from sqlalchemy import text
 
 from app.infra.request_ids import request_id_from
-from tests.conftest import free_port, wait_for
-from tests.test_processes import _api_key, _fresh_home, _get, _stopped_cleanly, _wait_completed
 
 
 def test_a_plausible_client_id_is_kept_and_anything_else_replaced():
@@ -43,59 +36,10 @@ def test_the_api_echoes_the_id_on_every_answer_and_stores_it_with_the_job(client
     assert stored == rid
 
 
-def _records(log: str) -> list[dict]:
-    out = []
-    for line in log.splitlines():
-        if line.startswith("{"):
-            out.append(json.loads(line))  # every line of a JSON log parses
-    return out
-
-
-@pytest.mark.system
-def test_the_request_id_reaches_the_worker_log_lines_of_the_jobs_documents():
-    """``pagemill serve`` (gunicorn + a supervised worker) with JSON logs: a job sent with an
-    ``X-Request-ID`` finds that id on the API's "job created" line and on the worker's lines
-    for each of its documents; gunicorn's own 414 is the API's JSON error body."""
-    with _fresh_home("pm-rid-") as processes:
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        serve = processes.start("serve", sys.executable, "-m", "app.cli", "serve", PORT=str(port),
-                                PAGEMILL_LOG_LEVEL="INFO", PAGEMILL_LOG_FORMAT="json")
-
-        def ready() -> bool:
-            assert serve.poll() is None, processes.log("serve")
-            answer = _get(f"{base}/readyz")
-            return answer is not None and answer.status_code == 200
-
-        wait_for(ready, timeout=120, interval=0.5, what="/readyz 200")
-        key = _api_key(processes, "traced")
-        rid = f"trace-{uuid.uuid4().hex}"
-        body = {"documents": [{"id": "first", "text": "durable queues keep every message"},
-                              {"id": "second", "text": "hybrid search ranks every chunk"}]}
-        answer = requests.post(f"{base}/v1/jobs", json=body, timeout=30,
-                               headers={"Authorization": f"Bearer {key}", "X-Request-ID": rid})
-        assert answer.status_code == 202 and answer.headers["X-Request-ID"] == rid
-        job_id = answer.json()["id"]
-        _wait_completed(base, key, job_id)
-
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-            raw.sendall(b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
-            refused = raw.recv(65536).decode()
-        head, _, payload = refused.partition("\r\n\r\n")
-        assert head.startswith("HTTP/1.1 414") and "application/json" in head
-        assert json.loads(payload)["error"]["code"] == "request_uri_too_long"
-
-        def indexed_lines() -> list[dict] | None:
-            mine = [r for r in _records(processes.log("serve")) if r.get("request_id") == rid]
-            done = {r.get("document_id") for r in mine if r["event"] == "document indexed"}
-            return mine if done >= {"first", "second"} else None
-
-        mine = wait_for(indexed_lines, timeout=30, interval=0.5, what="the worker's indexed lines")
-        events = {r["event"] for r in mine}
-        assert "job created" in events and "batch started" in events, events
-        worker_lines = [r for r in mine if r["event"] == "document indexed"]
-        assert all(r["job_id"] == job_id and r.get("task_id") for r in worker_lines), worker_lines
-        _stopped_cleanly(processes)
+# The id on the worker's log lines and gunicorn's own 414 as JSON, under ``pagemill serve`` with
+# JSON logs, are checked on the supervised server of tests/test_processes.py
+# (test_serve_restarts_its_killed_worker_and_readyz_says_when_there_is_none): one fresh home
+# and server for both, rather than a second one here.
 
 
 def test_webhook_events_carry_the_jobs_request_id(engine, tenant):
