@@ -455,30 +455,58 @@ def join_section_labels(drafts: list[Draft]) -> list[Draft]:
     is set in any weight (a regular or italic "Article 1" over a bold title; "§ 4" has no
     letters to make a heading of its own); the title is a heading of one to three lines
     starting at most _LABEL_TITLE_GAP of its sizes under the label, centred under it or from
-    its left edge.  A label over running text stays as it is.  The heading (joined here, or
+    its left edge.  A label alone, centred in the column over the text it heads (an older act's
+    untitled "Article 5" in italics), is a heading of its own.  The heading (joined here, or
     drawn as one block of the label's and the title's lines) is numbered: a label names a
     section however it is numbered, an unnumbered "ANNEX" over its title heading a division as
     "ANNEX I" does, and no rule for a label over a table or a list unheads it."""
     out: list[Draft] = []
+    texts = [d for d in drafts if d.lines and d.table is None]
+    column = (min((d.box[0] for d in texts), default=0.0), max((d.box[2] for d in texts), default=0.0))
     for draft in drafts:
         label = out[-1] if out else None
+        if label is not None and _lone_label(label, draft, column):
+            label.kind, label.marker = "heading", ""
+            label.number_depth = _number_depth(label.text, None) or 1
         if label is not None and _labels(label, draft):
             label.lines.extend(draft.lines)
             label.kind, label.marker = "heading", ""
             label.number_depth = _number_depth(label.text, None) or 1
             continue
         if draft.kind == "heading" and len(draft.lines) > 1 \
-                and _SECTION_LABEL.match(draft.lines[0].text.strip()):
+                and _section_label(draft.lines[0].text):
             draft.number_depth = draft.number_depth or 1
         out.append(draft)
     return out
 
 
+def _section_label(text: str) -> bool:
+    """Whether ``text`` is a section's label alone (_SECTION_LABEL): numbered, or a division
+    named by its kind alone ("ANNEX"; a bare "Section" or "Title" is a form's field)."""
+    text = text.strip()
+    return bool(_SECTION_LABEL.match(text)) and (
+        any(ch.isdigit() for ch in text) or len(text.split()) >= 2
+        or text.rstrip(".").lower() in ("annex", "appendix", "schedule"))
+
+
+def _lone_label(label: Draft, after: Draft, column: tuple[float, float]) -> bool:
+    """Whether ``label``, a paragraph of one line, is a numbered section's label alone ("Article
+    5", "§ 4", "CHAPTER II"; a bare "ANNEX") centred in the page's column, right over running
+    text on its page."""
+    if label.kind != "paragraph" or len(label.lines) != 1 or not _section_label(label.text) \
+            or after.page != label.page or after.kind not in ("paragraph", "list_item") \
+            or not _running_text(after.text):
+        return False
+    line = label.lines[0]
+    left, right = column
+    return line.x0 > left + 2 * line.size and abs((line.x0 + line.x1) - (left + right)) / 2 <= 1.5 * line.size
+
+
 def _labels(label: Draft, title: Draft) -> bool:
     if label.kind not in ("heading", "paragraph") or len(label.lines) != 1 or label.table is not None \
-            or not _SECTION_LABEL.match(label.text.strip()) or title.kind != "heading" \
+            or not _section_label(label.text) or title.kind != "heading" \
             or title.page != label.page or len(title.lines) > _HEADING_MAX_LINES \
-            or _SECTION_LABEL.match(title.text.strip()):
+            or _section_label(title.text):
         return False
     above, below = label.lines[0], title.lines[0]
     size = max(above.size, below.size)

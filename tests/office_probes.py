@@ -230,13 +230,16 @@ table as a Word table (its "2024" and "£m" over the one figure column opened no
 
 Legal acts (legal, 2026-12-06): ``legal_act``, laws, regulations and ordinances as drafters type
 them in Word: "CHAPTER I" or "TITLE II" centred over the division's name (one heading); articles
-as "Article 1" centred over its title (one heading), "Article 1 – Subject matter" on one line or
-"§ 4" centred over its title (headings), or "Section 12. Definitions." run into its paragraph (a
-run-in lead, no heading); numbered paragraphs ("1.", "(1)") and points ("(a)", "(i)", list
-items) hung in their indents, cross references ("Article 5(2)") in the text, a definitions
-article's bold quoted terms, a signature block ("Done at Brussels, ..." over "For the Council"
-and "The President") and an annex's correlation table.  Divisions, articles and the annex are
-headings as DocLayNet labels them (section headers); paragraphs, points and the signature are not.
+as "Article 1" centred over its title (one heading) or alone over its text, "Article 1 – Subject
+matter" on one line or "§ 4" centred over its title (headings), or "Section 12. Definitions." run
+into its paragraph (a run-in lead, no heading); numbered paragraphs ("1.", "(1)") and points
+("(a)", "(i)", list items) hung in their indents, cross references ("Article 5(2)") in the text,
+a definitions article's bold quoted terms, a signature block ("Done at Brussels, ..." over "For
+the Council" and "The President") and an annex's correlation table.  Divisions, articles and the
+annex are headings as DocLayNet labels them (section headers); paragraphs, points and the
+signature are not.  Failing before the rules (4 of 16 passed): a label and its title as two
+headings or none, articles over their numbered paragraphs unheaded as labels, articles opening
+pages taken for a running header, a signatory's name in capitals as a heading.
 
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
@@ -3557,8 +3560,9 @@ def _legal_preamble(document: Any, rng: random.Random, form: int, seed: int, act
 
 
 def _legal_heading(document: Any, form: int, seed: int, head: str, article: str) -> str:
-    """An article's (or a section's, a paragraph's) heading as the form sets it; its truth ("" for
-    a run-in lead, which ``_legal_provisions`` sets)."""
+    """An article's (or a section's, a paragraph's) heading as the form sets it: on one line, its
+    label over its title, or its label alone (an older act's untitled articles); its truth (""
+    for a run-in lead, which ``_legal_provisions`` sets)."""
     styled = seed % 2 == 0
     if form == 1:
         text = f"{head} {('–', '-', '—')[seed % 3]} {article}"
@@ -3572,6 +3576,9 @@ def _legal_heading(document: Any, form: int, seed: int, head: str, article: str)
         return text
     if form == 2:
         return ""
+    if form == 0 and seed > 4:  # an older act's article: its label alone, in italics, over its text
+        _centred(document, head, italic=True, space_before=12)
+        return head
     _two_lines(document, head, article, 2 if styled else 0, 12, first_bold=form == 3,
                first_italic=form == 0 and seed % 3 == 0)
     return f"{head} {article}"

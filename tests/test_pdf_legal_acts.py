@@ -198,3 +198,19 @@ def test_a_signatorys_name_in_capitals_is_no_heading_a_lettered_section_is() -> 
             act.y -= 15.8
 
     assert headings_of(drawn_pdf(draw)) == ["B. BACKGROUND", "Article 9 – Entry into force"]
+
+
+def test_an_untitled_articles_label_centred_alone_over_its_text_is_a_heading() -> None:
+    """An older act's articles have no title: "Article 5" in italics, centred over its
+    paragraphs, heads them; the same words closing a line of text do not."""
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        for number in (5, 6):
+            act.centred(f"Article {number}", "Times-Italic", after=6)
+            act.numbered("1.")
+            act.numbered("2.")
+        act.paragraph("The obligations of importers are laid down in the provisions of")
+        act.left("Article 7", "Times-Roman")
+        act.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Article 5", "Article 6"]
