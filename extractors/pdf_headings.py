@@ -491,11 +491,14 @@ def _section_label(text: str) -> bool:
 
 def _lone_label(label: Draft, after: Draft, column: tuple[float, float]) -> bool:
     """Whether ``label``, a paragraph of one line, is a numbered section's label alone ("Article
-    5", "§ 4", "CHAPTER II"; a bare "ANNEX") centred in the page's column, right over running
-    text on its page."""
+    5", "§ 4", "CHAPTER II"; a bare "ANNEX") centred in the page's column, right over text on
+    its page: running text, a list's item (its numbered paragraphs), or the sentence opening a
+    list ("For the purposes of this Regulation, the following definitions apply:")."""
+    words = len(after.text.split())
     if label.kind != "paragraph" or len(label.lines) != 1 or not _section_label(label.text) \
             or after.page != label.page or after.kind not in ("paragraph", "list_item") \
-            or not _running_text(after.text):
+            or not (after.kind == "list_item" or _running_text(after.text)
+                    or (words >= _SECTION_TEXT_WORDS and after.text.rstrip().endswith(":"))):
         return False
     line = label.lines[0]
     left, right = column

@@ -209,8 +209,12 @@ def test_an_untitled_articles_label_centred_alone_over_its_text_is_a_heading() -
             act.centred(f"Article {number}", "Times-Italic", after=6)
             act.numbered("1.")
             act.numbered("2.")
+        act.centred("Article 7", "Times-Italic", after=6)
+        act.paragraph("For the purposes of this Directive, the following definitions apply:")
+        act.numbered("(a)", "‘product’ means any product intended for consumers or likely, under reasonably "
+                            "foreseeable conditions, to be used by consumers;")
         act.paragraph("The obligations of importers are laid down in the provisions of")
-        act.left("Article 7", "Times-Roman")
+        act.left("Article 8", "Times-Roman")
         act.paragraph()
 
-    assert headings_of(drawn_pdf(draw)) == ["Article 5", "Article 6"]
+    assert headings_of(drawn_pdf(draw)) == ["Article 5", "Article 6", "Article 7"]
