@@ -93,10 +93,20 @@ from extractors.pdf_words import Ruling
 
 # Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
 _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
-# A section named by its kind and number ("Chapter 1.", "Appendix B:", "Part IV", "Section 2.3"):
-# numbered like "1." (or "2.3") for the depth of the headings below it.
-_NAMED_SECTION = re.compile(r"^(?:chapter|part|appendix|annex|section)\s+"
-                            r"(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)", re.IGNORECASE)
+# A section named by its kind and number ("Chapter 1.", "Appendix B:", "Part IV", "Section 2.3";
+# a legal act's "Article 12", "TITLE II", "Schedule 3", "§ 4"): numbered like "1." (or "2.3")
+# for the depth of the headings below it.
+_NAMED_SECTION = re.compile(r"^(?:(?:chapter|part|appendix|annex|section|article|title|schedule)\s+"
+                            r"|§{1,2}\s*)(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)",
+                            re.IGNORECASE)
+# A division's or a provision's label alone on its line, its title set on the line under it
+# (a legal act's "CHAPTER I" over "GENERAL PROVISIONS", "Article 1" over "Subject matter",
+# "§ 4" over "Scope", "ANNEX" over "CORRELATION TABLE"): see join_section_labels.
+_SECTION_LABEL = re.compile(r"^(?:(?:chapter|part|title|book|appendix|annex|schedule|section|article)"
+                            r"(?:\s+(?:\d{1,3}[a-z]?|[IVXLC]{1,7}|[A-Z]))?|§{1,2}\s*\d{1,3}[a-z]?)\.?$",
+                            re.IGNORECASE)
+# A label's title starts at most this many of its sizes under the label's foot.
+_LABEL_TITLE_GAP = 1.5
 # A right-to-left line's section number as a Persian or Arabic document dashes it ("۵-۲-"),
 # in the logical order PDFium gives it: "-2-5 استاندارد کالا", "-3 پذيرش در بورس" (docling's
 # right_to_left_03), or with the dash after ("2-5- ...", as our own drawing of it reads).
@@ -264,6 +274,8 @@ _CREDIT_DASH = re.compile(r"^[\u2014\u2013\u2015]\s*[^\W\d_]")
 _CREDIT_ROLE = re.compile(r"\b(?:chair(?:man|woman|person)?|chief\s+\w+(?:\s+officer)?|ceo|cfo"
                           r"|president|director|minister|secretary|founder|partner|managing|head\s+of)\b",
                           re.IGNORECASE)
+# A signatory's name as a signature block sets it: initials, then the surname in capitals.
+_SIGNATORY = re.compile(r"^(?:[A-Z]\.[\s-]?){1,3}\s*[A-Z][A-Z'’-]+(?:\s+[A-Z][A-Z'’-]+){0,2}$")
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -434,6 +446,77 @@ def join_mixed_headings(drafts: list[Draft]) -> list[Draft]:
             continue
         out.append(draft)
     return out
+
+
+def join_section_labels(drafts: list[Draft]) -> list[Draft]:
+    """A page's blocks with each section's label set alone on its line ("CHAPTER I", "Article
+    1", "§ 4", "ANNEX", see _SECTION_LABEL) joined to the heading under it, its title ("GENERAL
+    PROVISIONS"): one heading, as drafters mean it and as ground truths label it.  The label
+    is set in any weight (a regular or italic "Article 1" over a bold title; "§ 4" has no
+    letters to make a heading of its own); the title is a heading of one to three lines
+    starting at most _LABEL_TITLE_GAP of its sizes under the label, centred under it or from
+    its left edge.  A label alone, centred in the column over the text it heads (an older act's
+    untitled "Article 5" in italics), is a heading of its own.  The heading (joined here, or
+    drawn as one block of the label's and the title's lines) is numbered: a label names a
+    section however it is numbered, an unnumbered "ANNEX" over its title heading a division as
+    "ANNEX I" does, and no rule for a label over a table or a list unheads it."""
+    out: list[Draft] = []
+    texts = [d for d in drafts if d.lines and d.table is None]
+    column = (min((d.box[0] for d in texts), default=0.0), max((d.box[2] for d in texts), default=0.0))
+    for draft in drafts:
+        label = out[-1] if out else None
+        if label is not None and _lone_label(label, draft, column):
+            label.kind, label.marker = "heading", ""
+            label.number_depth = _number_depth(label.text, None) or 1
+        if label is not None and _labels(label, draft):
+            label.lines.extend(draft.lines)
+            label.kind, label.marker = "heading", ""
+            label.number_depth = _number_depth(label.text, None) or 1
+            continue
+        if draft.kind == "heading" and len(draft.lines) > 1 \
+                and _section_label(draft.lines[0].text):
+            draft.number_depth = draft.number_depth or 1
+        out.append(draft)
+    return out
+
+
+def _section_label(text: str) -> bool:
+    """Whether ``text`` is a section's label alone (_SECTION_LABEL): numbered, or a division
+    named by its kind alone ("ANNEX"; a bare "Section" or "Title" is a form's field)."""
+    text = text.strip()
+    return bool(_SECTION_LABEL.match(text)) and (
+        any(ch.isdigit() for ch in text) or len(text.split()) >= 2
+        or text.rstrip(".").lower() in ("annex", "appendix", "schedule"))
+
+
+def _lone_label(label: Draft, after: Draft, column: tuple[float, float]) -> bool:
+    """Whether ``label``, a paragraph of one line, is a numbered section's label alone ("Article
+    5", "§ 4", "CHAPTER II"; a bare "ANNEX") centred in the page's column, right over text on
+    its page: running text, a list's item (its numbered paragraphs), or the sentence opening a
+    list ("For the purposes of this Regulation, the following definitions apply:")."""
+    words = len(after.text.split())
+    if label.kind != "paragraph" or len(label.lines) != 1 or not _section_label(label.text) \
+            or after.page != label.page or after.kind not in ("paragraph", "list_item") \
+            or not (after.kind == "list_item" or _running_text(after.text)
+                    or (words >= _SECTION_TEXT_WORDS and after.text.rstrip().endswith(":"))):
+        return False
+    line = label.lines[0]
+    left, right = column
+    return line.x0 > left + 2 * line.size and abs((line.x0 + line.x1) - (left + right)) / 2 <= 1.5 * line.size
+
+
+def _labels(label: Draft, title: Draft) -> bool:
+    if label.kind not in ("heading", "paragraph") or len(label.lines) != 1 or label.table is not None \
+            or not _section_label(label.text) or title.kind != "heading" \
+            or title.page != label.page or len(title.lines) > _HEADING_MAX_LINES \
+            or _section_label(title.text):
+        return False
+    above, below = label.lines[0], title.lines[0]
+    size = max(above.size, below.size)
+    if not 0 <= below.top - above.bottom <= _LABEL_TITLE_GAP * size:
+        return False
+    centred = abs((above.x0 + above.x1) - (below.x0 + below.x1)) / 2 <= size
+    return centred or abs(above.x0 - below.x0) <= 0.5 * size
 
 
 def _wraps_mixed(first: Draft, second: Draft) -> bool:
@@ -616,6 +699,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_body_styles(drafts, style)
     _unhead_admonitions(drafts, style)
     _unhead_unanswered_questions(drafts, style)
+    _unhead_signatories(drafts, style)
     binding = _binding(drafts, style)
     sections = _section_faces(drafts)
     for index, draft in enumerate(drafts):
@@ -707,6 +791,29 @@ def _unhead_admonitions(drafts: list[Draft], style: Style) -> None:
     for draft in drafts:
         if draft.kind == "heading" and draft.size < style.body_size * HEADING_SCALE \
                 and _ADMONITION.match(draft.text.strip()):
+            draft.kind = "list_item" if draft.marker else "paragraph"
+            draft.label = True
+
+
+def _unhead_signatories(drafts: list[Draft], style: Style) -> None:
+    """A signatory's name in capitals after initials ("R. METSOLA", "J.-P. DUPONT"), at the
+    body's size, under the role it signs in ("For the Council", "The President": short lines
+    ending no sentence) or under another such name, and over no running text on its page, is
+    a signature block's, not a section (an act's, a contract's).  A lettered section set so,
+    "B. BACKGROUND", heads running text, and follows text rather than a role."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    for index, draft in enumerate(texts):
+        if draft.kind != "heading" or draft.number_depth or draft.size >= style.body_size * HEADING_SCALE \
+                or not index or not _SIGNATORY.match(draft.text.strip()):
+            continue
+        before = texts[index - 1]
+        signs = before.page == draft.page and before.kind == "paragraph" and (
+            _SIGNATORY.match(before.text.strip()) or (
+                _short_lines(before, fields=False) and not before.text.rstrip().endswith(SENTENCE_END)))
+        rest = [d for d in texts[index + 1:] if d.page == draft.page]
+        ends = next((at for at, d in enumerate(rest) if d.kind == "heading"), len(rest))
+        if signs and not any(d.kind in ("paragraph", "list_item") and _running_text(d.text)
+                             for d in rest[:ends]):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
 
@@ -1559,7 +1666,10 @@ def unhead_cover(drafts: list[Draft], style: Style) -> None:
     largest type there stay headings.  On a first page with running text, the front matter
     above it (a paper's authors and affiliations under its title) likewise: a heading there
     smaller than the largest, with no running text under it but a short line (an affiliation,
-    an e-mail address), is not a section."""
+    an e-mail address), is not a section; a section named by its kind and number is ("CHAPTER
+    I GENERAL PROVISIONS" over "§ 1 Definitions" over the sentence that opens a list of
+    definitions, "... the following definitions apply:", which is no running text by its
+    words alone)."""
     headings = [d for d in drafts if d.kind == "heading"]
     if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
         return
@@ -1578,7 +1688,7 @@ def unhead_cover(drafts: list[Draft], style: Style) -> None:
     for index in range(len(front) - 1, -1, -1):
         draft, after = front[index], drafts[index + 1]
         if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
-                and not _running_text(after.text) \
+                and not _running_text(after.text) and not _NAMED_SECTION.match(draft.text) \
                 and not bullet_apart(after, drafts[index + 2] if index + 2 < len(drafts) else None):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 

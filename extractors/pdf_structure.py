@@ -100,6 +100,7 @@ from extractors.pdf_headings import (
     head_ruled_titles,
     heading_shaped,
     join_mixed_headings,
+    join_section_labels,
     rank_headings,
     settle_heading_faces,
     unhead_box_labels,
@@ -142,6 +143,8 @@ _DISPLAY_FIGURE = 1.6
 _PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
                           r"(of|/|von|de|sur)?[\s\-–—|/.()#]*$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
+# A number at either end of a running line (a page number beside the running title).
+_END_NUMBER = re.compile(r"^\d+(?=\D*$|\s)|(?<=\s)\d+$|^\d+$")
 # An abbreviation of initials with their dots ("U.S.", "U.K.", "e.g."), at a line's end.
 _INITIALISM = re.compile(r"(?:^|\s)(?:[A-Za-z]\.){2,}$")
 # A dash glued to a figure is a sign or a range ("-12 °C", "-2-5" a right-to-left section
@@ -243,7 +246,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                           titles.get(layout.number))
               for layout in layouts}
     for layout in layouts:
-        drafts[layout.number] = join_mixed_headings(drafts[layout.number])
+        drafts[layout.number] = join_section_labels(join_mixed_headings(drafts[layout.number]))
         if layout.number in tags:  # (the lines of a tagged list item are one item)
             drafts[layout.number] = tagged_list_items(tags[layout.number], layout.words,
                                                       drafts[layout.number], _list_marker)
@@ -770,6 +773,42 @@ def _recurring_key(key: str) -> str:
     return " ".join(words)
 
 
+def _recurring_groups(candidates: list[tuple[Line, str, str]]) -> dict[tuple[str, str], list[Line]]:
+    """The band's candidates by band and recurring key (_recurring_key); a key's lines whose
+    end numbers are no page numbers (_numbered_by_page) by band and their own text instead."""
+    by_key: dict[tuple[str, str], list[Line]] = defaultdict(list)
+    for line, band, key in candidates:
+        by_key[(band, _recurring_key(key))].append(line)
+    for (band, key), group in list(by_key.items()):
+        if not _PAGE_NUMBER.match(key) and not _numbered_by_page(group):
+            del by_key[(band, key)]
+            for line in group:
+                by_key[(band, " ".join(line.text.lower().split()))].append(line)
+    return by_key
+
+
+def _numbered_by_page(group: list[Line]) -> bool:
+    """Whether the numbers that the lines of one recurring key hold at an end (which
+    _recurring_key leaves out as page numbers) are their pages' numbers: on two pages in a
+    row they go up as the pages do ("Annual Report 16", "Annual Report 17"), as the printed
+    numbers of pages do whatever their offset from the file's ("16" on the file's page 18).
+    A heading that opens pages at the running head's height holds a number of its own that
+    does not ("Article 2" on page 2, "Article 4" on page 3, "Article 6" on page 4): its lines
+    run on no page.  True where no two numbered lines stand on pages in a row (nothing says
+    otherwise), and where the pairs that agree are as many as those that do not (a report of
+    two parts numbered from 1 each)."""
+    numbered = sorted((line.page, int(match.group()))
+                      for line in group if (match := _END_NUMBER.search(line.text)) is not None)
+    agree = disagree = 0
+    for (page, number), (next_page, next_number) in zip(numbered, numbered[1:], strict=False):
+        if next_page - page == 1:
+            if next_number - number == 1:
+                agree += 1
+            else:
+                disagree += 1
+    return agree >= disagree
+
+
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
                  artifacts: dict[int, list[TaggedRegion]] | None = None) -> None:
     """Mark lines in the top and bottom bands that recur across pages, or are page numbers,
@@ -788,9 +827,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
             candidates += _band_candidates(page, top, bottom - top)
     pages_with_text = sum(1 for layout in layouts if lines[layout.number])
     needed = max(2, round(_RECUR_SHARE * pages_with_text))
-    by_key: dict[tuple[str, str], list[Line]] = defaultdict(list)
-    for line, band, key in candidates:
-        by_key[(band, _recurring_key(key))].append(line)
+    by_key = _recurring_groups(candidates)
     numbers: list[tuple[Line, str]] = []
     chapters: list[tuple[str, str, Line, set[int]]] = []  # recurring on too few pages alone
     for (band, key), group in by_key.items():

@@ -228,6 +228,19 @@ with the note or figure after them: one column; the note's rows a contents list)
 Chromium tables (the tree leaves empty cells out: each row's cells moved left) and the note's
 table as a Word table (its "2024" and "£m" over the one figure column opened no table).
 
+Legal acts (legal, 2026-12-06): ``legal_act``, laws, regulations and ordinances as drafters type
+them in Word: "CHAPTER I" or "TITLE II" centred over the division's name (one heading); articles
+as "Article 1" centred over its title (one heading) or alone over its text, "Article 1 – Subject
+matter" on one line or "§ 4" centred over its title (headings), or "Section 12. Definitions." run
+into its paragraph (a run-in lead, no heading); numbered paragraphs ("1.", "(1)") and points
+("(a)", "(i)", list items) hung in their indents, cross references ("Article 5(2)") in the text,
+a definitions article's bold quoted terms, a signature block ("Done at Brussels, ..." over "For
+the Council" and "The President") and an annex's correlation table.  Divisions, articles and the
+annex are headings as DocLayNet labels them (section headers); paragraphs, points and the
+signature are not.  Failing before the rules (4 of 16 passed): a label and its title as two
+headings or none, articles over their numbered paragraphs unheaded as labels, articles opening
+pages taken for a running header, a signatory's name in capitals as a heading.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -3433,6 +3446,294 @@ def landscape_report(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": headings, "levels": levels}
 
 
+# ---------------------------------------------------------------- legal acts (legal, 2026-12-06)
+
+# A legal act's parts (division, article, paragraphs, points) as drafters type them in Word.
+_DIVISIONS = (("GENERAL PROVISIONS", "OBLIGATIONS OF ECONOMIC OPERATORS", "MARKET SURVEILLANCE",
+               "FINAL PROVISIONS"),
+              ("SCOPE AND DEFINITIONS", "DUTIES OF THE PARTIES", "ENFORCEMENT", "TRANSITIONAL PROVISIONS"))
+_ARTICLE_TITLES = ("Subject matter", "Scope", "Market surveillance", "General safety requirement",
+                   "Obligations of manufacturers", "Obligations of importers", "Product recalls",
+                   "Penalties", "Repeal", "Entry into force")
+_PROVISIONS = ("Member States shall ensure that the measures referred to in Article 5(2) are "
+               "proportionate to the risk presented by the product.",
+               "The manufacturer shall keep the technical documentation referred to in paragraph (3)(b) "
+               "for ten years after the product has been placed on the market.",
+               "Where the competent authority finds that a product presents a serious risk, it shall "
+               "inform the Commission without delay in accordance with Section 4(1)(a).",
+               "The obligations laid down in this Article shall apply without prejudice to the rules on "
+               "liability for defective products.",
+               "Importers shall indicate on the product their name, registered trade name or registered "
+               "trade mark and the postal address at which they can be contacted.",
+               "The Commission shall adopt implementing acts laying down the procedure referred to in "
+               "the first subparagraph of paragraph 4.")
+_POINTS = ("the characteristics of the product, including its composition and packaging",
+           "the effect on other products where it is reasonably foreseeable that it will be used with them",
+           "the presentation of the product, its labelling and any warnings",
+           "the categories of consumers at risk when using the product, in particular children",
+           "the appearance of the product where it may lead consumers to use it in a manner different "
+           "from that for which it was designed")
+_SUBPOINTS = ("the instructions for its assembly and installation", "the instructions for its maintenance",
+              "any other indication or information regarding the product")
+_TERMS = (("product", "any item which is intended for consumers or likely to be used by consumers"),
+          ("manufacturer", "any natural or legal person who manufactures a product or has it designed "
+                           "and markets it under its own name"),
+          ("distributor", "any natural or legal person in the supply chain, other than the manufacturer "
+                          "or the importer, who makes a product available on the market"),
+          ("recall", "any measure aimed at achieving the return of a product that has already been "
+                     "made available to the consumer"),
+          ("serious risk", "a risk which requires rapid intervention by the competent authorities"))
+_CORRELATION = (("Article 1", "Article 1"), ("Article 2(1)", "Article 2(1)"), ("Article 2(2)", "—"),
+                ("Article 3(1)", "Article 5"), ("Article 4, point (a)", "Article 3, point (2)"),
+                ("Article 5(1)", "Article 9(1)"), ("Article 6", "Article 10"), ("Article 7", "—"),
+                ("—", "Article 12"), ("Article 8(2)", "Article 14(3)"))
+_ROMAN = ("I", "II", "III", "IV", "V", "VI")
+
+
+def _centred(document: Any, text: str, bold: bool = False, italic: bool = False,
+             space_before: float = 0) -> Any:
+    """A centred Normal paragraph, kept with the next (a drafter's division or article line)."""
+    paragraph = document.add_paragraph()
+    run = paragraph.add_run(text)
+    run.bold, run.italic = bold, italic
+    paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    paragraph.paragraph_format.keep_with_next = True
+    paragraph.paragraph_format.space_before = Pt(space_before)
+    paragraph.paragraph_format.space_after = Pt(4)
+    return paragraph
+
+
+def _hanging(document: Any, marker: str, text: str, indent: float, bold_term: str = "") -> Any:
+    """A numbered paragraph or point typed as drafters type it: its number, a tab and its text,
+    the number hanging in the indent (``bold_term``: a defined term quoted and bold first)."""
+    paragraph = document.add_paragraph()
+    paragraph.add_run(marker + "\t")
+    if bold_term:
+        paragraph.add_run(bold_term).bold = True
+        paragraph.add_run(" ")
+    paragraph.add_run(text)
+    paragraph.paragraph_format.left_indent = Inches(indent)
+    paragraph.paragraph_format.first_line_indent = Inches(-0.4)
+    paragraph.paragraph_format.tab_stops.add_tab_stop(Inches(indent))
+    return paragraph
+
+
+def _legal_styles(document: Any, size: float) -> None:
+    """Heading 1 and 2 restyled as a drafter's template sets them: black, bold, centred, the
+    division a point over the body and the article at its size."""
+    for name, bigger in (("Heading 1", 1), ("Heading 2", 0)):
+        style = document.styles[name]
+        style.font.size, style.font.bold, style.font.italic = Pt(size + bigger), True, False
+        style.font.color.rgb = RGBColor(0, 0, 0)
+        style.font.name = document.styles["Normal"].font.name
+        style.paragraph_format.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        style.paragraph_format.space_before, style.paragraph_format.space_after = Pt(12), Pt(6)
+
+
+def _two_lines(document: Any, first: str, second: str, styled: int, space_before: float,
+               first_bold: bool, first_italic: bool = False) -> None:
+    """A heading on two centred lines (a division's or an article's label over its title): one
+    heading paragraph (``styled``: Heading ``styled``) broken by a line break, or two centred
+    Normal paragraphs, the title bold."""
+    if styled:
+        paragraph = document.add_heading("", styled)
+        paragraph.add_run(first).add_break()
+        paragraph.add_run(second)
+        return
+    _centred(document, first, bold=first_bold, italic=first_italic, space_before=space_before)
+    _centred(document, second, bold=True)
+
+
+def _legal_preamble(document: Any, rng: random.Random, form: int, seed: int, act: str) -> None:
+    """A regulation's preamble: who adopts it, its legal basis, numbered recitals and the
+    formula "HAVE ADOPTED THIS REGULATION:" (none of them headings)."""
+    if seed % 3:
+        document.add_paragraph("(Text with EEA relevance)").alignment = WD_ALIGN_PARAGRAPH.CENTER
+    document.add_paragraph(f"THE {'EUROPEAN PARLIAMENT AND THE ' if form == 0 else ''}COUNCIL OF THE "
+                           "EUROPEAN UNION,")
+    document.add_paragraph("Having regard to the Treaty on the Functioning of the European Union, and in "
+                           "particular Article 114 thereof,")
+    document.add_paragraph("Whereas:")
+    for k, text in enumerate(rng.sample(_PROVISIONS, 2)):
+        _hanging(document, f"({k + 1})", text, 0.4)
+    document.add_paragraph(f"HAVE ADOPTED THIS {act}:")
+
+
+def _legal_heading(document: Any, form: int, seed: int, head: str, article: str) -> str:
+    """An article's (or a section's, a paragraph's) heading as the form sets it: on one line, its
+    label over its title, or its label alone (an older act's untitled articles); its truth (""
+    for a run-in lead, which ``_legal_provisions`` sets)."""
+    styled = seed % 2 == 0
+    if form == 1:
+        text = f"{head} {('–', '-', '—')[seed % 3]} {article}"
+        if styled:
+            document.add_heading(text, 2).alignment = WD_ALIGN_PARAGRAPH.LEFT
+        else:
+            paragraph = document.add_paragraph()
+            paragraph.add_run(text).bold = True
+            paragraph.paragraph_format.space_before = Pt(12)
+            paragraph.paragraph_format.keep_with_next = True
+        return text
+    if form == 2:
+        return ""
+    if form == 0 and seed > 4:  # an older act's article: its label alone, in italics, over its text
+        _centred(document, head, italic=True, space_before=12)
+        return head
+    _two_lines(document, head, article, 2 if styled else 0, 12, first_bold=form == 3,
+               first_italic=form == 0 and seed % 3 == 0)
+    return f"{head} {article}"
+
+
+def _legal_provisions(document: Any, rng: random.Random, form: int, seed: int, lead: str,
+                      run_in: str) -> list[str]:
+    """An article's numbered paragraphs ("1." or "(1)", typed and hung), the second over points
+    "(a)" (some over "(i)"), after a lead paragraph on some seeds or run into the section's
+    bold ``run_in`` heading; the points' truth (list items)."""
+    items: list[str] = []
+    if run_in:
+        paragraph = document.add_paragraph()
+        paragraph.add_run(run_in).bold = True
+        paragraph.add_run(" " + lead)
+    elif seed % 3 == 1:
+        document.add_paragraph(lead)
+    for p, text in enumerate(rng.sample(_PROVISIONS, 2 + seed % 2)):
+        if p == 1:
+            text = text.rstrip(".") + ", taking into account the following:"
+        _hanging(document, f"{p + 1}." if seed % 2 else f"({p + 1})", text, 0.4)
+        if p != 1:
+            continue
+        points = rng.sample(_POINTS, 3)
+        for q, point in enumerate(points):
+            marker, end = f"({chr(97 + q)})", "." if q == len(points) - 1 else ";"
+            _hanging(document, marker, point + end, 0.8)
+            items.append(f"{marker} {point}{end}")
+            if q == 0 and seed % 4 in (1, 2):
+                for r, sub in enumerate(_SUBPOINTS[:2]):
+                    _hanging(document, f"({_ROMAN[r].lower()})", sub + ";", 1.2)
+                    items.append(f"({_ROMAN[r].lower()}) {sub};")
+    return items
+
+
+def _legal_definitions(document: Any, form: int, seed: int, act: str, run_in: str) -> list[str]:
+    """A definitions article: its lead (run into the bold ``run_in`` heading, or a paragraph)
+    and its numbered definitions, each term quoted in bold; their truth (list items)."""
+    lead = f"For the purposes of this {act.title()}, the following definitions apply:"
+    if run_in:
+        paragraph = document.add_paragraph()
+        paragraph.add_run(run_in).bold = True
+        paragraph.add_run(" " + lead)
+    else:
+        document.add_paragraph(lead)
+    opening, closing = ("‘", "’") if form <= 1 else ("“", "”")
+    items = []
+    for k, (term, meaning) in enumerate(_TERMS[: 3 + seed % 3]):
+        marker = f"({k + 1})" if form <= 1 else f"({chr(97 + k)})"
+        _hanging(document, marker, f"means {meaning};", 0.4, bold_term=f"{opening}{term}{closing}")
+        items.append(f"{marker} {opening}{term}{closing} means {meaning};")
+    return items
+
+
+def _legal_signature(document: Any, rng: random.Random, form: int, seed: int) -> None:
+    """The signature block: "Done at Brussels, ..." over who signs for each institution, one
+    under the other or two columns on a tab stop (no heading)."""
+    place = rng.choice(("Brussels", "Luxembourg", "Strasbourg"))
+    date = rng.choice(("12 March 2024", "3 June 2024", "27 November 2023"))
+    document.add_paragraph(f"Done at {place}, {date}.").paragraph_format.space_before = Pt(18)
+    signers = [[("For the European Parliament", "The President", "R. METSOLA"),
+                ("For the Council", "The President", "M. NOVAK")],
+               [("For the Council", "The President", "M. NOVAK")],
+               [("For the Government", "The Minister for Trade", "A. SCHMIDT")],
+               [("For the Federal Government", "The Federal Minister", "K. BRANDT")]][form]
+    if seed % 2 and len(signers) == 2:
+        for row in zip(*signers, strict=True):
+            paragraph = document.add_paragraph("\t".join(row))
+            paragraph.paragraph_format.tab_stops.add_tab_stop(Inches(3.2))
+            paragraph.paragraph_format.space_after = Pt(0)
+        return
+    for block in signers:
+        for k, text in enumerate(block):
+            paragraph = document.add_paragraph(text)
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER if seed % 3 == 0 else WD_ALIGN_PARAGRAPH.LEFT
+            paragraph.paragraph_format.space_after = Pt(0 if k < 2 else 12)
+
+
+def _legal_annex(document: Any, form: int, seed: int, act: str) -> tuple[str, list[list[str]]]:
+    """The annex on a page of its own, its label over its title, and its correlation table
+    (ruled, a bold header); the heading's and the table's truth."""
+    document.add_page_break()
+    annex = "ANNEX" if seed % 2 else "ANNEX I"
+    title = "CORRELATION TABLE" if seed % 3 else "Correlation table"
+    _two_lines(document, annex, title, 1 if seed % 2 == 0 else 0, 0, first_bold=True)
+    old = ("Directive 2001/95/EC", "Council Directive 88/378/EEC", "Act of 1987", "Ordinance of 2011")[form]
+    cells = [[old, f"This {act.title()}"], *([a, b] for a, b in _CORRELATION[: 6 + seed % 4])]
+    table = document.add_table(rows=len(cells), cols=2)
+    table.style = "Table Grid"
+    _fill(table, cells)
+    for cell in table.rows[0].cells:
+        for run in cell.paragraphs[0].runs:
+            run.bold = True
+    return f"{annex} {title}", cells
+
+
+def legal_act(seed: int) -> tuple[str, bytes, Truth]:
+    """A law, a regulation or an ordinance as drafters type it in Word: the act's title; a
+    preamble ending "HAVE ADOPTED THIS REGULATION:" (regulations); divisions as "CHAPTER I" or
+    "TITLE II" centred over their centred name (one heading); articles as "Article 1" centred
+    over its title (one heading), "Article 1 – Subject matter" on one line, "§ 4" centred over
+    its title (headings), or "Section 12. Definitions." in bold run into its paragraph (a run-in
+    lead: no heading, as in ``run_in_leads``); numbered paragraphs ("1." or "(1)") and points
+    ("(a)", "(i)") hung in their indents (the points list items), cross references ("Article
+    5(2)", "paragraph (3)(b)") in the text; a definitions article whose terms are quoted in bold;
+    the signature block ("Done at Brussels, ..." over "For the Council" and "The President",
+    one or two columns on tab stops: no heading); and an annex (its label centred over its
+    title: a heading) holding a correlation table.  Divisions, articles and the annex are
+    headings as DocLayNet labels them (section headers); numbered paragraphs and points are
+    not.  Even seeds set divisions and articles in Word's heading styles, odd ones by hand."""
+    rng = random.Random(seed)
+    form = (seed - 1) % 4  # 0 "Article 1" over its title, 1 on one line, 2 run-in "Section 12.", 3 "§ 4"
+    division = ("CHAPTER", "TITLE")[(seed - 1) // 4 % 2]
+    family, size = (("Liberation Serif", 11), ("Liberation Serif", 12), ("Liberation Sans", 10),
+                    ("DejaVu Serif", 10))[seed % 4]
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name, body.font.size = family, Pt(size)
+    body.paragraph_format.space_after = Pt(6)
+    _legal_styles(document, size)
+    act = ("REGULATION", "REGULATION", "ACT", "ORDINANCE")[form]
+    title = ("REGULATION OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on general product safety",
+             "REGULATION OF THE COUNCIL on the safety of toys placed on the market",
+             "CONSUMER PRODUCT SAFETY ACT", "Ordinance on the Safety of Technical Equipment")[form]
+    heading = document.add_paragraph()
+    run = heading.add_run(title)
+    run.bold, run.font.size = True, Pt(size + 3)
+    heading.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    heading.paragraph_format.space_after = Pt(12)
+    if form <= 1:
+        _legal_preamble(document, rng, form, seed, act)
+    headings, items = [title], []
+    sign = ("Article", "Article", "Section", "§")[form]
+    definitions_at = rng.randint(0, 1)
+    for d, name in enumerate(_DIVISIONS[seed % 2][:3]):
+        label = f"{division} {_ROMAN[d]}"
+        _two_lines(document, label, name, 1 if seed % 2 == 0 else 0, 18, first_bold=seed % 3 != 0)
+        headings.append(f"{label} {name}")
+        for a in range(2):
+            number = 2 * d + a + (12 if form == 2 else 1)
+            definitions = d == 0 and a == definitions_at
+            article = "Definitions" if definitions else _ARTICLE_TITLES[(number - 1) % len(_ARTICLE_TITLES)]
+            truth = _legal_heading(document, form, seed, f"{sign} {number}", article)
+            headings += [truth] if truth else []
+            run_in = f"{sign} {number}. {article}." if form == 2 else ""
+            if definitions:
+                items += _legal_definitions(document, form, seed, act, run_in)
+            else:
+                items += _legal_provisions(document, rng, form, seed, rng.choice(_PROVISIONS), run_in)
+    _legal_signature(document, rng, form, seed)
+    annex, cells = _legal_annex(document, form, seed, act)
+    headings.append(annex)
+    return "docx", _docx(document), {"headings": headings, "tables": [cells], "items": items}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -3499,4 +3800,5 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "landscape_report": (4, landscape_report),
     "slide_deck": (8, slide_deck),
     "financial_statements": (12, financial_statements),
+    "legal_act": (8, legal_act),
 }

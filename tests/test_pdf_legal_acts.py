@@ -1,0 +1,220 @@
+"""Legal acts as drafters set them (office probe legal_act, 2026-12-06): a division's or an
+article's label alone on its line ("CHAPTER I", "Article 1", "§ 4", "ANNEX") over its title is
+one heading, whatever the label's weight; an article named by its number ("Article 3 –
+Definitions") heads its numbered paragraphs and points; and a label over running text, or a
+title far under it, stays apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.pagesizes import A4
+
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
+
+WIDTH, HEIGHT = A4
+TEXT = ("The manufacturer shall keep the technical documentation referred to in paragraph (3)(b) for ten "
+        "years after the product has been placed on the market, and shall make it available to the "
+        "market surveillance authorities on request.")
+
+
+class _Act:
+    """A page of an act written top down in 11-point Times: centred lines, numbered paragraphs."""
+
+    def __init__(self, canvas: Any) -> None:
+        self.canvas, self.y = canvas, HEIGHT - 80
+
+    def centred(self, text: str, font: str = "Times-Bold", size: float = 11, after: float = 4) -> None:
+        self.canvas.setFont(font, size)
+        self.canvas.drawCentredString(WIDTH / 2, self.y, text)
+        self.y -= size * 1.2 + after
+
+    def left(self, text: str, font: str = "Times-Bold", size: float = 11, after: float = 6) -> None:
+        self.canvas.setFont(font, size)
+        self.canvas.drawString(72, self.y, text)
+        self.y -= size * 1.2 + after
+
+    def numbered(self, number: str, text: str = TEXT, indent: float = 0) -> None:
+        """A paragraph whose number hangs left of its text."""
+        self.canvas.setFont("Times-Roman", 11)
+        self.canvas.drawString(72 + indent, self.y, number)
+        for line in wrapped_lines(text, WIDTH - 144 - 28 - indent, "Times-Roman", 11):
+            self.canvas.drawString(100 + indent, self.y, line)
+            self.y -= 13.2
+        self.y -= 6
+
+    def paragraph(self, text: str = TEXT) -> None:
+        self.canvas.setFont("Times-Roman", 11)
+        for line in wrapped_lines(text, WIDTH - 144, "Times-Roman", 11):
+            self.canvas.drawString(72, self.y, line)
+            self.y -= 13.2
+        self.y -= 6
+
+
+def test_a_division_label_over_its_title_is_one_heading() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        act.centred("CHAPTER I", "Times-Roman", after=2)
+        act.centred("GENERAL PROVISIONS", after=12)
+        act.paragraph()
+        act.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["CHAPTER I GENERAL PROVISIONS"]
+
+
+def test_an_article_label_in_italics_over_its_bold_title_heads_its_numbered_paragraphs() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        for number, title in (("Article 1", "Subject matter"), ("Article 2", "Obligations of importers")):
+            act.centred(number, "Times-Italic", after=2)
+            act.centred(title, after=8)
+            act.numbered("1.")
+            act.numbered("2.")
+
+    assert headings_of(drawn_pdf(draw)) == ["Article 1 Subject matter", "Article 2 Obligations of importers"]
+
+
+def test_a_paragraph_sign_over_its_title_is_one_heading() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        for number, title in (("§ 4", "Scope"), ("§ 5", "Duties of the operator")):
+            act.centred(number, after=2)
+            act.centred(title, after=8)
+            act.numbered("(1)")
+            act.numbered("(2)")
+
+    assert headings_of(drawn_pdf(draw)) == ["§ 4 Scope", "§ 5 Duties of the operator"]
+
+
+def test_an_article_on_one_line_heads_its_points() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        act.left("Article 3 – Definitions")
+        act.paragraph("For the purposes of this Regulation, the following definitions apply:")
+        for k, term in enumerate(("product", "manufacturer", "recall")):
+            act.numbered(f"({k + 1})", f"‘{term}’ means any item which is intended for consumers;")
+        act.left("Article 4 – Penalties")
+        act.numbered("(a)", "the characteristics of the product;")
+        act.numbered("(b)", "the presentation of the product.")
+
+    pdf = drawn_pdf(draw)
+    markdown = markdown_of(pdf)
+    assert headings_of(pdf) == ["Article 3 – Definitions", "Article 4 – Penalties"]
+    assert "- (a) the characteristics of the product;" in markdown.splitlines()
+
+
+def test_an_annex_label_over_its_title_heads_the_table_under_it() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        act.left("Article 9 – Repeal")
+        act.paragraph()
+        act.centred("ANNEX", after=2)
+        act.centred("CORRELATION TABLE", after=10)
+        rows = [("Directive 2001/95/EC", "This Regulation"), ("Article 1", "Article 1"),
+                ("Article 2(1)", "Article 3"), ("Article 5", "—")]
+        top = act.y + 10
+        for r, (old, new) in enumerate(rows):
+            canvas.setFont("Times-Bold" if r == 0 else "Times-Roman", 10)
+            canvas.drawString(80, act.y, old)
+            canvas.drawString(300, act.y, new)
+            act.y -= 18
+        for r in range(len(rows) + 1):
+            canvas.line(72, top - 18 * r, 520, top - 18 * r)
+        for x in (72, 290, 520):
+            canvas.line(x, top, x, top - 18 * len(rows))
+
+    pdf = drawn_pdf(draw)
+    assert headings_of(pdf) == ["Article 9 – Repeal", "ANNEX CORRELATION TABLE"]
+    assert "| Article 2(1) | Article 3 |" in markdown_of(pdf)
+
+
+def test_a_label_over_running_text_or_far_from_a_heading_stays_apart() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        act.centred("Article 7", after=6)
+        act.paragraph()
+        act.centred("CHAPTER II", after=40)
+        act.centred("FINAL PROVISIONS", after=8)
+        act.paragraph()
+
+    headings = headings_of(drawn_pdf(draw))
+    assert "CHAPTER II FINAL PROVISIONS" not in headings
+    assert "FINAL PROVISIONS" in headings
+
+
+def test_articles_opening_pages_at_one_height_are_no_running_header() -> None:
+    """Each page opens with an article's label at the running head's height, its number its own
+    ("Article 2" on page 2, "Article 4" on page 3): headings; a running title whose number goes
+    up with the page is still a running line."""
+    def draw(canvas: Any) -> None:
+        for page, number in enumerate((1, 2, 4, 6), start=1):
+            canvas.setFont("Times-Roman", 9)
+            canvas.drawString(72, HEIGHT - 40, f"Consumer Product Safety Act {page}")
+            act = _Act(canvas)
+            act.centred(f"Article {number}", "Times-Roman", after=2)
+            act.centred(f"Duties of operators under part {number}", after=8)
+            act.numbered("1.")
+            act.numbered("2.")
+            act.paragraph()
+            canvas.showPage()
+
+    pdf = drawn_pdf(draw)
+    assert headings_of(pdf) == [f"Article {n} Duties of operators under part {n}" for n in (1, 2, 4, 6)]
+    assert "Consumer Product Safety Act" not in markdown_of(pdf)
+
+
+def test_a_chapter_and_a_paragraph_sign_over_a_list_on_the_first_page_are_no_front_matter() -> None:
+    """On the first page, under the act's title and over the sentence opening its definitions
+    (which ends in a colon: no running text by its words alone), named sections stay headings."""
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        act.centred("Ordinance on the Safety of Technical Equipment", size=14, after=14)
+        act.centred("CHAPTER I", after=2)
+        act.centred("GENERAL PROVISIONS", after=10)
+        act.left("§ 1 Definitions")
+        act.paragraph("For the purposes of this Ordinance, the following definitions apply:")
+        for k, term in enumerate(("product", "manufacturer", "recall")):
+            act.numbered(f"({chr(97 + k)})", f"“{term}” means any item which is intended for consumers "
+                                             "or likely, in foreseeable conditions, to be used by them;")
+
+    assert headings_of(drawn_pdf(draw)) == ["Ordinance on the Safety of Technical Equipment",
+                                            "CHAPTER I GENERAL PROVISIONS", "§ 1 Definitions"]
+
+
+def test_a_signatorys_name_in_capitals_is_no_heading_a_lettered_section_is() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        act.left("B. BACKGROUND", "Times-Roman")
+        act.paragraph()
+        act.left("Article 9 – Entry into force")
+        act.paragraph()
+        act.left("Done at Brussels, 12 March 2024.", "Times-Roman", after=8)
+        # (Two columns on a tab stop, as a Word drafter sets two institutions' signatures.)
+        for left, right in (("For the European Parliament", "For the Council"),
+                            ("The President", "The President"), ("R. METSOLA", "M. NOVAK")):
+            canvas.setFont("Times-Roman", 11)
+            canvas.drawString(72, act.y, left)
+            canvas.drawString(320, act.y, right)
+            act.y -= 15.8
+
+    assert headings_of(drawn_pdf(draw)) == ["B. BACKGROUND", "Article 9 – Entry into force"]
+
+
+def test_an_untitled_articles_label_centred_alone_over_its_text_is_a_heading() -> None:
+    """An older act's articles have no title: "Article 5" in italics, centred over its
+    paragraphs, heads them; the same words closing a line of text do not."""
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        for number in (5, 6):
+            act.centred(f"Article {number}", "Times-Italic", after=6)
+            act.numbered("1.")
+            act.numbered("2.")
+        act.centred("Article 7", "Times-Italic", after=6)
+        act.paragraph("For the purposes of this Directive, the following definitions apply:")
+        act.numbered("(a)", "‘product’ means any product intended for consumers or likely, under reasonably "
+                            "foreseeable conditions, to be used by consumers;")
+        act.paragraph("The obligations of importers are laid down in the provisions of")
+        act.left("Article 8", "Times-Roman")
+        act.paragraph()
+
+    assert headings_of(drawn_pdf(draw)) == ["Article 5", "Article 6", "Article 7"]
