@@ -193,6 +193,12 @@ _NARROW_TITLE_WORDS_PER_LINE = 3
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
+# Two heading sizes within 10 % of each other are two levels when this many points or more part
+# them (no heading set between), this many headings are set on each side, and the lower side
+# stands this many points above the body's size (_Ladder).
+_LEVEL_STEP = 1.0
+_LEVEL_USES = 2
+_ABOVE_BODY = 0.5
 # Top to top, the lines of one wrapped heading are at most this many sizes apart.
 _LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
@@ -1552,14 +1558,16 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
             draft.label = True
 
 
-def unhead_cover(drafts: list[Draft], style: Style) -> None:
+def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None = None) -> None:
     """A cover page (the document's first page with text, holding no running text, table or
     table of contents) sets its title largest; the subtitle, the organisation, the date and the
     version under it are set large too, and are not sections: only the headings in the
     largest type there stay headings.  On a first page with running text, the front matter
     above it (a paper's authors and affiliations under its title) likewise: a heading there
     smaller than the largest, with no running text under it but a short line (an affiliation,
-    an e-mail address), is not a section."""
+    an e-mail address), is not a section -- unless it is set as a heading of the ``document``
+    (its blocks in reading order) below the front matter is: a newsletter's first article's
+    title over its byline ("By Jane Smith"), set as the later articles' titles."""
     headings = [d for d in drafts if d.kind == "heading"]
     if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
         return
@@ -1573,12 +1581,16 @@ def unhead_cover(drafts: list[Draft], style: Style) -> None:
         return
     front = drafts[:first_text]
     largest = max((d.size for d in front if d.kind == "heading"), default=0.0)
+    start = drafts[first_text]
+    later = drafts[first_text:] if document is None else \
+        document[next((at for at, d in enumerate(document) if d is start), 0):]
+    sections = {_face_key(d) for d in later if d.kind == "heading" and d.lines}
     # (From the bottom up: an affiliation unheaded leaves the authors over a short line; a
     # bullet drawn apart from its item's text is none.)
     for index in range(len(front) - 1, -1, -1):
         draft, after = front[index], drafts[index + 1]
         if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
-                and not _running_text(after.text) \
+                and not _running_text(after.text) and _face_key(draft) not in sections \
                 and not bullet_apart(after, drafts[index + 2] if index + 2 < len(drafts) else None):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 
@@ -1667,15 +1679,16 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
     headings are numbered, by numbering depth, and the others by the numbered ones' sizes."""
     headings = [d for d in drafts if d.kind == "heading"]
     used = Counter(d.size for d in headings)
-    if _set_levels(headings, _Ladder(set(used))) > _MAX_LEVEL:
+    if _set_levels(headings, _Ladder(used, style.body_size)) > _MAX_LEVEL:
         # More sizes than levels: then the ladder is made of the sizes two headings or more
         # are set in, and the display sizes used once above it (a cover's, a back page's) are
         # one level, not a level each (nine sizes of cover type used to push a report's
         # sections to level 4 of 4).  Sizes within 10% are counted together, as ranked.
-        recurring = {size for size in used
-                     if sum(n for near, n in used.items() if abs(near - size) <= 0.1 * max(near, size)) > 1}
+        recurring = Counter({size: n for size, n in used.items()
+                             if sum(m for near, m in used.items()
+                                    if abs(near - size) <= 0.1 * max(near, size)) > 1})
         if recurring:
-            _set_levels(headings, _Ladder(recurring))
+            _set_levels(headings, _Ladder(recurring, style.body_size))
     numbered = [d for d in headings if d.number_depth]
     if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
@@ -1685,18 +1698,53 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
 
 class _Ladder:
     """Font sizes as levels, largest first; sizes within 10% of each other are one level (the
-    same style measured on other glyphs).  A size above the largest is one level above."""
+    same style measured on other glyphs), unless a step of a point or more with no heading
+    set in it parts them, two headings or more on each side and the lower side above the
+    body's size: two heading styles set close (Word 2010's Heading 1 and 2 at 14 and 13
+    points, Word 2013's Heading 2 and 3 at 13 and 12), where one style's sizes measured on
+    other glyphs or scaled stand a fraction of a point apart.  A size above the largest is
+    one level above."""
 
-    def __init__(self, sizes: set[float]) -> None:
+    def __init__(self, used: Counter[float], body_size: float) -> None:
         self.tops: list[float] = []
-        for size in sorted(sizes, reverse=True):
-            if not self.tops or size < 0.9 * self.tops[-1]:
+        self._ranks: dict[float, int] = {}
+        sizes = sorted(used, reverse=True)
+        held = 0  # headings set in the current level's sizes
+        for at, size in enumerate(sizes):
+            if not self.tops or size < 0.9 * self.tops[-1] \
+                    or (held >= _LEVEL_USES and self._steps_down(sizes, used, at, body_size)):
                 self.tops.append(size)
+                held = 0
+            held += used[size]
+            self._ranks[size] = len(self.tops) - 1
+
+    def _steps_down(self, sizes: list[float], used: Counter[float], at: int, body_size: float) -> bool:
+        """Whether ``sizes[at]`` (largest first) opens a level of its own inside the 10 % of the
+        level above: a point or more under the size before it, and the run of sizes it opens
+        (each within a point of the one before, all within 10 % of it) set in two headings or
+        more, all above the body's size."""
+        size = sizes[at]
+        if sizes[at - 1] - size < _LEVEL_STEP:
+            return False
+        run = [size]
+        for lower in sizes[at + 1:]:
+            if run[-1] - lower >= _LEVEL_STEP or lower < 0.9 * size:
+                break
+            run.append(lower)
+        return sum(used[s] for s in run) >= _LEVEL_USES and run[-1] >= body_size + _ABOVE_BODY
 
     def rank(self, size: float) -> int:
+        if size in self._ranks:
+            return self._ranks[size]
         if size >= self.tops[0] / 0.9:
             return -1
-        return next((i for i, top in enumerate(self.tops) if size >= 0.9 * top), len(self.tops))
+        at = next((i for i, top in enumerate(self.tops) if size >= 0.9 * top), len(self.tops))
+        # (A size the ladder was not made of, between two levels a step apart within 10 %:
+        # the nearer.)
+        while at + 1 < len(self.tops) and self.tops[at + 1] >= 0.9 * self.tops[at] \
+                and abs(size - self.tops[at + 1]) < abs(size - self.tops[at]):
+            at += 1
+        return at
 
 
 def _set_levels(headings: list[Draft], ladder: _Ladder) -> int:
