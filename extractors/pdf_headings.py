@@ -270,6 +270,11 @@ _CREDIT_DASH = re.compile(r"^[\u2014\u2013\u2015]\s*[^\W\d_]")
 _CREDIT_ROLE = re.compile(r"\b(?:chair(?:man|woman|person)?|chief\s+\w+(?:\s+officer)?|ceo|cfo"
                           r"|president|director|minister|secretary|founder|partner|managing|head\s+of)\b",
                           re.IGNORECASE)
+# An article's byline: "By Jane Smith", "Words by Amir Khan and Li Wei", or a name and a role
+# ("Sarah Jones, Editor"): the writer's name in capitalised words (_unhead_bylines).
+_NAME = r"[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|and|&|van|von|de|da|del|bin|al))*"
+_BYLINE = re.compile(rf"^(?:(?:[Ww]ritten |[Ww]ords |[Rr]eport |[Tt]ext )?[Bb]y\s+{_NAME}"
+                     rf"|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{1,3}},\s+[A-Z][\w'’-]*(?:\s+[\w'’-]+){{0,4}})$")
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -622,6 +627,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_body_styles(drafts, style)
     _unhead_admonitions(drafts, style)
     _unhead_unanswered_questions(drafts, style)
+    _unhead_bylines(drafts, style)
     binding = _binding(drafts, style)
     sections = _section_faces(drafts)
     for index, draft in enumerate(drafts):
@@ -715,6 +721,18 @@ def _unhead_admonitions(drafts: list[Draft], style: Style) -> None:
                 and _ADMONITION.match(draft.text.strip()):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+def _unhead_bylines(drafts: list[Draft], style: Style) -> None:
+    """An article's byline set in italics at the body's size right under its title ("By Jane
+    Smith", "Sarah Jones, Editor": _BYLINE) names its writer, not a section: a sub-section's
+    heading under its section's is a title, not a person's name."""
+    for before, draft in zip(drafts, drafts[1:], strict=False):
+        if draft.kind == "heading" and before.kind == "heading" and before.page == draft.page \
+                and not draft.bold and not draft.number_depth and len(draft.lines) == 1 \
+                and draft.size < style.body_size * HEADING_SCALE and before.size > draft.size \
+                and _BYLINE.match(draft.text.strip()):
+            draft.kind, draft.label = "paragraph", True
 
 
 def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
@@ -811,9 +829,10 @@ def _unhead_body_styles(drafts: list[Draft], style: Style) -> None:
 def unhead_empty_sections(drafts: list[Draft]) -> None:
     """A heading titles text: an unnumbered heading followed, up to the next heading or its
     page's end, by two blocks or more none of which is text -- a list's item, a paragraph of
-    six words or more or ending a sentence -- heads no section: it is a chart's title over its
-    labels and figures, a panel's name over its key figures, a contents page's group name
-    over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
+    six words or more or ending a sentence, a table (a price list or an index on tab stops,
+    with a date line over it or a note under it) -- heads no section: it is a chart's title
+    over its labels and figures, a panel's name over its key figures, a contents page's group
+    name over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
     its text on the next; nor one block, a table's title over it.  The document's first
     heading is its title, over its front matter -- a release's dates, its contacts, its
     authors -- and titles the whole document.)  The document's blocks in reading order, once
@@ -839,7 +858,7 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
                 break
             if after.kind != "contents":
                 section.append(after)
-        if len(section) >= 2 and not any(_holds_text(block) for block in section):
+        if len(section) >= 2 and not any(_holds_text(block) or block.kind == "table" for block in section):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
 

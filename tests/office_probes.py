@@ -3511,21 +3511,23 @@ _INDEX_TERMS = ("Accessibility", "Allotments", "Bins and recycling", "Budget", "
                 "Licences", "Parks", "Planning applications", "Play areas", "Road repairs", "Street lighting")
 
 
-def _tabbed(document: Any, left: str, right: str, leader: bool) -> None:
-    """A line of ``left``, a tab and ``right`` set flush right at the measure's edge (dots
-    between on ``leader``)."""
+def _tabbed(document: Any, left: str, right: str, leader: bool, stop: float = 6) -> None:
+    """A line of ``left``, a tab and ``right`` set flush right at ``stop`` inches (the
+    measure's edge; dots between on ``leader``)."""
     paragraph = document.add_paragraph(f"{left}\t{right}")
     paragraph.paragraph_format.space_after = Pt(2)
     paragraph.paragraph_format.tab_stops.add_tab_stop(
-        Inches(6), WD_TAB_ALIGNMENT.RIGHT, WD_TAB_LEADER.DOTS if leader else WD_TAB_LEADER.SPACES)
+        Inches(stop), WD_TAB_ALIGNMENT.RIGHT, WD_TAB_LEADER.DOTS if leader else WD_TAB_LEADER.SPACES)
 
 
 def list_titles(seed: int) -> tuple[str, bytes, Truth]:
     """A section whose body is a list, not running text: a price list (an item, a tab and its
-    price, dot leaders or not, under a sub-heading per group on some seeds) or an index (a
-    term, a tab and its pages, on a page of its own or after the text) under its Heading 1,
-    between sections of running text.  The list's title heads it (the empty-section rule took
-    it for a chart's title over its labels)."""
+    price, dot leaders or not), under a date line ("Prices from 1 April 2024") with its groups'
+    names in bold among the items, or with a short note under it ("All prices include VAT"),
+    or an index (a term, a tab and its pages, on a page of its own or after the text, in two
+    columns on one seed) under its Heading 1, between sections of running text or last.  The
+    list's title heads it (the empty-section rule took it for a chart's title over its
+    labels)."""
     rng = random.Random(seed)
     document = _report(seed)
     title = rng.choice(["Annual report of the parish council", "Leisure services guide",
@@ -3544,29 +3546,49 @@ def list_titles(seed: int) -> tuple[str, bytes, Truth]:
         headings.append(heading)
         levels.append(2)
         grouped = seed % 4 == 1
+        if grouped:
+            document.add_paragraph(f"Prices from 1 April {2023 + seed % 3}")
         for group, items in (_PRICES if grouped else _PRICES[seed % 3:seed % 3 + 1]):
             if grouped:
-                document.add_heading(group, 2)
-                headings.append(group)
-                levels.append(3)
+                document.add_paragraph().add_run(group).bold = True
             for item in items:
                 price = f"£{rng.randint(2, 60)}.{rng.choice(['00', '50', '25', '75'])}"
                 _tabbed(document, item, price, leader)
+        if not grouped:
+            document.add_paragraph("All prices include VAT")
     else:
         if seed % 4 == 0:
             document.add_page_break()
         document.add_heading("Index", 1)
         headings.append("Index")
         levels.append(2)
+        columns = seed == 6
+        if columns:
+            _columns(document, 2)
         for term in _INDEX_TERMS[: 10 + seed % 8]:
             pages = sorted(rng.sample(range(2, 40), rng.randint(1, 3)))
-            _tabbed(document, term, ", ".join(map(str, pages)), leader)
+            _tabbed(document, term, ", ".join(map(str, pages)), leader, 2.8 if columns else 6)
+        if columns:
+            _columns(document, 1)
     if seed % 4 != 0:
         document.add_heading("Contact us", 1)
         _prose(document, rng, 2)
         headings.append("Contact us")
         levels.append(2)
     return "docx", _docx(document), {"headings": headings, "levels": levels}
+
+
+def _columns(document: Any, count: int) -> None:
+    """A continuous section break: the text after it set in ``count`` columns."""
+    from docx.enum.section import WD_SECTION
+
+    section = document.add_section(WD_SECTION.CONTINUOUS)
+    columns = section._sectPr.find(qn("w:cols"))
+    if columns is None:
+        columns = OxmlElement("w:cols")
+        section._sectPr.append(columns)
+    columns.set(qn("w:num"), str(count))
+    columns.set(qn("w:space"), "720")
 
 
 _NEWSLETTERS = ("Parish Newsletter", "Staff Bulletin", "Community News")
