@@ -68,6 +68,15 @@ a block or a few, in alphabetical order of their first letters, spaced as their 
 design, countries or members, have space before their titles: office probe
 alphabetical_sections).  Body size is the most common font size by character count over the
 whole document (:class:`extractors.pdf_drafts.Style`).
+
+Levels and titles (levels, office probes close_sizes, list_titles, article_bylines): heading
+sizes within 10 % are one level unless a step of a point or more with no heading between parts
+them, two headings or more on each side and the lower above the body (Word 2010's Heading 1
+and 2 at 14 and 13 points, Word 2013's Heading 2 and 3 at 13 and 12); a section holding a table
+is no empty section (a price list under a date line and over a note); an italic body-size
+byline right under its title ("By Jane Smith", "Sarah Jones, Editor") is no heading, and a
+first page's heading over a short line stays one when set as a heading below the front matter
+(a newsletter's first article title over its byline).
 """
 
 from __future__ import annotations

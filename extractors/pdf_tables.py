@@ -51,7 +51,9 @@ justified prose (spaces stretched alike in each line, lined up by chance), a bul
 first column of list markers, bullets of symbol fonts included), numbered sections (section
 numbers of two depths hung beside titles run into sentences) or vertical margin text are
 refused: the structure stage drops the words of every table region from its paragraphs, so a
-false table loses text shape.
+false table loses text shape.  A section number and its title set apart (larger, or bold) over
+a line of running text in one piece are a heading, which ends a candidate and starts none (Word
+headings typed as a number, a tab and the title over their paragraphs).
 """
 
 from __future__ import annotations

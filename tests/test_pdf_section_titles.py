@@ -1,6 +1,8 @@
-"""Section titles the heading rules took for something else: a newsletter's first article title
-over its byline, under the page's title (taken for a paper's authors over their affiliation);
-office probe class article_bylines."""
+"""Section titles the heading rules took for something else, and what sits under them: a
+newsletter's first article title over its byline, under the page's title (taken for a paper's
+authors over their affiliation), an italic byline (taken for a sub-heading), a price list's
+title over its date line, the list and a note (taken for a chart's title over its labels);
+office probe classes article_bylines and list_titles."""
 
 from __future__ import annotations
 
@@ -56,3 +58,39 @@ def test_a_subtitle_over_authors_set_as_no_section_stays_front_matter():
                      *abstract,
                      (72, after + 14, "Introduction", 14, "Helvetica-Bold"), *body])
     assert _headings(markdown_of(data)) == ["Heat Pumps in Village Halls", "Introduction"]
+
+
+def test_an_italic_byline_under_its_title_is_no_heading():
+    """A byline in italics at the body's size right under an article's title ("By Jane
+    Smith", a name and a role) names the writer; an italic sub-heading's title stays one."""
+    first, top = _article(100, "New play area opens in the park", "By Jane Smith")
+    second, top = _article(top, "Library hours change from April", "Li Wei, Editor")
+    first = [line if line[2] != "By Jane Smith" else (*line[:4], "Helvetica-Oblique") for line in first]
+    second = [line if line[2] != "Li Wei, Editor" else (*line[:4], "Helvetica-Oblique") for line in second]
+    body, _ = paragraph(top + 46, MORE)
+    data = make_pdf([(72, 40, "Parish Newsletter", 24, "Helvetica-Bold"), *first, *second,
+                     (72, top, "Events", 14, "Helvetica-Bold"),
+                     (72, top + 22, "Summer Fair", 10, "Helvetica-Oblique"), *body])
+    assert _headings(markdown_of(data)) == ["Parish Newsletter", "New play area opens in the park",
+                                            "Library hours change from April", "Events", "Summer Fair"]
+
+
+def test_a_title_over_a_price_list_with_a_date_line_and_a_note_stays_a_heading():
+    """A section whose body is a price list (an item and its price on each line, read as a
+    table) under a date line and over a short note, between sections of running text: its
+    title heads it (no chart's title over its labels)."""
+    lines: list[tuple] = [(72, 40, "Leisure services guide", 20, "Helvetica-Bold")]
+    body, top = paragraph(80, TEXT)
+    lines += [*body, (72, top + 14, "Fees and charges 2024/25", 14, "Helvetica-Bold"),
+              (72, top + 36, "Prices from 1 April 2024", 10)]
+    top += 56
+    for k, item in enumerate(("Adult swim", "Junior swim (under 16)", "Aqua fit class", "Gym session",
+                              "Meeting room (per hour)")):
+        lines += [(72, top, item, 10), (500, top, f"£{4 + 3 * k}.50", 10)]
+        top += 14
+    lines.append((72, top + 8, "All prices include VAT", 10))
+    body, _ = paragraph(top + 60, MORE)
+    lines += [(72, top + 36, "Contact us", 14, "Helvetica-Bold"), *body]
+    markdown = markdown_of(make_pdf(lines))
+    assert "| Gym session | £13.50 |" in markdown
+    assert _headings(markdown) == ["Leisure services guide", "Fees and charges 2024/25", "Contact us"]
