@@ -73,10 +73,10 @@ Levels and titles (levels, office probes close_sizes, list_titles, article_bylin
 sizes within 10 % are one level unless a step of a point or more with no heading between parts
 them, two headings or more on each side and the lower above the body (Word 2010's Heading 1
 and 2 at 14 and 13 points, Word 2013's Heading 2 and 3 at 13 and 12); a section holding a table
-is no empty section (a price list under a date line and over a note); an italic body-size
-byline right under its title ("By Jane Smith", "Sarah Jones, Editor") is no heading, and a
-first page's heading over a short line stays one when set as a heading below the front matter
-(a newsletter's first article title over its byline).
+with two lines at most beside it is no empty section (a price list under a date line and over
+a note); an italic body-size byline right under its title ("By Jane Smith", "Sarah Jones,
+Editor") is no heading, and a first page's heading over a short line stays one over a byline
+or when set as a heading over a byline below the front matter (a newsletter's first article).
 """
 
 from __future__ import annotations
@@ -226,8 +226,10 @@ _GLOSSARY_BLOCKS = 3
 # heading style (_unhead_body_styles).
 _BODY_STYLE_LINES = 3
 _BODY_STYLE_WORDS = 25
-# A block of this many words is text a heading may head (_unhead_empty_sections).
+# A block of this many words is text a heading may head (_unhead_empty_sections); so is a table
+# with this many lines at most beside it (a date line over it, a note under it).
 _SECTION_TEXT_WORDS = 6
+_TABLE_LINES = 2
 # Numbered headings decide the levels of the others from this many on.
 _NUMBERED_HEADINGS = 3
 # The lines of an address block have at most this many words.
@@ -838,8 +840,8 @@ def _unhead_body_styles(drafts: list[Draft], style: Style) -> None:
 def unhead_empty_sections(drafts: list[Draft]) -> None:
     """A heading titles text: an unnumbered heading followed, up to the next heading or its
     page's end, by two blocks or more none of which is text -- a list's item, a paragraph of
-    six words or more or ending a sentence, a table (a price list or an index on tab stops,
-    with a date line over it or a note under it) -- heads no section: it is a chart's title
+    six words or more or ending a sentence, or a table with two lines at most beside it (a price
+    list under its date line and over its note) -- heads no section: it is a chart's title
     over its labels and figures, a panel's name over its key figures, a contents page's group
     name over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
     its text on the next; nor one block, a table's title over it.  The document's first
@@ -867,7 +869,13 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
                 break
             if after.kind != "contents":
                 section.append(after)
-        if len(section) >= 2 and not any(_holds_text(block) or block.kind == "table" for block in section):
+        # (A table with a line over and under it at most is what the heading titles: a price
+        # list under its date line and over its note, a label over the table counted with it.
+        # A release's status line over its dates' fields and a contents table holds no section.)
+        tables = [at for at, block in enumerate(section) if block.kind == "table"]
+        titled = {at - 1 for at in tables if at and section[at - 1].label}
+        if len(section) >= 2 and not any(_holds_text(block) for block in section) \
+                and not (tables and len(section) - len(tables) - len(titled) <= _TABLE_LINES):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
 
@@ -1593,9 +1601,10 @@ def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None
     largest type there stay headings.  On a first page with running text, the front matter
     above it (a paper's authors and affiliations under its title) likewise: a heading there
     smaller than the largest, with no running text under it but a short line (an affiliation,
-    an e-mail address), is not a section -- unless it is set as a heading of the ``document``
-    (its blocks in reading order) below the front matter is: a newsletter's first article's
-    title over its byline ("By Jane Smith"), set as the later articles' titles."""
+    an e-mail address), is not a section -- unless that line is a byline ("By Jane Smith",
+    _BYLINE) or it is set as a heading of the ``document`` (its blocks in reading order) below
+    the front matter over a byline: a newsletter's first article's title over its byline, set
+    as the later articles' titles over theirs."""
     headings = [d for d in drafts if d.kind == "heading"]
     if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
         return
@@ -1612,13 +1621,18 @@ def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None
     start = drafts[first_text]
     later = drafts[first_text:] if document is None else \
         document[next((at for at, d in enumerate(document) if d is start), 0):]
-    sections = {_face_key(d) for d in later if d.kind == "heading" and d.lines}
+    # (The styles of the headings below the front matter set over a byline: the later articles'
+    # titles.  A paper's "Abstract" and its sections, set as its authors may be, head text.)
+    bylined = {_face_key(d) for d, under in zip(later, later[1:], strict=False)
+               if d.kind == "heading" and d.lines and under.kind == "paragraph"
+               and _BYLINE.match(under.text.strip())}
     # (From the bottom up: an affiliation unheaded leaves the authors over a short line; a
     # bullet drawn apart from its item's text is none.)
     for index in range(len(front) - 1, -1, -1):
         draft, after = front[index], drafts[index + 1]
         if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
-                and not _running_text(after.text) and _face_key(draft) not in sections \
+                and not _running_text(after.text) \
+                and not (_face_key(draft) in bylined or _BYLINE.match(after.text.strip())) \
                 and not bullet_apart(after, drafts[index + 2] if index + 2 < len(drafts) else None):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 

@@ -94,3 +94,20 @@ def test_a_title_over_a_price_list_with_a_date_line_and_a_note_stays_a_heading()
     markdown = markdown_of(make_pdf(lines))
     assert "| Gym session | £13.50 |" in markdown
     assert _headings(markdown) == ["Leisure services guide", "Fees and charges 2024/25", "Contact us"]
+
+
+def test_a_papers_authors_set_as_its_section_headings_stay_front_matter():
+    """A paper's authors in bold at the size of its "Abstract" and "References" headings (an
+    ACL paper's): those head text or a reference, no byline, so the authors stay front matter."""
+    abstract, after = paragraph(170, TEXT)
+    body, after2 = paragraph(after + 40, MORE)
+    data = make_pdf([(72, 50, "Dense Retrieval for Village Archives", 16, "Helvetica-Bold"),
+                     (72, 80, "Jane Smith, Ahmed Khan", 12, "Helvetica-Bold"),
+                     (72, 96, "Maria Lopez, Li Wei", 12, "Helvetica-Bold"),
+                     (72, 114, "University of Northfield", 12),
+                     (72, 130, "{jsmith, akhan}@northfield.ac.uk", 12, "Courier"),
+                     (72, 150, "Abstract", 12, "Helvetica-Bold"), *abstract,
+                     (72, after + 14, "References", 12, "Helvetica-Bold"), *body,
+                     (72, after2 + 14, "Akari Asai, Kazuma Hashimoto, Hannaneh Hajishirzi,", 10),
+                     (72, after2 + 28, "and Caiming Xiong. 2020. Learning to retrieve reasoning paths.", 10)])
+    assert _headings(markdown_of(data)) == ["Dense Retrieval for Village Archives", "Abstract", "References"]
