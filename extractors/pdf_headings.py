@@ -735,9 +735,10 @@ def _unhead_admonitions(drafts: list[Draft], style: Style) -> None:
 
 
 def _unhead_bylines(drafts: list[Draft], style: Style) -> None:
-    """An article's byline set in italics at the body's size right under its title ("By Jane
-    Smith", "Sarah Jones, Editor": _BYLINE) names its writer, not a section: a sub-section's
-    heading under its section's is a title, not a person's name."""
+    """An article's byline at the body's size in its weight right under its title, set apart
+    by its slant or a colour ("By Jane Smith", "Sarah Jones, Editor": _BYLINE), names its
+    writer, not a section: a sub-section's heading under its section's is a title, not a
+    person's name."""
     for before, draft in zip(drafts, drafts[1:], strict=False):
         if draft.kind == "heading" and before.kind == "heading" and before.page == draft.page \
                 and not draft.bold and not draft.number_depth and len(draft.lines) == 1 \

@@ -1322,8 +1322,8 @@ def _numbered_heading(line: _Line, common_size: float, below: _Line | None = Non
         return True
     return below is not None and len(_segments(below)) == 1 and len(below.words) >= PROSE_LINE_WORDS \
         and below.words[0].x0 < title[-1].x1 \
-        and (line.size > below.size + SIZE_STEP or all(w.bold for w in line.words)
-             and not all(w.bold for w in below.words))
+        and (line.size > below.size + SIZE_STEP
+             or (all(w.bold for w in line.words) and not all(w.bold for w in below.words)))
 
 
 def _in_footer(line: _Line, above: _Line, feet: list[tuple[float, float]]) -> bool:
