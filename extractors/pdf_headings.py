@@ -68,6 +68,15 @@ a block or a few, in alphabetical order of their first letters, spaced as their 
 design, countries or members, have space before their titles: office probe
 alphabetical_sections).  Body size is the most common font size by character count over the
 whole document (:class:`extractors.pdf_drafts.Style`).
+
+Levels and titles (levels, office probes close_sizes, list_titles, article_bylines): heading
+sizes within 10 % are one level unless a step of a point or more with no heading between parts
+them, two headings or more on each side and the lower above the body (Word 2010's Heading 1
+and 2 at 14 and 13 points, Word 2013's Heading 2 and 3 at 13 and 12); a section holding a table
+with two lines at most beside it is no empty section (a price list under a date line and over
+a note); an italic body-size byline right under its title ("By Jane Smith", "Sarah Jones,
+Editor") is no heading, and a first page's heading over a short line stays one over a byline
+or when set as a heading over a byline below the front matter (a newsletter's first article).
 """
 
 from __future__ import annotations
@@ -203,6 +212,12 @@ _NARROW_TITLE_WORDS_PER_LINE = 3
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
 _MAX_LEVEL = 4
+# Two heading sizes within 10 % of each other are two levels when this many points or more part
+# them (no heading set between), this many headings are set on each side, and the lower side
+# stands this many points above the body's size (_Ladder).
+_LEVEL_STEP = 1.0
+_LEVEL_USES = 2
+_ABOVE_BODY = 0.5
 # Top to top, the lines of one wrapped heading are at most this many sizes apart.
 _LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
@@ -221,8 +236,10 @@ _GLOSSARY_BLOCKS = 3
 # heading style (_unhead_body_styles).
 _BODY_STYLE_LINES = 3
 _BODY_STYLE_WORDS = 25
-# A block of this many words is text a heading may head (_unhead_empty_sections).
+# A block of this many words is text a heading may head (_unhead_empty_sections); so is a table
+# with this many lines at most beside it (a date line over it, a note under it).
 _SECTION_TEXT_WORDS = 6
+_TABLE_LINES = 2
 # Numbered headings decide the levels of the others from this many on.
 _NUMBERED_HEADINGS = 3
 # The lines of an address block have at most this many words.
@@ -276,6 +293,11 @@ _CREDIT_ROLE = re.compile(r"\b(?:chair(?:man|woman|person)?|chief\s+\w+(?:\s+off
                           re.IGNORECASE)
 # A signatory's name as a signature block sets it: initials, then the surname in capitals.
 _SIGNATORY = re.compile(r"^(?:[A-Z]\.[\s-]?){1,3}\s*[A-Z][A-Z'’-]+(?:\s+[A-Z][A-Z'’-]+){0,2}$")
+# An article's byline: "By Jane Smith", "Words by Amir Khan and Li Wei", or a name and a role
+# ("Sarah Jones, Editor"): the writer's name in capitalised words (_unhead_bylines).
+_NAME = r"[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|and|&|van|von|de|da|del|bin|al))*"
+_BYLINE = re.compile(rf"^(?:(?:[Ww]ritten |[Ww]ords |[Rr]eport |[Tt]ext )?[Bb]y\s+{_NAME}"
+                     rf"|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{1,3}},\s+[A-Z][\w'’-]*(?:\s+[\w'’-]+){{0,4}})$")
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -700,6 +722,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_admonitions(drafts, style)
     _unhead_unanswered_questions(drafts, style)
     _unhead_signatories(drafts, style)
+    _unhead_bylines(drafts, style)
     binding = _binding(drafts, style)
     sections = _section_faces(drafts)
     for index, draft in enumerate(drafts):
@@ -818,6 +841,19 @@ def _unhead_signatories(drafts: list[Draft], style: Style) -> None:
             draft.label = True
 
 
+def _unhead_bylines(drafts: list[Draft], style: Style) -> None:
+    """An article's byline at the body's size in its weight right under its title, set apart
+    by its slant or a colour ("By Jane Smith", "Sarah Jones, Editor": _BYLINE), names its
+    writer, not a section: a sub-section's heading under its section's is a title, not a
+    person's name."""
+    for before, draft in zip(drafts, drafts[1:], strict=False):
+        if draft.kind == "heading" and before.kind == "heading" and before.page == draft.page \
+                and not draft.bold and not draft.number_depth and len(draft.lines) == 1 \
+                and draft.size < style.body_size * HEADING_SCALE and before.size > draft.size \
+                and _BYLINE.match(draft.text.strip()):
+            draft.kind, draft.label = "paragraph", True
+
+
 def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     """Questions set like headings at the body's size (bold, ending in a question mark,
     numbered or not) with no running text under them up to the next heading -- answer boxes
@@ -912,9 +948,10 @@ def _unhead_body_styles(drafts: list[Draft], style: Style) -> None:
 def unhead_empty_sections(drafts: list[Draft]) -> None:
     """A heading titles text: an unnumbered heading followed, up to the next heading or its
     page's end, by two blocks or more none of which is text -- a list's item, a paragraph of
-    six words or more or ending a sentence -- heads no section: it is a chart's title over its
-    labels and figures, a panel's name over its key figures, a contents page's group name
-    over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
+    six words or more or ending a sentence, or a table with two lines at most beside it (a price
+    list under its date line and over its note) -- heads no section: it is a chart's title
+    over its labels and figures, a panel's name over its key figures, a contents page's group
+    name over its entries.  (Nothing after it on its page is no sign: a heading may end a page,
     its text on the next; nor one block, a table's title over it.  The document's first
     heading is its title, over its front matter -- a release's dates, its contacts, its
     authors -- and titles the whole document.)  The document's blocks in reading order, once
@@ -940,7 +977,13 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
                 break
             if after.kind != "contents":
                 section.append(after)
-        if len(section) >= 2 and not any(_holds_text(block) for block in section):
+        # (A table with a line over and under it at most is what the heading titles: a price
+        # list under its date line and over its note, a label over the table counted with it.
+        # A release's status line over its dates' fields and a contents table holds no section.)
+        tables = [at for at, block in enumerate(section) if block.kind == "table"]
+        titled = {at - 1 for at in tables if at and section[at - 1].label}
+        if len(section) >= 2 and not any(_holds_text(block) for block in section) \
+                and not (tables and len(section) - len(tables) - len(titled) <= _TABLE_LINES):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
 
@@ -1659,16 +1702,19 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
             draft.label = True
 
 
-def unhead_cover(drafts: list[Draft], style: Style) -> None:
+def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None = None) -> None:
     """A cover page (the document's first page with text, holding no running text, table or
     table of contents) sets its title largest; the subtitle, the organisation, the date and the
     version under it are set large too, and are not sections: only the headings in the
     largest type there stay headings.  On a first page with running text, the front matter
     above it (a paper's authors and affiliations under its title) likewise: a heading there
     smaller than the largest, with no running text under it but a short line (an affiliation,
-    an e-mail address), is not a section; a section named by its kind and number is ("CHAPTER
-    I GENERAL PROVISIONS" over "§ 1 Definitions" over the sentence that opens a list of
-    definitions, "... the following definitions apply:", which is no running text by its
+    an e-mail address), is not a section -- unless that line is a byline ("By Jane Smith",
+    _BYLINE) or it is set as a heading of the ``document`` (its blocks in reading order) below
+    the front matter over a byline: a newsletter's first article's title over its byline, set
+    as the later articles' titles over theirs.  A section named by its kind and number is one
+    ("CHAPTER I GENERAL PROVISIONS" over "§ 1 Definitions" over the sentence that opens a list
+    of definitions, "... the following definitions apply:", which is no running text by its
     words alone)."""
     headings = [d for d in drafts if d.kind == "heading"]
     if len(headings) < 2 or any(d.kind in ("table", "contents", "table_continued") for d in drafts):
@@ -1683,12 +1729,21 @@ def unhead_cover(drafts: list[Draft], style: Style) -> None:
         return
     front = drafts[:first_text]
     largest = max((d.size for d in front if d.kind == "heading"), default=0.0)
+    start = drafts[first_text]
+    later = drafts[first_text:] if document is None else \
+        document[next((at for at, d in enumerate(document) if d is start), 0):]
+    # (The styles of the headings below the front matter set over a byline: the later articles'
+    # titles.  A paper's "Abstract" and its sections, set as its authors may be, head text.)
+    bylined = {_face_key(d) for d, under in zip(later, later[1:], strict=False)
+               if d.kind == "heading" and d.lines and under.kind == "paragraph"
+               and _BYLINE.match(under.text.strip())}
     # (From the bottom up: an affiliation unheaded leaves the authors over a short line; a
     # bullet drawn apart from its item's text is none.)
     for index in range(len(front) - 1, -1, -1):
         draft, after = front[index], drafts[index + 1]
         if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
                 and not _running_text(after.text) and not _NAMED_SECTION.match(draft.text) \
+                and not (_face_key(draft) in bylined or _BYLINE.match(after.text.strip())) \
                 and not bullet_apart(after, drafts[index + 2] if index + 2 < len(drafts) else None):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
 
@@ -1777,15 +1832,16 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
     headings are numbered, by numbering depth, and the others by the numbered ones' sizes."""
     headings = [d for d in drafts if d.kind == "heading"]
     used = Counter(d.size for d in headings)
-    if _set_levels(headings, _Ladder(set(used))) > _MAX_LEVEL:
+    if _set_levels(headings, _Ladder(used, style.body_size)) > _MAX_LEVEL:
         # More sizes than levels: then the ladder is made of the sizes two headings or more
         # are set in, and the display sizes used once above it (a cover's, a back page's) are
         # one level, not a level each (nine sizes of cover type used to push a report's
         # sections to level 4 of 4).  Sizes within 10% are counted together, as ranked.
-        recurring = {size for size in used
-                     if sum(n for near, n in used.items() if abs(near - size) <= 0.1 * max(near, size)) > 1}
+        recurring = Counter({size: n for size, n in used.items()
+                             if sum(m for near, m in used.items()
+                                    if abs(near - size) <= 0.1 * max(near, size)) > 1})
         if recurring:
-            _set_levels(headings, _Ladder(recurring))
+            _set_levels(headings, _Ladder(recurring, style.body_size))
     numbered = [d for d in headings if d.number_depth]
     if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
@@ -1795,18 +1851,53 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
 
 class _Ladder:
     """Font sizes as levels, largest first; sizes within 10% of each other are one level (the
-    same style measured on other glyphs).  A size above the largest is one level above."""
+    same style measured on other glyphs), unless a step of a point or more with no heading
+    set in it parts them, two headings or more on each side and the lower side above the
+    body's size: two heading styles set close (Word 2010's Heading 1 and 2 at 14 and 13
+    points, Word 2013's Heading 2 and 3 at 13 and 12), where one style's sizes measured on
+    other glyphs or scaled stand a fraction of a point apart.  A size above the largest is
+    one level above."""
 
-    def __init__(self, sizes: set[float]) -> None:
+    def __init__(self, used: Counter[float], body_size: float) -> None:
         self.tops: list[float] = []
-        for size in sorted(sizes, reverse=True):
-            if not self.tops or size < 0.9 * self.tops[-1]:
+        self._ranks: dict[float, int] = {}
+        sizes = sorted(used, reverse=True)
+        held = 0  # headings set in the current level's sizes
+        for at, size in enumerate(sizes):
+            if not self.tops or size < 0.9 * self.tops[-1] \
+                    or (held >= _LEVEL_USES and self._steps_down(sizes, used, at, body_size)):
                 self.tops.append(size)
+                held = 0
+            held += used[size]
+            self._ranks[size] = len(self.tops) - 1
+
+    def _steps_down(self, sizes: list[float], used: Counter[float], at: int, body_size: float) -> bool:
+        """Whether ``sizes[at]`` (largest first) opens a level of its own inside the 10 % of the
+        level above: a point or more under the size before it, and the run of sizes it opens
+        (each within a point of the one before, all within 10 % of it) set in two headings or
+        more, all above the body's size."""
+        size = sizes[at]
+        if sizes[at - 1] - size < _LEVEL_STEP:
+            return False
+        run = [size]
+        for lower in sizes[at + 1:]:
+            if run[-1] - lower >= _LEVEL_STEP or lower < 0.9 * size:
+                break
+            run.append(lower)
+        return sum(used[s] for s in run) >= _LEVEL_USES and run[-1] >= body_size + _ABOVE_BODY
 
     def rank(self, size: float) -> int:
+        if size in self._ranks:
+            return self._ranks[size]
         if size >= self.tops[0] / 0.9:
             return -1
-        return next((i for i, top in enumerate(self.tops) if size >= 0.9 * top), len(self.tops))
+        at = next((i for i, top in enumerate(self.tops) if size >= 0.9 * top), len(self.tops))
+        # (A size the ladder was not made of, between two levels a step apart within 10 %:
+        # the nearer.)
+        while at + 1 < len(self.tops) and self.tops[at + 1] >= 0.9 * self.tops[at] \
+                and abs(size - self.tops[at + 1]) < abs(size - self.tops[at]):
+            at += 1
+        return at
 
 
 def _set_levels(headings: list[Draft], ladder: _Ladder) -> int:

@@ -262,7 +262,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     unhead_other_face_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     settle_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
-    unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style)
+    unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style,
+                 [draft for layout in layouts for draft in drafts[layout.number]])
     unhead_empty_sections([draft for layout in layouts for draft in drafts[layout.number]])
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     if deck:  # (slides' titles outweigh a tree's bare H, which gives no level)

@@ -51,7 +51,9 @@ justified prose (spaces stretched alike in each line, lined up by chance), a bul
 first column of list markers, bullets of symbol fonts included), numbered sections (section
 numbers of two depths hung beside titles run into sentences) or vertical margin text are
 refused: the structure stage drops the words of every table region from its paragraphs, so a
-false table loses text shape.
+false table loses text shape.  A section number and its title set apart (larger, or bold) over
+a line of running text in one piece are a heading, which ends a candidate and starts none (Word
+headings typed as a number, a tab and the title over their paragraphs).
 """
 
 from __future__ import annotations
@@ -235,6 +237,8 @@ NARROW_GAP_EM = 0.5
 # as LaTeX sets them) reads as a line of two cells: in a type this much larger than the page's
 # commonest line size it is a heading, not a table row (see :func:`_numbered_heading`).
 HEADING_TYPE = 1.15
+# ... or set this many points larger than (or bold over) the running text right under it.
+SIZE_STEP = 0.5
 # A line in type this much larger than the page's commonest line size is display type: a
 # title or a key figure, no table row (see :func:`_display_apart`).
 DISPLAY_TYPE = 1.5
@@ -1214,7 +1218,8 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
     current: list[_Line] = []
     singles = 0
     for index, line in enumerate(lines):
-        if _numbered_heading(line, common_size) or _page_number_line(line, feet, current):
+        below = lines[index + 1] if index + 1 < len(lines) else None
+        if _numbered_heading(line, common_size, below) or _page_number_line(line, feet, current):
             # A section's heading ends the table above it and starts none (three headings
             # one under the other, "4", "4.1", "4.1.1", line their numbers up in a column).
             if current:
@@ -1298,16 +1303,27 @@ def _tabular(line: _Line) -> bool:
     return line.tabular
 
 
-def _numbered_heading(line: _Line, common_size: float) -> bool:
+def _numbered_heading(line: _Line, common_size: float, below: _Line | None = None) -> bool:
     """A section number, a gap, then a title (a capital first, no figure in it), in a type
     clearly larger than the page's commonest line size: a numbered heading, not a table row
-    of an index and a label (which is set at the table's size, smaller than the text's)."""
+    of an index and a label (which is set at the table's size, smaller than the text's).  So
+    is one set apart from the line ``below`` it by its weight or size alone, when that line is
+    running text in one piece starting left of the title's end (Word headings typed as a
+    number, a tab and the title, bold a point over the body, over their paragraphs: a table's
+    numbered group row stands over rows of cells)."""
     segments = _segments(line)
-    if len(segments) != 2 or len(segments[0]) != 1 or line.size < HEADING_TYPE * common_size:
+    if len(segments) != 2 or len(segments[0]) != 1:
         return False
     title = segments[1]
-    return bool(SECTION_NUMBER.match(segments[0][0].text)) and title[0].text[:1].isupper() \
-        and not any(_is_numeric(w.text) for w in title)
+    if not (SECTION_NUMBER.match(segments[0][0].text) and title[0].text[:1].isupper()
+            and not any(_is_numeric(w.text) for w in title)):
+        return False
+    if line.size >= HEADING_TYPE * common_size:
+        return True
+    return below is not None and len(_segments(below)) == 1 and len(below.words) >= PROSE_LINE_WORDS \
+        and below.words[0].x0 < title[-1].x1 \
+        and (line.size > below.size + SIZE_STEP
+             or (all(w.bold for w in line.words) and not all(w.bold for w in below.words)))
 
 
 def _in_footer(line: _Line, above: _Line, feet: list[tuple[float, float]]) -> bool:

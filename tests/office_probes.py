@@ -241,6 +241,18 @@ signature are not.  Failing before the rules (4 of 16 passed): a label and its t
 headings or none, articles over their numbered paragraphs unheaded as labels, articles opening
 pages taken for a running header, a signatory's name in capitals as a heading.
 
+Heading levels and titles over lists (levels, 2026-12-06):
+
+- ``close_sizes``: Word heading styles a point or two apart (Word 2010's template, Heading 1 and
+  2 at 14 and 13 points; Word 2013's, Heading 2 and 3 at 13 and 12 in regular weight; a
+  report's 13, 12 and 11 points over a 10-point body; a serif one's 16, 14 and 13), each level
+  used twice or more, under a Title: the levels must rank as the styles do;
+- ``list_titles``: a Heading 1 over a price list (an item, a tab and its price, grouped under
+  Heading 2s on some seeds) or an index (a term, a tab and its pages), between sections of
+  running text or last;
+- ``article_bylines``: a newsletter's name (Title) over articles, each a Heading 1 over a
+  byline ("By Jane Smith", or a name and role) over its text.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -3734,6 +3746,184 @@ def legal_act(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": headings, "tables": [cells], "items": items}
 
 
+# -- Close heading sizes and titles over lists (levels, 2026-12-06).
+
+# Heading templates: the body's (family, size), then each style's (family, size, bold, italic,
+# colour) for Title, Heading 1, Heading 2 and Heading 3.  Word 2007-2010's (python-docx's own
+# template: Heading 1 and 2 at 14 and 13 points, Heading 3 bold at the body's size), Word
+# 2013's (Heading 2 and 3 at 13 and 12 points in regular weight, told apart by their blues),
+# a report's (13, 12 and 11 points bold over a 10-point body) and a serif one (16, 14 and 13).
+_Look = tuple[str, float, bool, bool, str]  # family, size, bold, italic, colour
+_LIGHT = "Calibri Light"
+_TEMPLATES: tuple[tuple[tuple[str, float], tuple[_Look, ...]], ...] = (
+    (("", 11), ()),
+    (("Calibri", 11), ((_LIGHT, 28, False, False, "000000"), (_LIGHT, 16, False, False, "2F5496"),
+                       (_LIGHT, 13, False, False, "2F5496"), (_LIGHT, 12, False, False, "1F3763"))),
+    (("Liberation Sans", 10), (("Liberation Sans", 20, True, False, "1F4E79"),
+                               ("Liberation Sans", 13, True, False, "1F4E79"),
+                               ("Liberation Sans", 12, True, False, "000000"),
+                               ("Liberation Sans", 11, True, True, "000000"))),
+    (("Liberation Serif", 12), (("Liberation Serif", 22, True, False, "000000"),
+                                ("Liberation Serif", 16, True, False, "000000"),
+                                ("Liberation Serif", 14, True, False, "000000"),
+                                ("Liberation Serif", 13, True, False, "000000"))),
+)
+_CLOSE_OUTLINE = (("Introduction", 1), ("Background", 2), ("Scope of the review", 2), ("Method", 1),
+                  ("Data collection", 2), ("Survey design", 3), ("Fieldwork", 3), ("Analysis", 2),
+                  ("Findings", 1), ("Costs", 2), ("Benefits", 2), ("Conclusions", 1))
+
+
+def close_sizes(seed: int) -> tuple[str, bytes, Truth]:
+    """Word's heading styles set a point or two apart, each level used by two headings or more
+    (Title, Heading 1, 2 and 3 of one of _TEMPLATES, each seed's outline cut short or not):
+    the levels rank as the styles do however close their sizes (the heading ladder took sizes
+    within 10 % for one level: Word 2010's Heading 1 and 2, Word 2013's Heading 2 and 3)."""
+    rng = random.Random(seed)
+    (family, size), looks = _TEMPLATES[(seed - 1) % len(_TEMPLATES)]
+    document = Document()
+    if family:
+        body = document.styles["Normal"]
+        body.font.name, body.font.size = family, Pt(size)
+    # (No looks: the template's own.)
+    for name, (face, points, bold, italic, colour) in zip(("Title", "Heading 1", "Heading 2", "Heading 3"),
+                                                          looks, strict=False):
+        style = document.styles[name]
+        style.font.name, style.font.size, style.font.bold, style.font.italic = face, Pt(points), bold, italic
+        style.font.color.rgb = RGBColor.from_string(colour)
+    title = rng.choice(["Review of library services", "Evaluation of the travel scheme",
+                        "Annual quality report"])
+    outline = _CLOSE_OUTLINE[: len(_CLOSE_OUTLINE) - (seed // len(_TEMPLATES)) % 2 * 3]
+    document.add_heading(title, 0)
+    _prose(document, rng, 2)
+    for text, level in outline:
+        document.add_heading(text, level)
+        _prose(document, rng, rng.randint(2, 3))
+    return "docx", _docx(document), {"headings": [title, *(t for t, _ in outline)],
+                                     "levels": [1, *(level + 1 for _, level in outline)]}
+
+
+_PRICES = (("Swimming", ("Adult swim", "Junior swim (under 16)", "Family swim (2 adults, 2 children)",
+                         "Swimming lesson (30 minutes)", "Aqua fit class")),
+           ("Fitness", ("Gym session", "Fitness class", "Personal training (1 hour)", "Induction")),
+           ("Room hire", ("Main hall (per hour)", "Meeting room (per hour)", "Kitchen (per session)",
+                          "Projector and screen")))
+_INDEX_TERMS = ("Accessibility", "Allotments", "Bins and recycling", "Budget", "Car parking", "Cemeteries",
+                "Council tax", "Elections", "Footpaths", "Grants", "Housing benefit", "Libraries",
+                "Licences", "Parks", "Planning applications", "Play areas", "Road repairs", "Street lighting")
+
+
+def _tabbed(document: Any, left: str, right: str, leader: bool, stop: float = 6) -> None:
+    """A line of ``left``, a tab and ``right`` set flush right at ``stop`` inches (the
+    measure's edge; dots between on ``leader``)."""
+    paragraph = document.add_paragraph(f"{left}\t{right}")
+    paragraph.paragraph_format.space_after = Pt(2)
+    paragraph.paragraph_format.tab_stops.add_tab_stop(
+        Inches(stop), WD_TAB_ALIGNMENT.RIGHT, WD_TAB_LEADER.DOTS if leader else WD_TAB_LEADER.SPACES)
+
+
+def list_titles(seed: int) -> tuple[str, bytes, Truth]:
+    """A section whose body is a list, not running text: a price list (an item, a tab and its
+    price, dot leaders or not), under a date line ("Prices from 1 April 2024") with its groups'
+    names in bold among the items, or with a short note under it ("All prices include VAT"),
+    or an index (a term, a tab and its pages, on a page of its own or after the text, in two
+    columns on one seed) under its Heading 1, between sections of running text or last.  The
+    list's title heads it (the empty-section rule took it for a chart's title over its
+    labels)."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    title = rng.choice(["Annual report of the parish council", "Leisure services guide",
+                        "Residents' handbook"])
+    document.add_heading(title, 0)
+    _prose(document, rng, 3)
+    headings, levels = [title], [1]
+    document.add_heading("About us", 1)
+    _prose(document, rng, 3)
+    headings.append("About us")
+    levels.append(2)
+    leader = seed % 3 == 0
+    if seed % 2:
+        heading = f"Fees and charges {2023 + seed % 3}/{24 + seed % 3}"
+        document.add_heading(heading, 1)
+        headings.append(heading)
+        levels.append(2)
+        grouped = seed % 4 == 1
+        if grouped:
+            document.add_paragraph(f"Prices from 1 April {2023 + seed % 3}")
+        for group, items in (_PRICES if grouped else _PRICES[seed % 3:seed % 3 + 1]):
+            if grouped:
+                document.add_paragraph().add_run(group).bold = True
+            for item in items:
+                price = f"£{rng.randint(2, 60)}.{rng.choice(['00', '50', '25', '75'])}"
+                _tabbed(document, item, price, leader)
+        if not grouped:
+            document.add_paragraph("All prices include VAT")
+    else:
+        if seed % 4 == 0:
+            document.add_page_break()
+        document.add_heading("Index", 1)
+        headings.append("Index")
+        levels.append(2)
+        columns = seed == 6
+        if columns:
+            _columns(document, 2)
+        for term in _INDEX_TERMS[: 10 + seed % 8]:
+            pages = sorted(rng.sample(range(2, 40), rng.randint(1, 3)))
+            _tabbed(document, term, ", ".join(map(str, pages)), leader, 2.8 if columns else 6)
+        if columns:
+            _columns(document, 1)
+    if seed % 4 != 0:
+        document.add_heading("Contact us", 1)
+        _prose(document, rng, 2)
+        headings.append("Contact us")
+        levels.append(2)
+    return "docx", _docx(document), {"headings": headings, "levels": levels}
+
+
+def _columns(document: Any, count: int) -> None:
+    """A continuous section break: the text after it set in ``count`` columns."""
+    from docx.enum.section import WD_SECTION
+
+    section = document.add_section(WD_SECTION.CONTINUOUS)
+    columns = section._sectPr.find(qn("w:cols"))
+    if columns is None:
+        columns = OxmlElement("w:cols")
+        section._sectPr.append(columns)
+    columns.set(qn("w:num"), str(count))
+    columns.set(qn("w:space"), "720")
+
+
+_NEWSLETTERS = ("Parish Newsletter", "Staff Bulletin", "Community News")
+_ARTICLES = ("New play area opens in the park", "Volunteers wanted for the summer fair",
+             "Library hours change from April", "Road repairs on the high street", "A year of the food bank")
+_WRITERS = ("Jane Smith", "Amir Khan", "Li Wei", "Sarah Jones", "Tom Brown")
+
+
+def article_bylines(seed: int) -> tuple[str, bytes, Truth]:
+    """A newsletter: its name as the page's title (Title style, an issue line under it on some
+    seeds), then articles, each a Heading 1 title over a byline ("By Jane Smith", italic or
+    not, or the writer's name and role) over its text.  The first article's title is a
+    heading, not front matter under the page's title (the cover rule took the title over a
+    short line for a paper's authors over their affiliation)."""
+    rng = random.Random(seed)
+    document = _report(seed)
+    name = _NEWSLETTERS[seed % len(_NEWSLETTERS)]
+    document.add_heading(name, 0)
+    if seed % 2:
+        season = rng.choice(["Spring", "Summer", "Autumn"])
+        document.add_paragraph(f"Issue {rng.randint(10, 90)}, {season} 2024")
+    articles = rng.sample(_ARTICLES, 3)
+    for at, article in enumerate(articles):
+        document.add_heading(article, 1)
+        writer = _WRITERS[(seed + at) % len(_WRITERS)]
+        byline = document.add_paragraph()
+        role = rng.choice(["Parish Clerk", "Editor"])
+        run = byline.add_run(f"By {writer}" if seed % 3 else f"{writer}, {role}")
+        run.italic = seed % 4 != 3
+        _prose(document, rng, 3)
+        _prose(document, rng, 2)
+    return "docx", _docx(document), {"headings": [name, *articles], "levels": [1, 2, 2, 2]}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -3801,4 +3991,8 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "slide_deck": (8, slide_deck),
     "financial_statements": (12, financial_statements),
     "legal_act": (8, legal_act),
+    # levels (close heading sizes, titles over lists)
+    "close_sizes": (8, close_sizes),
+    "list_titles": (8, list_titles),
+    "article_bylines": (6, article_bylines),
 }
