@@ -37,10 +37,15 @@ if TYPE_CHECKING:
     from extractors.pdf_words import Word
 
 # The blocks of the right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan,
-# Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms.  A first, cheap test
-# on code points (Latin pages never reach the Unicode database).
+# Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms (Forms-A, Forms-B; not
+# the variation selectors, vertical and small forms between them, nor the byte order mark).  A
+# first, cheap test on code points (Latin pages never reach the Unicode database); whether a
+# character is a right-to-left letter is its bidi class (rtl_letter).
 RTL_LOW, RTL_HIGH = 0x0590, 0x08FF
-_RTL_FORMS_LOW, _RTL_FORMS_HIGH = 0xFB1D, 0xFEFF
+FORMS_LOW = 0xFB1D
+_FORMS_A_HIGH, _FORMS_B_LOW, _FORMS_B_HIGH = 0xFDFF, 0xFE70, 0xFEFC
+_RTL_BLOCKS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+_RTL_CLASSES = frozenset(("R", "AL"))
 
 T = TypeVar("T")
 
@@ -48,13 +53,28 @@ T = TypeVar("T")
 def rtl_code(code: int) -> bool:
     """Whether a code point is in a right-to-left script's block (its letters, marks and
     digits: Arabic-Indic digits run left to right, but a word of them is set in one)."""
-    return RTL_LOW <= code <= RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
+    return RTL_LOW <= code <= RTL_HIGH or FORMS_LOW <= code <= _FORMS_A_HIGH \
+        or _FORMS_B_LOW <= code <= _FORMS_B_HIGH
 
 
-_RTL_TEXT = re.compile("[\u0590-\u08ff\ufb1d-\ufeff]")
+def presentation_form(code: int) -> bool:
+    """Whether a code point is a Hebrew or Arabic presentation form (a letter's joining form, a
+    ligature, a letter with its points): text searched holds the letters it stands for."""
+    return FORMS_LOW <= code <= _FORMS_A_HIGH or _FORMS_B_LOW <= code <= _FORMS_B_HIGH
+
+
+def rtl_letter(ch: str) -> bool:
+    """Whether a character is strongly right to left (bidi class R or AL: a Hebrew, Arabic,
+    Syriac... letter or one of their presentation forms), as no letter of another script is
+    (Devanagari, Thai and Chinese are left to right, whatever their code points)."""
+    return unicodedata.bidirectional(ch) in _RTL_CLASSES
+
+
+_RTL_TEXT = re.compile(f"[{_RTL_BLOCKS}]")
 
 
 def has_rtl(text: str) -> bool:
+    """Whether ``text`` holds a character of a right-to-left script (see rtl_code)."""
     return _RTL_TEXT.search(text) is not None
 
 
@@ -112,10 +132,11 @@ def rtl_line(texts: Sequence[str]) -> bool:
     rtl = other = 0
     for text in texts:
         for ch in text:
-            if rtl_code(ord(ch)):
-                rtl += ch.isalpha()
-            elif ch.isalpha():
-                other += 1
+            if ch.isalpha():
+                if rtl_letter(ch):
+                    rtl += 1
+                else:
+                    other += 1
     return rtl > other
 
 
@@ -150,7 +171,7 @@ _DASHES = "-\u2010\u2011\u2012\u2013\u2212"
 # number stands in order but the pieces are drawn backwards ("10-20" as ``20-10``, a phone's
 # "04-1234567" as ``1234567-04``, "-3.5%" as ``%3.5-``); a separator between two numbers
 # ("12/03/2024", "14:30", "3.5") joins them in one run (rule W4).
-_FIGURES_ONLY = re.compile(r"^[^\w]*\d[^a-zA-Z\u0590-\u08ff\ufb1d-\ufeff]*$")
+_FIGURES_ONLY = re.compile(rf"^[^\w]*\d[^a-zA-Z{_RTL_BLOCKS}]*$")
 _ARABIC_NUMBER_PIECE = re.compile(r"\d+(?:[.,:/\u066b\u066c]\d+)*|.", re.DOTALL)
 
 

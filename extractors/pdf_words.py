@@ -28,6 +28,7 @@ import ctypes
 import math
 import re
 import struct
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.pdf_bidi import RTL_HIGH, RTL_LOW, has_rtl, rtl_code
+from extractors.pdf_bidi import FORMS_LOW, RTL_HIGH, RTL_LOW, has_rtl, presentation_form, rtl_code, rtl_letter
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
@@ -460,10 +461,11 @@ class _WordReader:
         self.spans: dict[int, list[tuple[int, int, int]]] = {}
         self.units: list[int] = []
         self.count = 0
-        self.rtl = False  # a right-to-left letter was read
-        # Hebrew and Arabic letters (not figures) of the word being read that extended its box rightwards
-        # and leftwards: a right-to-left word given rightwards is in visual order (see
-        # visual_word).  (They are read by add, never on the fast path.)
+        self.rtl = False  # a right-to-left letter (bidi class R or AL) was read
+        # Right-to-left letters (bidi class R or AL: Hebrew, Arabic; not figures, nor letters of
+        # other scripts) of the word being read that extended its box rightwards and leftwards: a
+        # right-to-left word given rightwards is in visual order (see visual_word).  (They are
+        # read by add, never on the fast path.)
         self.rightward = self.leftward = 0
         # The first character index of each upright word, as ``words`` holds them (for
         # typed_space_before).
@@ -627,7 +629,9 @@ class _WordReader:
                         and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
-                    if x0 < box[0] and code >= 0x0590:  # a right-to-left letter: leftwards
+                    if x0 < box[0] and code >= rtl_low:
+                        # (A glyph drawn left of the one before it: a Devanagari vowel sign
+                        # set before its consonant.  Right-to-left letters never come here.)
                         box[0] = x0
                     if top < box[1]:
                         box[1] = top
@@ -675,8 +679,9 @@ class _WordReader:
     def add(self, index: int, code: int, units: list[int], count: int,
             char_box: tuple[float, float, float, float]) -> None:
         box = self.box
-        if code >= 0x0590 and rtl_code(code):
-            self.rtl = True
+        if code >= RTL_LOW and rtl_code(code):  # a letter, mark or figure of a right-to-left script
+            if not self.rtl and rtl_letter(chr(code)):
+                self.rtl = True
             # (A letter standing as high and low as the word so far has a font's box: most do.)
             if not (self.chars and char_box[1] == box[1] and char_box[3] == box[3]):
                 char_box = self.glyph_extent(index, char_box)
@@ -697,13 +702,17 @@ class _WordReader:
             self.start = index
             box[:] = [x0, top, x1, bottom]
         else:
-            if code >= RTL_LOW and chr(code).isalpha():  # (Arabic-Indic figures run rightwards)
+            if code >= RTL_LOW and rtl_letter(chr(code)):  # (Arabic-Indic figures run rightwards)
                 self.leftward += x0 < box[0]
                 self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]
         if 0xD800 <= code < 0xDC00 and index + 1 < count and 0xDC00 <= units[index + 1] < 0xE000:
             # A character beyond the BMP: its low surrogate follows (and is skipped).
             self.chars.append(chr(0x10000 + ((code - 0xD800) << 10) + (units[index + 1] - 0xDC00)))
+        elif code >= FORMS_LOW and presentation_form(code):
+            # A presentation form PDFium left as it is (it gives most as their letters): the
+            # letters it stands for, which the text is searched by.
+            self.chars.append(unicodedata.normalize("NFKC", chr(code)))
         elif not 0xD800 <= code < 0xE000:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
 
@@ -744,7 +753,9 @@ def join_spaced_letters(words: list[Word], typed_space_before: Callable[[int], b
 
 
 def _spaced_letter(word: Word) -> bool:
-    return len(word.text) == 1 and word.text.isalpha() and ord(word.text) < 0x0590
+    """A one-letter word that may be a letter of a letter-spaced word: any script's but a
+    right-to-left one's (whose letters PDFium gives leftwards)."""
+    return len(word.text) == 1 and word.text.isalpha() and not rtl_letter(word.text)
 
 
 def _spaced_next(last: Word, word: Word) -> bool:

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from reportlab.pdfgen import canvas
 
-from extractors.pdf_bidi import logical_columns, logical_order
+from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_line
 from extractors.pdf_text import read_text_layer
+from extractors.pdf_words import read_layouts
 from tests.pdf_cases import _rtl_fonts, visual
+from tests.tagged_pdf import Run, text_pdf
 
 RIGHT = 540.0
 
@@ -313,3 +315,32 @@ def test_tagged_rtl_cells_in_reading_order() -> None:
     assert signed_cells([["אזור", "שינוי"], ["צפון", "5.2%-"]]) == [["אזור", "שינוי"], ["צפון", "-5.2%"]]
     latin_cells = [["Region", "Change"], ["North", "5.2%-"]]
     assert signed_cells(latin_cells) == latin_cells
+
+
+def _tracked(x: float, top: float, text: str, step: float) -> list[Run]:
+    """``text`` letter-spaced: each character drawn on its own, ``step`` points apart."""
+    return [Run(0, x + step * i, top, ch) for i, ch in enumerate(text)]
+
+
+def test_only_right_to_left_letters_make_text_right_to_left() -> None:
+    # A letter's direction is its bidi class (R, AL), not its place in Unicode: Thai, Georgian
+    # and Chinese letters are left to right, and letter-spaced they are joined as Latin ones
+    # are; a variation selector (an emoji's U+FE0F) or a small comma (U+FE50) makes no page
+    # right to left, where a typed space between one-letter words would not count.
+    runs = [*_tracked(72, 100, "รายงาน", 10), *_tracked(72, 130, "ანგარიში", 10),
+            *_tracked(72, 160, "年度报告", 11.5),
+            Run(0, 72, 200, "A B C D"), Run(0, 72, 300, "Warning \u26a0\ufe0f"), Run(0, 72, 330, "a\ufe50b")]
+    blocks = read_text_layer(text_pdf(runs)).pages[0].markdown.split("\n\n")
+    assert blocks[:4] == ["รายงาน", "ანგარიში", "年度报告", "A B C D"]
+    assert not has_rtl("\u26a0\ufe0f") and not has_rtl("\ufe50") and has_rtl("שלום") and has_rtl("\ufefb")
+    assert not rtl_line(["नमस्ते", "ไทย", "שלום"]) and rtl_line(["ไทย", "שלום"])
+
+
+def test_presentation_forms_the_text_layer_gives_are_their_letters() -> None:
+    # PDFium gives most presentation forms (Arabic joining forms and ligatures, Hebrew letters
+    # with points) as their letters; some it leaves or makes (a Hebrew shin with dagesh and
+    # shin dot, U+FB2C, comes out as the shin with dagesh U+FB49 and the dot), and those are the
+    # letters they stand for (NFKC), as their text is searched.
+    word = "\ufb2c\u05dc\u05d5\u05dd"  # שּׁלום with its first letter a presentation form
+    [found] = read_layouts(text_pdf([Run(0, 72, 100, word[::-1])]))[0].words
+    assert found.text == unicodedata.normalize("NFKC", word) == "\u05e9\u05bc\u05c1\u05dc\u05d5\u05dd"
