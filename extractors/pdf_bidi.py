@@ -157,9 +157,10 @@ _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
 _STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)"
                                  r"([$\u00a3\u00a5\u20a0-\u20cf]?\d(?:.*\d)?)$")
 # A hyphen, minus or plus before a figure (a Hebrew prefix joined to a number, "ב-120", a signed
-# figure, "-5.2%"): in a right-to-left paragraph the bidi algorithm sets it right of the figure,
-# where PDFium gives it (``120-``, ``5.2%-``).
-_SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u2212])$")
+# figure, "-5.2%"), or both (a prefix's hyphen and the figure's sign, "ל--5", "ל-+3"): in a
+# right-to-left paragraph the bidi algorithm sets them right of the figure, the first rightmost,
+# where PDFium gives them (``120-``, ``5.2%-``, ``5--``, ``3+-``).
+_SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u2212]{1,2})$")
 # A figure in Arabic-Indic digits and its per cent sign after it ("+٣٫٦٪"): the sign is no part
 # of the figure's run (UAX #9 rule W5 joins it to European digits only), so it stands left of
 # the figure, and a plus or minus right of it: PDFium gives ``٪٣٫٦+``.
@@ -192,7 +193,7 @@ def _sign_first(text: str) -> str:
     _SIGN_AFTER_FIGURE and _INDIC_PER_CENT) as written."""
     signed = _SIGN_AFTER_FIGURE.match(text)
     if signed:
-        return signed.group(2) + signed.group(1)
+        return signed.group(2)[::-1] + signed.group(1)
     indic = _INDIC_PER_CENT.match(text)
     return indic.group(2) + indic.group(1) + "\u066a" if indic else text
 

@@ -154,8 +154,10 @@ def test_rtl_hyphen_before_a_figure_is_read_before_it() -> None:
     # gives "120-"; the prefix and the figure are one word.
     # In Arabic-Indic digits the per cent sign stands apart, left of the figure ("٪٣٫٦+"); a
     # figure alone in them runs left to right and is no word to turn round.
+    # A prefix's hyphen and the figure's own sign both stand right of it ("ל--5": "to -5").
     for line in ("מספר העובדים עלה ב-120 במהלך השנה.", "ההפסד הגיע ל -120 אלף", "ירידה של -5.2 אחוז",
-                 "שינוי של +3.1% בשנה", "ارتفع بنسبة +٣٫٦٪ في العام", "عدد ٢٬٨٣٨ موظف"):
+                 "שינוי של +3.1% בשנה", "ارتفع بنسبة +٣٫٦٪ في العام", "عدد ٢٬٨٣٨ موظف",
+                 "הטמפרטורה ירדה ל--5 מעלות ועלתה ל-+3 בבוקר", "המדד ירד ב-−2.5 נקודות"):
         assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
 
 
