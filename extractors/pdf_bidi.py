@@ -233,7 +233,7 @@ def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
     first (its paragraph is right to left too, though it holds no letter to tell)."""
     if not _rtl_table(cells):
         return None
-    return [[_sign_first(cell) for cell in row[::-1]] for row in cells]
+    return [[_rtl_cell(cell) for cell in row[::-1]] for row in cells]
 
 
 def signed_cells(cells: list[list[str]]) -> list[list[str]]:
@@ -241,7 +241,28 @@ def signed_cells(cells: list[list[str]]) -> list[list[str]]:
     each signed figure's sign first when the table is right to left (see logical_columns)."""
     if not _rtl_table(cells):
         return cells
-    return [[_sign_first(cell) for cell in row] for row in cells]
+    return [[_rtl_cell(cell) for cell in row] for row in cells]
+
+
+_OPENING, _CLOSING = "([{<«‹", ")]}>»›"
+
+
+def _rtl_cell(cell: str) -> str:
+    """A cell of a right-to-left table as written: a signed figure with its sign first; a cell
+    of no letter (its words left to right on the page, a space apart) is a right-to-left
+    paragraph of its own, which the table finder read as a line of no direction: its words
+    read right to left (two figures a space apart), a bracket PDFium read as a word of its own
+    joined to the word after it, and brackets drawn mirrored (the text opening with a closing
+    one or ending with an opening one: ")" and "5.2(" for "(5.2)") as written."""
+    if any(ch.isalpha() for ch in cell) or " " not in cell and not (cell[:1] in _CLOSING
+                                                                    or cell[-1:] in _OPENING):
+        return _sign_first(cell)
+    text = ""
+    for word in cell.split()[::-1]:
+        text += word if not text or all(ch in _OPENING + _CLOSING for ch in text.split()[-1]) else " " + word
+    if text[:1] in _CLOSING or text[-1:] in _OPENING:
+        text = text.translate(_MIRROR)
+    return _sign_first(text)
 
 
 def rtl_words(line: list[Word]) -> list[Word]:

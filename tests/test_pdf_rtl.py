@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from reportlab.pdfgen import canvas
 
-from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_line
+from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_line, signed_cells
 from extractors.pdf_text import read_text_layer
 from extractors.pdf_words import read_layouts
 from tests.pdf_cases import _rtl_fonts, visual
@@ -307,7 +307,7 @@ def test_rtl_probes_from_writer_and_chromium(tmp_path: Path) -> None:
 def test_tagged_rtl_cells_in_reading_order() -> None:
     # A tagged table's cells come in reading order from its tree, their words left to right
     # on the page: a right-to-left cell's words, and its signed figures, as written.
-    from extractors.pdf_bidi import rtl_words, signed_cells
+    from extractors.pdf_bidi import rtl_words
     from extractors.pdf_words import Word
 
     line = [Word("אביב", 10, 0, 30, 10, 10, False), Word("תל", 35, 0, 45, 10, 10, False)]
@@ -346,3 +346,19 @@ def test_presentation_forms_the_text_layer_gives_are_their_letters() -> None:
     word = "\ufb2c\u05dc\u05d5\u05dd"  # שּׁלום with its first letter a presentation form
     [found] = read_layouts(text_pdf([Run(0, 72, 100, word[::-1])]))[0].words
     assert found.text == unicodedata.normalize("NFKC", word) == "\u05e9\u05bc\u05c1\u05dc\u05d5\u05dd"
+
+
+def test_figure_cells_of_a_right_to_left_table_read_as_written() -> None:
+    # A cell holding no letter is a right-to-left paragraph of its own: Writer and Chromium
+    # draw a bracketed figure "(5.2)" with its brackets mirrored, which PDFium reads as ")" and
+    # "5.2(" left to right; figures a space apart read right to left.  A range, a date and a
+    # telephone number run left to right and stay as they are.
+    cells = [["אזור", "שינוי", "טווח", "תאריך", "טלפון", "סכום"],
+             ["צפון", "5.2( )", "10-20", "12/03/2024", "04-1234567", "(412)"]]
+    expected = [["אזור", "שינוי", "טווח", "תאריך", "טלפון", "סכום"],
+                ["צפון", "(5.2)", "10-20", "12/03/2024", "04-1234567", "(412)"]]
+    assert signed_cells(cells) == expected
+    assert logical_columns(cells) == [row[::-1] for row in expected]
+    assert signed_cells([["אזור", "סכום"], ["צפון", "980 1,250"]])[1][1] == "1,250 980"
+    latin = [["Region", "Change"], ["North", "5.2( )"]]
+    assert signed_cells(latin) == latin
