@@ -1761,8 +1761,9 @@ def _indent_and_short(last: Line, line: Line, size: float, left: float, right: f
     """Whether ``line`` starts indented after a full ``last``, and whether ``last`` stops
     short of the column's end: on the right for left-to-right lines, mirrored for
     right-to-left ones (their first-line indent is on the right, their ragged end on the
-    left)."""
-    if line.rtl:
+    left).  A line of Latin words alone set flush right under a right-to-left line is read as
+    one of its lines (its last: a Latin word the paragraph ends in, wrapped alone)."""
+    if line.rtl or (last.rtl and abs(line.x1 - last.x1) <= 0.8 * size):
         return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, last.x0 > left + 4 * size
     return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - 4 * size
 
