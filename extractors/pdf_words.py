@@ -849,6 +849,56 @@ def _attach_rtl_punctuation(words: list[Word]) -> list[Word]:
     return out
 
 
+def _rtl_marks(text: str) -> bool:
+    """Whether ``text`` is combining marks of a right-to-left script alone (Hebrew points,
+    Arabic vowel signs and tanween)."""
+    return all(unicodedata.combining(ch) and rtl_code(ord(ch)) for ch in text)
+
+
+# A right-to-left word's marks PDFium gives after the stop or comma that ends it ("دائما،ً"):
+# they sit on its last letter.
+_MARKS_AFTER_STOP = re.compile("([.,:;!?\u060c\u061b\u061f]+)([\u064b-\u065f\u0670\u0591-\u05bd]+)$")
+
+
+def _attach_rtl_marks(words: list[Word]) -> list[Word]:
+    """A right-to-left word's combining marks that PDFium read apart put back on it: marks
+    alone as a word (Writer sets an Arabic tanween raised over a word's final alef, and PDFium
+    reads it as a line of its own) go on the word they stand over, after the letter under
+    them (counted from the word's right end); a word that opens with marks (PDFium put a space
+    before Chromium's glyph of a tanween and its alef, "لاحق ًا") is the end of the word before
+    it on its line; marks after the stop that ends a word go before it."""
+    if not any(_rtl_marks(w.text[:1]) or _MARKS_AFTER_STOP.search(w.text) for w in words):
+        return words
+    out: list[Word] = []
+    alone: list[Word] = []
+    for word in words:
+        text = _MARKS_AFTER_STOP.sub(r"\2\1", word.text)
+        last = out[-1] if out else None
+        if _rtl_marks(text):
+            alone.append(word)
+        elif _rtl_marks(text[:1]) and last is not None and last.line == word.line and has_rtl(last.text):
+            out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
+                              top=min(last.top, word.top), x1=max(last.x1, word.x1),
+                              bottom=max(last.bottom, word.bottom))
+        else:
+            out.append(word if text == word.text else replace(word, text=text))
+    for marks in alone:
+        centre = (marks.x0 + marks.x1) / 2
+        under = [i for i, w in enumerate(out) if w.x0 <= centre <= w.x1 and has_rtl(w.text)
+                 and min(w.bottom, marks.bottom) - max(w.top, marks.top) > 0]
+        if not under:
+            out.append(marks)
+            continue
+        at = min(under, key=lambda i: abs((out[i].top + out[i].bottom) - (marks.top + marks.bottom)))
+        word = out[at]
+        letters = len(word.text.rstrip(".,:;!?\u060c\u061b\u061f"))
+        share = (word.x1 - centre) / max(word.x1 - word.x0, 0.01)
+        cut = min(max(round(share * letters), 1), letters)
+        out[at] = replace(word, text=word.text[:cut] + marks.text + word.text[cut:],
+                          top=min(word.top, marks.top))
+    return out
+
+
 def read_rulings(page: pdfium.PdfPage, frame: _Frame) -> list[Ruling]:
     """Straight horizontal and vertical lines drawn on the page: thin paths and the edges of
     rectangles (what table rules and cell borders are drawn with)."""
@@ -981,7 +1031,7 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     reader.read()
     _read_accents(reader)
     if reader.rtl:
-        reader.words = _attach_rtl_punctuation(reader.words)
+        reader.words = _attach_rtl_marks(_attach_rtl_punctuation(reader.words))
     # (Right-to-left punctuation moved, the words no longer line up with their starts.)
     reader.words = join_spaced_letters(reader.words, _never if reader.rtl else reader.typed_space_before)
     if not reader.spans:  # the common case: nothing turned by a quarter

@@ -16,7 +16,7 @@ from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_lin
 from extractors.pdf_text import read_text_layer
 from extractors.pdf_words import read_layouts
 from tests.pdf_cases import _rtl_fonts, visual
-from tests.tagged_pdf import Run, text_pdf
+from tests.tagged_pdf import MAPPED_WIDTH, Run, text_pdf
 
 RIGHT = 540.0
 
@@ -381,3 +381,18 @@ def test_a_latin_word_alone_on_a_right_to_left_paragraphs_last_line_ends_it() ->
     cv.showPage()
     cv.save()
     assert markdown(buffer.getvalue()).split("\n\n") == [f"{first} Microsoft Azure", "סוף הפרק.", english]
+
+
+def test_tanween_read_apart_goes_back_on_its_word() -> None:
+    # Writer raises a tanween over a word's final alef and PDFium reads it as a word (a line)
+    # of its own; Chromium's glyph of a tanween and its alef may come after a space PDFium put
+    # in the word ("لاحق ًا").  Each goes back on its word, after the letter it stands over.
+    tanween, width = "\u064b", MAPPED_WIDTH / 100
+    runs, x = [], 100.0
+    for word in ("لكم", "جزيلا", "شكرا"):  # left to right: the last word read first
+        runs.append(Run(0, x, 100, word[::-1]))
+        if word != "لكم":
+            runs.append(Run(0, x, 97, tanween))  # over its leftmost letter, the final alef
+        x += width * len(word) + 3
+    runs += [Run(0, 100, 130, "ا" + tanween), Run(0, 100 + 2 * width + 3, 130, "لاحق"[::-1])]
+    assert markdown(text_pdf(runs)).split("\n\n") == ["شكراً جزيلاً لكم", "لاحقًا"]
