@@ -13,6 +13,7 @@ import pytest
 from reportlab.pdfgen import canvas
 
 from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_line, signed_cells
+from extractors.pdf_tags import TaggedCell
 from extractors.pdf_text import read_text_layer
 from extractors.pdf_words import read_layouts
 from tests.pdf_cases import _rtl_fonts, visual
@@ -396,3 +397,30 @@ def test_tanween_read_apart_goes_back_on_its_word() -> None:
         x += width * len(word) + 3
     runs += [Run(0, 100, 130, "ا" + tanween), Run(0, 100 + 2 * width + 3, 130, "لاحق"[::-1])]
     assert markdown(text_pdf(runs)).split("\n\n") == ["شكراً جزيلاً لكم", "لاحقًا"]
+
+
+def _cell(row: int, column: int, text: str, box: tuple[float, float, float, float] | None) -> TaggedCell:
+    return TaggedCell(row, column, 1, 1, row == 0, text, (box,) if box else ())
+
+
+def test_turned_headings_over_a_tagged_right_to_left_table_go_to_their_columns() -> None:
+    # A tagged right-to-left table's columns run right to left (column 0 is the rightmost):
+    # headings set sideways over its body, which the tree leaves out of its empty header
+    # cells, go to the columns they stand over.
+    from extractors.pdf_evidence import tagged_tables
+    from extractors.pdf_tags import PageTags, TaggedTable
+    from extractors.pdf_words import Word
+
+    lefts = {0: 400.0, 1: 300.0, 2: 200.0}
+    body = [["צפון", "1,250", "42"], ["דרום", "980", "37"]]
+    words, cells = [], [_cell(0, c, "", None) for c in range(3)]
+    for r, row in enumerate(body, 1):
+        for c, text in enumerate(row):
+            word = Word(text, lefts[c], 100.0 + 15 * r, lefts[c] + 30, 110.0 + 15 * r, 10, False, line=r)
+            words.append(word)
+            cells.append(_cell(r, c, text, (word.x0 - 2, word.top - 1, word.x1 + 2, word.bottom + 1)))
+    turned = [Word(text, lefts[c] + 10, 40.0, lefts[c] + 20, 105.0, 10, False, line=9)
+              for c, text in ((0, "אזור"), (1, "מכירות"), (2, "עובדים"))]
+    tags = PageTags(1, True, tables=[TaggedTable(tuple(cells), 3, 3)])
+    [table] = tagged_tables(tags, words, [], turned)
+    assert table.cells == [["אזור", "מכירות", "עובדים"], *body]
