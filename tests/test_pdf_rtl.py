@@ -366,22 +366,24 @@ def test_figure_cells_of_a_right_to_left_table_read_as_written() -> None:
 
 
 def test_a_latin_word_alone_on_a_right_to_left_paragraphs_last_line_ends_it() -> None:
-    # The paragraph's last line holds only its Latin word (as Chromium wraps "... אל Azure"): set
-    # flush right under the paragraph, it goes on it, not a paragraph of its own.  A Latin
-    # paragraph after it, flush left, stays one of its own.
+    # The paragraph's last line holds only its Latin word (as Chromium wraps "... אל Azure", and
+    # Writer, which sets it in its Latin font): set flush right under the paragraph, it goes on
+    # it, not a paragraph of its own.  A Latin paragraph after it, flush left, stays one of its own.
     first = "התוכנה נכתבה בשפת Python והופעלה על שרתי Linux בכל המשרדים של החברה ולבסוף הוחלט לעבור אל"
     english = "The system moved to a new cloud provider in the spring of that year."
     regular, _ = _rtl_fonts()
-    buffer = io.BytesIO()
-    cv = canvas.Canvas(buffer, pagesize=(595, 842))
-    cv.setFont(regular, 11)
-    cv.drawRightString(RIGHT, 780, visual(first))
-    for y, text in ((765, "Microsoft Azure"), (740, "סוף הפרק.")):
-        cv.drawRightString(RIGHT, y, visual(text))
-    cv.drawString(60, 715, english)
-    cv.showPage()
-    cv.save()
-    assert markdown(buffer.getvalue()).split("\n\n") == [f"{first} Microsoft Azure", "סוף הפרק.", english]
+    for latin_face in (regular, "Times-Roman"):
+        buffer = io.BytesIO()
+        cv = canvas.Canvas(buffer, pagesize=(595, 842))
+        cv.setFont(regular, 11)
+        cv.drawRightString(RIGHT, 780, visual(first))
+        cv.drawRightString(RIGHT, 740, visual("סוף הפרק."))
+        cv.drawString(60, 715, english)
+        cv.setFont(latin_face, 11)
+        cv.drawRightString(RIGHT, 765, "Microsoft Azure")
+        cv.showPage()
+        cv.save()
+        assert markdown(buffer.getvalue()).split("\n\n") == [f"{first} Microsoft Azure", "סוף הפרק.", english]
 
 
 def test_tanween_read_apart_goes_back_on_its_word() -> None:
