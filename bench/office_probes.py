@@ -10,7 +10,8 @@ The PDFs are not committed: they are built into ~/.cache/pagemill/office-probes/
 hash>-all, reused while the generator is unchanged.
 
 A document passes when every table of its truth is one of the Markdown tables emitted, cell for
-cell (``tables``), its headings are the Markdown headings emitted, in order, whatever their
+cell (``tables``), each paragraph of ``texts`` is a line of the Markdown, whole, its headings
+are the Markdown headings emitted, in order, whatever their
 level (``headings``), ranked as the true levels rank them where those are given (``levels``: a
 deeper true level a deeper ``#``), each heading of ``follows`` read right before the text it
 heads (the next line opens with the words given), and its list items are among the Markdown
@@ -83,6 +84,9 @@ def passes(markdown: str, truth: dict[str, Any]) -> bool:
     for heading, opening in truth.get("follows", {}).items():
         if not _followed_by(lines, heading, opening):
             return False
+    whole = {" ".join(line.split()) for line in lines}
+    if any(" ".join(text.split()) not in whole for text in truth.get("texts", [])):
+        return False
     items = {line.strip()[2:] for line in lines if line.strip().startswith("- ")}
     return all(item in items for item in truth.get("items", []))
 

@@ -37,10 +37,15 @@ if TYPE_CHECKING:
     from extractors.pdf_words import Word
 
 # The blocks of the right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan,
-# Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms.  A first, cheap test
-# on code points (Latin pages never reach the Unicode database).
+# Mandaic, Arabic Extended, and the Hebrew and Arabic presentation forms (Forms-A, Forms-B; not
+# the variation selectors, vertical and small forms between them, nor the byte order mark).  A
+# first, cheap test on code points (Latin pages never reach the Unicode database); whether a
+# character is a right-to-left letter is its bidi class (rtl_letter).
 RTL_LOW, RTL_HIGH = 0x0590, 0x08FF
-_RTL_FORMS_LOW, _RTL_FORMS_HIGH = 0xFB1D, 0xFEFF
+FORMS_LOW = 0xFB1D
+_FORMS_A_HIGH, _FORMS_B_LOW, _FORMS_B_HIGH = 0xFDFF, 0xFE70, 0xFEFC
+_RTL_BLOCKS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+_RTL_CLASSES = frozenset(("R", "AL"))
 
 T = TypeVar("T")
 
@@ -48,13 +53,28 @@ T = TypeVar("T")
 def rtl_code(code: int) -> bool:
     """Whether a code point is in a right-to-left script's block (its letters, marks and
     digits: Arabic-Indic digits run left to right, but a word of them is set in one)."""
-    return RTL_LOW <= code <= RTL_HIGH or _RTL_FORMS_LOW <= code <= _RTL_FORMS_HIGH
+    return RTL_LOW <= code <= RTL_HIGH or FORMS_LOW <= code <= _FORMS_A_HIGH \
+        or _FORMS_B_LOW <= code <= _FORMS_B_HIGH
 
 
-_RTL_TEXT = re.compile("[\u0590-\u08ff\ufb1d-\ufeff]")
+def presentation_form(code: int) -> bool:
+    """Whether a code point is a Hebrew or Arabic presentation form (a letter's joining form, a
+    ligature, a letter with its points): text searched holds the letters it stands for."""
+    return FORMS_LOW <= code <= _FORMS_A_HIGH or _FORMS_B_LOW <= code <= _FORMS_B_HIGH
+
+
+def rtl_letter(ch: str) -> bool:
+    """Whether a character is strongly right to left (bidi class R or AL: a Hebrew, Arabic,
+    Syriac... letter or one of their presentation forms), as no letter of another script is
+    (Devanagari, Thai and Chinese are left to right, whatever their code points)."""
+    return unicodedata.bidirectional(ch) in _RTL_CLASSES
+
+
+_RTL_TEXT = re.compile(f"[{_RTL_BLOCKS}]")
 
 
 def has_rtl(text: str) -> bool:
+    """Whether ``text`` holds a character of a right-to-left script (see rtl_code)."""
     return _RTL_TEXT.search(text) is not None
 
 
@@ -112,10 +132,11 @@ def rtl_line(texts: Sequence[str]) -> bool:
     rtl = other = 0
     for text in texts:
         for ch in text:
-            if rtl_code(ord(ch)):
-                rtl += ch.isalpha()
-            elif ch.isalpha():
-                other += 1
+            if ch.isalpha():
+                if rtl_letter(ch):
+                    rtl += 1
+                else:
+                    other += 1
     return rtl > other
 
 
@@ -136,9 +157,10 @@ _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
 _STOP_BEFORE_FIGURE = re.compile(r"^([.,:;!?)\u060c\u061b\u061f]+)"
                                  r"([$\u00a3\u00a5\u20a0-\u20cf]?\d(?:.*\d)?)$")
 # A hyphen, minus or plus before a figure (a Hebrew prefix joined to a number, "ב-120", a signed
-# figure, "-5.2%"): in a right-to-left paragraph the bidi algorithm sets it right of the figure,
-# where PDFium gives it (``120-``, ``5.2%-``).
-_SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u2212])$")
+# figure, "-5.2%"), or both (a prefix's hyphen and the figure's sign, "ל--5", "ל-+3"): in a
+# right-to-left paragraph the bidi algorithm sets them right of the figure, the first rightmost,
+# where PDFium gives them (``120-``, ``5.2%-``, ``5--``, ``3+-``).
+_SIGN_AFTER_FIGURE = re.compile(r"^(\d(?:.*\d)?[%\u066a]?)([-+\u2010-\u2013\u2212]{1,2})$")
 # A figure in Arabic-Indic digits and its per cent sign after it ("+٣٫٦٪"): the sign is no part
 # of the figure's run (UAX #9 rule W5 joins it to European digits only), so it stands left of
 # the figure, and a plus or minus right of it: PDFium gives ``٪٣٫٦+``.
@@ -150,7 +172,7 @@ _DASHES = "-\u2010\u2011\u2012\u2013\u2212"
 # number stands in order but the pieces are drawn backwards ("10-20" as ``20-10``, a phone's
 # "04-1234567" as ``1234567-04``, "-3.5%" as ``%3.5-``); a separator between two numbers
 # ("12/03/2024", "14:30", "3.5") joins them in one run (rule W4).
-_FIGURES_ONLY = re.compile(r"^[^\w]*\d[^a-zA-Z\u0590-\u08ff\ufb1d-\ufeff]*$")
+_FIGURES_ONLY = re.compile(rf"^[^\w]*\d[^a-zA-Z{_RTL_BLOCKS}]*$")
 _ARABIC_NUMBER_PIECE = re.compile(r"\d+(?:[.,:/\u066b\u066c]\d+)*|.", re.DOTALL)
 
 
@@ -171,7 +193,7 @@ def _sign_first(text: str) -> str:
     _SIGN_AFTER_FIGURE and _INDIC_PER_CENT) as written."""
     signed = _SIGN_AFTER_FIGURE.match(text)
     if signed:
-        return signed.group(2) + signed.group(1)
+        return signed.group(2)[::-1] + signed.group(1)
     indic = _INDIC_PER_CENT.match(text)
     return indic.group(2) + indic.group(1) + "\u066a" if indic else text
 
@@ -211,7 +233,7 @@ def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
     first (its paragraph is right to left too, though it holds no letter to tell)."""
     if not _rtl_table(cells):
         return None
-    return [[_sign_first(cell) for cell in row[::-1]] for row in cells]
+    return [[_rtl_cell(cell) for cell in row[::-1]] for row in cells]
 
 
 def signed_cells(cells: list[list[str]]) -> list[list[str]]:
@@ -219,7 +241,28 @@ def signed_cells(cells: list[list[str]]) -> list[list[str]]:
     each signed figure's sign first when the table is right to left (see logical_columns)."""
     if not _rtl_table(cells):
         return cells
-    return [[_sign_first(cell) for cell in row] for row in cells]
+    return [[_rtl_cell(cell) for cell in row] for row in cells]
+
+
+_OPENING, _CLOSING = "([{<«‹", ")]}>»›"
+
+
+def _rtl_cell(cell: str) -> str:
+    """A cell of a right-to-left table as written: a signed figure with its sign first; a cell
+    of no letter (its words left to right on the page, a space apart) is a right-to-left
+    paragraph of its own, which the table finder read as a line of no direction: its words
+    read right to left (two figures a space apart), a bracket PDFium read as a word of its own
+    joined to the word after it, and brackets drawn mirrored (the text opening with a closing
+    one or ending with an opening one: ")" and "5.2(" for "(5.2)") as written."""
+    if any(ch.isalpha() for ch in cell) or " " not in cell and not (cell[:1] in _CLOSING
+                                                                    or cell[-1:] in _OPENING):
+        return _sign_first(cell)
+    text = ""
+    for word in cell.split()[::-1]:
+        text += word if not text or all(ch in _OPENING + _CLOSING for ch in text.split()[-1]) else " " + word
+    if text[:1] in _CLOSING or text[-1:] in _OPENING:
+        text = text.translate(_MIRROR)
+    return _sign_first(text)
 
 
 def rtl_words(line: list[Word]) -> list[Word]:

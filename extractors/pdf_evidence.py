@@ -712,7 +712,8 @@ def _turned_headings(table: TaggedTable, cells: list[list[str]], turned: list[Wo
     row's cells the tree leaves empty there (Chromium tags a heading set sideways, CSS
     writing-mode, under no cell the page draws: its TH comes out empty); the words taken.
     Each goes to the column whose body cells' span, widened to the middle of the gutters, holds
-    its middle; in the order drawn."""
+    its middle (the columns in their order on the page, whichever way the table runs); in the
+    order drawn."""
     body = [cell for cell in table.cells if cell.row >= header_rows and cell.boxes and cell.columns == 1]
     if not turned or not body or all(cells[0]):
         return []
@@ -721,7 +722,8 @@ def _turned_headings(table: TaggedTable, cells: list[list[str]], turned: list[Wo
         box = union(list(cell.boxes))
         old = spans.get(cell.column)
         spans[cell.column] = (box[0], box[2]) if old is None else (min(old[0], box[0]), max(old[1], box[2]))
-    columns = sorted(spans)
+    # The columns left to right on the page: a right-to-left table's first column is its rightmost.
+    columns = sorted(spans, key=lambda column: spans[column][0])
     bounds = [(spans[a][1] + spans[b][0]) / 2 for a, b in zip(columns, columns[1:], strict=False)]
     first = min(union(list(cell.boxes))[1] for cell in body)
     left = spans[columns[0]][0] - (bounds[0] - spans[columns[0]][1] if bounds else 0.0)

@@ -1729,7 +1729,8 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         # A paragraph's spacing; but in large type a line without descenders leaves a wide
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
-    if (line.bold != last.bold or line.italic != last.italic or last.face != line.face) \
+    if (line.bold != last.bold or line.italic != last.italic
+            or (last.face != line.face and not _latin_end(last, line, size))) \
             and not _runs_on(last, line, right):
         # (Another typeface too: a heading set at the body's size in the headings' face, a
         # sans "BACKGROUND" over serif text, as Word's and LibreOffice's lower heading styles
@@ -1795,12 +1796,20 @@ def _runs_in(block: Draft, line: Line, right: float) -> bool:
     return full and 0 <= line.top - last.bottom <= 0.55 * size and abs(line.x0 - block.lines[0].x0) <= 1.0
 
 
+def _latin_end(last: Line, line: Line, size: float) -> bool:
+    """Whether ``line``, Latin words alone set flush right under the right-to-left line
+    ``last``, may be one of its paragraph's lines: the Latin word it ends in, wrapped alone
+    onto its last line (in the Latin font a word processor sets Latin words in, another than
+    the Hebrew or Arabic text's)."""
+    return last.rtl and not line.rtl and abs(line.x1 - last.x1) <= 0.8 * size
+
+
 def _indent_and_short(last: Line, line: Line, size: float, left: float, right: float) -> tuple[bool, bool]:
     """Whether ``line`` starts indented after a full ``last``, and whether ``last`` stops
     short of the column's end: on the right for left-to-right lines, mirrored for
     right-to-left ones (their first-line indent is on the right, their ragged end on the
-    left)."""
-    if line.rtl:
+    left), and for a line of Latin words that ends a right-to-left paragraph (_latin_end)."""
+    if line.rtl or _latin_end(last, line, size):
         return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, last.x0 > left + 4 * size
     return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - 4 * size
 

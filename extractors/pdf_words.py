@@ -28,6 +28,7 @@ import ctypes
 import math
 import re
 import struct
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.pdf_bidi import RTL_HIGH, RTL_LOW, has_rtl, rtl_code
+from extractors.pdf_bidi import FORMS_LOW, RTL_HIGH, RTL_LOW, has_rtl, presentation_form, rtl_code, rtl_letter
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
@@ -460,10 +461,11 @@ class _WordReader:
         self.spans: dict[int, list[tuple[int, int, int]]] = {}
         self.units: list[int] = []
         self.count = 0
-        self.rtl = False  # a right-to-left letter was read
-        # Hebrew and Arabic letters (not figures) of the word being read that extended its box rightwards
-        # and leftwards: a right-to-left word given rightwards is in visual order (see
-        # visual_word).  (They are read by add, never on the fast path.)
+        self.rtl = False  # a right-to-left letter (bidi class R or AL) was read
+        # Right-to-left letters (bidi class R or AL: Hebrew, Arabic; not figures, nor letters of
+        # other scripts) of the word being read that extended its box rightwards and leftwards: a
+        # right-to-left word given rightwards is in visual order (see visual_word).  (They are
+        # read by add, never on the fast path.)
         self.rightward = self.leftward = 0
         # The first character index of each upright word, as ``words`` holds them (for
         # typed_space_before).
@@ -627,7 +629,9 @@ class _WordReader:
                         and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
-                    if x0 < box[0] and code >= 0x0590:  # a right-to-left letter: leftwards
+                    if x0 < box[0] and code >= rtl_low:
+                        # (A glyph drawn left of the one before it: a Devanagari vowel sign
+                        # set before its consonant.  Right-to-left letters never come here.)
                         box[0] = x0
                     if top < box[1]:
                         box[1] = top
@@ -675,8 +679,9 @@ class _WordReader:
     def add(self, index: int, code: int, units: list[int], count: int,
             char_box: tuple[float, float, float, float]) -> None:
         box = self.box
-        if code >= 0x0590 and rtl_code(code):
-            self.rtl = True
+        if code >= RTL_LOW and rtl_code(code):  # a letter, mark or figure of a right-to-left script
+            if not self.rtl and rtl_letter(chr(code)):
+                self.rtl = True
             # (A letter standing as high and low as the word so far has a font's box: most do.)
             if not (self.chars and char_box[1] == box[1] and char_box[3] == box[3]):
                 char_box = self.glyph_extent(index, char_box)
@@ -697,13 +702,17 @@ class _WordReader:
             self.start = index
             box[:] = [x0, top, x1, bottom]
         else:
-            if code >= RTL_LOW and chr(code).isalpha():  # (Arabic-Indic figures run rightwards)
+            if code >= RTL_LOW and rtl_letter(chr(code)):  # (Arabic-Indic figures run rightwards)
                 self.leftward += x0 < box[0]
                 self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]
         if 0xD800 <= code < 0xDC00 and index + 1 < count and 0xDC00 <= units[index + 1] < 0xE000:
             # A character beyond the BMP: its low surrogate follows (and is skipped).
             self.chars.append(chr(0x10000 + ((code - 0xD800) << 10) + (units[index + 1] - 0xDC00)))
+        elif code >= FORMS_LOW and presentation_form(code):
+            # A presentation form PDFium left as it is (it gives most as their letters): the
+            # letters it stands for, which the text is searched by.
+            self.chars.append(unicodedata.normalize("NFKC", chr(code)))
         elif not 0xD800 <= code < 0xE000:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
 
@@ -744,7 +753,9 @@ def join_spaced_letters(words: list[Word], typed_space_before: Callable[[int], b
 
 
 def _spaced_letter(word: Word) -> bool:
-    return len(word.text) == 1 and word.text.isalpha() and ord(word.text) < 0x0590
+    """A one-letter word that may be a letter of a letter-spaced word: any script's but a
+    right-to-left one's (whose letters PDFium gives leftwards)."""
+    return len(word.text) == 1 and word.text.isalpha() and not rtl_letter(word.text)
 
 
 def _spaced_next(last: Word, word: Word) -> bool:
@@ -835,6 +846,56 @@ def _attach_rtl_punctuation(words: list[Word]) -> list[Word]:
             out[-1] = replace(word, text=word.text + last.text, x0=last.x0, top=min(last.top, word.top))
             continue
         out.append(word)
+    return out
+
+
+def _rtl_marks(text: str) -> bool:
+    """Whether ``text`` is combining marks of a right-to-left script alone (Hebrew points,
+    Arabic vowel signs and tanween)."""
+    return all(unicodedata.combining(ch) and rtl_code(ord(ch)) for ch in text)
+
+
+# A right-to-left word's marks PDFium gives after the stop or comma that ends it ("دائما،ً"):
+# they sit on its last letter.
+_MARKS_AFTER_STOP = re.compile("([.,:;!?\u060c\u061b\u061f]+)([\u064b-\u065f\u0670\u0591-\u05bd]+)$")
+
+
+def _attach_rtl_marks(words: list[Word]) -> list[Word]:
+    """A right-to-left word's combining marks that PDFium read apart put back on it: marks
+    alone as a word (Writer sets an Arabic tanween raised over a word's final alef, and PDFium
+    reads it as a line of its own) go on the word they stand over, after the letter under
+    them (counted from the word's right end); a word that opens with marks (PDFium put a space
+    before Chromium's glyph of a tanween and its alef, "لاحق ًا") is the end of the word before
+    it on its line; marks after the stop that ends a word go before it."""
+    if not any(_rtl_marks(w.text[:1]) or _MARKS_AFTER_STOP.search(w.text) for w in words):
+        return words
+    out: list[Word] = []
+    alone: list[Word] = []
+    for word in words:
+        text = _MARKS_AFTER_STOP.sub(r"\2\1", word.text)
+        last = out[-1] if out else None
+        if _rtl_marks(text):
+            alone.append(word)
+        elif _rtl_marks(text[:1]) and last is not None and last.line == word.line and has_rtl(last.text):
+            out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
+                              top=min(last.top, word.top), x1=max(last.x1, word.x1),
+                              bottom=max(last.bottom, word.bottom))
+        else:
+            out.append(word if text == word.text else replace(word, text=text))
+    for marks in alone:
+        centre = (marks.x0 + marks.x1) / 2
+        under = [i for i, w in enumerate(out) if w.x0 <= centre <= w.x1 and has_rtl(w.text)
+                 and min(w.bottom, marks.bottom) - max(w.top, marks.top) > 0]
+        if not under:
+            out.append(marks)
+            continue
+        at = min(under, key=lambda i: abs((out[i].top + out[i].bottom) - (marks.top + marks.bottom)))
+        word = out[at]
+        letters = len(word.text.rstrip(".,:;!?\u060c\u061b\u061f"))
+        share = (word.x1 - centre) / max(word.x1 - word.x0, 0.01)
+        cut = min(max(round(share * letters), 1), letters)
+        out[at] = replace(word, text=word.text[:cut] + marks.text + word.text[cut:],
+                          top=min(word.top, marks.top))
     return out
 
 
@@ -970,7 +1031,7 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     reader.read()
     _read_accents(reader)
     if reader.rtl:
-        reader.words = _attach_rtl_punctuation(reader.words)
+        reader.words = _attach_rtl_marks(_attach_rtl_punctuation(reader.words))
     # (Right-to-left punctuation moved, the words no longer line up with their starts.)
     reader.words = join_spaced_letters(reader.words, _never if reader.rtl else reader.typed_space_before)
     if not reader.spans:  # the common case: nothing turned by a quarter

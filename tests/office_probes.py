@@ -253,10 +253,21 @@ Heading levels and titles over lists (levels, 2026-12-06):
 - ``article_bylines``: a newsletter's name (Title) over articles, each a Heading 1 over a
   byline ("By Jane Smith", or a name and role) over its text.
 
+Right-to-left leftovers (rtl, review, 2026-12-06): ``rtl_leftovers`` (Word through LibreOffice)
+and ``web_rtl_leftovers`` (a ``dir="rtl"`` page printed by Chromium), Hebrew on odd seeds and
+Arabic on even ones: a Hebrew prefix's hyphen before a signed figure ("ל--5", "ל-+3"), Arabic
+words with tanween ("شكراً", "جزيلاً"), paragraphs ending in a Latin word (one of them may wrap
+alone onto the last line), and a table whose body holds figures only (years, a bracketed figure,
+a range, a date, a telephone number).  Failing before the rules: "ל 5--" and "(5.2)" read "5.2( )"
+on every seed, a Latin word alone on a Hebrew paragraph's last line read as a paragraph of its
+own (Chromium), Writer's raised tanween read apart ("شكرا ًجزيلاً") and Chromium's lam-alef with
+tanween a word apart ("جزي لاً").
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
-``follows`` (a heading's text and the first words of the text it heads: read right after it).
+``follows`` (a heading's text and the first words of the text it heads: read right after it);
+``texts``, paragraphs that must each be a line of the Markdown, whole.
 """
 
 from __future__ import annotations
@@ -2993,6 +3004,92 @@ def web_rtl(seed: int) -> tuple[str, bytes, Truth]:
                                    "levels": [level for _, level in outline], "follows": _follows(sections)}
 
 
+# -- Right-to-left leftovers (rtl, review, 2026-12-06): what the first right-to-left rules left
+# (see the module's docstring), in Writer and Chromium.
+
+_RTL_LEFTOVERS = {
+    "he": {"title": "הערות למדידות השנתיות",
+           "signed": ("מדידות הלילה", "הטמפרטורה ירדה ל--5 מעלות בלילה ועלתה ל-+3 מעלות בבוקר."),
+           "systems": "מערכות המידע",
+           "latin": ("התוכנה נכתבה בשפת Python והופעלה על שרתי Linux בכל המשרדים של החברה ברחבי הארץ, "
+                     "והצוות השתמש בכלי Docker ובמערכת Kubernetes לניהול השרתים ובמסד הנתונים "
+                     "לשמירת הנתונים של הלקוחות ושל הספקים מכל האזורים ולבסוף הוחלט לעבור אל"),
+           "ends": ("Azure", "PostgreSQL", "Kubernetes", "Microsoft Azure"),
+           "table": "טבלת נתונים",
+           "head": ("שנה", "שינוי", "טווח", "תאריך", "טלפון")},
+    "ar": {"title": "ملاحظات على القياسات السنوية",
+           "signed": ("الشكر والتقدير", "شكراً جزيلاً لكم على تعاونكم معنا دائماً، وننتظر لقاءكم قريباً جداً."),
+           "systems": "أنظمة المعلومات",
+           "latin": ("تمت كتابة البرنامج بلغة Python وتشغيله على خوادم Linux في جميع مكاتب الشركة، "
+                     "واستخدم الفريق أداة Docker ونظام Kubernetes لإدارة الخوادم وقاعدة بيانات "
+                     "لحفظ بيانات العملاء والموردين من جميع المناطق وأخيراً تقرر الانتقال إلى"),
+           "ends": ("Azure", "PostgreSQL", "Kubernetes", "Microsoft Azure"),
+           "table": "جدول البيانات",
+           "head": ("السنة", "التغير", "النطاق", "التاريخ", "الهاتف")},
+}
+
+
+def _rtl_leftovers_content(seed: int) -> tuple[str, list[tuple[str, str]], list[str], list[list[str]]]:
+    """The language, the sections (heading, paragraph: the title's first), the paragraphs to
+    read whole and the table's cells (a header row of words over figures only)."""
+    language = "he" if seed % 2 else "ar"
+    words = _RTL_LEFTOVERS[language]
+    rng = random.Random(seed)
+    # Paragraphs of several lengths, each ending in a Latin word (one may wrap alone).
+    cut = words["latin"].split()
+    latin = [" ".join(cut[:len(cut) - k]) + " " + rng.choice(words["ends"]) for k in (0, 3, 6)]
+    signed_heading, signed = words["signed"]
+    sections = [(words["title"], latin[0]), (signed_heading, signed), (words["systems"], latin[1]),
+                (words["table"], latin[2])]
+    rows = [[str(year),
+             f"({rng.uniform(1, 20):.1f})" if year % 2 else f"{rng.choice('+-')}{rng.uniform(0.1, 9):.1f}%",
+             f"{(low := rng.randint(2, 40))}-{low + rng.randint(5, 30)}",
+             f"{rng.randint(1, 28):02d}/{rng.randint(1, 12):02d}/{year}",
+             f"0{rng.randint(2, 9)}-{rng.randint(1000000, 9999999)}"]
+            for year in range(2021, 2021 + rng.randint(3, 5))]
+    return language, sections, [signed, *latin], [list(words["head"]), *rows]
+
+
+def rtl_leftovers(seed: int) -> tuple[str, bytes, Truth]:
+    """The leftovers as a Word document through LibreOffice: a Title, three Heading 2 sections,
+    every paragraph right to left, and the figures' table ruled, set right to left."""
+    language, sections, texts, cells = _rtl_leftovers_content(seed)
+    document = Document()
+    for name in ("Normal", "Title", "Heading 2"):
+        _complex_font(document.styles[name], "DejaVu Sans")
+    for number, (heading, text) in enumerate(sections):
+        _bidi_paragraph(document.add_heading(heading, 0 if number == 0 else 2), language)
+        _bidi_paragraph(document.add_paragraph(text), language)
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    table.style = "Table Grid"
+    table._tbl.tblPr.append(OxmlElement("w:bidiVisual"))
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+            _bidi_paragraph(table.cell(r, c).paragraphs[0], language)
+    return "docx", _docx(document), {"tables": [cells], "headings": [h for h, _ in sections],
+                                     "levels": [1, 2, 2, 2], "follows": _follows(sections), "texts": texts}
+
+
+def web_rtl_leftovers(seed: int) -> tuple[str, bytes, Truth]:
+    """The leftovers as a ``dir="rtl"`` web page printed by Chromium: <h1>, <h2>, <p>, a ruled
+    <table> (its first column on the right)."""
+    language, sections, texts, cells = _rtl_leftovers_content(seed)
+    css = ("body { font-family: 'DejaVu Sans', sans-serif; font-size: 11pt; margin: 0 }"
+           "h1 { font-size: 22pt } h2 { font-size: 15pt } table { border-collapse: collapse; margin: 6pt 0 }"
+           "td, th { padding: 3pt 8pt; border: 0.75pt solid #444 }")
+    out = []
+    for number, (heading, text) in enumerate(sections):
+        tag = "h1" if number == 0 else "h2"
+        out += [f"<{tag}>{html.escape(heading)}</{tag}>", f"<p>{html.escape(text)}</p>"]
+    out.append("<table>" + _tr(cells[0], set(), "th") + "".join(_tr(row, set()) for row in cells[1:])
+               + "</table>")
+    page = (f"<!doctype html><html dir='rtl' lang='{language}'><head><meta charset='utf-8'>"
+            f"<style>{css}</style></head><body>" + "\n".join(out) + "</body></html>")
+    return "html", page.encode(), {"tables": [cells], "headings": [h for h, _ in sections],
+                                   "levels": [1, 2, 2, 2], "follows": _follows(sections), "texts": texts}
+
+
 _ADVERSARY_CSS = ("body { font-family: 'DejaVu Serif', serif; font-size: 10pt; line-height: 1.4; margin: 0 }"
                   "h1 { font-family: 'Liberation Sans', sans-serif; font-size: 20pt; margin: 0 0 10pt }"
                   "h2 { font-family: 'Liberation Sans', sans-serif; font-size: 14pt; margin: 14pt 0 6pt }"
@@ -3984,6 +4081,8 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "page_foot_headings": (8, page_foot_headings),
     "rtl_report": (8, rtl_report),
     "web_rtl": (8, web_rtl),
+    "rtl_leftovers": (4, rtl_leftovers),
+    "web_rtl_leftovers": (4, web_rtl_leftovers),
     "accent_impostors": (10, accent_impostors),
     "alphabetical_sections": (8, alphabetical_sections),
     "figure_lines": (4, figure_lines),

@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 from reportlab.pdfgen import canvas
 
-from extractors.pdf_bidi import logical_columns, logical_order
+from extractors.pdf_bidi import has_rtl, logical_columns, logical_order, rtl_line, signed_cells
+from extractors.pdf_tags import TaggedCell
 from extractors.pdf_text import read_text_layer
+from extractors.pdf_words import read_layouts
 from tests.pdf_cases import _rtl_fonts, visual
+from tests.tagged_pdf import MAPPED_WIDTH, Run, text_pdf
 
 RIGHT = 540.0
 
@@ -152,8 +155,10 @@ def test_rtl_hyphen_before_a_figure_is_read_before_it() -> None:
     # gives "120-"; the prefix and the figure are one word.
     # In Arabic-Indic digits the per cent sign stands apart, left of the figure ("٪٣٫٦+"); a
     # figure alone in them runs left to right and is no word to turn round.
+    # A prefix's hyphen and the figure's own sign both stand right of it ("ל--5": "to -5").
     for line in ("מספר העובדים עלה ב-120 במהלך השנה.", "ההפסד הגיע ל -120 אלף", "ירידה של -5.2 אחוז",
-                 "שינוי של +3.1% בשנה", "ارتفع بنسبة +٣٫٦٪ في العام", "عدد ٢٬٨٣٨ موظف"):
+                 "שינוי של +3.1% בשנה", "ارتفع بنسبة +٣٫٦٪ في العام", "عدد ٢٬٨٣٨ موظف",
+                 "הטמפרטורה ירדה ל--5 מעלות ועלתה ל-+3 בבוקר", "המדד ירד ב-−2.5 נקודות"):
         assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
 
 
@@ -303,7 +308,7 @@ def test_rtl_probes_from_writer_and_chromium(tmp_path: Path) -> None:
 def test_tagged_rtl_cells_in_reading_order() -> None:
     # A tagged table's cells come in reading order from its tree, their words left to right
     # on the page: a right-to-left cell's words, and its signed figures, as written.
-    from extractors.pdf_bidi import rtl_words, signed_cells
+    from extractors.pdf_bidi import rtl_words
     from extractors.pdf_words import Word
 
     line = [Word("אביב", 10, 0, 30, 10, 10, False), Word("תל", 35, 0, 45, 10, 10, False)]
@@ -313,3 +318,111 @@ def test_tagged_rtl_cells_in_reading_order() -> None:
     assert signed_cells([["אזור", "שינוי"], ["צפון", "5.2%-"]]) == [["אזור", "שינוי"], ["צפון", "-5.2%"]]
     latin_cells = [["Region", "Change"], ["North", "5.2%-"]]
     assert signed_cells(latin_cells) == latin_cells
+
+
+def _tracked(x: float, top: float, text: str, step: float) -> list[Run]:
+    """``text`` letter-spaced: each character drawn on its own, ``step`` points apart."""
+    return [Run(0, x + step * i, top, ch) for i, ch in enumerate(text)]
+
+
+def test_only_right_to_left_letters_make_text_right_to_left() -> None:
+    # A letter's direction is its bidi class (R, AL), not its place in Unicode: Thai, Georgian
+    # and Chinese letters are left to right, and letter-spaced they are joined as Latin ones
+    # are; a variation selector (an emoji's U+FE0F) or a small comma (U+FE50) makes no page
+    # right to left, where a typed space between one-letter words would not count.
+    runs = [*_tracked(72, 100, "รายงาน", 10), *_tracked(72, 130, "ანგარიში", 10),
+            *_tracked(72, 160, "年度报告", 11.5),
+            Run(0, 72, 200, "A B C D"), Run(0, 72, 300, "Warning \u26a0\ufe0f"), Run(0, 72, 330, "a\ufe50b")]
+    blocks = read_text_layer(text_pdf(runs)).pages[0].markdown.split("\n\n")
+    assert blocks[:4] == ["รายงาน", "ანგარიში", "年度报告", "A B C D"]
+    assert not has_rtl("\u26a0\ufe0f") and not has_rtl("\ufe50") and has_rtl("שלום") and has_rtl("\ufefb")
+    assert not rtl_line(["नमस्ते", "ไทย", "שלום"]) and rtl_line(["ไทย", "שלום"])
+
+
+def test_presentation_forms_the_text_layer_gives_are_their_letters() -> None:
+    # PDFium gives most presentation forms (Arabic joining forms and ligatures, Hebrew letters
+    # with points) as their letters; some it leaves or makes (a Hebrew shin with dagesh and
+    # shin dot, U+FB2C, comes out as the shin with dagesh U+FB49 and the dot), and those are the
+    # letters they stand for (NFKC), as their text is searched.
+    word = "\ufb2c\u05dc\u05d5\u05dd"  # שּׁלום with its first letter a presentation form
+    [found] = read_layouts(text_pdf([Run(0, 72, 100, word[::-1])]))[0].words
+    assert found.text == unicodedata.normalize("NFKC", word) == "\u05e9\u05bc\u05c1\u05dc\u05d5\u05dd"
+
+
+def test_figure_cells_of_a_right_to_left_table_read_as_written() -> None:
+    # A cell holding no letter is a right-to-left paragraph of its own: Writer and Chromium
+    # draw a bracketed figure "(5.2)" with its brackets mirrored, which PDFium reads as ")" and
+    # "5.2(" left to right; figures a space apart read right to left.  A range, a date and a
+    # telephone number run left to right and stay as they are.
+    cells = [["אזור", "שינוי", "טווח", "תאריך", "טלפון", "סכום"],
+             ["צפון", "5.2( )", "10-20", "12/03/2024", "04-1234567", "(412)"]]
+    expected = [["אזור", "שינוי", "טווח", "תאריך", "טלפון", "סכום"],
+                ["צפון", "(5.2)", "10-20", "12/03/2024", "04-1234567", "(412)"]]
+    assert signed_cells(cells) == expected
+    assert logical_columns(cells) == [row[::-1] for row in expected]
+    assert signed_cells([["אזור", "סכום"], ["צפון", "980 1,250"]])[1][1] == "1,250 980"
+    latin = [["Region", "Change"], ["North", "5.2( )"]]
+    assert signed_cells(latin) == latin
+
+
+def test_a_latin_word_alone_on_a_right_to_left_paragraphs_last_line_ends_it() -> None:
+    # The paragraph's last line holds only its Latin word (as Chromium wraps "... אל Azure", and
+    # Writer, which sets it in its Latin font): set flush right under the paragraph, it goes on
+    # it, not a paragraph of its own.  A Latin paragraph after it, flush left, stays one of its own.
+    first = "התוכנה נכתבה בשפת Python והופעלה על שרתי Linux בכל המשרדים של החברה ולבסוף הוחלט לעבור אל"
+    english = "The system moved to a new cloud provider in the spring of that year."
+    regular, _ = _rtl_fonts()
+    for latin_face in (regular, "Times-Roman"):
+        buffer = io.BytesIO()
+        cv = canvas.Canvas(buffer, pagesize=(595, 842))
+        cv.setFont(regular, 11)
+        cv.drawRightString(RIGHT, 780, visual(first))
+        cv.drawRightString(RIGHT, 740, visual("סוף הפרק."))
+        cv.drawString(60, 715, english)
+        cv.setFont(latin_face, 11)
+        cv.drawRightString(RIGHT, 765, "Microsoft Azure")
+        cv.showPage()
+        cv.save()
+        assert markdown(buffer.getvalue()).split("\n\n") == [f"{first} Microsoft Azure", "סוף הפרק.", english]
+
+
+def test_tanween_read_apart_goes_back_on_its_word() -> None:
+    # Writer raises a tanween over a word's final alef and PDFium reads it as a word (a line)
+    # of its own; Chromium's glyph of a tanween and its alef may come after a space PDFium put
+    # in the word ("لاحق ًا").  Each goes back on its word, after the letter it stands over.
+    tanween, width = "\u064b", MAPPED_WIDTH / 100
+    runs, x = [], 100.0
+    for word in ("لكم", "جزيلا", "شكرا"):  # left to right: the last word read first
+        runs.append(Run(0, x, 100, word[::-1]))
+        if word != "لكم":
+            runs.append(Run(0, x, 97, tanween))  # over its leftmost letter, the final alef
+        x += width * len(word) + 3
+    runs += [Run(0, 100, 130, "ا" + tanween), Run(0, 100 + 2 * width + 3, 130, "لاحق"[::-1])]
+    assert markdown(text_pdf(runs)).split("\n\n") == ["شكراً جزيلاً لكم", "لاحقًا"]
+
+
+def _cell(row: int, column: int, text: str, box: tuple[float, float, float, float] | None) -> TaggedCell:
+    return TaggedCell(row, column, 1, 1, row == 0, text, (box,) if box else ())
+
+
+def test_turned_headings_over_a_tagged_right_to_left_table_go_to_their_columns() -> None:
+    # A tagged right-to-left table's columns run right to left (column 0 is the rightmost):
+    # headings set sideways over its body, which the tree leaves out of its empty header
+    # cells, go to the columns they stand over.
+    from extractors.pdf_evidence import tagged_tables
+    from extractors.pdf_tags import PageTags, TaggedTable
+    from extractors.pdf_words import Word
+
+    lefts = {0: 400.0, 1: 300.0, 2: 200.0}
+    body = [["צפון", "1,250", "42"], ["דרום", "980", "37"]]
+    words, cells = [], [_cell(0, c, "", None) for c in range(3)]
+    for r, row in enumerate(body, 1):
+        for c, text in enumerate(row):
+            word = Word(text, lefts[c], 100.0 + 15 * r, lefts[c] + 30, 110.0 + 15 * r, 10, False, line=r)
+            words.append(word)
+            cells.append(_cell(r, c, text, (word.x0 - 2, word.top - 1, word.x1 + 2, word.bottom + 1)))
+    turned = [Word(text, lefts[c] + 10, 40.0, lefts[c] + 20, 105.0, 10, False, line=9)
+              for c, text in ((0, "אזור"), (1, "מכירות"), (2, "עובדים"))]
+    tags = PageTags(1, True, tables=[TaggedTable(tuple(cells), 3, 3)])
+    [table] = tagged_tables(tags, words, [], turned)
+    assert table.cells == [["אזור", "מכירות", "עובדים"], *body]

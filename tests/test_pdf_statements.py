@@ -13,7 +13,7 @@ from reportlab.pdfgen import canvas
 from extractors import extract
 from extractors.base import ExtractOptions
 from extractors.pdf_evidence import tagged_tables
-from extractors.pdf_leaders import without_leaders
+from extractors.pdf_leaders import might_hold_leaders, without_leaders
 from extractors.pdf_tables import find_tables
 from extractors.pdf_tags import read_page_tags
 from extractors.pdf_text import open_pdf
@@ -43,16 +43,38 @@ def test_a_leader_run_into_a_figure_is_taken_out_and_other_leaders_stay() -> Non
     assert without_leaders(kept) is kept
 
 
-def _leader_row(pdf: canvas.Canvas, y: float, label: str, figure: str, right: float) -> None:
+def test_mixed_and_spaced_leaders_are_taken_out() -> None:
+    # Dots and middle dots mixed in one word, and leaders typed a space apart (each dot a word
+    # of its own, the last one touching the figure or not): the pretest sees them all.
+    mixed = [_word("Revenue.·.·.·.·.·.·.·.·3", 72, 300), _word("1,234", 380, 410)]
+    assert might_hold_leaders(mixed)
+    assert [w.text for w in without_leaders(mixed)] == ["Revenue", "3", "1,234"]
+    spaced = [_word("Tax", 72, 90), *(_word(dot, 93 + 5 * i, 95 + 5 * i) for i, dot in enumerate(". · . · .")
+                                       if dot != " "), _word("(412)", 380, 410)]
+    assert might_hold_leaders(spaced)
+    assert [w.text for w in without_leaders(spaced)] == ["Tax", "(412)"]
+    assert without_leaders(spaced)[0] is spaced[0]  # a label the leaders do not touch is as read
+    touching = [_word("Revenue.", 72, 110), _word(".", 113, 115), _word(".", 118, 120), _word(".3", 123, 130)]
+    assert [w.text for w in without_leaders(touching)] == ["Revenue", "3"]
+    # Spaced dots before a word, and a sentence's ellipsis, stay.
+    kept = [_word("Name:", 72, 100), _word(".", 103, 105), _word(".", 108, 110), _word(".", 113, 115),
+            _word("Signed", 310, 340)]
+    assert without_leaders(kept) is kept
+    sentence = [_word("Revenue", 72, 110), _word("3.", 113, 120), _word("rose.", 123, 150)]
+    assert not might_hold_leaders(sentence)
+
+
+def _leader_row(pdf: canvas.Canvas, y: float, label: str, figure: str, right: float,
+                leader: str = ".") -> None:
     """``label``, dot leaders touching it and ``figure``, which ends at ``right``: one word as
-    a word processor draws a tab leader."""
+    a word processor draws a tab leader (or words a space apart when ``leader`` holds one)."""
     pdf.setFont(FONT, SIZE)
     start = 72 + pdf.stringWidth(label, FONT, SIZE)
     end = right - pdf.stringWidth(figure, FONT, SIZE)
-    dot = pdf.stringWidth(".", FONT, SIZE)
+    dot = pdf.stringWidth(leader, FONT, SIZE)
     dots = int((end - start) / dot)
     pdf.drawString(72, y, label)
-    pdf.drawString(end - dots * dot, y, "." * dots + figure)
+    pdf.drawString(end - dots * dot, y, leader * dots + figure)
 
 
 STATEMENT = [("Revenue", "3", "12,345", "11,010"), ("Cost of sales", "", "(8,123)", "(7,456)"),
@@ -60,7 +82,7 @@ STATEMENT = [("Revenue", "3", "12,345", "11,010"), ("Cost of sales", "", "(8,123
              ("Profit for the year", "", "3,810", "3,156")]
 
 
-def _statement_pdf() -> bytes:
+def _statement_pdf(leader: str = ".") -> bytes:
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
     pdf.setFont(FONT, SIZE)
@@ -70,10 +92,10 @@ def _statement_pdf() -> bytes:
     for i, (label, note, this, last) in enumerate(STATEMENT):
         y = top - 16 * (i + 1)
         if note:
-            _leader_row(pdf, y, label, note, 330)
+            _leader_row(pdf, y, label, note, 330, leader)
             pdf.drawRightString(420, y, this)
         else:
-            _leader_row(pdf, y, label, this, 420)
+            _leader_row(pdf, y, label, this, 420, leader)
         pdf.drawRightString(500, y, last)
     pdf.showPage()
     pdf.save()
@@ -81,8 +103,10 @@ def _statement_pdf() -> bytes:
 
 
 def test_leaders_run_into_the_note_or_the_figure_keep_the_columns() -> None:
-    [table] = [t for layout in read_layouts(_statement_pdf()) for t in find_tables(layout)]
-    assert table.cells == [["", "Note", "2024", "2023"], *(list(row) for row in STATEMENT)]
+    # Dots, dots and middle dots mixed, and either typed a space apart.
+    for leader in (".", ".·", ". ", "· ", ". · "):
+        [table] = [t for layout in read_layouts(_statement_pdf(leader)) for t in find_tables(layout)]
+        assert table.cells == [["", "Note", "2024", "2023"], *(list(row) for row in STATEMENT)], leader
 
 
 NOTE = [("Wages and salaries", "307"), ("Social security costs", "46"), ("Pension costs", "121"),
