@@ -226,6 +226,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
              for layout in layouts}
     mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
                                   if page.tagged and page.artifacts})
+    for page in lines.values():
+        _keep_line_starts(page)
     _mark_contents(lines)
     if join_tables:  # (after the lines are built: the continuation's words are no text)
         for layout in layouts:
@@ -859,6 +861,24 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+# A running line's piece of a row is read with the body text a tab after it: within this many sizes.
+_TAB_REACH = 4.0
+
+
+def _keep_line_starts(page: list[Line]) -> None:
+    """A line marked running that the body text on its row follows a tab's width to its right
+    is that text's start, not a running line: a paragraph's number set before a tab at the
+    head of a column ("[0009]" then "FIG. 2 is ...", a number at the head of other columns
+    too, which recurs there as a running header's would)."""
+    for line in page:
+        if line.kind == "body":
+            continue
+        middle = (line.top + line.bottom) / 2
+        if any(other.kind == "body" and 0 <= other.x0 - line.x1 <= _TAB_REACH * line.size
+               and abs((other.top + other.bottom) / 2 - middle) <= 0.3 * line.height for other in page):
+            line.kind = "body"
 
 
 def _mark_chapter_running(chapters: list[tuple[str, str, Line, set[int]]], needed: int,
@@ -1812,7 +1832,7 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     last = block.lines[-1]
     if LEADERS.search(last.text):
         return False  # a table of contents entry
-    if _runs_in(block, line, right):
+    if _runs_in(block, line, right) or _value_after_label(block, line):
         return True
     size = min(last.size, line.size)
     gap = line.top - last.bottom
@@ -1877,6 +1897,15 @@ def _display_wrap(last: Line, line: Line, style: Style) -> bool:
         and abs(line.size - last.size) <= 0.1 * max(line.size, last.size) \
         and font_family(line.words[0].font) == font_family(last.words[0].font) \
         and not last.text.rstrip().endswith(SENTENCE_END) and not _SECTION_NUMBER.match(line.words[0].text)
+
+
+def _value_after_label(block: Draft, line: Line) -> bool:
+    """Whether ``line`` is the value a tab after a one-line label ending in a colon on its
+    baseline ("(10) Patent No.:" then "US 11,234,567 B2" set bold and larger): one field."""
+    last = block.lines[-1]
+    return len(block.lines) == 1 and last.text.rstrip().endswith(":") \
+        and 0 <= line.x0 - last.x1 <= _TAB_REACH * last.size \
+        and abs((line.top + line.bottom) - (last.top + last.bottom)) <= 0.6 * min(line.height, last.height)
 
 
 def _runs_in(block: Draft, line: Line, right: float) -> bool:

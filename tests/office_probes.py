@@ -3475,6 +3475,16 @@ _PATENT_SENTENCES = (
     "When the {c} {nc} determines that the threshold is exceeded, it may actuate the {d} {nd}.",
     "The {a} {na} defines an interior space that receives the {b} {nb} and the {c} {nc}.",
     "In other embodiments, the {d} {nd} is located outside the {a} {na}.",
+    "Referring to FIG. {f}, the {b} {nb} extends along a longitudinal axis of the {a} {na}.",
+    "A gasket may be provided between the {a} {na} and the {d} {nd} to prevent the ingress of dust.",
+    "The {c} {nc} may include a memory storing instructions and a processor executing them.",
+    "In one example, the {b} {nb} samples the signal at a rate of {rate} times per second.",
+    "The {d} {nd} may be moved between a first position and a second position by the {c} {nc}.",
+    "As will be described below with reference to FIG. {f}, the {a} {na} may be opened for servicing.",
+    "The terms first and second are used herein only to distinguish one element from another.",
+    "A width of the {b} {nb} may be between {low} mm and {high} mm.",
+    "The {c} {nc} may be powered by a battery housed in the {a} {na} or by an external supply.",
+    "In FIG. {f}, like reference numerals designate like parts throughout the several views.",
 )
 _PATENT_VIEWS = ("a perspective view of", "a front view of", "an exploded view of",
                  "a cross-sectional view of", "a block diagram of", "a flow chart of a method of operating")
@@ -3652,9 +3662,11 @@ def _patent_sections(facts: _Patent) -> list[tuple[str, list[str | tuple[str, st
     figures = rng.randint(3, 6)
 
     def prose(sentences: int) -> str:
-        return " ".join(rng.choice(_PATENT_SENTENCES).format(
+        return " ".join(sentence.format(
             a=a, b=b, c=c, d=d, na=numerals[a], nb=numerals[b], nc=numerals[c], nd=numerals[d],
-            f=rng.randint(1, figures), thing=thing) for _ in range(sentences))
+            f=rng.randint(1, figures), thing=thing, rate=rng.choice((10, 50, 100, 250)),
+            low=rng.randint(2, 9), high=rng.randint(10, 40))
+            for sentence in rng.sample(_PATENT_SENTENCES, sentences))
 
     sections: list[tuple[str, list[str | tuple[str, str]]]] = []
     if seed % 3 == 0:
