@@ -116,7 +116,8 @@ def _claim(canvas: Any) -> None:
 
 def test_a_claim_numbered_in_a_first_line_indent_keeps_its_lines() -> None:
     lines = markdown_of(drawn_pdf(_claim)).splitlines()
-    assert lines[0].startswith("2. The hinge assembly of claim 1, wherein") and lines[0].endswith("metal alloy.")
+    assert lines[0].startswith("2. The hinge assembly of claim 1, wherein")
+    assert lines[0].endswith("metal alloy.")
     assert lines[1] == "3. The hinge assembly of claim 2, wherein the stop pin is removable."
 
 
@@ -136,8 +137,8 @@ def _description(canvas: Any) -> None:
 
 
 def test_a_wrapped_centred_title_and_the_section_under_it_are_headings() -> None:
-    assert headings_of(drawn_pdf(_description)) == ["VALVE ACTUATOR HAVING A MANUAL OVERRIDE AND A LOCKING LEVER",
-                                                    "CROSS-REFERENCE TO RELATED APPLICATIONS"]
+    assert headings_of(drawn_pdf(_description)) == [
+        "VALVE ACTUATOR HAVING A MANUAL OVERRIDE AND A LOCKING LEVER", "CROSS-REFERENCE TO RELATED APPLICATIONS"]
 
 
 def _paragraph_numbers(canvas: Any) -> None:
