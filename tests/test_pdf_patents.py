@@ -138,7 +138,8 @@ def _description(canvas: Any) -> None:
 
 def test_a_wrapped_centred_title_and_the_section_under_it_are_headings() -> None:
     assert headings_of(drawn_pdf(_description)) == [
-        "VALVE ACTUATOR HAVING A MANUAL OVERRIDE AND A LOCKING LEVER", "CROSS-REFERENCE TO RELATED APPLICATIONS"]
+        "VALVE ACTUATOR HAVING A MANUAL OVERRIDE AND A LOCKING LEVER",
+        "CROSS-REFERENCE TO RELATED APPLICATIONS"]
 
 
 def _paragraph_numbers(canvas: Any) -> None:
