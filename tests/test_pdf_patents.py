@@ -41,7 +41,7 @@ def _fields(canvas: Any, codes: list[str]) -> None:
     left column ragged; the abstract justified in the right column."""
     y = HEIGHT - 100
     values = {"(54)": ("", "HINGE ASSEMBLY FOR A FOLDING", "DISPLAY DEVICE"),
-              "(72)": ("Inventors:", "Anna Müller, Munich (DE); Laura", "Rossi, Milan (IT)"),
+              "(72)": ("", "Inventors: Anna Müller, Munich (DE); Laura", "Rossi, Milan (IT)"),
               "(21)": ("Appl. No.:", "17/123,456", ""), "(22)": ("Filed:", "Mar. 3, 2022", ""),
               "(51)": ("Int. Cl.", "G06F 16/00 (2019.01)", ""), "(1)": ("", "Remove the cover.", ""),
               "(2)": ("", "Fit the filter.", ""), "(3)": ("", "Close the cover.", "")}
@@ -50,7 +50,11 @@ def _fields(canvas: Any, codes: list[str]) -> None:
         _text(canvas, 60, y, code)
         if label:
             _text(canvas, 90, y, label)
-        _text(canvas, 150 if label else 90, y, value, bold=code in ("(54)", "(72)"))
+        if code == "(72)":  # the label set plain, the names bold
+            _text(canvas, 90, y, "Inventors:")
+            _text(canvas, 90 + canvas.stringWidth("Inventors: ", "Times-Roman", 10), y, value[11:], bold=True)
+        else:
+            _text(canvas, 150 if label else 90, y, value, bold=code == "(54)")
         if more:
             y -= 12
             _text(canvas, 150 if label else 90, y, more, bold=code in ("(54)", "(72)"))
@@ -121,25 +125,36 @@ def test_a_claim_numbered_in_a_first_line_indent_keeps_its_lines() -> None:
     assert lines[1] == "3. The hinge assembly of claim 2, wherein the stop pin is removable."
 
 
-def _description(canvas: Any) -> None:
-    """A centred bold title wrapped over two lines, a centred section title, a paragraph."""
-    middle = WIDTH / 2
+def _description(canvas: Any, title: tuple[str, ...]) -> None:
+    """A centred bold title (wrapped over its lines), a centred section title, paragraphs, in a
+    column 300 points wide."""
+    middle = 300
     y = HEIGHT - 100
-    for text in ("VALVE ACTUATOR HAVING A MANUAL OVERRIDE AND A", "LOCKING LEVER"):
-        canvas.setFont("Times-Bold", 10)
+    canvas.setFont("Times-Bold", 10)
+    for text in title:
         canvas.drawCentredString(middle, y, text)
         y -= 12
     canvas.drawCentredString(middle, y - 14, "CROSS-REFERENCE TO RELATED APPLICATIONS")
     y -= 40
-    for line in wrapped_lines(PROSE * 3, WIDTH - 144, "Times-Roman", 10):
-        _text(canvas, 72, y, line)
+    for line in wrapped_lines(f"{PROSE} {PROSE} {PROSE}", 300, "Times-Roman", 10)[:-1]:
+        _justified(canvas, 150, y, line, 300)
         y -= 12
 
 
 def test_a_wrapped_centred_title_and_the_section_under_it_are_headings() -> None:
-    assert headings_of(drawn_pdf(_description)) == [
+    """The title's first line fills the column: its second, centred under it, is no paragraph's
+    first line indented after a full one."""
+    assert headings_of(drawn_pdf(_description, ("VALVE ACTUATOR HAVING A MANUAL OVERRIDE AND A",
+                                                "LOCKING LEVER"))) == [
         "VALVE ACTUATOR HAVING A MANUAL OVERRIDE AND A LOCKING LEVER",
         "CROSS-REFERENCE TO RELATED APPLICATIONS"]
+
+
+def test_a_short_centred_title_over_a_centred_section_title_are_no_form_labels() -> None:
+    """Two short bold lines one over the other are labels in a form ("Signature", "Date"), not
+    when centred over the text."""
+    assert headings_of(drawn_pdf(_description, ("BATTERY PACK WITH A COOLING PLATE",))) == [
+        "BATTERY PACK WITH A COOLING PLATE", "CROSS-REFERENCE TO RELATED APPLICATIONS"]
 
 
 def _paragraph_numbers(canvas: Any) -> None:
