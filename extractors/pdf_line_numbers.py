@@ -34,6 +34,9 @@ _MARGIN = 0.6
 # The running text right of a number: a line at least this many sizes wide, of this many words.
 _PROSE_WIDTH = 10.0
 _PROSE_WORDS = 4
+# At most this share of the rows between the numbers have a word in their strip (a title
+# centred across a gutter).
+_CROSSING_SHARE = 0.15
 # This share of the numbers has prose beside it (a number beside a blank line, a heading's
 # short line or the last line of a paragraph may not).
 _PROSE_SHARE = 0.6
@@ -152,7 +155,7 @@ def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[fl
         line = _line_from(right, size)
         if len(line) >= _PROSE_WORDS and line[-1].x1 - line[0].x0 >= _PROSE_WIDTH * size:
             prose += 1
-    if prose < _PROSE_SHARE * len(column):
+    if prose < _PROSE_SHARE * len(column) or not _in_empty_strip(column, words, rows):
         return False
     # As many lines of text between two numbers as the step counts (a blank line between
     # paragraphs is not counted, so there may be more room, never fewer lines).
@@ -166,6 +169,19 @@ def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[fl
         if between < step - 1:
             return False
     return True
+
+
+def _in_empty_strip(column: list[int], words: Sequence[Word], rows: list[tuple[float, float, float]]) -> bool:
+    """Whether the numbers stand in a strip the text between them leaves empty (a margin or a
+    gutter): figures ending the lines of a justified column, level at its right edge, stand
+    where its other lines' words do."""
+    numbers = set(column)
+    x0, x1 = min(words[k].x0 for k in column), max(words[k].x1 for k in column)
+    top, bottom = words[column[0]].top, words[column[-1]].bottom
+    crossed = {round((w.top + w.bottom) / 2) for k, w in enumerate(words)
+               if k not in numbers and w.x0 < x1 and w.x1 > x0 and top < (w.top + w.bottom) / 2 < bottom}
+    between = sum(1 for centre, _, _ in rows if top < centre < bottom)
+    return len(crossed) <= _CROSSING_SHARE * max(1, between)
 
 
 def _line_from(right: list[Word], size: float) -> list[Word]:

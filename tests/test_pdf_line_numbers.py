@@ -100,3 +100,16 @@ def test_row_numbers_in_a_table_and_figures_in_sentences_stay() -> None:
     sentence = _prose_rows(100, 100, 20)
     figures = [_word(str(n), sentence[9].x1 + 2.5, 100 + (n - 1) * 12) for n in (10, 15, 20)]
     assert line_numbers([*sentence, *figures]) == set()
+
+
+def test_figures_ending_the_lines_of_a_justified_column_stay() -> None:
+    """Reference numerals two apart ending justified lines (level at the column's right edge),
+    the next column's text a gutter to their right: the column's other lines cross their strip."""
+    rows = _prose_rows(100, 100, 12)
+    right = max(word.x1 for word in rows) + 20
+    numerals = [_right(str(n), right, 100 + row * 12) for row, n in ((1, 102), (4, 104), (7, 106), (10, 108))]
+    for number in numerals:
+        rows = [w for w in rows if not (abs(w.top - number.top) < 1 and w.x1 > number.x0 - 3)]
+    rows += [_right("pad", right, 100 + row * 12) for row in range(12) if row not in (1, 4, 7, 10)]
+    beyond = _prose_rows(right + 25, 100, 12)
+    assert line_numbers([*rows, *numerals, *beyond]) == set()
