@@ -8,6 +8,9 @@ The rules, in the order they run:
   body ends with and one the next page's body starts with, in the same columns, are one
   table (:mod:`extractors.pdf_table_stitch`): all its rows are written where it starts, the
   continuation page keeps a ``table_continued`` block with the box of its part.
+- **Line numbers** (:mod:`extractors.pdf_line_numbers`): a column of bare integers going down
+  by one step beside running text, in a margin or a gutter (a patent's lines numbered every
+  fifth), leaves the words before anything else reads them.
 - **Lines**: words on one baseline, split where a gap wider than about an em separates them
   (a column gutter, a table cell); letter-spaced words are read whole
   (:func:`extractors.pdf_words.join_spaced_letters`).
@@ -37,8 +40,11 @@ The rules, in the order they run:
   body, or numbered as sections, with their levels; the lines set so that are not sections
   (captions, fields, labels, items, a cover's type...) are told apart there.
 - **Lists**: blocks starting with a bullet or an item number become Markdown list items,
-  their wrapped lines joined; on a tagged page, the lines of each ``LI`` element, nested
-  items indented (:mod:`extractors.pdf_evidence`).
+  their wrapped lines joined (to the margin under a number set in a first-line indent: a
+  patent's claim); an item number a paragraph's sentence wrapped before ("... the valve" over
+  "108. The controller") is none, nor are codes in parentheses that go down the page (a
+  patent's INID codes, "(54)", "(72)", "(21)": fields); on a tagged page, the lines of each
+  ``LI`` element, nested items indented (:mod:`extractors.pdf_evidence`).
 - **Tables of contents** (:mod:`extractors.pdf_contents`): entries with dot leaders or a
   right-aligned page column become a nested Markdown list, never headings nor a table.
 
