@@ -13,8 +13,9 @@ A document passes when every table of its truth is one of the Markdown tables em
 cell (``tables``), its headings are the Markdown headings emitted, in order, whatever their
 level (``headings``), ranked as the true levels rank them where those are given (``levels``: a
 deeper true level a deeper ``#``), each heading of ``follows`` read right before the text it
-heads (the next line opens with the words given), and its list items are among the Markdown
-items (``items``).
+heads (the next line opens with the words given), its list items are among the Markdown
+items (``items``, bulleted or numbered), and each run of its ``text`` is read whole in the
+Markdown's paragraphs (outside headings, items and tables; nothing read into it).
 """
 
 from __future__ import annotations

@@ -228,10 +228,30 @@ with the note or figure after them: one column; the note's rows a contents list)
 Chromium tables (the tree leaves empty cells out: each row's cells moved left) and the note's
 table as a Word table (its "2024" and "£m" over the one figure column opened no table).
 
+Patents (patent, 2026-12-06): ``patent_spec``, US grants (odd seeds) and applications (even
+ones) as the offices print them: a front page of bibliographic fields after their INID codes in
+two columns ("(54)" and the title, "(72) Inventors:", "(21) Appl. No.:", the value a tab on or
+hanging under its label) beside the abstract, fields and paragraphs (no heading, no list, no
+table); the description in two columns, every fifth line numbered left of each column (Word's
+line numbering, which LibreOffice honours: in the margin and in the gutter), a grant's column
+numbers over its columns, an application's number and date over its pages, paragraphs numbered
+"[0001]" (a tab after the number on some), run-in "Field of the Invention." sub-titles, "FIG. 1
+is ..." lines (paragraphs); the title and the centred capital section titles ("BACKGROUND OF THE
+INVENTION", "SUMMARY", "BRIEF DESCRIPTION OF THE DRAWINGS", "DETAILED DESCRIPTION") are the
+headings; "What is claimed is:" (a paragraph) over the numbered claims, each claim one list item
+with its indented elements (a claim is one sentence: "1. A device comprising: a housing; ...").
+Failing before the rules: the line numbers read into the text (and the columns lost with them),
+the INID fields as list items, a reference numeral wrapped to a line's start ("108. The
+controller") as an item, a claim's lines wrapped under its number apart, the fields' values
+wrapped under themselves as headings.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
-``follows`` (a heading's text and the first words of the text it heads: read right after it).
+``follows`` (a heading's text and the first words of the text it heads: read right after it);
+``patent_spec`` adds ``text`` (runs of paragraphs read whole and in order as running text, outside
+headings, items and tables: no line number, running header or column number among them), and
+its ``items`` are numbered ("1. A ...").
 """
 
 from __future__ import annotations
