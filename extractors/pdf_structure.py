@@ -738,9 +738,11 @@ def _hangs_under_value(block: Draft, line: Line) -> bool:
                for before, word in zip(first.words, first.words[1:], strict=False))
 
 
-# What opens a field set with a hanging indent: a code or a number in parentheses ("(54)"), or an
-# item's number.
-_FIELD_MARK = re.compile(r"^(\(\d{1,3}\)|\d{1,3}[.)])$")
+# What opens a field set with a hanging indent: a code in parentheses ("(54)", INID codes are
+# two figures).  Not an item's number: a bold numbered item's one line over a paragraph set
+# with a first-line indent at its text's start would take the paragraph in (tests/pdf_cases.py,
+# bold_numbered_items).
+_FIELD_MARK = re.compile(r"^\(\d{2}\)$")
 
 
 def _is_bullet(word: Word) -> bool:
