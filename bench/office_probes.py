@@ -14,12 +14,14 @@ cell (``tables``), each paragraph of ``texts`` is a line of the Markdown, whole,
 are the Markdown headings emitted, in order, whatever their
 level (``headings``), ranked as the true levels rank them where those are given (``levels``: a
 deeper true level a deeper ``#``), each heading of ``follows`` read right before the text it
-heads (the next line opens with the words given), and its list items are among the Markdown
-items (``items``).
+heads (the next line opens with the words given), its list items are among the Markdown
+items (``items``, bulleted or numbered), and each run of its ``text`` is read whole in the
+Markdown's paragraphs (outside headings, items and tables; nothing read into it).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -88,7 +90,27 @@ def passes(markdown: str, truth: dict[str, Any]) -> bool:
     if any(" ".join(text.split()) not in whole for text in truth.get("texts", [])):
         return False
     items = {line.strip()[2:] for line in lines if line.strip().startswith("- ")}
-    return all(item in items for item in truth.get("items", []))
+    items |= {line.strip() for line in lines if _ORDERED_ITEM.match(line.strip())}
+    if any(item not in items for item in truth.get("items", [])):
+        return False
+    running = _running_text(lines)
+    return all(_words(run) in running for run in truth.get("text", []))
+
+
+# A Markdown ordered list item ("1. A device comprising: ..."), read whole with its number.
+_ORDERED_ITEM = re.compile(r"^\d{1,3}[.)] ")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _running_text(lines: list[str]) -> str:
+    """The Markdown's paragraphs in order as one run of words: no heading, list item or table
+    row among them (a ``text`` run of the truth must be read there whole, nothing inserted)."""
+    kept = [line for line in lines if line.strip() and not line.startswith("#")
+            and not line.lstrip().startswith(("- ", "|")) and not _ORDERED_ITEM.match(line.lstrip())]
+    return _words(" ".join(line.removeprefix("\\") for line in kept))
 
 
 def _ranked_alike(emitted: list[int], true: list[int]) -> bool:

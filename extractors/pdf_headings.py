@@ -82,7 +82,7 @@ or when set as a heading over a byline below the front matter (a newsletter's fi
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -1686,12 +1686,16 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
     form's fields left empty, "Signature" then "Date"), not sections: a section's heading is
     followed by its text, and the next heading of its level comes after that text.  Only
     body-size lines without a section number, each beside another of the same type; a box's
-    label is followed by the box's text (a heading over a "Note" box heads it)."""
+    label is followed by the box's text (a heading over a "Note" box heads it).  Titles centred
+    over the text are no form's fields (a patent's title over its first section's)."""
+    texts = [d for d in drafts if d.kind != "contents"]
+    centred = _centred_over_text(texts)
+
     def short_alike(a: Draft, b: Draft) -> bool:
         return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
                    and not d.number_depth and d.bold and not d.boxed for d in (a, b)) \
-            and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic
-    texts = [d for d in drafts if d.kind != "contents"]
+            and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic \
+            and not (id(a) in centred and id(b) in centred)
     alike = [False] * len(texts)
     for index in range(len(texts) - 1):
         if short_alike(texts[index], texts[index + 1]):
@@ -1700,6 +1704,26 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
         if is_label and draft.kind == "heading" and draft.size < style.body_size * HEADING_SCALE:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+def _centred_over_text(drafts: list[Draft]) -> set[int]:
+    """The one-line blocks (by ``id``) centred over a line of running text on their page: a
+    line of a paragraph reaching past both their ends whose middle is theirs within three
+    points."""
+    spans: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for draft in drafts:
+        if draft.kind == "paragraph" and len(draft.lines) > 1:
+            spans[draft.page].extend((line.x0, line.x1) for line in draft.lines)
+    out = set()
+    for draft in drafts:
+        if len(draft.lines) != 1:
+            continue
+        line = draft.lines[0]
+        middle = (line.x0 + line.x1) / 2
+        if any(abs((x0 + x1) / 2 - middle) <= 3.0 and x0 < line.x0 - 1 and x1 > line.x1 + 1
+               for x0, x1 in spans[draft.page]):
+            out.add(id(draft))
+    return out
 
 
 def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None = None) -> None:

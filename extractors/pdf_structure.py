@@ -8,6 +8,9 @@ The rules, in the order they run:
   body ends with and one the next page's body starts with, in the same columns, are one
   table (:mod:`extractors.pdf_table_stitch`): all its rows are written where it starts, the
   continuation page keeps a ``table_continued`` block with the box of its part.
+- **Line numbers** (:mod:`extractors.pdf_line_numbers`): a column of bare integers going down
+  by one step beside running text, in a margin or a gutter (a patent's lines numbered every
+  fifth), leaves the words before anything else reads them.
 - **Lines**: words on one baseline, split where a gap wider than about an em separates them
   (a column gutter, a table cell); letter-spaced words are read whole
   (:func:`extractors.pdf_words.join_spaced_letters`).
@@ -37,8 +40,11 @@ The rules, in the order they run:
   body, or numbered as sections, with their levels; the lines set so that are not sections
   (captions, fields, labels, items, a cover's type...) are told apart there.
 - **Lists**: blocks starting with a bullet or an item number become Markdown list items,
-  their wrapped lines joined; on a tagged page, the lines of each ``LI`` element, nested
-  items indented (:mod:`extractors.pdf_evidence`).
+  their wrapped lines joined (to the margin under a number set in a first-line indent: a
+  patent's claim); an item number a paragraph's sentence wrapped before ("... the valve" over
+  "108. The controller") is none, nor are codes in parentheses that go down the page (a
+  patent's INID codes, "(54)", "(72)", "(21)": fields); on a tagged page, the lines of each
+  ``LI`` element, nested items indented (:mod:`extractors.pdf_evidence`).
 - **Tables of contents** (:mod:`extractors.pdf_contents`): entries with dot leaders or a
   right-aligned page column become a nested Markdown list, never headings nor a table.
 
@@ -111,6 +117,7 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
+from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_stitch import (
     BodyEdge,
@@ -218,6 +225,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     a table continued on the next page is one table (a page left holding only its rows has
     empty Markdown and a ``table_continued`` block: the caller must not fill it again)."""
     tags = evidence.tags if evidence else {}
+    layouts = [_without(layout, numbers) for layout, numbers
+               in zip(layouts, line_numbers([layout.words for layout in layouts]), strict=True)]
     tables = {layout.number: _tables(layout, tags.get(layout.number)) for layout in layouts}
     # Turned words a table read as cells (a grid's turned column headings) are not loose text;
     # taken now, before page-crossing tables are joined into new ones.
@@ -226,6 +235,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
              for layout in layouts}
     mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
                                   if page.tagged and page.artifacts})
+    for page in lines.values():
+        _keep_line_starts(page)
     _mark_contents(lines)
     if join_tables:  # (after the lines are built: the continuation's words are no text)
         for layout in layouts:
@@ -296,6 +307,15 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                  tables[layout.number], (layout.width, layout.height),
                                  sources.get(layout.number, HEURISTICS)))
     return out
+
+
+def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
+    """The page without its line numbers (the indices of its words given,
+    :mod:`extractors.pdf_line_numbers`), which are no text and would scramble its columns, its
+    paragraphs and its tables."""
+    if not numbers:
+        return layout
+    return replace(layout, words=[word for k, word in enumerate(layout.words) if k not in numbers])
 
 
 def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
@@ -702,6 +722,33 @@ def _hangs_under_title(block: Draft, line: Line) -> bool:
         and abs(line.x0 - first.words[1].x0) <= 1.0
 
 
+def _centred_under(last: Line, line: Line) -> bool:
+    """Whether ``line`` is centred under ``last`` and shorter, ``last`` ending no sentence: a
+    centred title wrapped ("VALVE ACTUATOR HAVING A MANUAL" over "OVERRIDE"), not a paragraph's
+    first line indented after a full one (whose middle is right of the full line's)."""
+    return abs((line.x0 + line.x1) - (last.x0 + last.x1)) / 2 <= 0.3 * line.size \
+        and line.x1 < last.x1 - line.size and not last.text.rstrip().endswith(SENTENCE_END)
+
+
+def _hangs_under_value(block: Draft, line: Line) -> bool:
+    """Whether ``line`` starts where a word of the block's one line starts that stands a tab
+    after the word before it, the block's first word a code or a number: a field's value
+    wrapped under itself ("(72)  Inventors:  Anna Müller, Munich (DE); Mary" over "Jones,
+    Austin, TX (US)", set bold), a patent's front page as the offices set it."""
+    first = block.lines[0]
+    if len(block.lines) != 1 or len(first.words) < 2 or not _FIELD_MARK.match(first.words[0].text):
+        return False
+    return any(abs(line.x0 - word.x0) <= 1.0 and word.x0 - before.x1 > 0.5 * first.size
+               for before, word in zip(first.words, first.words[1:], strict=False))
+
+
+# What opens a field set with a hanging indent: a code in parentheses ("(54)", INID codes are
+# two figures).  Not an item's number: a bold numbered item's one line over a paragraph set
+# with a first-line indent at its text's start would take the paragraph in (tests/pdf_cases.py,
+# bold_numbered_items).
+_FIELD_MARK = re.compile(r"^\(\d{2}\)$")
+
+
 def _is_bullet(word: Word) -> bool:
     """A bullet or item number set apart from its item's text (a hanging indent)."""
     if len(word.text) == 1 and (bool(_BULLET.match(word.text + " x")) or _symbol_font(word.font)):
@@ -860,6 +907,24 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+# A running line's piece of a row is read with the body text a tab after it: within this many sizes.
+_TAB_REACH = 4.0
+
+
+def _keep_line_starts(page: list[Line]) -> None:
+    """A line marked running that the body text on its row follows a tab's width to its right
+    is that text's start, not a running line: a paragraph's number set before a tab at the
+    head of a column ("[0009]" then "FIG. 2 is ...", a number at the head of other columns
+    too, which recurs there as a running header's would)."""
+    for line in page:
+        if line.kind == "body":
+            continue
+        middle = (line.top + line.bottom) / 2
+        if any(other.kind == "body" and 0 <= other.x0 - line.x1 <= _TAB_REACH * line.size
+               and abs((other.top + other.bottom) / 2 - middle) <= 0.3 * line.height for other in page):
+            line.kind = "body"
 
 
 def _mark_chapter_running(chapters: list[tuple[str, str, Line, set[int]]], needed: int,
@@ -1193,7 +1258,24 @@ def _sides_hold(narrow: list[Line], coverage: list[float], start: int, end: int,
     before = [line for line in narrow if line.x1 <= x0 + 1]
     column_left = min(line.x0 for line in before)
     near_edge = [line for line in before if x0 - line.x1 <= 0.2 * (x0 - column_left)]
-    return len(near_edge) >= 0.3 * len(before)
+    return len(near_edge) >= 0.3 * len(before) or _justified_after(narrow, x0 + (end - start))
+
+
+# A column of running text set justified: this many lines of prose end at one right edge.
+_JUSTIFIED_LINES = 4
+_PROSE_WORDS = 5
+
+
+def _justified_after(narrow: list[Line], x1: float) -> bool:
+    """Whether the lines right of a strip hold a justified paragraph (lines of prose ending at
+    one right edge): a column of running text, beside ragged lines that may all stop short of
+    the strip (a patent's front page, its fields on the left and its abstract on the right) --
+    a form's values or a table's cells right of its labels are set ragged."""
+    after = [line for line in narrow if line.x0 >= x1 - 1 and len(line.words) >= _PROSE_WORDS]
+    if len(after) < _JUSTIFIED_LINES:
+        return False
+    edge = max(line.x1 for line in after)
+    return sum(1 for line in after if edge - line.x1 <= 1.0) >= _JUSTIFIED_LINES
 
 
 @dataclass
@@ -1262,7 +1344,8 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
         items.sort(key=lambda item: (item.top, -item.x1))
     else:
         side = {} if gutters else _side_head_tops(lines)
-        items.sort(key=lambda item: (side.get(id(item.line), item.top), item.x0))
+        rows = _row_tops(items)
+        items.sort(key=lambda item: (side.get(id(item.line), rows.get(id(item), item.top)), item.x0))
 
     def column(item: _Item) -> int:
         centre = (item.x0 + item.x1) / 2
@@ -1301,6 +1384,38 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     flush_columns()
     runs.extend(_split_tables(wide))
     return [run for run in runs if run]
+
+
+def _row_tops(items: list[_Item]) -> dict[int, float]:
+    """Pieces of one row read left to right: lines side by side whose middles are level (a
+    field's label and its value at a tab stop, set a size larger) sort by the row's top, not
+    each by its own (the larger value's top is higher: it was read before its label).  By
+    ``id`` of the items; lines alone in their row are left out."""
+    pieces = sorted((item for item in items if item.line is not None),
+                    key=lambda item: (item.line.top + item.line.bottom) / 2)  # type: ignore[union-attr]
+    tops: dict[int, float] = {}
+    row: list[_Item] = []
+
+    def close() -> None:
+        if len(row) > 1:
+            top = min(item.top for item in row)
+            tops.update((id(item), top) for item in row)
+
+    for item in pieces:
+        line = item.line
+        assert line is not None
+        if row:
+            first = row[0].line
+            assert first is not None
+            level = abs((line.top + line.bottom) - (first.top + first.bottom)) / 2 \
+                <= 0.25 * min(line.bottom - line.top, first.bottom - first.top)
+            if level and not any(other.x0 < item.x1 and item.x0 < other.x1 for other in row):
+                row.append(item)
+                continue
+            close()
+        row = [item]
+    close()
+    return tops
 
 
 # A side head stands this many of its sizes left of the text column's edge at least, and holds
@@ -1573,7 +1688,33 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         right = max(line.x1 for line in run_lines)
         drafts.extend(_group(run_lines, right, style, layout.number))
     unhead_table_rows(drafts, body)
+    _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
+
+
+# A field's code in parentheses opening a block ("(21) Appl. No.: 17/123,456", "(54) TITLE").
+_FIELD_CODE = re.compile(r"^\((\d{1,3})\)\s")
+# A page holds at least this many such blocks before their order is judged.
+_FIELD_CODES = 3
+
+
+def _unlist_field_codes(drafts: list[Draft]) -> None:
+    """Blocks opening with a number in parentheses whose numbers go down in reading order (not
+    to one) are fields after their codes, not a list's items nor headings: a patent's front
+    page ("(54)" the title, "(72) Inventors:", then "(21) Appl. No.:", "(22) Filed:": the INID
+    codes, which follow the fields' order on the page, not a count).  A list's numbers go up
+    (by one, or past a repealed paragraph), or start again at one."""
+    coded = [(draft, int(match.group(1))) for draft in drafts if draft.lines and draft.kind != "table"
+             and (match := _FIELD_CODE.match(draft.lines[0].text))]
+    if len(coded) < _FIELD_CODES:
+        return
+    numbers = [number for _, number in coded]
+    if not any(b < a and b != 1 for a, b in zip(numbers, numbers[1:], strict=False)):
+        return
+    for draft, _ in coded:
+        if draft.kind in ("list_item", "heading"):
+            draft.kind, draft.marker, draft.level = "paragraph", "", None
+            draft.label = True
 
 
 # A section number before a title ("2.", "2.1"), for matching a contents line with its heading.
@@ -1695,6 +1836,8 @@ def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Dra
             current.lines.append(line)
             continue
         marker = _list_marker(line)
+        if marker and current is not None and _numbers_mid_sentence(current, line, marker, drafts, right):
+            marker = ""
         if current is not None and not marker and _continues(current, line, left, right, style):
             current.lines.append(line)
             continue
@@ -1703,6 +1846,23 @@ def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Dra
     for draft in drafts:
         classify(draft, style)
     return drafts
+
+
+def _numbers_mid_sentence(block: Draft, line: Line, marker: str, drafts: list[Draft], right: float) -> bool:
+    """Whether an item number opening ``line`` is a figure its paragraph's sentence wrapped
+    before ("... actuate the valve" over "108. The controller ...": a patent's reference
+    numeral ending a sentence): the paragraph's last line fills the measure and ends no
+    sentence, the line starts where that one does, and no item numbered one less comes before
+    it (a list's next item follows its previous one; a list starts at one)."""
+    number = marker.strip("().")
+    if block.kind != "paragraph" or not number.isdigit() or int(number) <= 1:
+        return False
+    last = block.lines[-1]
+    if last.x1 < right - 3 * last.size or last.text.rstrip().endswith(SENTENCE_END) \
+            or abs(line.x0 - last.x0) > 0.8 * line.size:
+        return False
+    previous = str(int(number) - 1)
+    return not any(draft.kind == "list_item" and draft.marker.strip("().") == previous for draft in drafts)
 
 
 def _list_marker(line: Line) -> str:
@@ -1718,7 +1878,7 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     last = block.lines[-1]
     if LEADERS.search(last.text):
         return False  # a table of contents entry
-    if _runs_in(block, line, right):
+    if _runs_in(block, line, right) or _value_after_label(block, line):
         return True
     size = min(last.size, line.size)
     gap = line.top - last.bottom
@@ -1731,7 +1891,7 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         return False
     if (line.bold != last.bold or line.italic != last.italic
             or (last.face != line.face and not _latin_end(last, line, size))) \
-            and not _runs_on(last, line, right):
+            and not _runs_on(last, line, right) and not _hangs_under_value(block, line):
         # (Another typeface too: a heading set at the body's size in the headings' face, a
         # sans "BACKGROUND" over serif text, as Word's and LibreOffice's lower heading styles
         # set theirs, with no space between them and the text.)
@@ -1741,9 +1901,11 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     if line.x0 > last.x1 or line.x1 < last.x0:
         return False  # not below it
     if block.kind == "list_item":
-        return line.x0 >= block.lines[0].x0 - 1
+        return line.x0 >= min(previous.x0 for previous in block.lines) - 1 \
+            or (len(block.lines) == 1 and _wraps_to_margin(last, line, right))
     indented, short = _indent_and_short(last, line, size, left, right)
-    if indented and size < style.body_size * HEADING_SCALE and not _hangs_under_title(block, line):
+    if indented and size < style.body_size * HEADING_SCALE and not _hangs_under_title(block, line) \
+            and not _hangs_under_value(block, line) and not _centred_under(last, line):
         return False  # a first-line indent after a full line
     ends = last.text.rstrip().endswith(SENTENCE_END)
     if ends and size >= style.body_size * HEADING_SCALE and _INITIALISM.search(last.text.rstrip()):
@@ -1751,6 +1913,15 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
     # (Hebrew and Arabic have no capitals: their paragraphs end by a gap or an indent, since a
     # line of long words stops short of the column's end inside a paragraph too.)
     return not (short and ends and line.text[:1].isupper())
+
+
+def _wraps_to_margin(first: Line, line: Line, right: float) -> bool:
+    """Whether ``line`` goes on an item whose number is set in a first-line indent, its text
+    wrapping to the margin left of the number (a patent's claim, "2. The device of claim 1,
+    wherein" over "the housing ..."): the item's line fills the measure and ends no sentence,
+    and ``line`` goes on the sentence in lower case."""
+    return first.x1 > right - 3 * first.size and not first.text.rstrip().endswith(SENTENCE_END) \
+        and line.text[:1].islower() and line.x0 < first.x0
 
 
 def _runs_on(last: Line, line: Line, right: float) -> bool:
@@ -1773,6 +1944,15 @@ def _display_wrap(last: Line, line: Line, style: Style) -> bool:
         and abs(line.size - last.size) <= 0.1 * max(line.size, last.size) \
         and font_family(line.words[0].font) == font_family(last.words[0].font) \
         and not last.text.rstrip().endswith(SENTENCE_END) and not _SECTION_NUMBER.match(line.words[0].text)
+
+
+def _value_after_label(block: Draft, line: Line) -> bool:
+    """Whether ``line`` is the value a tab after a one-line label ending in a colon on its
+    baseline ("(10) Patent No.:" then "US 11,234,567 B2" set bold and larger): one field."""
+    last = block.lines[-1]
+    return len(block.lines) == 1 and last.text.rstrip().endswith(":") \
+        and 0 <= line.x0 - last.x1 <= _TAB_REACH * last.size \
+        and abs((line.top + line.bottom) - (last.top + last.bottom)) <= 0.6 * min(line.height, last.height)
 
 
 def _runs_in(block: Draft, line: Line, right: float) -> bool:

@@ -263,11 +263,31 @@ on every seed, a Latin word alone on a Hebrew paragraph's last line read as a pa
 own (Chromium), Writer's raised tanween read apart ("شكرا ًجزيلاً") and Chromium's lam-alef with
 tanween a word apart ("جزي لاً").
 
+Patents (patent, 2026-12-06): ``patent_spec``, US grants (odd seeds) and applications (even
+ones) as the offices print them: a front page of bibliographic fields after their INID codes in
+two columns ("(54)" and the title, "(72) Inventors:", "(21) Appl. No.:", the value a tab on or
+hanging under its label) beside the abstract, fields and paragraphs (no heading, no list, no
+table); the description in two columns, every fifth line numbered left of each column (Word's
+line numbering, which LibreOffice honours: in the margin and in the gutter), a grant's column
+numbers over its columns, an application's number and date over its pages, paragraphs numbered
+"[0001]" (a tab after the number on some), run-in "Field of the Invention." sub-titles, "FIG. 1
+is ..." lines (paragraphs); the title and the centred capital section titles ("BACKGROUND OF THE
+INVENTION", "SUMMARY", "BRIEF DESCRIPTION OF THE DRAWINGS", "DETAILED DESCRIPTION") are the
+headings; "What is claimed is:" (a paragraph) over the numbered claims, each claim one list item
+with its indented elements (a claim is one sentence: "1. A device comprising: a housing; ...").
+Failing before the rules: the line numbers read into the text (and the columns lost with them),
+the INID fields as list items, a reference numeral wrapped to a line's start ("108. The
+controller") as an item, a claim's lines wrapped under its number apart, the fields' values
+wrapped under themselves as headings.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
 ``follows`` (a heading's text and the first words of the text it heads: read right after it);
-``texts``, paragraphs that must each be a line of the Markdown, whole.
+``texts``, paragraphs that must each be a line of the Markdown, whole;
+``patent_spec`` adds ``text`` (runs of paragraphs read whole and in order as running text, outside
+headings, items and tables: no line number, running header or column number among them), and
+its ``items`` are numbered ("1. A ...").
 """
 
 from __future__ import annotations
@@ -276,6 +296,7 @@ import html
 import io
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from docx import Document
@@ -3962,12 +3983,12 @@ def list_titles(seed: int) -> tuple[str, bytes, Truth]:
         levels.append(2)
         columns = seed == 6
         if columns:
-            _columns(document, 2)
+            _legal_columns(document, 2)
         for term in _INDEX_TERMS[: 10 + seed % 8]:
             pages = sorted(rng.sample(range(2, 40), rng.randint(1, 3)))
             _tabbed(document, term, ", ".join(map(str, pages)), leader, 2.8 if columns else 6)
         if columns:
-            _columns(document, 1)
+            _legal_columns(document, 1)
     if seed % 4 != 0:
         document.add_heading("Contact us", 1)
         _prose(document, rng, 2)
@@ -3976,7 +3997,7 @@ def list_titles(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": headings, "levels": levels}
 
 
-def _columns(document: Any, count: int) -> None:
+def _legal_columns(document: Any, count: int) -> None:
     """A continuous section break: the text after it set in ``count`` columns."""
     from docx.enum.section import WD_SECTION
 
@@ -4019,6 +4040,430 @@ def article_bylines(seed: int) -> tuple[str, bytes, Truth]:
         _prose(document, rng, 3)
         _prose(document, rng, 2)
     return "docx", _docx(document), {"headings": [name, *articles], "levels": [1, 2, 2, 2]}
+
+
+# ------------------------------------------------------------------ patents (patent, 2026-12-06)
+
+_PATENT_INVENTIONS = (
+    # (title, the thing claimed, its parts, what it does)
+    ("SYSTEM AND METHOD FOR DETECTING LEAKS IN A FLUID LINE", "leak detection system",
+     ("housing", "pressure sensor", "controller", "shut-off valve"), "detect a drop in the line pressure"),
+    ("HINGE ASSEMBLY FOR A FOLDING DISPLAY DEVICE", "hinge assembly",
+     ("bracket", "torsion spring", "cam plate", "stop pin"), "hold the display at a selected angle"),
+    ("BATTERY PACK WITH A COOLING PLATE", "battery pack",
+     ("tray", "cell module", "cooling plate", "coolant port"), "draw heat away from the cells"),
+    ("VALVE ACTUATOR HAVING A MANUAL OVERRIDE", "valve actuator",
+     ("gearbox", "electric motor", "handwheel", "clutch lever"), "turn the valve stem"),
+    ("WEARABLE DEVICE FOR MONITORING HEART RATE", "wearable device",
+     ("strap", "optical sensor", "processor", "display panel"), "measure a pulse signal"),
+    ("LOCKING MECHANISM FOR A SLIDING DOOR", "locking mechanism",
+     ("latch body", "bolt", "solenoid", "key cylinder"), "retain the door in a closed position"),
+    ("APPARATUS AND METHOD FOR SORTING PARCELS", "sorting apparatus",
+     ("conveyor", "camera", "diverter arm", "control unit"), "route each parcel to a chute"),
+    ("FILTER CARTRIDGE FOR A WATER PURIFIER", "filter cartridge",
+     ("shell", "carbon block", "end cap", "check valve"), "remove particles from the water"),
+)
+_PATENT_NAMES = ("John Q. Smith, Springfield, IL (US)", "Mary Jones, Austin, TX (US)",
+                 "Hiroshi Tanaka, Osaka (JP)", "Anna Müller, Munich (DE)", "Wei Chen, San Jose, CA (US)",
+                 "Laura Rossi, Milan (IT)")
+_PATENT_FIRMS = ("Acme Corporation, Springfield, IL (US)", "Northwind Industries, Inc., Austin, TX (US)",
+                 "Kestrel Devices GmbH, Munich (DE)", "Bluewater Systems LLC, Seattle, WA (US)")
+_PATENT_MONTHS = ("Jan.", "Feb.", "Mar.", "Apr.", "May", "Jun.", "Jul.", "Aug.", "Sep.", "Oct.", "Nov.",
+                  "Dec.")
+_PATENT_SENTENCES = (
+    "In some embodiments, the {a} {na} is formed of a rigid polymer, although a metal may be used.",
+    "The {b} {nb} is coupled to the {a} {na} by one or more fasteners.",
+    "As shown in FIG. {f}, the {c} {nc} is disposed adjacent to the {b} {nb}.",
+    "The {c} {nc} may receive a signal from the {b} {nb} and compare the signal with a threshold.",
+    "It will be understood that the {d} {nd} may be omitted in some embodiments.",
+    "The {thing} described herein may be used in a wide range of residential and industrial settings.",
+    "Those skilled in the art will appreciate that the {b} {nb} may take other forms.",
+    "When the {c} {nc} determines that the threshold is exceeded, it may actuate the {d} {nd}.",
+    "The {a} {na} defines an interior space that receives the {b} {nb} and the {c} {nc}.",
+    "In other embodiments, the {d} {nd} is located outside the {a} {na}.",
+    "Referring to FIG. {f}, the {b} {nb} extends along a longitudinal axis of the {a} {na}.",
+    "A gasket may be provided between the {a} {na} and the {d} {nd} to prevent the ingress of dust.",
+    "The {c} {nc} may include a memory storing instructions and a processor executing them.",
+    "In one example, the {b} {nb} samples the signal at a rate of {rate} times per second.",
+    "The {d} {nd} may be moved between a first position and a second position by the {c} {nc}.",
+    "As will be described below with reference to FIG. {f}, the {a} {na} may be opened for servicing.",
+    "The terms first and second are used herein only to distinguish one element from another.",
+    "A width of the {b} {nb} may be between {low} mm and {high} mm.",
+    "The {c} {nc} may be powered by a battery housed in the {a} {na} or by an external supply.",
+    "In FIG. {f}, like reference numerals designate like parts throughout the several views.",
+)
+_PATENT_VIEWS = ("a perspective view of", "a front view of", "an exploded view of",
+                 "a cross-sectional view of", "a block diagram of", "a flow chart of a method of operating")
+_PATENT_WHEREIN = ("is formed of a polymer", "comprises a metal alloy", "is removable", "includes a seal")
+
+
+def _columns(section: Any, number: int, space: float = 0.35) -> None:
+    """Sets a Word section in ``number`` columns ``space`` inches apart (w:cols)."""
+    columns = section._sectPr.find(qn("w:cols"))
+    if columns is None:
+        columns = OxmlElement("w:cols")
+        section._sectPr.append(columns)
+    columns.set(qn("w:num"), str(number))
+    columns.set(qn("w:space"), str(int(space * 1440)))
+
+
+def _line_numbers(section: Any) -> None:
+    """Word's line numbering in a section (w:lnNumType): every fifth line numbered left of its
+    column, restarting on each page, as patent offices number a description's lines.
+    LibreOffice honours it: the first column's numbers in the margin, the second's in the
+    gutter, counted on from the first column's."""
+    numbering = OxmlElement("w:lnNumType")
+    numbering.set(qn("w:countBy"), "5")
+    numbering.set(qn("w:restart"), "newPage")
+    numbering.set(qn("w:distance"), "170")
+    # (Before w:cols, as the schema orders a section's properties.)
+    section._sectPr.find(qn("w:cols")).addprevious(numbering)
+
+
+def _unnumbered_lines(paragraph: Any) -> None:
+    """Leaves a paragraph's lines out of the line numbering (w:suppressLineNumbers: LibreOffice's
+    numbering is the document's, not a section's, so the front page must say it is not counted)."""
+    properties = paragraph._p.get_or_add_pPr()
+    suppress = OxmlElement("w:suppressLineNumbers")
+    before = {qn(f"w:{tag}") for tag in ("pStyle", "keepNext", "keepLines", "pageBreakBefore", "framePr",
+                                         "widowControl", "numPr")}
+    at = sum(1 for child in properties if child.tag in before)
+    properties.insert(at, suppress)
+
+
+def _rule_over(paragraph: Any) -> None:
+    border = OxmlElement("w:pBdr")
+    top = OxmlElement("w:top")
+    for key, value in (("w:val", "single"), ("w:sz", "8"), ("w:space", "1"), ("w:color", "000000")):
+        top.set(qn(key), value)
+    border.append(top)
+    paragraph._p.get_or_add_pPr().append(border)
+
+
+def _patent_field(document: Any, field: tuple[str, str, str], tabbed: bool, bold_value: bool) -> str:
+    """A front-page field after its INID code ("(21) Appl. No.: 17/123,456"), hanging under its
+    label; with ``tabbed`` the value at a tab stop of its own, as the offices set them.  Its text."""
+    code, label, value = field
+    paragraph = document.add_paragraph()
+    layout = paragraph.paragraph_format
+    hang = 1.25 if tabbed and label else 0.4
+    layout.left_indent, layout.first_line_indent = Inches(hang), Inches(-hang)
+    layout.space_after = Pt(3)
+    layout.tab_stops.add_tab_stop(Inches(0.4))
+    if tabbed and label:
+        layout.tab_stops.add_tab_stop(Inches(hang))
+    paragraph.add_run(f"{code}\t{label}" + ("\t" if tabbed and label else " " if label else ""))
+    paragraph.add_run(value).bold = bold_value
+    return " ".join(f"{code} {label} {value}".split())
+
+
+@dataclass
+class _Patent:
+    """What a patent says, drawn for a seed: the US grant's (odd seeds) or application's."""
+
+    seed: int
+    rng: random.Random
+    grant: bool
+    title: str
+    thing: str
+    parts: tuple[str, str, str, str]
+    purpose: str
+    number: str
+    date: str
+    filed: str
+
+
+def _patent_facts(seed: int) -> _Patent:
+    rng = random.Random(seed)
+    grant = seed % 2 == 1
+    title, thing, parts, purpose = _PATENT_INVENTIONS[(seed - 1) % len(_PATENT_INVENTIONS)]
+    year = 2020 + seed % 4
+    number = f"US {rng.randint(10, 12)},{rng.randint(100, 999)},{rng.randint(100, 999)} B2" if grant \
+        else f"US {year}/0{rng.randint(100000, 399999)} A1"
+    date = f"{rng.choice(_PATENT_MONTHS)} {rng.randint(1, 28)}, {year}"
+    filed = f"{rng.choice(_PATENT_MONTHS)} {rng.randint(1, 28)}, {year - 2}"
+    return _Patent(seed, rng, grant, title, thing, parts, purpose, number, date, filed)  # type: ignore[arg-type]
+
+
+def _patent_front(document: Any, facts: _Patent) -> list[str]:
+    """The front page: the office's band (what it publishes, its number and date) over a rule,
+    the bibliographic fields in two columns, the abstract in the second.  Its texts in order."""
+    from docx.enum.section import WD_SECTION
+
+    rng, seed = facts.rng, facts.seed
+    inventors = rng.sample(_PATENT_NAMES, 2 + seed % 2)
+    surname = inventors[0].split(",")[0].split()[-1]
+    _columns(document.sections[0], 2)
+    band = [("(12)", "United States Patent", 14), ("", f"{surname} et al.", 11)] if facts.grant else \
+        [("(19)", "United States", 13), ("(12)", "Patent Application Publication", 14),
+         ("", f"{surname} et al.", 11)]
+    right = [("(10)", "Patent No.:", facts.number), ("(45)", "Date of Patent:", facts.date)] if facts.grant \
+        else [("(10)", "Pub. No.:", facts.number), ("(43)", "Pub. Date:", facts.date)]
+    for code, words, size in band:
+        paragraph = document.add_paragraph()
+        if code:
+            paragraph.add_run(code + " ").font.size = Pt(9)
+        run = paragraph.add_run(words)
+        run.font.size, run.bold = Pt(size), True
+    paragraph.add_run().add_break(WD_BREAK.COLUMN)
+    for code, label, value in right:
+        paragraph = document.add_paragraph()
+        paragraph.paragraph_format.tab_stops.add_tab_stop(Inches(1.6))
+        paragraph.add_run(f"{code} {label}\t")
+        run = paragraph.add_run(value)
+        run.bold, run.font.size = True, Pt(11)
+    text = [f"{code} {words}".strip() for code, words, _ in band]
+    text += [f"{code} {label} {value}" for code, label, value in right]
+    _columns(document.add_section(WD_SECTION.CONTINUOUS), 2)
+    _rule_over(document.add_paragraph())
+    fields = [("(54)", "", facts.title), ("(71)", "Applicant:", rng.choice(_PATENT_FIRMS)),
+              ("(72)", "Inventors:", "; ".join(inventors)), ("(73)", "Assignee:", rng.choice(_PATENT_FIRMS)),
+              ("(21)", "Appl. No.:", f"{rng.randint(16, 18)}/{rng.randint(100, 999)},"
+                                     f"{rng.randint(100, 999)}"),
+              ("(22)", "Filed:", facts.filed)]
+    if not facts.grant:
+        del fields[3]
+    tabbed = seed % 3 != 1
+    text += [_patent_field(document, field, tabbed, field[0] in ("(54)", "(72)")) for field in fields]
+    year = facts.filed[-4:]
+    classes = [f"{rng.choice(('G06F', 'H04L', 'F16K', 'A61B', 'B65G', 'H01M'))} "
+               f"{rng.randint(1, 99)}/{rng.randint(10, 99)} ({int(year) - rng.randint(0, 6)}.01)"
+               for _ in range(2 + seed % 2)]
+    for code, label, lines in (("(51)", "Int. Cl.", classes),
+                               ("(52)", "U.S. Cl.", [f"CPC {classes[0].split(' (')[0]} ({year}.01)"])):
+        paragraph = document.add_paragraph(f"{code}\t{label}")
+        paragraph.paragraph_format.space_before = Pt(3)
+        paragraph.paragraph_format.tab_stops.add_tab_stop(Inches(0.4))
+        for line in lines:
+            document.add_paragraph(line).paragraph_format.left_indent = Inches(0.4)
+        text.append(" ".join([code, label, *lines]))
+    document.add_paragraph().add_run().add_break(WD_BREAK.COLUMN)
+    examiner = document.add_paragraph(
+        f"Primary Examiner — {rng.choice(('Jane Doe', 'Carlos Ruiz', 'Amy Park'))}")
+    agent = document.add_paragraph(
+        f"(74) Attorney, Agent, or Firm — {rng.choice(('Smith & Lee LLP', 'Baker Patent Group'))}")
+    agent.paragraph_format.space_after = Pt(8)
+    text += [examiner.text, agent.text]
+    label = document.add_paragraph()
+    label.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    label.add_run("(57)").font.size = Pt(9)
+    label.add_run("\tABSTRACT" if seed % 4 else " ABSTRACT").bold = True
+    label.paragraph_format.space_after = Pt(4)
+    a, b, c, d = facts.parts
+    abstract = (f"A {facts.thing} includes a {a}, a {b} and a {c}. The {b} is configured to {facts.purpose}, "
+                f"and the {c} controls the {d} in response. The {facts.thing} is simple to assemble and "
+                f"reliable in use over a long service life.")
+    document.add_paragraph(abstract).alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
+    count = document.add_paragraph(f"{rng.randint(12, 20)} Claims, {rng.randint(3, 9)} Drawing Sheets")
+    count.paragraph_format.space_before = Pt(8)
+    return [*text, f"(57) ABSTRACT {abstract} {count.text}"]
+
+
+def _patent_sections(facts: _Patent) -> list[tuple[str, list[str | tuple[str, str]]]]:
+    """The description's sections: each title and its paragraphs (a run-in sub-title and the
+    paragraph's text after it as a pair)."""
+    rng, seed, thing, purpose = facts.rng, facts.seed, facts.thing, facts.purpose
+    a, b, c, d = facts.parts
+    numerals = {part: 100 + 2 * k + 2 for k, part in enumerate(facts.parts)}
+    figures = rng.randint(3, 6)
+
+    def prose(sentences: int) -> str:
+        return " ".join(sentence.format(
+            a=a, b=b, c=c, d=d, na=numerals[a], nb=numerals[b], nc=numerals[c], nd=numerals[d],
+            f=rng.randint(1, figures), thing=thing, rate=rng.choice((10, 50, 100, 250)),
+            low=rng.randint(2, 9), high=rng.randint(10, 40))
+            for sentence in rng.sample(_PATENT_SENTENCES, sentences))
+
+    sections: list[tuple[str, list[str | tuple[str, str]]]] = []
+    if seed % 3 == 0:
+        sections.append(("CROSS-REFERENCE TO RELATED APPLICATIONS", [
+            f"This application claims the benefit of U.S. Provisional Application No. "
+            f"63/{rng.randint(100, 999)},{rng.randint(100, 999)}, filed {facts.filed}, the entire "
+            f"contents of which are incorporated herein by reference."]))
+    leads = ("Field of the Invention", "Description of the Related Art") if seed % 4 < 2 else \
+        ("Technical Field", "Background Art")
+    sections.append(("BACKGROUND OF THE INVENTION" if seed % 2 else "BACKGROUND", [
+        (leads[0], f"The present invention relates generally to a {thing}, and more particularly to a "
+                   f"{thing} having a {c} that controls a {d}."),
+        (leads[1], f"Known devices use a {b} to {purpose}. " + prose(3)), prose(4)]))
+    sections.append(("SUMMARY OF THE INVENTION" if seed % 2 else "SUMMARY", [
+        f"According to one aspect, a {thing} includes a {a}, a {b} configured to {purpose}, and a {c}. "
+        + prose(2), prose(4), prose(3)]))
+    views = rng.sample(_PATENT_VIEWS, figures)
+    sections.append(("BRIEF DESCRIPTION OF THE DRAWINGS", [
+        f"FIG. {k + 1} is {view} a {thing} according to an embodiment;" if k + 1 < figures
+        else f"FIG. {k + 1} is {view} the {thing} of FIG. 1." for k, view in enumerate(views)]))
+    sections.append(("DETAILED DESCRIPTION" if seed % 3 else "DETAILED DESCRIPTION OF THE EMBODIMENTS", [
+        f"Referring now to FIG. 1, a {thing} 100 according to an embodiment includes a {a} {numerals[a]}. "
+        + prose(3), *(prose(rng.randint(3, 6)) for _ in range(7 + seed % 3))]))
+    return sections
+
+
+def _patent_claims(facts: _Patent) -> list[list[str]]:
+    """The claims, each its preamble and its elements: an apparatus claim, claims depending on
+    it, a method claim."""
+    rng, thing = facts.rng, facts.thing
+    a, b, c, d = facts.parts
+    claims = [[f"A {thing} comprising:", f"a {a};", f"a {b} disposed within the {a} and configured to "
+               f"{facts.purpose}; and", f"a {c} coupled to the {b}, wherein the {c} is configured to actuate "
+               f"the {d} when a signal from the {b} exceeds a threshold."]]
+    claims += [[f"The {thing} of claim {rng.randint(1, k)}, wherein the {rng.choice(facts.parts)} "
+                f"{rng.choice(_PATENT_WHEREIN)}."] for k in range(1, 4 + facts.seed % 3)]
+    claims.append([f"A method of operating a {thing}, the method comprising:",
+                   f"receiving, by a {c}, a signal from a {b};",
+                   "determining that the signal exceeds a threshold; and",
+                   f"actuating a {d} in response to the determining."])
+    return claims
+
+
+class _PatentDescription:
+    """Writes a patent's description in two numbered-line columns.  A grant's page holds what
+    surely fits its columns (the characters a column holds in the widest face, a paragraph's
+    spacing as a line's), broken into them by hand, each page a section whose header numbers
+    its columns ("3    US 11,234,567 B2    4"); an application's runs on, its number and date
+    over it, the page's number under it."""
+
+    # Characters a column surely holds, in Liberation Serif (and Times) and in DejaVu Serif.
+    COLUMN_CHARS = {"DejaVu Serif": 2000}
+
+    def __init__(self, document: Any, facts: _Patent) -> None:
+        self.document, self.facts = document, facts
+        self.face = document.styles["Normal"].font.name
+        self.used, self.column, self.page = 0, 0, 1
+        self.numbers = iter(range(1, 10000))
+        self.numbered = not facts.grant or facts.seed % 4 == 3  # "[0001]" paragraph numbers
+        self._section()
+
+    def _section(self) -> None:
+        from docx.enum.section import WD_SECTION
+
+        section = self.document.add_section(WD_SECTION.NEW_PAGE)
+        _columns(section, 2)
+        _line_numbers(section)
+        section.header.is_linked_to_previous = section.footer.is_linked_to_previous = False
+        header = section.header.paragraphs[0]
+        width = section.page_width - section.left_margin - section.right_margin
+        stops = header.paragraph_format.tab_stops
+        if self.facts.grant:
+            for at in (width // 4, width // 2, width * 3 // 4):
+                stops.add_tab_stop(at, WD_TAB_ALIGNMENT.CENTER)
+            header.add_run(f"\t{2 * self.page - 1}\t{self.facts.number}\t{2 * self.page}").bold = \
+                self.facts.seed % 4 == 1
+        elif self.page == 1:
+            stops.add_tab_stop(width, WD_TAB_ALIGNMENT.RIGHT)
+            header.add_run(f"{self.facts.number}\t{self.facts.date}").bold = True
+            footer = section.footer.paragraphs[0]
+            footer.alignment = WD_ALIGN_PARAGRAPH.CENTER
+            _page_field(footer)
+
+    def block(self, chars: int) -> Any:
+        """A new paragraph of about ``chars`` characters, in a grant's next column (or on its
+        next page) if it would not fit the one it is in."""
+        if self.facts.grant and self.used + chars > self.COLUMN_CHARS.get(self.face, 2500):
+            self.used = 0
+            if self.column == 0:
+                self.column = 1
+                self.used += chars + 45
+                paragraph = self.document.add_paragraph()
+                paragraph.add_run().add_break(WD_BREAK.COLUMN)
+                return paragraph
+            self.column, self.page = 0, self.page + 1
+            self._section()
+        self.used += chars + 45
+        return self.document.add_paragraph()
+
+    def prose(self, words: str | tuple[str, str]) -> str:
+        """A paragraph ("[0012]" before it, or its first line indented), a run-in sub-title
+        opening it when given one; its text."""
+        lead, words = words if isinstance(words, tuple) else ("", words)
+        seed = self.facts.seed
+        paragraph = self.block(len(lead) + len(words))
+        paragraph.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
+        paragraph.paragraph_format.space_after = Pt(6 if self.numbered else 0)
+        read = []
+        if self.numbered:
+            mark = f"[{next(self.numbers):04d}]"
+            paragraph.add_run(mark).bold = True
+            paragraph.add_run("\t" if seed % 4 == 2 else " ")
+            read.append(mark)
+        else:
+            paragraph.paragraph_format.first_line_indent = Inches(0.25)
+        if lead:
+            lead += "." if seed % 2 else " —"
+            run = paragraph.add_run(lead)
+            run.italic, run.underline = seed % 2 == 1, seed % 2 == 0
+            paragraph.add_run(" ")
+            read.append(lead)
+        paragraph.add_run(words)
+        return " ".join([*read, words])
+
+    def centred(self, words: str, bold: bool, before: float) -> None:
+        heading = self.block(len(words) + 100)
+        heading.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        layout = heading.paragraph_format
+        layout.space_before, layout.space_after, layout.keep_with_next = Pt(before), Pt(6), True
+        heading.add_run(words).bold = bold
+
+    def claims(self, lead: str, claims: list[list[str]]) -> list[str]:
+        """"What is claimed is:" over the numbered claims, each claim's elements indented under
+        its preamble; each claim's text (its number, preamble and elements)."""
+        claimed = self.block(len(lead) + 300)
+        claimed.add_run(lead)
+        layout = claimed.paragraph_format
+        layout.space_before, layout.space_after, layout.keep_with_next = Pt(10), Pt(4), True
+        items = []
+        for k, claim in enumerate(claims, start=1):
+            paragraph = self.block(sum(map(len, claim)) + 45 * len(claim))
+            paragraph.add_run(f"{k}. {claim[0]}")
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
+            paragraph.paragraph_format.space_before = Pt(5)
+            if self.facts.seed % 4 >= 2:
+                paragraph.paragraph_format.first_line_indent = Inches(0.2)
+            for element in claim[1:]:
+                part = self.document.add_paragraph(element)
+                part.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
+                part.paragraph_format.left_indent = Inches(0.25)
+            items.append(" ".join([f"{k}.", *claim]))
+        return items
+
+
+def patent_spec(seed: int) -> tuple[str, bytes, Truth]:
+    """A patent as the offices print it (US grants on odd seeds, applications on even ones).  The
+    front page: the office's band over a rule, then the bibliographic fields after their INID
+    codes ("(54)" and the title, "(72) Inventors:", "(21) Appl. No.:") in two columns, the value
+    at a tab stop of its own on some seeds, the abstract under "(57) ABSTRACT": fields and
+    paragraphs, no heading.  Then the description in two columns, every fifth line numbered
+    (Word's line numbering: LibreOffice numbers the lines left of each column, in the margin and
+    in the gutter), a grant's column numbers over its columns, an application's number and date:
+    the title and the centred capital section titles are the headings; run-in sub-titles ("Field
+    of the Invention."), paragraphs numbered "[0001]" (on applications and some grants) and
+    "FIG. 1 is ..." lines are paragraphs; "What is claimed is:" (a paragraph) over the numbered
+    claims, each claim one list item with its indented elements (a claim is one sentence).
+
+    The truth adds ``text``: runs of paragraphs read in order as running text (no line number,
+    running header or column number among them, none of their lines a heading, item or cell)."""
+    facts = _patent_facts(seed)
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name = ("Liberation Serif", "Times New Roman", "DejaVu Serif")[seed % 3]
+    body.font.size = Pt(10 if seed % 3 else 9.5)
+    body.paragraph_format.space_after = Pt(0)
+    page = document.sections[0]
+    page.left_margin = page.right_margin = Inches(0.8)
+    page.top_margin, page.bottom_margin = Inches(0.9), Inches(0.8)
+    text = _patent_front(document, facts)
+    for paragraph in document.paragraphs:
+        _unnumbered_lines(paragraph)
+    sections = _patent_sections(facts)
+    description = _PatentDescription(document, facts)
+    description.centred(facts.title, True, 0)
+    for name, paragraphs in sections:
+        description.centred(name, seed % 3 != 2, 10)
+        text.append(" ".join(description.prose(words) for words in paragraphs))
+    lead = facts.rng.choice(("What is claimed is:", "The invention claimed is:", "We claim:"))
+    items = description.claims(lead, _patent_claims(facts))
+    return "docx", _docx(document), {"headings": [facts.title, *(name for name, _ in sections)],
+                                     "items": items, "text": [*text, lead]}
 
 
 PROBES: dict[str, tuple[int, Maker]] = {
@@ -4094,4 +4539,5 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "close_sizes": (8, close_sizes),
     "list_titles": (8, list_titles),
     "article_bylines": (6, article_bylines),
+    "patent_spec": (8, patent_spec),
 }

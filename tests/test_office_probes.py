@@ -47,3 +47,17 @@ def test_levels_and_follows_when_the_truth_gives_them() -> None:
     assert not passes(markdown.replace("# Report", "### Report"), truth)  # 1 under 2
     swapped = "# Report\n\n## Background\n\nSpending stayed low.\n\n## Scope\n\nThe council reviewed it.\n"
     assert not passes(swapped, truth)  # each heading's text read after another
+
+
+def test_text_runs_and_numbered_items_when_the_truth_gives_them() -> None:
+    """``text``: runs of paragraphs read whole, in order, outside headings, items and tables (a
+    line number read into them, a paragraph made an item, breaks them); ``items`` may be
+    numbered items, read with their numbers ("1. A device comprising: ...")."""
+    truth = {"headings": ["CLAIMS"], "items": ["1. A device comprising: a housing."],
+             "text": ["[0001] The housing holds the sensor. [0002] The sensor reads."]}
+    markdown = ("[0001] The housing holds\nthe sensor.\n\n[0002] The sensor reads.\n\n# CLAIMS\n\n"
+                "1. A device comprising: a housing.\n")
+    assert passes(markdown, truth)
+    assert not passes(markdown.replace("holds\nthe", "holds 5 the"), truth)
+    assert not passes(markdown.replace("[0002]", "- [0002]"), truth)
+    assert not passes(markdown.replace("1. A device", "A device"), truth)

@@ -1,0 +1,209 @@
+"""Line numbers set beside running text: a patent's description numbered every fifth line in
+the gutter between its columns (and Word's or LibreOffice's line numbering, left of each
+column), a bill's or a pleading's lines numbered in the margin.  They are no text: left in,
+each one is a line of its own read between the columns, a narrow column that hides the gutter,
+a word glued into a sentence, or a table's first column.
+
+A page's line numbers are bare integers in one column (their right edges or their centres
+level), going down the page by one step (5, 10, 15; or 1, 2, 3), each set apart from the words
+beside it, and next to running text: a prose line starts just right of most of them, and as
+many of that text's lines stand between two numbers as the step counts (four between "5" and
+"10").  A table's column of row numbers or of years five apart fails the last: its rows follow
+one another.  Numbered every line (a step of one), the numbers must also stand in the margin,
+left of all the page's other words, and be many.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from extractors.pdf_words import Word
+
+# Numbers in a column, at least: a step over one (every fifth line), or one (every line).
+_MIN_NUMBERS = 3
+_MIN_EVERY_LINE = 8
+# Edges (or centres) within this many points are one column.
+_ALIGN = 1.5
+# A line number stands clear of the words on either side by this many of its sizes (set in a
+# narrow gutter, it may come closer to the column on its left than a word space: its column of
+# numbers, their steps and the prose beside them tell it from a figure in a sentence).
+_APART = 0.2
+# The numbered text starts at least this many sizes right of a number in the margin (step one).
+_MARGIN = 0.6
+# The running text right of a number: a line at least this many sizes wide, of this many words.
+_PROSE_WIDTH = 10.0
+_PROSE_WORDS = 4
+# At most this share of the rows between the numbers have a word in their strip (a title
+# centred across a gutter).
+_CROSSING_SHARE = 0.15
+# This share of the numbers has prose beside it (a number beside a blank line, a heading's
+# short line or the last line of a paragraph may not).
+_PROSE_SHARE = 0.6
+
+
+def _right(word: Word) -> float:
+    return word.x1
+
+
+def _centre(word: Word) -> float:
+    return (word.x0 + word.x1) / 2
+
+
+# Line numbers set flush right, or centred (in a gutter).
+_EDGES: tuple[Callable[[Word], float], ...] = (_right, _centre)
+
+
+@dataclass(frozen=True)
+class _NumberColumn:
+    """Where a page's line numbers stand (their right edges or centres) and their step."""
+
+    edge: int  # index into _EDGES
+    at: float
+    step: int
+
+
+def line_numbers(pages: Sequence[Sequence[Word]]) -> list[set[int]]:
+    """Each page's line numbers, as indices into its words.  A page's short column of numbers
+    (the last page's one or two) counts where other pages have a column of them at its place,
+    its numbers on their step (a figure alone there, apart from the text, is no text either)."""
+    found = [_page_line_numbers(words) for words in pages]
+    known = {column for _, columns in found for column in columns}
+    out = []
+    for words, (numbers, _) in zip(pages, found, strict=True):
+        if known:
+            numbers |= {k for k, word in enumerate(words) if k not in numbers and _bare_number(word.text)
+                        and _stands_apart(word, words)
+                        and any(abs(_EDGES[c.edge](word) - c.at) <= _ALIGN and int(word.text) % c.step == 0
+                                for c in known)}
+        out.append(numbers)
+    return out
+
+
+def _page_line_numbers(words: Sequence[Word]) -> tuple[set[int], set[_NumberColumn]]:
+    """The indices (into ``words``) of the page's line numbers, and their columns."""
+    candidates = [k for k, word in enumerate(words) if _bare_number(word.text)]
+    if len(candidates) < _MIN_NUMBERS:
+        return set(), set()
+    rows = _rows(words)
+    found: set[int] = set()
+    columns: set[_NumberColumn] = set()
+    for index, edge in enumerate(_EDGES):
+        for column in _aligned(candidates, words, edge):
+            if not found.intersection(column) and _numbers_lines(column, words, rows):
+                found.update(column)
+                at = sorted(edge(words[k]) for k in column)[len(column) // 2]
+                columns.add(_NumberColumn(index, at, int(words[column[1]].text) - int(words[column[0]].text)))
+    return found, columns
+
+
+def _stands_apart(number: Word, words: Sequence[Word]) -> bool:
+    """Whether no word on the number's row comes within _APART of its sizes of it."""
+    size = number.size
+    centre = (number.top + number.bottom) / 2
+    return not any(w is not number and abs((w.top + w.bottom) / 2 - centre)
+                   <= 0.4 * max(w.bottom - w.top, number.bottom - number.top)
+                   and w.x1 > number.x0 - _APART * size and w.x0 < number.x1 + _APART * size for w in words)
+
+
+def _bare_number(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 3 and int(text) > 0
+
+
+def _rows(words: Sequence[Word]) -> list[tuple[float, float, float]]:
+    """The page's rows of words, each its centre, height and left edge, top to bottom."""
+    rows: list[list[float]] = []
+    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        centre, height = (word.top + word.bottom) / 2, word.bottom - word.top
+        if rows and abs(centre - rows[-1][0]) <= 0.4 * max(height, rows[-1][1]):
+            rows[-1][2] = min(rows[-1][2], word.x0)
+            continue
+        rows.append([centre, height, word.x0])
+    return [(centre, height, x0) for centre, height, x0 in rows]
+
+
+def _aligned(candidates: list[int], words: Sequence[Word], edge: Callable[[Word], float]) -> list[list[int]]:
+    """The candidates in columns: runs of them whose ``edge`` is level, top to bottom."""
+    at = sorted(candidates, key=lambda k: edge(words[k]))
+    columns: list[list[int]] = []
+    for k in at:
+        if columns and edge(words[k]) - edge(words[columns[-1][0]]) <= _ALIGN:
+            columns[-1].append(k)
+        else:
+            columns.append([k])
+    return [sorted(column, key=lambda k: words[k].top) for column in columns if len(column) >= _MIN_NUMBERS]
+
+
+def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[float, float, float]]) -> bool:
+    """Whether a column of numbers, top to bottom, numbers the lines of running text beside it."""
+    values = [int(words[k].text) for k in column]
+    step = values[1] - values[0]
+    if step < 1 or any(b - a != step for a, b in zip(values, values[1:], strict=False)):
+        return False
+    if step == 1 and (len(column) < _MIN_EVERY_LINE or not _in_margin(column, words)):
+        return False
+    prose = 0
+    for k in column:
+        number = words[k]
+        size = number.size
+        centre = (number.top + number.bottom) / 2
+        if not _stands_apart(number, words):
+            return False  # a figure in a sentence or a cell beside another
+        beside = [w for w in words if w is not number and abs((w.top + w.bottom) / 2 - centre)
+                  <= 0.4 * max(w.bottom - w.top, number.bottom - number.top)]
+        right = sorted((w for w in beside if w.x0 >= number.x1), key=lambda w: w.x0)
+        line = _line_from(right, size)
+        if len(line) >= _PROSE_WORDS and line[-1].x1 - line[0].x0 >= _PROSE_WIDTH * size:
+            prose += 1
+    if prose < _PROSE_SHARE * len(column) or not _in_empty_strip(column, words, rows):
+        return False
+    # As many lines of text between two numbers as the step counts (a blank line between
+    # paragraphs is not counted, so there may be more room, never fewer lines).
+    right_of = min(words[k].x1 for k in column)
+    for upper, lower in zip(column, column[1:], strict=False):
+        top = (words[upper].top + words[upper].bottom) / 2
+        bottom = (words[lower].top + words[lower].bottom) / 2
+        between = sum(1 for centre, height, _ in rows
+                      if top + 0.5 * height < centre < bottom - 0.5 * height
+                      and _row_has_text_right(words, centre, height, right_of))
+        if between < step - 1:
+            return False
+    return True
+
+
+def _in_empty_strip(column: list[int], words: Sequence[Word], rows: list[tuple[float, float, float]]) -> bool:
+    """Whether the numbers stand in a strip the text between them leaves empty (a margin or a
+    gutter): figures ending the lines of a justified column, level at its right edge, stand
+    where its other lines' words do."""
+    numbers = set(column)
+    x0, x1 = min(words[k].x0 for k in column), max(words[k].x1 for k in column)
+    top, bottom = words[column[0]].top, words[column[-1]].bottom
+    crossed = {round((w.top + w.bottom) / 2) for k, w in enumerate(words)
+               if k not in numbers and w.x0 < x1 and w.x1 > x0 and top < (w.top + w.bottom) / 2 < bottom}
+    between = sum(1 for centre, _, _ in rows if top < centre < bottom)
+    return len(crossed) <= _CROSSING_SHARE * max(1, between)
+
+
+def _line_from(right: list[Word], size: float) -> list[Word]:
+    """The words right of a number up to the first gap wider than about an em (a column's
+    line, not the next column's)."""
+    line: list[Word] = []
+    for word in right:
+        if line and word.x0 - line[-1].x1 > 1.2 * size:
+            break
+        line.append(word)
+    return line
+
+
+def _row_has_text_right(words: Sequence[Word], centre: float, height: float, x: float) -> bool:
+    return any(w.x0 >= x and abs((w.top + w.bottom) / 2 - centre) <= 0.4 * max(height, w.bottom - w.top)
+               for w in words)
+
+
+def _in_margin(column: list[int], words: Sequence[Word]) -> bool:
+    """Whether the numbers stand left of every other word of the page (a table's column of row
+    numbers has its heading over it, paragraphs start where it does)."""
+    numbers = set(column)
+    right = max(words[k].x1 for k in column)
+    size = words[column[0]].size
+    return all(w.x0 >= right + _MARGIN * size for k, w in enumerate(words) if k not in numbers)
