@@ -15,6 +15,7 @@ left of all the page's other words, and be many.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -82,15 +83,22 @@ def line_numbers(pages: Sequence[Sequence[Word]]) -> list[set[int]]:
 
 def _page_line_numbers(words: Sequence[Word]) -> tuple[set[int], set[_NumberColumn]]:
     """The indices (into ``words``) of the page's line numbers, and their columns."""
-    candidates = [k for k, word in enumerate(words) if _bare_number(word.text)]
+    bare = _BARE_NUMBER.fullmatch  # (one C call a word: this runs on every word of every page)
+    candidates = [k for k, word in enumerate(words) if bare(word.text)]
     if len(candidates) < _MIN_NUMBERS:
         return set(), set()
-    rows = _rows(words)
+    # The page's rows only once a column steps as line numbers do: most pages have none, and
+    # sorting every word of every page cost the fast track more than the rest of this module.
+    rows: list[tuple[float, float, float]] | None = None
     found: set[int] = set()
     columns: set[_NumberColumn] = set()
     for index, edge in enumerate(_EDGES):
         for column in _aligned(candidates, words, edge):
-            if not found.intersection(column) and _numbers_lines(column, words, rows):
+            if found.intersection(column) or not _steps(column, words):
+                continue
+            if rows is None:
+                rows = _rows(words)
+            if _numbers_lines(column, words, rows):
                 found.update(column)
                 at = sorted(edge(words[k]) for k in column)[len(column) // 2]
                 columns.add(_NumberColumn(index, at, int(words[column[1]].text) - int(words[column[0]].text)))
@@ -106,8 +114,12 @@ def _stands_apart(number: Word, words: Sequence[Word]) -> bool:
                    and w.x1 > number.x0 - _APART * size and w.x0 < number.x1 + _APART * size for w in words)
 
 
+# One to three ASCII figures, not all noughts (one match a word: the test runs on every word).
+_BARE_NUMBER = re.compile(r"(?!0+$)[0-9]{1,3}")
+
+
 def _bare_number(text: str) -> bool:
-    return text.isascii() and text.isdigit() and len(text) <= 3 and int(text) > 0
+    return _BARE_NUMBER.fullmatch(text) is not None
 
 
 def _rows(words: Sequence[Word]) -> list[tuple[float, float, float]]:
@@ -134,14 +146,20 @@ def _aligned(candidates: list[int], words: Sequence[Word], edge: Callable[[Word]
     return [sorted(column, key=lambda k: words[k].top) for column in columns if len(column) >= _MIN_NUMBERS]
 
 
-def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[float, float, float]]) -> bool:
-    """Whether a column of numbers, top to bottom, numbers the lines of running text beside it."""
+def _steps(column: list[int], words: Sequence[Word]) -> bool:
+    """Whether a column of numbers, top to bottom, goes down by one step (5, 10, 15), and
+    numbered every line, is long and stands in the margin."""
     values = [int(words[k].text) for k in column]
     step = values[1] - values[0]
     if step < 1 or any(b - a != step for a, b in zip(values, values[1:], strict=False)):
         return False
-    if step == 1 and (len(column) < _MIN_EVERY_LINE or not _in_margin(column, words)):
-        return False
+    return step > 1 or (len(column) >= _MIN_EVERY_LINE and _in_margin(column, words))
+
+
+def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[float, float, float]]) -> bool:
+    """Whether a column of numbers that steps (_steps), top to bottom, numbers the lines of
+    running text beside it."""
+    step = int(words[column[1]].text) - int(words[column[0]].text)
     prose = 0
     for k in column:
         number = words[k]
