@@ -292,12 +292,18 @@ _CREDIT_ROLE = re.compile(r"\b(?:chair(?:man|woman|person)?|chief\s+\w+(?:\s+off
                           r"|president|director|minister|secretary|founder|partner|managing|head\s+of)\b",
                           re.IGNORECASE)
 # A signatory's name as a signature block sets it: initials, then the surname in capitals.
+# Whom a signature block's names sign for ("For the Council", "On behalf of the Buyer").
+_SIGNS_FOR = re.compile(r"^(?:for|on behalf of)\s", re.IGNORECASE)
 _SIGNATORY = re.compile(r"^(?:[A-Z]\.[\s-]?){1,3}\s*[A-Z][A-Z'’-]+(?:\s+[A-Z][A-Z'’-]+){0,2}$")
 # An article's byline: "By Jane Smith", "Words by Amir Khan and Li Wei", or a name and a role
 # ("Sarah Jones, Editor"): the writer's name in capitalised words (_unhead_bylines).
-_NAME = r"[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|and|&|van|von|de|da|del|bin|al))*"
+_NAME = r"[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|and|&|van|von|de|da|del|bin|al))+"
+# (A name is two words or more, "By Region" is a sub-heading; a role is a writer's or an
+# officer's, "Google Research, Mountain View" under a paper's author is an affiliation.)
+_BYLINE_ROLE = (r"(?:[A-Z][\w'’-]*\s+){0,3}(?:Editor|Correspondent|Reporter|Writer|Contributor|Columnist"
+                r"|Clerk|Chair|Secretary|Director|Officer|Manager|President|Coordinator)s?")
 _BYLINE = re.compile(rf"^(?:(?:[Ww]ritten |[Ww]ords |[Rr]eport |[Tt]ext )?[Bb]y\s+{_NAME}"
-                     rf"|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{1,3}},\s+[A-Z][\w'’-]*(?:\s+[\w'’-]+){{0,4}})$")
+                     rf"|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{1,3}},\s+{_BYLINE_ROLE})$")
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -532,6 +538,11 @@ def _labels(label: Draft, title: Draft) -> bool:
             or not _section_label(label.text) or title.kind != "heading" \
             or title.page != label.page or len(title.lines) > _HEADING_MAX_LINES \
             or _section_label(title.text):
+        return False
+    # (A numbered heading under the label is a section of its own: "PART 2" over "2.1
+    # Background", "Appendix" over "A.1 Survey instrument".)
+    if title.number_depth or _SECTION.match(title.text) or _NAMED_SECTION.match(title.text) \
+            or re.match(r"^[A-Z]?\d{1,2}(?:\.\d{1,2})+\s", title.text):
         return False
     above, below = label.lines[0], title.lines[0]
     size = max(above.size, below.size)
@@ -820,32 +831,39 @@ def _unhead_admonitions(drafts: list[Draft], style: Style) -> None:
 
 def _unhead_signatories(drafts: list[Draft], style: Style) -> None:
     """A signatory's name in capitals after initials ("R. METSOLA", "J.-P. DUPONT"), at the
-    body's size, under the role it signs in ("For the Council", "The President": short lines
-    ending no sentence) or under another such name, and over no running text on its page, is
-    a signature block's, not a section (an act's, a contract's).  A lettered section set so,
-    "B. BACKGROUND", heads running text, and follows text rather than a role."""
+    body's size, under the role it signs in (short lines ending no sentence that name a role or
+    whom it signs for: "For the Council", "The President", _SIGNS_FOR) or under another such
+    name, and over no running text on its page, is a signature block's, not a section (an
+    act's, a contract's).  A lettered section set so, "B. BACKGROUND", follows text rather than
+    a role (a source line, "Source: World Bank (2023)", is none)."""
     texts = [d for d in drafts if d.kind != "contents"]
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.number_depth or draft.size >= style.body_size * HEADING_SCALE \
                 or not index or not _SIGNATORY.match(draft.text.strip()):
             continue
         before = texts[index - 1]
-        signs = before.page == draft.page and before.kind == "paragraph" and (
-            _SIGNATORY.match(before.text.strip()) or (
-                _short_lines(before, fields=False) and not before.text.rstrip().endswith(SENTENCE_END)))
-        rest = [d for d in texts[index + 1:] if d.page == draft.page]
-        ends = next((at for at, d in enumerate(rest) if d.kind == "heading"), len(rest))
-        if signs and not any(d.kind in ("paragraph", "list_item") and _running_text(d.text)
-                             for d in rest[:ends]):
+        role = before.text.strip()
+        if not (before.page == draft.page and before.kind == "paragraph" and (
+                _SIGNATORY.match(role) or (
+                    _short_lines(before, fields=False) and not role.endswith(SENTENCE_END)
+                    and (_SIGNS_FOR.match(role) or _CREDIT_ROLE.search(role))))):
+            continue
+        # (Only the rest of its page: walked forward, not filtered over the whole document.)
+        rest = []
+        for later in texts[index + 1:]:
+            if later.page != draft.page or later.kind == "heading":
+                break
+            rest.append(later)
+        if not any(d.kind in ("paragraph", "list_item") and _running_text(d.text) for d in rest):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
 
 
 def _unhead_bylines(drafts: list[Draft], style: Style) -> None:
-    """An article's byline at the body's size in its weight right under its title, set apart
-    by its slant or a colour ("By Jane Smith", "Sarah Jones, Editor": _BYLINE), names its
-    writer, not a section: a sub-section's heading under its section's is a title, not a
-    person's name."""
+    """An article's byline, one line not in bold below the heading size right under a larger
+    heading ("By Jane Smith", "Sarah Jones, Editor": _BYLINE, a name of two words or more, or
+    a name and a writer's or an officer's role), names its writer, not a section: a
+    sub-section's heading under its section's is a title, not a person's name."""
     for before, draft in zip(drafts, drafts[1:], strict=False):
         if draft.kind == "heading" and before.kind == "heading" and before.page == draft.page \
                 and not draft.bold and not draft.number_depth and len(draft.lines) == 1 \

@@ -67,16 +67,21 @@ class _NumberColumn:
 def line_numbers(pages: Sequence[Sequence[Word]]) -> list[set[int]]:
     """Each page's line numbers, as indices into its words.  A page's short column of numbers
     (the last page's one or two) counts where other pages have a column of them at its place,
-    its numbers on their step (a figure alone there, apart from the text, is no text either)."""
+    each number on their step and apart from the words beside it (a figure alone there is no
+    text either; a table's figures that happen to stand there are taken too: not yet told
+    apart)."""
     found = [_page_line_numbers(words) for words in pages]
-    known = {column for _, columns in found for column in columns}
+    # (One column a place and step, however many pages have it: each number is tested against
+    # every known column.)
+    known = list({(c.edge, round(c.at), c.step): c for _, columns in found for c in columns}.values())
+    bare = _BARE_NUMBER.fullmatch
     out = []
     for words, (numbers, _) in zip(pages, found, strict=True):
         if known:
-            numbers |= {k for k, word in enumerate(words) if k not in numbers and _bare_number(word.text)
-                        and _stands_apart(word, words)
+            numbers |= {k for k, word in enumerate(words) if k not in numbers and bare(word.text)
                         and any(abs(_EDGES[c.edge](word) - c.at) <= _ALIGN and int(word.text) % c.step == 0
-                                for c in known)}
+                                for c in known)
+                        and _stands_apart(word, words)}
         out.append(numbers)
     return out
 
@@ -116,10 +121,6 @@ def _stands_apart(number: Word, words: Sequence[Word]) -> bool:
 
 # One to three ASCII figures, not all noughts (one match a word: the test runs on every word).
 _BARE_NUMBER = re.compile(r"(?!0+$)[0-9]{1,3}")
-
-
-def _bare_number(text: str) -> bool:
-    return _BARE_NUMBER.fullmatch(text) is not None
 
 
 def _rows(words: Sequence[Word]) -> list[tuple[float, float, float]]:
@@ -163,16 +164,9 @@ def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[fl
     prose = 0
     for k in column:
         number = words[k]
-        size = number.size
-        centre = (number.top + number.bottom) / 2
         if not _stands_apart(number, words):
             return False  # a figure in a sentence or a cell beside another
-        beside = [w for w in words if w is not number and abs((w.top + w.bottom) / 2 - centre)
-                  <= 0.4 * max(w.bottom - w.top, number.bottom - number.top)]
-        right = sorted((w for w in beside if w.x0 >= number.x1), key=lambda w: w.x0)
-        line = _line_from(right, size)
-        if len(line) >= _PROSE_WORDS and line[-1].x1 - line[0].x0 >= _PROSE_WIDTH * size:
-            prose += 1
+        prose += _prose_right(number, words)
     if prose < _PROSE_SHARE * len(column) or not _in_empty_strip(column, words, rows):
         return False
     # As many lines of text between two numbers as the step counts (a blank line between
@@ -200,6 +194,17 @@ def _in_empty_strip(column: list[int], words: Sequence[Word], rows: list[tuple[f
                if k not in numbers and w.x0 < x1 and w.x1 > x0 and top < (w.top + w.bottom) / 2 < bottom}
     between = sum(1 for centre, _, _ in rows if top < centre < bottom)
     return len(crossed) <= _CROSSING_SHARE * max(1, between)
+
+
+def _prose_right(number: Word, words: Sequence[Word]) -> bool:
+    """Whether a line of running text starts right of ``number`` on its row (_PROSE_WORDS words
+    at least, _PROSE_WIDTH of its sizes wide, up to the first gap of about an em)."""
+    centre = (number.top + number.bottom) / 2
+    right = sorted((w for w in words if w is not number and w.x0 >= number.x1
+                    and abs((w.top + w.bottom) / 2 - centre)
+                    <= 0.4 * max(w.bottom - w.top, number.bottom - number.top)), key=lambda w: w.x0)
+    line = _line_from(right, number.size)
+    return len(line) >= _PROSE_WORDS and line[-1].x1 - line[0].x0 >= _PROSE_WIDTH * number.size
 
 
 def _line_from(right: list[Word], size: float) -> list[Word]:

@@ -843,18 +843,20 @@ def _numbered_by_page(group: list[Line]) -> bool:
     A heading that opens pages at the running head's height holds a number of its own that
     does not ("Article 2" on page 2, "Article 4" on page 3, "Article 6" on page 4): its lines
     run on no page.  True where no two numbered lines stand on pages in a row (nothing says
-    otherwise), and where the pairs that agree are as many as those that do not (a report of
-    two parts numbered from 1 each)."""
+    otherwise), where the pairs that agree are as many as those that do not (a report of two
+    parts numbered from 1 each), and where a line of more than a label goes up by two on every
+    page (its columns numbered)."""
     numbered = sorted((line.page, int(match.group()))
                       for line in group if (match := _END_NUMBER.search(line.text)) is not None)
-    agree = disagree = 0
-    for (page, number), (next_page, next_number) in zip(numbered, numbered[1:], strict=False):
-        if next_page - page == 1:
-            if next_number - number == 1:
-                agree += 1
-            else:
-                disagree += 1
-    return agree >= disagree
+    steps = [next_number - number for (page, number), (next_page, next_number)
+             in zip(numbered, numbered[1:], strict=False) if next_page - page == 1]
+    # (Two a page on every page is a page's two columns numbered, "1 US 10,682,967 B2" then "3
+    # US 10,682,967 B2" over a patent's columns, where the line says more than a label: a
+    # label and its number, "Article 2", "Article 4", are headings whatever their steps.)
+    if steps and all(step == 2 for step in steps) and len(group[0].text.split()) > 2:
+        return True
+    agree = sum(1 for step in steps if step == 1)
+    return agree >= len(steps) - agree
 
 
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
@@ -1692,8 +1694,9 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
     return _contents_in_column_order(_merge_contents(drafts))
 
 
-# A field's code in parentheses opening a block ("(21) Appl. No.: 17/123,456", "(54) TITLE").
-_FIELD_CODE = re.compile(r"^\((\d{1,3})\)\s")
+# A field's code in parentheses opening a block ("(21) Appl. No.: 17/123,456", "(54) TITLE"):
+# INID codes are two figures, 10 to 99.
+_FIELD_CODE = re.compile(r"^\(([1-9]\d)\)\s")
 # A page holds at least this many such blocks before their order is judged.
 _FIELD_CODES = 3
 
@@ -1702,12 +1705,17 @@ def _unlist_field_codes(drafts: list[Draft]) -> None:
     """Blocks opening with a number in parentheses whose numbers go down in reading order (not
     to one) are fields after their codes, not a list's items nor headings: a patent's front
     page ("(54)" the title, "(72) Inventors:", then "(21) Appl. No.:", "(22) Filed:": the INID
-    codes, which follow the fields' order on the page, not a count).  A list's numbers go up
-    (by one, or past a repealed paragraph), or start again at one."""
+    codes, which follow the fields' order on the page, not a count) -- two figures each, set
+    in the fields' size (footnotes apart).  A list's numbers go up (by one, or past a repealed
+    paragraph), or start again at one."""
     coded = [(draft, int(match.group(1))) for draft in drafts if draft.lines and draft.kind != "table"
              and (match := _FIELD_CODE.match(draft.lines[0].text))]
     if len(coded) < _FIELD_CODES:
         return
+    # (Not the footnotes: a legal act's recitals "(12)", "(13)", "(14)" over a smaller footnote
+    # "(15)" numbered through the act are a list, and a footnote's drop is none.)
+    sizes = sorted(draft.size for draft, _ in coded)
+    coded = [(draft, number) for draft, number in coded if draft.size >= 0.9 * sizes[len(sizes) // 2]]
     numbers = [number for _, number in coded]
     if not any(b < a and b != 1 for a, b in zip(numbers, numbers[1:], strict=False)):
         return
