@@ -3982,32 +3982,21 @@ def list_titles(seed: int) -> tuple[str, bytes, Truth]:
         headings.append("Index")
         levels.append(2)
         columns = seed == 6
-        if columns:
-            _legal_columns(document, 2)
+        if columns:  # (a continuous section break, the index in two columns after it)
+            from docx.enum.section import WD_SECTION
+
+            _columns(document.add_section(WD_SECTION.CONTINUOUS), 2, 0.5)
         for term in _INDEX_TERMS[: 10 + seed % 8]:
             pages = sorted(rng.sample(range(2, 40), rng.randint(1, 3)))
             _tabbed(document, term, ", ".join(map(str, pages)), leader, 2.8 if columns else 6)
         if columns:
-            _legal_columns(document, 1)
+            _columns(document.add_section(WD_SECTION.CONTINUOUS), 1, 0.5)
     if seed % 4 != 0:
         document.add_heading("Contact us", 1)
         _prose(document, rng, 2)
         headings.append("Contact us")
         levels.append(2)
     return "docx", _docx(document), {"headings": headings, "levels": levels}
-
-
-def _legal_columns(document: Any, count: int) -> None:
-    """A continuous section break: the text after it set in ``count`` columns."""
-    from docx.enum.section import WD_SECTION
-
-    section = document.add_section(WD_SECTION.CONTINUOUS)
-    columns = section._sectPr.find(qn("w:cols"))
-    if columns is None:
-        columns = OxmlElement("w:cols")
-        section._sectPr.append(columns)
-    columns.set(qn("w:num"), str(count))
-    columns.set(qn("w:space"), "720")
 
 
 _NEWSLETTERS = ("Parish Newsletter", "Staff Bulletin", "Community News")
