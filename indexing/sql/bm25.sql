@@ -80,12 +80,14 @@ plan AS MATERIALIZED (
 {% for n in range(1, rounds + 1) %}
 {% include "bm25_pass.sql" %},
 {% endfor %}
-{#- The round that answers: the first that proved its answer, else the last. #}
+{#- The round that answers: the first that proved its answer, else the last.  Its chunks read
+    (`seen`, thousands of rows in a later round) are not copied again: each reader scans the
+    round's own materialized rows through the one-time filters. #}
 {% macro answers(n) -%}
 {% for j in range(1, n) %}NOT (SELECT v FROM proven{{ j }}) AND {% endfor %}{% if n < rounds %}(SELECT v FROM proven{{ n }}){% else %}true{% endif %}
 {%- endmacro %}
-{% for name in ("rests", "unread", "seen", "theta", "proven") %}
-{{ name }} AS MATERIALIZED (
+{% for name in ("rests", "unread", "seen", "seed_exact", "theta", "proven") %}
+{{ name }} AS {{ "NOT " if name == "seen" }}MATERIALIZED (
 {% for n in range(1, rounds + 1) %}
 {% if not loop.first %}
     UNION ALL
@@ -168,10 +170,16 @@ cands AS MATERIALIZED (
            p.known + (SELECT ub FROM optional), false
     FROM partial p
 ),
--- The :probe best candidates completed: theta may rise.
+-- The :probe best candidates completed: theta may rise.  A proven round has completed them
+-- already (seed_exact: nothing was read after it, so the :probe chunks of best lower bound are
+-- the same), and its scores are taken as they are.
 best AS MATERIALIZED (
+    SELECT e.chunk_id, e.score FROM seed_exact e
+    WHERE (SELECT path FROM safe) LIKE 'exact%'
+    UNION ALL
     SELECT c.chunk_id, {{ m.complete("c") }} AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
+    WHERE (SELECT path FROM safe) NOT LIKE 'exact%'
 ),
 theta_best AS MATERIALIZED (
     SELECT greatest((SELECT v FROM theta),

@@ -124,8 +124,11 @@ rests AS MATERIALIZED (
 unread AS MATERIALIZED (
     SELECT * FROM unread1 WHERE true
 ),
-seen AS MATERIALIZED (
+seen AS NOT MATERIALIZED (
     SELECT * FROM seen1 WHERE true
+),
+seed_exact AS MATERIALIZED (
+    SELECT * FROM seed_exact1 WHERE true
 ),
 theta AS MATERIALIZED (
     SELECT * FROM theta1 WHERE true
@@ -206,8 +209,13 @@ cands AS MATERIALIZED (
            p.known + (SELECT ub FROM optional), false
     FROM partial p
 ),
--- The :probe best candidates completed: theta may rise.
+-- The :probe best candidates completed: theta may rise.  A proven round has completed them
+-- already (seed_exact: nothing was read after it, so the :probe chunks of best lower bound are
+-- the same), and its scores are taken as they are.
 best AS MATERIALIZED (
+    SELECT e.chunk_id, e.score FROM seed_exact e
+    WHERE (SELECT path FROM safe) LIKE 'exact%'
+    UNION ALL
     SELECT c.chunk_id, c.known + coalesce((
                SELECT sum(x.part) FROM rests w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
  FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
@@ -222,6 +230,7 @@ best AS MATERIALIZED (
  WHERE s.i IS NOT NULL) x
                WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
+    WHERE (SELECT path FROM safe) NOT LIKE 'exact%'
 ),
 theta_best AS MATERIALIZED (
     SELECT greatest((SELECT v FROM theta),
