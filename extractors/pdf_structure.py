@@ -1090,7 +1090,7 @@ _TABLED_SHARE = 0.25
 
 
 def _body_style(lines: list[Line]) -> Style:
-    sizes, families = _commonest(word for line in lines for word in line.words)
+    sizes, families = _commonest([line.words for line in lines])
     if not sizes:
         return Style(10.0, False)
     body = sizes.most_common(1)[0][0]
@@ -1101,15 +1101,24 @@ def _body_style(lines: list[Line]) -> Style:
     return Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
 
 
-def _commonest(words: Iterable[Word]) -> tuple[Counter[float], Counter[str]]:
-    """Characters by font size (to half a point) and by font family."""
+def _commonest(groups: list[list[Word]]) -> tuple[Counter[float], Counter[str]]:
+    """Characters by font size (to half a point) and by font family, of the words of
+    ``groups`` (a page's lines' words, or one list)."""
+    # Every word of the document comes here: its text is only put with its (size, font), one
+    # list call a word; the sums, the rounding and the families are per (size, font), of which
+    # a document has few.  (The keys come in the words' order, so the Counters' equal counts
+    # keep the first-met order most_common() breaks ties by.)
+    texts: defaultdict[tuple[float, str], list[str]] = defaultdict(list)
+    for words in groups:
+        for word in words:
+            texts[word.size, word.font].append(word.text)
     sizes: Counter[float] = Counter()
     families: Counter[str] = Counter()
-    for word in words:  # (every word of the document: a plain loop, no method calls)
-        n = len(word.text)
-        size = round(word.size * 2) / 2
+    for (size_pt, font), held in texts.items():
+        n = sum(map(len, held))
+        size = round(size_pt * 2) / 2
         sizes[size] = sizes.get(size, 0) + n
-        family = font_family(word.font)
+        family = font_family(font)
         families[family] = families.get(family, 0) + n
     return sizes, families
 
@@ -1134,7 +1143,7 @@ def _tabled_style(style: Style, lines: dict[int, list[Line]], layouts: list[Page
     plain = [w for w in inside if not w.bold]
     if 3 * sum(len(w.text) for w in plain) < held:
         return style
-    sizes, families = _commonest(plain)
+    sizes, families = _commonest([plain])
     return Style(sizes.most_common(1)[0][0], False, families.most_common(1)[0][0])
 
 
