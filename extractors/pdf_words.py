@@ -37,7 +37,16 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.pdf_bidi import FORMS_LOW, RTL_HIGH, RTL_LOW, has_rtl, presentation_form, rtl_code, rtl_letter
+from extractors.pdf_bidi import (
+    FORMS_LOW,
+    RTL_HIGH,
+    RTL_LETTER_CODES,
+    RTL_LOW,
+    has_rtl,
+    presentation_form,
+    rtl_code,
+    rtl_letter,
+)
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
@@ -679,8 +688,9 @@ class _WordReader:
     def add(self, index: int, code: int, units: list[int], count: int,
             char_box: tuple[float, float, float, float]) -> None:
         box = self.box
-        if code >= RTL_LOW and rtl_code(code):  # a letter, mark or figure of a right-to-left script
-            if not self.rtl and rtl_letter(chr(code)):
+        in_block = code >= RTL_LOW and rtl_code(code)
+        if in_block:  # a letter, mark or figure of a right-to-left script
+            if not self.rtl and code in RTL_LETTER_CODES:
                 self.rtl = True
             # (A letter standing as high and low as the word so far has a font's box: most do.)
             if not (self.chars and char_box[1] == box[1] and char_box[3] == box[3]):
@@ -691,7 +701,7 @@ class _WordReader:
             # A right-to-left word's next letter (PDFium gives them in logical order) stands
             # to the left of the word: it goes on the word when it touches its left edge; so
             # does the punctuation after it (a full stop, a comma).
-            leftward = (rtl_code(code) or (rtl_code(ord(self.chars[-1])) and not chr(code).isalnum())) \
+            leftward = (in_block or (rtl_code(ord(self.chars[-1])) and not chr(code).isalnum())) \
                 and x0 < box[0] and x1 >= box[0] - 0.5 * tall and abs(top - box[1]) <= 0.5 * tall
             if not leftward and (x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall
                                  or x0 < box[0] - 0.5 * tall):
@@ -702,7 +712,8 @@ class _WordReader:
             self.start = index
             box[:] = [x0, top, x1, bottom]
         else:
-            if code >= RTL_LOW and rtl_letter(chr(code)):  # (Arabic-Indic figures run rightwards)
+            # (Arabic-Indic figures run rightwards; a letter out of the blocks asked as it is.)
+            if code >= RTL_LOW and (code in RTL_LETTER_CODES if in_block else rtl_letter(chr(code))):
                 self.leftward += x0 < box[0]
                 self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]
