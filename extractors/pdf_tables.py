@@ -1038,8 +1038,10 @@ def _lines(words: list[Word]) -> list[_Line]:
     leaders = might_hold_leaders(words)
     for line in lines:
         line.words.sort(key=lambda w: w.x0)
-        if leaders:
-            # (A tab leader drawn into the label's word would join the label's column to the next.)
+        # (A tab leader drawn into the label's word would join the label's column to the next.
+        # The page's test, then the line's: a line the test finds none on has none to take out,
+        # and a page with one spaced ". ." has many lines without.)
+        if leaders and might_hold_leaders(line.words):
             line.words = without_leaders(line.words) or line.words
     return sorted(lines, key=lambda line: line.top)
 
