@@ -630,11 +630,18 @@ def _outside(words: list[Word], tables: list[FoundTable]) -> list[Word]:
     if not tables:
         return words
 
-    def inside(word: Word, table: FoundTable) -> bool:
-        x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
-        return table.x0 - 1 <= x <= table.x1 + 1 and table.top - 1 <= y <= table.bottom + 1
-
-    return [w for w in words if not any(inside(w, t) for t in tables)]
+    # (Every word of a page with tables: the tables' boxes, a point wider, made once, and the
+    # words tested in one loop.)
+    boxes = [(t.x0 - 1, t.x1 + 1, t.top - 1, t.bottom + 1) for t in tables]
+    out = []
+    for w in words:
+        x, y = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+        for x0, x1, top, bottom in boxes:
+            if x0 <= x <= x1 and top <= y <= bottom:
+                break
+        else:
+            out.append(w)
+    return out
 
 
 # ---------------------------------------------------------------------------------- lines
@@ -647,9 +654,13 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     # (not growing extents) keeps tightly set lines, and columns whose baselines do not
     # align, from chaining into one row.
     centres: list[tuple[float, float]] = []
-    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
-        centre, height = (word.top + word.bottom) / 2, word.bottom - word.top
-        for index in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
+    # (The words' centres made once, the sort keyed by them in C: this runs for every word.)
+    middles = [(w.top + w.bottom) / 2 for w in words]
+    count = 0  # len(rows)
+    for at in sorted(range(len(middles)), key=middles.__getitem__):
+        word, centre = words[at], middles[at]
+        height = word.bottom - word.top
+        for index in range(count - 1, -1 if count < 4 else count - 4, -1):
             row_centre, row_height = centres[index]
             # (max() spelled out: this runs for every word of every page)
             if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height):
@@ -658,6 +669,7 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
         else:
             rows.append([word])
             centres.append((centre, height))
+            count += 1
     lines = []
     # A right-to-left page's lines that hold right-to-left words are right to left, even
     # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
