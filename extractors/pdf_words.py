@@ -493,7 +493,7 @@ class _WordReader:
             elif _LAM in text:
                 text = self.lam_alef(text, end)
             word = _new_word(text, x0, top, x1, bottom, size, bold, italic,
-                             self.style.font_name(font), self.line)
+                             self.style.names.setdefault(font, font), self.line)  # (font_name, inline)
             # The angle on this frame: the page's /Rotate (clockwise) and the frame's own turn
             # take the text's angle in PDF space back.
             turn = (direction - self.frame.rotation - self.frame.turn) % 360 if direction >= 0 else -1
@@ -631,7 +631,8 @@ class _WordReader:
                 # letter, whose box may need mending (see glyph_extent).
                 tall = box[3] - box[1]
                 half = 0.5 * tall
-                if x0 - box[2] <= half and abs(top - box[1]) <= half and x0 >= box[0] - half:
+                # (abs() spelled out as a chained comparison: the same for every float.)
+                if x0 - box[2] <= half and -half <= top - box[1] <= half and x0 >= box[0] - half:
                     # (A raised footnote number; the first test, one comparison, fails for
                     # almost every character: letters of a font share their loose box's foot.)
                     code = raised.get(code, code) if bottom < box[3] and box[3] - bottom >= rise * tall \
