@@ -32,6 +32,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
@@ -1109,7 +1110,8 @@ def _small_caps(handle: ctypes.c_void_p, start: int) -> bool:
 def _turned(reader: _WordReader) -> list[Word]:
     """Words set at an angle; when they are most of the page (a page drawn turned),
     they are the page's words instead and this is empty."""
-    if sum(len(w.text) for w in reader.rotated) > sum(len(w.text) for w in reader.words):
+    text = attrgetter("text")
+    if sum(map(len, map(text, reader.rotated))) > sum(map(len, map(text, reader.words))):
         reader.words.extend(reader.rotated)
         reader.rotated = []
     return reader.rotated
