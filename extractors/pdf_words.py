@@ -484,7 +484,11 @@ class _WordReader:
     def flush(self, at_space: bool = True, end: int = 0) -> None:
         """The word read so far, ending before character ``end``."""
         if self.chars:
-            size, bold, italic, font, direction = self.style.at(self.start)
+            # (StyleReader.at inline for the text objects met before: a page's every word.)
+            style = self.style
+            key = _TEXT_OBJECT(style.handle, self.start)
+            found = style.by_object.get(key) if key is not None else None
+            size, bold, italic, font, direction = found if found is not None else style.at(self.start)
             x0, top, x1, bottom = self.box
             if not 0.3 * (bottom - top) <= size <= 3 * (bottom - top):
                 size = bottom - top  # no usable size from the font
@@ -494,7 +498,7 @@ class _WordReader:
             elif _LAM in text:
                 text = self.lam_alef(text, end)
             word = _new_word(text, x0, top, x1, bottom, size, bold, italic,
-                             self.style.names.setdefault(font, font), self.line)  # (font_name, inline)
+                             style.names.setdefault(font, font), self.line)  # (font_name, inline)
             # The angle on this frame: the page's /Rotate (clockwise) and the frame's own turn
             # take the text's angle in PDF space back.
             turn = (direction - self.frame.rotation - self.frame.turn) % 360 if direction >= 0 else -1
