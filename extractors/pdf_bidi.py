@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
@@ -69,6 +70,12 @@ def rtl_letter(ch: str) -> bool:
     (Devanagari, Thai and Chinese are left to right, whatever their code points)."""
     return unicodedata.bidirectional(ch) in _RTL_CLASSES
 
+
+# The code points of the blocks above that are right-to-left letters (rtl_letter), looked up
+# once here: a right-to-left page's every character is asked.
+RTL_LETTER_CODES = frozenset(
+    code for low, high in ((RTL_LOW, RTL_HIGH), (FORMS_LOW, _FORMS_A_HIGH), (_FORMS_B_LOW, _FORMS_B_HIGH))
+    for code in range(low, high + 1) if rtl_letter(chr(code)))
 
 _RTL_TEXT = re.compile(f"[{_RTL_BLOCKS}]")
 
@@ -129,14 +136,15 @@ def rtl_line(texts: Sequence[str]) -> bool:
     """Whether a line (or a page) is right to left: more of its letters are in right-to-left
     scripts than not (a Hebrew line citing ``ISO 9001`` is; an English line quoting a Hebrew
     word is not)."""
+    # (Counted per distinct character: a page passes here whole, and its letters are few; the
+    # bidi class is looked up once a character, not once an occurrence.)
     rtl = other = 0
-    for text in texts:
-        for ch in text:
-            if ch.isalpha():
-                if rtl_letter(ch):
-                    rtl += 1
-                else:
-                    other += 1
+    for ch, n in Counter("".join(texts)).items():
+        if ch.isalpha():
+            if rtl_letter(ch):
+                rtl += n
+            else:
+                other += n
     return rtl > other
 
 

@@ -311,7 +311,12 @@ def _word_inside(word: Word, heading: TaggedHeading) -> bool:
 def _same_text(a: str, b: str, threshold: float) -> bool:
     if a == b:
         return True
-    return bool(a and b) and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= threshold
+    if not (a and b) or 2.0 * min(len(a), len(b)) / (len(a) + len(b)) < threshold:
+        return False  # (real_quick_ratio(), an upper bound of ratio(), without a matcher)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    # (quick_ratio() bounds ratio() from above too, and costs a count of characters, not a
+    # search for the longest blocks.)
+    return matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
 
 
 def _believable(tags: PageTags, layout: PageLayout, drafts: list[Draft]) -> bool:

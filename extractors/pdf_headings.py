@@ -325,7 +325,7 @@ def classify(draft: Draft, style: Style) -> None:
     if draft.kind == "contents":
         return
     text = draft.text
-    letters = sum(1 for ch in text if ch.isalpha())
+    letters = sum(map(str.isalpha, text))
     max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
     # A short title set larger than the body wraps over a line more in a narrow measure (a side
     # head's column, a column of two): three words a line or fewer.
@@ -411,9 +411,9 @@ def _set_apart(line: Line, text: str, style: Style) -> bool:
     # Capitals, not only letters with no lower case (Arabic and Hebrew have no case), and not
     # code: commands and names are often capitals too ("CHGFCNUSG FCNID(QIBM_DB_SECADM)").
     # (Nor a document's code, "3HE 19220 AAAB TQZZA 01": figures in most of its words.)
-    capitals = sum(ch.isupper() for ch in text)
-    coded = sum(1 for word in words if any(ch.isdigit() for ch in word))
-    return len(words) >= 2 and capitals >= 6 and not any(ch.islower() for ch in text) \
+    capitals = sum(map(str.isupper, text))
+    coded = sum(1 for word in words if any(map(str.isdigit, word)))
+    return len(words) >= 2 and capitals >= 6 and not any(map(str.islower, text)) \
         and not _CODE_MARKS.search(text) and 2 * coded < len(words)
 
 
@@ -425,7 +425,7 @@ def _by_face(line: Line, text: str, style: Style) -> bool:
     return bool(style.body_family) and face != style.body_face and text[:1].isupper() \
         and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
         and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
-        and not any(ch.isdigit() for ch in text)
+        and not any(map(str.isdigit, text))
 
 
 def _titled(text: str) -> bool:
@@ -436,8 +436,7 @@ def _titled(text: str) -> bool:
     text = text.strip()
     if _FIELD_KEY.match(text) or _DATE.match(text) or text[:1] in _QUOTES:
         return False
-    letters = [ch for ch in text if ch.isalpha()]
-    if len(letters) < 3 and any(ch.isdigit() for ch in text):
+    if sum(map(str.isalpha, text)) < 3 and any(map(str.isdigit, text)):
         return False
     # (A first word with a capital anywhere, "eBay", may open a title; scripts without case
     # are never lower case.)
@@ -445,7 +444,7 @@ def _titled(text: str) -> bool:
     # a title.)
     marker = ITEM_NUMBER.match(text)
     words = text[marker.end():].split() if marker else text.split()
-    first = next((word for word in words if any(ch.isalpha() for ch in word)), "")
+    first = next((word for word in words if any(map(str.isalpha, word))), "")
     return not first.islower()
 
 
@@ -1656,9 +1655,9 @@ def _unhead_over_figures(drafts: list[Draft]) -> None:
         # (Or a key figure with its unit, "₹7,92,756 crore", "3.6 GW": one number, as many
         # figures as letters, three words at most; a date, "12 May 2024", has two numbers.)
         words = draft.text.split()
-        letters = sum(1 for ch in draft.text if ch.isalpha())
-        digits = sum(1 for ch in draft.text if ch.isdigit())
-        numbers = sum(1 for word in words if any(ch.isdigit() for ch in word))
+        letters = sum(map(str.isalpha, draft.text))
+        digits = sum(map(str.isdigit, draft.text))
+        numbers = sum(1 for word in words if any(map(str.isdigit, word)))
         return draft.kind == "paragraph" and (letters < 2 or (
             digits >= 2 and digits >= letters and len(words) <= 3 and numbers == 1))
 
@@ -1859,7 +1858,7 @@ def heading_shaped(draft: Draft) -> bool:
     the document's outline confirms must pass, see :mod:`extractors.pdf_evidence`)."""
     text = draft.text.rstrip()
     if len(draft.lines) > _DISPLAY_MAX_LINES or len(text) > _HEADING_MAX_CHARS or _CAPTION.match(text) \
-            or LEADERS.search(text) or sum(1 for ch in text if ch.isalpha()) < 2 or not _titled(text):
+            or LEADERS.search(text) or sum(map(str.isalpha, text)) < 2 or not _titled(text):
         return False
     # A bulleted item, a "Key: value" field or a label ending in a colon is none whatever its
     # style (a bold label set like a bold Heading 3 the outline confirms is still a label).

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import attrgetter
 
 from extractors.pdf_words import Word
 
@@ -74,22 +76,20 @@ def line_numbers(pages: Sequence[Sequence[Word]]) -> list[set[int]]:
     # (One column a place and step, however many pages have it: each number is tested against
     # every known column.)
     known = list({(c.edge, round(c.at), c.step): c for _, columns in found for c in columns}.values())
-    bare = _BARE_NUMBER.fullmatch
     out = []
     for words, (numbers, _) in zip(pages, found, strict=True):
         if known:
-            numbers |= {k for k, word in enumerate(words) if k not in numbers and bare(word.text)
-                        and any(abs(_EDGES[c.edge](word) - c.at) <= _ALIGN and int(word.text) % c.step == 0
-                                for c in known)
-                        and _stands_apart(word, words)}
+            numbers |= {k for k in _bare_numbers(words) if k not in numbers
+                        and any(abs(_EDGES[c.edge](words[k]) - c.at) <= _ALIGN
+                                and int(words[k].text) % c.step == 0 for c in known)
+                        and _stands_apart(words[k], words)}
         out.append(numbers)
     return out
 
 
 def _page_line_numbers(words: Sequence[Word]) -> tuple[set[int], set[_NumberColumn]]:
     """The indices (into ``words``) of the page's line numbers, and their columns."""
-    bare = _BARE_NUMBER.fullmatch  # (one C call a word: this runs on every word of every page)
-    candidates = [k for k, word in enumerate(words) if bare(word.text)]
+    candidates = _bare_numbers(words)
     if len(candidates) < _MIN_NUMBERS:
         return set(), set()
     # The page's rows only once a column steps as line numbers do: most pages have none, and
@@ -121,6 +121,12 @@ def _stands_apart(number: Word, words: Sequence[Word]) -> bool:
 
 # One to three ASCII figures, not all noughts (one match a word: the test runs on every word).
 _BARE_NUMBER = re.compile(r"(?!0+$)[0-9]{1,3}")
+
+
+def _bare_numbers(words: Sequence[Word]) -> list[int]:
+    """The indices of the words that are bare numbers, in order.  (Every word of every page is
+    tested: the matches are made and the indices picked in C, no Python step a word.)"""
+    return list(compress(range(len(words)), map(_BARE_NUMBER.fullmatch, map(attrgetter("text"), words))))
 
 
 def _rows(words: Sequence[Word]) -> list[tuple[float, float, float]]:

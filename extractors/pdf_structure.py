@@ -630,11 +630,18 @@ def _outside(words: list[Word], tables: list[FoundTable]) -> list[Word]:
     if not tables:
         return words
 
-    def inside(word: Word, table: FoundTable) -> bool:
-        x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
-        return table.x0 - 1 <= x <= table.x1 + 1 and table.top - 1 <= y <= table.bottom + 1
-
-    return [w for w in words if not any(inside(w, t) for t in tables)]
+    # (Every word of a page with tables: the tables' boxes, a point wider, made once, and the
+    # words tested in one loop.)
+    boxes = [(t.x0 - 1, t.x1 + 1, t.top - 1, t.bottom + 1) for t in tables]
+    out = []
+    for w in words:
+        x, y = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+        for x0, x1, top, bottom in boxes:
+            if x0 <= x <= x1 and top <= y <= bottom:
+                break
+        else:
+            out.append(w)
+    return out
 
 
 # ---------------------------------------------------------------------------------- lines
@@ -647,9 +654,13 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     # (not growing extents) keeps tightly set lines, and columns whose baselines do not
     # align, from chaining into one row.
     centres: list[tuple[float, float]] = []
-    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
-        centre, height = (word.top + word.bottom) / 2, word.bottom - word.top
-        for index in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
+    # (The words' centres made once, the sort keyed by them in C: this runs for every word.)
+    middles = [(w.top + w.bottom) / 2 for w in words]
+    count = 0  # len(rows)
+    for at in sorted(range(len(middles)), key=middles.__getitem__):
+        word, centre = words[at], middles[at]
+        height = word.bottom - word.top
+        for index in range(count - 1, -1 if count < 4 else count - 4, -1):
             row_centre, row_height = centres[index]
             # (max() spelled out: this runs for every word of every page)
             if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height):
@@ -658,6 +669,7 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
         else:
             rows.append([word])
             centres.append((centre, height))
+            count += 1
     lines = []
     # A right-to-left page's lines that hold right-to-left words are right to left, even
     # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
@@ -1090,7 +1102,7 @@ _TABLED_SHARE = 0.25
 
 
 def _body_style(lines: list[Line]) -> Style:
-    sizes, families = _commonest(word for line in lines for word in line.words)
+    sizes, families = _commonest([line.words for line in lines])
     if not sizes:
         return Style(10.0, False)
     body = sizes.most_common(1)[0][0]
@@ -1101,15 +1113,24 @@ def _body_style(lines: list[Line]) -> Style:
     return Style(body, bold[True] > bold[False], families.most_common(1)[0][0])
 
 
-def _commonest(words: Iterable[Word]) -> tuple[Counter[float], Counter[str]]:
-    """Characters by font size (to half a point) and by font family."""
+def _commonest(groups: list[list[Word]]) -> tuple[Counter[float], Counter[str]]:
+    """Characters by font size (to half a point) and by font family, of the words of
+    ``groups`` (a page's lines' words, or one list)."""
+    # Every word of the document comes here: its text is only put with its (size, font), one
+    # list call a word; the sums, the rounding and the families are per (size, font), of which
+    # a document has few.  (The keys come in the words' order, so the Counters' equal counts
+    # keep the first-met order most_common() breaks ties by.)
+    texts: defaultdict[tuple[float, str], list[str]] = defaultdict(list)
+    for words in groups:
+        for word in words:
+            texts[word.size, word.font].append(word.text)
     sizes: Counter[float] = Counter()
     families: Counter[str] = Counter()
-    for word in words:  # (every word of the document: a plain loop, no method calls)
-        n = len(word.text)
-        size = round(word.size * 2) / 2
+    for (size_pt, font), held in texts.items():
+        n = sum(map(len, held))
+        size = round(size_pt * 2) / 2
         sizes[size] = sizes.get(size, 0) + n
-        family = font_family(word.font)
+        family = font_family(font)
         families[family] = families.get(family, 0) + n
     return sizes, families
 
@@ -1134,7 +1155,7 @@ def _tabled_style(style: Style, lines: dict[int, list[Line]], layouts: list[Page
     plain = [w for w in inside if not w.bold]
     if 3 * sum(len(w.text) for w in plain) < held:
         return style
-    sizes, families = _commonest(plain)
+    sizes, families = _commonest([plain])
     return Style(sizes.most_common(1)[0][0], False, families.most_common(1)[0][0])
 
 

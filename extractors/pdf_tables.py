@@ -66,7 +66,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
@@ -980,7 +980,7 @@ class _Line:
 
     @cached_property
     def size(self) -> float:
-        return statistics.median(w.size for w in self.words) if self.words else 0.0
+        return statistics.median(map(attrgetter("size"), self.words)) if self.words else 0.0
 
     @cached_property
     def segments(self) -> list[list[Word]]:
@@ -1013,21 +1013,27 @@ def _lines(words: list[Word]) -> list[_Line]:
     # The (top, bottom) of each line's first word, kept apart: the loop below runs for
     # every word of a page against four lines, and attribute look-ups were most of its cost.
     firsts: list[tuple[float, float]] = []
+    count = 0  # len(lines)
     for w in sorted(words, key=attrgetter("top", "x0")):
         top, bottom = w.top, w.bottom
-        height = max(bottom - top, 0.1)
+        # (min and max spelled out, as the builtins pick between equal and unordered values:
+        # max(a, b) is b only when b > a, min(a, b) b only when b < a)
+        tall = bottom - top
+        height = 0.1 if 0.1 > tall else tall
         best, best_overlap = -1, 0.0
-        for index in range(max(0, len(lines) - 4), len(lines)):
+        for index in range(count - 4 if count > 4 else 0, count):
             first_top, first_bottom = firsts[index]
-            # (min and max spelled out, as the builtins pick between equal and unordered values)
             low = bottom if bottom < first_bottom else first_bottom
             high = top if top > first_top else first_top
             overlap = low - high
-            if overlap > best_overlap and overlap >= 0.5 * min(height, first_bottom - first_top):
-                best, best_overlap = index, overlap
+            if overlap > best_overlap:
+                first_tall = first_bottom - first_top
+                if overlap >= 0.5 * (first_tall if first_tall < height else height):
+                    best, best_overlap = index, overlap
         if best < 0:
             lines.append(_Line([w], top, bottom))
             firsts.append((top, bottom))
+            count += 1
         else:
             line = lines[best]
             line.words.append(w)
@@ -1037,9 +1043,11 @@ def _lines(words: list[Word]) -> list[_Line]:
                 line.bottom = bottom
     leaders = might_hold_leaders(words)
     for line in lines:
-        line.words.sort(key=lambda w: w.x0)
-        if leaders:
-            # (A tab leader drawn into the label's word would join the label's column to the next.)
+        line.words.sort(key=attrgetter("x0"))
+        # (A tab leader drawn into the label's word would join the label's column to the next.
+        # The page's test, then the line's: a line the test finds none on has none to take out,
+        # and a page with one spaced ". ." has many lines without.)
+        if leaders and might_hold_leaders(line.words):
             line.words = without_leaders(line.words) or line.words
     return sorted(lines, key=lambda line: line.top)
 
@@ -1688,7 +1696,7 @@ def _gutters(body: list[_Line]) -> list[_Gap]:
     if len(body) < 3:
         return []
     words = [(w.x0, w.x1) for line in body for w in line.words]
-    return _uncovered(words, 0, min(x0 for x0, _ in words), max(x1 for _, x1 in words))
+    return _uncovered(words, 0, min(map(itemgetter(0), words)), max(map(itemgetter(1), words)))
 
 
 def _spaced_value(gap: _Gap, body: list[_Line], header: list[_Line]) -> bool:

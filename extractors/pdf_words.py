@@ -32,12 +32,22 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from extractors.pdf_bidi import FORMS_LOW, RTL_HIGH, RTL_LOW, has_rtl, presentation_form, rtl_code, rtl_letter
+from extractors.pdf_bidi import (
+    FORMS_LOW,
+    RTL_HIGH,
+    RTL_LETTER_CODES,
+    RTL_LOW,
+    has_rtl,
+    presentation_form,
+    rtl_code,
+    rtl_letter,
+)
 
 if TYPE_CHECKING:
     from extractors.pdf_structure import PageStructure
@@ -474,7 +484,11 @@ class _WordReader:
     def flush(self, at_space: bool = True, end: int = 0) -> None:
         """The word read so far, ending before character ``end``."""
         if self.chars:
-            size, bold, italic, font, direction = self.style.at(self.start)
+            # (StyleReader.at inline for the text objects met before: a page's every word.)
+            style = self.style
+            key = _TEXT_OBJECT(style.handle, self.start)
+            found = style.by_object.get(key) if key is not None else None
+            size, bold, italic, font, direction = found if found is not None else style.at(self.start)
             x0, top, x1, bottom = self.box
             if not 0.3 * (bottom - top) <= size <= 3 * (bottom - top):
                 size = bottom - top  # no usable size from the font
@@ -484,7 +498,7 @@ class _WordReader:
             elif _LAM in text:
                 text = self.lam_alef(text, end)
             word = _new_word(text, x0, top, x1, bottom, size, bold, italic,
-                             self.style.font_name(font), self.line)
+                             style.names.setdefault(font, font), self.line)  # (font_name, inline)
             # The angle on this frame: the page's /Rotate (clockwise) and the frame's own turn
             # take the text's angle in PDF space back.
             turn = (direction - self.frame.rotation - self.frame.turn) % 360 if direction >= 0 else -1
@@ -622,7 +636,8 @@ class _WordReader:
                 # letter, whose box may need mending (see glyph_extent).
                 tall = box[3] - box[1]
                 half = 0.5 * tall
-                if x0 - box[2] <= half and abs(top - box[1]) <= half and x0 >= box[0] - half:
+                # (abs() spelled out as a chained comparison: the same for every float.)
+                if x0 - box[2] <= half and -half <= top - box[1] <= half and x0 >= box[0] - half:
                     # (A raised footnote number; the first test, one comparison, fails for
                     # almost every character: letters of a font share their loose box's foot.)
                     code = raised.get(code, code) if bottom < box[3] and box[3] - bottom >= rise * tall \
@@ -679,8 +694,9 @@ class _WordReader:
     def add(self, index: int, code: int, units: list[int], count: int,
             char_box: tuple[float, float, float, float]) -> None:
         box = self.box
-        if code >= RTL_LOW and rtl_code(code):  # a letter, mark or figure of a right-to-left script
-            if not self.rtl and rtl_letter(chr(code)):
+        in_block = code >= RTL_LOW and rtl_code(code)
+        if in_block:  # a letter, mark or figure of a right-to-left script
+            if not self.rtl and code in RTL_LETTER_CODES:
                 self.rtl = True
             # (A letter standing as high and low as the word so far has a font's box: most do.)
             if not (self.chars and char_box[1] == box[1] and char_box[3] == box[3]):
@@ -691,7 +707,7 @@ class _WordReader:
             # A right-to-left word's next letter (PDFium gives them in logical order) stands
             # to the left of the word: it goes on the word when it touches its left edge; so
             # does the punctuation after it (a full stop, a comma).
-            leftward = (rtl_code(code) or (rtl_code(ord(self.chars[-1])) and not chr(code).isalnum())) \
+            leftward = (in_block or (rtl_code(ord(self.chars[-1])) and not chr(code).isalnum())) \
                 and x0 < box[0] and x1 >= box[0] - 0.5 * tall and abs(top - box[1]) <= 0.5 * tall
             if not leftward and (x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall
                                  or x0 < box[0] - 0.5 * tall):
@@ -702,7 +718,8 @@ class _WordReader:
             self.start = index
             box[:] = [x0, top, x1, bottom]
         else:
-            if code >= RTL_LOW and rtl_letter(chr(code)):  # (Arabic-Indic figures run rightwards)
+            # (Arabic-Indic figures run rightwards; a letter out of the blocks asked as it is.)
+            if code >= RTL_LOW and (code in RTL_LETTER_CODES if in_block else rtl_letter(chr(code))):
                 self.leftward += x0 < box[0]
                 self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]
@@ -1097,7 +1114,8 @@ def _small_caps(handle: ctypes.c_void_p, start: int) -> bool:
 def _turned(reader: _WordReader) -> list[Word]:
     """Words set at an angle; when they are most of the page (a page drawn turned),
     they are the page's words instead and this is empty."""
-    if sum(len(w.text) for w in reader.rotated) > sum(len(w.text) for w in reader.words):
+    text = attrgetter("text")
+    if sum(map(len, map(text, reader.rotated))) > sum(map(len, map(text, reader.words))):
         reader.words.extend(reader.rotated)
         reader.rotated = []
     return reader.rotated

@@ -7,6 +7,7 @@ a tagged table whose empty cells the tree leaves out (Chromium).  The office pro
 from __future__ import annotations
 
 import io
+import random
 
 from reportlab.pdfgen import canvas
 
@@ -62,6 +63,25 @@ def test_mixed_and_spaced_leaders_are_taken_out() -> None:
     assert without_leaders(kept) is kept
     sentence = [_word("Revenue", 72, 110), _word("3.", 113, 120), _word("rose.", 123, 150)]
     assert not might_hold_leaders(sentence)
+
+
+def test_a_line_the_leader_pretest_passes_over_has_no_leader_to_take_out() -> None:
+    # The table finder asks without_leaders only of the lines the pretest passes (once the
+    # page passed it): a line it passes over must come back as it is.  Random lines of words
+    # made of letters, figures, dots, middle dots and ellipses, a dot's gap or wider apart.
+    rng = random.Random(32)
+    pieces = ["a", "Tax", "3", "1,234", "(412)", ".", "..", ".3", "3.", "·", "…", "–", "e.g.", "x.5"]
+    changed = 0
+    for _ in range(3000):
+        x, line = 72.0, []
+        for _ in range(rng.randint(1, 6)):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 3)))
+            line.append(_word(text, x, x + 3 * len(text)))
+            x += 3 * len(text) + rng.choice((1.0, 3.0, 30.0))
+        if without_leaders(line) is not line:
+            changed += 1
+            assert might_hold_leaders(line), [w.text for w in line]
+    assert changed > 100  # (the lines do hold leaders the test must not pass over)
 
 
 def _leader_row(pdf: canvas.Canvas, y: float, label: str, figure: str, right: float,
