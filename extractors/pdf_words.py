@@ -591,7 +591,8 @@ class _WordReader:
             return "".join(reversed(re.findall(r"\d+|\D", text)))
         rect = pdfium_c.FS_RECTF()
         x, y = ctypes.c_double(), ctypes.c_double()
-        # [[(centre, character), ...], left, right, origin] of each glyph (or figure)
+        # [[(centre, character), ...], left, right, origin, sliced] of each glyph (or figure;
+        # sliced: letters of one glyph found by their origin, each with its slice of its box)
         units: list[list] = []
         for at, ch in enumerate(text):
             pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at, rect)
@@ -599,17 +600,20 @@ class _WordReader:
             last = units[-1] if units else None
             glyph = next((unit for unit in units if origin is not None and unit[3] is not None
                           and abs(unit[3] - origin) <= 0.01), None) if has_rtl(ch) else None
-            if glyph is None and last is not None and ((rect.left, rect.right) == (last[1], last[2])
-                                                       or (ch.isdigit() and last[0][-1][1].isdigit())):
+            if glyph is not None:
+                glyph[4] = True
+            elif last is not None and ((rect.left, rect.right) == (last[1], last[2])
+                                       or (ch.isdigit() and last[0][-1][1].isdigit())):
                 glyph = last
             if glyph is not None:
                 glyph[0].append((rect.left + rect.right, ch))
                 glyph[1] = min(glyph[1], rect.left)
                 glyph[2] = max(glyph[2], rect.right)
             else:
-                units.append([[(rect.left + rect.right, ch)], rect.left, rect.right, origin])
+                units.append([[(rect.left + rect.right, ch)], rect.left, rect.right, origin, False])
         units.sort(key=lambda unit: -(unit[1] + unit[2]))
-        return "".join(_glyph_letters(unit[0]) for unit in units)
+        return "".join(_glyph_letters(unit[0]) if unit[4] else "".join(ch for _, ch in unit[0])
+                       for unit in units)
 
     def lam_alef(self, text: str, end: int) -> str:
         """PDFium splits an Arabic lam-alef ligature glyph into alef then lam (visual order),
@@ -807,8 +811,6 @@ def _glyph_letters(chars: list[tuple[float, str]]) -> str:
     """The letters of one right-to-left glyph (see _WordReader.visual_word), each with the
     centre of its slice of the glyph's box, in logical order: right to left (as read when the
     slices are the same), its combining marks last."""
-    if len(chars) == 1:
-        return chars[0][1]
     ordered = sorted(chars, key=lambda item: -item[0])
     return "".join(ch for _, ch in ordered if not unicodedata.combining(ch)) + \
         "".join(ch for _, ch in ordered if unicodedata.combining(ch))
