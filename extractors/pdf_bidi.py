@@ -242,7 +242,8 @@ def logical_words(words: list[Word]) -> list[Word]:
                        if c in ("L", "R", "AL")), strong)
         last = out[-1] if out else None
         if last is not None and (_kind(text) == "" or _kind(last.text) == "" or text[0] in _DASHES
-                                 or (last.text[-1] in _DASHES and _kind(last.text) == "R")) and \
+                                 or (last.text[-1] in _DASHES and _kind(last.text) == "R"
+                                     and _kind(text) in ("L", "N"))) and \
                 min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
             out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
                               top=min(last.top, word.top), x1=max(last.x1, word.x1),
