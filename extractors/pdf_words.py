@@ -29,7 +29,7 @@ import math
 import re
 import struct
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -622,7 +622,7 @@ class _WordReader:
         the lam of the next letters (``ال``) has a box of its own and stays."""
         if not _ALEF_LAM.search(text):
             return text
-        indices = range(self.start, end)
+        indices: Sequence[int] = range(self.start, end)
         if len(indices) != len(text):  # glyphs of no text read over the word (see inside)?
             indices = [i for i in indices if self.units[i] >= 32 or self.units[i] == _SOFT_HYPHEN]
             if len(indices) != len(text):
