@@ -123,6 +123,28 @@ def logical_order(items: Sequence[T], texts: Sequence[str]) -> list[T]:
     return out[::-1]  # ... then the whole line (everything is at level 1 or more)
 
 
+def ltr_order(items: Sequence[T], texts: Sequence[str]) -> list[T]:
+    """``items`` (the words of a left-to-right line, left to right on the page; ``texts``
+    their texts) in reading order: each run of right-to-left words inside it (two Arabic words
+    quoted in an English sentence), from such a word to such a word with no Latin one between
+    (neutral words and figures between them are in the run: rule N1 sets them right to left),
+    is read right to left, as rule L2 lays it out; the rest stays as it is."""
+    kinds = [_kind(text) for text in texts]
+    out = list(items)
+    start = None  # the first word of the run being read
+    end = -1  # its last right-to-left word
+    for i in range(len(out) + 1):
+        kind = kinds[i] if i < len(out) else "L"
+        if kind == "R":
+            if start is None:
+                start = i
+            end = i
+        elif kind == "L" and start is not None:
+            out[start:end + 1] = out[start:end + 1][::-1]
+            start = None
+    return out
+
+
 def _apart(kinds: Sequence[str], start: int, i: int) -> bool:
     """Whether word ``i`` starts a run of its own after the level-2 run from ``start`` (left
     to right).  Two figures side by side are apart, read right to left: the space between
@@ -150,8 +172,9 @@ def rtl_line(texts: Sequence[str]) -> bool:
 
 def line_text(texts: Sequence[str]) -> str:
     """The words of a line (left to right on the page) as text in reading order."""
-    if has_rtl("".join(texts)) and rtl_line(texts):
-        texts = [_unmirror(text) for text in logical_order(texts, texts)]
+    if has_rtl("".join(texts)):
+        texts = [_unmirror(text) for text in logical_order(texts, texts)] if rtl_line(texts) \
+            else ltr_order(texts, texts)
     return " ".join(texts)
 
 
@@ -210,7 +233,9 @@ def logical_words(words: list[Word]) -> list[Word]:
     """The words of a right-to-left line (left to right on the page) in reading order, their
     brackets as written, and a bracket or stop that PDFium read as a word of its own but that
     touches its neighbour in reading order joined to it (``[`` + ``2024]``, ``2024`` + ``.``),
-    as is a figure after a hyphen that touches the word before it (``ב`` + ``-120``)."""
+    as is a figure after a hyphen that touches the word before it (``ב`` + ``-120``), and a
+    Latin word or a figure after a Hebrew prefix's hyphen that it touches (``ו-`` +
+    ``RabbitMQ``: "ו-RabbitMQ", typed so)."""
     out: list[Word] = []
     strong = "R"  # the bidi class of the last letter read (the line's direction before any)
     for word in logical_order(words, [w.text for w in words]):
@@ -224,7 +249,9 @@ def logical_words(words: list[Word]) -> list[Word]:
         strong = next((c for c in (unicodedata.bidirectional(ch) for ch in reversed(text) if ch.isalpha())
                        if c in ("L", "R", "AL")), strong)
         last = out[-1] if out else None
-        if last is not None and (_kind(text) == "" or _kind(last.text) == "" or text[0] in _DASHES) and \
+        if last is not None and (_kind(text) == "" or _kind(last.text) == "" or text[0] in _DASHES
+                                 or (last.text[-1] in _DASHES and _kind(last.text) == "R"
+                                     and _kind(text) in ("L", "N"))) and \
                 min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
             out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
                               top=min(last.top, word.top), x1=max(last.x1, word.x1),
@@ -275,9 +302,11 @@ def _rtl_cell(cell: str) -> str:
 
 def rtl_words(line: list[Word]) -> list[Word]:
     """One line's words (left to right) in reading order: a right-to-left line's as
-    logical_words gives them, any other's as they are."""
+    logical_words gives them, a left-to-right one's as ltr_order gives them."""
     texts = [w.text for w in line]
-    return logical_words(line) if has_rtl("".join(texts)) and rtl_line(texts) else line
+    if not has_rtl("".join(texts)):
+        return line
+    return logical_words(line) if rtl_line(texts) else ltr_order(line, texts)
 
 
 def _rtl_table(cells: list[list[str]]) -> bool:

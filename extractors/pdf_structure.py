@@ -70,7 +70,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from extractors.pdf_bidi import has_rtl, logical_columns, logical_words, rtl_line
+from extractors.pdf_bidi import has_rtl, logical_columns, logical_words, ltr_order, rtl_line
 from extractors.pdf_contents import (
     ContentsEntry,
     find_contents,
@@ -774,10 +774,12 @@ def _symbol_font(font: str) -> bool:
 
 
 def _line(words: list[Word], page: int, rtl_page: bool | None) -> Line:
-    rtl = rtl_page is not None and any(has_rtl(w.text) for w in words) and \
-        (rtl_page or rtl_line([w.text for w in words]))
+    mixed = rtl_page is not None and any(has_rtl(w.text) for w in words)
+    rtl = mixed and (rtl_page or rtl_line([w.text for w in words]))
     if rtl:  # a Hebrew or Arabic line: its words in reading order
         words = logical_words(words)
+    elif mixed and len(words) > 1:  # a left-to-right line quoting right-to-left words
+        words = ltr_order(words, [w.text for w in words])
     # Characters by size, bold and italic, and the line's box, in one pass (every line of
     # every page comes here); the box's edges compared as min() and max() compare them.
     total = bold_chars = italic_chars = 0

@@ -29,7 +29,7 @@ import math
 import re
 import struct
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from operator import attrgetter
@@ -218,6 +218,9 @@ _CORE_FACES = frozenset(("helvetica", "arial", "arialmt", "courier", "couriernew
 # PDFium marks a hyphen it found at a line end as U+0002 (and FPDFText_GetText as U+FFFE):
 # a hyphen for the structure stage, which leaves the joining to text_repair.join_hyphenated.
 _SOFT_HYPHEN = 0x02
+# Control characters that end a word whatever their box: tab, line and page breaks, carriage
+# return (any other stands for a glyph: see _WordReader.inside).
+_BREAKS = frozenset((9, 10, 11, 12, 13))
 # Turned glyphs drawn one at a time are one word while the gap between their (loose) boxes
 # along the line is under this share of the line's thickness (glyphs of a word touch; a space,
 # a quarter of an em, is over it), and they stand level across the line within _TURNED_LEVEL.
@@ -533,42 +536,117 @@ class _WordReader:
         return start > 0 and self.units[start - 1] == 32 \
             and not pdfium_c.FPDFText_IsGenerated(self.raw, start - 1)
 
+    def space(self, index: int, code: int) -> None:
+        """A space, a line end or a control character at ``index``: the end of the word being
+        read, unless it is a control character drawn over the word (see inside)."""
+        if code < 32 and self.chars and code not in _BREAKS and self.inside(index):
+            return
+        self.flush(end=index)
+        self.line += code == 10
+
+    def inside(self, index: int) -> bool:
+        """Whether the control character at ``index`` (no letter, no space) stands over the
+        word being read, most of its box within the word's: a glyph of no advance the font maps
+        to no text (Writer's Arabic in DejaVu Sans draws one after each letter of a title, a
+        letter apart), not a break between two words (a font without a map gives its space
+        glyph's code, 3, whose box stands after the word)."""
+        rect = pdfium_c.FS_RECTF()
+        if not pdfium_c.FPDFText_GetLooseCharBox(self.raw, index, rect):
+            return True  # nothing drawn
+        x0, _, x1, _ = self.frame.box(rect.left, rect.bottom, rect.right, rect.top)
+        box = self.box
+        return min(x1, box[2]) - max(x0, box[0]) >= 0.5 * (x1 - x0)
+
+    def join_across_misplaced_spaces(self) -> None:
+        """Right-to-left words a typed space PDFium put on the wrong side of a glyph split
+        apart: Chromium's lam-alef with tanween ("جزيلاً") comes after a space that stands left
+        of it, at its origin, where the word ends, so that it was read as a word of its own
+        ("جزي لاً").  A right-to-left word left of the word before it whose typed space stands
+        wholly left of it, not between the two, is the end of that word."""
+        words, starts, units = self.words, self.starts, self.units
+        if len(words) < 2 or len(words) != len(starts):
+            return
+        rect = pdfium_c.FS_RECTF()
+        out: list[Word] = []
+        kept: list[int] = []
+        for word, start in zip(words, starts, strict=True):
+            last = out[-1] if out else None
+            if last is not None and start > 0 and units[start - 1] == 32 and last.line == word.line \
+                    and word.x1 <= last.x0 + 0.1 * word.size and has_rtl(word.text) and has_rtl(last.text) \
+                    and pdfium_c.FPDFText_GetLooseCharBox(self.raw, start - 1, rect):
+                x0, top, x1, bottom = self.frame.box(rect.left, rect.bottom, rect.right, rect.top)
+                if x1 <= word.x0 - 0.05 * word.size and word.top <= (top + bottom) / 2 <= word.bottom:
+                    out[-1] = replace(last, text=last.text + word.text, x0=word.x0,
+                                      top=min(last.top, word.top), bottom=max(last.bottom, word.bottom))
+                    continue
+            out.append(word)
+            kept.append(start)
+        self.words, self.starts = out, kept
+
+    def same_origin(self, a: int, b: int) -> bool:
+        """Whether the characters at ``a`` and ``b`` are drawn at one origin (one glyph's)."""
+        xa, xb, y = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        return bool(pdfium_c.FPDFText_GetCharOrigin(self.raw, a, xa, y)
+                    and pdfium_c.FPDFText_GetCharOrigin(self.raw, b, xb, y)) \
+            and abs(xa.value - xb.value) <= 0.01
+
     def visual_word(self, text: str, end: int) -> str:
         """A right-to-left word PDFium gave in visual order (left to right), in logical order.
         Chromium writes shaped Arabic glyph by glyph, each in a span whose ActualText is its
         letters, inside a ``/ReversedChars`` mark (the glyphs drawn in visual order); PDFium
         leaves many such words as drawn.  Their glyphs are read right to left, each glyph's
         letters (a lam-alef ligature's two, which share its box) and a figure's digits kept in
-        order; a full stop PDFium put at the end, left of the word, stays there."""
+        order; a full stop PDFium put at the end, left of the word, stays there.  The letters
+        of one glyph (one ActualText span: a final alef and its tanween, a lam-alef and its
+        tanween) share its origin, each with a slice of its box, in either order, and not
+        always one after the other: they are one glyph, its letters right to left and its
+        marks after them ("اً", never "ًا")."""
         if end - self.start != len(text):  # characters and indices do not align
             return "".join(reversed(re.findall(r"\d+|\D", text)))
         rect = pdfium_c.FS_RECTF()
-        units: list[list] = []  # [text, left, right] of each glyph (or figure)
+        x, y = ctypes.c_double(), ctypes.c_double()
+        # [[(centre, character), ...], left, right, origin, sliced] of each glyph (or figure;
+        # sliced: letters of one glyph found by their origin, each with its slice of its box)
+        units: list[list] = []
         for at, ch in enumerate(text):
             pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at, rect)
+            origin = x.value if pdfium_c.FPDFText_GetCharOrigin(self.raw, self.start + at, x, y) else None
             last = units[-1] if units else None
-            if last is not None and ((rect.left, rect.right) == (last[1], last[2])
-                                     or (ch.isdigit() and last[0][-1].isdigit())):
-                last[0] += ch
-                last[2] = max(last[2], rect.right)
+            glyph = next((unit for unit in units if origin is not None and unit[3] is not None
+                          and abs(unit[3] - origin) <= 0.01), None) if has_rtl(ch) else None
+            if glyph is not None:
+                glyph[4] = True
+            elif last is not None and ((rect.left, rect.right) == (last[1], last[2])
+                                       or (ch.isdigit() and last[0][-1][1].isdigit())):
+                glyph = last
+            if glyph is not None:
+                glyph[0].append((rect.left + rect.right, ch))
+                glyph[1] = min(glyph[1], rect.left)
+                glyph[2] = max(glyph[2], rect.right)
             else:
-                units.append([ch, rect.left, rect.right])
+                units.append([[(rect.left + rect.right, ch)], rect.left, rect.right, origin, False])
         units.sort(key=lambda unit: -(unit[1] + unit[2]))
-        return "".join(unit[0] for unit in units)
+        return "".join(_glyph_letters(unit[0]) if unit[4] else "".join(ch for _, ch in unit[0])
+                       for unit in units)
 
     def lam_alef(self, text: str, end: int) -> str:
         """PDFium splits an Arabic lam-alef ligature glyph into alef then lam (visual order),
         both with the ligature's box: put them in logical order, lam then alef (as
         :func:`extractors.text_repair.repair_lam_alef` does for plain text).  An alef before
         the lam of the next letters (``ال``) has a box of its own and stays."""
-        if end - self.start != len(text) or not _ALEF_LAM.search(text):
-            return text  # characters and indices do not align: left as read
+        if not _ALEF_LAM.search(text):
+            return text
+        indices: Sequence[int] = range(self.start, end)
+        if len(indices) != len(text):  # glyphs of no text read over the word (see inside)?
+            indices = [i for i in indices if self.units[i] >= 32 or self.units[i] == _SOFT_HYPHEN]
+            if len(indices) != len(text):
+                return text  # characters and indices do not align: left as read
         chars = list(text)
         first, second = pdfium_c.FS_RECTF(), pdfium_c.FS_RECTF()
         for match in _ALEF_LAM.finditer(text):
             at = match.start()
-            if pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at, first) and \
-                    pdfium_c.FPDFText_GetLooseCharBox(self.raw, self.start + at + 1, second) and \
+            if pdfium_c.FPDFText_GetLooseCharBox(self.raw, indices[at], first) and \
+                    pdfium_c.FPDFText_GetLooseCharBox(self.raw, indices[at + 1], second) and \
                     (first.left, first.right) == (second.left, second.right):
                 chars[at], chars[at + 1] = chars[at + 1], chars[at]
         return "".join(chars)
@@ -577,21 +655,27 @@ class _WordReader:
         """A right-to-left letter's loose box reaching a font's ascent and descent over its
         baseline.  A glyph PDFium reads from a marked span's ActualText (how Chromium writes
         shaped Arabic, a span per glyph) gets its glyph's tight box as its loose box: a dot
-        under the line was a line of its own, and the word fell apart."""
+        under the line was a line of its own, and the word fell apart.  A loose box lower
+        than the font's size is a glyph's too, over the font's descent (Writer's Arabic in
+        DejaVu Sans: an alef twice as tall as the letter before it, which ended the word):
+        it is stretched to the font's reach."""
         frame = self.frame
         left, right, low, high = (ctypes.c_double() for _ in range(4))
         if frame.rotation or frame.turn \
                 or not pdfium_c.FPDFText_GetCharBox(self.raw, index, left, right, low, high):
             return char_box
         tight = frame.box(left.value, low.value, right.value, high.value)
-        if any(abs(a - b) > 0.01 for a, b in zip(tight, char_box, strict=True)):
+        size = self.style.at(index)[0]
+        glyph = all(abs(a - b) <= 0.01 for a, b in zip(tight, char_box, strict=True))
+        if not glyph and char_box[3] - char_box[1] >= size:
             return char_box  # a font's box, not the glyph's
         x, y = ctypes.c_double(), ctypes.c_double()
         if not pdfium_c.FPDFText_GetCharOrigin(self.raw, index, x, y):
             return char_box
-        size = self.style.at(index)[0]
         _, top, _, bottom = frame.box(x.value, y.value - _DESCENT * size, x.value, y.value + _ASCENT * size)
-        return char_box[0], top, char_box[2], bottom
+        if glyph:
+            return char_box[0], top, char_box[2], bottom
+        return char_box[0], min(top, char_box[1]), char_box[2], max(bottom, char_box[3])
 
     def read(self) -> list[Word]:
         raw, frame = self.raw, self.frame
@@ -615,8 +699,7 @@ class _WordReader:
                 code = pdfium_c.FPDFText_GetUnicode(raw, index)
             if (code <= 32 and code != _SOFT_HYPHEN) or code == 0xFFFE or \
                     (code >= 0x85 and chr(code).isspace()):
-                self.flush(end=index)
-                self.line += code == 10
+                self.flush(end=index) if code == 32 else self.space(index, code)
                 continue
             if not loose_box(handle, index, rect_ref):
                 if code == _SOFT_HYPHEN and chars:
@@ -644,9 +727,10 @@ class _WordReader:
                         and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
-                    if x0 < box[0] and code >= rtl_low:
+                    if x0 < box[0] and (code >= rtl_low or ord(chars[-1]) >= rtl_low):
                         # (A glyph drawn left of the one before it: a Devanagari vowel sign
-                        # set before its consonant.  Right-to-left letters never come here.)
+                        # set before its consonant; a hyphen after a right-to-left letter,
+                        # "ו-".  Right-to-left letters never come here.)
                         box[0] = x0
                     if top < box[1]:
                         box[1] = top
@@ -707,12 +791,15 @@ class _WordReader:
             # A right-to-left word's next letter (PDFium gives them in logical order) stands
             # to the left of the word: it goes on the word when it touches its left edge; so
             # does the punctuation after it (a full stop, a comma).
+            # (Level with the word: its top, or its foot where the font gives glyphs' boxes
+            # standing on one foot, Writer's figures in DejaVu Sans by Arabic text: a full
+            # stop's box a third of a digit's, which ended "16.9" at the stop.)
+            level = abs(top - box[1]) <= 0.5 * tall or abs(bottom - box[3]) <= 0.01 * tall
             leftward = (in_block or (rtl_code(ord(self.chars[-1])) and not chr(code).isalnum())) \
-                and x0 < box[0] and x1 >= box[0] - 0.5 * tall and abs(top - box[1]) <= 0.5 * tall
-            if not leftward and (x0 - box[2] > 0.5 * tall or abs(top - box[1]) > 0.5 * tall
-                                 or x0 < box[0] - 0.5 * tall):
+                and x0 < box[0] and x1 >= box[0] - 0.5 * tall and level
+            if not leftward and (x0 - box[2] > 0.5 * tall or not level or x0 < box[0] - 0.5 * tall):
                 self.flush(at_space=False, end=index)
-                if abs(top - box[1]) > 0.5 * tall:
+                if not level:
                     self.line += 1
         if not self.chars:
             self.start = index
@@ -720,7 +807,10 @@ class _WordReader:
         else:
             # (Arabic-Indic figures run rightwards; a letter out of the blocks asked as it is.)
             if code >= RTL_LOW and (code in RTL_LETTER_CODES if in_block else rtl_letter(chr(code))):
-                self.leftward += x0 < box[0]
+                # (A letter after a mark, both slices of one glyph of Chromium's, the mark's
+                # to the right, "ًا": no step of the word's.)
+                self.leftward += x0 < box[0] and not (unicodedata.combining(self.chars[-1])
+                                                      and self.same_origin(index - 1, index))
                 self.rightward += x1 > box[2]
             box[:] = [min(box[0], x0), min(box[1], top), max(box[2], x1), max(box[3], bottom)]
         if 0xD800 <= code < 0xDC00 and index + 1 < count and 0xDC00 <= units[index + 1] < 0xE000:
@@ -732,6 +822,15 @@ class _WordReader:
             self.chars.append(unicodedata.normalize("NFKC", chr(code)))
         elif not 0xD800 <= code < 0xE000:
             self.chars.append("-" if code == _SOFT_HYPHEN else chr(code))
+
+
+def _glyph_letters(chars: list[tuple[float, str]]) -> str:
+    """The letters of one right-to-left glyph (see _WordReader.visual_word), each with the
+    centre of its slice of the glyph's box, in logical order: right to left (as read when the
+    slices are the same), its combining marks last."""
+    ordered = sorted(chars, key=lambda item: -item[0])
+    return "".join(ch for _, ch in ordered if not unicodedata.combining(ch)) + \
+        "".join(ch for _, ch in ordered if unicodedata.combining(ch))
 
 
 def _never(_: int) -> bool:
@@ -1048,6 +1147,7 @@ def read_layout(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: int)
     reader.read()
     _read_accents(reader)
     if reader.rtl:
+        reader.join_across_misplaced_spaces()
         reader.words = _attach_rtl_marks(_attach_rtl_punctuation(reader.words))
     # (Right-to-left punctuation moved, the words no longer line up with their starts.)
     reader.words = join_spaced_letters(reader.words, _never if reader.rtl else reader.typed_space_before)
