@@ -280,6 +280,35 @@ the INID fields as list items, a reference numeral wrapped to a line's start ("1
 controller") as an item, a claim's lines wrapped under its number apart, the fields' values
 wrapped under themselves as headings.
 
+Standards and datasheets (standards, 2026-12-06): documents whose structure is all numbers,
+labels and small tables, from Word through LibreOffice:
+
+- ``standard_clauses``: a technical standard or specification as ISO/IEC, ETSI or a company
+  writes it (four house styles: faces, sizes, bold or not, numbers typed before a tab or a space
+  or Word's list numbering): a title, a contents page on half the seeds (entries with their
+  numbers hung, dot leaders or not), "Foreword", "Introduction", "1 Scope" to "3 Terms and
+  definitions" (entries: "3.1" and the term each on a line of its own over the definition, a
+  "Note 1 to entry:", "EXAMPLE" or "[SOURCE: ...]" after some: no headings), clauses "4" to "6"
+  with "4.1" and "4.1.1", "NOTE" lines, a requirements table with a header row (it may run over a page
+  break on some seeds), "Annex A (informative)" over its title (one line, or three centred
+  lines of one heading) with clauses "A.1", a "Bibliography" of "[1]" entries, the document's
+  number over each page and a copyright line and page number under it;
+- ``datasheet``: a product datasheet: the part number and product name, a revision line,
+  sections a point to four over a 9- or 10-point body over a features list (beside
+  Applications in two columns on some seeds), parameter | value tables (bold parameters, a
+  grid, rules under rows or none, a header row on some), an electrical characteristics table
+  (min, typ, max, empty cells, a header broken in its narrow column), ordering information,
+  footnote lines "(1) ..." or "¹ ...", a running header and footer.
+
+Failing before the rules (the last generator, plain / tagged of 8 each): standard_clauses 0 / 8
+(an annex's "A.1" split from its title and no heading, "[1]" split from its entry and the
+bibliography's title unheaded over the bare "[1]", a contents entry's hung number "1" cut as a
+column's page label: the entries 1 to 4 a table, their clauses dropped as listed nowhere) and
+8 / 8; datasheet 6 / 8 (sections set a point over the body over a table or a list unheaded as
+its labels) and 6 / 8 (tagged: a header broken in its narrow column read "Condition s"); a
+table cell broken over a page break read the next page's marked content under its own MCIDs on
+this page (the first generator's standard_clauses-07, tagged).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
