@@ -71,7 +71,8 @@ _CONTENTS_TITLE = re.compile(
     r"table\s+des\s+(figures|illustrations))\s*:?\s*$", re.IGNORECASE)
 # A page label, then a title: "42 Management Discussion".
 _LEADING_ENTRY = re.compile(rf"^{_LABEL}\s+\S*[^\W\d_]", re.IGNORECASE)
-_SECTION_NUMBER = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+\S")
+_SECTION_NUMBER = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4}|[A-Z](\.\d{1,2}){1,4})\.?|[A-Z]\.|[IVX]{1,5}\.)"
+                             r"\s+\S")
 # An entry of a list of figures or tables: a caption's label and number ("Figure 3:", "Table
 # A.2", "Abbildung 4."), then its title.
 _CAPTION_ENTRY = re.compile(r"^(figure|fig\.|table|chart|map|exhibit|box|graph|plate|illustration|"
@@ -136,7 +137,7 @@ def text_key(text: str) -> str:
     whitespace collapsed, a leading section number dropped.  (Cached: every line of the
     document is keyed, some several times.)"""
     text = " ".join(unicodedata.normalize("NFKC", text).lower().split())
-    return re.sub(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[a-z]\.|[ivx]{1,5}\.)\s+", "", text)
+    return re.sub(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[a-z](\.\d{1,2}){1,4}\.?|[a-z]\.|[ivx]{1,5}\.)\s+", "", text)
 
 
 @dataclass
@@ -291,7 +292,9 @@ def _whole_entries(lines: Sequence[Line]) -> list[tuple[float, float, float, flo
 def split_at_labels(lines: Sequence[Line]) -> list[Line]:
     """Lines cut after a page label followed, two ems or more away, by a title: in a contents
     set in columns a column's label and the next column's title may be one line (the gap
-    between them no wider than the page column's tab).  Lines without such a gap are kept."""
+    between them no wider than the page column's tab).  Lines without such a gap are kept; so
+    is a line whose first word is the figure when no title stands left of it on its baseline:
+    an entry's section number hung a tab before its title ("1   Scope   1"), not a label."""
     out: list[Line] = []
     for line in lines:
         gap = 2 * max(line.size, 1.0)
@@ -299,6 +302,9 @@ def split_at_labels(lines: Sequence[Line]) -> list[Line]:
                     if line.words[i].x0 - line.words[i - 1].x1 >= gap
                     and _PAGE_LABEL.match(line.words[i - 1].text)
                     and any(ch.isalpha() for ch in line.words[i].text)), None)
+        if cut == 1 and not any(other is not line and other.x1 <= line.x0 and _same_baseline(other, line)
+                                for other in lines):
+            cut = None
         if cut is None:
             out.append(line)
             continue

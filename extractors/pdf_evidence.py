@@ -84,7 +84,7 @@ from extractors.tables import cells_to_markdown
 
 if TYPE_CHECKING:
     from extractors.pdf_drafts import Draft, Line, Style
-    from extractors.pdf_words import PageLayout, Word
+    from extractors.pdf_words import PageLayout, Ruling, Word
 
 TAGS = "tags"
 OUTLINE = "outline"
@@ -561,16 +561,19 @@ def _agrees(text: str, boxes: tuple[Box, ...], words: list[Word]) -> bool:
 
 
 def tagged_tables(tags: PageTags | None, words: list[Word], found: list[FoundTable],
-                  turned: list[Word] | None = None) -> list[FoundTable]:
+                  turned: list[Word] | None = None, rulings: list[Ruling] | None = None) -> list[FoundTable]:
     """The page's tables (``found``: the heuristics'), as its tags have them (see the module's
     docstring); ``found`` itself when the page has no believable tags.  ``turned``: the page's
-    words set at an angle, which a tagged cell may hold (a column heading set upwards)."""
+    words set at an angle, which a tagged cell may hold (a column heading set upwards);
+    ``rulings``: the page's, whose rules around a cell say where a word broken over its lines
+    met the cell's edge."""
     if tags is None or not tags.tagged or not words:
         return found
     # (A table that contradicts the page, a tree pointing at the wrong content or a table
     # wider than the page, is left to the heuristics.)
     drawn = words + list(turned or ())
-    made = [_found_table(_short_rows_placed(table), drawn, turned or []) for table in tags.tables
+    rules = [r for r in rulings or () if not r.horizontal]
+    made = [_found_table(_short_rows_placed(table), drawn, turned or [], rules) for table in tags.tables
             if table.row_count >= 2 and table.column_count >= 2 and _table_agrees(table, drawn)]
     kept = [table for table in found
             if not any(_overlap(table, other) >= _SAME_TABLE for other in made)
@@ -645,7 +648,8 @@ def _short_rows_placed(table: TaggedTable) -> TaggedTable:
     return replace(table, cells=tuple(moved.get(id(cell), cell) for cell in table.cells))
 
 
-def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> FoundTable:
+def _found_table(table: TaggedTable, words: list[Word], turned: list[Word],
+                 rules: list[Ruling] | None = None) -> FoundTable:
     """A tagged table as the table finder writes one: a spanning cell's text in its first
     slot, the header rows those of TH cells only (one when the tree has none); the turned
     words its cells hold are the table's (no loose text)."""
@@ -672,7 +676,7 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
             upright = [w for _, line in groupby(upright, key=attrgetter("line"))
                        for w in rtl_words(list(line))]
         sideways = sorted((w for w in drawn[id(cell)] if id(w) in order), key=lambda w: order[id(w)])
-        texts = (_lines_text(upright, cell, edges), *(w.text for w in sideways))
+        texts = (_lines_text(upright, cell, edges, rules), *(w.text for w in sideways))
         cells[cell.row][cell.column] = " ".join(filter(None, texts))
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
@@ -691,9 +695,13 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word]) -> F
                       turned=tuple(taken))
 
 
-def _lines_text(words: list[Word], cell: TaggedCell, edges: ColumnEdges) -> str:
+def _lines_text(words: list[Word], cell: TaggedCell, edges: ColumnEdges,
+                rules: list[Ruling] | None = None) -> str:
     """A cell's upright words, in reading order, as text: a word LibreOffice broke over the
-    cell's lines is whole again (see extractors.pdf_broken_words; ``edges``: its table's)."""
+    cell's lines is whole again (see extractors.pdf_broken_words; ``edges``: its table's, as
+    its text shows them; ``rules``: the page's vertical rules, which show them where the
+    cell is ruled)."""
+    ruled = _ruled_edges(words, rules) if rules and words else None
     text = ""
     for index, word in enumerate(words):
         if not index:
@@ -703,12 +711,27 @@ def _lines_text(words: list[Word], cell: TaggedCell, edges: ColumnEdges) -> str:
             alone = index < 2 or words[index - 2].line != piece.line
             ends = index + 1 == len(words) or words[index + 1].line != word.line  # (the end alone)
             own = ((cell.row, cell.column),)
-            inner = edges.inner(cell.column, own) if alone and ends and cell.columns == 1 else None
+            inner = (ruled or edges.inner(cell.column, own)) if alone and ends and cell.columns == 1 else None
             broken = inner is not None and broken_at_edge(piece, word, *inner)
             text = broken_joined(text, word.text, alone, broken)
         else:
             text = f"{text} {word.text}"
     return text
+
+
+def _ruled_edges(words: list[Word], rules: list[Ruling]) -> tuple[float, float] | None:
+    """A cell's inner edges where vertical rules stand either side of its words over their whole
+    height (a ruled table: the rule left of the words nearest them, and right): the rules less
+    the padding, as far as the text stands off the left rule."""
+    x0, x1 = min(w.x0 for w in words), max(w.x1 for w in words)
+    top, bottom = min(w.top for w in words), max(w.bottom for w in words)
+    spans = [r for r in rules if r.top <= top + 1.0 and r.bottom >= bottom - 1.0]
+    left = max((r.x1 for r in spans if r.x1 <= x0 + 0.5), default=None)
+    right = min((r.x0 for r in spans if r.x0 >= x1 - 0.5), default=None)
+    if left is None or right is None:
+        return None
+    padding = x0 - left
+    return x0, right - padding
 
 
 def _turned_headings(table: TaggedTable, cells: list[list[str]], turned: list[Word],

@@ -100,8 +100,10 @@ from extractors.pdf_drafts import (
 )
 from extractors.pdf_words import Ruling
 
-# Section numbers: "2", "2.1", "2.1.3", "A.", "IV." followed by a title.
-_SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4})\.?|[A-Z]\.|[IVX]{1,5}\.)\s+(?=[^\W\d_])")
+# Section numbers: "2", "2.1", "2.1.3", an annex's "A.1" and "B.2.3", "A.", "IV." followed by
+# a title.  (An annex's clause is as deep as its number: "A.1" two, under "Annex A".)
+_SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})\.?|[A-Z]\.|[IVX]{1,5}\.)"
+                      r"\s+(?=[^\W\d_])")
 # A section named by its kind and number ("Chapter 1.", "Appendix B:", "Part IV", "Section 2.3";
 # a legal act's "Article 12", "TITLE II", "Schedule 3", "§ 4"): numbered like "1." (or "2.3")
 # for the depth of the headings below it.
@@ -218,6 +220,8 @@ _MAX_LEVEL = 4
 _LEVEL_STEP = 1.0
 _LEVEL_USES = 2
 _ABOVE_BODY = 0.5
+# A heading set this many points over the body's size is set apart by its size (_heads_like_sections).
+_FACE_STEP = 0.75
 # Top to top, the lines of one wrapped heading are at most this many sizes apart.
 _LINE_PITCH = 1.45
 # Lines set like headings, this many in a row with nothing between, are not (_unhead_line_runs).
@@ -771,7 +775,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
             # title may be spaced so) nor over short lines (a form's field over its box, a name
             # over a job title in a signature block are spaced so too).
             before = drafts[index - 1] if index else None
-            if _heads_bulleted_prose(draft, after):
+            if _heads_bulleted_prose(draft, after) or _heads_like_sections(draft, after, sections, style):
                 continue
             if binding and after.kind == "list_item" and before is not None \
                     and before.size >= _SMALL_PRINT * style.body_size \
@@ -785,6 +789,16 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_glossary_terms(drafts, style)
     for draft in titles:
         draft.kind, draft.label = "heading", False
+
+
+def _heads_like_sections(draft: Draft, after: Draft, sections: set[tuple[str, float, bool, bool]],
+                         style: Style) -> bool:
+    """A heading set larger than the body (if less than a heading's step) over a table or a
+    list heads it as a section when its face is that of the headings over the document's
+    running text: a datasheet's "Specifications" over its parameters, set as its "Description"
+    over a paragraph.  (A table's title is set otherwise, or at the body's size: a label.)"""
+    return after.kind in ("table", "list_item") and draft.size >= style.body_size + _FACE_STEP \
+        and _face_key(draft) in sections
 
 
 def _short_lines(draft: Draft, fields: bool = True) -> bool:
@@ -1292,9 +1306,10 @@ def _unhead_definition_terms(drafts: list[Draft], style: Style) -> None:
             and d.size < style.body_size * HEADING_SCALE
 
     def defines(d: Draft, over: Draft) -> bool:
+        if d.kind != "paragraph" or d.page != over.page or not d.lines:  # (a table has no lines)
+            return False
         indent = min(line.x0 for line in d.lines) - over.lines[0].x0  # (every line indented)
-        return d.kind == "paragraph" and d.page == over.page \
-            and indent >= _DEFINITION_INDENT * style.body_size
+        return indent >= _DEFINITION_INDENT * style.body_size
 
     pairs = [at for at in range(len(drafts) - 1) if term(drafts[at]) and defines(drafts[at + 1], drafts[at])]
     runs: list[list[int]] = []

@@ -160,7 +160,11 @@ _BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔*
 # Fonts whose glyphs are pictures: a lone character in one at a line's start is a bullet.
 _SYMBOL_FONTS = ("dingbat", "wingding", "symbol", "bookmaster", "webdings")
 _ROMAN = re.compile(r"^[ivxlc]{1,6}$")
-_SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.)$")
+# A section number alone ("2.1", "A.", "IV."; an annex's clause "A.1", "B.2.3").
+_SECTION_NUMBER = re.compile(r"^(\d{1,2}(\.\d{1,2}){0,4}\.?|[A-Z](\.\d{1,2}){1,4}\.?|[A-Z]\.|[IVX]{1,5}\.)$")
+# A reference's number in brackets, set a tab before its entry ("[1]  ISO 9001:2015, ..."), as
+# bibliographies set them: one line with its entry, not a column of numbers beside one of text.
+_REFERENCE_MARK = re.compile(r"^\[\d{1,3}\]$")
 # Top to top, the lines of one paragraph of large type are at most this many sizes apart.
 _LARGE_LINE_PITCH = 1.45
 # A page's own running text, in a face and size other than the document's (_page_style): this
@@ -569,7 +573,9 @@ def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable
     # column, a note in the next) lines up like a table's rows: no table crosses their gutter.
     found = [table for table in found if not _crosses_contents_columns(table, entries)]
     # (The tags' tables have the words of the whole page: a table of contents is tagged TOC.)
-    return tagged_tables(tags, layout.words, found, layout.turned) if tags is not None else found
+    if tags is None:
+        return found
+    return tagged_tables(tags, layout.words, found, layout.turned, layout.rulings)
 
 
 def _crosses_contents_columns(table: FoundTable, entries: list[ContentsEntry]) -> bool:
@@ -708,7 +714,7 @@ def _segments(words: list[Word]) -> list[list[Word]]:
         return [words]
     if at == 0 and _is_bullet(words[0]):
         return [words]
-    if at == 0 and _numbers_title(words[0], words[1]):
+    if at == 0 and (_numbers_title(words[0], words[1]) or _REFERENCE_MARK.match(words[0].text)):
         # A section number before its title: one line, unless what follows is itself pieces
         # far apart (a row of key figures, "32   No. 1   £1.2bn", is no title).
         rest = _segments(words[1:])
@@ -1749,7 +1755,7 @@ def _unlist_field_codes(drafts: list[Draft]) -> None:
 
 
 # A section number before a title ("2.", "2.1"), for matching a contents line with its heading.
-_LEADING_NUMBER = re.compile(r"^\d{1,2}(\.\d{1,2}){0,4}\.?\s+")
+_LEADING_NUMBER = re.compile(r"^(?:\d{1,2}|[a-z](?=\.\d))(\.\d{1,2}){0,4}\.?\s+")
 # A contents without page labels lists at least this many of the headings after it.
 _LINK_CONTENTS_ENTRIES = 3
 # Entries whose left edges are this close (points) are at one depth.

@@ -242,7 +242,7 @@ SIZE_STEP = 0.5
 # A line in type this much larger than the page's commonest line size is display type: a
 # title or a key figure, no table row (see :func:`_display_apart`).
 DISPLAY_TYPE = 1.5
-SECTION_NUMBER = re.compile(r"^\d{1,2}(\.\d{1,2}){0,3}\.?$")
+SECTION_NUMBER = re.compile(r"^(?:\d{1,2}|[A-Z](?=\.\d))(\.\d{1,2}){0,3}\.?$")
 # Text edges this close (points) are aligned.
 ALIGNED = 1.0
 # The widest space between two words, in font sizes (Helvetica's is 0.28, Times' 0.25).
@@ -2642,7 +2642,7 @@ def _plausible(cells: list[list[str]]) -> bool:
         # on every row before two columns or more is a symbol font's bullet or box ("y" in
         # Wingdings) in a checklist's rows, whose ticks fill the columns after.
         return False
-    return not _running_text(cells) and not _numbered_outline(cells)
+    return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells)
 
 
 # A section's number alone ("2", "2.1", "2.1.3"): see _numbered_outline.
@@ -2668,6 +2668,20 @@ def _numbered_outline(cells: list[list[str]]) -> bool:
     sentences = sum(len(text.split()) >= _OUTLINE_TEXT_WORDS and text.rstrip().endswith(".")
                     for text in texts)
     return 2 * sentences >= len(texts)
+
+
+# A reference's number in brackets ("[1]"): see _reference_list.
+_REFERENCE_NUMBER = re.compile(r"^\[\d{1,3}\]$")
+
+
+def _reference_list(cells: list[list[str]]) -> bool:
+    """A bibliography's entries, each number in brackets set a tab before its reference ("[1]"
+    beside "ISO 9001:2015, Quality management systems"): two columns, the first holding such
+    numbers alone (or nothing, beside an entry's wrapped lines).  A list, not a table."""
+    if len(cells[0]) != 2:
+        return False
+    numbers = [row[0].strip() for row in cells if row[0].strip()]
+    return len(numbers) >= 2 and all(_REFERENCE_NUMBER.match(number) for number in numbers)
 
 
 def _under_earlier(numbers: list[str]) -> bool:

@@ -244,16 +244,21 @@ class _Walker:
 
     def collect(self, element: Any, depth: int, mcids: list[int] | None = None,
                 skip: str = "") -> list[int]:
-        """The MCIDs of the element's subtree, in order; subtrees of type ``skip`` left out."""
+        """The MCIDs of the element's subtree drawn on this page, in order; subtrees of type
+        ``skip`` left out.  MCIDs number a page's marked content: an element drawn over two
+        pages (a table's cell broken by a page break) names MCIDs of both, and PDFium's
+        ``GetMarkedContentIdAtIndex`` gives them all, whatever their page (page 2's MCID 0 read
+        as page 1's: the cell took the page's first heading in); its kids'
+        ``GetChildMarkedContentID`` gives only this page's."""
         found: list[int] = [] if mcids is None else mcids
         if self.spent(depth):
             return found
-        for index in range(pdfium_c.FPDF_StructElement_GetMarkedContentIdCount(element)):
-            mcid = pdfium_c.FPDF_StructElement_GetMarkedContentIdAtIndex(element, index)
-            if mcid >= 0:
-                found.append(mcid)
-        for child in self.children(element):
-            if child and not (skip and self.element_type(child) == skip):
+        for index, child in enumerate(self.children(element)):
+            if child is None:
+                mcid = pdfium_c.FPDF_StructElement_GetChildMarkedContentID(element, index)
+                if mcid >= 0:
+                    found.append(mcid)
+            elif not (skip and self.element_type(child) == skip):
                 self.collect(child, depth + 1, found, skip)
         return found
 

@@ -280,6 +280,35 @@ the INID fields as list items, a reference numeral wrapped to a line's start ("1
 controller") as an item, a claim's lines wrapped under its number apart, the fields' values
 wrapped under themselves as headings.
 
+Standards and datasheets (standards, 2026-12-06): documents whose structure is all numbers,
+labels and small tables, from Word through LibreOffice:
+
+- ``standard_clauses``: a technical standard or specification as ISO/IEC, ETSI or a company
+  writes it (four house styles: faces, sizes, bold or not, numbers typed before a tab or a space
+  or Word's list numbering): a title, a contents page on half the seeds (entries with their
+  numbers hung, dot leaders or not), "Foreword", "Introduction", "1 Scope" to "3 Terms and
+  definitions" (entries: "3.1" and the term each on a line of its own over the definition, a
+  "Note 1 to entry:", "EXAMPLE" or "[SOURCE: ...]" after some: no headings), clauses "4" to "6"
+  with "4.1" and "4.1.1", "NOTE" lines, a requirements table with a header row (it may run over a page
+  break on some seeds), "Annex A (informative)" over its title (one line, or three centred
+  lines of one heading) with clauses "A.1", a "Bibliography" of "[1]" entries, the document's
+  number over each page and a copyright line and page number under it;
+- ``datasheet``: a product datasheet: the part number and product name, a revision line,
+  sections a point to four over a 9- or 10-point body over a features list (beside
+  Applications in two columns on some seeds), parameter | value tables (bold parameters, a
+  grid, rules under rows or none, a header row on some), an electrical characteristics table
+  (min, typ, max, empty cells, a header broken in its narrow column), ordering information,
+  footnote lines "(1) ..." or "¹ ...", a running header and footer.
+
+Failing before the rules (the last generator, plain / tagged of 8 each): standard_clauses 0 / 8
+(an annex's "A.1" split from its title and no heading, "[1]" split from its entry and the
+bibliography's title unheaded over the bare "[1]", a contents entry's hung number "1" cut as a
+column's page label: the entries 1 to 4 a table, their clauses dropped as listed nowhere) and
+8 / 8; datasheet 6 / 8 (sections set a point over the body over a table or a list unheaded as
+its labels) and 6 / 8 (tagged: a header broken in its narrow column read "Condition s"); a
+table cell broken over a page break read the next page's marked content under its own MCIDs on
+this page (the first generator's standard_clauses-07, tagged).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -300,6 +329,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docx import Document
+from docx.enum.section import WD_SECTION
 from docx.enum.text import WD_ALIGN_PARAGRAPH, WD_BREAK, WD_TAB_ALIGNMENT, WD_TAB_LEADER
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
@@ -4455,6 +4485,503 @@ def patent_spec(seed: int) -> tuple[str, bytes, Truth]:
                                      "items": items, "text": [*text, lead]}
 
 
+# ------------------------------------------------------- standards and datasheets (standards, 2026-12-06)
+
+# House styles of specifications: the body's (family, size), each heading level's (family, size,
+# bold) for Heading 1-3, the title's size, and how clause numbers are set ("tab": typed before a
+# tab, "space": typed before a space, "list": Word's list numbering).
+_SPEC_STYLES: tuple[tuple[tuple[str, float], tuple[tuple[str, float, bool], ...], float, str], ...] = (
+    (("Liberation Serif", 11), (("Liberation Serif", 13, True), ("Liberation Serif", 12, True),
+                                ("Liberation Serif", 11, True)), 16, "tab"),         # ISO (Cambria)
+    (("Liberation Serif", 10), (("Liberation Sans", 16, False), ("Liberation Sans", 14, False),
+                                ("Liberation Sans", 12, False)), 20, "tab"),         # ETSI
+    (("Liberation Sans", 10), (("Liberation Sans", 14, True), ("Liberation Sans", 12, True),
+                               ("Liberation Sans", 10, True)), 18, "list"),          # a company's spec
+    (("Liberation Sans", 10), (("Liberation Sans", 11, True), ("Liberation Sans", 10, True),
+                               ("Liberation Sans", 10, True)), 14, "space"),         # IEC (Arial)
+)
+_SPEC_SUBJECTS = (
+    ("Information technology — Data centre facilities — Requirements for power distribution",
+     "power distribution unit", ("Power distribution", "Monitoring", "Maintenance")),
+    ("Electromagnetic compatibility — Test methods for radiated immunity of control equipment",
+     "equipment under test", ("Test set-up", "Test procedure", "Test report")),
+    ("Road vehicles — Diagnostic communication over controller area network",
+     "diagnostic service", ("Service interface", "Timing parameters", "Error handling")),
+    ("Secure messaging service — Functional requirements and test specification",
+     "message server", ("Message handling", "Security functions", "Conformance testing")),
+)
+_SPEC_TERMS = (
+    ("availability", "property of being accessible and usable on demand by an authorized entity"),
+    ("conformity assessment", "demonstration that specified requirements are fulfilled"),
+    ("equipment under test", "representative device or system whose performance is evaluated in the test"),
+    ("interface", "shared boundary between two functional units, defined by functional characteristics"),
+    ("nominal value", "value of a quantity used to designate or identify a component, device or equipment"),
+    ("rated current", "value of current assigned by the manufacturer for a specified operating condition"),
+    ("service provider", "party that makes a service available to one or more users under an agreement"),
+    ("test report", "document that presents test results and other information relevant to a test"),
+)
+_SPEC_SHALL = ("The {x} shall be designed so that a single fault does not interrupt the supply to the load.",
+               "The manufacturer shall state the rated values in the documentation supplied with the {x}.",
+               "Each {x} shall be identified by a unique designation that is marked on it.",
+               "The {x} should record every change of its configuration together with the time of "
+               "the change.",
+               "Where the {x} is used outdoors, it shall be protected against the ingress of water.",
+               "Measurements shall be taken after the {x} has reached a stable operating temperature.",
+               "The test laboratory shall keep the records of each test for at least five years.",
+               "Requirements given in this clause apply to every {x} within the scope of this document.")
+_SPEC_SUBS = ("General", "Design requirements", "Marking", "Records", "Verification",
+              "Environmental conditions")
+
+
+def _spec_sentences(rng: random.Random, thing: str, count: int) -> str:
+    return " ".join(s.format(x=thing) for s in rng.sample(_SPEC_SHALL, count))
+
+
+def _spec_heading(document: Any, number: str, text: str, level: int, numbering: str, list_id: str) -> str:
+    """A clause's heading (Heading ``level``) numbered as the house style numbers them; its truth."""
+    if numbering == "list" and number and number[0].isdigit():
+        paragraph = document.add_heading(text, level)
+        element = OxmlElement("w:numPr")
+        for tag, value in (("w:ilvl", str(level - 1)), ("w:numId", list_id)):
+            child = OxmlElement(tag)
+            child.set(qn("w:val"), value)
+            element.append(child)
+        paragraph._p.get_or_add_pPr().append(element)
+    elif number:
+        paragraph = document.add_heading(f"{number}{' ' if numbering == 'space' else chr(9)}{text}", level)
+        paragraph.paragraph_format.tab_stops.add_tab_stop(Inches(0.5 + 0.1 * level))
+    else:
+        document.add_heading(text, level)
+    return f"{number} {text}".strip()
+
+
+def _spec_note(document: Any, label: str, text: str, size: float) -> None:
+    """A note or example as standards set them: its label, a tab and its text a point smaller."""
+    paragraph = document.add_paragraph()
+    paragraph.paragraph_format.tab_stops.add_tab_stop(Inches(0.8))
+    run = paragraph.add_run(f"{label}\t{text}")
+    run.font.size = Pt(size - 1)
+
+
+def _spec_contents(document: Any, topics: Sequence[str], subs: Sequence[Sequence[str]],
+                   annexes: Sequence[tuple[str, str, str, str]], seed: int) -> None:
+    """A standard's contents page (entries typed as Word's TOC styles set them: the clause
+    number, a tab, the title, dot leaders and the page, sub-clauses indented), then a page
+    break.  The entries are no headings."""
+    entries = [("", "Foreword", "iv", 0), ("", "Introduction", "v", 0), ("1", "Scope", "1", 0),
+               ("2", "Normative references", "1", 0), ("3", "Terms and definitions", "1", 0)]
+    for c, topic in enumerate(topics):
+        entries.append((str(4 + c), topic, str(2 + c), 0))
+        entries += [(f"{4 + c}.{s + 1}", sub, str(2 + c), 1) for s, sub in enumerate(subs[c])]
+    for a, (letter, kind, name, second) in enumerate(annexes):
+        page = str(3 + len(topics) + a)
+        entries += [("", f"Annex {letter} ({kind}) {name}", page, 0), (f"{letter}.1", "General", page, 1),
+                    (f"{letter}.2", second, page, 1)]
+    entries.append(("", "Bibliography", str(4 + len(topics) + len(annexes)), 0))
+    for number, text, page, depth in entries:
+        paragraph = document.add_paragraph()
+        layout = paragraph.paragraph_format
+        layout.space_after = Pt(3)
+        layout.left_indent = Inches(0.2 * depth + (0.5 if number else 0))
+        layout.first_line_indent = Inches(-0.5 if number else 0)
+        layout.tab_stops.add_tab_stop(Inches(0.2 * depth + 0.5))
+        layout.tab_stops.add_tab_stop(Inches(6.2), WD_TAB_ALIGNMENT.RIGHT,
+                                      WD_TAB_LEADER.DOTS if seed % 4 == 1 else WD_TAB_LEADER.SPACES)
+        run = paragraph.add_run((f"{number}\t" if number else "") + f"{text}\t{page}")
+        run.bold = depth == 0 and seed % 2 == 1
+    document.add_page_break()
+
+
+@dataclass
+class _Spec:
+    """A standard being written: its document, house style and the truth so far."""
+
+    seed: int
+    rng: random.Random
+    document: Any
+    numbering: str
+    list_id: str
+    size: float
+    thing: str
+    headings: list[str]
+    levels: list[int]
+
+    def head(self, number: str, text: str, level: int) -> None:
+        self.headings.append(_spec_heading(self.document, number, text, level, self.numbering, self.list_id))
+        self.levels.append(level + 1)
+
+    def prose(self, text: str) -> None:
+        self.document.add_paragraph(text)
+
+    def front(self) -> None:
+        """Foreword (not on every seed), Introduction, Scope and Normative references."""
+        thing = self.thing
+        if self.seed % 4 != 3:
+            self.head("", "Foreword", 1)
+            self.prose("Attention is drawn to the possibility that some of the elements of this document "
+                       "may be the subject of patent rights. No party shall be held responsible for "
+                       "identifying any or all such patent rights.")
+        self.head("", "Introduction", 1)
+        self.prose(f"This document specifies requirements for the {thing} and the methods by which "
+                   "conformity with them is verified.")
+        self.head("1", "Scope", 1)
+        self.prose(f"This document specifies requirements for each {thing} and gives guidance on their "
+                   "application. It is applicable to new designs.")
+        self.head("2", "Normative references", 1)
+        self.prose("The following documents are referred to in the text in such a way that some or all of "
+                   "their content constitutes requirements of this document.")
+        for reference in self.rng.sample(_SPEC_REFERENCES, 2):
+            self.prose(reference)
+
+    def terms(self) -> None:
+        """The terms clause: each entry's number and term on lines of their own over its
+        definition, some with a note to entry, an example or a source."""
+        seed, size = self.seed, self.size
+        self.head("3", "Terms and definitions", 1)
+        self.prose("For the purposes of this document, the following terms and definitions apply.")
+        for k, (term, definition) in enumerate(sorted(self.rng.sample(_SPEC_TERMS, 4 + seed % 3))):
+            for text, bold in ((f"3.{k + 1}", True), (term, seed % 4 != 2)):
+                line = self.document.add_paragraph()
+                line.add_run(text).bold = bold
+                line.paragraph_format.space_after = Pt(0)
+                line.paragraph_format.keep_with_next = True
+            self.prose(definition)
+            extra = (k + seed) % 3
+            if extra == 0:
+                note = "Note 1 to entry:" if seed % 2 else "NOTE 1 to entry:"
+                run = self.document.add_paragraph().add_run(
+                    f"{note} The value is stated for the normal operating conditions unless otherwise "
+                    "specified.")
+                run.font.size = Pt(size - 1)
+            elif extra == 1 and k % 2:
+                _spec_note(self.document, "EXAMPLE",
+                           f"A {self.thing} installed in a rack of a computer room.", size)
+            elif extra == 1:
+                self.prose(f"[SOURCE: IEC 60050-151:2001, 151-1{k + 1}-0{k + 2}, modified]")
+
+    def clauses(self, topics: Sequence[str], subs: Sequence[Sequence[str]], table_at: int) -> list[list[str]]:
+        """The technical clauses, their sub-clauses (and sub-sub-clauses on some), notes, and the
+        requirements table in one of them; the table's cells."""
+        rows: list[list[str]] = []
+        for c, topic in enumerate(topics):
+            clause = str(4 + c)
+            self.head(clause, topic, 1)
+            for s, sub in enumerate(subs[c]):
+                self.head(f"{clause}.{s + 1}", sub, 2)
+                self.prose(_spec_sentences(self.rng, self.thing, 2))
+                if s == 0 and (self.seed + c) % 2:
+                    for d, name in enumerate(("Normal conditions", "Fault conditions")):
+                        self.head(f"{clause}.{s + 1}.{d + 1}", name, 3)
+                        self.prose(_spec_sentences(self.rng, self.thing, 1))
+                if s == 1 and c != table_at:
+                    _spec_note(self.document, "NOTE", "Further guidance is given in Annex A.", self.size)
+            if c == table_at:
+                rows = self.requirements(clause)
+        return rows
+
+    def requirements(self, clause: str) -> list[list[str]]:
+        """The requirements table (a header row, a grid) under its caption."""
+        seed, rng, thing = self.seed, self.rng, self.thing
+        self.prose(f"The requirements of Clause {clause} are summarized in Table 1.")
+        caption = self.document.add_paragraph()
+        caption.add_run(f"Table 1 — Requirements for the {thing}").bold = True
+        caption.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        rows = [["ID", "Requirement", "Subclause", "Method"] if seed % 2 == 0
+                else ["Requirement", "Description", "Clause", "Verification"]]
+        for r in range(3 + seed % 3):
+            shall = rng.choice(_SPEC_SHALL).format(x=thing).split(" shall ")[-1].rstrip(".").capitalize() \
+                if seed % 3 else rng.choice(_SPEC_SHORT)
+            rows.append([f"R{clause}.{r + 1}" if seed % 2 else f"REQ-{10 * int(clause) + r + 1:03d}", shall,
+                         f"{clause}.{r % 2 + 1}", rng.choice(("Test", "Inspection", "Analysis", "T, I"))])
+        table = self.document.add_table(rows=len(rows), cols=4)
+        table.style = "Table Grid"
+        for r, row in enumerate(rows):
+            for k, text in enumerate(row):
+                _set(table, r, k, text, bold=r == 0, centred=r == 0 and seed % 2 == 1)
+        self.prose("")
+        return rows
+
+    def annexes(self, annexes: Sequence[tuple[str, str, str, str]]) -> None:
+        """Each annex's heading (on one line, or its label, kind and title on three centred lines
+        of one paragraph) over its clauses "A.1" and "A.2" and an example; then the bibliography."""
+        seed = self.seed
+        for a, (letter, kind, name, second) in enumerate(annexes):
+            if seed % 3 == 0 or a == 1:
+                self.document.add_page_break()
+            if seed % 2:
+                paragraph = self.document.add_heading("", 1)
+                paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+                for i, part in enumerate((f"Annex {letter}", f"({kind})", name)):
+                    run = paragraph.add_run(part)
+                    if i < 2:
+                        run.add_break(WD_BREAK.LINE)
+                self.headings.append(f"Annex {letter} ({kind}) {name}")
+                self.levels.append(2)
+            else:
+                self.head("", f"Annex {letter} ({kind}) {name}", 1)
+            self.head(f"{letter}.1", "General", 2)
+            self.prose(_spec_sentences(self.rng, self.thing, 2))
+            self.head(f"{letter}.2", second, 2)
+            self.prose(_spec_sentences(self.rng, self.thing, 2))
+            _spec_note(self.document, "EXAMPLE 1" if seed % 2 else "EXAMPLE",
+                       f"The {self.thing} is checked at 23 °C ± 2 °C.", self.size)
+        self.head("", "Bibliography", 1)
+        for b, reference in enumerate(_SPEC_BIBLIOGRAPHY):
+            self.prose(f"[{b + 1}]\t{reference}")
+
+
+_SPEC_REFERENCES = ("IEC 60050-151, International Electrotechnical Vocabulary — Part 151",
+                    "ISO/IEC 17025:2017, General requirements for the competence of testing laboratories",
+                    "ISO 9001:2015, Quality management systems — Requirements",
+                    "EN 61000-4-3, Electromagnetic compatibility — Part 4-3")
+_SPEC_SHORT = ("Single fault tolerance", "Rated values stated", "Unique designation",
+               "Protection against water", "Stable temperature", "Records kept")
+_SPEC_BIBLIOGRAPHY = ("ISO/IEC Directives, Part 2, Principles and rules for the structure and drafting of "
+                      "ISO and IEC documents",
+                      "IEC 60364-1, Low-voltage electrical installations — Part 1: Fundamental principles")
+
+
+def _spec_document(seed: int) -> tuple[Any, str]:
+    """A document in the seed's house style (_SPEC_STYLES): the body's and headings' faces, the
+    list numbering where the style numbers clauses so, the document's number over each page and
+    the copyright and page number under it (all seeds but one); its list's numId."""
+    (family, size), looks, title_size, numbering = _SPEC_STYLES[(seed - 1) % len(_SPEC_STYLES)]
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name, body.font.size = family, Pt(size)
+    body.paragraph_format.space_after = Pt(6)
+    for level, (face, points, bold) in enumerate(looks, start=1):
+        style = document.styles[f"Heading {level}"]
+        style.font.name, style.font.size, style.font.bold, style.font.italic = face, Pt(points), bold, False
+        style.font.color.rgb = RGBColor(0, 0, 0)
+        style.paragraph_format.space_before, style.paragraph_format.space_after = Pt(12), Pt(6)
+    style = document.styles["Title"]
+    style.font.name, style.font.size, style.font.bold = looks[0][0], Pt(title_size), True
+    style.font.color.rgb = RGBColor(0, 0, 0)
+    list_id = _numbering(document, "") if numbering == "list" else ""
+    if seed != 8:
+        code = (f"ISO/IEC {30100 + seed}:2024(E)", f"ETSI TS 103 {450 + seed} V1.2.1 (2024-05)",
+                f"SPEC-{1200 + seed} Rev. C", f"IEC {62400 + seed}:2024")[(seed - 1) % 4]
+        section = document.sections[0]
+        header = section.header.paragraphs[0]
+        header.add_run(code).bold = seed % 2 == 1
+        header.alignment = WD_ALIGN_PARAGRAPH.RIGHT if seed % 3 else WD_ALIGN_PARAGRAPH.LEFT
+        footer = section.footer.paragraphs[0]
+        footer.add_run(("© ISO/IEC 2024 – All rights reserved", "ETSI", "Company confidential",
+                        "© IEC 2024")[(seed - 1) % 4] + "\t\t")
+        _page_field(footer)
+    return document, list_id
+
+
+def standard_clauses(seed: int) -> tuple[str, bytes, Truth]:
+    """A technical standard or specification as ISO/IEC, ETSI or a company writes it in Word (one
+    of _SPEC_STYLES): the title; a contents page on some seeds (entries typed with their numbers
+    hung, dot leaders or not); "Foreword" and "Introduction" (unnumbered); numbered clauses
+    "1 Scope", "2 Normative references", "3 Terms and definitions", then clauses with sub-clauses
+    "4.1" and "4.1.1" (Heading 1-3, numbers typed before a tab or a space, or Word's list
+    numbering); the terms clause's entries each as its number ("3.1", bold) on a line of its own
+    over the term (bold on most seeds) on a line of its own over its definition, some with a
+    "Note 1 to entry:" (or "NOTE 1 to entry:"), an "EXAMPLE" or a "[SOURCE: ...]" line (entries,
+    notes and examples are no headings); "NOTE" paragraphs in clauses; a requirements table with
+    a header row; "Annex A (informative)" (and "(normative)") over its title, on one line or
+    three centred ones (one heading), its clauses "A.1"; a "Bibliography" of "[1]" entries; the
+    document's number over each page.  The headings are the title, the contents' title, the
+    unnumbered and numbered clauses and the annexes, ranked as their styles."""
+    rng = random.Random(seed)
+    numbering = _SPEC_STYLES[(seed - 1) % len(_SPEC_STYLES)][3]
+    size = _SPEC_STYLES[(seed - 1) % len(_SPEC_STYLES)][0][1]
+    title, thing, topics = _SPEC_SUBJECTS[(seed - 1) // 2 % len(_SPEC_SUBJECTS)]
+    document, list_id = _spec_document(seed)
+    document.add_heading(title, 0).paragraph_format.space_after = Pt(18)
+    spec = _Spec(seed, rng, document, numbering, list_id, size, thing, [title], [1])
+    table_at = rng.randrange(len(topics))
+    subs = [rng.sample(_SPEC_SUBS, 2 + (seed + c) % 2) for c in range(len(topics))]
+    annexes = [(letter, kind, name, rng.choice(("Examples", "Procedure"))) for letter, kind, name in (
+        ("A", "informative", "Guidance on the application"), ("B", "normative", "Test procedures"))]
+    annexes = annexes[: 1 + seed % 2]
+    if seed % 4 in (1, 2):
+        spec.head("", "Contents", 1)
+        _spec_contents(document, topics, subs, annexes, seed)
+    spec.front()
+    spec.terms()
+    rows = spec.clauses(topics, subs, table_at)
+    spec.annexes(annexes)
+    return "docx", _docx(document), {"headings": spec.headings, "levels": spec.levels, "tables": [rows]}
+
+
+_PRODUCTS = (
+    ("LDO-3300", "Low-dropout voltage regulator", "regulator"),
+    ("TMP-118", "Digital temperature sensor with I²C interface", "sensor"),
+    ("PSU-24-60", "60 W DIN-rail power supply", "power supply"),
+    ("RFM-868", "Sub-GHz radio transceiver module", "module"),
+)
+_SPEC_ROWS = {
+    "regulator": (("Input voltage", "2.5 to 6.0 V"), ("Output voltage", "3.3 V"),
+                  ("Output current", "500 mA"),
+                  ("Dropout voltage", "250 mV at 500 mA"), ("Quiescent current", "45 µA"),
+                  ("Operating temperature", "−40 to 125 °C"), ("Package", "SOT-23-5")),
+    "sensor": (("Supply voltage", "1.4 to 3.6 V"), ("Accuracy", "±0.1 °C (typ.)"),
+               ("Resolution", "0.0078 °C (16 bit)"), ("Supply current", "3.5 µA at 1 Hz"),
+               ("Operating temperature", "−55 to 150 °C"), ("Interface", "I²C, SMBus"),
+               ("Package", "WSON-6")),
+    "power supply": (("Input voltage", "85 to 264 V AC"), ("Output voltage", "24 V DC"),
+                     ("Output current", "2.5 A"), ("Efficiency", "91 % (typ.)"),
+                     ("Ripple and noise", "< 120 mVpp"),
+                     ("Operating temperature", "−25 to 70 °C"), ("Dimensions", "40 × 90 × 100 mm")),
+    "module": (("Frequency band", "863 to 870 MHz"), ("Output power", "+14 dBm"), ("Sensitivity", "−121 dBm"),
+               ("Supply voltage", "1.8 to 3.6 V"), ("Receive current", "5.4 mA"),
+               ("Operating temperature", "−40 to 85 °C"), ("Dimensions", "16 × 20 × 2.2 mm")),
+}
+_MAXIMUMS = (("Supply voltage", "−0.3 to 7.0 V"), ("Storage temperature", "−65 to 150 °C"),
+             ("ESD (human body model)", "±2 kV"), ("Junction temperature", "150 °C"))
+_APPLICATIONS = ("Industrial automation", "Smart meters", "Battery-powered sensors", "Building control",
+                 "Medical monitoring")
+_FEATURES = ("Wide input range", "Low standby current", "Over-temperature protection",
+             "Small footprint", "Qualified for industrial use", "RoHS compliant")
+
+
+_CHARACTERISTICS = [["Parameter", "Symbol", "Conditions", "Min", "Typ", "Max", "Unit"],
+                    ["Supply voltage", "VDD", "", "1.8", "3.3", "5.5", "V"],
+                    ["Supply current", "IDD", "Active, no load", "", "45", "70", "µA"],
+                    ["Output high voltage", "VOH", "IOH = −2 mA", "2.4", "", "", "V"],
+                    ["Output low voltage", "VOL", "IOL = 4 mA", "", "", "0.4", "V"],
+                    ["Operating temperature", "TA", "", "−40", "", "85", "°C"]]
+
+
+def _datasheet_document(seed: int, part: str) -> tuple[Any, float]:
+    """A datasheet's document: the seed's body face, its Title and Heading 1 (bold, a point to
+    four over the body, coloured on most seeds), the part number and revision over each page and
+    the maker's address and page number under it (most seeds); and its body's size."""
+    family, size = (("Liberation Sans", 9), ("Liberation Sans", 10), ("DejaVu Sans", 9),
+                    ("Liberation Serif", 10))[seed % 4]
+    document = Document()
+    body = document.styles["Normal"]
+    body.font.name, body.font.size = family, Pt(size)
+    body.paragraph_format.space_after = Pt(4)
+    colour = ("1F4E79", "C00000", "000000", "2E7D32")[seed % 4]
+    heading_size = (size + 3, size + 2, size + 4, size + 1)[(seed // 2) % 4]
+    for name, points in (("Title", size + 12), ("Heading 1", heading_size)):
+        style = document.styles[name]
+        style.font.name, style.font.size, style.font.bold = family, Pt(points), True
+        style.font.color.rgb = RGBColor.from_string(colour if name == "Heading 1" else "000000")
+        style.paragraph_format.space_before = Pt(10 if name == "Heading 1" else 0)
+        style.paragraph_format.space_after = Pt(4)
+    if seed % 4 != 0:
+        header = document.sections[0].header.paragraphs[0]
+        header.text = f"{part}\t\tRev. {chr(65 + seed % 4)}"
+        footer = document.sections[0].footer.paragraphs[0]
+        footer.add_run("www.northwind-devices.com\t\t")
+        _page_field(footer)
+    return document, size
+
+
+def _grid_table(document: Any, cells: list[list[str]], header: bool, centred_from: int = 99) -> None:
+    """A Word table with a grid holding ``cells``, the first row bold when a ``header``."""
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    table.style = "Table Grid"
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            _set(table, r, c, text, bold=header and r == 0, centred=c >= centred_from)
+
+
+def _key_values(document: Any, seed: int, rows: Sequence[tuple[str, str]], header: tuple[str, ...] | None,
+                widths: tuple[float, ...]) -> list[list[str]]:
+    """A parameter | value table (the parameters bold on most seeds; a grid, rules under its rows
+    or none; a shaded header on odd seeds); its cells."""
+    cells = ([list(header)] if header else []) + [list(row) for row in rows]
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    grid = seed % 3  # 0 a grid, 1 rules under rows, 2 none
+    if grid == 0:
+        table.style = "Table Grid"
+    for r, row in enumerate(cells):
+        is_header = header is not None and r == 0
+        for c, text in enumerate(row):
+            _set(table, r, c, text, bold=is_header or (c == 0 and seed % 4 != 0))
+            if grid == 1:
+                _border(table.cell(r, c), "bottom", size=4)
+            if is_header and seed % 2:
+                _shade(table.cell(r, c), "D9D9D9")
+    _fixed_widths(table, widths)
+    return cells
+
+
+def _footnote_line(document: Any, text: str, size: float) -> None:
+    document.add_paragraph(text).runs[0].font.size = Pt(size - 1.5)
+
+
+def datasheet(seed: int) -> tuple[str, bytes, Truth]:
+    """A product datasheet as a maker types it in Word: the part number and product name (Title,
+    the one level-1 heading), a revision line, short sections (Heading 1 set a point to four
+    over the body, coloured or black) over a features list (Features and Applications side by
+    side in two columns on some seeds), a description, two-column parameter | value tables (a
+    header row on some seeds; values with units "3.3 V", "−40 to 85 °C", "±2 kV"; the
+    parameter names bold on most seeds: no headings; a grid, rules under rows or none), an
+    electrical characteristics table (min, typ, max; empty cells) on even seeds, an
+    ordering-information table with a header row, footnote lines under tables ("(1) Stresses
+    beyond ..." or "¹ Typical values ..."), the part number over each page on most seeds."""
+    rng = random.Random(seed)
+    part, product, kind = _PRODUCTS[(seed - 1) % len(_PRODUCTS)]
+    document, size = _datasheet_document(seed, part)
+    title = f"{part} {product}" if seed % 2 else f"{part} — {product}"
+    document.add_heading(title, 0)
+    month = rng.choice(("March", "June", "October"))
+    document.add_paragraph(f"Datasheet · Rev. {chr(65 + seed % 4)} · {month} 2024")
+    headings, levels = [title], [1]
+
+    def head(text: str) -> None:
+        document.add_heading(text, 1)
+        headings.append(text)
+        levels.append(2)
+
+    columns = seed % 4 == 1  # Features and Applications side by side, as front pages set them
+    if columns:
+        _columns(document.add_section(WD_SECTION.CONTINUOUS), 2, 0.4)
+    head("Features")
+    items = rng.sample(_FEATURES, 4)
+    for item in items:
+        document.add_paragraph(item, style="List Bullet")
+    if columns or seed % 4 == 2:
+        uses = rng.sample(_APPLICATIONS, 3)
+        if columns:
+            document.paragraphs[-1].add_run().add_break(WD_BREAK.COLUMN)
+        head("Applications")
+        for item in uses:
+            document.add_paragraph(item, style="List Bullet")
+        items += uses
+    if columns:
+        _columns(document.add_section(WD_SECTION.CONTINUOUS), 1, 0.4)
+    head("Description")
+    document.add_paragraph(f"The {part} is a {product.lower()} for industrial and consumer equipment. Each "
+                           f"{kind} is tested in production and supplied with a certificate of conformity.")
+    head(rng.choice(("Specifications", "Key specifications", "Technical data")))
+    tables = [_key_values(document, seed, _SPEC_ROWS[kind], ("Parameter", "Value") if seed % 2 == 0 else None,
+                          (2.4, 2.6))]
+    note = rng.choice(("Typical values at 25 °C unless otherwise noted.",
+                       "All values measured at nominal input voltage."))
+    _footnote_line(document, f"¹ {note}" if seed % 3 else f"(1) {note}", size)
+    if seed % 2 == 0:
+        head("Electrical characteristics")
+        _grid_table(document, _CHARACTERISTICS, True, centred_from=3)
+        tables.append(_CHARACTERISTICS)
+    head("Absolute maximum ratings")
+    tables.append(_key_values(document, seed, _MAXIMUMS[: 3 + seed % 2],
+                              ("Parameter", "Rating") if seed % 4 == 2 else None, (2.4, 2.0)))
+    _footnote_line(document, "(1) Stresses beyond those listed may cause permanent damage to the device.",
+                   size)
+    head("Ordering information")
+    package = _SPEC_ROWS[kind][-1][1] if kind in ("regulator", "sensor") else "Module"
+    order = [["Part number", "Package", "Temperature range", "Packing"],
+             *([f"{part}{suffix}", package, temperatures, packing] for suffix, temperatures, packing in zip(
+                 ("-TR", "-T", "-B"), ("−40 to 85 °C", "−40 to 125 °C", "0 to 70 °C"),
+                 ("Tape and reel, 3000", "Tube, 50", "Bulk, 100"), strict=True))][: 3 + seed % 2]
+    _grid_table(document, order, True)
+    tables.append(order)
+    if seed % 2:
+        head("Revision history")
+        document.add_paragraph(f"Rev. {chr(65 + seed % 4)}: first public release, {month} 2024.")
+    return "docx", _docx(document), {"headings": headings, "levels": levels, "tables": tables, "items": items}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -4529,4 +5056,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "list_titles": (8, list_titles),
     "article_bylines": (6, article_bylines),
     "patent_spec": (8, patent_spec),
+    # standards and datasheets
+    "standard_clauses": (8, standard_clauses),
+    "datasheet": (8, datasheet),
 }
