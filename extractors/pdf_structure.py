@@ -647,12 +647,24 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     # (not growing extents) keeps tightly set lines, and columns whose baselines do not
     # align, from chaining into one row.
     centres: list[tuple[float, float]] = []
+    # A row's other baseline: the centre and height of the first word of its height that
+    # joined it off its centre (the other column's line, its baseline a few points lower,
+    # came into the row of the first column's): that column's short words ("a", "may", their
+    # centres lower still) are matched to it, not left a row of their own each.
+    others: dict[int, tuple[float, float]] = {}
     for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
         centre, height = (word.top + word.bottom) / 2, word.bottom - word.top
         for index in range(len(rows) - 1, max(-1, len(rows) - 4), -1):
             row_centre, row_height = centres[index]
             # (max() spelled out: this runs for every word of every page)
             if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height):
+                rows[index].append(word)
+                if index not in others and abs(centre - row_centre) > 0.2 * row_height \
+                        and height >= 0.9 * row_height:
+                    others[index] = (centre, height)
+                break
+            other = others.get(index)
+            if other is not None and abs(centre - other[0]) <= 0.4 * max(other[1], height):
                 rows[index].append(word)
                 break
         else:
@@ -1852,7 +1864,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Dra
         current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
         drafts.append(current)
     for draft in drafts:
-        classify(draft, style)
+        classify(draft, style, (left, right))
     return drafts
 
 
