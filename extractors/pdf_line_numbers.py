@@ -168,7 +168,7 @@ def _extended(column: list[int], words: Sequence[Word], candidates: list[int], f
             if nearest is None or not _stands_apart(words[nearest], words):
                 break
             loose.remove(nearest)
-            column.insert(0, nearest) if ahead else column.append(nearest)
+            column.insert(0 if ahead else len(column), nearest)
     return column
 
 

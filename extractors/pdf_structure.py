@@ -663,7 +663,7 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
                         and height >= 0.9 * row_height:
                     others[index] = (centre, height)
                 break
-            other = others.get(index)
+            other = others.get(index) if others else None
             if other is not None and abs(centre - other[0]) <= 0.4 * max(other[1], height):
                 rows[index].append(word)
                 break
