@@ -2014,23 +2014,24 @@ def _rank_by_numbering(numbered: list[Draft], others: list[Draft]) -> None:
                            min(_MAX_LEVEL, anchors[-1][0] + 1))
 
 
-# Lines on one baseline: their bottoms this share of a line's height apart at most.
-_ROW_BASELINE = 0.3
+# A paragraph of this many lines is running text, no table's row.
+_RUNNING_LINES = 3
 
 
 def unhead_table_rows(drafts: list[Draft], lines: list[Line]) -> None:
     """A one-line heading on one baseline with two or more other short lines is a cell of a
     table row the table finder left out (a header row of bold column names), not a heading."""
+    # (Not beside lines of running text: the other column's "[0006] In some embodiments,
+    # the", a paragraph's first line broken at a tab, beside a centred "BACKGROUND".)
+    running = {id(line) for draft in drafts
+               if draft.kind == "paragraph" and len(draft.lines) >= _RUNNING_LINES for line in draft.lines}
     for draft in drafts:
         if draft.kind != "heading" or len(draft.lines) != 1:
             continue
         line = draft.lines[0]
         centre = (line.top + line.bottom) / 2
-        # (On its baseline, not half a line off it: the other column's "[0006] In some
-        # embodiments, the" beside a centred "BACKGROUND" spaced off the text over it.)
-        near = _ROW_BASELINE * (line.bottom - line.top)
         row = [other for other in lines if other is not line and other.top <= centre <= other.bottom
-               and abs(other.bottom - line.bottom) <= near]
+               and id(other) not in running]
         if len(row) >= 2 and all(len(other.text.split()) <= 4 for other in row):
             draft.kind = "paragraph"
             continue

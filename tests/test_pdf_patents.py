@@ -215,7 +215,7 @@ def _application_page(canvas: Any, label: str) -> None:
 
 def test_centred_capital_words_over_an_applications_sections_are_headings() -> None:
     """"BACKGROUND" and "SUMMARY" in the body's face, centred in their column, are titles (the
-    other column's short row half a line off theirs is no table row with them); "WARNING"
+    other column's paragraph's first line beside, broken at a tab, is no table row with them); "WARNING"
     flush left over its paragraph is a label, and the other column's justified lines stay
     whole beside lines whose baselines are a few points off theirs."""
     data = drawn_pdf(_application_page, "")
@@ -263,3 +263,9 @@ def test_a_justified_lines_short_words_join_it_beside_a_column_a_few_points_high
         x = right[-1].x1 + 8.0
     lines = build_lines([*left, *right], 1)
     assert [line.text for line in lines] == ["[0001]", "Technical Field", "although a metal may be used."]
+    # A chart's legend far right of a value label that came into an axis label's row is no
+    # word of that row (nor a title numbered "47").
+    chart = [Word("50", 79.0, 200.0, 90.0, 212.4, 12.0, False),
+             Word("47", 335.0, 205.3, 346.0, 216.6, 12.0, False),
+             Word("Forecast", 430.0, 206.7, 478.0, 219.1, 12.0, False)]
+    assert [line.text for line in build_lines(chart, 1)] == ["50", "47", "Forecast"]
