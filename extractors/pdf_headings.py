@@ -85,6 +85,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
+from operator import attrgetter
 
 from extractors.pdf_bidi import has_rtl
 from extractors.pdf_contents import contents_title
@@ -265,6 +266,8 @@ _PAGE_FIRST_ENTRIES = 3
 # A lone capitalised word in the headings' face is a title from this many letters
 # ("BACKGROUND"; "NOTE", "TOTAL" are labels).
 _CAPITAL_WORD = 8
+# A centred line leaves at least this share of its column's width on each side.
+_CENTRED_MARGIN = 0.15
 # A typeface the document sets this many paragraphs of two lines or more in is a face of its
 # text, not of its headings (see unhead_other_face_labels).
 _TEXT_FACE_PARAGRAPHS = 2
@@ -308,6 +311,9 @@ _BYLINE_ROLE = (r"(?:[A-Z][\w'’-]*\s+){0,3}(?:Editor|Correspondent|Reporter|Wr
                 r"|Clerk|Chair|Secretary|Director|Officer|Manager|President|Coordinator)s?")
 _BYLINE = re.compile(rf"^(?:(?:[Ww]ritten |[Ww]ords |[Rr]eport |[Tt]ext )?[Bb]y\s+{_NAME}"
                      rf"|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){{1,3}},\s+{_BYLINE_ROLE})$")
+# A work cited by its first author's name ("Smith et al.", under a patent's "United States
+# Patent" in its front band; "Müller et al.'s"), not a title.
+_ET_AL = re.compile(r"^(?:[^\W\d_][\w'’.-]*\s+){1,3}et\s+al\.?(?:['’]s)?$")
 _SALUTATION = re.compile(r"^(dear\s+\S.{0,60}|to whom it may concern)[,:]?$", re.IGNORECASE)
 
 
@@ -325,7 +331,9 @@ def _quotation_tail(text: str) -> bool:
         and "\u201c" not in text and "\u201e" not in text
 
 
-def classify(draft: Draft, style: Style) -> None:
+def classify(draft: Draft, style: Style, column: tuple[float, float] | None = None) -> None:
+    """Makes a block a heading when its size, weight, face or shape set it apart as one;
+    ``column``, the left and right ends of its column's lines, tells a centred line."""
     if draft.kind == "contents":
         return
     text = draft.text
@@ -369,9 +377,11 @@ def classify(draft: Draft, style: Style) -> None:
     # (Small print is set apart by nothing: capitals set smaller than the body are a running
     # head's, a table's column head's, a chart's legend's.)
     if not (larger or bolder) and len(draft.lines) == 1 and draft.size >= _SMALL_PRINT * style.body_size:
-        bolder = _set_apart(draft.lines[0], text, style)
-        # (Set apart by its typeface alone: not by its slant or its capitals.)
-        draft.by_face = bolder and not _set_apart(draft.lines[0], text, replace(style, body_family=""))
+        centred = _centred_capital_word(draft.lines[0], text, column)
+        bolder = centred or _set_apart(draft.lines[0], text, style)
+        # (Set apart by its typeface alone: not by its slant, its capitals or its place.)
+        draft.by_face = bolder and not centred \
+            and not _set_apart(draft.lines[0], text, replace(style, body_family=""))
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
@@ -421,6 +431,21 @@ def _set_apart(line: Line, text: str, style: Style) -> bool:
         and not _CODE_MARKS.search(text) and 2 * coded < len(words)
 
 
+def _centred_capital_word(line: Line, text: str, column: tuple[float, float] | None) -> bool:
+    """One word in capitals, of six letters or more, centred in its column with room on both
+    sides ("BACKGROUND", "SUMMARY" over a patent application's sections; a line of capitals of
+    two words or more is set apart whatever its place, see _set_apart): a label flush left
+    ("WARNING" over a paragraph) is not centred."""
+    if column is None or " " in text.strip() or not text.isupper() or sum(ch.isalpha() for ch in text) < 6 \
+            or not all(ch.isalpha() or ch in "-'’" for ch in text.strip()):
+        return False
+    left, right = column
+    width = right - left
+    margin = _CENTRED_MARGIN * width
+    return line.x0 - left >= margin and right - line.x1 >= margin \
+        and abs((line.x0 + line.x1) / 2 - (left + right) / 2) <= max(3.0, 0.02 * width)
+
+
 def _by_face(line: Line, text: str, style: Style) -> bool:
     """The typeface route of :func:`_set_apart`: two or more words opening with a capital, or a
     word in capitals, with no figure, in a face other than the body's (and no typewriter's)."""
@@ -438,7 +463,7 @@ def _titled(text: str) -> bool:
     figure ("£4.2bn", "92%": figures and two letters at most), or words that start lower case
     (what a larger line says of a key figure, a chart's axis title "£ million")."""
     text = text.strip()
-    if _FIELD_KEY.match(text) or _DATE.match(text) or text[:1] in _QUOTES:
+    if _FIELD_KEY.match(text) or _DATE.match(text) or text[:1] in _QUOTES or _ET_AL.match(text):
         return False
     if sum(map(str.isalpha, text)) < 3 and any(map(str.isdigit, text)):
         return False
@@ -2003,14 +2028,30 @@ def _rank_by_numbering(numbered: list[Draft], others: list[Draft]) -> None:
                            min(_MAX_LEVEL, anchors[-1][0] + 1))
 
 
+# A paragraph of this many lines is running text, no table's row.
+_RUNNING_LINES = 3
+
+
 def unhead_table_rows(drafts: list[Draft], lines: list[Line]) -> None:
     """A one-line heading on one baseline with two or more other short lines is a cell of a
     table row the table finder left out (a header row of bold column names), not a heading."""
+    # (Not beside lines of running text: the other column's "[0006] In some embodiments,
+    # the", a paragraph's first line broken at a tab, beside a centred "BACKGROUND".)
+    running = {id(line) for draft in drafts
+               if draft.kind == "paragraph" and len(draft.lines) >= _RUNNING_LINES for line in draft.lines}
     for draft in drafts:
         if draft.kind != "heading" or len(draft.lines) != 1:
             continue
         line = draft.lines[0]
         centre = (line.top + line.bottom) / 2
-        row = [other for other in lines if other is not line and other.top <= centre <= other.bottom]
+        row = [other for other in lines if other is not line and other.top <= centre <= other.bottom
+               and id(other) not in running]
         if len(row) >= 2 and all(len(other.text.split()) <= 4 for other in row):
+            draft.kind = "paragraph"
+            continue
+        # A field's value a tab after its label ("(10) Pub. No.:    US 2020/0123456 A1",
+        # the number set bold and larger): the nearest line before it on its baseline ends
+        # in a colon.
+        before = max((other for other in row if other.x1 <= line.x0), key=attrgetter("x1"), default=None)
+        if before is not None and before.text.rstrip().endswith(":"):
             draft.kind = "paragraph"

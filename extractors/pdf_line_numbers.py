@@ -43,6 +43,9 @@ _CROSSING_SHARE = 0.15
 # This share of the numbers has prose beside it (a number beside a blank line, a heading's
 # short line or the last line of a paragraph may not).
 _PROSE_SHARE = 0.6
+# Numbers a known column takes on another page stand at least this share of their counts of
+# lines apart, at its pitch (a blank line between paragraphs is not counted: never closer).
+_PACE = 0.5
 
 
 def _right(word: Word) -> float:
@@ -64,14 +67,17 @@ class _NumberColumn:
     edge: int  # index into _EDGES
     at: float
     step: int
+    # Points down the page a count (a line), between its first and last numbers.
+    pitch: float
 
 
 def line_numbers(pages: Sequence[Sequence[Word]]) -> list[set[int]]:
     """Each page's line numbers, as indices into its words.  A page's short column of numbers
     (the last page's one or two) counts where other pages have a column of them at its place,
     each number on their step and apart from the words beside it (a figure alone there is no
-    text either; a table's figures that happen to stand there are taken too: not yet told
-    apart)."""
+    text either).  Two or more such numbers stand as far apart as their counts of lines take at
+    the column's pitch at least: a table's figures under another page's gutter ("10", "25",
+    "40" a row apart) are not numbering lines."""
     found = [_page_line_numbers(words) for words in pages]
     # (One column a place and step, however many pages have it: each number is tested against
     # every known column.)
@@ -79,12 +85,33 @@ def line_numbers(pages: Sequence[Sequence[Word]]) -> list[set[int]]:
     out = []
     for words, (numbers, _) in zip(pages, found, strict=True):
         if known:
-            numbers |= {k for k in _bare_numbers(words) if k not in numbers
-                        and any(abs(_EDGES[c.edge](words[k]) - c.at) <= _ALIGN
-                                and int(words[k].text) % c.step == 0 for c in known)
-                        and _stands_apart(words[k], words)}
+            bare = [k for k in _bare_numbers(words) if k not in numbers]
+            for column in known:
+                taken = [k for k in bare if k not in numbers
+                         and abs(_EDGES[column.edge](words[k]) - column.at) <= _ALIGN
+                         and int(words[k].text) % column.step == 0 and _stands_apart(words[k], words)]
+                numbers |= _paced(taken, words, column)
         out.append(numbers)
     return out
+
+
+def _paced(taken: list[int], words: Sequence[Word], column: _NumberColumn) -> set[int]:
+    """Of the numbers a known column takes on a page, those a line number could be: one alone,
+    or one that stands, from another of them, at least half as far as their counts of lines
+    take at the column's pitch, the larger count lower down."""
+    if len(taken) < 2:
+        return set(taken)
+
+    def centre(k: int) -> float:
+        return (words[k].top + words[k].bottom) / 2
+
+    def paced(a: int, b: int) -> bool:
+        if centre(a) > centre(b):
+            a, b = b, a
+        counts = int(words[b].text) - int(words[a].text)
+        return counts > 0 and centre(b) - centre(a) >= _PACE * counts * column.pitch
+
+    return {a for a in taken if any(paced(a, b) for b in taken if b != a)}
 
 
 def _page_line_numbers(words: Sequence[Word]) -> tuple[set[int], set[_NumberColumn]]:
@@ -99,15 +126,52 @@ def _page_line_numbers(words: Sequence[Word]) -> tuple[set[int], set[_NumberColu
     columns: set[_NumberColumn] = set()
     for index, edge in enumerate(_EDGES):
         for column in _aligned(candidates, words, edge):
-            if found.intersection(column) or not _steps(column, words):
+            if found.intersection(column):
+                continue
+            step = _steps(column, words)
+            if not step:
                 continue
             if rows is None:
                 rows = _rows(words)
-            if _numbers_lines(column, words, rows):
+            if _numbers_lines(column, words, rows, step):
+                column = _extended(column, words, candidates, found, step)
                 found.update(column)
                 at = sorted(edge(words[k]) for k in column)[len(column) // 2]
-                columns.add(_NumberColumn(index, at, int(words[column[1]].text) - int(words[column[0]].text)))
+                first, last = words[column[0]], words[column[-1]]
+                pitch = ((last.top + last.bottom) / 2 - (first.top + first.bottom) / 2) \
+                    / (int(last.text) - int(first.text))
+                columns.add(_NumberColumn(index, at, step, pitch))
     return found, columns
+
+
+def _extended(column: list[int], words: Sequence[Word], candidates: list[int], found: set[int],
+              step: int) -> list[int]:
+    """A column of line numbers with the numbers before its first and after its last that
+    stand over and under it, one step apart, their boxes within a size of its own but their
+    edges not level with its (a single "5" set over "10" to "30" right-aligned: its glyph's box
+    is narrower, and ends a point or two off theirs), each apart from the words beside it."""
+    x0 = min(words[k].x0 for k in column)
+    x1 = max(words[k].x1 for k in column)
+    size = words[column[0]].size
+    loose = [k for k in candidates if k not in found and k not in column
+             and words[k].x0 >= x0 - size and words[k].x1 <= x1 + size]
+    column = list(column)
+    for ahead in (True, False):
+        while True:
+            end = words[column[0] if ahead else column[-1]]
+            want = int(end.text) + (-step if ahead else step)
+            nearest = None
+            for k in loose:
+                word = words[k]
+                if int(word.text) != want or (word.bottom > end.top if ahead else word.top < end.bottom):
+                    continue
+                if nearest is None or abs(word.top - end.top) < abs(words[nearest].top - end.top):
+                    nearest = k
+            if nearest is None or not _stands_apart(words[nearest], words):
+                break
+            loose.remove(nearest)
+            column.insert(0 if ahead else len(column), nearest)
+    return column
 
 
 def _stands_apart(number: Word, words: Sequence[Word]) -> bool:
@@ -153,20 +217,20 @@ def _aligned(candidates: list[int], words: Sequence[Word], edge: Callable[[Word]
     return [sorted(column, key=lambda k: words[k].top) for column in columns if len(column) >= _MIN_NUMBERS]
 
 
-def _steps(column: list[int], words: Sequence[Word]) -> bool:
-    """Whether a column of numbers, top to bottom, goes down by one step (5, 10, 15), and
-    numbered every line, is long and stands in the margin."""
+def _steps(column: list[int], words: Sequence[Word]) -> int:
+    """The step a column of numbers, top to bottom, goes down by (5 for 5, 10, 15), 0 when it
+    does not; numbered every line (a step of one), it must be long and stand in the margin."""
     values = [int(words[k].text) for k in column]
     step = values[1] - values[0]
     if step < 1 or any(b - a != step for a, b in zip(values, values[1:], strict=False)):
-        return False
-    return step > 1 or (len(column) >= _MIN_EVERY_LINE and _in_margin(column, words))
+        return 0
+    return step if step > 1 or (len(column) >= _MIN_EVERY_LINE and _in_margin(column, words)) else 0
 
 
-def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[float, float, float]]) -> bool:
-    """Whether a column of numbers that steps (_steps), top to bottom, numbers the lines of
-    running text beside it."""
-    step = int(words[column[1]].text) - int(words[column[0]].text)
+def _numbers_lines(column: list[int], words: Sequence[Word], rows: list[tuple[float, float, float]],
+                   step: int) -> bool:
+    """Whether a column of numbers that goes down by ``step`` (_steps), top to bottom, numbers
+    the lines of running text beside it."""
     prose = 0
     for k in column:
         number = words[k]

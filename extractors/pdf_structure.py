@@ -660,6 +660,13 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     # (not growing extents) keeps tightly set lines, and columns whose baselines do not
     # align, from chaining into one row.
     centres: list[tuple[float, float]] = []
+    # A row's other baseline: the centre and height of the first word of its height that
+    # joined it off its centre (the other column's line, its baseline a few points lower,
+    # came into the row of the first column's), and the left and right ends of the words
+    # nearer that baseline than the row's: that line's short words ("a", "may", their
+    # centres lower still), between its ends or an em or two beside them, are matched to it,
+    # not left a row of their own each (a chart's label further off is not).
+    others: dict[int, list[float]] = {}
     # (The words' centres made once, the sort keyed by them in C: this runs for every word.)
     middles = [(w.top + w.bottom) / 2 for w in words]
     count = 0  # len(rows)
@@ -671,6 +678,19 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
             # (max() spelled out: this runs for every word of every page)
             if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height):
                 rows[index].append(word)
+                if others:
+                    other = others.get(index)
+                    if other is not None and abs(centre - other[0]) < abs(centre - row_centre):
+                        other[2], other[3] = min(other[2], word.x0), max(other[3], word.x1)
+                if index not in others and abs(centre - row_centre) > 0.2 * row_height \
+                        and height >= 0.9 * row_height:
+                    others[index] = [centre, height, word.x0, word.x1]
+                break
+            other = others.get(index) if others else None
+            if other is not None and abs(centre - other[0]) <= 0.4 * max(other[1], height) \
+                    and word.x1 > other[2] - 2 * word.size and word.x0 < other[3] + 2 * word.size:
+                rows[index].append(word)
+                other[2], other[3] = min(other[2], word.x0), max(other[3], word.x1)
                 break
         else:
             rows.append([word])
@@ -1881,7 +1901,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Dra
         current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
         drafts.append(current)
     for draft in drafts:
-        classify(draft, style)
+        classify(draft, style, (left, right))
     return drafts
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from extractors.pdf_line_numbers import _steps
 from extractors.pdf_line_numbers import line_numbers as pages_line_numbers
 from extractors.pdf_words import Word
 from tests.pdf_output import drawn_pdf, markdown_of, wrapped_lines
@@ -113,3 +114,35 @@ def test_figures_ending_the_lines_of_a_justified_column_stay() -> None:
     rows += [_right("pad", right, 100 + row * 12) for row in range(12) if row not in (1, 4, 7, 10)]
     beyond = _prose_rows(right + 25, 100, 12)
     assert line_numbers([*rows, *numerals, *beyond]) == set()
+
+
+def test_steps_gives_the_columns_step() -> None:
+    numbers = [_right(str(n), 80, 100 + (n - 1) * 12) for n in (5, 10, 15, 20)]
+    assert _steps([0, 1, 2, 3], numbers) == 5
+    skewed = [_right(str(n), 80, 100 + row * 12) for row, n in enumerate((5, 10, 20))]
+    assert _steps([0, 1, 2], skewed) == 0
+
+
+def test_a_single_figure_over_a_right_aligned_column_is_taken_with_it() -> None:
+    """"5" over "10" to "30" set flush right, its glyph's box ending two points short of
+    theirs: one column with them, not a "5" left in the text."""
+    words = _prose_rows(100, 100, 30)
+    numbers = [_right(str(n), 80, 100 + (n - 1) * 12) for n in (10, 15, 20, 25, 30)]
+    five = _right("5", 78, 100 + 4 * 12)
+    found = line_numbers([*words, *numbers, five])
+    assert found == set(range(len(words), len(words) + 6))
+
+
+def test_a_tables_figures_under_another_pages_gutter_stay() -> None:
+    """A page's figures a row apart where another page has its line numbers ("10", "25",
+    "40": no lines between them) are a table's; a last page's short column at the numbers'
+    pitch ("5", "10" five lines apart) is taken."""
+    page = _prose_rows(100, 100, 25)
+    numbers = [_right(str(n), 80, 100 + (n - 1) * 12) for n in (5, 10, 15, 20, 25)]
+    table = [_word(text, x, 100 + row * 12) for row in range(3)
+             for text, x in (("Widgets", 150), ("units", 300))]
+    figures = [_right(str(n), 80, 100 + row * 12) for row, n in enumerate((10, 25, 40))]
+    last = _prose_rows(100, 100, 10)
+    short = [_right(str(n), 80, 100 + (n - 1) * 12) for n in (5, 10)]
+    found = pages_line_numbers([[*page, *numbers], [*table, *figures], [*last, *short]])
+    assert found == [set(range(len(page), len(page) + 5)), set(), set(range(len(last), len(last) + 2))]

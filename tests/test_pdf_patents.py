@@ -14,6 +14,8 @@ from typing import Any
 
 from reportlab.lib.pagesizes import A4
 
+from extractors.pdf_structure import build_lines
+from extractors.pdf_words import Word
 from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 
 WIDTH, HEIGHT = A4
@@ -178,3 +180,92 @@ def test_a_paragraph_number_at_the_head_of_pages_is_no_running_header() -> None:
     markdown = markdown_of(drawn_pdf(_paragraph_numbers))
     for number in range(1, 7):
         assert f"[{number:04d}] The {'housing' if number < 4 else 'bracket'} supports" in markdown
+
+
+def _application_page(canvas: Any, label: str) -> None:
+    """An application's first description page in two justified columns: the left column's
+    sections under centred regular-weight titles of one word in capitals ("BACKGROUND",
+    "SUMMARY"), or ``label`` flush left; the right column's baselines a quarter of a line
+    lower (its paragraphs spaced otherwise), each line justified, a paragraph's "[0006]" a tab
+    before its text on the row just over "BACKGROUND"."""
+    left, right, measure = 72.0, 310.0, 220.0
+    y = HEIGHT - 100
+    for title in ("BACKGROUND", "SUMMARY"):
+        canvas.setFont("Times-Roman", 10)
+        if label:
+            canvas.drawString(left, y, label if title == "BACKGROUND" else title)
+        else:
+            canvas.drawCentredString(left + measure / 2, y, title)
+        y -= 20
+        lines = wrapped_lines(f"{PROSE} {PROSE}", measure, "Times-Roman", 10)
+        for line in lines[:-1]:
+            _justified(canvas, left, y, line, measure)
+            y -= 13.3
+        _text(canvas, left, y, lines[-1])
+        y -= 30
+    y = HEIGHT - 96
+    _text(canvas, right, y, "[0006]", bold=True)
+    _justified(canvas, right + 72, y, "In some embodiments, the", measure - 72)
+    y -= 13.3
+    text = f"{PROSE} although a metal may be used. {PROSE}"
+    for line in wrapped_lines(text, measure, "Times-Roman", 10)[:-1]:
+        _justified(canvas, right, y, line, measure)
+        y -= 13.3
+
+
+def test_centred_capital_words_over_an_applications_sections_are_headings() -> None:
+    """"BACKGROUND" and "SUMMARY" in the body's face, centred in their column, are titles (the
+    other column's paragraph's first line beside, broken at a tab, is no table row with them); "WARNING"
+    flush left over its paragraph is a label, and the other column's justified lines stay
+    whole beside lines whose baselines are a few points off theirs."""
+    data = drawn_pdf(_application_page, "")
+    assert headings_of(data) == ["BACKGROUND", "SUMMARY"]
+    paragraphs = [" ".join(p.split()) for p in markdown_of(data).split("\n\n")]
+    assert any(p.startswith("[0006] In some embodiments, the The housing supports")
+               and "although a metal may be used." in p for p in paragraphs)
+    assert "WARNING" not in headings_of(drawn_pdf(_application_page, "WARNING"))
+
+
+def _front_band(canvas: Any, size: float) -> None:
+    """An application's front band over its fields (_fields): the office and "(10) Pub.
+    No.:" with its number a tab on, bold and larger than the body (``size``), the first
+    inventor's name and "et al." under the office's name."""
+    _text(canvas, 60, HEIGHT - 30, "(19) United States", 13, bold=True)
+    _text(canvas, 60, HEIGHT - 48, "(12) Patent Application Publication", 14, bold=True)
+    _text(canvas, 60, HEIGHT - 66, "Smith et al.", 12, bold=True)
+    _text(canvas, 310, HEIGHT - 42, "(10) Pub. No.:", size)
+    _text(canvas, 420, HEIGHT - 42, "US 2022/0142241 A1", 12, bold=True)
+    _text(canvas, 310, HEIGHT - 58, "(43) Pub. Date:", size)
+    _text(canvas, 420, HEIGHT - 58, "Aug. 25, 2022", 12, bold=True)
+    _fields(canvas, ["(54)", "(72)", "(21)", "(22)", "(51)"])
+
+
+def test_a_front_bands_first_inventor_and_a_fields_value_are_no_headings() -> None:
+    """"Smith et al." names a work, not a section; "US 2022/0142241 A1" a tab after "(10) Pub.
+    No.:" is that field's value, however bold and large."""
+    assert headings_of(drawn_pdf(_front_band, 10)) == []
+
+
+def test_a_justified_lines_short_words_join_it_beside_a_column_a_few_points_higher() -> None:
+    """The other column's baselines three points lower: its full words come into the first
+    column's row, its short words ("a", "may": no ascender, their boxes' centres lower still)
+    into that row too, not a row of their own each (tight glyph boxes, as PDFium reads an
+    embedded face)."""
+    def word(text: str, x0: float, top: float, bottom: float) -> Word:
+        return Word(text, x0, top, x0 + 5.5 * len(text), bottom, 10.0, False)
+
+    left = [word("[0001]", 57.7, 123.0, 132.4), word("Technical", 129.7, 123.0, 132.7),
+            word("Field", 180.0, 123.0, 132.4)]
+    right, x = [], 318.7
+    for text in ("although", "a", "metal", "may", "be", "used."):
+        descends = text in ("although", "may")
+        right.append(word(text, x, 128.3 if text in ("a", "may") else 126.0, 135.8 if descends else 135.4))
+        x = right[-1].x1 + 8.0
+    lines = build_lines([*left, *right], 1)
+    assert [line.text for line in lines] == ["[0001]", "Technical Field", "although a metal may be used."]
+    # A chart's legend far right of a value label that came into an axis label's row is no
+    # word of that row (nor a title numbered "47").
+    chart = [Word("50", 79.0, 200.0, 90.0, 212.4, 12.0, False),
+             Word("47", 335.0, 205.3, 346.0, 216.6, 12.0, False),
+             Word("Forecast", 430.0, 206.7, 478.0, 219.1, 12.0, False)]
+    assert [line.text for line in build_lines(chart, 1)] == ["50", "47", "Forecast"]
