@@ -108,6 +108,7 @@ from extractors.pdf_headings import (
     join_mixed_headings,
     join_section_labels,
     rank_headings,
+    section_label,
     settle_heading_faces,
     unhead_box_labels,
     unhead_cover,
@@ -286,6 +287,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         rank_under_slide_titles(deck, drafts, ranked)
     if join_tables:
         _join_page_crossing_tables(layouts, drafts, tables, adopted)
+    nest_indented_items([draft for layout in layouts for draft in drafts[layout.number]])
     out = []
     for layout in layouts:
         blocks = [_render(draft, style) for draft in drafts[layout.number]]
@@ -307,6 +309,42 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                  tables[layout.number], (layout.width, layout.height),
                                  sources.get(layout.number, HEURISTICS)))
     return out
+
+
+# An item's marker standing this many of its sizes right of the item's before it is nested
+# under that item (a point's "(a)" hung 0.4 inch under its paragraph's "2."); at most
+# _NEST_REACH sizes (further, another column's list).
+_NEST_STEP = 1.5
+_NEST_REACH = 6.0
+
+
+def nest_indented_items(drafts: list[Draft]) -> None:
+    """List items whose nesting nothing gave (no tags), nested by where their markers stand:
+    in a run of consecutive items, an item whose marker stands indented under the item before
+    it (_NEST_STEP of its sizes or more, under that item's text) is one level deeper; an item
+    lined up with an earlier one of the run is at its level ("(i)" and "(ii)" under "(a)",
+    "(b)" back beside "(a)", "3." beside "2.").  A run is broken by anything else, and an item
+    standing left of all or too far right (another column) starts one again."""
+    stack: list[float] = []  # the run's open levels: their markers' left edges, outermost first
+    last: Line | None = None
+    for draft in drafts:
+        if draft.kind != "list_item" or draft.depth or not draft.lines or draft.table is not None \
+                or draft.contents is not None:
+            stack, last = [], None
+            continue
+        line = draft.lines[0]
+        step = _NEST_STEP * line.size
+        if last is not None and stack and stack[-1] + step <= line.x0 <= stack[-1] + _NEST_REACH * line.size \
+                and line.x0 < last.x1 and not line.rtl:
+            stack.append(line.x0)
+        else:
+            while stack and stack[-1] - line.x0 >= step:
+                stack.pop()
+            if not stack or abs(stack[-1] - line.x0) >= step:
+                stack = [line.x0]
+        if len(stack) > 1:
+            draft.depth = len(stack)
+        last = line
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
@@ -725,9 +763,19 @@ def _hangs_under_title(block: Draft, line: Line) -> bool:
 def _centred_under(last: Line, line: Line) -> bool:
     """Whether ``line`` is centred under ``last`` and shorter, ``last`` ending no sentence: a
     centred title wrapped ("VALVE ACTUATOR HAVING A MANUAL" over "OVERRIDE"), not a paragraph's
-    first line indented after a full one (whose middle is right of the full line's)."""
+    first line indented after a full one (whose middle is right of the full line's).  Not a
+    title of its own under a paragraph's last line: a section's label ("CHAPTER II", "Article
+    4") or a line in capitals under one that is not ("GENERAL PROVISIONS" under "... of the
+    market, and in particular")."""
     return abs((line.x0 + line.x1) - (last.x0 + last.x1)) / 2 <= 0.3 * line.size \
-        and line.x1 < last.x1 - line.size and not last.text.rstrip().endswith(SENTENCE_END)
+        and line.x1 < last.x1 - line.size and not last.text.rstrip().endswith(SENTENCE_END) \
+        and not section_label(line.text) and not (_capitals(line.text) and not _capitals(last.text))
+
+
+def _capitals(text: str) -> bool:
+    """Whether ``text``'s letters are capitals, two or more (scripts without case are not)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 2 and all(ch.isupper() for ch in letters)
 
 
 def _hangs_under_value(block: Draft, line: Line) -> bool:
