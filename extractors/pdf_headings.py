@@ -1934,6 +1934,30 @@ def _label_kind(text: str) -> str:
     return kind if kind in _LABEL_KINDS else ""
 
 
+def _label_value(text: str) -> int | None:
+    """A label's number as a count ("Article 12" 12, "CHAPTER IV" 4, "Part C" 3, "PART ONE" 1,
+    "Section 2.3" 2), None when it has none."""
+    named = _named_section(text)
+    if named is None:
+        return None
+    number = named.group("number")
+    if number[:1].isdigit():
+        return int(number.split(".")[0])
+    if number.lower() in _NUMBER_WORDS:
+        return _NUMBER_WORDS.index(number.lower()) + 1
+    if re.fullmatch(_ROMAN, number.upper()) and (len(number) > 1 or number.upper() in "IVXLC"):
+        values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+        total = 0
+        for at, ch in enumerate(number.upper()):
+            value = values[ch]
+            later = values[number.upper()[at + 1]] if at + 1 < len(number) else 0
+            total += -value if value < later else value
+        # (A lone "C", "I", "V" may be a letter: "Part C" is the third part.)
+        if len(number) > 1 or number.upper() not in "CLX":
+            return total
+    return ord(number.upper()) - ord("A") + 1 if len(number) == 1 else None
+
+
 _LABEL_KINDS = ("chapter", "part", "title", "book", "appendix", "annex", "schedule", "section", "article")
 
 
@@ -1943,13 +1967,18 @@ def _nest_label_kinds(numbered: list[Draft]) -> None:
     number deep at its own level: the kind met first in the document the outermost ("Article
     1" under "CHAPTER I" under "PART ONE" as a legal act sets them, a constitution's "Section
     2" under "Article I"), a back matter's "ANNEX" at the top, and sections numbered without a
-    label ("2.1") under the innermost kind.  One kind of label alone changes nothing."""
+    label ("2.1") under the innermost kind.  One kind of label alone changes nothing, nor do
+    kinds numbered as one sequence: a form's "Part A", "Section 2", "Part C" are siblings
+    (nested kinds number each their own: "CHAPTER I", "Article 1", "Article 2", "CHAPTER II")."""
     kinds: list[str] = []
     found = [(d, _label_kind(d.text)) for d in numbered]
     for _, kind in found:
         if kind and kind not in _BACK_MATTER and kind not in kinds:
             kinds.append(kind)
     if len(kinds) < 2:
+        return
+    values = [_label_value(d.text) for d, kind in found if kind and kind not in _BACK_MATTER]
+    if all(a is not None and b is not None and a < b for a, b in zip(values, values[1:], strict=False)):
         return
     for draft, kind in found:
         if kind in _BACK_MATTER:

@@ -160,3 +160,17 @@ def test_a_word_of_numeral_letters_is_no_numeral() -> None:
         act.paragraph()
 
     assert "Part Civil Procedure in the courts" not in headings_of(drawn_pdf(draw))
+
+
+def test_kinds_numbered_as_one_sequence_are_siblings() -> None:
+    # A form's parts: "Part A", "Section 2", "Part C" count one sequence; no kind nests.
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        for title in ("Part A – Applicant details", "Section 2: Your organisation", "Part C – Declaration"):
+            act.canvas.setFont("Times-Bold", 13)
+            act.canvas.drawString(72, act.y, title)
+            act.y -= 24
+            act.paragraph()
+
+    levels = _levels(markdown_of(drawn_pdf(draw)))
+    assert len(levels) == 3 and len(set(levels.values())) == 1
