@@ -174,3 +174,24 @@ def test_kinds_numbered_as_one_sequence_are_siblings() -> None:
 
     levels = _levels(markdown_of(drawn_pdf(draw)))
     assert len(levels) == 3 and len(set(levels.values())) == 1
+
+
+def test_paragraphs_six_points_apart_in_twelve_point_type_stay_apart() -> None:
+    # A preamble as Word sets it: 12-point lines 14 points apart, 6 points after each paragraph
+    # (under half a size: the spacing shows only against the lines' own pitch).
+    preamble = ("(Text with EEA relevance)", "THE EUROPEAN PARLIAMENT AND THE COUNCIL OF THE EUROPEAN UNION,",
+                "Having regard to the Treaty on the Functioning of the European Union, and in particular "
+                "Article 114 thereof,", "Whereas:")
+
+    def draw(canvas: Any) -> None:
+        y = HEIGHT - 80
+        canvas.setFont("Times-Roman", 12)
+        for text in (*preamble, TEXT):
+            for line in wrapped_lines(text, WIDTH - 144, "Times-Roman", 12):
+                canvas.drawString(72, y, line)
+                y -= 14
+            y -= 6
+
+    paragraphs = [line for line in markdown_of(drawn_pdf(draw)).splitlines() if line.strip()]
+    assert paragraphs[:4] == list(preamble)
+    assert paragraphs[4].startswith("The manufacturer") and paragraphs[4].endswith("as appropriate.")
