@@ -15,7 +15,8 @@ are the Markdown headings emitted, in order, whatever their
 level (``headings``), ranked as the true levels rank them where those are given (``levels``: a
 deeper true level a deeper ``#``), each heading of ``follows`` read right before the text it
 heads (the next line opens with the words given), its list items are among the Markdown
-items (``items``, bulleted or numbered), and each run of its ``text`` is read whole in the
+items (``items``, bulleted or numbered), each ``nested`` pair's second item indented under
+its first, in one list (the pairs in order), and each run of its ``text`` is read whole in the
 Markdown's paragraphs (outside headings, items and tables; nothing read into it).
 """
 
@@ -93,6 +94,8 @@ def passes(markdown: str, truth: dict[str, Any]) -> bool:
     items |= {line.strip() for line in lines if _ORDERED_ITEM.match(line.strip())}
     if any(item not in items for item in truth.get("items", [])):
         return False
+    if not _nested(lines, truth.get("nested", [])):
+        return False
     running = _running_text(lines)
     return all(_words(run) in running for run in truth.get("text", []))
 
@@ -123,6 +126,36 @@ def _ranked_alike(emitted: list[int], true: list[int]) -> bool:
             return False
     ranked = sorted(levels)
     return all(levels[a] < levels[b] for a, b in zip(ranked, ranked[1:], strict=False))
+
+
+def _nested(lines: list[str], pairs: list[list[str]]) -> bool:
+    """Whether each pair's list item ``child`` is nested under its item ``parent``, the pairs
+    met in order: the parent's next line after the pair before, then the child's next after
+    it, indented deeper, only list items between them (a page's end may leave a blank line
+    inside a list)."""
+    def item(line: str) -> str:
+        text = line.strip()
+        return text[2:] if text.startswith("- ") else text
+
+    def indent(line: str) -> int:
+        return len(line) - len(line.lstrip())
+
+    at = 0
+    for parent, child in pairs:
+        above = next((k for k in range(at, len(lines)) if item(lines[k]) == parent), None)
+        if above is None:
+            return False
+        below = next((k for k in range(above + 1, len(lines)) if item(lines[k]) == child), None)
+        if below is None or indent(lines[below]) <= indent(lines[above]) \
+                or any(lines[k].strip() and not _list_line(lines[k]) for k in range(above + 1, below)):
+            return False
+        at = above  # (the next pair may share this parent)
+    return True
+
+
+def _list_line(line: str) -> bool:
+    text = line.strip()
+    return text.startswith("- ") or bool(_ORDERED_ITEM.match(text))
 
 
 def _followed_by(lines: list[str], heading: str, opening: str) -> bool:

@@ -105,18 +105,26 @@ from extractors.pdf_words import Ruling
 # a title.  (An annex's clause is as deep as its number: "A.1" two, under "Annex A".)
 _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})\.?|[A-Z]\.|[IVX]{1,5}\.)"
                       r"\s+(?=[^\W\d_])")
+# A label's number: figures, a Roman numeral in capitals (or in small letters after a label in
+# small letters, "part iv"), a capital letter, or a number spelt out ("PART ONE", "Chapter
+# Two"); not any word of those letters ("Part Civil" is a part's name, no numeral).
+_ROMAN = r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                 "nineteen", "twenty")
+_NUMERAL = (rf"(?:{_ROMAN}|{_ROMAN.lower()}|[A-Z]|(?i:{'|'.join(_NUMBER_WORDS)}))(?![^\W_])")
 # A section named by its kind and number ("Chapter 1.", "Appendix B:", "Part IV", "Section 2.3";
-# a legal act's "Article 12", "TITLE II", "Schedule 3", "§ 4"): numbered like "1." (or "2.3")
-# for the depth of the headings below it.
-_NAMED_SECTION = re.compile(r"^(?:(?:chapter|part|appendix|annex|section|article|title|schedule)\s+"
-                            r"|§{1,2}\s*)(\d{1,2}(?:\.\d{1,2}){0,4}|[IVXLC]{1,6}|[A-Z])(?:[.:]|\s|$)",
-                            re.IGNORECASE)
+# a legal act's "Article 12", "TITLE II", "Schedule 3", "§ 4", "PART ONE"): numbered like "1."
+# (or "2.3") for the depth of the headings below it.  See _named_section for the numeral's case.
+_NAMED_SECTION = re.compile(r"^(?:(?P<kind>(?i:chapter|part|appendix|annex|section|article|title|"
+                            r"schedule))\s+"
+                            rf"|§{{1,2}}\s*)(?P<number>\d{{1,2}}(?:\.\d{{1,2}}){{0,4}}|{_NUMERAL})(?:[.:]|\s|$)")
 # A division's or a provision's label alone on its line, its title set on the line under it
 # (a legal act's "CHAPTER I" over "GENERAL PROVISIONS", "Article 1" over "Subject matter",
-# "§ 4" over "Scope", "ANNEX" over "CORRELATION TABLE"): see join_section_labels.
-_SECTION_LABEL = re.compile(r"^(?:(?:chapter|part|title|book|appendix|annex|schedule|section|article)"
-                            r"(?:\s+(?:\d{1,3}[a-z]?|[IVXLC]{1,7}|[A-Z]))?|§{1,2}\s*\d{1,3}[a-z]?)\.?$",
-                            re.IGNORECASE)
+# "§ 4" over "Scope", "ANNEX" over "CORRELATION TABLE", "PART ONE"): see join_section_labels.
+_SECTION_LABEL = re.compile(r"^(?:(?P<kind>(?i:chapter|part|title|book|appendix|annex|schedule|section|"
+                            r"article))"
+                            rf"(?:\s+(?:\d{{1,3}}[a-z]?|{_NUMERAL}))?|§{{1,2}}\s*\d{{1,3}}[a-z]?)\.?$")
 # A label's title starts at most this many of its sizes under the label's foot.
 _LABEL_TITLE_GAP = 1.5
 # A right-to-left line's section number as a Persian or Arabic document dashes it ("۵-۲-"),
@@ -399,11 +407,28 @@ def _number_depth(text: str, section: re.Match[str] | None) -> int:
     it has none."""
     if section and section.group(2):
         return section.group(2).count(".") + 1
-    if named := _NAMED_SECTION.match(text):
-        return named.group(1).count(".") + 1
+    if named := _named_section(text):
+        return named.group("number").count(".") + 1
     if has_rtl(text) and (dashed := _RTL_SECTION.match(text)):
         return (dashed.group(1) or dashed.group(2)).count("-") + 1
     return 0
+
+
+def _named_section(text: str) -> re.Match[str] | None:
+    """``text``'s _NAMED_SECTION match: a Roman numeral in small letters numbers a label in
+    small letters only ("part iv"; "Part vi" is no label)."""
+    return match if _in_label_case(match := _NAMED_SECTION.match(text)) else None
+
+
+def _in_label_case(match: re.Match[str] | None) -> bool:
+    """Whether a label's match numbers it in its case: a Roman numeral in small letters after a
+    label in small letters only."""
+    if match is None:
+        return False
+    kind, number = match.group("kind") or "", match.group(0)[len(match.group("kind") or ""):].strip(" .:")
+    roman_lower = bool(number) and number.islower() and set(number) <= set("ivxlc") \
+        and number not in _NUMBER_WORDS
+    return not roman_lower or kind.islower()
 
 
 def _set_apart(line: Line, text: str, style: Style) -> bool:
@@ -530,17 +555,17 @@ def join_section_labels(drafts: list[Draft]) -> list[Draft]:
             label.number_depth = _number_depth(label.text, None) or 1
             continue
         if draft.kind == "heading" and len(draft.lines) > 1 \
-                and _section_label(draft.lines[0].text):
+                and section_label(draft.lines[0].text):
             draft.number_depth = draft.number_depth or 1
         out.append(draft)
     return out
 
 
-def _section_label(text: str) -> bool:
+def section_label(text: str) -> bool:
     """Whether ``text`` is a section's label alone (_SECTION_LABEL): numbered, or a division
     named by its kind alone ("ANNEX"; a bare "Section" or "Title" is a form's field)."""
     text = text.strip()
-    return bool(_SECTION_LABEL.match(text)) and (
+    return _in_label_case(_SECTION_LABEL.match(text)) and (
         any(ch.isdigit() for ch in text) or len(text.split()) >= 2
         or text.rstrip(".").lower() in ("annex", "appendix", "schedule"))
 
@@ -551,7 +576,7 @@ def _lone_label(label: Draft, after: Draft, column: tuple[float, float]) -> bool
     its page: running text, a list's item (its numbered paragraphs), or the sentence opening a
     list ("For the purposes of this Regulation, the following definitions apply:")."""
     words = len(after.text.split())
-    if label.kind != "paragraph" or len(label.lines) != 1 or not _section_label(label.text) \
+    if label.kind != "paragraph" or len(label.lines) != 1 or not section_label(label.text) \
             or after.page != label.page or after.kind not in ("paragraph", "list_item") \
             or not (after.kind == "list_item" or _running_text(after.text)
                     or (words >= _SECTION_TEXT_WORDS and after.text.rstrip().endswith(":"))):
@@ -563,13 +588,13 @@ def _lone_label(label: Draft, after: Draft, column: tuple[float, float]) -> bool
 
 def _labels(label: Draft, title: Draft) -> bool:
     if label.kind not in ("heading", "paragraph") or len(label.lines) != 1 or label.table is not None \
-            or not _section_label(label.text) or title.kind != "heading" \
+            or not section_label(label.text) or title.kind != "heading" \
             or title.page != label.page or len(title.lines) > _HEADING_MAX_LINES \
-            or _section_label(title.text):
+            or section_label(title.text):
         return False
     # (A numbered heading under the label is a section of its own: "PART 2" over "2.1
     # Background", "Appendix" over "A.1 Survey instrument".)
-    if title.number_depth or _SECTION.match(title.text) or _NAMED_SECTION.match(title.text) \
+    if title.number_depth or _SECTION.match(title.text) or _named_section(title.text) \
             or re.match(r"^[A-Z]?\d{1,2}(?:\.\d{1,2})+\s", title.text):
         return False
     above, below = label.lines[0], title.lines[0]
@@ -1823,7 +1848,7 @@ def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None
     for index in range(len(front) - 1, -1, -1):
         draft, after = front[index], drafts[index + 1]
         if draft.kind == "heading" and draft.size < 0.9 * largest and after.kind == "paragraph" \
-                and not _running_text(after.text) and not _NAMED_SECTION.match(draft.text) \
+                and not _running_text(after.text) and not _named_section(draft.text) \
                 and not (_face_key(draft) in bylined or _BYLINE.match(after.text.strip())) \
                 and not bullet_apart(after, drafts[index + 2] if index + 2 < len(drafts) else None):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
@@ -1924,10 +1949,80 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
         if recurring:
             _set_levels(headings, _Ladder(recurring, style.body_size))
     numbered = [d for d in headings if d.number_depth]
+    _nest_label_kinds(numbered)
     if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
     elif numbered:  # one or two: a date ("3.11.") as likely as a numbering; only below their size
         _level_by_depth(numbered, capped=False)
+
+
+# Labels that name a division of the back matter ("ANNEX I", "Appendix B", "Schedule 2"): at
+# the top level whatever kinds of label the body uses.
+_BACK_MATTER = ("annex", "appendix", "schedule")
+
+
+def _label_kind(text: str) -> str:
+    """The kind a numbered heading's label names ("chapter" for "CHAPTER I GENERAL PROVISIONS",
+    "§" for "§ 4 Scope", "annex" for "ANNEX CORRELATION TABLE"), "" for a heading numbered
+    otherwise ("2.1 Methods")."""
+    if text.startswith("§"):
+        return "§"
+    named = _named_section(text)
+    word = (named.group("kind") if named and named.group("kind") else text.split()[0] if text.split() else "")
+    kind = word.lower().rstrip(".:")
+    return kind if kind in _LABEL_KINDS else ""
+
+
+def _label_value(text: str) -> int | None:
+    """A label's number as a count ("Article 12" 12, "CHAPTER IV" 4, "Part C" 3, "PART ONE" 1,
+    "Section 2.3" 2), None when it has none."""
+    named = _named_section(text)
+    if named is None:
+        return None
+    number = named.group("number")
+    if number[:1].isdigit():
+        return int(number.split(".")[0])
+    if number.lower() in _NUMBER_WORDS:
+        return _NUMBER_WORDS.index(number.lower()) + 1
+    if re.fullmatch(_ROMAN, number.upper()) and (len(number) > 1 or number.upper() in "IVXLC"):
+        values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+        total = 0
+        for at, ch in enumerate(number.upper()):
+            value = values[ch]
+            later = values[number.upper()[at + 1]] if at + 1 < len(number) else 0
+            total += -value if value < later else value
+        # (A lone "C", "I", "V" may be a letter: "Part C" is the third part.)
+        if len(number) > 1 or number.upper() not in "CLX":
+            return total
+    return ord(number.upper()) - ord("A") + 1 if len(number) == 1 else None
+
+
+_LABEL_KINDS = ("chapter", "part", "title", "book", "appendix", "annex", "schedule", "section", "article")
+
+
+def _nest_label_kinds(numbered: list[Draft]) -> None:
+    """Numbered headings whose labels name two kinds of division or more ("CHAPTER I" and
+    "Article 1", "PART ONE" and "Chapter 2", "Article I" and "Section 2", "§ 4"), each one a
+    number deep at its own level: the kind met first in the document the outermost ("Article
+    1" under "CHAPTER I" under "PART ONE" as a legal act sets them, a constitution's "Section
+    2" under "Article I"), a back matter's "ANNEX" at the top, and sections numbered without a
+    label ("2.1") under the innermost kind.  One kind of label alone changes nothing, nor do
+    kinds numbered as one sequence: a form's "Part A", "Section 2", "Part C" are siblings
+    (nested kinds number each their own: "CHAPTER I", "Article 1", "Article 2", "CHAPTER II")."""
+    kinds: list[str] = []
+    found = [(d, _label_kind(d.text)) for d in numbered]
+    for _, kind in found:
+        if kind and kind not in _BACK_MATTER and kind not in kinds:
+            kinds.append(kind)
+    if len(kinds) < 2:
+        return
+    values = [_label_value(d.text) for d, kind in found if kind and kind not in _BACK_MATTER]
+    if all(a is not None and b is not None and a < b for a, b in zip(values, values[1:], strict=False)):
+        return
+    for draft, kind in found:
+        if kind in _BACK_MATTER:
+            continue
+        draft.number_depth += kinds.index(kind) if kind else len(kinds) - 1
 
 
 class _Ladder:

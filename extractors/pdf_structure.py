@@ -108,6 +108,7 @@ from extractors.pdf_headings import (
     join_mixed_headings,
     join_section_labels,
     rank_headings,
+    section_label,
     settle_heading_faces,
     unhead_box_labels,
     unhead_cover,
@@ -290,6 +291,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
         rank_under_slide_titles(deck, drafts, ranked)
     if join_tables:
         _join_page_crossing_tables(layouts, drafts, tables, adopted)
+    nest_indented_items([draft for layout in layouts for draft in drafts[layout.number]])
     out = []
     for layout in layouts:
         blocks = [_render(draft, style) for draft in drafts[layout.number]]
@@ -311,6 +313,42 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                  tables[layout.number], (layout.width, layout.height),
                                  sources.get(layout.number, HEURISTICS)))
     return out
+
+
+# An item's marker standing this many of its sizes right of the item's before it is nested
+# under that item (a point's "(a)" hung 0.4 inch under its paragraph's "2."); at most
+# _NEST_REACH sizes (further, another column's list).
+_NEST_STEP = 1.5
+_NEST_REACH = 6.0
+
+
+def nest_indented_items(drafts: list[Draft]) -> None:
+    """List items whose nesting nothing gave (no tags), nested by where their markers stand:
+    in a run of consecutive items, an item whose marker stands indented under the item before
+    it (_NEST_STEP of its sizes or more, under that item's text) is one level deeper; an item
+    lined up with an earlier one of the run is at its level ("(i)" and "(ii)" under "(a)",
+    "(b)" back beside "(a)", "3." beside "2.").  A run is broken by anything else, and an item
+    standing left of all or too far right (another column) starts one again."""
+    stack: list[float] = []  # the run's open levels: their markers' left edges, outermost first
+    last: Line | None = None
+    for draft in drafts:
+        if draft.kind != "list_item" or draft.depth or not draft.lines or draft.table is not None \
+                or draft.contents is not None:
+            stack, last = [], None
+            continue
+        line = draft.lines[0]
+        step = _NEST_STEP * line.size
+        if last is not None and stack and stack[-1] + step <= line.x0 <= stack[-1] + _NEST_REACH * line.size \
+                and line.x0 < last.x1 and not line.rtl:
+            stack.append(line.x0)
+        else:
+            while stack and stack[-1] - line.x0 >= step:
+                stack.pop()
+            if not stack or abs(stack[-1] - line.x0) >= step:
+                stack = [line.x0]
+        if len(stack) > 1:
+            draft.depth = len(stack)
+        last = line
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
@@ -763,9 +801,19 @@ def _hangs_under_title(block: Draft, line: Line) -> bool:
 def _centred_under(last: Line, line: Line) -> bool:
     """Whether ``line`` is centred under ``last`` and shorter, ``last`` ending no sentence: a
     centred title wrapped ("VALVE ACTUATOR HAVING A MANUAL" over "OVERRIDE"), not a paragraph's
-    first line indented after a full one (whose middle is right of the full line's)."""
+    first line indented after a full one (whose middle is right of the full line's).  Not a
+    title of its own under a paragraph's last line: a section's label ("CHAPTER II", "Article
+    4") or a line in capitals under one that is not ("GENERAL PROVISIONS" under "... of the
+    market, and in particular")."""
     return abs((line.x0 + line.x1) - (last.x0 + last.x1)) / 2 <= 0.3 * line.size \
-        and line.x1 < last.x1 - line.size and not last.text.rstrip().endswith(SENTENCE_END)
+        and line.x1 < last.x1 - line.size and not last.text.rstrip().endswith(SENTENCE_END) \
+        and not section_label(line.text) and not (_capitals(line.text) and not _capitals(last.text))
+
+
+def _capitals(text: str) -> bool:
+    """Whether ``text``'s letters are capitals, two or more (scripts without case are not)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 2 and all(ch.isupper() for ch in letters)
 
 
 def _hangs_under_value(block: Draft, line: Line) -> bool:
@@ -1885,6 +1933,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Dra
     drafts: list[Draft] = []
     current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
+    pitch = _body_pitch(lines, style)
     for line in lines:
         if line.contents is not None:  # a table of contents entry: a list item, whatever its look
             if current is None or current.contents is not line.contents:
@@ -1895,7 +1944,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Dra
         marker = _list_marker(line)
         if marker and current is not None and _numbers_mid_sentence(current, line, marker, drafts, right):
             marker = ""
-        if current is not None and not marker and _continues(current, line, left, right, style):
+        if current is not None and not marker and _continues(current, line, left, right, style, pitch):
             current.lines.append(line)
             continue
         current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
@@ -1930,7 +1979,31 @@ def _list_marker(line: Line) -> str:
     return match.group(1) if match else ""
 
 
-def _continues(block: Draft, line: Line, left: float, right: float, style: Style) -> bool:
+# Paragraphs spaced apart by this share of the body's size or more over the run's line pitch
+# (Word's 6 points after a 12-point paragraph: a gap under _continues' half a size).
+_PARAGRAPH_SPACE = 0.35
+
+
+def _body_pitch(lines: list[Line], style: Style) -> float:
+    """The commonest step from a body line's foot to the next one's under it in a run of
+    lines (to half a point), three times or more (0: not known).  A paragraph spaced from the
+    one before by _PARAGRAPH_SPACE of the body's size over that step is no line of it: Word's
+    "6 pt after" under 12-point text leaves a gap of 6.5 points, under the half size that
+    parts paragraphs otherwise, and a preamble's lines ("THE COUNCIL OF THE EUROPEAN UNION,",
+    "Whereas:") end no sentence."""
+    steps: Counter[float] = Counter()
+    for last, line in zip(lines, lines[1:], strict=False):
+        if abs(last.size - style.body_size) <= 0.5 and abs(line.size - last.size) <= 0.2 \
+                and 0 < line.bottom - last.bottom < 1.6 * last.size \
+                and line.x0 < last.x1 and last.x0 < line.x1:
+            steps[round(2 * (line.bottom - last.bottom)) / 2] += 1
+    if not steps:
+        return 0.0
+    step, count = max(steps.items(), key=lambda kv: (kv[1], -kv[0]))
+    return step if count >= 3 else 0.0
+
+
+def _continues(block: Draft, line: Line, left: float, right: float, style: Style, pitch: float = 0.0) -> bool:
     """Whether ``line`` goes on the paragraph (or list item) ``block``."""
     last = block.lines[-1]
     if LEADERS.search(last.text):
@@ -1946,6 +2019,9 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         # A paragraph's spacing; but in large type a line without descenders leaves a wide
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
+    if pitch and abs(line.size - last.size) <= 0.2 and abs(last.size - style.body_size) <= 0.5 \
+            and line.bottom - last.bottom >= pitch + _PARAGRAPH_SPACE * size and gap > 0.3 * size:
+        return False  # a paragraph's space over the run's line pitch
     if (line.bold != last.bold or line.italic != last.italic
             or (last.face != line.face and not _latin_end(last, line, size))) \
             and not _runs_on(last, line, right) and not _hangs_under_value(block, line):

@@ -239,7 +239,11 @@ the Council" and "The President") and an annex's correlation table.  Divisions, 
 annex are headings as DocLayNet labels them (section headers); paragraphs, points and the
 signature are not.  Failing before the rules (4 of 16 passed): a label and its title as two
 headings or none, articles over their numbered paragraphs unheaded as labels, articles opening
-pages taken for a running header, a signatory's name in capitals as a heading.
+pages taken for a running header, a signatory's name in capitals as a heading.  Since
+2026-12-07 the truth ranks the levels (the act's title, a "PART I" or "PART ONE" over the
+divisions on seeds 5 and 7, divisions, articles; the annex beside the divisions), spells the
+divisions' numbers in words on seeds 2 and 7 ("CHAPTER ONE", "TITLE ONE") and nests each "(i)"
+under its "(a)" (``nested``); passing before the rules of that day: 3 of 16.
 
 Heading levels and titles over lists (levels, 2026-12-06):
 
@@ -3648,6 +3652,7 @@ _CORRELATION = (("Article 1", "Article 1"), ("Article 2(1)", "Article 2(1)"), ("
                 ("Article 5(1)", "Article 9(1)"), ("Article 6", "Article 10"), ("Article 7", "—"),
                 ("—", "Article 12"), ("Article 8(2)", "Article 14(3)"))
 _ROMAN = ("I", "II", "III", "IV", "V", "VI")
+_NUMBER_WORDS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX")
 
 
 def _centred(document: Any, text: str, bold: bool = False, italic: bool = False,
@@ -3745,10 +3750,11 @@ def _legal_heading(document: Any, form: int, seed: int, head: str, article: str)
 
 
 def _legal_provisions(document: Any, rng: random.Random, form: int, seed: int, lead: str,
-                      run_in: str) -> list[str]:
+                      run_in: str, nested: list[list[str]]) -> list[str]:
     """An article's numbered paragraphs ("1." or "(1)", typed and hung), the second over points
     "(a)" (some over "(i)"), after a lead paragraph on some seeds or run into the section's
-    bold ``run_in`` heading; the points' truth (list items)."""
+    bold ``run_in`` heading; the points' truth (list items; each "(i)" with its "(a)" added to
+    ``nested``)."""
     items: list[str] = []
     if run_in:
         paragraph = document.add_paragraph()
@@ -3771,6 +3777,7 @@ def _legal_provisions(document: Any, rng: random.Random, form: int, seed: int, l
                 for r, sub in enumerate(_SUBPOINTS[:2]):
                     _hanging(document, f"({_ROMAN[r].lower()})", sub + ";", 1.2)
                     items.append(f"({_ROMAN[r].lower()}) {sub};")
+                    nested.append([f"{marker} {point}{end}", f"({_ROMAN[r].lower()}) {sub};"])
     return items
 
 
@@ -3848,7 +3855,10 @@ def legal_act(seed: int) -> tuple[str, bytes, Truth]:
     one or two columns on tab stops: no heading); and an annex (its label centred over its
     title: a heading) holding a correlation table.  Divisions, articles and the annex are
     headings as DocLayNet labels them (section headers); numbered paragraphs and points are
-    not.  Even seeds set divisions and articles in Word's heading styles, odd ones by hand."""
+    not.  Even seeds set divisions and articles in Word's heading styles, odd ones by hand.
+    Their levels: the title, a part (seeds 5 and 7, set as the divisions are), the divisions
+    (numbered in words on seeds 2 and 7), the articles; the annex at the divisions' level.
+    Each "(i)" point is nested under its "(a)" (``nested``: the pairs in order)."""
     rng = random.Random(seed)
     form = (seed - 1) % 4  # 0 "Article 1" over its title, 1 on one line, 2 run-in "Section 12.", 3 "§ 4"
     division = ("CHAPTER", "TITLE")[(seed - 1) // 4 % 2]
@@ -3870,28 +3880,39 @@ def legal_act(seed: int) -> tuple[str, bytes, Truth]:
     heading.paragraph_format.space_after = Pt(12)
     if form <= 1:
         _legal_preamble(document, rng, form, seed, act)
-    headings, items = [title], []
+    headings, items, nested = [title], [], []
+    levels = [1]
     sign = ("Article", "Article", "Section", "§")[form]
     definitions_at = rng.randint(0, 1)
+    part = seed in (5, 7)  # a part over the chapters or titles, set as they are: "PART I", "PART ONE"
+    if part:
+        label = f"PART {'ONE' if seed == 7 else 'I'}"
+        _two_lines(document, label, "PROVISIONS ON PRODUCT SAFETY", 0, 18, first_bold=seed % 3 != 0)
+        headings.append(f"{label} PROVISIONS ON PRODUCT SAFETY")
+        levels.append(2)
     for d, name in enumerate(_DIVISIONS[seed % 2][:3]):
-        label = f"{division} {_ROMAN[d]}"
+        label = f"{division} {(_NUMBER_WORDS if seed in (2, 7) else _ROMAN)[d]}"
         _two_lines(document, label, name, 1 if seed % 2 == 0 else 0, 18, first_bold=seed % 3 != 0)
         headings.append(f"{label} {name}")
+        levels.append(2 + part)
         for a in range(2):
             number = 2 * d + a + (12 if form == 2 else 1)
             definitions = d == 0 and a == definitions_at
             article = "Definitions" if definitions else _ARTICLE_TITLES[(number - 1) % len(_ARTICLE_TITLES)]
             truth = _legal_heading(document, form, seed, f"{sign} {number}", article)
             headings += [truth] if truth else []
+            levels += [3 + part] if truth else []
             run_in = f"{sign} {number}. {article}." if form == 2 else ""
             if definitions:
                 items += _legal_definitions(document, form, seed, act, run_in)
             else:
-                items += _legal_provisions(document, rng, form, seed, rng.choice(_PROVISIONS), run_in)
+                items += _legal_provisions(document, rng, form, seed, rng.choice(_PROVISIONS), run_in, nested)
     _legal_signature(document, rng, form, seed)
     annex, cells = _legal_annex(document, form, seed, act)
     headings.append(annex)
-    return "docx", _docx(document), {"headings": headings, "tables": [cells], "items": items}
+    levels.append(2)
+    return "docx", _docx(document), {"headings": headings, "levels": levels, "tables": [cells],
+                                     "items": items, "nested": nested}
 
 
 # -- Close heading sizes and titles over lists (levels, 2026-12-06).

@@ -185,7 +185,9 @@ def test_tagged_nested_list_items_keep_their_depth():
                 "    - Check the lamps on the bridge\n    - Report broken ones to the council\n"
                 "3. Write the report")
     assert expected in _markdown(data)
-    assert expected not in _heuristic_markdown(data)  # the heuristics cannot tell the depth
+    # (Without tags the heuristics nest the items by their markers' indent too, since
+    # 2026-12-07: the bullets stand 36 points right of the numbers.)
+    assert expected in _heuristic_markdown(data)
 
 
 def test_tagged_list_item_number_drawn_against_its_text_is_its_marker():
