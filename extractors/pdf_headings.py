@@ -2019,10 +2019,19 @@ def _nest_label_kinds(numbered: list[Draft]) -> None:
     values = [_label_value(d.text) for d, kind in found if kind and kind not in _BACK_MATTER]
     if all(a is not None and b is not None and a < b for a, b in zip(values, values[1:], strict=False)):
         return
+    # An outer kind heads what follows it, one at a time ("CHAPTER I", its articles, "CHAPTER
+    # II"); a kind set several in a row before another is a sibling of it ("Section 1" to
+    # "Section 3", then "Part A", "Part B": a form's notes after its sections).
+    order = [kind for _, kind in found if kind and kind not in _BACK_MATTER]
+    if any(kind != kinds[-1] and kind == order[at + 1] for at, kind in enumerate(order[:-1])):
+        return
     for draft, kind in found:
         if kind in _BACK_MATTER:
             continue
-        draft.number_depth += kinds.index(kind) if kind else len(kinds) - 1
+        if kind:  # (a label's dotted number is as deep as it says: "Section 1.1" under "Chapter 1")
+            draft.number_depth = max(draft.number_depth, kinds.index(kind) + 1)
+        else:
+            draft.number_depth += len(kinds) - 1
 
 
 class _Ladder:
@@ -2147,6 +2156,9 @@ def unhead_table_rows(drafts: list[Draft], lines: list[Line]) -> None:
         # A field's value a tab after its label ("(10) Pub. No.:    US 2020/0123456 A1",
         # the number set bold and larger): the nearest line before it on its baseline ends
         # in a colon.
+        # (Near it, a short label: not a paragraph's last line in the next column, "The
+        # committee recommends:", beside the other column's heading.)
         before = max((other for other in row if other.x1 <= line.x0), key=attrgetter("x1"), default=None)
-        if before is not None and before.text.rstrip().endswith(":"):
+        if before is not None and before.text.rstrip().endswith(":") \
+                and line.x0 - before.x1 <= 4 * line.size and len(before.text.split()) <= 4:
             draft.kind = "paragraph"

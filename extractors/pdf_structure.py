@@ -331,11 +331,16 @@ def nest_indented_items(drafts: list[Draft]) -> None:
     standing left of all or too far right (another column) starts one again."""
     stack: list[float] = []  # the run's open levels: their markers' left edges, outermost first
     last: Line | None = None
+    page = -1
     for draft in drafts:
         if draft.kind != "list_item" or draft.depth or not draft.lines or draft.table is not None \
-                or draft.contents is not None:
-            stack, last = [], None
-            continue
+                or draft.contents is not None or draft.page != page:
+            # (A new page starts a run again: facing pages' margins differ, so a list going on
+            # at the next page's margin is not indented under its last item.)
+            stack, last, page = [], None, draft.page
+            if draft.kind != "list_item" or draft.depth or not draft.lines or draft.table is not None \
+                    or draft.contents is not None:
+                continue
         line = draft.lines[0]
         step = _NEST_STEP * line.size
         if last is not None and stack and stack[-1] + step <= line.x0 <= stack[-1] + _NEST_REACH * line.size \
@@ -2003,6 +2008,14 @@ def _body_pitch(lines: list[Line], style: Style) -> float:
     return step if count >= 3 else 0.0
 
 
+def _own_pitch(block: Draft, line: Line) -> bool:
+    """Whether ``line`` stands under the block's last line by the step of its last two."""
+    if len(block.lines) < 2:
+        return False
+    before, last = block.lines[-2], block.lines[-1]
+    return abs((line.bottom - last.bottom) - (last.bottom - before.bottom)) <= 0.5
+
+
 def _continues(block: Draft, line: Line, left: float, right: float, style: Style, pitch: float = 0.0) -> bool:
     """Whether ``line`` goes on the paragraph (or list item) ``block``."""
     last = block.lines[-1]
@@ -2020,8 +2033,12 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         # gap to the next one at an ordinary line pitch (a heading wrapped onto two lines).
         return False
     if pitch and abs(line.size - last.size) <= 0.2 and abs(last.size - style.body_size) <= 0.5 \
-            and line.bottom - last.bottom >= pitch + _PARAGRAPH_SPACE * size and gap > 0.3 * size:
-        return False  # a paragraph's space over the run's line pitch
+            and line.bottom - last.bottom >= pitch + _PARAGRAPH_SPACE * size and gap > 0.3 * size \
+            and not line.text[:1].islower() and not _own_pitch(block, line):
+        # A paragraph's space over the run's line pitch; not a sentence going on in lower case
+        # (a line Word lowered for an inline picture or formula), nor the block's own step (a
+        # sidebar or quotation set at a larger leading than the body's).
+        return False
     if (line.bold != last.bold or line.italic != last.italic
             or (last.face != line.face and not _latin_end(last, line, size))) \
             and not _runs_on(last, line, right) and not _hangs_under_value(block, line):

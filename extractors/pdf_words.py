@@ -727,7 +727,7 @@ class _WordReader:
                         and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
-                    if x0 < box[0] and (code >= rtl_low or ord(chars[-1]) >= rtl_low):
+                    if x0 < box[0] and (code >= rtl_low or rtl_code(ord(chars[-1]))):
                         # (A glyph drawn left of the one before it: a Devanagari vowel sign
                         # set before its consonant; a hyphen after a right-to-left letter,
                         # "ו-".  Right-to-left letters never come here.)

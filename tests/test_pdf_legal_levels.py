@@ -6,9 +6,11 @@ a numeral ("Part Civil" names no part)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas as pdf_canvas
 
 from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 
@@ -195,3 +197,105 @@ def test_paragraphs_six_points_apart_in_twelve_point_type_stay_apart() -> None:
     paragraphs = [line for line in markdown_of(drawn_pdf(draw)).splitlines() if line.strip()]
     assert paragraphs[:4] == list(preamble)
     assert paragraphs[4].startswith("The manufacturer") and paragraphs[4].endswith("as appropriate.")
+
+
+# The review's misfires (2026-12-07): each rule above left alone where it does not belong.
+
+def _body(canvas: Any, y: float, text: str = TEXT, leading: float = 13.2, x: float = 72,
+          width: float = WIDTH - 144) -> float:
+    canvas.setFont("Times-Roman", 11)
+    for line in wrapped_lines(text, width, "Times-Roman", 11):
+        canvas.drawString(x, y, line)
+        y -= leading
+    return y
+
+
+def test_a_paragraph_at_a_larger_leading_stays_one_paragraph() -> None:
+    quote = ("Members noted that the reform had been welcomed by the industry and that the figures "
+             "for the first year were better than expected, although some regions reported delays "
+             "in the payment of grants and a shortage of qualified staff in the local offices.")
+
+    def draw(canvas: Any) -> None:
+        y = _body(canvas, HEIGHT - 80) - 8
+        y = _body(canvas, y, quote, leading=17.2, x=100, width=WIDTH - 200) - 8
+        _body(canvas, y)
+
+    paragraphs = [p for p in markdown_of(drawn_pdf(draw)).split("\n\n") if p.strip()]
+    assert " ".join(quote.split()) in [" ".join(p.split()) for p in paragraphs]
+
+
+def test_a_line_lowered_mid_sentence_stays_in_its_paragraph() -> None:
+    def draw(canvas: Any) -> None:
+        canvas.setFont("Times-Roman", 11)
+        y = HEIGHT - 80
+        lines = wrapped_lines(TEXT, WIDTH - 144, "Times-Roman", 11)
+        assert any(line[:1].islower() for line in lines[2:])
+        lowered = next(k for k, line in enumerate(lines) if k >= 2 and line[:1].islower())
+        for k, line in enumerate(lines):
+            # (Word lowers a line that holds an inline picture or formula.)
+            canvas.drawString(72, y - (4.5 if k == lowered else 0), line)
+            y -= 13.2 + (4.5 if k == lowered else 0)
+
+    paragraphs = [p for p in markdown_of(drawn_pdf(draw)).split("\n\n") if p.strip()]
+    assert len(paragraphs) == 1
+
+
+def test_a_labels_dotted_number_sets_its_depth() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        for chapter in (1, 2):
+            act.centred(f"Chapter {chapter}", "Times-Bold", 14, after=8)
+            act.paragraph(TEXT[:-60] + " as appropriate.")
+            for section in (1, 2):
+                canvas.setFont("Times-Bold", 11)
+                canvas.drawString(72, act.y, f"Section {chapter}.{section}")
+                act.y -= 18
+                act.paragraph(TEXT[:120] + ".")
+
+    levels = _levels(markdown_of(drawn_pdf(draw)))
+    assert levels["Section 1.1"] == levels["Chapter 1"] + 1 == levels["Section 2.2"]
+
+
+def test_kinds_each_set_several_in_a_row_are_siblings() -> None:
+    def draw(canvas: Any) -> None:
+        act = _Act(canvas)
+        for label in ("Section 1", "Section 2", "Section 3", "Part A", "Part B"):
+            canvas.setFont("Times-Bold", 12)
+            canvas.drawString(72, act.y, label)
+            act.y -= 18
+            act.paragraph(TEXT[:150] + ".")
+
+    levels = _levels(markdown_of(drawn_pdf(draw)))
+    assert len(levels) == 5 and len(set(levels.values())) == 1
+
+
+def test_a_colon_in_the_next_column_does_not_unhead_a_heading() -> None:
+    def draw(canvas: Any) -> None:
+        y = HEIGHT - 80
+        left = _body(canvas, y, TEXT, x=72, width=210)
+        canvas.drawString(72, left - 6, "The committee recommends:")
+        canvas.setFont("Times-Bold", 13)
+        canvas.drawString(310, left - 6, "Results by region")
+        _body(canvas, left - 26, TEXT, x=310, width=210)
+        _body(canvas, left - 26, TEXT, x=72, width=210)
+
+    assert "Results by region" in headings_of(drawn_pdf(draw))
+
+
+def test_a_list_going_on_at_the_next_pages_margin_is_not_nested() -> None:
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    # Facing pages: the inner margin on the left of odd pages, on the right of even ones.
+    for page, (margin, items) in enumerate(((72, (1, 2, 3)), (95, (4, 5)))):
+        y = HEIGHT - 80
+        if page == 0:
+            y = _body(canvas, y, x=margin) - 8
+        for number in items:
+            canvas.setFont("Times-Roman", 11)
+            canvas.drawString(margin, y, f"{number}.")
+            y = _body(canvas, y, TEXT[:200] + ".", x=margin + 20, width=WIDTH - 2 * margin - 40) - 4
+        canvas.showPage()
+    canvas.save()
+    markdown = markdown_of(buffer.getvalue())
+    items = [line for line in markdown.splitlines() if line.lstrip()[:2] in ("4.", "5.")]
+    assert items and all(not line.startswith(" ") for line in items)

@@ -171,15 +171,17 @@ cands AS MATERIALIZED (
     FROM partial p
 ),
 -- The :probe best candidates completed: theta may rise.  A proven round has completed them
--- already (seed_exact: nothing was read after it, so the :probe chunks of best lower bound are
--- the same), and its scores are taken as they are.
+-- already (seed_exact), and its scores are taken as they are: nothing was read after it, and
+-- with :candidates at least :probe every one of its :probe chunks of best lower bound is held
+-- (floor is the :candidates-th lower bound), so they are the :probe best candidates.  (With
+-- fewer candidates than probes, cands drops some of them: they are completed as before.)
 best AS MATERIALIZED (
     SELECT e.chunk_id, e.score FROM seed_exact e
-    WHERE (SELECT path FROM safe) LIKE 'exact%'
+    WHERE (SELECT path FROM safe) LIKE 'exact%' AND CAST(:candidates AS int) >= CAST(:probe AS int)
     UNION ALL
     SELECT c.chunk_id, {{ m.complete("c") }} AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
-    WHERE (SELECT path FROM safe) NOT LIKE 'exact%'
+    WHERE NOT ((SELECT path FROM safe) LIKE 'exact%' AND CAST(:candidates AS int) >= CAST(:probe AS int))
 ),
 theta_best AS MATERIALIZED (
     SELECT greatest((SELECT v FROM theta),

@@ -430,11 +430,13 @@ cands AS MATERIALIZED (
     FROM partial p
 ),
 -- The :probe best candidates completed: theta may rise.  A proven round has completed them
--- already (seed_exact: nothing was read after it, so the :probe chunks of best lower bound are
--- the same), and its scores are taken as they are.
+-- already (seed_exact), and its scores are taken as they are: nothing was read after it, and
+-- with :candidates at least :probe every one of its :probe chunks of best lower bound is held
+-- (floor is the :candidates-th lower bound), so they are the :probe best candidates.  (With
+-- fewer candidates than probes, cands drops some of them: they are completed as before.)
 best AS MATERIALIZED (
     SELECT e.chunk_id, e.score FROM seed_exact e
-    WHERE (SELECT path FROM safe) LIKE 'exact%'
+    WHERE (SELECT path FROM safe) LIKE 'exact%' AND CAST(:candidates AS int) >= CAST(:probe AS int)
     UNION ALL
     SELECT c.chunk_id, c.known + coalesce((
                SELECT sum(x.part) FROM rests w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
@@ -450,7 +452,7 @@ best AS MATERIALIZED (
  WHERE s.i IS NOT NULL) x
                WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
-    WHERE (SELECT path FROM safe) NOT LIKE 'exact%'
+    WHERE NOT ((SELECT path FROM safe) LIKE 'exact%' AND CAST(:candidates AS int) >= CAST(:probe AS int))
 ),
 theta_best AS MATERIALIZED (
     SELECT greatest((SELECT v FROM theta),
