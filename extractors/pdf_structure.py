@@ -329,31 +329,34 @@ def nest_indented_items(drafts: list[Draft]) -> None:
     lined up with an earlier one of the run is at its level ("(i)" and "(ii)" under "(a)",
     "(b)" back beside "(a)", "3." beside "2.").  A run is broken by anything else, and an item
     standing left of all or too far right (another column) starts one again."""
+    # (Positions are measured from each page's left text edge: facing pages' margins differ,
+    # and a list going on at the next page's margin is not indented under its last item.)
+    left: dict[int, float] = {}
+    for draft in drafts:
+        if draft.kind in ("paragraph", "list_item") and draft.lines:
+            edge = min(line.x0 for line in draft.lines)
+            left[draft.page] = min(edge, left.get(draft.page, edge))
     stack: list[float] = []  # the run's open levels: their markers' left edges, outermost first
-    last: Line | None = None
-    page = -1
+    last_x1: float | None = None  # the item before's right edge
     for draft in drafts:
         if draft.kind != "list_item" or draft.depth or not draft.lines or draft.table is not None \
-                or draft.contents is not None or draft.page != page:
-            # (A new page starts a run again: facing pages' margins differ, so a list going on
-            # at the next page's margin is not indented under its last item.)
-            stack, last, page = [], None, draft.page
-            if draft.kind != "list_item" or draft.depth or not draft.lines or draft.table is not None \
-                    or draft.contents is not None:
-                continue
+                or draft.contents is not None:
+            stack, last_x1 = [], None
+            continue
         line = draft.lines[0]
+        x0 = line.x0 - left.get(draft.page, 0.0)
         step = _NEST_STEP * line.size
-        if last is not None and stack and stack[-1] + step <= line.x0 <= stack[-1] + _NEST_REACH * line.size \
-                and line.x0 < last.x1 and not line.rtl:
-            stack.append(line.x0)
+        if last_x1 is not None and stack and stack[-1] + step <= x0 <= stack[-1] + _NEST_REACH * line.size \
+                and x0 < last_x1 and not line.rtl:
+            stack.append(x0)
         else:
-            while stack and stack[-1] - line.x0 >= step:
+            while stack and stack[-1] - x0 >= step:
                 stack.pop()
-            if not stack or abs(stack[-1] - line.x0) >= step:
-                stack = [line.x0]
+            if not stack or abs(stack[-1] - x0) >= step:
+                stack = [x0]
         if len(stack) > 1:
             draft.depth = len(stack)
-        last = line
+        last_x1 = line.x1 - left.get(draft.page, 0.0)
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
