@@ -10,7 +10,8 @@ from typing import Any
 
 from reportlab.lib.pagesizes import A4
 
-from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
+from tests.drawn_act import DrawnAct
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of
 
 WIDTH, HEIGHT = A4
 TEXT = ("The manufacturer shall keep the technical documentation referred to in paragraph (3)(b) for ten "
@@ -18,42 +19,13 @@ TEXT = ("The manufacturer shall keep the technical documentation referred to in 
         "market surveillance authorities on request.")
 
 
-class _Act:
-    """A page of an act written top down in 11-point Times: centred lines, numbered paragraphs."""
-
-    def __init__(self, canvas: Any) -> None:
-        self.canvas, self.y = canvas, HEIGHT - 80
-
-    def centred(self, text: str, font: str = "Times-Bold", size: float = 11, after: float = 4) -> None:
-        self.canvas.setFont(font, size)
-        self.canvas.drawCentredString(WIDTH / 2, self.y, text)
-        self.y -= size * 1.2 + after
-
-    def left(self, text: str, font: str = "Times-Bold", size: float = 11, after: float = 6) -> None:
-        self.canvas.setFont(font, size)
-        self.canvas.drawString(72, self.y, text)
-        self.y -= size * 1.2 + after
-
-    def numbered(self, number: str, text: str = TEXT, indent: float = 0) -> None:
-        """A paragraph whose number hangs left of its text."""
-        self.canvas.setFont("Times-Roman", 11)
-        self.canvas.drawString(72 + indent, self.y, number)
-        for line in wrapped_lines(text, WIDTH - 144 - 28 - indent, "Times-Roman", 11):
-            self.canvas.drawString(100 + indent, self.y, line)
-            self.y -= 13.2
-        self.y -= 6
-
-    def paragraph(self, text: str = TEXT) -> None:
-        self.canvas.setFont("Times-Roman", 11)
-        for line in wrapped_lines(text, WIDTH - 144, "Times-Roman", 11):
-            self.canvas.drawString(72, self.y, line)
-            self.y -= 13.2
-        self.y -= 6
+def _act(canvas: Any) -> DrawnAct:
+    return DrawnAct(canvas, TEXT)
 
 
 def test_a_division_label_over_its_title_is_one_heading() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.centred("CHAPTER I", "Times-Roman", after=2)
         act.centred("GENERAL PROVISIONS", after=12)
         act.paragraph()
@@ -64,7 +36,7 @@ def test_a_division_label_over_its_title_is_one_heading() -> None:
 
 def test_an_article_label_in_italics_over_its_bold_title_heads_its_numbered_paragraphs() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         for number, title in (("Article 1", "Subject matter"), ("Article 2", "Obligations of importers")):
             act.centred(number, "Times-Italic", after=2)
             act.centred(title, after=8)
@@ -76,7 +48,7 @@ def test_an_article_label_in_italics_over_its_bold_title_heads_its_numbered_para
 
 def test_a_paragraph_sign_over_its_title_is_one_heading() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         for number, title in (("§ 4", "Scope"), ("§ 5", "Duties of the operator")):
             act.centred(number, after=2)
             act.centred(title, after=8)
@@ -88,7 +60,7 @@ def test_a_paragraph_sign_over_its_title_is_one_heading() -> None:
 
 def test_an_article_on_one_line_heads_its_points() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.left("Article 3 – Definitions")
         act.paragraph("For the purposes of this Regulation, the following definitions apply:")
         for k, term in enumerate(("product", "manufacturer", "recall")):
@@ -105,7 +77,7 @@ def test_an_article_on_one_line_heads_its_points() -> None:
 
 def test_an_annex_label_over_its_title_heads_the_table_under_it() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.left("Article 9 – Repeal")
         act.paragraph()
         act.centred("ANNEX", after=2)
@@ -130,7 +102,7 @@ def test_an_annex_label_over_its_title_heads_the_table_under_it() -> None:
 
 def test_a_label_over_running_text_or_far_from_a_heading_stays_apart() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.centred("Article 7", after=6)
         act.paragraph()
         act.centred("CHAPTER II", after=40)
@@ -150,7 +122,7 @@ def test_articles_opening_pages_at_one_height_are_no_running_header() -> None:
         for page, number in enumerate((1, 2, 4, 6), start=1):
             canvas.setFont("Times-Roman", 9)
             canvas.drawString(72, HEIGHT - 40, f"Consumer Product Safety Act {page}")
-            act = _Act(canvas)
+            act = _act(canvas)
             act.centred(f"Article {number}", "Times-Roman", after=2)
             act.centred(f"Duties of operators under part {number}", after=8)
             act.numbered("1.")
@@ -167,7 +139,7 @@ def test_a_chapter_and_a_paragraph_sign_over_a_list_on_the_first_page_are_no_fro
     """On the first page, under the act's title and over the sentence opening its definitions
     (which ends in a colon: no running text by its words alone), named sections stay headings."""
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.centred("Ordinance on the Safety of Technical Equipment", size=14, after=14)
         act.centred("CHAPTER I", after=2)
         act.centred("GENERAL PROVISIONS", after=10)
@@ -183,7 +155,7 @@ def test_a_chapter_and_a_paragraph_sign_over_a_list_on_the_first_page_are_no_fro
 
 def test_a_signatorys_name_in_capitals_is_no_heading_a_lettered_section_is() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.left("B. BACKGROUND", "Times-Roman")
         act.paragraph()
         act.left("Article 9 – Entry into force")
@@ -204,7 +176,7 @@ def test_an_untitled_articles_label_centred_alone_over_its_text_is_a_heading() -
     """An older act's articles have no title: "Article 5" in italics, centred over its
     paragraphs, heads them; the same words closing a line of text do not."""
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         for number in (5, 6):
             act.centred(f"Article {number}", "Times-Italic", after=6)
             act.numbered("1.")

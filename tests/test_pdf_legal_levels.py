@@ -12,6 +12,7 @@ from typing import Any
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdf_canvas
 
+from tests.drawn_act import DrawnAct
 from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 
 WIDTH, HEIGHT = A4
@@ -22,32 +23,8 @@ TEXT = ("The manufacturer shall keep the technical documentation referred to in 
         "conformity, to withdraw it or to recall it, as appropriate.")
 
 
-class _Act:
-    """A page of an act written top down in 11-point Times: centred lines, numbered paragraphs."""
-
-    def __init__(self, canvas: Any) -> None:
-        self.canvas, self.y = canvas, HEIGHT - 80
-
-    def centred(self, text: str, font: str = "Times-Bold", size: float = 11, after: float = 4) -> None:
-        self.canvas.setFont(font, size)
-        self.canvas.drawCentredString(WIDTH / 2, self.y, text)
-        self.y -= size * 1.2 + after
-
-    def numbered(self, number: str, text: str = TEXT, indent: float = 0, after: float = 6) -> None:
-        """A paragraph whose number hangs ``indent`` points in, left of its text."""
-        self.canvas.setFont("Times-Roman", 11)
-        self.canvas.drawString(72 + indent, self.y, number)
-        for line in wrapped_lines(text, WIDTH - 144 - 28 - indent, "Times-Roman", 11):
-            self.canvas.drawString(100 + indent, self.y, line)
-            self.y -= 13.2
-        self.y -= after
-
-    def paragraph(self, text: str = TEXT, after: float = 6) -> None:
-        self.canvas.setFont("Times-Roman", 11)
-        for line in wrapped_lines(text, WIDTH - 144, "Times-Roman", 11):
-            self.canvas.drawString(72, self.y, line)
-            self.y -= 13.2
-        self.y -= after
+def _act(canvas: Any) -> DrawnAct:
+    return DrawnAct(canvas, TEXT)
 
 
 def _levels(markdown: str) -> dict[str, int]:
@@ -55,7 +32,7 @@ def _levels(markdown: str) -> dict[str, int]:
             for line in markdown.splitlines() if line.startswith("#")}
 
 
-def _article(act: _Act, number: int, title: str) -> None:
+def _article(act: DrawnAct, number: int, title: str) -> None:
     act.centred(f"Article {number}", "Times-Italic", after=2)
     act.centred(title, after=8)
     # (Last lines of one length on every paragraph would stand like a column beside the labels.)
@@ -65,7 +42,7 @@ def _article(act: _Act, number: int, title: str) -> None:
 
 def test_articles_nest_under_their_chapters() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.centred("CHAPTER I", "Times-Roman", after=2)
         act.centred("GENERAL PROVISIONS", after=12)
         _article(act, 1, "Subject matter")
@@ -82,7 +59,7 @@ def test_articles_nest_under_their_chapters() -> None:
 
 def test_a_part_numbered_in_words_is_above_its_chapters() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.centred("PART ONE", "Times-Roman", after=2)
         act.centred("PROVISIONS ON PRODUCT SAFETY", after=12)
         for number, name in (("ONE", "SCOPE"), ("TWO", "DUTIES OF THE PARTIES")):
@@ -100,7 +77,7 @@ def test_a_part_numbered_in_words_is_above_its_chapters() -> None:
 
 def test_one_kind_of_label_keeps_one_level() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         for number, title in ((1, "Subject matter"), (2, "Scope"), (3, "Penalties")):
             _article(act, number, title)
 
@@ -110,7 +87,7 @@ def test_one_kind_of_label_keeps_one_level() -> None:
 
 def test_points_hung_under_points_nest() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.numbered("1.", after=4)
         act.numbered("2.", "Member States shall take into account the following:", after=4)
         act.numbered("(a)", "the characteristics of the product, including its composition;", 28, after=4)
@@ -136,7 +113,7 @@ def test_a_centred_label_under_a_paragraphs_last_full_line_stays_apart() -> None
              "this Regulation and shall take all measures necessary to ensure that they are "
              "implemented, in accordance with national law and in")
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.centred("Article 1", "Times-Italic", after=2)
         act.centred("Penalties", after=8)
         canvas.setFont("Times-Roman", 11)
@@ -155,7 +132,7 @@ def test_a_centred_label_under_a_paragraphs_last_full_line_stays_apart() -> None
 def test_a_word_of_numeral_letters_is_no_numeral() -> None:
     # "Part Civil" over its bold title names no part: two lines, not one labelled heading.
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         act.centred("Part Civil", "Times-Roman", after=2)
         act.centred("Procedure in the courts", after=12)
         act.paragraph()
@@ -167,7 +144,7 @@ def test_a_word_of_numeral_letters_is_no_numeral() -> None:
 def test_kinds_numbered_as_one_sequence_are_siblings() -> None:
     # A form's parts: "Part A", "Section 2", "Part C" count one sequence; no kind nests.
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         for title in ("Part A – Applicant details", "Section 2: Your organisation", "Part C – Declaration"):
             act.canvas.setFont("Times-Bold", 13)
             act.canvas.drawString(72, act.y, title)
@@ -242,7 +219,7 @@ def test_a_line_lowered_mid_sentence_stays_in_its_paragraph() -> None:
 
 def test_a_labels_dotted_number_sets_its_depth() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         for chapter in (1, 2):
             act.centred(f"Chapter {chapter}", "Times-Bold", 14, after=8)
             act.paragraph(TEXT[:-60] + " as appropriate.")
@@ -258,7 +235,7 @@ def test_a_labels_dotted_number_sets_its_depth() -> None:
 
 def test_kinds_each_set_several_in_a_row_are_siblings() -> None:
     def draw(canvas: Any) -> None:
-        act = _Act(canvas)
+        act = _act(canvas)
         for label in ("Section 1", "Section 2", "Section 3", "Part A", "Part B"):
             canvas.setFont("Times-Bold", 12)
             canvas.drawString(72, act.y, label)
