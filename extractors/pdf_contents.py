@@ -657,8 +657,14 @@ def _label_value(label: str) -> int:
         if number and page:
             return 10_000 + int(number) * 10_000 + int(page)
         return 10_000 + int(number or page) * 10_000  # after every roman number
+    return roman_value(label)
+
+
+def roman_value(numeral: str) -> int:
+    """A Roman numeral's value, in either case ("iv" 4, "XII" 12): read from the right, a
+    letter worth less than one after it is taken away."""
     total, previous = 0, 0
-    for ch in reversed(label.lower()):
+    for ch in reversed(numeral.lower()):
         value = _ROMAN_VALUES[ch]
         total += -value if value < previous else value
         previous = max(previous, value)

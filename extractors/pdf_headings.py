@@ -88,7 +88,7 @@ from dataclasses import replace
 from operator import attrgetter
 
 from extractors.pdf_bidi import has_rtl
-from extractors.pdf_contents import contents_title
+from extractors.pdf_contents import contents_title, roman_value
 from extractors.pdf_drafts import (
     FIXED_PITCH,
     ITEM_NUMBER,
@@ -1985,15 +1985,9 @@ def _label_value(text: str) -> int | None:
     if number.lower() in _NUMBER_WORDS:
         return _NUMBER_WORDS.index(number.lower()) + 1
     if re.fullmatch(_ROMAN, number.upper()) and (len(number) > 1 or number.upper() in "IVXLC"):
-        values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-        total = 0
-        for at, ch in enumerate(number.upper()):
-            value = values[ch]
-            later = values[number.upper()[at + 1]] if at + 1 < len(number) else 0
-            total += -value if value < later else value
         # (A lone "C", "I", "V" may be a letter: "Part C" is the third part.)
         if len(number) > 1 or number.upper() not in "CLX":
-            return total
+            return roman_value(number)
     return ord(number.upper()) - ord("A") + 1 if len(number) == 1 else None
 
 

@@ -207,9 +207,12 @@ cands AS MATERIALIZED (
 -- with :candidates at least :probe every one of its :probe chunks of best lower bound is held
 -- (floor is the :candidates-th lower bound), so they are the :probe best candidates.  (With
 -- fewer candidates than probes, cands drops some of them: they are completed as before.)
+reused AS MATERIALIZED (
+    SELECT (SELECT path FROM safe) LIKE 'exact%' AND CAST(:candidates AS int) >= CAST(:probe AS int) AS v
+),
 best AS MATERIALIZED (
     SELECT e.chunk_id, e.score FROM seed_exact e
-    WHERE (SELECT path FROM safe) LIKE 'exact%' AND CAST(:candidates AS int) >= CAST(:probe AS int)
+    WHERE (SELECT v FROM reused)
     UNION ALL
     SELECT c.chunk_id, c.known + coalesce((
                SELECT sum(x.part) FROM rests w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
@@ -225,7 +228,7 @@ best AS MATERIALIZED (
  WHERE s.i IS NOT NULL) x
                WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
-    WHERE NOT ((SELECT path FROM safe) LIKE 'exact%' AND CAST(:candidates AS int) >= CAST(:probe AS int))
+    WHERE NOT (SELECT v FROM reused)
 ),
 theta_best AS MATERIALIZED (
     SELECT greatest((SELECT v FROM theta),
