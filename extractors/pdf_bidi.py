@@ -181,6 +181,8 @@ def line_text(texts: Sequence[str]) -> str:
 # Brackets a right-to-left line draws mirrored: a producer writes the glyph shown, ")" where
 # the text opens a parenthesis (UAX #9 rule L4), and PDFium reads that code.
 _MIRROR = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
+_OPENING, _CLOSING = "([{<«‹", ")]}>»›"
+_BRACKETS = _OPENING + _CLOSING
 
 
 # A figure ending a sentence or numbering an item, a currency sign before it or not: PDFium
@@ -241,7 +243,7 @@ def logical_words(words: list[Word]) -> list[Word]:
     for word in logical_order(words, [w.text for w in words]):
         text = word.text
         if strong == "AL" and _FIGURES_ONLY.match(text):
-            text = "".join(reversed(_ARABIC_NUMBER_PIECE.findall(text)))
+            text = _arabic_number_run(text)
         # (After a Latin letter a figure runs on the Latin run, left to right as written (rule
         # W7): a hyphen right of it is the right-to-left text's, "ב-Microsoft Office 365" read
         # ``365-``, no sign of the figure's.)
@@ -251,7 +253,8 @@ def logical_words(words: list[Word]) -> list[Word]:
         last = out[-1] if out else None
         if last is not None and (_kind(text) == "" or _kind(last.text) == "" or text[0] in _DASHES
                                  or (last.text[-1] in _DASHES and _kind(last.text) == "R"
-                                     and _kind(text) in ("L", "N"))) and \
+                                     and _kind(text) in ("L", "N"))
+                                 or last.text[-1] in _OPENING or text[0] in _CLOSING) and \
                 min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
             out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
                               top=min(last.top, word.top), x1=max(last.x1, word.x1),
@@ -259,6 +262,20 @@ def logical_words(words: list[Word]) -> list[Word]:
             continue
         out.append(word if text == word.text else replace(word, text=text))
     return out
+
+
+def _arabic_number_run(text: str) -> str:
+    """A word of figures after an Arabic letter (see _FIGURES_ONLY) with its pieces in the
+    order written: the numbers and the signs between and round them drawn backwards, put back;
+    a bracket at either end stays where PDFium gives it, which is already where it is read
+    (the bracket enclosing the run, "(16.9)" given ``16.9(``, is no piece of the number's run:
+    turned round with it, it read "()16.9")."""
+    start, end = 0, len(text)
+    while start < end and text[start] in _BRACKETS:
+        start += 1
+    while end > start and text[end - 1] in _BRACKETS:
+        end -= 1
+    return text[:start] + "".join(reversed(_ARABIC_NUMBER_PIECE.findall(text[start:end]))) + text[end:]
 
 
 def logical_columns(cells: list[list[str]]) -> list[list[str]] | None:
@@ -277,9 +294,6 @@ def signed_cells(cells: list[list[str]]) -> list[list[str]]:
     if not _rtl_table(cells):
         return cells
     return [[_rtl_cell(cell) for cell in row] for row in cells]
-
-
-_OPENING, _CLOSING = "([{<«‹", ")]}>»›"
 
 
 def _rtl_cell(cell: str) -> str:

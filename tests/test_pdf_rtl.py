@@ -564,3 +564,16 @@ def test_right_to_left_words_quoted_in_a_left_to_right_line_read_right_to_left()
     cv.save()
     assert markdown(buffer.getvalue()).split("\n\n") == lines
     assert ltr_order(*[["a", "ב", "-", "א", "b", "ג"]] * 2) == ["a", "א", "-", "ב", "b", "ג"]
+
+
+def test_a_bracketed_figure_after_arabic_letters_keeps_its_brackets_round_it() -> None:
+    # PDFium gives the bracket a figure ends on with the figure's word (``16.9(``), already
+    # where it is read; turned round with the number's pieces (rule W2's Arabic numbers), it
+    # read "()16.9".  Hebrew (no such turn) and a range in brackets after Arabic letters too.
+    for line in ("بلغت النسبة (16.9) في المائة", "بلغت النسبة (16.9%) في العام",
+                 "صدر التقرير (2021) عن الشركة", "ارتفعت الأسعار (10-20) في المائة",
+                 "הנתון עמד על (16.9) אחוז"):
+        assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
+    # A Hebrew prefix's hyphen before an opening bracket touches the figure after it: one word.
+    line = "המדד עלה ל-(16.9) נקודות"
+    assert markdown(_glyph_high(rtl_pdf([(line, 780, 11, False)]))) == line
