@@ -102,9 +102,16 @@ from extractors.pdf_drafts import (
 from extractors.pdf_words import Ruling
 
 # Section numbers: "2", "2.1", "2.1.3", an annex's "A.1" and "B.2.3", "A.", "IV." followed by
-# a title.  (An annex's clause is as deep as its number: "A.1" two, under "Annex A".)
+# a title.  (An annex's clause is as deep as its number: "A.1" two, under "Annex A"; where the
+# document names no annex of its letter, "Q.1" or "S.2" numbers a question or a sample: see
+# annex_letters.)
 _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})\.?|[A-Z]\.|[IVX]{1,5}\.)"
                       r"\s+(?=[^\W\d_])")
+# A line naming an annex or an appendix by its letter ("Annex A (informative)", "APPENDIX B:",
+# a contents entry "Annex C  Bibliography"), or a lettered appendix's heading, the letter a
+# quad before its title ("A   Proofs", as LaTeX sets them): see annex_letters.
+_ANNEX_NAME = re.compile(r"^(?i:annex|appendix)\s+([A-Z])(?![^\W_])")
+_LETTER_TITLE = re.compile(r"^([A-Z])\.?\s+(?=[A-Z][a-z])")
 # A label's number: figures, a Roman numeral in capitals (or in small letters after a label in
 # small letters, "part iv"), a capital letter, or a number spelt out ("PART ONE", "Chapter
 # Two"); not any word of those letters ("Part Civil" is a part's name, no numeral).
@@ -339,9 +346,38 @@ def _quotation_tail(text: str) -> bool:
         and "\u201c" not in text and "\u201e" not in text
 
 
-def classify(draft: Draft, style: Style, column: tuple[float, float] | None = None) -> None:
+def annex_letters(lines: list[Line], style: Style) -> frozenset[str]:
+    """The letters the document's annexes (or appendices) are numbered by: named on a line of
+    their own ("Annex A (informative)", a contents entry "Appendix B  Tables"), or a lettered
+    heading's, set bold or larger than the body ("A   Proofs").  Only a letter among them makes
+    "A.1" a clause number (_section): a questionnaire's bold "Q.1" or a sample's "S.2" is none."""
+    letters = set()
+    for line in lines:
+        text = line.text
+        if (named := _ANNEX_NAME.match(text)) is not None:
+            letters.add(named.group(1))
+        elif (lettered := _LETTER_TITLE.match(text)) is not None and line.words[0].text.rstrip(".") \
+                == lettered.group(1) and (line.size >= style.body_size * HEADING_SCALE
+                                          or (line.bold and not style.body_bold)):
+            letters.add(lettered.group(1))
+    return frozenset(letters)
+
+
+def _section(text: str, annexes: frozenset[str]) -> re.Match[str] | None:
+    """``text``'s section number (_SECTION), an annex's clause number ("A.1") only where the
+    document has an annex of its letter (``annexes``: annex_letters)."""
+    section = _SECTION.match(text)
+    if section is not None and section.group(2) and section.group(2)[0] not in annexes \
+            and section.group(2)[0].isalpha():
+        return None
+    return section
+
+
+def classify(draft: Draft, style: Style, column: tuple[float, float] | None = None,
+             annexes: frozenset[str] = frozenset()) -> None:
     """Makes a block a heading when its size, weight, face or shape set it apart as one;
-    ``column``, the left and right ends of its column's lines, tells a centred line."""
+    ``column``, the left and right ends of its column's lines, tells a centred line;
+    ``annexes``, the letters of the document's annexes (annex_letters), its clause numbers."""
     if draft.kind == "contents":
         return
     text = draft.text
@@ -361,7 +397,7 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
         return
     if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
         return  # a bulleted item, bold or not, is an item of a list
-    section = _SECTION.match(text)
+    section = _section(text, annexes)
     larger = draft.size >= style.body_size * HEADING_SCALE
     if not larger and _key_value(text):
         return

@@ -100,6 +100,7 @@ from extractors.pdf_evidence import (
 )
 from extractors.pdf_headings import (
     HEADING_SCALE,
+    annex_letters,
     classify,
     head_accent_titles,
     head_lower_case_titles,
@@ -151,6 +152,13 @@ _DISPLAY_FIGURE = 1.6
 _PAGE_NUMBER = re.compile(r"^[\s\-–—|/.()#]*(page|p\.|seite|pagina|página)?[\s\-–—|/.()#]*"
                           r"(of|/|von|de|sur)?[\s\-–—|/.()#]*$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
+# A number of parts alone ("3-12", "3.12", "3.1.4"): a chapter's page number, or a numbered
+# entry's number set on a line of its own over its entry (a standard's term "3.1.4" over the
+# term): see _entry_numbers.
+_PARTS_NUMBER_KEY = re.compile(r"^#(?:[.\-–]#)+$")
+# A number over its entry's first line stands at most this many sizes above it, top to top (a
+# line's pitch; a running line stands clear of the text block).
+_ENTRY_PITCH = 1.6
 # A number at either end of a running line (a page number beside the running title).
 _END_NUMBER = re.compile(r"^\d+(?=\D*$|\s)|(?<=\s)\d+$|^\d+$")
 # An abbreviation of initials with their dots ("U.S.", "U.K.", "e.g."), at a line's end.
@@ -257,9 +265,10 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     deck = find_deck(layouts, lines)
     column_lines = COLUMN_LINES if deck else _COLUMN_LINES
     titles = {number: {id(line) for line in found} for number, found in deck.titles.items()} if deck else {}
+    annexes = annex_letters([line for page in lines.values() for line in page if line.kind == "body"], style)
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
                                           _page_style(lines[layout.number], style), column_lines,
-                                          titles.get(layout.number))
+                                          titles.get(layout.number), annexes)
               for layout in layouts}
     for layout in layouts:
         drafts[layout.number] = join_section_labels(join_mixed_headings(drafts[layout.number]))
@@ -955,6 +964,54 @@ def _numbered_by_page(group: list[Line]) -> bool:
     return agree >= len(steps) - agree
 
 
+def _entry_numbers(group: list[Line], lines: dict[int, list[Line]]) -> set[int]:
+    """The lines of a number of parts alone (one recurring key's, "#.#.#") that number an entry
+    of the text rather than a page: a technical standard's term number set over its term at the
+    head of a page ("3.1.4" over "rated voltage"), which recurs at the height where every page's
+    text starts as a running page number does.  Such a line heads the text under it: the next
+    line starts where it starts, a line's pitch below, in its size.  Else the pages' sequence
+    tells: a page number goes up by one on the next page ("3-12", "3-13"; "4-1" as a chapter
+    starts); numbers on pages in a row that never do so number no pages ("3.1.1" then "3.1.4").
+    A chapter's page number with nothing on a neighbouring page to tell stays one."""
+    numbered: dict[int, list[list[int]]] = defaultdict(list)
+    for line in group:
+        numbered[line.page].append([int(part) for part in _DIGITS.findall(line.text)])
+    entries: set[int] = set()
+    for line in group:
+        if _heads_entry(line, lines[line.page]):
+            entries.add(id(line))
+            continue
+        parts = [int(part) for part in _DIGITS.findall(line.text)]
+        before, after = numbered.get(line.page - 1, []), numbered.get(line.page + 1, [])
+        if (before or after) and not any(_page_step(other, parts) for other in before) \
+                and not any(_page_step(parts, other) for other in after):
+            entries.add(id(line))
+    return entries
+
+
+def _page_step(before: list[int], after: list[int]) -> bool:
+    """Whether two pages' numbers of parts follow as the printed numbers of two pages in a row
+    do: the last part one up, the others the same; or a new chapter's first page."""
+    if len(before) != len(after) or not before:
+        return False
+    if before[:-1] == after[:-1]:
+        return after[-1] == before[-1] + 1
+    return after[:-1] > before[:-1] and after[-1] <= 1
+
+
+def _heads_entry(line: Line, page: list[Line]) -> bool:
+    """Whether the line under ``line`` starts where it starts, in its size, a line's pitch below
+    (see _entry_numbers)."""
+    below = [other for other in page if other.top > line.top + 0.5 * line.height
+             and other.x0 <= line.x1 and line.x0 <= other.x1]
+    if not below:
+        return False
+    under = min(below, key=attrgetter("top"))
+    return abs(under.x0 - line.x0) <= max(1.0, 0.2 * line.size) \
+        and abs(under.size - line.size) <= 0.15 * line.size \
+        and under.top - line.top <= _ENTRY_PITCH * max(line.size, under.size)
+
+
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
                  artifacts: dict[int, list[TaggedRegion]] | None = None) -> None:
     """Mark lines in the top and bottom bands that recur across pages, or are page numbers,
@@ -978,7 +1035,10 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     chapters: list[tuple[str, str, Line, set[int]]] = []  # recurring on too few pages alone
     for (band, key), group in by_key.items():
         page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
+        entries = _entry_numbers(group, lines) if _PARTS_NUMBER_KEY.match(key) else set()
         for line in group:
+            if id(line) in entries:
+                continue
             recurring = {other.page for other in group
                          if abs(other.top - offset.get(id(other), 0.0) - line.top + offset.get(id(line), 0.0))
                          <= _SAME_HEIGHT}
@@ -1782,7 +1842,8 @@ def _split_tables(items: list[_Item]) -> list[list[_Item]]:
 
 
 def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable], style: Style,
-                 column_lines: int = _COLUMN_LINES, over: set[int] | None = None) -> list[Draft]:
+                 column_lines: int = _COLUMN_LINES, over: set[int] | None = None,
+                 annexes: frozenset[str] = frozenset()) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
@@ -1793,7 +1854,7 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
             continue
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
-        drafts.extend(_group(run_lines, right, style, layout.number))
+        drafts.extend(_group(run_lines, right, style, layout.number, annexes))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
@@ -1830,8 +1891,10 @@ def _unlist_field_codes(drafts: list[Draft]) -> None:
             draft.label = True
 
 
-# A section number before a title ("2.", "2.1"), for matching a contents line with its heading.
-_LEADING_NUMBER = re.compile(r"^(?:\d{1,2}|[a-z](?=\.\d))(\.\d{1,2}){0,4}\.?\s+")
+# A section number before a title ("2.", "2.1", an annex's "A.1", a lettered section's "A."), for
+# matching a contents line with its heading and for an entry's depth by its number: matched on
+# a line's own text as on a key in lower case, so its letter in either case.
+_LEADING_NUMBER = re.compile(r"^(?:(?:\d{1,2}|[A-Za-z](?=\.\d))(\.\d{1,2}){0,4}\.?|[A-Za-z]\.)\s+")
 # A contents without page labels lists at least this many of the headings after it.
 _LINK_CONTENTS_ENTRIES = 3
 # Entries whose left edges are this close (points) are at one depth.
@@ -1936,8 +1999,10 @@ def _merge_contents(drafts: list[Draft]) -> list[Draft]:
     return out
 
 
-def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Draft]:
-    """Consecutive lines of one column as paragraphs, list items and headings."""
+def _group(lines: list[Line], right: float, style: Style, page: int,
+           annexes: frozenset[str] = frozenset()) -> list[Draft]:
+    """Consecutive lines of one column as paragraphs, list items and headings (``annexes``: the
+    letters of the document's annexes, see annex_letters)."""
     drafts: list[Draft] = []
     current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
@@ -1958,7 +2023,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int) -> list[Dra
         current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
         drafts.append(current)
     for draft in drafts:
-        classify(draft, style, (left, right))
+        classify(draft, style, (left, right), annexes)
     return drafts
 
 

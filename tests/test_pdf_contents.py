@@ -474,6 +474,28 @@ def test_a_numbered_contents_without_page_labels_nests_its_subsections():
         ["Half-year Report", "Contents", *(title for title, _ in sections)]
 
 
+def test_an_annexs_clauses_in_a_contents_without_page_labels_nest_by_their_numbers():
+    """As above, with an annex's clauses ("A.1", upper case as set) under "Annex A": their depth
+    is their number's, as "2.1"'s is (the letter was matched in lower case only, on the line's
+    own text: "A.1" stood at the annex's depth); a lettered section "B." is one deep."""
+    sections = [("1. Outlook", 14), ("2. Governance", 14), ("2.1 By age group", 12),
+                ("Annex A Survey method", 14), ("A.1 Sample design", 12), ("A.2 Weighting", 12),
+                ("B. Glossary", 14)]
+    lines: list[tuple] = [(72, 60, "Half-year Report", 22, "Helvetica-Bold"),
+                          (72, 100, "Contents", 14, "Helvetica-Bold")]
+    lines += [(72, 124 + 14 * i, title, 10) for i, (title, _) in enumerate(sections)]
+    top = 124 + 14 * len(sections) + 20
+    for index, (title, size) in enumerate(sections):
+        lines.append((72, top, title, size, "Helvetica-Bold"))
+        body, top = paragraph(top + 22, SENTENCES[index % len(SENTENCES)])
+        lines += body
+        top += 16
+    markdown = extract(make_pdf(lines), filename="annex-links.pdf", options=OPTIONS).markdown
+    items = [line for line in markdown.splitlines() if re.match(r"\s*(- |\d\. )", line)]
+    assert items == ["1. Outlook", "2. Governance", "    - 2.1 By age group", "- Annex A Survey method",
+                     "    - A.1 Sample design", "    - A.2 Weighting", "- B. Glossary"]
+
+
 # ------------------------------------------------------------- contents set in text columns
 
 LEFT_ENTRIES = ENTRIES[:4]

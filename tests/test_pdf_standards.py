@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pypdfium2 as pdfium
+import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -81,6 +82,133 @@ def test_an_annex_clause_number_before_its_title_is_one_numbered_heading() -> No
     depth = {h.lstrip("# "): len(h) - len(h.lstrip("#")) for h in headings}
     assert depth["A.1 General"] > depth["Annex A (informative) Guidance"]
     assert depth["A.2.1 Test set-up"] > depth["A.2 Examples"]
+
+
+def _levels(markdown: str) -> dict[str, int]:
+    return {h.lstrip("# "): len(h) - len(h.lstrip("#")) for h in _heading_lines(markdown)}
+
+
+def test_questions_and_samples_numbered_by_a_letter_are_no_annex_clauses() -> None:
+    # "Q.1" and "S.2" where no annex of their letter is named: a question is no heading for
+    # its number (in regular type, a line of its own), and a sample's bold line, a heading
+    # for its weight, stands under the clause it is in, not beside it as "1.2"'s sibling.
+    answer = "Answers are kept for a year and used only to improve the service for every customer."
+
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.numbered("1", "Customer survey", 13)
+        page.paragraph()
+        page.numbered("1.1", "Questions", 12)
+        for number, question in (("Q.1", "How often do you use the service"),
+                                 ("Q.2", "Which features do you use most"), ("Q.3", "Whom you would tell")):
+            page.line(f"{number} {question}", font="Helvetica", after=10)
+            page.paragraph(answer)
+        page.numbered("1.2", "Samples", 12)
+        for number, sample in (("S.1", "Water taken at the inlet"), ("S.2", "Water taken at the outlet")):
+            page.line(f"{number} {sample}", after=4)
+            page.paragraph()
+
+    levels = _levels(markdown_of(drawn_pdf(draw)))
+    assert list(levels) == ["1 Customer survey", "1.1 Questions", "1.2 Samples",
+                            "S.1 Water taken at the inlet", "S.2 Water taken at the outlet"]
+    assert levels["S.1 Water taken at the inlet"] > levels["1.2 Samples"]
+
+
+def test_a_lettered_appendixs_clauses_are_numbered_headings_under_it() -> None:
+    # An appendix set as LaTeX sets one, its letter a quad before its title ("A   Proofs", bold
+    # and large), names the letter of its clauses "A.1", "A.2" as "Annex A" does.
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.numbered("1", "Introduction", 13)
+        page.paragraph()
+        page.numbered("A", "Proofs", 13)
+        page.paragraph()
+        for number, title in (("A.1", "Proof of the first lemma"), ("A.2", "Proof of the second lemma")):
+            page.line(f"{number} {title}", font="Helvetica", after=6)
+            page.paragraph()
+
+    levels = _levels(markdown_of(drawn_pdf(draw)))
+    assert list(levels) == ["1 Introduction", "A Proofs", "A.1 Proof of the first lemma",
+                            "A.2 Proof of the second lemma"]
+    assert levels["A.1 Proof of the first lemma"] > levels["A Proofs"]
+
+
+def _pages(draw_page: Any, pages: int) -> bytes:
+    """A PDF of ``pages`` A4 pages, each drawn by ``draw_page(canvas, page)`` (1-based)."""
+    def draw(canvas: Any) -> None:
+        for page in range(1, pages + 1):
+            if page > 1:
+                canvas.showPage()
+            draw_page(canvas, page)
+
+    return drawn_pdf(draw)
+
+
+_TERMS = ("rated voltage", "rated current", "enclosure", "live part", "insulation", "clearance",
+          "creepage distance", "protective conductor", "leakage current", "routine test", "type test",
+          "sample")
+
+
+def _term_page(canvas: Any, numbers: list[str], head: str, foot: str) -> None:
+    """A page of a terms clause: the document's number over it (``head``), each term's number
+    and the term on lines of their own over its definition, a page number under it."""
+    if head:
+        canvas.setFont("Helvetica", 9)
+        canvas.drawString(72, HEIGHT - 40, head)
+    page = _Page(canvas)
+    for number in numbers:
+        page.line(number, after=2)
+        page.line(_TERMS[int(number.rsplit(".", 1)[-1]) - 1], after=2)
+        page.paragraph()
+    canvas.setFont("Helvetica", 9)
+    canvas.drawCentredString(WIDTH / 2, 40, foot)
+
+
+@pytest.mark.parametrize(("per_page", "head"), [(3, "ISO 12345:2026(E)"), (1, ""), (1, "ISO 12345:2026(E)")])
+def test_a_term_number_at_the_head_of_a_page_is_no_page_number(per_page: int, head: str) -> None:
+    # Each page opens with a term's number, at the height where every page's text starts: a
+    # number of parts alone there ("#.#.#") is what a chapter's page number looks like, and
+    # it recurs at one height.  The term under it, a line's pitch below, keeps it, whether the
+    # numbers go up three a page or one (the sequence a page number would follow), with the
+    # document's number over the page or with nothing over it.
+    numbers = [f"3.1.{k}" for k in range(1, 4 * per_page + 1)]
+    pdf = _pages(lambda canvas, page: _term_page(
+        canvas, numbers[(page - 1) * per_page:page * per_page], head, str(page)), 4)
+    markdown = markdown_of(pdf)
+    terms = zip(numbers, _TERMS, strict=False)
+    assert all(f"{number} {term}" in markdown for number, term in terms), markdown
+
+
+# Four pages' text, no sentence on two pages.
+_PAGE_TEXTS = [[f"The {thing} shall be tested {how} before it is marked and supplied to the user."
+                for how in ("at the rated voltage", "in a dry room", "by the maker")]
+               for thing in ("enclosure", "live part", "insulation", "protective conductor")]
+
+
+def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool) -> None:
+    """A page of ``_PAGE_TEXTS`` with a chapter's page number (``head`` or ``foot`` formatted
+    with it: "3-12" on the first page) over the text, left or right, or under it."""
+    n = page + 11
+    canvas.setFont("Helvetica", 9)
+    if head and at_left:
+        canvas.drawString(72, HEIGHT - 40, head.format(n=n))
+    elif head:
+        canvas.drawRightString(WIDTH - 72, HEIGHT - 40, head.format(n=n))
+    if foot:
+        canvas.drawCentredString(WIDTH / 2, 40, foot.format(n=n))
+    text = _Page(canvas)
+    for paragraph in _PAGE_TEXTS[page - 1]:
+        text.paragraph(paragraph)
+
+
+@pytest.mark.parametrize(("head", "foot", "at_left"), [("3-{n}", "", True), ("3-{n}", "", False),
+                                                       ("", "3.{n}", True), ("3.{n}", "", True)])
+def test_chapter_page_numbers_over_or_under_the_text_stay_running_lines(head: str, foot: str,
+                                                                         at_left: bool) -> None:
+    # Negatives: a chapter's page numbers ("3-12", "3.12") at the head of each page, left or
+    # right, or at its foot, are running lines.
+    markdown = markdown_of(_pages(lambda canvas, page: _chapter_page(canvas, page, head, foot, at_left), 4))
+    assert markdown.split("\n\n") == [text for page in _PAGE_TEXTS for text in page]
 
 
 def test_a_bibliography_reference_number_stays_on_its_entry_line() -> None:
