@@ -964,12 +964,14 @@ def _numbered_by_page(group: list[Line]) -> bool:
     return agree >= len(steps) - agree
 
 
-def _entry_numbers(group: list[Line], lines: dict[int, list[Line]]) -> set[int]:
+def _entry_numbers(group: list[Line], lines: dict[int, list[Line]], repeated: set[int]) -> set[int]:
     """The lines of a number of parts alone (one recurring key's, "#.#.#") that number an entry
     of the text rather than a page: a technical standard's term number set over its term at the
     head of a page ("3.1.4" over "rated voltage"), which recurs at the height where every page's
     text starts as a running page number does.  Such a line heads the text under it: the next
-    line starts where it starts, a line's pitch below, in its size.  Else the pages' sequence
+    line starts where it starts, a line's pitch below, in its size, and is no running line nor
+    a text repeated at its height on another page (``repeated``: a header's running title under
+    its page number).  Else the pages' sequence
     tells: a page number goes up by one on the next page ("3-12", "3-13"; "4-1" as a chapter
     starts); numbers on pages in a row that never do so number no pages ("3.1.1" then "3.1.4").
     A chapter's page number with nothing on a neighbouring page to tell stays one."""
@@ -978,7 +980,7 @@ def _entry_numbers(group: list[Line], lines: dict[int, list[Line]]) -> set[int]:
         numbered[line.page].append([int(part) for part in _DIGITS.findall(line.text)])
     entries: set[int] = set()
     for line in group:
-        if _heads_entry(line, lines[line.page]):
+        if _heads_entry(line, lines[line.page], repeated):
             entries.add(id(line))
             continue
         parts = [int(part) for part in _DIGITS.findall(line.text)]
@@ -999,15 +1001,16 @@ def _page_step(before: list[int], after: list[int]) -> bool:
     return after[:-1] > before[:-1] and after[-1] <= 1
 
 
-def _heads_entry(line: Line, page: list[Line]) -> bool:
-    """Whether the line under ``line`` starts where it starts, in its size, a line's pitch below
-    (see _entry_numbers)."""
+def _heads_entry(line: Line, page: list[Line], repeated: set[int]) -> bool:
+    """Whether the line under ``line`` starts where it starts, in its size, a line's pitch below,
+    and is text of the page's own, no running line (see _entry_numbers)."""
     below = [other for other in page if other.top > line.top + 0.5 * line.height
              and other.x0 <= line.x1 and line.x0 <= other.x1]
     if not below:
         return False
     under = min(below, key=attrgetter("top"))
-    return abs(under.x0 - line.x0) <= max(1.0, 0.2 * line.size) \
+    return under.kind == "body" and id(under) not in repeated \
+        and abs(under.x0 - line.x0) <= max(1.0, 0.2 * line.size) \
         and abs(under.size - line.size) <= 0.15 * line.size \
         and under.top - line.top <= _ENTRY_PITCH * max(line.size, under.size)
 
@@ -1033,9 +1036,14 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     by_key = _recurring_groups(candidates)
     numbers: list[tuple[Line, str]] = []
     chapters: list[tuple[str, str, Line, set[int]]] = []  # recurring on too few pages alone
-    for (band, key), group in by_key.items():
+    # (Numbers of parts last: whether one heads an entry asks whether the line under it is a
+    # running line, such as the running title under a page number in a header of two lines.)
+    keys = sorted(by_key, key=lambda band_key: bool(_PARTS_NUMBER_KEY.match(band_key[1])))
+    repeated: set[int] = set()
+    for band, key in keys:
+        group = by_key[(band, key)]
         page_number = (bool(_PAGE_NUMBER.match(key)) and "#" in key) or bool(_ROMAN.match(key))
-        entries = _entry_numbers(group, lines) if _PARTS_NUMBER_KEY.match(key) else set()
+        entries = _entry_numbers(group, lines, repeated) if _PARTS_NUMBER_KEY.match(key) else set()
         for line in group:
             if id(line) in entries:
                 continue
@@ -1048,6 +1056,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
                 numbers.append((line, band))
             elif len(recurring) >= 2 and key.strip("# "):
                 chapters.append((band, key, line, recurring))
+                repeated.add(id(line))
     _mark_chapter_running(chapters, needed, offset)
     banded = {id(line): band for line, band, _ in candidates}
     _mark_running_slots(candidates, lines, offset)

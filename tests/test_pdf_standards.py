@@ -185,15 +185,18 @@ _PAGE_TEXTS = [[f"The {thing} shall be tested {how} before it is marked and supp
                for thing in ("enclosure", "live part", "insulation", "protective conductor")]
 
 
-def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool) -> None:
+def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool, title: str = "") -> None:
     """A page of ``_PAGE_TEXTS`` with a chapter's page number (``head`` or ``foot`` formatted
-    with it: "3-12" on the first page) over the text, left or right, or under it."""
+    with it: "3-12" on the first page) over the text, left or right, or under it; ``title``, a
+    running title set a line under the number at the head."""
     n = page + 11
     canvas.setFont("Helvetica", 9)
     if head and at_left:
         canvas.drawString(72, HEIGHT - 40, head.format(n=n))
     elif head:
         canvas.drawRightString(WIDTH - 72, HEIGHT - 40, head.format(n=n))
+    if title:
+        canvas.drawString(72, HEIGHT - 51, title)
     if foot:
         canvas.drawCentredString(WIDTH / 2, 40, foot.format(n=n))
     text = _Page(canvas)
@@ -201,13 +204,16 @@ def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool) -
         text.paragraph(paragraph)
 
 
-@pytest.mark.parametrize(("head", "foot", "at_left"), [("3-{n}", "", True), ("3-{n}", "", False),
-                                                       ("", "3.{n}", True), ("3.{n}", "", True)])
-def test_chapter_page_numbers_over_or_under_the_text_stay_running_lines(head: str, foot: str,
-                                                                         at_left: bool) -> None:
+@pytest.mark.parametrize(("head", "foot", "at_left", "title"), [
+    ("3-{n}", "", True, ""), ("3-{n}", "", False, ""), ("", "3.{n}", True, ""), ("3.{n}", "", True, ""),
+    ("3-{n}", "", True, "Installation and commissioning")])
+def test_chapter_page_numbers_over_or_under_the_text_stay_running_lines(head: str, foot: str, at_left: bool,
+                                                                         title: str) -> None:
     # Negatives: a chapter's page numbers ("3-12", "3.12") at the head of each page, left or
-    # right, or at its foot, are running lines.
-    markdown = markdown_of(_pages(lambda canvas, page: _chapter_page(canvas, page, head, foot, at_left), 4))
+    # right, or at its foot, are running lines; so is one over the running title a line under
+    # it, where it starts (a line under a number of parts, as a term's, but a running one).
+    pdf = _pages(lambda canvas, page: _chapter_page(canvas, page, head, foot, at_left, title), 4)
+    markdown = markdown_of(pdf)
     assert markdown.split("\n\n") == [text for page in _PAGE_TEXTS for text in page]
 
 
