@@ -247,6 +247,9 @@ SECTION_NUMBER = re.compile(r"^(?:\d{1,2}|[A-Z](?=\.\d))(\.\d{1,2}){0,3}\.?$")
 ALIGNED = 1.0
 # The widest space between two words, in font sizes (Helvetica's is 0.28, Times' 0.25).
 WORD_SPACE_EM = 0.34
+# Texts of a column whose edges spread this far (in font sizes, under a digit's width) are set
+# ragged on that side, not aligned there.
+RAGGED_EM = 0.4
 NUMERIC = re.compile(r"^[(\[]?[-+\u2212\u2013$€£%]?\s?\d[\d.,\s]*[%)\]*]?$|^[-\u2013\u2014.…]+$|^n/?a$",
                      re.IGNORECASE)
 
@@ -1627,7 +1630,14 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
     heads = header or [line for line in block[:1] if _numeric_share(line) == 0]
     gaps = [g for g in gaps if g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
             or (dense and _divides(g, gaps, body) and not _word_spaces(g, gaps, body, size))
-            or (_divides(g, gaps, body) and _headed(g, gaps, body, heads, size))]
+            or (_divides(g, gaps, body) and _headed(g, gaps, body, heads, size))
+            or _flush_against(g, gaps, body, size)]
+    # A narrow gap that a few lines may cross (found by the sweep, not a gutter) is no column gap
+    # either when it is one word space on every line it divides: the space inside values of one
+    # pattern ("D 7116 44", an id "44 773 641"), whose parts line up down the whole column.
+    gaps = [g for g in gaps if g in gutters or g[1] - g[0] >= CELL_GAP_EM * size
+            or not _word_spaces(g, gaps, body, size) or _headed(g, gaps, body, heads, size)
+            or _flush_against(g, gaps, body, size)]
     return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body, heads)]
 
 
@@ -1656,6 +1666,37 @@ def _headed(gap: _Gap, gaps: list[_Gap], body: list[_Line], header: list[_Line],
             if (left and right) or (right and w.x0 - gap[1] <= near) or (left and gap[0] - prev.x1 <= near):
                 return True
     return False
+
+
+def _flush_against(gap: _Gap, gaps: list[_Gap], body: list[_Line], size: float) -> bool:
+    """A narrow gutter between a column set right against it and one set left from it (a
+    spreadsheet's right-aligned amounts or counts beside left-aligned words, "$234,677.00"
+    and "Sponsorship" a couple of points apart, the header's labels set as their columns):
+    on every line, between the neighbouring gaps, the words on the left end at one x and those
+    on the right start at one x, while the left ones start and the right ones end ragged
+    (three lines or more with words on both sides).  The parts of one value never stand so: a value set right
+    ends its last part at the edge ("12 500"), one set left starts its first there ("D 7116
+    44", "New York")."""
+    i = gaps.index(gap)
+    lo = gaps[i - 1][1] - 0.5 if i > 0 else float("-inf")
+    hi = gaps[i + 1][0] + 0.5 if i + 1 < len(gaps) else float("inf")
+    spans: list[tuple[float, float, float, float]] = []
+    ends, starts = [], []  # on every line, also those with one side (an empty cell beside)
+    for line in body:
+        left = [w for w in line.words if lo <= w.x0 and w.x1 <= gap[0] + 0.5]
+        right = [w for w in line.words if gap[1] - 0.5 <= w.x0 and w.x1 <= hi]
+        ends += [max(w.x1 for w in left)] if left else []
+        starts += [min(w.x0 for w in right)] if right else []
+        if left and right:
+            spans.append((min(w.x0 for w in left), max(w.x1 for w in left),
+                          min(w.x0 for w in right), max(w.x1 for w in right)))
+    if len(spans) < 3 or max(ends) - min(ends) > ALIGNED or max(starts) - min(starts) > ALIGNED:
+        return False
+
+    def spread(k: int) -> float:
+        return max(span[k] for span in spans) - min(span[k] for span in spans)
+
+    return min(spread(0), spread(3)) >= RAGGED_EM * size
 
 
 def _word_spaces(gap: _Gap, gaps: list[_Gap], body: list[_Line], size: float) -> bool:

@@ -313,6 +313,19 @@ its labels) and 6 / 8 (tagged: a header broken in its narrow column read "Condit
 table cell broken over a page break read the next page's marked content under its own MCIDs on
 this page (the first generator's standard_clauses-07, tagged).
 
+Public-record listings (listings, 2026-12-07): ``record_listing``, a register of layoff notices,
+donations, food inspections or licences as agencies publish them, 8 to 12 columns and 70 to 110
+rows over two to four pages, from Calc (seeds 1, 4, 7, 10), Word (2, 5, 8, 11; fixed columns as
+wide as their values, landscape when they need it) or Chromium (3, 6, 9, 12): no rules or a rule
+under the header, the header repeated on each page or not, values with spaces (ids in groups of
+digits, "Mar 3, 2026", "1200 Main Street", firms' names wrapping in their narrow column), empty
+cells, amounts set right, the title over a "Source:" or "Notes:" line, a running footer with the
+page number.  The truth is the listing as one table (the bench takes a table whose pages the
+structure stage stitched as one, the repeated header dropped) and the title as the one heading.
+Failing before the rules (plain / tagged of 12 each): 2 / 1 passed; right-aligned amounts two
+points from left-aligned words in one column (Calc), ids and dates whose parts line up split
+into columns (Chromium).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -5003,6 +5016,231 @@ def datasheet(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": headings, "levels": levels, "tables": tables, "items": items}
 
 
+# -- Public-record listings (listings, 2026-12-07): long registers as agencies publish them,
+# exported from a spreadsheet, a word processor or a browser, over two to four pages.
+
+_LISTING_FIRMS = ("Harbour Freight Logistics", "Northgate Home Care", "Allerton Steel Fabrication",
+                  "Kestrel Foods", "Blue Ridge Medical Group", "Pacific Coast Packaging", "Summit Staffing",
+                  "Red Oak Furniture", "Golden State Bakery", "Lakeside Auto Parts", "Prairie Wind Energy",
+                  "Silver Line Transit", "Maple Leaf Printing", "Cedar Valley Dairy", "Ironwood Tool and Die",
+                  "Bright Star Retail", "Eastside Community Clinic", "Riverbend Hotel and Suites")
+_LISTING_SUFFIXES = ("LLC", "Inc.", "Co.", "Ltd", "Corporation", "Group", "")
+_LISTING_STREETS = ("Main Street", "Oak Avenue", "Harbor Boulevard", "Mill Lane", "Station Road",
+                    "West 3rd Street", "Industrial Parkway", "Elm Drive", "Commerce Way", "Lake Shore Drive")
+_LISTING_CITIES = ("Los Angeles", "San Jose", "Fresno", "Long Beach", "Santa Ana", "San Diego", "Oakland",
+                   "Bakersfield", "Stockton", "Riverside", "Modesto", "Irvine")
+_LISTING_COUNTIES = ("Los Angeles County", "Santa Clara County", "Fresno County", "Orange County",
+                     "San Diego County", "Alameda County", "Kern County", "Riverside County")
+
+
+def _listing_date(rng: random.Random) -> str:
+    return f"{rng.choice(_MONTHS)} {rng.randint(1, 28)}, {rng.choice((2025, 2026))}"
+
+
+def _grouped_id(rng: random.Random) -> str:
+    return f"{rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(100, 999)}"
+
+
+def _listing_firm(rng: random.Random, long: bool) -> str:
+    name = rng.choice(_LISTING_FIRMS)
+    if long and rng.random() < 0.3:
+        name += f" of {rng.choice(_LISTING_CITIES)}"
+    return f"{name} {rng.choice(_LISTING_SUFFIXES)}".strip()
+
+
+# Each register: its title, source and columns (heading, how a value is drawn, set right, a
+# column whose values may be empty); drawn values hold spaces as registers' values do.
+_Column = tuple[str, Callable[[random.Random], str], bool, bool]
+_REGISTERS: tuple[tuple[str, str, tuple[_Column, ...]], ...] = (
+    ("Worker adjustment and retraining notices received", "Source: Employment Development Department, "
+     "notices as filed by employers.", (
+        ("Notice ID", _grouped_id, False, False),
+        ("Received", _listing_date, False, False),
+        ("Company", lambda r: _listing_firm(r, True), False, False),
+        ("Address", lambda r: f"{r.randint(1, 9999)} {r.choice(_LISTING_STREETS)}", False, False),
+        ("City", lambda r: r.choice(_LISTING_CITIES), False, False),
+        ("County", lambda r: r.choice(_LISTING_COUNTIES), False, False),
+        ("Employees", lambda r: str(r.randint(5, 950)), True, False),
+        ("Layoff type", lambda r: r.choice(("Permanent closure", "Temporary layoff", "Mass layoff")),
+         False, False),
+        ("Effective", _listing_date, False, False),
+        ("Union", lambda r: r.choice(("Teamsters Local 63", "SEIU 2015", "UFCW 770")), False, True),
+        ("Phone", lambda r: f"({r.randint(200, 999)}) 555 {r.randint(1000, 9999)}", False, False),
+        ("NAICS", lambda r: str(r.randint(111110, 999999)), True, False))),
+    ("Register of donations accepted", "Notes: Amounts in US dollars. Blank cells were not reported.", (
+        ("Ref.", lambda r: f"D {r.randint(1000, 9999)} {r.randint(10, 99)}", False, False),
+        ("Accepted", _listing_date, False, False),
+        ("Donor", lambda r: _listing_firm(r, True), False, False),
+        ("Donor address", lambda r: f"{r.randint(1, 9999)} {r.choice(_LISTING_STREETS)}", False, False),
+        ("Town", lambda r: r.choice(_LISTING_CITIES), False, False),
+        ("Donor type", lambda r: r.choice(("Company", "Individual", "Trade union",
+                                           "Unincorporated association")), False, False),
+        ("Amount", lambda r: f"${r.randint(500, 250000):,}.00", True, False),
+        ("Nature", lambda r: r.choice(("Cash", "Non cash", "Visit", "Sponsorship")), False, False),
+        ("Recipient", lambda r: r.choice(("Central party", "North ward", "Harbour branch", "Youth wing")),
+         False, False),
+        ("Reported", _listing_date, False, True),
+        ("Account", _grouped_id, False, True),
+        ("Rate", lambda r: f"{r.uniform(0, 99):.1f}%", True, False))),
+    ("Food premises inspections", "Source: Environmental Health, inspections completed in the period.", (
+        ("Inspection no.", lambda r: f"{r.randint(100, 999)} {r.randint(1000, 9999)}", False, False),
+        ("Date", _listing_date, False, False),
+        ("Establishment", lambda r: _listing_firm(r, True), False, False),
+        ("Address", lambda r: f"{r.randint(1, 9999)} {r.choice(_LISTING_STREETS)}", False, False),
+        ("City", lambda r: r.choice(_LISTING_CITIES), False, False),
+        ("Inspection type", lambda r: r.choice(("Routine", "Follow up", "Complaint", "New business")),
+         False, False),
+        ("Result", lambda r: r.choice(("Pass", "Pass with conditions", "Closed", "Fail")), False, False),
+        ("Score", lambda r: str(r.randint(55, 100)), True, False),
+        ("Violations", lambda r: str(r.randint(0, 14)), True, False),
+        ("Re-inspection", _listing_date, False, True),
+        ("Inspector", lambda r: r.choice(("J. Smith", "A. Khan", "L. Wei", "M. Garcia", "S. Jones")),
+         False, False),
+        ("Fee", lambda r: f"{r.randint(90, 1800):,}.00", True, False))),
+    ("Licences granted", "Source: Licensing Office register, as published monthly.", (
+        ("Licence no.", lambda r: f"LN {r.randint(10, 99)} {r.randint(10000, 99999)}", False, False),
+        ("Granted", _listing_date, False, False),
+        ("Licensee", lambda r: _listing_firm(r, True), False, False),
+        ("Premises address", lambda r: f"{r.randint(1, 9999)} {r.choice(_LISTING_STREETS)}", False, False),
+        ("Ward", lambda r: r.choice(("Harbour", "North End", "Old Town", "St Marys", "West Park")),
+         False, False),
+        ("Licence type", lambda r: r.choice(("Premises licence", "Street trading", "Late night refreshment",
+                                             "Taxi driver")), False, False),
+        ("Fee", lambda r: f"£{r.randint(37, 4500):,}.00", True, False),
+        ("Expires", _listing_date, False, False),
+        ("Conditions", lambda r: r.choice(("None", "CCTV required", "Door staff after 10 pm")), False, True),
+        ("Status", lambda r: r.choice(("Granted", "Varied", "Transferred")), False, False),
+        ("Hours", lambda r: r.choice(("24 hours", "08:00 to 23:00", "10:00 to 02:00")), False, False),
+        ("Capacity", lambda r: str(r.randint(20, 1500)), True, False))),
+)
+
+
+def _listing(seed: int) -> tuple[str, str, list[list[str]], list[bool], int]:
+    """A register's title, source line, cells (the header first), which columns are set right,
+    and the index of its wrapping column (the firm's name)."""
+    rng = random.Random(seed)
+    title, source, columns = _REGISTERS[seed % len(_REGISTERS)]
+    kept = list(columns[:8 + seed % 5])
+    cells = [[heading for heading, _, _, _ in kept]]
+    for _ in range(rng.randint(70, 110)):
+        cells.append(["" if sparse and rng.random() < 0.35 else draw(rng) for _, draw, _, sparse in kept])
+    return title, source, cells, [right for _, _, right, _ in kept], 2
+
+
+def _natural_chars(cells: list[list[str]]) -> list[int]:
+    """Each column's longest value, or longest heading word, in characters."""
+    return [max(max(len(row[c]) for row in cells[1:]), *(len(word) for word in cells[0][c].split()))
+            for c in range(len(cells[0]))]
+
+
+def record_listing(seed: int) -> tuple[str, bytes, Truth]:
+    """A long public-record listing (layoff notices, donations, inspections, licences) of 8 to 12
+    columns over two to four pages: seeds 1, 4, 7... a Calc sheet, 2, 5, 8... a Word table, 3,
+    6, 9... an HTML table printed by Chromium; landscape on some seeds; no rules, or a rule under
+    the header; the header repeated on each page on some; values with spaces (ids in groups of
+    digits, dates, addresses, firms' names wrapping in a narrow column), empty cells, amounts set
+    right, the title and a source or notes line, a running footer with the page number.  The
+    listing is one table in the truth (its pages stitched, its repeated header not a row); the
+    title is the one heading."""
+    title, source, cells, right, wrap = _listing(seed)
+    count = len(cells[0])
+    landscape = count >= 10 or seed % 4 == 0
+    repeat = seed % 6 < 3
+    rule = seed % 2 == 0
+    producer = seed % 3
+    truth: Truth = {"headings": [title], "tables": [cells], "texts": [source]}
+    if producer == 1:
+        from openpyxl.styles import Alignment, Border, Font, Side
+
+        thin = Side(style="thin")
+
+        def style(cell: Any, r: int, c: int) -> None:
+            cell.font = Font(name="Arial", size=9, bold=r == 0)
+            if r == 0 and rule:
+                cell.border = Border(bottom=thin)
+            cell.alignment = Alignment(horizontal="right" if right[c] else "left", vertical="top",
+                                       wrap_text=c == wrap or r == 0)
+
+        # Calc's width unit is a digit of its default font, wider than Arial's 9-point
+        # characters: each column as wide as its longest value, the firm's at most 12 units
+        # (long names wrap), the page turned when they need it, so the sheet fitted to the
+        # page's width is printed about full size.
+        widths = [min(chars, 12) if c == wrap else round(chars * 0.8 + 2)
+                  for c, chars in enumerate(_natural_chars(cells))]
+        landscape = landscape or sum(widths) > 95
+        book = _sheet(cells, style, widths, top=3,
+                      over=[(title, Font(name="Arial", bold=True, size=14)),
+                            (source, Font(name="Arial", size=9))])
+        sheet = book.active
+        # Rows as tall as their wrapped cells (what Calc or Excel saves; openpyxl sets none):
+        # a line for each 12 characters of the firm's name, two for the header.
+        sheet.row_dimensions[3].height = 24
+        for r, row in enumerate(cells[1:], start=4):
+            sheet.row_dimensions[r].height = 12 * max(1, -(-len(row[wrap]) // 12))
+        if repeat:
+            sheet.print_title_rows = "3:3"
+        sheet.page_setup.orientation = "landscape" if landscape else "portrait"
+        sheet.page_setup.paperSize = 1  # US letter
+        sheet.sheet_properties.pageSetUpPr.fitToPage = True
+        sheet.page_setup.fitToWidth = 1
+        sheet.page_setup.fitToHeight = 0
+        sheet.oddFooter.center.text = "Page &P of &N" if seed % 4 < 2 else "&P"
+        if seed % 4 >= 2:
+            sheet.oddFooter.left.text = title
+        return "xlsx", _xlsx(book), truth
+    if producer == 2:
+        from docx.enum.section import WD_ORIENT
+
+        size = 8 if count >= 10 else 9
+        # Each column as wide as its longest value (or heading word) and its padding, the firm's
+        # at most 18 characters so that long names wrap; the page turned when they need it, what
+        # is left over shared out.
+        natural = [min(chars, 18) if c == wrap else chars for c, chars in enumerate(_natural_chars(cells))]
+        widths = [chars * size * 0.56 / 72 + 0.2 for chars in natural]
+        landscape = landscape or sum(widths) > 7.3
+        document = Document()
+        section = document.sections[0]
+        if landscape:  # (on legal paper when letter is too narrow, as long listings are printed)
+            section.orientation = WD_ORIENT.LANDSCAPE
+            section.page_width, section.page_height = Inches(11 if sum(widths) <= 9.8 else 14), Inches(8.5)
+        section.left_margin = section.right_margin = Inches(0.6)
+        footer = section.footer.paragraphs[0]
+        footer.alignment = WD_ALIGN_PARAGRAPH.RIGHT if seed % 4 < 2 else WD_ALIGN_PARAGRAPH.CENTER
+        footer.add_run("Page " if seed % 4 < 2 else f"{title} – ")
+        _page_field(footer)
+        document.add_heading(title, 0)
+        document.add_paragraph(source)
+        table = document.add_table(rows=len(cells), cols=count)
+        usable = (section.page_width - section.left_margin - section.right_margin) / 914400
+        spare = usable - sum(widths)
+        _fixed_widths(table, [w + spare / count for w in widths] if spare >= 0 else
+                      [w * usable / sum(widths) for w in widths])
+        for r, row in enumerate(cells):
+            for c, text in enumerate(row):
+                _set(table, r, c, text, bold=r == 0, right=right[c], size=size)
+        if rule:
+            _rule_under(table, 0)
+        if repeat:
+            table.rows[0]._tr.get_or_add_trPr().append(OxmlElement("w:tblHeader"))
+        return "docx", _docx(document), truth
+    set_right = {c for c in range(count) if right[c]}
+    head = _tr(cells[0], set_right, "th")[4:-5]
+    body = "".join(_tr(row, set_right) for row in cells[1:])
+    css = (f"@page {{ size: letter {'landscape' if landscape else 'portrait'}; margin: 0.5in }} "
+           "body{font-family:'Liberation Sans',sans-serif;font-size:9px;margin:0} "
+           "table{border-collapse:collapse} "
+           "td,th{padding:1px 6px;text-align:left;vertical-align:top} .n{text-align:right} "
+           f"td:nth-child({wrap + 1}){{max-width:9em}}")
+    if rule:
+        css += " th{border-bottom:1px solid #000}"
+    table = (f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody>" if repeat
+             else f"<tbody><tr>{head}</tr>{body}</tbody>")
+    running = "<!-- running: browser -->" if seed % 4 == 3 else ""
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+            f"<style>{css}</style></head><body>{running}<h1>{title}</h1><p>{source}</p><table>{table}</table></body></html>").encode()
+    return "html", page, truth
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -5080,4 +5318,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     # standards and datasheets
     "standard_clauses": (8, standard_clauses),
     "datasheet": (8, datasheet),
+    # public-record listings over pages
+    "record_listing": (12, record_listing),
 }
