@@ -1787,16 +1787,45 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
     drafts: list[Draft] = []
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
-    for run in _reading_order(body, tables, layout.pictures, drawings, column_lines, over):
+    runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
+    measure = _one_column_measure(body, column_lines, over) if tables else None
+    for at, run in enumerate(runs):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
+        if measure is not None:
+            near = [item.table for run_near in runs[max(0, at - 1):at + 2] for item in run_near]
+            beside = [table for table in near if table is not None]
+            right = max(right, measure, *(table.x1 for table in beside if _flush_under(run_lines, table)))
         drafts.extend(_group(run_lines, right, style, layout.number))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
+
+
+def _one_column_measure(body: list[Line], column_lines: int, over: set[int] | None) -> float | None:
+    """The right edge of a page read as one column (its body lines' furthest), or None on a
+    page of columns.  Tables cut the page's lines into runs; a run of short lines between
+    them (a table's notes and source under it) is measured against the page's column, not
+    its own longest line, or no line of it stops short of the measure and its paragraphs,
+    each ending a sentence on a line of its own, run together."""
+    if _contents_band(body) is not None:
+        return None
+    tested = [line for line in body if id(line) not in over] if over else body
+    if not tested or _gutters(tested, column_lines):
+        return None
+    return max(line.x1 for line in tested)
+
+
+def _flush_under(lines: list[Line], table: FoundTable) -> bool:
+    """Whether a run of lines stands flush with a table's left edge and inside its width
+    (a note or source set under the table, a caption over it): the table's width is then
+    the run's measure too (a landscape page holding a wide table and its notes alone)."""
+    size = max(line.size for line in lines)
+    return abs(min(line.x0 for line in lines) - table.x0) <= 2 * size \
+        and max(line.x1 for line in lines) <= table.x1 + size
 
 
 # A field's code in parentheses opening a block ("(21) Appl. No.: 17/123,456", "(54) TITLE"):
