@@ -228,3 +228,13 @@ def test_a_bold_label_alone_under_a_bold_total_reaching_the_stubs_end_stays_a_ro
     markdown = markdown_of(drawn_pdf(_tight_stub, ("Northern", True)))
     assert "| Total Great Britain and islands | 7,642.3 | 3.5 | 9,617.9 | 7.6 |" in markdown
     assert "| Northern |  |  |  |  |" in markdown
+
+
+def test_a_label_broken_at_a_compounds_hyphen_keeps_the_hyphen() -> None:
+    markdown = markdown_of(drawn_pdf(_wrapped_labels, ("of which: in full-", "time education")))
+    assert "| of which: in full-time education | 5,712.4 | 9,250.6 | 7.0 | 36.6 |" in markdown
+
+
+def test_a_label_hyphenated_at_a_line_end_is_one_word_again() -> None:
+    markdown = markdown_of(drawn_pdf(_wrapped_labels, ("Local education author-", "ities and academies")))
+    assert "| Local education authorities and academies | 5,712.4 | 9,250.6 | 7.0 | 36.6 |" in markdown
