@@ -315,7 +315,7 @@ this page (the first generator's standard_clauses-07, tagged).
 
 Statistical annexes (stats, 2026-12-07): ``statistical_annex``, the tables annex of a
 statistical publication or an agency's annual report from Word through LibreOffice: numbered
-table titles (captions, no headings; under two Heading 2 parts on some seeds), stubs indented
+table titles (captions, no headings; under two Heading 2s on some seeds), stubs indented
 in two or three levels with bold totals and groups and labels wrapped in a narrow stub, two
 header levels ("Employed" over "Men Women All", years over quarters or over a number and its
 change) over a unit row of several units ("thousands" and "%"), figures flagged "r", markers
@@ -5127,7 +5127,7 @@ def statistical_annex(seed: int) -> tuple[str, bytes, Truth]:
     through LibreOffice: a Heading 1 over a key to the symbols, then three tables, each under a
     numbered title ("Table A3. Employment by industry, 2025 and 2026 (thousands)": Word's Caption
     style or a bold paragraph, a caption and no heading, as ``captions`` scores them; on seeds
-    divisible by three the tables fall under two Heading 2 parts, the headings), a stub of row
+    divisible by three the tables fall under two Heading 2s, the headings), a stub of row
     labels indented in two or three levels (totals and groups bold, long labels wrapping in the
     stub), a header of two levels (years over quarters, "Employed"
     over "Men", "Women" and "All", years over a number and its change) over a unit row, figures
@@ -5169,9 +5169,14 @@ def statistical_annex(seed: int) -> tuple[str, bytes, Truth]:
     document.add_paragraph(key)
     texts.append(key)
     tables = []
+    filled = 120.0  # points of the page taken (the title and key; a wide table's page: none)
     for n, (stub, kind) in enumerate(zip(stubs, kinds, strict=True), 1):
         cells, shape, heads = _annex_table(rng, stub, kind, years)
         tables.append(cells)
+        # About as tall as it is set (a line a row and one for each label that wraps, the
+        # caption and the notes): several tables go on a page while they fit, so that no table
+        # goes on over a page and no notes stand alone at the next one's top.
+        height = 90 + 12.0 * (len(cells) + sum(len(row[0]) > 24 for row in cells))
         _, unit = _annex_header(kind, years)
         wide = kind == "quarters"
         span = f"{years[0]} to {years[1]}" if wide else f"{years[0]} and {years[1]}"
@@ -5181,10 +5186,12 @@ def statistical_annex(seed: int) -> tuple[str, bytes, Truth]:
             turned.orientation = WD_ORIENT.LANDSCAPE
             turned.page_width, turned.page_height = turned.page_height, turned.page_width
             turned.left_margin = turned.right_margin = Inches(0.8)
-        elif n > 1 and seed % 2 == 0:
+        elif n > 1 and (seed % 2 == 0 or filled + height > 600):
             document.add_page_break()
+            filled = 0.0
+        filled = 0.0 if wide else filled + height
         if grouped and n in (1, 3):
-            part = ("Part 1: Summary tables", "Part 2: Detailed tables")[n > 1]
+            part = ("Summary tables", "Detailed tables")[n > 1]
             document.add_heading(part, 2)
             headings.append(part)
             levels.append(2)
