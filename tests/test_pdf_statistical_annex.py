@@ -3,10 +3,14 @@ unit row of several units ("thousands" over counts, "%" over rates) under two he
 is a header row of its own; the last row's short label wrapped in a narrow stub column goes on
 under it; a table's notes and source under it, each a sentence on a short line of its own, are
 paragraphs apart; a caption over a table cuts off what stands above it (a landscape page's
-running header in two pieces).  And where the rules must not reach: a header line of a unit
-and words stays the headings' second line, a lower-case line running over the figures under the
-last row is no cell, a paragraph wrapped under a table stays one, a title without a "Table" label
-cuts nothing."""
+running header in two pieces); a stub label wrapped before a capital in rows set as tight as
+its lines goes on its row when its line is full; a figure flagged "r" is a figure; a label
+broken at a line-end hyphen is one word again, a compound's hyphen kept.  And where the rules
+must not reach: a header line of a unit and words stays the headings' second line, a
+lower-case line running over the figures under the last row is no cell, a paragraph wrapped
+under a table stays one, a title without a "Table" label cuts nothing, a label alone under a
+short label (or a bold one under a bold total reaching the stub's end) stays a row, a capital
+after a figure is no flag."""
 
 from __future__ import annotations
 
@@ -186,15 +190,16 @@ def test_a_title_without_a_label_over_a_table_cuts_nothing() -> None:
     assert "| 50 to 64 | 7,593.3 | 815.3 | 2.9 | 77.3 |" in markdown
 
 
-def _tight_stub(canvas: Any, after: tuple[str, bool]) -> None:
+def _tight_stub(canvas: Any, after: tuple[str, bool], flag: str = "") -> None:
     """Rows set as tight as a cell's lines (no space between rows), labels wrapped in a narrow
     stub ("Yorkshire and The" over "Humber": the stub reaches no further than its longest
     line); then a label alone on its row, ``after`` (text, bold), under a row whose label
     stops short (a bold one: under a bold total whose label reaches furthest), over one more
-    row."""
+    row.  ``flag`` after the wrapped row's figures ("5,077.8 r": revised)."""
     y = _header(canvas, 750, ["thousands", "thousands", "%", "%"])
+    flagged = tuple(f"{figure} {flag}".strip() for figure in ("5,077.8", "41.1", "9,042.3", "75.7"))
     rows = [(("United Kingdom",), ("5,501.2", "6.3", "3,906.3", "n/a"), True),
-            (("Yorkshire and The", "Humber"), ("5,077.8", "41.1", "9,042.3", "75.7"), False),
+            (("Yorkshire and The", "Humber"), flagged, False),
             (("of which: Inner", "London"), ("2,857.9", "..", "896.0", "3.7"), False),
             (("Scotland",), ("2,642.3", "2.5", "8,617.9 r", "6.6"), False),
             *([(("Total Great Britain and islands",), ("7,642.3", "3.5", "9,617.9", "7.6"), True)]
@@ -238,3 +243,15 @@ def test_a_label_broken_at_a_compounds_hyphen_keeps_the_hyphen() -> None:
 def test_a_label_hyphenated_at_a_line_end_is_one_word_again() -> None:
     markdown = markdown_of(drawn_pdf(_wrapped_labels, ("Local education author-", "ities and academies")))
     assert "| Local education authorities and academies | 5,712.4 | 9,250.6 | 7.0 | 36.6 |" in markdown
+
+
+def test_a_row_of_flagged_figures_is_a_row_of_figures() -> None:
+    # ("5,077.8 r": a figure flagged revised; its row's label may wrap like any figures' row.)
+    markdown = markdown_of(drawn_pdf(_tight_stub, ("Wales", False), "r"))
+    assert "| Yorkshire and The Humber | 5,077.8 r | 41.1 r | 9,042.3 r | 75.7 r |" in markdown
+
+
+def test_a_capital_after_a_figure_is_no_flag() -> None:
+    # (Flags are lower case: "41.1 R" is a figure and a word, no figure; the label stays apart.)
+    markdown = markdown_of(drawn_pdf(_tight_stub, ("Wales", False), "R"))
+    assert "| Yorkshire and The Humber |" not in markdown
