@@ -971,6 +971,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
             page = [line for line in lines[layout.number] if top <= line.top < bottom]
             offset.update((id(line), top) for line in page)
             candidates += _band_candidates(page, top, bottom - top)
+    _feet_aligned(layouts, candidates, offset)
     pages_with_text = sum(1 for layout in layouts if lines[layout.number])
     needed = max(2, round(_RECUR_SHARE * pages_with_text))
     by_key = _recurring_groups(candidates)
@@ -1005,6 +1006,23 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _feet_aligned(layouts: list[PageLayout], candidates: list[tuple[Line, str, str]],
+                  offset: dict[int, float]) -> None:
+    """Footer lines measured from their page's foot: on a page of another height than most (a
+    landscape page among portrait ones, a Letter page in an A4 document) the footer stands as
+    far above the foot as on the others, not at the same height from the top (its "B-3" would
+    otherwise recur nowhere and be read into the text).  As an offset for each footer-band
+    line, like a spread's half's top."""
+    heights = Counter(layout.height for layout in layouts if not layout.stacked)
+    if len(heights) < 2:
+        return
+    common = heights.most_common(1)[0][0]
+    height = {layout.number: layout.height for layout in layouts if not layout.stacked}
+    for line, band, _ in candidates:
+        if band == "footer" and height.get(line.page, common) != common:
+            offset[id(line)] = height[line.page] - common
 
 
 # A running line's piece of a row is read with the body text a tab after it: within this many sizes.
@@ -1796,9 +1814,9 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
         if measure is not None:
-            near = [item.table for run_near in runs[max(0, at - 1):at + 2] for item in run_near]
-            beside = [table for table in near if table is not None]
-            right = max(right, measure, *(table.x1 for table in beside if _flush_under(run_lines, table)))
+            above = runs[at - 1][0].table if at else None
+            noted = above is not None and _notes_under(run_lines, above)
+            right = max(right, measure, above.x1 if above is not None and noted else 0.0)
         drafts.extend(_group(run_lines, right, style, layout.number))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
@@ -1819,10 +1837,11 @@ def _one_column_measure(body: list[Line], column_lines: int, over: set[int] | No
     return max(line.x1 for line in tested)
 
 
-def _flush_under(lines: list[Line], table: FoundTable) -> bool:
-    """Whether a run of lines stands flush with a table's left edge and inside its width
-    (a note or source set under the table, a caption over it): the table's width is then
-    the run's measure too (a landscape page holding a wide table and its notes alone)."""
+def _notes_under(lines: list[Line], table: FoundTable) -> bool:
+    """Whether a run of lines right under a table may be its notes: flush with its left edge
+    and inside its width.  The table's width is then their measure too (a landscape page
+    holding a wide table, its caption and notes alone, the notes the page's longest lines).
+    A paragraph over a table wider than it keeps its own measure."""
     size = max(line.size for line in lines)
     return abs(min(line.x0 for line in lines) - table.x0) <= 2 * size \
         and max(line.x1 for line in lines) <= table.x1 + size

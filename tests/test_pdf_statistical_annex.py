@@ -255,3 +255,40 @@ def test_a_capital_after_a_figure_is_no_flag() -> None:
     # (Flags are lower case: "41.1 R" is a figure and a word, no figure; the label stays apart.)
     markdown = markdown_of(drawn_pdf(_tight_stub, ("Wales", False), "R"))
     assert "| Yorkshire and The Humber |" not in markdown
+
+
+def _portrait_and_landscape(footer: str, landscape_at: int) -> bytes:
+    """Three pages of a few lines each, a running footer ``footer`` with the page's number
+    (0.5 inch above each page's foot), the page ``landscape_at`` (1-based) turned."""
+    import io
+
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.pdfgen import canvas as pdf_canvas
+
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=A4, invariant=1)
+    for number in range(1, 4):
+        size = landscape(A4) if number == landscape_at else A4
+        canvas.setPageSize(size)
+        width, height = size
+        canvas.setFont(FONT, 11)
+        for k in range(6):
+            text = f"Line {k + 1} of the text on page {number}, set in the body."
+            canvas.drawString(72, height - 90 - 16 * k, text)
+        canvas.setFont(FONT, 9)
+        canvas.drawCentredString(width / 2, 36, footer.format(number))
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_landscape_pages_footer_stands_as_far_above_its_foot_as_the_others() -> None:
+    markdown = markdown_of(_portrait_and_landscape("B-{}", 2))
+    assert "B-2" not in markdown.splitlines() and "B-1" not in markdown.splitlines()
+
+
+def test_a_line_at_the_landscape_pages_portrait_footer_height_stays_text() -> None:
+    # (Measured from the foot: a body line of the landscape page at the portrait footer's
+    # height from the top is no footer of it.)
+    markdown = markdown_of(_portrait_and_landscape("B-{}", 2))
+    assert "Line 6 of the text on page 2, set in the body." in markdown
