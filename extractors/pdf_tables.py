@@ -199,6 +199,8 @@ SYMBOL_FONT = re.compile(r"symbol|wingdings|webdings|dingbats", re.IGNORECASE)
 # A caption or source line under or over a table ("Table 10:", "Source:"): not a row.
 CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-]*[:.]?(\s|$)|"
                      r"(sources?|notes?)\s*:)", re.IGNORECASE)
+# A table's caption ("Table A3.", "Tab. 2:"), which stands over its table: see _titles_table.
+TABLE_CAPTION = re.compile(r"^(table|tab\.)\s+[\dA-Z][\w.-]*[:.]?(\s|$)", re.IGNORECASE)
 # A figure's or chart's caption: the lines after it are the figure's, never a table's.
 FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|graph|map)\s+[\dA-Z][\w.-]*[:.]?(\s|$)", re.IGNORECASE)
 SOURCE_NOTE = re.compile(r"^(sources?|notes?)\s*:", re.IGNORECASE)
@@ -1499,10 +1501,11 @@ def _caption(line: _Line) -> bool:
 
 
 def _titles_table(line: _Line) -> bool:
-    """A table's or figure's caption ("Table B3 ..."), not a source or note: no row, it ends
-    the block above it (a running header over a landscape page's table, two pieces at a tab,
-    would otherwise head the table with the caption under it)."""
-    return _caption(line) and not _source_note(line)
+    """A table's caption ("Table B3 ..."): no row, it ends the block above it (a running
+    header over a landscape page's table, two pieces at a tab, would otherwise head the table
+    with the caption under it).  A figure's label ("FIG. 2" opening a patent's line in a
+    column beside another) cuts nothing: the block's rest is not a table the less."""
+    return bool(TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
 def _source_note(line: _Line) -> bool:
@@ -2511,12 +2514,15 @@ def _label_full(above: _Row, row: _Row, reach: float) -> bool:
     word would not have fitted at that line's end short of ``reach`` (the furthest the first
     column's texts reach).  A stub column's label wraps so in a table whose rows are set as
     tight as a cell's lines ("Yorkshire and The" over "Humber"), where no gap tells it from a
-    label of its own; a label alone on its row after a row whose label stops short ("Wales"
-    under "Scotland") would have fitted and is a row of its own.  Bold labels are left out: a
+    label of its own (a line spaced from the row above by more than its leading is a row); a
+    label alone on its row after a row whose label stops short ("Wales" under "Scotland")
+    would have fitted and is a row of its own.  Bold labels are left out: a
     total's label, often the column's longest and so full by this measure, stands over a
     section's bold label in accounts ("Total current liabilities" over "Current assets")."""
     upper, lower = above.words.get(0), row.words.get(0)
-    if not upper or not lower:
+    if not upper or not lower or 0 in above.spanning or 0 in row.spanning or not _close(above, row):
+        # (A label merged over columns, a section's across the table: no stub line; and a cell's
+        # next line is set at its leading, closer than a row spaced from the one above.)
         return False
     first = lower[0]
     slack = max(ALIGNED, GLYPH_SLACK * first.size)

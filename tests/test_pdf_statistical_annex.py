@@ -190,12 +190,13 @@ def test_a_title_without_a_label_over_a_table_cuts_nothing() -> None:
     assert "| 50 to 64 | 7,593.3 | 815.3 | 2.9 | 77.3 |" in markdown
 
 
-def _tight_stub(canvas: Any, after: tuple[str, bool], flag: str = "") -> None:
+def _tight_stub(canvas: Any, after: tuple[str, bool], flag: str = "", pitch: float = PITCH) -> None:
     """Rows set as tight as a cell's lines (no space between rows), labels wrapped in a narrow
     stub ("Yorkshire and The" over "Humber": the stub reaches no further than its longest
     line); then a label alone on its row, ``after`` (text, bold), under a row whose label
     stops short (a bold one: under a bold total whose label reaches furthest), over one more
-    row.  ``flag`` after the wrapped row's figures ("5,077.8 r": revised)."""
+    row.  ``flag`` after the wrapped row's figures ("5,077.8 r": revised); ``pitch`` between
+    lines (a row's and a label's)."""
     y = _header(canvas, 750, ["thousands", "thousands", "%", "%"])
     flagged = tuple(f"{figure} {flag}".strip() for figure in ("5,077.8", "41.1", "9,042.3", "75.7"))
     rows = [(("United Kingdom",), ("5,501.2", "6.3", "3,906.3", "n/a"), True),
@@ -209,9 +210,9 @@ def _tight_stub(canvas: Any, after: tuple[str, bool], flag: str = "") -> None:
     for label, figures, bold in rows:
         for k, text in enumerate(label):
             canvas.setFont(BOLD if bold else FONT, SIZE)
-            canvas.drawString(72, y - k * PITCH, text)
+            canvas.drawString(72, y - k * pitch, text)
         _right(canvas, y, figures)
-        y -= PITCH * len(label)
+        y -= pitch * len(label)
     canvas.setFont(FONT, SIZE)
     canvas.drawString(72, y - 20, "Source: Business Register and Employment Survey.")
 
@@ -292,3 +293,10 @@ def test_a_line_at_the_landscape_pages_portrait_footer_height_stays_text() -> No
     # height from the top is no footer of it.)
     markdown = markdown_of(_portrait_and_landscape("B-{}", 2))
     assert "Line 6 of the text on page 2, set in the body." in markdown
+
+
+def test_a_label_line_spaced_as_the_rows_are_is_a_row() -> None:
+    # (Rows 20 points apart, more than a 9-point label's leading: "Humber" under "Yorkshire and
+    # The" stands where a row would, as a section's label under a subtotal does in accounts.)
+    markdown = markdown_of(drawn_pdf(_tight_stub, ("Wales", False), "", 20.0))
+    assert "| Yorkshire and The Humber |" not in markdown
