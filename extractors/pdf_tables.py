@@ -1259,10 +1259,10 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
                 current.extend(_column_heads_over(lines, index))
             current.append(line)
             singles = 0
-        elif current and not _titles_table(line) and _continues_cell(line, current, first_cell=True):
+        elif current and not _titles_table(line, current) and _continues_cell(line, current, first_cell=True):
             current.append(line)  # (however many lines the cell runs to, prose or not)
         elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]) \
-                and not _titles_table(line):
+                and not _titles_table(line, current):
             current.append(line)
             singles += 1
         else:
@@ -1500,12 +1500,13 @@ def _caption(line: _Line) -> bool:
     return bool(CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
-def _titles_table(line: _Line) -> bool:
-    """A table's caption ("Table B3 ..."): no row, it ends the block above it (a running
-    header over a landscape page's table, two pieces at a tab, would otherwise head the table
-    with the caption under it).  A figure's label ("FIG. 2" opening a patent's line in a
-    column beside another) cuts nothing: the block's rest is not a table the less."""
-    return bool(TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])))
+def _titles_table(line: _Line, above: list[_Line]) -> bool:
+    """A table's caption ("Table B3 ...") under at most two lines of a block: no row, it ends
+    the block (a running header over a landscape page's table, two pieces at a tab, would
+    otherwise head the table with the caption under it).  Under a block of rows, or a
+    figure's label ("FIG. 2" opening a patent's line in a column beside another), it cuts
+    nothing: the rest of a page of columns cut off there reads as a false table."""
+    return len(above) <= 2 and bool(TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
 def _source_note(line: _Line) -> bool:
