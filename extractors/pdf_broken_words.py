@@ -22,6 +22,7 @@ import re
 from collections.abc import Hashable, Iterable
 
 from extractors.pdf_words import Word
+from extractors.text_repair import join_hyphenated
 
 # How far short of a cell's inner right edge a broken word's first piece may end, in widths of
 # the first letter of its end: that letter did not fit there.  (Its width is estimated from
@@ -69,6 +70,11 @@ def broken_joined(upper: str, lower: str, alone: bool | None = None, at_edge: bo
     geometry shows the word broken (:func:`broken_at_edge`), whatever its end."""
     if at_edge:
         return upper + lower
+    if upper[-1:] == "-" and upper[-2:-1].isalpha() and lower[:1].islower():
+        # A line ending in a hyphen after a letter goes on with its word ("of which: in full-"
+        # over "time education"): a compound keeps its hyphen, a hyphenated word is joined, as
+        # a paragraph's lines are (text_repair.join_hyphenated: one rule, not two).
+        return join_hyphenated(f"{upper}\n{lower}").replace("-\n", "-")
     last = upper.rsplit(" ", 1)[-1]
     if alone is None:
         alone = " " not in upper

@@ -1031,6 +1031,7 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
             page = [line for line in lines[layout.number] if top <= line.top < bottom]
             offset.update((id(line), top) for line in page)
             candidates += _band_candidates(page, top, bottom - top)
+    _feet_aligned(layouts, candidates, offset)
     pages_with_text = sum(1 for layout in layouts if lines[layout.number])
     needed = max(2, round(_RECUR_SHARE * pages_with_text))
     by_key = _recurring_groups(candidates)
@@ -1074,6 +1075,23 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+
+
+def _feet_aligned(layouts: list[PageLayout], candidates: list[tuple[Line, str, str]],
+                  offset: dict[int, float]) -> None:
+    """Footer lines measured from their page's foot: on a page of another height than most (a
+    landscape page among portrait ones, a Letter page in an A4 document) the footer stands as
+    far above the foot as on the others, not at the same height from the top (its "B-3" would
+    otherwise recur nowhere and be read into the text).  As an offset for each footer-band
+    line, like a spread's half's top."""
+    heights = Counter(layout.height for layout in layouts if not layout.stacked)
+    if len(heights) < 2:
+        return
+    common = heights.most_common(1)[0][0]
+    height = {layout.number: layout.height for layout in layouts if not layout.stacked}
+    for line, band, _ in candidates:
+        if band == "footer" and height.get(line.page, common) != common:
+            offset[id(line)] = height[line.page] - common
 
 
 # A running line's piece of a row is read with the body text a tab after it: within this many sizes.
@@ -1857,16 +1875,46 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
     drafts: list[Draft] = []
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
-    for run in _reading_order(body, tables, layout.pictures, drawings, column_lines, over):
+    runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
+    measure = _one_column_measure(body, column_lines, over) if tables else None
+    for at, run in enumerate(runs):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
+        if measure is not None:
+            above = runs[at - 1][0].table if at else None
+            noted = above is not None and _notes_under(run_lines, above)
+            right = max(right, measure, above.x1 if above is not None and noted else 0.0)
         drafts.extend(_group(run_lines, right, style, layout.number, annexes))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
+
+
+def _one_column_measure(body: list[Line], column_lines: int, over: set[int] | None) -> float | None:
+    """The right edge of a page read as one column (its body lines' furthest), or None on a
+    page of columns.  Tables cut the page's lines into runs; a run of short lines between
+    them (a table's notes and source under it) is measured against the page's column, not
+    its own longest line, or no line of it stops short of the measure and its paragraphs,
+    each ending a sentence on a line of its own, run together."""
+    if _contents_band(body) is not None:
+        return None
+    tested = [line for line in body if id(line) not in over] if over else body
+    if not tested or _gutters(tested, column_lines):
+        return None
+    return max(line.x1 for line in tested)
+
+
+def _notes_under(lines: list[Line], table: FoundTable) -> bool:
+    """Whether a run of lines right under a table may be its notes: flush with its left edge
+    and inside its width.  The table's width is then their measure too (a landscape page
+    holding a wide table, its caption and notes alone, the notes the page's longest lines).
+    A paragraph over a table wider than it keeps its own measure."""
+    size = max(line.size for line in lines)
+    return abs(min(line.x0 for line in lines) - table.x0) <= 2 * size \
+        and max(line.x1 for line in lines) <= table.x1 + size
 
 
 # A field's code in parentheses opening a block ("(21) Appl. No.: 17/123,456", "(54) TITLE"):

@@ -199,6 +199,8 @@ SYMBOL_FONT = re.compile(r"symbol|wingdings|webdings|dingbats", re.IGNORECASE)
 # A caption or source line under or over a table ("Table 10:", "Source:"): not a row.
 CAPTION = re.compile(r"^((table|tab\.|figure|fig\.|chart|exhibit)\s+[\dA-Z][\w.-]*[:.]?(\s|$)|"
                      r"(sources?|notes?)\s*:)", re.IGNORECASE)
+# A table's caption ("Table A3.", "Tab. 2:"), which stands over its table: see _titles_table.
+TABLE_CAPTION = re.compile(r"^(table|tab\.)\s+[\dA-Z][\w.-]*[:.]?(\s|$)", re.IGNORECASE)
 # A figure's or chart's caption: the lines after it are the figure's, never a table's.
 FIGURE_CAPTION = re.compile(r"^(figure|fig\.|chart|graph|map)\s+[\dA-Z][\w.-]*[:.]?(\s|$)", re.IGNORECASE)
 SOURCE_NOTE = re.compile(r"^(sources?|notes?)\s*:", re.IGNORECASE)
@@ -250,8 +252,10 @@ WORD_SPACE_EM = 0.34
 # Texts of a column whose edges spread this far (in font sizes, under a digit's width) are set
 # ragged on that side, not aligned there.
 RAGGED_EM = 0.4
-NUMERIC = re.compile(r"^[(\[]?[-+\u2212\u2013$€£%]?\s?\d[\d.,\s]*[%)\]*]?$|^[-\u2013\u2014.…]+$|^n/?a$",
-                     re.IGNORECASE)
+# A figure may carry a statistical flag a space after it, one lower-case letter ("12.4 r"
+# revised, "1,234 p" provisional, "56.1 e" estimated: the ONS's and Eurostat's flags).
+NUMERIC = re.compile(r"^[(\[]?[-+\u2212\u2013$€£%]?\s?\d[\d.,\s]*[%)\]*]?(\s(?-i:[bcdefnprsuz]))?$"
+                     r"|^[-\u2013\u2014.…]+$|^n/?a$", re.IGNORECASE)
 
 
 # Work bounds per page (the finder is quadratic in places): a page with more words than this
@@ -1258,9 +1262,10 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
                 current.extend(_column_heads_over(lines, index))
             current.append(line)
             singles = 0
-        elif current and _continues_cell(line, current, first_cell=True):
+        elif current and not _titles_table(line, current) and _continues_cell(line, current, first_cell=True):
             current.append(line)  # (however many lines the cell runs to, prose or not)
-        elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]):
+        elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]) \
+                and not _titles_table(line, current):
             current.append(line)
             singles += 1
         else:
@@ -1385,8 +1390,11 @@ def _continues_cell(line: _Line, block: list[_Line], first_cell: bool) -> bool:
     # The first cell goes on too when its lines stay inside its column, the line and those
     # between the row and it: a description wrapped over four lines or more beside one-line
     # values (issue 32, tall_rows); a note under the table runs on across the columns.
+    # So does a short label whose next line goes on its phrase in lower case ("Public
+    # administration," over "defence, education and health" in a narrow stub column).
     limit = segments[1][0].x0 - CELL_GAP_EM * line.size
-    if first_cell and len(segments[0]) >= TALL_CELL_WORDS \
+    opening = (*after, line)[0].words[0].text
+    if first_cell and (len(segments[0]) >= TALL_CELL_WORDS or opening[:1].islower()) \
             and all(o.words[-1].x1 < limit for o in (*after, line)):
         starts.append(segments[0][0].x0)
     if not any(abs(x0 - start) <= aligned for start in starts):
@@ -1404,7 +1412,12 @@ def _first_cells_wrap(block: list[_Line]) -> bool:
     rows = [i for i, line in enumerate(block) if _tabular(line)]
     if len(rows) < 2:
         return False
-    reach = max(_segments(block[i])[0][-1].x1 for i in rows)
+    # How far the first column's texts reach: a header line whose first piece stands over the
+    # figures (sub-headings under a stub heading merged down the header, "Men Women All") is
+    # no first cell, and its right edge would make every label look short of the column's end.
+    pieces = [_segments(block[i]) for i in rows]
+    second = min((segments[1][0].x0 for segments in pieces if len(segments) > 1), default=math.inf)
+    reach = max((segments[0][-1].x1 for segments in pieces if segments[0][-1].x1 < second), default=0.0)
     for i in rows[:-1]:
         row, line = block[i], block[i + 1]
         first, segments = line.words[0], _segments(row)
@@ -1488,6 +1501,15 @@ def _note_under(line: _Line, above: _Line) -> bool:
 def _caption(line: _Line) -> bool:
     """A line opening a caption or a source note ("Table 3:", "Figure 2.", "Source:")."""
     return bool(CAPTION.match(" ".join(w.text for w in line.words[:3])))
+
+
+def _titles_table(line: _Line, above: list[_Line]) -> bool:
+    """A table's caption ("Table B3 ...") under at most two lines of a block: no row, it ends
+    the block (a running header over a landscape page's table, two pieces at a tab, would
+    otherwise head the table with the caption under it).  Under a block of rows, or a
+    figure's label ("FIG. 2" opening a patent's line in a column beside another), it cuts
+    nothing: the rest of a page of columns cut off there reads as a false table."""
+    return len(above) <= 2 and bool(TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
 def _source_note(line: _Line) -> bool:
@@ -2320,6 +2342,8 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
                         for c, ws in row.words.items() if ws and c not in row.spanning)
     merged: list[_Row] = []
     data_from = _first_data(_row_kinds(rows))
+    reach = max((ws[-1].x1 for row in rows if 0 not in row.spanning and (ws := row.words.get(0))),
+                default=0.0)
 
     def join(c: int, row: _Row) -> None:
         """Row ``row``'s cell in column ``c`` goes on the cell above it."""
@@ -2337,7 +2361,8 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
             merged[-1].bottom = row.bottom
             continue
         if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
-                                         and _wraps_on(merged[-1]) and _wrapped_on(rows, index)
+                                         and _wraps_on(merged[-1])
+                                         and (_wrapped_on(rows, index) or _label_full(merged[-1], row, reach))
                                          and not NOTE_LABEL.match(row.cells[0])):
             join(0, row)
             merged[-1].cells[0] = merged[-1].cells[0].strip()
@@ -2525,6 +2550,29 @@ def _goes_on(above: _Row, row: _Row, filled: list[int]) -> bool:
     return not _is_numeric(text) and not DATE.match(text) and not NOTE_LABEL.match(text)
 
 
+def _label_full(above: _Row, row: _Row, reach: float) -> bool:
+    """Whether the row label ``above`` ends full, ``row``'s label its next line: the label of
+    ``row`` starts flush with the last line of the one above, in its weight, and its first
+    word would not have fitted at that line's end short of ``reach`` (the furthest the first
+    column's texts reach).  A stub column's label wraps so in a table whose rows are set as
+    tight as a cell's lines ("Yorkshire and The" over "Humber"), where no gap tells it from a
+    label of its own (a line spaced from the row above by more than its leading is a row); a
+    label alone on its row after a row whose label stops short ("Wales" under "Scotland")
+    would have fitted and is a row of its own.  Bold labels are left out: a
+    total's label, often the column's longest and so full by this measure, stands over a
+    section's bold label in accounts ("Total current liabilities" over "Current assets")."""
+    upper, lower = above.words.get(0), row.words.get(0)
+    if not upper or not lower or 0 in above.spanning or 0 in row.spanning or not _close(above, row):
+        # (A label merged over columns, a section's across the table: no stub line; and a cell's
+        # next line is set at its leading, closer than a row spaced from the one above.)
+        return False
+    first = lower[0]
+    slack = max(ALIGNED, GLYPH_SLACK * first.size)
+    if abs(first.x0 - upper[0].x0) > slack or first.bold or upper[-1].bold:
+        return False
+    return upper[-1].x1 + WORD_SPACE_EM * first.size + first.x1 - first.x0 > reach - slack
+
+
 def _set_tight(rows: list[_Row], index: int) -> bool:
     """Row ``index`` is set closer under the line above than the rows of several cells are
     apart (a cell's lines are set tighter than the rows)."""
@@ -2591,12 +2639,13 @@ def _raise_centred_stub(header: list[_Row]) -> None:
 
 
 def _unit_row(row: _Row) -> bool:
-    """A header line of units: one unit ("£m", "%") in each of two or more columns and
-    nothing else, its row label empty.  A spreadsheet sets it in a row of its own under the
+    """A header line of units: a unit ("£m", "%") in each of two or more columns and nothing
+    else, its row label empty (one unit throughout, or several: "thousands" over counts and
+    "%" over their rates).  A spreadsheet sets it in a row of its own under the
     column headings, as close under them as a cell's wrapped line (Calc's rows are as tall as
     their text): its own header row, not the second line of each heading ("2019/20 £m")."""
     filled = [text for text in row.cells if text]
-    return not row.cells[0] and len(filled) >= 2 and len(set(filled)) == 1 and bool(UNIT.match(filled[0]))
+    return not row.cells[0] and len(filled) >= 2 and all(UNIT.match(text) for text in filled)
 
 
 def _raise_bottom_aligned(upper: _Row, lower: _Row) -> None:

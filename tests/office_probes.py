@@ -325,6 +325,18 @@ structure stage stitched as one, the repeated header dropped) and the title as t
 Failing before the rules (plain / tagged of 12 each): 2 / 1 passed; right-aligned amounts two
 points from left-aligned words in one column (Calc), ids and dates whose parts line up split
 into columns (Chromium).
+Statistical annexes (stats, 2026-12-07): ``statistical_annex``, the tables annex of a
+statistical publication or an agency's annual report from Word through LibreOffice: numbered
+table titles (captions, no headings; under two Heading 2s on some seeds), stubs indented
+in two or three levels with bold totals and groups and labels wrapped in a narrow stub, two
+header levels ("Employed" over "Men Women All", years over quarters or over a number and its
+change) over a unit row of several units ("thousands" and "%"), figures flagged "r", markers
+for none, notes and a source in 7.5 points under each table (paragraphs, no headings), the
+quarters' table on a landscape page of its own, running headers and page-number footers.
+Failing before the rules (plain / tagged of 8): 0 / 0 (a unit row of mixed units read into the
+headings, the last row's wrapped label and a label wrapped before a capital left out, a
+table's note and source run into one paragraph, the landscape page's running header and the
+caption read as the table's first rows).
 
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
@@ -1504,6 +1516,7 @@ def running_headers(seed: int) -> tuple[str, bytes, Truth]:
     document = _report(seed)
     title = rng.choice(("Annual report 2024", "Bus network review", "Household income statistics"))
     section = document.sections[0]
+    section.left_margin = section.right_margin = Inches(1)
     header = section.header.paragraphs[0]
     header.text = title if seed % 2 else f"Greenfield District Council\t\t{title}"
     if seed % 3 == 0:
@@ -5241,6 +5254,220 @@ def record_listing(seed: int) -> tuple[str, bytes, Truth]:
     return "html", page, truth
 
 
+# The stubs of a statistical annex's tables: (label, depth, kind); "total" rows are bold, "group"
+# rows bold with their figures, "item" rows indented by their depth (a long label wraps).
+_ANNEX_STUBS = {
+    "industry": ("Industry", (
+        ("All industries", 0, "total"), ("Production industries", 1, "group"),
+        ("Manufacturing", 2, "item"), ("of which: food, beverages and tobacco", 3, "item"),
+        ("Mining and quarrying; electricity, gas, water supply and waste management", 2, "item"),
+        ("Construction", 1, "group"), ("Services", 1, "group"),
+        ("Wholesale and retail trade; repair of motor vehicles and motorcycles", 2, "item"),
+        ("Transport and storage", 2, "item"), ("Accommodation and food service activities", 2, "item"),
+        ("Public administration, defence, education and health", 2, "item"))),
+    "age": ("Age group", (
+        ("All persons aged 16 and over", 0, "total"), ("16 to 64", 1, "group"), ("16 to 24", 2, "item"),
+        ("of which: in full-time education", 3, "item"), ("25 to 34", 2, "item"), ("35 to 49", 2, "item"),
+        ("50 to 64", 2, "item"), ("65 and over", 1, "group"))),
+    "region": ("Region", (
+        ("United Kingdom", 0, "total"), ("England", 1, "group"), ("North East", 2, "item"),
+        ("North West", 2, "item"), ("Yorkshire and The Humber", 2, "item"), ("London", 2, "item"),
+        ("of which: Inner London", 3, "item"), ("South East", 2, "item"), ("Wales", 1, "group"),
+        ("Scotland", 1, "group"), ("Northern Ireland", 1, "group"))),
+}
+_ANNEX_TOPICS = {"industry": "Employment by industry", "age": "Economic activity by age",
+                 "region": "Employee jobs by region"}
+_ANNEX_MARKERS = ("n/a", "–", "..")
+
+
+def _annex_header(kind: str, years: tuple[int, int]) -> tuple[list[list[str]], str]:
+    """A table's two header rows and its unit row (the truth: a spanning heading in its first
+    slot) and the title's unit, for one of three designs: years over quarters (the wide one),
+    "Employed" and a rate over "Men", "Women" and "All", or years over a number and its change."""
+    first, last = years
+    if kind == "quarters":
+        top = [str(first), "", "", "", f"{last} (p)", "", "", ""]
+        return [top, ["Q1", "Q2", "Q3", "Q4"] * 2, ["thousands"] * 8], "thousands"
+    if kind == "sexes":
+        top = ["Employed", "", "", "Employment rate", "", ""]
+        return [top, ["Men", "Women", "All"] * 2, ["thousands"] * 3 + ["%"] * 3], "thousands and per cent"
+    top = [str(first), "", f"{last} (p)", ""]
+    return [top, ["Number", "% change"] * 2, ["thousands", "%"] * 2], "thousands and per cent"
+
+
+def _annex_value(rng: random.Random, unit: str) -> str:
+    """A figure of the ``unit``, now and then flagged revised ("12.4 r") or a marker for none."""
+    draw = rng.random()
+    if draw < 0.08:
+        return rng.choice(_ANNEX_MARKERS)
+    figure = f"{rng.uniform(20, 80):.1f}" if unit == "%" else f"{rng.uniform(12, 9999):,.1f}"
+    if unit == "%" and rng.random() < 0.5:
+        figure = f"{rng.uniform(-9, 9):+.1f}"
+    return f"{figure} r" if draw < 0.16 else figure
+
+
+def _annex_table(rng: random.Random, stub: str, kind: str,
+                 years: tuple[int, int]) -> tuple[list[list[str]], list[tuple[int, str]], int]:
+    """The truth's cells (two header rows, the unit row, the body), each body row's depth and
+    kind, and the header rows' count (the unit row among them)."""
+    heading, stubs = _ANNEX_STUBS[stub]
+    header, _ = _annex_header(kind, years)
+    rows = [[heading, *header[0]], ["", *header[1]], ["", *header[2]]]
+    kept = [row for row in stubs if row[2] != "item" or rng.random() < 0.85]
+    shape = []
+    for label, depth, row_kind in kept:
+        rows.append([label, *(_annex_value(rng, unit) for unit in header[2])])
+        shape.append((depth, row_kind))
+    return rows, shape, 3
+
+
+def _annex_word_table(document: Any, cells: list[list[str]], shape: list[tuple[int, str]], heads: int,
+                      widths: Sequence[float], size: float) -> None:
+    """The table as statistical offices set it in Word: no grid, a rule over the table, under
+    the header's spanning headings (theirs only), under the unit row and under the table; the
+    stub's heading merged down the header, row labels indented by depth, totals and groups bold."""
+    table = document.add_table(rows=len(cells), cols=len(cells[0]))
+    _fixed_widths(table, widths)
+    table.cell(0, 0).merge(table.cell(heads - 1, 0))
+    spans = [c for c, text in enumerate(cells[0]) if c and text]
+    for i, start in enumerate(spans):
+        end = (spans[i + 1] if i + 1 < len(spans) else len(cells[0])) - 1
+        if end > start:
+            table.cell(0, start).merge(table.cell(0, end))
+        _border(table.cell(0, start), "bottom")
+    for r, row in enumerate(cells):
+        body = r >= heads
+        kind = shape[r - heads][1] if body else "header"
+        for c, text in enumerate(row):
+            if not text:
+                continue
+            _set(table, r, c, text, bold=kind in ("total", "group") or (not body and r < heads - 1),
+                 right=c > 0 and r > 0, centred=r == 0 and c > 0, size=size)
+            if r == 0:
+                _border(table.cell(r, c), "top")
+        if body and shape[r - heads][0]:
+            table.cell(r, 0).paragraphs[0].paragraph_format.left_indent = Pt(9 * shape[r - heads][0])
+    for cell in table.rows[heads - 1].cells:
+        _border(cell, "bottom")
+    for cell in table.rows[-1].cells:
+        _border(cell, "bottom")
+    for r, row in enumerate(table.rows):
+        # Rows are not broken over a page (w:cantSplit), the last one kept with the notes.
+        row._tr.get_or_add_trPr().append(OxmlElement("w:cantSplit"))
+        for cell in row.cells:
+            cell.paragraphs[0].paragraph_format.space_after = Pt(0)
+            cell.paragraphs[0].paragraph_format.keep_with_next = r == len(cells) - 1 or None
+
+
+def statistical_annex(seed: int) -> tuple[str, bytes, Truth]:
+    """The tables annex of a statistical publication or an agency's annual report, from Word
+    through LibreOffice: a Heading 1 over a key to the symbols, then three tables, each under a
+    numbered title ("Table A3. Employment by industry, 2025 and 2026 (thousands)": Word's Caption
+    style or a bold paragraph, a caption and no heading, as ``captions`` scores them; on seeds
+    divisible by three the tables fall under two Heading 2s, the headings), a stub of row
+    labels indented in two or three levels (totals and groups bold, long labels wrapping in the
+    stub), a header of two levels (years over quarters, "Employed"
+    over "Men", "Women" and "All", years over a number and its change) over a unit row, figures
+    flagged "r" and markers for none ("n/a", "–", ".."), a heading flagged "(p)", notes and a
+    source in a smaller size under each table (no headings); the quarters' table on a landscape
+    page of its own; a running header with the publication and annex and a page-number footer.
+    Several tables to a page on odd seeds, one to a page on even ones; rows are not broken
+    over a page and a table is kept with its notes (as producers set them); the annex's title
+    at 16 points (python-docx's 14-point Heading 1 ranks with its 13-point Heading 2)."""
+    from docx.enum.section import WD_ORIENT
+
+    rng = random.Random(seed)
+    letter = "ABC"[seed % 3]
+    years = (2025, 2026) if seed % 2 else (2024, 2025)
+    publication = rng.choice(("Labour market statistics", "Annual report and accounts",
+                              "Regional economic indicators"))
+    grouped = seed % 3 == 0  # the tables under two Heading 2 parts
+    separator = rng.choice((". ", ": ", " "))
+    stubs = rng.sample(list(_ANNEX_STUBS), 3)
+    kinds = rng.sample(["quarters", "sexes", "change"], 3)
+    document = Document()
+    section = document.sections[0]
+    section.left_margin = section.right_margin = Inches(1)
+    header = section.header.paragraphs[0]
+    header.text = f"{publication} {years[1]}\t\tAnnex {letter}: Statistical tables" if seed % 2 else \
+        f"Annex {letter}  |  {publication}"
+    for run in header.runs:
+        run.font.size = Pt(8)
+    footer = section.footer.paragraphs[0]
+    footer.alignment = WD_ALIGN_PARAGRAPH.CENTER if seed % 4 < 2 else WD_ALIGN_PARAGRAPH.RIGHT
+    footer.add_run(f"{letter}-" if seed % 2 else "Page ")
+    _page_field(footer)
+    title = f"Annex {letter}: Statistical tables"
+    document.styles["Heading 1"].font.size = Pt(16)  # (a point over Heading 2's 13 is one level)
+    document.add_heading(title, 1)
+    headings, levels, texts = [title], [1], []
+    key = ("Symbols used in the tables: r revised; (p) provisional; – nil or less than half the final "
+           "digit shown; .. not available; n/a not applicable.")
+    document.add_paragraph(key)
+    texts.append(key)
+    tables = []
+    filled = 120.0  # points of the page taken (the title and key; a wide table's page: none)
+    for n, (stub, kind) in enumerate(zip(stubs, kinds, strict=True), 1):
+        cells, shape, heads = _annex_table(rng, stub, kind, years)
+        tables.append(cells)
+        # About as tall as it is set (a line a row and one for each label that wraps, the
+        # caption and the notes): several tables go on a page while they fit, so that no table
+        # goes on over a page and no notes stand alone at the next one's top.
+        height = 90 + 12.0 * (len(cells) + sum(len(row[0]) > 24 for row in cells))
+        _, unit = _annex_header(kind, years)
+        wide = kind == "quarters"
+        span = f"{years[0]} to {years[1]}" if wide else f"{years[0]} and {years[1]}"
+        caption = f"Table {letter}{n}{separator}{_ANNEX_TOPICS[stub]}, {span} ({unit})"
+        if wide:
+            turned = document.add_section(WD_SECTION.NEW_PAGE)
+            turned.orientation = WD_ORIENT.LANDSCAPE
+            turned.page_width, turned.page_height = turned.page_height, turned.page_width
+            turned.left_margin = turned.right_margin = Inches(0.8)
+        elif n > 1 and (seed % 2 == 0 or filled + height > 600):
+            document.add_page_break()
+            filled = 0.0
+        filled = 0.0 if wide else filled + height
+        if grouped and n in (1, 3):
+            part = ("Summary tables", "Detailed tables")[n > 1]
+            document.add_heading(part, 2)
+            headings.append(part)
+            levels.append(2)
+        paragraph = document.add_paragraph(caption, style="Caption" if seed % 4 == 1 else None)
+        paragraph.runs[0].bold = True
+        paragraph.paragraph_format.keep_with_next = True
+        texts.append(caption)
+        columns = len(cells[0]) - 1
+        if wide:
+            widths: list[float] = [2.6, *([0.8] * columns)]
+        else:  # (a stub narrow enough to wrap labels, "thousands" whole in a figure column)
+            widths = [2.0 if columns < 6 else 1.6, *([(4.5 if columns < 6 else 4.9) / columns] * columns)]
+        _annex_word_table(document, cells, shape, heads, widths, 8.5 if wide or columns > 4 else 9)
+        notes = [rng.choice(("Note: figures are seasonally adjusted and may not sum to the totals "
+                             "because of rounding.", "Note: estimates for the latest quarters are "
+                             "provisional and will be revised.", "Note: excludes people on "
+                             "government-supported training schemes."))]
+        notes.append(rng.choice(("Source: Labour Force Survey.", "Source: Annual Population Survey; "
+                                 "Workforce Jobs.", "Source: Business Register and Employment Survey.")))
+        for text in notes:
+            note = document.add_paragraph()
+            run = note.add_run(text)
+            run.font.size = Pt(7.5)
+            run.italic = seed % 4 == 3 or None
+            note.paragraph_format.space_after = Pt(0)
+            note.paragraph_format.keep_with_next = text == notes[0] or None
+            texts.append(text)
+        if n == len(stubs):
+            break
+        document.add_paragraph()
+        if wide:
+            back = document.add_section(WD_SECTION.NEW_PAGE)
+            back.orientation = WD_ORIENT.PORTRAIT
+            back.page_width, back.page_height = back.page_height, back.page_width
+            back.left_margin = back.right_margin = Inches(1)
+    return "docx", _docx(document), {"headings": headings, "levels": levels, "tables": tables,
+                                     "texts": texts}
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -5320,4 +5547,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "datasheet": (8, datasheet),
     # public-record listings over pages
     "record_listing": (12, record_listing),
+    # statistical annexes
+    "statistical_annex": (8, statistical_annex),
 }
