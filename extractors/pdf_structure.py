@@ -1876,42 +1876,29 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
     runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
-    measure = _one_column_measure(body, column_lines, over) if tables else None
     for at, run in enumerate(runs):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
-        if measure is not None:
-            above = runs[at - 1][0].table if at else None
-            noted = above is not None and _notes_under(run_lines, above)
-            right = max(right, measure, above.x1 if above is not None and noted else 0.0)
+        above = runs[at - 1][0].table if at else None
+        if above is not None and _notes_under(run_lines, above):
+            right = max(right, above.x1)
         drafts.extend(_group(run_lines, right, style, layout.number, annexes))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
 
 
-def _one_column_measure(body: list[Line], column_lines: int, over: set[int] | None) -> float | None:
-    """The right edge of a page read as one column (its body lines' furthest), or None on a
-    page of columns.  Tables cut the page's lines into runs; a run of short lines between
-    them (a table's notes and source under it) is measured against the page's column, not
-    its own longest line, or no line of it stops short of the measure and its paragraphs,
-    each ending a sentence on a line of its own, run together."""
-    if _contents_band(body) is not None:
-        return None
-    tested = [line for line in body if id(line) not in over] if over else body
-    if not tested or _gutters(tested, column_lines):
-        return None
-    return max(line.x1 for line in tested)
-
-
 def _notes_under(lines: list[Line], table: FoundTable) -> bool:
     """Whether a run of lines right under a table may be its notes: flush with its left edge
-    and inside its width.  The table's width is then their measure too (a landscape page
-    holding a wide table, its caption and notes alone, the notes the page's longest lines).
-    A paragraph over a table wider than it keeps its own measure."""
+    and inside its width.  The table's width is then their measure, not the run's longest
+    line: a note and a source each a sentence on a short line of its own stop short of it,
+    and are paragraphs apart (else none of their lines is short and they run together).  A
+    paragraph over a table wider than it keeps its own measure, and so does any other run:
+    measured against the page's widest line, a paragraph's sentence ending short of it
+    split the paragraph (tests/pdf_cases.py's table_styles and wrapped_headers)."""
     size = max(line.size for line in lines)
     return abs(min(line.x0 for line in lines) - table.x0) <= 2 * size \
         and max(line.x1 for line in lines) <= table.x1 + size
