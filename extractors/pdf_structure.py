@@ -974,16 +974,19 @@ def _entry_numbers(group: list[Line], lines: dict[int, list[Line]], repeated: se
     its page number).  Else the pages' sequence
     tells: a page number goes up by one on the next page ("3-12", "3-13"; "4-1" as a chapter
     starts); numbers on pages in a row that never do so number no pages ("3.1.1" then "3.1.4").
-    A chapter's page number with nothing on a neighbouring page to tell stays one."""
+    A chapter's page number with nothing on a neighbouring page to tell stays one, and a
+    number the same on two pages numbers no entry (a running date "07.12.2026", a version "1.0")."""
     numbered: dict[int, list[list[int]]] = defaultdict(list)
     for line in group:
         numbered[line.page].append([int(part) for part in _DIGITS.findall(line.text)])
     entries: set[int] = set()
     for line in group:
+        parts = [int(part) for part in _DIGITS.findall(line.text)]
+        if sum(parts in numbered[page] for page in numbered) >= 2:
+            continue  # the same on pages apart: a running date or version ("07.12.2026", "1.0")
         if _heads_entry(line, lines[line.page], repeated):
             entries.add(id(line))
             continue
-        parts = [int(part) for part in _DIGITS.findall(line.text)]
         before, after = numbered.get(line.page - 1, []), numbered.get(line.page + 1, [])
         if (before or after) and not any(_page_step(other, parts) for other in before) \
                 and not any(_page_step(parts, other) for other in after):

@@ -133,6 +133,25 @@ def test_a_lettered_appendixs_clauses_are_numbered_headings_under_it() -> None:
     assert levels["A.1 Proof of the first lemma"] > levels["A Proofs"]
 
 
+def test_a_bold_title_opening_with_the_article_a_names_no_annex() -> None:
+    # "A Survey of ..." set bold and large: its "A" a word space before the next word is an
+    # article, no appendix's letter a quad before its title; a question "A.1" stays no heading.
+    answer = "Answers are kept for a year and used only to improve the service for every customer."
+
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("A Survey of Customer Satisfaction", size=16, after=10)
+        page.numbered("1", "Customer survey", 13)
+        page.paragraph()
+        for number, question in (("A.1", "How often do you use the service"),
+                                 ("A.2", "Which features do you use most")):
+            page.line(f"{number} {question}", font="Helvetica", after=10)
+            page.paragraph(answer)
+
+    assert list(_levels(markdown_of(drawn_pdf(draw)))) == ["A Survey of Customer Satisfaction",
+                                                           "1 Customer survey"]
+
+
 def _pages(draw_page: Any, pages: int) -> bytes:
     """A PDF of ``pages`` A4 pages, each drawn by ``draw_page(canvas, page)`` (1-based)."""
     def draw(canvas: Any) -> None:
@@ -321,3 +340,30 @@ def test_a_word_broken_over_a_ruled_tagged_cells_lines_is_whole_again() -> None:
     rules += [(72.0, y, right, y) for y in tops]
     markdown = "\n".join(page.markdown for page in read_text_layer(tagged_pdf(tree, lines=rules)).pages)
     assert "| Item | Conditions |" in markdown
+
+
+def _dated_page(canvas: Any, page: int, head: str, foot: str) -> None:
+    """A page with ``head`` and ``foot`` set alone at the right of its header and footer, its
+    number at the footer's left, four short paragraphs."""
+    canvas.setFont("Helvetica", 9)
+    if head:
+        canvas.drawRightString(WIDTH - 72, HEIGHT - 40, head)
+    if foot:
+        canvas.drawRightString(WIDTH - 72, 40, foot)
+    canvas.drawString(72, 40, f"Page {page}")
+    canvas.setFont("Helvetica", 10)
+    y = HEIGHT - 90
+    for _ in range(4):
+        for line in wrapped_lines(TEXT, 400, "Helvetica", 10):
+            canvas.drawString(72, y, line)
+            y -= 12
+        y -= 8
+
+
+@pytest.mark.parametrize(("head", "foot"),
+                         [("07.12.2026", ""), ("", "07.12.2026"), ("2026-12", ""), ("", "1.0")])
+def test_a_number_of_parts_the_same_on_every_page_stays_a_running_line(head: str, foot: str) -> None:
+    # A running date or a version alone in a header or footer is no entry's number: it is the
+    # same on the pages beside (an entry's number is on one page), it never steps as a page's.
+    markdown = markdown_of(_pages(lambda canvas, page: _dated_page(canvas, page, head, foot), 4))
+    assert (head or foot) not in markdown

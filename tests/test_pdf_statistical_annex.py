@@ -300,3 +300,29 @@ def test_a_label_line_spaced_as_the_rows_are_is_a_row() -> None:
     # The" stands where a row would, as a section's label under a subtotal does in accounts.)
     markdown = markdown_of(drawn_pdf(_tight_stub, ("Wales", False), "", 20.0))
     assert "| Yorkshire and The Humber |" not in markdown
+
+
+def _section_rows(canvas: Any) -> None:
+    """Rows set as tight as a cell's lines, each label on one line; sections' labels alone on
+    their rows ("Services"), one under the stub's widest label ("Manufacturing of food and
+    drink"): no label wraps."""
+    y = _header(canvas, 750, ["thousands", "thousands", "%", "%"])
+    rows = [("All industries", ("5,501.2", "6.3", "3,906.3", "4.1")), ("Production", ()),
+            ("Mining and quarrying", ("2,857.9", "1.2", "896.0", "3.7")),
+            ("Manufacturing of food and drink", ("2,642.3", "2.5", "8,617.9", "6.6")), ("Services", ()),
+            ("Retail", ("1,036.4", "2.4", "9,364.2", "2.9")),
+            ("Transport", ("1,036.4", "2.4", "9,364.2", "2.9"))]
+    for label, figures in rows:
+        canvas.setFont(FONT, SIZE)
+        canvas.drawString(72, y, label)
+        _right(canvas, y, figures)
+        y -= PITCH
+    canvas.drawString(72, y - 20, "Source: Business Register and Employment Survey.")
+
+
+def test_a_sections_label_under_the_stubs_widest_label_stays_a_row() -> None:
+    # (The widest label is full by its own measure only: with no label wrapped short of it, the
+    # stub is seen to wrap nowhere, and a section's label under it is a row of its own.)
+    markdown = markdown_of(drawn_pdf(_section_rows))
+    assert "| Manufacturing of food and drink | 2,642.3 | 2.5 | 8,617.9 | 6.6 |" in markdown
+    assert "| Services |  |  |  |  |" in markdown
