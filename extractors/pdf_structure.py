@@ -156,6 +156,9 @@ _DIGITS = re.compile(r"\d+")
 # entry's number set on a line of its own over its entry (a standard's term "3.1.4" over the
 # term): see _entry_numbers.
 _PARTS_NUMBER_KEY = re.compile(r"^#(?:[.\-–]#)+$")
+# A line stops short of its column's end, and may end its paragraph, this many of its sizes
+# short of it (see _indent_and_short).
+_SHORT_LINE = 4.0
 # A number over its entry's first line stands at most this many sizes above it, top to top (a
 # line's pitch; a running line stands clear of the text block).
 _ENTRY_PITCH = 1.6
@@ -1886,7 +1889,7 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
             continue
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
-        if measure is not None:
+        if measure is not None and not _wraps_at_own_measure(run_lines):
             above = runs[at - 1][0].table if at else None
             noted = above is not None and _notes_under(run_lines, above)
             right = max(right, measure, above.x1 if above is not None and noted else 0.0)
@@ -1908,6 +1911,16 @@ def _one_column_measure(body: list[Line], column_lines: int, over: set[int] | No
     if not tested or _gutters(tested, column_lines):
         return None
     return max(line.x1 for line in tested)
+
+
+def _wraps_at_own_measure(lines: list[Line]) -> bool:
+    """Whether a run's lines show a paragraph's measure of their own: two lines or more before
+    its last end short of its longest by less than a line stopping short does (_indent_and_short's
+    four sizes).  A paragraph under a table wider than the text is so wrapped, and measured
+    against the table or the page a line of it ending a sentence would end it; notes under a
+    table, each a sentence on a line of its own, stop short of one another."""
+    right = max(line.x1 for line in lines)
+    return sum(line.x1 >= right - _SHORT_LINE * line.size for line in lines[:-1]) >= 2
 
 
 def _notes_under(lines: list[Line], table: FoundTable) -> bool:
@@ -2268,8 +2281,9 @@ def _indent_and_short(last: Line, line: Line, size: float, left: float, right: f
     right-to-left ones (their first-line indent is on the right, their ragged end on the
     left), and for a line of Latin words that ends a right-to-left paragraph (_latin_end)."""
     if line.rtl or _latin_end(last, line, size):
-        return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, last.x0 > left + 4 * size
-    return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - 4 * size
+        return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, \
+            last.x0 > left + _SHORT_LINE * size
+    return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - _SHORT_LINE * size
 
 
 # ---------------------------------------------------------------------------- Markdown
