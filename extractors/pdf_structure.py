@@ -162,6 +162,9 @@ _SHORT_LINE = 4.0
 # A number over its entry's first line stands at most this many sizes above it, top to top (a
 # line's pitch; a running line stands clear of the text block).
 _ENTRY_PITCH = 1.6
+# The entry's text goes on under its first line at most this many such pitches below it (a
+# term's definition after a little space).
+_ENTRY_GOES_ON = 1.5
 # A number at either end of a running line (a page number beside the running title).
 _END_NUMBER = re.compile(r"^\d+(?=\D*$|\s)|(?<=\s)\d+$|^\d+$")
 # An abbreviation of initials with their dots ("U.S.", "U.K.", "e.g."), at a line's end.
@@ -1015,10 +1018,17 @@ def _heads_entry(line: Line, page: list[Line], repeated: set[int]) -> bool:
     if not below:
         return False
     under = min(below, key=attrgetter("top"))
+    # (And the entry goes on under that line, as a term's definition under the term: a
+    # header's second line, a running section title that changes from page to page under a
+    # chapter's page number "3-12", stands clear of the text under it.)
+    on = [other for other in page if other.top > under.top + 0.5 * under.height
+          and other.x0 <= under.x1 and under.x0 <= other.x1]
     return under.kind == "body" and id(under) not in repeated \
         and abs(under.x0 - line.x0) <= max(1.0, 0.2 * line.size) \
         and abs(under.size - line.size) <= 0.15 * line.size \
-        and under.top - line.top <= _ENTRY_PITCH * max(line.size, under.size)
+        and under.top - line.top <= _ENTRY_PITCH * max(line.size, under.size) \
+        and bool(on) and min(other.top for other in on) - under.top \
+        <= _ENTRY_GOES_ON * _ENTRY_PITCH * max(under.size, line.size)
 
 
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],

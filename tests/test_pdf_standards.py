@@ -204,10 +204,14 @@ _PAGE_TEXTS = [[f"The {thing} shall be tested {how} before it is marked and supp
                for thing in ("enclosure", "live part", "insulation", "protective conductor")]
 
 
+_SECTIONS = ("Scope of the checks", "Tools needed", "Opening the housing", "Fitting the seal")
+
+
 def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool, title: str = "") -> None:
     """A page of ``_PAGE_TEXTS`` with a chapter's page number (``head`` or ``foot`` formatted
     with it: "3-12" on the first page) over the text, left or right, or under it; ``title``, a
-    running title set a line under the number at the head."""
+    running title set a line under the number at the head (formatted with the page's number
+    and ``_SECTIONS``' title of its page: a section's title that changes from page to page)."""
     n = page + 11
     canvas.setFont("Helvetica", 9)
     if head and at_left:
@@ -215,7 +219,7 @@ def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool, t
     elif head:
         canvas.drawRightString(WIDTH - 72, HEIGHT - 40, head.format(n=n))
     if title:
-        canvas.drawString(72, HEIGHT - 51, title)
+        canvas.drawString(72, HEIGHT - 51, title.format(n=n, section=_SECTIONS[page - 1]))
     if foot:
         canvas.drawCentredString(WIDTH / 2, 40, foot.format(n=n))
     text = _Page(canvas)
@@ -234,6 +238,16 @@ def test_chapter_page_numbers_over_or_under_the_text_stay_running_lines(head: st
     pdf = _pages(lambda canvas, page: _chapter_page(canvas, page, head, foot, at_left, title), 4)
     markdown = markdown_of(pdf)
     assert markdown.split("\n\n") == [text for page in _PAGE_TEXTS for text in page]
+
+
+def test_a_chapter_page_number_over_a_running_section_title_of_its_page_stays_a_running_line() -> None:
+    # The line under "3-12" starts where it does, a line's pitch below, and is no text repeated
+    # on another page (the section the page is in, "Tools needed"), but the page's
+    # text stands well clear of it: a header of two lines, no term under its number.
+    pdf = _pages(lambda canvas, page: _chapter_page(canvas, page, "3-{n}", "", True,
+                                                    "{section}"), 4)
+    markdown = markdown_of(pdf)
+    assert not any(f"3-{n}" in markdown for n in range(12, 16)), markdown
 
 
 def test_a_bibliography_reference_number_stays_on_its_entry_line() -> None:
