@@ -112,6 +112,10 @@ _SECTION = re.compile(r"^((\d{1,2}(\.\d{1,2}){0,4}|[A-Z](?:\.\d{1,2}){1,4})\.?|[
 # quad before its title ("A   Proofs", as LaTeX sets them): see annex_letters.
 _ANNEX_NAME = re.compile(r"^(?i:annex|appendix)\s+([A-Z])(?![^\W_])")
 _LETTER_TITLE = re.compile(r"^([A-Z])\.?\s+(?=[A-Z][a-z])")
+# A lettered heading's letter without its dot stands at least this many of its sizes before
+# its title (a quad; LaTeX's is one): an article a word space before the next word ("A Survey
+# of ..." set bold) is no letter.
+_LETTER_QUAD = 0.6
 # A label's number: figures, a Roman numeral in capitals (or in small letters after a label in
 # small letters, "part iv"), a capital letter, or a number spelt out ("PART ONE", "Chapter
 # Two"); not any word of those letters ("Part Civil" is a part's name, no numeral).
@@ -358,7 +362,9 @@ def annex_letters(lines: list[Line], style: Style) -> frozenset[str]:
             letters.add(named.group(1))
         elif (lettered := _LETTER_TITLE.match(text)) is not None and line.words[0].text.rstrip(".") \
                 == lettered.group(1) and (line.size >= style.body_size * HEADING_SCALE
-                                          or (line.bold and not style.body_bold)):
+                                          or (line.bold and not style.body_bold)) \
+                and (line.words[0].text.endswith(".") or len(line.words) > 1
+                     and line.words[1].x0 - line.words[0].x1 >= _LETTER_QUAD * line.size):
             letters.add(lettered.group(1))
     return frozenset(letters)
 

@@ -156,9 +156,15 @@ _DIGITS = re.compile(r"\d+")
 # entry's number set on a line of its own over its entry (a standard's term "3.1.4" over the
 # term): see _entry_numbers.
 _PARTS_NUMBER_KEY = re.compile(r"^#(?:[.\-–]#)+$")
+# A line stops short of its column's end, and may end its paragraph, this many of its sizes
+# short of it (see _indent_and_short).
+_SHORT_LINE = 4.0
 # A number over its entry's first line stands at most this many sizes above it, top to top (a
 # line's pitch; a running line stands clear of the text block).
 _ENTRY_PITCH = 1.6
+# The entry's text goes on under its first line at most this many such pitches below it (a
+# term's definition after a little space).
+_ENTRY_GOES_ON = 1.5
 # A number at either end of a running line (a page number beside the running title).
 _END_NUMBER = re.compile(r"^\d+(?=\D*$|\s)|(?<=\s)\d+$|^\d+$")
 # An abbreviation of initials with their dots ("U.S.", "U.K.", "e.g."), at a line's end.
@@ -974,16 +980,19 @@ def _entry_numbers(group: list[Line], lines: dict[int, list[Line]], repeated: se
     its page number).  Else the pages' sequence
     tells: a page number goes up by one on the next page ("3-12", "3-13"; "4-1" as a chapter
     starts); numbers on pages in a row that never do so number no pages ("3.1.1" then "3.1.4").
-    A chapter's page number with nothing on a neighbouring page to tell stays one."""
+    A chapter's page number with nothing on a neighbouring page to tell stays one, and a
+    number the same on two pages numbers no entry (a running date "07.12.2026", a version "1.0")."""
     numbered: dict[int, list[list[int]]] = defaultdict(list)
     for line in group:
         numbered[line.page].append([int(part) for part in _DIGITS.findall(line.text)])
     entries: set[int] = set()
     for line in group:
+        parts = [int(part) for part in _DIGITS.findall(line.text)]
+        if sum(parts in numbered[page] for page in numbered) >= 2:
+            continue  # the same on pages apart: a running date or version ("07.12.2026", "1.0")
         if _heads_entry(line, lines[line.page], repeated):
             entries.add(id(line))
             continue
-        parts = [int(part) for part in _DIGITS.findall(line.text)]
         before, after = numbered.get(line.page - 1, []), numbered.get(line.page + 1, [])
         if (before or after) and not any(_page_step(other, parts) for other in before) \
                 and not any(_page_step(parts, other) for other in after):
@@ -1009,10 +1018,17 @@ def _heads_entry(line: Line, page: list[Line], repeated: set[int]) -> bool:
     if not below:
         return False
     under = min(below, key=attrgetter("top"))
+    # (And the entry goes on under that line, as a term's definition under the term: a
+    # header's second line, a running section title that changes from page to page under a
+    # chapter's page number "3-12", stands clear of the text under it.)
+    on = [other for other in page if other.top > under.top + 0.5 * under.height
+          and other.x0 <= under.x1 and under.x0 <= other.x1]
     return under.kind == "body" and id(under) not in repeated \
         and abs(under.x0 - line.x0) <= max(1.0, 0.2 * line.size) \
         and abs(under.size - line.size) <= 0.15 * line.size \
-        and under.top - line.top <= _ENTRY_PITCH * max(line.size, under.size)
+        and under.top - line.top <= _ENTRY_PITCH * max(line.size, under.size) \
+        and bool(on) and min(other.top for other in on) - under.top \
+        <= _ENTRY_GOES_ON * _ENTRY_PITCH * max(under.size, line.size)
 
 
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
@@ -1883,12 +1899,22 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         run_lines = [item.line for item in run if item.line is not None]
         right = max(line.x1 for line in run_lines)
         above = runs[at - 1][0].table if at else None
-        if above is not None and _notes_under(run_lines, above):
+        if above is not None and not _wraps_at_own_measure(run_lines) and _notes_under(run_lines, above):
             right = max(right, above.x1)
         drafts.extend(_group(run_lines, right, style, layout.number, annexes))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
+
+
+def _wraps_at_own_measure(lines: list[Line]) -> bool:
+    """Whether a run's lines show a paragraph's measure of their own: two lines or more before
+    its last end short of its longest by less than a line stopping short does (_indent_and_short's
+    four sizes).  A paragraph under a table wider than the text is so wrapped, and measured
+    against the table a line of it ending a sentence would end it; notes under a table, each a
+    sentence on a line of its own, stop short of one another."""
+    right = max(line.x1 for line in lines)
+    return sum(line.x1 >= right - _SHORT_LINE * line.size for line in lines[:-1]) >= 2
 
 
 def _notes_under(lines: list[Line], table: FoundTable) -> bool:
@@ -2252,8 +2278,9 @@ def _indent_and_short(last: Line, line: Line, size: float, left: float, right: f
     right-to-left ones (their first-line indent is on the right, their ragged end on the
     left), and for a line of Latin words that ends a right-to-left paragraph (_latin_end)."""
     if line.rtl or _latin_end(last, line, size):
-        return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, last.x0 > left + 4 * size
-    return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - 4 * size
+        return line.x1 < last.x1 - 0.8 * size and last.x0 < left + 3 * size, \
+            last.x0 > left + _SHORT_LINE * size
+    return line.x0 > last.x0 + 0.8 * size and last.x1 > right - 3 * size, last.x1 < right - _SHORT_LINE * size
 
 
 # ---------------------------------------------------------------------------- Markdown

@@ -2344,6 +2344,11 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     data_from = _first_data(_row_kinds(rows))
     reach = max((ws[-1].x1 for row in rows if 0 not in row.spanning and (ws := row.words.get(0))),
                 default=0.0)
+    # A label full against the widest of them may be that widest label itself, full by no
+    # measure but its own: only a stub seen to wrap short of it (a label full though another
+    # reaches further) wraps its widest (else "Manufacturing of food and drink" would take a
+    # section's label alone under it, "Services", as its next line).
+    wraps = _stub_wraps(rows, reach)
 
     def join(c: int, row: _Row) -> None:
         """Row ``row``'s cell in column ``c`` goes on the cell above it."""
@@ -2362,7 +2367,8 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
             continue
         if merged and filled == [0] and (row.cells[0][:1].islower() or index > data_from
                                          and _wraps_on(merged[-1])
-                                         and (_wrapped_on(rows, index) or _label_full(merged[-1], row, reach))
+                                         and (_wrapped_on(rows, index)
+                                              or wraps and _label_full(merged[-1], row, reach))
                                          and not NOTE_LABEL.match(row.cells[0])):
             join(0, row)
             merged[-1].cells[0] = merged[-1].cells[0].strip()
@@ -2571,6 +2577,19 @@ def _label_full(above: _Row, row: _Row, reach: float) -> bool:
     if abs(first.x0 - upper[0].x0) > slack or first.bold or upper[-1].bold:
         return False
     return upper[-1].x1 + WORD_SPACE_EM * first.size + first.x1 - first.x0 > reach - slack
+
+
+def _stub_wraps(rows: list[_Row], reach: float) -> bool:
+    """Whether some row label alone on its row goes on the label above (_label_full) that
+    ends short of ``reach``: the stub column shown wrapping at a measure another label sets
+    ("of which: Inner" over "London" beside "Yorkshire and The")."""
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        ws = upper.words.get(0)
+        if ws and [c for c, text in enumerate(lower.cells) if text] == [0] and _data_row(upper.cells) \
+                and ws[-1].x1 < reach - max(ALIGNED, GLYPH_SLACK * ws[-1].size) \
+                and _label_full(upper, lower, reach):
+            return True
+    return False
 
 
 def _set_tight(rows: list[_Row], index: int) -> bool:

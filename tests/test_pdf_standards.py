@@ -133,6 +133,25 @@ def test_a_lettered_appendixs_clauses_are_numbered_headings_under_it() -> None:
     assert levels["A.1 Proof of the first lemma"] > levels["A Proofs"]
 
 
+def test_a_bold_title_opening_with_the_article_a_names_no_annex() -> None:
+    # "A Survey of ..." set bold and large: its "A" a word space before the next word is an
+    # article, no appendix's letter a quad before its title; a question "A.1" stays no heading.
+    answer = "Answers are kept for a year and used only to improve the service for every customer."
+
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("A Survey of Customer Satisfaction", size=16, after=10)
+        page.numbered("1", "Customer survey", 13)
+        page.paragraph()
+        for number, question in (("A.1", "How often do you use the service"),
+                                 ("A.2", "Which features do you use most")):
+            page.line(f"{number} {question}", font="Helvetica", after=10)
+            page.paragraph(answer)
+
+    assert list(_levels(markdown_of(drawn_pdf(draw)))) == ["A Survey of Customer Satisfaction",
+                                                           "1 Customer survey"]
+
+
 def _pages(draw_page: Any, pages: int) -> bytes:
     """A PDF of ``pages`` A4 pages, each drawn by ``draw_page(canvas, page)`` (1-based)."""
     def draw(canvas: Any) -> None:
@@ -185,10 +204,14 @@ _PAGE_TEXTS = [[f"The {thing} shall be tested {how} before it is marked and supp
                for thing in ("enclosure", "live part", "insulation", "protective conductor")]
 
 
+_SECTIONS = ("Scope of the checks", "Tools needed", "Opening the housing", "Fitting the seal")
+
+
 def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool, title: str = "") -> None:
     """A page of ``_PAGE_TEXTS`` with a chapter's page number (``head`` or ``foot`` formatted
     with it: "3-12" on the first page) over the text, left or right, or under it; ``title``, a
-    running title set a line under the number at the head."""
+    running title set a line under the number at the head (formatted with the page's number
+    and ``_SECTIONS``' title of its page: a section's title that changes from page to page)."""
     n = page + 11
     canvas.setFont("Helvetica", 9)
     if head and at_left:
@@ -196,7 +219,7 @@ def _chapter_page(canvas: Any, page: int, head: str, foot: str, at_left: bool, t
     elif head:
         canvas.drawRightString(WIDTH - 72, HEIGHT - 40, head.format(n=n))
     if title:
-        canvas.drawString(72, HEIGHT - 51, title)
+        canvas.drawString(72, HEIGHT - 51, title.format(n=n, section=_SECTIONS[page - 1]))
     if foot:
         canvas.drawCentredString(WIDTH / 2, 40, foot.format(n=n))
     text = _Page(canvas)
@@ -215,6 +238,16 @@ def test_chapter_page_numbers_over_or_under_the_text_stay_running_lines(head: st
     pdf = _pages(lambda canvas, page: _chapter_page(canvas, page, head, foot, at_left, title), 4)
     markdown = markdown_of(pdf)
     assert markdown.split("\n\n") == [text for page in _PAGE_TEXTS for text in page]
+
+
+def test_a_chapter_page_number_over_a_running_section_title_of_its_page_stays_a_running_line() -> None:
+    # The line under "3-12" starts where it does, a line's pitch below, and is no text repeated
+    # on another page (the section the page is in, "Tools needed"), but the page's
+    # text stands well clear of it: a header of two lines, no term under its number.
+    pdf = _pages(lambda canvas, page: _chapter_page(canvas, page, "3-{n}", "", True,
+                                                    "{section}"), 4)
+    markdown = markdown_of(pdf)
+    assert not any(f"3-{n}" in markdown for n in range(12, 16)), markdown
 
 
 def test_a_bibliography_reference_number_stays_on_its_entry_line() -> None:
@@ -321,3 +354,30 @@ def test_a_word_broken_over_a_ruled_tagged_cells_lines_is_whole_again() -> None:
     rules += [(72.0, y, right, y) for y in tops]
     markdown = "\n".join(page.markdown for page in read_text_layer(tagged_pdf(tree, lines=rules)).pages)
     assert "| Item | Conditions |" in markdown
+
+
+def _dated_page(canvas: Any, page: int, head: str, foot: str) -> None:
+    """A page with ``head`` and ``foot`` set alone at the right of its header and footer, its
+    number at the footer's left, four short paragraphs."""
+    canvas.setFont("Helvetica", 9)
+    if head:
+        canvas.drawRightString(WIDTH - 72, HEIGHT - 40, head)
+    if foot:
+        canvas.drawRightString(WIDTH - 72, 40, foot)
+    canvas.drawString(72, 40, f"Page {page}")
+    canvas.setFont("Helvetica", 10)
+    y = HEIGHT - 90
+    for _ in range(4):
+        for line in wrapped_lines(TEXT, 400, "Helvetica", 10):
+            canvas.drawString(72, y, line)
+            y -= 12
+        y -= 8
+
+
+@pytest.mark.parametrize(("head", "foot"),
+                         [("07.12.2026", ""), ("", "07.12.2026"), ("2026-12", ""), ("", "1.0")])
+def test_a_number_of_parts_the_same_on_every_page_stays_a_running_line(head: str, foot: str) -> None:
+    # A running date or a version alone in a header or footer is no entry's number: it is the
+    # same on the pages beside (an entry's number is on one page), it never steps as a page's.
+    markdown = markdown_of(_pages(lambda canvas, page: _dated_page(canvas, page, head, foot), 4))
+    assert (head or foot) not in markdown

@@ -300,3 +300,59 @@ def test_a_label_line_spaced_as_the_rows_are_is_a_row() -> None:
     # The" stands where a row would, as a section's label under a subtotal does in accounts.)
     markdown = markdown_of(drawn_pdf(_tight_stub, ("Wales", False), "", 20.0))
     assert "| Yorkshire and The Humber |" not in markdown
+
+
+def _section_rows(canvas: Any) -> None:
+    """Rows set as tight as a cell's lines, each label on one line; sections' labels alone on
+    their rows ("Services"), one under the stub's widest label ("Manufacturing of food and
+    drink"): no label wraps."""
+    y = _header(canvas, 750, ["thousands", "thousands", "%", "%"])
+    rows = [("All industries", ("5,501.2", "6.3", "3,906.3", "4.1")), ("Production", ()),
+            ("Mining and quarrying", ("2,857.9", "1.2", "896.0", "3.7")),
+            ("Manufacturing of food and drink", ("2,642.3", "2.5", "8,617.9", "6.6")), ("Services", ()),
+            ("Retail", ("1,036.4", "2.4", "9,364.2", "2.9")),
+            ("Transport", ("1,036.4", "2.4", "9,364.2", "2.9"))]
+    for label, figures in rows:
+        canvas.setFont(FONT, SIZE)
+        canvas.drawString(72, y, label)
+        _right(canvas, y, figures)
+        y -= PITCH
+    canvas.drawString(72, y - 20, "Source: Business Register and Employment Survey.")
+
+
+def test_a_sections_label_under_the_stubs_widest_label_stays_a_row() -> None:
+    # (The widest label is full by its own measure only: with no label wrapped short of it, the
+    # stub is seen to wrap nowhere, and a section's label under it is a row of its own.)
+    markdown = markdown_of(drawn_pdf(_section_rows))
+    assert "| Manufacturing of food and drink | 2,642.3 | 2.5 | 8,617.9 | 6.6 |" in markdown
+    assert "| Services |  |  |  |  |" in markdown
+
+
+WRAPPED = ["The committee met four times in the year and reviewed the accounts of each of the",
+           "regional offices. The offices were asked to report their staff numbers by March.",
+           "Two offices reported late, and their figures are provisional as a result of that,",
+           "and the table below gives the costs by office and by quarter for the year."]
+
+
+def _paragraph_under_wide_table(canvas: Any) -> None:
+    """A table reaching further right than the text (as Word lets a table overhang the
+    margin), a paragraph under it whose second line ends a sentence a word short of its own
+    measure."""
+    y = 780.0
+    for label, *figures in [("Office", "Q1", "Q2", "Q3", "Q4"), ("North", "1,234", "2,345", "3,456", "4,567"),
+                            ("South", "2,234", "3,345", "4,456", "5,567"),
+                            ("East", "3,234", "4,345", "5,456", "6,567")]:
+        canvas.setFont(FONT, 10)
+        canvas.drawString(72, y, label)
+        for right, figure in zip((290, 360, 430, 500), figures, strict=True):
+            canvas.drawRightString(right, y, figure)
+        y -= 13
+    y -= 14
+    for line in WRAPPED:
+        canvas.drawString(72, y, line)
+        y -= 12
+
+
+def test_a_paragraph_under_a_table_wider_than_it_keeps_its_own_measure() -> None:
+    markdown = markdown_of(drawn_pdf(_paragraph_under_wide_table))
+    assert " ".join(WRAPPED) in markdown.splitlines()
