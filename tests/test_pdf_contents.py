@@ -451,22 +451,28 @@ def test_a_contents_without_page_labels_is_a_list_of_its_entries(sections):
         ["Housing supply, England", "On this page", *sections]
 
 
-def test_a_numbered_contents_without_page_labels_nests_its_subsections():
-    """A report's contents with no page numbers: numbered items ("1.", "2.") with the
-    subsections under them at the same left edge ("2.1 ...").  Each line is one list item,
-    the subsections nested by their numbering, none a heading of its own."""
-    sections = [("1. Outlook", 14), ("2. Governance", 14), ("2.1 By age group", 12),
-                ("3. Trends since 2019", 14), ("3.1 By sector", 12)]
+def _contents_without_labels(sections: list[tuple[str, int]], filename: str) -> str:
+    """A report's page: a contents list of ``sections`` without page numbers, then each
+    section's heading (bold, in its size) over a paragraph; its Markdown."""
     lines: list[tuple] = [(72, 60, "Half-year Report", 22, "Helvetica-Bold"),
                           (72, 100, "Contents", 14, "Helvetica-Bold")]
     lines += [(72, 124 + 14 * i, title, 10) for i, (title, _) in enumerate(sections)]
     top = 124 + 14 * len(sections) + 20
     for index, (title, size) in enumerate(sections):
         lines.append((72, top, title, size, "Helvetica-Bold"))
-        body, top = paragraph(top + 22, SENTENCES[index])
+        body, top = paragraph(top + 22, SENTENCES[index % len(SENTENCES)])
         lines += body
         top += 16
-    markdown = extract(make_pdf(lines), filename="numbered-links.pdf", options=OPTIONS).markdown
+    return extract(make_pdf(lines), filename=filename, options=OPTIONS).markdown
+
+
+def test_a_numbered_contents_without_page_labels_nests_its_subsections():
+    """A report's contents with no page numbers: numbered items ("1.", "2.") with the
+    subsections under them at the same left edge ("2.1 ...").  Each line is one list item,
+    the subsections nested by their numbering, none a heading of its own."""
+    sections = [("1. Outlook", 14), ("2. Governance", 14), ("2.1 By age group", 12),
+                ("3. Trends since 2019", 14), ("3.1 By sector", 12)]
+    markdown = _contents_without_labels(sections, "numbered-links.pdf")
     items = [line for line in markdown.splitlines() if re.match(r"\s*(- |\d\. )", line)]
     assert items == ["1. Outlook", "2. Governance", "    - 2.1 By age group", "3. Trends since 2019",
                      "    - 3.1 By sector"]
@@ -481,16 +487,7 @@ def test_an_annexs_clauses_in_a_contents_without_page_labels_nest_by_their_numbe
     sections = [("1. Outlook", 14), ("2. Governance", 14), ("2.1 By age group", 12),
                 ("Annex A Survey method", 14), ("A.1 Sample design", 12), ("A.2 Weighting", 12),
                 ("B. Glossary", 14)]
-    lines: list[tuple] = [(72, 60, "Half-year Report", 22, "Helvetica-Bold"),
-                          (72, 100, "Contents", 14, "Helvetica-Bold")]
-    lines += [(72, 124 + 14 * i, title, 10) for i, (title, _) in enumerate(sections)]
-    top = 124 + 14 * len(sections) + 20
-    for index, (title, size) in enumerate(sections):
-        lines.append((72, top, title, size, "Helvetica-Bold"))
-        body, top = paragraph(top + 22, SENTENCES[index % len(SENTENCES)])
-        lines += body
-        top += 16
-    markdown = extract(make_pdf(lines), filename="annex-links.pdf", options=OPTIONS).markdown
+    markdown = _contents_without_labels(sections, "annex-links.pdf")
     items = [line for line in markdown.splitlines() if re.match(r"\s*(- |\d\. )", line)]
     assert items == ["1. Outlook", "2. Governance", "    - 2.1 By age group", "- Annex A Survey method",
                      "    - A.1 Sample design", "    - A.2 Weighting", "- B. Glossary"]
