@@ -982,12 +982,12 @@ def _entry_numbers(group: list[Line], lines: dict[int, list[Line]], repeated: se
     starts); numbers on pages in a row that never do so number no pages ("3.1.1" then "3.1.4").
     A chapter's page number with nothing on a neighbouring page to tell stays one, and a
     number the same on two pages numbers no entry (a running date "07.12.2026", a version "1.0")."""
+    parsed = [(line, [int(part) for part in _DIGITS.findall(line.text)]) for line in group]
     numbered: dict[int, list[list[int]]] = defaultdict(list)
-    for line in group:
-        numbered[line.page].append([int(part) for part in _DIGITS.findall(line.text)])
+    for line, parts in parsed:
+        numbered[line.page].append(parts)
     entries: set[int] = set()
-    for line in group:
-        parts = [int(part) for part in _DIGITS.findall(line.text)]
+    for line, parts in parsed:
         if sum(parts in numbered[page] for page in numbered) >= 2:
             continue  # the same on pages apart: a running date or version ("07.12.2026", "1.0")
         if _heads_entry(line, lines[line.page], repeated):
@@ -1922,9 +1922,7 @@ def _notes_under(lines: list[Line], table: FoundTable) -> bool:
     and inside its width.  The table's width is then their measure, not the run's longest
     line: a note and a source each a sentence on a short line of its own stop short of it,
     and are paragraphs apart (else none of their lines is short and they run together).  A
-    paragraph over a table wider than it keeps its own measure, and so does any other run:
-    measured against the page's widest line, a paragraph's sentence ending short of it
-    split the paragraph (tests/pdf_cases.py's table_styles and wrapped_headers)."""
+    paragraph under a table wider than it, and any other run, keeps its own measure."""
     size = max(line.size for line in lines)
     return abs(min(line.x0 for line in lines) - table.x0) <= 2 * size \
         and max(line.x1 for line in lines) <= table.x1 + size

@@ -1650,16 +1650,27 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
     # A narrow gutter makes columns only between texts most lines fill (not between the
     # words of one long cell whose spaces line up with another's end).
     heads = header or [line for line in block[:1] if _numeric_share(line) == 0]
+    # Both passes ask whether a gap is flush against its texts; the answer depends only on the
+    # gap and its neighbours, so it is worked out once for each such triple.
+    flushes: dict[tuple[_Gap, _Gap | None, _Gap | None], bool] = {}
+
+    def flush(g: _Gap, gaps: list[_Gap]) -> bool:
+        i = gaps.index(g)
+        key = (g, gaps[i - 1] if i else None, gaps[i + 1] if i + 1 < len(gaps) else None)
+        if key not in flushes:
+            flushes[key] = _flush_against(g, gaps, body, size)
+        return flushes[key]
+
     gaps = [g for g in gaps if g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
             or (dense and _divides(g, gaps, body) and not _word_spaces(g, gaps, body, size))
             or (_divides(g, gaps, body) and _headed(g, gaps, body, heads, size))
-            or _flush_against(g, gaps, body, size)]
+            or flush(g, gaps)]
     # A narrow gap that a few lines may cross (found by the sweep, not a gutter) is no column gap
     # either when it is one word space on every line it divides: the space inside values of one
     # pattern ("D 7116 44", an id "44 773 641"), whose parts line up down the whole column.
     gaps = [g for g in gaps if g in gutters or g[1] - g[0] >= CELL_GAP_EM * size
             or not _word_spaces(g, gaps, body, size) or _headed(g, gaps, body, heads, size)
-            or _flush_against(g, gaps, body, size)]
+            or flush(g, gaps)]
     return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body, heads)]
 
 

@@ -727,10 +727,14 @@ class _WordReader:
                         and bottom - top <= _RAISED_HEIGHT * tall else code
                     if x1 > box[2]:
                         box[2] = x1
-                    if x0 < box[0] and (code >= rtl_low or rtl_code(ord(chars[-1]))):
+                    if x0 < box[0] and (code >= rtl_low or rtl_code(ord(chars[-1]))
+                                        or rtl_code(ord(chars[0]))):
                         # (A glyph drawn left of the one before it: a Devanagari vowel sign
                         # set before its consonant; a hyphen after a right-to-left letter,
-                        # "ו-".  Right-to-left letters never come here.)
+                        # "ו-"; a bracket after that hyphen in a word that opened with a
+                        # right-to-left letter, "ל-(", else left out of the word's box, which
+                        # then stood apart from the figure it opens.  Right-to-left letters
+                        # never come here.)
                         box[0] = x0
                     if top < box[1]:
                         box[1] = top

@@ -574,6 +574,10 @@ def test_a_bracketed_figure_after_arabic_letters_keeps_its_brackets_round_it() -
                  "صدر التقرير (2021) عن الشركة", "ارتفعت الأسعار (10-20) في المائة",
                  "הנתון עמד על (16.9) אחוז"):
         assert markdown(rtl_pdf([(line, 780, 11, False)])) == line
-    # A Hebrew prefix's hyphen before an opening bracket touches the figure after it: one word.
-    line = "המדד עלה ל-(16.9) נקודות"
-    assert markdown(_glyph_high(rtl_pdf([(line, 780, 11, False)]))) == line
+    # A Hebrew prefix's hyphen before an opening bracket touches the figure after it: one word,
+    # with the fonts' glyph-high boxes and with ordinary ones (where the bracket, drawn left of
+    # the hyphen, was left out of the word's box: "ל-( 16.9)").
+    for line in ("המדד עלה ל-(16.9) נקודות", "הנתון עלה ב-(2021) השנה"):
+        pdf = rtl_pdf([(line, 780, 11, False)])
+        assert markdown(pdf) == line
+        assert markdown(_glyph_high(pdf)) == line
