@@ -240,6 +240,7 @@ def logical_words(words: list[Word]) -> list[Word]:
     ``RabbitMQ``: "ו-RabbitMQ", typed so)."""
     out: list[Word] = []
     strong = "R"  # the bidi class of the last letter read (the line's direction before any)
+    reach = _touching(words)
     for word in logical_order(words, [w.text for w in words]):
         text = word.text
         if strong == "AL" and _FIGURES_ONLY.match(text):
@@ -255,13 +256,23 @@ def logical_words(words: list[Word]) -> list[Word]:
                                  or (last.text[-1] in _DASHES and _kind(last.text) == "R"
                                      and _kind(text) in ("L", "N"))
                                  or last.text[-1] in _OPENING or text[0] in _CLOSING) and \
-                min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= 0.25 * word.size:
+                min(abs(word.x0 - last.x1), abs(last.x0 - word.x1)) <= min(0.25 * word.size, reach):
             out[-1] = replace(last, text=last.text + text, x0=min(last.x0, word.x0),
                               top=min(last.top, word.top), x1=max(last.x1, word.x1),
                               bottom=max(last.bottom, word.bottom))
             continue
         out.append(word if text == word.text else replace(word, text=text))
     return out
+
+
+def _touching(words: list[Word]) -> float:
+    """How far apart two words of a right-to-left line may stand and still touch: under half
+    the line's word space (the median gap between its words, four gaps or more), so that a
+    hyphen set a space apart stays apart (Persian "اصلی - کالای" in a font whose word space is
+    a quarter of its size); no bound of the line's own with fewer gaps."""
+    ordered = sorted(words, key=lambda w: w.x0)
+    gaps = sorted(b.x0 - a.x1 for a, b in zip(ordered, ordered[1:], strict=False))
+    return 0.5 * gaps[len(gaps) // 2] if len(gaps) >= 4 else float("inf")
 
 
 def _arabic_number_run(text: str) -> str:

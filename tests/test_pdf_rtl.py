@@ -581,3 +581,31 @@ def test_a_bracketed_figure_after_arabic_letters_keeps_its_brackets_round_it() -
         pdf = rtl_pdf([(line, 780, 11, False)])
         assert markdown(pdf) == line
         assert markdown(_glyph_high(pdf)) == line
+
+
+def _tight_spaced(line: str, word_space: float) -> bytes:
+    """One A4 page: ``line`` drawn right-aligned at RIGHT in 14 pt, its word spaces
+    ``word_space`` points narrower or wider than the font's."""
+    regular, _ = _rtl_fonts()
+    buffer = io.BytesIO()
+    cv = canvas.Canvas(buffer, pagesize=(595, 842))
+    text = visual(line)
+    drawn = cv.beginText()
+    drawn.setFont(regular, 14)
+    drawn.setWordSpace(word_space)
+    drawn.setTextOrigin(RIGHT - cv.stringWidth(text, regular, 14) - word_space * text.count(" "), 780)
+    drawn.textOut(text)
+    cv.drawText(drawn)
+    cv.showPage()
+    cv.save()
+    return buffer.getvalue()
+
+
+def test_a_dash_a_word_space_apart_stays_apart_in_a_tightly_spaced_line() -> None:
+    # docling's right_to_left_03 sets its title "... اصلی - کالای ..." in a font whose word
+    # space is under a quarter of its size: the dash, within a quarter size of the word before
+    # it, was joined to it ("اصلی- کالای").  A dash touching its word still joins ("ל-120").
+    for line in ("اميدنامه پذيرش در بازار اصلی - کالای داخلی", "הדוח השנתי של החברה - סיכום שנת העבודה"):
+        assert markdown(_tight_spaced(line, -2)) == line
+    line = "המדד עלה ב-120 נקודות במהלך השנה שעברה"
+    assert markdown(_tight_spaced(line, -2)) == line
