@@ -1243,7 +1243,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
             continue
         multi = _tabular(line)
         gap = line.top - current[-1].bottom if current else 0.0
-        if current and (gap > MAX_LINE_GAP * pitch
+        if current and (gap > MAX_LINE_GAP * pitch and not (multi and _row_set_tall(line, current))
                         or gap > FOOT_GAP * pitch and _in_footer(line, current[-1], feet)):
             blocks.append(current)
             current, singles = [], 0
@@ -1276,6 +1276,22 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
         blocks.append(current)
     blocks = [part for block in blocks for part in _display_apart(block, common_size)]
     return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= 3]
+
+
+def _row_set_tall(line: _Line, block: list[_Line]) -> bool:
+    """Whether ``line``, under a gap wider than the page's line pitch allows, is the block's
+    next row all the same: its row started no further under the block's last row than
+    MAX_LINE_GAP times the pitch of the block's rows (the median of two or more, each from
+    one row's first line to the next's).  A spreadsheet saves each row's height, and rows
+    set taller than their wrapped cells' lines leave blank under a cell's last line (issue
+    32, record_listing: Calc's rows a line for each 12 characters of a firm's name, which
+    its wider columns set on fewer lines); a table's rows of one line each have a pitch the
+    page's line pitch already allows."""
+    rows = [x.top for x in block if _tabular(x)]
+    if len(rows) < 3:
+        return False
+    pitch = statistics.median(b - a for a, b in zip(rows, rows[1:], strict=False))
+    return line.top - rows[-1] <= MAX_LINE_GAP * pitch
 
 
 def _display_apart(block: list[_Line], common_size: float) -> list[list[_Line]]:
@@ -1744,13 +1760,22 @@ def _word_spaces(gap: _Gap, gaps: list[_Gap], body: list[_Line], size: float) ->
 
 def _divides(gap: _Gap, gaps: list[_Gap], body: list[_Line]) -> bool:
     """Whether half the body lines or more have text on both sides of the gap, before the
-    neighbouring gaps."""
+    neighbouring gaps.  A line holding nothing but text on one side (a wrapped cell's next
+    line, its row's other cells empty there) says nothing of the gap and is not counted: a
+    listing whose firms' names wrap onto a second line in most rows has those lines under
+    half its rows' lines (issue 32, record_listing); the words of one long cell lined up
+    with another's end stand on lines whose other columns are filled."""
     i = gaps.index(gap)
     lo = gaps[i - 1][1] if i > 0 else float("-inf")
     hi = gaps[i + 1][0] if i + 1 < len(gaps) else float("inf")
-    both = sum(any(lo <= w.x0 and w.x1 <= gap[0] for w in line.words)
-               and any(gap[1] <= w.x0 and w.x1 <= hi for w in line.words) for line in body)
-    return both >= 0.5 * len(body)
+    both = counted = 0
+    for line in body:
+        left = [w for w in line.words if lo <= w.x0 and w.x1 <= gap[0]]
+        right = [w for w in line.words if gap[1] <= w.x0 and w.x1 <= hi]
+        alone = len(left) + len(right) == len(line.words) and not (left and right)
+        counted += not alone
+        both += bool(left and right)
+    return counted > 0 and both >= 0.5 * counted
 
 
 def _gutters(body: list[_Line]) -> list[_Gap]:
