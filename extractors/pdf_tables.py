@@ -1566,6 +1566,8 @@ def _trim(block: list[_Line]) -> list[_Line]:
                 and (not _full_above(block, i) or _sentence_alone(block, i)):
             block = block[:i]
             break
+    if len(block) > 2 and _margin_line(block[-1], block[-2], block[:-2], block[-1].top - block[-2].bottom):
+        block = block[:-1]
     first_cell = _first_cells_wrap(block)
     while block and not _tabular(block[-1]) and not _wrapped_last(block) \
             and not _continues_cell(block[-1], block[:-1], first_cell):
@@ -1573,7 +1575,9 @@ def _trim(block: list[_Line]) -> list[_Line]:
     first = next((i for i, line in enumerate(block) if _tabular(line)), 0)
     if first and len(_column_heads_over(block, first)) == first:
         return block  # (a one-figure-column table's header of single runs)
-    while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])) \
+    while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])
+                     or len(block) > 2 and _margin_line(block[0], block[1], block[2:],
+                                                        block[1].top - block[0].bottom)) \
             and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]
     return block
@@ -1614,6 +1618,20 @@ def _running_line_over(line: _Line, below: _Line) -> bool:
     than one and a half of those lines' height of blank: the page's running header (a date
     and the document's title in the top margin), not the table's first row."""
     return line.size < 0.87 * below.size and below.top - line.bottom > 1.5 * (below.bottom - below.top)
+
+
+def _margin_line(line: _Line, beside: _Line, others: list[_Line], blank: float) -> bool:
+    """Whether ``line``, at an end of a block, is a browser's running header or footer (the
+    date at the page's left and the document's title in the middle; the page's address and
+    its number, issue 32, record_listing), not a row: in another type than the block's line
+    ``beside`` it (larger or smaller by over an eighth), ``blank`` between them more than one
+    and a half of that line's height, and starting in the margin, left of that line and of
+    the block's ``others`` but one (a running line at the other end) by more than a cell gap.
+    A header row's labels stand over their columns; a total row under its figures."""
+    edge = line.words[0].x0 + CELL_GAP_EM * beside.size
+    return not 0.87 * beside.size <= line.size <= beside.size / 0.87 \
+        and blank > 1.5 * (beside.bottom - beside.top) \
+        and beside.words[0].x0 > edge and sum(x.words[0].x0 <= edge for x in others) <= 1
 
 
 def _wrapped_last(block: list[_Line]) -> bool:

@@ -370,3 +370,27 @@ def test_the_header_repeated_over_a_row_run_over_is_dropped_when_the_part_before
     header = " ".join(" ".join(rows[0]).split()).lower()
     found = leading_rows(part, part_words, baseline_rows(page_words), 72.0, frozenset({header}))
     assert found is not None and found.cells == [rows[13]]
+
+
+def test_a_browsers_running_lines_in_the_margin_are_no_rows_of_the_listing_between_them() -> None:
+    # Chromium prints the date and the title over a page's listing and the page's address and
+    # number under it, in its own 8-point type, starting in the margin left of the table's
+    # lines: the listing fills the page between them, a couple of lines' blank away.
+    rows = listing_rows(5, 40)
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=(792, 612), invariant=1)
+    canvas.setFont("Helvetica", 8)
+    canvas.drawString(24, 612 - 22, "12/7/26, 5:31 AM")
+    canvas.drawString(411, 612 - 22, "Register of donations accepted")
+    canvas.drawString(24, 18, "file:///tmp/register.html")
+    canvas.drawString(755, 18, "2/3")
+    canvas.setFont("Helvetica", 6.75)
+    y = 612 - 44.0
+    for row in rows[1:]:
+        for x, text in zip((40.5, 88.2, 150.0, 300.0), row[:4], strict=True):
+            canvas.drawString(x, y, text)
+        canvas.drawRightString(420.0, y, row[4])
+        y -= 13.5
+    canvas.showPage()
+    canvas.save()
+    assert [t.cells for t in tables_of(buffer.getvalue())] == [rows[1:]]
