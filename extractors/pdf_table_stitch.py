@@ -210,9 +210,9 @@ def _row_rest(before: FoundTable, before_words: list[Word],
     than a year or a span of years ("2024 ahead of plan.", not a section row "2024" or "2023 to
     2024"): a capital there starts a row of its own, a label alone.  In a column of text after
     the first, the cell above filled, it is the cell's rest in any case when every row of the
-    body fills the first column (:func:`_keyed`; a listing's ids: a row never starts without one; a firm's
-    name wrapped, "Blue Ridge Medical" over the break and "Group of Stockton Inc." after it,
-    issue 32, record_listing)."""
+    body fills the first column (:func:`_keyed`: a listing's ids, no row starts without one;
+    a firm's name wrapped, "Blue Ridge Medical" over the break and "Group of Stockton Inc."
+    after it, issue 32, record_listing)."""
     if not before.cells or _width(before) < 2 or len(before.cells) <= max(1, before.header_rows):
         return None
     gaps = _column_gaps(_below_top(words_inside(before_words, before)))

@@ -1793,7 +1793,7 @@ def _divides(gap: _Gap, gaps: list[_Gap], body: list[_Line]) -> bool:
         alone = len(left) + len(right) == len(line.words) and not (left and right)
         counted += not alone
         both += bool(left and right)
-    return counted > 0 and both >= 0.5 * counted
+    return both >= 0.5 * counted if counted else not body
 
 
 def _gutters(body: list[_Line]) -> list[_Gap]:
