@@ -395,8 +395,10 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
         return set()
     adopted: set[int] = set()
     words = {layout.number: layout.words for layout in layouts}
+    headers: set[str] = set()  # the header rows of the tables on the pages so far
     for layout in layouts:
         before = tables.get(layout.number - 1)
+        headers |= {_row_text(" ".join(t.cells[0])) for t in before or [] if t.header_rows and t.cells}
         if not before or layout.number not in bodies:
             continue
         last = max(before, key=lambda t: t.bottom)
@@ -411,7 +413,7 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
             rows = rows[1:]
         found = leading_rows(last, words[layout.number - 1],
                              [[w for line in row for w in line.words] for row in rows],
-                             edges.get(sizes[layout.number], (float("inf"), 0.0))[0])
+                             edges.get(sizes[layout.number], (float("inf"), 0.0))[0], frozenset(headers))
         if found is None:
             continue
         taken = {id(line) for row in rows for line in row

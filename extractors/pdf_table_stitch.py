@@ -46,7 +46,14 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from extractors.pdf_table_columns import baseline_rows, body_columns, fit_row, words_inside, wrapped_column
+from extractors.pdf_table_columns import (
+    Column,
+    baseline_rows,
+    body_columns,
+    fit_row,
+    words_inside,
+    wrapped_column,
+)
 from extractors.pdf_tables import NUMERIC, FoundTable
 from extractors.pdf_words import Word
 
@@ -74,6 +81,8 @@ _MIN_GAP_EM = 0.6
 # Rows at the head of the next page that the page finder left as lines (one or two rows are
 # too few to make a table of their own) follow each other at most this many row pitches apart.
 _ROW_PITCHES = 2.0
+# A wrapped cell's next line starts this close (points) to where its first line starts.
+_ALIGNED = 2.0
 
 
 @dataclass
@@ -190,30 +199,62 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
 
 
 def _row_rest(before: FoundTable, before_words: list[Word],
-              lines: tuple[tuple[Word, ...], ...]) -> str | None:
-    """The text of ``lines`` (over the next page's first table) when they are the rest of
-    ``before``'s last row's first cell, broken over the page (Word and LibreOffice let a row
-    break across pages; without a repeated header the rest of a wrapped label stands alone
-    over the next page's rows, which the page finder does not take it into): within that
-    column (clear of the second column's text by a word space), the cell filled,
-    going on in lower case, or in figures when the cell ends no sentence and the line is more
-    than a year or a span of years ("2024 ahead of plan.", not a section row "2024" or
-    "2023 to 2024")."""
-    if not before.cells or _width(before) < 2 or not before.cells[-1][0].strip() \
-            or len(before.cells) <= max(1, before.header_rows):
+              lines: tuple[tuple[Word, ...], ...]) -> tuple[int, str] | None:
+    """The column and text of ``lines`` (over the next page's first table) when they are the
+    rest of a cell of ``before``'s last row, broken over the page (Word and LibreOffice let a
+    row break across pages; without a repeated header the rest of a wrapped cell stands alone
+    over the next page's rows, which the page finder does not take it into), else None.
+
+    In the first column (clear of the second column's text by a word space), the cell filled,
+    it goes on in lower case, or in figures when the cell ends no sentence and the line is more
+    than a year or a span of years ("2024 ahead of plan.", not a section row "2024" or "2023 to
+    2024"): a capital there starts a row of its own, a label alone.  In a column of text after
+    the first, the cell above filled, it is the cell's rest in any case when every row of the
+    body fills the first column (:func:`_keyed`: a listing's ids, no row starts without one;
+    a firm's name wrapped, "Blue Ridge Medical" over the break and "Group of Stockton Inc."
+    after it, issue 32, record_listing)."""
+    if not before.cells or _width(before) < 2 or len(before.cells) <= max(1, before.header_rows):
         return None
     gaps = _column_gaps(_below_top(words_inside(before_words, before)))
-    if not gaps or any(w.x0 < before.x0 - _EDGE_POINTS or w.x1 > gaps[0][1] - _MIN_GAP_EM * w.size
-                       for line in lines for w in line):
+    words = [w for line in lines for w in line]
+    if not gaps or not words:
         return None
     text = " ".join(w.text for line in lines for w in sorted(line, key=lambda w: w.x0))
+    if all(w.x0 >= before.x0 - _EDGE_POINTS and w.x1 <= gaps[0][1] - _MIN_GAP_EM * w.size for w in words):
+        return (0, text) if before.cells[-1][0].strip() and _goes_on(text, before.cells[-1][0]) else None
+    if len(gaps) + 1 != _width(before):
+        return None
+    column = _column_within(words, gaps)
+    body = before.cells[max(1, before.header_rows):]
+    if column is None or not before.cells[-1][column].strip() or not _keyed(body) \
+            or sum(1 for row in body if _figure(row[column])) >= 0.6 * len(body):
+        return None
+    return column, text
+
+
+def _goes_on(text: str, cell: str) -> bool:
+    """Whether ``text`` reads as going on ``cell``'s text rather than starting a row's label:
+    in lower case, or in figures followed by words when the cell ends no sentence and the
+    text is more than a year or a span of years."""
     if text[:1].islower():
-        return text
+        return True
     words = text.split()
-    if text[:1].isdigit() and len(words) >= 2 and words[1][:1].islower() and not _YEARS.match(text) \
-            and before.cells[-1][0].rstrip()[-1:] not in ".:;!?":
-        return text
-    return None
+    return text[:1].isdigit() and len(words) >= 2 and words[1][:1].islower() and not _YEARS.match(text) \
+        and cell.rstrip()[-1:] not in ".:;!?"
+
+
+def _column_within(words: list[Word], gaps: list[tuple[float, float]]) -> int | None:
+    """The column between ``gaps`` (whitespace strips) that holds every one of ``words``, each
+    clear of the strips' far edges by a word space; None when they stand in more than one or
+    cross a strip."""
+    columns = set()
+    for w in words:
+        column = sum(1 for _, g1 in gaps if w.x0 >= g1 - 1)
+        if column and w.x0 < gaps[column - 1][1] - 1 \
+                or column < len(gaps) and w.x1 > gaps[column][1] - _MIN_GAP_EM * w.size:
+            return None
+        columns.add(column)
+    return columns.pop() if len(columns) == 1 else None
 
 
 def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: BodyEdge,
@@ -237,7 +278,8 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
     if drop and _rest_of_row(before, part, edge.words, after.words, drop):
         return part, drop, True, False  # (the rest of the row under the header repeated over it)
     if drop == 0 and rest is not None:  # (read as the part's first row, the rest of the last)
-        cells = [[rest, *([""] * (_width(part) - 1))], *part.cells]
+        column, text = rest
+        cells = [[text if c == column else "" for c in range(_width(part))], *part.cells]
         return replace(part, cells=cells, markdown=cells_to_markdown(cells)), 0, True, True
     return part, drop, False, False
 
@@ -293,8 +335,9 @@ def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word]
     issue 32, office-0003).  Read as a row it is a header-like line of words over the figures
     and keeps the parts apart.  It is the rest of the row when the tables' columns agree, it
     fills only cells the last row fills, none of a column of figures, and goes on in lower
-    case (a new row's label starts with a capital or a figure), with rows after it.  ``at``:
-    the row of ``after`` asked (the one under a repeated header)."""
+    case (a new row's label starts with a capital or a figure) or leaves a first column
+    empty that no row of the body leaves empty (:func:`_keyless`), with rows after it.
+    ``at``: the row of ``after`` asked (the one under a repeated header)."""
     if len(after.cells) < at + 2 or not before.cells or _width(before) != _width(after) or _width(before) < 2:
         return False
     first, last = after.cells[at], before.cells[-1]
@@ -304,9 +347,23 @@ def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word]
     body = before.cells[max(1, before.header_rows):]
     if any(sum(1 for r in body if c < len(r) and _figure(r[c])) >= 0.6 * len(body) for c in filled):
         return False
-    if not first[filled[0]].strip()[0].islower():
+    if not first[filled[0]].strip()[0].islower() and not _keyless(first, body):
         return False
     return _columns_agree(before, after, before_words, after_words)
+
+
+def _keyless(row: list[str], body: list[list[str]]) -> bool:
+    """Whether ``row`` leaves the first column empty where every row of ``body`` fills it (a
+    listing's ids, a register's references): no row starts so, the row is the rest of one
+    broken over the page whatever its case ("Group of Stockton Inc." under "Blue Ridge
+    Medical", a firm's name wrapped in the third column; issue 32, record_listing).  The
+    body's first row is not asked: it may be such a rest itself, from the page before."""
+    return not row[0].strip() and _keyed(body)
+
+
+def _keyed(body: list[list[str]]) -> bool:
+    """Whether every row of ``body`` (three or more) but its first fills the first column."""
+    return len(body) >= 3 and all(r and r[0].strip() for r in body[1:])
 
 
 def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTable,
@@ -515,9 +572,13 @@ def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int, broken: boo
     cells = stitch.table.cells + rows
     if broken:
         last = stitch.table.cells[-1]
-        joined = [" ".join(part for part in (text, rows[0][c] if c < len(rows[0]) else "") if part.strip())
-                  for c, text in enumerate(last)]
-        rows = rows[1:]
+        body = stitch.table.cells[max(1, stitch.table.header_rows):]
+        joined, rest = list(last), True
+        # (The rest over two lines or more, a row each without the key every row has: all its.)
+        while rows and (rest or len(rows) > 1 and _keyless(rows[0], body) and _fills_only(rows[0], last)):
+            joined = [" ".join(part for part in (text, rows[0][c] if c < len(rows[0]) else "")
+                               if part.strip()) for c, text in enumerate(joined)]
+            rows, rest = rows[1:], False
         cells = [*stitch.table.cells[:-1], joined, *rows]
     first = stitch.table
     stitch.table = FoundTable(first.x0, first.top, first.x1, first.bottom, cells, cells_to_markdown(cells),
@@ -526,15 +587,24 @@ def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int, broken: boo
     stitch.rows.append(len(rows))
 
 
+def _fills_only(row: list[str], filled: list[str]) -> bool:
+    """Whether ``row`` fills only cells that ``filled`` fills."""
+    return all(c < len(filled) and filled[c].strip() for c, text in enumerate(row) if text.strip())
+
+
 def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[Word]],
-                 highest: float) -> FoundTable | None:
+                 highest: float, headers: frozenset[str] = frozenset()) -> FoundTable | None:
     """The first rows of the next page's body (``rows``: its words by baseline, top down)
     that go on ``before`` but that the page finder left as lines, one or two rows being too
     few for a table: each row's words stand inside ``before``'s columns (none crosses a
     whitespace strip between them, or, where a gutter is too narrow for a strip, each fits
     its body's columns: :func:`extractors.pdf_table_columns.fit_row`), fill two columns or
-    more, hold figures where its body does, and follow the row above at a row's pitch.  None
-    when not even the first row does."""
+    more, hold figures where its body does, and follow the row above at a row's pitch, or
+    are the next line of a cell wrapped in the row above (:func:`_wrapped_line`).  A first
+    row repeating ``before``'s header, or one of ``headers`` (the header rows of the tables on
+    the pages before, their words joined by a space in lower case: a part whose page took the
+    header repeated over it for a running line has none of its own), is the header repeated.
+    None when not even the first row does."""
     gaps = _column_gaps(_below_top(words_inside(before_words, before)))
     columns = None
     if len(gaps) + 1 != _width(before):  # (a narrow gutter): the columns its body rows keep
@@ -546,18 +616,31 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
     pitch = _pitch(before)
     taken: list[list[str]] = []
     kept: list[list[Word]] = []  # the rows taken, a repeated header row first if there is one
+    rest: list[tuple[Word, ...]] = []  # the first lines, left over the rows as the last row's rest
     for row in rows:
         top = min(w.top for w in row)
         reach = highest if not kept else min(w.top for w in kept[-1])
         if top > reach + _ROW_PITCHES * pitch + _EDGE_POINTS:
             break
         text = " ".join(w.text for w in sorted(row, key=lambda w: w.x0))
-        if not kept and _key([text]) == _key([" ".join(before.cells[0])]):
+        if not kept and (_key([text]) == _key([" ".join(before.cells[0])]) or _key([text])[0] in headers):
             # The header repeated (its wide cells may cross the body's column gaps): its words
             # go, its cells are the table's already.
             kept.append(row)
             continue
+        if not taken and _row_rest(before, before_words, (*rest, tuple(row))) is not None:
+            # The rest of the last row's cell, broken over the page: left over the rows as
+            # lines, for the stitch to put back into that row (BodyEdge.rest), and so is the
+            # header repeated over it (the table starts under them).
+            rest.append(tuple(row))
+            kept = []
+            continue
         cells = _fitted(row, gaps, before) if columns is None else fit_row(row, columns)
+        wrapped = _wrapped_line(row, kept[-1], gaps, columns, before) if cells is None and taken else None
+        if wrapped is not None and taken[-1][wrapped]:
+            taken[-1][wrapped] += " " + text  # (the next line of that row's wrapped cell)
+            kept.append(row)
+            continue
         if cells is None or _header_like(cells, before, [], []):
             break
         taken.append(cells)
@@ -567,6 +650,32 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
     words = [w for row in kept for w in row]
     return FoundTable(before.x0, min(w.top for w in words), before.x1, max(w.bottom for w in words), taken,
                       cells_to_markdown(taken), ruled=before.ruled, header_rows=0)
+
+
+def _wrapped_line(row: list[Word], above: list[Word], gaps: list[tuple[float, float]],
+                  columns: list[Column] | None, table: FoundTable) -> int | None:
+    """The column of ``table`` whose cell in the row above (``above``: its words) goes on on
+    ``row``, the next line of a wrapped cell (a firm's name over two lines in a row run over
+    onto the next page, issue 32, record_listing): every word of it in one column of text,
+    not figures, starting where that cell's words above start.  None otherwise."""
+    if columns is not None:
+        column = wrapped_column(row, columns)
+    else:
+        placed = {sum(1 for g0, g1 in gaps if (w.x0 + w.x1) / 2 > (g0 + g1) / 2) for w in row}
+        column = placed.pop() if len(placed) == 1 else None
+        if column is None or any(w.x0 < g1 - 1 and w.x1 > g0 + 1 for w in row for g0, g1 in gaps):
+            return None
+        body = table.cells[max(1, table.header_rows):]
+        if sum(1 for r in body if column < len(r) and _figure(r[column])) >= 0.6 * len(body):
+            return None
+    if column is None:
+        return None
+    lefts = [0.0, *(g1 for _, g1 in gaps)] if columns is None else [c.left for c in columns]
+    rights = [*(g0 for g0, _ in gaps), float("inf")] if columns is None else [c.right for c in columns]
+    cell = [w for w in above if lefts[column] - 1 <= (w.x0 + w.x1) / 2 <= rights[column] + 1]
+    if not cell or abs(min(w.x0 for w in cell) - min(w.x0 for w in row)) > _ALIGNED:
+        return None
+    return column
 
 
 def _fitted(row: list[Word], gaps: list[tuple[float, float]], table: FoundTable) -> list[str] | None:

@@ -1243,7 +1243,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
             continue
         multi = _tabular(line)
         gap = line.top - current[-1].bottom if current else 0.0
-        if current and (gap > MAX_LINE_GAP * pitch
+        if current and (gap > MAX_LINE_GAP * pitch and not (multi and _row_set_tall(line, current))
                         or gap > FOOT_GAP * pitch and _in_footer(line, current[-1], feet)):
             blocks.append(current)
             current, singles = [], 0
@@ -1276,6 +1276,22 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
         blocks.append(current)
     blocks = [part for block in blocks for part in _display_apart(block, common_size)]
     return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= 3]
+
+
+def _row_set_tall(line: _Line, block: list[_Line]) -> bool:
+    """Whether ``line``, under a gap wider than the page's line pitch allows, is the block's
+    next row all the same: its row started no further under the block's last row than
+    MAX_LINE_GAP times the pitch of the block's rows (the median of two or more, each from
+    one row's first line to the next's).  A spreadsheet saves each row's height, and rows
+    set taller than their wrapped cells' lines leave blank under a cell's last line (issue
+    32, record_listing: Calc's rows a line for each 12 characters of a firm's name, which
+    its wider columns set on fewer lines); a table's rows of one line each have a pitch the
+    page's line pitch already allows."""
+    rows = [x.top for x in block if _tabular(x)]
+    if len(rows) < 3:
+        return False
+    pitch = statistics.median(b - a for a, b in zip(rows, rows[1:], strict=False))
+    return line.top - rows[-1] <= MAX_LINE_GAP * pitch
 
 
 def _display_apart(block: list[_Line], common_size: float) -> list[list[_Line]]:
@@ -1550,6 +1566,8 @@ def _trim(block: list[_Line]) -> list[_Line]:
                 and (not _full_above(block, i) or _sentence_alone(block, i)):
             block = block[:i]
             break
+    if len(block) > 2 and _margin_line(block[-1], block[-2], block[:-2], block[-1].top - block[-2].bottom):
+        block = block[:-1]
     first_cell = _first_cells_wrap(block)
     while block and not _tabular(block[-1]) and not _wrapped_last(block) \
             and not _continues_cell(block[-1], block[:-1], first_cell):
@@ -1557,7 +1575,9 @@ def _trim(block: list[_Line]) -> list[_Line]:
     first = next((i for i, line in enumerate(block) if _tabular(line)), 0)
     if first and len(_column_heads_over(block, first)) == first:
         return block  # (a one-figure-column table's header of single runs)
-    while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])) \
+    while block and (not _tabular(block[0]) or len(block) > 1 and _running_line_over(block[0], block[1])
+                     or len(block) > 2 and _margin_line(block[0], block[1], block[2:],
+                                                        block[1].top - block[0].bottom)) \
             and not (len(block) > 1 and _group_heading_over(block[0], block[1])):
         block = block[1:]
     return block
@@ -1598,6 +1618,20 @@ def _running_line_over(line: _Line, below: _Line) -> bool:
     than one and a half of those lines' height of blank: the page's running header (a date
     and the document's title in the top margin), not the table's first row."""
     return line.size < 0.87 * below.size and below.top - line.bottom > 1.5 * (below.bottom - below.top)
+
+
+def _margin_line(line: _Line, beside: _Line, others: list[_Line], blank: float) -> bool:
+    """Whether ``line``, at an end of a block, is a browser's running header or footer (the
+    date at the page's left and the document's title in the middle; the page's address and
+    its number, issue 32, record_listing), not a row: in another type than the block's line
+    ``beside`` it (larger or smaller by over an eighth), ``blank`` between them more than one
+    and a half of that line's height, and starting in the margin, left of that line and of
+    the block's ``others`` but one (a running line at the other end) by more than a cell gap.
+    A header row's labels stand over their columns; a total row under its figures."""
+    edge = line.words[0].x0 + CELL_GAP_EM * beside.size
+    return not 0.87 * beside.size <= line.size <= beside.size / 0.87 \
+        and blank > 1.5 * (beside.bottom - beside.top) \
+        and beside.words[0].x0 > edge and sum(x.words[0].x0 <= edge for x in others) <= 1
 
 
 def _wrapped_last(block: list[_Line]) -> bool:
@@ -1755,13 +1789,22 @@ def _word_spaces(gap: _Gap, gaps: list[_Gap], body: list[_Line], size: float) ->
 
 def _divides(gap: _Gap, gaps: list[_Gap], body: list[_Line]) -> bool:
     """Whether half the body lines or more have text on both sides of the gap, before the
-    neighbouring gaps."""
+    neighbouring gaps.  A line holding nothing but text on one side (a wrapped cell's next
+    line, its row's other cells empty there) says nothing of the gap and is not counted: a
+    listing whose firms' names wrap onto a second line in most rows has those lines under
+    half its rows' lines (issue 32, record_listing); the words of one long cell lined up
+    with another's end stand on lines whose other columns are filled."""
     i = gaps.index(gap)
     lo = gaps[i - 1][1] if i > 0 else float("-inf")
     hi = gaps[i + 1][0] if i + 1 < len(gaps) else float("inf")
-    both = sum(any(lo <= w.x0 and w.x1 <= gap[0] for w in line.words)
-               and any(gap[1] <= w.x0 and w.x1 <= hi for w in line.words) for line in body)
-    return both >= 0.5 * len(body)
+    both = counted = 0
+    for line in body:
+        left = [w for w in line.words if lo <= w.x0 and w.x1 <= gap[0]]
+        right = [w for w in line.words if gap[1] <= w.x0 and w.x1 <= hi]
+        alone = len(left) + len(right) == len(line.words) and not (left and right)
+        counted += not alone
+        both += bool(left and right)
+    return both >= 0.5 * counted if counted else not body
 
 
 def _gutters(body: list[_Line]) -> list[_Gap]:

@@ -122,3 +122,275 @@ def test_figures_one_word_space_apart_under_labels_a_cell_gap_apart_stay_two_col
     words = spaced_ids([(40.5, 53.2, "Ref."), (64.1, 71.6, "No."), (80.7, 111.0, "Accepted")])
     [found] = find_tables(PageLayout(1, 600, 800, words=words))
     assert found.cells[0] == ["Ref.", "No.", "Accepted"]
+
+
+def wrapped_sheet(rows: list[list[str]], edges: list[float], wrap: int, size: float = 9.0,
+                  tall: dict[int, int] | None = None) -> bytes:
+    """A sheet printed as :func:`sheet` prints it, all columns set left, the texts of column
+    ``wrap`` wrapped to its width (each next line 1.1 sizes under the one before), each row as
+    tall as its lines, or as ``tall`` says for some (row: lines; a spreadsheet's rows saved
+    taller than their text)."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    canvas.setFont("Helvetica", size)
+    y = 700.0
+    for r, row in enumerate(rows):
+        lines = 1
+        for c, text in enumerate(row):
+            parts = [text]
+            if c == wrap:
+                parts = [""]
+                for word in text.split():
+                    joined = f"{parts[-1]} {word}".strip()
+                    if parts[-1] and stringWidth(joined, "Helvetica", size) > edges[c + 1] - edges[c] - 2.4:
+                        parts.append(word)
+                    else:
+                        parts[-1] = joined
+            for k, part in enumerate(parts):
+                canvas.drawString(edges[c] + 1.2, y - k * size * 1.1, part)
+            lines = max(lines, len(parts))
+        y -= size * 1.1 * max(lines, (tall or {}).get(r, 0)) + size * 0.6
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+LONG_FIRMS = ("Lakeside Auto Parts of Fresno LLC", "Allerton Steel Works of Santa Ana Ltd",
+              "Golden State Bakery Inc.", "Riverbend Hotel and Suites of Oakland Co.",
+              "Pacific Coast Foods Group", "Northgate Home Care Inc.")
+
+
+def register(seed: int, rows: int = 12) -> list[list[str]]:
+    rng = random.Random(seed)
+    out = [["Ref.", "Donor", "Donor address", "Town"]]
+    for _ in range(rows):
+        out.append([f"D{rng.randint(1000, 9999)}", rng.choice(LONG_FIRMS),
+                    f"{rng.randint(10, 9999)} {rng.choice(('Oak Avenue', 'Mill Lane', 'Main Street'))}",
+                    rng.choice(("Fresno", "Oakland", "San Jose", "Irvine"))])
+    return out
+
+
+def listing_edges() -> list[float]:
+    """Calc's edges for :func:`register`: the firm's column 84 points wide and its padding
+    (every name wraps, "Golden State Bakery" and "Riverbend Hotel and" end within a word
+    space of its edge), the others wide enough."""
+    firm = 84.0 + 2.4
+    return [40.0, 80.0, 80.0 + firm, 190.0 + firm, 250.0 + firm]
+
+
+def test_a_column_wrapped_on_every_row_stays_apart_from_the_left_set_column_beside_it() -> None:
+    # The firms' names wrap onto a second line in every row, a third in some; the address
+    # column is set left a few points after the longest line of a name: the gutter between
+    # them has text on both sides only on the rows' first lines, under half the body's
+    # lines.  A line holding only the rest of a name says nothing of that gutter ("Golden
+    # State Bakery 1700 Main Street Inc." was one cell).
+    for seed in (2, 5, 6, 7):
+        rows = register(seed)
+        found = tables_of(wrapped_sheet(rows, listing_edges(), wrap=1))
+        assert [t.cells for t in found] == [rows], seed
+
+
+def test_rows_saved_taller_than_their_wrapped_text_stay_one_table() -> None:
+    # A spreadsheet's row saved six lines tall holds a name wrapped over two or three: a blank
+    # of three lines or more under it, wider than the page's line pitch allows between a
+    # table's lines, but no wider than the rows above it are apart.
+    rows = register(4)
+    found = tables_of(wrapped_sheet(rows, listing_edges(), wrap=1, tall={5: 6, 9: 6}))
+    assert [t.cells for t in found] == [rows]
+
+
+# -- Listings over pages: a row's wrapped name broken over the page break (Word lets rows break).
+
+def listing_rows(seed: int, count: int) -> list[list[str]]:
+    """A donations listing: ids, dates, firms' names (wrapped), addresses, amounts set right."""
+    rng = random.Random(seed)
+    out = [["Ref.", "Accepted", "Donor", "Donor address", "Amount"]]
+    for _ in range(count):
+        ref, date = f"D {rng.randint(1000, 9999)} {rng.randint(10, 99)}", f"Mar {rng.randint(1, 28)}, 2026"
+        firm = rng.choice(LONG_FIRMS)
+        address = f"{rng.randint(10, 9999)} {rng.choice(('Oak Avenue', 'Mill Lane'))}"
+        out.append([ref, date, firm, address, f"${rng.randint(500, 250000):,}.00"])
+    return out
+
+
+def _name_lines(text: str, width: float = 84.0) -> list[str]:
+    lines = [""]
+    for word in text.split():
+        joined = f"{lines[-1]} {word}".strip()
+        if lines[-1] and stringWidth(joined, "Helvetica", 9.0) > width:
+            lines.append(word)
+        else:
+            lines[-1] = joined
+    return lines
+
+
+def paged_listing(rows: list[list[str]], on_first: int, lines_over: int, repeat: bool) -> bytes:
+    """``rows`` (the header first) as Word sets a listing without rules over two pages: the
+    header and ``on_first`` body rows on page 1, of the last of them only ``lines_over`` lines
+    of its firm's name (its other cells on its first line), the rest of the name at the top of
+    page 2 over the remaining rows (under the header again when ``repeat``), then a note."""
+    lefts, amount_right = [56.0, 120.0, 190.0, 290.0], 440.0
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+
+    def header(y: float) -> float:
+        canvas.setFont("Helvetica-Bold", 9)
+        for x, text in zip(lefts, rows[0][:4], strict=True):
+            canvas.drawString(x, y, text)
+        canvas.drawRightString(amount_right, y, rows[0][4])
+        return y - 16
+
+    def row(y: float, cells: list[str], names: list[str]) -> float:
+        canvas.setFont("Helvetica", 9)
+        for x, text in zip(lefts, cells[:4], strict=True):
+            if x != lefts[2]:
+                canvas.drawString(x, y, text)
+        canvas.drawRightString(amount_right, y, cells[4])
+        for k, name in enumerate(names):
+            canvas.drawString(lefts[2], y - 10 * k, name)
+        return y - 10 * len(names) - 6
+
+    canvas.setFont("Helvetica-Bold", 14)
+    canvas.drawString(56, 760, "Register of donations accepted")
+    y = header(730)
+    for cells in rows[1:on_first]:
+        y = row(y, cells, _name_lines(cells[2]))
+    last = _name_lines(rows[on_first][2])
+    row(y, rows[on_first], last[:lines_over])
+    canvas.setFont("Helvetica", 8)
+    canvas.drawString(300, 40, "Page 1")
+    canvas.showPage()
+    y = header(760) if repeat else 760
+    canvas.setFont("Helvetica", 9)
+    for name in last[lines_over:]:
+        canvas.drawString(lefts[2], y, name)
+        y -= 10
+    y -= 6
+    for cells in rows[on_first + 1:]:
+        y = row(y, cells, _name_lines(cells[2]))
+    canvas.drawString(56, y - 20, "Notes: amounts in US dollars.")
+    canvas.setFont("Helvetica", 8)
+    canvas.drawString(300, 40, "Page 2")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def joined_tables(pdf: bytes) -> list[list[list[str]]]:
+    from bench.icdar_tables import markdown_tables
+    from extractors.pdf_text import read_text_layer
+
+    layer = read_text_layer(pdf)
+    return markdown_tables("\n\n".join(page.markdown for page in layer.pages))
+
+
+def _broken_listing(seed: int, after: int) -> tuple[list[list[str]], int]:
+    """A listing that fills page 1 (its last row's name wrapped over three lines, broken after
+    the first) and goes on with ``after`` rows, and how many body rows page 1 holds."""
+    rows = listing_rows(seed, 200)
+    on_first = 1
+    height = 730 - 16.0
+    while height - (10 * len(_name_lines(rows[on_first][2])) + 6) > 80:
+        height -= 10 * len(_name_lines(rows[on_first][2])) + 6
+        on_first += 1
+    rows[on_first][2] = "Riverbend Hotel and Suites of Oakland Co."
+    return rows[:on_first + 1 + after], on_first
+
+
+def test_the_rest_of_a_wrapped_name_in_another_column_over_the_next_pages_rows_joins_its_row() -> None:
+    # "Riverbend Hotel and" ends page 1 in the third column; "Suites of Oakland" and "Co." stand
+    # over page 2's rows, in capitals: in a listing whose every row starts with its id, a line
+    # without one is the rest of the row before, whatever its case.
+    for repeat in (False, True):
+        rows, on_first = _broken_listing(1, 12)
+        assert joined_tables(paged_listing(rows, on_first, 1, repeat)) == [rows], repeat
+
+
+def test_a_row_and_a_half_run_over_onto_the_next_page_join_the_listing() -> None:
+    # Page 2 holds the rest of the broken name and one row, too few lines for a table: the
+    # rest goes back into its row, and the row's name wrapped over two lines is one cell.
+    for repeat in (False, True):
+        rows, on_first = _broken_listing(2, 1)
+        rows[-1][2] = "Lakeside Auto Parts of Fresno LLC"
+        assert joined_tables(paged_listing(rows, on_first, 1, repeat)) == [rows], repeat
+
+
+# -- The same, as the page finder and the tags give the parts (words placed by hand).
+
+LEFTS = (56.0, 120.0, 190.0, 290.0, 400.0)
+
+
+def placed(cells: list[list[str]], top: float) -> tuple[FoundTable, list[Word]]:
+    """A table of ``cells`` as the page finder gives it (its first row the header) and its
+    words: each cell's words a word space apart from its column's left edge, a row each 12
+    points from ``top``."""
+    from extractors.tables import cells_to_markdown
+
+    words = []
+    for r, row in enumerate(cells):
+        for x, text in zip(LEFTS, row, strict=True):
+            for token in text.split():
+                width = stringWidth(token, "Helvetica", 9.0)
+                words.append(Word(token, x, top + 12 * r, x + width, top + 12 * r + 9, 9.0, False))
+                x += width + 2.5
+    table = FoundTable(LEFTS[0], top, LEFTS[-1] + 60, top + 12 * len(cells), cells, cells_to_markdown(cells))
+    return table, words
+
+
+def test_a_first_row_without_its_key_from_the_tags_joins_the_row_before_the_page_break() -> None:
+    # A tagged export's table on page 2 opens with the rest of page 1's last name as a row of
+    # its own ("Group of Stockton Inc." alone in the third column, in capitals): every row of
+    # the listing has its id, so that row is the rest of the one before.
+    from extractors.pdf_table_stitch import BodyEdge, stitch_tables
+
+    rows = listing_rows(3, 20)
+    rows[10][2] = "Blue Ridge Medical"
+    first, first_words = placed(rows[:11], 100.0)
+    second_cells = [["", "", "Group of Stockton Inc.", "", ""], *rows[11:]]
+    second, second_words = placed(second_cells, 72.0)
+    second.header_rows = 0
+    edges = [BodyEdge(1, 72.0, first.bottom, None, first, first_words, size=(612.0, 792.0)),
+             BodyEdge(2, 72.0, second.bottom, second, second, second_words, size=(612.0, 792.0)),
+             BodyEdge(3, 72.0, first.bottom, None, None, size=(612.0, 792.0))]
+    [stitch] = stitch_tables(edges)
+    rows[10][2] = "Blue Ridge Medical Group of Stockton Inc."
+    assert stitch.table.cells == rows
+
+
+def test_the_header_repeated_over_a_row_run_over_is_dropped_when_the_part_before_had_none() -> None:
+    # A tagged export marks the header repeated on pages 2 to 5 as running lines, so page 5's
+    # part has none of its own; on page 6 it stands over the one row left, as the first
+    # page's table's header: dropped, the row read in the part's columns.
+    from extractors.pdf_table_columns import baseline_rows
+    from extractors.pdf_table_stitch import leading_rows
+
+    rows = listing_rows(4, 14)
+    part, part_words = placed(rows[1:13], 72.0)
+    _, page_words = placed([rows[0], rows[13]], 72.0)
+    header = " ".join(" ".join(rows[0]).split()).lower()
+    found = leading_rows(part, part_words, baseline_rows(page_words), 72.0, frozenset({header}))
+    assert found is not None and found.cells == [rows[13]]
+
+
+def test_a_browsers_running_lines_in_the_margin_are_no_rows_of_the_listing_between_them() -> None:
+    # Chromium prints the date and the title over a page's listing and the page's address and
+    # number under it, in its own 8-point type, starting in the margin left of the table's
+    # lines: the listing fills the page between them, a couple of lines' blank away.
+    rows = listing_rows(5, 40)
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, pagesize=(792, 612), invariant=1)
+    canvas.setFont("Helvetica", 8)
+    canvas.drawString(24, 612 - 22, "12/7/26, 5:31 AM")
+    canvas.drawString(411, 612 - 22, "Register of donations accepted")
+    canvas.drawString(24, 18, "file:///tmp/register.html")
+    canvas.drawString(755, 18, "2/3")
+    canvas.setFont("Helvetica", 6.75)
+    y = 612 - 44.0
+    for row in rows[1:]:
+        for x, text in zip((40.5, 88.2, 150.0, 300.0), row[:4], strict=True):
+            canvas.drawString(x, y, text)
+        canvas.drawRightString(420.0, y, row[4])
+        y -= 13.5
+    canvas.showPage()
+    canvas.save()
+    assert [t.cells for t in tables_of(buffer.getvalue())] == [rows[1:]]
