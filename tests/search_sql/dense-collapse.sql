@@ -3,9 +3,10 @@
 WITH
 dense AS (
     SELECT chunk_id, 1.0::float8 - distance AS score,
-           row_number() OVER (ORDER BY distance, chunk_id) AS rank
+           row_number() OVER (ORDER BY distance, chunk_id) AS rank, search_document_id
     FROM (
-        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance,
+               c.search_document_id
         FROM chunks c
         WHERE c.tenant_id = :tenant
         ORDER BY distance
@@ -14,19 +15,15 @@ dense AS (
 ),
 fused AS (
     SELECT chunk_id, score, rank AS dense_rank, score AS dense_score,
-           NULL::bigint AS bm25_rank, NULL::float8 AS bm25_score
+           NULL::bigint AS bm25_rank, NULL::float8 AS bm25_score, search_document_id
     FROM dense
 ),
 ranked AS (
     SELECT * FROM (
-        SELECT DISTINCT ON (c.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
-               f.bm25_rank, f.bm25_score, c.search_document_id
+        SELECT DISTINCT ON (f.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
+               f.bm25_rank, f.bm25_score, f.search_document_id
         FROM fused f
-        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
-        -- few candidates there are, would otherwise hash the whole chunks table.
-        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
-                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
-        ORDER BY c.search_document_id, f.score DESC, f.chunk_id
+        ORDER BY f.search_document_id, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id
     LIMIT :k

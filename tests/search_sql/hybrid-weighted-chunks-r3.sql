@@ -3,9 +3,10 @@
 WITH
 dense AS (
     SELECT chunk_id, 1.0::float8 - distance AS score,
-           row_number() OVER (ORDER BY distance, chunk_id) AS rank
+           row_number() OVER (ORDER BY distance, chunk_id) AS rank, search_document_id
     FROM (
-        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance,
+               c.search_document_id
         FROM chunks c
         WHERE c.tenant_id = :tenant
         ORDER BY distance
@@ -697,22 +698,30 @@ fused AS (
            + (1.0::float8 - CAST(:alpha AS float8)) * CASE WHEN bn.lo = bn.hi OR bn.lo IS NULL
                    THEN CASE WHEN b.score IS NULL THEN 0.0::float8 ELSE 1.0::float8 END
                ELSE (coalesce(b.score, bn.lo) - bn.mu) / bn.sd END AS score,
-           d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score
+           d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score,
+           d.search_document_id
     FROM dense d FULL OUTER JOIN bm25 b ON b.chunk_id = d.chunk_id
     CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi, avg(score) AS mu, stddev_pop(score) AS sd
                 FROM dense) dn
     CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi, avg(score) AS mu, stddev_pop(score) AS sd
                 FROM bm25) bn
 ),
+-- The documents of the candidates the dense branch did not read, in one scan of the key over
+-- all their ids (= ANY), not a probe each.
+looked AS MATERIALIZED (
+    SELECT c.id AS chunk_id, c.search_document_id FROM chunks c
+    WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM fused WHERE search_document_id IS NULL))
+      AND c.tenant_id = :tenant
+),
 ranked AS (
     SELECT * FROM (
         SELECT DISTINCT ON (f.chunk_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
-               f.bm25_rank, f.bm25_score, c.search_document_id
-        FROM fused f
-        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
-        -- few candidates there are, would otherwise hash the whole chunks table.
-        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
-                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
+               f.bm25_rank, f.bm25_score, f.search_document_id
+        FROM (SELECT f.chunk_id, f.score, f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score,
+                     coalesce(f.search_document_id, l.search_document_id) AS search_document_id
+              FROM fused f LEFT JOIN looked l ON l.chunk_id = f.chunk_id) f
+        -- (A chunk not found, as by the probe it replaces, is no candidate.)
+        WHERE f.search_document_id IS NOT NULL
         ORDER BY f.chunk_id, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id
