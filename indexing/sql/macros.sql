@@ -52,13 +52,8 @@ coalesce((SELECT {{ col }} FROM {{ rel }} ORDER BY {{ col }} DESC OFFSET :exact_
 coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, {{ col }} AS v FROM {{ rel }} ORDER BY {{ col }} DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM {{ rel }}
-                                         ORDER BY {{ col }} DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, {{ col }} AS v FROM {{ rel }} ORDER BY {{ col }} DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         {{ kth_chunk(col, rel) }})

@@ -9,9 +9,8 @@ top-N and BM25 top-N fused by weighted scores (or by Reciprocal Rank Fusion).
 
 With collapse, each document is represented by its best chunk.  Only the final k rows fetch
 their text and their document's identity (the candidates need just their chunk's document id
-to collapse: the dense branch's candidates bring theirs from its scan, the others' are looked up
-together). -#}
-{% set distinct = "f.search_document_id" if collapse else "f.chunk_id" %}
+to collapse). -#}
+{% set distinct = "c.search_document_id" if collapse else "f.chunk_id" %}
 WITH
 {% if mode != "bm25" %}
 {% include "dense.sql" %},
@@ -20,27 +19,26 @@ WITH
 {% include "bm25.sql" %},
 {% endif %}
 {% include "fused.sql" %},
-{% if mode != "dense" %}
--- The documents of the candidates the dense branch did not read, in one scan of the key over
--- all their ids (= ANY), not a probe each.
-looked AS MATERIALIZED (
-    SELECT c.id AS chunk_id, c.search_document_id FROM chunks c
-    WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM fused WHERE search_document_id IS NULL))
-      AND c.tenant_id = :tenant
-),
-{% endif %}
 ranked AS (
     SELECT * FROM (
         SELECT DISTINCT ON ({{ distinct }}) f.chunk_id, f.score, f.dense_rank, f.dense_score,
-               f.bm25_rank, f.bm25_score, f.search_document_id
-{% if mode == "dense" %}
+               f.bm25_rank, f.bm25_score, c.search_document_id
         FROM fused f
+{% if mode == "dense" %}
+        CROSS JOIN LATERAL (SELECT f.search_document_id) c
+{% elif mode == "hybrid" %}
+        -- The dense branch's candidates bring their document from its scan; the others' are
+        -- looked up, a key probe each (the one-time filter skips the probe for the former).
+        CROSS JOIN LATERAL (SELECT f.search_document_id WHERE f.search_document_id IS NOT NULL
+                            UNION ALL
+                            SELECT c.search_document_id FROM chunks c
+                            WHERE f.search_document_id IS NULL
+                              AND c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
 {% else %}
-        FROM (SELECT f.chunk_id, f.score, f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score,
-                     coalesce(f.search_document_id, l.search_document_id) AS search_document_id
-              FROM fused f LEFT JOIN looked l ON l.chunk_id = f.chunk_id) f
-        -- (A chunk not found, as by the probe it replaces, is no candidate.)
-        WHERE f.search_document_id IS NOT NULL
+        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
+        -- few candidates there are, would otherwise hash the whole chunks table.
+        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
+                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
 {% endif %}
         ORDER BY {{ distinct }}, f.score DESC, f.chunk_id
     ) best

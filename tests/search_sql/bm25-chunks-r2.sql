@@ -593,22 +593,15 @@ fused AS (
            rank AS bm25_rank, score AS bm25_score, NULL::bigint AS search_document_id
     FROM bm25
 ),
--- The documents of the candidates the dense branch did not read, in one scan of the key over
--- all their ids (= ANY), not a probe each.
-looked AS MATERIALIZED (
-    SELECT c.id AS chunk_id, c.search_document_id FROM chunks c
-    WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM fused WHERE search_document_id IS NULL))
-      AND c.tenant_id = :tenant
-),
 ranked AS (
     SELECT * FROM (
         SELECT DISTINCT ON (f.chunk_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
-               f.bm25_rank, f.bm25_score, f.search_document_id
-        FROM (SELECT f.chunk_id, f.score, f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score,
-                     coalesce(f.search_document_id, l.search_document_id) AS search_document_id
-              FROM fused f LEFT JOIN looked l ON l.chunk_id = f.chunk_id) f
-        -- (A chunk not found, as by the probe it replaces, is no candidate.)
-        WHERE f.search_document_id IS NOT NULL
+               f.bm25_rank, f.bm25_score, c.search_document_id
+        FROM fused f
+        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
+        -- few candidates there are, would otherwise hash the whole chunks table.
+        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
+                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
         ORDER BY f.chunk_id, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id

@@ -106,13 +106,8 @@ theta1 AS MATERIALIZED (
     SELECT greatest(coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM seed_exact1 ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM seed_exact1
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM seed_exact1 ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM seed_exact1 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
@@ -210,13 +205,8 @@ theta2 AS MATERIALIZED (
     SELECT greatest(coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM seed_exact2 ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM seed_exact2
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM seed_exact2 ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM seed_exact2 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
@@ -299,13 +289,8 @@ theta3 AS MATERIALIZED (
     SELECT greatest(coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM seed_exact3 ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM seed_exact3
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM seed_exact3 ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM seed_exact3 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
@@ -466,13 +451,8 @@ theta_best AS MATERIALIZED (
                     coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM best ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM best
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM best ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM best ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),

@@ -29,10 +29,11 @@ fused AS (
 ),
 ranked AS (
     SELECT * FROM (
-        SELECT DISTINCT ON (f.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
-               f.bm25_rank, f.bm25_score, f.search_document_id
+        SELECT DISTINCT ON (c.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
+               f.bm25_rank, f.bm25_score, c.search_document_id
         FROM fused f
-        ORDER BY f.search_document_id, f.score DESC, f.chunk_id
+        CROSS JOIN LATERAL (SELECT f.search_document_id) c
+        ORDER BY c.search_document_id, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id
     LIMIT :k

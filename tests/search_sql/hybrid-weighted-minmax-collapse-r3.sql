@@ -118,13 +118,8 @@ theta1 AS MATERIALIZED (
     SELECT greatest(coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM seed_exact1 ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM seed_exact1
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM seed_exact1 ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM seed_exact1 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
@@ -222,13 +217,8 @@ theta2 AS MATERIALIZED (
     SELECT greatest(coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM seed_exact2 ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM seed_exact2
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM seed_exact2 ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM seed_exact2 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
@@ -311,13 +301,8 @@ theta3 AS MATERIALIZED (
     SELECT greatest(coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM seed_exact3 ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM seed_exact3
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM seed_exact3 ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM seed_exact3 ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
@@ -478,13 +463,8 @@ theta_best AS MATERIALIZED (
                     coalesce(
         (SELECT d.v FROM (
             SELECT DISTINCT ON (c.search_document_id) s.v
-            FROM (SELECT chunk_id, score AS v FROM best ORDER BY score DESC, chunk_id LIMIT :exact_k) s
-            -- Their documents in one scan of the key over all their ids (the same chunks: the
-            -- order is total), not a probe each.
-            JOIN (SELECT c.id, c.search_document_id FROM chunks c
-                  WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM best
-                                         ORDER BY score DESC, chunk_id LIMIT :exact_k))
-                  OFFSET 0) c ON c.id = s.chunk_id
+            FROM (SELECT chunk_id, score AS v FROM best ORDER BY score DESC LIMIT :exact_k) s
+            JOIN chunks c ON c.id = s.chunk_id
             ORDER BY c.search_document_id, s.v DESC) d
          ORDER BY d.v DESC OFFSET :k - 1 LIMIT 1),
         coalesce((SELECT score FROM best ORDER BY score DESC OFFSET :exact_k - 1 LIMIT 1),
@@ -750,23 +730,19 @@ fused AS (
     CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi FROM dense) dn
     CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi FROM bm25) bn
 ),
--- The documents of the candidates the dense branch did not read, in one scan of the key over
--- all their ids (= ANY), not a probe each.
-looked AS MATERIALIZED (
-    SELECT c.id AS chunk_id, c.search_document_id FROM chunks c
-    WHERE c.id = ANY(ARRAY(SELECT chunk_id FROM fused WHERE search_document_id IS NULL))
-      AND c.tenant_id = :tenant
-),
 ranked AS (
     SELECT * FROM (
-        SELECT DISTINCT ON (f.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
-               f.bm25_rank, f.bm25_score, f.search_document_id
-        FROM (SELECT f.chunk_id, f.score, f.dense_rank, f.dense_score, f.bm25_rank, f.bm25_score,
-                     coalesce(f.search_document_id, l.search_document_id) AS search_document_id
-              FROM fused f LEFT JOIN looked l ON l.chunk_id = f.chunk_id) f
-        -- (A chunk not found, as by the probe it replaces, is no candidate.)
-        WHERE f.search_document_id IS NOT NULL
-        ORDER BY f.search_document_id, f.score DESC, f.chunk_id
+        SELECT DISTINCT ON (c.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
+               f.bm25_rank, f.bm25_score, c.search_document_id
+        FROM fused f
+        -- The dense branch's candidates bring their document from its scan; the others' are
+        -- looked up, a key probe each (the one-time filter skips the probe for the former).
+        CROSS JOIN LATERAL (SELECT f.search_document_id WHERE f.search_document_id IS NOT NULL
+                            UNION ALL
+                            SELECT c.search_document_id FROM chunks c
+                            WHERE f.search_document_id IS NULL
+                              AND c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
+        ORDER BY c.search_document_id, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id
     LIMIT :k
