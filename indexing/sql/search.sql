@@ -24,22 +24,10 @@ ranked AS (
         SELECT DISTINCT ON ({{ distinct }}) f.chunk_id, f.score, f.dense_rank, f.dense_score,
                f.bm25_rank, f.bm25_score, c.search_document_id
         FROM fused f
-{% if mode == "dense" %}
-        CROSS JOIN LATERAL (SELECT f.search_document_id) c
-{% elif mode == "hybrid" %}
-        -- The dense branch's candidates bring their document from its scan; the others' are
-        -- looked up, a key probe each (the one-time filter skips the probe for the former).
-        CROSS JOIN LATERAL (SELECT f.search_document_id WHERE f.search_document_id IS NOT NULL
-                            UNION ALL
-                            SELECT c.search_document_id FROM chunks c
-                            WHERE f.search_document_id IS NULL
-                              AND c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
-{% else %}
         -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
         -- few candidates there are, would otherwise hash the whole chunks table.
         CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
                             WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
-{% endif %}
         ORDER BY {{ distinct }}, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id

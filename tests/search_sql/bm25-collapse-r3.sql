@@ -708,7 +708,7 @@ bm25 AS (
 ),
 fused AS (
     SELECT chunk_id, score, NULL::bigint AS dense_rank, NULL::float8 AS dense_score,
-           rank AS bm25_rank, score AS bm25_score, NULL::bigint AS search_document_id
+           rank AS bm25_rank, score AS bm25_score
     FROM bm25
 ),
 ranked AS (

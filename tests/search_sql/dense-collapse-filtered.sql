@@ -3,10 +3,9 @@
 WITH
 dense AS (
     SELECT chunk_id, 1.0::float8 - distance AS score,
-           row_number() OVER (ORDER BY distance, chunk_id) AS rank, search_document_id
+           row_number() OVER (ORDER BY distance, chunk_id) AS rank
     FROM (
-        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance,
-               c.search_document_id
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance
         FROM chunks c
         JOIN search_documents fsd ON fsd.id = c.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
@@ -24,7 +23,7 @@ dense AS (
 ),
 fused AS (
     SELECT chunk_id, score, rank AS dense_rank, score AS dense_score,
-           NULL::bigint AS bm25_rank, NULL::float8 AS bm25_score, search_document_id
+           NULL::bigint AS bm25_rank, NULL::float8 AS bm25_score
     FROM dense
 ),
 ranked AS (
@@ -32,7 +31,10 @@ ranked AS (
         SELECT DISTINCT ON (c.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
                f.bm25_rank, f.bm25_score, c.search_document_id
         FROM fused f
-        CROSS JOIN LATERAL (SELECT f.search_document_id) c
+        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
+        -- few candidates there are, would otherwise hash the whole chunks table.
+        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
+                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
         ORDER BY c.search_document_id, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id

@@ -3,10 +3,9 @@
 WITH
 dense AS (
     SELECT chunk_id, 1.0::float8 - distance AS score,
-           row_number() OVER (ORDER BY distance, chunk_id) AS rank, search_document_id
+           row_number() OVER (ORDER BY distance, chunk_id) AS rank
     FROM (
-        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance,
-               c.search_document_id
+        SELECT c.id AS chunk_id, c.embedding <=> CAST(:qvec AS halfvec) AS distance
         FROM chunks c
         WHERE c.tenant_id = :tenant
         ORDER BY distance
@@ -726,8 +725,7 @@ fused AS (
            + (1.0::float8 - CAST(:alpha AS float8)) * CASE WHEN bn.lo = bn.hi OR bn.lo IS NULL
                    THEN CASE WHEN b.score IS NULL THEN 0.0::float8 ELSE 1.0::float8 END
                ELSE (coalesce(b.score, bn.lo) - bn.mu) / bn.sd END AS score,
-           d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score,
-           d.search_document_id
+           d.rank AS dense_rank, d.score AS dense_score, b.rank AS bm25_rank, b.score AS bm25_score
     FROM dense d FULL OUTER JOIN bm25 b ON b.chunk_id = d.chunk_id
     CROSS JOIN (SELECT min(score) AS lo, max(score) AS hi, avg(score) AS mu, stddev_pop(score) AS sd
                 FROM dense) dn
@@ -739,13 +737,10 @@ ranked AS (
         SELECT DISTINCT ON (c.search_document_id) f.chunk_id, f.score, f.dense_rank, f.dense_score,
                f.bm25_rank, f.bm25_score, c.search_document_id
         FROM fused f
-        -- The dense branch's candidates bring their document from its scan; the others' are
-        -- looked up, a key probe each (the one-time filter skips the probe for the former).
-        CROSS JOIN LATERAL (SELECT f.search_document_id WHERE f.search_document_id IS NOT NULL
-                            UNION ALL
-                            SELECT c.search_document_id FROM chunks c
-                            WHERE f.search_document_id IS NULL
-                              AND c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
+        -- Key probes per candidate, as OFFSET 0 keeps them: a generic plan, not knowing how
+        -- few candidates there are, would otherwise hash the whole chunks table.
+        CROSS JOIN LATERAL (SELECT c.search_document_id FROM chunks c
+                            WHERE c.id = f.chunk_id AND c.tenant_id = :tenant OFFSET 0) c
         ORDER BY c.search_document_id, f.score DESC, f.chunk_id
     ) best
     ORDER BY score DESC, chunk_id
