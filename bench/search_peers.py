@@ -288,13 +288,16 @@ def _lancedb_fts(spec: Spec) -> Searcher:
 def _pagemill(spec: Spec) -> Searcher:
     """pagemill's search() as the API runs it: one committed transaction per query on a pooled
     connection (its own engine per process).  The option ``embed``: the query's vector made by
-    the embedder, as the API makes it, instead of the corpus's own query vector."""
+    the embedder, as the API makes it, instead of the corpus's own query vector; ``sql``: the
+    statement rendered from another version's files (bench/search_ab.py)."""
     from dataclasses import replace
 
     from sqlalchemy import create_engine
 
+    from bench.search_ab import use_statements
     from indexing.search import SearchParams, search
 
+    use_statements(spec.options.get("sql"))
     engine = create_engine(spec.location, pool_size=1, max_overflow=0)
     tenant = str(spec.options["tenant"])
     params = replace(SearchParams(), bm25_depth=int(spec.options.get("depth", SearchParams().bm25_depth)))
