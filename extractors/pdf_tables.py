@@ -1724,10 +1724,12 @@ def _between_turned(gaps: list[_Gap], body: list[_Line], turned: list[Box], top:
                     size: float) -> set[_Gap]:
     """The widest of the gaps between each two neighbouring headings set on their side over
     the body (``turned``: standing between ``top``, the block's, less TURNED_BAND sizes, and the
-    body's first line, their middles over the body's width): each heading names a column of its
-    own.  A dense grid's right-aligned figures ("5 582" beside "–" or "19 853") stand as close to
-    the next column's as the groups of their digits stand to one another, and the header's turned
-    names are what shows where one column ends (an election's candidates, a timetable's stops)."""
+    body's first line, their middles over the body's width), a gap's middle between theirs:
+    each heading names a column of its own.  A dense grid's right-aligned figures ("5 582"
+    beside "–" or "19 853") stand as close to the next column's as the groups of their digits
+    stand to one another, and the header's turned names are what shows where one column ends
+    (an election's candidates, a timetable's stops); the gap between two columns is the widest
+    between their headings' middles, a heading set at its cell's edge included."""
     if not body or len(turned) < 2:
         return set()
     left = min(w.x0 for line in body for w in line.words)
@@ -1737,7 +1739,7 @@ def _between_turned(gaps: list[_Gap], body: list[_Line], turned: list[Box], top:
                      and left < (x0 + x1) / 2 < right)
     split = set()
     for a, b in zip(middles, middles[1:], strict=False):
-        between = [g for g in gaps if a < g[0] and g[1] < b]
+        between = [g for g in gaps if a < (g[0] + g[1]) / 2 < b]
         if between:
             split.add(max(between, key=lambda g: g[1] - g[0]))
     return split

@@ -362,9 +362,11 @@ light grey rules: a route's timetable (a stop in each column, a journey in each 
 turnout "48.2"), the names turned on some seeds, a fare zone or a party over its columns on
 some, a landscape page on some; from Calc (seeds 1, 4, 7), Word (2, 5, 8) or Chromium (3, 6; two
 timetables under headings of their own on seed 3).  The truth: the title (and seed 3's
-headings) and the tables.  Failing before the rules (plain / tagged of 8): 3 / 2 (neighbouring
-columns of grouped figures read as one, turned names under a party's name left out of the
-header, a group row over upright names read apart, a timetable cut in two at its zone row).
+headings) and the tables.  Passing before the rules (plain / tagged of 8): 4 / 4; failing,
+neighbouring columns of grouped figures read as one and turned names under a party's name left
+out of the header (Chromium, mended: 5 / 4), and left: Word's turned names at their cells'
+feet far under the party row, a Calc timetable cut in two under its zone row, a group row over
+upright names read apart and two timetables read as one (Chromium), Chromium's tagged grid.
 
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
