@@ -5242,8 +5242,6 @@ def record_listing(seed: int) -> tuple[str, bytes, Truth]:
         widths = [chars * size * 0.56 / 72 + 0.2 for chars in natural]
         landscape = landscape or sum(widths) > 7.3
         document = Document()
-        tight = document.styles["Normal"].paragraph_format  # (a dense table's rows as tight as its type)
-        tight.space_after, tight.line_spacing = Pt(0), 1.0
         section = document.sections[0]
         if landscape:  # (on legal paper when letter is too narrow, as long listings are printed)
             section.orientation = WD_ORIENT.LANDSCAPE
