@@ -96,6 +96,9 @@ class FoundTable:
     # turned on their side in a grid's header row.  The structure stage leaves them out of
     # the paragraph of turned text it makes of the rest.
     turned: tuple[Word, ...] = ()
+    # The x boundaries between an unruled table's columns, as its cells were read (empty when
+    # it was read otherwise, or when an empty column was dropped).
+    bounds: tuple[float, ...] = ()
 
 
 # Rulings closer than this (points) are one line; shorter gaps along a line are joined.
@@ -279,9 +282,12 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     # Each page's footer band, top and bottom (a spread's halves are pages of their own).
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
-    found = unruled_tables(free, blocked=tables, feet=feet)
+    turned = layout.turned if len(layout.turned) <= MAX_TURNED_WORDS else []
+    size = statistics.median(w.size for w in free) if free else 10.0
+    found = unruled_tables(free, blocked=tables, feet=feet,
+                           turned=[_box(c) for c in _turned_clusters(turned, size)])
     tables, found = _banded_grids(tables, found, layout.words)
-    if layout.turned and len(layout.turned) <= MAX_TURNED_WORDS:
+    if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
@@ -325,7 +331,12 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
     turned title beside a chart's axis (see _beside_axis) heads no column."""
     size = statistics.median(w.size for w in words) if words else 10.0
     inside = [w for w in words if _inside(w, table)]
-    columns = _body_columns(inside, len(table.cells[0]))
+    lines = _lines(inside)
+    first_data = next((i for i, line in enumerate(lines) if line.numeric_share >= 0.5), 0)
+    # The columns are the body's: a group heading over two of them ("Liberal Democrat" over its
+    # candidates) reaches over the gutter between them.
+    columns = _bounded_columns([w for line in lines[first_data:] for w in line.words], table.bounds) \
+        or _body_columns(inside, len(table.cells[0]))
     if columns is None:
         return table
     slack = CELL_GAP_EM * size
@@ -340,26 +351,22 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
     # A header row the finder took (labels, no figure) may hold the turned headings' feet:
     # Calc sets a turned heading and the upright labels beside it on the row's foot ("Branch",
     # "Manager", then "Loans" set upwards), so the headings stand down to its labels' line.
+    # So may the rows over the first row of figures, a row of group headings over the turned
+    # names and labels set down the header's rows beside them ("Ward", "Turnout %").
     foot = table.top + 1
     if not any(ch.isdigit() for cell in table.cells[0] for ch in cell):
         foot = max([foot, *(w.bottom + 1 for w in inside if w.top < table.top + 0.5 * size)])
+        if 0 < first_data < len(lines) and not any(ch.isdigit() for line in lines[:first_data]
+                                                   for w in line.words for ch in w.text):
+            foot = max(foot, lines[first_data].top + 1)
     candidates = [w for w in turned
                   if w.bottom <= foot
                   and w.top >= table.top - TURNED_BAND * size
                   and table.x0 - reach <= w.x0 and w.x1 <= table.x1 + reach
                   and not any(u.top < table.top and u.bottom > w.bottom and u.x0 < w.x1 and w.x0 < u.x1
                               for u in words)]
-    # One heading's turned lines stand side by side a line's spacing apart.
-    clusters: list[list[Word]] = []
-    for w in sorted(candidates, key=attrgetter("x0")):
-        if clusters and w.x0 - max(v.x1 for v in clusters[-1]) < 0.6 * size:
-            clusters[-1].append(w)
-        else:
-            clusters.append([w])
-    # (Each a heading set upwards or downwards: a word of it taller than wide; text at another
-    # angle, a watermark across the page, heads no column.)
-    clusters = [c for c in clusters if any(w.bottom - w.top > w.x1 - w.x0 for w in c)
-                and not _beside_axis(c, rulings or [], table.top, size)]
+    clusters = [c for c in _turned_clusters(candidates, size)
+                if not _beside_axis(c, rulings or [], table.top, size)]
     if len(clusters) < 2:
         return table
     taken = [w for cluster in clusters for w in cluster]
@@ -392,6 +399,17 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         cells = [[" ".join(filter(None, (a, b))) for a, b in zip(header, first, strict=True)],
                  *table.cells[1:]]
         header_rows = table.header_rows
+    elif table.top + 0.5 * size < top and len(table.cells) > 2 and not _data_row(first):
+        # The finder's first row stands over the turned headings (group headings, each over its
+        # columns' names): they go under it; a row of labels beside them (set down the header's
+        # rows, "Ward", "Turnout %", nothing over a turned heading's column) is the first row's.
+        second = table.cells[1]
+        if all(not second[c] for c in heads) and not any(ch.isdigit() for c in second for ch in c):
+            cells = [[a or b for a, b in zip(first, second, strict=True)], header, *table.cells[2:]]
+            header_rows = table.header_rows
+        else:
+            cells = [first, header, *table.cells[1:]]
+            header_rows = table.header_rows + 1
     else:
         cells = [header, *table.cells]
         # Over a row of figures the turned headings are the one header row; over a header row
@@ -399,6 +417,25 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         header_rows = 1 if _data_row(first) else table.header_rows + 1
     return FoundTable(table.x0, new_top, table.x1, table.bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows, turned=table.turned + tuple(taken))
+
+
+def _turned_clusters(turned: list[Word], size: float) -> list[list[Word]]:
+    """Turned words gathered into headings: one heading's turned lines stand side by side a
+    line's spacing apart; each a heading set upwards or downwards, a word of it taller than wide
+    (text at another angle, a watermark across the page, heads no column)."""
+    clusters: list[list[Word]] = []
+    for w in sorted(turned, key=attrgetter("x0")):
+        if clusters and w.x0 - max(v.x1 for v in clusters[-1]) < 0.6 * size:
+            clusters[-1].append(w)
+        else:
+            clusters.append([w])
+    return [c for c in clusters if any(w.bottom - w.top > w.x1 - w.x0 for w in c)]
+
+
+def _box(words: list[Word]) -> Box:
+    """The box round ``words``: (x0, top, x1, bottom)."""
+    return (min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
+            max(w.bottom for w in words))
 
 
 def _header_band(table: FoundTable, clusters: list[list[Word]], top: float, words: list[Word],
@@ -463,6 +500,20 @@ def _heads_to_columns(clusters: list[list[Word]], free: list[int],
     if len(clusters) == len(free):
         return dict(zip(free, clusters, strict=True))
     return None
+
+
+def _bounded_columns(words: list[Word], bounds: tuple[float, ...]) -> list[tuple[float, float]] | None:
+    """The x ranges of a table's columns as it was read, between ``bounds``: the extents of the
+    body's words (``words``) in each; None without bounds or when a column holds none.  (In a
+    dense grid the words' extents alone run into one another: see _body_columns.)"""
+    if not bounds:
+        return None
+    extents: list[list[float]] = [[] for _ in range(len(bounds) + 1)]
+    for w in words:
+        extents[_column((w.x0 + w.x1) / 2, list(bounds))] += [w.x0, w.x1]
+    if not all(extents):
+        return None
+    return [(min(e), max(e)) for e in extents]
 
 
 def _body_columns(words: list[Word], count: int) -> list[tuple[float, float]] | None:
@@ -1066,9 +1117,11 @@ def _segments(line: _Line) -> list[list[Word]]:
 # ---------------------------------------------------------------- unruled tables
 
 def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
-                   feet: list[tuple[float, float]] | None = None) -> list[FoundTable]:
+                   feet: list[tuple[float, float]] | None = None,
+                   turned: list[Box] | None = None) -> list[FoundTable]:
     """Tables found by text alignment; ``feet`` are the pages' footer bands, top and bottom
-    (see :func:`_candidate_blocks`)."""
+    (see :func:`_candidate_blocks`), ``turned`` the boxes of the page's column headings set on
+    their side (see :func:`_between_turned`)."""
     lines = _lines(words)
     tables = []
     blocks = []
@@ -1079,7 +1132,7 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
         # two-column page's prose is such a block.)
         key = tuple(map(id, block))
         if key not in found:
-            found[key] = _stream_table(block)
+            found[key] = _stream_table(block, turned or [])
         return found[key]
 
     for block in _candidate_blocks(lines, feet or []):
@@ -1662,11 +1715,13 @@ def _wrapped_last(block: list[_Line]) -> bool:
     return all(b.top - a.bottom < tight for a, b in zip(block[-1 - trail:], block[-trail:], strict=False))
 
 
-def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_Gap]:
+def _column_gaps(block: list[_Line], header: list[_Line], dense: bool,
+                 turned: list[Box] | None = None) -> list[_Gap]:
     """Whitespace gaps (x ranges) that at most a few multi-segment body lines cross (the
     header, above the first row of figures, often bridges them), and with ``dense`` the
     narrow gutters of a dense listing that no word of the block crosses; a narrow gap
-    between the parts of one value ("12 500") is none."""
+    between the parts of one value ("12 500") is none, unless it is the widest gap between two
+    headings set on their side over the body (``turned``, see :func:`_between_turned`)."""
     body = block[len(header):]
     multi = [line for line in body if _tabular(line)] or [line for line in block if _tabular(line)]
     # Data lines (mostly numbers) say where columns are; header lines often bridge them.
@@ -1681,6 +1736,7 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
     size = statistics.median(line.size for line in block)
     gutters = _gutters(block)
     gaps = _union_gaps(gaps, gutters)
+    split = _between_turned(gaps, block[len(header):], turned or [], block[0].top, size)
     # A narrow gutter makes columns only between texts most lines fill (not between the
     # words of one long cell whose spaces line up with another's end).
     heads = header or [line for line in block[:1] if _numeric_share(line) == 0]
@@ -1695,7 +1751,7 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
             flushes[key] = _flush_against(g, gaps, body, size)
         return flushes[key]
 
-    gaps = [g for g in gaps if g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
+    gaps = [g for g in gaps if g in split or g not in gutters or g[1] - g[0] >= CELL_GAP_EM * size
             or (dense and _divides(g, gaps, body) and not _word_spaces(g, gaps, body, size))
             or (_divides(g, gaps, body) and _headed(g, gaps, body, heads, size))
             or flush(g, gaps)]
@@ -1705,7 +1761,33 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool) -> list[_
     gaps = [g for g in gaps if g in gutters or g[1] - g[0] >= CELL_GAP_EM * size
             or not _word_spaces(g, gaps, body, size) or _headed(g, gaps, body, heads, size)
             or flush(g, gaps)]
-    return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or not _spaced_value(g, body, heads)]
+    return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or g in split
+            or not _spaced_value(g, body, heads)]
+
+
+def _between_turned(gaps: list[_Gap], body: list[_Line], turned: list[Box], top: float,
+                    size: float) -> set[_Gap]:
+    """The widest of the gaps between each two neighbouring headings set on their side over
+    the body (``turned``: standing between ``top``, the block's, less TURNED_BAND sizes, and the
+    body's first line, their middles over the body's width), a gap's middle between theirs:
+    each heading names a column of its own.  A dense grid's right-aligned figures ("5 582"
+    beside "–" or "19 853") stand as close to the next column's as the groups of their digits
+    stand to one another, and the header's turned names are what shows where one column ends
+    (an election's candidates, a timetable's stops); the gap between two columns is the widest
+    between their headings' middles, a heading set at its cell's edge included."""
+    if not body or len(turned) < 2:
+        return set()
+    left = min(w.x0 for line in body for w in line.words)
+    right = max(w.x1 for line in body for w in line.words)
+    middles = sorted((x0 + x1) / 2 for x0, t, x1, b in turned
+                     if t >= top - TURNED_BAND * size and b <= body[0].top + 0.5 * size
+                     and left < (x0 + x1) / 2 < right)
+    split = set()
+    for a, b in zip(middles, middles[1:], strict=False):
+        between = [g for g in gaps if a < (g[0] + g[1]) / 2 < b]
+        if between:
+            split.add(max(between, key=lambda g: g[1] - g[0]))
+    return split
 
 
 def _headed(gap: _Gap, gaps: list[_Gap], body: list[_Line], header: list[_Line], size: float) -> bool:
@@ -1892,16 +1974,17 @@ def _figure_segments(line: _Line) -> float:
     return figures / len(rest)
 
 
-def _stream_table(block: list[_Line]) -> FoundTable | None:
+def _stream_table(block: list[_Line], turned: list[Box] | None = None) -> FoundTable | None:
     """The block's table by its cell gaps, or by the whole block's narrow gutters too (a
-    dense listing) when cell gaps alone leave several values in one cell."""
-    table = _table_by_gaps(block, dense=False)
+    dense listing) when cell gaps alone leave several values in one cell; ``turned`` are the
+    boxes of headings set on their side (see :func:`_column_gaps`)."""
+    table = _table_by_gaps(block, dense=False, turned=turned)
     if table is None:
         stacked = len(block) >= 3 and _narrow_gutters(block) >= 2  # (a cheap test first)
     else:
         stacked = _stacked_numbers(table.cells) >= 0.2 or _stacked_column(table)
     if stacked:
-        dense = _table_by_gaps(block, dense=True)
+        dense = _table_by_gaps(block, dense=True, turned=turned)
         if dense is not None and (table is None or len(dense.cells[0]) > len(table.cells[0])):
             return dense
     return table
@@ -1913,11 +1996,11 @@ def _narrow_gutters(block: list[_Line]) -> int:
     return sum(b - a < CELL_GAP_EM * size for a, b in _gutters(block))
 
 
-def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
+def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = None) -> FoundTable | None:
     if len(block) < 3 or _justified_prose(block):
         return None
     header = _header_lines(block)
-    gaps = _column_gaps(block, header, dense)
+    gaps = _column_gaps(block, header, dense, turned)
     if not gaps:
         return None
     bounds = [(a + b) / 2 for a, b in gaps]
@@ -1929,7 +2012,7 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
     rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
     first_data = _first_data(_row_kinds(rows))
     if first_data > MAX_HEADER_LINES:  # the lines above a header's few are text, not table
-        return _table_by_gaps(block[first_data - MAX_HEADER_LINES:], dense)
+        return _table_by_gaps(block[first_data - MAX_HEADER_LINES:], dense, turned)
     extents = _column_extents(pieces[first_data:], bounds)
     rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters,
                                      _flush_columns(pieces[first_data:], extents))
@@ -1946,13 +2029,17 @@ def _table_by_gaps(block: list[_Line], dense: bool) -> FoundTable | None:
             return None
         block, rows = block[:cut], rows[:cut]
     cells, header_rows = _merge_rows(rows)
+    kept = [c for c in range(len(cells[0])) if any(row[c].strip() for row in cells)] if cells else []
     cells = _drop_empty(cells)
     if not _plausible(cells):
         return None
     x0 = min(w.x0 for line in block for w in line.words)
     x1 = max(w.x1 for line in block for w in line.words)
+    # (The boundary left of each kept column but the first: an empty column dropped between two
+    # kept ones leaves the boundary nearer the right one.)
+    bounded = tuple(bounds[c - 1] for c in kept[1:]) if len(kept) == len(bounds) + 1 else ()
     return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, cells_to_markdown(cells),
-                      header_rows=header_rows)
+                      header_rows=header_rows, bounds=bounded)
 
 
 def _card_grid(block: list[_Line], pieces: list[list[_Group]], columns: int) -> bool:

@@ -355,6 +355,19 @@ whole over columns and pages).  Failing (plain / tagged of 8 each): 0 / 0, with 
 written for it not kept yet (two columns' lines read as one where a justified line of long
 words stretched its spaces as wide as the gutter, and columns of text read as tables).
 
+Dense grids (grid, 2026-12-07): ``dense_grid``, the densest tables of government and transport
+publications, 10 to 16 narrow columns in 7 to 7.5 points, no rules, a rule under the header or
+light grey rules: a route's timetable (a stop in each column, a journey in each row, "06:15",
+"–", "07:02a") or an election's votes by ward (a candidate in each column, "12 345", "–", a
+turnout "48.2"), the names turned on some seeds, a fare zone or a party over its columns on
+some, a landscape page on some; from Calc (seeds 1, 4, 7), Word (2, 5, 8) or Chromium (3, 6; two
+timetables under headings of their own on seed 3).  The truth: the title (and seed 3's
+headings) and the tables.  Passing before the rules (plain / tagged of 8): 4 / 4; failing,
+neighbouring columns of grouped figures read as one and turned names under a party's name left
+out of the header (Chromium, mended: 5 / 4), and left: Word's turned names at their cells'
+feet far under the party row, a Calc timetable cut in two under its zone row, a group row over
+upright names read apart and two timetables read as one (Chromium), Chromium's tagged grid.
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -2326,7 +2339,7 @@ _SHORTHAND = ("[c]", "[x]", "[z]", "[low]", "..", "–", ":")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def _border(cell: object, side: str, value: str = "single", size: int = 6) -> None:
+def _border(cell: object, side: str, value: str = "single", size: int = 6, color: str = "000000") -> None:
     """A rule on one side of a Word table cell (w:tcBorders)."""
     properties = cell._tc.get_or_add_tcPr()  # type: ignore[attr-defined]
     borders = properties.find(qn("w:tcBorders"))
@@ -2336,7 +2349,7 @@ def _border(cell: object, side: str, value: str = "single", size: int = 6) -> No
     rule = OxmlElement(f"w:{side}")
     rule.set(qn("w:val"), value)
     rule.set(qn("w:sz"), str(size))
-    rule.set(qn("w:color"), "000000")
+    rule.set(qn("w:color"), color)
     borders.append(rule)
 
 
@@ -5787,6 +5800,310 @@ def register_notice(seed: int) -> tuple[str, bytes, Truth]:
                                      "tables": issue.tables, "texts": issue.texts, "text": issue.text}
 
 
+# ------------------------------------------------------------------ dense grids (grid, 2026-12-07)
+
+# Timetables: a route's stops (full names, as a timetable turned on its side prints them, and
+# the short names an upright header has room for), grouped under the fare zones they lie in.
+_GRID_STOPS = (("Central Station", "Central"), ("Market Square", "Market Sq"), ("Harbour Road", "Harbour"),
+               ("St Marys Church", "St Marys"), ("Hospital", "Hospital"), ("Park Gates", "Park"),
+               ("University", "Univ."), ("Mill Lane", "Mill Ln"), ("Retail Park", "Retail"),
+               ("Bridge Street", "Bridge St"), ("Fire Station", "Fire Stn"), ("Oak Avenue", "Oak Ave"),
+               ("Green Lane", "Green Ln"), ("Airport Terminal 2", "Airport"), ("Racecourse", "Races"),
+               ("West Cross", "W Cross"))
+# Elections: parties and their candidates' names, and the wards counted.
+_GRID_PARTIES = ("Labour", "Conservative", "Liberal Democrat", "Green", "Reform", "Independent")
+_GRID_SURNAMES = ("Okafor", "Smith", "Jones", "Patel", "Nowak", "Evans", "Khan", "Murphy", "Wright",
+                  "Garcia", "Taylor", "Hughes", "Ahmed", "Clarke", "Walsh", "Byrne", "Lewis", "Price")
+_GRID_WARDS = ("Abbey", "Beacon", "Castle", "Docks", "Eastfield", "Fairview", "Grange", "Harbour",
+               "Ivy Bank", "Jubilee", "Kingsway", "Longford", "Moor Park", "Newtown", "Old Town",
+               "Priory", "Queens Park", "Riverside", "St Johns", "Tanners Green")
+
+
+_GRID_LEAD = "The figures below are as published; see the notes under the table."
+
+
+def _grid_timetable(rng: random.Random, turned: bool,
+                    groups: bool) -> tuple[str, list[list[str]], int, list[str]]:
+    """A route's timetable: a stop in each column (full names when the header is turned, short
+    ones when it stands upright), a journey in each row ("1021", a departure time at each stop,
+    "–" where it does not stop, "a" after a time on school days only), the fare zones over the
+    stops when ``groups``.  Returns the title, the cells (header rows first), the header rows'
+    count and the notes under the table."""
+    count = rng.randint(9, 15)
+    stops = [full if turned else short for full, short in _GRID_STOPS[:count]]
+    route = rng.randint(2, 99)
+    title = f"Route {route} {rng.choice(('northbound', 'southbound', 'eastbound'))}: Monday to Friday"
+    rows = []
+    departs = rng.randint(5 * 60 + 30, 7 * 60)
+    for j in range(rng.randint(12, 18)):
+        departs += rng.choice((10, 12, 15, 20))
+        at = departs
+        row = [f"{'X' if j % 4 == 1 else ''}{route}{j + 1:02d}"]
+        for s in range(count):
+            at += rng.randint(2, 6)
+            if s and s < count - 1 and rng.random() < 0.15:
+                row.append("–")
+                continue
+            mark = "a" if rng.random() < 0.05 else ""
+            row.append(f"{at // 60:02d}:{at % 60:02d}{mark}")
+        rows.append(row)
+    header = ["Journey", *stops]
+    notes = ["a Runs on school days only.", "– Does not stop.", "X Express journey."]
+    if not groups:
+        return title, [header, *rows], 1, notes
+    zones, at = [], 0
+    while at < count:
+        width = rng.randint(3, 5)
+        width = count - at if count - at - width < 3 else width
+        zones += [f"Zone {len([z for z in zones if z]) + 1}"] + [""] * (width - 1)
+        at += width
+    return title, [["Journey", *zones], ["", *stops], *rows], 2, notes
+
+
+def _grid_election(rng: random.Random, groups: bool) -> tuple[str, list[list[str]], int, list[str]]:
+    """A council election's results by ward: each party's candidates in its columns (the party
+    over them when ``groups``, else after each name), a ward in each row with its votes ("12 345":
+    grouped by a space), "–" where a candidate did not stand, and the turnout ("48.2")."""
+    parties = rng.sample(_GRID_PARTIES, rng.randint(3, 5))
+    names = iter(rng.sample(_GRID_SURNAMES, len(_GRID_SURNAMES)))
+    target = rng.randint(8, 14)
+    candidates: list[tuple[str, str]] = []
+    while len(candidates) < target or any(len([c for c in candidates if c[0] == p]) < 2 for p in parties):
+        party = parties[len(candidates) % len(parties)]
+        candidates.append((party, f"{rng.choice('ABCDEJKMPRS')}. {next(names)}"))
+    candidates.sort(key=lambda pair: parties.index(pair[0]))
+    title = f"City council election {rng.randint(2021, 2026)}: votes cast by ward"
+    rows = []
+    for ward in rng.sample(_GRID_WARDS, rng.randint(10, 16)):
+        votes = []
+        for _ in candidates:
+            if rng.random() < 0.12:
+                votes.append("–")
+                continue
+            number = rng.randint(40, 24000) if rng.random() < 0.6 else rng.randint(40, 999)
+            votes.append(f"{number // 1000} {number % 1000:03d}" if number >= 1000 else str(number))
+        rows.append([ward, *votes, f"{rng.uniform(21, 68):.1f}"])
+    notes = ["– Did not stand in the ward.", "Turnout is the share of the electorate that voted."]
+    if not groups:
+        header = ["Ward", *(f"{name} ({party[:3]})" for party, name in candidates), "Turnout %"]
+        return title, [header, *rows], 1, notes
+    top = ["Ward"]
+    for k, (party, _) in enumerate(candidates):
+        top.append(party if k == 0 or candidates[k - 1][0] != party else "")
+    return title, [[*top, "Turnout %"], ["", *(name for _, name in candidates), ""], *rows], 2, notes
+
+
+def _grid_spans(top: list[str]) -> list[tuple[int, int]]:
+    """The first and last column of each group heading of a two-level header's top row (the
+    stub's and a lone column's heading, merged down, are groups of one)."""
+    spans = []
+    for c, text in enumerate(top):
+        if text or not spans:
+            spans.append((c, c))
+        else:
+            spans[-1] = (spans[-1][0], c)
+    return spans
+
+
+def dense_grid(seed: int) -> tuple[str, bytes, Truth]:
+    """The densest tables of government and transport publications: a timetable (odd seeds: a
+    stop in each of 9 to 15 columns, a journey in each row, times "06:15", "–" for no stop, "a"
+    after a time for a footnote) or an election's results by ward (even seeds: a candidate in
+    each column, votes "12 345" grouped by a space, "–", a turnout "48.2"), in 7 to 8 points
+    with no rules, a rule under the header or light grey rules under every row; the header's
+    names turned 90 degrees on seeds 1, 2, 5 and 6, a group heading (a fare zone, a party)
+    centred over its columns on seeds 2, 3, 6 and 7, a landscape page on seeds 1, 5, 6 and 8.
+    Seeds 1, 4, 7 a Calc sheet, 2, 5, 8 a Word table, 3 and 6 an HTML table printed by Chromium
+    (two timetables, weekdays and Saturdays, under headings of their own on seed 3).  The truth:
+    the title (and seed 3's two headings) and the tables, a spanning heading in its first slot."""
+    rng = random.Random(seed)
+    turned = seed % 4 in (1, 2)
+    groups = seed % 4 in (2, 3)
+    if seed % 2:
+        title, cells, heads, notes = _grid_timetable(rng, turned, groups)
+    else:
+        title, cells, heads, notes = _grid_election(rng, groups)
+    grid = _Grid(seed, title, cells, heads, notes, turned, landscape=seed in (1, 5, 6, 8),
+                 rules=("none", "under", "light")[(seed // 2) % 3], size=7 if seed % 2 else 7.5)
+    if seed % 3 == 1:
+        return "xlsx", _grid_sheet(grid), {"headings": [title], "tables": [cells]}
+    if seed % 3 == 2:
+        return "docx", _grid_document(grid), {"headings": [title], "tables": [cells]}
+    return "html", *_grid_page(grid)
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """A dense grid's content and look: its title, cells (``heads`` header rows first) and notes,
+    whether the names are turned, the page landscape, its rules ("none", "under" the header,
+    "light" grey under every row) and its type size."""
+
+    seed: int
+    title: str
+    cells: list[list[str]]
+    heads: int
+    notes: list[str]
+    turned: bool
+    landscape: bool
+    rules: str
+    size: float
+
+
+def _grid_sheet(grid: _Grid) -> bytes:
+    """The grid as a Calc sheet fitted to the page's width."""
+    seed, title, cells, heads, notes = grid.seed, grid.title, grid.cells, grid.heads, grid.notes
+    turned, landscape, rules, size = grid.turned, grid.landscape, grid.rules, grid.size
+    count = len(cells[0])
+    from openpyxl.styles import Alignment, Border, Font, Side
+
+    grey, thin = Side(style="thin", color="BFBFBF"), Side(style="thin")
+
+    def style(cell: Any, r: int, c: int) -> None:
+        cell.font = Font(name="Arial", size=size, bold=r < heads)
+        if r < heads - 1:
+            cell.alignment = Alignment(horizontal="center" if c else "left", vertical="bottom")
+        elif r == heads - 1 and c and turned:
+            cell.alignment = Alignment(textRotation=90, vertical="bottom", horizontal="center")
+        elif r == heads - 1:
+            cell.alignment = Alignment(horizontal="right" if c else "left", vertical="bottom",
+                                       wrap_text=True)
+        else:
+            cell.alignment = Alignment(horizontal="right" if c else "left")
+        if rules == "under" and r == heads - 1:
+            cell.border = Border(bottom=thin)
+        elif rules == "light" and r >= heads - 1:
+            cell.border = Border(bottom=grey)
+
+    widths = [12 if seed % 2 == 0 else 8, *[6.5] * (count - 1)]
+    book = _sheet(cells, style, widths, over=[(title, Font(name="Arial", bold=True, size=12)),
+                                              (_GRID_LEAD, Font(name="Arial", size=size + 1))], top=4)
+    sheet = book.active
+    if heads == 2:  # (a group heading merged across its columns, a lone heading down the header)
+        for first, last in _grid_spans(cells[0]):
+            sheet.merge_cells(start_row=4, start_column=1 + first, end_row=4 + (last == first),
+                              end_column=1 + last)
+    if turned:
+        sheet.row_dimensions[3 + heads].height = 80
+    for r, text in enumerate(notes):
+        sheet.cell(row=5 + len(cells) + r, column=1, value=text).font = Font(name="Arial", size=size)
+    sheet.page_setup.orientation = "landscape" if landscape else "portrait"
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    return _xlsx(book)
+
+
+def _grid_document(grid: _Grid) -> bytes:
+    """The grid as a Word table on a fixed grid, the rows as tight as the type."""
+    seed, title, cells, heads, notes = grid.seed, grid.title, grid.cells, grid.heads, grid.notes
+    turned, landscape, rules, size = grid.turned, grid.landscape, grid.rules, grid.size
+    count = len(cells[0])
+    from docx.enum.section import WD_ORIENT
+
+    document = Document()
+    tight = document.styles["Normal"].paragraph_format  # (a dense table's rows as tight as its type)
+    tight.space_after, tight.line_spacing = Pt(0), 1.0
+    section = document.sections[0]
+    if landscape:
+        section.orientation = WD_ORIENT.LANDSCAPE
+        section.page_width, section.page_height = section.page_height, section.page_width
+    section.left_margin = section.right_margin = Inches(0.7)
+    document.add_heading(title, 1)
+    document.add_paragraph(_GRID_LEAD)
+    usable = (section.page_width - section.left_margin - section.right_margin) / 914400
+    stub = 1.0 if seed % 2 == 0 else 0.6
+    narrow = min(0.8, (usable - stub) / (count - 1))  # (room for a name's longest word)
+    table = document.add_table(rows=len(cells), cols=count)
+    _fixed_widths(table, [stub, *[narrow] * (count - 1)])
+    if heads == 2:  # (a group heading merged across its columns, a lone heading down the header)
+        for first, last in _grid_spans(cells[0]):
+            table.cell(0, first).merge(table.cell(0 if last > first else 1, last))
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            if text:
+                _set(table, r, c, text, bold=r < heads, right=c > 0 and r >= heads - int(not turned),
+                     centred=c > 0 and r < heads - int(not turned), size=size)
+    if turned:
+        for c in range(1, count):
+            if cells[heads - 1][c]:
+                turn = OxmlElement("w:textDirection")
+                turn.set(qn("w:val"), "btLr")
+                table.cell(heads - 1, c)._tc.get_or_add_tcPr().append(turn)
+        height = OxmlElement("w:trHeight")
+        height.set(qn("w:val"), str(int(1.1 * 1440)))
+        table.rows[heads - 1]._tr.get_or_add_trPr().append(height)
+    if rules == "under":
+        _rule_under(table, heads - 1)
+    elif rules == "light":
+        for r in range(heads - 1, len(cells)):
+            for cell in table.rows[r].cells:
+                _border(cell, "bottom", size=2, color="BFBFBF")
+    for text in notes:
+        note = document.add_paragraph()
+        note.add_run(text).font.size = Pt(size)
+    return _docx(document)
+
+
+def _grid_page(grid: _Grid) -> tuple[bytes, Truth]:
+    """The grid as an HTML table printed by Chromium (on seed 3 a Saturday timetable after it,
+    each under a heading of its own), and the truth."""
+    seed, title, cells, heads, notes = grid.seed, grid.title, grid.cells, grid.heads, grid.notes
+    turned, landscape, rules, size = grid.turned, grid.landscape, grid.rules, grid.size
+    count = len(cells[0])
+    tables, headings = [cells], [title]
+    second: list[list[str]] = []
+    if seed % 4 == 3:
+        later = random.Random(seed * 31)
+        second = [row[:] for row in cells[:heads]]
+        for j in range(later.randint(5, 8)):
+            at = 8 * 60 + j * 60 + later.randint(0, 20)
+            row = [f"{cells[heads][0][:-2]}{71 + j}"]
+            for _ in range(count - 1):
+                at += later.randint(2, 6)
+                row.append(f"{at // 60:02d}:{at % 60:02d}")
+            second.append(row)
+        tables.append(second)
+        headings = [title.split(":")[0], "Monday to Friday", "Saturday"]
+        title = headings[0]
+
+    def table(rows: list[list[str]]) -> str:
+        head = ""
+        for r in range(heads):
+            cells_html = []
+            if heads == 2 and r == 0:
+                for first, last in _grid_spans(rows[0]):
+                    span = f" colspan={last - first + 1}" if last > first else " rowspan=2"
+                    cells_html.append(f"<th{span}>{html.escape(rows[0][first])}</th>")
+            else:
+                for c, text in enumerate(rows[r]):
+                    if heads == 2 and not text:
+                        continue
+                    turn = " class=t" if turned and c else ""
+                    cells_html.append(f"<th{turn}><span>{html.escape(text)}</span></th>")
+            head += f"<tr>{''.join(cells_html)}</tr>"
+        body = "".join(_tr(row, set(range(1, count))) for row in rows[heads:])
+        return f"<table><thead>{head}</thead><tbody>{body}</tbody></table>"
+
+    rule_css = {"none": "", "under": "thead tr:last-child th{border-bottom:1px solid #000}",
+                "light": "tr{border-bottom:0.5px solid #bbb}"}[rules]
+    css = (f"@page {{ size: A4 {'landscape' if landscape else 'portrait'}; margin: 0.5in }} "
+           f"body{{font-family:'Liberation Sans',sans-serif;font-size:{size + 2}px;margin:0}} "
+           "h1{font-size:16px} h2{font-size:12px} table{border-collapse:collapse;margin-bottom:8px} "
+           "td,th{padding:1px 3px;white-space:nowrap} td.n,th{text-align:right} td:first-child,th:first-child"
+           "{text-align:left} thead tr:first-child th[colspan]{text-align:center} "
+           "th.t{vertical-align:bottom;text-align:center} th.t span{writing-mode:vertical-rl;"
+           "transform:rotate(180deg)} p{margin:2px 0} " + rule_css)
+    parts = [f"<h1>{html.escape(title)}</h1>", f"<p>{_GRID_LEAD}</p>"]
+    if second:
+        parts += ["<h2>Monday to Friday</h2>", "<p>Not on public holidays.</p>", table(cells),
+                  "<h2>Saturday</h2>", "<p>Also on Good Friday.</p>", table(second)]
+    else:
+        parts.append(table(cells))
+    parts += [f"<p style='font-size:{size + 1}px'>{html.escape(text)}</p>" for text in notes]
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{css}</style></head><body>{''.join(parts)}</body></html>").encode()
+    return page, {"headings": headings, "tables": tables}
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -5870,4 +6187,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "statistical_annex": (8, statistical_annex),
     # official-register notices (failing: the rules written for them not kept yet)
     "register_notice": (8, register_notice),
+    # dense grids: timetables and election results
+    "dense_grid": (8, dense_grid),
 }

@@ -217,3 +217,86 @@ def test_turned_headings_set_on_the_row_foot_beside_upright_labels() -> None:
     markdown = markdown_of(drawn_pdf(_labels_on_the_row_foot))
     assert _header_row(BRANCHES[0]) in markdown, markdown
     assert "| Coast | C. Diaz | 300 | 307 | 314 |" in markdown
+
+
+# An election's votes by ward (issue 32, dense grids; a Chromium print's columns and figures):
+# candidates' columns of figures set right, grouped by a space ("15 471"), the gutter between two
+# columns hardly wider than the space inside a figure; the candidates' names turned over their
+# columns, "Ward" and "Turnout %" set beside the names, half way down the header (a party's
+# name over its two candidates in the Chromium print).
+VOTES = [["Ward", "K. Hughes", "S. Murphy", "E. Evans", "E. Patel", "Turnout %"],
+         ["Grange", "754", "5 582", "–", "675", "23.5"],
+         ["Longford", "429", "15 471", "127", "502", "46.3"],
+         ["Priory", "23 674", "15 351", "975", "19 800", "47.3"],
+         ["Tanners Green", "6 352", "525", "873", "7 644", "32.4"],
+         ["Kingsway", "15 542", "72", "19 853", "1 111", "67.7"],
+         ["Fairview", "–", "–", "17 257", "4 988", "54.6"],
+         ["Queens Park", "17 310", "765", "16 994", "–", "37.9"],
+         ["Eastfield", "19 397", "4 166", "21 762", "18 506", "30.0"],
+         ["Newtown", "17 433", "15 455", "437", "930", "48.7"]]
+PARTIES = ["", "Labour", "", "Green", "", ""]
+
+
+def _dense_votes(canvas: Any) -> None:
+    width, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(38, height - 60, "Votes cast for each candidate, by ward.")
+    top = height - 76
+    rights = [0.0, 121.9, 153.3, 179.6, 205.9, 297.7]  # each column's right edge
+    canvas.setFont("Helvetica-Bold", 7.1)
+    canvas.drawString(38, top - 30, VOTES[0][0])
+    canvas.drawRightString(rights[5], top - 30, VOTES[0][5])
+    for c in range(1, 5):
+        canvas.saveState()
+        canvas.translate(rights[c] - 4, top - 44)
+        canvas.rotate(90)
+        canvas.drawString(0, 0, VOTES[0][c])
+        canvas.restoreState()
+    canvas.setFont("Helvetica", 7.1)
+    y = top - 54
+    for row in VOTES[1:]:
+        canvas.drawString(38, y, row[0])
+        for c in range(1, 6):
+            canvas.drawRightString(rights[c], y, row[c])
+        y -= 11.4
+
+
+def test_turned_names_part_the_columns_of_a_dense_grid_of_grouped_figures() -> None:
+    """Right-aligned figures grouped by a space stand as close to the next column's as their
+    digit groups to one another ("5 582" beside "–", "15 471" beside "127"): the turned names
+    over the columns, one a column, say where one column ends and the next begins, and head
+    them."""
+    markdown = markdown_of(drawn_pdf(_dense_votes))
+    assert _header_row(VOTES[0]) in markdown, markdown
+    for row in VOTES[1:]:
+        assert "| " + " | ".join(row) + " |" in markdown, markdown
+
+
+@pytest.mark.system
+def test_turned_names_go_under_the_group_headings_over_them(tmp_path) -> None:
+    """A party's name over its candidates' turned names (colspan), the labels beside them set
+    down the header (rowspan, "Ward", "Turnout %"), printed by Chromium: the group headings are
+    the first header row with the labels, the names the second."""
+    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
+        pytest.skip("Chromium is not installed: .ci/setup installs it as root")
+    from tests.web_pages import print_pdf
+
+    groups = "".join(f"<th colspan=2>{party}</th>" for party in PARTIES if party)
+    names = "".join(f"<th class=t><span>{name}</span></th>" for name in VOTES[0][1:5])
+    body = "".join("<tr>" + "".join(f"<td>{text}</td>" for text in row) + "</tr>" for row in VOTES[1:])
+    page = tmp_path / "votes.html"
+    page.write_text(
+        "<html><head><meta charset='utf-8'><style>body{font-family:'Liberation Sans',sans-serif;"
+        "font-size:9.5px;margin:0} table{border-collapse:collapse} td,th{padding:1px 3px;"
+        "white-space:nowrap;text-align:right} td:first-child,th:first-child{text-align:left}"
+        " th[colspan]{text-align:center} th.t{vertical-align:bottom;text-align:center}"
+        " th.t span{writing-mode:vertical-rl;transform:rotate(180deg)}</style></head><body>"
+        "<p>Votes cast for each candidate, by ward.</p><table><thead>"
+        f"<tr><th rowspan=2>{VOTES[0][0]}</th>{groups}<th rowspan=2>{VOTES[0][5]}</th></tr>"
+        f"<tr>{names}</tr></thead><tbody>{body}</tbody></table></body></html>")
+    print_pdf([page], tmp_path, tagged=False)
+    markdown = markdown_of((tmp_path / "votes.pdf").read_bytes())
+    top = ["Ward", *PARTIES[1:5], "Turnout %"]
+    assert _header_row(top) + "\n| " + " | ".join(["", *VOTES[0][1:5], ""]) + " |" in markdown, markdown
+    for row in VOTES[1:]:
+        assert "| " + " | ".join(row) + " |" in markdown, markdown
