@@ -224,6 +224,10 @@ _BINDING_MIN_VOTES = 3
 _SMALL_PRINT = 0.95
 # A bold line of the body's size with more words than this is a statement, not a title.
 _BOLD_TITLE_WORDS = 10
+# ... unless its words are in title case, this many at most (a register notice's title,
+# "Notice of Intent To Rule on Request To Release Airport Property at ...": a statement is a
+# sentence, its words in lower case).
+_LONG_TITLE_WORDS = 20
 # How much larger than the body a heading's font must be.
 HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 200
@@ -435,7 +439,8 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
-    if bolder and not larger and words > _BOLD_TITLE_WORDS and not section:
+    if bolder and not larger and words > _BOLD_TITLE_WORDS and not section \
+            and not (words <= _LONG_TITLE_WORDS and not ends_sentence and _title_case(text)):
         draft.label = True
         return
     if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label) or \
@@ -522,6 +527,13 @@ def _by_face(line: Line, text: str, style: Style) -> bool:
         and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
         and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
         and not any(map(str.isdigit, text))
+
+
+def _title_case(text: str) -> bool:
+    """Whether every word of ``text`` but the short ones a title leaves in lower case ("of",
+    "the", "on") opens with a capital or a figure."""
+    return all(word[:1].isupper() or word[:1].isdigit() or word.lower() in _NO_TITLE_END
+               for word in text.split() if word[:1].isalnum())
 
 
 def _titled(text: str) -> bool:
@@ -1819,7 +1831,7 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
         return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
                    and not d.number_depth and d.bold and not d.boxed for d in (a, b)) \
             and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic \
-            and not (id(a) in centred and id(b) in centred)
+            and not (id(a) in centred and id(b) in centred) and not _label_over_section(a, b)
     alike = [False] * len(texts)
     for index in range(len(texts) - 1):
         if short_alike(texts[index], texts[index + 1]):
@@ -1828,6 +1840,18 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
         if is_label and draft.kind == "heading" and draft.size < style.body_size * HEADING_SCALE:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+# A title numbered by a Roman numeral in capitals and a full stop: "I. Background", "IV. Costs".
+_ROMAN_TITLE = re.compile(rf"(?:{_ROMAN})\.\s+[A-Z][a-z]")
+
+
+def _label_over_section(a: Draft, b: Draft) -> bool:
+    """Whether ``a`` is a run-in label left alone on its line ("SUPPLEMENTARY INFORMATION:")
+    and ``b`` a section numbered in Roman numerals under it ("I. Background"): no two fields
+    of a form, however alike they are set (a register notice's labels open its sections)."""
+    return a.text.rstrip().endswith(":") and bool(_ROMAN_TITLE.match(b.text)) \
+        and not b.text.rstrip().endswith(":")
 
 
 def _centred_over_text(drafts: list[Draft]) -> set[int]:

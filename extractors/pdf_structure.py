@@ -119,6 +119,7 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
+from extractors.pdf_justified_gutters import cut_at_gutters, justified_gutters
 from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_stitch import (
@@ -715,7 +716,29 @@ def _outside(words: list[Word], tables: list[FoundTable]) -> list[Word]:
 
 
 def build_lines(words: list[Word], page: int) -> list[Line]:
-    """Words grouped by baseline into lines, split at gaps wider than about an em."""
+    """Words grouped by baseline into lines, split at gaps wider than about an em; on a page
+    set in justified columns (:mod:`extractors.pdf_justified_gutters`), each column's words
+    grouped apart (a bold label's taller box, level with the next column's line above, took
+    it into that line's row) and lines cut at the gutters."""
+    rows = [sorted(row, key=attrgetter("x0")) for row in _word_rows(words)]
+    gutters = justified_gutters(rows)
+    if gutters:
+        rows = _rows_by_column(rows, gutters)
+    lines = []
+    # A right-to-left page's lines that hold right-to-left words are right to left, even
+    # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
+    texts = [w.text for w in words]
+    rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
+    for row in rows:
+        for piece in cut_at_gutters(row, gutters):
+            lines.extend(_split_row(piece, page, rtl))
+    # (Pieces of one row are read from the right on a right-to-left page.)
+    lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
+    return lines
+
+
+def _word_rows(words: list[Word]) -> list[list[Word]]:
+    """Words grouped by baseline into rows."""
     rows: list[list[Word]] = []
     # Each row's vertical centre and height: those of its first word.  Comparing centres
     # (not growing extents) keeps tightly set lines, and columns whose baselines do not
@@ -757,16 +780,26 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
             rows.append([word])
             centres.append((centre, height))
             count += 1
-    lines = []
-    # A right-to-left page's lines that hold right-to-left words are right to left, even
-    # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
-    texts = [w.text for w in words]
-    rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
+    return rows
+
+
+def _rows_by_column(rows: list[list[Word]], gutters: list[tuple[float, float]]) -> list[list[Word]]:
+    """Rows (sorted left to right) grouped again column by column: a row that stays whole at
+    the gutters (a title or a running head across the columns) is kept, the words of the
+    others are grouped by baseline within their own column, each row sorted left to right."""
+    middles = [(x0 + x1) / 2 for x0, x1 in gutters]
+    kept: list[list[Word]] = []
+    columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
     for row in rows:
-        lines.extend(_split_row(sorted(row, key=attrgetter("x0")), page, rtl))
-    # (Pieces of one row are read from the right on a right-to-left page.)
-    lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
-    return lines
+        placed = [bisect.bisect(middles, (word.x0 + word.x1) / 2) for word in row]
+        # (Whole: a word across a gutter, or two words on its sides a plain space apart.)
+        if any(word.x0 < middle < word.x1 for word in row for middle in middles) \
+                or len(cut_at_gutters(row, gutters)) < len(set(placed)):
+            kept.append(row)
+            continue
+        for word, column in zip(row, placed, strict=True):
+            columns[column].append(word)
+    return kept + [sorted(row, key=attrgetter("x0")) for column in columns for row in _word_rows(column)]
 
 
 def _split_row(row: list[Word], page: int, rtl_page: bool | None) -> list[Line]:
@@ -1587,8 +1620,9 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             runs.extend(_split_tables(wide))
             wide = []
         index = placed[at] if gutters else 0
-        if gutters and _starts_band(item, index, columns, pictures, drawings, column) \
-                and _band_below(items, placed, below, at):
+        if gutters and (_starts_band(item, index, columns, pictures, drawings, column)
+                        and _band_below(items, placed, below, at)
+                        or _heads_next_band(items, placed, below, at, columns)):
             flush_columns()
         columns[index].append(item)
     flush_columns()
@@ -1824,6 +1858,42 @@ def _band_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at:
     return True
 
 
+# A block at one column's foot, the other columns ended above it and a line across the columns
+# under it, starts the next band when it stands this many of its lines' heights below its
+# column's text.
+_BAND_HEAD_GAP = 2.0
+_BAND_HEAD_LINES = 2
+
+
+def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow, at: int,
+                     columns: dict[int, list[_Item]]) -> bool:
+    """Whether ``items[at]`` opens a block that heads the band under it: the next item across
+    the columns follows the block with nothing in the other columns between, their text
+    ended above it, and the block stands well apart from the text above it in its own column
+    or is lines none of which fills the column (a register notice's department, agency and
+    docket lines, set in a one-column section over the notice's title, stand in the first
+    column's place under the last notice's balanced columns, level with the second column's
+    foot; a first column run on past the second's foot is that column's text, its lines
+    full but a paragraph's last)."""
+    item, index = items[at], placed[at]
+    stop = below.next_across(at)
+    if item.line is None or len(columns) < 2 or not columns.get(index) or stop is None:
+        return False
+    if any(where != index for where in below.first_below(at)):
+        return False
+    if any(_bottom(held[-1]) > item.top for other, held in columns.items() if other != index and held):
+        return False
+    tall = item.line.bottom - item.line.top
+    if item.top - _bottom(columns[index][-1]) >= _BAND_HEAD_GAP * tall:
+        return True
+    block = [items[k].line for k in range(at, stop)]
+    held = [other.line for other in columns[index] if other.line is not None]
+    if len(block) < _BAND_HEAD_LINES or any(line is None for line in block) or not held:
+        return False
+    edge = max(line.x1 for line in held)
+    return all(line is not None and line.x1 < edge - line.size for line in block)
+
+
 @dataclass
 class _ColumnsBelow:
     """Where the items of each column stand in reading order, and the lines across the
@@ -1844,6 +1914,11 @@ class _ColumnsBelow:
             else:
                 columns[where].append(at)
         return cls(columns, across)
+
+    def next_across(self, at: int) -> int | None:
+        """The position of the first item across the columns after ``at``, if any."""
+        next_across = bisect.bisect_right(self.across, at)
+        return self.across[next_across] if next_across < len(self.across) else None
 
     def first_below(self, at: int) -> dict[int, int]:
         """Column -> position of its first item after ``at``, before the next line across."""
@@ -1892,19 +1967,44 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
     runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
+    measures = _justified_measures(runs)
     for at, run in enumerate(runs):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue
         run_lines = [item.line for item in run if item.line is not None]
-        right = max(line.x1 for line in run_lines)
+        right = _measure_right(run_lines, measures)
         above = runs[at - 1][0].table if at else None
         if above is not None and not _wraps_at_own_measure(run_lines) and _notes_under(run_lines, above):
             right = max(right, above.x1)
-        drafts.extend(_group(run_lines, right, style, layout.number, annexes))
+        drafts.extend(_group(run_lines, right, style, layout.number, annexes, bool(measures)))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
+
+
+def _justified_measures(runs: list[list[_Item]]) -> list[tuple[float, float]]:
+    """The left and right edges of the page's runs set justified (see _justified_run)."""
+    measures = []
+    for run in runs:
+        lines = [item.line for item in run if item.line is not None]
+        if lines:
+            right = max(line.x1 for line in lines)
+            if _justified_run(lines, right):
+                measures.append((min(line.x0 for line in lines), right))
+    return measures
+
+
+def _measure_right(lines: list[Line], measures: list[tuple[float, float]]) -> float:
+    """The right edge a run's lines are measured against: their own longest's, or, on a page
+    set in justified columns, that of the justified column starting where they start when it
+    reaches further (a notice's few head lines over its columns, none of them full, or a
+    paragraph under a table in a column, too few to show the column's measure themselves)."""
+    right = max(line.x1 for line in lines)
+    if not measures or _justified_run(lines, right):
+        return right
+    left = min(line.x0 for line in lines)
+    return max([right] + [end for start, end in measures if abs(start - left) <= _COLUMN_EDGE])
 
 
 def _wraps_at_own_measure(lines: list[Line]) -> bool:
@@ -2070,9 +2170,10 @@ def _merge_contents(drafts: list[Draft]) -> list[Draft]:
 
 
 def _group(lines: list[Line], right: float, style: Style, page: int,
-           annexes: frozenset[str] = frozenset()) -> list[Draft]:
+           annexes: frozenset[str] = frozenset(), justified: bool = False) -> list[Draft]:
     """Consecutive lines of one column as paragraphs, list items and headings (``annexes``: the
-    letters of the document's annexes, see annex_letters)."""
+    letters of the document's annexes, see annex_letters; ``justified``: the page's columns
+    are set justified, see _justified_run)."""
     drafts: list[Draft] = []
     current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
@@ -2087,7 +2188,8 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
         marker = _list_marker(line)
         if marker and current is not None and _numbers_mid_sentence(current, line, marker, drafts, right):
             marker = ""
-        if current is not None and not marker and _continues(current, line, left, right, style, pitch):
+        if current is not None and not marker and _continues(current, line, left, right, style, pitch) \
+                and not (justified and _ends_justified_paragraph(current.lines[-1], line, right)):
             current.lines.append(line)
             continue
         current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
@@ -2095,6 +2197,34 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
     for draft in drafts:
         classify(draft, style, (left, right), annexes)
     return drafts
+
+
+# A run of lines is set justified when this many of its lines of prose, and this share of
+# them, end flush (to within _FLUSH_END points) at its right edge.
+_JUSTIFIED_RUN_LINES = 6
+_JUSTIFIED_RUN_SHARE = 0.6
+_FLUSH_END = 0.6
+
+
+def _justified_run(lines: list[Line], right: float) -> bool:
+    """Whether a column's run of lines is set justified (see _JUSTIFIED_RUN_LINES)."""
+    prose = [line for line in lines if len(line.words) >= _PROSE_WORDS]
+    flush = sum(1 for line in prose if right - line.x1 <= _FLUSH_END)
+    return flush >= _JUSTIFIED_RUN_LINES and flush >= _JUSTIFIED_RUN_SHARE * len(prose)
+
+
+def _ends_justified_paragraph(last: Line, line: Line, right: float) -> bool:
+    """Whether ``last``, in a justified run, ends its paragraph before ``line``: it stops an em
+    or more short of the run's edge (a justified paragraph fills every line but its last) and
+    the next line does not go on in lower case -- a register notice's department, agency and
+    docket lines, a signature's name over its title, none ending a sentence, are a paragraph
+    each.  Bold lines are left to the rules for headings (a bold title wraps short), but for
+    a bold line in capitals over one that is not (a department's name over its agency's: a
+    title wrapped keeps its case)."""
+    if last.bold or line.bold:
+        if not (last.bold and line.bold and _capitals(last.text) and not _capitals(line.text)):
+            return False
+    return right - last.x1 >= last.size and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 
 def _numbers_mid_sentence(block: Draft, line: Line, marker: str, drafts: list[Draft], right: float) -> bool:

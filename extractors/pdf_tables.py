@@ -71,6 +71,7 @@ from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
+from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
@@ -279,12 +280,28 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     # Each page's footer band, top and bottom (a spread's halves are pages of their own).
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
-    found = unruled_tables(free, blocked=tables, feet=feet)
+    found = _unruled_in_columns(free, tables, feet)
     tables, found = _banded_grids(tables, found, layout.words)
     if layout.turned and len(layout.turned) <= MAX_TURNED_WORDS:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
+
+
+def _unruled_in_columns(words: list[Word], blocked: list[FoundTable],
+                        feet: list[tuple[float, float]]) -> list[FoundTable]:
+    """The unruled tables of the page; where its text is set in justified columns
+    (:mod:`extractors.pdf_justified_gutters`), those of each column apart: the lines of two
+    narrow columns side by side are no rows of one table (a column's small table stands
+    beside the next column's prose)."""
+    gutters = justified_gutters([line.words for line in _lines(words)])
+    if not gutters:
+        return unruled_tables(words, blocked=blocked, feet=feet)
+    middles = [(x0 + x1) / 2 for x0, x1 in gutters]
+    columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
+    for word in words:
+        columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
+    return [table for column in columns for table in unruled_tables(column, blocked=blocked, feet=feet)]
 
 
 def _banded_grids(tables: list[FoundTable], found: list[FoundTable],
