@@ -89,3 +89,22 @@ def cut_at_gutters(row: list[Word], gutters: Sequence[tuple[float, float]]) -> l
         else:
             pieces[-1].append(b)
     return pieces
+
+
+def column_ends(words: Sequence[Word], gutters: Sequence[tuple[float, float]]) -> list[float]:
+    """The right edge of each column between the gutters: a gutter's left side, and for the
+    last column the furthest its words reach."""
+    last = (gutters[-1][0] + gutters[-1][1]) / 2 if gutters else float("-inf")
+    return [x0 for x0, _ in gutters] + [max((w.x1 for w in words if w.x0 >= last), default=last)]
+
+
+def fills_column(piece: Sequence[Word], gutters: Sequence[tuple[float, float]],
+                 ends: Sequence[float]) -> bool:
+    """Whether a row's piece in one column reaches the column's right edge: a justified line,
+    its spaces stretched alike however wide (a name in capitals set in a narrow column,
+    "ENVIRONMENTAL    PROTECTION"), never cut at them."""
+    if len(piece) < 2:
+        return False
+    centre = (piece[0].x0 + piece[-1].x1) / 2
+    column = sum(1 for x0, x1 in gutters if centre > (x0 + x1) / 2)
+    return abs(piece[-1].x1 - ends[column]) <= _FLUSH

@@ -119,7 +119,7 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
-from extractors.pdf_justified_gutters import cut_at_gutters, justified_gutters
+from extractors.pdf_justified_gutters import column_ends, cut_at_gutters, fills_column, justified_gutters
 from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_stitch import (
@@ -729,9 +729,11 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
     texts = [w.text for w in words]
     rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
+    ends = column_ends(words, gutters) if gutters else []
     for row in rows:
         for piece in cut_at_gutters(row, gutters):
-            lines.extend(_split_row(piece, page, rtl))
+            whole = bool(gutters) and fills_column(piece, gutters, ends)
+            lines.extend(_split_row(piece, page, rtl, whole))
     # (Pieces of one row are read from the right on a right-to-left page.)
     lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
     return lines
@@ -802,14 +804,15 @@ def _rows_by_column(rows: list[list[Word]], gutters: list[tuple[float, float]]) 
     return kept + [sorted(row, key=attrgetter("x0")) for column in columns for row in _word_rows(column)]
 
 
-def _split_row(row: list[Word], page: int, rtl_page: bool | None) -> list[Line]:
+def _split_row(row: list[Word], page: int, rtl_page: bool | None, whole: bool = False) -> list[Line]:
     """A row's words as lines, split at gaps much wider than the row's usual word gap (a
-    justified line's stretched spaces are all alike; a gutter or a cell boundary is not)."""
+    justified line's stretched spaces are all alike; a gutter or a cell boundary is not);
+    ``whole``: a justified column's full line, not split at all."""
     words = [row[0]]
     for word in row[1:]:
         if not (word.text == words[-1].text and abs(word.x0 - words[-1].x0) < 1):
             words.append(word)  # (the same word twice is overprinted to look bold)
-    return [_line(segment, page, rtl_page) for segment in _segments(words)]
+    return [_line(segment, page, rtl_page) for segment in ([words] if whole else _segments(words))]
 
 
 def _segments(words: list[Word]) -> list[list[Word]]:
@@ -1984,14 +1987,13 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
 
 
 def _justified_measures(runs: list[list[_Item]]) -> list[tuple[float, float]]:
-    """The left and right edges of the page's runs set justified (see _justified_run)."""
+    """The left and right edges of the page's runs set justified (see _justified_edge)."""
     measures = []
     for run in runs:
         lines = [item.line for item in run if item.line is not None]
-        if lines:
-            right = max(line.x1 for line in lines)
-            if _justified_run(lines, right):
-                measures.append((min(line.x0 for line in lines), right))
+        edge = _justified_edge(lines) if lines else None
+        if edge is not None:
+            measures.append((min(line.x0 for line in lines), edge))
     return measures
 
 
@@ -2001,7 +2003,7 @@ def _measure_right(lines: list[Line], measures: list[tuple[float, float]]) -> fl
     reaches further (a notice's few head lines over its columns, none of them full, or a
     paragraph under a table in a column, too few to show the column's measure themselves)."""
     right = max(line.x1 for line in lines)
-    if not measures or _justified_run(lines, right):
+    if not measures or _justified_edge(lines) is not None:
         return right
     left = min(line.x0 for line in lines)
     return max([right] + [end for start, end in measures if abs(start - left) <= _COLUMN_EDGE])
@@ -2173,7 +2175,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
            annexes: frozenset[str] = frozenset(), justified: bool = False) -> list[Draft]:
     """Consecutive lines of one column as paragraphs, list items and headings (``annexes``: the
     letters of the document's annexes, see annex_letters; ``justified``: the page's columns
-    are set justified, see _justified_run)."""
+    are set justified, see _justified_edge)."""
     drafts: list[Draft] = []
     current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
@@ -2206,11 +2208,18 @@ _JUSTIFIED_RUN_SHARE = 0.6
 _FLUSH_END = 0.6
 
 
-def _justified_run(lines: list[Line], right: float) -> bool:
-    """Whether a column's run of lines is set justified (see _JUSTIFIED_RUN_LINES)."""
-    prose = [line for line in lines if len(line.words) >= _PROSE_WORDS]
-    flush = sum(1 for line in prose if right - line.x1 <= _FLUSH_END)
-    return flush >= _JUSTIFIED_RUN_LINES and flush >= _JUSTIFIED_RUN_SHARE * len(prose)
+def _justified_edge(lines: list[Line]) -> float | None:
+    """The right edge a column's run of lines is set justified to (see _JUSTIFIED_RUN_LINES):
+    the one most of its lines of prose end at, whatever a line reaching past it does."""
+    ends = sorted(line.x1 for line in lines if len(line.words) >= _PROSE_WORDS)
+    best, count = None, 0
+    for at, end in enumerate(ends):
+        flush = bisect.bisect_right(ends, end + _FLUSH_END, lo=at) - at
+        if flush > count:
+            best, count = end, flush
+    if best is None or count < _JUSTIFIED_RUN_LINES or count < _JUSTIFIED_RUN_SHARE * len(ends):
+        return None
+    return best + _FLUSH_END
 
 
 def _ends_justified_paragraph(last: Line, line: Line, right: float) -> bool:
