@@ -2014,12 +2014,61 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
                                     if abs(near - size) <= 0.1 * max(near, size)) > 1})
         if recurring:
             _set_levels(headings, _Ladder(recurring, style.body_size))
+    _nest_outline_classes(headings)
     numbered = [d for d in headings if d.number_depth]
     _nest_label_kinds(numbered)
     if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
     elif numbered:  # one or two: a date ("3.11.") as likely as a numbering; only below their size
         _level_by_depth(numbered, capped=False)
+
+
+# A title lettered by a capital and a full stop: "A. Proposed Action".
+_LETTERED_TITLE = re.compile(r"[A-Z]\.\s+[A-Z][a-z]")
+
+
+def _outline_class(draft: Draft) -> int:
+    """Where a heading stands in an outline's numbering: 0 unnumbered, 1 a Roman numeral
+    ("I. Background"), 2 a capital letter ("A. Proposed Action"); -1 numbered otherwise."""
+    if _ROMAN_TITLE.match(draft.text):
+        return 1
+    if _LETTERED_TITLE.match(draft.text):
+        return 2
+    return -1 if draft.number_depth else 0
+
+
+def _nest_outline_classes(headings: list[Draft]) -> None:
+    """Headings set alike (one level) numbered as an outline nests them: Roman-numbered
+    sections under an unnumbered title and lettered ones under a Roman-numbered section, one
+    level each (a register notice's bold title at the body's size over its "I. Background"
+    over its "A. Proposed Action", in one face).  Only where every "I." or "A." follows
+    a heading of the class above at that level: the numbering starts again under each (a
+    paper's "I. INTRODUCTION" after its title set otherwise, a "REFERENCES" after its
+    sections, change nothing)."""
+    shifts: dict[int, dict[int, int]] = {}
+    for level in sorted({d.level for d in headings if d.level is not None}):
+        group = [d for d in headings if d.level == level]
+        classes = [_outline_class(d) for d in group]
+        nested = {1: False, 2: False}
+        for cls in (1, 2):
+            starts = [at for at, d in enumerate(group) if classes[at] == cls and d.text[:2] in ("I.", "A.")]
+            nested[cls] = bool(starts) and all(at > 0 and classes[at - 1] == cls - 1 for at in starts)
+        if nested[2] and not nested[1] and 0 in classes:
+            nested[2] = False  # (lettered under Roman only where Roman sits under the titles too)
+        if nested[1] or nested[2]:
+            shifts[level] = {0: 0, 1: int(nested[1]), 2: int(nested[1]) + int(nested[2]), -1: 0}
+    if not shifts:
+        return
+    # Each level's extra depth pushes every deeper level down by as much.
+    extra = 0
+    moved: dict[int, int] = {}
+    for level in sorted({d.level for d in headings if d.level is not None}):
+        moved[level] = extra
+        extra += max(shifts.get(level, {0: 0}).values())
+    for draft in headings:
+        if draft.level is not None:
+            inner = shifts.get(draft.level, {}).get(_outline_class(draft), 0)
+            draft.level = min(_MAX_LEVEL, draft.level + moved[draft.level] + inner)
 
 
 # Labels that name a division of the back matter ("ANNEX I", "Appendix B", "Schedule 2"): at

@@ -2227,12 +2227,12 @@ def _ends_justified_paragraph(last: Line, line: Line, right: float) -> bool:
     or more short of the run's edge (a justified paragraph fills every line but its last) and
     the next line does not go on in lower case -- a register notice's department, agency and
     docket lines, a signature's name over its title, none ending a sentence, are a paragraph
-    each.  Bold lines are left to the rules for headings (a bold title wraps short), but for
-    a bold line in capitals over one that is not (a department's name over its agency's: a
-    title wrapped keeps its case)."""
-    if last.bold or line.bold:
-        if not (last.bold and line.bold and _capitals(last.text) and not _capitals(line.text)):
-            return False
+    each; so is a short bold line over a regular one (a department's name over its agency's:
+    a bold lead-in running into its text fills the measure).  Two bold lines are left to the
+    rules for headings (a bold title wraps short) but for one in capitals over one that is
+    not (a title wrapped keeps its case)."""
+    if last.bold and line.bold and not (_capitals(last.text) and not _capitals(line.text)):
+        return False
     return right - last.x1 >= last.size and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 
