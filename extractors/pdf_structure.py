@@ -2190,7 +2190,9 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
         marker = _list_marker(line)
         if marker and current is not None and _numbers_mid_sentence(current, line, marker, drafts, right):
             marker = ""
-        if current is not None and not marker and _continues(current, line, left, right, style, pitch) \
+        if current is not None and not marker \
+                and (_continues(current, line, left, right, style, pitch)
+                     or justified and _crowded_word(current.lines[-1], line, right)) \
                 and not (justified and _ends_justified_paragraph(current.lines[-1], line, right)):
             current.lines.append(line)
             continue
@@ -2222,6 +2224,17 @@ def _justified_edge(lines: list[Line]) -> float | None:
     return best + _FLUSH_END
 
 
+def _crowded_word(last: Line, line: Line, right: float) -> bool:
+    """Whether ``last``, in a justified run, is one word left alone because the next would not
+    fit beside it, and ``line`` goes on in its weight at the paragraph's leading: a bold
+    label broken over two lines, "SUPPLEMENTARY" over "INFORMATION: The agency ...", whose
+    second line is mostly regular text."""
+    first = line.words[0]
+    return len(last.words) == 1 and first.bold == last.words[0].bold and abs(line.size - last.size) <= 0.5 \
+        and abs(line.x0 - last.x0) <= 1.0 and 0 <= line.top - last.bottom <= 0.55 * last.size \
+        and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right
+
+
 def _ends_justified_paragraph(last: Line, line: Line, right: float) -> bool:
     """Whether ``last``, in a justified run, ends its paragraph before ``line``: it stops an em
     or more short of the run's edge (a justified paragraph fills every line but its last) and
@@ -2232,6 +2245,11 @@ def _ends_justified_paragraph(last: Line, line: Line, right: float) -> bool:
     rules for headings (a bold title wraps short) but for one in capitals over one that is
     not (a title wrapped keeps its case)."""
     if last.bold and line.bold and not (_capitals(last.text) and not _capitals(line.text)):
+        return False
+    # (A line of one word cannot be spread: it is broken short inside a paragraph where the
+    # next word would not fit beside it, "SUPPLEMENTARY" over "INFORMATION: The ...".)
+    first = line.words[0]
+    if len(last.words) == 1 and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right:
         return False
     return right - last.x1 >= last.size and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
