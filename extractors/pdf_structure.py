@@ -1890,11 +1890,17 @@ def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow
     if item.top - _bottom(columns[index][-1]) >= _BAND_HEAD_GAP * tall:
         return True
     block = [items[k].line for k in range(at, stop)]
+    # (The block's lines across the columns that start where it does go with it: an agency's
+    # name longer than the column.)
+    while stop < len(items) and placed[stop] < 0 and items[stop].line is not None \
+            and abs(items[stop].x0 - item.x0) <= 1.0:
+        block.append(items[stop].line)
+        stop += 1
     held = [other.line for other in columns[index] if other.line is not None]
     if len(block) < _BAND_HEAD_LINES or any(line is None for line in block) or not held:
         return False
     edge = max(line.x1 for line in held)
-    return all(line is not None and line.x1 < edge - line.size for line in block)
+    return all(line is not None and abs(line.x1 - edge) > line.size for line in block)
 
 
 @dataclass
@@ -2001,12 +2007,18 @@ def _measure_right(lines: list[Line], measures: list[tuple[float, float]]) -> fl
     """The right edge a run's lines are measured against: their own longest's, or, on a page
     set in justified columns, that of the justified column starting where they start when it
     reaches further (a notice's few head lines over its columns, none of them full, or a
-    paragraph under a table in a column, too few to show the column's measure themselves)."""
+    paragraph under a table in a column, too few to show the column's measure themselves),
+    or the page's last column's when they reach past their column."""
     right = max(line.x1 for line in lines)
     if not measures or _justified_edge(lines) is not None:
         return right
     left = min(line.x0 for line in lines)
-    return max([right] + [end for start, end in measures if abs(start - left) <= _COLUMN_EDGE])
+    column = [end for start, end in measures if abs(start - left) <= _COLUMN_EDGE]
+    if column and right > max(column) + 1.0:
+        # (Past its column's edge: a run across the page, a one-column section's, measured
+        # against the widest of the page's columns' ends.)
+        return max(right, max(end for _, end in measures))
+    return max([right, *column])
 
 
 def _wraps_at_own_measure(lines: list[Line]) -> bool:
