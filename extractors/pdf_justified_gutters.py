@@ -30,6 +30,9 @@ _FLUSH = 0.6
 # many, each with this many words on either side of the strip (prose, not cells).
 _MIN_ROWS = 6
 _PROSE_WORDS = 3
+# A justified line's spaces are alike to this many points (a word's box may fall a little
+# short of its advance).
+_EVEN_SPACES = 0.8
 
 
 def justified_gutters(rows: Sequence[Sequence[Word]]) -> list[tuple[float, float]]:
@@ -40,7 +43,9 @@ def justified_gutters(rows: Sequence[Sequence[Word]]) -> list[tuple[float, float
         for at in range(_PROSE_WORDS - 1, len(row) - _PROSE_WORDS + 1):
             a, b = row[at], row[at + 1]
             size = max(a.size, b.size)
-            if _MIN_GAP * size <= b.x0 - a.x1 <= _MAX_GAP * size:
+            if _MIN_GAP * size <= b.x0 - a.x1 <= _MAX_GAP * size \
+                    and _prose(row[at + 1 - _PROSE_WORDS:at + 1]) \
+                    and _prose(row[at + 1:at + 1 + _PROSE_WORDS]):
                 gaps.append((a.x1, b.x0))
     if len(gaps) < _MIN_ROWS:
         return []
@@ -57,6 +62,16 @@ def justified_gutters(rows: Sequence[Sequence[Word]]) -> list[tuple[float, float
         if strip is not None and not any(strip[0] < x1 and strip[1] > x0 for x0, x1 in found):
             found.append(strip)
     return sorted(found)
+
+
+def _prose(words: Sequence[Word]) -> bool:
+    """Whether neighbouring words read as a line of prose: words of letters, most of them, a
+    space alike between each two (a justified line spreads its spaces evenly; a table's cells,
+    figures set right and their labels, stand at gaps of every width)."""
+    if sum(1 for word in words if any(ch.isalpha() for ch in word.text)) < len(words) - 1:
+        return False
+    gaps = [b.x0 - a.x1 for a, b in zip(words, words[1:], strict=False)]
+    return max(gaps) - min(gaps) <= _EVEN_SPACES
 
 
 def _flush_strip(gaps: list[tuple[float, float]]) -> tuple[float, float] | None:

@@ -84,21 +84,11 @@ def _word(text: str, x0: float, top: float, bold: bool = False, tall: float = 9.
 
 def _justified_rows(count: int, gap: float) -> list[Word]:
     """Two columns of justified rows: the left one's lines end at 200, the right one's start
-    ``gap`` points after it; each side's spaces stretched as wide as the gutter on some rows."""
+    ``gap`` points after it, their spaces stretched wider than the gutter."""
     words: list[Word] = []
     for row in range(count):
-        top = 100.0 + 12 * row
-        stretch = gap if row % 2 else 3.0
-        x = 43.0
-        for text in ("alpha", "beta", "gamma"):
-            words.append(_word(text, x, top))
-            x = words[-1].x1 + stretch
-        last = _word("delta", 0, top)
-        words.append(_word("delta", 200.0 - (last.x1 - last.x0), top))
-        x = 200.0 + gap
-        for text in ("epsilon", "zeta", "eta", "theta"):
-            words.append(_word(text, x, top))
-            x = words[-1].x1 + stretch
+        texts = ("alpha", "beta", "gamma", "delta", "epsilon"[: 3 + row % 4])
+        words += _justified_line(texts, (43.0, 200.0, 200.0 + gap, 369.0), 100.0 + 12 * row)
     return words
 
 
@@ -134,10 +124,29 @@ def test_a_gutter_between_justified_columns_is_found_from_their_flush_edges() ->
     assert justified_gutters([sorted(row, key=lambda w: w.x0) for row in rows.values()]) == []
 
 
+def test_a_tables_figures_set_right_beside_figures_set_left_make_no_gutter() -> None:
+    """Both sides of the gap between two columns of figures are flush too: no prose there."""
+    rows = []
+    for row in range(8):
+        top = 100.0 + 12 * row
+        figures = [f"{(row * 37 + k * 11) % 97:,}" for k in range(6)]
+        left = [_word(text, 0, top) for text in figures[:3]]
+        x1, placed = 200.0, []
+        for word in reversed(left):  # (set right, a quad apart)
+            placed.insert(0, _word(word.text, x1 - (word.x1 - word.x0), top))
+            x1 = placed[0].x0 - 9.0
+        x0 = 212.0
+        for text in figures[3:]:
+            placed.append(_word(text, x0, top))
+            x0 = placed[-1].x1 + 9.0
+        rows.append(placed)
+    assert justified_gutters(rows) == []
+
+
 def test_two_justified_columns_lines_on_one_baseline_are_cut_at_their_gutter() -> None:
     """The gutter no wider than the stretched spaces: without it a row read as one line."""
     lines = build_lines(_justified_rows(8, 12.0), 1)
-    assert [line.text for line in lines[:2]] == ["alpha beta gamma delta", "epsilon zeta eta theta"]
+    assert [line.text for line in lines[:2]] == ["alpha beta gamma delta eps", "beta gamma delta eps alpha"]
 
 
 # Three rows of a LibreOffice register page (Liberation Serif, 9 points, three columns): the
