@@ -1982,11 +1982,11 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue
         run_lines = [item.line for item in run if item.line is not None]
-        right = _measure_right(run_lines, measures)
+        right, justified = _run_measure(run_lines, measures)
         above = runs[at - 1][0].table if at else None
         if above is not None and not _wraps_at_own_measure(run_lines) and _notes_under(run_lines, above):
             right = max(right, above.x1)
-        drafts.extend(_group(run_lines, right, style, layout.number, annexes, bool(measures)))
+        drafts.extend(_group(run_lines, right, style, layout.number, annexes, justified))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
@@ -2003,22 +2003,27 @@ def _justified_measures(runs: list[list[_Item]]) -> list[tuple[float, float]]:
     return measures
 
 
-def _measure_right(lines: list[Line], measures: list[tuple[float, float]]) -> float:
-    """The right edge a run's lines are measured against: their own longest's, or, on a page
-    set in justified columns, that of the justified column starting where they start when it
-    reaches further (a notice's few head lines over its columns, none of them full, or a
-    paragraph under a table in a column, too few to show the column's measure themselves),
-    or the page's last column's when they reach past their column."""
+def _run_measure(lines: list[Line], measures: list[tuple[float, float]]) -> tuple[float, bool]:
+    """The right edge a run's lines are measured against, and whether they are set justified:
+    their own longest's, justified when most of them end flush there (_justified_edge); or,
+    on a page set in justified columns, for a run of too few lines to show its measure (a
+    notice's head lines over its columns, none of them full; a paragraph under a table in a
+    column), that of the justified column starting where it starts when it reaches further,
+    or the page's last column's when its lines reach past their column.  A run of many lines
+    set ragged beside justified columns keeps its own measure, and is not justified."""
     right = max(line.x1 for line in lines)
-    if not measures or _justified_edge(lines) is not None:
-        return right
+    if _justified_edge(lines) is not None:
+        return right, True
+    if not measures or sum(1 for line in lines if len(line.words) >= _PROSE_WORDS) >= _JUSTIFIED_RUN_LINES:
+        return right, False
     left = min(line.x0 for line in lines)
     column = [end for start, end in measures if abs(start - left) <= _COLUMN_EDGE]
-    if column and right > max(column) + 1.0:
-        # (Past its column's edge: a run across the page, a one-column section's, measured
-        # against the widest of the page's columns' ends.)
-        return max(right, max(end for _, end in measures))
-    return max([right, *column])
+    if not column:
+        return right, False
+    # (Past its column's edge: a run across the page, a one-column section's, measured against
+    # the widest of the page's columns' ends.)
+    edge = max(right, max(end for _, end in measures)) if right > max(column) + 1.0 else max([right, *column])
+    return edge, True
 
 
 def _wraps_at_own_measure(lines: list[Line]) -> bool:
@@ -2186,8 +2191,8 @@ def _merge_contents(drafts: list[Draft]) -> list[Draft]:
 def _group(lines: list[Line], right: float, style: Style, page: int,
            annexes: frozenset[str] = frozenset(), justified: bool = False) -> list[Draft]:
     """Consecutive lines of one column as paragraphs, list items and headings (``annexes``: the
-    letters of the document's annexes, see annex_letters; ``justified``: the page's columns
-    are set justified, see _justified_edge)."""
+    letters of the document's annexes, see annex_letters; ``justified``: the lines are set
+    justified, see _run_measure)."""
     drafts: list[Draft] = []
     current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
@@ -2205,7 +2210,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
         if current is not None and not marker \
                 and (_continues(current, line, left, right, style, pitch)
                      or justified and _crowded_word(current.lines[-1], line, right)) \
-                and not (justified and _ends_justified_paragraph(current.lines[-1], line, right)):
+                and not (justified and _ends_justified_paragraph(current, line, right)):
             current.lines.append(line)
             continue
         current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
@@ -2247,16 +2252,22 @@ def _crowded_word(last: Line, line: Line, right: float) -> bool:
         and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right
 
 
-def _ends_justified_paragraph(last: Line, line: Line, right: float) -> bool:
-    """Whether ``last``, in a justified run, ends its paragraph before ``line``: it stops an em
-    or more short of the run's edge (a justified paragraph fills every line but its last) and
-    the next line does not go on in lower case -- a register notice's department, agency and
+def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
+    """Whether the last line of ``block``, in a justified run, ends its paragraph before
+    ``line``: it stops an em or more short of the run's edge (a justified paragraph fills every
+    line but its last) and the next line does not go on in lower case -- a register notice's
+    department, agency and
     docket lines, a signature's name over its title, none ending a sentence, are a paragraph
     each; so is a short bold line over a regular one (a department's name over its agency's:
     a bold lead-in running into its text fills the measure).  Two bold lines are left to the
     rules for headings (a bold title wraps short) but for one in capitals over one that is
     not (a title wrapped keeps its case)."""
+    last = block.lines[-1]
     if last.bold and line.bold and not (_capitals(last.text) and not _capitals(line.text)):
+        return False
+    # (A paragraph's lines above, none of them flush with the edge, are set ragged: a column
+    # may mix justified paragraphs and ragged ones.)
+    if len(block.lines) > 1 and not any(right - above.x1 <= _FLUSH_END for above in block.lines[:-1]):
         return False
     # (A line of one word cannot be spread: it is broken short inside a paragraph where the
     # next word would not fit beside it, "SUPPLEMENTARY" over "INFORMATION: The ...".)
