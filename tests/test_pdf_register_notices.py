@@ -261,6 +261,43 @@ def test_a_justified_columns_short_lines_are_paragraphs_of_their_own() -> None:
                               "[Docket No. BLM-2026-2301]"]
 
 
+RAGGED = ("The review covered the budget and the staff plan. Network delivery confirmed the risk "
+          "response within the supply chain and the account. Investment advice for the sales. "
+          "Account usage tracked the basis of performance through the year and the plan.")
+
+
+def _ragged(canvas: Any, column: int, y: float) -> float:
+    """A paragraph set ragged in a column: its lines end where their words do."""
+    for line in _lines([(RAGGED, ROMAN)], WIDTH):
+        y -= SIZE * 1.2
+        canvas.setFont(ROMAN, SIZE)
+        canvas.drawString(_column_x(column), y, " ".join(word for word, _ in line))
+    return y
+
+
+def _ragged_beside_justified(canvas: Any) -> None:
+    _prose(canvas, 0, 800.0, 4)
+    y = 800.0
+    for _ in range(3):
+        y = _ragged(canvas, 1, y) - 4
+
+
+def _ragged_among_justified(canvas: Any) -> None:
+    y = _prose(canvas, 0, 800.0, 2)
+    y = _ragged(canvas, 0, y - 4)
+    _prose(canvas, 0, y - 4, 2)
+    _prose(canvas, 1, 800.0, 5)
+
+
+def test_a_ragged_paragraph_beside_or_among_justified_ones_keeps_its_lines() -> None:
+    """A line of a ragged paragraph ends a sentence short of the edge ("... for the sales."):
+    no paragraph's end there, in a column of its own beside justified ones or between
+    justified paragraphs."""
+    whole = " ".join(RAGGED.split())
+    for draw in (_ragged_beside_justified, _ragged_among_justified):
+        assert whole in markdown_of(drawn_pdf(draw)).split("\n\n"), draw.__name__
+
+
 def _crowded_label(canvas: Any) -> None:
     width = 130.0  # ("SUPPLEMENTARY INFORMATION:" does not fit: its first word stands alone)
     y = _prose(canvas, 0, 800.0, 2, width)
