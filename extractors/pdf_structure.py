@@ -1866,6 +1866,8 @@ def _band_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at:
 # column's text.
 _BAND_HEAD_GAP = 2.0
 _BAND_HEAD_LINES = 2
+# ... under columns of this many lines each at least.
+_BAND_HEAD_COLUMN_LINES = 6
 
 
 def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow, at: int,
@@ -1885,6 +1887,9 @@ def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow
     if any(where != index for where in below.first_below(at)):
         return False
     if any(_bottom(held[-1]) > item.top for other, held in columns.items() if other != index and held):
+        return False
+    # (Columns of running text above it, not a cover's few lines beside a label.)
+    if any(0 < len(held) < _BAND_HEAD_COLUMN_LINES for held in columns.values()):
         return False
     tall = item.line.bottom - item.line.top
     if item.top - _bottom(columns[index][-1]) >= _BAND_HEAD_GAP * tall:
