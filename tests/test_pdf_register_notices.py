@@ -339,6 +339,30 @@ def test_a_notices_head_block_under_the_last_notices_columns_starts_the_next_ban
     assert paragraphs.index("DEPARTMENT OF COMMERCE") > 5  # (after both columns' paragraphs)
 
 
+def _cover(canvas: Any) -> None:
+    """A cover's masthead in the first column, a label in the second, a web address under the
+    masthead, then the title across."""
+    canvas.setFont(ROMAN, SIZE)
+    for at, text in enumerate(("Published 2 April 2020", "Research Service", "Director Jane Smith")):
+        canvas.drawString(_column_x(0), 800 - 12 * at, text)
+    canvas.setFont(BOLD, SIZE + 3)
+    canvas.drawString(_column_x(1), 800, "Issues and Points")
+    canvas.setFont(ROMAN, SIZE)
+    canvas.drawString(_column_x(0), 764, "www.example.org")
+    canvas.setFont(BOLD, SIZE + 6)
+    canvas.drawString(_column_x(0), 740, "Insurance Terms and the Pandemic: Issues")
+    _prose(canvas, 0, 700.0, 3)
+    _prose(canvas, 1, 700.0, 3)
+
+
+def test_a_covers_line_under_its_masthead_starts_no_band() -> None:
+    """Above the title only a few lines in each column: no notice's columns ended there, and
+    the address is read under the masthead, before the label beside it."""
+    paragraphs = markdown_of(drawn_pdf(_cover)).split("\n\n")
+    at = next(i for i, p in enumerate(paragraphs) if "www.example.org" in p)
+    assert at < next(i for i, p in enumerate(paragraphs) if "Issues and Points" in p)
+
+
 def _titled_notice(canvas: Any, title: str, sections: list[str], label: bool = False) -> None:
     y = _paragraph(canvas, 0, 800.0, [(title, BOLD)], justified=False)
     y = _prose(canvas, 0, y - 3, 1)
