@@ -2268,6 +2268,8 @@ def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
     rules for headings (a bold title wraps short) but for one in capitals over one that is
     not (a title wrapped keeps its case)."""
     last = block.lines[-1]
+    if line.top < last.bottom - 0.5 * last.size:
+        return False  # (beside it: a bold run-in title's text a tab's width to its right)
     if last.bold and line.bold and not (_capitals(last.text) and not _capitals(line.text)):
         return False
     # (A paragraph's lines above, none of them flush with the edge, are set ragged: a column

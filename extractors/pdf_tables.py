@@ -291,17 +291,25 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
 def _unruled_in_columns(words: list[Word], blocked: list[FoundTable],
                         feet: list[tuple[float, float]]) -> list[FoundTable]:
     """The unruled tables of the page; where its text is set in justified columns
-    (:mod:`extractors.pdf_justified_gutters`), those of each column apart: the lines of two
-    narrow columns side by side are no rows of one table (a column's small table stands
-    beside the next column's prose)."""
+    (:mod:`extractors.pdf_justified_gutters`), a table across them without a column of
+    figures is looked for again in each column apart: the lines of two narrow columns side
+    by side are no rows of one table (a column's small table stands beside the next
+    column's prose), a paper's results under its two columns are."""
+    found = unruled_tables(words, blocked=blocked, feet=feet)
+    if not found:
+        return found
     gutters = justified_gutters([line.words for line in _lines(words)])
-    if not gutters:
-        return unruled_tables(words, blocked=blocked, feet=feet)
     middles = [(x0 + x1) / 2 for x0, x1 in gutters]
+    # (A table of figures across the columns is one: a paper's results under its two columns.)
+    across = [t for t in found if any(t.x0 < m < t.x1 for m in middles) and not _has_figure_column(t)]
+    if not across:
+        return found
     columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
     for word in words:
-        columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
-    return [table for column in columns for table in unruled_tables(column, blocked=blocked, feet=feet)]
+        if any(_inside(word, table) for table in across):
+            columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
+    apart = [table for column in columns for table in unruled_tables(column, blocked=blocked, feet=feet)]
+    return sorted([t for t in found if t not in across] + apart, key=lambda t: (t.top, t.x0))
 
 
 def _banded_grids(tables: list[FoundTable], found: list[FoundTable],

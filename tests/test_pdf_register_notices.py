@@ -18,7 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_structure import build_lines
 from extractors.pdf_tables import find_tables
-from extractors.pdf_words import PageLayout, Word
+from extractors.pdf_words import PageLayout, Word, read_layouts
 from tests.pdf_output import drawn_pdf, markdown_of
 
 SIZE = 9.0
@@ -400,3 +400,22 @@ def test_titles_roman_sections_and_lettered_ones_set_alike_nest_by_their_numberi
               for line in markdown_of(drawn_pdf(pages)).splitlines() if line.startswith("#")}
     assert levels["Public Meeting of the Advisory Panel"] < levels["I. Background"] < levels["A. Schedule"]
     assert levels["Request for Nominations"] == levels["Public Meeting of the Advisory Panel"]
+
+
+def _figures_across(canvas: Any) -> None:
+    _prose(canvas, 0, 800.0, 3)
+    _prose(canvas, 1, 800.0, 3)
+    canvas.setFont(ROMAN, SIZE)
+    header = ("Model", "NQ", "TriviaQA", "WQ", "TREC", "SQuAD")
+    for column, text in enumerate(header):
+        canvas.drawRightString(_column_x(0) + 60 + 55 * column, 560.0, text)
+    for row in range(8):
+        figures = (f"{(row * 7 + column * 13) % 60 + 20.5:.1f}" for column in range(5))
+        cells = (f"Retriever {row + 1}", *figures)
+        for column, text in enumerate(cells):
+            canvas.drawRightString(_column_x(0) + 60 + 55 * column, 545.0 - 12 * row, text)
+
+
+def test_a_table_of_figures_across_justified_columns_stays_whole() -> None:
+    layout = read_layouts(drawn_pdf(_figures_across))[0]
+    assert [len(table.cells[0]) for table in find_tables(layout)] == [6]
