@@ -224,6 +224,10 @@ _BINDING_MIN_VOTES = 3
 _SMALL_PRINT = 0.95
 # A bold line of the body's size with more words than this is a statement, not a title.
 _BOLD_TITLE_WORDS = 10
+# ... unless its words are in title case, this many at most (a register notice's title,
+# "Notice of Intent To Rule on Request To Release Airport Property at ...": a statement is a
+# sentence, its words in lower case).
+_LONG_TITLE_WORDS = 20
 # How much larger than the body a heading's font must be.
 HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 200
@@ -435,7 +439,8 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
     # A bold line of body size ending in a colon is a label ("Key points:") for what follows.
     label = text.rstrip().endswith(":") and not larger
     # Bold at the body's size with more words than a title has is an emphasised statement.
-    if bolder and not larger and words > _BOLD_TITLE_WORDS and not section:
+    if bolder and not larger and words > _BOLD_TITLE_WORDS and not section \
+            and not (words <= _LONG_TITLE_WORDS and not ends_sentence and _title_case(text)):
         draft.label = True
         return
     if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label) or \
@@ -522,6 +527,13 @@ def _by_face(line: Line, text: str, style: Style) -> bool:
         and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
         and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
         and not any(map(str.isdigit, text))
+
+
+def _title_case(text: str) -> bool:
+    """Whether every word of ``text`` but the short ones a title leaves in lower case ("of",
+    "the", "on") opens with a capital or a figure."""
+    return all(word[:1].isupper() or word[:1].isdigit() or word.lower() in _NO_TITLE_END
+               for word in text.split() if word[:1].isalnum())
 
 
 def _titled(text: str) -> bool:
@@ -1819,7 +1831,7 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
         return all(len(d.lines) == 1 and len(d.text.split()) <= 6 and d.kind in ("heading", "paragraph")
                    and not d.number_depth and d.bold and not d.boxed for d in (a, b)) \
             and abs(a.size - b.size) <= 0.5 and a.bold == b.bold and a.lines[0].italic == b.lines[0].italic \
-            and not (id(a) in centred and id(b) in centred)
+            and not (id(a) in centred and id(b) in centred) and not _label_over_section(a, b)
     alike = [False] * len(texts)
     for index in range(len(texts) - 1):
         if short_alike(texts[index], texts[index + 1]):
@@ -1828,6 +1840,18 @@ def _unhead_label_runs(drafts: list[Draft], style: Style) -> None:
         if is_label and draft.kind == "heading" and draft.size < style.body_size * HEADING_SCALE:
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+# A title numbered by a Roman numeral in capitals and a full stop: "I. Background", "IV. Costs".
+_ROMAN_TITLE = re.compile(rf"(?:{_ROMAN})\.\s+[A-Z][a-z]")
+
+
+def _label_over_section(a: Draft, b: Draft) -> bool:
+    """Whether ``a`` is a run-in label left alone on its line ("SUPPLEMENTARY INFORMATION:")
+    and ``b`` a section numbered in Roman numerals under it ("I. Background"): no two fields
+    of a form, however alike they are set (a register notice's labels open its sections)."""
+    return a.text.rstrip().endswith(":") and bool(_ROMAN_TITLE.match(b.text)) \
+        and not b.text.rstrip().endswith(":")
 
 
 def _centred_over_text(drafts: list[Draft]) -> set[int]:
@@ -1990,12 +2014,61 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
                                     if abs(near - size) <= 0.1 * max(near, size)) > 1})
         if recurring:
             _set_levels(headings, _Ladder(recurring, style.body_size))
+    _nest_outline_classes(headings)
     numbered = [d for d in headings if d.number_depth]
     _nest_label_kinds(numbered)
     if len(numbered) >= _NUMBERED_HEADINGS:
         _rank_by_numbering(numbered, [d for d in headings if not d.number_depth])
     elif numbered:  # one or two: a date ("3.11.") as likely as a numbering; only below their size
         _level_by_depth(numbered, capped=False)
+
+
+# A title lettered by a capital and a full stop: "A. Proposed Action".
+_LETTERED_TITLE = re.compile(r"[A-Z]\.\s+[A-Z][a-z]")
+
+
+def _outline_class(draft: Draft) -> int:
+    """Where a heading stands in an outline's numbering: 0 unnumbered, 1 a Roman numeral
+    ("I. Background"), 2 a capital letter ("A. Proposed Action"); -1 numbered otherwise."""
+    if _ROMAN_TITLE.match(draft.text):
+        return 1
+    if _LETTERED_TITLE.match(draft.text):
+        return 2
+    return -1 if draft.number_depth else 0
+
+
+def _nest_outline_classes(headings: list[Draft]) -> None:
+    """Headings set alike (one level) numbered as an outline nests them: Roman-numbered
+    sections under an unnumbered title and lettered ones under a Roman-numbered section, one
+    level each (a register notice's bold title at the body's size over its "I. Background"
+    over its "A. Proposed Action", in one face).  Only where every "I." or "A." follows
+    a heading of the class above at that level: the numbering starts again under each (a
+    paper's "I. INTRODUCTION" after its title set otherwise, a "REFERENCES" after its
+    sections, change nothing)."""
+    shifts: dict[int, dict[int, int]] = {}
+    for level in sorted({d.level for d in headings if d.level is not None}):
+        group = [d for d in headings if d.level == level]
+        classes = [_outline_class(d) for d in group]
+        nested = {1: False, 2: False}
+        for cls in (1, 2):
+            starts = [at for at, d in enumerate(group) if classes[at] == cls and d.text[:2] in ("I.", "A.")]
+            nested[cls] = bool(starts) and all(at > 0 and classes[at - 1] == cls - 1 for at in starts)
+        if nested[2] and not nested[1] and 0 in classes:
+            nested[2] = False  # (lettered under Roman only where Roman sits under the titles too)
+        if nested[1] or nested[2]:
+            shifts[level] = {0: 0, 1: int(nested[1]), 2: int(nested[1]) + int(nested[2]), -1: 0}
+    if not shifts:
+        return
+    # Each level's extra depth pushes every deeper level down by as much.
+    extra = 0
+    moved: dict[int, int] = {}
+    for level in sorted({d.level for d in headings if d.level is not None}):
+        moved[level] = extra
+        extra += max(shifts.get(level, {0: 0}).values())
+    for draft in headings:
+        if draft.level is not None:
+            inner = shifts.get(draft.level, {}).get(_outline_class(draft), 0)
+            draft.level = min(_MAX_LEVEL, draft.level + moved[draft.level] + inner)
 
 
 # Labels that name a division of the back matter ("ANNEX I", "Appendix B", "Schedule 2"): at

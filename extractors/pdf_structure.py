@@ -119,6 +119,7 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
+from extractors.pdf_justified_gutters import column_ends, cut_at_gutters, fills_column, justified_gutters
 from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_stitch import (
@@ -717,7 +718,31 @@ def _outside(words: list[Word], tables: list[FoundTable]) -> list[Word]:
 
 
 def build_lines(words: list[Word], page: int) -> list[Line]:
-    """Words grouped by baseline into lines, split at gaps wider than about an em."""
+    """Words grouped by baseline into lines, split at gaps wider than about an em; on a page
+    set in justified columns (:mod:`extractors.pdf_justified_gutters`), each column's words
+    grouped apart (a bold label's taller box, level with the next column's line above, took
+    it into that line's row) and lines cut at the gutters."""
+    rows = [sorted(row, key=attrgetter("x0")) for row in _word_rows(words)]
+    gutters = justified_gutters(rows)
+    if gutters:
+        rows = _rows_by_column(rows, gutters)
+    lines = []
+    # A right-to-left page's lines that hold right-to-left words are right to left, even
+    # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
+    texts = [w.text for w in words]
+    rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
+    ends = column_ends(words, gutters) if gutters else []
+    for row in rows:
+        for piece in cut_at_gutters(row, gutters):
+            whole = bool(gutters) and fills_column(piece, gutters, ends)
+            lines.extend(_split_row(piece, page, rtl, whole))
+    # (Pieces of one row are read from the right on a right-to-left page.)
+    lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
+    return lines
+
+
+def _word_rows(words: list[Word]) -> list[list[Word]]:
+    """Words grouped by baseline into rows."""
     rows: list[list[Word]] = []
     # Each row's vertical centre and height: those of its first word.  Comparing centres
     # (not growing extents) keeps tightly set lines, and columns whose baselines do not
@@ -759,26 +784,37 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
             rows.append([word])
             centres.append((centre, height))
             count += 1
-    lines = []
-    # A right-to-left page's lines that hold right-to-left words are right to left, even
-    # when Latin words are most of one (``שוק Open Source טוב``); None: no such words at all.
-    texts = [w.text for w in words]
-    rtl = rtl_line(texts) if has_rtl("".join(texts)) else None
+    return rows
+
+
+def _rows_by_column(rows: list[list[Word]], gutters: list[tuple[float, float]]) -> list[list[Word]]:
+    """Rows (sorted left to right) grouped again column by column: a row that stays whole at
+    the gutters (a title or a running head across the columns) is kept, the words of the
+    others are grouped by baseline within their own column, each row sorted left to right."""
+    middles = [(x0 + x1) / 2 for x0, x1 in gutters]
+    kept: list[list[Word]] = []
+    columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
     for row in rows:
-        lines.extend(_split_row(sorted(row, key=attrgetter("x0")), page, rtl))
-    # (Pieces of one row are read from the right on a right-to-left page.)
-    lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
-    return lines
+        placed = [bisect.bisect(middles, (word.x0 + word.x1) / 2) for word in row]
+        # (Whole: a word across a gutter, or two words on its sides a plain space apart.)
+        if any(word.x0 < middle < word.x1 for word in row for middle in middles) \
+                or len(cut_at_gutters(row, gutters)) < len(set(placed)):
+            kept.append(row)
+            continue
+        for word, column in zip(row, placed, strict=True):
+            columns[column].append(word)
+    return kept + [sorted(row, key=attrgetter("x0")) for column in columns for row in _word_rows(column)]
 
 
-def _split_row(row: list[Word], page: int, rtl_page: bool | None) -> list[Line]:
+def _split_row(row: list[Word], page: int, rtl_page: bool | None, whole: bool = False) -> list[Line]:
     """A row's words as lines, split at gaps much wider than the row's usual word gap (a
-    justified line's stretched spaces are all alike; a gutter or a cell boundary is not)."""
+    justified line's stretched spaces are all alike; a gutter or a cell boundary is not);
+    ``whole``: a justified column's full line, not split at all."""
     words = [row[0]]
     for word in row[1:]:
         if not (word.text == words[-1].text and abs(word.x0 - words[-1].x0) < 1):
             words.append(word)  # (the same word twice is overprinted to look bold)
-    return [_line(segment, page, rtl_page) for segment in _segments(words)]
+    return [_line(segment, page, rtl_page) for segment in ([words] if whole else _segments(words))]
 
 
 def _segments(words: list[Word]) -> list[list[Word]]:
@@ -1589,8 +1625,9 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
             runs.extend(_split_tables(wide))
             wide = []
         index = placed[at] if gutters else 0
-        if gutters and _starts_band(item, index, columns, pictures, drawings, column) \
-                and _band_below(items, placed, below, at):
+        if gutters and (_starts_band(item, index, columns, pictures, drawings, column)
+                        and _band_below(items, placed, below, at)
+                        or _heads_next_band(items, placed, below, at, columns)):
             flush_columns()
         columns[index].append(item)
     flush_columns()
@@ -1826,6 +1863,53 @@ def _band_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at:
     return True
 
 
+# A block at one column's foot, the other columns ended above it and a line across the columns
+# under it, starts the next band when it stands this many of its lines' heights below its
+# column's text.
+_BAND_HEAD_GAP = 2.0
+_BAND_HEAD_LINES = 2
+# ... under columns of this many lines each at least.
+_BAND_HEAD_COLUMN_LINES = 6
+
+
+def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow, at: int,
+                     columns: dict[int, list[_Item]]) -> bool:
+    """Whether ``items[at]`` opens a block that heads the band under it: the next item across
+    the columns follows the block with nothing in the other columns between, their text
+    ended above it, and the block stands well apart from the text above it in its own column
+    or is lines none of which fills the column (a register notice's department, agency and
+    docket lines, set in a one-column section over the notice's title, stand in the first
+    column's place under the last notice's balanced columns, level with the second column's
+    foot; a first column run on past the second's foot is that column's text, its lines
+    full but a paragraph's last)."""
+    item, index = items[at], placed[at]
+    stop = below.next_across(at)
+    if item.line is None or len(columns) < 2 or not columns.get(index) or stop is None:
+        return False
+    if any(where != index for where in below.first_below(at)):
+        return False
+    if any(_bottom(held[-1]) > item.top for other, held in columns.items() if other != index and held):
+        return False
+    # (Columns of running text above it, not a cover's few lines beside a label.)
+    if any(0 < len(held) < _BAND_HEAD_COLUMN_LINES for held in columns.values()):
+        return False
+    tall = item.line.bottom - item.line.top
+    if item.top - _bottom(columns[index][-1]) >= _BAND_HEAD_GAP * tall:
+        return True
+    block = [items[k].line for k in range(at, stop)]
+    # (The block's lines across the columns that start where it does go with it: an agency's
+    # name longer than the column.)
+    while stop < len(items) and placed[stop] < 0 and items[stop].line is not None \
+            and abs(items[stop].x0 - item.x0) <= 1.0:
+        block.append(items[stop].line)
+        stop += 1
+    held = [other.line for other in columns[index] if other.line is not None]
+    if len(block) < _BAND_HEAD_LINES or any(line is None for line in block) or not held:
+        return False
+    edge = max(line.x1 for line in held)
+    return all(line is not None and abs(line.x1 - edge) > line.size for line in block)
+
+
 @dataclass
 class _ColumnsBelow:
     """Where the items of each column stand in reading order, and the lines across the
@@ -1846,6 +1930,11 @@ class _ColumnsBelow:
             else:
                 columns[where].append(at)
         return cls(columns, across)
+
+    def next_across(self, at: int) -> int | None:
+        """The position of the first item across the columns after ``at``, if any."""
+        next_across = bisect.bisect_right(self.across, at)
+        return self.across[next_across] if next_across < len(self.across) else None
 
     def first_below(self, at: int) -> dict[int, int]:
         """Column -> position of its first item after ``at``, before the next line across."""
@@ -1894,19 +1983,54 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
     runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
+    measures = _justified_measures(runs)
     for at, run in enumerate(runs):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
             continue
         run_lines = [item.line for item in run if item.line is not None]
-        right = max(line.x1 for line in run_lines)
+        right, justified = _run_measure(run_lines, measures)
         above = runs[at - 1][0].table if at else None
         if above is not None and not _wraps_at_own_measure(run_lines) and _notes_under(run_lines, above):
             right = max(right, above.x1)
-        drafts.extend(_group(run_lines, right, style, layout.number, annexes))
+        drafts.extend(_group(run_lines, right, style, layout.number, annexes, justified))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
+
+
+def _justified_measures(runs: list[list[_Item]]) -> list[tuple[float, float]]:
+    """The left and right edges of the page's runs set justified (see _justified_edge)."""
+    measures = []
+    for run in runs:
+        lines = [item.line for item in run if item.line is not None]
+        edge = _justified_edge(lines) if lines else None
+        if edge is not None:
+            measures.append((min(line.x0 for line in lines), edge))
+    return measures
+
+
+def _run_measure(lines: list[Line], measures: list[tuple[float, float]]) -> tuple[float, bool]:
+    """The right edge a run's lines are measured against, and whether they are set justified:
+    their own longest's, justified when most of them end flush there (_justified_edge); or,
+    on a page set in justified columns, for a run of too few lines to show its measure (a
+    notice's head lines over its columns, none of them full; a paragraph under a table in a
+    column), that of the justified column starting where it starts when it reaches further,
+    or the page's last column's when its lines reach past their column.  A run of many lines
+    set ragged beside justified columns keeps its own measure, and is not justified."""
+    right = max(line.x1 for line in lines)
+    if _justified_edge(lines) is not None:
+        return right, True
+    if not measures or sum(1 for line in lines if len(line.words) >= _PROSE_WORDS) >= _JUSTIFIED_RUN_LINES:
+        return right, False
+    left = min(line.x0 for line in lines)
+    column = [end for start, end in measures if abs(start - left) <= _COLUMN_EDGE]
+    if not column:
+        return right, False
+    # (Past its column's edge: a run across the page, a one-column section's, measured against
+    # the widest of the page's columns' ends.)
+    edge = max(right, max(end for _, end in measures)) if right > max(column) + 1.0 else max([right, *column])
+    return edge, True
 
 
 def _wraps_at_own_measure(lines: list[Line]) -> bool:
@@ -2070,9 +2194,10 @@ def _merge_contents(drafts: list[Draft]) -> list[Draft]:
 
 
 def _group(lines: list[Line], right: float, style: Style, page: int,
-           annexes: frozenset[str] = frozenset()) -> list[Draft]:
+           annexes: frozenset[str] = frozenset(), justified: bool = False) -> list[Draft]:
     """Consecutive lines of one column as paragraphs, list items and headings (``annexes``: the
-    letters of the document's annexes, see annex_letters)."""
+    letters of the document's annexes, see annex_letters; ``justified``: the lines are set
+    justified, see _run_measure)."""
     drafts: list[Draft] = []
     current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
@@ -2087,7 +2212,10 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
         marker = _list_marker(line)
         if marker and current is not None and _numbers_mid_sentence(current, line, marker, drafts, right):
             marker = ""
-        if current is not None and not marker and _continues(current, line, left, right, style, pitch):
+        if current is not None and not marker \
+                and (_continues(current, line, left, right, style, pitch)
+                     or justified and _crowded_word(current.lines[-1], line, right)) \
+                and not (justified and _ends_justified_paragraph(current, line, right)):
             current.lines.append(line)
             continue
         current = Draft("list_item" if marker else "paragraph", [line], page, marker=marker)
@@ -2095,6 +2223,65 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
     for draft in drafts:
         classify(draft, style, (left, right), annexes)
     return drafts
+
+
+# A run of lines is set justified when this many of its lines of prose, and this share of
+# them, end flush (to within _FLUSH_END points) at its right edge.
+_JUSTIFIED_RUN_LINES = 6
+_JUSTIFIED_RUN_SHARE = 0.6
+_FLUSH_END = 0.6
+
+
+def _justified_edge(lines: list[Line]) -> float | None:
+    """The right edge a column's run of lines is set justified to (see _JUSTIFIED_RUN_LINES):
+    the one most of its lines of prose end at, whatever a line reaching past it does."""
+    ends = sorted(line.x1 for line in lines if len(line.words) >= _PROSE_WORDS)
+    best, count = None, 0
+    for at, end in enumerate(ends):
+        flush = bisect.bisect_right(ends, end + _FLUSH_END, lo=at) - at
+        if flush > count:
+            best, count = end, flush
+    if best is None or count < _JUSTIFIED_RUN_LINES or count < _JUSTIFIED_RUN_SHARE * len(ends):
+        return None
+    return best + _FLUSH_END
+
+
+def _crowded_word(last: Line, line: Line, right: float) -> bool:
+    """Whether ``last``, in a justified run, is one word left alone because the next would not
+    fit beside it, and ``line`` goes on in its weight at the paragraph's leading: a bold
+    label broken over two lines, "SUPPLEMENTARY" over "INFORMATION: The agency ...", whose
+    second line is mostly regular text."""
+    first = line.words[0]
+    return len(last.words) == 1 and first.bold == last.words[0].bold and abs(line.size - last.size) <= 0.5 \
+        and abs(line.x0 - last.x0) <= 1.0 and 0 <= line.top - last.bottom <= 0.55 * last.size \
+        and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right
+
+
+def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
+    """Whether the last line of ``block``, in a justified run, ends its paragraph before
+    ``line``: it stops an em or more short of the run's edge (a justified paragraph fills every
+    line but its last) and the next line does not go on in lower case -- a register notice's
+    department, agency and
+    docket lines, a signature's name over its title, none ending a sentence, are a paragraph
+    each; so is a short bold line over a regular one (a department's name over its agency's:
+    a bold lead-in running into its text fills the measure).  Two bold lines are left to the
+    rules for headings (a bold title wraps short) but for one in capitals over one that is
+    not (a title wrapped keeps its case)."""
+    last = block.lines[-1]
+    if line.top < last.bottom - 0.5 * last.size:
+        return False  # (beside it: a bold run-in title's text a tab's width to its right)
+    if last.bold and line.bold and not (_capitals(last.text) and not _capitals(line.text)):
+        return False
+    # (A paragraph's lines above, none of them flush with the edge, are set ragged: a column
+    # may mix justified paragraphs and ragged ones.)
+    if len(block.lines) > 1 and not any(right - above.x1 <= _FLUSH_END for above in block.lines[:-1]):
+        return False
+    # (A line of one word cannot be spread: it is broken short inside a paragraph where the
+    # next word would not fit beside it, "SUPPLEMENTARY" over "INFORMATION: The ...".)
+    first = line.words[0]
+    if len(last.words) == 1 and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right:
+        return False
+    return right - last.x1 >= last.size and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 
 def _numbers_mid_sentence(block: Draft, line: Line, marker: str, drafts: list[Draft], right: float) -> bool:

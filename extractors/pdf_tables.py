@@ -71,6 +71,7 @@ from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
+from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
@@ -284,13 +285,37 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     turned = layout.turned if len(layout.turned) <= MAX_TURNED_WORDS else []
     size = statistics.median(w.size for w in free) if free else 10.0
-    found = unruled_tables(free, blocked=tables, feet=feet,
-                           turned=[_box(c) for c in _turned_clusters(turned, size)])
+    found = _unruled_in_columns(free, tables, feet, [_box(c) for c in _turned_clusters(turned, size)])
     tables, found = _banded_grids(tables, found, layout.words)
     if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
+
+
+def _unruled_in_columns(words: list[Word], blocked: list[FoundTable], feet: list[tuple[float, float]],
+                        turned: list[Box]) -> list[FoundTable]:
+    """The unruled tables of the page; where its text is set in justified columns
+    (:mod:`extractors.pdf_justified_gutters`), a table across them without a column of
+    figures is looked for again in each column apart: the lines of two narrow columns side
+    by side are no rows of one table (a column's small table stands beside the next
+    column's prose), a paper's results under its two columns are."""
+    found = unruled_tables(words, blocked=blocked, feet=feet, turned=turned)
+    if not found:
+        return found
+    gutters = justified_gutters([line.words for line in _lines(words)])
+    middles = [(x0 + x1) / 2 for x0, x1 in gutters]
+    # (A table of figures across the columns is one: a paper's results under its two columns.)
+    across = [t for t in found if any(t.x0 < m < t.x1 for m in middles) and not _has_figure_column(t)]
+    if not across:
+        return found
+    columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
+    for word in words:
+        if any(_inside(word, table) for table in across):
+            columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
+    apart = [table for column in columns
+             for table in unruled_tables(column, blocked=blocked, feet=feet, turned=turned)]
+    return sorted([t for t in found if t not in across] + apart, key=lambda t: (t.top, t.x0))
 
 
 def _banded_grids(tables: list[FoundTable], found: list[FoundTable],

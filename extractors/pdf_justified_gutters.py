@@ -1,0 +1,125 @@
+"""The gutters between justified columns of running text, found from the words of a page's
+rows before those rows are cut into lines.
+
+An official register (the Federal Register's notices) sets its text in two or three narrow
+justified columns a fifth of an inch apart: a line of long words stretches its spaces as
+wide as that gutter, so the gap between two columns' lines on one baseline is no wider than
+the spaces inside them and the row is read as one line across the columns.  What tells the
+gutter is that both of its sides are flush: every full line of the left column ends at one x
+(the column's right edge) and every line of the right column not indented starts at one x
+(its left edge), on row after row, with prose on both sides -- a stretched space inside a
+line stands wherever the words put it.  Only gutters so proved are returned, so a page set
+ragged, a table's cells or a form's labels and values are never cut here (their rows keep
+the splitting by gap widths of the line builder).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from extractors.pdf_words import Word
+
+# A gutter is at least this many sizes wide (a justified line's plainest spaces are narrower)
+# and at most this many (wider gaps are split by their width alone).
+_MIN_GAP = 0.8
+_MAX_GAP = 3.0
+# Edges within this many points are one edge (a column's flush edge varies by hundredths).
+_FLUSH = 0.6
+# Rows ending flush on the left and starting flush on the right of one strip: at least this
+# many, each with this many words on either side of the strip (prose, not cells).
+_MIN_ROWS = 6
+_PROSE_WORDS = 3
+# A justified line's spaces are alike to this many points (a word's box may fall a little
+# short of its advance).
+_EVEN_SPACES = 0.8
+
+
+def justified_gutters(rows: Sequence[Sequence[Word]]) -> list[tuple[float, float]]:
+    """The strips ``(right edge of the left column, left edge of the right column)`` between
+    justified columns, from a page's rows of words (each sorted left to right)."""
+    gaps: list[tuple[float, float]] = []
+    for row in rows:
+        for at in range(_PROSE_WORDS - 1, len(row) - _PROSE_WORDS + 1):
+            a, b = row[at], row[at + 1]
+            size = max(a.size, b.size)
+            if _MIN_GAP * size <= b.x0 - a.x1 <= _MAX_GAP * size \
+                    and _prose(row[at + 1 - _PROSE_WORDS:at + 1]) \
+                    and _prose(row[at + 1:at + 1 + _PROSE_WORDS]):
+                gaps.append((a.x1, b.x0))
+    if len(gaps) < _MIN_ROWS:
+        return []
+    # Candidate right edges: those that many gaps open at (to the point, counted with the
+    # neighbouring points so an edge at x.5 is not split in two).
+    ends = Counter(round(x1) for x1, _ in gaps)
+    found: list[tuple[float, float]] = []
+    for edge, _count in ends.most_common():
+        if sum(ends[edge + d] for d in (-1, 0, 1)) < _MIN_ROWS:
+            break
+        if any(x0 - 1 <= edge <= x1 + 1 for x0, x1 in found):
+            continue
+        strip = _flush_strip([gap for gap in gaps if abs(gap[0] - edge) <= 1.5])
+        if strip is not None and not any(strip[0] < x1 and strip[1] > x0 for x0, x1 in found):
+            found.append(strip)
+    return sorted(found)
+
+
+def _prose(words: Sequence[Word]) -> bool:
+    """Whether neighbouring words read as a line of prose: words of letters, most of them, a
+    space alike between each two (a justified line spreads its spaces evenly; a table's cells,
+    figures set right and their labels, stand at gaps of every width)."""
+    if sum(1 for word in words if any(ch.isalpha() for ch in word.text)) < len(words) - 1:
+        return False
+    gaps = [b.x0 - a.x1 for a, b in zip(words, words[1:], strict=False)]
+    return max(gaps) - min(gaps) <= _EVEN_SPACES
+
+
+def _flush_strip(gaps: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The strip most of ``gaps`` (near one right edge) open and close at, both edges flush
+    within _FLUSH on _MIN_ROWS of them; None if they do not."""
+    ends = sorted(x1 for x1, _ in gaps)
+    end = ends[len(ends) // 2]
+    flush = [(x1, x0) for x1, x0 in gaps if abs(x1 - end) <= _FLUSH]
+    starts = sorted(x0 for _, x0 in flush)
+    if not starts:
+        return None
+    start = starts[len(starts) // 2]
+    both = [x1 for x1, x0 in flush if abs(x0 - start) <= _FLUSH]
+    if len(both) < _MIN_ROWS:
+        return None
+    return max(both), start
+
+
+def cut_at_gutters(row: list[Word], gutters: Sequence[tuple[float, float]]) -> list[list[Word]]:
+    """A row (sorted left to right) cut wherever two neighbouring words stand on either side
+    of a justified gutter's middle, further apart than a plain space (a line across the
+    columns, a running head, may have a space there)."""
+    if not gutters or len(row) < 2:
+        return [row]
+    pieces = [[row[0]]]
+    for a, b in zip(row, row[1:], strict=False):
+        if b.x0 - a.x1 >= _MIN_GAP * max(a.size, b.size) \
+                and any(a.x1 <= (x0 + x1) / 2 <= b.x0 for x0, x1 in gutters):
+            pieces.append([b])
+        else:
+            pieces[-1].append(b)
+    return pieces
+
+
+def column_ends(words: Sequence[Word], gutters: Sequence[tuple[float, float]]) -> list[float]:
+    """The right edge of each column between the gutters: a gutter's left side, and for the
+    last column the furthest its words reach."""
+    last = (gutters[-1][0] + gutters[-1][1]) / 2 if gutters else float("-inf")
+    return [x0 for x0, _ in gutters] + [max((w.x1 for w in words if w.x0 >= last), default=last)]
+
+
+def fills_column(piece: Sequence[Word], gutters: Sequence[tuple[float, float]],
+                 ends: Sequence[float]) -> bool:
+    """Whether a row's piece in one column reaches the column's right edge: a justified line,
+    its spaces stretched alike however wide (a name in capitals set in a narrow column,
+    "ENVIRONMENTAL    PROTECTION"), never cut at them."""
+    if len(piece) < 2:
+        return False
+    centre = (piece[0].x0 + piece[-1].x1) / 2
+    column = sum(1 for x0, x1 in gutters if centre > (x0 + x1) / 2)
+    return abs(piece[-1].x1 - ends[column]) <= _FLUSH
