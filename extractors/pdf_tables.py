@@ -72,6 +72,7 @@ from typing import TypeVar
 from extractors.pdf_bidi import line_text
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
+from extractors.pdf_table_frames import rule_frames, within_frames
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -280,6 +281,10 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     pages = layout.stacked or [(0.0, layout.height)]
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     found = unruled_tables(free, blocked=tables, feet=feet)
+    frames = rule_frames(*_merged_rulings(layout.rulings))
+    if frames and found:  # (a table between booktabs' rules ends where they do)
+        found = within_frames(found, free, frames,
+                              lambda inside: unruled_tables(inside, blocked=tables, feet=feet))
     tables, found = _banded_grids(tables, found, layout.words)
     if layout.turned and len(layout.turned) <= MAX_TURNED_WORDS:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
