@@ -1455,7 +1455,7 @@ def _gutters(lines: list[Line], column_lines: int = _COLUMN_LINES) -> list[tuple
         return []
     narrow = [line for line in lines if line.x1 - line.x0 < 0.55 * width]
     if len(narrow) >= 0.4 * len(lines) and len(narrow) >= column_lines:
-        found = _strips(_below_centred_head(narrow, left + width / 2), left, width, _SIDE_SHARE)
+        found = _strips(_below_centred_head(narrow, left, left + width / 2), left, width, _SIDE_SHARE)
         if found:
             return found
     return _sidebar_gutters(lines, left, width)
@@ -1494,15 +1494,16 @@ def _sidebar_gutters(lines: list[Line], left: float, width: float) -> list[tuple
     return found if words >= _SIDEBAR_WORDS and span >= 0.5 * column else []
 
 
-def _below_centred_head(narrow: list[Line], middle: float) -> list[Line]:
-    """The narrow lines without those centred on the text's ``middle`` above every line set
-    on one side of it: a paper's title block over its two columns (the authors, affiliations,
-    e-mail addresses and "Abstract", each centred across the gutter), full-width lines, which
-    would otherwise outweigh a first page's short columns under them in the gutter."""
-    sided = [line.top for line in narrow if line.x1 < middle or line.x0 > middle]
-    if not sided:
+def _below_centred_head(narrow: list[Line], left: float, middle: float) -> list[Line]:
+    """The narrow lines without those centred on the text's ``middle`` above the columns' first
+    line (the first set flush with the text's ``left`` edge): a paper's title block over its two
+    columns (the authors, affiliations, e-mail addresses and "Abstract" centred across the
+    gutter; the middle one of three authors' blocks side by side), full-width lines, which would
+    otherwise outweigh a first page's short columns under them in the gutter."""
+    flush = [line.top for line in narrow if line.x1 < middle and line.x0 <= left + line.size]
+    if not flush:
         return narrow
-    columns_top = min(sided)
+    columns_top = min(flush)
     return [line for line in narrow if not (line.bottom <= columns_top and _centred_on(line, middle))]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -192,17 +193,29 @@ def _centred(canvas: Any, y: float, text: str, font: str = "Times-Roman", size: 
     canvas.drawCentredString((LEFT + RIGHT) / 2, y, text)
 
 
-def _first_page(canvas: Any, right_first: str = "3 Method") -> None:
+def _first_page(canvas: Any, blocks: bool = False) -> None:
     """A paper's first page: the title, authors, affiliations and e-mail addresses centred over
-    two short columns, the right one's heading set a little higher than the left one's."""
+    two short columns (or three authors side by side, each over an affiliation and address,
+    centred in a third of the page each), the right one's heading set a little higher than the
+    left one's."""
     _centred(canvas, 790, "Reading Order Recovery for Multi-Column Documents", "Times-Bold", 15)
-    _centred(canvas, 770, "Jane Smith, Amir Khan and Li Wei", size=11)
-    for k, line in enumerate(AFFILIATIONS):
-        _centred(canvas, 756 - 11.4 * k, line)
+    if blocks:
+        third = (RIGHT - LEFT) / 3
+        authors = (("Jane Smith", "University of Northfield"), ("Amir Khan", "Eastbridge University"),
+                   ("Li Wei", "Harbour Labs"))
+        for b, (name, place) in enumerate(authors):
+            for k, (text, size) in enumerate(((name, 11), (place, 9.5), ("Northfield, UK", 9.5),
+                                              (f"{name.split()[0].lower()}@example.org", 9.5))):
+                canvas.setFont("Times-Roman", size)
+                canvas.drawCentredString(LEFT + third * (b + 0.5), 770 - 11.4 * k, text)
+    else:
+        _centred(canvas, 770, "Jane Smith, Amir Khan and Li Wei", size=11)
+        for k, line in enumerate(AFFILIATIONS):
+            _centred(canvas, 756 - 11.4 * k, line)
     _centred(canvas, 712, "Abstract", "Times-Bold", 11)
     canvas.setFont("Times-Bold", 11)
     canvas.drawString(LEFT, 690, "1 Introduction")
-    canvas.drawString(LEFT + COLUMN + GUTTER, 694, right_first)
+    canvas.drawString(LEFT + COLUMN + GUTTER, 694, "3 Method")
     _column_text(canvas, LEFT, 676, PROSE, lines=6)
     canvas.setFont("Times-Bold", 11)
     canvas.drawString(LEFT, 600, "2 Related Work")
@@ -227,6 +240,8 @@ def test_a_centred_paragraph_wrapped_at_its_measure_stays_one() -> None:
     assert " ".join(quote) in markdown_of(drawn_pdf(draw)).splitlines()
 
 
-def test_a_title_blocks_centred_lines_over_short_columns_leave_the_gutter_seen() -> None:
-    assert headings_of(drawn_pdf(_first_page)) == ["Reading Order Recovery for Multi-Column Documents",
-                                                   "Abstract", "1 Introduction", "2 Related Work", "3 Method"]
+@pytest.mark.parametrize("blocks", [False, True])
+def test_a_title_blocks_centred_lines_over_short_columns_leave_the_gutter_seen(blocks: bool) -> None:
+    assert headings_of(drawn_pdf(_first_page, blocks)) == [
+        "Reading Order Recovery for Multi-Column Documents", "Abstract", "1 Introduction", "2 Related Work",
+        "3 Method"]
