@@ -96,11 +96,25 @@ def loose_in(table: Table, frame: RuleFrame, words: Sequence[Word]) -> bool:
 
 def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleFrame],
                   find: Callable[[list[Word]], Sequence[T]]) -> list[T]:
-    """The tables, each that is loose in a frame read again by ``find`` from the frame's words
-    alone (kept as it was where they make no table)."""
+    """The tables, each that is loose in a frame replaced by the tables ``find`` reads from the
+    frame's words alone that overlap it (kept as it was where none does).  A frame is read once:
+    rules of one extent may frame two tables one over the other (each read again where it
+    overlaps), and a table found in two parts, its header apart from its body, is read whole
+    once."""
     out: list[T] = []
+    read: dict[RuleFrame, Sequence[T]] = {}
+    used: set[int] = set()
     for table in tables:
         frame = next((f for f in frames if loose_in(table, f, words)), None)
-        again = find([w for w in words if frame.holds(w)]) if frame is not None else []
-        out.extend(again or [table])
+        if frame is None:
+            out.append(table)
+            continue
+        if frame not in read:
+            read[frame] = find([w for w in words if frame.holds(w)])
+        again = [t for t in read[frame] if t.x0 < table.x1 and table.x0 < t.x1
+                 and t.top < table.bottom and table.top < t.bottom]
+        out.extend(t for t in again if id(t) not in used)
+        used.update(id(t) for t in again)
+        if not again:
+            out.append(table)
     return out

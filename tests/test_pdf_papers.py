@@ -2,7 +2,8 @@
 entries set with a hanging indent are one paragraph each, the next entry's "[2]" opening its own;
 a results table between booktabs' rules (over the header, under it, under the last row) keeps
 to them, beside the other column's prose and over the two columns under a table across the
-page; a line of small type in one column, its centre near a heading's in the other, is not
+page, and two such tables of one width one over the other are read once each; a line of
+small type in one column, its centre near a heading's in the other, is not
 pulled apart into that heading's row; a title block's centred lines that do not fill the page
 (the affiliations, the e-mail addresses) are a paragraph each, a centred paragraph wrapped at
 its measure stays one; and the title block's centred lines, crossing the gutter above a first
@@ -245,3 +246,18 @@ def test_a_title_blocks_centred_lines_over_short_columns_leave_the_gutter_seen(b
     assert headings_of(drawn_pdf(_first_page, blocks)) == [
         "Reading Order Recovery for Multi-Column Documents", "Abstract", "1 Introduction", "2 Related Work",
         "3 Method"]
+
+
+def test_two_booktabs_tables_of_one_width_one_over_the_other_are_read_once_each() -> None:
+    # (Their six rules are of one extent: the frame holds both and the paragraph between; the
+    # lower table, with words above its first row in the frame, is read again there.)
+    second = [CELLS[0], *([row[0], row[2], row[1]] for row in CELLS[1:])]
+
+    def draw(canvas: Any) -> None:
+        y = _booktabs(canvas, 120, 760, [110, 90, 90], CELLS) - 24
+        canvas.setFont("Times-Roman", 10)
+        canvas.drawString(120, y, "The second table gives the same results in the other order.")
+        _booktabs(canvas, 120, y - 24, [110, 90, 90], second)
+
+    markdown = markdown_of(drawn_pdf(draw))
+    assert [markdown.count(markdown_table(cells)) for cells in (CELLS, second)] == [1, 1], markdown
