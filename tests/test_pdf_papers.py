@@ -261,3 +261,31 @@ def test_two_booktabs_tables_of_one_width_one_over_the_other_are_read_once_each(
 
     markdown = markdown_of(drawn_pdf(draw))
     assert [markdown.count(markdown_table(cells)) for cells in (CELLS, second)] == [1, 1], markdown
+
+
+def test_a_total_row_under_the_last_rule_stays_in_the_table() -> None:
+    # (A sheet's rules over the header, under it and over the total, none under the total: one
+    # row under the frame's last rule goes on the table; two or more are lines read into it.)
+    cells = [["Region", "2022", "2023"], ["North", "6,410", "6,696"], ["South", "2,425", "2,826"],
+             ["East", "1,087", "1,003"], ["Total", "9,922", "10,525"]]
+
+    def draw(canvas: Any) -> None:
+        _column_text(canvas, 72, 780, PROSE, width=WIDTH - 144)
+        y = 720
+        canvas.setLineWidth(0.8)
+        canvas.line(72, y, 372, y)
+        for r, row in enumerate(cells):
+            if r == len(cells) - 1:
+                y -= 4
+                canvas.line(72, y, 372, y)
+            y -= 12
+            for c, text in enumerate(row):
+                canvas.setFont("Helvetica", 9)
+                canvas.drawString(75 + 100 * c, y, text)
+            if r == 0:
+                y -= 4
+                canvas.line(72, y, 372, y)
+        _column_text(canvas, 72, y - 30, PROSE, width=WIDTH - 144)
+
+    markdown = markdown_of(drawn_pdf(draw))
+    assert markdown_table(cells) in markdown, markdown
