@@ -773,20 +773,21 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
 def _beside_at_other_size(word: Word, row: list[Word], row_height: float) -> bool:
     """Whether ``word`` belongs to another column's line set at another size, whose centre
     falls within the row's by chance (8.5-point references in one column beside an 11-point
-    heading in the other): its size differs from the row's first word's by a tenth or more, the
-    smaller type's foot is below the larger's by a fifth of the row's height or more (a line's
-    words share a baseline), and it stands two of its sizes or more clear of every word of the
-    row (a superscript's or subscript's mark, off the baseline too, touches its word)."""
-    first = row[0]
+    heading in the other): it stands two of its sizes or more clear of every word of the row (a
+    superscript's or subscript's mark, off the baseline too, touches its word), its size differs
+    from the nearest one's by a tenth or more, and the smaller type's foot is below the larger's
+    by a fifth of the row's height or more (a line's words share a baseline; a patent's "(57)"
+    a tab before its "ABSTRACT" stands on it)."""
+    reach = 2 * word.size
+    if not all(word.x0 - other.x1 > reach or other.x0 - word.x1 > reach for other in row):
+        return False
+    first = min(row, key=lambda other: max(other.x0 - word.x1, word.x0 - other.x1))  # the nearest
     if abs(word.size - first.size) < 0.1 * max(word.size, first.size):
         return False
     # The smaller type's foot below the larger's: no superscript (smaller and higher); a
     # subscript, smaller and lower, comes after its word (rows are filled by centres, top down).
     off = 0.2 * row_height
-    if not (word.bottom > first.bottom + off if word.size < first.size else word.bottom < first.bottom - off):
-        return False
-    reach = 2 * word.size
-    return all(word.x0 - other.x1 > reach or other.x0 - word.x1 > reach for other in row)
+    return word.bottom > first.bottom + off if word.size < first.size else word.bottom < first.bottom - off
 
 
 def _split_row(row: list[Word], page: int, rtl_page: bool | None) -> list[Line]:
