@@ -877,8 +877,9 @@ def _centred_break(last: Line, line: Line, left: float, right: float, centred_ru
     middle, size = (left + right) / 2, max(last.size, line.size)
     if not (_centred_on(last, middle) and _centred_on(line, middle)):
         return False
-    if not centred_run and (abs(line.x0 - last.x0) <= 1.0 or abs(line.x1 - last.x1) <= 1.0):
-        return False
+    if not centred_run and (abs(line.x0 - last.x0) <= 1.0 or abs(line.x1 - last.x1) <= 1.0
+                            or min(last.x0, line.x0) < left + size or max(last.x1, line.x1) > right - size):
+        return False  # (in a column, centred lines float inside its measure: one at its edge is set to it)
     if last.words[-1].text[:1].islower() and line.text[:1].islower():
         return False  # a sentence running on ("... their logical" over "structure."), set narrower
     first = line.words[0]
