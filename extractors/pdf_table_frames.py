@@ -86,28 +86,15 @@ def rule_frames(horizontal: Sequence[Segment], vertical: Sequence[Segment]) -> l
 
 def loose_in(table: Table, frame: RuleFrame, words: Sequence[Word]) -> bool:
     """Whether ``table`` starts inside ``frame`` and does not keep to it: it reaches past the
-    rules' ends or two rows or more under the bottom rule, or the frame holds words above its
-    first row."""
+    rules' ends, or the frame holds words above its first row (its header)."""
     if not (frame.top - REACH <= table.top < frame.bottom and table.x0 < frame.x1 and frame.x0 < table.x1):
         return False
     if table.x0 < frame.x0 - REACH or table.x1 > frame.x1 + REACH:
         return True
-    # (One row under the last rule is a total's, ruled over and not under: the table goes on
-    # there; two or more are lines under the table read into it.)
-    under = {round(word.bottom) for word in words if word.top > frame.bottom
-             and word.bottom <= table.bottom + 1 and table.x0 - 1 <= word.x0 and word.x1 <= table.x1 + 1}
-    if len(_rows(under)) > 1:
-        return True
+    # (Rows under the last rule and within the rules' ends are the table's still: a total ruled
+    # over and not under, notes keyed to it; two columns of prose under a table across the page
+    # reach past the rules' ends.)
     return any(frame.holds(word) and word.bottom < table.top - 1 for word in words)
-
-
-def _rows(bottoms: set[int]) -> list[int]:
-    """Word feet a line apart or more (feet within two points are one row's)."""
-    rows: list[int] = []
-    for bottom in sorted(bottoms):
-        if not rows or bottom - rows[-1] > 2:
-            rows.append(bottom)
-    return rows
 
 
 def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleFrame],
