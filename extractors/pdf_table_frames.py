@@ -9,7 +9,8 @@ two columns of prose under a table across the page read as more rows (each line 
 The rules do say it: a table's rules span its width and close it at its foot.  Rules of one
 extent, three or more stacked, frame a table; a table found from alignment that starts inside
 such a frame and reaches out of it (or leaves the frame's first lines out, its header) is read
-again from the frame's words alone.
+again from the frame's words alone, and its rows under the last rule within the rules' ends
+(notes keyed to it, a total ruled over) with them.
 """
 
 from __future__ import annotations
@@ -97,23 +98,35 @@ def loose_in(table: Table, frame: RuleFrame, words: Sequence[Word]) -> bool:
     return any(frame.holds(word) and word.bottom < table.top - 1 for word in words)
 
 
+def _reading(frame: RuleFrame, loose: Sequence[Table]) -> RuleFrame:
+    """Where the tables loose in ``frame`` are read again: the frame, down to the foot of those
+    reaching under its last rule within the rules' ends (rows there are a table's still, notes
+    keyed to it or a total: see :func:`loose_in`; read from the frame alone, a table loose only
+    for its header left out lost them, and a page's running head beside them in the body's size
+    read as a heading)."""
+    bottoms = [t.bottom for t in loose if frame.x0 - REACH <= t.x0 and t.x1 <= frame.x1 + REACH]
+    return RuleFrame(frame.x0, frame.top, frame.x1, max([frame.bottom, *bottoms]))
+
+
 def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleFrame],
                   find: Callable[[list[Word]], Sequence[T]]) -> list[T]:
     """The tables, each that is loose in a frame replaced by the tables ``find`` reads from the
-    frame's words alone that overlap it (kept as it was where none does).  A frame is read once:
-    rules of one extent may frame two tables one over the other (each read again where it
-    overlaps), and a table found in two parts, its header apart from its body, is read whole
-    once."""
+    frame's words (and the rows it keeps under the frame: see :func:`_reading`) that overlap it
+    (kept as it was where none does).  A frame is read once: rules of one extent may frame two
+    tables one over the other (each read again where it overlaps), and a table found in two
+    parts, its header apart from its body, is read whole once."""
+    frame_of = {id(t): next((f for f in frames if loose_in(t, f, words)), None) for t in tables}
+    regions = {f: _reading(f, [t for t in tables if frame_of[id(t)] == f]) for f in frames}
     out: list[T] = []
     read: dict[RuleFrame, Sequence[T]] = {}
     used: set[int] = set()
     for table in tables:
-        frame = next((f for f in frames if loose_in(table, f, words)), None)
+        frame = frame_of[id(table)]
         if frame is None:
             out.append(table)
             continue
         if frame not in read:
-            read[frame] = find([w for w in words if frame.holds(w)])
+            read[frame] = find([w for w in words if regions[frame].holds(w)])
         again = [t for t in read[frame] if t.x0 < table.x1 and table.x0 < t.x1
                  and t.top < table.bottom and table.top < t.bottom]
         out.extend(t for t in again if id(t) not in used)

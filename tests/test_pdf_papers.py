@@ -7,7 +7,8 @@ small type in one column, its centre near a heading's in the other, is not
 pulled apart into that heading's row; a title block's centred lines that do not fill the page
 (the affiliations, the e-mail addresses) are a paragraph each, a centred paragraph wrapped at
 its measure stays one; and the title block's centred lines, crossing the gutter above a first
-page's short columns, do not hide the gutter."""
+page's short columns, do not hide the gutter; notes keyed to a booktabs table under its last
+rule stay the table's when it is read again in its frame."""
 
 from __future__ import annotations
 
@@ -289,3 +290,55 @@ def test_a_total_row_under_the_last_rule_stays_in_the_table() -> None:
 
     markdown = markdown_of(drawn_pdf(draw))
     assert markdown_table(cells) in markdown, markdown
+
+
+def test_notes_under_a_booktabs_table_loose_for_its_header_stay_in_the_table() -> None:
+    # (A report's table: group labels over short rules under the frame's top rule, more header
+    # lines than a header is read with, so the table found leaves the group labels out and is
+    # read again in its frame; the notes keyed to it under the last rule went out with the
+    # reading, and beside them, in the body's size, the page's running head read as a heading.)
+    columns = [75, 160, 200, 260, 340, 380, 440]
+    header = [["", "", "", "Weight", "", "", "Weight"], ["", "", "", "Relative", "", "", "Relative"],
+              ["", "", "", "to Controls", "", "", "to Controls"],
+              ["Concentration", "", "Body", "(%)", "", "Body", "(%)"],
+              ["(ppm)", "No.", "Weight (g)", "", "No.", "Weight (g)", ""]]
+    rows = [["0", "39", "5.8", "", "10", "8.8", ""], ["250", "30", "5.9", "102", "10", "9.0", "102"],
+            ["500", "33", "6.0", "103", "10", "8.6", "98"],
+            ["1,000", "31", "5.3**", "91", "10", "7.5**", "85"]]
+    notes = [("*", "Significantly different (P<0.05) from the control group by Dunnett's test"),
+             ("**", "P<0.01"), ("a", "Weights are given as group means."),
+             ("b", "Number of animals weighed on postnatal day 1"),
+             ("c", "Number of animals weighed on postnatal day 7")]
+
+    def draw(canvas: Any) -> None:
+        canvas.setFont("Times-Roman", 11)
+        canvas.drawString(72, 750, "42")
+        canvas.drawRightString(540, 750, "Styrene Trimer, Report 573")
+        canvas.drawString(72, 712, "TABLE 6 Mean Body Weights of Pups in the Feed Study")
+        canvas.setLineWidth(0.8)
+        canvas.line(72, 700, 540, 700)
+        canvas.setFont("Times-Roman", 9)
+        canvas.drawCentredString(230, 690, "Postnatal Day 1")
+        canvas.drawCentredString(410, 690, "Postnatal Day 7")
+        canvas.setLineWidth(0.4)
+        canvas.line(150, 686, 310, 686)
+        canvas.line(330, 686, 490, 686)
+        y = 686
+        for line in [*header, ["Male"], *rows]:
+            y -= 16 if line == ["Male"] else 10
+            for x, text in zip(columns, line, strict=False):
+                canvas.drawString(x, y, text)
+            if line is header[-1]:
+                canvas.setLineWidth(0.8)
+                canvas.line(72, y - 4, 540, y - 4)
+        y -= 5
+        canvas.line(72, y, 540, y)
+        canvas.setFont("Times-Roman", 8)
+        for k, (mark, note) in enumerate(notes):
+            canvas.drawString(72, y - 10 - 9 * k, mark)
+            canvas.drawString(84, y - 10 - 9 * k, note)
+
+    pdf = drawn_pdf(draw)
+    rows_read = [line for line in markdown_of(pdf).splitlines() if line.startswith("|")]
+    assert any(notes[3][1] in row for row in rows_read), rows_read
+    assert headings_of(pdf) == []
