@@ -764,7 +764,8 @@ def _word_rows(words: list[Word]) -> list[list[Word]]:
         for index in range(count - 1, -1 if count < 4 else count - 4, -1):
             row_centre, row_height = centres[index]
             # (max() spelled out: this runs for every word of every page)
-            if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height):
+            if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height) \
+                    and not _beside_at_other_size(word, rows[index], row_height):
                 rows[index].append(word)
                 if others:
                     other = others.get(index)
@@ -804,6 +805,26 @@ def _rows_by_column(rows: list[list[Word]], gutters: list[tuple[float, float]]) 
         for word, column in zip(row, placed, strict=True):
             columns[column].append(word)
     return kept + [sorted(row, key=attrgetter("x0")) for column in columns for row in _word_rows(column)]
+
+
+def _beside_at_other_size(word: Word, row: list[Word], row_height: float) -> bool:
+    """Whether ``word`` belongs to another column's line set at another size, whose centre
+    falls within the row's by chance (8.5-point references in one column beside an 11-point
+    heading in the other): it stands two of its sizes or more clear of every word of the row (a
+    superscript's or subscript's mark, off the baseline too, touches its word), its size differs
+    from the nearest one's by a tenth or more, and the smaller type's foot is below the larger's
+    by a fifth of the row's height or more (a line's words share a baseline; a patent's "(57)"
+    a tab before its "ABSTRACT" stands on it)."""
+    reach = 2 * word.size
+    if not all(word.x0 - other.x1 > reach or other.x0 - word.x1 > reach for other in row):
+        return False
+    first = min(row, key=lambda other: max(other.x0 - word.x1, word.x0 - other.x1))  # the nearest
+    if abs(word.size - first.size) < 0.1 * max(word.size, first.size):
+        return False
+    # The smaller type's foot below the larger's: no superscript (smaller and higher); a
+    # subscript, smaller and lower, comes after its word (rows are filled by centres, top down).
+    off = 0.2 * row_height
+    return word.bottom > first.bottom + off if word.size < first.size else word.bottom < first.bottom - off
 
 
 def _split_row(row: list[Word], page: int, rtl_page: bool | None, whole: bool = False) -> list[Line]:
@@ -857,6 +878,54 @@ def _hangs_under_title(block: Draft, line: Line) -> bool:
     return len(first.words) > 1 and _numbers_title(first.words[0], first.words[1]) \
         and first.words[1].x0 - first.words[0].x1 > 0.9 * first.size \
         and abs(line.x0 - first.words[1].x0) <= 1.0
+
+
+def _opens_reference(line: Line) -> bool:
+    return len(line.words) > 1 and bool(_REFERENCE_MARK.match(line.words[0].text))
+
+
+def _hangs_under_reference(block: Draft, line: Line) -> bool:
+    """Whether ``line`` is the second line of a bibliography's entry set with a hanging indent
+    ("[1] J. Smith and A. Khan. Table structure recognition with graph" over "networks. In
+    Proceedings ...", indented under it): the block is the entry's first line, opening with
+    its number in brackets, and ``line`` opens with no such number.  (A paragraph's first-line
+    indent follows a paragraph's last line, which a one-line entry filling the measure is not.)"""
+    return len(block.lines) == 1 and _opens_reference(block.lines[0]) and not _opens_reference(line)
+
+
+def _next_reference(block: Draft, line: Line) -> bool:
+    """Whether ``line`` opens a bibliography's next entry: the block opens with its number in
+    brackets ("[1]"), and so does ``line``, at the same left edge (the entry before it may end
+    in a full line, or in a short one ending in "2019." that the bracket does not follow as a
+    capital would)."""
+    first = block.lines[0]
+    return _opens_reference(first) and _opens_reference(line) and abs(line.x0 - first.x0) <= 1.0
+
+
+def _centred_break(last: Line, line: Line, left: float, right: float, centred_run: bool) -> bool:
+    """Whether ``line``, centred under the centred ``last``, opens a paragraph of its own: its
+    first word would have fitted on ``last`` within the measure ``left`` to ``right``, so
+    ``last`` was not wrapped there (a title block's affiliation over its line of e-mail
+    addresses, each a paragraph).  A centred paragraph wraps only where its next word does not
+    fit; but the measure is the page's or the column's, and a centred paragraph set narrower
+    shows its wrapping where a word in lower case ends ``last`` and another opens ``line``.  In
+    a column, lines sharing an edge are a justified paragraph's, indented on both sides (an
+    abstract's), not centred ones; in a ``centred_run``, every line centred, two may share
+    their edges by chance."""
+    middle, size = (left + right) / 2, max(last.size, line.size)
+    if not (_centred_on(last, middle) and _centred_on(line, middle)):
+        return False
+    if not centred_run and (abs(line.x0 - last.x0) <= 1.0 or abs(line.x1 - last.x1) <= 1.0
+                            or min(last.x0, line.x0) < left + size or max(last.x1, line.x1) > right - size):
+        return False  # (in a column, centred lines float inside its measure: one at its edge is set to it)
+    if last.words[-1].text[:1].islower() and line.text[:1].islower():
+        return False  # a sentence running on ("... their logical" over "structure."), set narrower
+    first = line.words[0]
+    return (last.x1 - last.x0) + 0.5 * size + (first.x1 - first.x0) < right - left - size
+
+
+def _centred_on(line: Line, middle: float) -> bool:
+    return abs((line.x0 + line.x1) / 2 - middle) <= 0.5 * line.size
 
 
 def _centred_under(last: Line, line: Line) -> bool:
@@ -1426,7 +1495,7 @@ def _gutters(lines: list[Line], column_lines: int = _COLUMN_LINES) -> list[tuple
         return []
     narrow = [line for line in lines if line.x1 - line.x0 < 0.55 * width]
     if len(narrow) >= 0.4 * len(lines) and len(narrow) >= column_lines:
-        found = _strips(narrow, left, width, _SIDE_SHARE)
+        found = _strips(_below_centred_head(narrow, left, left + width / 2), left, width, _SIDE_SHARE)
         if found:
             return found
     return _sidebar_gutters(lines, left, width)
@@ -1463,6 +1532,19 @@ def _sidebar_gutters(lines: list[Line], left: float, width: float) -> list[tuple
     words = sum(len(line.words) for line in lesser) / len(lesser)
     span = sum(line.x1 - line.x0 for line in lesser) / len(lesser)
     return found if words >= _SIDEBAR_WORDS and span >= 0.5 * column else []
+
+
+def _below_centred_head(narrow: list[Line], left: float, middle: float) -> list[Line]:
+    """The narrow lines without those centred on the text's ``middle`` above the columns' first
+    line (the first set flush with the text's ``left`` edge): a paper's title block over its two
+    columns (the authors, affiliations, e-mail addresses and "Abstract" centred across the
+    gutter; the middle one of three authors' blocks side by side), full-width lines, which would
+    otherwise outweigh a first page's short columns under them in the gutter."""
+    flush = [line.top for line in narrow if line.x1 < middle and line.x0 <= left + line.size]
+    if not flush:
+        return narrow
+    columns_top = min(flush)
+    return [line for line in narrow if not (line.bottom <= columns_top and _centred_on(line, middle))]
 
 
 def _strips(narrow: list[Line], left: float, width: float, side_share: float) -> list[tuple[float, float]]:
@@ -1984,6 +2066,7 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
     runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
     measures = _justified_measures(runs)
+    span = (min(line.x0 for line in body), max(line.x1 for line in body)) if body else None
     for at, run in enumerate(runs):
         if run[0].table is not None:
             drafts.append(Draft("table", [], layout.number, table=run[0].table))
@@ -1993,7 +2076,7 @@ def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable]
         above = runs[at - 1][0].table if at else None
         if above is not None and not _wraps_at_own_measure(run_lines) and _notes_under(run_lines, above):
             right = max(right, above.x1)
-        drafts.extend(_group(run_lines, right, style, layout.number, annexes, justified))
+        drafts.extend(_group(run_lines, right, style, layout.number, annexes, justified, span))
     unhead_table_rows(drafts, body)
     _unlist_field_codes(drafts)
     return _contents_in_column_order(_merge_contents(drafts))
@@ -2193,15 +2276,16 @@ def _merge_contents(drafts: list[Draft]) -> list[Draft]:
     return out
 
 
-def _group(lines: list[Line], right: float, style: Style, page: int,
-           annexes: frozenset[str] = frozenset(), justified: bool = False) -> list[Draft]:
+def _group(lines: list[Line], right: float, style: Style, page: int, annexes: frozenset[str] = frozenset(),
+           justified: bool = False, text_span: tuple[float, float] | None = None) -> list[Draft]:
     """Consecutive lines of one column as paragraphs, list items and headings (``annexes``: the
     letters of the document's annexes, see annex_letters; ``justified``: the lines are set
-    justified, see _run_measure)."""
+    justified, see _run_measure; ``text_span``, the left and right ends of the page's text)."""
     drafts: list[Draft] = []
     current: Draft | None = None
     left = min((line.x0 for line in lines), default=0.0)
     pitch = _body_pitch(lines, style)
+    measure = _centred_measure(lines, text_span)
     for line in lines:
         if line.contents is not None:  # a table of contents entry: a list item, whatever its look
             if current is None or current.contents is not line.contents:
@@ -2213,7 +2297,7 @@ def _group(lines: list[Line], right: float, style: Style, page: int,
         if marker and current is not None and _numbers_mid_sentence(current, line, marker, drafts, right):
             marker = ""
         if current is not None and not marker \
-                and (_continues(current, line, left, right, style, pitch)
+                and (_continues(current, line, left, right, style, pitch, measure)
                      or justified and _crowded_word(current.lines[-1], line, right)) \
                 and not (justified and _ends_justified_paragraph(current, line, right)):
             current.lines.append(line)
@@ -2284,6 +2368,16 @@ def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
     return right - last.x1 >= last.size and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 
+def _centred_measure(lines: list[Line], text_span: tuple[float, float] | None) -> tuple[float, float] | None:
+    """The page's text span where every line of the run is centred on its middle: a title
+    block across the top of a page (the title, authors, affiliations), whose own widest line
+    is no measure its lines were wrapped at."""
+    if text_span is None or not lines:
+        return None
+    middle = (text_span[0] + text_span[1]) / 2
+    return text_span if all(_centred_on(line, middle) for line in lines) else None
+
+
 def _numbers_mid_sentence(block: Draft, line: Line, marker: str, drafts: list[Draft], right: float) -> bool:
     """Whether an item number opening ``line`` is a figure its paragraph's sentence wrapped
     before ("... actuate the valve" over "108. The controller ...": a patent's reference
@@ -2341,13 +2435,17 @@ def _own_pitch(block: Draft, line: Line) -> bool:
     return abs((line.bottom - last.bottom) - (last.bottom - before.bottom)) <= 0.5
 
 
-def _continues(block: Draft, line: Line, left: float, right: float, style: Style, pitch: float = 0.0) -> bool:
-    """Whether ``line`` goes on the paragraph (or list item) ``block``."""
+def _continues(block: Draft, line: Line, left: float, right: float, style: Style, pitch: float = 0.0,
+               measure: tuple[float, float] | None = None) -> bool:
+    """Whether ``line`` goes on the paragraph (or list item) ``block``; ``measure``, the extent
+    centred lines are set within, where not the column's (see _centred_measure)."""
     last = block.lines[-1]
     if LEADERS.search(last.text):
         return False  # a table of contents entry
     if _runs_in(block, line, right) or _value_after_label(block, line):
         return True
+    if _next_reference(block, line):
+        return False
     size = min(last.size, line.size)
     gap = line.top - last.bottom
     if gap < -0.5 * size:
@@ -2375,12 +2473,16 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         return False
     if line.x0 > last.x1 or line.x1 < last.x0:
         return False  # not below it
+    if size < style.body_size * HEADING_SCALE \
+            and _centred_break(last, line, *(measure or (left, right)), centred_run=measure is not None):
+        return False
     if block.kind == "list_item":
         return line.x0 >= min(previous.x0 for previous in block.lines) - 1 \
             or (len(block.lines) == 1 and _wraps_to_margin(last, line, right))
     indented, short = _indent_and_short(last, line, size, left, right)
     if indented and size < style.body_size * HEADING_SCALE and not _hangs_under_title(block, line) \
-            and not _hangs_under_value(block, line) and not _centred_under(last, line):
+            and not _hangs_under_value(block, line) and not _centred_under(last, line) \
+            and not _hangs_under_reference(block, line):
         return False  # a first-line indent after a full line
     ends = last.text.rstrip().endswith(SENTENCE_END)
     if ends and size >= style.body_size * HEADING_SCALE and _INITIALISM.search(last.text.rstrip()):

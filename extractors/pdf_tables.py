@@ -73,6 +73,7 @@ from extractors.pdf_bidi import line_text
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
 from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
+from extractors.pdf_table_frames import rule_frames, within_frames
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -285,7 +286,12 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     feet = [(bottom - FOOT_BAND * (bottom - top), bottom) for top, bottom in pages]
     turned = layout.turned if len(layout.turned) <= MAX_TURNED_WORDS else []
     size = statistics.median(w.size for w in free) if free else 10.0
-    found = _unruled_in_columns(free, tables, feet, [_box(c) for c in _turned_clusters(turned, size)])
+    boxes = [_box(c) for c in _turned_clusters(turned, size)]
+    found = _unruled_in_columns(free, tables, feet, boxes)
+    frames = rule_frames(*_merged_rulings(layout.rulings))
+    if frames and found:  # (a table between booktabs' rules ends where they do)
+        found = within_frames(found, free, frames,
+                              lambda inside: unruled_tables(inside, blocked=tables, feet=feet, turned=boxes))
     tables, found = _banded_grids(tables, found, layout.words)
     if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]

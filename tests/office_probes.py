@@ -368,6 +368,27 @@ out of the header (Chromium, mended: 5 / 4), and left: Word's turned names at th
 feet far under the party row, a Calc timetable cut in two under its zone row, a group row over
 upright names read apart and two timetables read as one (Chromium), Chromium's tagged grid.
 
+Research papers (paper, 2026-12-07): ``academic_paper``, a paper as every project's test
+fixtures hold one, in two columns (Writer sections of two columns through LibreOffice on odd
+seeds, CSS ``column-count: 2`` through Chromium on even ones), in four house styles on two seeds
+each (one per producer): a title block across the page (the authors on a line with superscript
+affiliation marks over the affiliations and a line of e-mail addresses, or side by side each
+over its affiliation and address, in a Writer section of a column each), "Abstract" as a
+centred heading or a run-in label ("Abstract—", "Abstract."), a keywords line ("Index Terms—"),
+numbered sections and sub-sections ("1 Introduction", "2.1. Table detection", or IEEE's "II.
+RELATED WORK" centred at the body's size over "A. Table detection" in italics), a results table
+between booktabs' rules with "± " figures and the best in bold (in a column, or across both on
+seeds 2, 3, 6 and 7), "Figure 1:" and "Table 1:" captions (IEEE's "TABLE I" over its words),
+displayed equations numbered "(1)" at the column's right edge, footnotes, and "References" over
+entries "[1] J. Smith and ..." hung under their numbers.  The headings: the title (level 1),
+"Abstract" where it is a heading, the sections and "References" (2), the sub-sections (3); the
+keywords line, captions, e-mail lines and references are ``texts``.  Failing before the rules
+of that day (plain / tagged of 8 each): 0 / 0 (the entries' hung lines read apart, the table
+in one column taking in the other column's lines beside it and the table across the page the
+two columns under it, a heading's row taking in words of the other column's smaller line, the
+title block's affiliations and e-mail addresses run into one paragraph and its centred lines
+hiding the gutter of a first page's short columns).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -6104,6 +6125,525 @@ def _grid_page(grid: _Grid) -> tuple[bytes, Truth]:
             f"<style>{css}</style></head><body>{''.join(parts)}</body></html>").encode()
     return page, {"headings": headings, "tables": tables}
 
+
+# ----------------------------------------------------- research papers (paper, 2026-12-07)
+
+_PAPER_TITLES = ("Learning Table Structure from Weak Supervision",
+                 "Robust Heading Detection in Born-Digital Reports",
+                 "A Benchmark for Layout Analysis of Scientific Articles",
+                 "Reading Order Recovery for Multi-Column Documents")
+_PAPER_PEOPLE = (("Jane Smith", "jsmith"), ("Amir Khan", "akhan"), ("Li Wei", "lwei"),
+                 ("Sarah Jones", "sjones"), ("Tom Brown", "tbrown"), ("Priya Patel", "ppatel"))
+# An affiliation's lines (unit, institution, place) and its mail domain.
+_PAPER_PLACES = (("Department of Computer Science", "University of Northfield", "Northfield, UK",
+                  "northfield.ac.uk"),
+                 ("Institute for Data Systems", "Eastbridge University", "Eastbridge, Canada",
+                  "eastbridge.ca"),
+                 ("Document Intelligence Lab", "Harbour Technologies", "Lisbon, Portugal", "harbour.tech"))
+_PAPER_KEYWORDS = ("table extraction", "document layout analysis", "PDF parsing", "heading detection",
+                   "reading order", "weak supervision")
+_PAPER_SENTENCES = (
+    "Documents published as PDF keep their text but lose most of their logical structure [1].",
+    "Earlier systems relied on hand-written rules over the positions of words and ruling lines [3, 5].",
+    "We train the model on pages whose structure is known from the source files that produced them.",
+    "The encoder reads each line with its font size, weight and position on the page.",
+    "Results are averaged over five runs with different random seeds, and we report the standard deviation.",
+    "Errors concentrate on tables without ruling lines and on headings set at the size of the body text.",
+    "The loss in Eq. (1) is minimised with Adam at a learning rate of 0.001 for twenty epochs.",
+    "Layout models trained on one publisher's pages transfer poorly to another's [4].",
+    "We leave the extension to scanned documents and to right-to-left scripts for future work [2].",
+    "Each page is split into lines, and each line is labelled as a heading, a caption, a cell or body text.")
+_PAPER_SECTIONS = (("Introduction", ()), ("Related Work", ("Table detection", "Heading detection")),
+                   ("Method", ("Problem definition", "Model")), ("Experiments", ("Datasets", "Results")),
+                   ("Conclusion", ()))
+_PAPER_EQUATIONS = ("L(θ) = −Σ log p(y | x; θ) + λ‖θ‖²", "F1 = 2 · P · R / (P + R)",
+                    "a(i, j) = exp(q · k / √d) / Z")
+_PAPER_METHODS = ("Rule-based [3]", "CRF [5]", "BiLSTM-CRF [2]", "LayoutLM [4]", "Ours")
+_PAPER_REFERENCES = (
+    "J. Smith and A. Khan. Table structure recognition with graph networks. In Proceedings of the "
+    "International Conference on Document Analysis and Recognition, pages 112–119, 2019.",
+    "L. Wei, S. Jones, and T. Brown. Reading order in multi-column documents. Pattern Recognition, "
+    "98:107–121, 2021.",
+    "P. Patel. A rule-based approach to table detection in PDF files. In Proceedings of the ACM Symposium "
+    "on Document Engineering, pages 45–48, 2015.",
+    "M. Okafor, R. Silva, and J. Smith. Pre-training for document understanding. In Advances in Neural "
+    "Information Processing Systems, volume 35, pages 2231–2243, 2022.",
+    "A. Khan and L. Wei. Conditional random fields for logical labelling of scientific articles. "
+    "International Journal on Document Analysis and Recognition, 17(2):155–170, 2014.")
+# A paper's house style: section numbers, sizes and weights (body, title, section, sub-section;
+# sections centred in capitals at the body's size, sub-sections in italics, as IEEE sets them),
+# the abstract as a heading over its text or a run-in label, the captions' labels.
+_PAPER_STYLES = (
+    {"numbers": ("{n} ", "{n}.{m} "), "sizes": (10.5, 15, 12, 11), "abstract": "heading",
+     "keywords": "Keywords: ", "join": ", ", "figure": "Figure {n}: ", "table": "Table {n}: "},
+    {"numbers": ("{n}. ", "{n}.{m}. "), "sizes": (10, 14, 12, 11), "abstract": "heading",
+     "keywords": "Keywords: ", "join": ", ", "figure": "Figure {n}. ", "table": "Table {n}. "},
+    {"numbers": ("{r}. ", "{a}. "), "sizes": (10, 20, 10, 10), "abstract": "Abstract—",
+     "keywords": "Index Terms—", "join": ", ", "figure": "Fig. {n}. ", "table": "TABLE {r}"},
+    {"numbers": ("{n} ", "{n}.{m} "), "sizes": (10, 14, 12, 10), "abstract": "Abstract. ",
+     "keywords": "Keywords: ", "join": " · ", "figure": "Fig. {n}. ", "table": "Table {n}. "},
+)
+
+
+@dataclass
+class _Paper:
+    """One paper's content and layout, the same for both producers; its truth."""
+
+    seed: int
+    style: dict[str, Any]
+    title: str
+    authors: list[tuple[str, str, list[int]]]  # name, mail, affiliation numbers
+    places: list[tuple[str, str, str, str]]
+    side_by_side: bool  # the authors in blocks side by side, each over its affiliation and mail
+    abstract_spans: bool  # the abstract in the title block across the page
+    table_spans: bool  # the results table across both columns
+    abstract: str
+    keywords: str
+    sections: list[tuple[str, list[str]]]  # each section's and its sub-sections' titles, as drawn
+    cells: list[list[str]]
+    best: set[tuple[int, int]]
+    table_caption: str
+    figures: list[str]
+    equations: list[str]
+    notes: list[str]
+    references: list[str]
+    rng: random.Random
+
+    @property
+    def ieee(self) -> bool:
+        return self.style["table"] == "TABLE {r}"
+
+    def truth(self) -> Truth:
+        headings, levels = [self.title], [1]
+        if self.style["abstract"] == "heading":
+            headings.append("Abstract")
+            levels.append(2)
+        for section, subs in self.sections:
+            headings.append(section)
+            levels.append(2)
+            headings += subs
+            levels += [3] * len(subs)
+        headings.append("REFERENCES" if self.ieee else "References")
+        levels.append(2)
+        texts = [self.keywords, *self.figures, *self.references]
+        if not self.ieee:  # (IEEE's "TABLE I" is a line of its own over the caption's words)
+            texts.append(self.table_caption)
+        texts += self.mail_lines()
+        return {"headings": headings, "levels": levels, "tables": [self.cells], "texts": texts}
+
+    def mail_lines(self) -> list[str]:
+        if self.side_by_side:
+            return [f"{mail}@{self.places[marks[0] - 1][3]}" for _, mail, marks in self.authors]
+        return [", ".join(f"{mail}@{self.places[marks[0] - 1][3]}" for _, mail, marks in self.authors)]
+
+    def paragraph(self, sentences: int = 3) -> str:
+        return " ".join(self.rng.sample(_PAPER_SENTENCES, sentences))
+
+
+_ROMAN_CAPITALS = ("I", "II", "III", "IV", "V", "VI", "VII")
+
+
+def _paper(seed: int) -> _Paper:
+    """The seed's paper: odd seeds Word, even ones Chromium, each house style on two seeds in a
+    row (one per producer); the authors side by side on seeds 3, 5 and 6, the abstract across
+    the page on 4 and 8, the table across both columns on 2, 3, 6 and 7."""
+    rng = random.Random(seed)
+    style = _PAPER_STYLES[(seed - 1) // 2 % len(_PAPER_STYLES)]
+    people = rng.sample(_PAPER_PEOPLE, 3 if seed % 4 else 2)
+    places = list(_PAPER_PLACES[:2]) if seed % 2 else [_PAPER_PLACES[0], _PAPER_PLACES[2]]
+    side_by_side = seed in (3, 5, 6)
+    authors = [(name, mail, [1 + k % 2] if side_by_side or k != 2 else [1, 2])
+               for k, (name, mail) in enumerate(people)]
+    ieee = style["table"] == "TABLE {r}"
+    sections = []
+    for n, (name, subs) in enumerate(_PAPER_SECTIONS, start=1):
+        kept = subs if name != "Related Work" or seed % 3 else ()
+        number = style["numbers"][0].format(n=n, r=_ROMAN_CAPITALS[n - 1])
+        titled = [style["numbers"][1].format(n=n, m=m, a="AB"[m - 1]) + sub for m, sub in enumerate(kept, 1)]
+        sections.append((number + (name.upper() if ieee else name), titled))
+    datasets = ["TabBank", "DocSet", "SciPages"] if seed % 4 in (2, 3) else ["TabBank", "DocSet"]
+    header = ["Method", *datasets] + (["Time (ms)"] if seed % 4 in (2, 3) else [])
+    cells, scores = [header], []
+    for method in _PAPER_METHODS[-(3 + seed % 2):]:
+        row = [round(rng.uniform(70, 93), 1) for _ in datasets]
+        scores.append(row)
+        cells.append([method, *(f"{value:.1f} ± {rng.uniform(0.1, 1.4):.1f}" for value in row)]
+                     + ([str(rng.randint(12, 240))] if seed % 4 in (2, 3) else []))
+    best = {(1 + max(range(len(scores)), key=lambda r: scores[r][c]), 1 + c) for c in range(len(datasets))}
+    caption = "F1 (%) on the test sets, mean ± standard deviation over five runs. Best results in bold."
+    table_caption = (f"{style['table'].format(n=1, r='I')}{'' if ieee else caption}")
+    figures = [style["figure"].format(n=1) + "F1 on TabBank against the number of training pages."]
+    if seed in (1, 4, 5, 8):
+        figures.append(style["figure"].format(n=2) + "Examples of pages from the datasets, headings marked.")
+    label = style["keywords"]
+    keywords = label + style["join"].join(rng.sample(_PAPER_KEYWORDS, 3 + seed % 2))
+    abstract = " ".join(rng.sample(_PAPER_SENTENCES, 4))
+    notes = ["Code and data are available at https://example.org/paper-tables."]
+    if seed % 2:
+        notes.append("Work done while the first author was at Harbour Technologies.")
+    references = [f"[{k}] {entry}" for k, entry in enumerate(_PAPER_REFERENCES, start=1)]
+    return _Paper(seed, style, _PAPER_TITLES[(seed - 1) % len(_PAPER_TITLES)], authors, places, side_by_side,
+                  seed % 4 == 0, seed % 4 in (2, 3), abstract, keywords, sections, cells, best,
+                  table_caption, figures, _PAPER_EQUATIONS[:2] if seed % 2 else _PAPER_EQUATIONS[1:],
+                  notes, references, rng)
+
+
+def _superscript(paragraph: Any, text: str) -> None:
+    run = paragraph.add_run(text)
+    run.font.superscript = True
+
+
+class _PaperDocx:
+    """A paper set in Word and typeset by LibreOffice: the title block in a one-column section
+    across the page, the text in a two-column section (a one-column section between for a
+    table across the columns), the styles restyled as the house style sets them."""
+
+    COLUMN = 3.33  # inches: a column's width on a Letter page, 0.75-inch margins, a 0.33-inch gap
+
+    def __init__(self, paper: _Paper) -> None:
+        self.paper, self.document = paper, Document()
+        body_size, title_size, section_size, sub_size = paper.style["sizes"]
+        document, ieee = self.document, paper.ieee
+        page = document.sections[0]
+        page.page_width, page.page_height = Inches(8.5), Inches(11)
+        page.left_margin = page.right_margin = page.top_margin = page.bottom_margin = Inches(0.75)
+        body = document.styles["Normal"]
+        body.font.name, body.font.size = "Liberation Serif", Pt(body_size)
+        body.paragraph_format.space_after = Pt(0)
+        for name, size, bold, italic in (("Title", title_size, not ieee, False),
+                                         ("Heading 1", section_size, not ieee, False),
+                                         ("Heading 2", sub_size, not ieee, ieee)):
+            style = document.styles[name]
+            style.font.name, style.font.size = "Liberation Serif", Pt(size)
+            style.font.bold, style.font.italic = bold, italic
+            style.font.color.rgb = RGBColor(0, 0, 0)
+            layout = style.paragraph_format
+            layout.space_before, layout.space_after = Pt(0 if name == "Title" else 10), Pt(4)
+            properties = style.element.pPr
+            rule = properties.find(qn("w:pBdr")) if properties is not None else None
+            if rule is not None:
+                properties.remove(rule)
+        self.notes_used = 0
+
+    def text(self, text: str, size: float | None = None, centred: bool = False, indent: bool = True) -> Any:
+        paragraph = self.document.add_paragraph()
+        run = paragraph.add_run(text)
+        if size:
+            run.font.size = Pt(size)
+        layout = paragraph.paragraph_format
+        layout.space_after = Pt(2)
+        if centred:
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        else:
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
+            if indent:
+                layout.first_line_indent = Pt(10)
+        return paragraph
+
+    def heading(self, text: str, level: int) -> None:
+        paragraph = self.document.add_heading(text, level)
+        paragraph.paragraph_format.keep_with_next = True
+        if self.paper.ieee and level == 1:
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+
+    def title_block(self) -> None:
+        paper, document = self.paper, self.document
+        document.add_heading(paper.title, 0).alignment = WD_ALIGN_PARAGRAPH.CENTER
+        if paper.side_by_side:  # (a section of a column per author, as IEEE's Word template sets them)
+            self.columns(len(paper.authors))
+            for c, (name, mail, marks) in enumerate(paper.authors):
+                unit, institution, place, domain = paper.places[marks[0] - 1]
+                for r, line in enumerate((name, unit, institution, place, f"{mail}@{domain}")):
+                    paragraph = document.add_paragraph()
+                    paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+                    paragraph.add_run(line).font.size = Pt(11 if r == 0 else 9.5)
+                if c < len(paper.authors) - 1:
+                    paragraph.add_run().add_break(WD_BREAK.COLUMN)
+            self.columns(1)
+        else:
+            line = document.add_paragraph()
+            line.alignment = WD_ALIGN_PARAGRAPH.CENTER
+            for k, (name, _, marks) in enumerate(paper.authors):
+                line.add_run(("" if k == 0 else ", ") + name).font.size = Pt(11)
+                _superscript(line, ",".join(str(mark) for mark in marks))
+            for number, (unit, institution, place, _) in enumerate(paper.places, start=1):
+                affiliation = document.add_paragraph()
+                affiliation.alignment = WD_ALIGN_PARAGRAPH.CENTER
+                _superscript(affiliation, str(number))
+                affiliation.add_run(f"{unit}, {institution}, {place}").font.size = Pt(9.5)
+            self.text(paper.mail_lines()[0], 9.5, centred=True)
+        document.add_paragraph().paragraph_format.space_after = Pt(6)
+        if paper.abstract_spans:
+            self.abstract()
+
+    def abstract(self) -> None:
+        paper = self.paper
+        label = paper.style["abstract"]
+        if label == "heading":
+            self.heading("Abstract", 1)
+            self.document.paragraphs[-1].alignment = WD_ALIGN_PARAGRAPH.CENTER
+            paragraph = self.text(paper.abstract, paper.style["sizes"][0] - 0.5, indent=False)
+            paragraph.paragraph_format.left_indent = paragraph.paragraph_format.right_indent = Inches(0.25)
+        else:
+            paragraph = self.document.add_paragraph()
+            paragraph.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
+            lead = paragraph.add_run(label)
+            lead.bold, lead.italic = True, paper.ieee
+            paragraph.add_run(paper.abstract)
+            for run in paragraph.runs:
+                run.font.size = Pt(9)
+        keywords = self.document.add_paragraph()
+        keywords.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
+        keywords.paragraph_format.space_before, keywords.paragraph_format.space_after = Pt(4), Pt(8)
+        label, rest = paper.keywords.split("—", 1) if paper.ieee else paper.keywords.split(": ", 1)
+        lead = keywords.add_run(label + ("—" if paper.ieee else ": "))
+        lead.bold, lead.italic = True, paper.ieee
+        keywords.add_run(rest)
+        for run in keywords.runs:
+            run.font.size = Pt(9)
+
+    def columns(self, number: int) -> None:
+        _columns(self.document.add_section(WD_SECTION.CONTINUOUS), number, 0.33)
+
+    def equation(self, text: str, number: int) -> None:
+        paragraph = self.document.add_paragraph()
+        layout = paragraph.paragraph_format
+        layout.space_before, layout.space_after = Pt(4), Pt(4)
+        layout.tab_stops.add_tab_stop(Inches(self.COLUMN / 2), WD_TAB_ALIGNMENT.CENTER)
+        layout.tab_stops.add_tab_stop(Inches(self.COLUMN - 0.05), WD_TAB_ALIGNMENT.RIGHT)
+        paragraph.add_run("\t")
+        paragraph.add_run(text).italic = True
+        paragraph.add_run(f"\t({number})")
+
+    def table(self, across: bool) -> None:
+        paper = self.paper
+        caption = self.text("", 9, centred=True)
+        if paper.ieee:
+            caption.add_run(paper.table_caption).font.size = Pt(9)
+            caption.add_run().add_break()
+            caption.add_run("F1 (%) on the test sets").font.size = Pt(9)
+        else:
+            caption.add_run(paper.table_caption).font.size = Pt(9)
+        caption.paragraph_format.keep_with_next = True
+        cells = paper.cells
+        table = self.document.add_table(rows=len(cells), cols=len(cells[0]))
+        table.alignment = 1  # centred
+        table.autofit = False
+        first = 1.6 if across else 1.15
+        rest = 0.95 if across else (self.COLUMN - 0.05 - first) / (len(cells[0]) - 1)
+        widths = [first] + [rest] * (len(cells[0]) - 1)
+        for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), widths, strict=True):
+            column.set(qn("w:w"), str(int(width * 1440)))
+        for r, row in enumerate(cells):
+            for c, text in enumerate(row):
+                table.cell(r, c).width = Inches(widths[c])
+                _set(table, r, c, text, bold=(r, c) in paper.best, centred=c > 0, size=9)
+        for cell in table.rows[0].cells:
+            _border(cell, "top", size=12)
+            _border(cell, "bottom", size=6)
+        for cell in table.rows[-1].cells:
+            _border(cell, "bottom", size=12)
+        self.document.add_paragraph().paragraph_format.space_after = Pt(2)
+
+    def figure(self, caption: str) -> None:
+        self.document.add_picture(_picture(), width=Inches(3.0))
+        self.document.paragraphs[-1].alignment = WD_ALIGN_PARAGRAPH.CENTER
+        self.text(caption, 9, centred=False, indent=False).paragraph_format.space_after = Pt(8)
+
+    def build(self) -> bytes:
+        paper, document = self.paper, self.document
+        self.title_block()
+        self.columns(2)
+        if not paper.abstract_spans:
+            self.abstract()
+        for n, (section, subs) in enumerate(paper.sections, start=1):
+            self.heading(section, 1)
+            intro = self.text(paper.paragraph(3), indent=False)
+            if n == 1:
+                for number in range(1, len(paper.notes) + 1):
+                    _footnote_reference(intro, number)
+                    intro.add_run(" " + paper.paragraph(2))
+            if n == 3:
+                for k, equation in enumerate(paper.equations, start=1):
+                    self.equation(equation, k)
+                    self.text(paper.paragraph(2), indent=False)
+            for m, sub in enumerate(subs, start=1):
+                self.heading(sub, 2)
+                self.text(paper.paragraph(3), indent=False)
+                if n == 4 and m == 2:
+                    if paper.table_spans:
+                        self.columns(1)
+                        self.table(True)
+                        self.columns(2)
+                    else:
+                        self.table(False)
+                    self.text(paper.paragraph(2))
+                    for caption in paper.figures:
+                        self.figure(caption)
+                self.text(paper.paragraph(2))
+        self.heading("REFERENCES" if paper.ieee else "References", 1)
+        for entry in paper.references:
+            paragraph = self.text(entry, 8.5, indent=False)
+            layout = paragraph.paragraph_format
+            layout.left_indent, layout.first_line_indent = Inches(0.25), Inches(-0.25)
+        _footnotes_part(document, paper.notes)
+        return _docx(document)
+
+
+_PAPER_CSS = """
+@page { size: letter; margin: 0.75in }
+body { font-family: 'Liberation Serif', serif; font-size: %(body)spt; margin: 0; line-height: 1.18 }
+.head { text-align: center; margin-bottom: 14pt }
+h1 { font-size: %(title)spt; margin: 0 0 10pt; font-weight: %(weight)s }
+.authors { font-size: 11pt; margin-bottom: 2pt }
+.aff, .mail { font-size: 9.5pt }
+.blocks { display: flex; justify-content: space-around }
+.blocks div { font-size: 9.5pt }
+.blocks .name { font-size: 11pt }
+.cols { column-count: 2; column-gap: 0.33in; text-align: justify }
+h2 { font-size: %(section)spt; margin: 10pt 0 4pt; font-weight: %(weight)s; %(centre)s }
+h3 { font-size: %(sub)spt; margin: 8pt 0 3pt; font-weight: %(weight)s; font-style: %(italic)s }
+h2.abstract { text-align: center }
+p { margin: 0 0 3pt }
+p + p { text-indent: 10pt }
+.abs { font-size: %(small)spt; margin: 0 0.25in 4pt; text-align: justify }
+.kw { font-size: 9pt; margin: 4pt 0 8pt; text-indent: 0 }
+.span { column-span: all; margin: 8pt 0 }
+.caption { font-size: 9pt; text-indent: 0; margin: 4pt 0 8pt }
+.tcaption { font-size: 9pt; text-align: center; text-indent: 0; margin: 6pt 0 3pt }
+table { border-collapse: collapse; margin: 0 auto 8pt; font-size: 9pt }
+th, td { padding: 1pt 6pt; text-align: center }
+th:first-child, td:first-child { text-align: left }
+thead th { border-top: 1.5px solid #000; border-bottom: 0.75px solid #000; font-weight: normal }
+tbody tr:last-child td { border-bottom: 1.5px solid #000 }
+.eq { position: relative; text-align: center; margin: 6pt 0; text-indent: 0 }
+.eq .m { font-style: italic }
+.eq .no { position: absolute; right: 0 }
+figure { margin: 6pt 0 0; text-align: center }
+.ref { font-size: 8.5pt; padding-left: 0.25in; text-indent: -0.25in; text-align: left }
+p.ref + p.ref { text-indent: -0.25in }
+.notes { font-size: 8pt; margin-top: 10pt }
+.notes hr { width: 1in; margin: 0 0 2pt; border: 0; border-top: 0.5px solid #000 }
+.notes p { text-indent: 0 }
+"""
+
+
+def _paper_html(paper: _Paper) -> bytes:
+    """A paper as an HTML page printed by Chromium: the title block across the page, the text in
+    CSS columns (``column-count: 2``), a table across them by ``column-span: all``."""
+    e = html.escape
+    body_size, title_size, section_size, sub_size = paper.style["sizes"]
+    css = _PAPER_CSS % {"body": body_size, "title": title_size, "section": section_size, "sub": sub_size,
+                        "small": body_size - 0.5, "weight": "normal" if paper.ieee else "bold",
+                        "centre": "text-align: center" if paper.ieee else "",
+                        "italic": "italic" if paper.ieee else "normal"}
+    out = ['<div class="head">', f"<h1>{e(paper.title)}</h1>"]
+    if paper.side_by_side:
+        out.append('<div class="blocks">')
+        for name, mail, marks in paper.authors:
+            unit, institution, place, domain = paper.places[marks[0] - 1]
+            out.append(f'<div><div class="name">{e(name)}</div><div>{e(unit)}</div>'
+                       f"<div>{e(institution)}</div><div>{e(place)}</div><div>{e(mail)}@{e(domain)}</div></div>")
+        out.append("</div>")
+    else:
+        names = ", ".join(f"{e(name)}<sup>{','.join(map(str, marks))}</sup>"
+                          for name, _, marks in paper.authors)
+        out.append(f'<div class="authors">{names}</div>')
+        for number, (unit, institution, place, _) in enumerate(paper.places, start=1):
+            out.append(f'<div class="aff"><sup>{number}</sup>{e(unit)}, {e(institution)}, {e(place)}</div>')
+        out.append(f'<div class="mail">{e(paper.mail_lines()[0])}</div>')
+    abstract = _paper_html_abstract(paper)
+    if paper.abstract_spans:
+        out += abstract
+    out += ["</div>", '<div class="cols">']
+    if not paper.abstract_spans:
+        out += abstract
+    for n, (section, subs) in enumerate(paper.sections, start=1):
+        out.append(f"<h2>{e(section)}</h2>")
+        intro = e(paper.paragraph(3))
+        if n == 1:
+            intro += "".join(f"<sup>{k}</sup> {e(paper.paragraph(2))}"
+                             for k in range(1, len(paper.notes) + 1))
+        out.append(f"<p>{intro}</p>")
+        if n == 3:
+            for k, equation in enumerate(paper.equations, start=1):
+                out.append(f'<div class="eq"><span class="m">{e(equation)}</span>'
+                           f'<span class="no">({k})</span></div>')
+                out.append(f"<p>{e(paper.paragraph(2))}</p>")
+        for m, sub in enumerate(subs, start=1):
+            out += [f"<h3>{e(sub)}</h3>", f"<p>{e(paper.paragraph(3))}</p>"]
+            if n == 4 and m == 2:
+                out.append(_paper_html_table(paper))
+                out.append(f"<p>{e(paper.paragraph(2))}</p>")
+                for caption in paper.figures:
+                    out.append('<figure><img src="data:image/png;base64,'
+                               + _png_base64() + '" style="width:3in"></figure>')
+                    out.append(f'<p class="caption">{e(caption)}</p>')
+            out.append(f"<p>{e(paper.paragraph(2))}</p>")
+    out.append(f"<h2>{'REFERENCES' if paper.ieee else 'References'}</h2>")
+    out += [f'<p class="ref">{e(entry)}</p>' for entry in paper.references]
+    out.append('<div class="notes"><hr>' + "".join(f"<p><sup>{k}</sup> {e(note)}</p>"
+                                             for k, note in enumerate(paper.notes, start=1)) + "</div>")
+    out.append("</div>")
+    return _designed_page(css, out)
+
+
+def _png_base64() -> str:
+    import base64
+
+    return base64.b64encode(_picture().getvalue()).decode()
+
+
+def _paper_html_abstract(paper: _Paper) -> list[str]:
+    e = html.escape
+    label = paper.style["abstract"]
+    if label == "heading":
+        out = ['<h2 class="abstract">Abstract</h2>', f'<p class="abs">{e(paper.abstract)}</p>']
+    else:
+        lead = f"<i>{e(label)}</i>" if paper.ieee else e(label)
+        out = [f'<p class="abs" style="margin: 0 0 4pt"><b>{lead}</b>{e(paper.abstract)}</p>']
+    split = "—" if paper.ieee else ": "
+    label, rest = paper.keywords.split(split, 1)
+    lead = f"<i>{e(label + split)}</i>" if paper.ieee else e(label + split)
+    out.append(f'<p class="kw" style="text-align: justify"><b>{lead}</b>{e(rest)}</p>')
+    return out
+
+
+def _paper_html_table(paper: _Paper) -> str:
+    e = html.escape
+    caption = e(paper.table_caption)
+    if paper.ieee:
+        caption += "<br>F1 (%) on the test sets"
+    head = "".join(f"<th>{e(text)}</th>" for text in paper.cells[0])
+    rows = "".join("<tr>" + "".join(f"<td>{f'<b>{e(text)}</b>' if (r, c) in paper.best else e(text)}</td>"
+                                    for c, text in enumerate(row)) + "</tr>"
+                   for r, row in enumerate(paper.cells[1:], start=1))
+    block = (f'<p class="tcaption">{caption}</p><table><thead><tr>{head}</tr></thead>'
+             f"<tbody>{rows}</tbody></table>")
+    return f'<div class="span">{block}</div>' if paper.table_spans else block
+
+
+def academic_paper(seed: int) -> tuple[str, bytes, Truth]:
+    """A research paper as every project's test fixtures hold one: two columns, a title block
+    across the page (the title; the authors on a line with superscript affiliation marks over
+    the affiliations and a line of e-mail addresses, or side by side each over its affiliation
+    and e-mail), "Abstract" as a heading over its text or a bold run-in label, a keywords line,
+    numbered sections and sub-sections ("1 Introduction", "2.1. Table detection", IEEE's
+    "II. RELATED WORK" centred at the body's size over "A. Table detection" in italics), a
+    results table ruled as booktabs rules it (top, under the header, bottom) with "± " figures
+    and the best in bold (in a column, or across both), "Figure 1:" and "Table 1:" captions
+    (IEEE's "TABLE I" over its words), displayed equations numbered "(1)" at the column's right
+    edge, footnotes, and "References" over numbered entries "[1] J. Smith and ...".  Word
+    through LibreOffice on odd seeds, Chromium on even ones.  The truth: the title (level 1),
+    "Abstract" where it is a heading, the sections and "References" (2) and the sub-sections
+    (3) are the headings; the table; the keywords line, the captions, the e-mail lines and the
+    references are ``texts``."""
+    paper = _paper(seed)
+    if seed % 2:
+        return "docx", _PaperDocx(paper).build(), paper.truth()
+    return "html", _paper_html(paper), paper.truth()
+
+
 PROBES: dict[str, tuple[int, Maker]] = {
     "turned_headers": (8, turned_headers),
     "turned_headers_calc": (6, turned_headers_calc),
@@ -6189,4 +6729,6 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "register_notice": (8, register_notice),
     # dense grids: timetables and election results
     "dense_grid": (8, dense_grid),
+    # research papers in two columns
+    "academic_paper": (8, academic_paper),
 }

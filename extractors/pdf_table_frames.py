@@ -1,0 +1,136 @@
+"""Tables framed by horizontal rules alone, as booktabs sets them (a rule over the header, one
+under it, one under the last row, no column rules): research papers' results tables, in one
+column of a two-column page or across both.
+
+The page finder (:mod:`extractors.pdf_tables`) reads such a table from text alignment, as any
+table without a grid, and on a two-column page alignment alone does not say where it ends: the
+other column's lines beside it, cut by the gutter into pieces, line up as more cells, and the
+two columns of prose under a table across the page read as more rows (each line two pieces).
+The rules do say it: a table's rules span its width and close it at its foot.  Rules of one
+extent, three or more stacked, frame a table; a table found from alignment that starts inside
+such a frame and reaches out of it (or leaves the frame's first lines out, its header) is read
+again from the frame's words alone, and its rows under the last rule within the rules' ends
+(notes keyed to it, a total ruled over) with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from extractors.pdf_words import Word
+
+# Rules whose ends are this close (points) span one table's width.
+SAME_ENDS = 2.5
+# Stacked rules of one extent that frame a table: top, under the header, bottom.
+MIN_RULES = 3
+# A table reaches out of its frame when its box passes the frame's rules by this much (points).
+REACH = 2.0
+
+
+class Segment(Protocol):
+    """A merged ruling: ``at`` its y (horizontal) or x (vertical), ``start``/``end`` its extent."""
+
+    at: float
+    start: float
+    end: float
+
+
+class Table(Protocol):
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+T = TypeVar("T", bound=Table)
+
+
+@dataclass(frozen=True)
+class RuleFrame:
+    """The box between the top and bottom rules of one extent."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    def holds(self, word: Word) -> bool:
+        x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
+        return self.x0 - 1 <= x <= self.x1 + 1 and self.top <= y <= self.bottom
+
+
+def rule_frames(horizontal: Sequence[Segment], vertical: Sequence[Segment]) -> list[RuleFrame]:
+    """Frames of MIN_RULES or more horizontal rules of one extent (ends within SAME_ENDS),
+    crossed by no column rule (a grid is the ruled finder's)."""
+    groups: list[list[Segment]] = []
+    for rule in sorted(horizontal, key=lambda s: (round(s.start), round(s.end), s.at)):
+        group = next((g for g in groups if abs(g[0].start - rule.start) <= SAME_ENDS
+                      and abs(g[0].end - rule.end) <= SAME_ENDS), None)
+        if group is None:
+            groups.append([rule])
+        else:
+            group.append(rule)
+    frames = []
+    for group in groups:
+        if len(group) < MIN_RULES:
+            continue
+        frame = RuleFrame(min(s.start for s in group), min(s.at for s in group),
+                          max(s.end for s in group), max(s.at for s in group))
+        crossed = any(frame.x0 + SAME_ENDS < v.at < frame.x1 - SAME_ENDS
+                      and v.start < frame.bottom and v.end > frame.top for v in vertical)
+        if not crossed:
+            frames.append(frame)
+    return frames
+
+
+def loose_in(table: Table, frame: RuleFrame, words: Sequence[Word]) -> bool:
+    """Whether ``table`` starts inside ``frame`` and does not keep to it: it reaches past the
+    rules' ends, or the frame holds words above its first row (its header)."""
+    if not (frame.top - REACH <= table.top < frame.bottom and table.x0 < frame.x1 and frame.x0 < table.x1):
+        return False
+    if table.x0 < frame.x0 - REACH or table.x1 > frame.x1 + REACH:
+        return True
+    # (Rows under the last rule and within the rules' ends are the table's still: a total ruled
+    # over and not under, notes keyed to it; two columns of prose under a table across the page
+    # reach past the rules' ends.)
+    return any(frame.holds(word) and word.bottom < table.top - 1 for word in words)
+
+
+def _reading(frame: RuleFrame, loose: Sequence[Table]) -> RuleFrame:
+    """Where the tables loose in ``frame`` are read again: the frame, down to the foot of those
+    reaching under its last rule within the rules' ends (rows there are a table's still, notes
+    keyed to it or a total: see :func:`loose_in`; read from the frame alone, a table loose only
+    for its header left out lost them, and a page's running head beside them in the body's size
+    read as a heading)."""
+    bottoms = [t.bottom for t in loose if frame.x0 - REACH <= t.x0 and t.x1 <= frame.x1 + REACH]
+    return RuleFrame(frame.x0, frame.top, frame.x1, max([frame.bottom, *bottoms]))
+
+
+def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleFrame],
+                  find: Callable[[list[Word]], Sequence[T]]) -> list[T]:
+    """The tables, each that is loose in a frame replaced by the tables ``find`` reads from the
+    frame's words (and the rows it keeps under the frame: see :func:`_reading`) that overlap it
+    (kept as it was where none does).  A frame is read once: rules of one extent may frame two
+    tables one over the other (each read again where it overlaps), and a table found in two
+    parts, its header apart from its body, is read whole once."""
+    frame_of = {id(t): next((f for f in frames if loose_in(t, f, words)), None) for t in tables}
+    regions = {f: _reading(f, [t for t in tables if frame_of[id(t)] == f]) for f in frames}
+    out: list[T] = []
+    read: dict[RuleFrame, Sequence[T]] = {}
+    used: set[int] = set()
+    for table in tables:
+        frame = frame_of[id(table)]
+        if frame is None:
+            out.append(table)
+            continue
+        if frame not in read:
+            read[frame] = find([w for w in words if regions[frame].holds(w)])
+        again = [t for t in read[frame] if t.x0 < table.x1 and table.x0 < t.x1
+                 and t.top < table.bottom and table.top < t.bottom]
+        out.extend(t for t in again if id(t) not in used)
+        used.update(id(t) for t in again)
+        if not again:
+            out.append(table)
+    return out
