@@ -1372,7 +1372,9 @@ def _row_set_tall(line: _Line, block: list[_Line]) -> bool:
     its wider columns set on fewer lines); a table's rows of one line each have a pitch the
     page's line pitch already allows."""
     rows = [x.top for x in block if _tabular(x)]
-    if len(rows) < 3:
+    first = next(i for i, x in enumerate(block) if _tabular(x)) if rows else 0
+    # (Only rows holding a wrapped cell's lines: a table set double-spaced has rows of one line.)
+    if len(rows) < 3 or all(_tabular(x) for x in block[first:]):
         return False
     pitch = statistics.median(b - a for a, b in zip(rows, rows[1:], strict=False))
     return line.top - rows[-1] <= MAX_LINE_GAP * pitch
@@ -1715,7 +1717,9 @@ def _margin_line(line: _Line, beside: _Line, others: list[_Line], blank: float) 
     edge = line.words[0].x0 + CELL_GAP_EM * beside.size
     return not 0.87 * beside.size <= line.size <= beside.size / 0.87 \
         and blank > 1.5 * (beside.bottom - beside.top) \
-        and beside.words[0].x0 > edge and sum(x.words[0].x0 <= edge for x in others) <= 1
+        and beside.words[0].x0 > edge and sum(x.words[0].x0 <= edge for x in others) <= 1 \
+        and not any(abs(s[-1].x1 - t[-1].x1) <= ALIGNED
+                    for s in line.segments[1:] for t in beside.segments[1:])
 
 
 def _wrapped_last(block: list[_Line]) -> bool:
