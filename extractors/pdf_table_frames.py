@@ -98,6 +98,13 @@ def loose_in(table: Table, frame: RuleFrame, words: Sequence[Word]) -> bool:
     return any(frame.holds(word) and word.bottom < table.top - 1 for word in words)
 
 
+def kept_to_frame(table: Table, frames: Sequence[RuleFrame]) -> bool:
+    """Whether ``table`` starts inside one of ``frames`` and keeps within its rules' ends: a
+    table the rules vouch for (see :func:`within_frames`)."""
+    return any(f.x0 - REACH <= table.x0 and table.x1 <= f.x1 + REACH and f.top - REACH <= table.top < f.bottom
+               for f in frames)
+
+
 def _reading(frame: RuleFrame, loose: Sequence[Table]) -> RuleFrame:
     """Where the tables loose in ``frame`` are read again: the frame, down to the foot of those
     reaching under its last rule within the rules' ends (rows there are a table's still, notes

@@ -250,8 +250,8 @@ def _column_within(words: list[Word], gaps: list[tuple[float, float]]) -> int | 
     columns = set()
     for w in words:
         column = sum(1 for _, g1 in gaps if w.x0 >= g1 - 1)
-        if column and w.x0 < gaps[column - 1][1] - 1 \
-                or column < len(gaps) and w.x1 > gaps[column][1] - _MIN_GAP_EM * w.size:
+        # (Counted so, a word starts right of its column's left strip; its right end tells.)
+        if column < len(gaps) and w.x1 > gaps[column][1] - _MIN_GAP_EM * w.size:
             return None
         columns.add(column)
     return columns.pop() if len(columns) == 1 else None
@@ -574,7 +574,8 @@ def _extend(stitch: Stitch, page: int, table: FoundTable, drop: int, broken: boo
         last = stitch.table.cells[-1]
         body = stitch.table.cells[max(1, stitch.table.header_rows):]
         joined, rest = list(last), True
-        # (The rest over two lines or more, a row each without the key every row has: all its.)
+        # (A rest over two lines or more comes as a row per line, each without the key every
+        # row has: all of them join the broken row.)
         while rows and (rest or len(rows) > 1 and _keyless(rows[0], body) and _fills_only(rows[0], last)):
             joined = [" ".join(part for part in (text, rows[0][c] if c < len(rows[0]) else "")
                                if part.strip()) for c, text in enumerate(joined)]

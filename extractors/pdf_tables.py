@@ -73,7 +73,7 @@ from extractors.pdf_bidi import line_text
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
 from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
-from extractors.pdf_table_frames import rule_frames, within_frames
+from extractors.pdf_table_frames import RuleFrame, kept_to_frame, rule_frames, within_frames
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -287,11 +287,12 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     turned = layout.turned if len(layout.turned) <= MAX_TURNED_WORDS else []
     size = statistics.median(w.size for w in free) if free else 10.0
     boxes = [_box(c) for c in _turned_clusters(turned, size)]
-    found = _unruled_in_columns(free, tables, feet, boxes)
+    found = unruled_tables(free, blocked=tables, feet=feet, turned=boxes)
     frames = rule_frames(*_merged_rulings(layout.rulings))
     if frames and found:  # (a table between booktabs' rules ends where they do)
         found = within_frames(found, free, frames,
                               lambda inside: unruled_tables(inside, blocked=tables, feet=feet, turned=boxes))
+    found = _apart_in_columns(found, free, tables, feet, boxes, frames)
     tables, found = _banded_grids(tables, found, layout.words)
     if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
@@ -299,20 +300,22 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     return sorted(tables, key=lambda t: (t.top, t.x0))
 
 
-def _unruled_in_columns(words: list[Word], blocked: list[FoundTable], feet: list[tuple[float, float]],
-                        turned: list[Box]) -> list[FoundTable]:
-    """The unruled tables of the page; where its text is set in justified columns
+def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[FoundTable],
+                      feet: list[tuple[float, float]], turned: list[Box],
+                      frames: list[RuleFrame]) -> list[FoundTable]:
+    """The unruled tables ``found`` on the page; where its text is set in justified columns
     (:mod:`extractors.pdf_justified_gutters`), a table across them without a column of
-    figures is looked for again in each column apart: the lines of two narrow columns side
-    by side are no rows of one table (a column's small table stands beside the next
-    column's prose), a paper's results under its two columns are."""
-    found = unruled_tables(words, blocked=blocked, feet=feet, turned=turned)
+    figures, and not kept to a frame of rules, is looked for again in each column apart: the
+    lines of two narrow columns side by side are no rows of one table (a column's small table
+    stands beside the next column's prose), a paper's results under its two columns are, and
+    so is a table between booktabs' rules across the page (:mod:`extractors.pdf_table_frames`)."""
     if not found:
         return found
     gutters = justified_gutters([line.words for line in _lines(words)])
     middles = [(x0 + x1) / 2 for x0, x1 in gutters]
     # (A table of figures across the columns is one: a paper's results under its two columns.)
-    across = [t for t in found if any(t.x0 < m < t.x1 for m in middles) and not _has_figure_column(t)]
+    across = [t for t in found if any(t.x0 < m < t.x1 for m in middles) and not _has_figure_column(t)
+              and not kept_to_frame(t, frames)]
     if not across:
         return found
     columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
@@ -2070,9 +2073,9 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
         return None
     x0 = min(w.x0 for line in block for w in line.words)
     x1 = max(w.x1 for line in block for w in line.words)
-    # (The boundary left of each kept column but the first: an empty column dropped between two
-    # kept ones leaves the boundary nearer the right one.)
-    bounded = tuple(bounds[c - 1] for c in kept[1:]) if len(kept) == len(bounds) + 1 else ()
+    # (The column boundaries as read, kept only where no empty column was dropped: they are
+    # then the table's own.)
+    bounded = tuple(bounds) if len(kept) == len(bounds) + 1 else ()
     return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows, bounds=bounded)
 
