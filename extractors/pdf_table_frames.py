@@ -105,6 +105,12 @@ def kept_to_frame(table: Table, frames: Sequence[RuleFrame]) -> bool:
                for f in frames)
 
 
+def _holds_table(frame: RuleFrame, table: Table) -> bool:
+    """Whether ``table`` stands wholly inside ``frame``."""
+    return frame.x0 - REACH <= table.x0 and table.x1 <= frame.x1 + REACH \
+        and frame.top - REACH <= table.top and table.bottom <= frame.bottom + REACH
+
+
 def _reading(frame: RuleFrame, loose: Sequence[Table]) -> RuleFrame:
     """Where the tables loose in ``frame`` are read again: the frame, down to the foot of those
     reaching under its last rule within the rules' ends (rows there are a table's still, notes
@@ -123,6 +129,11 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
     tables one over the other (each read again where it overlaps), and a table found in two
     parts, its header apart from its body, is read whole once."""
     frame_of = {id(t): next((f for f in frames if loose_in(t, f, words)), None) for t in tables}
+    # (A frame that holds a table found whole, not loose in it, is that table's; the others it
+    # spans are no part of it: rules of one width set through a page of several tables, or
+    # over a table and its continuation, frame none of them alone.)
+    taken = {f for f in frames for t in tables if frame_of[id(t)] is None and _holds_table(f, t)}
+    frame_of = {key: None if frame in taken else frame for key, frame in frame_of.items()}
     regions = {f: _reading(f, [t for t in tables if frame_of[id(t)] == f]) for f in frames}
     out: list[T] = []
     read: dict[RuleFrame, Sequence[T]] = {}

@@ -342,3 +342,34 @@ def test_notes_under_a_booktabs_table_loose_for_its_header_stay_in_the_table() -
     rows_read = [line for line in markdown_of(pdf).splitlines() if line.startswith("|")]
     assert any(notes[3][1] in row for row in rows_read), rows_read
     assert headings_of(pdf) == []
+
+
+def test_a_frame_holding_a_table_found_whole_is_not_read_again_for_another() -> None:
+    # Rules of one width set through a page of several tables (a statistical report's) make
+    # one frame over them all: the table under the first, with the first's words above it,
+    # looked loose in it, and reading the whole frame again joined the tables or read one twice.
+    from dataclasses import dataclass
+
+    from extractors.pdf_table_frames import RuleFrame, within_frames
+    from extractors.pdf_words import Word
+
+    @dataclass(frozen=True)
+    class Box:
+        x0: float
+        top: float
+        x1: float
+        bottom: float
+
+    frame = RuleFrame(45, 100, 580, 530)
+    whole, under = Box(45, 104, 557, 254), Box(45, 333, 577, 526)
+    words = [Word("Total", 50, 120, 80, 130, 9, False), Word("2024", 300, 340, 330, 350, 9, False)]
+    calls: list[int] = []
+
+    def find(inside: list[Word]) -> list[Box]:
+        calls.append(len(inside))
+        return [Box(45, 104, 577, 526)]
+
+    assert within_frames([whole, under], words, [frame], find) == [whole, under]
+    assert calls == []
+    # (Alone in its frame, the table loose for its header left out is read again.)
+    assert within_frames([under], words, [frame], find) == [Box(45, 104, 577, 526)]
