@@ -757,16 +757,24 @@ def _word_rows(words: list[Word]) -> list[list[Word]]:
     others: dict[int, list[float]] = {}
     # (The words' centres made once, the sort keyed by them in C: this runs for every word.)
     middles = [(w.top + w.bottom) / 2 for w in words]
+    # Each row's smallest and largest type size: a word whose size is within a tenth of both
+    # is within a tenth of every word's of the row, and no other column's line beside it (see
+    # _beside_at_other_size, which reads the whole row: asked only when the sizes differ).
+    sizes: list[list[float]] = []
     count = 0  # len(rows)
     for at in sorted(range(len(middles)), key=middles.__getitem__):
         word, centre = words[at], middles[at]
         height = word.bottom - word.top
+        size = word.size
         for index in range(count - 1, -1 if count < 4 else count - 4, -1):
             row_centre, row_height = centres[index]
+            extent = sizes[index]
             # (max() spelled out: this runs for every word of every page)
             if abs(centre - row_centre) <= 0.4 * (row_height if row_height > height else height) \
-                    and not _beside_at_other_size(word, rows[index], row_height):
+                    and (0.9 * size < extent[0] and extent[1] < size / 0.9
+                         or not _beside_at_other_size(word, rows[index], row_height)):
                 rows[index].append(word)
+                extent[0], extent[1] = min(extent[0], size), max(extent[1], size)
                 if others:
                     other = others.get(index)
                     if other is not None and abs(centre - other[0]) < abs(centre - row_centre):
@@ -779,11 +787,13 @@ def _word_rows(words: list[Word]) -> list[list[Word]]:
             if other is not None and abs(centre - other[0]) <= 0.4 * max(other[1], height) \
                     and word.x1 > other[2] - 2 * word.size and word.x0 < other[3] + 2 * word.size:
                 rows[index].append(word)
+                extent[0], extent[1] = min(extent[0], size), max(extent[1], size)
                 other[2], other[3] = min(other[2], word.x0), max(other[3], word.x1)
                 break
         else:
             rows.append([word])
             centres.append((centre, height))
+            sizes.append([size, size])
             count += 1
     return rows
 
