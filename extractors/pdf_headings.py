@@ -532,8 +532,10 @@ def _by_face(line: Line, text: str, style: Style) -> bool:
 def _title_case(text: str) -> bool:
     """Whether every word of ``text`` but the short ones a title leaves in lower case ("of",
     "the", "on") opens with a capital or a figure."""
-    return all(word[:1].isupper() or word[:1].isdigit() or word.lower() in _NO_TITLE_END
-               for word in text.split() if word[:1].isalnum())
+    # (An address or a list of names, its parts between commas, is no title.)
+    return text.count(",") < 3 \
+        and all(word[:1].isupper() or word[:1].isdigit() or word.lower() in _NO_TITLE_END
+                for word in text.split() if word[:1].isalnum())
 
 
 def _titled(text: str) -> bool:

@@ -38,7 +38,7 @@ _EVEN_SPACES = 0.8
 def justified_gutters(rows: Sequence[Sequence[Word]]) -> list[tuple[float, float]]:
     """The strips ``(right edge of the left column, left edge of the right column)`` between
     justified columns, from a page's rows of words (each sorted left to right)."""
-    gaps: list[tuple[float, float]] = []
+    gaps: list[tuple[float, float, float]] = []
     for row in rows:
         for at in range(_PROSE_WORDS - 1, len(row) - _PROSE_WORDS + 1):
             a, b = row[at], row[at + 1]
@@ -46,12 +46,12 @@ def justified_gutters(rows: Sequence[Sequence[Word]]) -> list[tuple[float, float
             if _MIN_GAP * size <= b.x0 - a.x1 <= _MAX_GAP * size \
                     and _prose(row[at + 1 - _PROSE_WORDS:at + 1]) \
                     and _prose(row[at + 1:at + 1 + _PROSE_WORDS]):
-                gaps.append((a.x1, b.x0))
+                gaps.append((a.x1, b.x0, row[0].x0))
     if len(gaps) < _MIN_ROWS:
         return []
     # Candidate right edges: those that many gaps open at (to the point, counted with the
     # neighbouring points so an edge at x.5 is not split in two).
-    ends = Counter(round(x1) for x1, _ in gaps)
+    ends = Counter(round(x1) for x1, _, _ in gaps)
     found: list[tuple[float, float]] = []
     for edge, _count in ends.most_common():
         if sum(ends[edge + d] for d in (-1, 0, 1)) < _MIN_ROWS:
@@ -74,20 +74,24 @@ def _prose(words: Sequence[Word]) -> bool:
     return max(gaps) - min(gaps) <= _EVEN_SPACES
 
 
-def _flush_strip(gaps: list[tuple[float, float]]) -> tuple[float, float] | None:
+def _flush_strip(gaps: list[tuple[float, float, float]]) -> tuple[float, float] | None:
     """The strip most of ``gaps`` (near one right edge) open and close at, both edges flush
-    within _FLUSH on _MIN_ROWS of them; None if they do not."""
-    ends = sorted(x1 for x1, _ in gaps)
+    within _FLUSH on _MIN_ROWS of them, and the rows those are on starting flush at the left
+    too (the page's first column: a form's labels set right against its values start ragged);
+    None if they do not."""
+    ends = sorted(x1 for x1, _, _ in gaps)
     end = ends[len(ends) // 2]
-    flush = [(x1, x0) for x1, x0 in gaps if abs(x1 - end) <= _FLUSH]
-    starts = sorted(x0 for _, x0 in flush)
+    flush = [(x1, x0, left) for x1, x0, left in gaps if abs(x1 - end) <= _FLUSH]
+    starts = sorted(x0 for _, x0, _ in flush)
     if not starts:
         return None
     start = starts[len(starts) // 2]
-    both = [x1 for x1, x0 in flush if abs(x0 - start) <= _FLUSH]
-    if len(both) < _MIN_ROWS:
+    both = [(x1, left) for x1, x0, left in flush if abs(x0 - start) <= _FLUSH]
+    lefts = sorted(left for _, left in both)
+    if len(both) < _MIN_ROWS or max(sum(1 for other in lefts if abs(other - left) <= _FLUSH)
+                                    for left in lefts) < _MIN_ROWS:
         return None
-    return max(both), start
+    return max(x1 for x1, _ in both), start
 
 
 def cut_at_gutters(row: list[Word], gutters: Sequence[tuple[float, float]]) -> list[list[Word]]:

@@ -909,7 +909,10 @@ def _next_reference(block: Draft, line: Line) -> bool:
     in a full line, or in a short one ending in "2019." that the bracket does not follow as a
     capital would)."""
     first = block.lines[0]
-    return _opens_reference(first) and _opens_reference(line) and abs(line.x0 - first.x0) <= 1.0
+    # (A paragraph opening with a citation, "[3] proposed ...", may wrap before another, "[4]
+    # extended it": an entry ends in a full stop, its year's or its pages'.)
+    return _opens_reference(first) and _opens_reference(line) and abs(line.x0 - first.x0) <= 1.0 \
+        and block.lines[-1].text.rstrip().endswith(SENTENCE_END)
 
 
 def _centred_break(last: Line, line: Line, left: float, right: float, centred_run: bool) -> bool:

@@ -1,0 +1,65 @@
+"""Ordinary pages the rules for register notices and papers must leave alone: a form whose
+labels are set right against left-set values (both sides flush, three words and more, but no
+justified columns: the rows start ragged), a paragraph opening with a citation that wraps
+before another ("[3] proposed ..." over "[4] extended it ..."), and a bold letterhead line
+in title case, an address between commas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from tests.pdf_output import drawn_pdf, markdown_of
+
+LABELS = ["Name of the applicant", "Address of the applicant", "Date of the birth", "Place of the birth",
+          "Name of the employer", "Address of the employer", "Name of the referee"]
+VALUES = ["John Andrew Smith", "Twelve High Street London", "First of May", "Leeds West Yorkshire",
+          "Acme Widget Company", "Four Market Square Leeds", "Peter Andrew Brown"]
+
+
+def _form(canvas: Any) -> None:
+    canvas.setFont("Times-Roman", 10)
+    y = 700.0
+    for label, value in zip(LABELS, VALUES, strict=True):
+        canvas.drawString(220.0 - stringWidth(label, "Times-Roman", 10), y, label)
+        canvas.drawString(232.0, y, value)
+        y -= 18.0
+
+
+def test_a_form_with_labels_set_right_is_no_pair_of_justified_columns() -> None:
+    markdown = markdown_of(drawn_pdf(_form))
+    assert "| Name of the applicant | John Andrew Smith |" in markdown
+
+
+def _citing_paragraph(canvas: Any) -> None:
+    canvas.setFont("Times-Roman", 10)
+    y = 700.0
+    for line in ["[3] proposed a method for the recognition of tables in scanned pages and",
+                 "showed that it works well on historical records of the parish, while",
+                 "[4] extended it to forms and invoices and reported good results on the",
+                 "new data set, which is larger than any used before."]:
+        canvas.drawString(72.0, y, line)
+        y -= 12.0
+
+
+def test_a_paragraph_opening_with_a_citation_is_not_cut_at_the_next() -> None:
+    markdown = markdown_of(drawn_pdf(_citing_paragraph))
+    assert "parish, while [4] extended" in markdown
+
+
+def _letterhead(canvas: Any) -> None:
+    canvas.setFont("Times-Bold", 10)
+    canvas.drawString(72.0, 760.0, "The Royal Society of Chemistry, Thomas Graham House, Science Park, "
+                                   "Milton Road, Cambridge")
+    canvas.setFont("Times-Roman", 10)
+    y = 736.0
+    for line in ["The committee reviewed the annual figures and found that the results were broadly in line",
+                 "with expectations. Revenue rose sharply, while costs in the southern region fell."]:
+        canvas.drawString(72.0, y, line)
+        y -= 12.0
+
+
+def test_a_bold_address_in_title_case_is_no_heading() -> None:
+    markdown = markdown_of(drawn_pdf(_letterhead))
+    assert "# The Royal Society" not in markdown
