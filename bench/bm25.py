@@ -14,7 +14,6 @@ its HNSW index is dropped there because only BM25 is measured.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
+from bench.database import add_home_argument, bench_tenant, drop_unused_terms, enter_vocabulary
 from indexing import bm25_merge
 from indexing.ranking import DEFAULTS
 from indexing.search import SearchParams, bind_parameters, build_sql
@@ -78,7 +77,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=200_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--depth", type=int, default=SearchParams().bm25_depth)
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-bm25"))
+    add_home_argument(parser, "/tmp/pagemill-bench-bm25")
     args = parser.parse_args()
 
     engine, tenant, have = bench_tenant(Path(args.home) / "pgdata", "pagemill_bench", f"bm25-{args.chunks}")

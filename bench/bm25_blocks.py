@@ -169,7 +169,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -179,7 +178,7 @@ import jinja2
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import NotSupportedError
 
-from bench.database import bench_tenant
+from bench.database import add_home_argument, bench_tenant
 from bench.search import _queries
 from bench.search_load import percentile
 from indexing.analyzer import analyze
@@ -686,7 +685,7 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="rebuild block tables that exist")
     parser.add_argument("--no-baseline", action="store_true", help="skip today's pagemill BM25")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the report to FILE")
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     args = parser.parse_args()
     variants = [Variant.parse(s) for s in args.variants.split(",")]
     settings = Settings(args.seeds, args.probe, args.share, args.depth1, args.whole, args.merge)

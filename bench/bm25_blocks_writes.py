@@ -24,7 +24,6 @@ and left behind for inspection.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
@@ -34,7 +33,7 @@ from typing import Any
 from sqlalchemy import Engine, TextClause, text
 
 from bench.bm25_blocks import Variant
-from bench.database import bench_tenant
+from bench.database import add_home_argument, bench_tenant
 from bench.search import VOCABULARY
 
 BLOCK = 128
@@ -197,7 +196,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=200_000)
     parser.add_argument("--documents", type=int, default=200)
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     args = parser.parse_args()
     run(Path(args.home), args.chunks, args.documents)
 

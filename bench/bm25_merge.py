@@ -40,7 +40,6 @@ what makes it cheaper per document.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
@@ -49,7 +48,7 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy import Engine, text
 
-from bench.database import bench_tenant
+from bench.database import add_home_argument, bench_tenant
 from indexing import bm25_merge
 from indexing.chunking import Chunk
 from indexing.ranking import DEFAULTS
@@ -146,7 +145,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=20_000)
     parser.add_argument("--documents", type=int, default=200)
     parser.add_argument("--merge-at", type=int, default=20_000)
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-merge"))
+    add_home_argument(parser, "/tmp/pagemill-bench-merge")
     args = parser.parse_args()
     run(Path(args.home), args.chunks, args.documents, args.merge_at)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, text
@@ -21,6 +23,27 @@ def bench_tenant(pgdata: Path, database: str, tenant_name: str) -> tuple[Engine,
         have = conn.execute(text("SELECT chunk_count FROM bm25_stats WHERE tenant_id = :t"),
                             {"t": tenant}).scalar_one_or_none()
     return engine, tenant, int(have or 0)
+
+
+#: Where bench/search.py keeps its server and corpora, and the scripts that read them look.
+SEARCH_HOME = "/tmp/pagemill-bench-search"
+
+
+def add_home_argument(parser: argparse.ArgumentParser, default: str = SEARCH_HOME) -> None:
+    """``--home``: the benchmark server's home, PAGEMILL_BENCH_HOME or ``default`` unless given."""
+    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", default),
+                        help="the benchmark server's home (env PAGEMILL_BENCH_HOME; default %(default)s)")
+
+
+def search_corpus(home: Path, size: int) -> tuple[Engine, str, int]:
+    """The engine, tenant and chunk count of the ``size``-chunk corpus that bench/search.py
+    built under ``home``; exits, saying how to build it, when there is none (the scripts that
+    compare versions on it must not start generating one)."""
+    engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{size}", f"search-{size}")
+    if not have:
+        raise SystemExit(f"no {size:,}-chunk corpus under {home}: build it with "
+                         f"python -m bench.search --sizes {size} first")
+    return engine, tenant, have
 
 
 def enter_vocabulary(conn: Connection, tenant: str, size: int) -> None:

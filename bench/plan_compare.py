@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -37,7 +36,7 @@ from sqlalchemy import text
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 
 from app.config import to_libpq_url
-from bench.database import bench_tenant
+from bench.database import add_home_argument, search_corpus
 from bench.search_compare import _load
 from indexing import search as current
 from indexing.store import vector_literal
@@ -141,11 +140,10 @@ def main() -> None:
     parser.add_argument("baseline", help="path to another version of indexing/search.py")
     parser.add_argument("--size", type=int, default=200_000, help="which bench.search corpus")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     args = parser.parse_args()
 
-    engine, tenant, have = bench_tenant(Path(args.home) / "pgdata", f"pagemill_bench_{args.size}",
-                                        f"search-{args.size}")
+    engine, tenant, have = search_corpus(Path(args.home), args.size)
     baseline = _load(args.baseline)
     url = to_libpq_url(engine.url.render_as_string(hide_password=False))
     with engine.connect() as conn:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import random
 import resource
 import time
@@ -31,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy import Engine, text
 
-from bench.database import bench_tenant, drop_unused_terms, enter_vocabulary
+from bench.database import add_home_argument, bench_tenant, drop_unused_terms, enter_vocabulary
 from bench.search_load import percentile, write_report
 from indexing import bm25_merge
 from indexing.chunking import Chunk
@@ -422,7 +421,7 @@ def main() -> None:
                              "agreement to FILE (one size: at the top level; several: keyed by size)")
     parser.add_argument("--duration", type=float, default=30.0,
                         help="seconds each system's 4-client throughput test runs")
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     parser.add_argument("--ef-construction", type=int, default=DEFAULT_GRAPH.ef_construction,
                         help="the HNSW graph's ef_construction (an existing corpus's graph is rebuilt)")
     parser.add_argument("--ef-search", type=int, default=DEFAULTS.ef_search, help="hnsw.ef_search")

@@ -19,7 +19,6 @@ keeps in its home.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from dataclasses import astuple
@@ -30,7 +29,7 @@ from typing import Any
 import jinja2
 from sqlalchemy import TextClause, text
 
-from bench.database import bench_tenant
+from bench.database import add_home_argument, search_corpus
 from bench.search_load import Query, load, percentile
 from bench.search_peers import LANCEDB_EF, LANCEDB_VECTOR_INDEX, Spec
 from indexing import search
@@ -114,15 +113,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="rounds of the concurrency test (0: none)")
     parser.add_argument("--duration", type=float, default=15.0)
     parser.add_argument("--no-lancedb", action="store_true", help="leave LanceDB out of the rounds")
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     args = parser.parse_args()
 
     from bench.search import _queries
 
-    engine, tenant, have = bench_tenant(Path(args.home) / "pgdata", f"pagemill_bench_{args.size}",
-                                        f"search-{args.size}")
-    if not have:
-        sys.exit(f"no {args.size:,}-chunk corpus under {args.home}: run python -m bench.search first")
+    engine, tenant, _ = search_corpus(Path(args.home), args.size)
     queries = _queries(engine, args.queries)
     print(f"{time.strftime('%H:%M:%S', time.gmtime())} UTC: {args.size:,} chunks, baseline {args.baseline}, "
           f"current {args.current or 'this tree'}", flush=True)

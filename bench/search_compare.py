@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import sys
 import time
 from pathlib import Path
 from types import ModuleType
 
-from bench.database import bench_tenant
+from bench.database import add_home_argument, search_corpus
 from bench.search import _pct, _queries
 from indexing import search as current
 
@@ -40,13 +39,10 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=30)
     parser.add_argument("--mode", default="bm25", choices=["bm25", "dense", "hybrid"])
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     args = parser.parse_args()
 
-    engine, tenant, have = bench_tenant(Path(args.home) / "pgdata", f"pagemill_bench_{args.size}",
-                                        f"search-{args.size}")
-    if not have:
-        sys.exit(f"no {args.size:,}-chunk corpus under {args.home}: run python -m bench.search first")
+    engine, tenant, _ = search_corpus(Path(args.home), args.size)
     versions = {"baseline": _load(args.baseline), "current": current}
     times: dict[str, list[float]] = {name: [] for name in versions}
     queries = _queries(engine, args.queries)

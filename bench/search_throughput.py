@@ -213,7 +213,7 @@ HEADER = ("| path / mode | clients | q/s | p50 ms | p95 ms | p99 ms | CPU busy |
 
 
 def main() -> None:
-    from bench.database import bench_tenant
+    from bench.database import add_home_argument, search_corpus
     from bench.search import _queries
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -233,14 +233,11 @@ def main() -> None:
     parser.add_argument("--py-spy", metavar="PREFIX",
                         help="profile the API's worker process during each http measurement with "
                              "py-spy (collapsed stacks to PREFIX-<mode>-<clients>.txt)")
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     args = parser.parse_args()
     home = Path(args.home)
     tenant_name = f"search-{args.size}"
-    engine, tenant, have = bench_tenant(home / "pgdata", f"pagemill_bench_{args.size}", tenant_name)
-    if have < args.size:
-        raise SystemExit(f"no {args.size}-chunk corpus in {home}: build it with "
-                         f"python -m bench.search --sizes {args.size} first")
+    engine, tenant, _ = search_corpus(home, args.size)
     url = engine.url.render_as_string(hide_password=False)
     queries: list[Query] = [(t.split(), v) for t, v in _queries(engine, args.queries)]
     postmaster = _postmaster(home / "pgdata")

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 from sqlalchemy import Engine, text
 
-from bench.database import bench_tenant
+from bench.database import add_home_argument, search_corpus
 from bench.search import _overlap, _pct, _queries
 from indexing.search import search
 from indexing.store import vector_literal
@@ -86,15 +85,12 @@ def main() -> None:
                         help="also try binary quantisation: a temporary HNSW graph over the vectors' "
                              "sign bits, re-ranked by the stored vectors, for each of these candidate "
                              "counts (e.g. 40,100,200)")
-    parser.add_argument("--home", default=os.environ.get("PAGEMILL_BENCH_HOME", "/tmp/pagemill-bench-search"))
+    add_home_argument(parser)
     args = parser.parse_args()
 
     started = time.monotonic()
-    engine, tenant, have = bench_tenant(Path(args.home) / "pgdata", f"pagemill_bench_{args.size}",
-                                        f"search-{args.size}")
+    engine, tenant, have = search_corpus(Path(args.home), args.size)
     print(f"opened (server start + migrations) in {time.monotonic() - started:.1f} s")
-    if not have:
-        raise SystemExit(f"no corpus of {args.size} chunks under {args.home}: run bench.search first")
     with engine.connect() as conn:
         sizes = conn.execute(_SIZES).one()
     queries = _queries(engine, args.queries, args.seed)
