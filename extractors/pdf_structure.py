@@ -947,8 +947,8 @@ def _set_in_over_margin(last: Line, line: Line, size: float, right: float) -> bo
     paragraph's lines start at its margin but for the first, and a first line indented this
     deep would have taken ``line``'s first word (a title block's centred e-mail line over an
     abstract run in at the margin, "Abstract. The ...")."""
-    if line.rtl or last.rtl:
-        return False
+    if line.rtl or last.rtl or last.words[-1].text[:1].islower() and line.text[:1].islower():
+        return False  # (a sentence running on in lower case: a centred paragraph set narrower)
     first = line.words[0]
     return last.x0 - line.x0 >= _DEEP_INDENT * size \
         and last.x1 + 0.5 * size + (first.x1 - first.x0) < right - size
