@@ -13,7 +13,17 @@ from typing import Any
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from tests.pdf_output import drawn_pdf, markdown_of, wrapped_lines
-from tests.test_pdf_papers import COLUMN, GUTTER, LEFT, PROSE, RIGHT, _centred, _column_text, _justified
+from tests.test_pdf_papers import (
+    COLUMN,
+    GUTTER,
+    LEFT,
+    PROSE,
+    RIGHT,
+    WIDTH,
+    _centred,
+    _column_text,
+    _justified,
+)
 
 MAILS = "akhan@northfield.ac.uk, lwei@harbour.tech"
 ABSTRACT = ("The encoder reads each line with its font size, weight and position on the page. "
@@ -154,3 +164,18 @@ def test_a_header_of_eight_lines_keeps_its_group_labels() -> None:
     markdown = markdown_of(drawn_pdf(draw))
     assert "| Wave one (2019) |" in markdown and "| Wave two (2023) |" in markdown, markdown
     assert "| District 6 | 285 | 296 | 307 | 318 |" in markdown, markdown
+
+
+def test_a_centred_paragraph_set_narrower_runs_on_past_a_short_line_in_lower_case() -> None:
+    """A centred paragraph wrapped at a measure narrower than the page's, its first line short
+    for a long word that would have fitted the page's: the sentence runs on in lower case."""
+    quote = ["We thank the reviewers and the",
+             "internationalisation-and-localisation committee for their comments."]
+
+    def draw(canvas: Any) -> None:
+        for k, line in enumerate(quote):
+            canvas.setFont("Times-Roman", 9.5)
+            canvas.drawCentredString(WIDTH / 2, 760 - 11.4 * k, line)
+        _column_text(canvas, 72, 700, " ".join([PROSE] * 2), width=WIDTH - 144)
+
+    assert " ".join(quote) in markdown_of(drawn_pdf(draw)).splitlines()
