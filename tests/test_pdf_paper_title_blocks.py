@@ -4,7 +4,9 @@ in capitals at the body's size ("II. RELATED WORK") rank over their lettered sub
 alike ("A. Table detection") with the unnumbered "REFERENCES" after them; authors' blocks side
 by side over a page's justified columns, the middle one centred on the gutter, are no table of
 either column; and a table's header of more than MAX_HEADER_LINES lines, group labels over
-headings wrapped onto many lines, keeps its top line."""
+headings wrapped onto many lines, keeps its top line.  And the e-mail line's rule leaves alone
+a centred paragraph set narrower (a sentence running on in lower case) and an annex's centred
+title ("Annex A" over "(informative)" over its title: no line at the margin)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from tests.pdf_output import drawn_pdf, markdown_of, wrapped_lines
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 from tests.test_pdf_papers import (
     COLUMN,
     GUTTER,
@@ -179,3 +181,22 @@ def test_a_centred_paragraph_set_narrower_runs_on_past_a_short_line_in_lower_cas
         _column_text(canvas, 72, 700, " ".join([PROSE] * 2), width=WIDTH - 144)
 
     assert " ".join(quote) in markdown_of(drawn_pdf(draw)).splitlines()
+
+
+ANNEX = ["Annex A", "(informative)", "Guidance on the application of this document"]
+
+
+def test_an_annex_titles_centred_lines_stay_one_heading() -> None:
+    """"Annex A" over "(informative)" over its title, centred in one size over clauses at the
+    margin: the short middle line is set deep, but the title under it is centred too, not at
+    the margin."""
+    def draw(canvas: Any) -> None:
+        for k, text in enumerate(ANNEX):
+            canvas.setFont("Helvetica-Bold", 14)
+            canvas.drawCentredString(WIDTH / 2, 760 - 19 * k, text)
+        canvas.setFont("Helvetica-Bold", 12)
+        canvas.drawString(72, 690, "A.1 General")
+        _column_text(canvas, 72, 670, " ".join([PROSE] * 2), width=WIDTH - 144)
+
+    headings = headings_of(drawn_pdf(draw))
+    assert headings[0] == " ".join(ANNEX), headings
