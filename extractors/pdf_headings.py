@@ -400,10 +400,12 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
         max_lines += 1
     # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;";
     # nor in a quotation's close without its opening: a pull quote's last line, set large,
-    # left alone at the head of a column.)
+    # left alone at the head of a column; nor is a title's line parted in two across the
+    # column: a running head, the page's number at one margin and the report's title at the
+    # other.)
     if len(draft.lines) > max_lines or len(text) > _HEADING_MAX_CHARS or letters < 2 \
             or _CAPTION.match(text) or not _titled(text) or text.rstrip().endswith((",", ";")) \
-            or _quotation_tail(text):
+            or _quotation_tail(text) or _spread_apart(draft, column):
         return
     if draft.marker and not draft.marker[:1].isalnum() and draft.marker[:1] != "(":
         return  # a bulleted item, bold or not, is an item of a list
@@ -447,6 +449,22 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
         draft.number_depth = _number_depth(text, section)
+
+
+# A heading's words stand together: a gap between two of them wider than this share of the
+# column parts a line's two ends (a running head, "42" at the left margin and "Styrene
+# Trimer, Report 573" at the right).
+_SPREAD_GAP = 0.4
+
+
+def _spread_apart(draft: Draft, column: tuple[float, float] | None) -> bool:
+    """Whether two neighbouring words of a one-line block stand further apart than
+    _SPREAD_GAP of its column's width."""
+    if len(draft.lines) != 1 or column is None:
+        return False
+    words = draft.lines[0].words
+    reach = _SPREAD_GAP * (column[1] - column[0])
+    return any(b.x0 - a.x1 > reach for a, b in zip(words, words[1:], strict=False))
 
 
 def _number_depth(text: str, section: re.Match[str] | None) -> int:
@@ -2025,15 +2043,24 @@ def rank_headings(style: Style, drafts: list[Draft]) -> None:
         _level_by_depth(numbered, capped=False)
 
 
-# A title lettered by a capital and a full stop: "A. Proposed Action".
-_LETTERED_TITLE = re.compile(r"[A-Z]\.\s+[A-Z][a-z]")
+# A title lettered by a capital and a full stop: "A. Proposed Action", "A. TABLE DETECTION".
+_LETTERED_TITLE = re.compile(r"[A-Z]\.\s+[A-Z]")
+
+# A title numbered in Roman figures: "I. Background", and in capitals as IEEE sets its
+# sections, "II. RELATED WORK".
+_ROMAN_SECTION = re.compile(rf"(?:{_ROMAN})\.\s+[A-Z]")
 
 
-def _outline_class(draft: Draft) -> int:
+def _outline_class(draft: Draft, before: Draft | None = None) -> int:
     """Where a heading stands in an outline's numbering: 0 unnumbered, 1 a Roman numeral
-    ("I. Background"), 2 a capital letter ("A. Proposed Action"); -1 numbered otherwise."""
-    if _ROMAN_TITLE.match(draft.text):
-        return 1
+    ("I. Background"), 2 a capital letter ("A. Proposed Action"); -1 numbered otherwise.  A
+    letter that is also a Roman numeral ("C.", "I.", "V.") right after the letter before it
+    ("B. Model", "C. Training") is lettered."""
+    if _ROMAN_SECTION.match(draft.text):
+        if before is None or not _LETTERED_TITLE.match(before.text) or draft.text[1:2] != "." \
+                or ord(draft.text[0]) != ord(before.text[0]) + 1:
+            return 1
+        return 2
     if _LETTERED_TITLE.match(draft.text):
         return 2
     return -1 if draft.number_depth else 0
@@ -2043,20 +2070,26 @@ def _nest_outline_classes(headings: list[Draft]) -> None:
     """Headings set alike (one level) numbered as an outline nests them: Roman-numbered
     sections under an unnumbered title and lettered ones under a Roman-numbered section, one
     level each (a register notice's bold title at the body's size over its "I. Background"
-    over its "A. Proposed Action", in one face).  Only where every "I." or "A." follows
-    a heading of the class above at that level: the numbering starts again under each (a
-    paper's "I. INTRODUCTION" after its title set otherwise, a "REFERENCES" after its
-    sections, change nothing)."""
+    over its "A. Proposed Action", in one face; an IEEE paper's "II. RELATED WORK" over its
+    "A. Table detection" at the body's size).  Only where every "I." or "A." follows a
+    heading of the class above at that level: the numbering starts again under each (a
+    paper's "I. INTRODUCTION" after its title set otherwise stays at its level, and so does
+    a "REFERENCES" after its sections)."""
     shifts: dict[int, dict[int, int]] = {}
+    placed: dict[int, int] = {}  # each heading's class, by id
     for level in sorted({d.level for d in headings if d.level is not None}):
         group = [d for d in headings if d.level == level]
-        classes = [_outline_class(d) for d in group]
+        classes = [_outline_class(d, group[at - 1] if at else None) for at, d in enumerate(group)]
+        placed.update({id(d): cls for d, cls in zip(group, classes, strict=True)})
         nested = {1: False, 2: False}
         for cls in (1, 2):
             starts = [at for at, d in enumerate(group) if classes[at] == cls and d.text[:2] in ("I.", "A.")]
             nested[cls] = bool(starts) and all(at > 0 and classes[at - 1] == cls - 1 for at in starts)
-        if nested[2] and not nested[1] and 0 in classes:
-            nested[2] = False  # (lettered under Roman only where Roman sits under the titles too)
+        if nested[2] and not nested[1] and _unnumbered_among_roman(classes):
+            # (Lettered under Roman only where Roman sits under the titles too, or where the
+            # unnumbered ones stand outside the Roman run: a paper's "Abstract" before its
+            # "I. INTRODUCTION", its "REFERENCES" after its last section.)
+            nested[2] = False
         if nested[1] or nested[2]:
             shifts[level] = {0: 0, 1: int(nested[1]), 2: int(nested[1]) + int(nested[2]), -1: 0}
     if not shifts:
@@ -2069,8 +2102,14 @@ def _nest_outline_classes(headings: list[Draft]) -> None:
         extra += max(shifts.get(level, {0: 0}).values())
     for draft in headings:
         if draft.level is not None:
-            inner = shifts.get(draft.level, {}).get(_outline_class(draft), 0)
+            inner = shifts.get(draft.level, {}).get(placed[id(draft)], 0)
             draft.level = min(_MAX_LEVEL, draft.level + moved[draft.level] + inner)
+
+
+def _unnumbered_among_roman(classes: list[int]) -> bool:
+    """Whether an unnumbered heading (class 0) stands between two Roman-numbered ones."""
+    roman = [at for at, cls in enumerate(classes) if cls == 1]
+    return bool(roman) and any(cls == 0 for cls in classes[roman[0]:roman[-1]])
 
 
 # Labels that name a division of the back matter ("ANNEX I", "Appendix B", "Schedule 2"): at

@@ -937,6 +937,25 @@ def _centred_break(last: Line, line: Line, left: float, right: float, centred_ru
     return (last.x1 - last.x0) + 0.5 * size + (first.x1 - first.x0) < right - left - size
 
 
+# A first-line indent is at most this many ems; a line set in further is centred or set right.
+_DEEP_INDENT = 4.0
+
+
+def _set_in_over_margin(last: Line, line: Line, size: float, left: float, right: float) -> bool:
+    """Whether ``last``, set in deeper than a first-line indent and stopping short of the
+    measure's end, ends its paragraph before ``line``, which starts at the margin (``left``),
+    well left of it: a paragraph's lines start at its margin but for the first, and a first
+    line indented this deep would have taken ``line``'s first word (a title block's centred
+    e-mail line over an abstract run in at the margin, "Abstract. The ...").  A centred
+    title's lines, none at the margin, are left to _centred_break ("(informative)" over
+    "Guidance on the application" under an annex's label)."""
+    if line.rtl or last.rtl or last.words[-1].text[:1].islower() and line.text[:1].islower():
+        return False  # (a sentence running on in lower case: a centred paragraph set narrower)
+    first = line.words[0]
+    return line.x0 <= left + 0.5 * size and last.x0 - line.x0 >= _DEEP_INDENT * size \
+        and last.x1 + 0.5 * size + (first.x1 - first.x0) < right - size
+
+
 def _centred_on(line: Line, middle: float) -> bool:
     return abs((line.x0 + line.x1) / 2 - middle) <= 0.5 * line.size
 
@@ -2488,6 +2507,8 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         return False  # not below it
     if size < style.body_size * HEADING_SCALE \
             and _centred_break(last, line, *(measure or (left, right)), centred_run=measure is not None):
+        return False
+    if _set_in_over_margin(last, line, size, left, right):
         return False
     if block.kind == "list_item":
         return line.x0 >= min(previous.x0 for previous in block.lines) - 1 \

@@ -215,8 +215,12 @@ UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A date written with figures: day, month and year (either order) or ISO.
 DATE = re.compile(r"^(\d{1,2}[/.-]\d{1,2}[/.-](\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$")
 YEAR = re.compile(r"^(1[89]|20)\d\d$")
-# A header is at most this many lines: more lines above the first row of figures are text.
+# A header is at most this many lines: more lines above the first row of figures are text,
+# unless they are set as a header's (see _header_start), up to LONG_HEADER_LINES.
 MAX_HEADER_LINES = 6
+LONG_HEADER_LINES = 10
+# A header's line is texts of at most this many words side by side (see _header_like).
+HEADER_TEXT_WORDS = 4
 # The share of a column's pieces beginning with a capital from which they are each a cell's
 # text rather than the lines of a paragraph (tuned on the spreadsheet set, seeds 1..24).
 CELL_TEXTS_CAPITAL = 0.7
@@ -319,12 +323,30 @@ def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[
     if not across:
         return found
     columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
-    for word in words:
-        if any(_inside(word, table) for table in across):
+    inside = [word for word in words if any(_inside(word, table) for table in across)]
+    bridged = {id(word) for line in _lines(inside) if _bridges(line.words, gutters) for word in line.words}
+    for word in inside:
+        if id(word) not in bridged:
             columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
     apart = [table for column in columns
              for table in unruled_tables(column, blocked=blocked, feet=feet, turned=turned)]
     return sorted([t for t in found if t not in across] + apart, key=lambda t: (t.top, t.x0))
+
+
+def _bridges(words: list[Word], gutters: list[tuple[float, float]]) -> bool:
+    """Whether a line's words run across a gutter between justified columns: a word stands
+    over its middle, or two neighbours are closer across it than the gutter is wide.  Such a
+    line is set across the page (a title block's authors' lines, the middle author's centred
+    on the gutter), in neither column: cut at the gutter's middle, its halves ("Li" and "Wei")
+    would make a table of each column's."""
+    for x0, x1 in gutters:
+        middle = (x0 + x1) / 2
+        if any(w.x0 < middle < w.x1 for w in words):
+            return True
+        if any(a.x1 <= middle <= b.x0 and b.x0 - a.x1 < x1 - x0
+               for a, b in zip(words, words[1:], strict=False)):
+            return True
+    return False
 
 
 def _banded_grids(tables: list[FoundTable], found: list[FoundTable],
@@ -1989,14 +2011,14 @@ def _union_gaps(first: list[_Gap], second: list[_Gap]) -> list[_Gap]:
     return out
 
 
-def _header_lines(block: list[_Line]) -> list[_Line]:
-    """The lines above the first line of figures (see :func:`_first_data`; at most
-    MAX_HEADER_LINES, none when the first line holds figures)."""
-    lines = block[:MAX_HEADER_LINES + 2]
+def _header_lines(block: list[_Line], most: int = MAX_HEADER_LINES) -> list[_Line]:
+    """The lines above the first line of figures (see :func:`_first_data`; at most ``most``,
+    none when the first line holds figures)."""
+    lines = block[:most + 2]
     first = _first_data([(_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5,
                           _years([w.text for w in line.words]),
                           any(not _is_numeric(w.text) for w in line.words[1:])) for line in lines])
-    return block[:first] if first <= MAX_HEADER_LINES else []
+    return block[:first] if first <= most else []
 
 
 def _figure_segments(line: _Line) -> float:
@@ -2034,10 +2056,13 @@ def _narrow_gutters(block: list[_Line]) -> int:
     return sum(b - a < CELL_GAP_EM * size for a, b in _gutters(block))
 
 
-def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = None) -> FoundTable | None:
+def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = None,
+                   most: int = MAX_HEADER_LINES) -> FoundTable | None:
+    """The block's table by its cell gaps; its header at most ``most`` lines (see
+    :func:`_header_start`)."""
     if len(block) < 3 or _justified_prose(block):
         return None
-    header = _header_lines(block)
+    header = _header_lines(block, most)
     gaps = _column_gaps(block, header, dense, turned)
     if not gaps:
         return None
@@ -2049,8 +2074,9 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
         return None
     rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
     first_data = _first_data(_row_kinds(rows))
-    if first_data > MAX_HEADER_LINES:  # the lines above a header's few are text, not table
-        return _table_by_gaps(block[first_data - MAX_HEADER_LINES:], dense, turned)
+    if first_data > most:  # the lines above a header's few are text, not table
+        start = _header_start(block, first_data, bounds[0])
+        return _table_by_gaps(block[start:], dense, turned, first_data - start)
     extents = _column_extents(pieces[first_data:], bounds)
     rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters,
                                      _flush_columns(pieces[first_data:], extents))
@@ -2078,6 +2104,27 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
     bounded = tuple(bounds) if len(kept) == len(bounds) + 1 else ()
     return FoundTable(x0, block[0].top, x1, block[-1].bottom, cells, cells_to_markdown(cells),
                       header_rows=header_rows, bounds=bounded)
+
+
+def _header_start(block: list[_Line], first_data: int, stub: float) -> int:
+    """Where the header of the rows from ``first_data`` on starts: MAX_HEADER_LINES lines up,
+    and on up over lines set as a header's are, up to LONG_HEADER_LINES: two short texts or
+    more side by side, no sentence -- group labels over the column headings, "Wave one
+    (2019)" and "Wave two (2023)" over headings wrapped onto six lines.  A paragraph over the
+    table is one run of words; a form's lines of labels and values over it each fill the first
+    column (left of ``stub``, its right bound), where a header's lines leave it empty but for
+    its own heading's few."""
+    start = first_data - MAX_HEADER_LINES
+    while start > 0 and first_data - start < LONG_HEADER_LINES and _header_like(block[start - 1]):
+        filled = sum(line.words[0].x0 < stub for line in block[start - 1:first_data])
+        if 2 * filled > first_data - start + 1:
+            break
+        start -= 1
+    return start
+
+
+def _header_like(line: _Line) -> bool:
+    return line.tabular and not _prose_line(line) and all(len(s) <= HEADER_TEXT_WORDS for s in line.segments)
 
 
 def _card_grid(block: list[_Line], pieces: list[list[_Group]], columns: int) -> bool:
