@@ -2327,6 +2327,9 @@ def _group(lines: list[Line], right: float, style: Style, page: int, annexes: fr
 _JUSTIFIED_RUN_LINES = 6
 _JUSTIFIED_RUN_SHARE = 0.6
 _FLUSH_END = 0.6
+# A justified run's line ending a sentence this share of its size short of the run's edge (a
+# word space or two: more than a justified line's end strays) ends its paragraph.
+_SENTENCE_SHORT = 0.4
 
 
 def _justified_edge(lines: list[Line]) -> float | None:
@@ -2370,15 +2373,24 @@ def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
     if last.bold and line.bold and not (_capitals(last.text) and not _capitals(line.text)):
         return False
     # (A paragraph's lines above, none of them flush with the edge, are set ragged: a column
-    # may mix justified paragraphs and ragged ones.)
-    if len(block.lines) > 1 and not any(right - above.x1 <= _FLUSH_END for above in block.lines[:-1]):
+    # may mix justified paragraphs and ragged ones.  Not a bold block over a line in the body's
+    # weight: a title wrapped ragged, as titles are set, over a paragraph opening with a bold
+    # label, "AGENCY: Environmental Protection ...", ends where its weight does.)
+    if len(block.lines) > 1 and not any(right - above.x1 <= _FLUSH_END for above in block.lines[:-1]) \
+            and not (block.bold and not line.bold):
         return False
     # (A line of one word cannot be spread: it is broken short inside a paragraph where the
     # next word would not fit beside it, "SUPPLEMENTARY" over "INFORMATION: The ...".)
     first = line.words[0]
     if len(last.words) == 1 and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right:
         return False
-    return right - last.x1 >= last.size and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
+    # (A line ending a sentence short of the edge by less than an em ends its paragraph too:
+    # a justified line is spread to the edge whatever it ends with, "ACTION: Notice; request
+    # for nominations." stopping 8 points short of a 9-point column's edge is a last line.)
+    short = right - last.x1
+    ends = short >= last.size \
+        or short >= _SENTENCE_SHORT * last.size and last.text.rstrip().endswith(SENTENCE_END)
+    return ends and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 
 def _centred_measure(lines: list[Line], text_span: tuple[float, float] | None) -> tuple[float, float] | None:

@@ -1,0 +1,92 @@
+"""Register notices' leftovers (office probe register_notice, issue 32): an italic "A." sub-heading
+whose box reaches its font's ascent over body text whose boxes stop lower is measured foot to
+foot (its box made the space under it look as wide as the space over it); a bold title wrapped
+ragged ends where the next line, opening with a bold label, goes on in the body's weight; a
+justified column's line ending a sentence short of the edge, if by less than an em, ends its
+paragraph."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of
+from tests.test_pdf_register_notices import BOLD, PROSE, ROMAN, SIZE, _column_x, _paragraph, _prose
+
+_FONTS = "/usr/share/fonts/truetype/liberation/"
+pdfmetrics.registerFont(TTFont("RegisterSerif", _FONTS + "LiberationSerif-Regular.ttf"))
+pdfmetrics.registerFont(TTFont("RegisterSerif-Bold", _FONTS + "LiberationSerif-Bold.ttf"))
+
+
+def _body(canvas: Any, column: int, y: float) -> float:
+    return _paragraph(canvas, column, y, [(PROSE, "RegisterSerif")])
+
+
+def _notice(canvas: Any, column: int, y: float, title: str, sections: list[str]) -> float:
+    """A title set larger, a paragraph, then sections, each 4 points under the text over it and 2
+    over its own: "I." bold, "A." italic in a face whose box reaches higher than the body's."""
+    canvas.setFont("RegisterSerif-Bold", SIZE + 2)
+    y -= (SIZE + 2) * 1.2
+    canvas.drawString(_column_x(column), y, title)
+    y = _body(canvas, column, y - 3)
+    for section in sections:
+        font = "Times-Italic" if section.startswith(("A.", "B.")) else "RegisterSerif-Bold"
+        y = _paragraph(canvas, column, y - 4, [(section, font)], justified=False)
+        y = _body(canvas, column, y - 2)
+    return y
+
+
+def _sub_sections(canvas: Any) -> None:
+    y = _body(canvas, 0, 800.0)
+    _notice(canvas, 0, y - 8, "Public Meeting of the Panel", ["I. Background", "A. Proposed Action",
+                                                              "B. Costs and Benefits"])
+    y = _body(canvas, 1, 800.0)
+    y = _notice(canvas, 1, y - 8, "Request for Nominations", ["I. Authority", "II. Background"])
+    _notice(canvas, 1, y - 8, "Notice of Meeting", ["I. Discussion", "A. Agenda"])
+
+
+def test_an_italic_sub_heading_with_a_taller_box_is_measured_foot_to_foot() -> None:
+    """Edge to edge "A. Agenda" stood 4.5 points under the text over it and 4.2 over the text
+    under it (its box 1.8 points taller than the body's): spaced as text, unheaded."""
+    headings = headings_of(drawn_pdf(_sub_sections))
+    assert {"A. Proposed Action", "B. Costs and Benefits", "A. Agenda"} <= set(headings)
+
+
+TITLE = "Agency Information Collection Activities Under the Paperwork Reduction Act"
+
+
+def _title_over_label(canvas: Any) -> None:
+    y = _prose(canvas, 0, 800.0, 2)
+    y = _paragraph(canvas, 0, y - 6, [(TITLE, BOLD)], justified=False)
+    y = _paragraph(canvas, 0, y, [("AGENCY:", BOLD), ("Environmental Protection Agency (EPA).", ROMAN)])
+    _prose(canvas, 0, y - 2, 2)
+    _prose(canvas, 1, 800.0, 5)
+
+
+def test_a_bold_title_wrapped_ragged_ends_over_a_bold_labels_line() -> None:
+    """The title's lines end short (set ragged), "AGENCY:" is bold but its line is not: the
+    title is a heading, the labelled line a paragraph of its own."""
+    paragraphs = markdown_of(drawn_pdf(_title_over_label)).split("\n\n")
+    assert f"# {TITLE}" in [p.replace("##", "#") for p in paragraphs]
+    assert "AGENCY: Environmental Protection Agency (EPA)." in paragraphs
+
+
+ACTION = "ACTION: Notice; request for nominations."
+
+
+def _labelled_lines(canvas: Any) -> None:
+    # (A measure 6 points, two thirds of an em, wider than the "ACTION:" line.)
+    width = stringWidth("ACTION:", BOLD, SIZE) + stringWidth(ACTION[7:], ROMAN, SIZE) + 6
+    y = _prose(canvas, 0, 800.0, 2, width)
+    y = _paragraph(canvas, 0, y - 2, [("AGENCY:", BOLD), ("National Oceanic and Atmospheric Administration "
+                                                          "(NOAA), Commerce.", ROMAN)], width=width)
+    y = _paragraph(canvas, 0, y - 2, [("ACTION:", BOLD), (ACTION[8:], ROMAN)], width=width)
+    y = _paragraph(canvas, 0, y - 2, [("SUMMARY:", BOLD), (PROSE, ROMAN)], width=width)
+    _prose(canvas, 1, 800.0, 5, width)
+
+
+def test_a_justified_line_ending_a_sentence_less_than_an_em_short_ends_its_paragraph() -> None:
+    assert ACTION in markdown_of(drawn_pdf(_labelled_lines)).split("\n\n")
