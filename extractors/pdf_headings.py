@@ -237,6 +237,8 @@ _HEADING_MAX_CHARS = 200
 _HEADING_MAX_LINES = 3
 # ... or one more, in a narrow measure: this many words a line at most (see classify).
 _NARROW_TITLE_WORDS_PER_LINE = 3
+# ... and a bold title wrapped full in a narrow column this many (see classify).
+_NARROW_BOLD_TITLE_WORDS_PER_LINE = 4
 # Display type (twice the body's size and more) fits few words a line: a title may wrap more.
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
@@ -395,12 +397,7 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
         return
     text = draft.text
     letters = sum(map(str.isalpha, text))
-    max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
-    # A short title set larger than the body wraps over a line more in a narrow measure (a side
-    # head's column, a column of two): three words a line or fewer.
-    if len(draft.lines) == max_lines + 1 and draft.size >= style.body_size * HEADING_SCALE \
-            and len(text.split()) <= _NARROW_TITLE_WORDS_PER_LINE * len(draft.lines):
-        max_lines += 1
+    max_lines = _max_lines(draft, style, column)
     # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;";
     # nor in a quotation's close without its opening: a pull quote's last line, set large,
     # left alone at the head of a column.)
@@ -450,6 +447,37 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
         draft.number_depth = _number_depth(text, section)
+
+
+def _max_lines(draft: Draft, style: Style, column: tuple[float, float] | None) -> int:
+    """How many lines a heading of ``draft``'s size and shape may wrap over (classify)."""
+    lines, words = len(draft.lines), len(draft.text.split())
+    most = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
+    if lines != most + 1:
+        return most
+    # A short title set larger than the body wraps over a line more in a narrow measure (a side
+    # head's column, a column of two): three words a line or fewer.
+    if draft.size >= style.body_size * HEADING_SCALE and words <= _NARROW_TITLE_WORDS_PER_LINE * lines:
+        return most + 1
+    # So does a bold title in title case at the body's size or more, each line broken where the
+    # next line's first word would not have fitted (a register notice's title over four lines
+    # of a column of three): four words a line or fewer.
+    if draft.bold and draft.size >= style.body_size * 0.95 and column is not None \
+            and words <= _NARROW_BOLD_TITLE_WORDS_PER_LINE * lines and _title_case(draft.text) \
+            and _broken_full(draft.lines, column[1]):
+        return most + 1
+    return most
+
+
+def _broken_full(lines: list[Line], right: float) -> bool:
+    """Whether every line but the last is broken where the next line's first word would not
+    fit after it, a space apart, before ``right`` (a title wrapped to its measure; a block of
+    short lines, names or an address, breaks where its lines end)."""
+    for line, below in zip(lines, lines[1:], strict=False):
+        first = below.words[0]
+        if line.x1 + 0.25 * line.size + (first.x1 - first.x0) <= right:
+            return False
+    return True
 
 
 def _number_depth(text: str, section: re.Match[str] | None) -> int:

@@ -90,3 +90,49 @@ def _labelled_lines(canvas: Any) -> None:
 
 def test_a_justified_line_ending_a_sentence_less_than_an_em_short_ends_its_paragraph() -> None:
     assert ACTION in markdown_of(drawn_pdf(_labelled_lines)).split("\n\n")
+
+
+LONG_TITLE = "Notice of Intent To Rule on Request To Release Airport Property at Greenfield Municipal Airport"
+
+
+def _narrow_title(canvas: Any) -> None:
+    """A column of three (125 points): the bold title, a point larger than the body, wraps over
+    four lines, each broken where the next word would not fit."""
+    width = 125.0
+    y = _prose(canvas, 0, 800.0, 2, width)
+    canvas.setFont(BOLD, SIZE + 1)
+    lines: list[list[str]] = [[]]
+    for word in LONG_TITLE.split():
+        if lines[-1] and stringWidth(" ".join([*lines[-1], word]), BOLD, SIZE + 1) > width:
+            lines.append([])
+        lines[-1].append(word)
+    assert len(lines) == 4
+    y -= 6
+    for line in lines:
+        y -= (SIZE + 1) * 1.2
+        canvas.drawString(_column_x(0, width), y, " ".join(line))
+    _prose(canvas, 0, y - 3, 2, width)
+    _prose(canvas, 1, 800.0, 5, width)
+
+
+def test_a_bold_title_wrapped_full_over_four_lines_of_a_narrow_column_is_a_heading() -> None:
+    assert LONG_TITLE in headings_of(drawn_pdf(_narrow_title))
+
+
+def _bold_address(canvas: Any) -> None:
+    """Four short bold lines in title case in the same column: an address, broken where its
+    lines end, not where the next word would not fit."""
+    width = 125.0
+    y = _prose(canvas, 0, 800.0, 2, width)
+    canvas.setFont(BOLD, SIZE + 1)
+    y -= 6
+    for line in ("Office of the Director", "Bureau of Land Management", "Red Rock Field Office",
+                 "Denver Federal Center"):
+        y -= (SIZE + 1) * 1.2
+        canvas.drawString(_column_x(0, width), y, line)
+    _prose(canvas, 0, y - 3, 2, width)
+    _prose(canvas, 1, 800.0, 5, width)
+
+
+def test_four_short_bold_lines_in_title_case_are_no_heading() -> None:
+    assert not any("Director" in heading for heading in headings_of(drawn_pdf(_bold_address)))
