@@ -237,6 +237,9 @@ _HEADING_MAX_CHARS = 200
 _HEADING_MAX_LINES = 3
 # ... or one more, in a narrow measure: this many words a line at most (see classify).
 _NARROW_TITLE_WORDS_PER_LINE = 3
+# A heading under the document's first, before any text, set this much larger titles the
+# document instead (_document_title).
+_TITLE_OVER = 1.1
 # ... and a bold title wrapped full in a narrow column this many (see classify).
 _NARROW_BOLD_TITLE_WORDS_PER_LINE = 4
 # Display type (twice the body's size and more) fits few words a line: a title may wrap more.
@@ -1128,7 +1131,7 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
     # lines by design: unhead_cover judges those.)
     with_text = {d.page for d in drafts
                  if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
-    title = next((d for d in drafts if d.kind == "heading"), None)
+    title = _document_title(drafts)
     blocks = [d for d in drafts if d.kind != "contents"]
     # The last block of a document of two pages or more heads nothing ("Published March 2024"
     # in bold under a back cover's licence): no page is left for its text.
@@ -1154,6 +1157,23 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
                 and not (tables and len(section) - len(tables) - len(titled) <= _TABLE_LINES):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+def _document_title(drafts: list[Draft]) -> Draft | None:
+    """The document's first heading, or a heading set larger under it on its page before any
+    text (a register notice's department in capitals at the body's size, its agency and docket
+    lines, then the notice's title a point larger): the larger one titles the document, the
+    line over it is judged by what follows it."""
+    first = next((at for at, d in enumerate(drafts) if d.kind == "heading"), None)
+    if first is None:
+        return None
+    title = drafts[first]
+    for draft in drafts[first + 1:]:
+        if draft.page != title.page or draft.kind == "table" or _holds_text(draft):
+            break
+        if draft.kind == "heading":
+            return draft if draft.size >= title.size * _TITLE_OVER else title
+    return title
 
 
 def _holds_text(draft: Draft) -> bool:

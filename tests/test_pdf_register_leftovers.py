@@ -136,3 +136,25 @@ def _bold_address(canvas: Any) -> None:
 
 def test_four_short_bold_lines_in_title_case_are_no_heading() -> None:
     assert not any("Director" in heading for heading in headings_of(drawn_pdf(_bold_address)))
+
+
+def _first_notice(canvas: Any) -> None:
+    """A page opening with a notice's head: the department in capitals at the body's size, the
+    agency and docket lines, then the title a point larger."""
+    y = 800.0
+    for text, font in (("DEPARTMENT OF COMMERCE", ROMAN), ("Bureau of Land Management", BOLD),
+                       ("[Docket No. BLM-2026-3814]", ROMAN)):
+        y -= SIZE * 1.2
+        canvas.setFont(font, SIZE)
+        canvas.drawString(_column_x(0), y, text)
+    canvas.setFont(BOLD, SIZE + 1)
+    y -= (SIZE + 1) * 1.2 + 4
+    canvas.drawString(_column_x(0), y, "Public Meeting of the Panel")
+    _prose(canvas, 0, y - 3, 3)
+    _prose(canvas, 1, 800.0, 4)
+
+
+def test_a_department_in_capitals_over_a_larger_title_heads_nothing() -> None:
+    """The page's first heading, "DEPARTMENT OF COMMERCE", was taken for the document's title
+    and kept over its two lines of no text; the larger title under it is the document's."""
+    assert headings_of(drawn_pdf(_first_notice)) == ["Public Meeting of the Panel"]
