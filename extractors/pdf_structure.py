@@ -1991,6 +1991,11 @@ def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow
     tall = item.line.bottom - item.line.top
     if item.top - _bottom(columns[index][-1]) >= _BAND_HEAD_GAP * tall:
         return True
+    # (A line opening in lower case goes on its column's sentence above it: a paragraph's last
+    # line under the other column's foot, "the data needed and completing the form.", over
+    # the next notice's head.)
+    if item.line.text[:1].islower():
+        return False
     block = [items[k].line for k in range(at, stop)]
     # (The block's lines across the columns that start where it does go with it: an agency's
     # name longer than the column.)

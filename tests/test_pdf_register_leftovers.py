@@ -158,3 +158,34 @@ def test_a_department_in_capitals_over_a_larger_title_heads_nothing() -> None:
     """The page's first heading, "DEPARTMENT OF COMMERCE", was taken for the document's title
     and kept over its two lines of no text; the larger title under it is the document's."""
     assert headings_of(drawn_pdf(_first_notice)) == ["Public Meeting of the Panel"]
+
+
+SHORTER = " ".join(PROSE.split(". ")[:2]) + "."
+
+
+def _last_line_under_the_other_column(canvas: Any) -> None:
+    """The first column's last paragraph ends a line under the second column's foot ("the
+    form." alone on its line), then the next notice's head lines, its title across the page and
+    its two columns."""
+    y = _prose(canvas, 0, 800.0, 3)
+    right = _prose(canvas, 1, 800.0, 2)
+    right = _paragraph(canvas, 1, right, [(SHORTER, ROMAN)])
+    assert right > y + SIZE  # (the second column ends over the first's last line)
+    for text, font in (("DEPARTMENT OF COMMERCE", ROMAN), ("Bureau of Land Management", BOLD),
+                       ("[Docket No. BLM-2026-3814]", ROMAN)):
+        y -= SIZE * 1.2
+        canvas.setFont(font, SIZE)
+        canvas.drawString(_column_x(0), y, text)
+    canvas.setFont(BOLD, SIZE + 1)
+    y -= (SIZE + 1) * 1.2 + 4
+    canvas.drawString(_column_x(0), y, "Notice of Intent To Rule on Request To Release Airport Property")
+    for column in (0, 1):
+        _prose(canvas, column, y - 3, 2)
+
+
+def test_a_columns_last_line_in_lower_case_under_the_other_columns_foot_heads_no_band() -> None:
+    """"the form." went on its paragraph, not over the next notice's head as a band's first
+    line read after the second column."""
+    paragraphs = markdown_of(drawn_pdf(_last_line_under_the_other_column)).split("\n\n")
+    assert "the form." not in paragraphs
+    assert paragraphs[paragraphs.index("DEPARTMENT OF COMMERCE") - 1] == " ".join(SHORTER.split())
