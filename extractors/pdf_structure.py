@@ -1722,7 +1722,8 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
         index = placed[at] if gutters else 0
         if gutters and (_starts_band(item, index, columns, pictures, drawings, column)
                         and _band_below(items, placed, below, at)
-                        or _heads_next_band(items, placed, below, at, columns)):
+                        or _heads_next_band(items, placed, below, at, columns)
+                        or _heads_columns_below(items, placed, below, at, columns, [*pictures, *drawings])):
             flush_columns()
         columns[index].append(item)
     flush_columns()
@@ -2008,6 +2009,44 @@ def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow
         return False
     edge = max(line.x1 for line in held)
     return all(line is not None and abs(line.x1 - edge) > line.size for line in block)
+
+
+def _heads_columns_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at: int,
+                         columns: dict[int, list[_Item]], boxes: Sequence[Box]) -> bool:
+    """Whether ``items[at]`` opens a block of short lines in one column under balanced columns
+    that heads a new pair of columns with no line across the page: the other columns' text
+    ended above it and starts again only under the block, level with its own column's next
+    line, nothing drawn in the gap (a register notice's department, docket and title, set in
+    a one-column section but short enough to fit the first column's width, between one
+    notice's columns and the next's).  In running columns the other column goes on beside
+    the block, or nothing follows it there (a first column run on past the second's foot)."""
+    item, index = items[at], placed[at]
+    if item.line is None or len(columns) < 2 or not columns.get(index) or item.line.text[:1].islower():
+        return False
+    if any(_bottom(held[-1]) > item.top for other, held in columns.items() if other != index and held):
+        return False
+    if any(0 < len(held) < _BAND_HEAD_COLUMN_LINES for held in columns.values()):
+        return False
+    first = below.first_below(at)
+    others = [items[k] for where, k in first.items() if where != index]
+    if not others or first.get(index) is None:
+        return False
+    tall = item.line.bottom - item.line.top
+    resume = min(other.top for other in others)
+    own = below.columns[index]
+    block = [item] + [items[k] for k in own[bisect.bisect_right(own, at):] if items[k].top < resume - _LEVEL * tall]
+    rest = own[bisect.bisect_right(own, at) + len(block) - 1:]
+    if len(block) < _BAND_HEAD_LINES or not rest or abs(items[rest[0]].top - resume) > _LEVEL * tall:
+        return False
+    held = [other.line for other in columns[index] if other.line is not None]
+    edge = max((line.x1 for line in held), default=0.0)
+    # (None of its lines fills the column: each stops short of its edge, or reaches past it.)
+    if not held or any(piece.line is None or edge - piece.line.size <= piece.line.x1 <= edge + 1.0
+                       for piece in block):
+        return False
+    x0, x1 = min(piece.x0 for piece in block), max(piece.x1 for piece in block)
+    return not any(top < resume and bottom > item.top and (left >= x1 or right <= x0)
+                   for left, top, right, bottom in boxes)
 
 
 @dataclass

@@ -189,3 +189,32 @@ def test_a_columns_last_line_in_lower_case_under_the_other_columns_foot_heads_no
     paragraphs = markdown_of(drawn_pdf(_last_line_under_the_other_column)).split("\n\n")
     assert "the form." not in paragraphs
     assert paragraphs[paragraphs.index("DEPARTMENT OF COMMERCE") - 1] == " ".join(SHORTER.split())
+
+
+def _short_head_between_notices(canvas: Any) -> None:
+    """One notice's balanced columns, then the next notice's head in a one-column section whose
+    lines all fit the first column's width (the department, the docket, a short title), then
+    that notice's two columns, level: no line across the page."""
+    y = _prose(canvas, 0, 800.0, 3)
+    _prose(canvas, 1, 800.0, 3)
+    for text in ("DEPARTMENT OF COMMERCE", "[Docket No. BLM-2026-3814]"):
+        y -= SIZE * 1.2
+        canvas.setFont(ROMAN, SIZE)
+        canvas.drawString(_column_x(0), y, text)
+    canvas.setFont(BOLD, SIZE + 1)
+    y -= (SIZE + 1) * 1.2 + 4
+    canvas.drawString(_column_x(0), y, "Public Meeting of the Panel")
+    y -= 3
+    _paragraph(canvas, 0, y, [("AGENCY:", BOLD), ("Bureau of Land Management (BLM), Interior. " + PROSE, ROMAN)])
+    _paragraph(canvas, 1, y, [("DATES:", BOLD), ("Comments must be received on or before June 30, 2026. "
+                                                 + PROSE, ROMAN)])
+
+
+def test_a_short_head_between_two_notices_columns_is_read_after_both_columns_above() -> None:
+    """The second column's text ended above the head and starts again only under it, level
+    with the first's: the head opens a new band (it was read inside the first column, before
+    the second column's text above it)."""
+    paragraphs = markdown_of(drawn_pdf(_short_head_between_notices)).split("\n\n")
+    at = paragraphs.index("DEPARTMENT OF COMMERCE")
+    assert at == 6 and paragraphs[at + 2].startswith("# Public Meeting")
+    assert paragraphs[at + 3].startswith("AGENCY:") and paragraphs[at + 4].startswith("DATES:")
