@@ -2034,8 +2034,9 @@ def _heads_columns_below(items: list[_Item], placed: list[int], below: _ColumnsB
     tall = item.line.bottom - item.line.top
     resume = min(other.top for other in others)
     own = below.columns[index]
-    block = [item] + [items[k] for k in own[bisect.bisect_right(own, at):] if items[k].top < resume - _LEVEL * tall]
-    rest = own[bisect.bisect_right(own, at) + len(block) - 1:]
+    start = bisect.bisect_right(own, at)
+    block = [item] + [items[k] for k in own[start:] if items[k].top < resume - _LEVEL * tall]
+    rest = own[start + len(block) - 1:]
     if len(block) < _BAND_HEAD_LINES or not rest or abs(items[rest[0]].top - resume) > _LEVEL * tall:
         return False
     held = [other.line for other in columns[index] if other.line is not None]

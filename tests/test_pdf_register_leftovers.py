@@ -205,7 +205,8 @@ def _short_head_between_notices(canvas: Any) -> None:
     y -= (SIZE + 1) * 1.2 + 4
     canvas.drawString(_column_x(0), y, "Public Meeting of the Panel")
     y -= 3
-    _paragraph(canvas, 0, y, [("AGENCY:", BOLD), ("Bureau of Land Management (BLM), Interior. " + PROSE, ROMAN)])
+    agency = "Bureau of Land Management (BLM), Interior. " + PROSE
+    _paragraph(canvas, 0, y, [("AGENCY:", BOLD), (agency, ROMAN)])
     _paragraph(canvas, 1, y, [("DATES:", BOLD), ("Comments must be received on or before June 30, 2026. "
                                                  + PROSE, ROMAN)])
 
