@@ -215,6 +215,7 @@ _BINDING = 0.1
 # Two lines of one size whose boxes differ in height by this share of it are measured foot to
 # foot (_binds): a glyph's reach differs by less, a font's ascent over the letters' tops by more.
 _TALLER_BOX = 0.15
+_FONT_BOX = 1.1
 # A title set apart by nothing but its colour, small capitals or the order of a run of them has
 # this share of the body size more space over it than under it (a heading style's space
 # before: Word's 10 to 24 points, a web page's margin); a line spaced as the paragraphs round
@@ -237,8 +238,8 @@ _HEADING_MAX_CHARS = 200
 _HEADING_MAX_LINES = 3
 # ... or one more, in a narrow measure: this many words a line at most (see classify).
 _NARROW_TITLE_WORDS_PER_LINE = 3
-# A heading under the document's first, before any text, set this much larger titles the
-# document instead (_document_title).
+# A heading under the document's first, before any text, set this much larger: the first is
+# not the document's title (_document_title).
 _TITLE_OVER = 1.1
 # ... and a bold title wrapped full in a narrow column this many (see classify).
 _NARROW_BOLD_TITLE_WORDS_PER_LINE = 4
@@ -1160,10 +1161,10 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
 
 
 def _document_title(drafts: list[Draft]) -> Draft | None:
-    """The document's first heading, or a heading set larger under it on its page before any
-    text (a register notice's department in capitals at the body's size, its agency and docket
-    lines, then the notice's title a point larger): the larger one titles the document, the
-    line over it is judged by what follows it."""
+    """The document's first heading, spared as its title, but for one with a heading set larger
+    under it on its page before any text (a register notice's department in capitals at the
+    body's size over its agency and docket lines, then the notice's title a point larger):
+    then neither is spared, each judged by what follows it."""
     first = next((at for at, d in enumerate(drafts) if d.kind == "heading"), None)
     if first is None:
         return None
@@ -1172,7 +1173,7 @@ def _document_title(drafts: list[Draft]) -> Draft | None:
         if draft.page != title.page or draft.kind == "table" or _holds_text(draft):
             break
         if draft.kind == "heading":
-            return draft if draft.size >= title.size * _TITLE_OVER else title
+            return None if draft.size >= title.size * _TITLE_OVER else title
     return title
 
 
@@ -2044,12 +2045,17 @@ def _binds(before: Draft | None, draft: Draft, after: Draft, style: Style,
 
 
 def _taller_box(draft: Draft, after: Draft) -> bool:
-    """Whether a block's first line's box stands taller than the next block's first line's by
-    _TALLER_BOX of the size while both are set at one size (their boxes are of other kinds:
-    one a font's ascent and descent, the other the letters' own reach over the baseline)."""
+    """Whether a block's first line's box is its font's (every word's box one top and foot,
+    reaching _FONT_BOX of the size: letters alone reach less, from an ascender's top to a
+    descender's foot) and stands taller than the next block's first line's by _TALLER_BOX of
+    the size while both are set at one size: their boxes are of other kinds, the other's top
+    the letters'.  (A line of letters' boxes taller by its descenders is no such line.)"""
     line, under = draft.lines[0], after.lines[0]
-    return abs(line.size - under.size) <= 0.05 * under.size \
-        and (line.bottom - line.top) - (under.bottom - under.top) >= _TALLER_BOX * under.size
+    height = line.bottom - line.top
+    return abs(line.size - under.size) <= 0.05 * under.size and height >= _FONT_BOX * line.size \
+        and height - (under.bottom - under.top) >= _TALLER_BOX * under.size \
+        and all(abs(word.top - line.top) <= 0.05 and abs(word.bottom - line.bottom) <= 0.05
+                for word in line.words)
 
 
 def heading_shaped(draft: Draft) -> bool:
