@@ -13,6 +13,10 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
+from extractors.pdf_drafts import Draft, Style
+from extractors.pdf_headings import _binds
+from extractors.pdf_structure import build_lines
+from extractors.pdf_words import Word
 from tests.pdf_output import drawn_pdf, headings_of, markdown_of
 from tests.test_pdf_register_notices import BOLD, PROSE, ROMAN, SIZE, _column_x, _paragraph, _prose
 
@@ -219,3 +223,57 @@ def test_a_short_head_between_two_notices_columns_is_read_after_both_columns_abo
     at = paragraphs.index("DEPARTMENT OF COMMERCE")
     assert at == 6 and paragraphs[at + 2].startswith("# Public Meeting")
     assert paragraphs[at + 3].startswith("AGENCY:") and paragraphs[at + 4].startswith("DATES:")
+
+
+# A Word export's lines (11 points) whose boxes are the letters' own: a bold line spaced as the
+# paragraphs round it, taller than the line under it by its descenders ("delayed by the yard").
+_LETTER_BOXES = [
+    [("permit", 90.1, 302.82, 120.6, 313.08), ("and", 123.7, 302.82, 142.0, 310.9),
+     ("the", 145.1, 302.82, 160.4, 310.9), ("tunnel", 163.5, 302.82, 193.4, 310.9),
+     ("delayed.", 196.5, 302.82, 238.0, 313.08)],
+    [("All", 90.1, 323.92, 104.1, 331.9), ("corridor", 107.2, 323.92, 149.3, 332.0),
+     ("schedule", 152.3, 323.92, 200.1, 332.0), ("delayed", 203.1, 323.92, 244.0, 334.18),
+     ("by", 247.1, 323.92, 259.9, 334.18), ("the", 263.0, 323.92, 279.4, 332.0),
+     ("yard", 282.5, 323.92, 305.7, 334.18)],
+    [("The", 90.1, 345.02, 109.0, 353.1), ("valve", 112.1, 345.02, 137.7, 353.1),
+     ("harbour", 140.8, 345.02, 178.8, 353.1), ("estate", 181.8, 345.43, 211.7, 353.1),
+     ("was", 214.8, 345.43, 234.4, 353.1), ("funded", 237.4, 345.02, 271.1, 353.1)],
+]
+
+
+def test_a_line_taller_by_its_descenders_is_measured_edge_to_edge() -> None:
+    """Foot to foot the bold line stood 21.1 points under the line over it and 18.9 over the
+    line under it, and bound to it as a heading; edge to edge it stands 10.8 from each."""
+    blocks = []
+    for row, bold in zip(_LETTER_BOXES, (False, True, False), strict=True):
+        words = [Word(text, x0, top, x1, bottom, 11.0, bold) for text, x0, top, x1, bottom in row]
+        blocks.append(Draft("paragraph", build_lines(words, 1), 1))
+    assert _binds(blocks[0], blocks[1], blocks[2], Style(11.0, False)) is False
+
+
+def _display_figure(canvas: Any) -> None:
+    """A report's first page: a label, then a key figure set large over two short lines, then a
+    section's heading over running text."""
+    canvas.setFont("Helvetica-Bold", 12)
+    canvas.drawString(72, 760, "Our ambition")
+    canvas.setFont("Helvetica-Bold", 30)
+    canvas.drawString(72, 720, "Net-zero")
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, 700, "by 2040 across")
+    canvas.drawString(72, 676, "Scope 1 and 2")
+    canvas.setFont("Helvetica-Bold", 12)
+    canvas.drawString(72, 650, "The journey ahead")
+    canvas.setFont("Helvetica", 10)
+    y = 632.0
+    for _ in range(3):
+        for line in ("The committee reviewed the annual figures and found that the results were broadly",
+                     "in line with expectations. Revenue rose sharply, while costs in the south fell."):
+            canvas.drawString(72, y, line)
+            y -= 13
+        y -= 8
+
+
+def test_a_large_figure_under_the_first_heading_is_not_spared_as_the_title() -> None:
+    """"Net-zero" over two short lines heads no section: judged, not spared as the document's
+    title because it is set larger than the label over it."""
+    assert "Net-zero" not in headings_of(drawn_pdf(_display_figure))
