@@ -213,7 +213,8 @@ _SENTENCE_WORDS = 8
 # headings, and this many, do.
 _BINDING = 0.1
 # Two lines of one size whose boxes differ in height by this share of it are measured foot to
-# foot (_binds): a glyph's reach differs by less, a font's ascent over the letters' tops by more.
+# foot (_binds) when the taller is a font's box, this share of the size at least (letters reach
+# less from an ascender's top to a descender's foot): a font's ascent over the letters' tops.
 _TALLER_BOX = 0.15
 _FONT_BOX = 1.1
 # A title set apart by nothing but its colour, small capitals or the order of a run of them has
