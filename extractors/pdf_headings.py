@@ -212,6 +212,11 @@ _SENTENCE_WORDS = 8
 # the body size (and a point); a document sets its headings so when this share of its sure
 # headings, and this many, do.
 _BINDING = 0.1
+# Two lines of one size whose boxes differ in height by this share of it are measured foot to
+# foot (_binds) when the taller is a font's box, this share of the size at least (letters reach
+# less from an ascender's top to a descender's foot): a font's ascent over the letters' tops.
+_TALLER_BOX = 0.15
+_FONT_BOX = 1.1
 # A title set apart by nothing but its colour, small capitals or the order of a run of them has
 # this share of the body size more space over it than under it (a heading style's space
 # before: Word's 10 to 24 points, a web page's margin); a line spaced as the paragraphs round
@@ -234,6 +239,11 @@ _HEADING_MAX_CHARS = 200
 _HEADING_MAX_LINES = 3
 # ... or one more, in a narrow measure: this many words a line at most (see classify).
 _NARROW_TITLE_WORDS_PER_LINE = 3
+# A heading under the document's first, before any text, set this much larger: the first is
+# not the document's title (_document_title).
+_TITLE_OVER = 1.1
+# ... and a bold title wrapped full in a narrow column this many (see classify).
+_NARROW_BOLD_TITLE_WORDS_PER_LINE = 4
 # Display type (twice the body's size and more) fits few words a line: a title may wrap more.
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
@@ -392,12 +402,7 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
         return
     text = draft.text
     letters = sum(map(str.isalpha, text))
-    max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
-    # A short title set larger than the body wraps over a line more in a narrow measure (a side
-    # head's column, a column of two): three words a line or fewer.
-    if len(draft.lines) == max_lines + 1 and draft.size >= style.body_size * HEADING_SCALE \
-            and len(text.split()) <= _NARROW_TITLE_WORDS_PER_LINE * len(draft.lines):
-        max_lines += 1
+    max_lines = _max_lines(draft, style, column)
     # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;";
     # nor in a quotation's close without its opening: a pull quote's last line, set large,
     # left alone at the head of a column; nor is a title's line parted in two across the
@@ -465,6 +470,37 @@ def _spread_apart(draft: Draft, column: tuple[float, float] | None) -> bool:
     words = draft.lines[0].words
     reach = _SPREAD_GAP * (column[1] - column[0])
     return any(b.x0 - a.x1 > reach for a, b in zip(words, words[1:], strict=False))
+
+
+def _max_lines(draft: Draft, style: Style, column: tuple[float, float] | None) -> int:
+    """How many lines a heading of ``draft``'s size and shape may wrap over (classify)."""
+    lines, words = len(draft.lines), len(draft.text.split())
+    most = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
+    if lines != most + 1:
+        return most
+    # A short title set larger than the body wraps over a line more in a narrow measure (a side
+    # head's column, a column of two): three words a line or fewer.
+    if draft.size >= style.body_size * HEADING_SCALE and words <= _NARROW_TITLE_WORDS_PER_LINE * lines:
+        return most + 1
+    # So does a bold title in title case at the body's size or more, each line broken where the
+    # next line's first word would not have fitted (a register notice's title over four lines
+    # of a column of three): four words a line or fewer.
+    if draft.bold and draft.size >= style.body_size * 0.95 and column is not None \
+            and words <= _NARROW_BOLD_TITLE_WORDS_PER_LINE * lines and _title_case(draft.text) \
+            and _broken_full(draft.lines, column[1]):
+        return most + 1
+    return most
+
+
+def _broken_full(lines: list[Line], right: float) -> bool:
+    """Whether every line but the last is broken where the next line's first word would not
+    fit after it, a space apart, before ``right`` (a title wrapped to its measure; a block of
+    short lines, names or an address, breaks where its lines end)."""
+    for line, below in zip(lines, lines[1:], strict=False):
+        first = below.words[0]
+        if line.x1 + 0.25 * line.size + (first.x1 - first.x0) <= right:
+            return False
+    return True
 
 
 def _number_depth(text: str, section: re.Match[str] | None) -> int:
@@ -1115,7 +1151,7 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
     # lines by design: unhead_cover judges those.)
     with_text = {d.page for d in drafts
                  if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
-    title = next((d for d in drafts if d.kind == "heading"), None)
+    title = _document_title(drafts)
     blocks = [d for d in drafts if d.kind != "contents"]
     # The last block of a document of two pages or more heads nothing ("Published March 2024"
     # in bold under a back cover's licence): no page is left for its text.
@@ -1141,6 +1177,23 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
                 and not (tables and len(section) - len(tables) - len(titled) <= _TABLE_LINES):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+def _document_title(drafts: list[Draft]) -> Draft | None:
+    """The document's first heading, spared as its title, but for one with a heading set larger
+    under it on its page before any text (a register notice's department in capitals at the
+    body's size over its agency and docket lines, then the notice's title a point larger):
+    then neither is spared, each judged by what follows it."""
+    first = next((at for at, d in enumerate(drafts) if d.kind == "heading"), None)
+    if first is None:
+        return None
+    title = drafts[first]
+    for draft in drafts[first + 1:]:
+        if draft.page != title.page or draft.kind == "table" or _holds_text(draft):
+            break
+        if draft.kind == "heading":
+            return None if draft.size >= title.size * _TITLE_OVER else title
+    return title
 
 
 def _holds_text(draft: Draft) -> bool:
@@ -2000,7 +2053,28 @@ def _binds(before: Draft | None, draft: Draft, after: Draft, style: Style,
     up, down = gaps
     if up < 0 or down < 0:
         return None
+    if _taller_box(draft, after):
+        # Foot to foot, as baselines stand: a face whose box reaches its font's ascent (an
+        # italic or bold heading's) over text whose boxes stop at the letters' tops looks
+        # farther from the text under it than it is set (a register's italic "A. Schedule"
+        # 4 points before and 2 after read 4.4 over and 4.8 under its box).
+        up = draft.lines[0].bottom - before.lines[-1].bottom
+        down = after.lines[0].bottom - draft.lines[-1].bottom
     return up - down >= max(1.0, _BINDING * style.body_size)
+
+
+def _taller_box(draft: Draft, after: Draft) -> bool:
+    """Whether a block's first line's box is its font's (every word's box one top and foot,
+    reaching _FONT_BOX of the size: letters alone reach less, from an ascender's top to a
+    descender's foot) and stands taller than the next block's first line's by _TALLER_BOX of
+    the size while both are set at one size: their boxes are of other kinds, the other's top
+    the letters'.  (A line of letters' boxes taller by its descenders is no such line.)"""
+    line, under = draft.lines[0], after.lines[0]
+    height = line.bottom - line.top
+    return abs(line.size - under.size) <= 0.05 * under.size and height >= _FONT_BOX * line.size \
+        and height - (under.bottom - under.top) >= _TALLER_BOX * under.size \
+        and all(abs(word.top - line.top) <= 0.05 and abs(word.bottom - line.bottom) <= 0.05
+                for word in line.words)
 
 
 def heading_shaped(draft: Draft) -> bool:

@@ -1741,7 +1741,8 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
         index = placed[at] if gutters else 0
         if gutters and (_starts_band(item, index, columns, pictures, drawings, column)
                         and _band_below(items, placed, below, at)
-                        or _heads_next_band(items, placed, below, at, columns)):
+                        or _heads_next_band(items, placed, below, at, columns)
+                        or _heads_columns_below(items, placed, below, at, columns, [*pictures, *drawings])):
             flush_columns()
         columns[index].append(item)
     flush_columns()
@@ -2010,6 +2011,11 @@ def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow
     tall = item.line.bottom - item.line.top
     if item.top - _bottom(columns[index][-1]) >= _BAND_HEAD_GAP * tall:
         return True
+    # (A line opening in lower case goes on its column's sentence above it: a paragraph's last
+    # line under the other column's foot, "the data needed and completing the form.", over
+    # the next notice's head.)
+    if item.line.text[:1].islower():
+        return False
     block = [items[k].line for k in range(at, stop)]
     # (The block's lines across the columns that start where it does go with it: an agency's
     # name longer than the column.)
@@ -2022,6 +2028,45 @@ def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow
         return False
     edge = max(line.x1 for line in held)
     return all(line is not None and abs(line.x1 - edge) > line.size for line in block)
+
+
+def _heads_columns_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at: int,
+                         columns: dict[int, list[_Item]], boxes: Sequence[Box]) -> bool:
+    """Whether ``items[at]`` opens a block of short lines in one column under balanced columns
+    that heads a new pair of columns with no line across the page: the other columns' text
+    ended above it and starts again only under the block, level with its own column's next
+    line, nothing drawn in the gap (a register notice's department, docket and title, set in
+    a one-column section but short enough to fit the first column's width, between one
+    notice's columns and the next's).  In running columns the other column goes on beside
+    the block, or nothing follows it there (a first column run on past the second's foot)."""
+    item, index = items[at], placed[at]
+    if item.line is None or len(columns) < 2 or not columns.get(index) or item.line.text[:1].islower():
+        return False
+    if any(_bottom(held[-1]) > item.top for other, held in columns.items() if other != index and held):
+        return False
+    if any(0 < len(held) < _BAND_HEAD_COLUMN_LINES for held in columns.values()):
+        return False
+    first = below.first_below(at)
+    others = [items[k] for where, k in first.items() if where != index]
+    if not others or first.get(index) is None:
+        return False
+    tall = item.line.bottom - item.line.top
+    resume = min(other.top for other in others)
+    own = below.columns[index]
+    start = bisect.bisect_right(own, at)
+    block = [item] + [items[k] for k in own[start:] if items[k].top < resume - _LEVEL * tall]
+    rest = own[start + len(block) - 1:]
+    if len(block) < _BAND_HEAD_LINES or not rest or abs(items[rest[0]].top - resume) > _LEVEL * tall:
+        return False
+    held = [other.line for other in columns[index] if other.line is not None]
+    edge = max((line.x1 for line in held), default=0.0)
+    # (None of its lines fills the column: each stops short of its edge, or reaches past it.)
+    if not held or any(piece.line is None or edge - piece.line.size <= piece.line.x1 <= edge + 1.0
+                       for piece in block):
+        return False
+    x0, x1 = min(piece.x0 for piece in block), max(piece.x1 for piece in block)
+    return not any(top < resume and bottom > item.top and (left >= x1 or right <= x0)
+                   for left, top, right, bottom in boxes)
 
 
 @dataclass
@@ -2346,6 +2391,9 @@ def _group(lines: list[Line], right: float, style: Style, page: int, annexes: fr
 _JUSTIFIED_RUN_LINES = 6
 _JUSTIFIED_RUN_SHARE = 0.6
 _FLUSH_END = 0.6
+# A justified run's line ending a sentence this share of its size short of the run's edge (a
+# word space or two: more than a justified line's end strays) ends its paragraph.
+_SENTENCE_SHORT = 0.4
 
 
 def _justified_edge(lines: list[Line]) -> float | None:
@@ -2389,15 +2437,24 @@ def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
     if last.bold and line.bold and not (_capitals(last.text) and not _capitals(line.text)):
         return False
     # (A paragraph's lines above, none of them flush with the edge, are set ragged: a column
-    # may mix justified paragraphs and ragged ones.)
-    if len(block.lines) > 1 and not any(right - above.x1 <= _FLUSH_END for above in block.lines[:-1]):
+    # may mix justified paragraphs and ragged ones.  Not a bold block over a line in the body's
+    # weight: a title wrapped ragged, as titles are set, over a paragraph opening with a bold
+    # label, "AGENCY: Environmental Protection ...", ends where its weight does.)
+    if len(block.lines) > 1 and not any(right - above.x1 <= _FLUSH_END for above in block.lines[:-1]) \
+            and not (block.bold and not line.bold):
         return False
     # (A line of one word cannot be spread: it is broken short inside a paragraph where the
     # next word would not fit beside it, "SUPPLEMENTARY" over "INFORMATION: The ...".)
     first = line.words[0]
     if len(last.words) == 1 and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right:
         return False
-    return right - last.x1 >= last.size and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
+    # (A line ending a sentence short of the edge by less than an em ends its paragraph too:
+    # a justified line is spread to the edge whatever it ends with, "ACTION: Notice; request
+    # for nominations." stopping 8 points short of a 9-point column's edge is a last line.)
+    short = right - last.x1
+    ends = short >= last.size \
+        or short >= _SENTENCE_SHORT * last.size and last.text.rstrip().endswith(SENTENCE_END)
+    return ends and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 
 def _centred_measure(lines: list[Line], text_span: tuple[float, float] | None) -> tuple[float, float] | None:
