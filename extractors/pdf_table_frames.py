@@ -98,17 +98,14 @@ def loose_in(table: Table, frame: RuleFrame, words: Sequence[Word]) -> bool:
     return any(frame.holds(word) and word.bottom < table.top - 1 for word in words)
 
 
-def kept_to_frame(table: Table, frames: Sequence[RuleFrame]) -> bool:
-    """Whether ``table`` starts inside one of ``frames`` and keeps within its rules' ends: a
-    table the rules vouch for (see :func:`within_frames`)."""
-    return any(f.x0 - REACH <= table.x0 and table.x1 <= f.x1 + REACH and f.top - REACH <= table.top < f.bottom
-               for f in frames)
-
-
-def _holds_table(frame: RuleFrame, table: Table) -> bool:
-    """Whether ``table`` stands wholly inside ``frame``."""
-    return frame.x0 - REACH <= table.x0 and table.x1 <= frame.x1 + REACH \
-        and frame.top - REACH <= table.top and table.bottom <= frame.bottom + REACH
+def kept_in(frame: RuleFrame, table: Table, whole: bool = False) -> bool:
+    """Whether ``table`` keeps within ``frame``'s rules' ends and starts inside it, a table the
+    rules vouch for (see :func:`within_frames`); ``whole``: it also ends by the last rule
+    (stands wholly inside the frame), else it need only start above that rule (its rows under
+    it are notes or a total: see :func:`loose_in`)."""
+    if not (frame.x0 - REACH <= table.x0 and table.x1 <= frame.x1 + REACH and frame.top - REACH <= table.top):
+        return False
+    return table.bottom <= frame.bottom + REACH if whole else table.top < frame.bottom
 
 
 def _reading(frame: RuleFrame, loose: Sequence[Table]) -> RuleFrame:
@@ -132,7 +129,7 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
     # (A frame that holds a table found whole, not loose in it, is that table's; the others it
     # spans are no part of it: rules of one width set through a page of several tables, or
     # over a table and its continuation, frame none of them alone.)
-    taken = {f for f in frames for t in tables if frame_of[id(t)] is None and _holds_table(f, t)}
+    taken = {f for f in frames for t in tables if frame_of[id(t)] is None and kept_in(f, t, whole=True)}
     frame_of = {key: None if frame in taken else frame for key, frame in frame_of.items()}
     regions = {f: _reading(f, [t for t in tables if frame_of[id(t)] == f]) for f in frames}
     out: list[T] = []
