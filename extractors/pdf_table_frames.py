@@ -55,6 +55,8 @@ class RuleFrame:
     top: float
     x1: float
     bottom: float
+    # The rules' ys, top to bottom (see :func:`_frames_left`).
+    rules: tuple[float, ...] = ()
 
     def holds(self, word: Word) -> bool:
         x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
@@ -77,7 +79,8 @@ def rule_frames(horizontal: Sequence[Segment], vertical: Sequence[Segment]) -> l
         if len(group) < MIN_RULES:
             continue
         frame = RuleFrame(min(s.start for s in group), min(s.at for s in group),
-                          max(s.end for s in group), max(s.at for s in group))
+                          max(s.end for s in group), max(s.at for s in group),
+                          tuple(sorted(s.at for s in group)))
         crossed = any(frame.x0 + SAME_ENDS < v.at < frame.x1 - SAME_ENDS
                       and v.start < frame.bottom and v.end > frame.top for v in vertical)
         if not crossed:
@@ -131,6 +134,10 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
     # over a table and its continuation, frame none of them alone.)
     taken = {f for f in frames for t in tables if frame_of[id(t)] is None and kept_in(f, t, whole=True)}
     frame_of = {key: None if frame in taken else frame for key, frame in frame_of.items()}
+    # (The rules under or over those tables, three or more, frame another table of one width:
+    # two booktabs tables one under the other in one column of a two-column page.)
+    left = [sub for f in taken for sub in _frames_left(
+        f, [t for t in tables if frame_of[id(t)] is None and kept_in(f, t, whole=True)])]
     regions = {f: _reading(f, [t for t in tables if frame_of[id(t)] == f]) for f in frames}
     out: list[T] = []
     read: dict[RuleFrame, Sequence[T]] = {}
@@ -148,4 +155,40 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
         used.update(id(t) for t in again)
         if not again:
             out.append(table)
+    # (A table the frame's reading finds wholly inside it where nothing was found is another
+    # table of the frame: the first of two one under the other, beside the other column's
+    # prose, which alignment did not find.)
+    for frame, found in read.items():
+        out.extend(t for t in found if id(t) not in used and kept_in(frame, t, whole=True)
+                   and not any(_overlap(t, other) for other in out))
+    if not left:
+        return out
+    out = within_frames(out, words, left, find)
+    for sub in left:
+        if not any(_overlap(t, sub) for t in out):
+            out.extend(t for t in find([w for w in words if sub.holds(w)]) if kept_in(sub, t, whole=True))
     return out
+
+
+def _overlap(a: Table, b: Table | RuleFrame) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
+
+
+def _frames_left(frame: RuleFrame, tables: Sequence[Table]) -> list[RuleFrame]:
+    """The frames made by ``frame``'s rules that none of ``tables`` (found whole in it) spans,
+    MIN_RULES or more one after the other: a table spans its rules from the last over its top
+    to the first under its foot (its closing rule)."""
+    spanned: set[float] = set()
+    for table in tables:
+        over = [y for y in frame.rules if y <= table.top + REACH]
+        under = [y for y in frame.rules if y >= table.bottom - 1]
+        first, last = max(over, default=table.top), min(under, default=table.bottom)
+        spanned.update(y for y in frame.rules if first <= y <= last)
+    runs: list[list[float]] = [[]]
+    for y in frame.rules:
+        if y in spanned:
+            runs.append([])
+        else:
+            runs[-1].append(y)
+    return [RuleFrame(frame.x0, run[0], frame.x1, run[-1], tuple(run))
+            for run in runs if len(run) >= MIN_RULES]
