@@ -70,7 +70,7 @@ from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
-from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
+from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined, plural_end_set_right
 from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
 from extractors.pdf_table_frames import RuleFrame, kept_in, rule_frames, within_frames
@@ -2804,6 +2804,8 @@ def _broken_at_edge(upper: _Row, lower: _Row, c: int, edges: ColumnEdges) -> boo
     above, below = upper.words.get(c), lower.words.get(c)
     if not above or len(above) != 1 or not below or len(below) != 1:
         return False
+    if plural_end_set_right(above[0], below[0]):
+        return True
     inner = edges.inner(c, (above[0], below[0]))
     return inner is not None and broken_at_edge(above[0], below[0], *inner)
 
