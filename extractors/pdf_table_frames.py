@@ -127,7 +127,11 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
     frame's words (and the rows it keeps under the frame: see :func:`_reading`) that overlap it
     (kept as it was where none does).  A frame is read once: rules of one extent may frame two
     tables one over the other (each read again where it overlaps), and a table found in two
-    parts, its header apart from its body, is read whole once."""
+    parts, its header apart from its body, is read whole once.  A table the reading finds
+    wholly in the frame where no table was found is kept too; and a frame holding a table
+    found whole is that table's, but the rules it does not span, three or more, frame another
+    (:func:`_frames_left`), read in turn: for the tables loose in it, or for one where none
+    was found."""
     frame_of = {id(t): next((f for f in frames if loose_in(t, f, words)), None) for t in tables}
     # (A frame that holds a table found whole, not loose in it, is that table's; the others it
     # spans are no part of it: rules of one width set through a page of several tables, or
