@@ -41,6 +41,8 @@ OTHER_WIDTHS = {"upper": 667, "digit": 556, "other": 333}
 # "berland") cannot be told from a wrapped word without a dictionary and are left apart
 # (but see broken_at_edge).
 BROKEN_TAIL = re.compile(r"^[a-z]{1,3}$")
+# Two lines of a right-set cell end flush within this many points (see plural_end_set_right).
+FLUSH_END = 0.6
 # Short words and units that a cell's line may hold alone.
 SHORT_WORDS = frozenset((
     "a", "an", "as", "at", "be", "by", "do", "if", "in", "is", "it", "no", "of", "on", "or", "so", "to", "up",
@@ -102,6 +104,19 @@ def broken_at_edge(piece: Word, tail: Word, left: float, right: float) -> bool:
     short = right - piece.x1
     return abs(piece.x0 - left) <= letter / 2 and abs(short) <= EDGE_LETTERS * _first_width(tail) \
         and (piece.x1 - piece.x0) + (tail.x1 - tail.x0) > right - left
+
+
+def plural_end_set_right(piece: Word, tail: Word) -> bool:
+    """Whether ``piece``, alone on a line of a right-set cell, and ``tail``, alone on the cell's
+    next line, are a plural broken before its "s": Word breaks a word wider than its cell
+    ("Employee" over "s" in a narrow column of figures) and sets the rest flush right under
+    it.  Only a lone "s" (a plural's end, which no unit alone under its heading is but the
+    second's, written "(s)" or "sec" in the tables seen), under a word of letters not ending in
+    one; both ending flush (within FLUSH_END points) in one weight and size.  A longer end
+    ("kg", "per") is a short word or a unit wrapped there (see broken_joined)."""
+    return tail.text == "s" and len(piece.text) >= 3 and piece.text.isalpha() and piece.text[-1].islower() \
+        and piece.text[-1] != "s" and piece.bold == tail.bold and abs(piece.size - tail.size) <= 0.5 \
+        and abs(piece.x1 - tail.x1) <= FLUSH_END and tail.x0 > piece.x0 + (piece.x1 - piece.x0) / 2
 
 
 def _first_width(word: Word) -> float:

@@ -65,7 +65,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from extractors.pdf_bidi import has_rtl, rtl_words, signed_cells
-from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
+from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined, plural_end_set_right
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import font_family
 from extractors.pdf_outline import OutlineEntry, title_key
@@ -712,7 +712,8 @@ def _lines_text(words: list[Word], cell: TaggedCell, edges: ColumnEdges,
             ends = index + 1 == len(words) or words[index + 1].line != word.line  # (the end alone)
             own = ((cell.row, cell.column),)
             inner = (ruled or edges.inner(cell.column, own)) if alone and ends and cell.columns == 1 else None
-            broken = inner is not None and broken_at_edge(piece, word, *inner)
+            broken = inner is not None and broken_at_edge(piece, word, *inner) \
+                or alone and ends and plural_end_set_right(piece, word)
             text = broken_joined(text, word.text, alone, broken)
         else:
             text = f"{text} {word.text}"

@@ -233,6 +233,15 @@ _BOLD_TITLE_WORDS = 10
 # "Notice of Intent To Rule on Request To Release Airport Property at ...": a statement is a
 # sentence, its words in lower case).
 _LONG_TITLE_WORDS = 20
+# A bold line of the body's size this many words long or longer with a finite verb's shape is
+# a sentence set bold ("All Members Must Register Before the Annual Meeting"), not a title: a
+# modal or an auxiliary after its first word, before a figure-free word, with no word that
+# opens a clause before it (a title's verbs are in a clause: "What You Should Know", "Notice
+# That Licences Are Withdrawn").
+_SENTENCE_SHAPE_WORDS = 6
+_FINITE = frozenset("must shall will should would can could may might cannot is are was were has have had "
+                    "does do did".split())
+_CLAUSE_OPENERS = frozenset("that which who whom whose whether if when where why how what to".split())
 # How much larger than the body a heading's font must be.
 HEADING_SCALE = 1.15
 _HEADING_MAX_CHARS = 200
@@ -450,7 +459,8 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
             and not (words <= _LONG_TITLE_WORDS and not ends_sentence and _title_case(text)):
         draft.label = True
         return
-    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label) or \
+    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label
+                                    and not _sentence_shaped(text)) or \
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
         draft.number_depth = _number_depth(text, section)
@@ -581,6 +591,22 @@ def _by_face(line: Line, text: str, style: Style) -> bool:
         and not any(mark in face for mark in FIXED_PITCH) and not _CODE_MARKS.search(text) \
         and (len(words) >= 2 or (text.isupper() and len(text) >= _CAPITAL_WORD)) \
         and not any(map(str.isdigit, text))
+
+
+def _sentence_shaped(text: str) -> bool:
+    """Whether ``text`` reads as a sentence by its verb (see _SENTENCE_SHAPE_WORDS); a question
+    ("2. Do you own or rent your home?") is a questionnaire's or an FAQ's title."""
+    words = [word.strip(".,;:!?()\"'").lower() for word in text.split()]
+    if len(words) < _SENTENCE_SHAPE_WORDS or text.rstrip().endswith("?"):
+        return False
+    while words and not words[0][:1].isalpha():  # (an item's or a section's number)
+        words = words[1:]
+    for at in range(1, len(words) - 1):
+        if words[at] in _CLAUSE_OPENERS:
+            return False
+        if words[at] in _FINITE and words[at + 1][:1].isalpha() and words[0] not in _CLAUSE_OPENERS:
+            return True
+    return False
 
 
 def _title_case(text: str) -> bool:

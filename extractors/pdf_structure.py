@@ -247,11 +247,19 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     tags = evidence.tags if evidence else {}
     layouts = [_without(layout, numbers) for layout, numbers
                in zip(layouts, line_numbers([layout.words for layout in layouts]), strict=True)]
-    tables = {layout.number: _tables(layout, tags.get(layout.number)) for layout in layouts}
+    # Each page's rows of words, and from them its justified gutters, found once: the table
+    # finder and the line builder both read the gutters, and a page without tables is built
+    # into lines from these rows.
+    rows = {layout.number: _sorted_rows(layout.words) for layout in layouts}
+    layouts = [replace(layout, gutters=justified_gutters(rows[layout.number])) for layout in layouts]
+    tables = {layout.number: _tables(layout, tags.get(layout.number), rows[layout.number])
+              for layout in layouts}
     # Turned words a table read as cells (a grid's turned column headings) are not loose text;
     # taken now, before page-crossing tables are joined into new ones.
     in_tables = {id(w) for found in tables.values() for table in found for w in table.turned}
-    lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number)
+    lines = {layout.number: build_lines(_outside(layout.words, tables[layout.number]), layout.number,
+                                        layout.gutters,
+                                        None if tables[layout.number] else rows[layout.number])
              for layout in layouts}
     mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
                                   if page.tagged and page.artifacts})
@@ -619,16 +627,19 @@ def _row_text(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def _tables(layout: PageLayout, tags: PageTags | None = None) -> list[FoundTable]:
+def _tables(layout: PageLayout, tags: PageTags | None = None,
+            rows: list[list[Word]] | None = None) -> list[FoundTable]:
     """The page's tables: the table finder's, then what the page's tags say of them
-    (:func:`extractors.pdf_evidence.tagged_tables`)."""
+    (:func:`extractors.pdf_evidence.tagged_tables`); ``rows``, the page's words grouped into
+    rows (see :func:`build_lines`), when already grouped."""
     if not layout.words:
         return []
     # A table of contents' page column looks like a table's column of figures: its words are
     # not offered to the table finder (they become a list, see _mark_contents).
     entries: list[ContentsEntry] = []
     if might_hold_contents(layout.words):
-        entries = find_contents(split_at_labels(build_lines(layout.words, layout.number)))
+        lines = build_lines(layout.words, layout.number, layout.gutters, rows)
+        entries = find_contents(split_at_labels(lines))
         drawn = {id(word) for entry in entries for line in entry.lines for word in line.words}
         if drawn:
             layout = replace(layout, words=[w for w in layout.words if id(w) not in drawn])
@@ -717,13 +728,18 @@ def _outside(words: list[Word], tables: list[FoundTable]) -> list[Word]:
 # ---------------------------------------------------------------------------------- lines
 
 
-def build_lines(words: list[Word], page: int) -> list[Line]:
+def build_lines(words: list[Word], page: int, gutters: list[tuple[float, float]] | None = None,
+                rows: list[list[Word]] | None = None) -> list[Line]:
     """Words grouped by baseline into lines, split at gaps wider than about an em; on a page
     set in justified columns (:mod:`extractors.pdf_justified_gutters`), each column's words
     grouped apart (a bold label's taller box, level with the next column's line above, took
-    it into that line's row) and lines cut at the gutters."""
-    rows = [sorted(row, key=attrgetter("x0")) for row in _word_rows(words)]
-    gutters = justified_gutters(rows)
+    it into that line's row) and lines cut at the gutters.  ``gutters`` are the page's when
+    already found (else found from ``words``), ``rows`` those of :func:`_sorted_rows` for
+    ``words`` when already grouped."""
+    if rows is None:
+        rows = _sorted_rows(words)
+    if gutters is None:
+        gutters = justified_gutters(rows)
     if gutters:
         rows = _rows_by_column(rows, gutters)
     lines = []
@@ -739,6 +755,11 @@ def build_lines(words: list[Word], page: int) -> list[Line]:
     # (Pieces of one row are read from the right on a right-to-left page.)
     lines.sort(key=(lambda line: (line.top, -line.x1)) if rtl else (lambda line: (line.top, line.x0)))
     return lines
+
+
+def _sorted_rows(words: list[Word]) -> list[list[Word]]:
+    """Words grouped by baseline into rows (:func:`_word_rows`), each sorted left to right."""
+    return [sorted(row, key=attrgetter("x0")) for row in _word_rows(words)]
 
 
 def _word_rows(words: list[Word]) -> list[list[Word]]:

@@ -55,6 +55,8 @@ class RuleFrame:
     top: float
     x1: float
     bottom: float
+    # The rules' ys, top to bottom (see :func:`_frames_left`).
+    rules: tuple[float, ...] = ()
 
     def holds(self, word: Word) -> bool:
         x, y = (word.x0 + word.x1) / 2, (word.top + word.bottom) / 2
@@ -77,7 +79,8 @@ def rule_frames(horizontal: Sequence[Segment], vertical: Sequence[Segment]) -> l
         if len(group) < MIN_RULES:
             continue
         frame = RuleFrame(min(s.start for s in group), min(s.at for s in group),
-                          max(s.end for s in group), max(s.at for s in group))
+                          max(s.end for s in group), max(s.at for s in group),
+                          tuple(sorted(s.at for s in group)))
         crossed = any(frame.x0 + SAME_ENDS < v.at < frame.x1 - SAME_ENDS
                       and v.start < frame.bottom and v.end > frame.top for v in vertical)
         if not crossed:
@@ -98,17 +101,14 @@ def loose_in(table: Table, frame: RuleFrame, words: Sequence[Word]) -> bool:
     return any(frame.holds(word) and word.bottom < table.top - 1 for word in words)
 
 
-def kept_to_frame(table: Table, frames: Sequence[RuleFrame]) -> bool:
-    """Whether ``table`` starts inside one of ``frames`` and keeps within its rules' ends: a
-    table the rules vouch for (see :func:`within_frames`)."""
-    return any(f.x0 - REACH <= table.x0 and table.x1 <= f.x1 + REACH and f.top - REACH <= table.top < f.bottom
-               for f in frames)
-
-
-def _holds_table(frame: RuleFrame, table: Table) -> bool:
-    """Whether ``table`` stands wholly inside ``frame``."""
-    return frame.x0 - REACH <= table.x0 and table.x1 <= frame.x1 + REACH \
-        and frame.top - REACH <= table.top and table.bottom <= frame.bottom + REACH
+def kept_in(frame: RuleFrame, table: Table, whole: bool = False) -> bool:
+    """Whether ``table`` keeps within ``frame``'s rules' ends and starts inside it, a table the
+    rules vouch for (see :func:`within_frames`); ``whole``: it also ends by the last rule
+    (stands wholly inside the frame), else it need only start above that rule (its rows under
+    it are notes or a total: see :func:`loose_in`)."""
+    if not (frame.x0 - REACH <= table.x0 and table.x1 <= frame.x1 + REACH and frame.top - REACH <= table.top):
+        return False
+    return table.bottom <= frame.bottom + REACH if whole else table.top < frame.bottom
 
 
 def _reading(frame: RuleFrame, loose: Sequence[Table]) -> RuleFrame:
@@ -127,13 +127,21 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
     frame's words (and the rows it keeps under the frame: see :func:`_reading`) that overlap it
     (kept as it was where none does).  A frame is read once: rules of one extent may frame two
     tables one over the other (each read again where it overlaps), and a table found in two
-    parts, its header apart from its body, is read whole once."""
+    parts, its header apart from its body, is read whole once.  A table the reading finds
+    wholly in the frame where no table was found is kept too; and a frame holding a table
+    found whole is that table's, but the rules it does not span, three or more, frame another
+    (:func:`_frames_left`), read in turn: for the tables loose in it, or for one where none
+    was found."""
     frame_of = {id(t): next((f for f in frames if loose_in(t, f, words)), None) for t in tables}
     # (A frame that holds a table found whole, not loose in it, is that table's; the others it
     # spans are no part of it: rules of one width set through a page of several tables, or
     # over a table and its continuation, frame none of them alone.)
-    taken = {f for f in frames for t in tables if frame_of[id(t)] is None and _holds_table(f, t)}
+    taken = {f for f in frames for t in tables if frame_of[id(t)] is None and kept_in(f, t, whole=True)}
     frame_of = {key: None if frame in taken else frame for key, frame in frame_of.items()}
+    # (The rules under or over those tables, three or more, frame another table of one width:
+    # two booktabs tables one under the other in one column of a two-column page.)
+    left = [sub for f in taken for sub in _frames_left(
+        f, [t for t in tables if frame_of[id(t)] is None and kept_in(f, t, whole=True)])]
     regions = {f: _reading(f, [t for t in tables if frame_of[id(t)] == f]) for f in frames}
     out: list[T] = []
     read: dict[RuleFrame, Sequence[T]] = {}
@@ -151,4 +159,40 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
         used.update(id(t) for t in again)
         if not again:
             out.append(table)
+    # (A table the frame's reading finds wholly inside it where nothing was found is another
+    # table of the frame: the first of two one under the other, beside the other column's
+    # prose, which alignment did not find.)
+    for frame, found in read.items():
+        out.extend(t for t in found if id(t) not in used and kept_in(frame, t, whole=True)
+                   and not any(_overlap(t, other) for other in out))
+    if not left:
+        return out
+    out = within_frames(out, words, left, find)
+    for sub in left:
+        if not any(_overlap(t, sub) for t in out):
+            out.extend(t for t in find([w for w in words if sub.holds(w)]) if kept_in(sub, t, whole=True))
     return out
+
+
+def _overlap(a: Table, b: Table | RuleFrame) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
+
+
+def _frames_left(frame: RuleFrame, tables: Sequence[Table]) -> list[RuleFrame]:
+    """The frames made by ``frame``'s rules that none of ``tables`` (found whole in it) spans,
+    MIN_RULES or more one after the other: a table spans its rules from the last over its top
+    to the first under its foot (its closing rule)."""
+    spanned: set[float] = set()
+    for table in tables:
+        over = [y for y in frame.rules if y <= table.top + REACH]
+        under = [y for y in frame.rules if y >= table.bottom - 1]
+        first, last = max(over, default=table.top), min(under, default=table.bottom)
+        spanned.update(y for y in frame.rules if first <= y <= last)
+    runs: list[list[float]] = [[]]
+    for y in frame.rules:
+        if y in spanned:
+            runs.append([])
+        else:
+            runs[-1].append(y)
+    return [RuleFrame(frame.x0, run[0], frame.x1, run[-1], tuple(run))
+            for run in runs if len(run) >= MIN_RULES]

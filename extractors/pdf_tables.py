@@ -70,10 +70,10 @@ from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from extractors.pdf_bidi import line_text
-from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined
+from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined, plural_end_set_right
 from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
-from extractors.pdf_table_frames import RuleFrame, kept_to_frame, rule_frames, within_frames
+from extractors.pdf_table_frames import RuleFrame, kept_in, rule_frames, within_frames
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -296,7 +296,7 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     if frames and found:  # (a table between booktabs' rules ends where they do)
         found = within_frames(found, free, frames,
                               lambda inside: unruled_tables(inside, blocked=tables, feet=feet, turned=boxes))
-    found = _apart_in_columns(found, free, tables, feet, boxes, frames)
+    found = _apart_in_columns(found, free, tables, feet, boxes, frames, layout.gutters)
     tables, found = _banded_grids(tables, found, layout.words)
     if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
@@ -306,20 +306,23 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
 
 def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[FoundTable],
                       feet: list[tuple[float, float]], turned: list[Box],
-                      frames: list[RuleFrame]) -> list[FoundTable]:
+                      frames: list[RuleFrame],
+                      gutters: list[tuple[float, float]] | None = None) -> list[FoundTable]:
     """The unruled tables ``found`` on the page; where its text is set in justified columns
     (:mod:`extractors.pdf_justified_gutters`), a table across them without a column of
     figures, and not kept to a frame of rules, is looked for again in each column apart: the
     lines of two narrow columns side by side are no rows of one table (a column's small table
     stands beside the next column's prose), a paper's results under its two columns are, and
-    so is a table between booktabs' rules across the page (:mod:`extractors.pdf_table_frames`)."""
+    so is a table between booktabs' rules across the page (:mod:`extractors.pdf_table_frames`).
+    ``gutters`` are the page's, found once with its layout (found here from ``words`` when not)."""
     if not found:
         return found
-    gutters = justified_gutters([line.words for line in _lines(words)])
+    if gutters is None:
+        gutters = justified_gutters([line.words for line in _lines(words)])
     middles = [(x0 + x1) / 2 for x0, x1 in gutters]
     # (A table of figures across the columns is one: a paper's results under its two columns.)
     across = [t for t in found if any(t.x0 < m < t.x1 for m in middles) and not _has_figure_column(t)
-              and not kept_to_frame(t, frames)]
+              and not any(kept_in(f, t) for f in frames)]
     if not across:
         return found
     columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
@@ -2848,6 +2851,8 @@ def _broken_at_edge(upper: _Row, lower: _Row, c: int, edges: ColumnEdges) -> boo
     above, below = upper.words.get(c), lower.words.get(c)
     if not above or len(above) != 1 or not below or len(below) != 1:
         return False
+    if plural_end_set_right(above[0], below[0]):
+        return True
     inner = edges.inner(c, (above[0], below[0]))
     return inner is not None and broken_at_edge(above[0], below[0], *inner)
 

@@ -125,6 +125,10 @@ class PageLayout:
     # not read): a ruled grid of photographs and their captions is no table (pdf_tables).
     # Empty for a page read in a turned frame.
     pictures: list[Box] = field(default_factory=list)
+    # The strips between justified columns of running text (extractors.pdf_justified_gutters),
+    # found once from the page's rows by the structure pass and read by both the table finder
+    # and the line builder; None when not found yet (the table finder then finds them itself).
+    gutters: list[tuple[float, float]] | None = None
 
     def page_box(self, box: Box) -> Box:
         """A box of this layout on the page as displayed."""

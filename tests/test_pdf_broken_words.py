@@ -1,7 +1,8 @@
 """A word LibreOffice breaks over two lines of a too-narrow cell, without a hyphen ("Highlan"
 over "d", "Numbe" over "r", "Num" over "ber" under a line holding it alone), is one word again in
 the table, read off the page or from a tagged export's cells; a short word or a unit alone on a
-cell's second line ("Area" over "ha", "Cost" over "per") keeps its space."""
+cell's second line ("Area" over "ha", "Cost" over "per") keeps its space; a plural broken
+before its "s" in a right-set cell (Word's "Employee" over "s") is one word again."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def _table(second: str) -> bytes:
         canvas.drawString(72, 780, "The figures below are given by region.")
         canvas.setFont("Helvetica-Bold", 10)
         canvas.drawString(72, 740, "Area")
-        canvas.drawRightString(180, 740, {"r": "Numbe", "ber": "Num", "per": "Cost"}.get(second, "Area"))
+        heading = {"r": "Numbe", "ber": "Num", "per": "Cost", "s": "Employee"}.get(second, "Area")
+        canvas.drawRightString(180, 740, heading)
         canvas.drawRightString(180, 728, second)
         canvas.drawRightString(240, 740, "Share")
         canvas.setFont("Helvetica", 10)
@@ -54,6 +56,27 @@ def test_a_word_broken_over_a_cells_lines_is_one_word() -> None:
 
 def test_a_unit_alone_on_a_cells_second_line_keeps_its_space() -> None:
     assert "| Area | Area ha | Share |" in markdown_of(_table("ha"))
+
+
+def test_a_plurals_s_alone_under_its_word_set_right_is_joined() -> None:
+    # (Word's record listing: "Employees" broken before its "s" in a narrow right-set column;
+    # a unit keeps its space, above.)
+    assert "| Area | Employees | Share |" in markdown_of(_table("s"))
+
+
+def test_a_plurals_s_under_its_word_in_a_tagged_right_set_cell_is_joined() -> None:
+    end = 200 + stringWidth("Employee", "Helvetica-Bold", 10)
+    tail = Run(0, end - stringWidth("s", "Helvetica-Bold", 10), 212, "s", bold=True)
+    head = Node("TR", [_tagged_cell("TH", Run(0, 72, 200, "Area", bold=True)),
+                       _tagged_cell("TH", Run(0, 200, 200, "Employee", bold=True), tail)])
+    body = [Node("TR", [_tagged_cell("TD", Run(0, 72, 230 + 16 * i, label)),
+                        _tagged_cell("TD", Run(0, end - stringWidth(str(100 + 7 * i), "Helvetica", 10),
+                                               230 + 16 * i, str(100 + 7 * i)))])
+            for i, label in enumerate(("North", "South", "East"))]
+    data = tagged_pdf([Node("P", [Run(0, 72, 140, "The counts below are given by area.")]),
+                       Node("Table", [head, *body])])
+    markdown = extract(data, filename="tagged.pdf", options=ExtractOptions(ocr_engines=())).markdown
+    assert "| Area | Employees |" in markdown, markdown
 
 
 def _services(canvas: Any) -> None:

@@ -1,8 +1,9 @@
 """Ordinary pages the rules for register notices and papers must leave alone: a form whose
 labels are set right against left-set values (both sides flush, three words and more, but no
 justified columns: the rows start ragged), a paragraph opening with a citation that wraps
-before another ("[3] proposed ..." over "[4] extended it ..."), and a bold letterhead line
-in title case, an address between commas."""
+before another ("[3] proposed ..." over "[4] extended it ..."), a bold letterhead line
+in title case, an address between commas, and a bold sentence in title case at the body's
+size ("All Members Must Register Before ...": its verb is no clause's, as a title's is)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from tests.pdf_output import drawn_pdf, markdown_of
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of
 
 LABELS = ["Name of the applicant", "Address of the applicant", "Date of the birth", "Place of the birth",
           "Name of the employer", "Address of the employer", "Name of the referee"]
@@ -63,3 +64,32 @@ def _letterhead(canvas: Any) -> None:
 def test_a_bold_address_in_title_case_is_no_heading() -> None:
     markdown = markdown_of(drawn_pdf(_letterhead))
     assert "# The Royal Society" not in markdown
+
+
+def _bold_sentence(canvas: Any, line: str) -> None:
+    canvas.setFont("Times-Bold", 14)
+    canvas.drawString(72.0, 780.0, "Annual Report")
+    canvas.setFont("Times-Roman", 10)
+    y = 756.0
+    for text in ["The committee reviewed the annual figures and found that the results were broadly in line",
+                 "with expectations. Revenue rose sharply, while costs in the southern region fell."]:
+        canvas.drawString(72.0, y, text)
+        y -= 12.0
+    canvas.setFont("Times-Bold", 10)
+    canvas.drawString(72.0, y - 10.0, line)
+    y -= 26.0
+    canvas.setFont("Times-Roman", 10)
+    for text in ["The meeting will be held in the main hall of the society's house in the town centre, and",
+                 "members are asked to bring their membership cards with them on the day."]:
+        canvas.drawString(72.0, y, text)
+        y -= 12.0
+
+
+def test_a_bold_sentence_in_title_case_is_no_heading() -> None:
+    assert headings_of(drawn_pdf(_bold_sentence, "All Members Must Register Before the Annual Meeting")) \
+        == ["Annual Report"]
+
+
+def test_a_bold_title_with_its_verb_in_a_clause_is_a_heading() -> None:
+    title = "What Members Should Know Before the Annual Meeting"
+    assert headings_of(drawn_pdf(_bold_sentence, title)) == ["Annual Report", title]

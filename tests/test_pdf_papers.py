@@ -2,7 +2,8 @@
 entries set with a hanging indent are one paragraph each, the next entry's "[2]" opening its own;
 a results table between booktabs' rules (over the header, under it, under the last row) keeps
 to them, beside the other column's prose and over the two columns under a table across the
-page, and two such tables of one width one over the other are read once each; a line of
+page, and two such tables of one width one over the other are read once each (across the
+page, or in one column beside the other column's prose); a line of
 small type in one column, its centre near a heading's in the other, is not
 pulled apart into that heading's row; a title block's centred lines that do not fill the page
 (the affiliations, the e-mail addresses) are a paragraph each, a centred paragraph wrapped at
@@ -373,3 +374,28 @@ def test_a_frame_holding_a_table_found_whole_is_not_read_again_for_another() -> 
     assert calls == []
     # (Alone in its frame, the table loose for its header left out is read again.)
     assert within_frames([under], words, [frame], find) == [Box(45, 104, 577, 526)]
+
+
+@pytest.mark.parametrize("beside", [600, 780])
+def test_two_booktabs_tables_of_one_width_in_one_column_are_read_each_in_its_rules(beside: float) -> None:
+    # (Their six rules make one frame. With the other column's prose beside the second only
+    # (600), the first is found whole and the frame is its: the second, beside the prose, was
+    # lost, and the rules under the first now frame it. With the prose beside both (780), the
+    # second, reaching into the prose, is read again in the frame, where the first, which
+    # alignment did not find, was read too and dropped.)
+    second = [CELLS[0], *([row[0], row[2], row[1]] for row in CELLS[1:])]
+
+    def draw(canvas: Any) -> None:
+        y = _column_text(canvas, LEFT, 780, PROSE)
+        canvas.setFont("Times-Roman", 9)
+        canvas.drawString(LEFT, y, "Table 1: F1 on the test sets.")
+        y = _booktabs(canvas, LEFT + 10, y - 6, [90, 65, 65], CELLS) - 16
+        y = _column_text(canvas, LEFT, y, PROSE)
+        canvas.setFont("Times-Roman", 9)
+        canvas.drawString(LEFT, y, "Table 2: F1 on the test sets, in the other order.")
+        y = _booktabs(canvas, LEFT + 10, y - 6, [90, 65, 65], second) - 16
+        _column_text(canvas, LEFT, y, PROSE)
+        _column_text(canvas, LEFT + COLUMN + GUTTER, beside, " ".join([PROSE] * 4))
+
+    markdown = markdown_of(drawn_pdf(draw))
+    assert [markdown.count(markdown_table(cells)) for cells in (CELLS, second)] == [1, 1], markdown
