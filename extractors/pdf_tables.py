@@ -2344,19 +2344,40 @@ def _reaches_over(words: list[Word], col: int, under: list[_Gap | None], bounds:
 def _aligned_pieces(groups: list[_Group], extents: list[_Gap | None]) -> list[_Group]:
     """Header pieces also cut before a word that starts where a column's body text starts
     ("Count Share" set a space apart over a dense listing's columns), each part then in
-    the column it starts in."""
+    the column it starts in; and after a word that ends where its column's body text ends
+    when the piece's last word ends where a later column's does (see :func:`_right_set_parts`)."""
     out: list[_Group] = []
     for words, col in groups:
         part = [words[0]]
         for w in words[1:]:
             starts = [c for c, e in enumerate(extents) if e is not None and abs(w.x0 - e[0]) <= ALIGNED]
             if starts and starts[0] > col:
-                out.append((part, col))
+                out.extend(_right_set_parts(part, col, extents))
                 part, col = [w], starts[0]
             else:
                 part.append(w)
-        out.append((part, col))
+        out.extend(_right_set_parts(part, col, extents))
     return out
+
+
+def _right_set_parts(words: list[Word], col: int, extents: list[_Gap | None]) -> list[_Group]:
+    """A header piece cut where right-set headings over right-set figures meet: a long heading
+    set right ("Persons employed") reaches so far left that it stands a cell gap or less from
+    its neighbour ("Dwellings"), and the two read as one piece spanning two columns.  Cut after
+    a word ending where its column's body text ends, when the piece's last word ends where a
+    later column's body text ends, each part then in the column it ends flush with.  (Both
+    ends flush with the figures under them: a heading spanning its columns, a year over its
+    quarters, is centred or set left, and ends flush with no column but by chance twice.)"""
+    def flush(w: Word) -> int | None:
+        return next((c for c, e in enumerate(extents) if e is not None and abs(w.x1 - e[1]) <= ALIGNED), None)
+
+    last = flush(words[-1])
+    if len(words) < 2 or last is None or last <= col:
+        return [(words, col)]
+    cut = next((i for i in range(len(words) - 1) if flush(words[i]) == col), None)
+    if cut is None:
+        return [(words, col)]
+    return [(words[:cut + 1], col), *_right_set_parts(words[cut + 1:], last, extents)]
 
 
 def _column_extents(body: list[list[_Group]], bounds: list[float]) -> list[_Gap | None]:

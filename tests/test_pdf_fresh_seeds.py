@@ -1,0 +1,37 @@
+"""Rules found by the office probes at seeds nobody tuned on (`--probe-seeds 101`): pages drawn
+as the failing probes were typeset, each rule's case."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from tests.pdf_output import drawn_pdf, markdown_of
+
+REGIONS = ["East", "Valley", "Rural", "Metro", "West", "North"]
+FIGURES = [["22.7", "12.8", "81.0"], ["18.38%", "57.53%", "89.84%"], ["71,427", "52,564", "49,078"],
+           ["63.0", "67.0", "24.6"], ["82,848", "37,751", "19,449"], ["74.8", "43.1", "39.8"]]
+
+
+def _right_set_headings(canvas: Any) -> None:
+    # Calc's sheet: headings set right over figures set right, the long middle heading reaching
+    # to two word spaces of its neighbour (a cell gap is three quarters of an em).
+    middle = 270.0 + 7.5 + stringWidth("Persons employed", "Helvetica-Bold", 11)
+    ends = [270.0, middle, middle + 119.0]
+    canvas.setFont("Helvetica-Bold", 11)
+    canvas.drawString(55.0, 700.0, "Region")
+    for end, heading in zip(ends, ["Dwellings", "Persons employed", "Households"], strict=True):
+        canvas.drawString(end - stringWidth(heading, "Helvetica-Bold", 11), 700.0, heading)
+    canvas.setFont("Helvetica", 11)
+    y = 685.0
+    for region, figures in zip(REGIONS, FIGURES, strict=True):
+        canvas.drawString(55.0, y, region)
+        for end, figure in zip(ends, figures, strict=True):
+            canvas.drawString(end - stringWidth(figure, "Helvetica", 11), y, figure)
+        y -= 15.0
+
+
+def test_right_set_headings_a_word_space_apart_head_their_own_columns() -> None:
+    markdown = markdown_of(drawn_pdf(_right_set_headings))
+    assert "| Region | Dwellings | Persons employed | Households |" in markdown
