@@ -745,7 +745,8 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
     brochure's "Solution Brief" over a title is a label in a face of its own).  Then a
     one-line paragraph of one capitalised word ("Background") set in the face, size and
     weight of two or more such headings is one of them: alone, such a word could be a form's
-    or a figure's label, but the document sets its headings so.  Over running text too."""
+    or a figure's label, but the document sets its headings so.  Over running text too.  So
+    is each of two or more such words in the face of one such heading."""
     for index, draft in enumerate(drafts):
         after = drafts[index + 1] if index + 1 < len(drafts) else None
         if draft.by_face and draft.kind == "heading" and not (
@@ -759,12 +760,21 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
             faces[_face_key(draft)] += 1
     if not faces:
         return
-    for draft, after in zip(drafts, drafts[1:], strict=False):
+
+    def lone_word(draft: Draft, after: Draft) -> bool:
         text = draft.text.strip()
-        if draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 2 \
-                and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
-                and draft.lines[0].face != style.body_face \
-                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
+        return draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 1 \
+            and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
+            and draft.lines[0].face != style.body_face \
+            and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text)
+
+    lone = [draft for draft, after in zip(drafts, drafts[1:], strict=False) if lone_word(draft, after)]
+    # (One such heading and two or more such words vouch for one another as well: a report
+    # whose sections are "Background", "Finance" and "Progress this quarter" sets one
+    # heading of two words.)
+    words: Counter[tuple[str, float, bool, bool]] = Counter(_face_key(draft) for draft in lone)
+    for draft in lone:
+        if faces[_face_key(draft)] >= 2 or words[_face_key(draft)] >= 2:
             draft.kind = "heading"
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from tests.pdf_output import drawn_pdf, markdown_of
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of
+from tests.test_pdf_heading_faces import _report
 
 REGIONS = ["East", "Valley", "Rural", "Metro", "West", "North"]
 FIGURES = [["22.7", "12.8", "81.0"], ["18.38%", "57.53%", "89.84%"], ["71,427", "52,564", "49,078"],
@@ -35,3 +36,15 @@ def _right_set_headings(canvas: Any) -> None:
 def test_right_set_headings_a_word_space_apart_head_their_own_columns() -> None:
     markdown = markdown_of(drawn_pdf(_right_set_headings))
     assert "| Region | Dwellings | Persons employed | Households |" in markdown
+
+
+def test_lone_words_in_the_face_of_one_heading_are_headings_too() -> None:
+    # accent_headings at seed 101: one section title of three words and three of one word,
+    # all in a sans face at the serif body's size over running text.
+    headings = ["Recommendations", "Background", "Finance", "Progress this quarter"]
+    assert headings_of(drawn_pdf(_report, headings)) == headings
+
+
+def test_one_lone_word_in_the_face_of_one_heading_stays_text() -> None:
+    # (One word and one heading: the word may be a label as likely as a heading.)
+    assert headings_of(drawn_pdf(_report, ["Consultation", "Programme of works"])) == ["Programme of works"]
