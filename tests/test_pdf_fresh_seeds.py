@@ -7,8 +7,8 @@ from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from tests.pdf_output import drawn_pdf, headings_of, markdown_of
-from tests.test_pdf_heading_faces import _report
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
+from tests.test_pdf_heading_faces import TEXT, _report
 
 REGIONS = ["East", "Valley", "Rural", "Metro", "West", "North"]
 FIGURES = [["22.7", "12.8", "81.0"], ["18.38%", "57.53%", "89.84%"], ["71,427", "52,564", "49,078"],
@@ -48,3 +48,23 @@ def test_lone_words_in_the_face_of_one_heading_are_headings_too() -> None:
 def test_one_lone_word_in_the_face_of_one_heading_stays_text() -> None:
     # (One word and one heading: the word may be a label as likely as a heading.)
     assert headings_of(drawn_pdf(_report, ["Consultation", "Programme of works"])) == ["Programme of works"]
+
+
+def _long_title_in_a_column(canvas: Any) -> None:
+    # page_foot_headings at seed 102: a title of fourteen short words at 14 points wrapped over
+    # four lines in the left column of two (Word), its text under it.
+    canvas.setFont("Helvetica-Bold", 14)
+    y = 700.0
+    for line in ["How the council will", "meet its commitments", "on climate and the", "natural environment"]:
+        canvas.drawString(90.0, y, line)
+        y -= 18.5
+    canvas.setFont("Times-Roman", 11)
+    y -= 8.0
+    for line in wrapped_lines(TEXT, 210.0, "Times-Roman", 11):
+        canvas.drawString(90.0, y, line)
+        y -= 14.5
+
+
+def test_a_long_title_of_short_words_wraps_over_four_lines_in_a_narrow_column() -> None:
+    assert headings_of(drawn_pdf(_long_title_in_a_column)) == [
+        "How the council will meet its commitments on climate and the natural environment"]
