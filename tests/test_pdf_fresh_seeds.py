@@ -68,3 +68,44 @@ def _long_title_in_a_column(canvas: Any) -> None:
 def test_a_long_title_of_short_words_wraps_over_four_lines_in_a_narrow_column() -> None:
     assert headings_of(drawn_pdf(_long_title_in_a_column)) == [
         "How the council will meet its commitments on climate and the natural environment"]
+
+
+SCHEMES = [("Drainage improvements on 18 estates, 2017 flooding addressed with new soakaways.", "867", "June"),
+           ("New cycle lane along the ring road, 15.5 km with signals at 15 junctions and new crossings.",
+            "589", "April"),
+           ("Traffic calming outside 8 schools, 20 mph zones and raised tables at each entrance.", "532", "January"),
+           ("Repairs to the sea wall at the harbour, 2019 damage made good, 1750 metres of new coping.", "833",
+            "September"),
+           ("Cleaning of gullies and drains along the coast road after the winter storms of 2020.", "612", "June"),
+           ("Inspection of the two footbridges over the river, 2022 survey repeated.", "635", "April")]
+
+
+def _rest_under_a_repeated_header(canvas: Any) -> None:
+    # page_rows at seed 102 (Word): a works programme's next page, the header repeated over
+    # the rest of a row the page broke ("made good, ... coping."), set a row's pitch under it,
+    # then the next rows, each scheme wrapped in its cell.
+    canvas.setFont("Times-Roman", 11)
+    y = 760.0
+    canvas.drawString(90.0, y, "Scheme")
+    canvas.drawString(349.0, y, "Cost (£k)")
+    canvas.drawString(421.0, y, "Start")
+    y -= 24.7
+    for line in wrapped_lines(SCHEMES[3][0], 240.0, "Times-Roman", 11)[1:]:
+        canvas.drawString(90.0, y, line)
+        y -= 14.4
+    y -= 10.3
+    for scheme, cost, start in SCHEMES[4:] + SCHEMES[:3]:
+        canvas.drawString(349.0, y, cost)
+        canvas.drawString(421.0, y, start)
+        for line in wrapped_lines(scheme, 240.0, "Times-Roman", 11):
+            canvas.drawString(90.0, y, line)
+            y -= 14.4
+        y -= 10.3
+
+
+def test_the_rest_of_a_broken_row_under_a_repeated_header_is_a_row_of_its_own() -> None:
+    # (Its own row, the stitch puts it back into the row the page before ends with; joined
+    # to the header, the header is not seen repeated and the parts stay apart.)
+    markdown = markdown_of(drawn_pdf(_rest_under_a_repeated_header))
+    assert "| Scheme | Cost (£k) | Start |" in markdown
+    assert "| made good, 1750 metres of new coping. |  |  |" in markdown
