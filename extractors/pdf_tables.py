@@ -2565,7 +2565,8 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
         filled = [i for i, c in enumerate(row.cells) if c]
         if len(merged) == 1 and index == 1 and filled == [0] and _row_end(_first_cells(rows[1:])) \
                 and row.top - merged[0].bottom > _ROW_END_GAP * max(row.size, 4.0):
-            merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom, words=dict(row.words)))
+            merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom,
+                               words=dict(row.words)))
             continue
         if merged and _wrapped_row(merged[-1], row, filled):
             for c in filled:

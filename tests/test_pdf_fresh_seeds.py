@@ -70,14 +70,15 @@ def test_a_long_title_of_short_words_wraps_over_four_lines_in_a_narrow_column() 
         "How the council will meet its commitments on climate and the natural environment"]
 
 
-SCHEMES = [("Drainage improvements on 18 estates, 2017 flooding addressed with new soakaways.", "867", "June"),
-           ("New cycle lane along the ring road, 15.5 km with signals at 15 junctions and new crossings.",
-            "589", "April"),
-           ("Traffic calming outside 8 schools, 20 mph zones and raised tables at each entrance.", "532", "January"),
-           ("Repairs to the sea wall at the harbour, 2019 damage made good, 1750 metres of new coping.", "833",
-            "September"),
-           ("Cleaning of gullies and drains along the coast road after the winter storms of 2020.", "612", "June"),
-           ("Inspection of the two footbridges over the river, 2022 survey repeated.", "635", "April")]
+SCHEMES = [
+    ("Drainage improvements on 18 estates, 2017 flooding addressed with new soakaways.", "867", "June"),
+    ("New cycle lane along the ring road, 15.5 km with signals at 15 junctions and new crossings.", "589",
+     "April"),
+    ("Traffic calming outside 8 schools, 20 mph zones and raised tables at each entrance.", "532", "January"),
+    ("Repairs to the sea wall at the harbour, 2019 damage made good, 1750 metres of new coping.", "833",
+     "September"),
+    ("Cleaning of gullies and drains along the coast road after the winter storms of 2020.", "612", "June"),
+    ("Inspection of the two footbridges over the river, 2022 survey repeated.", "635", "April")]
 
 
 def _rest_under_a_repeated_header(canvas: Any) -> None:
