@@ -110,3 +110,32 @@ def test_the_rest_of_a_broken_row_under_a_repeated_header_is_a_row_of_its_own() 
     markdown = markdown_of(drawn_pdf(_rest_under_a_repeated_header))
     assert "| Scheme | Cost (£k) | Start |" in markdown
     assert "| made good, 1750 metres of new coping. |  |  |" in markdown
+
+
+def _sheet_over_two_pages(canvas: Any) -> None:
+    # sheet_banded at seed 101 (Calc): six columns wider than the page, the last two printed
+    # on the next page at the same rows' heights.
+    def rows(x: float, ends: list[float], columns: list[list[str]]) -> None:
+        y = 700.0
+        for r in range(len(columns[0])):
+            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+            if x:
+                canvas.drawString(x, y, columns[0][r])
+            for end, column in zip(ends, columns[1:] if x else columns, strict=True):
+                canvas.drawRightString(end, y, column[r])
+            y -= 15.0
+
+    regions = ["Region", "West", "Rural", "East", "Central", "South", "Valley"]
+    figures = [[name, *(f"{(7 * i + 3 * c) % 90 + 10},{(13 * i + c) % 900 + 100}" for i in range(6))]
+               for c, name in enumerate(["Births", "Households", "Median pay", "Pupils", "Net migration"])]
+    canvas.setFont("Helvetica-Bold", 13)
+    canvas.drawString(55.0, 730.0, "Regional summary")
+    rows(55.0, [250.0, 370.0, 490.0], [regions, *figures[:3]])
+    canvas.showPage()
+    rows(0.0, [150.0, 270.0], figures[3:])
+
+
+def test_a_sheet_printed_over_two_pages_side_by_side_is_one_table() -> None:
+    markdown = markdown_of(drawn_pdf(_sheet_over_two_pages))
+    assert "| Region | Births | Households | Median pay | Pupils | Net migration |" in markdown
+    assert sum(line.startswith("| --- ") for line in markdown.splitlines()) == 1
