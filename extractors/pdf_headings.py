@@ -396,12 +396,15 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
     letters = sum(map(str.isalpha, text))
     max_lines = _DISPLAY_MAX_LINES if draft.size >= style.body_size * _DISPLAY_SCALE else _HEADING_MAX_LINES
     # A short title set larger than the body wraps over a line more in a narrow measure (a side
-    # head's column, a column of two): three words a line or fewer, or lines no wider than
-    # _NARROW_MEASURE_EMS of its size (short words: "How the council will / meet its
-    # commitments / on climate and the / natural environment" at 14 points in a column of two).
+    # head's column, a column of two): three words a line or fewer, or four in lines no wider
+    # than _NARROW_MEASURE_EMS of its size (short words: "How the council will / meet its
+    # commitments / on climate and the / natural environment" at 14 points in a column of two;
+    # a paragraph set large has more words a line).
+    words_per_line = len(text.split()) / len(draft.lines)
     if len(draft.lines) == max_lines + 1 and draft.size >= style.body_size * HEADING_SCALE \
-            and (len(text.split()) <= _NARROW_TITLE_WORDS_PER_LINE * len(draft.lines)
-                 or max(line.x1 - line.x0 for line in draft.lines) <= _NARROW_MEASURE_EMS * draft.size):
+            and (words_per_line <= _NARROW_TITLE_WORDS_PER_LINE
+                 or words_per_line <= _NARROW_TITLE_WORDS_PER_LINE + 1
+                 and max(line.x1 - line.x0 for line in draft.lines) <= _NARROW_MEASURE_EMS * draft.size):
         max_lines += 1
     # (No title ends in a comma or a semicolon: a clause, or a statement of code, "DISABLE;";
     # nor in a quotation's close without its opening: a pull quote's last line, set large,
