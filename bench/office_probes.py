@@ -5,9 +5,15 @@ tagged, with their truth; and their scores.  Rules may be tuned on them.
 
     .venv/bin/python -m bench.office_probes            # build (cached) and print where
     .venv/bin/python -m bench.pdf_structure --probes   # score today's extractors and HEAD's
+    .venv/bin/python -m bench.pdf_structure --probes --probe-seeds 101 --probe-count 2
 
 The PDFs are not committed: they are built into ~/.cache/pagemill/office-probes/<generator
-hash>-all, reused while the generator is unchanged.
+hash>-all, reused while the generator is unchanged.  By default each class is made at the
+seeds the rules were tuned on (1 to its count); ``--probe-seeds FIRST --probe-count N``
+(``build(first=, count=)``) makes every class at seeds FIRST..FIRST+N-1 instead, into a
+folder of its own (``<hash>-seeds101x2``): the same generators at seeds nobody tuned on, to
+measure how far the rules generalise.  Name a range either for tuning or for checking (its
+per-document failures left unread) before looking at it.
 
 A document passes when every table of its truth is one of the Markdown tables emitted, cell for
 cell (``tables``), each paragraph of ``texts`` is a line of the Markdown, whole, its headings
@@ -32,8 +38,11 @@ from bench.typeset_cache import ROOT, Source, cache_folder, typeset
 EXPORTS = ("plain", "tagged")
 
 
-def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, Path]]]:
-    """Each probe document's class, truth and PDF per export, typeset unless cached."""
+def build(out: Path | None = None, first: int | None = None,
+          count: int | None = None) -> list[tuple[str, dict[str, Any], dict[str, Path]]]:
+    """Each probe document's class, truth and PDF per export, typeset unless cached: each class
+    at seeds 1..its count, or with ``first`` at seeds first..first+count-1 (count 2 unless
+    given)."""
     sys.path.insert(0, str(ROOT))
     from tests.office_decks import convert as convert_decks
     from tests.office_documents import convert
@@ -41,7 +50,13 @@ def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, 
     from tests.office_sheets import convert as convert_sheets
     from tests.web_pages import print_pdf
 
-    made = [(name, seed) for name, (count, _) in PROBES.items() for seed in range(1, count + 1)]
+    if first is None:
+        made = [(name, seed) for name, (n, _) in PROBES.items() for seed in range(1, n + 1)]
+        key = "all"
+    else:
+        n = count or 2
+        made = [(name, seed) for name in PROBES for seed in range(first, first + n)]
+        key = f"seeds{first}x{n}"
 
     def source(index: int) -> Source:
         name, seed = made[index]
@@ -64,7 +79,7 @@ def build(out: Path | None = None) -> list[tuple[str, dict[str, Any], dict[str, 
                 print_pdf(pages, folder, tagged=tagged)
         return run
 
-    folder = out or cache_folder("office-probes", "office_probes.py", "all")
+    folder = out or cache_folder("office-probes", "office_probes.py", key)
     names = [f"{name}-{seed:02d}" for name, seed in made]
     pairs = typeset(folder, names, {kind: export(kind == "tagged") for kind in EXPORTS}, source)
     return [(str(truth["class"]), truth, pdfs) for truth, pdfs in pairs]
@@ -173,14 +188,15 @@ def _followed_by(lines: list[str], heading: str, opening: str) -> bool:
     return False
 
 
-def measure_probes() -> dict[str, Any]:
-    """Per class and export: documents, and documents passed; the names of those failed."""
+def measure_probes(first: int | None = None, count: int | None = None) -> dict[str, Any]:
+    """Per class and export: documents, and documents passed; the names of those failed (the
+    seeds as :func:`build` takes them)."""
     from extractors.base import ExtractOptions
     from extractors.router import extract
 
     options = ExtractOptions(ocr_engines=())
     out: dict[str, Any] = {}
-    for name, truth, pdfs in build():
+    for name, truth, pdfs in build(first=first, count=count):
         for kind in EXPORTS:
             markdown = extract(pdfs[kind].read_bytes(), filename="probe.pdf", options=options).markdown
             row = out.setdefault(f"{name} ({kind})", {"documents": 0, "passed": 0, "failed": []})

@@ -72,7 +72,9 @@ per PDF text line):
     as (d), plus each page's table F1.
 (h) with `--probes`: the office probes (`bench/office_probes.py`: documents of
     `tests/office_probes.py`, one construction each, typeset by LibreOffice untagged and tagged):
-    per class and export, documents whose tables, headings and list items all come out right.
+    per class and export, documents whose tables, headings and list items all come out right;
+    with `--probe-seeds FIRST [--probe-count N]` every class at seeds FIRST..FIRST+N-1 (default
+    N 2) instead of the seeds tuned on, cached apart.
 """
 
 from __future__ import annotations
@@ -723,7 +725,8 @@ def measure(
     if "probes" in parts:
         from bench.office_probes import measure_probes
 
-        out["probes"] = measure_probes()
+        # (count and seed are the probes' seed range when given: 0, 0 is the tuned seeds)
+        out["probes"] = measure_probes(seed or None, count or None)
     names = [part.split(":", 1)[1] for part in parts if part.startswith("cases:")]
     if names:
         out["cases"] = measure_cases(names[0].split(","), count, seed)
@@ -1045,20 +1048,24 @@ def labelled_tables(before: bool, as_json: bool) -> None:
     _labelled_part("labelled-tables", print_labelled_tables, before, as_json)
 
 
-def probes(before: bool, as_json: bool) -> None:
-    """The office probes alone, today's extractors and (in a child) those of `--before REV`."""
-    from bench.office_probes import print_probes
+def probes(before: bool, as_json: bool, first: int = 0, count: int = 0) -> None:
+    """The office probes alone, today's extractors and (in a child) those of `--before REV`;
+    with ``first`` every class at seeds first..first+count-1 (`--probe-seeds`)."""
+    from bench.office_probes import build, print_probes
 
-    _labelled_part("probes", print_probes, before, as_json)
+    if first:
+        build(first=first, count=count or None)  # typeset once, before either side reads it
+    _labelled_part("probes", print_probes, before, as_json, count if first else 0, first)
 
 
-def _labelled_part(part: str, show: Callable[[Any, Any], None], before: bool, as_json: bool) -> None:
+def _labelled_part(part: str, show: Callable[[Any, Any], None], before: bool, as_json: bool,
+                   count: int = 0, seed: int = 0) -> None:
     """One part of `measure` alone, after and (with ``before``) before, as JSON or by ``show``."""
-    after = measure(0, 0, 0, (part,))[part]
+    after = measure(count, seed, 0, (part,))[part]
     prior = None
     if before:
         with BeforeTree() as tree:
-            prior = tree.measure(0, 0, 0, (part,))[part]
+            prior = tree.measure(count, seed, 0, (part,))[part]
     if as_json:
         print(json.dumps({"before": prior, "after": after}, indent=2, ensure_ascii=False))
     else:
@@ -1099,6 +1106,12 @@ def main() -> None:
     parser.add_argument("--probes", action="store_true",
                         help="only the office probes (bench/office_probes.py: one construction per "
                              "document, typeset by LibreOffice)")
+    parser.add_argument("--probe-seeds", type=int, default=0, metavar="FIRST",
+                        help="with --probes: every class at seeds FIRST..FIRST+N-1 (N from "
+                             "--probe-count), in a cache folder of its own, instead of the tuned "
+                             "seeds 1..count")
+    parser.add_argument("--probe-count", type=int, default=2, metavar="N",
+                        help="with --probe-seeds: seeds per class (default 2)")
     args = parser.parse_args()
     BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -1117,7 +1130,7 @@ def main() -> None:
         labelled_tables(not args.no_before, args.json)
         return
     if args.probes:
-        probes(not args.no_before, args.json)
+        probes(not args.no_before, args.json, args.probe_seeds, args.probe_count)
         return
     if args.sheets:
         sheets(args.reports or 24, args.seed if args.seed is not None else 1, not args.no_before, args.json,

@@ -253,6 +253,8 @@ _NARROW_TITLE_WORDS_PER_LINE = 3
 _TITLE_OVER = 1.1
 # ... and a bold title wrapped full in a narrow column this many (see classify).
 _NARROW_BOLD_TITLE_WORDS_PER_LINE = 4
+# ... or lines this many of its font sizes wide at most (a column of two at a heading's size).
+_NARROW_MEASURE_EMS = 14.0
 # Display type (twice the body's size and more) fits few words a line: a title may wrap more.
 _DISPLAY_SCALE = 1.6
 _DISPLAY_MAX_LINES = 4
@@ -489,8 +491,14 @@ def _max_lines(draft: Draft, style: Style, column: tuple[float, float] | None) -
     if lines != most + 1:
         return most
     # A short title set larger than the body wraps over a line more in a narrow measure (a side
-    # head's column, a column of two): three words a line or fewer.
-    if draft.size >= style.body_size * HEADING_SCALE and words <= _NARROW_TITLE_WORDS_PER_LINE * lines:
+    # head's column, a column of two): three words a line or fewer, or four in lines no wider
+    # than _NARROW_MEASURE_EMS of its size (short words: "How the council will / meet its
+    # commitments / on climate and the / natural environment" at 14 points in a column of two;
+    # a paragraph set large has more words a line).
+    if draft.size >= style.body_size * HEADING_SCALE and (
+            words <= _NARROW_TITLE_WORDS_PER_LINE * lines
+            or words <= (_NARROW_TITLE_WORDS_PER_LINE + 1) * lines
+            and max(line.x1 - line.x0 for line in draft.lines) <= _NARROW_MEASURE_EMS * draft.size):
         return most + 1
     # So does a bold title in title case at the body's size or more, each line broken where the
     # next line's first word would not have fitted (a register notice's title over four lines
@@ -825,7 +833,8 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
     brochure's "Solution Brief" over a title is a label in a face of its own).  Then a
     one-line paragraph of one capitalised word ("Background") set in the face, size and
     weight of two or more such headings is one of them: alone, such a word could be a form's
-    or a figure's label, but the document sets its headings so.  Over running text too."""
+    or a figure's label, but the document sets its headings so.  Over running text too.  So
+    is each of two or more such words in the face of one such heading."""
     for index, draft in enumerate(drafts):
         after = drafts[index + 1] if index + 1 < len(drafts) else None
         if draft.by_face and draft.kind == "heading" and not (
@@ -839,12 +848,21 @@ def settle_heading_faces(drafts: list[Draft], style: Style) -> None:
             faces[_face_key(draft)] += 1
     if not faces:
         return
-    for draft, after in zip(drafts, drafts[1:], strict=False):
+
+    def lone_word(draft: Draft, after: Draft) -> bool:
         text = draft.text.strip()
-        if draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 2 \
-                and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
-                and draft.lines[0].face != style.body_face \
-                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
+        return draft.kind == "paragraph" and len(draft.lines) == 1 and faces[_face_key(draft)] >= 1 \
+            and len(text.split()) == 1 and text[:1].isupper() and text.isalpha() \
+            and draft.lines[0].face != style.body_face \
+            and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text)
+
+    lone = [draft for draft, after in zip(drafts, drafts[1:], strict=False) if lone_word(draft, after)]
+    # (One such heading and two or more such words vouch for one another as well: a report
+    # whose sections are "Background", "Finance" and "Progress this quarter" sets one
+    # heading of two words.)
+    words: Counter[tuple[str, float, bool, bool]] = Counter(_face_key(draft) for draft in lone)
+    for draft in lone:
+        if faces[_face_key(draft)] >= 2 or words[_face_key(draft)] >= 2:
             draft.kind = "heading"
 
 

@@ -133,7 +133,7 @@ from extractors.pdf_table_stitch import (
     stitch_tables,
     trailing_header,
 )
-from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_tables import NUMERIC, FoundTable, find_tables
 from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import Box, PageLayout, Word
 from extractors.tables import cells_to_markdown
@@ -495,6 +495,7 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
     """Tables continued on the next page (:mod:`extractors.pdf_table_stitch`) as one: the
     first part's draft takes the joined table, each later part's draft becomes its page's
     ``table_continued`` block, and the pages' table lists follow."""
+    _join_columns_over_pages(layouts, drafts, tables, adopted)
     edges = []
     earlier: set[str] = set()  # the header rows of the tables on the pages so far
     printed: dict[int, list[Draft]] = {}  # each page's lines over its first table set aside as titles
@@ -550,6 +551,46 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
                         line.kind = "print_title"
                     for line in rest:
                         line.kind, line.continues = "table_continued", first_page
+
+
+def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[Draft]],
+                             tables: dict[int, list[FoundTable]], adopted: set[int]) -> None:
+    """A sheet wider than the page printed over pages side by side (Calc and Excel print the
+    columns that do not fit on the next page, the rows at the same heights): the next page
+    holds one table and nothing else, as many rows as the page's last table, its top and
+    bottom those of that table (within _SIDE_BY_SIDE points), with as many header rows, and
+    figures in its first column (or that table's first column repeated).  Its columns go on
+    the right of that table's (a first column repeating that table's, print titles, once);
+    its draft becomes the page's ``table_continued`` block.  A table under
+    another one's rows is the stitch's (pdf_table_stitch), not this."""
+    for before, after in itertools.pairwise(layouts):
+        left, right = drafts[before.number], drafts[after.number]
+        if not left or left[-1].table is None or len(right) != 1 or right[0].table is None \
+                or right[0].kind != "table" or left[-1].kind != "table":
+            continue
+        first, second = left[-1].table, right[0].table
+        if len(first.cells) != len(second.cells) or first.header_rows != second.header_rows \
+                or abs(first.top - second.top) > _SIDE_BY_SIDE \
+                or abs(first.bottom - second.bottom) > _SIDE_BY_SIDE:
+            continue
+        skip = 1 if [row[0] for row in first.cells] == [row[0] for row in second.cells] else 0
+        # (Columns going on, not a table of its own: its first column holds figures, as a
+        # sheet's columns on the right do, not labels of its own rows.)
+        body = [row[skip] for row in second.cells[max(1, second.header_rows):] if len(row) > skip]
+        if not skip and sum(bool(NUMERIC.match(text.strip())) for text in body) < 0.6 * len(body):
+            continue
+        cells = [[*a, *b[skip:]] for a, b in zip(first.cells, second.cells, strict=True)]
+        joined = replace(first, cells=cells, markdown=cells_to_markdown(cells))
+        if id(first) in adopted:
+            adopted.add(id(joined))
+        left[-1].table = joined
+        tables[before.number] = [joined if t is first else t for t in tables[before.number]]
+        tables[after.number] = [t for t in tables[after.number] if t is not second]
+        right[0].kind, right[0].continues = "table_continued", before.number
+
+
+# Tables on two pages side by side start and end this close (points): Calc's rows, one height.
+_SIDE_BY_SIDE = 1.5
 
 
 def _row_rest_drafts(body: list[Draft], headers: set[str]) -> tuple[list[Draft], list[Draft]]:

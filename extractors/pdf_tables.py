@@ -143,6 +143,9 @@ CAPTIONS_PER_PICTURE = 3
 MIN_RULING = 4.0
 # Inter-word gap, in font sizes, that separates two cells of an unruled table.
 CELL_GAP_EM = 0.75
+# A line this many of its sizes or more under a table's first row is set a row's pitch below
+# it, not as the next line of its cell (see _row_end).
+_ROW_END_GAP = 0.8
 # A header piece starting within this many points of its column's text is set flush with it.
 FLUSH = 1.5
 # Lines flush with one another start within this share of their size (beyond ALIGNED): the
@@ -2394,19 +2397,40 @@ def _reaches_over(words: list[Word], col: int, under: list[_Gap | None], bounds:
 def _aligned_pieces(groups: list[_Group], extents: list[_Gap | None]) -> list[_Group]:
     """Header pieces also cut before a word that starts where a column's body text starts
     ("Count Share" set a space apart over a dense listing's columns), each part then in
-    the column it starts in."""
+    the column it starts in; and after a word that ends where its column's body text ends
+    when the piece's last word ends where a later column's does (see :func:`_right_set_parts`)."""
     out: list[_Group] = []
     for words, col in groups:
         part = [words[0]]
         for w in words[1:]:
             starts = [c for c, e in enumerate(extents) if e is not None and abs(w.x0 - e[0]) <= ALIGNED]
             if starts and starts[0] > col:
-                out.append((part, col))
+                out.extend(_right_set_parts(part, col, extents))
                 part, col = [w], starts[0]
             else:
                 part.append(w)
-        out.append((part, col))
+        out.extend(_right_set_parts(part, col, extents))
     return out
+
+
+def _right_set_parts(words: list[Word], col: int, extents: list[_Gap | None]) -> list[_Group]:
+    """A header piece cut where right-set headings over right-set figures meet: a long heading
+    set right ("Persons employed") reaches so far left that it stands a cell gap or less from
+    its neighbour ("Dwellings"), and the two read as one piece spanning two columns.  Cut after
+    a word ending where its column's body text ends, when the piece's last word ends where a
+    later column's body text ends, each part then in the column it ends flush with.  (Both
+    ends flush with the figures under them: a heading spanning its columns, a year over its
+    quarters, is centred or set left, and ends flush with no column but by chance twice.)"""
+    def flush(w: Word) -> int | None:
+        return next((c for c, e in enumerate(extents) if e is not None and abs(w.x1 - e[1]) <= ALIGNED), None)
+
+    last = flush(words[-1])
+    if len(words) < 2 or last is None or last <= col:
+        return [(words, col)]
+    cut = next((i for i in range(len(words) - 1) if flush(words[i]) == col), None)
+    if cut is None:
+        return [(words, col)]
+    return [(words[:cut + 1], col), *_right_set_parts(words[cut + 1:], last, extents)]
 
 
 def _column_extents(body: list[list[_Group]], bounds: list[float]) -> list[_Gap | None]:
@@ -2589,6 +2613,11 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
 
     for index, row in enumerate(rows):
         filled = [i for i, c in enumerate(row.cells) if c]
+        if len(merged) == 1 and index == 1 and filled == [0] and _row_end(_first_cells(rows[1:])) \
+                and row.top - merged[0].bottom > _ROW_END_GAP * max(row.size, 4.0):
+            merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom,
+                               words=dict(row.words)))
+            continue
         if merged and _wrapped_row(merged[-1], row, filled):
             for c in filled:
                 join(c, row)
@@ -2615,6 +2644,27 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
     cells = [row.cells for row in merged]
     kept_header = sum(1 for row in merged[:first_data] if any(row.cells))
     return cells, max(1, kept_header)
+
+
+def _first_cells(rows: list[_Row]) -> str:
+    """The text of the first rows that fill the first column alone, joined."""
+    texts = []
+    for row in rows:
+        if not row.cells[0] or any(row.cells[1:]):
+            break
+        texts.append(row.cells[0])
+    return " ".join(texts)
+
+
+def _row_end(text: str) -> bool:
+    """Whether a first cell's text under the table's first row may end a row the page broke
+    ("coping.", "river, 2015 survey repeated with 6 new test points."), set by Word under the
+    header it repeats on the next page: it goes on in lower case and ends a sentence, as no
+    heading wrapped in its cell does ("Local" over "authority").  Set a row's pitch under the
+    header (:data:`_ROW_END_GAP`), not a line's, it stays a row of its own, for the pages'
+    stitch to put back into the row it ends (joined to the header, the header repeated is
+    not seen and the parts stay apart)."""
+    return text[:1].islower() and text.rstrip().endswith(".") and not text.rstrip().endswith("..")
 
 
 def _tall_rows_joined(rows: list[_Row], data_from: int) -> list[_Row]:
