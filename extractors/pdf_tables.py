@@ -214,6 +214,9 @@ UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A year standing alone ("2023" over its quarters) heads columns: it is no table value.
 # A date written with figures: day, month and year (either order) or ISO.
 DATE = re.compile(r"^(\d{1,2}[/.-]\d{1,2}[/.-](\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$")
+# A time of day ("06:15", "7.42", a timetable's "07:40a" with its note's letter): a value in a
+# row, like a date.
+TIME = re.compile(r"^([01]?\d|2[0-4])[:.][0-5]\d(\s?[ap]\.?m\.?|[a-z])?$", re.IGNORECASE)
 YEAR = re.compile(r"^(1[89]|20)\d\d$")
 # A header is at most this many lines: more lines above the first row of figures are text.
 MAX_HEADER_LINES = 6
@@ -1587,11 +1590,26 @@ def _headings_after_gap(line: _Line, above: _Line) -> bool:
     the next table's header (two tables one under the other on a spreadsheet page), not
     a row of the table above.  A row whose figures are all years is a heading itself (years
     over their sub-headings, "2019 2020" over "Number Rate Number Rate")."""
-    if any(_is_numeric(w.text) or DATE.match(w.text) for w in line.words):
+    # (A timetable's journey with a time at every stop has no figure and is a row all the same.)
+    if any(_is_numeric(w.text) or DATE.match(w.text) or TIME.match(w.text) for w in line.words):
         return False
-    if _numeric_share(above) == 0 and _figure_segments(above) == 0 or _years([w.text for w in above.words]):
+    if _numeric_share(above) == 0 and _figure_segments(above) == 0 or _years([w.text for w in above.words]) \
+            or _groups_over(above, line):
         return False
     return line.top - above.bottom > above.bottom - above.top
+
+
+def _groups_over(line: _Line, header: _Line) -> bool:
+    """Whether ``line`` is a row of group headings over the row of column headings ``header``:
+    two or more runs, each a label opening with a capital ("Zone 1", "Zone 2" over a
+    timetable's stops), fewer than the header's runs, all right of its first (the stub's
+    heading has no group over it).  Its figures name the groups; it is no row of figures
+    whose table ends above the header (a spreadsheet sets the group row a row's height over
+    the headings, a blank line between them)."""
+    runs, heads = _segments(line), _segments(header)
+    return 2 <= len(runs) < len(heads) and heads[0][-1].x1 < runs[0][0].x0 \
+        and all(run[0].text[:1].isupper() and not _is_numeric(run[0].text) for run in runs) \
+        and not any(_is_numeric(w.text) for w in header.words)
 
 
 def _note_under(line: _Line, above: _Line) -> bool:
@@ -2834,6 +2852,12 @@ def _raise_centred_stub(header: list[_Row]) -> None:
     stubs = [r for r, row in enumerate(header) if row.cells[0]]
     if len(header) >= 3 and len(stubs) == 1 and 0 < stubs[0] < len(header) - 1:
         header[0].cells[0], header[stubs[0]].cells[0] = header[stubs[0]].cells[0], ""
+    # So is one on the header's last line under lines of group headings only, each spanning
+    # columns right of it: its cell spans the header's lines, set at their foot (a sheet's
+    # cells aligned to the bottom, "Journey" beside the stops under "Zone 1" and "Zone 2").
+    elif len(header) >= 2 and stubs == [len(header) - 1] \
+            and all(row.spanning and 0 not in row.spanning for row in header[:-1]):
+        header[0].cells[0], header[-1].cells[0] = header[-1].cells[0], ""
 
 
 def _unit_row(row: _Row) -> bool:
@@ -2878,7 +2902,8 @@ def _data_row(cells: list[str]) -> bool:
     """Most of the cells right of the first hold a figure or a date (a column of dates is
     data like one of amounts, never the headings)."""
     values = [c for c in cells[1:] if c]
-    figures = sum(_is_numeric(c) or bool(DATE.match(c.strip())) for c in values)
+    # (A timetable's times of day are its data too, "06:15" at each stop.)
+    figures = sum(_is_numeric(c) or bool(DATE.match(c.strip()) or TIME.match(c.strip())) for c in values)
     return bool(values) and figures >= max(1, len(values) // 2 + 1)
 
 
