@@ -1337,8 +1337,9 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
                         or gap > FOOT_GAP * pitch and _in_footer(line, current[-1], feet)):
             blocks.append(current)
             current, singles = [], 0
-        if multi and current and _headings_after_gap(line, current[-1]):
-            blocks.append(current)
+        kept = _before_next_table(line, current, singles, below) if multi and current else None
+        if kept is not None:
+            blocks.append(current[:kept])
             current, singles = [], 0
         elif multi and len(current) >= 2 and _group_heading_over(current[-1], line) \
                 and _headings_after_gap(current[-1], current[-2]) and _headings_after_gap(line, current[-2]):
@@ -1366,6 +1367,34 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
         blocks.append(current)
     blocks = [part for block in blocks for part in _display_apart(block, common_size)]
     return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= 3]
+
+
+def _before_next_table(line: _Line, block: list[_Line], singles: int, below: _Line | None) -> int | None:
+    """How many of the block's lines are its table's when ``line`` (a line of runs) heads the
+    next table (see :func:`_headings_after_gap`; the heading and the lines under it are text
+    between the two tables, see :func:`_heading_between`); None when it does not."""
+    if _headings_after_gap(line, block[-1]):
+        return len(block)
+    if singles and _heading_between(block, singles, line, below):
+        return len(block) - singles
+    return None
+
+
+def _heading_between(block: list[_Line], singles: int, line: _Line, below: _Line | None) -> bool:
+    """Whether the block's last ``singles`` lines of one run, under its rows, hold a heading
+    (in type HEADING_TYPE times the rows' or larger) and ``line`` under them is a row of
+    column headings (no figure, date or time, or group headings over the line ``below``):
+    the title of a second table set under the first ("Saturday" between a weekday's
+    timetable and Saturday's), not a row of the first (a group's label inside a table
+    is followed by rows of figures, not by headings)."""
+    rows = [x for x in block[:-singles] if _tabular(x)]
+    if len(rows) < 2:
+        return False
+    size = statistics.median(x.size for x in rows)
+    if not any(x.size >= HEADING_TYPE * size for x in block[-singles:]):
+        return False
+    return not any(_is_numeric(w.text) or DATE.match(w.text) or TIME.match(w.text) for w in line.words) \
+        or below is not None and _groups_over(line, below)
 
 
 def _row_set_tall(line: _Line, block: list[_Line]) -> bool:
@@ -1602,12 +1631,13 @@ def _headings_after_gap(line: _Line, above: _Line) -> bool:
 def _groups_over(line: _Line, header: _Line) -> bool:
     """Whether ``line`` is a row of group headings over the row of column headings ``header``:
     two or more runs, each a label opening with a capital ("Zone 1", "Zone 2" over a
-    timetable's stops), fewer than the header's runs, all right of its first (the stub's
-    heading has no group over it).  Its figures name the groups; it is no row of figures
+    timetable's stops), fewer than the header's runs, all right of its first word (the stub's
+    heading has no group over it; a browser may set the names close enough beside it to
+    make one run).  Its figures name the groups; it is no row of figures
     whose table ends above the header (a spreadsheet sets the group row a row's height over
     the headings, a blank line between them)."""
     runs, heads = _segments(line), _segments(header)
-    return 2 <= len(runs) < len(heads) and heads[0][-1].x1 < runs[0][0].x0 \
+    return 2 <= len(runs) < len(heads) and header.words[0].x1 < runs[0][0].x0 \
         and all(run[0].text[:1].isupper() and not _is_numeric(run[0].text) for run in runs) \
         and not any(_is_numeric(w.text) for w in header.words)
 
@@ -2011,10 +2041,23 @@ def _header_lines(block: list[_Line]) -> list[_Line]:
     """The lines above the first line of figures (see :func:`_first_data`; at most
     MAX_HEADER_LINES, none when the first line holds figures)."""
     lines = block[:MAX_HEADER_LINES + 2]
-    first = _first_data([(_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5,
+    # (A row of numbered group headings, "Zone 1" and "Zone 2" over the stops' names, is half
+    # figures by its words and no row of them.)
+    first = _first_data([((_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5 or _timed(line))
+                          and not (i + 1 < len(lines) and _groups_over(line, lines[i + 1])),
                           _years([w.text for w in line.words]),
-                          any(not _is_numeric(w.text) for w in line.words[1:])) for line in lines])
+                          any(not _is_numeric(w.text) for w in line.words[1:]))
+                         for i, line in enumerate(lines)])
     return block[:first] if first <= MAX_HEADER_LINES else []
+
+
+def _timed(line: _Line) -> bool:
+    """Whether most of the line's words after its first are times of day or figures, a time
+    among them: a timetable's journey ("2101  07:09  –  07:21"), a row of data though few
+    of its words are figures."""
+    rest = [w.text for w in line.words[1:]]
+    return any(TIME.match(t) for t in rest) \
+        and sum(_is_numeric(t) or bool(TIME.match(t)) for t in rest) > len(rest) / 2
 
 
 def _figure_segments(line: _Line) -> float:
@@ -2071,7 +2114,8 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
         return _table_by_gaps(block[first_data - MAX_HEADER_LINES:], dense, turned)
     extents = _column_extents(pieces[first_data:], bounds)
     rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters,
-                                     _flush_columns(pieces[first_data:], extents))
+                                     _flush_columns(pieces[first_data:], extents,
+                                                    pieces[first_data - 1] if first_data else []))
     prose = _prose_columns(rows, pieces)
     if prose:
         return _without_prose_column(block, bounds, prose)
@@ -2465,21 +2509,28 @@ def _starts_at(x: float, extent: _Gap | None) -> bool:
     return extent is not None and abs(x - extent[0]) <= FLUSH
 
 
-def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None]) -> frozenset[int]:
+def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None],
+                   headings: list[_Group] | None = None) -> frozenset[int]:
     """The columns whose body pieces (three or more) all start where the column's text starts
     (within FLUSH) and do not all end together: texts and figures set flush left, not
     right-aligned or centred (figures of one width, "37.9%" over "87.4%", start and end
-    together whatever their alignment: no evidence either way)."""
+    together whatever their alignment: no evidence either way).  The column's heading on
+    the header's last line (``headings``), starting there too and ending elsewhere, is such
+    evidence for a column of texts of one width ("Journey" over journeys "7771", "7772")."""
     edges: dict[int, list[tuple[float, float]]] = {}
     for groups in body:
         for words, col in groups:
             edges.setdefault(col, []).append((words[0].x0, words[-1].x1))
+    heads = {col: (words[0].x0, words[-1].x1) for words, col in headings or []}
     flush = set()
     for c, pieces in edges.items():
         starts, ends = [a for a, _ in pieces], [b for _, b in pieces]
         extent = extents[c]
-        if len(pieces) >= 3 and extent is not None and max(starts) - extent[0] <= FLUSH \
-                and max(ends) - min(ends) > 2 * FLUSH:
+        if len(pieces) < 3 or extent is None or max(starts) - extent[0] > FLUSH:
+            continue
+        head = heads.get(c)
+        if max(ends) - min(ends) > 2 * FLUSH or head is not None and abs(head[0] - extent[0]) <= FLUSH \
+                and abs(head[1] - max(ends)) > 2 * FLUSH:
             flush.add(c)
     return frozenset(flush)
 

@@ -73,3 +73,70 @@ def test_a_zone_row_over_the_stops_heads_the_timetable() -> None:
     table = "\n".join([_row(["Journey", *ZONES[1:]]), _row(["---"] * len(STOPS)), _row(["", *STOPS[1:]]),
                        *(_row(j) for j in JOURNEYS)])
     assert table in markdown, markdown
+
+
+# A browser's print of two timetables of one route, each under a heading of its own (issue 32,
+# dense_grid): the stops' names set right over their columns and so close that "Journey" and
+# the first names make one run, a zone's name centred over its stops a line above them.
+WEEKDAYS = JOURNEYS
+SATURDAYS = [["7771", "08:22", "08:24", "08:26", "08:30", "08:33", "08:36", "08:41", "08:43"],
+             ["7772", "09:07", "09:13", "09:15", "09:21", "09:25", "09:30", "09:32", "09:34"],
+             ["7773", "10:25", "10:28", "10:34", "10:38", "10:44", "10:48", "10:52", "10:55"],
+             ["7774", "11:04", "11:07", "11:13", "11:15", "11:17", "11:19", "11:23", "11:25"],
+             ["7775", "12:12", "12:17", "12:20", "12:24", "12:29", "12:31", "12:36", "12:41"]]
+
+
+def _printed_timetables(canvas: Any) -> None:
+    width, height = A4
+    size, pitch = 6.75, 9.0
+    rights = [0.0, 92.3, 129.0, 162.0, 195.0, 228.0, 261.0, 294.0, 327.0]
+    y = height - 50
+    canvas.setFont("Helvetica-Bold", 12)
+    canvas.drawString(36, y, "Route 77 eastbound")
+    for heading, note, journeys in (("Monday to Friday", "Not on public holidays.", WEEKDAYS),
+                                    ("Saturday", "Also on Good Friday.", SATURDAYS)):
+        y -= 26
+        canvas.setFont("Helvetica-Bold", 9)
+        canvas.drawString(36, y, heading)
+        y -= 16
+        canvas.setFont("Helvetica", size)
+        canvas.drawString(36, y, note)
+        y -= pitch
+        canvas.setFont("Helvetica-Bold", size)
+        for (first, last), zone in (((1, 3), "Zone 1"), ((4, 8), "Zone 2")):
+            left = rights[first - 1] + 4 if first > 1 else 66.75  # (the first stop's cell)
+            canvas.drawCentredString((left + rights[last]) / 2, y, zone)
+        y -= pitch
+        canvas.drawString(38.2, y, STOPS[0])
+        for c in range(1, len(STOPS)):
+            canvas.drawRightString(rights[c], y, STOPS[c])
+        canvas.setFont("Helvetica", size)
+        for journey in journeys:
+            y -= pitch
+            canvas.drawString(38.2, y, journey[0])
+            for c in range(1, len(STOPS)):
+                canvas.drawRightString(rights[c], y, journey[c])
+    canvas.drawString(36, y - 2 * pitch, "a Runs on school days only.")
+
+
+def _grouped(journeys: list[list[str]]) -> str:
+    zones = ["Journey", "Zone 1", "", "", "Zone 2", "", "", "", ""]
+    rows = [zones, ["---"] * len(STOPS), ["", *STOPS[1:]], *journeys]
+    return "\n".join(_row(cells) for cells in rows)
+
+
+def test_two_timetables_under_headings_of_their_own_are_two_tables() -> None:
+    """"Saturday" in a heading's type, and its note, between the weekdays' last journey and
+    the next zone row, part two tables: the heading is text, each table has its zones."""
+    markdown = markdown_of(drawn_pdf(_printed_timetables))
+    assert _grouped(WEEKDAYS) in markdown, markdown
+    assert "\n## Saturday\n" in markdown or "\nSaturday\n" in markdown, markdown
+    assert "| Saturday" not in markdown, markdown
+
+
+def test_a_zone_over_journeys_of_one_width_leaves_their_column_out() -> None:
+    """Journeys "7771" ... "7775" all start and end together, so their column's alignment is
+    not seen from them; "Journey" over them, starting where they do and ending elsewhere, sets
+    it flush left, and "Zone 1", centred over the first three stops, spans those alone."""
+    markdown = markdown_of(drawn_pdf(_printed_timetables))
+    assert _grouped(SATURDAYS) in markdown, markdown
