@@ -59,6 +59,7 @@ headings typed as a number, a tab and the title over their paragraphs).
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 import statistics
@@ -417,10 +418,11 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         if col is None or (col + 1 < len(columns) and w.x1 > columns[col + 1][0]):
             return table
         labels.setdefault(col, []).append(w)
-    heads = _heads_to_columns(clusters, [c for c in range(len(columns)) if c not in labels], column_of)
+    free = [c for c in range(len(columns)) if c not in labels]
+    heads = _heads_to_columns(clusters, free, column_of) or _nearest_columns(clusters, free, columns, reach)
     if heads is None:
         return table
-    new_top = min([top, *(w.top for w in band)])
+    new_top = min([top, *(w.top for w in band), table.top])
     if any(other is not table and other.bottom > new_top and other.top < table.top
            and other.x0 < table.x1 and table.x0 < other.x1 for other in tables):
         return table
@@ -441,6 +443,8 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         # columns' names): they go under it; a row of labels beside them (set down the header's
         # rows, "Ward", "Turnout %", nothing over a turned heading's column) is the first row's.
         second = table.cells[1]
+        first = _groups_over_heads(first, [w for w in inside if w.top < table.top + 0.5 * size], columns,
+                                   sorted(heads), slack)
         if all(not second[c] for c in heads) and not any(ch.isdigit() for c in second for ch in c):
             cells = [[a or b for a, b in zip(first, second, strict=True)], header, *table.cells[2:]]
             header_rows = table.header_rows
@@ -537,6 +541,67 @@ def _heads_to_columns(clusters: list[list[Word]], free: list[int],
     if len(clusters) == len(free):
         return dict(zip(free, clusters, strict=True))
     return None
+
+
+def _nearest_columns(clusters: list[list[Word]], free: list[int], columns: list[tuple[float, float]],
+                     reach: float) -> dict[int, list[Word]] | None:
+    """Turned headings placed each over the free column whose figures stand nearest it, left to
+    right, one to a column, none further than ``reach`` from its column: names set at the
+    left of their cells, a word processor's turned text standing left of figures set right,
+    beside labels set down the header ("Ward", "Turnout %") that leave more columns than
+    names.  None when they do not fall so."""
+    placed: dict[int, list[Word]] = {}
+    last = -1
+    for cluster in clusters:
+        x0, x1 = min(w.x0 for w in cluster), max(w.x1 for w in cluster)
+        col = min(free, key=lambda c: _distance(x0, x1, columns[c]))
+        if col <= last or _distance(x0, x1, columns[col]) > reach:
+            return None
+        placed[col], last = cluster, col
+    return placed
+
+
+def _groups_over_heads(first: list[str], words: list[Word], columns: list[tuple[float, float]],
+                       heads: list[int], slack: float) -> list[str]:
+    """The header's first row (``first``, its ``words``) with its group headings over the
+    turned headings' columns (``heads``) each in the first column of the run it is centred
+    over, the runs one after the other covering those columns (a party over its candidates,
+    a merged cell centred across theirs: a name wider than one column starts in the next).
+    The columns' cells reach to the middle of the gutters beside them.  Kept as given when
+    the headings over them (runs of words ``slack`` apart at most) are not so many runs, each
+    within a quarter of a column of its run's middle."""
+    runs: list[list[Word]] = []
+    for w in sorted(words, key=attrgetter("x0")):
+        if runs and w.x0 - runs[-1][-1].x1 <= slack:
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    gutters = [(a[1] + b[0]) / 2 for a, b in zip(columns, columns[1:], strict=False)]
+    edges = [columns[0][0], *gutters, columns[-1][1]]
+    lo, hi = edges[heads[0]], edges[heads[-1] + 1]
+    groups = [run for run in runs if lo <= (run[0].x0 + run[-1].x1) / 2 <= hi]
+    if not groups or len(groups) > len(heads) or heads != list(range(heads[0], heads[-1] + 1)):
+        return first
+    middles = [(g[0].x0 + g[-1].x1) / 2 for g in groups]
+    # The runs' starts: each cut between two head columns, chosen so that each group stands
+    # nearest its run's middle (few groups and columns: every way is tried).
+    best: tuple[float, tuple[int, ...]] | None = None
+    for cuts in itertools.combinations(range(1, len(heads)), len(groups) - 1):
+        starts = (0, *cuts)
+        ends = (*cuts, len(heads))
+        # (each group's distance from its run's middle in quarters of the run's columns, as
+        # a heading centred over a run is placed, see _spanned)
+        cost = max(abs((edges[heads[a]] + edges[heads[b - 1] + 1]) / 2 - m)
+                   / (2.0 + 0.25 * (edges[heads[b - 1] + 1] - edges[heads[a]]) / (b - a))
+                   for a, b, m in zip(starts, ends, middles, strict=True))
+        if best is None or cost < best[0]:
+            best = (cost, starts)
+    if best is None or best[0] > 1.0:
+        return first
+    placed = [text if c not in heads else "" for c, text in enumerate(first)]
+    for start, group in zip(best[1], groups, strict=True):
+        placed[heads[start]] = " ".join(w.text for w in group)
+    return placed
 
 
 def _bounded_columns(words: list[Word], bounds: tuple[float, ...]) -> list[tuple[float, float]] | None:
@@ -1172,7 +1237,7 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
             found[key] = _stream_table(block, turned or [])
         return found[key]
 
-    for block in _candidate_blocks(lines, feet or []):
+    for block in _candidate_blocks(lines, feet or [], turned or []):
         parts = _split_at_new_header(block)
         # (Only a table cut into tables: a block that is no table, a chart's labels beside
         # another's, is not cut into parts that might pass for one.)
@@ -1307,7 +1372,8 @@ def _overlaps(a: FoundTable, b: FoundTable) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
 
 
-def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> list[list[_Line]]:
+def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
+                      turned: list[Box] | None = None) -> list[list[_Line]]:
     """Runs of lines with two or more segments (single-segment lines allowed inside, at most
     two in a row), cut where the vertical gap is much larger than the run's line pitch, or
     before a line in a page's footer band (below a foot in ``feet``, the page's own) set off
@@ -1332,7 +1398,7 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
             current, singles = [], 0
             continue
         multi = _tabular(line)
-        gap = line.top - current[-1].bottom if current else 0.0
+        gap = _gap_under_turned(current[-1], line, turned or [], MAX_LINE_GAP * pitch) if current else 0.0
         if current and (gap > MAX_LINE_GAP * pitch and not (multi and _row_set_tall(line, current))
                         or gap > FOOT_GAP * pitch and _in_footer(line, current[-1], feet)):
             blocks.append(current)
@@ -1395,6 +1461,24 @@ def _heading_between(block: list[_Line], singles: int, line: _Line, below: _Line
         return False
     return not any(_is_numeric(w.text) or DATE.match(w.text) or TIME.match(w.text) for w in line.words) \
         or below is not None and _groups_over(line, below)
+
+
+def _gap_under_turned(above: _Line, line: _Line, turned: list[Box], reach: float) -> float:
+    """The blank between ``above`` and ``line`` not filled by names turned on their side
+    standing between them (two or more, the longest starting within ``reach`` under ``above``):
+    a word processor sets a row of group headings over the candidates' turned names,
+    their cells as tall as the longest name and each name at its cell's foot, so the
+    blank over the shorter names and under them is no break between a table's header
+    and its body."""
+    if not turned or line.top - above.bottom <= reach:
+        return line.top - above.bottom
+    x0 = min(above.words[0].x0, line.words[0].x0)
+    x1 = max(above.words[-1].x1, line.words[-1].x1)
+    between = [box for box in turned if above.bottom - 1 <= box[1] and box[3] <= line.top + 1
+               and x0 <= box[0] and box[2] <= x1]
+    if len(between) < 2 or min(box[1] for box in between) > above.bottom + reach:
+        return line.top - above.bottom
+    return line.top - max(box[3] for box in between)
 
 
 def _row_set_tall(line: _Line, block: list[_Line]) -> bool:

@@ -140,3 +140,60 @@ def test_a_zone_over_journeys_of_one_width_leaves_their_column_out() -> None:
     it flush left, and "Zone 1", centred over the first three stops, spans those alone."""
     markdown = markdown_of(drawn_pdf(_printed_timetables))
     assert _grouped(SATURDAYS) in markdown, markdown
+
+
+# An election's votes by ward as a word processor sets them (issue 32, dense_grid): the
+# candidates' names turned on their side at the feet of cells as tall as the longest name,
+# standing left of their figures (set right), a party's name centred over its candidates
+# (a merged cell) a row above them, "Ward" and "Turnout %" set down the header beside them.
+PARTY_ROW = ["Ward", "Labour", "", "", "Independent", "", "", "Liberal Democrat", "", "Turnout %"]
+NAMES = ["", "A. Evans", "J. Lewis", "P. Okafor", "J. Garcia", "K. Patel", "C. Ahmed", "M. Wright",
+         "K. Walsh", ""]
+WARDS = [["Harbour", "14 642", "968", "19 487", "496", "772", "295", "552", "717", "62.5"],
+         ["Tanners Green", "18 642", "15 000", "10 678", "937", "15 760", "763", "16 665", "10 258", "55.4"],
+         ["Abbey", "22 460", "11 228", "235", "18 862", "7 465", "812", "290", "101", "40.9"],
+         ["Fairview", "11 913", "808", "–", "23 941", "4 227", "6 060", "19 355", "–", "67.5"],
+         ["Kingsway", "11 318", "805", "–", "14 741", "86", "923", "7 430", "–", "53.3"],
+         ["Castle", "4 219", "538", "11 215", "469", "183", "4 355", "20 850", "765", "64.9"],
+         ["Old Town", "14 611", "–", "–", "678", "13 901", "194", "–", "23 756", "25.1"],
+         ["Moor Park", "719", "17 053", "12 048", "421", "462", "–", "728", "101", "40.3"]]
+
+
+def _document_votes(canvas: Any) -> None:
+    width, height = A4
+    size, cell = 7.5, 48.75
+    lefts = [50.5, *(117.0 + cell * k for k in range(8)), 510.0]  # each cell's left edge
+    rights = [0.0, *(left + cell - 5.2 for left in lefts[1:9]), 550.5]  # figures set right
+    canvas.setFont("Helvetica", 9)
+    canvas.drawString(50.5, height - 60, "The figures below are as published; see the notes under the table.")
+    y = height - 80
+    canvas.setFont("Helvetica-Bold", size)
+    canvas.drawString(lefts[0], y, "Ward")
+    canvas.drawRightString(rights[9], y, "Turnout")
+    canvas.drawRightString(rights[9], y - 9, "%")
+    for first, last in ((1, 3), (4, 6), (7, 8)):
+        canvas.drawCentredString((lefts[first] + lefts[last] + cell) / 2, y, PARTY_ROW[first])
+    foot = y - 52  # the names' cells: as tall as the longest name, each name at the foot
+    for c in range(1, 9):
+        canvas.saveState()
+        canvas.translate(lefts[c] + 13, foot)
+        canvas.rotate(90)
+        canvas.drawString(0, 0, NAMES[c])
+        canvas.restoreState()
+    canvas.setFont("Helvetica", size)
+    y = foot - 20
+    for row in WARDS:
+        canvas.drawString(lefts[0], y, row[0])
+        for c in range(1, 10):
+            canvas.drawRightString(rights[c], y, row[c])
+        y -= 8.7
+
+
+def test_turned_names_at_the_feet_of_tall_cells_go_under_their_parties() -> None:
+    """The blank over the shorter turned names and under them is no break between the party
+    row and the votes; each name heads the column of figures right of it, and each party
+    goes to the first column of the candidates it is centred over."""
+    markdown = markdown_of(drawn_pdf(_document_votes))
+    table = "\n".join([_row(PARTY_ROW), _row(["---"] * len(NAMES)), _row(NAMES), *(_row(r) for r in WARDS)])
+    assert table in markdown, markdown
+    assert "\nLabour\n" not in markdown, markdown
