@@ -8,6 +8,7 @@ from typing import Any
 
 from reportlab.lib.pagesizes import A4
 
+from extractors.pdf_tags import read_page_tags
 from tests.pdf_output import drawn_pdf, markdown_of
 
 # A timetable: a journey per row, a stop per column, "–" where the journey does not stop; a
@@ -197,3 +198,66 @@ def test_turned_names_at_the_feet_of_tall_cells_go_under_their_parties() -> None
     table = "\n".join([_row(PARTY_ROW), _row(["---"] * len(NAMES)), _row(NAMES), *(_row(r) for r in WARDS)])
     assert table in markdown, markdown
     assert "\nLabour\n" not in markdown, markdown
+
+
+# The same votes printed by a browser and tagged (issue 32, dense_grid): the tree leaves out the
+# names' row, which draws nothing as tagged (names set sideways), while "Ward" and "Turnout %"
+# span down into it.
+TAGGED_TOP = ["Ward", "Labour", "", "Green", "", "Turnout %"]
+TAGGED_NAMES = ["", "B. Nowak", "B. Okafor", "J. Byrne", "D. Price", ""]
+TAGGED_WARDS = [["Grange", "243", "85", "6 469", "19 613", "23.5"],
+                ["Longford", "447", "512", "131", "950", "46.3"],
+                ["Priory", "232", "16 976", "13 859", "15 595", "47.3"]]
+TAGGED_LEFTS = [40.0, 100.0, 150.0, 200.0, 250.0, 300.0]
+
+
+def test_a_row_the_tree_leaves_out_under_cells_spanning_into_it_is_put_back() -> None:
+    from tests.tagged_pdf import Node, Run, tagged_pdf
+
+    def cell(kind: str, left: float, top: float, text: str, **spans: int) -> Node:
+        return Node(kind, [Node("P", [Run(0, left, top, text, size=7)])], dict(spans))
+
+    head = Node("TR", [cell("TH", 40, 100, "Ward", RowSpan=2), cell("TH", 100, 80, "Labour", ColSpan=2),
+                       cell("TH", 200, 80, "Green", ColSpan=2), cell("TH", 300, 100, "Turnout %", RowSpan=2)])
+    body = [Node("TR", [cell("TD", left, 130 + 10 * r, text)
+                        for left, text in zip(TAGGED_LEFTS, row, strict=True)])
+            for r, row in enumerate(TAGGED_WARDS)]
+    data = tagged_pdf([Node("P", [Run(0, 40, 50, "Votes cast by ward.")]), Node("Table", [head, *body])])
+    from extractors.pdf_text import open_pdf
+
+    with open_pdf(data) as pdf:
+        page = pdf[0]
+        [table] = read_page_tags(page, page.get_textpage(), 1).tables
+    assert (table.row_count, table.column_count) == (2 + len(TAGGED_WARDS), 6)
+    places = {cell.text: (cell.row, cell.column) for cell in table.cells}
+    assert places["Grange"] == (2, 0) and places["23.5"] == (2, 5) and places["Turnout %"] == (0, 5)
+
+
+def test_names_set_sideways_go_to_the_row_the_tree_left_out() -> None:
+    """Over the restored row (it draws nothing), the names turned over the columns are its
+    cells, not the party row's empty slots beside each party."""
+    from extractors.pdf_evidence import tagged_tables
+    from extractors.pdf_tags import PageTags, TaggedCell, TaggedTable
+    from extractors.pdf_words import Word
+
+    words, cells = [], []
+
+    def add(row: int, column: int, text: str, top: float, rows: int = 1, columns: int = 1) -> None:
+        left = TAGGED_LEFTS[column]
+        word = Word(text, left, top, left + 4.0 * len(text), top + 6, 7, row < 2, line=int(top))
+        words.append(word)
+        cells.append(TaggedCell(row, column, rows, columns, row < 2, text,
+                                ((word.x0 - 1, word.top - 1, word.x1 + 1, word.bottom + 1),)))
+
+    for column, text in enumerate(TAGGED_TOP):
+        if text:
+            spans = (2, 1) if column in (0, 5) else (1, 2)
+            add(0, column, text, 100.0 if column in (0, 5) else 80.0, *spans)
+    for r, row in enumerate(TAGGED_WARDS, 2):
+        for column, text in enumerate(row):
+            add(r, column, text, 110.0 + 10 * r)
+    turned = [Word(name, TAGGED_LEFTS[c] + 5, 90.0, TAGGED_LEFTS[c] + 12, 125.0, 7, True, line=90)
+              for c, name in enumerate(TAGGED_NAMES) if name]
+    tags = PageTags(1, True, tables=[TaggedTable(tuple(cells), 2 + len(TAGGED_WARDS), 6)])
+    [table] = tagged_tables(tags, words, [], turned)
+    assert table.cells == [TAGGED_TOP, TAGGED_NAMES, *TAGGED_WARDS]
