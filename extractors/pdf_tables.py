@@ -2987,12 +2987,28 @@ def _raise_centred_stub(header: list[_Row]) -> None:
     stubs = [r for r, row in enumerate(header) if row.cells[0]]
     if len(header) >= 3 and len(stubs) == 1 and 0 < stubs[0] < len(header) - 1:
         header[0].cells[0], header[stubs[0]].cells[0] = header[stubs[0]].cells[0], ""
-    # So is one on the header's last line under lines of group headings only, each spanning
-    # columns right of it: its cell spans the header's lines, set at their foot (a sheet's
-    # cells aligned to the bottom, "Journey" beside the stops under "Zone 1" and "Zone 2").
-    elif len(header) >= 2 and stubs == [len(header) - 1] \
-            and all(row.spanning and 0 not in row.spanning for row in header[:-1]):
+    # So is one read with the header's last line but standing higher than its headings, half
+    # way up to the line of group headings over them ("Journey" centred down a browser's two
+    # header rows, "Zone 1" over "Central", "Market Sq"): its cell spans both.
+    elif len(header) >= 2 and stubs == [len(header) - 1] and _centred_between(header[-2], header[-1]):
         header[0].cells[0], header[-1].cells[0] = header[-1].cells[0], ""
+
+
+def _centred_between(upper: _Row, lower: _Row) -> bool:
+    """Whether the lower header line's first cell stands between the two lines: its middle a
+    quarter of a line or more above the middle of the line's other cells, and below the upper
+    line's middle (a spanning cell centred down its rows; set on the line's foot, as a
+    sheet's cells are, it says nothing)."""
+    def middle(words: list[Word]) -> float:
+        return statistics.median((w.top + w.bottom) / 2 for w in words)
+
+    stub = lower.words.get(0)
+    others = [w for c, ws in lower.words.items() if c for w in ws]
+    above = [w for ws in upper.words.values() for w in ws]
+    if not stub or not others or not above:
+        return False
+    height = statistics.median(w.bottom - w.top for w in others)
+    return middle(above) < middle(stub) <= middle(others) - 0.25 * height
 
 
 def _unit_row(row: _Row) -> bool:
