@@ -1449,12 +1449,15 @@ def _before_next_table(line: _Line, block: list[_Line], singles: int, below: _Li
 def _heading_between(block: list[_Line], singles: int, line: _Line, below: _Line | None) -> bool:
     """Whether the block's last ``singles`` lines of one run, under its rows, hold a heading
     (in type HEADING_TYPE times the rows' or larger) and ``line`` under them is a row of
-    column headings (no figure, date or time, or group headings over the line ``below``):
+    column headings (in bold, no figure, date or time, or group headings over the line
+    ``below``):
     the title of a second table set under the first ("Saturday" between a weekday's
     timetable and Saturday's), not a row of the first (a group's label inside a table
     is followed by rows of figures, not by headings)."""
     rows = [x for x in block[:-singles] if _tabular(x)]
-    if len(rows) < 2:
+    # (Set in bold under rows that are not, as headings are: a row of labels in the rows'
+    # weight under a larger group label, "Southern office" over its staff, is a row.)
+    if len(rows) < 2 or not all(w.bold for w in line.words) or all(w.bold for w in rows[-1].words):
         return False
     size = statistics.median(x.size for x in rows)
     if not any(x.size >= HEADING_TYPE * size for x in block[-singles:]):
@@ -3008,7 +3011,9 @@ def _centred_between(upper: _Row, lower: _Row) -> bool:
     if not stub or not others or not above:
         return False
     height = statistics.median(w.bottom - w.top for w in others)
-    return middle(above) < middle(stub) <= middle(others) - 0.25 * height
+    # (Its foot too: a larger heading on the line's baseline has a higher middle.)
+    return middle(above) < middle(stub) <= middle(others) - 0.25 * height \
+        and max(w.bottom for w in stub) <= statistics.median(w.bottom for w in others) - 0.25 * height
 
 
 def _unit_row(row: _Row) -> bool:

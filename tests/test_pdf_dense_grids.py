@@ -261,3 +261,55 @@ def test_names_set_sideways_go_to_the_row_the_tree_left_out() -> None:
     tags = PageTags(1, True, tables=[TaggedTable(tuple(cells), 2 + len(TAGGED_WARDS), 6)])
     [table] = tagged_tables(tags, words, [], turned)
     assert table.cells == [TAGGED_TOP, TAGGED_NAMES, *TAGGED_WARDS]
+
+
+def _staff_by_office(canvas: Any) -> None:
+    """A table of words (no figures) whose groups of rows are headed by labels set larger than
+    its rows ("Southern office" in 10 pt bold over 8 pt rows)."""
+    width, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 60, "Our staff are listed below by office.")
+    y = height - 90
+    canvas.setFont("Helvetica-Bold", 8)
+    for x, text in ((72, "Name"), (200, "Role"), (330, "Team")):
+        canvas.drawString(x, y, text)
+    for office in ("Northern office", "Southern office"):
+        y -= 16
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(72, y, office)
+        canvas.setFont("Helvetica", 8)
+        for row in STAFF:
+            y -= 11
+            for x, text in zip((72, 200, 330), row, strict=True):
+                canvas.drawString(x, y, text)
+
+
+STAFF = [("Ann Lee", "Manager", "Finance"), ("Bo Chan", "Clerk", "Payroll"), ("Cy Dunn", "Officer", "Audit")]
+
+
+def test_a_larger_group_label_over_rows_of_words_is_no_heading_between_tables() -> None:
+    """The label and the rows under it, in the rows' weight, go on with the table: only a row
+    of headings set in bold under a heading starts the next table."""
+    markdown = markdown_of(drawn_pdf(_staff_by_office))
+    assert "| Southern office |  |  |\n| Ann Lee | Manager | Finance |" in markdown, markdown
+
+
+def test_a_larger_stub_heading_on_the_header_baseline_stays_on_its_line() -> None:
+    """"Region" in larger type on the sub-headings' baseline has a higher middle than they
+    have, but its foot is theirs: it is set on the line, not centred down the header's two
+    lines, and stays in the lower header row."""
+    from extractors.pdf_tables import find_tables
+    from extractors.pdf_words import PageLayout, Word
+
+    def word(text: str, x: float, bottom: float, size: float) -> Word:
+        return Word(text, x, bottom - size, x + 0.5 * size * len(text), bottom, size, False)
+
+    words = [word("2023", 230, 100, 8), word("2024", 330, 100, 8),
+             word("Region", 40, 112, 12), *(word(t, x, 112, 8) for t, x in
+                                             (("Men", 200), ("Women", 250), ("Men", 300), ("Women", 350)))]
+    for r, region in enumerate(("North", "South", "East", "West")):
+        bottom = 126 + 12 * r
+        words.append(word(region, 40, bottom, 8))
+        words += [word(str(100 + 7 * r + c), x, bottom, 8) for c, x in enumerate((208, 262, 308, 362))]
+    [found] = find_tables(PageLayout(1, 600, 800, words=words))
+    assert found.cells[1][0] == "Region", found.cells
