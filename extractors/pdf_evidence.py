@@ -744,7 +744,10 @@ def _turned_headings(table: TaggedTable, cells: list[list[str]], turned: list[Wo
     its middle (the columns in their order on the page, whichever way the table runs); in the
     order drawn."""
     body = [cell for cell in table.cells if cell.row >= header_rows and cell.boxes and cell.columns == 1]
-    if not turned or not body or all(cells[0]):
+    # The headings' row: the top one, or a header row below it that draws nothing at all (a row
+    # the tree left out, see extractors.pdf_tags: names set sideways under their parties).
+    target = next((row for row in range(header_rows - 1, 0, -1) if not any(cells[row])), 0)
+    if not turned or not body or all(cells[target]):
         return []
     spans: dict[int, tuple[float, float]] = {}
     for cell in body:
@@ -763,12 +766,12 @@ def _turned_headings(table: TaggedTable, cells: list[list[str]], turned: list[Wo
         if w.bottom > first + 1 or w.top < first - _TURNED_REACH or not left <= middle <= right:
             continue
         column = columns[bisect.bisect(bounds, middle)]
-        if not cells[0][column]:
+        if not cells[target][column]:
             placed.setdefault(column, []).append(w)
     if len(placed) < 2:  # one turned text over a table: an axis title, a stamp
         return []
     for column, ws in placed.items():
-        cells[0][column] = " ".join(w.text for w in ws)
+        cells[target][column] = " ".join(w.text for w in ws)
     return [w for ws in placed.values() for w in ws]
 
 

@@ -59,6 +59,7 @@ headings typed as a number, a tab and the title over their paragraphs).
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 import statistics
@@ -217,6 +218,9 @@ UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
 # A year standing alone ("2023" over its quarters) heads columns: it is no table value.
 # A date written with figures: day, month and year (either order) or ISO.
 DATE = re.compile(r"^(\d{1,2}[/.-]\d{1,2}[/.-](\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$")
+# A time of day ("06:15", "7.42", a timetable's "07:40a" with its note's letter): a value in a
+# row, like a date.
+TIME = re.compile(r"^([01]?\d|2[0-4])[:.][0-5]\d(\s?[ap]\.?m\.?|[a-z])?$", re.IGNORECASE)
 YEAR = re.compile(r"^(1[89]|20)\d\d$")
 # A header is at most this many lines: more lines above the first row of figures are text,
 # unless they are set as a header's (see _header_start), up to LONG_HEADER_LINES.
@@ -442,10 +446,11 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         if col is None or (col + 1 < len(columns) and w.x1 > columns[col + 1][0]):
             return table
         labels.setdefault(col, []).append(w)
-    heads = _heads_to_columns(clusters, [c for c in range(len(columns)) if c not in labels], column_of)
+    free = [c for c in range(len(columns)) if c not in labels]
+    heads = _heads_to_columns(clusters, free, column_of) or _nearest_columns(clusters, free, columns, reach)
     if heads is None:
         return table
-    new_top = min([top, *(w.top for w in band)])
+    new_top = min([top, *(w.top for w in band), table.top])
     if any(other is not table and other.bottom > new_top and other.top < table.top
            and other.x0 < table.x1 and table.x0 < other.x1 for other in tables):
         return table
@@ -466,6 +471,8 @@ def _with_turned_header(table: FoundTable, turned: list[Word], words: list[Word]
         # columns' names): they go under it; a row of labels beside them (set down the header's
         # rows, "Ward", "Turnout %", nothing over a turned heading's column) is the first row's.
         second = table.cells[1]
+        first = _groups_over_heads(first, [w for w in inside if w.top < table.top + 0.5 * size], columns,
+                                   sorted(heads), slack)
         if all(not second[c] for c in heads) and not any(ch.isdigit() for c in second for ch in c):
             cells = [[a or b for a, b in zip(first, second, strict=True)], header, *table.cells[2:]]
             header_rows = table.header_rows
@@ -562,6 +569,67 @@ def _heads_to_columns(clusters: list[list[Word]], free: list[int],
     if len(clusters) == len(free):
         return dict(zip(free, clusters, strict=True))
     return None
+
+
+def _nearest_columns(clusters: list[list[Word]], free: list[int], columns: list[tuple[float, float]],
+                     reach: float) -> dict[int, list[Word]] | None:
+    """Turned headings placed each over the free column whose figures stand nearest it, left to
+    right, one to a column, none further than ``reach`` from its column: names set at the
+    left of their cells, a word processor's turned text standing left of figures set right,
+    beside labels set down the header ("Ward", "Turnout %") that leave more columns than
+    names.  None when they do not fall so."""
+    placed: dict[int, list[Word]] = {}
+    last = -1
+    for cluster in clusters:
+        x0, x1 = min(w.x0 for w in cluster), max(w.x1 for w in cluster)
+        col = min(free, key=lambda c: _distance(x0, x1, columns[c]))
+        if col <= last or _distance(x0, x1, columns[col]) > reach:
+            return None
+        placed[col], last = cluster, col
+    return placed
+
+
+def _groups_over_heads(first: list[str], words: list[Word], columns: list[tuple[float, float]],
+                       heads: list[int], slack: float) -> list[str]:
+    """The header's first row (``first``, its ``words``) with its group headings over the
+    turned headings' columns (``heads``) each in the first column of the run it is centred
+    over, the runs one after the other covering those columns (a party over its candidates,
+    a merged cell centred across theirs: a name wider than one column starts in the next).
+    The columns' cells reach to the middle of the gutters beside them.  Kept as given when
+    the headings over them (runs of words ``slack`` apart at most) are not so many runs, each
+    within a quarter of a column of its run's middle."""
+    runs: list[list[Word]] = []
+    for w in sorted(words, key=attrgetter("x0")):
+        if runs and w.x0 - runs[-1][-1].x1 <= slack:
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    gutters = [(a[1] + b[0]) / 2 for a, b in zip(columns, columns[1:], strict=False)]
+    edges = [columns[0][0], *gutters, columns[-1][1]]
+    lo, hi = edges[heads[0]], edges[heads[-1] + 1]
+    groups = [run for run in runs if lo <= (run[0].x0 + run[-1].x1) / 2 <= hi]
+    if not groups or len(groups) > len(heads) or heads != list(range(heads[0], heads[-1] + 1)):
+        return first
+    middles = [(g[0].x0 + g[-1].x1) / 2 for g in groups]
+    # The runs' starts: each cut between two head columns, chosen so that each group stands
+    # nearest its run's middle (few groups and columns: every way is tried).
+    best: tuple[float, tuple[int, ...]] | None = None
+    for cuts in itertools.combinations(range(1, len(heads)), len(groups) - 1):
+        starts = (0, *cuts)
+        ends = (*cuts, len(heads))
+        # (each group's distance from its run's middle in quarters of the run's columns, as
+        # a heading centred over a run is placed, see _spanned)
+        cost = max(abs((edges[heads[a]] + edges[heads[b - 1] + 1]) / 2 - m)
+                   / (2.0 + 0.25 * (edges[heads[b - 1] + 1] - edges[heads[a]]) / (b - a))
+                   for a, b, m in zip(starts, ends, middles, strict=True))
+        if best is None or cost < best[0]:
+            best = (cost, starts)
+    if best is None or best[0] > 1.0:
+        return first
+    placed = [text if c not in heads else "" for c, text in enumerate(first)]
+    for start, group in zip(best[1], groups, strict=True):
+        placed[heads[start]] = " ".join(w.text for w in group)
+    return placed
 
 
 def _bounded_columns(words: list[Word], bounds: tuple[float, ...]) -> list[tuple[float, float]] | None:
@@ -1197,7 +1265,7 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
             found[key] = _stream_table(block, turned or [])
         return found[key]
 
-    for block in _candidate_blocks(lines, feet or []):
+    for block in _candidate_blocks(lines, feet or [], turned or []):
         parts = _split_at_new_header(block)
         # (Only a table cut into tables: a block that is no table, a chart's labels beside
         # another's, is not cut into parts that might pass for one.)
@@ -1332,7 +1400,8 @@ def _overlaps(a: FoundTable, b: FoundTable) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
 
 
-def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> list[list[_Line]]:
+def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
+                      turned: list[Box] | None = None) -> list[list[_Line]]:
     """Runs of lines with two or more segments (single-segment lines allowed inside, at most
     two in a row), cut where the vertical gap is much larger than the run's line pitch, or
     before a line in a page's footer band (below a foot in ``feet``, the page's own) set off
@@ -1357,13 +1426,14 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
             current, singles = [], 0
             continue
         multi = _tabular(line)
-        gap = line.top - current[-1].bottom if current else 0.0
+        gap = _gap_under_turned(current[-1], line, turned or [], MAX_LINE_GAP * pitch) if current else 0.0
         if current and (gap > MAX_LINE_GAP * pitch and not (multi and _row_set_tall(line, current))
                         or gap > FOOT_GAP * pitch and _in_footer(line, current[-1], feet)):
             blocks.append(current)
             current, singles = [], 0
-        if multi and current and _headings_after_gap(line, current[-1]):
-            blocks.append(current)
+        kept = _before_next_table(line, current, singles, below) if multi and current else None
+        if kept is not None:
+            blocks.append(current[:kept])
             current, singles = [], 0
         elif multi and len(current) >= 2 and _group_heading_over(current[-1], line) \
                 and _headings_after_gap(current[-1], current[-2]) and _headings_after_gap(line, current[-2]):
@@ -1391,6 +1461,55 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]]) -> li
         blocks.append(current)
     blocks = [part for block in blocks for part in _display_apart(block, common_size)]
     return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= 3]
+
+
+def _before_next_table(line: _Line, block: list[_Line], singles: int, below: _Line | None) -> int | None:
+    """How many of the block's lines are its table's when ``line`` (a line of runs) heads the
+    next table (see :func:`_headings_after_gap`; the heading and the lines under it are text
+    between the two tables, see :func:`_heading_between`); None when it does not."""
+    if _headings_after_gap(line, block[-1]):
+        return len(block)
+    if singles and _heading_between(block, singles, line, below):
+        return len(block) - singles
+    return None
+
+
+def _heading_between(block: list[_Line], singles: int, line: _Line, below: _Line | None) -> bool:
+    """Whether the block's last ``singles`` lines of one run, under its rows, hold a heading
+    (in type HEADING_TYPE times the rows' or larger) and ``line`` under them is a row of
+    column headings (in bold, no figure, date or time, or group headings over the line
+    ``below``):
+    the title of a second table set under the first ("Saturday" between a weekday's
+    timetable and Saturday's), not a row of the first (a group's label inside a table
+    is followed by rows of figures, not by headings)."""
+    rows = [x for x in block[:-singles] if _tabular(x)]
+    # (Set in bold under rows that are not, as headings are: a row of labels in the rows'
+    # weight under a larger group label, "Southern office" over its staff, is a row.)
+    if len(rows) < 2 or not all(w.bold for w in line.words) or all(w.bold for w in rows[-1].words):
+        return False
+    size = statistics.median(x.size for x in rows)
+    if not any(x.size >= HEADING_TYPE * size for x in block[-singles:]):
+        return False
+    return not any(_is_numeric(w.text) or DATE.match(w.text) or TIME.match(w.text) for w in line.words) \
+        or below is not None and _groups_over(line, below)
+
+
+def _gap_under_turned(above: _Line, line: _Line, turned: list[Box], reach: float) -> float:
+    """The blank between ``above`` and ``line`` not filled by names turned on their side
+    standing between them (two or more, the longest starting within ``reach`` under ``above``):
+    a word processor sets a row of group headings over the candidates' turned names,
+    their cells as tall as the longest name and each name at its cell's foot, so the
+    blank over the shorter names and under them is no break between a table's header
+    and its body."""
+    if not turned or line.top - above.bottom <= reach:
+        return line.top - above.bottom
+    x0 = min(above.words[0].x0, line.words[0].x0)
+    x1 = max(above.words[-1].x1, line.words[-1].x1)
+    between = [box for box in turned if above.bottom - 1 <= box[1] and box[3] <= line.top + 1
+               and x0 <= box[0] and box[2] <= x1]
+    if len(between) < 2 or min(box[1] for box in between) > above.bottom + reach:
+        return line.top - above.bottom
+    return line.top - max(box[3] for box in between)
 
 
 def _row_set_tall(line: _Line, block: list[_Line]) -> bool:
@@ -1615,11 +1734,27 @@ def _headings_after_gap(line: _Line, above: _Line) -> bool:
     the next table's header (two tables one under the other on a spreadsheet page), not
     a row of the table above.  A row whose figures are all years is a heading itself (years
     over their sub-headings, "2019 2020" over "Number Rate Number Rate")."""
-    if any(_is_numeric(w.text) or DATE.match(w.text) for w in line.words):
+    # (A timetable's journey with a time at every stop has no figure and is a row all the same.)
+    if any(_is_numeric(w.text) or DATE.match(w.text) or TIME.match(w.text) for w in line.words):
         return False
-    if _numeric_share(above) == 0 and _figure_segments(above) == 0 or _years([w.text for w in above.words]):
+    if _numeric_share(above) == 0 and _figure_segments(above) == 0 or _years([w.text for w in above.words]) \
+            or _groups_over(above, line):
         return False
     return line.top - above.bottom > above.bottom - above.top
+
+
+def _groups_over(line: _Line, header: _Line) -> bool:
+    """Whether ``line`` is a row of group headings over the row of column headings ``header``:
+    two or more runs, each a label opening with a capital ("Zone 1", "Zone 2" over a
+    timetable's stops), fewer than the header's runs, all right of its first word (the stub's
+    heading has no group over it; a browser may set the names close enough beside it to
+    make one run).  Its figures name the groups; it is no row of figures
+    whose table ends above the header (a spreadsheet sets the group row a row's height over
+    the headings, a blank line between them)."""
+    runs, heads = _segments(line), _segments(header)
+    return 2 <= len(runs) < len(heads) and header.words[0].x1 < runs[0][0].x0 \
+        and all(run[0].text[:1].isupper() and not _is_numeric(run[0].text) for run in runs) \
+        and not any(_is_numeric(w.text) for w in header.words)
 
 
 def _note_under(line: _Line, above: _Line) -> bool:
@@ -2021,10 +2156,23 @@ def _header_lines(block: list[_Line], most: int = MAX_HEADER_LINES) -> list[_Lin
     """The lines above the first line of figures (see :func:`_first_data`; at most ``most``,
     none when the first line holds figures)."""
     lines = block[:most + 2]
-    first = _first_data([(_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5,
+    # (A row of numbered group headings, "Zone 1" and "Zone 2" over the stops' names, is half
+    # figures by its words and no row of them.)
+    first = _first_data([((_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5 or _timed(line))
+                          and not (i + 1 < len(lines) and _groups_over(line, lines[i + 1])),
                           _years([w.text for w in line.words]),
-                          any(not _is_numeric(w.text) for w in line.words[1:])) for line in lines])
+                          any(not _is_numeric(w.text) for w in line.words[1:]))
+                         for i, line in enumerate(lines)])
     return block[:first] if first <= most else []
+
+
+def _timed(line: _Line) -> bool:
+    """Whether most of the line's words after its first are times of day or figures, a time
+    among them: a timetable's journey ("2101  07:09  –  07:21"), a row of data though few
+    of its words are figures."""
+    rest = [w.text for w in line.words[1:]]
+    return any(TIME.match(t) for t in rest) \
+        and sum(_is_numeric(t) or bool(TIME.match(t)) for t in rest) > len(rest) / 2
 
 
 def _figure_segments(line: _Line) -> float:
@@ -2085,7 +2233,8 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
         return _table_by_gaps(block[start:], dense, turned, first_data - start)
     extents = _column_extents(pieces[first_data:], bounds)
     rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters,
-                                     _flush_columns(pieces[first_data:], extents))
+                                     _flush_columns(pieces[first_data:], extents,
+                                                    pieces[first_data - 1] if first_data else []))
     prose = _prose_columns(rows, pieces)
     if prose:
         return _without_prose_column(block, bounds, prose)
@@ -2521,21 +2670,28 @@ def _starts_at(x: float, extent: _Gap | None) -> bool:
     return extent is not None and abs(x - extent[0]) <= FLUSH
 
 
-def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None]) -> frozenset[int]:
+def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None],
+                   headings: list[_Group] | None = None) -> frozenset[int]:
     """The columns whose body pieces (three or more) all start where the column's text starts
     (within FLUSH) and do not all end together: texts and figures set flush left, not
     right-aligned or centred (figures of one width, "37.9%" over "87.4%", start and end
-    together whatever their alignment: no evidence either way)."""
+    together whatever their alignment: no evidence either way).  The column's heading on
+    the header's last line (``headings``), starting there too and ending elsewhere, is such
+    evidence for a column of texts of one width ("Journey" over journeys "7771", "7772")."""
     edges: dict[int, list[tuple[float, float]]] = {}
     for groups in body:
         for words, col in groups:
             edges.setdefault(col, []).append((words[0].x0, words[-1].x1))
+    heads = {col: (words[0].x0, words[-1].x1) for words, col in headings or []}
     flush = set()
     for c, pieces in edges.items():
         starts, ends = [a for a, _ in pieces], [b for _, b in pieces]
         extent = extents[c]
-        if len(pieces) >= 3 and extent is not None and max(starts) - extent[0] <= FLUSH \
-                and max(ends) - min(ends) > 2 * FLUSH:
+        if len(pieces) < 3 or extent is None or max(starts) - extent[0] > FLUSH:
+            continue
+        head = heads.get(c)
+        if max(ends) - min(ends) > 2 * FLUSH or head is not None and abs(head[0] - extent[0]) <= FLUSH \
+                and abs(head[1] - max(ends)) > 2 * FLUSH:
             flush.add(c)
     return frozenset(flush)
 
@@ -2936,6 +3092,30 @@ def _raise_centred_stub(header: list[_Row]) -> None:
     stubs = [r for r, row in enumerate(header) if row.cells[0]]
     if len(header) >= 3 and len(stubs) == 1 and 0 < stubs[0] < len(header) - 1:
         header[0].cells[0], header[stubs[0]].cells[0] = header[stubs[0]].cells[0], ""
+    # So is one read with the header's last line but standing higher than its headings, half
+    # way up to the line of group headings over them ("Journey" centred down a browser's two
+    # header rows, "Zone 1" over "Central", "Market Sq"): its cell spans both.
+    elif len(header) >= 2 and stubs == [len(header) - 1] and _centred_between(header[-2], header[-1]):
+        header[0].cells[0], header[-1].cells[0] = header[-1].cells[0], ""
+
+
+def _centred_between(upper: _Row, lower: _Row) -> bool:
+    """Whether the lower header line's first cell stands between the two lines: its middle a
+    quarter of a line or more above the middle of the line's other cells, and below the upper
+    line's middle (a spanning cell centred down its rows; set on the line's foot, as a
+    sheet's cells are, it says nothing)."""
+    def middle(words: list[Word]) -> float:
+        return statistics.median((w.top + w.bottom) / 2 for w in words)
+
+    stub = lower.words.get(0)
+    others = [w for c, ws in lower.words.items() if c for w in ws]
+    above = [w for ws in upper.words.values() for w in ws]
+    if not stub or not others or not above:
+        return False
+    height = statistics.median(w.bottom - w.top for w in others)
+    # (Its foot too: a larger heading on the line's baseline has a higher middle.)
+    return middle(above) < middle(stub) <= middle(others) - 0.25 * height \
+        and max(w.bottom for w in stub) <= statistics.median(w.bottom for w in others) - 0.25 * height
 
 
 def _unit_row(row: _Row) -> bool:
@@ -2980,7 +3160,8 @@ def _data_row(cells: list[str]) -> bool:
     """Most of the cells right of the first hold a figure or a date (a column of dates is
     data like one of amounts, never the headings)."""
     values = [c for c in cells[1:] if c]
-    figures = sum(_is_numeric(c) or bool(DATE.match(c.strip())) for c in values)
+    # (A timetable's times of day are its data too, "06:15" at each stop.)
+    figures = sum(_is_numeric(c) or bool(DATE.match(c.strip()) or TIME.match(c.strip())) for c in values)
     return bool(values) and figures >= max(1, len(values) // 2 + 1)
 
 

@@ -389,6 +389,7 @@ class _Drawn:
         (slots taken by a row span from above are skipped), spanning its columns and rows."""
         taken: set[tuple[int, int]] = set()
         cells: list[TaggedCell] = []
+        rows = _dropped_rows_restored(rows)
         for row, found in enumerate(rows):
             column = 0
             for cell in found:
@@ -423,6 +424,33 @@ class _Drawn:
                     out.append(TaggedRegion(self.boxes([obj])))
                     break
         return out
+
+
+def _dropped_rows_restored(rows: list[list[_Cell | None]]) -> list[list[_Cell | None]]:
+    """The rows with an empty row put back where the tree left out a row that cells above
+    span down into: a row whose cells fill the table's width by themselves, under cells
+    spanning down into it, is the row after the one they span (Chromium leaves out a header
+    row that draws nothing as tagged, candidates' names set sideways under their parties,
+    "Ward" and "Turnout %" spanning both rows: the first ward's row then took the names' row's
+    slots, each of its cells a column right of its own)."""
+    def width(cells: list[_Cell | None]) -> int:
+        return sum(1 if cell is None else cell.columns for cell in cells)
+
+    full = max((width(cells) for cells in rows), default=0)
+    out: list[list[_Cell | None]] = []
+    spanned: dict[int, int] = {}  # per row of ``out``, the slots spanned into it from above
+    for cells in rows:
+        row = len(out)
+        if spanned.get(row) and width(cells) == full \
+                and all(cell is not None and cell.rows == 1 for cell in cells):
+            out.append([])  # (the row the cells above span into: they take all its slots they reach)
+            row += 1
+        out.append(cells)
+        for cell in cells:
+            if cell is not None:
+                for below in range(row + 1, row + cell.rows):
+                    spanned[below] = spanned.get(below, 0) + cell.columns
+    return out
 
 
 def union(boxes: list[Box]) -> Box:

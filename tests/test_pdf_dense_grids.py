@@ -1,0 +1,315 @@
+"""Dense grids (issue 32): a route's timetable or an election's votes by ward, 10 to 16 narrow
+columns in small type, as spreadsheets, word processors and browsers set them.  Each test
+draws such a page and states the table read from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.pagesizes import A4
+
+from extractors.pdf_tags import read_page_tags
+from tests.pdf_output import drawn_pdf, markdown_of
+
+# A timetable: a journey per row, a stop per column, "–" where the journey does not stop; a
+# zone over its stops.  Some journeys stop everywhere: their rows hold times alone.
+STOPS = ["Journey", "Central", "Market Sq", "Harbour", "St Marys", "Hospital", "Park", "Univ.", "Mill Ln"]
+ZONES = ["", "Zone 1", "", "", "", "Zone 2", "", "", ""]
+JOURNEYS = [["2101", "07:09", "–", "07:21", "–", "07:28", "–", "07:37", "07:39"],
+            ["X2102", "07:17", "07:20", "07:22", "07:27", "07:31", "07:35", "–", "07:42"],
+            ["2103", "07:40a", "07:42", "07:46", "07:51", "07:53", "–", "07:59", "08:04"],
+            ["2104", "07:53", "07:58", "08:00", "08:04", "08:10", "08:14", "08:17", "08:20a"],
+            ["2105", "08:08", "08:10", "08:16", "08:18", "–", "08:24", "–", "08:32"],
+            ["X2106", "08:22", "08:27", "08:32", "08:36", "08:39", "08:45", "08:47", "08:49"],
+            ["2107", "08:32", "08:35", "08:37", "08:42", "08:46", "08:50", "–", "08:58"],
+            ["2108", "08:44", "08:47", "–", "08:56", "08:58", "–", "09:07", "09:10"]]
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _sheet_timetable(canvas: Any, zones: bool) -> None:
+    """The timetable as a spreadsheet prints it: rows as tall as two lines of its 7 pt type
+    (a blank line under each), the stops' names set right over times set right, "Journey"
+    on the header's foot, each zone's name centred across its stops' cells a row above."""
+    width, height = A4
+    canvas.setFont("Helvetica-Bold", 12)
+    canvas.drawString(55, height - 80, "Route 21 southbound: Monday to Friday")
+    pitch, cell = 18.0, 41.0
+    rights = [0.0, *(144.4 + cell * k for k in range(len(STOPS) - 1))]
+    y = height - 124
+    canvas.setFont("Helvetica-Bold", 7)
+    if zones:
+        for first, last in ((1, 4), (5, 8)):
+            middle = (rights[first] - cell + rights[last]) / 2
+            canvas.drawCentredString(middle, y, ZONES[first])
+        y -= pitch
+    canvas.drawString(55, y, STOPS[0])
+    for c in range(1, len(STOPS)):
+        canvas.drawRightString(rights[c], y, STOPS[c])
+    canvas.setFont("Helvetica", 7)
+    for journey in JOURNEYS:
+        y -= pitch
+        canvas.drawString(55, y, journey[0])
+        for c in range(1, len(STOPS)):
+            canvas.drawRightString(rights[c], y, journey[c])
+    canvas.drawString(55, y - 2 * pitch, "a Runs on school days only.")
+
+
+def test_a_journey_of_times_alone_is_a_row_of_the_timetable() -> None:
+    """A journey stopping everywhere has no figure but its number ("X2106  08:22  08:27 ..."),
+    set a blank line under the row above: its times of day are values, and it is no header
+    of a second table there."""
+    markdown = markdown_of(drawn_pdf(_sheet_timetable, False))
+    table = "\n".join([_row(STOPS), _row(["---"] * len(STOPS)), *(_row(j) for j in JOURNEYS)])
+    assert table in markdown, markdown
+
+
+def test_a_zone_row_over_the_stops_heads_the_timetable() -> None:
+    """The zones' names ("Zone 1", "Zone 2": half their words figures) a row over the stops'
+    names are the header's first row, each in its first stop's slot.  ("Journey", set on the
+    header's foot beside the stops, stays there: nothing on the page says its cell spans both
+    rows.)"""
+    markdown = markdown_of(drawn_pdf(_sheet_timetable, True))
+    table = "\n".join([_row(ZONES), _row(["---"] * len(STOPS)), _row(STOPS), *(_row(j) for j in JOURNEYS)])
+    assert table in markdown, markdown
+
+
+# A browser's print of two timetables of one route, each under a heading of its own (issue 32,
+# dense_grid): the stops' names set right over their columns and so close that "Journey" and
+# the first names make one run, a zone's name centred over its stops a line above them.
+WEEKDAYS = JOURNEYS
+SATURDAYS = [["7771", "08:22", "08:24", "08:26", "08:30", "08:33", "08:36", "08:41", "08:43"],
+             ["7772", "09:07", "09:13", "09:15", "09:21", "09:25", "09:30", "09:32", "09:34"],
+             ["7773", "10:25", "10:28", "10:34", "10:38", "10:44", "10:48", "10:52", "10:55"],
+             ["7774", "11:04", "11:07", "11:13", "11:15", "11:17", "11:19", "11:23", "11:25"],
+             ["7775", "12:12", "12:17", "12:20", "12:24", "12:29", "12:31", "12:36", "12:41"]]
+
+
+def _printed_timetables(canvas: Any) -> None:
+    width, height = A4
+    size, pitch = 6.75, 9.0
+    rights = [0.0, 92.3, 129.0, 162.0, 195.0, 228.0, 261.0, 294.0, 327.0]
+    y = height - 50
+    canvas.setFont("Helvetica-Bold", 12)
+    canvas.drawString(36, y, "Route 77 eastbound")
+    for heading, note, journeys in (("Monday to Friday", "Not on public holidays.", WEEKDAYS),
+                                    ("Saturday", "Also on Good Friday.", SATURDAYS)):
+        y -= 26
+        canvas.setFont("Helvetica-Bold", 9)
+        canvas.drawString(36, y, heading)
+        y -= 16
+        canvas.setFont("Helvetica", size)
+        canvas.drawString(36, y, note)
+        y -= pitch
+        canvas.setFont("Helvetica-Bold", size)
+        for (first, last), zone in (((1, 3), "Zone 1"), ((4, 8), "Zone 2")):
+            left = rights[first - 1] + 4 if first > 1 else 66.75  # (the first stop's cell)
+            canvas.drawCentredString((left + rights[last]) / 2, y, zone)
+        y -= pitch
+        canvas.drawString(38.2, y + 0.4 * pitch, STOPS[0])  # (centred down the header's two rows)
+        for c in range(1, len(STOPS)):
+            canvas.drawRightString(rights[c], y, STOPS[c])
+        canvas.setFont("Helvetica", size)
+        for journey in journeys:
+            y -= pitch
+            canvas.drawString(38.2, y, journey[0])
+            for c in range(1, len(STOPS)):
+                canvas.drawRightString(rights[c], y, journey[c])
+    canvas.drawString(36, y - 2 * pitch, "a Runs on school days only.")
+
+
+def _grouped(journeys: list[list[str]]) -> str:
+    zones = ["Journey", "Zone 1", "", "", "Zone 2", "", "", "", ""]
+    rows = [zones, ["---"] * len(STOPS), ["", *STOPS[1:]], *journeys]
+    return "\n".join(_row(cells) for cells in rows)
+
+
+def test_two_timetables_under_headings_of_their_own_are_two_tables() -> None:
+    """"Saturday" in a heading's type, and its note, between the weekdays' last journey and
+    the next zone row, part two tables: the heading is text, each table has its zones."""
+    markdown = markdown_of(drawn_pdf(_printed_timetables))
+    assert _grouped(WEEKDAYS) in markdown, markdown
+    assert "\n## Saturday\n" in markdown or "\nSaturday\n" in markdown, markdown
+    assert "| Saturday" not in markdown, markdown
+
+
+def test_a_zone_over_journeys_of_one_width_leaves_their_column_out() -> None:
+    """Journeys "7771" ... "7775" all start and end together, so their column's alignment is
+    not seen from them; "Journey" over them, starting where they do and ending elsewhere, sets
+    it flush left, and "Zone 1", centred over the first three stops, spans those alone."""
+    markdown = markdown_of(drawn_pdf(_printed_timetables))
+    assert _grouped(SATURDAYS) in markdown, markdown
+
+
+# An election's votes by ward as a word processor sets them (issue 32, dense_grid): the
+# candidates' names turned on their side at the feet of cells as tall as the longest name,
+# standing left of their figures (set right), a party's name centred over its candidates
+# (a merged cell) a row above them, "Ward" and "Turnout %" set down the header beside them.
+PARTY_ROW = ["Ward", "Labour", "", "", "Independent", "", "", "Liberal Democrat", "", "Turnout %"]
+NAMES = ["", "A. Evans", "J. Lewis", "P. Okafor", "J. Garcia", "K. Patel", "C. Ahmed", "M. Wright",
+         "K. Walsh", ""]
+WARDS = [["Harbour", "14 642", "968", "19 487", "496", "772", "295", "552", "717", "62.5"],
+         ["Tanners Green", "18 642", "15 000", "10 678", "937", "15 760", "763", "16 665", "10 258", "55.4"],
+         ["Abbey", "22 460", "11 228", "235", "18 862", "7 465", "812", "290", "101", "40.9"],
+         ["Fairview", "11 913", "808", "–", "23 941", "4 227", "6 060", "19 355", "–", "67.5"],
+         ["Kingsway", "11 318", "805", "–", "14 741", "86", "923", "7 430", "–", "53.3"],
+         ["Castle", "4 219", "538", "11 215", "469", "183", "4 355", "20 850", "765", "64.9"],
+         ["Old Town", "14 611", "–", "–", "678", "13 901", "194", "–", "23 756", "25.1"],
+         ["Moor Park", "719", "17 053", "12 048", "421", "462", "–", "728", "101", "40.3"]]
+
+
+def _document_votes(canvas: Any) -> None:
+    width, height = A4
+    size, cell = 7.5, 48.75
+    lefts = [50.5, *(117.0 + cell * k for k in range(8)), 510.0]  # each cell's left edge
+    rights = [0.0, *(left + cell - 5.2 for left in lefts[1:9]), 550.5]  # figures set right
+    canvas.setFont("Helvetica", 9)
+    canvas.drawString(50.5, height - 60, "The figures below are as published; see the notes under the table.")
+    y = height - 80
+    canvas.setFont("Helvetica-Bold", size)
+    canvas.drawString(lefts[0], y, "Ward")
+    canvas.drawRightString(rights[9], y, "Turnout")
+    canvas.drawRightString(rights[9], y - 9, "%")
+    for first, last in ((1, 3), (4, 6), (7, 8)):
+        canvas.drawCentredString((lefts[first] + lefts[last] + cell) / 2, y, PARTY_ROW[first])
+    foot = y - 52  # the names' cells: as tall as the longest name, each name at the foot
+    for c in range(1, 9):
+        canvas.saveState()
+        canvas.translate(lefts[c] + 13, foot)
+        canvas.rotate(90)
+        canvas.drawString(0, 0, NAMES[c])
+        canvas.restoreState()
+    canvas.setFont("Helvetica", size)
+    y = foot - 20
+    for row in WARDS:
+        canvas.drawString(lefts[0], y, row[0])
+        for c in range(1, 10):
+            canvas.drawRightString(rights[c], y, row[c])
+        y -= 8.7
+
+
+def test_turned_names_at_the_feet_of_tall_cells_go_under_their_parties() -> None:
+    """The blank over the shorter turned names and under them is no break between the party
+    row and the votes; each name heads the column of figures right of it, and each party
+    goes to the first column of the candidates it is centred over."""
+    markdown = markdown_of(drawn_pdf(_document_votes))
+    table = "\n".join([_row(PARTY_ROW), _row(["---"] * len(NAMES)), _row(NAMES), *(_row(r) for r in WARDS)])
+    assert table in markdown, markdown
+    assert "\nLabour\n" not in markdown, markdown
+
+
+# The same votes printed by a browser and tagged (issue 32, dense_grid): the tree leaves out the
+# names' row, which draws nothing as tagged (names set sideways), while "Ward" and "Turnout %"
+# span down into it.
+TAGGED_TOP = ["Ward", "Labour", "", "Green", "", "Turnout %"]
+TAGGED_NAMES = ["", "B. Nowak", "B. Okafor", "J. Byrne", "D. Price", ""]
+TAGGED_WARDS = [["Grange", "243", "85", "6 469", "19 613", "23.5"],
+                ["Longford", "447", "512", "131", "950", "46.3"],
+                ["Priory", "232", "16 976", "13 859", "15 595", "47.3"]]
+TAGGED_LEFTS = [40.0, 100.0, 150.0, 200.0, 250.0, 300.0]
+
+
+def test_a_row_the_tree_leaves_out_under_cells_spanning_into_it_is_put_back() -> None:
+    from tests.tagged_pdf import Node, Run, tagged_pdf
+
+    def cell(kind: str, left: float, top: float, text: str, **spans: int) -> Node:
+        return Node(kind, [Node("P", [Run(0, left, top, text, size=7)])], dict(spans))
+
+    head = Node("TR", [cell("TH", 40, 100, "Ward", RowSpan=2), cell("TH", 100, 80, "Labour", ColSpan=2),
+                       cell("TH", 200, 80, "Green", ColSpan=2), cell("TH", 300, 100, "Turnout %", RowSpan=2)])
+    body = [Node("TR", [cell("TD", left, 130 + 10 * r, text)
+                        for left, text in zip(TAGGED_LEFTS, row, strict=True)])
+            for r, row in enumerate(TAGGED_WARDS)]
+    data = tagged_pdf([Node("P", [Run(0, 40, 50, "Votes cast by ward.")]), Node("Table", [head, *body])])
+    from extractors.pdf_text import open_pdf
+
+    with open_pdf(data) as pdf:
+        page = pdf[0]
+        [table] = read_page_tags(page, page.get_textpage(), 1).tables
+    assert (table.row_count, table.column_count) == (2 + len(TAGGED_WARDS), 6)
+    places = {cell.text: (cell.row, cell.column) for cell in table.cells}
+    assert places["Grange"] == (2, 0) and places["23.5"] == (2, 5) and places["Turnout %"] == (0, 5)
+
+
+def test_names_set_sideways_go_to_the_row_the_tree_left_out() -> None:
+    """Over the restored row (it draws nothing), the names turned over the columns are its
+    cells, not the party row's empty slots beside each party."""
+    from extractors.pdf_evidence import tagged_tables
+    from extractors.pdf_tags import PageTags, TaggedCell, TaggedTable
+    from extractors.pdf_words import Word
+
+    words, cells = [], []
+
+    def add(row: int, column: int, text: str, top: float, rows: int = 1, columns: int = 1) -> None:
+        left = TAGGED_LEFTS[column]
+        word = Word(text, left, top, left + 4.0 * len(text), top + 6, 7, row < 2, line=int(top))
+        words.append(word)
+        cells.append(TaggedCell(row, column, rows, columns, row < 2, text,
+                                ((word.x0 - 1, word.top - 1, word.x1 + 1, word.bottom + 1),)))
+
+    for column, text in enumerate(TAGGED_TOP):
+        if text:
+            spans = (2, 1) if column in (0, 5) else (1, 2)
+            add(0, column, text, 100.0 if column in (0, 5) else 80.0, *spans)
+    for r, row in enumerate(TAGGED_WARDS, 2):
+        for column, text in enumerate(row):
+            add(r, column, text, 110.0 + 10 * r)
+    turned = [Word(name, TAGGED_LEFTS[c] + 5, 90.0, TAGGED_LEFTS[c] + 12, 125.0, 7, True, line=90)
+              for c, name in enumerate(TAGGED_NAMES) if name]
+    tags = PageTags(1, True, tables=[TaggedTable(tuple(cells), 2 + len(TAGGED_WARDS), 6)])
+    [table] = tagged_tables(tags, words, [], turned)
+    assert table.cells == [TAGGED_TOP, TAGGED_NAMES, *TAGGED_WARDS]
+
+
+def _staff_by_office(canvas: Any) -> None:
+    """A table of words (no figures) whose groups of rows are headed by labels set larger than
+    its rows ("Southern office" in 10 pt bold over 8 pt rows)."""
+    width, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 60, "Our staff are listed below by office.")
+    y = height - 90
+    canvas.setFont("Helvetica-Bold", 8)
+    for x, text in ((72, "Name"), (200, "Role"), (330, "Team")):
+        canvas.drawString(x, y, text)
+    for office in ("Northern office", "Southern office"):
+        y -= 16
+        canvas.setFont("Helvetica-Bold", 10)
+        canvas.drawString(72, y, office)
+        canvas.setFont("Helvetica", 8)
+        for row in STAFF:
+            y -= 11
+            for x, text in zip((72, 200, 330), row, strict=True):
+                canvas.drawString(x, y, text)
+
+
+STAFF = [("Ann Lee", "Manager", "Finance"), ("Bo Chan", "Clerk", "Payroll"), ("Cy Dunn", "Officer", "Audit")]
+
+
+def test_a_larger_group_label_over_rows_of_words_is_no_heading_between_tables() -> None:
+    """The label and the rows under it, in the rows' weight, go on with the table: only a row
+    of headings set in bold under a heading starts the next table."""
+    markdown = markdown_of(drawn_pdf(_staff_by_office))
+    assert "| Southern office |  |  |\n| Ann Lee | Manager | Finance |" in markdown, markdown
+
+
+def test_a_larger_stub_heading_on_the_header_baseline_stays_on_its_line() -> None:
+    """"Region" in larger type on the sub-headings' baseline has a higher middle than they
+    have, but its foot is theirs: it is set on the line, not centred down the header's two
+    lines, and stays in the lower header row."""
+    from extractors.pdf_tables import find_tables
+    from extractors.pdf_words import PageLayout, Word
+
+    def word(text: str, x: float, bottom: float, size: float) -> Word:
+        return Word(text, x, bottom - size, x + 0.5 * size * len(text), bottom, size, False)
+
+    words = [word("2023", 230, 100, 8), word("2024", 330, 100, 8),
+             word("Region", 40, 112, 12), *(word(t, x, 112, 8) for t, x in
+                                             (("Men", 200), ("Women", 250), ("Men", 300), ("Women", 350)))]
+    for r, region in enumerate(("North", "South", "East", "West")):
+        bottom = 126 + 12 * r
+        words.append(word(region, 40, bottom, 8))
+        words += [word(str(100 + 7 * r + c), x, bottom, 8) for c, x in enumerate((208, 262, 308, 362))]
+    [found] = find_tables(PageLayout(1, 600, 800, words=words))
+    assert found.cells[1][0] == "Region", found.cells
