@@ -461,11 +461,14 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
             and not (words <= _LONG_TITLE_WORDS and not ends_sentence and _title_case(text)):
         draft.label = True
         return
-    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label
-                                    and not _sentence_shaped(text)) or \
+    title = bolder and words <= 15 and not ends_sentence and not label
+    sentence = title and _sentence_shaped(text)
+    if (larger and words <= 25) or (title and not sentence) or \
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
         draft.number_depth = _number_depth(text, section)
+    elif sentence:
+        draft.sentence = True
 
 
 # A heading's words stand together: a gap between two of them wider than this share of the
@@ -909,6 +912,21 @@ def _indented(line: Line, beside: list[Draft]) -> bool:
     right = max(other_line.x1 for other in beside for other_line in other.lines)
     return line.x0 > left + _INDENT * line.size \
         and abs((line.x0 + line.x1) / 2 - (left + right) / 2) > _INDENT * line.size
+
+
+def head_sentences_in_heading_faces(drafts: list[Draft], style: Style) -> None:
+    """A bold line of the body's size shaped as a sentence (classify left it text) heads the
+    running text under it when two or more headings are set in its face, size and weight: the
+    document sets its headings so, and a newsletter's headline reads as a sentence, "New
+    Library Will Open in March".  (Alone in its face it is a statement set bold, "All Members
+    Must Register Before the Annual Meeting" under a report's larger title.)"""
+    faces: Counter[tuple[str, float, bool, bool]] = Counter(
+        _face_key(draft) for draft in drafts
+        if draft.kind == "heading" and len(draft.lines) == 1 and abs(draft.size - style.body_size) <= 0.5)
+    for draft, after in zip(drafts, drafts[1:], strict=False):
+        if draft.sentence and draft.kind == "paragraph" and faces[_face_key(draft)] >= 2 \
+                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
+            draft.kind = "heading"
 
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:

@@ -105,6 +105,7 @@ from extractors.pdf_headings import (
     head_accent_titles,
     head_lower_case_titles,
     head_ruled_titles,
+    head_sentences_in_heading_faces,
     heading_shaped,
     join_mixed_headings,
     join_section_labels,
@@ -301,6 +302,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_other_face_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     settle_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
+    head_sentences_in_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style,
                  [draft for layout in layouts for draft in drafts[layout.number]])

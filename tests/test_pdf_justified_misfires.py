@@ -11,7 +11,7 @@ from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from tests.pdf_output import drawn_pdf, headings_of, markdown_of
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 
 LABELS = ["Name of the applicant", "Address of the applicant", "Date of the birth", "Place of the birth",
           "Name of the employer", "Address of the employer", "Name of the referee"]
@@ -93,3 +93,31 @@ def test_a_bold_sentence_in_title_case_is_no_heading() -> None:
 def test_a_bold_title_with_its_verb_in_a_clause_is_a_heading() -> None:
     title = "What Members Should Know Before the Annual Meeting"
     assert headings_of(drawn_pdf(_bold_sentence, title)) == ["Annual Report", title]
+
+
+NEWS = ("The parish council met on Tuesday and agreed the budget for the coming year, with money set aside "
+        "for the playground and the path by the river. Residents are welcome to read the minutes online.")
+NEWS_HEADINGS = ["Village Fete Results", "New Library Will Open in March Next Year", "Road Closures"]
+
+
+def _newsletter(canvas: Any) -> None:
+    """A newsletter's bold headlines at the body's size, one of them read as a sentence."""
+    canvas.setFont("Helvetica-Bold", 20)
+    canvas.drawString(60.0, 790.0, "Parish Newsletter")
+    y = 770.0
+    for heading in ["", *NEWS_HEADINGS]:
+        if heading:
+            y -= 12.0
+            canvas.setFont("Helvetica-Bold", 10)
+            canvas.drawString(60.0, y, heading)
+            y -= 15.0
+        canvas.setFont("Helvetica", 10)
+        for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
+            canvas.drawString(60.0, y, text)
+            y -= 12.5
+
+
+def test_a_headline_shaped_as_a_sentence_in_the_face_of_the_documents_headings_is_a_heading() -> None:
+    # (Its verb "Will" reads it as a sentence; but two headings are set in its face, size and
+    # weight over running text, as it is.)
+    assert headings_of(drawn_pdf(_newsletter)) == ["Parish Newsletter", *NEWS_HEADINGS]
