@@ -2122,6 +2122,16 @@ def _heads_columns_below(items: list[_Item], placed: list[int], below: _ColumnsB
     rest = own[start + len(block) - 1:]
     if len(block) < _BAND_HEAD_LINES or not rest or abs(items[rest[0]].top - resume) > _LEVEL * tall:
         return False
+    # (The other columns start again as the block's own column does, in its size and weight: a
+    # notice's text in both columns.  One starting with a heading of its own starts its own
+    # story: a newsletter's "Library News" in the second column, spaced off the story above,
+    # level with the first column's text under a contact's short lines, is read in its column;
+    # so is one going on in lower case with the sentence its column broke off above.)
+    own_next = items[rest[0]].line
+    if own_next is None or any(other.line is None or other.line.bold != own_next.bold
+                               or abs(other.line.size - own_next.size) > 0.5
+                               or other.line.text[:1].islower() for other in others):
+        return False
     held = [other.line for other in columns[index] if other.line is not None]
     edge = max((line.x1 for line in held), default=0.0)
     # (None of its lines fills the column: each stops short of its edge, or reaches past it.)
