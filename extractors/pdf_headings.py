@@ -916,17 +916,23 @@ def _indented(line: Line, beside: list[Draft]) -> bool:
 
 def head_sentences_in_heading_faces(drafts: list[Draft], style: Style) -> None:
     """A bold line of the body's size shaped as a sentence (classify left it text) heads the
-    running text under it when two or more headings are set in its face, size and weight: the
-    document sets its headings so, and a newsletter's headline reads as a sentence, "New
-    Library Will Open in March".  (Alone in its face it is a statement set bold, "All Members
-    Must Register Before the Annual Meeting" under a report's larger title.)"""
+    running text under it when two or more headings are set in its face, size and weight and it
+    is not spaced as text (see _binds): the document sets its headings so, and a newsletter's
+    headline reads as a sentence, "New Library Will Open in March".  (Alone in its face, or
+    spaced as the paragraphs round it, it is a statement set bold, "All Members Must Register
+    Before the Annual Meeting".)"""
     faces: Counter[tuple[str, float, bool, bool]] = Counter(
         _face_key(draft) for draft in drafts
         if draft.kind == "heading" and len(draft.lines) == 1 and abs(draft.size - style.body_size) <= 0.5)
-    for draft, after in zip(drafts, drafts[1:], strict=False):
-        if draft.sentence and draft.kind == "paragraph" and faces[_face_key(draft)] >= 2 \
-                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text):
+    for index, draft in enumerate(drafts[:-1]):
+        after = drafts[index + 1]
+        # (A numbered one, "2. Applicants Must Provide Proof of Identity", is read as a list's
+        # item until then, as its fellows "1. Who Can Apply" were before classify headed them.)
+        if draft.sentence and draft.kind in ("paragraph", "list_item") and faces[_face_key(draft)] >= 2 \
+                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
+                and _binds(drafts[index - 1] if index else None, draft, after, style) is not False:
             draft.kind = "heading"
+            draft.number_depth = _number_depth(draft.text, _section(draft.text, frozenset()))
 
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:

@@ -98,14 +98,16 @@ def test_a_bold_title_with_its_verb_in_a_clause_is_a_heading() -> None:
 NEWS = ("The parish council met on Tuesday and agreed the budget for the coming year, with money set aside "
         "for the playground and the path by the river. Residents are welcome to read the minutes online.")
 NEWS_HEADINGS = ["Village Fete Results", "New Library Will Open in March Next Year", "Road Closures"]
+STATEMENT = "All Members Must Register Before the Annual Meeting"
 
 
-def _newsletter(canvas: Any) -> None:
-    """A newsletter's bold headlines at the body's size, one of them read as a sentence."""
+def _newsletter(canvas: Any, headings: list[str], statement: str = "") -> None:
+    """A newsletter's bold headlines at the body's size, 12 points over and 3 under; a bold
+    ``statement`` at the body's size after the first story, spaced as its lines are."""
     canvas.setFont("Helvetica-Bold", 20)
     canvas.drawString(60.0, 790.0, "Parish Newsletter")
     y = 770.0
-    for heading in ["", *NEWS_HEADINGS]:
+    for at, heading in enumerate(["", *headings]):
         if heading:
             y -= 12.0
             canvas.setFont("Helvetica-Bold", 10)
@@ -115,9 +117,24 @@ def _newsletter(canvas: Any) -> None:
         for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
             canvas.drawString(60.0, y, text)
             y -= 12.5
+        if at == 1 and statement:
+            canvas.setFont("Helvetica-Bold", 10)
+            canvas.drawString(60.0, y, statement)
+            y -= 12.5
+            canvas.setFont("Helvetica", 10)
+            for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
+                canvas.drawString(60.0, y, text)
+                y -= 12.5
 
 
 def test_a_headline_shaped_as_a_sentence_in_the_face_of_the_documents_headings_is_a_heading() -> None:
     # (Its verb "Will" reads it as a sentence; but two headings are set in its face, size and
-    # weight over running text, as it is.)
-    assert headings_of(drawn_pdf(_newsletter)) == ["Parish Newsletter", *NEWS_HEADINGS]
+    # weight over running text, and it is spaced as they are.)
+    assert headings_of(drawn_pdf(_newsletter, NEWS_HEADINGS)) == ["Parish Newsletter", *NEWS_HEADINGS]
+    numbered = ["1. Who Can Apply", "2. Applicants Must Provide Proof of Identity", "3. How to Submit It"]
+    assert headings_of(drawn_pdf(_newsletter, numbered)) == ["Parish Newsletter", *numbered]
+
+
+def test_a_bold_sentence_spaced_as_text_among_headings_in_its_face_is_no_heading() -> None:
+    headings = ["Village Fete Results", "Road Closures", "Contact Details"]
+    assert headings_of(drawn_pdf(_newsletter, headings, STATEMENT)) == ["Parish Newsletter", *headings]
