@@ -920,7 +920,8 @@ def head_sentences_in_heading_faces(drafts: list[Draft], style: Style) -> None:
     is not spaced as text (see _binds): the document sets its headings so, and a newsletter's
     headline reads as a sentence, "New Library Will Open in March".  (Alone in its face, or
     spaced as the paragraphs round it, it is a statement set bold, "All Members Must Register
-    Before the Annual Meeting".)"""
+    Before the Annual Meeting"; one in sentence case, "All members must register before the
+    meeting", is a statement whatever its spacing.)"""
     faces: Counter[tuple[str, float, bool, bool]] = Counter(
         _face_key(draft) for draft in drafts
         if draft.kind == "heading" and len(draft.lines) == 1 and abs(draft.size - style.body_size) <= 0.5)
@@ -929,6 +930,7 @@ def head_sentences_in_heading_faces(drafts: list[Draft], style: Style) -> None:
         # (A numbered one, "2. Applicants Must Provide Proof of Identity", is read as a list's
         # item until then, as its fellows "1. Who Can Apply" were before classify headed them.)
         if draft.sentence and draft.kind in ("paragraph", "list_item") and faces[_face_key(draft)] >= 2 \
+                and _title_case(draft.text) \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
                 and _binds(drafts[index - 1] if index else None, draft, after, style) is not False:
             draft.kind = "heading"

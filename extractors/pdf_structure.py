@@ -2042,6 +2042,8 @@ def _band_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at:
     return True
 
 
+# Balanced columns end within this many of a line's heights of one another (_heads_columns_below).
+_BALANCED = 1.5
 # A block at one column's foot, the other columns ended above it and a line across the columns
 # under it, starts the next band when it stands this many of its lines' heights below its
 # column's text.
@@ -2122,15 +2124,14 @@ def _heads_columns_below(items: list[_Item], placed: list[int], below: _ColumnsB
     rest = own[start + len(block) - 1:]
     if len(block) < _BAND_HEAD_LINES or not rest or abs(items[rest[0]].top - resume) > _LEVEL * tall:
         return False
-    # (The other columns start again as the block's own column does, in its size and weight: a
-    # notice's text in both columns.  One starting with a heading of its own starts its own
-    # story: a newsletter's "Library News" in the second column, spaced off the story above,
-    # level with the first column's text under a contact's short lines, is read in its column;
-    # so is one going on in lower case with the sentence its column broke off above.)
-    own_next = items[rest[0]].line
-    if own_next is None or any(other.line is None or other.line.bold != own_next.bold
-                               or abs(other.line.size - own_next.size) > 0.5
-                               or other.line.text[:1].islower() for other in others):
+    # (The columns above are balanced, each ending within a line and a half of the block's own
+    # column above it, as a section's columns are: a newsletter's second column whose story
+    # ended lines higher, "Library News" starting level with the first column's text under a
+    # contact's short lines, runs on in its column.  Nor does a column going on in lower case
+    # with the sentence it broke off above start a new pair of columns.)
+    above = _bottom(columns[index][-1])
+    if any(held and _bottom(held[-1]) < above - _BALANCED * tall for held in columns.values()) \
+            or any(other.line is None or other.line.text[:1].islower() for other in others):
         return False
     held = [other.line for other in columns[index] if other.line is not None]
     edge = max((line.x1 for line in held), default=0.0)

@@ -138,3 +138,9 @@ def test_a_headline_shaped_as_a_sentence_in_the_face_of_the_documents_headings_i
 def test_a_bold_sentence_spaced_as_text_among_headings_in_its_face_is_no_heading() -> None:
     headings = ["Village Fete Results", "Road Closures", "Contact Details"]
     assert headings_of(drawn_pdf(_newsletter, headings, STATEMENT)) == ["Parish Newsletter", *headings]
+
+
+def test_a_bold_sentence_in_sentence_case_spaced_as_a_headline_is_no_heading() -> None:
+    headings = ["Village Fete Results", "All members must register before the annual meeting",
+                "Road Closures"]
+    assert headings_of(drawn_pdf(_newsletter, headings)) == ["Parish Newsletter", headings[0], headings[2]]
