@@ -497,11 +497,15 @@ def _max_lines(draft: Draft, style: Style, column: tuple[float, float] | None) -
     # head's column, a column of two): three words a line or fewer, or four in lines no wider
     # than _NARROW_MEASURE_EMS of its size (short words: "How the council will / meet its
     # commitments / on climate and the / natural environment" at 14 points in a column of two;
-    # a paragraph set large has more words a line).
+    # a paragraph set large has more words a line).  At four words a line, set apart as a
+    # heading style sets it, by weight or typeface: in the body's face and weight, or italic,
+    # such lines are a callout set large in a column of three ("Join us for the annual summer
+    # fete on the village green this Saturday from noon").
     if draft.size >= style.body_size * HEADING_SCALE and (
             words <= _NARROW_TITLE_WORDS_PER_LINE * lines
             or words <= (_NARROW_TITLE_WORDS_PER_LINE + 1) * lines
-            and max(line.x1 - line.x0 for line in draft.lines) <= _NARROW_MEASURE_EMS * draft.size):
+            and max(line.x1 - line.x0 for line in draft.lines) <= _NARROW_MEASURE_EMS * draft.size
+            and (draft.bold or draft.lines[0].face != style.body_face) and not draft.lines[0].italic):
         return most + 1
     # So does a bold title in title case at the body's size or more, each line broken where the
     # next line's first word would not have fitted (a register notice's title over four lines
