@@ -138,6 +138,10 @@ class Draft:
     # A heading set apart from the body by its typeface alone (pdf_headings._set_apart): it
     # stays one only over running text (pdf_headings.settle_heading_faces).
     by_face: bool = False
+    # A bold line of the body's size left text for its sentence's shape
+    # (pdf_headings._sentence_shaped): a heading still where the document sets its headings
+    # so (pdf_headings.head_sentences_in_heading_faces).
+    sentence: bool = False
     # A table joined over pages: its parts (the first page's draft); a later part's draft is
     # a ``table_continued`` of the page ``continues`` names.
     parts: list[TablePart] = field(default_factory=list)

@@ -461,11 +461,14 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
             and not (words <= _LONG_TITLE_WORDS and not ends_sentence and _title_case(text)):
         draft.label = True
         return
-    if (larger and words <= 25) or (bolder and words <= 15 and not ends_sentence and not label
-                                    and not _sentence_shaped(text)) or \
+    title = bolder and words <= 15 and not ends_sentence and not label
+    sentence = title and _sentence_shaped(text)
+    if (larger and words <= 25) or (title and not sentence) or \
             (numbered_title and not ends_sentence and draft.kind == "paragraph" and len(draft.lines) == 1):
         draft.kind = "heading"
         draft.number_depth = _number_depth(text, section)
+    elif sentence:
+        draft.sentence = True
 
 
 # A heading's words stand together: a gap between two of them wider than this share of the
@@ -494,11 +497,15 @@ def _max_lines(draft: Draft, style: Style, column: tuple[float, float] | None) -
     # head's column, a column of two): three words a line or fewer, or four in lines no wider
     # than _NARROW_MEASURE_EMS of its size (short words: "How the council will / meet its
     # commitments / on climate and the / natural environment" at 14 points in a column of two;
-    # a paragraph set large has more words a line).
+    # a paragraph set large has more words a line).  At four words a line, set apart as a
+    # heading style sets it, by weight or typeface: in the body's face and weight, or italic,
+    # such lines are a callout set large in a column of three ("Join us for the annual summer
+    # fete on the village green this Saturday from noon").
     if draft.size >= style.body_size * HEADING_SCALE and (
             words <= _NARROW_TITLE_WORDS_PER_LINE * lines
             or words <= (_NARROW_TITLE_WORDS_PER_LINE + 1) * lines
-            and max(line.x1 - line.x0 for line in draft.lines) <= _NARROW_MEASURE_EMS * draft.size):
+            and max(line.x1 - line.x0 for line in draft.lines) <= _NARROW_MEASURE_EMS * draft.size
+            and (draft.bold or draft.lines[0].face != style.body_face) and not draft.lines[0].italic):
         return most + 1
     # So does a bold title in title case at the body's size or more, each line broken where the
     # next line's first word would not have fitted (a register notice's title over four lines
@@ -909,6 +916,29 @@ def _indented(line: Line, beside: list[Draft]) -> bool:
     right = max(other_line.x1 for other in beside for other_line in other.lines)
     return line.x0 > left + _INDENT * line.size \
         and abs((line.x0 + line.x1) / 2 - (left + right) / 2) > _INDENT * line.size
+
+
+def head_sentences_in_heading_faces(drafts: list[Draft], style: Style) -> None:
+    """A bold line of the body's size shaped as a sentence (classify left it text) heads the
+    running text under it when two or more headings are set in its face, size and weight and it
+    is not spaced as text (see _binds): the document sets its headings so, and a newsletter's
+    headline reads as a sentence, "New Library Will Open in March".  (Alone in its face, or
+    spaced as the paragraphs round it, it is a statement set bold, "All Members Must Register
+    Before the Annual Meeting"; one in sentence case, "All members must register before the
+    meeting", is a statement whatever its spacing.)"""
+    faces: Counter[tuple[str, float, bool, bool]] = Counter(
+        _face_key(draft) for draft in drafts
+        if draft.kind == "heading" and len(draft.lines) == 1 and abs(draft.size - style.body_size) <= 0.5)
+    for index, draft in enumerate(drafts[:-1]):
+        after = drafts[index + 1]
+        # (A numbered one, "2. Applicants Must Provide Proof of Identity", is read as a list's
+        # item until then, as its fellows "1. Who Can Apply" were before classify headed them.)
+        if draft.sentence and draft.kind in ("paragraph", "list_item") and faces[_face_key(draft)] >= 2 \
+                and _title_case(draft.text) \
+                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
+                and _binds(drafts[index - 1] if index else None, draft, after, style) is not False:
+            draft.kind = "heading"
+            draft.number_depth = _number_depth(draft.text, _section(draft.text, frozenset()))
 
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:

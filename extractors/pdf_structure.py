@@ -105,6 +105,7 @@ from extractors.pdf_headings import (
     head_accent_titles,
     head_lower_case_titles,
     head_ruled_titles,
+    head_sentences_in_heading_faces,
     heading_shaped,
     join_mixed_headings,
     join_section_labels,
@@ -301,6 +302,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     head_lower_case_titles([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_other_face_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     settle_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
+    head_sentences_in_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style,
                  [draft for layout in layouts for draft in drafts[layout.number]])
@@ -2040,6 +2042,8 @@ def _band_below(items: list[_Item], placed: list[int], below: _ColumnsBelow, at:
     return True
 
 
+# Balanced columns end within this many of a line's heights of one another (_heads_columns_below).
+_BALANCED = 1.5
 # A block at one column's foot, the other columns ended above it and a line across the columns
 # under it, starts the next band when it stands this many of its lines' heights below its
 # column's text.
@@ -2119,6 +2123,15 @@ def _heads_columns_below(items: list[_Item], placed: list[int], below: _ColumnsB
     block = [item] + [items[k] for k in own[start:] if items[k].top < resume - _LEVEL * tall]
     rest = own[start + len(block) - 1:]
     if len(block) < _BAND_HEAD_LINES or not rest or abs(items[rest[0]].top - resume) > _LEVEL * tall:
+        return False
+    # (The columns above are balanced, each ending within a line and a half of the block's own
+    # column above it, as a section's columns are: a newsletter's second column whose story
+    # ended lines higher, "Library News" starting level with the first column's text under a
+    # contact's short lines, runs on in its column.  Nor does a column going on in lower case
+    # with the sentence it broke off above start a new pair of columns.)
+    above = _bottom(columns[index][-1])
+    if any(held and _bottom(held[-1]) < above - _BALANCED * tall for held in columns.values()) \
+            or any(other.line is None or other.line.text[:1].islower() for other in others):
         return False
     held = [other.line for other in columns[index] if other.line is not None]
     edge = max((line.x1 for line in held), default=0.0)

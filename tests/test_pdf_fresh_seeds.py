@@ -139,3 +139,32 @@ def test_a_sheet_printed_over_two_pages_side_by_side_is_one_table() -> None:
     markdown = markdown_of(drawn_pdf(_sheet_over_two_pages))
     assert "| Region | Births | Households | Median pay | Pupils | Net migration |" in markdown
     assert sum(line.startswith("| --- ") for line in markdown.splitlines()) == 1
+
+
+CALLOUT = "Join us for the annual summer fete on the village green this Saturday from noon"
+
+
+def _callout_in_a_column(canvas: Any, font: str) -> None:
+    # A column of three: a paragraph, a callout of fifteen short words at 12 points wrapped over
+    # four lines in the body's face (or its italic), spaced off the text round it, more text.
+    y = 790.0
+    for at in range(3):
+        canvas.setFont("Helvetica", 9)
+        for line in wrapped_lines(TEXT, 150.0, "Helvetica", 9):
+            canvas.drawString(210.0, y, line)
+            y -= 11.0
+        if at == 0:
+            canvas.setFont(font, 12)
+            y -= 10.0
+            for line in wrapped_lines(CALLOUT, 150.0, font, 12):
+                canvas.drawString(210.0, y, line)
+                y -= 15.0
+            y -= 6.0
+        y -= 6.0
+
+
+def test_a_callout_set_large_in_the_bodys_face_is_no_title_over_four_lines() -> None:
+    for font in ("Helvetica", "Helvetica-Oblique"):
+        markdown = markdown_of(drawn_pdf(_callout_in_a_column, font))
+        assert CALLOUT in markdown.split("\n\n"), font
+        assert not headings_of(drawn_pdf(_callout_in_a_column, font)), font

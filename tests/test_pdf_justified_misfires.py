@@ -11,7 +11,7 @@ from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from tests.pdf_output import drawn_pdf, headings_of, markdown_of
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 
 LABELS = ["Name of the applicant", "Address of the applicant", "Date of the birth", "Place of the birth",
           "Name of the employer", "Address of the employer", "Name of the referee"]
@@ -93,3 +93,54 @@ def test_a_bold_sentence_in_title_case_is_no_heading() -> None:
 def test_a_bold_title_with_its_verb_in_a_clause_is_a_heading() -> None:
     title = "What Members Should Know Before the Annual Meeting"
     assert headings_of(drawn_pdf(_bold_sentence, title)) == ["Annual Report", title]
+
+
+NEWS = ("The parish council met on Tuesday and agreed the budget for the coming year, with money set aside "
+        "for the playground and the path by the river. Residents are welcome to read the minutes online.")
+NEWS_HEADINGS = ["Village Fete Results", "New Library Will Open in March Next Year", "Road Closures"]
+STATEMENT = "All Members Must Register Before the Annual Meeting"
+
+
+def _newsletter(canvas: Any, headings: list[str], statement: str = "") -> None:
+    """A newsletter's bold headlines at the body's size, 12 points over and 3 under; a bold
+    ``statement`` at the body's size after the first story, spaced as its lines are."""
+    canvas.setFont("Helvetica-Bold", 20)
+    canvas.drawString(60.0, 790.0, "Parish Newsletter")
+    y = 770.0
+    for at, heading in enumerate(["", *headings]):
+        if heading:
+            y -= 12.0
+            canvas.setFont("Helvetica-Bold", 10)
+            canvas.drawString(60.0, y, heading)
+            y -= 15.0
+        canvas.setFont("Helvetica", 10)
+        for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
+            canvas.drawString(60.0, y, text)
+            y -= 12.5
+        if at == 1 and statement:
+            canvas.setFont("Helvetica-Bold", 10)
+            canvas.drawString(60.0, y, statement)
+            y -= 12.5
+            canvas.setFont("Helvetica", 10)
+            for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
+                canvas.drawString(60.0, y, text)
+                y -= 12.5
+
+
+def test_a_headline_shaped_as_a_sentence_in_the_face_of_the_documents_headings_is_a_heading() -> None:
+    # (Its verb "Will" reads it as a sentence; but two headings are set in its face, size and
+    # weight over running text, and it is spaced as they are.)
+    assert headings_of(drawn_pdf(_newsletter, NEWS_HEADINGS)) == ["Parish Newsletter", *NEWS_HEADINGS]
+    numbered = ["1. Who Can Apply", "2. Applicants Must Provide Proof of Identity", "3. How to Submit It"]
+    assert headings_of(drawn_pdf(_newsletter, numbered)) == ["Parish Newsletter", *numbered]
+
+
+def test_a_bold_sentence_spaced_as_text_among_headings_in_its_face_is_no_heading() -> None:
+    headings = ["Village Fete Results", "Road Closures", "Contact Details"]
+    assert headings_of(drawn_pdf(_newsletter, headings, STATEMENT)) == ["Parish Newsletter", *headings]
+
+
+def test_a_bold_sentence_in_sentence_case_spaced_as_a_headline_is_no_heading() -> None:
+    headings = ["Village Fete Results", "All members must register before the annual meeting",
+                "Road Closures"]
+    assert headings_of(drawn_pdf(_newsletter, headings)) == ["Parish Newsletter", headings[0], headings[2]]

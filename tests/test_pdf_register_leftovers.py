@@ -17,7 +17,7 @@ from extractors.pdf_drafts import Draft, Style
 from extractors.pdf_headings import _binds
 from extractors.pdf_structure import build_lines
 from extractors.pdf_words import Word
-from tests.pdf_output import drawn_pdf, headings_of, markdown_of
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 from tests.test_pdf_register_notices import BOLD, PROSE, ROMAN, SIZE, _column_x, _paragraph, _prose
 
 _FONTS = "/usr/share/fonts/truetype/liberation/"
@@ -277,3 +277,50 @@ def test_a_large_figure_under_the_first_heading_is_not_spared_as_the_title() -> 
     """"Net-zero" over two short lines heads no section: judged, not spared as the document's
     title because it is set larger than the label over it."""
     assert "Net-zero" not in headings_of(drawn_pdf(_display_figure))
+
+
+NEWS = ("The committee reviewed the quarterly figures and agreed that the budget remains on track for the "
+        "year. Members discussed the timetable for the new building and asked the officers to report back "
+        "at the next meeting with a revised schedule and costs.")
+
+
+def _news_lines(canvas: Any, x: float, y: float, text: str) -> float:
+    canvas.setFont("Helvetica", 9)
+    for line in wrapped_lines(text, 230.0, "Helvetica", 9):
+        y -= 12.0
+        canvas.drawString(x, y, line)
+    return y
+
+
+def _newsletter(canvas: Any, resume: str) -> None:
+    """A newsletter's two running columns: a contact's short lines in the first, beside a gap
+    in the second; the second starts again level with the first's text under the contact, with
+    a story's heading after its story above ended three lines higher than the first column's
+    text (``resume`` "heading"), or going on in lower case after its text ended level with it
+    ("sentence")."""
+    y = _news_lines(canvas, 50.0, 800.0, f"{NEWS} {NEWS}") - 6.0
+    for text in ("Contact: Jane Smith", "Phone: 01234 567890", "Email: jane@example.org"):
+        y = _news_lines(canvas, 50.0, y, text)
+    y -= 18.0
+    _news_lines(canvas, 50.0, y, f"{NEWS} {NEWS}")
+    _news_lines(canvas, 305.0, 800.0, f"{NEWS} The library will open on Saturdays in spring."
+                if resume == "heading" else f"{NEWS} {NEWS} The library will open on Saturdays")
+    if resume == "heading":
+        canvas.setFont("Helvetica-Bold", 9)
+        canvas.drawString(305.0, y - 12.0, "Library News")
+        _news_lines(canvas, 305.0, y - 12.0, NEWS)
+    else:
+        _news_lines(canvas, 305.0, y, f"and the hall on {NEWS}")
+
+
+def test_a_contact_beside_the_other_columns_gap_between_stories_is_read_in_its_column() -> None:
+    """The second column starts again with a story's heading (or goes on with its sentence in
+    lower case): no new band, the contact is read between its column's paragraphs, before the
+    second column."""
+    for resume, opening in (("heading", "# Library News"), ("sentence", "and the hall")):
+        paragraphs = markdown_of(drawn_pdf(_newsletter, resume)).split("\n\n")
+        contact = paragraphs.index("Contact: Jane Smith Phone: 01234 567890 Email: jane@example.org")
+        second = next(at for at, text in enumerate(paragraphs) if text.startswith("The committee")
+                      and "The library will open" in text)
+        assert contact == 1 and second > contact, resume
+        assert any(text.lstrip("#").strip().startswith(opening.lstrip("# ")) for text in paragraphs[second:])
