@@ -2902,9 +2902,20 @@ def _broken_at_edge(upper: _Row, lower: _Row, c: int, edges: ColumnEdges) -> boo
     if not above or len(above) != 1 or not below or len(below) != 1:
         return False
     if plural_end_set_right(above[0], below[0]):
-        return True
+        # (Not on a line of units: "Duration" over "s" beside "Load" over "kN", each heading's
+        # unit under it; Word's plural broken in its narrow cell stands alone on its line.)
+        return not any(_unit_piece(words) for col, words in lower.words.items() if col != c)
     inner = edges.inner(c, (above[0], below[0]))
     return inner is not None and broken_at_edge(above[0], below[0], *inner)
+
+
+def _unit_piece(words: list[Word]) -> bool:
+    """Whether a cell's line is a unit alone under its heading: one word of at most three
+    characters but figures ("kN", "MB", "m/s", "%") or in brackets ("(kg)")."""
+    if len(words) != 1:
+        return False
+    text = words[0].text
+    return not _is_numeric(text) and (len(text) <= 3 or text.startswith("(") and text.endswith(")"))
 
 
 def _merge_header_cells(header: list[_Row], edges: ColumnEdges) -> None:
