@@ -580,6 +580,11 @@ def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[D
         if first.cells[:head] == second.cells[:head] or _figure_row(second.cells[0]):
             continue
         skip = 1 if [row[0] for row in first.cells] == [row[0] for row in second.cells] else 0
+        # (A first column headed as the other's but holding other rows is a table of its own,
+        # a catalogue's next section, "Code" over other codes: a sheet's columns going on are
+        # headed apart, or repeat its first column whole.)
+        if not skip and first.cells[0][:1] == second.cells[0][:1]:
+            continue
         # (Columns going on, not a table of its own: its first column holds figures, as a
         # sheet's columns on the right do, not labels of its own rows.)
         body = [row[skip] for row in second.cells[max(1, second.header_rows):] if len(row) > skip]

@@ -1,5 +1,6 @@
 """Ordinary pages the new table rules must leave alone: a listing over two full pages is rows
-going on, not a sheet's columns printed side by side; a heading over its unit "s" (seconds)
+going on, and two sections' tables headed alike are two tables, not a sheet's columns printed
+side by side; a heading over its unit "s" (seconds)
 keeps its space, not read as a plural broken in its cell."""
 
 from __future__ import annotations
@@ -50,6 +51,35 @@ def test_a_listing_going_on_at_the_headers_height_is_rows_going_on() -> None:
     assert "| Order | Customer | Qty | Amount | Paid |\n" in markdown
     assert "| 10001 | Brown & Co | 8 | 231.00 | No |\n" in markdown
     assert "| 10046 | Carter plc | 23 | 6,126.00 | Yes |" in markdown
+
+
+def _catalogue(canvas: Any) -> None:
+    # Two sections of a catalogue, each a page's table headed "Code" over its own codes, no
+    # titles: the pages' rows at the same heights.
+    n = 0
+    sections = [("Product", "Price", ["Copier paper", "Toner", "Binder"]),
+                ("Service", "Rate", ["Delivery", "Installation", "Repair"])]
+    for page, (item, price, names) in enumerate(sections):
+        y = 790.0
+        canvas.setFont("Helvetica-Bold", 9)
+        canvas.drawString(40, y, "Code")
+        canvas.drawString(100, y, item)
+        canvas.drawRightString(420, y, price)
+        canvas.setFont("Helvetica", 9)
+        for _ in range(45):
+            n += 1
+            y -= 14
+            canvas.drawString(40, y, str(4000 + 3 * n))
+            canvas.drawString(100, y, names[n % 3])
+            canvas.drawRightString(420, y, f"{n * 37 % 400 + 5}.99")
+        if page == 0:
+            canvas.showPage()
+
+
+def test_two_pages_tables_headed_alike_over_other_rows_stay_two_tables() -> None:
+    markdown = markdown_of(drawn_pdf(_catalogue))
+    assert "| Code | Product | Price |\n" in markdown
+    assert "| Code | Service | Rate |\n" in markdown
 
 
 def _headings_over_units(canvas: Any, headings: list[tuple[str, str]]) -> None:
