@@ -2121,12 +2121,23 @@ def _header_start(block: list[_Line], first_data: int, stub: float) -> int:
     column (left of ``stub``, its right bound), where a header's lines leave it empty but for
     its own heading's few."""
     start = first_data - MAX_HEADER_LINES
-    while start > 0 and first_data - start < LONG_HEADER_LINES and _header_like(block[start - 1]):
+    while start > 0 and first_data - start < LONG_HEADER_LINES and _header_like(block[start - 1]) \
+            and not _pairs_alike(block[start - 1], block[start]):
         filled = sum(line.words[0].x0 < stub for line in block[start - 1:first_data])
         if 2 * filled > first_data - start + 1:
             break
         start -= 1
     return start
+
+
+def _pairs_alike(line: _Line, under: _Line) -> bool:
+    """Whether ``line`` and the line under it are each a label and its value set at the same
+    two starts: a list of pairs over the table (an invoice's "Invoice no." "INV-2041" over
+    "Date" "12/03/2024", a key's "p" "provisional" over "r" "revised"), no group labels over
+    its headings, which stand over other pieces than theirs."""
+    if len(line.segments) != 2 or len(under.segments) != 2:
+        return False
+    return all(abs(a[0].x0 - b[0].x0) <= FLUSH for a, b in zip(line.segments, under.segments, strict=True))
 
 
 def _header_like(line: _Line) -> bool:
