@@ -2922,11 +2922,10 @@ def _broken_at_edge(upper: _Row, lower: _Row, c: int, edges: ColumnEdges) -> boo
 
 def _unit_piece(words: list[Word]) -> bool:
     """Whether a cell's line is a unit alone under its heading: one word of at most three
-    characters but figures ("kN", "MB", "m/s", "%") or in brackets ("(kg)")."""
-    if len(words) != 1:
-        return False
-    text = words[0].text
-    return not _is_numeric(text) and (len(text) <= 3 or text.startswith("(") and text.endswith(")"))
+    characters but figures ("kN", "MB", "m/s", "%").  (Not a bracketed one: Word wraps
+    "Turnover (£m)" in a narrow column as it wraps "Employees".)"""
+    return len(words) == 1 and len(words[0].text) <= 3 and not _is_numeric(words[0].text) \
+        and not words[0].text.startswith("(")
 
 
 def _merge_header_cells(header: list[_Row], edges: ColumnEdges) -> None:
