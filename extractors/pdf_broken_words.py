@@ -43,6 +43,10 @@ OTHER_WIDTHS = {"upper": 667, "digit": 556, "other": 333}
 BROKEN_TAIL = re.compile(r"^[a-z]{1,3}$")
 # Two lines of a right-set cell end flush within this many points (see plural_end_set_right).
 FLUSH_END = 0.6
+# Headings of quantities counted in seconds: "Time" over "s" is a heading over its unit, not
+# "Times" broken in its cell (see plural_end_set_right).
+SECONDS_HEADINGS = frozenset(("time", "duration", "delay", "interval", "latency", "runtime", "elapsed",
+                              "lag"))
 # Short words and units that a cell's line may hold alone.
 SHORT_WORDS = frozenset((
     "a", "an", "as", "at", "be", "by", "do", "if", "in", "is", "it", "no", "of", "on", "or", "so", "to", "up",
@@ -113,8 +117,10 @@ def plural_end_set_right(piece: Word, tail: Word) -> bool:
     it.  Only a lone "s" (a plural's end, which no unit alone under its heading is but the
     second's, written "(s)" or "sec" in the tables seen), under a word of letters not ending in
     one; both ending flush (within FLUSH_END points) in one weight and size.  A longer end
-    ("kg", "per") is a short word or a unit wrapped there (see broken_joined)."""
-    return tail.text == "s" and len(piece.text) >= 3 and piece.text.isalpha() and piece.text[-1].islower() \
+    ("kg", "per") is a short word or a unit wrapped there (see broken_joined); a heading of a
+    quantity in seconds (SECONDS_HEADINGS: "Time" over "s") is over its unit."""
+    return tail.text == "s" and len(piece.text) >= 3 and piece.text.lower() not in SECONDS_HEADINGS \
+        and piece.text.isalpha() and piece.text[-1].islower() \
         and piece.text[-1] != "s" and piece.bold == tail.bold and abs(piece.size - tail.size) <= 0.5 \
         and abs(piece.x1 - tail.x1) <= FLUSH_END and tail.x0 > piece.x0 + (piece.x1 - piece.x0) / 2
 

@@ -575,7 +575,18 @@ def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[D
                 or abs(first.top - second.top) > _SIDE_BY_SIDE \
                 or abs(first.bottom - second.bottom) > _SIDE_BY_SIDE:
             continue
+        # (Rows going on, not columns: the header repeated whole over the next rows, a listing's
+        # print titles on every full page; or a first row of figures where a heading would stand,
+        # the rows going on at the header's height on a page without print titles.)
+        head = max(1, first.header_rows)
+        if first.cells[:head] == second.cells[:head] or _figure_row(second.cells[0]):
+            continue
         skip = 1 if [row[0] for row in first.cells] == [row[0] for row in second.cells] else 0
+        # (A first column headed as the other's but holding other rows is a table of its own,
+        # a catalogue's next section, "Code" over other codes: a sheet's columns going on are
+        # headed apart, or repeat its first column whole.)
+        if not skip and first.cells[0][:1] == second.cells[0][:1]:
+            continue
         # (Columns going on, not a table of its own: its first column holds figures, as a
         # sheet's columns on the right do, not labels of its own rows.)
         body = [row[skip] for row in second.cells[max(1, second.header_rows):] if len(row) > skip]
@@ -589,6 +600,13 @@ def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[D
         tables[before.number] = [joined if t is first else t for t in tables[before.number]]
         tables[after.number] = [t for t in tables[after.number] if t is not second]
         right[0].kind, right[0].continues = "table_continued", before.number
+
+
+def _figure_row(row: list[str]) -> bool:
+    """Whether a table's first row holds figures in most of its filled cells (a body's row, no
+    header: a sheet's columns on the right are headed like those on the left)."""
+    filled = [text.strip() for text in row if text.strip()]
+    return bool(filled) and sum(bool(NUMERIC.match(text)) for text in filled) * 2 > len(filled)
 
 
 # Tables on two pages side by side start and end this close (points): Calc's rows, one height.

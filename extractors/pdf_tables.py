@@ -2270,12 +2270,23 @@ def _header_start(block: list[_Line], first_data: int, stub: float) -> int:
     column (left of ``stub``, its right bound), where a header's lines leave it empty but for
     its own heading's few."""
     start = first_data - MAX_HEADER_LINES
-    while start > 0 and first_data - start < LONG_HEADER_LINES and _header_like(block[start - 1]):
+    while start > 0 and first_data - start < LONG_HEADER_LINES and _header_like(block[start - 1]) \
+            and not _pairs_alike(block[start - 1], block[start]):
         filled = sum(line.words[0].x0 < stub for line in block[start - 1:first_data])
         if 2 * filled > first_data - start + 1:
             break
         start -= 1
     return start
+
+
+def _pairs_alike(line: _Line, under: _Line) -> bool:
+    """Whether ``line`` and the line under it are each a label and its value set at the same
+    two starts: a list of pairs over the table (an invoice's "Invoice no." "INV-2041" over
+    "Date" "12/03/2024", a key's "p" "provisional" over "r" "revised"), no group labels over
+    its headings, which stand over other pieces than theirs."""
+    if len(line.segments) != 2 or len(under.segments) != 2:
+        return False
+    return all(abs(a[0].x0 - b[0].x0) <= FLUSH for a, b in zip(line.segments, under.segments, strict=True))
 
 
 def _header_like(line: _Line) -> bool:
@@ -3058,9 +3069,19 @@ def _broken_at_edge(upper: _Row, lower: _Row, c: int, edges: ColumnEdges) -> boo
     if not above or len(above) != 1 or not below or len(below) != 1:
         return False
     if plural_end_set_right(above[0], below[0]):
-        return True
+        # (Not on a line of units: "Duration" over "s" beside "Load" over "kN", each heading's
+        # unit under it; Word's plural broken in its narrow cell stands alone on its line.)
+        return not any(_unit_piece(words) for col, words in lower.words.items() if col != c)
     inner = edges.inner(c, (above[0], below[0]))
     return inner is not None and broken_at_edge(above[0], below[0], *inner)
+
+
+def _unit_piece(words: list[Word]) -> bool:
+    """Whether a cell's line is a unit alone under its heading: one word of at most three
+    characters but figures ("kN", "MB", "m/s", "%").  (Not a bracketed one: Word wraps
+    "Turnover (£m)" in a narrow column as it wraps "Employees".)"""
+    return len(words) == 1 and len(words[0].text) <= 3 and not _is_numeric(words[0].text) \
+        and not words[0].text.startswith("(")
 
 
 def _merge_header_cells(header: list[_Row], edges: ColumnEdges) -> None:
