@@ -3210,7 +3210,8 @@ def _row_kinds(rows: list[_Row]) -> list[tuple[bool, bool, bool]]:
     # 2017" left of right-aligned figures).
     # A row of times is data over a row holding times too (a timetable's journeys), not over
     # rows without any (shifts' start times under their names, over the staff on each).
-    return [(_data_row(row.cells, i + 1 == len(rows) or any(_clock(t) for c in rows[i + 1].cells for t in c.split())),
+    timed = [any(_clock(t) for c in row.cells for t in c.split()) for row in rows]
+    return [(_data_row(row.cells, i + 1 == len(rows) or timed[i + 1]),
              _years(texts := [t for c in row.cells[1:] for t in c.split()]),
              any(not _is_numeric(t) for t in texts)) for i, row in enumerate(rows)]
 

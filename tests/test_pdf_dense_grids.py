@@ -350,7 +350,8 @@ def test_a_row_of_hours_under_a_table_of_figures_heads_the_next_table() -> None:
 
 
 SHIFTS = [["Ward", "Early", "Late", "Night"], ["", "06:00", "14:00", "22:00"],
-          ["Ash", "12", "10", "6"], ["Beech", "9", "8", "4"], ["Cedar", "14", "12", "7"], ["Elm", "7", "6", "3"]]
+          ["Ash", "12", "10", "6"], ["Beech", "9", "8", "4"], ["Cedar", "14", "12", "7"],
+          ["Elm", "7", "6", "3"]]
 
 
 def _staffing(canvas: Any) -> None:
