@@ -1737,10 +1737,10 @@ def _headings_after_gap(line: _Line, above: _Line) -> bool:
     if any(_is_numeric(w.text) or DATE.match(w.text) for w in line.words):
         return False
     # (A timetable's journey with a time at every stop has no figure and is a row all the same,
-    # under a journey holding times too; under rows without any, a line of times of day
-    # heads the next table: "Room  08:00  09:00" over the rooms' bookings, under the usage
-    # table's figures.)
-    if any(_clock(w.text) for w in line.words) and any(_clock(w.text) for w in above.words):
+    # under a journey of times too; under a row of figures, or of times beside figures, a line
+    # of times of day heads the next table: "Room  08:00  09:00" over the rooms' bookings,
+    # under the usage table's figures or a site's opening hours and staff.)
+    if any(_clock(w.text) for w in line.words) and _journey(above):
         return False
     if _numeric_share(above) == 0 and _figure_segments(above) == 0 or _years([w.text for w in above.words]) \
             or _groups_over(above, line):
@@ -2183,6 +2183,14 @@ def _timed(line: _Line) -> bool:
     rest = [w.text for w in line.words[1:]]
     return any(TIME.match(t) for t in rest) \
         and sum(_is_numeric(t) or bool(TIME.match(t)) for t in rest) > len(rest) / 2
+
+
+def _journey(line: _Line) -> bool:
+    """Whether the line's words after its first are times of day and dashes alone, a time
+    among them: a timetable's journey ("2101  07:09  –  07:21"), no figure beside its times."""
+    rest = [w.text for w in line.words[1:]]
+    return any(_clock(t) for t in rest) \
+        and all(_clock(t) or _is_numeric(t) and not any(ch.isdigit() for ch in t) for t in rest)
 
 
 def _clock(text: str) -> bool:

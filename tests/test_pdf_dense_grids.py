@@ -375,3 +375,33 @@ def test_start_times_under_shift_names_stay_in_the_header() -> None:
     from tests.pdf_output import markdown_table
 
     assert markdown_table(heads + SHIFTS[2:]) in markdown, markdown
+
+
+SITES = [["Site", "Opens", "Closes", "Staff", "Desks"], ["Central", "08:00", "18:00", "12", "40"],
+         ["North", "09:00", "17:00", "6", "20"], ["South", "09:00", "17:30", "5", "18"]]
+BUSY = [["Site", "08:00", "10:00", "12:00", "14:00"], ["Central", "Quiet", "Busy", "Busy", "Quiet"],
+        ["North", "Closed", "Quiet", "Busy", "Quiet"], ["South", "Closed", "Busy", "Quiet", "Quiet"]]
+
+
+def _sites_and_busy_hours(canvas: Any) -> None:
+    """Sites' hours and staff, then a blank line and how busy each is by the hour."""
+    width, height = A4
+    canvas.setFont("Helvetica-Bold", 14)
+    canvas.drawString(60, height - 60, "Opening hours")
+    y = height - 100
+    for table, gap in ((SITES, 0.0), (BUSY, 21.0)):
+        y -= gap
+        for r, row in enumerate(table):
+            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+            for x, text in zip((60, 200, 280, 360, 440), row, strict=True):
+                canvas.drawString(x, y, text)
+            y -= 15
+
+
+def test_a_row_of_hours_under_times_beside_figures_heads_the_next_table() -> None:
+    """The row above holds times of day ("08:00  18:00") beside figures (staff, desks): no
+    timetable's journey, so the hours a blank line under it head the next table."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_sites_and_busy_hours))
+    assert markdown_table(SITES) + "\n\n" + markdown_table(BUSY) in markdown, markdown
