@@ -1734,8 +1734,13 @@ def _headings_after_gap(line: _Line, above: _Line) -> bool:
     the next table's header (two tables one under the other on a spreadsheet page), not
     a row of the table above.  A row whose figures are all years is a heading itself (years
     over their sub-headings, "2019 2020" over "Number Rate Number Rate")."""
-    # (A timetable's journey with a time at every stop has no figure and is a row all the same.)
-    if any(_is_numeric(w.text) or DATE.match(w.text) or TIME.match(w.text) for w in line.words):
+    if any(_is_numeric(w.text) or DATE.match(w.text) for w in line.words):
+        return False
+    # (A timetable's journey with a time at every stop has no figure and is a row all the same,
+    # under a journey of times too; under a row of figures, or of times beside figures, a line
+    # of times of day heads the next table: "Room  08:00  09:00" over the rooms' bookings,
+    # under the usage table's figures or a site's opening hours and staff.)
+    if any(_clock(w.text) for w in line.words) and _journey(above):
         return False
     if _numeric_share(above) == 0 and _figure_segments(above) == 0 or _years([w.text for w in above.words]) \
             or _groups_over(above, line):
@@ -2158,7 +2163,12 @@ def _header_lines(block: list[_Line], most: int = MAX_HEADER_LINES) -> list[_Lin
     lines = block[:most + 2]
     # (A row of numbered group headings, "Zone 1" and "Zone 2" over the stops' names, is half
     # figures by its words and no row of them.)
-    first = _first_data([((_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5 or _timed(line))
+    # (A line of times is data over a line holding times too, a timetable's journey over the
+    # next; over rows without any, "06:00  14:00  22:00" under "Early  Late  Night" over the
+    # staff on each shift, it is the header's.)
+    first = _first_data([((_numeric_share(line) >= 0.5 or _figure_segments(line) >= 0.5
+                           or _timed(line) and (i + 1 == len(lines)
+                                                or any(_clock(w.text) for w in lines[i + 1].words)))
                           and not (i + 1 < len(lines) and _groups_over(line, lines[i + 1])),
                           _years([w.text for w in line.words]),
                           any(not _is_numeric(w.text) for w in line.words[1:]))
@@ -2173,6 +2183,20 @@ def _timed(line: _Line) -> bool:
     rest = [w.text for w in line.words[1:]]
     return any(TIME.match(t) for t in rest) \
         and sum(_is_numeric(t) or bool(TIME.match(t)) for t in rest) > len(rest) / 2
+
+
+def _journey(line: _Line) -> bool:
+    """Whether the line's words after its first are times of day and dashes alone, a time
+    among them: a timetable's journey ("2101  07:09  –  07:21"), no figure beside its times."""
+    rest = [w.text for w in line.words[1:]]
+    return any(_clock(t) for t in rest) \
+        and all(_clock(t) or _is_numeric(t) and not any(ch.isdigit() for ch in t) for t in rest)
+
+
+def _clock(text: str) -> bool:
+    """Whether ``text`` is a time of day no figure could be ("07:09", "07:40a"; not "7.42",
+    which a price list's "12.50" is as much)."""
+    return bool(TIME.match(text)) and not _is_numeric(text)
 
 
 def _figure_segments(line: _Line) -> float:
@@ -3177,12 +3201,14 @@ def _cell_above(header: list[_Row], r: int, c: int) -> int | None:
     return r - 1 if header[r - 1].cells[c] else None
 
 
-def _data_row(cells: list[str]) -> bool:
+def _data_row(cells: list[str], times: bool = True) -> bool:
     """Most of the cells right of the first hold a figure or a date (a column of dates is
-    data like one of amounts, never the headings)."""
+    data like one of amounts, never the headings), or a time of day unless ``times`` is
+    false."""
     values = [c for c in cells[1:] if c]
     # (A timetable's times of day are its data too, "06:15" at each stop.)
-    figures = sum(_is_numeric(c) or bool(DATE.match(c.strip()) or TIME.match(c.strip())) for c in values)
+    figures = sum(_is_numeric(c) or bool(DATE.match(c.strip()) or times and TIME.match(c.strip()))
+                  for c in values)
     return bool(values) and figures >= max(1, len(values) // 2 + 1)
 
 
@@ -3211,8 +3237,12 @@ def _years(texts: list[str]) -> bool:
 def _row_kinds(rows: list[_Row]) -> list[tuple[bool, bool, bool]]:
     # Years by word: a header's years may share a cell before the header is placed ("2016
     # 2017" left of right-aligned figures).
-    return [(_data_row(row.cells), _years(texts := [t for c in row.cells[1:] for t in c.split()]),
-             any(not _is_numeric(t) for t in texts)) for row in rows]
+    # A row of times is data over a row holding times too (a timetable's journeys), not over
+    # rows without any (shifts' start times under their names, over the staff on each).
+    timed = [any(_clock(t) for c in row.cells for t in c.split()) for row in rows]
+    return [(_data_row(row.cells, i + 1 == len(rows) or timed[i + 1]),
+             _years(texts := [t for c in row.cells[1:] for t in c.split()]),
+             any(not _is_numeric(t) for t in texts)) for i, row in enumerate(rows)]
 
 
 def _plausible(cells: list[list[str]]) -> bool:

@@ -313,3 +313,95 @@ def test_a_larger_stub_heading_on_the_header_baseline_stays_on_its_line() -> Non
         words += [word(str(100 + 7 * r + c), x, bottom, 8) for c, x in enumerate((208, 262, 308, 362))]
     [found] = find_tables(PageLayout(1, 600, 800, words=words))
     assert found.cells[1][0] == "Region", found.cells
+
+
+# Times of day as column headings in ordinary documents: a room's bookings by hour under a usage
+# table, shifts' start times under their names.
+USAGE = [["Room", "Bookings", "Hours", "Revenue", "Share"],
+         ["Hall A", "42", "120", "3,400", "31%"], ["Hall B", "35", "98", "2,950", "27%"],
+         ["Studio", "28", "77", "2,100", "19%"], ["Annex", "22", "61", "1,820", "17%"]]
+BY_HOUR = [["Room", "08:00", "09:00", "10:00", "11:00"],
+           ["Hall A", "Yoga", "Yoga", "Choir", "Free"], ["Hall B", "Art", "Art", "Free", "Chess"],
+           ["Studio", "Dance", "Drama", "Drama", "Free"], ["Annex", "Free", "Sewing", "Free", "Free"]]
+
+
+def _usage_and_bookings(canvas: Any) -> None:
+    """Two tables one under the other, a blank line between: the second's headings are hours."""
+    width, height = A4
+    canvas.setFont("Helvetica-Bold", 14)
+    canvas.drawString(60, height - 60, "Usage report")
+    y = height - 100
+    for table, gap in ((USAGE, 0.0), (BY_HOUR, 20.0)):
+        y -= gap
+        for r, row in enumerate(table):
+            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+            for x, text in zip((60, 200, 280, 360, 440), row, strict=True):
+                canvas.drawString(x, y, text)
+            y -= 14
+
+
+def test_a_row_of_hours_under_a_table_of_figures_heads_the_next_table() -> None:
+    """"Room  08:00  09:00 ..." a blank line under the usage table's last row of figures is
+    the next table's header: its times are no journey's (the row above holds none)."""
+    markdown = markdown_of(drawn_pdf(_usage_and_bookings))
+    from tests.pdf_output import markdown_table
+
+    assert markdown_table(USAGE) + "\n\n" + markdown_table(BY_HOUR) in markdown, markdown
+
+
+SHIFTS = [["Ward", "Early", "Late", "Night"], ["", "06:00", "14:00", "22:00"],
+          ["Ash", "12", "10", "6"], ["Beech", "9", "8", "4"], ["Cedar", "14", "12", "7"],
+          ["Elm", "7", "6", "3"]]
+
+
+def _staffing(canvas: Any) -> None:
+    width, height = A4
+    canvas.setFont("Helvetica-Bold", 14)
+    canvas.drawString(60, height - 60, "Staffing levels")
+    y = height - 100
+    for r, row in enumerate(SHIFTS):
+        canvas.setFont("Helvetica-Bold" if r < 2 else "Helvetica", 10)
+        canvas.drawString(60, y, row[0])
+        for x, text in zip((220, 300, 380), row[1:], strict=True):
+            canvas.drawRightString(x, y, text)
+        y -= 13 if r == 0 else 15
+
+
+def test_start_times_under_shift_names_stay_in_the_header() -> None:
+    """"06:00  14:00  22:00" under "Early  Late  Night", over rows of staff counts with no time
+    among them, are the headings' second line, not the first row of data."""
+    markdown = markdown_of(drawn_pdf(_staffing))
+    heads = [["Ward", "Early 06:00", "Late 14:00", "Night 22:00"]]
+    from tests.pdf_output import markdown_table
+
+    assert markdown_table(heads + SHIFTS[2:]) in markdown, markdown
+
+
+SITES = [["Site", "Opens", "Closes", "Staff", "Desks"], ["Central", "08:00", "18:00", "12", "40"],
+         ["North", "09:00", "17:00", "6", "20"], ["South", "09:00", "17:30", "5", "18"]]
+BUSY = [["Site", "08:00", "10:00", "12:00", "14:00"], ["Central", "Quiet", "Busy", "Busy", "Quiet"],
+        ["North", "Closed", "Quiet", "Busy", "Quiet"], ["South", "Closed", "Busy", "Quiet", "Quiet"]]
+
+
+def _sites_and_busy_hours(canvas: Any) -> None:
+    """Sites' hours and staff, then a blank line and how busy each is by the hour."""
+    width, height = A4
+    canvas.setFont("Helvetica-Bold", 14)
+    canvas.drawString(60, height - 60, "Opening hours")
+    y = height - 100
+    for table, gap in ((SITES, 0.0), (BUSY, 21.0)):
+        y -= gap
+        for r, row in enumerate(table):
+            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+            for x, text in zip((60, 200, 280, 360, 440), row, strict=True):
+                canvas.drawString(x, y, text)
+            y -= 15
+
+
+def test_a_row_of_hours_under_times_beside_figures_heads_the_next_table() -> None:
+    """The row above holds times of day ("08:00  18:00") beside figures (staff, desks): no
+    timetable's journey, so the hours a blank line under it head the next table."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_sites_and_busy_hours))
+    assert markdown_table(SITES) + "\n\n" + markdown_table(BUSY) in markdown, markdown
