@@ -81,6 +81,7 @@ or when set as a heading over a byline below the front matter (a newsletter's fi
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -98,6 +99,7 @@ from extractors.pdf_drafts import (
     Line,
     Style,
     font_family,
+    next_word_fits,
 )
 from extractors.pdf_words import Ruling
 
@@ -484,7 +486,7 @@ def _spread_apart(draft: Draft, column: tuple[float, float] | None) -> bool:
         return False
     words = draft.lines[0].words
     reach = _SPREAD_GAP * (column[1] - column[0])
-    return any(b.x0 - a.x1 > reach for a, b in zip(words, words[1:], strict=False))
+    return any(b.x0 - a.x1 > reach for a, b in itertools.pairwise(words))
 
 
 def _max_lines(draft: Draft, style: Style, column: tuple[float, float] | None) -> int:
@@ -521,11 +523,7 @@ def _broken_full(lines: list[Line], right: float) -> bool:
     """Whether every line but the last is broken where the next line's first word would not
     fit after it, a space apart, before ``right`` (a title wrapped to its measure; a block of
     short lines, names or an address, breaks where its lines end)."""
-    for line, below in zip(lines, lines[1:], strict=False):
-        first = below.words[0]
-        if line.x1 + 0.25 * line.size + (first.x1 - first.x0) <= right:
-            return False
-    return True
+    return not any(next_word_fits(line, below, right) for line, below in itertools.pairwise(lines))
 
 
 def _number_depth(text: str, section: re.Match[str] | None) -> int:
