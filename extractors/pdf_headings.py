@@ -219,6 +219,8 @@ _BINDING = 0.1
 # less from an ascender's top to a descender's foot): a font's ascent over the letters' tops.
 _TALLER_BOX = 0.15
 _FONT_BOX = 1.1
+# Words' boxes whose tops and feet lie this close (points) are one box, a font's (_taller_box).
+_SAME_BOX_EDGE = 0.05
 # A title set apart by nothing but its colour, small capitals or the order of a run of them has
 # this share of the body size more space over it than under it (a heading style's space
 # before: Word's 10 to 24 points, a web page's margin); a line spaced as the paragraphs round
@@ -237,9 +239,9 @@ _BOLD_TITLE_WORDS = 10
 _LONG_TITLE_WORDS = 20
 # A bold line of the body's size this many words long or longer with a finite verb's shape is
 # a sentence set bold ("All Members Must Register Before the Annual Meeting"), not a title: a
-# modal or an auxiliary after its first word, before a figure-free word, with no word that
-# opens a clause before it (a title's verbs are in a clause: "What You Should Know", "Notice
-# That Licences Are Withdrawn").
+# modal or an auxiliary after its first word, before a word opening with a letter, with no
+# word that opens a clause before it (a title's verbs are in a clause: "What You Should Know",
+# "Notice That Licences Are Withdrawn").
 _SENTENCE_SHAPE_WORDS = 6
 _FINITE = frozenset("must shall will should would can could may might cannot is are was were has have had "
                     "does do did".split())
@@ -2145,8 +2147,8 @@ def _taller_box(draft: Draft, after: Draft) -> bool:
     height = line.bottom - line.top
     return abs(line.size - under.size) <= 0.05 * under.size and height >= _FONT_BOX * line.size \
         and height - (under.bottom - under.top) >= _TALLER_BOX * under.size \
-        and all(abs(word.top - line.top) <= 0.05 and abs(word.bottom - line.bottom) <= 0.05
-                for word in line.words)
+        and all(abs(word.top - line.top) <= _SAME_BOX_EDGE
+                and abs(word.bottom - line.bottom) <= _SAME_BOX_EDGE for word in line.words)
 
 
 def heading_shaped(draft: Draft) -> bool:

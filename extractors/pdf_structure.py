@@ -2549,7 +2549,7 @@ def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
     # for nominations." stopping 8 points short of a 9-point column's edge is a last line.)
     short = right - last.x1
     ends = short >= last.size \
-        or short >= _SENTENCE_SHORT * last.size and last.text.rstrip().endswith(SENTENCE_END)
+        or (short >= _SENTENCE_SHORT * last.size and last.text.rstrip().endswith(SENTENCE_END))
     return ends and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 
