@@ -88,6 +88,18 @@ class Line:
         return self.bottom - self.top
 
 
+# A word space, in the line's font sizes, as the line breaker leaves it (see next_word_fits).
+WORD_SPACE = 0.25
+
+
+def next_word_fits(line: Line, below: Line, right: float) -> bool:
+    """Whether ``below``'s first word would have fitted after ``line``, a word space apart,
+    before ``right``: a line broken short of its measure, where a line broken full would not
+    have taken it (the test the paragraph and the heading rules both make of a wrap)."""
+    first = below.words[0]
+    return line.x1 + WORD_SPACE * line.size + (first.x1 - first.x0) <= right
+
+
 @dataclass
 class TablePart:
     """The rows of a page-crossing table that one page holds."""

@@ -81,6 +81,7 @@ or when set as a heading over a byline below the front matter (a newsletter's fi
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -98,6 +99,7 @@ from extractors.pdf_drafts import (
     Line,
     Style,
     font_family,
+    next_word_fits,
 )
 from extractors.pdf_words import Ruling
 
@@ -217,6 +219,8 @@ _BINDING = 0.1
 # less from an ascender's top to a descender's foot): a font's ascent over the letters' tops.
 _TALLER_BOX = 0.15
 _FONT_BOX = 1.1
+# Words' boxes whose tops and feet lie this close (points) are one box, a font's (_taller_box).
+_SAME_BOX_EDGE = 0.05
 # A title set apart by nothing but its colour, small capitals or the order of a run of them has
 # this share of the body size more space over it than under it (a heading style's space
 # before: Word's 10 to 24 points, a web page's margin); a line spaced as the paragraphs round
@@ -235,9 +239,9 @@ _BOLD_TITLE_WORDS = 10
 _LONG_TITLE_WORDS = 20
 # A bold line of the body's size this many words long or longer with a finite verb's shape is
 # a sentence set bold ("All Members Must Register Before the Annual Meeting"), not a title: a
-# modal or an auxiliary after its first word, before a figure-free word, with no word that
-# opens a clause before it (a title's verbs are in a clause: "What You Should Know", "Notice
-# That Licences Are Withdrawn").
+# modal or an auxiliary after its first word, before a word opening with a letter, with no
+# word that opens a clause before it (a title's verbs are in a clause: "What You Should Know",
+# "Notice That Licences Are Withdrawn").
 _SENTENCE_SHAPE_WORDS = 6
 _FINITE = frozenset("must shall will should would can could may might cannot is are was were has have had "
                     "does do did".split())
@@ -484,7 +488,7 @@ def _spread_apart(draft: Draft, column: tuple[float, float] | None) -> bool:
         return False
     words = draft.lines[0].words
     reach = _SPREAD_GAP * (column[1] - column[0])
-    return any(b.x0 - a.x1 > reach for a, b in zip(words, words[1:], strict=False))
+    return any(b.x0 - a.x1 > reach for a, b in itertools.pairwise(words))
 
 
 def _max_lines(draft: Draft, style: Style, column: tuple[float, float] | None) -> int:
@@ -521,11 +525,7 @@ def _broken_full(lines: list[Line], right: float) -> bool:
     """Whether every line but the last is broken where the next line's first word would not
     fit after it, a space apart, before ``right`` (a title wrapped to its measure; a block of
     short lines, names or an address, breaks where its lines end)."""
-    for line, below in zip(lines, lines[1:], strict=False):
-        first = below.words[0]
-        if line.x1 + 0.25 * line.size + (first.x1 - first.x0) <= right:
-            return False
-    return True
+    return not any(next_word_fits(line, below, right) for line, below in itertools.pairwise(lines))
 
 
 def _number_depth(text: str, section: re.Match[str] | None) -> int:
@@ -2147,8 +2147,8 @@ def _taller_box(draft: Draft, after: Draft) -> bool:
     height = line.bottom - line.top
     return abs(line.size - under.size) <= 0.05 * under.size and height >= _FONT_BOX * line.size \
         and height - (under.bottom - under.top) >= _TALLER_BOX * under.size \
-        and all(abs(word.top - line.top) <= 0.05 and abs(word.bottom - line.bottom) <= 0.05
-                for word in line.words)
+        and all(abs(word.top - line.top) <= _SAME_BOX_EDGE
+                and abs(word.bottom - line.bottom) <= _SAME_BOX_EDGE for word in line.words)
 
 
 def heading_shaped(draft: Draft) -> bool:

@@ -89,6 +89,7 @@ from extractors.pdf_drafts import (
     Style,
     TablePart,
     font_family,
+    next_word_fits,
 )
 from extractors.pdf_evidence import (
     HEURISTICS,
@@ -555,6 +556,12 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
                         line.kind, line.continues = "table_continued", first_page
 
 
+# Tables on two pages side by side start and end this close (points): Calc's rows, one height.
+_SIDE_BY_SIDE = 1.5
+# A sheet's columns going on hold figures in this share of their first column's body cells.
+_FIGURES_GOING_ON = 0.6
+
+
 def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[Draft]],
                              tables: dict[int, list[FoundTable]], adopted: set[int]) -> None:
     """A sheet wider than the page printed over pages side by side (Calc and Excel print the
@@ -590,7 +597,8 @@ def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[D
         # (Columns going on, not a table of its own: its first column holds figures, as a
         # sheet's columns on the right do, not labels of its own rows.)
         body = [row[skip] for row in second.cells[max(1, second.header_rows):] if len(row) > skip]
-        if not skip and sum(bool(NUMERIC.match(text.strip())) for text in body) < 0.6 * len(body):
+        figures = sum(bool(NUMERIC.match(text.strip())) for text in body)
+        if not skip and figures < _FIGURES_GOING_ON * len(body):
             continue
         cells = [[*a, *b[skip:]] for a, b in zip(first.cells, second.cells, strict=True)]
         joined = replace(first, cells=cells, markdown=cells_to_markdown(cells))
@@ -607,10 +615,6 @@ def _figure_row(row: list[str]) -> bool:
     header: a sheet's columns on the right are headed like those on the left)."""
     filled = [text.strip() for text in row if text.strip()]
     return bool(filled) and sum(bool(NUMERIC.match(text)) for text in filled) * 2 > len(filled)
-
-
-# Tables on two pages side by side start and end this close (points): Calc's rows, one height.
-_SIDE_BY_SIDE = 1.5
 
 
 def _row_rest_drafts(body: list[Draft], headers: set[str]) -> tuple[list[Draft], list[Draft]]:
@@ -2508,10 +2512,10 @@ def _crowded_word(last: Line, line: Line, right: float) -> bool:
     fit beside it, and ``line`` goes on in its weight at the paragraph's leading: a bold
     label broken over two lines, "SUPPLEMENTARY" over "INFORMATION: The agency ...", whose
     second line is mostly regular text."""
-    first = line.words[0]
-    return len(last.words) == 1 and first.bold == last.words[0].bold and abs(line.size - last.size) <= 0.5 \
+    return len(last.words) == 1 and line.words[0].bold == last.words[0].bold \
+        and abs(line.size - last.size) <= 0.5 \
         and abs(line.x0 - last.x0) <= 1.0 and 0 <= line.top - last.bottom <= 0.55 * last.size \
-        and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right
+        and not next_word_fits(last, line, right)
 
 
 def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
@@ -2538,15 +2542,14 @@ def _ends_justified_paragraph(block: Draft, line: Line, right: float) -> bool:
         return False
     # (A line of one word cannot be spread: it is broken short inside a paragraph where the
     # next word would not fit beside it, "SUPPLEMENTARY" over "INFORMATION: The ...".)
-    first = line.words[0]
-    if len(last.words) == 1 and last.x1 + 0.25 * last.size + (first.x1 - first.x0) > right:
+    if len(last.words) == 1 and not next_word_fits(last, line, right):
         return False
     # (A line ending a sentence short of the edge by less than an em ends its paragraph too:
     # a justified line is spread to the edge whatever it ends with, "ACTION: Notice; request
     # for nominations." stopping 8 points short of a 9-point column's edge is a last line.)
     short = right - last.x1
     ends = short >= last.size \
-        or short >= _SENTENCE_SHORT * last.size and last.text.rstrip().endswith(SENTENCE_END)
+        or (short >= _SENTENCE_SHORT * last.size and last.text.rstrip().endswith(SENTENCE_END))
     return ends and not line.text[:1].islower() and abs(line.size - last.size) <= 0.5
 
 

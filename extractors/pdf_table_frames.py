@@ -164,17 +164,18 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
     # prose, which alignment did not find.)
     for frame, found in read.items():
         out.extend(t for t in found if id(t) not in used and kept_in(frame, t, whole=True)
-                   and not any(_overlap(t, other) for other in out))
+                   and not any(overlaps(t, other) for other in out))
     if not left:
         return out
     out = within_frames(out, words, left, find)
     for sub in left:
-        if not any(_overlap(t, sub) for t in out):
+        if not any(overlaps(t, sub) for t in out):
             out.extend(t for t in find([w for w in words if sub.holds(w)]) if kept_in(sub, t, whole=True))
     return out
 
 
-def _overlap(a: Table, b: Table | RuleFrame) -> bool:
+def overlaps(a: Table, b: Table | RuleFrame) -> bool:
+    """Whether ``a`` and ``b`` share some of the page (edges touching share none)."""
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
 
 

@@ -74,7 +74,7 @@ from extractors.pdf_bidi import line_text
 from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined, plural_end_set_right
 from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_leaders import might_hold_leaders, without_leaders
-from extractors.pdf_table_frames import RuleFrame, kept_in, rule_frames, within_frames
+from extractors.pdf_table_frames import RuleFrame, kept_in, overlaps, rule_frames, within_frames
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
 
@@ -604,7 +604,7 @@ def _groups_over_heads(first: list[str], words: list[Word], columns: list[tuple[
             runs[-1].append(w)
         else:
             runs.append([w])
-    gutters = [(a[1] + b[0]) / 2 for a, b in zip(columns, columns[1:], strict=False)]
+    gutters = [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(columns)]
     edges = [columns[0][0], *gutters, columns[-1][1]]
     lo, hi = edges[heads[0]], edges[heads[-1] + 1]
     groups = [run for run in runs if lo <= (run[0].x0 + run[-1].x1) / 2 <= hi]
@@ -1277,7 +1277,7 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
     while blocks:
         block = blocks.pop(0)
         table = table_of(block)
-        if table is not None and not any(_overlaps(table, b) for b in blocked or []):
+        if table is not None and not any(overlaps(table, b) for b in blocked or []):
             tables.append(table)
         if table is not None:
             # A caption under the table ended it ("Table 2: ..."): the lines after it may be the
@@ -1396,10 +1396,6 @@ def _figures(line: _Line) -> bool:
     return any(_is_numeric(w.text) and not YEAR.match(w.text.strip()) for w in line.words)
 
 
-def _overlaps(a: FoundTable, b: FoundTable) -> bool:
-    return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
-
-
 def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
                       turned: list[Box] | None = None) -> list[list[_Line]]:
     """Runs of lines with two or more segments (single-segment lines allowed inside, at most
@@ -1478,8 +1474,7 @@ def _heading_between(block: list[_Line], singles: int, line: _Line, below: _Line
     """Whether the block's last ``singles`` lines of one run, under its rows, hold a heading
     (in type HEADING_TYPE times the rows' or larger) and ``line`` under them is a row of
     column headings (in bold, no figure, date or time, or group headings over the line
-    ``below``):
-    the title of a second table set under the first ("Saturday" between a weekday's
+    ``below``): the title of a second table set under the first ("Saturday" between a weekday's
     timetable and Saturday's), not a row of the first (a group's label inside a table
     is followed by rows of figures, not by headings)."""
     rows = [x for x in block[:-singles] if _tabular(x)]
@@ -2314,6 +2309,8 @@ def _pairs_alike(line: _Line, under: _Line) -> bool:
 
 
 def _header_like(line: _Line) -> bool:
+    """Whether ``line`` is set as a header's line: texts side by side, each of few words (at
+    most HEADER_TEXT_WORDS), no prose."""
     return line.tabular and not _prose_line(line) and all(len(s) <= HEADER_TEXT_WORDS for s in line.segments)
 
 
@@ -2725,8 +2722,8 @@ def _flush_columns(body: list[list[_Group]], extents: list[_Gap | None],
         if len(pieces) < 3 or extent is None or max(starts) - extent[0] > FLUSH:
             continue
         head = heads.get(c)
-        if max(ends) - min(ends) > 2 * FLUSH or head is not None and abs(head[0] - extent[0]) <= FLUSH \
-                and abs(head[1] - max(ends)) > 2 * FLUSH:
+        if max(ends) - min(ends) > 2 * FLUSH or (head is not None and abs(head[0] - extent[0]) <= FLUSH
+                                                 and abs(head[1] - max(ends)) > 2 * FLUSH):
             flush.add(c)
     return frozenset(flush)
 
