@@ -325,19 +325,26 @@ BY_HOUR = [["Room", "08:00", "09:00", "10:00", "11:00"],
            ["Studio", "Dance", "Drama", "Drama", "Free"], ["Annex", "Free", "Sewing", "Free", "Free"]]
 
 
-def _usage_and_bookings(canvas: Any) -> None:
-    """Two tables one under the other, a blank line between: the second's headings are hours."""
+def _two_tables(canvas: Any, title: str, tables: tuple[list[list[str]], list[list[str]]],
+                gap: float, size: float, pitch: float) -> None:
+    """A title over two tables of five columns, the second ``gap`` points under the first's
+    last row, each headed by a bold row."""
     width, height = A4
     canvas.setFont("Helvetica-Bold", 14)
-    canvas.drawString(60, height - 60, "Usage report")
+    canvas.drawString(60, height - 60, title)
     y = height - 100
-    for table, gap in ((USAGE, 0.0), (BY_HOUR, 20.0)):
-        y -= gap
+    for table, space in ((tables[0], 0.0), (tables[1], gap)):
+        y -= space
         for r, row in enumerate(table):
-            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", size)
             for x, text in zip((60, 200, 280, 360, 440), row, strict=True):
                 canvas.drawString(x, y, text)
-            y -= 14
+            y -= pitch
+
+
+def _usage_and_bookings(canvas: Any) -> None:
+    """Two tables one under the other, a blank line between: the second's headings are hours."""
+    _two_tables(canvas, "Usage report", (USAGE, BY_HOUR), 20.0, 9, 14)
 
 
 def test_a_row_of_hours_under_a_table_of_figures_heads_the_next_table() -> None:
@@ -385,17 +392,7 @@ BUSY = [["Site", "08:00", "10:00", "12:00", "14:00"], ["Central", "Quiet", "Busy
 
 def _sites_and_busy_hours(canvas: Any) -> None:
     """Sites' hours and staff, then a blank line and how busy each is by the hour."""
-    width, height = A4
-    canvas.setFont("Helvetica-Bold", 14)
-    canvas.drawString(60, height - 60, "Opening hours")
-    y = height - 100
-    for table, gap in ((SITES, 0.0), (BUSY, 21.0)):
-        y -= gap
-        for r, row in enumerate(table):
-            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
-            for x, text in zip((60, 200, 280, 360, 440), row, strict=True):
-                canvas.drawString(x, y, text)
-            y -= 15
+    _two_tables(canvas, "Opening hours", (SITES, BUSY), 21.0, 10, 15)
 
 
 def test_a_row_of_hours_under_times_beside_figures_heads_the_next_table() -> None:

@@ -142,10 +142,10 @@ def test_four_short_bold_lines_in_title_case_are_no_heading() -> None:
     assert not any("Director" in heading for heading in headings_of(drawn_pdf(_bold_address)))
 
 
-def _first_notice(canvas: Any) -> None:
-    """A page opening with a notice's head: the department in capitals at the body's size, the
-    agency and docket lines, then the title a point larger."""
-    y = 800.0
+def _notice_head(canvas: Any, y: float, title: str) -> float:
+    """A notice's head lines in the first column under ``y`` (the department in capitals at the
+    body's size, the agency in bold, the docket), then its title a point larger; the title's
+    baseline."""
     for text, font in (("DEPARTMENT OF COMMERCE", ROMAN), ("Bureau of Land Management", BOLD),
                        ("[Docket No. BLM-2026-3814]", ROMAN)):
         y -= SIZE * 1.2
@@ -153,7 +153,15 @@ def _first_notice(canvas: Any) -> None:
         canvas.drawString(_column_x(0), y, text)
     canvas.setFont(BOLD, SIZE + 1)
     y -= (SIZE + 1) * 1.2 + 4
-    canvas.drawString(_column_x(0), y, "Public Meeting of the Panel")
+    canvas.drawString(_column_x(0), y, title)
+    return y
+
+
+def _first_notice(canvas: Any) -> None:
+    """A page opening with a notice's head: the department in capitals at the body's size, the
+    agency and docket lines, then the title a point larger."""
+    y = 800.0
+    y = _notice_head(canvas, y, "Public Meeting of the Panel")
     _prose(canvas, 0, y - 3, 3)
     _prose(canvas, 1, 800.0, 4)
 
@@ -175,14 +183,7 @@ def _last_line_under_the_other_column(canvas: Any) -> None:
     right = _prose(canvas, 1, 800.0, 2)
     right = _paragraph(canvas, 1, right, [(SHORTER, ROMAN)])
     assert right > y + SIZE  # (the second column ends over the first's last line)
-    for text, font in (("DEPARTMENT OF COMMERCE", ROMAN), ("Bureau of Land Management", BOLD),
-                       ("[Docket No. BLM-2026-3814]", ROMAN)):
-        y -= SIZE * 1.2
-        canvas.setFont(font, SIZE)
-        canvas.drawString(_column_x(0), y, text)
-    canvas.setFont(BOLD, SIZE + 1)
-    y -= (SIZE + 1) * 1.2 + 4
-    canvas.drawString(_column_x(0), y, "Notice of Intent To Rule on Request To Release Airport Property")
+    y = _notice_head(canvas, y, "Notice of Intent To Rule on Request To Release Airport Property")
     for column in (0, 1):
         _prose(canvas, column, y - 3, 2)
 
