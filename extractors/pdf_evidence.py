@@ -58,7 +58,7 @@ import bisect
 import difflib
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from operator import attrgetter
@@ -69,7 +69,7 @@ from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_join
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import font_family
 from extractors.pdf_outline import OutlineEntry, title_key
-from extractors.pdf_tables import FoundTable
+from extractors.pdf_tables import FoundTable, unit_alone
 from extractors.pdf_tags import (
     Box,
     PageTags,
@@ -668,6 +668,9 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word],
     cell_of = {id(cell): cell for cell in table.cells}
     edges = ColumnEdges(((cell_of[key].row, cell_of[key].column), cell_of[key].column, ws[0].x0, ws[-1].x1)
                         for (key, _), ws in lines.items())
+    # Units alone on a line of their cell ("kN" under "Load"), by cell: a plural's "s" level
+    # with another cell's is a unit too ("Rise" over "s" beside "Load" over "kN").
+    units = [(key, ws[0]) for (key, _), ws in lines.items() if len(ws) == 1 and unit_alone(ws[0].text)]
     for cell in table.cells:
         # Turned words in the order they are drawn (up or down their lines, their lines in
         # turn): their line counts and x say nothing of it.
@@ -676,7 +679,8 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word],
             upright = [w for _, line in groupby(upright, key=attrgetter("line"))
                        for w in rtl_words(list(line))]
         sideways = sorted((w for w in drawn[id(cell)] if id(w) in order), key=lambda w: order[id(w)])
-        texts = (_lines_text(upright, cell, edges, rules), *(w.text for w in sideways))
+        beside = [w for key, w in units if key != id(cell) and cell_of[key].row == cell.row]
+        texts = (_lines_text(upright, cell, edges, rules, beside), *(w.text for w in sideways))
         cells[cell.row][cell.column] = " ".join(filter(None, texts))
         header[cell.row] = header[cell.row] and cell.header
     header_rows = next((row for row, is_header in enumerate(header) if not is_header), table.row_count)
@@ -696,11 +700,12 @@ def _found_table(table: TaggedTable, words: list[Word], turned: list[Word],
 
 
 def _lines_text(words: list[Word], cell: TaggedCell, edges: ColumnEdges,
-                rules: list[Ruling] | None = None) -> str:
+                rules: list[Ruling] | None = None, units: Sequence[Word] = ()) -> str:
     """A cell's upright words, in reading order, as text: a word LibreOffice broke over the
     cell's lines is whole again (see extractors.pdf_broken_words; ``edges``: its table's, as
     its text shows them; ``rules``: the page's vertical rules, which show them where the
-    cell is ruled)."""
+    cell is ruled; ``units``: units alone on their lines in the row's other cells, beside
+    which an "s" is a unit, not a plural's end)."""
     ruled = _ruled_edges(words, rules) if rules and words else None
     text = ""
     for index, word in enumerate(words):
@@ -713,7 +718,8 @@ def _lines_text(words: list[Word], cell: TaggedCell, edges: ColumnEdges,
             own = ((cell.row, cell.column),)
             inner = (ruled or edges.inner(cell.column, own)) if alone and ends and cell.columns == 1 else None
             broken = inner is not None and broken_at_edge(piece, word, *inner) \
-                or alone and ends and plural_end_set_right(piece, word)
+                or alone and ends and plural_end_set_right(piece, word) \
+                and not any(u.top < word.bottom and u.bottom > word.top for u in units)
             text = broken_joined(text, word.text, alone, broken)
         else:
             text = f"{text} {word.text}"

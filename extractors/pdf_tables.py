@@ -3098,11 +3098,15 @@ def _broken_at_edge(upper: _Row, lower: _Row, c: int, edges: ColumnEdges) -> boo
 
 
 def _unit_piece(words: list[Word]) -> bool:
-    """Whether a cell's line is a unit alone under its heading: one word of at most three
-    characters but figures ("kN", "MB", "m/s", "%").  (Not a bracketed one: Word wraps
-    "Turnover (£m)" in a narrow column as it wraps "Employees".)"""
-    return len(words) == 1 and len(words[0].text) <= 3 and not _is_numeric(words[0].text) \
-        and not words[0].text.startswith("(")
+    """Whether a cell's line is a unit alone under its heading (see :func:`unit_alone`)."""
+    return len(words) == 1 and unit_alone(words[0].text)
+
+
+def unit_alone(text: str) -> bool:
+    """Whether a heading's line of one word is a unit: at most three characters but figures
+    ("kN", "MB", "m/s", "%").  (Not a bracketed one: Word wraps "Turnover (£m)" in a narrow
+    column as it wraps "Employees".)"""
+    return len(text) <= 3 and not _is_numeric(text) and not text.startswith("(")
 
 
 def _merge_header_cells(header: list[_Row], edges: ColumnEdges) -> None:

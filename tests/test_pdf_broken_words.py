@@ -254,3 +254,23 @@ def test_libreoffice_words_broken_in_narrow_columns(tmp_path) -> None:
             options = ExtractOptions(ocr_engines=())
             markdown = extract(pdf.read_bytes(), filename="r.pdf", options=options).markdown
             assert markdown_table(cells) in markdown, (pdf.name, tagged, markdown)
+
+
+def test_an_s_in_a_tagged_header_beside_another_cells_unit_keeps_its_space() -> None:
+    """"Rise" over "s" beside "Load" over "kN", each heading's unit under it in its tagged
+    header cell: the "s" is seconds, as the untagged reading keeps it, not a plural's end."""
+    def heading(x: float, word: str, unit: str) -> Node:
+        end = x + stringWidth(word, "Helvetica-Bold", 10)
+        return _tagged_cell("TH", Run(0, x, 200, word, bold=True),
+                            Run(0, end - stringWidth(unit, "Helvetica-Bold", 10), 212, unit, bold=True))
+
+    head = Node("TR", [_tagged_cell("TH", Run(0, 72, 200, "Test", bold=True)),
+                       heading(200, "Rise", "s"), heading(300, "Load", "kN")])
+    body = [Node("TR", [_tagged_cell("TD", Run(0, 72, 230 + 16 * i, label)),
+                        _tagged_cell("TD", Run(0, 200, 230 + 16 * i, f"{1.5 + i:.1f}")),
+                        _tagged_cell("TD", Run(0, 300, 230 + 16 * i, str(40 + 5 * i)))])
+            for i, label in enumerate(("A1", "A2", "A3"))]
+    data = tagged_pdf([Node("P", [Run(0, 72, 140, "The tests below were run at room temperature.")]),
+                       Node("Table", [head, *body])])
+    markdown = extract(data, filename="tagged.pdf", options=ExtractOptions(ocr_engines=())).markdown
+    assert "| Test | Rise s | Load kN |" in markdown, markdown
