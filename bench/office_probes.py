@@ -36,12 +36,14 @@ from typing import Any
 from bench.typeset_cache import ROOT, Source, cache_folder, typeset
 
 EXPORTS = ("plain", "tagged")
+#: Seeds per class of a range asked for by its first seed (``build(first=)``, `--probe-seeds`).
+RANGE_SEEDS = 2
 
 
 def build(out: Path | None = None, first: int | None = None,
           count: int | None = None) -> list[tuple[str, dict[str, Any], dict[str, Path]]]:
     """Each probe document's class, truth and PDF per export, typeset unless cached: each class
-    at seeds 1..its count, or with ``first`` at seeds first..first+count-1 (count 2 unless
+    at seeds 1..its count, or with ``first`` at seeds first..first+count-1 (RANGE_SEEDS unless
     given)."""
     sys.path.insert(0, str(ROOT))
     from tests.office_decks import convert as convert_decks
@@ -54,7 +56,7 @@ def build(out: Path | None = None, first: int | None = None,
         made = [(name, seed) for name, (n, _) in PROBES.items() for seed in range(1, n + 1)]
         key = "all"
     else:
-        n = count or 2
+        n = count or RANGE_SEEDS
         made = [(name, seed) for name in PROBES for seed in range(first, first + n)]
         key = f"seeds{first}x{n}"
 

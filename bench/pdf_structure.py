@@ -73,8 +73,8 @@ per PDF text line):
 (h) with `--probes`: the office probes (`bench/office_probes.py`: documents of
     `tests/office_probes.py`, one construction each, typeset by LibreOffice untagged and tagged):
     per class and export, documents whose tables, headings and list items all come out right;
-    with `--probe-seeds FIRST [--probe-count N]` every class at seeds FIRST..FIRST+N-1 (default
-    N 2) instead of the seeds tuned on, cached apart.
+    with `--probe-seeds FIRST [--probe-count N]` every class at seeds FIRST..FIRST+N-1 (N
+    by default two) instead of the seeds tuned on, cached apart.
 """
 
 from __future__ import annotations
@@ -1110,8 +1110,9 @@ def main() -> None:
                         help="with --probes: every class at seeds FIRST..FIRST+N-1 (N from "
                              "--probe-count), in a cache folder of its own, instead of the tuned "
                              "seeds 1..count")
-    parser.add_argument("--probe-count", type=int, default=2, metavar="N",
-                        help="with --probe-seeds: seeds per class (default 2)")
+    parser.add_argument("--probe-count", type=int, default=0, metavar="N",
+                        help="with --probe-seeds: seeds per class (default: "
+                             "bench/office_probes.py's RANGE_SEEDS, 2)")
     args = parser.parse_args()
     BeforeTree.rev = args.before
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
