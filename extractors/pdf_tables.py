@@ -130,6 +130,10 @@ PROSE_BESIDE_WORDS = 4
 # A text column's line beside a table's row sits this share of the size or more off the row's
 # baseline when it is not on it (see _own_baselines).
 OFF_BASELINE = 0.2
+# A text column's paragraph begun above a table beside it goes on at its own x and pitch: its
+# line above the block starts within this share of the size of the column's first piece, one
+# pitch above it within this share of the size too (see _continued_column).
+CONTINUED_ALIGN = 0.5
 # A bar's side is at least this tall (points), and bars whose heights differ by less stand
 # level (see _without_bar_labels).
 BAR_HEIGHT = 5.0
@@ -1262,7 +1266,7 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
         # two-column page's prose is such a block.)
         key = tuple(map(id, block))
         if key not in found:
-            found[key] = _stream_table(block, turned or [])
+            found[key] = _stream_table(block, turned or [], [w for w in words if w.bottom <= block[0].top])
         return found[key]
 
     for block in _candidate_blocks(lines, feet or [], turned or []):
@@ -2207,17 +2211,19 @@ def _figure_segments(line: _Line) -> float:
     return figures / len(rest)
 
 
-def _stream_table(block: list[_Line], turned: list[Box] | None = None) -> FoundTable | None:
+def _stream_table(block: list[_Line], turned: list[Box] | None = None,
+                  above: list[Word] | None = None) -> FoundTable | None:
     """The block's table by its cell gaps, or by the whole block's narrow gutters too (a
     dense listing) when cell gaps alone leave several values in one cell; ``turned`` are the
-    boxes of headings set on their side (see :func:`_column_gaps`)."""
-    table = _table_by_gaps(block, dense=False, turned=turned)
+    boxes of headings set on their side (see :func:`_column_gaps`), ``above`` the page's words
+    above the block (see :func:`_continued_column`)."""
+    table = _table_by_gaps(block, dense=False, turned=turned, above=above)
     if table is None:
         stacked = len(block) >= 3 and _narrow_gutters(block) >= 2  # (a cheap test first)
     else:
         stacked = _stacked_numbers(table.cells) >= 0.2 or _stacked_column(table)
     if stacked:
-        dense = _table_by_gaps(block, dense=True, turned=turned)
+        dense = _table_by_gaps(block, dense=True, turned=turned, above=above)
         if dense is not None and (table is None or len(dense.cells[0]) > len(table.cells[0])):
             return dense
     return table
@@ -2230,7 +2236,7 @@ def _narrow_gutters(block: list[_Line]) -> int:
 
 
 def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = None,
-                   most: int = MAX_HEADER_LINES) -> FoundTable | None:
+                   most: int = MAX_HEADER_LINES, above: list[Word] | None = None) -> FoundTable | None:
     """The block's table by its cell gaps; its header at most ``most`` lines (see
     :func:`_header_start`)."""
     if len(block) < 3 or _justified_prose(block):
@@ -2254,7 +2260,8 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
     rows[:first_data] = _header_rows(block[:first_data], extents, bounds, gutters,
                                      _flush_columns(pieces[first_data:], extents,
                                                     pieces[first_data - 1] if first_data else []))
-    prose = _prose_columns(rows, pieces)
+    prose = _prose_columns(rows, pieces) \
+        or [c for c in {0, len(bounds)} if above and _continued_column(pieces, c, above)]
     if prose:
         return _without_prose_column(block, bounds, prose)
     # A caption or source note under the table ("Table 3: Comparison of ...", "Source: ...")
@@ -2419,6 +2426,35 @@ def _page_column(rows: list[_Row], c: int, own_baselines: bool) -> bool:
     beside = [t for r in rows if r.cells[c] for i, t in enumerate(r.cells) if i != c and t]
     return own_baselines \
         or sum(_is_numeric(t) or bool(DATE.match(t.strip())) for t in beside) <= len(beside) / 2
+
+
+def _continued_column(pieces: list[list[_Group]], c: int, above: list[Word]) -> bool:
+    """Whether the block's first or last column ``c`` goes on with a paragraph of the page's
+    next text column begun above the block (``above``, the page's words over it): a table in
+    one column of a two-column page takes in the other column's lines beside its first rows,
+    a few words each and ending no sentence, too few for :func:`_page_column`.  The column's
+    first piece starts in lower case at the x of the text line right above it (CONTINUED_ALIGN
+    of the size), which ends no sentence, one line pitch of the column's own pieces higher: the
+    paragraph runs on at its own x and spacing.  A table's cells under a line of text start
+    their own texts, or stand at the pitch of the table's rows, not the text's."""
+    own = [[w for words, col in groups if col == c for w in words] for groups in pieces]
+    own = [words for words in own if words]
+    if len(own) < 2 or not own[0][0].text[:1].islower():
+        return False
+    first = own[0]
+    size = max(statistics.median(w.size for w in first), 4.0)
+    x0, x1 = min(w.x0 for w in first), max(w.x1 for w in first)
+    # (Pieces of one line may come apart across the column's gutters: each line once.)
+    tops = sorted({round(min(w.top for w in words), 1) for words in own})
+    pitch = tops[1] - tops[0] if len(tops) >= 2 else 0.0
+    near = [w for w in above if w.x1 > x0 and w.x0 < x1 and w.bottom <= tops[0]]
+    if not near or pitch <= 0:
+        return False
+    top = max(w.top for w in near)
+    line = sorted((w for w in near if abs(w.top - top) < OFF_BASELINE * size), key=attrgetter("x0"))
+    return abs(line[0].x0 - min(w.x0 for w in first)) < CONTINUED_ALIGN * size \
+        and abs(tops[0] - top - pitch) < CONTINUED_ALIGN * size \
+        and line[-1].text.rstrip()[-1:] not in ".:;!?"
 
 
 def _own_baselines(pieces: list[list[_Group]], c: int) -> bool:

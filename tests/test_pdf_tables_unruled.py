@@ -704,6 +704,24 @@ def test_the_next_text_columns_paragraph_is_cut_from_a_table_beside_it() -> None
     assert len(found) == 1 and found[0].cells == cells
 
 
+def test_the_next_columns_paragraph_run_on_from_above_a_table_is_cut_from_it() -> None:
+    # A table in the left column of a two-column page; the right column's paragraph, begun
+    # above the table's top, ends in three short lines beside its first rows: too few words
+    # and no sentence inside for a page column of its own, they were read in as a fourth column.
+    # They go on from the line above at its x and pitch.
+    prose = ["The council reviewed the works for", "the year and agreed the priorities.",
+             "Residents were consulted in the autumn.", "Spending stayed",
+             "within the budget set in March,", "with savings on materials",
+             "offsetting higher labour costs."]
+    cells = [["Area", "Cases", "Share"], ["North", "12.81%", "81.02%"], ["East", "18.38%", "57.53%"],
+             ["Coast", "83.74%", "71.43%"], ["West", "14.54%", "62.11%"]]
+    text = [(252 + 12 * r, 9.0, [(320, line)]) for r, line in enumerate(prose)]
+    left = [(246 + 12 * r, 9.0, [(40, "Residents were consulted on the new cycle routes")]) for r in range(3)]
+    rows = [(302 + 16 * r, 9.0, [(40, row[0]), (110, row[1]), (180, row[2])]) for r, row in enumerate(cells)]
+    found = tables_of(drawn_lines(left + text + rows))
+    assert len(found) == 1 and found[0].cells == cells, [t.cells for t in found]
+
+
 def test_a_footer_numbering_the_page_is_no_table_row() -> None:
     # The last lines of two text columns (a colophon) close over the running footer "Page 2":
     # with the footer as a third row they made a table.
