@@ -2435,7 +2435,7 @@ def _continued_column(pieces: list[list[_Group]], c: int, above: list[Word]) -> 
     a few words each and ending no sentence, too few for :func:`_page_column`.  The column's
     first piece starts in lower case at the x of the text line right above it (CONTINUED_ALIGN
     of the size), which ends no sentence, one line pitch of the column's own pieces higher: the
-    paragraph runs on at its own x and spacing.  A table's cells under a line of text start
+    paragraph runs on at its own x and spacing, its lines of several words.  A table's cells under a line of text start
     their own texts, or stand at the pitch of the table's rows, not the text's."""
     own = [[w for words, col in groups if col == c for w in words] for groups in pieces]
     own = [words for words in own if words]
@@ -2452,6 +2452,10 @@ def _continued_column(pieces: list[list[_Group]], c: int, above: list[Word]) -> 
         return False
     top = max(w.top for w in near)
     line = sorted((w for w in near if abs(w.top - top) < OFF_BASELINE * size), key=attrgetter("x0"))
+    # (Lines of prose, PROSE_BESIDE_WORDS words each or more: a statement's code set at one
+    # indent under its keywords, "user_type" over "FROM function_usage", runs on so too.)
+    if len(line) < PROSE_BESIDE_WORDS or statistics.median(map(len, own)) < PROSE_BESIDE_WORDS:
+        return False
     return abs(line[0].x0 - min(w.x0 for w in first)) < CONTINUED_ALIGN * size \
         and abs(tops[0] - top - pitch) < CONTINUED_ALIGN * size \
         and line[-1].text.rstrip()[-1:] not in ".:;!?"

@@ -710,7 +710,7 @@ def test_the_next_columns_paragraph_run_on_from_above_a_table_is_cut_from_it() -
     # and no sentence inside for a page column of its own, they were read in as a fourth column.
     # They go on from the line above at its x and pitch.
     prose = ["The council reviewed the works for", "the year and agreed the priorities.",
-             "Residents were consulted in the autumn.", "Spending stayed",
+             "Residents were consulted in the", "autumn, and the spending stayed",
              "within the budget set in March,", "with savings on materials",
              "offsetting higher labour costs."]
     cells = [["Area", "Cases", "Share"], ["North", "12.81%", "81.02%"], ["East", "18.38%", "57.53%"],
