@@ -2435,8 +2435,9 @@ def _continued_column(pieces: list[list[_Group]], c: int, above: list[Word]) -> 
     a few words each and ending no sentence, too few for :func:`_page_column`.  The column's
     first piece starts in lower case at the x of the text line right above it (CONTINUED_ALIGN
     of the size), which ends no sentence, one line pitch of the column's own pieces higher: the
-    paragraph runs on at its own x and spacing, its lines of several words.  A table's cells under a line of text start
-    their own texts, or stand at the pitch of the table's rows, not the text's."""
+    paragraph runs on at its own x and spacing, its lines of several words.  A table's cells
+    under a line of text start their own texts, or stand at the pitch of the table's rows, not
+    the text's."""
     own = [[w for words, col in groups if col == c for w in words] for groups in pieces]
     own = [words for words in own if words]
     if len(own) < 2 or not own[0][0].text[:1].islower():
