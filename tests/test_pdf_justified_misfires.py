@@ -104,6 +104,13 @@ STATEMENT = "All Members Must Register Before the Annual Meeting"
 def _newsletter(canvas: Any, headings: list[str], statement: str = "") -> None:
     """A newsletter's bold headlines at the body's size, 12 points over and 3 under; a bold
     ``statement`` at the body's size after the first story, spaced as its lines are."""
+    def story(y: float) -> float:
+        canvas.setFont("Helvetica", 10)
+        for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
+            canvas.drawString(60.0, y, text)
+            y -= 12.5
+        return y
+
     canvas.setFont("Helvetica-Bold", 20)
     canvas.drawString(60.0, 790.0, "Parish Newsletter")
     y = 770.0
@@ -113,18 +120,11 @@ def _newsletter(canvas: Any, headings: list[str], statement: str = "") -> None:
             canvas.setFont("Helvetica-Bold", 10)
             canvas.drawString(60.0, y, heading)
             y -= 15.0
-        canvas.setFont("Helvetica", 10)
-        for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
-            canvas.drawString(60.0, y, text)
-            y -= 12.5
+        y = story(y)
         if at == 1 and statement:
             canvas.setFont("Helvetica-Bold", 10)
             canvas.drawString(60.0, y, statement)
-            y -= 12.5
-            canvas.setFont("Helvetica", 10)
-            for text in wrapped_lines(NEWS, 450.0, "Helvetica", 10):
-                canvas.drawString(60.0, y, text)
-                y -= 12.5
+            y = story(y - 12.5)
 
 
 def test_a_headline_shaped_as_a_sentence_in_the_face_of_the_documents_headings_is_a_heading() -> None:

@@ -25,6 +25,7 @@ from tests.test_pdf_papers import (
     _centred,
     _column_text,
     _justified,
+    centred_over_prose,
 )
 
 MAILS = "akhan@northfield.ac.uk, lwei@harbour.tech"
@@ -173,14 +174,7 @@ def test_a_centred_paragraph_set_narrower_runs_on_past_a_short_line_in_lower_cas
     for a long word that would have fitted the page's: the sentence runs on in lower case."""
     quote = ["We thank the reviewers and the",
              "internationalisation-and-localisation committee for their comments."]
-
-    def draw(canvas: Any) -> None:
-        for k, line in enumerate(quote):
-            canvas.setFont("Times-Roman", 9.5)
-            canvas.drawCentredString(WIDTH / 2, 760 - 11.4 * k, line)
-        _column_text(canvas, 72, 700, " ".join([PROSE] * 2), width=WIDTH - 144)
-
-    assert " ".join(quote) in markdown_of(drawn_pdf(draw)).splitlines()
+    assert " ".join(quote) in markdown_of(centred_over_prose(quote)).splitlines()
 
 
 ANNEX = ["Annex A", "(informative)", "Guidance on the application of this document"]

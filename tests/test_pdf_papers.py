@@ -231,16 +231,20 @@ def test_a_title_blocks_centred_lines_short_of_the_page_are_a_paragraph_each() -
     assert all(line in lines for line in AFFILIATIONS), lines
 
 
-def test_a_centred_paragraph_wrapped_at_its_measure_stays_one() -> None:
-    quote = wrapped_lines(PROSE, 300, "Times-Roman", 9.5)[:3]
-
+def centred_over_prose(quote: list[str]) -> bytes:
+    """A page of ``quote``'s lines centred in 9.5-point Times over a paragraph at the margins."""
     def draw(canvas: Any) -> None:
         for k, line in enumerate(quote):
             canvas.setFont("Times-Roman", 9.5)
             canvas.drawCentredString(WIDTH / 2, 760 - 11.4 * k, line)
         _column_text(canvas, 72, 700, " ".join([PROSE] * 2), width=WIDTH - 144)
 
-    assert " ".join(quote) in markdown_of(drawn_pdf(draw)).splitlines()
+    return drawn_pdf(draw)
+
+
+def test_a_centred_paragraph_wrapped_at_its_measure_stays_one() -> None:
+    quote = wrapped_lines(PROSE, 300, "Times-Roman", 9.5)[:3]
+    assert " ".join(quote) in markdown_of(centred_over_prose(quote)).splitlines()
 
 
 @pytest.mark.parametrize("blocks", [False, True])
