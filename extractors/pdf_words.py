@@ -270,6 +270,9 @@ _SPACED_RUN_GAP = 1.5
 _SPACED_MAX_GAP = 0.6
 _SPACED_EVEN = 0.15
 _SPACED_WORD_GAP = 1.6
+# Marks a spaced-out word carries between two of its letters, tracked as its letters are
+# ("C H A I R ' S", "W E L L - B E I N G"): read inside the word, not as words of their own.
+_SPACED_INNER = "'\u2019-\u2010"
 # A line of at most this many words may be a title: its first word's colour and small capitals
 # are read (_read_accents), and the colour of the line after it (the text it would head).
 _ACCENT_LINE_WORDS = 8
@@ -864,6 +867,8 @@ def join_spaced_letters(words: list[Word], typed_space_before: Callable[[int], b
         end = start + 1
         while end < count and _spaced_next(words[end - 1], words[end]):
             end += 1
+        while words[end - 1].text in _SPACED_INNER:  # (a mark ends no run: it goes inside words)
+            end -= 1
         if end - start >= _SPACED_MIN_LETTERS:
             out.extend(words[done:start])
             beside = [w for w in (words[start - 1] if start else None, words[end] if end < count else None)
@@ -884,13 +889,15 @@ def _spaced_letter(word: Word) -> bool:
 
 def _spaced_next(last: Word, word: Word) -> bool:
     """Whether ``word`` may go on a run of letter-spaced letters ending in ``last``: one letter
-    of the same line, font and size, close after it."""
+    of the same line, font and size, close after it, or a mark a word carries inside it
+    (_SPACED_INNER) after a letter."""
     gap = word.x0 - last.x1
-    return (_spaced_letter(word) and word.line == last.line and word.font == last.font
+    inner = word.text in _SPACED_INNER and _spaced_letter(last)
+    return (_spaced_letter(word) or inner) and (word.line == last.line and word.font == last.font
             and word.bold == last.bold and abs(word.size - last.size) <= 0.05 * last.size
             and -0.05 * last.size <= gap <= _SPACED_RUN_GAP * last.size
-            and min(word.bottom, last.bottom) - max(word.top, last.top) > 0.5 * min(
-                word.bottom - word.top, last.bottom - last.top))
+            and (inner or min(word.bottom, last.bottom) - max(word.top, last.top) > 0.5 * min(
+                word.bottom - word.top, last.bottom - last.top)))
 
 
 def _spaced_words(run: list[Word], beside: list[Word], typed_space_before: Callable[[int], bool]

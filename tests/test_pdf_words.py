@@ -78,6 +78,13 @@ def test_letter_spaced_words_are_read_whole() -> None:
         ["GOVERNANCE", "STRATEGIC", "REPORT", "Our", "people", "OUR", "PEOPLE"]
 
 
+def test_an_apostrophe_or_hyphen_tracked_inside_a_spaced_word_stays_in_it() -> None:
+    # "CHAIR'S STATEMENT" set with tracking: the apostrophe is drawn apart as the letters
+    # are, and so is a hyphen; each is read inside its word, not as a word between two.
+    assert _tracked([("CHAIR'S STATEMENT", 12, 7.2), ("WELL-BEING", 10, 6.0)]) == \
+        ["CHAIR'S", "STATEMENT", "WELL-BEING"]
+
+
 def test_letters_in_narrow_cells_and_spaced_digits_stay_apart() -> None:
     # Single letters centred in narrow columns (a row of code cells) stand at gaps that vary
     # with their widths, and digits (one-digit cells of a dense table look like tracked
