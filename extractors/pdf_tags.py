@@ -151,7 +151,10 @@ def read_page_tags(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, number: i
     """What the page's structure tree says; ``tagged`` is False (and nothing else is read)
     when the page has no structure tree or its text is mostly not marked content."""
     objects = _text_objects(page)
-    if not objects or sum(1 for _, mcid in objects if mcid >= 0) < 0.5 * len(objects):
+    # (Text drawn as an artifact is outside the tree on purpose: a page of a heading and a
+    # line under a running header and footer is tagged though most of its objects are those.)
+    content = [mcid for obj, mcid in objects if mcid >= 0 or not _artifact(obj)]
+    if not content or sum(1 for mcid in content if mcid >= 0) < 0.5 * len(content):
         return PageTags(number, False)
     tree = pdfium_c.FPDF_StructTree_GetForPage(page.raw)
     if not tree:
@@ -410,20 +413,19 @@ class _Drawn:
 
     def artifacts(self) -> list[TaggedRegion]:
         """Text objects outside the tree drawn under an /Artifact mark."""
-        out = []
-        name = (ctypes.c_ushort * _MARK_BUFFER)()
-        length = ctypes.c_ulong()
-        for obj, mcid in self.objects:
-            if mcid >= 0:
-                continue
-            for index in range(pdfium_c.FPDFPageObj_CountMarks(obj)):
-                mark = pdfium_c.FPDFPageObj_GetMark(obj, index)
-                if mark and pdfium_c.FPDFPageObjMark_GetName(mark, name, ctypes.sizeof(name), length) \
-                        and bytes(name)[:max(0, length.value - 2)].decode("utf-16-le", "replace") \
-                        == _ARTIFACT_MARK:
-                    out.append(TaggedRegion(self.boxes([obj])))
-                    break
-        return out
+        return [TaggedRegion(self.boxes([obj])) for obj, mcid in self.objects if mcid < 0 and _artifact(obj)]
+
+
+def _artifact(obj: Any) -> bool:
+    """Whether a text object is drawn under an /Artifact mark."""
+    name = (ctypes.c_ushort * _MARK_BUFFER)()
+    length = ctypes.c_ulong()
+    for index in range(pdfium_c.FPDFPageObj_CountMarks(obj)):
+        mark = pdfium_c.FPDFPageObj_GetMark(obj, index)
+        if mark and pdfium_c.FPDFPageObjMark_GetName(mark, name, ctypes.sizeof(name), length) \
+                and bytes(name)[:max(0, length.value - 2)].decode("utf-16-le", "replace") == _ARTIFACT_MARK:
+            return True
+    return False
 
 
 def _dropped_rows_restored(rows: list[list[_Cell | None]]) -> list[list[_Cell | None]]:

@@ -234,6 +234,19 @@ def test_artifacts_of_a_one_page_document_stay_text():
     assert FOOTERS[0] in layer.pages[0].markdown
 
 
+def test_a_short_last_page_under_more_running_lines_than_content_is_tagged():
+    """A document's last page holds a heading and one line under its running header and footer
+    (four artifacts, more objects than its content): the tree still speaks for it."""
+    tree = [Node("H1", [Run(1, 72, 100, "Revision history", size=14, bold=True)]),
+            Node("P", [Run(1, 72, 124, "Rev. B: first public release, June 2024.")])]
+    artifacts = [Run(1, 72, 40, "LDO-3300"), Run(1, 500, 40, "Rev. B"),
+                 Run(1, 72, 740, "www.northwind-devices.com"), Run(1, 540, 740, "2")]
+    with open_pdf(tagged_pdf(tree, artifacts, pages=2)) as pdf:
+        page = pdf[1]
+        tags = read_page_tags(page, page.get_textpage(), 2)
+    assert tags.tagged and [(h.text, h.level) for h in tags.headings] == [("Revision history", 1)]
+
+
 # ------------------------------------------------------------- a LibreOffice export
 
 
