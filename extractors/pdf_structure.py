@@ -1178,21 +1178,24 @@ def _numbered_by_page(group: list[Line]) -> bool:
     numbers of pages do whatever their offset from the file's ("16" on the file's page 18).
     A heading that opens pages at the running head's height holds a number of its own that
     does not ("Article 2" on page 2, "Article 4" on page 3, "Article 6" on page 4): its lines
-    run on no page.  True where no two numbered lines stand on pages in a row (nothing says
-    otherwise), where the pairs that agree are as many as those that do not (a report of two
-    parts numbered from 1 each), and where a line of more than a label goes up by two on every
-    page (its columns numbered)."""
+    run on no page.  Lines on pages apart (the pages between them open with running text)
+    agree when their numbers lie as far apart as their pages ("Article 2" on page 2 and
+    "Article 6" on page 4 do not).  True where no two numbered lines stand on different pages
+    (nothing says otherwise), where the pairs that agree are as many as those that do not (a
+    report of two parts numbered from 1 each), and where a line of more than a label goes up
+    by two on every page (its columns numbered)."""
     numbered = sorted((line.page, int(match.group()))
                       for line in group if (match := _END_NUMBER.search(line.text)) is not None)
-    steps = [next_number - number for (page, number), (next_page, next_number)
-             in zip(numbered, numbered[1:], strict=False) if next_page - page == 1]
+    pairs = [(next_number - number, next_page - page) for (page, number), (next_page, next_number)
+             in zip(numbered, numbered[1:], strict=False) if next_page > page]
+    steps = [step for step, apart in pairs if apart == 1]
     # (Two a page on every page is a page's two columns numbered, "1 US 10,682,967 B2" then "3
     # US 10,682,967 B2" over a patent's columns, where the line says more than a label: a
     # label and its number, "Article 2", "Article 4", are headings whatever their steps.)
     if steps and all(step == 2 for step in steps) and len(group[0].text.split()) > 2:
         return True
-    agree = sum(1 for step in steps if step == 1)
-    return agree >= len(steps) - agree
+    agree = sum(1 for step, apart in pairs if step == apart)
+    return agree >= len(pairs) - agree
 
 
 def _entry_numbers(group: list[Line], lines: dict[int, list[Line]], repeated: set[int]) -> set[int]:

@@ -118,21 +118,35 @@ def test_articles_opening_pages_at_one_height_are_no_running_header() -> None:
     """Each page opens with an article's label at the running head's height, its number its own
     ("Article 2" on page 2, "Article 4" on page 3): headings; a running title whose number goes
     up with the page is still a running line."""
-    def draw(canvas: Any) -> None:
-        for page, number in enumerate((1, 2, 4, 6), start=1):
-            canvas.setFont("Times-Roman", 9)
-            canvas.drawString(72, HEIGHT - 40, f"Consumer Product Safety Act {page}")
-            act = _act(canvas)
-            act.centred(f"Article {number}", "Times-Roman", after=2)
-            act.centred(f"Duties of operators under part {number}", after=8)
-            act.numbered("1.")
-            act.numbered("2.")
-            act.paragraph()
-            canvas.showPage()
-
-    pdf = drawn_pdf(draw)
+    pdf = drawn_pdf(lambda canvas: _articles_opening_pages(canvas, [1, 2, 4, 6], running_title=True))
     assert headings_of(pdf) == [f"Article {n} Duties of operators under part {n}" for n in (1, 2, 4, 6)]
     assert "Consumer Product Safety Act" not in markdown_of(pdf)
+
+
+def test_articles_opening_pages_apart_with_numbers_not_the_pages_are_no_running_header() -> None:
+    """"Article 2" opens page 2 and "Article 6" page 4, the other pages going on with an
+    article's text: their numbers lie further apart than their pages, no page numbers."""
+    pdf = drawn_pdf(lambda canvas: _articles_opening_pages(canvas, [None, 2, None, 6, None]))
+    assert headings_of(pdf) == [f"Article {n} Duties of operators under part {n}" for n in (2, 6)]
+
+
+def _articles_opening_pages(canvas: Any, numbers: list[int | None], running_title: bool = False) -> None:
+    """A page for each of ``numbers`` opening with that article's label and title (None: a page
+    going on with running text), under a running title numbered as its page when asked."""
+    for page, number in enumerate(numbers, start=1):
+        if running_title:
+            canvas.setFont("Times-Roman", 9)
+            canvas.drawString(72, HEIGHT - 40, f"Consumer Product Safety Act {page}")
+        act = _act(canvas)
+        if number is not None:
+            act.centred(f"Article {number}", "Times-Roman", after=2)
+            act.centred(f"Duties of operators under part {number}", after=8)
+        else:
+            act.paragraph(" ".join(TEXT.split()[page:]))  # (each page's own opening words)
+        act.numbered("1.")
+        act.numbered("2.")
+        act.paragraph()
+        canvas.showPage()
 
 
 def test_a_chapter_and_a_paragraph_sign_over_a_list_on_the_first_page_are_no_front_matter() -> None:
