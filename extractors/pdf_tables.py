@@ -1447,10 +1447,11 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
                 current.extend(_column_heads_over(lines, index))
             current.append(line)
             singles = 0
-        elif current and not _titles_table(line, current) and _continues_cell(line, current, first_cell=True):
+        elif current and not _titles_table(line, current, common_size, below) \
+                and _continues_cell(line, current, first_cell=True):
             current.append(line)  # (however many lines the cell runs to, prose or not)
         elif current and singles < 2 and not _prose_line(line) and not _note_under(line, current[-1]) \
-                and not _titles_table(line, current):
+                and not _titles_table(line, current, common_size, below):
             current.append(line)
             singles += 1
         else:
@@ -1775,13 +1776,20 @@ def _caption(line: _Line) -> bool:
     return bool(CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
-def _titles_table(line: _Line, above: list[_Line]) -> bool:
+def _titles_table(line: _Line, above: list[_Line], common_size: float = 0.0, below: _Line | None = None) -> bool:
     """A table's caption ("Table B3 ...") under at most two lines of a block: no row, it ends
     the block (a running header over a landscape page's table, two pieces at a tab, would
     otherwise head the table with the caption under it).  Under a block of rows, or a
     figure's label ("FIG. 2" opening a patent's line in a column beside another), it cuts
-    nothing: the rest of a page of columns cut off there reads as a false table."""
-    return len(above) <= 2 and bool(TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])))
+    nothing: the rest of a page of columns cut off there reads as a false table.  So does a
+    section's heading there, a line in one piece set larger than the page's commonest size
+    and than the line ``below`` it ("Absolute maximum ratings" over its table under a
+    running header "TMP-118     Rev. C" at the head of the page)."""
+    if len(above) > 2:
+        return False
+    if TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])):
+        return True
+    return below is not None and len(_segments(line)) == 1 and line.size > max(common_size, below.size) + SIZE_STEP
 
 
 def _source_note(line: _Line) -> bool:

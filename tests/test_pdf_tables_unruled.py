@@ -876,3 +876,15 @@ def test_cells_raised_to_the_header_line_above_take_their_words_along() -> None:
     assert upper.cells == ["", "Notes", "2023"] and lower.cells == ["", "", ""]
     assert upper.words[1] == notes and 1 not in lower.words
     assert upper.extents[1] == (200.0, 220.0, 20.0) and not lower.extents
+
+
+def test_a_heading_a_point_larger_over_a_table_under_a_running_header_is_no_row() -> None:
+    """A datasheet's second page: its running header ("TMP-118" and "Rev. C" at the margins,
+    in the body's size), a section heading a point larger, then a parameter table of two
+    columns.  The heading ends what stands over the table; neither is a row of it."""
+    rows = [["Parameter", "Rating"], ["Supply voltage", "−0.3 to 7.0 V"],
+            ["Storage temperature", "−65 to 150 °C"], ["ESD (human body model)", "±2 kV"]]
+    page = drawn_lines([(40, 9.0, [(72, "TMP-118"), (510, "Rev. C")]),
+                        (78, 10.0, [(72, "Absolute maximum ratings")])]
+                       + [(95 + 16 * i, 9.0, [(72, name), (280, value)]) for i, (name, value) in enumerate(rows)])
+    assert [table.cells for table in tables_of(page)] == [rows]
