@@ -1776,7 +1776,8 @@ def _caption(line: _Line) -> bool:
     return bool(CAPTION.match(" ".join(w.text for w in line.words[:3])))
 
 
-def _titles_table(line: _Line, above: list[_Line], common_size: float = 0.0, below: _Line | None = None) -> bool:
+def _titles_table(line: _Line, above: list[_Line], common_size: float = 0.0,
+                  below: _Line | None = None) -> bool:
     """A table's caption ("Table B3 ...") under at most two lines of a block: no row, it ends
     the block (a running header over a landscape page's table, two pieces at a tab, would
     otherwise head the table with the caption under it).  Under a block of rows, or a
@@ -1789,7 +1790,8 @@ def _titles_table(line: _Line, above: list[_Line], common_size: float = 0.0, bel
         return False
     if TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])):
         return True
-    return below is not None and len(_segments(line)) == 1 and line.size > max(common_size, below.size) + SIZE_STEP
+    return below is not None and len(_segments(line)) == 1 \
+        and line.size > max(common_size, below.size) + SIZE_STEP
 
 
 def _source_note(line: _Line) -> bool:

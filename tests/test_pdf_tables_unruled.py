@@ -886,5 +886,6 @@ def test_a_heading_a_point_larger_over_a_table_under_a_running_header_is_no_row(
             ["Storage temperature", "−65 to 150 °C"], ["ESD (human body model)", "±2 kV"]]
     page = drawn_lines([(40, 9.0, [(72, "TMP-118"), (510, "Rev. C")]),
                         (78, 10.0, [(72, "Absolute maximum ratings")])]
-                       + [(95 + 16 * i, 9.0, [(72, name), (280, value)]) for i, (name, value) in enumerate(rows)])
+                       + [(95 + 16 * i, 9.0, [(72, name), (280, value)])
+                          for i, (name, value) in enumerate(rows)])
     assert [table.cells for table in tables_of(page)] == [rows]
