@@ -1319,6 +1319,34 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
     if pages_with_text >= 2:
         for number, drawn in (artifacts or {}).items():
             _mark_artifacts(lines.get(number, []), drawn)
+    _keep_column_lines([lines[layout.number] for layout in layouts])
+
+
+# A line of text stands under (over) the one before (after) it in its paragraph within this
+# many of its sizes, and its left edge within this many sizes of that line's.
+_TEXT_LEADING = 0.6
+_TEXT_INDENT = 1.5
+
+
+def _keep_column_lines(pages: list[list[Line]]) -> None:
+    """A line marked running that the column's text goes on past -- a body line under a footer
+    line (over a header line), in its column and size at its paragraph's leading -- is a line of
+    that text: a running line stands outside the text block.  Two columns of one justified
+    paragraph set again and again ("The estimated burden includes ...") may put its same line
+    at the same height on two pages, in one column on one and in the other on the next, where
+    recurrence alone reads it as a footer.  From the block's edge inwards, a line kept making
+    the next one's neighbour."""
+    for page, (band, below) in itertools.product(pages, (("footer", True), ("header", False))):
+        marked = sorted((line for line in page if line.kind == band), key=attrgetter("top"),
+                        reverse=below)
+        for line in marked:
+            if any(other.kind == "body" and abs(other.size - line.size) <= 0.3
+                   and abs(other.x0 - line.x0) <= _TEXT_INDENT * line.size
+                   and min(other.x1, line.x1) - max(other.x0, line.x0) > 0.5 * (line.x1 - line.x0)
+                   and 0 <= ((other.top - line.bottom) if below else (line.top - other.bottom))
+                   <= _TEXT_LEADING * line.size
+                   for other in page):
+                line.kind = "body"
 
 
 def _feet_aligned(layouts: list[PageLayout], candidates: list[tuple[Line, str, str]],
@@ -2076,6 +2104,8 @@ _BAND_HEAD_GAP = 2.0
 _BAND_HEAD_LINES = 2
 # ... under columns of this many lines each at least.
 _BAND_HEAD_COLUMN_LINES = 6
+# ... or, for the columns beside the block's own, this many.
+_BAND_HEAD_SHORT_LINES = 4
 
 
 def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow, at: int,
@@ -2096,8 +2126,11 @@ def _heads_next_band(items: list[_Item], placed: list[int], below: _ColumnsBelow
         return False
     if any(_bottom(held[-1]) > item.top for other, held in columns.items() if other != index and held):
         return False
-    # (Columns of running text above it, not a cover's few lines beside a label.)
-    if any(0 < len(held) < _BAND_HEAD_COLUMN_LINES for held in columns.values()):
+    # (Columns of running text above it, not a cover's few lines beside a label; at a page's
+    # top, under the text run on from the page before, the other column may hold a notice's
+    # last few lines, its signature and filing lines.)
+    if len(columns[index]) < _BAND_HEAD_COLUMN_LINES \
+            or any(0 < len(held) < _BAND_HEAD_SHORT_LINES for held in columns.values()):
         return False
     tall = item.line.bottom - item.line.top
     if item.top - _bottom(columns[index][-1]) >= _BAND_HEAD_GAP * tall:
