@@ -443,7 +443,10 @@ def classify(draft: Draft, style: Style, column: tuple[float, float] | None = No
     if ends_sentence and not (larger or bolder or section):
         return
     if ends_sentence and text.rstrip().endswith(".") and words > _SENTENCE_WORDS:
-        return  # a sentence set large or bold (a lead paragraph, an emphasised statement)
+        # A sentence set large or bold (a lead paragraph, an emphasised statement); on a line
+        # of its own in a headline's type, a headline still over its story (head_headlines).
+        draft.sentence = _headline_set(draft, style) and words <= _LONG_TITLE_WORDS
+        return
     if words > _SENTENCE_WORDS and _SENTENCE_INSIDE.search(text):
         return  # sentences, the last one cut at a page's or a column's end
     if LEADERS.search(text):
@@ -941,6 +944,33 @@ def head_sentences_in_heading_faces(drafts: list[Draft], style: Style) -> None:
             draft.number_depth = _number_depth(draft.text, _section(draft.text, frozenset()))
 
 
+# A headline is set at least this many times the body's size (a lead paragraph set large
+# little larger, see _headline_set).
+_HEADLINE_SCALE = 1.3
+
+
+def _headline_set(draft: Draft, style: Style) -> bool:
+    """Whether ``draft`` is one line set as a newspaper's headline is: clearly larger than the
+    body (_HEADLINE_SCALE) and bold, or in another typeface than the body's."""
+    return len(draft.lines) == 1 and draft.size >= style.body_size * _HEADLINE_SCALE \
+        and ((draft.bold and not style.body_bold)
+             or font_family(draft.lines[0].words[0].font) != style.body_family)
+
+
+def head_headlines(drafts: list[Draft], style: Style) -> None:
+    """A newsletter's headline is often a sentence ("Council approves the new library
+    budget."), which classify leaves text when it runs past _SENTENCE_WORDS: set as a
+    headline (_headline_set), alone on its line, right over its story -- a paragraph of running
+    text at the body's size on its page -- it heads the story.  (A lead paragraph set large
+    runs over lines, or lies under its headline, not over the body's text.)"""
+    for index, draft in enumerate(drafts[:-1]):
+        after = drafts[index + 1]
+        if draft.sentence and draft.kind == "paragraph" and draft.size >= style.body_size * _HEADLINE_SCALE \
+                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
+                and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2:
+            draft.kind = "heading"
+
+
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:
     line = draft.lines[0]
     return line.face, round(draft.size * 2) / 2, draft.bold, line.italic
@@ -1251,6 +1281,39 @@ def unhead_empty_sections(drafts: list[Draft]) -> None:
                 and not (tables and len(section) - len(tables) - len(titled) <= _TABLE_LINES):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = True
+
+
+# A form's field label ("Signature", "Date of birth") runs to this many words at most.
+_FIELD_LABEL_WORDS = 3
+
+
+def unhead_field_labels(drafts: list[Draft]) -> None:
+    """Two short headings or more in one face, one right under the other, with no text after
+    them on their page (a page with running text) head nothing: they are a form's fields'
+    labels set in a heading's face, "Signature" over "Date", each beside the line it is signed
+    or dated on.  (A section's heading heads text; a section's and its first sub-section's
+    headings, one over the other at a page's end, are set apart by size or weight.)  The
+    document's blocks in reading order; its title is spared."""
+    with_text = {d.page for d in drafts
+                 if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
+    title = _document_title(drafts)
+    blocks = [d for d in drafts if d.kind != "contents"]
+    start = 0
+    while start < len(blocks):
+        end = start + 1
+        first = blocks[start]
+        if first.kind == "heading" and first.lines and first.page in with_text:
+            while end < len(blocks) and blocks[end].kind == "heading" and blocks[end].page == first.page \
+                    and blocks[end].lines and _face_key(blocks[end]) == _face_key(first):
+                end += 1
+        run = blocks[start:end]
+        rest = [d for d in blocks[end:] if d.page == first.page]
+        if len(run) >= 2 and not any(_holds_text(d) for d in rest) and title not in run \
+                and all(not d.number_depth and len(d.text.split()) <= _FIELD_LABEL_WORDS for d in run):
+            for draft in run:
+                draft.kind = "list_item" if draft.marker else "paragraph"
+                draft.label = True
+        start = end
 
 
 def _document_title(drafts: list[Draft]) -> Draft | None:

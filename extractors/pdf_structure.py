@@ -104,6 +104,7 @@ from extractors.pdf_headings import (
     annex_letters,
     classify,
     head_accent_titles,
+    head_headlines,
     head_lower_case_titles,
     head_ruled_titles,
     head_sentences_in_heading_faces,
@@ -116,6 +117,7 @@ from extractors.pdf_headings import (
     unhead_box_labels,
     unhead_cover,
     unhead_empty_sections,
+    unhead_field_labels,
     unhead_labels,
     unhead_other_face_labels,
     unhead_picture_titles,
@@ -135,7 +137,7 @@ from extractors.pdf_table_stitch import (
     stitch_tables,
     trailing_header,
 )
-from extractors.pdf_tables import NUMERIC, FoundTable, find_tables
+from extractors.pdf_tables import NUMERIC, TIME_OF_DAY, FoundTable, find_tables
 from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import Box, PageLayout, Word
 from extractors.tables import cells_to_markdown
@@ -304,9 +306,11 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     unhead_other_face_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     settle_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
     head_sentences_in_heading_faces([draft for layout in layouts for draft in drafts[layout.number]], style)
+    head_headlines([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_labels([draft for layout in layouts for draft in drafts[layout.number]], style)
     unhead_cover(next((drafts[layout.number] for layout in layouts if drafts[layout.number]), []), style,
                  [draft for layout in layouts for draft in drafts[layout.number]])
+    unhead_field_labels([draft for layout in layouts for draft in drafts[layout.number]])
     unhead_empty_sections([draft for layout in layouts for draft in drafts[layout.number]])
     sources = apply_evidence(evidence, layouts, drafts, style, heading_shaped) if evidence else {}
     if deck:  # (slides' titles outweigh a tree's bare H, which gives no level)
@@ -955,7 +959,16 @@ def _segments(words: list[Word]) -> list[list[Word]]:
         # far apart (a row of key figures, "32   No. 1   £1.2bn", is no title).
         rest = _segments(words[1:])
         return [words] if len(rest) == 1 else [words[:1], *rest]
+    if at == 0 and _times_title(words[0], words[1]) and len(_segments(words[1:])) == 1:
+        return [words]  # (an agenda's line, its time a tab before its title: see _times_title)
     return _segments(words[:at + 1]) + _segments(words[at + 1:])
+
+
+def _times_title(time: Word, title: Word) -> bool:
+    """A time of day set a tab before a title of words ("09:30   Keynote: ..."), an agenda's or a
+    programme's line: one line, as a section's number before its title is, unless what follows
+    is itself pieces far apart (a timetable's row, its room and its speaker in columns)."""
+    return bool(TIME_OF_DAY.match(time.text)) and title.text[:1].isupper()
 
 
 def _numbers_title(number: Word, title: Word) -> bool:

@@ -3316,7 +3316,25 @@ def _plausible(cells: list[list[str]]) -> bool:
         # on every row before two columns or more is a symbol font's bullet or box ("y" in
         # Wingdings) in a checklist's rows, whose ticks fill the columns after.
         return False
-    return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells)
+    return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells) \
+        and not _time_list(cells)
+
+
+# A time of day, or a span of two ("09:00", "9.30am", "14:00-15:30"): see _time_list.
+TIME_OF_DAY = re.compile(r"^\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?(?:\s*[-\u2013\u2014]\s*\d{1,2}[:.]\d{2}"
+                          r"\s*(?:[ap]\.?m\.?)?)?$", re.IGNORECASE)
+
+
+def _time_list(cells: list[list[str]]) -> bool:
+    """Whether ``cells`` are an agenda's or a programme's lines, not a table: two columns, a time
+    of day opening every row (no header row over them, "Time" over "Session") and a title of
+    words beside each ("09:30" "Keynote: Building better libraries"), most of two words or more
+    and none a figure's.  A timetable has its header, or more columns (its rooms, its speakers)."""
+    if len(cells[0]) != 2 or not all(TIME_OF_DAY.match(row[0].strip()) for row in cells):
+        return False
+    titles = [row[1] for row in cells]
+    return all(title[:1].isalpha() for title in titles) \
+        and 2 * sum(len(title.split()) >= 2 for title in titles) > len(titles)
 
 
 # A section's number alone ("2", "2.1", "2.1.3"): see _numbered_outline.

@@ -1,0 +1,111 @@
+"""Ordinary pages reviewers drew: a newsletter's headline that is a whole sentence, set large
+and bold over its story, is a heading; a form's "Signature" and "Date" labels set in its
+headings' face at the page's end are no headings (its "Declaration" over the declaration's text
+is); an agenda's lines, a time then a title, are lines, not a table of two columns -- a
+timetable with its header row, or with more columns, stays a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.pdf_cases import draw_paragraph
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of, markdown_table
+
+STORY = ("The parish council met on Tuesday and agreed the budget for the coming year, with money set aside "
+         "for the playground and the path by the river. Residents are welcome to read the minutes online, "
+         "and the clerk will answer questions at the next open meeting in the village hall.")
+HEADLINES = ["Council approves the new library budget for next year.",
+             "Residents plan a summer fete on the green.", "Road works will close the high street in May."]
+
+
+def _newsletter(canvas: Any, headlines: list[str], size: float = 16.0) -> None:
+    """A masthead, then each headline at ``size`` points, bold, over its story at 10."""
+    canvas.setFont("Helvetica-Bold", 24)
+    canvas.drawString(60.0, 790.0, "Parish News")
+    y = 760.0
+    for headline in headlines:
+        canvas.setFont("Helvetica-Bold", size)
+        canvas.drawString(60.0, y, headline)
+        y = draw_paragraph(canvas, STORY, 60.0, y - size - 4.0, 450.0) - 14.0
+
+
+def test_a_headline_shaped_as_a_sentence_set_large_over_its_story_is_a_heading() -> None:
+    assert headings_of(drawn_pdf(_newsletter, HEADLINES)) == ["Parish News", *HEADLINES]
+
+
+def test_a_sentence_set_a_little_larger_over_text_is_no_headline() -> None:
+    # (At 11 points over 10 it is an emphasised statement, not a headline.)
+    assert headings_of(drawn_pdf(_newsletter, HEADLINES[2:], 11.0)) == ["Parish News"]
+
+
+DECLARATION = ("I declare that the information I have given on this form is true and complete to the "
+               "best of my knowledge, and I understand that a false statement may lead to my application "
+               "being refused.")
+
+
+def _form(canvas: Any, labels: list[str]) -> None:
+    """An application form: sections headed at 14 points bold, then ``labels`` in the same
+    face, each beside a line to sign or date on, at the page's end."""
+    y = 790.0
+    sections = [("Application Form", STORY), ("Personal Details", STORY), ("Declaration", DECLARATION)]
+    for heading, text in sections:
+        canvas.setFont("Helvetica-Bold", 14)
+        canvas.drawString(60.0, y, heading)
+        y = draw_paragraph(canvas, text, 60.0, y - 20.0, 450.0) - 16.0
+    for label in labels:
+        canvas.setFont("Helvetica-Bold", 14)
+        canvas.drawString(60.0, y, label)
+        canvas.line(160.0, y - 2.0, 360.0, y - 2.0)
+        y -= 32.0
+
+
+def test_a_forms_labels_in_its_headings_face_at_the_pages_end_are_no_headings() -> None:
+    assert headings_of(drawn_pdf(_form, ["Signature", "Date"])) \
+        == ["Application Form", "Personal Details", "Declaration"]
+
+
+def test_one_heading_ending_a_page_keeps_its_place() -> None:
+    # (Its text may follow on the next page.)
+    assert headings_of(drawn_pdf(_form, ["Next Steps"])) \
+        == ["Application Form", "Personal Details", "Declaration", "Next Steps"]
+
+
+AGENDA = [("09:00", "Welcome and introductions from the chair"),
+          ("09:30", "Keynote: Building better libraries"), ("10:30", "Coffee break"),
+          ("11:00", "Panel: How councils fund local services"),
+          ("12:30", "Lunch in the main hall"), ("13:30", "Workshop: Writing a grant application"),
+          ("15:00", "Closing remarks")]
+
+
+def _agenda(canvas: Any, header: list[str]) -> None:
+    """An agenda's lines, a time a tab before a title; with ``header`` (two or three column
+    heads) a timetable, its third column a room."""
+    canvas.setFont("Helvetica-Bold", 16)
+    canvas.drawString(60.0, 790.0, "Conference Agenda")
+    y = 760.0
+    columns = [60.0, 120.0, 400.0]
+    if header:
+        canvas.setFont("Helvetica-Bold", 10)
+        for x, text in zip(columns, header, strict=False):
+            canvas.drawString(x, y, text)
+        y -= 18.0
+    canvas.setFont("Helvetica", 10)
+    for at, (time, title) in enumerate(AGENDA):
+        cells = [time, title, f"Room {at % 3 + 1}"][:max(2, len(header))]
+        for x, text in zip(columns, cells, strict=False):
+            canvas.drawString(x, y, text)
+        y -= 18.0
+
+
+def test_an_agendas_times_and_titles_are_lines_not_a_table() -> None:
+    markdown = markdown_of(drawn_pdf(_agenda, []))
+    assert "|" not in markdown
+    assert "09:30 Keynote: Building better libraries\n\n10:30 Coffee break" in markdown
+
+
+@pytest.mark.parametrize("header", [["Time", "Session"], ["Time", "Session", "Room"]])
+def test_a_timetable_with_its_header_is_a_table(header: list[str]) -> None:
+    rows = [[time, title, f"Room {at % 3 + 1}"][:len(header)] for at, (time, title) in enumerate(AGENDA)]
+    assert markdown_table([header, *rows]) in markdown_of(drawn_pdf(_agenda, header))
