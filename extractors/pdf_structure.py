@@ -578,6 +578,9 @@ def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[D
     another one's rows is the stitch's (pdf_table_stitch), not this."""
     for before, after in itertools.pairwise(layouts):
         left, right = drafts[before.number], drafts[after.number]
+        if right and all(d.table is None for d in right):
+            _join_spilled_columns(before, after, left, right, tables, adopted)
+            continue
         if not left or left[-1].table is None or len(right) != 1 or right[0].table is None \
                 or right[0].kind != "table" or left[-1].kind != "table":
             continue
@@ -612,6 +615,79 @@ def _join_columns_over_pages(layouts: list[PageLayout], drafts: dict[int, list[D
         tables[before.number] = [joined if t is first else t for t in tables[before.number]]
         tables[after.number] = [t for t in tables[after.number] if t is not second]
         right[0].kind, right[0].continues = "table_continued", before.number
+
+
+# A sheet's column going on sets its cells this share of a line's height or less off the rows
+# of the table it goes on (the same row heights on both pages).
+_ROW_OFF = 0.3
+# Words of a cell stand closer than this share of their height; a gap wider parts columns.
+_COLUMN_GAP = 0.6
+
+
+def _join_spilled_columns(before: PageLayout, after: PageLayout, left: list[Draft], right: list[Draft],
+                          tables: dict[int, list[FoundTable]], adopted: set[int]) -> None:
+    """A sheet's columns going on over a page that the table finder took no table from (a
+    single column, or columns too few rows filled to read as one): the next page holds only
+    lines on the rows of the page's last table, at the same heights (within _ROW_OFF of a
+    line), its first row and its last among them, and they hold figures in the body as a
+    sheet's columns on the right do (_FIGURES_GOING_ON).  The lines are cut into columns at
+    the gaps between their words, each row's words go into the row they stand on (the rows
+    without a word on this page, a section's label, get empty cells), and the columns go on
+    the right of the table; the page's drafts become ``table_continued`` blocks.  (The page's
+    running lines may read a lone column's heading, a year, as a page's running head: the
+    cells are read from the page's words, not from its drafts.)  The table is the page's last;
+    notes under it (a sheet's rows under the table, in its first column) stay where they are."""
+    holder = next((d for d in reversed(left) if d.table is not None), None)
+    if holder is None or holder.kind != "table":
+        return
+    first = holder.table
+    assert first is not None
+    top, bottom = first.top - _SIDE_BY_SIDE, first.bottom + _SIDE_BY_SIDE
+    # (A line whose box starts left of the page is the end of a line of the page before cut at
+    # the page's edge, a title merged across the sheet's columns and centred over them: text
+    # that page holds whole, no line of this one.)
+    if any(d.kind not in ("paragraph", "heading") or ((d.box[1] < top or d.box[3] > bottom) and d.box[0] >= 0)
+           for d in right):
+        return
+    inside = [w for w in before.words if w.x0 >= first.x0 - 1 and w.x1 <= first.x1 + 1
+              and w.top >= top and w.bottom <= bottom]
+    rows = _sorted_rows(inside)
+    if len(rows) != len(first.cells):
+        return
+    centres = [(row[0].top + row[0].bottom) / 2 for row in rows]
+    spilled = _sorted_rows([w for w in after.words if w.top >= top and w.bottom <= bottom])
+    at: list[int] = []
+    for row in spilled:
+        height = row[0].bottom - row[0].top
+        middle = (row[0].top + row[0].bottom) / 2
+        near = min(range(len(centres)), key=lambda k: abs(centres[k] - middle))
+        if abs(centres[near] - middle) > _ROW_OFF * height or (at and near <= at[-1]):
+            return
+        at.append(near)
+    if not at or at[0] != 0 or at[-1] != len(rows) - 1:
+        return
+    spans: list[list[float]] = []
+    for word in sorted((w for row in spilled for w in row), key=attrgetter("x0")):
+        if spans and word.x0 - spans[-1][1] < _COLUMN_GAP * (word.bottom - word.top):
+            spans[-1][1] = max(spans[-1][1], word.x1)
+        else:
+            spans.append([word.x0, word.x1])
+    added = [[""] * len(spans) for _ in rows]
+    for row, index in zip(spilled, at, strict=True):
+        for word in row:
+            column = next(k for k, span in enumerate(spans) if span[0] <= word.x0 <= span[1])
+            added[index][column] = f"{added[index][column]} {word.text}".strip()
+    body = [text for cells in added[max(1, first.header_rows):] for text in cells if text]
+    if not body or sum(bool(NUMERIC.match(text)) for text in body) < _FIGURES_GOING_ON * len(body):
+        return
+    cells = [[*a, *b] for a, b in zip(first.cells, added, strict=True)]
+    joined = replace(first, cells=cells, markdown=cells_to_markdown(cells), bounds=())
+    if id(first) in adopted:
+        adopted.add(id(joined))
+    holder.table = joined
+    tables[before.number] = [joined if t is first else t for t in tables[before.number]]
+    for draft in right:
+        draft.kind, draft.continues = "table_continued", before.number
 
 
 def _figure_row(row: list[str]) -> bool:

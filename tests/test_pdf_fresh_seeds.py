@@ -112,33 +112,63 @@ def test_the_rest_of_a_broken_row_under_a_repeated_header_is_a_row_of_its_own() 
     assert "| made good, 1750 metres of new coping. |  |  |" in markdown
 
 
-def _sheet_over_two_pages(canvas: Any) -> None:
+def _sheet_over_two_pages(canvas: Any, spilled: int = 2, section: bool = False, notes: bool = False,
+                          cut_title: bool = False) -> None:
     # sheet_banded at seed 101 (Calc): six columns wider than the page, the last two printed
-    # on the next page at the same rows' heights.
+    # on the next page at the same rows' heights.  At seeds 301-302 the last one alone
+    # (``spilled``), which the table finder reads no table from; a section row holding no
+    # figures (sheet_sections), notes under the table in its first column (sheet_notes), or
+    # the sheet's title merged across its columns and centred, its end cut at the next page's
+    # left edge (``cut_title``).
     def rows(x: float, ends: list[float], columns: list[list[str]]) -> None:
         y = 700.0
         for r in range(len(columns[0])):
-            canvas.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+            # (The header and a section's label bold, as the sheets set them.)
+            canvas.setFont("Helvetica-Bold" if r == 0 or (section and r == 3) else "Helvetica", 10)
             if x:
                 canvas.drawString(x, y, columns[0][r])
             for end, column in zip(ends, columns[1:] if x else columns, strict=True):
-                canvas.drawRightString(end, y, column[r])
+                if column[r]:
+                    canvas.drawRightString(end, y, column[r])
             y -= 15.0
+        canvas.setFont("Helvetica", 10)
+        for line in ["Notes:", "1. Figures for the latest year are provisional."] if x and notes else []:
+            y -= 15.0
+            canvas.drawString(x, y, line)
 
-    regions = ["Region", "West", "Rural", "East", "Central", "South", "Valley"]
-    figures = [[name, *(f"{(7 * i + 3 * c) % 90 + 10},{(13 * i + c) % 900 + 100}" for i in range(6))]
+    regions = ["Region", "West", "Rural", "Capital" if section else "East", "Central", "South", "Valley"]
+    figures = [[name, *("" if section and i == 2
+                        else f"{(7 * i + 3 * c) % 90 + 10},{(13 * i + c) % 900 + 100}" for i in range(6))]
                for c, name in enumerate(["Births", "Households", "Median pay", "Pupils", "Net migration"])]
+    title = "Regional summary of births, households and pay" if cut_title else "Regional summary"
     canvas.setFont("Helvetica-Bold", 13)
-    canvas.drawString(55.0, 730.0, "Regional summary")
-    rows(55.0, [250.0, 370.0, 490.0], [regions, *figures[:3]])
+    canvas.drawString(300.0 if cut_title else 55.0, 730.0, title)
+    rows(55.0, [250.0, 370.0, 490.0] if spilled == 2 else [190.0, 290.0, 390.0, 490.0],
+         [regions, *figures[:5 - spilled]])
     canvas.showPage()
-    rows(0.0, [150.0, 270.0], figures[3:])
+    if cut_title:
+        canvas.setFont("Helvetica-Bold", 13)
+        canvas.drawString(300.0 - 595.0, 730.0, title)
+    rows(0.0, [150.0, 270.0][:spilled], figures[5 - spilled:])
 
 
 def test_a_sheet_printed_over_two_pages_side_by_side_is_one_table() -> None:
     markdown = markdown_of(drawn_pdf(_sheet_over_two_pages))
     assert "| Region | Births | Households | Median pay | Pupils | Net migration |" in markdown
     assert sum(line.startswith("| --- ") for line in markdown.splitlines()) == 1
+
+
+def test_a_sheets_last_column_alone_on_the_next_page_goes_on_its_table() -> None:
+    # (One column the table finder reads as lines: its words go into the rows they stand on,
+    # a section row without figures empty; notes under the table and the cut end of a title
+    # centred over the sheet do not keep it apart.)
+    for options in ({"section": True}, {"notes": True}, {"cut_title": True}):
+        markdown = markdown_of(drawn_pdf(_sheet_over_two_pages, 1, **options))
+        assert "| Region | Births | Households | Median pay | Pupils | Net migration |" in markdown, options
+        assert sum(line.startswith("| --- ") for line in markdown.splitlines()) == 1, options
+        assert "| West | 10,100 | 13,101 | 16,102 | 19,103 | 22,104 |" in markdown, options
+        assert ("| Capital |  |  |  |  |  |" in markdown) == bool(options.get("section")), options
+        assert ("1. Figures for the latest year are provisional." in markdown) == bool(options.get("notes"))
 
 
 CALLOUT = "Join us for the annual summer fete on the village green this Saturday from noon"
