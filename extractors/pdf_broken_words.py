@@ -106,6 +106,11 @@ def broken_at_edge(piece: Word, tail: Word, left: float, right: float) -> bool:
         return False
     letter = (tail.x1 - tail.x0) / len(tail.text)
     short = right - piece.x1
+    # (The cell reaches at least as far as its own next line: a tail ending a letter or more
+    # past the piece shows room for that letter on the piece's line, whatever edge the other
+    # lines gave, a word wrapped whole, "Persons" over "employed"; issue 32, banded_rows.)
+    if tail.x1 - piece.x1 >= _first_width(tail):
+        return False
     return abs(piece.x0 - left) <= letter / 2 and abs(short) <= EDGE_LETTERS * _first_width(tail) \
         and (piece.x1 - piece.x0) + (tail.x1 - tail.x0) > right - left
 

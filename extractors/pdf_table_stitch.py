@@ -269,7 +269,8 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
     # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
     moved = edge.columns or after.columns
     drop = None if after.titles else 0 if after.adopted else \
-        _continuation(before, part, edge.words, after.words, moved)
+        _continuation(before, part, edge.words, after.words, moved,
+                      open_stitch.table if open_stitch is not None else None)
     if drop is None and open_stitch is not None and not after.titles:
         drop = _header_again(open_stitch.table, before, part, edge.words, after.words, moved)
     if drop is None and not after.titles and not after.adopted \
@@ -475,16 +476,22 @@ def _key(row: list[str]) -> tuple[str, ...]:
 
 
 def _continuation(before: FoundTable, after: FoundTable, before_words: list[Word],
-                  after_words: list[Word], moved: bool) -> int | None:
+                  after_words: list[Word], moved: bool, joined: FoundTable | None = None) -> int | None:
     """How many leading rows of ``after`` repeat ``before``'s header (0 when none do), or
-    None when ``after`` is not ``before`` continued."""
+    None when ``after`` is not ``before`` continued.  ``joined``: the table joined so far when
+    ``before`` is a later part of it, whose header is the one a page repeats; the part's own
+    first row may be the rest of a row broken over the page before, and a row broken the same
+    way again ("the estate." under "... across" on two pages of a long programme) is no header
+    repeated (issue 32, page_rows)."""
     if not before.cells or not after.cells or _width(before) != _width(after) or _width(before) < 2:
         return None
     if not _columns_agree(before, after, before_words, after_words, moved):
         return None
-    head = max(1, before.header_rows)
+    header = joined if joined is not None and joined.cells else before
+    head = max(1, header.header_rows)
     drop = 0
-    while drop < min(head, len(after.cells) - 1) and _key(after.cells[drop]) == _key(before.cells[drop]):
+    while drop < min(head, len(after.cells) - 1, len(header.cells)) \
+            and _key(after.cells[drop]) == _key(header.cells[drop]):
         drop += 1
     if drop:
         return drop

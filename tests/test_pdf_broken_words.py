@@ -274,3 +274,34 @@ def test_an_s_in_a_tagged_header_beside_another_cells_unit_keeps_its_space() -> 
                        Node("Table", [head, *body])])
     markdown = extract(data, filename="tagged.pdf", options=ExtractOptions(ocr_engines=())).markdown
     assert "| Test | Rise s | Load kN |" in markdown, markdown
+
+
+# A header over six columns 72 points apart, two headings on two lines each: "Househol" over
+# "ds" broken where its cell ends, and "Persons" over "employed" wrapped whole, the second
+# line the longer (as LibreOffice sets a banded table's header, issue 32, banded_rows).
+WIDE_HEADER = [["Region"], ["Pupils"], ["Househol", "ds"], ["Births"], ["Persons", "employed"],
+               ["Median", "pay"]]
+
+
+def _wide_header_table(canvas: Any) -> None:
+    height = A4[1]
+    canvas.setFont("Helvetica", 11)
+    canvas.drawString(90, height - 114, "The table below gives the figures for each region.")
+    for c, lines in enumerate(WIDE_HEADER):
+        canvas.setFont("Helvetica-Bold", 11)
+        for k, line in enumerate(lines):
+            canvas.drawString(90 + 72 * c, height - 148 - 14.8 * k, line)
+    canvas.setFont("Helvetica", 11)
+    for r, region in enumerate(("West", "East", "North", "South")):
+        for c, text in enumerate([region, *(f"{(r * 17 + c * 29) % 90 + 1.5:.2f}%" for c in range(5))]):
+            canvas.drawString(90 + 72 * c, height - 188 - 24.6 * r, text)
+    canvas.drawString(90, height - 310, "Figures are for the latest year.")
+
+
+def test_a_heading_wrapped_whole_under_a_cell_edge_judged_short_keeps_its_space() -> None:
+    """The cell reaches at least as far as its own next line: "employed", ending more than its
+    first letter past "Persons", shows room for that letter on the line above, though the
+    widest line elsewhere ("Househol", filling its cell) set the column's edge short of it."""
+    markdown = markdown_of(drawn_pdf(_wide_header_table))
+    assert "| Persons employed |" in markdown, markdown
+    assert "| Households |" in markdown, markdown

@@ -405,6 +405,22 @@ def test_the_rest_of_a_row_broken_over_the_page_joins_that_row() -> None:
     assert cell_rows(found[0]) == [*first[:-1], [first[-1][0] + " workshop", *first[-1][1:]], *rest]
 
 
+def test_a_row_broken_over_two_pages_alike_is_no_header_repeated() -> None:
+    # A long programme's rows break over every page: the rest of a row heading page 2 is no
+    # header, and the same rest heading page 3 ("workshop" again) is no header repeated to
+    # drop but the rest of page 2's last row (issue 32, page_rows).
+    first = page_filling(True)
+    count = len(first)
+    data = rows(3 * count)[count:]
+    second, third = data[:count - 1], data[count - 1:count + 3]
+    rest = ["workshop", "", "", ""]
+    layer = pdf([table([*first, rest, *second, rest, *third], True, False), Paragraph(TEXT, BODY)])
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0]) == [*first[:-1], [first[-1][0] + " workshop", *first[-1][1:]], *second[:-1],
+                                   [second[-1][0] + " workshop", *second[-1][1:]], *third]
+
+
 def test_a_capitalised_line_alone_in_a_row_over_the_page_is_no_rest_of_a_row() -> None:
     # A new row's label starts with a capital: a lone "Workshop" row is not glued to the row
     # before the break.
