@@ -961,14 +961,26 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
     """A newsletter's headline is often a sentence ("Council approves the new library
     budget."), which classify leaves text when it runs past _SENTENCE_WORDS: set as a
     headline (_headline_set), alone on its line, right over its story -- a paragraph of running
-    text at the body's size on its page -- it heads the story.  (A lead paragraph set large
-    runs over lines, or lies under its headline, not over the body's text.)"""
+    text at the body's size on its page -- it heads the story, set closer to it than to the
+    block above it on its page.  (A lead paragraph set large runs over lines; a pull quote or a
+    callout set between a story's paragraphs, a standfirst under its headline or a cover's
+    tagline under its title stand as far from the block above as from the text below.)"""
     for index, draft in enumerate(drafts[:-1]):
         after = drafts[index + 1]
         if draft.sentence and draft.kind == "paragraph" and draft.size >= style.body_size * _HEADLINE_SCALE \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
-                and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2:
+                and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2 \
+                and _bound_below(drafts[index - 1] if index else None, draft, after, style):
             draft.kind = "heading"
+
+
+def _bound_below(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool:
+    """Whether a block sits closer to the block under it than to the one over it (any kind:
+    a heading's too, unlike _binds), or has nothing over it in its column on its page."""
+    gaps = _gaps_in_column(before, draft, after)
+    if gaps is None or gaps[0] < 0 or gaps[1] < 0:
+        return True
+    return gaps[0] - gaps[1] >= max(1.0, _BINDING * style.body_size)
 
 
 def _face_key(draft: Draft) -> tuple[str, float, bool, bool]:

@@ -40,6 +40,34 @@ def test_a_sentence_set_a_little_larger_over_text_is_no_headline() -> None:
     assert headings_of(drawn_pdf(_newsletter, HEADLINES[2:], 11.0)) == ["Parish News"]
 
 
+STORY_ON = ("Work on the new library began in the spring and the builders expect to finish before winter. "
+            "The shelves, the reading room and the children's corner will open first, and the archive later.")
+SET_LARGE = "Nobody expected so many people to come along on the opening day."
+
+
+def _set_large_between(canvas: Any, font: str, above: str) -> None:
+    """A story's title, then ``SET_LARGE`` at 14 points in ``font`` as far from the block
+    over it as from the story's text under it (baselines 24 points apart): a standfirst under
+    the title (``above`` "title") or a pull quote between the story's paragraphs ("story")."""
+    canvas.setFont("Helvetica-Bold", 22)
+    canvas.drawString(60.0, 790.0, "Library Reopens")
+    y = 766.0
+    if above == "story":
+        y = draw_paragraph(canvas, STORY, 60.0, y, 450.0) + 8.0 - 24.0 + 13.0
+    canvas.setFont(font, 14)
+    canvas.drawString(60.0, y, SET_LARGE)
+    y = draw_paragraph(canvas, STORY_ON, 60.0, y - 24.0, 450.0)
+    draw_paragraph(canvas, STORY, 60.0, y, 450.0)
+
+
+@pytest.mark.parametrize(("font", "above"), [("Helvetica-Bold", "story"), ("Times-Italic", "title"),
+                                             ("Helvetica-Bold", "title")])
+def test_a_sentence_set_large_as_far_from_the_block_above_as_from_the_text_is_no_headline(
+        font: str, above: str) -> None:
+    # (A headline sits closer to its story than to what stands over it.)
+    assert headings_of(drawn_pdf(_set_large_between, font, above)) == ["Library Reopens"]
+
+
 DECLARATION = ("I declare that the information I have given on this form is true and complete to the "
                "best of my knowledge, and I understand that a false statement may lead to my application "
                "being refused.")
