@@ -1304,8 +1304,9 @@ def unhead_field_labels(drafts: list[Draft]) -> None:
     them on their page (a page with running text) head nothing: they are a form's fields'
     labels set in a heading's face, "Signature" over "Date", each beside the line it is signed
     or dated on.  (A section's heading heads text; a section's and its first sub-section's
-    headings, one over the other at a page's end, are set apart by size or weight.)  The
-    document's blocks in reading order; its title is spared."""
+    headings, one over the other at a page's end, are set apart by size or weight; and
+    headings whose text opens the next page, a chapter's sub-headings in one face at a page's
+    foot, head that text.)  The document's blocks in reading order; its title is spared."""
     with_text = {d.page for d in drafts
                  if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
     title = _document_title(drafts)
@@ -1320,7 +1321,9 @@ def unhead_field_labels(drafts: list[Draft]) -> None:
                 end += 1
         run = blocks[start:end]
         rest = [d for d in blocks[end:] if d.page == first.page]
+        following = next((d for d in blocks[end:] if d.page != first.page), None)
         if len(run) >= 2 and not any(_holds_text(d) for d in rest) and title not in run \
+                and not (following is not None and _holds_text(following)) \
                 and all(not d.number_depth and len(d.text.split()) <= _FIELD_LABEL_WORDS for d in run):
             for draft in run:
                 draft.kind = "list_item" if draft.marker else "paragraph"

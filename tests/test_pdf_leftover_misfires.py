@@ -100,6 +100,26 @@ def test_one_heading_ending_a_page_keeps_its_place() -> None:
         == ["Application Form", "Personal Details", "Declaration", "Next Steps"]
 
 
+def _foot_headings(canvas: Any) -> None:
+    """A chapter's section and its first sub-section headed in one face (14 points bold) at a
+    page's foot, their text opening the next page."""
+    y = 790.0
+    for heading, text in [("Introduction", STORY), ("Background", STORY)]:
+        canvas.setFont("Helvetica-Bold", 14)
+        canvas.drawString(60.0, y, heading)
+        y = draw_paragraph(canvas, text, 60.0, y - 20.0, 450.0) - 16.0
+    for heading in ("Methods", "Sampling"):
+        canvas.setFont("Helvetica-Bold", 14)
+        canvas.drawString(60.0, y, heading)
+        y -= 30.0
+    canvas.showPage()
+    draw_paragraph(canvas, DECLARATION, 60.0, 790.0, 450.0)
+
+
+def test_headings_at_a_pages_foot_whose_text_opens_the_next_page_are_headings() -> None:
+    assert headings_of(drawn_pdf(_foot_headings)) == ["Introduction", "Background", "Methods", "Sampling"]
+
+
 AGENDA = [("09:00", "Welcome and introductions from the chair"),
           ("09:30", "Keynote: Building better libraries"), ("10:30", "Coffee break"),
           ("11:00", "Panel: How councils fund local services"),
