@@ -1306,7 +1306,8 @@ def unhead_field_labels(drafts: list[Draft]) -> None:
     or dated on.  (A section's heading heads text; a section's and its first sub-section's
     headings, one over the other at a page's end, are set apart by size or weight; and
     headings whose text opens the next page, a chapter's sub-headings in one face at a page's
-    foot, head that text.)  The document's blocks in reading order; its title is spared."""
+    foot, head that text, as those over a table or a figure's caption head those.)  The
+    document's blocks in reading order; its title is spared."""
     with_text = {d.page for d in drafts
                  if d.kind in ("paragraph", "list_item") and d.lines and _running_text(d.text)}
     title = _document_title(drafts)
@@ -1322,13 +1323,18 @@ def unhead_field_labels(drafts: list[Draft]) -> None:
         run = blocks[start:end]
         rest = [d for d in blocks[end:] if d.page == first.page]
         following = next((d for d in blocks[end:] if d.page != first.page), None)
-        if len(run) >= 2 and not any(_holds_text(d) for d in rest) and title not in run \
+        if len(run) >= 2 and not any(_holds_text(d) or _headed_matter(d) for d in rest) and title not in run \
                 and not (following is not None and _holds_text(following)) \
                 and all(not d.number_depth and len(d.text.split()) <= _FIELD_LABEL_WORDS for d in run):
             for draft in run:
                 draft.kind = "list_item" if draft.marker else "paragraph"
                 draft.label = True
         start = end
+
+
+def _headed_matter(draft: Draft) -> bool:
+    """A table or a caption (a figure's, a table's): matter a section's heading heads."""
+    return draft.kind in ("table", "table_continued") or bool(_CAPTION.match(draft.text.strip()))
 
 
 def _document_title(drafts: list[Draft]) -> Draft | None:

@@ -100,9 +100,10 @@ def test_one_heading_ending_a_page_keeps_its_place() -> None:
         == ["Application Form", "Personal Details", "Declaration", "Next Steps"]
 
 
-def _foot_headings(canvas: Any) -> None:
+def _foot_headings(canvas: Any, under: str = "") -> None:
     """A chapter's section and its first sub-section headed in one face (14 points bold) at a
-    page's foot, their text opening the next page."""
+    page's foot, their text opening the next page; or (``under`` "table", "figure") over a
+    table of figures or a figure's frame and caption that end the page."""
     y = 790.0
     for heading, text in [("Introduction", STORY), ("Background", STORY)]:
         canvas.setFont("Helvetica-Bold", 14)
@@ -112,12 +113,26 @@ def _foot_headings(canvas: Any) -> None:
         canvas.setFont("Helvetica-Bold", 14)
         canvas.drawString(60.0, y, heading)
         y -= 30.0
+    canvas.setFont("Helvetica", 10)
+    if under == "table":
+        for row in (["Month", "2024", "2025"], ["January", "1,200", "1,350"], ["February", "400", "420"],
+                    ["March", "310", "330"], ["Total", "1,910", "2,100"]):
+            for x, text in zip((60.0, 260.0, 360.0), row, strict=True):
+                canvas.drawString(x, y, text)
+            y -= 16.0
+        return
+    if under == "figure":
+        canvas.rect(60.0, y - 180.0, 400.0, 180.0)
+        canvas.drawString(60.0, y - 196.0, "Figure 1: Visitors by month")
+        return
     canvas.showPage()
     draw_paragraph(canvas, DECLARATION, 60.0, 790.0, 450.0)
 
 
-def test_headings_at_a_pages_foot_whose_text_opens_the_next_page_are_headings() -> None:
-    assert headings_of(drawn_pdf(_foot_headings)) == ["Introduction", "Background", "Methods", "Sampling"]
+@pytest.mark.parametrize("under", ["", "table", "figure"])
+def test_headings_at_a_pages_foot_over_text_on_the_next_page_or_a_table_are_headings(under: str) -> None:
+    assert headings_of(drawn_pdf(_foot_headings, under)) \
+        == ["Introduction", "Background", "Methods", "Sampling"]
 
 
 AGENDA = [("09:00", "Welcome and introductions from the chair"),
