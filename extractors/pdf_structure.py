@@ -1423,8 +1423,11 @@ def _keep_column_lines(pages: list[list[Line]]) -> None:
     that text: a running line stands outside the text block.  Two columns of one justified
     paragraph set again and again ("The estimated burden includes ...") may put its same line
     at the same height on two pages, in one column on one and in the other on the next, where
-    recurrence alone reads it as a footer.  From the block's edge inwards, a line kept making
-    the next one's neighbour."""
+    recurrence alone reads it as a footer.  The two lines read on as one sentence's (the upper
+    ends no sentence, the lower opens in lower case): a running title's line beside the
+    band's other line that varies from page to page ("Chapter 2 How the money was spent" over
+    "Annual Report 2025", a disclaimer over "Chapter 2 | page 4") stays running.  From the
+    block's edge inwards, a line kept making the next one's neighbour."""
     for page, (band, below) in itertools.product(pages, (("footer", True), ("header", False))):
         marked = sorted((line for line in page if line.kind == band), key=attrgetter("top"),
                         reverse=below)
@@ -1434,8 +1437,15 @@ def _keep_column_lines(pages: list[list[Line]]) -> None:
                    and min(other.x1, line.x1) - max(other.x0, line.x0) > 0.5 * (line.x1 - line.x0)
                    and 0 <= ((other.top - line.bottom) if below else (line.top - other.bottom))
                    <= _TEXT_LEADING * line.size
+                   and _sentence_goes_on(*((line, other) if below else (other, line)))
                    for other in page):
                 line.kind = "body"
+
+
+def _sentence_goes_on(upper: Line, lower: Line) -> bool:
+    """Whether ``lower`` goes on the sentence ``upper`` leaves open: ``upper`` ends no sentence
+    and ``lower`` opens in lower case."""
+    return not upper.text.rstrip().endswith(SENTENCE_END) and lower.text.lstrip()[:1].islower()
 
 
 def _feet_aligned(layouts: list[PageLayout], candidates: list[tuple[Line, str, str]],

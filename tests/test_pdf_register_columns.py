@@ -1,16 +1,20 @@
 """Register notices' columns over pages (office probe register_notice, issue 32): the same two
 lines of a paragraph set again and again, at one height on two pages (in the second column on
 one, the first on the next), are the text's, not a running footer, where the column's text
-goes on under them; at a page's top the next notice's head lines under the text run on from
-the page before stand after the other column's few last lines (the last notice's signature
-and filing lines), not read into that text before them."""
+goes on under them, as its sentence does (a two-line running header or footer, one line the
+same on every page and the other not, stays running); at a page's top the next notice's head
+lines under the text run on from the page before stand after the other column's few last
+lines (the last notice's signature and filing lines), not read into that text before them."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from tests.pdf_cases import draw_paragraph
 from tests.pdf_output import drawn_pdf, markdown_of
-from tests.test_pdf_register_notices import BOLD, ROMAN, SIZE, _column_x, _paragraph, _prose
+from tests.test_pdf_register_notices import BOLD, PROSE, ROMAN, SIZE, _column_x, _paragraph, _prose
 
 TAIL = ("The review found that the burden includes the time",
         "for reviewing instructions and gathering the data", "needed.")
@@ -76,3 +80,33 @@ def test_a_notices_head_at_a_page_top_follows_the_other_columns_last_lines() -> 
     paragraphs = [p.lstrip("# ") for p in markdown_of(drawn_pdf(_page_top)).split("\n\n")]
     assert HEAD[0] in paragraphs
     assert paragraphs.index(HEAD[0]) > paragraphs.index(SIGNED[-1])
+
+
+CHAPTERS = ("Chapter 1 Background to the review", "Chapter 1 Background to the review",
+            "Chapter 2 How the money was spent", "Chapter 3 What the review found")
+RUNNING = "Acme Housing Association Annual Report 2025"
+DISCLAIMER = "This report is confidential and may not be shared outside the association."
+
+
+def _report(canvas: Any, band: str) -> None:
+    """Four pages of running text under a two-line running header (``band`` "header": the
+    chapter's title over the report's) or over a two-line footer ("footer": a disclaimer over
+    the chapter's title and page), one line of each pair the same on every page, the other not,
+    at one line pitch at the text's size."""
+    for page, chapter in enumerate(CHAPTERS):
+        canvas.setFont("Helvetica", 10)
+        pair = (chapter, RUNNING) if band == "header" else (DISCLAIMER, f"{chapter} | page {page + 1}")
+        y = 815.0 if band == "header" else 50.0
+        for text in pair:
+            canvas.drawString(60.0, y, text)
+            y -= 12.0
+        y = 770.0
+        for _ in range(8):
+            y = draw_paragraph(canvas, PROSE, 60.0, y, 450.0)
+        canvas.showPage()
+
+
+@pytest.mark.parametrize("band", ["header", "footer"])
+def test_a_running_line_over_or_under_the_bands_line_that_varies_stays_running(band: str) -> None:
+    text = markdown_of(drawn_pdf(_report, band))
+    assert RUNNING not in text and DISCLAIMER not in text
