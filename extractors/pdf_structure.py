@@ -1267,9 +1267,11 @@ def _numbered_by_page(group: list[Line]) -> bool:
     numbers of pages do whatever their offset from the file's ("16" on the file's page 18).
     A heading that opens pages at the running head's height holds a number of its own that
     does not ("Article 2" on page 2, "Article 4" on page 3, "Article 6" on page 4): its lines
-    run on no page.  Lines on pages apart (the pages between them open with running text)
-    agree when their numbers lie as far apart as their pages ("Article 2" on page 2 and
-    "Article 6" on page 4 do not).  True where no two numbered lines stand on different pages
+    run on no page.  Lines on pages apart agree when their numbers lie no further apart than
+    their pages, and one at least ("Article 2" on page 2 and "Article 6" on page 4 do not): a
+    page's number runs ahead of no page, but falls behind the pages left unnumbered and
+    uncounted between (a book's plates, a full-page picture between each two pages of text,
+    "7" and "8" two pages apart).  True where no two numbered lines stand on different pages
     (nothing says otherwise), where the pairs that agree are as many as those that do not (a
     report of two parts numbered from 1 each), and where a line of more than a label goes up
     by two on every page (its columns numbered)."""
@@ -1283,7 +1285,7 @@ def _numbered_by_page(group: list[Line]) -> bool:
     # label and its number, "Article 2", "Article 4", are headings whatever their steps.)
     if steps and all(step == 2 for step in steps) and len(group[0].text.split()) > 2:
         return True
-    agree = sum(1 for step, apart in pairs if step == apart)
+    agree = sum(1 for step, apart in pairs if 1 <= step <= apart)
     return agree >= len(pairs) - agree
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from reportlab.lib.pagesizes import A4
 
 from tests.drawn_act import DrawnAct
+from tests.pdf_cases import draw_paragraph
 from tests.pdf_output import drawn_pdf, headings_of, markdown_of
 
 WIDTH, HEIGHT = A4
@@ -128,6 +129,26 @@ def test_articles_opening_pages_apart_with_numbers_not_the_pages_are_no_running_
     article's text: their numbers lie further apart than their pages, no page numbers."""
     pdf = drawn_pdf(lambda canvas: _articles_opening_pages(canvas, [None, 2, None, 6, None]))
     assert headings_of(pdf) == [f"Article {n} Duties of operators under part {n}" for n in (2, 6)]
+
+
+def test_a_running_footer_numbered_past_uncounted_plates_is_still_running() -> None:
+    """Pages of text, each a full-page plate after it left unnumbered and uncounted, under a
+    running footer numbered 1, 2, 3, 4 on the file's pages 1, 3, 5, 7: page numbers that fall
+    behind the pages, running lines."""
+    def draw(canvas: Any) -> None:
+        for number in range(1, 5):
+            canvas.setFont("Times-Roman", 8)
+            canvas.drawString(72, 40, f"Consumer Product Safety Act, explanatory notes | {number}")
+            y = HEIGHT - 72
+            for _ in range(8):
+                y = draw_paragraph(canvas, TEXT, 72, y, 450, "Times-Roman")
+            canvas.showPage()
+            if number < 4:
+                canvas.rect(72, 100, 450, 640)
+                canvas.drawString(72, 85, f"Plate {number}: the testing laboratory")
+                canvas.showPage()
+
+    assert "explanatory notes" not in markdown_of(drawn_pdf(draw))
 
 
 def _articles_opening_pages(canvas: Any, numbers: list[int | None], running_title: bool = False) -> None:
