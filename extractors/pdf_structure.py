@@ -1040,11 +1040,18 @@ def _segments(words: list[Word]) -> list[list[Word]]:
     return _segments(words[:at + 1]) + _segments(words[at + 1:])
 
 
+# A tab sets an agenda's title this many of the time's sizes at most after the time; a line
+# further off is another column's (a time alone on its line in the left column beside the
+# right column's text).
+_TIME_TAB = 8.0
+
+
 def _times_title(time: Word, title: Word) -> bool:
     """A time of day set a tab before a title of words ("09:30   Keynote: ..."), an agenda's or a
     programme's line: one line, as a section's number before its title is, unless what follows
     is itself pieces far apart (a timetable's row, its room and its speaker in columns)."""
-    return bool(TIME_OF_DAY.match(time.text)) and title.text[:1].isupper()
+    return bool(TIME_OF_DAY.match(time.text)) and title.text[:1].isupper() \
+        and title.x0 - time.x1 <= _TIME_TAB * time.size
 
 
 def _numbers_title(number: Word, title: Word) -> bool:

@@ -172,3 +172,25 @@ def test_an_agendas_times_and_titles_are_lines_not_a_table() -> None:
 def test_a_timetable_with_its_header_is_a_table(header: list[str]) -> None:
     rows = [[time, title, f"Room {at % 3 + 1}"][:len(header)] for at, (time, title) in enumerate(AGENDA)]
     assert markdown_table([header, *rows]) in markdown_of(drawn_pdf(_agenda, header))
+
+
+def _events_beside_text(canvas: Any) -> None:
+    """A left column of events, each time alone on its line over the event's title and a note,
+    beside a right column of running text opening level with the first time."""
+    canvas.setFont("Helvetica-Bold", 18)
+    canvas.drawString(50.0, 800.0, "What's On")
+    y = 770.0
+    for time, title in AGENDA[2:5]:
+        canvas.setFont("Helvetica", 10)
+        for text in (time, title.split(":")[0], "Free entry, all welcome."):
+            canvas.drawString(50.0, y, text)
+            y -= 13.0
+        y -= 7.0
+    y = draw_paragraph(canvas, STORY, 300.0, 770.0, 240.0)
+    draw_paragraph(canvas, DECLARATION, 300.0, y, 240.0)
+
+
+def test_a_time_alone_in_its_column_is_no_agenda_line_with_the_next_columns_text() -> None:
+    markdown = markdown_of(drawn_pdf(_events_beside_text))
+    assert "10:30 The parish" not in markdown
+    assert " ".join(STORY.split()) in " ".join(markdown.split())
