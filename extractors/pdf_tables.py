@@ -261,6 +261,9 @@ NARROW_GAP_EM = 0.5
 HEADING_TYPE = 1.15
 # ... or set this many points larger than (or bold over) the running text right under it.
 SIZE_STEP = 0.5
+# A heading over a table stands further than this many times its gap to the line under it
+# from the line over it (see :func:`_titles_table`).
+HEADING_SPACE = 1.5
 # A line in type this much larger than the page's commonest line size is display type: a
 # title or a key figure, no table row (see :func:`_display_apart`).
 DISPLAY_TYPE = 1.5
@@ -1784,14 +1787,18 @@ def _titles_table(line: _Line, above: list[_Line], common_size: float = 0.0,
     figure's label ("FIG. 2" opening a patent's line in a column beside another), it cuts
     nothing: the rest of a page of columns cut off there reads as a false table.  So does a
     section's heading there, a line in one piece set larger than the page's commonest size
-    and than the line ``below`` it ("Absolute maximum ratings" over its table under a
-    running header "TMP-118     Rev. C" at the head of the page)."""
+    and than the lines around it, further from the line over it than from the one ``below``
+    it, as a heading's space is set ("Absolute maximum ratings" over its table under a
+    running header "TMP-118     Rev. C" at the head of the page).  A header's heading wrapped
+    onto a second line in the header's larger type, or a section's label row ("England") set
+    larger at the rows' own pitch, stands no further from the row over it: a row (issue 32)."""
     if len(above) > 2:
         return False
     if TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])):
         return True
     return below is not None and len(_segments(line)) == 1 \
-        and line.size > max(common_size, below.size) + SIZE_STEP
+        and line.size > max(common_size, below.size, above[-1].size) + SIZE_STEP \
+        and line.top - above[-1].bottom > HEADING_SPACE * max(below.top - line.bottom, 0.0)
 
 
 def _source_note(line: _Line) -> bool:
