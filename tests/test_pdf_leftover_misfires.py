@@ -79,9 +79,12 @@ AGENDA = [("09:00", "Welcome and introductions from the chair"),
           ("15:00", "Closing remarks")]
 
 
-def _agenda(canvas: Any, header: list[str]) -> None:
-    """An agenda's lines, a time a tab before a title; with ``header`` (two or three column
-    heads) a timetable, its third column a room."""
+def _agenda(canvas: Any, header: list[str], rules: str = "", pitch: float = 18.0,
+            story_gap: float | None = None) -> None:
+    """An agenda's lines, a time a tab before a title, ``pitch`` apart; with ``header`` (two or
+    three column heads) a timetable, its third column a room; with ``rules`` horizontal rules
+    across it ("frame": over the first row and under the last, "rows": under every row); with
+    ``story_gap`` a paragraph that far under the last line's baseline."""
     canvas.setFont("Helvetica-Bold", 16)
     canvas.drawString(60.0, 790.0, "Conference Agenda")
     y = 760.0
@@ -90,13 +93,19 @@ def _agenda(canvas: Any, header: list[str]) -> None:
         canvas.setFont("Helvetica-Bold", 10)
         for x, text in zip(columns, header, strict=False):
             canvas.drawString(x, y, text)
-        y -= 18.0
+        y -= pitch
+    if rules == "frame":
+        canvas.line(56.0, y + 13.0, 460.0, y + 13.0)
     canvas.setFont("Helvetica", 10)
     for at, (time, title) in enumerate(AGENDA):
         cells = [time, title, f"Room {at % 3 + 1}"][:max(2, len(header))]
         for x, text in zip(columns, cells, strict=False):
             canvas.drawString(x, y, text)
-        y -= 18.0
+        if rules == "rows" or rules == "frame" and at == len(AGENDA) - 1:
+            canvas.line(56.0, y - 5.0, 460.0, y - 5.0)
+        y -= pitch
+    if story_gap is not None:
+        draw_paragraph(canvas, STORY, 60.0, y + pitch - story_gap, 450.0)
 
 
 def test_an_agendas_times_and_titles_are_lines_not_a_table() -> None:
@@ -109,3 +118,9 @@ def test_an_agendas_times_and_titles_are_lines_not_a_table() -> None:
 def test_a_timetable_with_its_header_is_a_table(header: list[str]) -> None:
     rows = [[time, title, f"Room {at % 3 + 1}"][:len(header)] for at, (time, title) in enumerate(AGENDA)]
     assert markdown_table([header, *rows]) in markdown_of(drawn_pdf(_agenda, header))
+
+
+@pytest.mark.parametrize("rules", ["frame", "rows"])
+def test_times_and_events_set_between_rules_are_a_table(rules: str) -> None:
+    # (A report's log of times and events, no header row, ruled as a table: drawn as one.)
+    assert markdown_table(list(map(list, AGENDA))) in markdown_of(drawn_pdf(_agenda, [], rules))
