@@ -124,3 +124,12 @@ def test_a_timetable_with_its_header_is_a_table(header: list[str]) -> None:
 def test_times_and_events_set_between_rules_are_a_table(rules: str) -> None:
     # (A report's log of times and events, no header row, ruled as a table: drawn as one.)
     assert markdown_table(list(map(list, AGENDA))) in markdown_of(drawn_pdf(_agenda, [], rules))
+
+
+@pytest.mark.parametrize(("pitch", "gap"), [(18.0, 14.0), (13.0, 13.0)])
+def test_an_agendas_lines_stay_apart_from_each_other_and_the_text_after(pitch: float, gap: float) -> None:
+    # (Typed single-spaced at the text's own leading, or a paragraph set closer under the last
+    # line than the lines stand apart: each line is one, as a table's row would have been.)
+    paragraphs = markdown_of(drawn_pdf(_agenda, [], pitch=pitch, story_gap=gap)).split("\n\n")
+    assert [f"{time} {title}" for time, title in AGENDA] == paragraphs[1:-1], paragraphs
+    assert paragraphs[-1] == STORY
