@@ -944,15 +944,15 @@ def head_sentences_in_heading_faces(drafts: list[Draft], style: Style) -> None:
             draft.number_depth = _number_depth(draft.text, _section(draft.text, frozenset()))
 
 
-# A headline is set at least this many times the body's size (a lead paragraph set large
-# little larger, see _headline_set).
-_HEADLINE_SCALE = 1.3
+# A headline is set more than this many times the body's size (a lead paragraph or a bold
+# statement set large is little larger: 13 points over a body of 10, see _headline_set).
+_HEADLINE_SCALE = 1.35
 
 
 def _headline_set(draft: Draft, style: Style) -> bool:
     """Whether ``draft`` is one line set as a newspaper's headline is: clearly larger than the
     body (_HEADLINE_SCALE) and bold, or in another typeface than the body's."""
-    return len(draft.lines) == 1 and draft.size >= style.body_size * _HEADLINE_SCALE \
+    return len(draft.lines) == 1 and draft.size > style.body_size * _HEADLINE_SCALE \
         and ((draft.bold and not style.body_bold)
              or font_family(draft.lines[0].words[0].font) != style.body_family)
 
@@ -967,7 +967,7 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
     tagline under its title stand as far from the block above as from the text below.)"""
     for index, draft in enumerate(drafts[:-1]):
         after = drafts[index + 1]
-        if draft.sentence and draft.kind == "paragraph" and draft.size >= style.body_size * _HEADLINE_SCALE \
+        if draft.sentence and draft.kind == "paragraph" and draft.size > style.body_size * _HEADLINE_SCALE \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
                 and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2 \
                 and _bound_below(drafts[index - 1] if index else None, draft, after, style):

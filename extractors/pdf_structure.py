@@ -1054,6 +1054,20 @@ def _times_title(time: Word, title: Word) -> bool:
         and title.x0 - time.x1 <= _TIME_TAB * time.size
 
 
+def _agenda_line(line: Line) -> bool:
+    """Whether ``line`` is an agenda's line, a time of day a tab before its title (see
+    _times_title): a paragraph of its own, whatever the leading (the agenda typed single-spaced,
+    or a paragraph set close under its last line), as a table's row would be -- but for the
+    lines its title wraps onto, the next line's first word too long for room left on it (a
+    clause numbered "2.10" a tab before its text)."""
+    words = line.words
+    if len(words) < 2 or not _times_title(words[0], words[1]):
+        return False
+    gaps = [b.x0 - a.x1 for a, b in itertools.pairwise(words[1:])]
+    tab = words[1].x0 - words[0].x1
+    return tab > 0.9 * words[0].size and tab > 2.5 * max(gaps, default=0.0)
+
+
 def _numbers_title(number: Word, title: Word) -> bool:
     """A section number set a quad before its title ("5.1   Results"), or an appendix's
     letter, bold, before its bold title ("A   Proofs": no word is set a quad before the next)."""
@@ -2615,6 +2629,8 @@ def _group(lines: list[Line], right: float, style: Style, page: int, annexes: fr
         if marker and current is not None and _numbers_mid_sentence(current, line, marker, drafts, right):
             marker = ""
         if current is not None and not marker \
+                and not (_agenda_line(line) or _agenda_line(current.lines[-1])
+                         and next_word_fits(current.lines[-1], line, right)) \
                 and (_continues(current, line, left, right, style, pitch, measure)
                      or justified and _crowded_word(current.lines[-1], line, right)) \
                 and not (justified and _ends_justified_paragraph(current, line, right)):

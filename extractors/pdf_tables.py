@@ -261,6 +261,9 @@ NARROW_GAP_EM = 0.5
 HEADING_TYPE = 1.15
 # ... or set this many points larger than (or bold over) the running text right under it.
 SIZE_STEP = 0.5
+# A heading over a table stands further than this many times its gap to the line under it
+# from the line over it (see :func:`_titles_table`).
+HEADING_SPACE = 1.5
 # A line in type this much larger than the page's commonest line size is display type: a
 # title or a key figure, no table row (see :func:`_display_apart`).
 DISPLAY_TYPE = 1.5
@@ -311,6 +314,7 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     tables, found = _banded_grids(tables, found, layout.words)
     if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
+    found = [t for t in found if not _time_list(t.cells) or _ruled_rows(t, layout.rulings)]
     tables += found
     return sorted(tables, key=lambda t: (t.top, t.x0))
 
@@ -1784,14 +1788,18 @@ def _titles_table(line: _Line, above: list[_Line], common_size: float = 0.0,
     figure's label ("FIG. 2" opening a patent's line in a column beside another), it cuts
     nothing: the rest of a page of columns cut off there reads as a false table.  So does a
     section's heading there, a line in one piece set larger than the page's commonest size
-    and than the line ``below`` it ("Absolute maximum ratings" over its table under a
-    running header "TMP-118     Rev. C" at the head of the page)."""
+    and than the lines around it, further from the line over it than from the one ``below``
+    it, as a heading's space is set ("Absolute maximum ratings" over its table under a
+    running header "TMP-118     Rev. C" at the head of the page).  A header's heading wrapped
+    onto a second line in the header's larger type, or a section's label row ("England") set
+    larger at the rows' own pitch, stands no further from the row over it: a row (issue 32)."""
     if len(above) > 2:
         return False
     if TABLE_CAPTION.match(" ".join(w.text for w in line.words[:3])):
         return True
     return below is not None and len(_segments(line)) == 1 \
-        and line.size > max(common_size, below.size) + SIZE_STEP
+        and line.size > max(common_size, below.size, above[-1].size) + SIZE_STEP \
+        and line.top - above[-1].bottom > HEADING_SPACE * max(below.top - line.bottom, 0.0)
 
 
 def _source_note(line: _Line) -> bool:
@@ -3316,8 +3324,7 @@ def _plausible(cells: list[list[str]]) -> bool:
         # on every row before two columns or more is a symbol font's bullet or box ("y" in
         # Wingdings) in a checklist's rows, whose ticks fill the columns after.
         return False
-    return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells) \
-        and not _time_list(cells)
+    return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells)
 
 
 # A time of day, or a span of two ("09:00", "9.30am", "14:00-15:30"): see _time_list.
@@ -3329,12 +3336,28 @@ def _time_list(cells: list[list[str]]) -> bool:
     """Whether ``cells`` are an agenda's or a programme's lines, not a table: two columns, a time
     of day opening every row (no header row over them, "Time" over "Session") and a title of
     words beside each ("09:30" "Keynote: Building better libraries"), most of two words or more
-    and none a figure's.  A timetable has its header, or more columns (its rooms, its speakers)."""
+    and none a figure's.  A timetable has its header, or more columns (its rooms, its speakers);
+    a log of times and events set between rules is a table too (see :func:`_ruled_rows`)."""
     if len(cells[0]) != 2 or not all(TIME_OF_DAY.match(row[0].strip()) for row in cells):
         return False
     titles = [row[1] for row in cells]
     return all(title[:1].isalpha() for title in titles) \
         and 2 * sum(len(title.split()) >= 2 for title in titles) > len(titles)
+
+
+# Horizontal rules across most of a table's width (this share), two or more over, between or
+# under its rows within a line's height of them, set it as a table: see _ruled_rows.
+RULED_ROWS_WIDTH = 0.8
+
+
+def _ruled_rows(table: FoundTable, rulings: list[Ruling]) -> bool:
+    """Whether two horizontal rules or more cross ``table``'s width within its rows, or a row's
+    height over or under them (a rule over its first row and one under its last, as a report
+    sets a table without a grid, or one under each row): a table drawn as one, whose rows
+    are no agenda's lines typed with a tab (issue 32)."""
+    reach = (table.bottom - table.top) / max(1, len(table.cells))  # (a row's height)
+    return sum(1 for r in rulings if r.horizontal and table.top - reach <= r.top <= table.bottom + reach
+               and min(r.x1, table.x1) - max(r.x0, table.x0) >= RULED_ROWS_WIDTH * (table.x1 - table.x0)) >= 2
 
 
 # A section's number alone ("2", "2.1", "2.1.3"): see _numbered_outline.

@@ -142,9 +142,12 @@ AGENDA = [("09:00", "Welcome and introductions from the chair"),
           ("15:00", "Closing remarks")]
 
 
-def _agenda(canvas: Any, header: list[str]) -> None:
-    """An agenda's lines, a time a tab before a title; with ``header`` (two or three column
-    heads) a timetable, its third column a room."""
+def _agenda(canvas: Any, header: list[str], rules: str = "", pitch: float = 18.0,
+            story_gap: float | None = None) -> None:
+    """An agenda's lines, a time a tab before a title, ``pitch`` apart; with ``header`` (two or
+    three column heads) a timetable, its third column a room; with ``rules`` horizontal rules
+    across it ("frame": over the first row and under the last, "rows": under every row); with
+    ``story_gap`` a paragraph that far under the last line's baseline."""
     canvas.setFont("Helvetica-Bold", 16)
     canvas.drawString(60.0, 790.0, "Conference Agenda")
     y = 760.0
@@ -153,13 +156,19 @@ def _agenda(canvas: Any, header: list[str]) -> None:
         canvas.setFont("Helvetica-Bold", 10)
         for x, text in zip(columns, header, strict=False):
             canvas.drawString(x, y, text)
-        y -= 18.0
+        y -= pitch
+    if rules == "frame":
+        canvas.line(56.0, y + 13.0, 460.0, y + 13.0)
     canvas.setFont("Helvetica", 10)
     for at, (time, title) in enumerate(AGENDA):
         cells = [time, title, f"Room {at % 3 + 1}"][:max(2, len(header))]
         for x, text in zip(columns, cells, strict=False):
             canvas.drawString(x, y, text)
-        y -= 18.0
+        if rules == "rows" or rules == "frame" and at == len(AGENDA) - 1:
+            canvas.line(56.0, y - 5.0, 460.0, y - 5.0)
+        y -= pitch
+    if story_gap is not None:
+        draw_paragraph(canvas, STORY, 60.0, y + pitch - story_gap, 450.0)
 
 
 def test_an_agendas_times_and_titles_are_lines_not_a_table() -> None:
@@ -194,3 +203,18 @@ def test_a_time_alone_in_its_column_is_no_agenda_line_with_the_next_columns_text
     markdown = markdown_of(drawn_pdf(_events_beside_text))
     assert "10:30 The parish" not in markdown
     assert " ".join(STORY.split()) in " ".join(markdown.split())
+
+
+@pytest.mark.parametrize("rules", ["frame", "rows"])
+def test_times_and_events_set_between_rules_are_a_table(rules: str) -> None:
+    # (A report's log of times and events, no header row, ruled as a table: drawn as one.)
+    assert markdown_table(list(map(list, AGENDA))) in markdown_of(drawn_pdf(_agenda, [], rules))
+
+
+@pytest.mark.parametrize(("pitch", "gap"), [(18.0, 14.0), (13.0, 13.0)])
+def test_an_agendas_lines_stay_apart_from_each_other_and_the_text_after(pitch: float, gap: float) -> None:
+    # (Typed single-spaced at the text's own leading, or a paragraph set closer under the last
+    # line than the lines stand apart: each line is one, as a table's row would have been.)
+    paragraphs = markdown_of(drawn_pdf(_agenda, [], pitch=pitch, story_gap=gap)).split("\n\n")
+    assert [f"{time} {title}" for time, title in AGENDA] == paragraphs[1:-1], paragraphs
+    assert paragraphs[-1] == STORY

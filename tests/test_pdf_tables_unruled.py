@@ -889,3 +889,17 @@ def test_a_heading_a_point_larger_over_a_table_under_a_running_header_is_no_row(
                        + [(95 + 16 * i, 9.0, [(72, name), (280, value)])
                           for i, (name, value) in enumerate(rows)])
     assert [table.cells for table in tables_of(page)] == [rows]
+
+
+def test_a_header_set_a_point_larger_keeps_its_wrapped_heading_and_its_section_rows() -> None:
+    """A header row set a point over the body, one heading wrapped onto a second line under
+    it, and a section's label row set as large at the rows' own pitch: no heading over the
+    table (that stands further from what is over it than from its table), rows of it."""
+    heads = [(72, "Region"), (220, "Population"), (320, "Number of"), (420, "Median pay")]
+    figures = [(72, "North"), (220, "1,204"), (320, "512"), (420, "31,200")]
+    page = drawn_lines([(100, 11.0, heads), (114, 11.0, [(320, "households")]),
+                        (131, 11.0, [(72, "England")])]
+                       + [(146 + 15 * i, 10.0, figures) for i in range(4)])
+    cells = [table.cells for table in tables_of(page)]
+    assert cells == [[["Region", "Population", "Number of households", "Median pay"],
+                      ["England", "", "", ""], *[[text for _, text in figures]] * 4]], cells
