@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from extractors.pdf_contents import ContentsEntry
-from extractors.pdf_tables import FoundTable
+from extractors.pdf_table_model import FoundTable
 from extractors.pdf_words import Word
 
 # An item number opening a line ("1.", "(a)", "iv)"): a list item's marker, and not a title's

@@ -69,7 +69,8 @@ from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_join
 from extractors.pdf_contents import contents_title
 from extractors.pdf_drafts import font_family
 from extractors.pdf_outline import OutlineEntry, title_key
-from extractors.pdf_tables import FoundTable, unit_alone
+from extractors.pdf_table_model import FoundTable
+from extractors.pdf_table_rows import unit_alone
 from extractors.pdf_tags import (
     Box,
     PageTags,

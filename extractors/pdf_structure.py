@@ -126,6 +126,8 @@ from extractors.pdf_headings import (
 from extractors.pdf_justified_gutters import column_ends, cut_at_gutters, fills_column, justified_gutters
 from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
+from extractors.pdf_table_checks import TIME_OF_DAY
+from extractors.pdf_table_model import NUMERIC, FoundTable
 from extractors.pdf_table_stitch import (
     BodyEdge,
     at_foot,
@@ -137,7 +139,7 @@ from extractors.pdf_table_stitch import (
     stitch_tables,
     trailing_header,
 )
-from extractors.pdf_tables import NUMERIC, TIME_OF_DAY, FoundTable, find_tables
+from extractors.pdf_tables import find_tables
 from extractors.pdf_tags import PageTags, TaggedRegion
 from extractors.pdf_words import Box, PageLayout, Word
 from extractors.tables import cells_to_markdown

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractors.pdf_tables import DATE, NUMERIC, FoundTable
+from extractors.pdf_table_model import DATE, NUMERIC, FoundTable
 from extractors.pdf_words import Word
 
 # Edges this close (points) are the same alignment: a column keeps one edge within it over

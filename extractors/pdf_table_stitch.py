@@ -54,7 +54,7 @@ from extractors.pdf_table_columns import (
     words_inside,
     wrapped_column,
 )
-from extractors.pdf_tables import NUMERIC, FoundTable
+from extractors.pdf_table_model import NUMERIC, FoundTable
 from extractors.pdf_words import Word
 
 if TYPE_CHECKING:

@@ -122,7 +122,7 @@ class PageLayout:
     # each one's top and bottom; empty when the layout is one page.
     stacked: list[tuple[float, float]] = field(default_factory=list)
     # The boxes of the page's pictures (its image objects; those inside a form XObject are
-    # not read): a ruled grid of photographs and their captions is no table (pdf_tables).
+    # not read): a ruled grid of photographs and their captions is no table (pdf_table_grids).
     # Empty for a page read in a turned frame.
     pictures: list[Box] = field(default_factory=list)
     # The strips between justified columns of running text (extractors.pdf_justified_gutters),

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from reportlab.lib.pagesizes import A4
 
-from extractors import pdf_tables
+from extractors import pdf_table_checks
 from tests.pdf_output import drawn_pdf, headings_of, markdown_of, wrapped_lines
 
 WIDTH, HEIGHT = A4
@@ -93,12 +93,12 @@ def test_a_column_of_section_numbers_beside_their_sections_is_no_table() -> None
     sections = [["1.1", "Purpose of this report The council reviewed the programme of works for the year."],
                 ["1.2", "Scope The figures in this release are based on the annual survey of households."],
                 ["2", "Method"]]
-    assert pdf_tables._numbered_outline(sections)
-    assert not pdf_tables._numbered_outline([["1.1", "Road resurfacing"], ["1.2", "Bridge inspection"],
-                                             ["2", "Street lighting"]])
-    assert not pdf_tables._numbered_outline([["1", "The council reviewed the programme of works."],
-                                             ["2", "Spending stayed within the budget set in March."],
-                                             ["3", "Residents were consulted on the new routes."]])
+    assert pdf_table_checks._numbered_outline(sections)
+    assert not pdf_table_checks._numbered_outline([["1.1", "Road resurfacing"], ["1.2", "Bridge inspection"],
+                                                   ["2", "Street lighting"]])
+    assert not pdf_table_checks._numbered_outline([["1", "The council reviewed the programme of works."],
+                                                   ["2", "Spending stayed within the budget set in March."],
+                                                   ["3", "Residents were consulted on the new routes."]])
 
 
 def test_a_short_title_wrapped_over_four_lines_in_a_narrow_column_is_a_heading() -> None:

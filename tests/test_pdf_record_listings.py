@@ -10,7 +10,8 @@ import random
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_table_model import FoundTable
+from extractors.pdf_tables import find_tables
 from extractors.pdf_text import read_text_layer
 from extractors.pdf_words import PageLayout, Word, read_layouts
 

@@ -11,7 +11,8 @@ from reportlab.pdfgen import canvas
 from extractors import extract
 from extractors.base import ExtractOptions
 from extractors.pdf_spreads import stack_spread
-from extractors.pdf_tables import _plausible, find_tables
+from extractors.pdf_table_checks import _plausible
+from extractors.pdf_tables import find_tables
 from extractors.pdf_words import PageLayout, Word
 
 OPTIONS = ExtractOptions(ocr_engines=())

@@ -12,7 +12,7 @@ from reportlab.pdfgen import canvas
 
 from extractors import extract, pdf_headings, pdf_structure
 from extractors.base import ExtractOptions
-from extractors.pdf_tables import FoundTable
+from extractors.pdf_table_model import FoundTable
 from extractors.pdf_text import read_text_layer
 from extractors.pdf_words import read_layouts
 

@@ -594,7 +594,7 @@ def test_a_label_wrapped_over_three_lines_in_the_last_row_is_whole() -> None:
 def _column_part(x0: float, top: float, cells: list[list[str]], header_rows: int) -> tuple[Any, list[Any]]:
     """A table of ``cells`` (a label, two figures set right) in a 230-point text column from
     ``x0``, down from ``top``, as the page finder gives it, and its words (a box per cell)."""
-    from extractors.pdf_tables import FoundTable
+    from extractors.pdf_table_model import FoundTable
     from extractors.pdf_words import Word
     from extractors.tables import cells_to_markdown
 

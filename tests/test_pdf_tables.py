@@ -225,18 +225,18 @@ def test_table_beside_a_prose_column_leaves_the_prose_out() -> None:
 
 
 def test_pages_beyond_the_work_bounds_get_no_tables() -> None:
-    from extractors import pdf_tables
+    from extractors import pdf_table_grids, pdf_table_model
 
     # A dense grid of numbers is a table until the page holds more words than the bound.
     words = [w for r in range(60)
              for w in line_words(20 + 12 * r, [(50 + 60 * c, str(r * c)) for c in range(8)])]
     assert find_tables(PageLayout(1, 600, 800, words=words))
-    many = words * (pdf_tables.MAX_WORDS // len(words) + 1)
+    many = words * (pdf_table_model.MAX_WORDS // len(words) + 1)
     assert find_tables(PageLayout(1, 600, 800, words=many)) == []
 
-    xs = [10.0 + 3 * i for i in range(pdf_tables.MAX_RULINGS // 2 + 1)]
+    xs = [10.0 + 3 * i for i in range(pdf_table_model.MAX_RULINGS // 2 + 1)]
     grid = grid_rulings(xs, xs)
-    assert pdf_tables.ruled_tables(PageLayout(1, 6000, 6000, words=[], rulings=grid)) == []
+    assert pdf_table_grids.ruled_tables(PageLayout(1, 6000, 6000, words=[], rulings=grid)) == []
 
 
 def test_markdown_escapes_pipes_and_flattens_newlines() -> None:

@@ -9,7 +9,8 @@ import io
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_table_model import FoundTable
+from extractors.pdf_tables import find_tables
 from extractors.pdf_words import read_layouts
 
 

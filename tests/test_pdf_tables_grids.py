@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_table_model import FoundTable
+from extractors.pdf_tables import find_tables
 
 pytest.importorskip("reportlab")
 

@@ -15,7 +15,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdf_canvas
 from reportlab.platypus import Table, TableStyle
 
-from extractors.pdf_tables import FoundTable, find_tables
+from extractors.pdf_table_model import FoundTable
+from extractors.pdf_tables import find_tables
 from extractors.pdf_words import PageLayout, Word, read_layouts
 from tests.pdf_cases import make_case
 
@@ -866,7 +867,7 @@ def test_a_row_of_units_under_the_headings_is_a_row_of_its_own() -> None:
 def test_cells_raised_to_the_header_line_above_take_their_words_along() -> None:
     # "Notes" set on a two-line header's bottom line joins the line above; the words of its
     # last line go with it, as a later join of a word broken at the cell's edge reads them.
-    from extractors.pdf_tables import _raise_bottom_aligned, _Row
+    from extractors.pdf_table_rows import _raise_bottom_aligned, _Row
 
     notes = _words(112, [(200, "Notes")])
     upper = _Row(["", "", "2023"], set(), 100.0, 108.0, words={2: _words(100, [(260, "2023")])})

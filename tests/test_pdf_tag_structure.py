@@ -16,7 +16,7 @@ from extractors import extract
 from extractors.base import ExtractOptions
 from extractors.pdf_evidence import tagged_tables
 from extractors.pdf_structure import structure
-from extractors.pdf_tables import FoundTable
+from extractors.pdf_table_model import FoundTable
 from extractors.pdf_tags import PageTags, read_page_tags
 from extractors.pdf_text import open_pdf, read_text_layer
 from extractors.pdf_words import read_layouts
