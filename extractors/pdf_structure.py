@@ -126,8 +126,7 @@ from extractors.pdf_headings import (
 from extractors.pdf_justified_gutters import column_ends, cut_at_gutters, fills_column, justified_gutters
 from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
-from extractors.pdf_table_checks import TIME_OF_DAY
-from extractors.pdf_table_model import NUMERIC, FoundTable
+from extractors.pdf_table_model import NUMERIC, TIME_OF_DAY, FoundTable
 from extractors.pdf_table_stitch import (
     BodyEdge,
     at_foot,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import statistics
 
-from extractors.pdf_table_model import LIST_MARKER, FoundTable, _filled, _filled_share
+from extractors.pdf_table_model import LIST_MARKER, TIME_OF_DAY, FoundTable, _filled, _filled_share
 from extractors.pdf_words import Ruling
 
 # Prose guard: cells of at most this many words (median) can make an unruled table.
@@ -46,11 +46,6 @@ def _plausible(cells: list[list[str]]) -> bool:
         # Wingdings) in a checklist's rows, whose ticks fill the columns after.
         return False
     return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells)
-
-
-# A time of day, or a span of two ("09:00", "9.30am", "14:00-15:30"): see _time_list.
-TIME_OF_DAY = re.compile(r"^\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?(?:\s*[-\u2013\u2014]\s*\d{1,2}[:.]\d{2}"
-                          r"\s*(?:[ap]\.?m\.?)?)?$", re.IGNORECASE)
 
 
 def _time_list(cells: list[list[str]]) -> bool:

@@ -56,12 +56,18 @@ LIST_MARKER = re.compile(r"^([\u2022\u25aa\u25cf\u25e6\u2023\u2043\u2219\u00b7*\
                          r"\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,5}[.)])$")
 # A unit in thousands ("€000", "$'000", "(£000)") heads a column of amounts: it is no figure.
 UNIT_THOUSANDS = re.compile(r"^[(\[]?[$€£¥]\s?'?000s?[)\]]?$")
-# A year standing alone ("2023" over its quarters) heads columns: it is no table value.
 # A date written with figures: day, month and year (either order) or ISO.
 DATE = re.compile(r"^(\d{1,2}[/.-]\d{1,2}[/.-](\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$")
+# The clock's figures of a time of day, "06:15" or "7.42".
+_CLOCK = r"([01]?\d|2[0-4])[:.][0-5]\d"
 # A time of day ("06:15", "7.42", a timetable's "07:40a" with its note's letter): a value in a
 # row, like a date.
-TIME = re.compile(r"^([01]?\d|2[0-4])[:.][0-5]\d(\s?[ap]\.?m\.?|[a-z])?$", re.IGNORECASE)
+TIME = re.compile(rf"^{_CLOCK}(\s?[ap]\.?m\.?|[a-z])?$", re.IGNORECASE)
+# A time of day opening an agenda's line, or a span of two ("09:00", "9.30am", "14:00-15:30"):
+# see pdf_table_checks._time_list.
+TIME_OF_DAY = re.compile(rf"^{_CLOCK}\s*([ap]\.?m\.?)?(\s*[-\u2013\u2014]\s*{_CLOCK}\s*([ap]\.?m\.?)?)?$",
+                         re.IGNORECASE)
+# A year standing alone ("2023" over its quarters) heads columns: it is no table value.
 YEAR = re.compile(r"^(1[89]|20)\d\d$")
 # How much tighter (in line heights) a line must be set under the one above than the next
 # line is under it to be a wrapped cell's next line (the spreadsheet set, seeds 1..24).
