@@ -1321,14 +1321,18 @@ def unhead_field_labels(drafts: list[Draft]) -> None:
                     and blocks[end].lines and _face_key(blocks[end]) == _face_key(first):
                 end += 1
         run = blocks[start:end]
-        rest = [d for d in blocks[end:] if d.page == first.page]
-        following = next((d for d in blocks[end:] if d.page != first.page), None)
-        if len(run) >= 2 and not any(_holds_text(d) or _headed_matter(d) for d in rest) and title not in run \
-                and not (following is not None and _holds_text(following)) \
-                and all(not d.number_depth and len(d.text.split()) <= _FIELD_LABEL_WORDS for d in run):
-            for draft in run:
-                draft.kind = "list_item" if draft.marker else "paragraph"
-                draft.label = True
+        if len(run) >= 2:
+            page_end = end  # (the blocks come page by page: the rest of this page, then the next)
+            while page_end < len(blocks) and blocks[page_end].page == first.page:
+                page_end += 1
+            rest = blocks[end:page_end]
+            following = blocks[page_end] if page_end < len(blocks) else None
+            if not any(_holds_text(d) or _headed_matter(d) for d in rest) and title not in run \
+                    and not (following is not None and _holds_text(following)) \
+                    and all(not d.number_depth and len(d.text.split()) <= _FIELD_LABEL_WORDS for d in run):
+                for draft in run:
+                    draft.kind = "list_item" if draft.marker else "paragraph"
+                    draft.label = True
         start = end
 
 
