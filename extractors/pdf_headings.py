@@ -1171,8 +1171,9 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     lines set alike (size, weight, number form) are judged together: where two or more are
     questions and at least as many of those are unanswered as answered (an answer's boxes may
     run on into the next paragraph), the questions are items, and so are the numbered lines
-    among them with no running text under them (an item put as an instruction, "Tick every
-    service you used")."""
+    among them with no running text under them before their answer's boxes or line to write
+    on (an item put as an instruction, "Tick every service you used", over the form's closing
+    words)."""
     texts = [d for d in drafts if d.kind != "contents"]
     groups: dict[tuple[float, bool, str], list[tuple[Draft, bool]]] = {}
     for index, draft in enumerate(texts):
@@ -1189,6 +1190,10 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
                 break
             if after.kind in ("paragraph", "list_item") and _running_text(after.text):
                 answered = True
+                break
+            # (Its answer's boxes or line to write on come first: what follows them, the
+            # form's closing words, answers no question.)
+            if after.kind in ("paragraph", "list_item") and _ANSWER_FORM.search(after.text):
                 break
         key = (*_style_key(draft), _number_form(draft))
         groups.setdefault(key, []).append((draft, answered))

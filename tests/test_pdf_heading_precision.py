@@ -270,8 +270,9 @@ def test_a_bold_line_directly_over_a_larger_heading_is_no_heading() -> None:
     assert headings_of(drawn_pdf(draw)) == ["New cycle routes to open", "Notes to editors", "Background"]
 
 
-def _questions(answers: list[list[str]]) -> bytes:
-    """A title, a section's heading and numbered bold questions, each over ``answers``."""
+def _questions(answers: list[list[str]], closing: str | None = None) -> bytes:
+    """A title, a section's heading and numbered bold questions, each over ``answers``; then
+    ``closing``, a paragraph, if given."""
     questions = ["1. How many people live at this address?", "2. Do you own or rent your home?",
                  "3. How often do you use the bus?", "4. Which services did you use last year"]
 
@@ -288,6 +289,8 @@ def _questions(answers: list[list[str]]) -> bytes:
                 else:
                     page.line(line, "Times-Roman", after=2)
             page.y -= 8
+        if closing:
+            page.paragraph(closing)
 
     return drawn_pdf(draw)
 
@@ -298,6 +301,38 @@ def test_a_questionnaires_questions_over_their_answer_boxes_are_no_headings() ->
              ["[ ] Every day      [ ] Every week      [ ] Never", "If never, go to question 4"],
              ["Please write in: ______________________"]]
     assert headings_of(_questions(boxes)) == ["Residents' survey", "Section A: About your household"]
+
+
+def test_a_questionnaires_last_item_put_as_an_instruction_over_its_box_is_no_heading() -> None:
+    # (The last item has no question mark, and the form's closing words under its line to write
+    # on are running text: its answer comes first.)
+    boxes = [["[ ] One      [ ] Two      [ ] Three or more"],
+             ["[ ] Own outright      [ ] Own with a mortgage      [ ] Rent"],
+             ["[ ] Every day      [ ] Every week      [ ] Never"],
+             ["Please write in: ______________________"]]
+    closing = "Thank you for taking part. Please return the form in the envelope provided."
+    assert headings_of(_questions(boxes, closing)) == ["Residents' survey", "Section A: About your household"]
+
+
+def test_numbered_sections_over_running_text_beside_a_questionnaire_stay_headings() -> None:
+    # (Numbered sections set like the questions, their text under them: no items.)
+    boxes = [["[ ] One      [ ] Two      [ ] Three or more"],
+             ["[ ] Own outright      [ ] Own with a mortgage      [ ] Rent"]]
+
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Residents' survey", "Helvetica-Bold", 16)
+        for section in ("1. Introduction", "2. Methods"):
+            page.line(section, after=2)
+            page.paragraph()
+        for question, lines in zip(("3. How many people live at this address?",
+                                    "4. Do you own or rent your home?"), boxes, strict=True):
+            page.line(question, after=2)
+            page.line(lines[0], "Times-Roman", after=2)
+            page.y -= 8
+        page.paragraph("Thank you for taking part. Please return the form in the envelope provided.")
+
+    assert headings_of(drawn_pdf(draw)) == ["Residents' survey", "1. Introduction", "2. Methods"]
 
 
 def test_an_faqs_numbered_questions_over_their_answers_stay_headings() -> None:
