@@ -138,6 +138,20 @@ def test_an_attempt_ends_at_its_deadline_however_the_receiver_drips(mode, config
         assert (outcome.status_code, outcome.error) == (None, DEADLINE_ERROR)
 
 
+def test_a_read_timing_out_at_the_deadline_is_the_deadline_even_before_the_watchdog(
+        config, slow_receivers, monkeypatch):
+    """Each read is given all that is left, so its timeout is the deadline itself; it can fire
+    a moment before the watchdog marks the attempt expired (CI saw 'TimeoutError: timed out').
+    With the watchdog held back, the attempt still ends at its deadline and says so."""
+    from app.infra import webhook_delivery
+
+    monkeypatch.setattr(webhook_delivery._WATCHDOG, "watch", lambda guard, deadline: None)
+    receiver = slow_receivers("hang")
+    outcome = post(receiver.url, b"{}", {}, UrlPolicy.from_config(config), timeout=1.0)
+    assert (outcome.status_code, outcome.error) == (None, DEADLINE_ERROR)
+    assert outcome.duration_ms < 2000
+
+
 def _other_key(engine) -> str:
     with engine.begin() as conn:
         return create_key(conn, f"key-{uuid.uuid4().hex[:10]}")

@@ -215,6 +215,10 @@ def post(url: str, body: bytes, headers: Mapping[str, str], policy: UrlPolicy,
                 break
             try:
                 raw = socket.create_connection((address, target.port), timeout=remaining)
+            except TimeoutError:
+                # The connect was given all that was left: its timeout is the deadline's.
+                error = DEADLINE_ERROR
+                break
             except OSError as exc:
                 error = f"{type(exc).__name__}: {exc}"[:500]
                 continue
@@ -248,7 +252,12 @@ def _exchange(raw: socket.socket, scheme: str, host: str, path: str, body: bytes
                               elapsed(), retry_after)
     except (OSError, http.client.HTTPException, ValueError) as exc:
         # ssl.SSLError and socket timeouts are OSErrors; a cut-short read surfaces as any of them.
-        message = _stopped_error(guard) or f"{type(exc).__name__}: {exc}"[:500]
+        message = _stopped_error(guard)
+        if message is None and isinstance(exc, TimeoutError):
+            # Each read was given all that was left, so its timeout is the deadline itself; it
+            # can fire a moment before the watchdog marks the guard expired.
+            message = DEADLINE_ERROR
+        message = message or f"{type(exc).__name__}: {exc}"[:500]
         return AttemptOutcome(None, message, elapsed())
     finally:
         conn.close()
