@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from extractors.pdf_table_frames import REACH, RuleFrame
 from extractors.pdf_table_lines import _clock, _figure_segments, _journey, _Line, _numeric_share, _segments
 from extractors.pdf_table_model import (
     ALIGNED,
@@ -185,13 +186,16 @@ def _figures(line: _Line) -> bool:
 
 
 def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
-                      turned: list[Box] | None = None) -> list[list[_Line]]:
+                      turned: list[Box] | None = None,
+                      across: Sequence[RuleFrame] = ()) -> list[list[_Line]]:
     """Runs of lines with two or more segments (single-segment lines allowed inside, at most
     two in a row), cut where the vertical gap is much larger than the run's line pitch, or
     before a line in a page's footer band (below a foot in ``feet``, the page's own) set off
     by more than FOOT_GAP pitches: a running footer ("Annex   209") whose two runs would
     otherwise add a row, and its columns, to a table ending above it; a footer band's line
-    that numbers the page ("Page 2", see :func:`_page_number_line`) is no row whatever the gap."""
+    that numbers the page ("Page 2", see :func:`_page_number_line`) is no row whatever the gap;
+    and at the outer rules of a table set across a page's columns (``across``, see
+    :func:`_cut_at_frames`)."""
     if not lines:
         return []
     pitches = [b.top - a.top for a, b in zip(lines, lines[1:], strict=False) if b.top > a.top]
@@ -244,8 +248,42 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
             current, singles = [], 0
     if current:
         blocks.append(current)
+    blocks = [part for block in blocks for part in _cut_at_frames(block, across)]
     blocks = [part for block in blocks for part in _display_apart(block, common_size)]
     return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= 3]
+
+
+def _cut_at_frames(block: list[_Line], frames: Sequence[RuleFrame]) -> list[list[_Line]]:
+    """The block cut at the first and last rules of each frame set across a page's columns
+    (see :func:`extractors.pdf_table_frames.across_gutters`): over the first rule when the
+    line over it is no row of the table (a caption's line of one run, or the columns' prose
+    reaching past the rules' ends), under the last when the line under it reaches past them.
+    The lines of two columns beside each other are each two runs, so the columns' prose over
+    and under a table across the page ran into one candidate with it, and read so it was no
+    table, or one whose rows, taken across the gutter, were cut into each column's; the rules
+    say where the table stops.  A line within the rules' ends stays (a header set over the
+    first rule, a total or notes keyed to the table under the last)."""
+    cuts: set[int] = set()
+    for frame in frames:
+        for i in range(1, len(block)):
+            above, line = block[i - 1], block[i]
+            if _over(above, frame.top) and not _over(line, frame.top) \
+                    and (len(_segments(above)) < 2 or _past_ends(above, frame)):
+                cuts.add(i)
+            if _over(above, frame.bottom) and not _over(line, frame.bottom) and _past_ends(line, frame):
+                cuts.add(i)
+    edges = [0, *sorted(cuts), len(block)]
+    return [block[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+
+
+def _over(line: _Line, y: float) -> bool:
+    """Whether the line stands over a rule at ``y`` (its middle above it)."""
+    return (line.top + line.bottom) / 2 < y
+
+
+def _past_ends(line: _Line, frame: RuleFrame) -> bool:
+    """Whether the line reaches past either end of the frame's rules."""
+    return line.words[0].x0 < frame.x0 - REACH or line.words[-1].x1 > frame.x1 + REACH
 
 
 def _before_next_table(line: _Line, block: list[_Line], singles: int, below: _Line | None) -> int | None:

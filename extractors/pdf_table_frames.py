@@ -174,6 +174,15 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
     return out
 
 
+def across_gutters(frames: Sequence[RuleFrame], gutters: Sequence[tuple[float, float]]) -> list[RuleFrame]:
+    """The frames whose rules cross the middle of a gutter between justified columns: a table
+    set across the columns of a two-column page (LaTeX's ``table*``, CSS ``column-span: all``),
+    whose rules say where the columns' text stops and starts again (see
+    :func:`extractors.pdf_table_blocks._cut_at_frames`)."""
+    middles = [(x0 + x1) / 2 for x0, x1 in gutters]
+    return [f for f in frames if any(f.x0 < m < f.x1 for m in middles)]
+
+
 def overlaps(a: Table, b: Table | RuleFrame) -> bool:
     """Whether ``a`` and ``b`` share some of the page (edges touching share none)."""
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom

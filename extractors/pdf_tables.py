@@ -35,7 +35,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 from extractors.pdf_justified_gutters import justified_gutters
@@ -49,7 +49,14 @@ from extractors.pdf_table_blocks import (
     _split_at_new_header,
 )
 from extractors.pdf_table_checks import _ruled_rows, _time_list
-from extractors.pdf_table_frames import RuleFrame, kept_in, overlaps, rule_frames, within_frames
+from extractors.pdf_table_frames import (
+    RuleFrame,
+    across_gutters,
+    kept_in,
+    overlaps,
+    rule_frames,
+    within_frames,
+)
 from extractors.pdf_table_gaps import _stacked_numbers, _stream_table
 from extractors.pdf_table_grids import _clusters, _merged_rulings, ruled_tables
 from extractors.pdf_table_lines import _caption, _Line, _lines
@@ -93,12 +100,16 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     turned = layout.turned if len(layout.turned) <= MAX_TURNED_WORDS else []
     size = statistics.median(w.size for w in free) if free else 10.0
     boxes = [_box(c) for c in _turned_clusters(turned, size)]
-    found = unruled_tables(free, blocked=tables, feet=feet, turned=boxes)
     frames = rule_frames(*_merged_rulings(layout.rulings))
+    gutters = layout.gutters
+    if gutters is None:
+        gutters = justified_gutters([line.words for line in _lines(free)])
+    found = unruled_tables(free, blocked=tables, feet=feet, turned=boxes,
+                           across=across_gutters(frames, gutters))
     if frames and found:  # (a table between booktabs' rules ends where they do)
         found = within_frames(found, free, frames,
                               lambda inside: unruled_tables(inside, blocked=tables, feet=feet, turned=boxes))
-    found = _apart_in_columns(found, free, tables, feet, boxes, frames, layout.gutters)
+    found = _apart_in_columns(found, free, tables, feet, boxes, frames, gutters)
     tables, found = _banded_grids(tables, found, layout.words)
     if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
@@ -547,10 +558,12 @@ def _inside(word: Word, table: FoundTable) -> bool:
 
 def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
                    feet: list[tuple[float, float]] | None = None,
-                   turned: list[Box] | None = None) -> list[FoundTable]:
+                   turned: list[Box] | None = None,
+                   across: Sequence[RuleFrame] = ()) -> list[FoundTable]:
     """Tables found by text alignment; ``feet`` are the pages' footer bands, top and bottom
     (see :func:`_candidate_blocks`), ``turned`` the boxes of the page's column headings set on
-    their side (see :func:`_between_turned`)."""
+    their side (see :func:`_between_turned`), ``across`` the frames of rules set across the
+    page's columns (see :func:`_cut_at_frames`)."""
     lines = _lines(words)
     tables = []
     blocks = []
@@ -564,7 +577,7 @@ def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
             found[key] = _stream_table(block, turned or [], [w for w in words if w.bottom <= block[0].top])
         return found[key]
 
-    for block in _candidate_blocks(lines, feet or [], turned or []):
+    for block in _candidate_blocks(lines, feet or [], turned or [], across):
         parts = _split_at_new_header(block)
         # (Only a table cut into tables: a block that is no table, a chart's labels beside
         # another's, is not cut into parts that might pass for one.)

@@ -3,7 +3,8 @@ entries set with a hanging indent are one paragraph each, the next entry's "[2]"
 a results table between booktabs' rules (over the header, under it, under the last row) keeps
 to them, beside the other column's prose and over the two columns under a table across the
 page, and two such tables of one width one over the other are read once each (across the
-page, or in one column beside the other column's prose); a line of
+page, or in one column beside the other column's prose), and one across a two-column page is
+cut from the columns' prose over and under it at its outer rules; a line of
 small type in one column, its centre near a heading's in the other, is not
 pulled apart into that heading's row; a title block's centred lines that do not fill the page
 (the affiliations, the e-mail addresses) are a paragraph each, a centred paragraph wrapped at
@@ -403,3 +404,28 @@ def test_two_booktabs_tables_of_one_width_in_one_column_are_read_each_in_its_rul
 
     markdown = markdown_of(drawn_pdf(draw))
     assert [markdown.count(markdown_table(cells)) for cells in (CELLS, second)] == [1, 1], markdown
+
+
+@pytest.mark.parametrize(("over", "under"), [(10, 20), (40, 14), (10, 14)])
+def test_a_booktabs_table_across_two_columns_is_cut_from_the_prose_over_and_under_it(over: float,
+                                                                                       under: float) -> None:
+    # (A table set across a two-column page, narrower than the page and centred on the gutter,
+    # its caption's lines over it: the columns' lines over the caption (``over`` points above
+    # it) and under the last rule (``under`` points) are each two runs, and ran into one
+    # candidate with the table; read across the gutter it was no table, or split into each
+    # column's halves. The rules crossing the gutter say where the table starts and ends.)
+    wide = [[*row, row[1]] for row in CELLS]
+    wide[0][-1] = "SciPages"
+
+    def draw(canvas: Any) -> None:
+        _column_text(canvas, LEFT, 780, " ".join([PROSE] * 2))
+        y = _column_text(canvas, LEFT + COLUMN + GUTTER, 780, " ".join([PROSE] * 2)) - over
+        _centred(canvas, y, "TABLE I", size=9)
+        _centred(canvas, y - 11, "F1 (%) on the test sets", size=9)
+        y = _booktabs(canvas, 150, y - 18, [90, 65, 65, 65], wide) - under
+        _column_text(canvas, LEFT, y, " ".join([PROSE] * 2))
+        _column_text(canvas, LEFT + COLUMN + GUTTER, y, " ".join([PROSE] * 2))
+
+    markdown = markdown_of(drawn_pdf(draw))
+    assert markdown_table(wide) in markdown, markdown
+    assert all(line in markdown.splitlines() for line in ("TABLE I", "F1 (%) on the test sets")), markdown
