@@ -60,6 +60,12 @@ TALL_LINES = 4
 UNIT = re.compile(r"^([£$€¥]\s?(000s?|m|mn|bn|k|thousands?|millions?|billions?)?|%|per\s?cent|percent"
                   r"|thousands?|millions?|number|no\.)$", re.IGNORECASE)
 
+# A figure grouped by spaces wrapped at one of them in its narrow cell (see _split_figures):
+# the head, one to three digits (after a sign or a currency, other groups after them), and the
+# tail, groups of three digits (a decimal part, a closing bracket or a per cent after them).
+GROUP_HEAD = re.compile(r"^[(\[]?[-+\u2212\u2013$€£¥]?\d{1,3}( \d{3})*$")
+GROUP_TAIL = re.compile(r"^\d{3}( \d{3})*([.,]\d+)?[%)\]]?$")
+
 
 @dataclass
 class _Row:
@@ -405,7 +411,8 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
             merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom,
                                words=dict(row.words)))
             continue
-        if merged and _wrapped_row(merged[-1], row, filled):
+        if merged and _wrapped_row(merged[-1], row, filled) \
+                or merged and index > data_from and _split_figures(merged[-1], row, filled):
             for c in filled:
                 join(c, row)
             merged[-1].bottom = row.bottom
@@ -584,6 +591,32 @@ def _wrapped_row(above: _Row, row: _Row, filled: list[int]) -> bool:
     return all(_breaks_off(above.cells[c], row.cells[c]) for c in filled) \
         and (any(_ends_mid_phrase(above.cells[c]) for c in filled)
              or len({row.cells[c].split()[0] for c in filled}) == 1)
+
+
+def _split_figures(above: _Row, row: _Row, filled: list[int]) -> bool:
+    """Every cell of a line without a row label holds the last digit groups of a figure whose
+    first ones end the cell above it: a word processor's narrow cell wraps a figure grouped by
+    spaces ("23 612") at its space, "23" over "612", and sets the row's other cells, which fit,
+    on its first line alone (issue 32, dense_grid).  The line is set a line's leading under
+    the row, its pieces flush with the heads above them, and it fills fewer cells than the
+    row holds figures (a cell that fits stays on the first line: "753" or "–" beside "23").  A
+    row of its own without a label holds values of its own, seldom three-digit groups alone
+    under heads of one to three digits, and fills the row's columns alike."""
+    if not filled or row.cells[0] or not above.cells[0] or not _close(above, row):
+        return False
+    figures = [c for c in range(1, len(above.cells)) if _is_numeric(above.cells[c])]
+    if len(filled) >= len(figures):
+        return False
+    for c in filled:
+        head, tail = above.words.get(c), row.words.get(c)
+        if not head or not tail or not GROUP_HEAD.match(above.cells[c]) or not GROUP_TAIL.match(row.cells[c]):
+            return False
+        # (One cell's lines share its alignment: flush right, flush left or centred.)
+        ends = (head[-1].x1 - tail[-1].x1, head[0].x0 - tail[0].x0,
+                (head[0].x0 + head[-1].x1 - tail[0].x0 - tail[-1].x1) / 2)
+        if min(abs(e) for e in ends) > ALIGNED:
+            return False
+    return True
 
 
 # Words that join a text to what follows them (a line ending in one, or starting with one in
