@@ -31,7 +31,13 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from extractors.pdf_bidi import line_text
-from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined, plural_end_set_right
+from extractors.pdf_broken_words import (
+    ColumnEdges,
+    broken_again,
+    broken_at_edge,
+    broken_joined,
+    plural_end_set_right,
+)
 from extractors.pdf_table_lines import _clock, _Line, _segments
 from extractors.pdf_table_model import (
     ALIGNED,
@@ -756,10 +762,32 @@ def _merge_header_cells(header: list[_Row], edges: ColumnEdges) -> None:
             upper = header[above]
             if c in upper.spanning or not _close(upper, lower):
                 continue
-            broken = _broken_at_edge(upper, lower, c, edges)
+            broken = _broken_at_edge(upper, lower, c, edges) or _word_goes_on(header, r, c)
             upper.cells[c] = broken_joined(upper.cells[c], text, at_edge=broken)
             lower.cells[c] = ""
         _raise_bottom_aligned(header[r - 1], lower)
+
+
+def _word_goes_on(header: list[_Row], r: int, c: int) -> bool:
+    """Whether the word alone on header line ``r - 1`` in column ``c`` goes on as the first
+    word of line ``r`` there, told from the lines' own words (the text joined under it so far
+    may hold more lines: "nou" and "t %" under "Tur"): the word's end alone on its line
+    (broken_joined's rule), or a word broken twice, its middle piece as wide as its first
+    (broken_again: "Tur" over "nou" over "t %", Word's "Turnout %" in a cell three letters
+    wide)."""
+    upper, lower = header[r - 1].words.get(c), header[r].words.get(c)
+    if not upper or not lower or len(upper) != 1:
+        return False
+
+    def unspaced(head: Word, tail: Word) -> bool:
+        return broken_joined(head.text, tail.text, alone=True) == head.text + tail.text
+
+    if len(lower) == 1 and unspaced(upper[0], lower[0]):
+        return True
+    first = header[r - 2].words.get(c) if r >= 2 else None
+    return bool(first) and len(first) == 1 and header[r - 2].cells[c] == first[0].text \
+        and _close(header[r - 2], header[r - 1]) and unspaced(first[0], upper[0]) \
+        and broken_again(first[0], upper[0], lower[0])
 
 
 def _raise_centred_stub(header: list[_Row]) -> None:

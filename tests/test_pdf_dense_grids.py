@@ -416,9 +416,10 @@ SPLIT_WARDS = [["Harbour", "23 612", "16 148", "753", "6 615", "–", "61.0"],
                ["Castle", "2", "14", "10", "18", "495", "45.3"]]
 
 
-def _narrow_votes(canvas: Any, wards: list[list[str]]) -> None:
+def _narrow_votes(canvas: Any, wards: list[list[str]], last: list[str] | None = None) -> None:
     """The wards in cells 29 points wide, each figure set right; a figure wider than its cell
-    broken at its space, its last group a line under the rest."""
+    broken at its space, its last group a line under the rest.  ``last``: the last column's
+    heading as its lines, centred in its cell (else "Share" on the header's line)."""
     width, height = A4
     size, leading, cell = 7.5, 8.8, 29.25
     rights = [0.0, *(141.0 + cell * k for k in range(len(SPLIT_HEAD) - 1))]
@@ -427,8 +428,15 @@ def _narrow_votes(canvas: Any, wards: list[list[str]]) -> None:
     y = height - 90
     canvas.setFont("Helvetica-Bold", size)
     canvas.drawString(50.5, y, SPLIT_HEAD[0])
-    for c in range(1, len(SPLIT_HEAD)):
+    for c in range(1, len(SPLIT_HEAD) - 1):
         canvas.drawRightString(rights[c], y, SPLIT_HEAD[c])
+    for line in last or [SPLIT_HEAD[-1]]:
+        if last:  # (centred in the cell's 18.6 points inside its margins)
+            canvas.drawCentredString(rights[-1] - 9.3, y, line)
+        else:
+            canvas.drawRightString(rights[-1], y, line)
+        y -= leading
+    y += leading
     canvas.line(45.0, y - 3, rights[-1] + 3, y - 3)
     canvas.setFont("Helvetica", size)
     y -= leading + 2
@@ -472,3 +480,14 @@ def test_a_row_without_a_label_filling_every_column_stays_a_row() -> None:
 
     markdown = markdown_of(drawn_pdf(_narrow_votes, LABELLED_TWICE))
     assert markdown_table([SPLIT_HEAD, *LABELLED_TWICE]) in markdown, markdown
+
+
+def test_a_heading_broken_over_three_lines_of_a_narrow_cell_is_one_word_again() -> None:
+    """"Turnout %" in a cell three letters wide: Word breaks "Turnout" where each line is
+    full, "Tur" over "nou" over "t %", the lines as wide as each other; the heading is
+    "Turnout %", not "Tur nou t %" ("t" alone would be a unit, tonnes, were the word above
+    not broken twice)."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_narrow_votes, SPLIT_WARDS, ["Tur", "nou", "t %"]))
+    assert markdown_table([[*SPLIT_HEAD[:-1], "Turnout %"], *SPLIT_WARDS]) in markdown, markdown
