@@ -785,8 +785,9 @@ def _word_goes_on(header: list[_Row], r: int, c: int) -> bool:
     if len(lower) == 1 and unspaced(upper[0], lower[0]):
         return True
     first = header[r - 2].words.get(c) if r >= 2 else None
-    return bool(first) and len(first) == 1 and header[r - 2].cells[c] == first[0].text \
-        and _close(header[r - 2], header[r - 1]) and unspaced(first[0], upper[0]) \
+    if not first or len(first) != 1 or header[r - 2].cells[c] != first[0].text:
+        return False
+    return _close(header[r - 2], header[r - 1]) and unspaced(first[0], upper[0]) \
         and broken_again(first[0], upper[0], lower[0])
 
 
