@@ -5,22 +5,24 @@ A text that reaches over a gap is a spanning cell (a header text only when it re
 next column holds below it, figures or sub-headings: a heading wider than its column of figures
 spans nothing), header lines wrapped in one column become one cell (and one-line cells set on a
 two-line header's foot, "Notes" beside "2023" over "£m", join its row; a year and a unit over a
-lone column of figures, nothing over the labels, head it), dot leaders drawn into a label's word
-up to its note or figure are taken out (extractors/pdf_leaders.py), lower-case continuation
-lines join the row above, and where a cell wraps over four lines or more beside one-line values
-a row is the lines from its top to the next row's top, the rows told by their value cells (a
-description's lines may open with a name or a figure, the rows set as tight as its lines; a
-first cell goes on under the last row only where an earlier row's does, and a line that ends a
-sentence ends the table's text only when it is not full).  Header lines (at most six, above the
-first row of figures; a row of years over sub-headings is header) are placed by the columns the
-body fills: two pieces of one header line never share a column, and a heading centred over
-sub-headings (a year over its quarters, or over sub-headings that are years too) stands in the
-first column it covers, never the row labels' column unless it starts where they do; the row
-labels' heading centred down a header of three lines heads its top one.  A word broken over a
-cell's lines without a hyphen ("Highlan" over "d", "Num" over "ber", or any end under a piece
-that fills its cell, "Northum" over "berland", the cell's edges from the table's columns:
-extractors/pdf_broken_words.py) is joined again; a label wrapped over three lines in the last
-row keeps them.
+lone column of figures, nothing over the labels, head it), dot leaders drawn into a label's
+word up to its note or figure are taken out (extractors/pdf_leaders.py), lower-case
+continuation lines join the row above (so do the last digit groups of figures a narrow cell
+wrapped at their space, "23" over "612", on a line without a row label), and where a cell wraps
+over four lines or more beside one-line values a row is the lines from its top to the next
+row's top, the rows told by their value cells (a description's lines may open with a name or a
+figure, the rows set as tight as its lines; a first cell goes on under the last row only where
+an earlier row's does, and a line that ends a sentence ends the table's text only when it is
+not full).  Header lines (at most six, above the first row of figures; a row of years over
+sub-headings is header) are placed by the columns the body fills: two pieces of one header line
+never share a column, and a heading centred over sub-headings (a year over its quarters, or
+over sub-headings that are years too) stands in the first column it covers, never the row
+labels' column unless it starts where they do; the row labels' heading centred down a header of
+three lines heads its top one.  A word broken over a cell's lines without a hyphen ("Highlan"
+over "d", "Num" over "ber", or any end under a piece that fills its cell, "Northum" over
+"berland", the cell's edges from the table's columns: extractors/pdf_broken_words.py; a header
+word broken twice, "Tur" over "nou" over "t %") is joined again; a label wrapped over three
+lines in the last row keeps them.
 """
 
 from __future__ import annotations
