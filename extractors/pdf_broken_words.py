@@ -115,6 +115,20 @@ def broken_at_edge(piece: Word, tail: Word, left: float, right: float) -> bool:
         and (piece.x1 - piece.x0) + (tail.x1 - tail.x0) > right - left
 
 
+def broken_again(head: Word, middle: Word, tail: Word) -> bool:
+    """Whether a word broken over a cell's lines goes on over the next one: ``middle``, alone
+    on its line, went on ``head`` (the word's first piece, alone on the line above it) as a
+    broken end, and is as wide as it, within ``tail``'s first letter (each piece fills its
+    line, the cell too narrow for the word: "Tur" over "nou" over "t %", Word's "Turnout %" in
+    a cell of three letters); ``tail`` starts with a lower-case letter in their font.  (A
+    wrapped word after a broken one, the cell's edges unknown, is its end's only other
+    reading: a one-letter unit, "t", seldom follows a word broken twice.)"""
+    if not tail.text[:1].islower() or tail.bold != middle.bold or abs(tail.size - middle.size) > 0.5 \
+            or head.bold != middle.bold or not middle.text.isalpha():
+        return False
+    return abs((head.x1 - head.x0) - (middle.x1 - middle.x0)) <= _first_width(tail)
+
+
 def plural_end_set_right(piece: Word, tail: Word) -> bool:
     """Whether ``piece``, alone on a line of a right-set cell, and ``tail``, alone on the cell's
     next line, are a plural broken before its "s": Word breaks a word wider than its cell

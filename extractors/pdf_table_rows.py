@@ -5,22 +5,24 @@ A text that reaches over a gap is a spanning cell (a header text only when it re
 next column holds below it, figures or sub-headings: a heading wider than its column of figures
 spans nothing), header lines wrapped in one column become one cell (and one-line cells set on a
 two-line header's foot, "Notes" beside "2023" over "£m", join its row; a year and a unit over a
-lone column of figures, nothing over the labels, head it), dot leaders drawn into a label's word
-up to its note or figure are taken out (extractors/pdf_leaders.py), lower-case continuation
-lines join the row above, and where a cell wraps over four lines or more beside one-line values
-a row is the lines from its top to the next row's top, the rows told by their value cells (a
-description's lines may open with a name or a figure, the rows set as tight as its lines; a
-first cell goes on under the last row only where an earlier row's does, and a line that ends a
-sentence ends the table's text only when it is not full).  Header lines (at most six, above the
-first row of figures; a row of years over sub-headings is header) are placed by the columns the
-body fills: two pieces of one header line never share a column, and a heading centred over
-sub-headings (a year over its quarters, or over sub-headings that are years too) stands in the
-first column it covers, never the row labels' column unless it starts where they do; the row
-labels' heading centred down a header of three lines heads its top one.  A word broken over a
-cell's lines without a hyphen ("Highlan" over "d", "Num" over "ber", or any end under a piece
-that fills its cell, "Northum" over "berland", the cell's edges from the table's columns:
-extractors/pdf_broken_words.py) is joined again; a label wrapped over three lines in the last
-row keeps them.
+lone column of figures, nothing over the labels, head it), dot leaders drawn into a label's
+word up to its note or figure are taken out (extractors/pdf_leaders.py), lower-case
+continuation lines join the row above (so do the last digit groups of figures a narrow cell
+wrapped at their space, "23" over "612", on a line without a row label), and where a cell wraps
+over four lines or more beside one-line values a row is the lines from its top to the next
+row's top, the rows told by their value cells (a description's lines may open with a name or a
+figure, the rows set as tight as its lines; a first cell goes on under the last row only where
+an earlier row's does, and a line that ends a sentence ends the table's text only when it is
+not full).  Header lines (at most six, above the first row of figures; a row of years over
+sub-headings is header) are placed by the columns the body fills: two pieces of one header line
+never share a column, and a heading centred over sub-headings (a year over its quarters, or
+over sub-headings that are years too) stands in the first column it covers, never the row
+labels' column unless it starts where they do; the row labels' heading centred down a header of
+three lines heads its top one.  A word broken over a cell's lines without a hyphen ("Highlan"
+over "d", "Num" over "ber", or any end under a piece that fills its cell, "Northum" over
+"berland", the cell's edges from the table's columns: extractors/pdf_broken_words.py; a header
+word broken twice, "Tur" over "nou" over "t %") is joined again; a label wrapped over three
+lines in the last row keeps them.
 """
 
 from __future__ import annotations
@@ -31,7 +33,13 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from extractors.pdf_bidi import line_text
-from extractors.pdf_broken_words import ColumnEdges, broken_at_edge, broken_joined, plural_end_set_right
+from extractors.pdf_broken_words import (
+    ColumnEdges,
+    broken_again,
+    broken_at_edge,
+    broken_joined,
+    plural_end_set_right,
+)
 from extractors.pdf_table_lines import _clock, _Line, _segments
 from extractors.pdf_table_model import (
     ALIGNED,
@@ -59,6 +67,12 @@ TALL_LINES = 4
 # "%", "per cent", "thousands"); see _unit_row.
 UNIT = re.compile(r"^([£$€¥]\s?(000s?|m|mn|bn|k|thousands?|millions?|billions?)?|%|per\s?cent|percent"
                   r"|thousands?|millions?|number|no\.)$", re.IGNORECASE)
+
+# A figure grouped by spaces wrapped at one of them in its narrow cell (see _split_figures):
+# the head, one to three digits (after a sign or a currency, other groups after them), and the
+# tail, groups of three digits (a decimal part, a closing bracket or a per cent after them).
+GROUP_HEAD = re.compile(r"^[(\[]?[-+\u2212\u2013$€£¥]?\d{1,3}( \d{3})*$")
+GROUP_TAIL = re.compile(r"^\d{3}( \d{3})*([.,]\d+)?[%)\]]?$")
 
 
 @dataclass
@@ -405,7 +419,8 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
             merged.append(_Row(list(row.cells), set(row.spanning), row.top, row.bottom,
                                words=dict(row.words)))
             continue
-        if merged and _wrapped_row(merged[-1], row, filled):
+        if merged and _wrapped_row(merged[-1], row, filled) \
+                or merged and index > data_from and _split_figures(merged[-1], row, filled):
             for c in filled:
                 join(c, row)
             merged[-1].bottom = row.bottom
@@ -586,6 +601,32 @@ def _wrapped_row(above: _Row, row: _Row, filled: list[int]) -> bool:
              or len({row.cells[c].split()[0] for c in filled}) == 1)
 
 
+def _split_figures(above: _Row, row: _Row, filled: list[int]) -> bool:
+    """Every cell of a line without a row label holds the last digit groups of a figure whose
+    first ones end the cell above it: a word processor's narrow cell wraps a figure grouped by
+    spaces ("23 612") at its space, "23" over "612", and sets the row's other cells, which fit,
+    on its first line alone (issue 32, dense_grid).  The line is set a line's leading under
+    the row, its pieces flush with the heads above them, and it fills fewer cells than the
+    row holds figures (a cell that fits stays on the first line: "753" or "–" beside "23").  A
+    row of its own without a label holds values of its own, seldom three-digit groups alone
+    under heads of one to three digits, and fills the row's columns alike."""
+    if not filled or row.cells[0] or not above.cells[0] or not _close(above, row):
+        return False
+    figures = [c for c in range(1, len(above.cells)) if _is_numeric(above.cells[c])]
+    if len(filled) >= len(figures):
+        return False
+    for c in filled:
+        head, tail = above.words.get(c), row.words.get(c)
+        if not head or not tail or not GROUP_HEAD.match(above.cells[c]) or not GROUP_TAIL.match(row.cells[c]):
+            return False
+        # (One cell's lines share its alignment: flush right, flush left or centred.)
+        ends = (head[-1].x1 - tail[-1].x1, head[0].x0 - tail[0].x0,
+                (head[0].x0 + head[-1].x1 - tail[0].x0 - tail[-1].x1) / 2)
+        if min(abs(e) for e in ends) > ALIGNED:
+            return False
+    return True
+
+
 # Words that join a text to what follows them (a line ending in one, or starting with one in
 # lower case, is the middle of a phrase).
 JOINING = frozenset({"and", "or", "nor", "but", "of", "for", "to", "in", "on", "at", "by", "with", "from",
@@ -723,10 +764,33 @@ def _merge_header_cells(header: list[_Row], edges: ColumnEdges) -> None:
             upper = header[above]
             if c in upper.spanning or not _close(upper, lower):
                 continue
-            broken = _broken_at_edge(upper, lower, c, edges)
+            broken = _broken_at_edge(upper, lower, c, edges) or _word_goes_on(header, r, c)
             upper.cells[c] = broken_joined(upper.cells[c], text, at_edge=broken)
             lower.cells[c] = ""
         _raise_bottom_aligned(header[r - 1], lower)
+
+
+def _word_goes_on(header: list[_Row], r: int, c: int) -> bool:
+    """Whether the word alone on header line ``r - 1`` in column ``c`` goes on as the first
+    word of line ``r`` there, told from the lines' own words (the text joined under it so far
+    may hold more lines: "nou" and "t %" under "Tur"): the word's end alone on its line
+    (broken_joined's rule), or a word broken twice, its middle piece as wide as its first
+    (broken_again: "Tur" over "nou" over "t %", Word's "Turnout %" in a cell three letters
+    wide)."""
+    upper, lower = header[r - 1].words.get(c), header[r].words.get(c)
+    if not upper or not lower or len(upper) != 1:
+        return False
+
+    def unspaced(head: Word, tail: Word) -> bool:
+        return broken_joined(head.text, tail.text, alone=True) == head.text + tail.text
+
+    if len(lower) == 1 and unspaced(upper[0], lower[0]):
+        return True
+    first = header[r - 2].words.get(c) if r >= 2 else None
+    if not first or len(first) != 1 or header[r - 2].cells[c] != first[0].text:
+        return False
+    return _close(header[r - 2], header[r - 1]) and unspaced(first[0], upper[0]) \
+        and broken_again(first[0], upper[0], lower[0])
 
 
 def _raise_centred_stub(header: list[_Row]) -> None:

@@ -402,3 +402,92 @@ def test_a_row_of_hours_under_times_beside_figures_heads_the_next_table() -> Non
 
     markdown = markdown_of(drawn_pdf(_sites_and_busy_hours))
     assert markdown_table(SITES) + "\n\n" + markdown_table(BUSY) in markdown, markdown
+
+
+# An election's votes by ward as a word processor sets them in cells too narrow for a figure
+# of five digits (issue 32, dense_grid): "23 612" wraps at its space, "23" over "612" set right
+# in its cell, while the cells that fit ("753", "–", the turnout) stay on the row's first line.
+# The rows are as tight as the type: the wrapped line stands as far under the row as the next
+# row does under it.
+SPLIT_HEAD = ["Ward", "Ref", "Ind", "Grn", "Con", "Lab", "Share"]  # (parties, as narrow as their cells)
+SPLIT_WARDS = [["Harbour", "23 612", "16 148", "753", "6 615", "–", "61.0"],
+               ["Jubilee", "170", "730", "19 814", "406", "275", "27.4"],
+               ["Tanners Green", "850", "8 316", "21", "4 653", "359", "29.2"],
+               ["Castle", "2", "14", "10", "18", "495", "45.3"]]
+
+
+def _narrow_votes(canvas: Any, wards: list[list[str]], last: list[str] | None = None) -> None:
+    """The wards in cells 29 points wide, each figure set right; a figure wider than its cell
+    broken at its space, its last group a line under the rest.  ``last``: the last column's
+    heading as its lines, centred in its cell (else "Share" on the header's line)."""
+    width, height = A4
+    size, leading, cell = 7.5, 8.8, 29.25
+    rights = [0.0, *(141.0 + cell * k for k in range(len(SPLIT_HEAD) - 1))]
+    canvas.setFont("Helvetica", 9)
+    canvas.drawString(50.5, height - 60, "The figures below are as published; see the notes under the table.")
+    y = height - 90
+    canvas.setFont("Helvetica-Bold", size)
+    canvas.drawString(50.5, y, SPLIT_HEAD[0])
+    for c in range(1, len(SPLIT_HEAD) - 1):
+        canvas.drawRightString(rights[c], y, SPLIT_HEAD[c])
+    for line in last or [SPLIT_HEAD[-1]]:
+        if last:  # (centred in the cell's 18.6 points inside its margins)
+            canvas.drawCentredString(rights[-1] - 9.3, y, line)
+        else:
+            canvas.drawRightString(rights[-1], y, line)
+        y -= leading
+    y += leading
+    canvas.line(45.0, y - 3, rights[-1] + 3, y - 3)
+    canvas.setFont("Helvetica", size)
+    y -= leading + 2
+    for row in wards:
+        canvas.drawString(50.5, y, row[0])
+        lines = 1
+        for c in range(1, len(row)):
+            head, _, tail = row[c].rpartition(" ") if len(row[c]) > 4 else ("", "", row[c])
+            if head:
+                canvas.drawRightString(rights[c], y, head)
+                canvas.drawRightString(rights[c], y - leading, tail)
+                lines = 2
+            else:
+                canvas.drawRightString(rights[c], y, tail)
+        y -= lines * leading
+    canvas.setFont("Helvetica", size)
+    canvas.drawString(50.5, y - leading, "Turnout is the share of the electorate that voted.")
+
+
+def test_figures_wrapped_at_their_space_in_narrow_cells_stay_in_their_row() -> None:
+    """"612" under "23" (and "148" under "16" beside it) with no ward's name beside them is the
+    rest of the figures above, not a row of its own; a row whose figures all fit ("Castle")
+    takes no line under it."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_narrow_votes, SPLIT_WARDS))
+    assert markdown_table([SPLIT_HEAD, *SPLIT_WARDS]) in markdown, markdown
+
+
+LABELLED_TWICE = [["Harbour", "23", "16", "75", "6", "12", "61.0"],
+                  ["", "612", "148", "753", "615", "120", "38.2"],
+                  ["Jubilee", "170", "730", "19", "406", "275", "27.4"],
+                  ["", "214", "318", "814", "305", "192", "23.0"]]
+
+
+def test_a_row_without_a_label_filling_every_column_stays_a_row() -> None:
+    """Under each ward a second row of its own, its label left empty (a ward's two counts):
+    it fills every column the row above fills, as a line of a wrapped cell's rest never does
+    (a figure that fits stays on its row's first line), so it is no wrapped line."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_narrow_votes, LABELLED_TWICE))
+    assert markdown_table([SPLIT_HEAD, *LABELLED_TWICE]) in markdown, markdown
+
+
+def test_a_heading_broken_over_three_lines_of_a_narrow_cell_is_one_word_again() -> None:
+    """"Turnout %" in a cell three letters wide: Word breaks "Turnout" where each line is
+    full, "Tur" over "nou" over "t %", the lines as wide as each other; the heading is
+    "Turnout %", not "Tur nou t %" ("t" alone would be a unit, tonnes, were the word above
+    not broken twice)."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_narrow_votes, SPLIT_WARDS, ["Tur", "nou", "t %"]))
+    assert markdown_table([[*SPLIT_HEAD[:-1], "Turnout %"], *SPLIT_WARDS]) in markdown, markdown
