@@ -125,6 +125,7 @@ from extractors.pdf_headings import (
 )
 from extractors.pdf_justified_gutters import column_ends, cut_at_gutters, fills_column, justified_gutters
 from extractors.pdf_line_numbers import line_numbers
+from extractors.pdf_running_table_heads import keep_table_heads
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_model import NUMERIC, TIME_OF_DAY, FoundTable
 from extractors.pdf_table_stitch import (
@@ -267,7 +268,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                                         None if tables[layout.number] else rows[layout.number])
              for layout in layouts}
     mark_running(layouts, lines, {number: page.artifacts for number, page in tags.items()
-                                  if page.tagged and page.artifacts})
+                                  if page.tagged and page.artifacts}, tables)
     for page in lines.values():
         _keep_line_starts(page)
     _mark_contents(lines)
@@ -1373,10 +1374,13 @@ def _heads_entry(line: Line, page: list[Line], repeated: set[int]) -> bool:
 
 
 def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
-                 artifacts: dict[int, list[TaggedRegion]] | None = None) -> None:
+                 artifacts: dict[int, list[TaggedRegion]] | None = None,
+                 tables: dict[int, list[FoundTable]] | None = None) -> None:
     """Mark lines in the top and bottom bands that recur across pages, or are page numbers,
-    as ``header`` or ``footer``; and, in a document of two pages or more, lines a tagged page
-    marks as artifacts (``artifacts``, by page number) above or below all its other lines."""
+    as ``header`` or ``footer``, but for a table's header row repeated over its rows on the
+    page (``tables``, by page number: see extractors.pdf_running_table_heads); and, in a
+    document of two pages or more, lines a tagged page marks as artifacts (``artifacts``, by
+    page number) above or below all its other lines."""
     candidates: list[tuple[Line, str, str]] = []
     # Where each line's page starts: the top of the page a spread's half was set under
     # (pdf_spreads) is that half's own top.
@@ -1426,6 +1430,9 @@ def mark_running(layouts: list[PageLayout], lines: dict[int, list[Line]],
             line.kind = band
             if band == "footer":
                 _footer_beside(line, lines[line.page], banded)
+    # (Before the artifacts: a tagged page that marks its table's header row repeated as an
+    # artifact says so itself.)
+    keep_table_heads(layouts, lines, tables or {})
     # Like the recurrence above, artifacts make running lines only in a document of two pages
     # or more: a one-page document's letterhead or title, drawn in its page header and marked
     # as an artifact, is written nowhere else.

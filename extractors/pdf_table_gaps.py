@@ -7,10 +7,12 @@ and centre-aligned columns all work.  The gaps are the whole table's, not each l
 gap between the parts of one value ("12 500", "11 111111111") is no column, nor is one between
 digit groups a word space apart under one heading ("020 7946 4476"), and when cell gaps leave
 several values in one cell the narrow gutters that no word of any line crosses are columns too
-(a dense listing).  Candidates that are two-column prose (long runs of words per cell; a prose
-column beside a table is cut away, whatever stands beside it when its lines keep baselines of
-their own, and the lines of two prose columns under a table of figures end its block) or
-justified prose (spaces stretched alike in each line, lined up by chance) are refused.
+(a dense listing); a gap a few lines cross each with one cell spanning the columns beside it (a
+total's label over two columns) is a gap still where the other lines keep them apart.
+Candidates that are two-column prose (long runs of words per cell; a prose column beside a table
+is cut away, whatever stands beside it when its lines keep baselines of their own, and the lines
+of two prose columns under a table of figures end its block) or justified prose (spaces
+stretched alike in each line, lined up by chance) are refused.
 """
 
 from __future__ import annotations
@@ -87,6 +89,10 @@ CELL_TEXTS_CAPITAL = 0.7
 # A column gap narrower than this (in font sizes) could be a word space inside a value
 # ("3 522 458", "11 111111111").
 NARROW_GAP_EM = 0.5
+# A column gap that up to this share of the block's lines cross, each with one cell spanning
+# the two columns beside it, is a gap still when the other lines keep the columns apart (see
+# _spanned_gaps): a total row's label merged over two unruled columns.
+SPANNING_SHARE = 1 / 3
 # Texts of a column whose edges spread this far (in font sizes, under a digit's width) are set
 # ragged on that side, not aligned there.
 RAGGED_EM = 0.4
@@ -126,9 +132,11 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool,
         multi = data
     left = min(w.x0 for line in block for w in line.words)
     right = max(w.x1 for line in block for w in line.words)
-    spans = [(part[0].x0, part[-1].x1)
-             for line in multi for seg in _segments(line) for part in _numeric_split(seg)]
+    parts = [[(part[0].x0, part[-1].x1) for seg in _segments(line) for part in _numeric_split(seg)]
+             for line in multi]
+    spans = [span for line in parts for span in line]
     gaps = _uncovered(spans, len(multi) // 10, left, right)
+    gaps = sorted(gaps + _spanned_gaps(parts, gaps, left, right))
     size = statistics.median(line.size for line in block)
     gutters = _gutters(block)
     gaps = _union_gaps(gaps, gutters)
@@ -159,6 +167,56 @@ def _column_gaps(block: list[_Line], header: list[_Line], dense: bool,
             or flush(g, gaps)]
     return [g for g in gaps if g[1] - g[0] >= NARROW_GAP_EM * size or g in split
             or not _spaced_value(g, body, heads)]
+
+
+def _spanned_gaps(parts: list[list[_Gap]], gaps: list[_Gap], left: float, right: float) -> list[_Gap]:
+    """Column gaps that a few lines cross with one cell spanning two columns (a total's label
+    "Total employment" over the labels' column and the unruled type column beside it, a group
+    row's label): the other lines keep the columns apart, text on both sides of the gap.  A
+    gap found when up to a third of the lines (SPANNING_SHARE) may cross it, apart from the
+    ``gaps`` already found (a table's other columns: none, none is looked for), whose crossing
+    lines each cross it with one piece that reaches over no other gap and has no other piece
+    beside it between the neighbouring gaps, and of whose other lines (three or more) two in
+    three have pieces on both sides of it, those next to it lined up on each side (see
+    _lined_up).  (``parts`` are each line's pieces as x ranges.)"""
+    crossers = int(SPANNING_SHARE * len(parts))
+    if crossers < 1 or len(parts) - crossers < 3 or not gaps:
+        return []
+    out = []
+    spans = [span for line in parts for span in line]
+    for gap in _uncovered(spans, crossers, left, right):
+        if any(gap[0] < b and a < gap[1] for a, b in gaps):
+            continue
+        lo = max((b for a, b in gaps if b <= gap[0]), default=float("-inf"))
+        hi = min((a for a, b in gaps if a >= gap[1]), default=float("inf"))
+        crossing = [line for line in parts if any(a < gap[1] and gap[0] < b for a, b in line)]
+        others = [line for line in parts if not any(a < gap[1] and gap[0] < b for a, b in line)]
+        if not crossing or len(crossing) > crossers or len(others) < 3:
+            continue
+        if not all(_spans_two(line, gap, lo, hi) for line in crossing):
+            continue
+        lefts = [max((p for p in line if lo <= p[0] and p[1] <= gap[0]), default=None) for line in others]
+        rights = [min((p for p in line if gap[1] <= p[0] and p[1] <= hi), default=None) for line in others]
+        pairs = [(a, b) for a, b in zip(lefts, rights, strict=True) if a is not None and b is not None]
+        if 3 * len(pairs) >= 2 * len(others) and _lined_up([a for a, _ in pairs]) \
+                and _lined_up([b for _, b in pairs]):
+            out.append(gap)
+    return out
+
+
+def _lined_up(pieces: list[_Gap]) -> bool:
+    """Whether the pieces all start, all end or all centre at one x (within ALIGNED): a
+    column's texts, set left, right or centred; the words a justified line's stretched
+    spaces leave stand anywhere."""
+    return any(max(edge(p) for p in pieces) - min(edge(p) for p in pieces) <= ALIGNED
+               for edge in (itemgetter(0), itemgetter(1), lambda p: (p[0] + p[1]) / 2))
+
+
+def _spans_two(line: list[_Gap], gap: _Gap, lo: float, hi: float) -> bool:
+    """Whether the line's one piece over ``gap`` stands between the neighbouring gaps' edges
+    ``lo`` and ``hi``, alone there (a cell spanning the two columns on either side)."""
+    near = [(a, b) for a, b in line if a < hi and lo < b]
+    return len(near) == 1 and lo <= near[0][0] and near[0][1] <= hi
 
 
 def _between_turned(gaps: list[_Gap], body: list[_Line], turned: list[Box], top: float,

@@ -1,0 +1,150 @@
+"""A table's header row repeated at the head of each page is the table's, not a running header
+(issue 32, page_rows).
+
+A long table over pages repeats its header row at the top of every page (Word's "repeat as
+header row"), at the same height and in the same words, as a running header recurs; where the
+table finder left that row out of the page's table (the rest of a row broken over the page
+stands between, read as lines), the running-line rule of :mod:`extractors.pdf_structure` takes
+its cells for a running header, all or some of them (a cell whose line joins the next cell's
+on one page recurs less often than the lone cell beside it), and the table loses its header
+cells.  A running header's row is no row of a table: its pieces do not stand each at a column
+of the table under it, about a row's pitch above it, in the table's type.  Such a row is given
+back to the body, where the pages' stitch (:mod:`extractors.pdf_table_stitch`) reads it as the
+header repeated.  (Before a tagged page's artifacts are marked: a producer that tags the header
+repeated as an artifact says what it is.)
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+
+from extractors.pdf_drafts import Line
+from extractors.pdf_table_model import ALIGNED, CELL_GAP_EM, FoundTable
+from extractors.pdf_words import PageLayout, Word
+
+# A header row's cell stands at its column when it starts, ends or is centred within this many
+# points of where one of the column's pieces of text does (a glyph's side bearing aside).
+_AT_COLUMN = 2.0 * ALIGNED
+# The rows between a repeated header row and the table's first row: the rest of a row broken
+# over the page, a cell's line or two.
+_REST_ROWS = 2
+# A header row repeated stands over the line under it at most this many times the widest space
+# between the table's lines (a header row's cells are padded more than the body's), a running
+# header further up, in the margin over the text block.
+_LEADING_SLACK = 1.5
+# A header row is set in the table's type, within this share of its size (a running header
+# mostly smaller).
+_SIZE_SLACK = 0.15
+
+
+def keep_table_heads(layouts: list[PageLayout], lines: dict[int, list[Line]],
+                     tables: dict[int, list[FoundTable]]) -> None:
+    """Give each page's header-band lines (``lines``, by page number) back to the body where
+    they make a header row of one of the page's ``tables``."""
+    for layout in layouts:
+        _keep_page_heads(lines[layout.number], tables.get(layout.number, []), layout.words)
+
+
+def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Word]) -> None:
+    """Give the page's header-band lines back to the body when they make a table's header row
+    (see :func:`_heads_table`): the lines on their baseline, two or more, each at a column of
+    the first table under them."""
+    running = [line for line in lines if line.kind == "header"]
+    if not running or not tables:
+        return
+    for line in running:
+        if line.kind != "header":  # (given back with a line of its row)
+            continue
+        row = [other for other in lines if _same_baseline(other, line)]
+        if _heads_table(row, lines, tables, words):
+            for other in row:
+                other.kind = "body"
+
+
+def _same_baseline(a: Line, b: Line) -> bool:
+    return abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2) <= 0.4 * max(a.height, b.height)
+
+
+def _heads_table(row: list[Line], lines: list[Line], tables: list[FoundTable], words: list[Word]) -> bool:
+    """Whether the lines of ``row`` (one baseline) are a header row of the first table under
+    them: two lines or more, within the table's width, each starting, ending or centred where
+    a piece of the table's text does (see :func:`_pieces`), at most _REST_ROWS rows of lines
+    between them and the table, and the row no further above the line under it than the
+    table's rows stand apart (a running header stands clear of the text block, in the margin
+    above it)."""
+    if len(row) < 2:
+        return False
+    bottom = max(line.bottom for line in row)
+    below = [t for t in tables if t.top >= bottom - ALIGNED]
+    if not below:
+        return False
+    table = min(below, key=lambda t: t.top)
+    if min(line.x0 for line in row) < table.x0 - _AT_COLUMN \
+            or max(line.x1 for line in row) > table.x1 + _AT_COLUMN:
+        return False
+    between = sorted((line for line in lines if line.top >= bottom - ALIGNED
+                      and line.bottom <= table.top + ALIGNED and not any(line is other for other in row)),
+                     key=lambda line: line.top)
+    if len(_rows(between)) > _REST_ROWS:
+        return False
+    inside = [w for w in words if table.x0 - ALIGNED <= w.x0 and w.x1 <= table.x1 + ALIGNED
+              and table.top - ALIGNED <= w.top and w.bottom <= table.bottom + ALIGNED]
+    pieces = _pieces(inside)
+    if not pieces:
+        return False
+    next_top = between[0].top if between else table.top
+    if next_top - bottom > _LEADING_SLACK * _widest_leading(inside) + ALIGNED:
+        return False
+    size = statistics.median(w.size for w in inside)
+    return all(abs(line.size - size) <= _SIZE_SLACK * size and any(_at(line, piece) for piece in pieces)
+               for line in row)
+
+
+def _at(line: Line, piece: tuple[float, float]) -> bool:
+    x0, x1 = piece
+    return abs(line.x0 - x0) <= _AT_COLUMN or abs(line.x1 - x1) <= _AT_COLUMN \
+        or abs((line.x0 + line.x1) / 2 - (x0 + x1) / 2) <= _AT_COLUMN
+
+
+def _rows(items: Iterable[Line]) -> list[list[Line]]:
+    rows: list[list[Line]] = []
+    for line in items:
+        if rows and _same_baseline(rows[-1][0], line):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return rows
+
+
+def _word_rows(words: list[Word]) -> list[list[Word]]:
+    """The words by baseline, top down, each row left to right."""
+    rows: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: (w.bottom, w.x0)):
+        if rows and abs(word.bottom - rows[-1][-1].bottom) <= 0.3 * max(word.size, 4.0):
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return [sorted(row, key=lambda w: w.x0) for row in rows]
+
+
+def _pieces(words: list[Word]) -> list[tuple[float, float]]:
+    """The x ranges of the table's pieces of text: each line's words cut at gaps of a cell's
+    width (CELL_GAP_EM), as its cells stand."""
+    out = []
+    for row in _word_rows(words):
+        start = row[0]
+        for prev, word in zip(row, row[1:], strict=False):
+            if word.x0 - prev.x1 >= CELL_GAP_EM * max(word.size, 4.0):
+                out.append((start.x0, prev.x1))
+                start = word
+        out.append((start.x0, row[-1].x1))
+    return out
+
+
+def _widest_leading(words: list[Word]) -> float:
+    """The widest space between two of the table's lines, bottom to top: between its rows."""
+    rows = _word_rows(words)
+    gaps = [min(w.top for w in lower) - max(w.bottom for w in upper)
+            for upper, lower in zip(rows, rows[1:], strict=False)]
+    return max(gaps, default=0.0)
