@@ -102,10 +102,10 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     boxes = [_box(c) for c in _turned_clusters(turned, size)]
     frames = rule_frames(*_merged_rulings(layout.rulings))
     gutters = layout.gutters
-    if gutters is None:
+    if gutters is None and frames:  # (found once with the layout; here only when it will serve)
         gutters = justified_gutters([line.words for line in _lines(free)])
     found = unruled_tables(free, blocked=tables, feet=feet, turned=boxes,
-                           across=across_gutters(frames, gutters))
+                           across=across_gutters(frames, gutters or []))
     if frames and found:  # (a table between booktabs' rules ends where they do)
         found = within_frames(found, free, frames,
                               lambda inside: unruled_tables(inside, blocked=tables, feet=feet, turned=boxes))
