@@ -968,14 +968,30 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
     text at the body's size on its page -- it heads the story, set closer to it than to the
     block above it on its page.  (A lead paragraph set large runs over lines; a pull quote or a
     callout set between a story's paragraphs, a standfirst under its headline or a cover's
-    tagline under its title stand as far from the block above as from the text below.)"""
+    tagline under its title stand as far from the block above as from the text below.)  A
+    sentence right under a larger heading on its page, the only one set in its face, is that
+    title's standfirst however close it sits to the text (_standfirst); a newsletter's
+    headlines under its masthead are set alike, one for each story."""
+    faces = Counter(_face_key(draft) for draft in drafts if draft.sentence and draft.kind == "paragraph")
     for index, draft in enumerate(drafts[:-1]):
         after = drafts[index + 1]
+        before = drafts[index - 1] if index else None
         if draft.sentence and draft.kind == "paragraph" and draft.size > style.body_size * _HEADLINE_SCALE \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
                 and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2 \
-                and _bound_below(drafts[index - 1] if index else None, draft, after, style):
+                and _bound_below(before, draft, after, style) \
+                and not (faces[_face_key(draft)] == 1 and _standfirst(before, draft)):
             draft.kind = "heading"
+
+
+def _standfirst(before: Draft | None, draft: Draft) -> bool:
+    """Whether ``draft`` stands right under a heading set larger than it on its page, in its
+    column (their left edges or their centres level): a title's lead sentence."""
+    if before is None or before.kind != "heading" or before.page != draft.page \
+            or before.size < draft.size * HEADING_SCALE:
+        return False
+    return abs(before.box[0] - draft.box[0]) <= 2.0 \
+        or abs((before.box[0] + before.box[2]) / 2 - (draft.box[0] + draft.box[2]) / 2) <= 2.0
 
 
 def _bound_below(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool:

@@ -9,7 +9,9 @@ and a bold line over "Key: value" fields (a release's status over its dates); an
 name over contact lines long with figures (heading precision on the tuning files, 2026-12-06).
 Each beside the real headings, which stay.  And where those rules must not reach (adversary3): a report's
 questions over sub-headings, an FAQ's questions over short answers in words, a section's
-heading over "Key: value" fields among headings set alike over text."""
+heading over "Key: value" fields among headings set alike over text.  A form made only of numbered
+instructions over lines to write on (no question mark) is no list of headings; a checklist's numbered
+titles over its boxes and a report's numbered sections are (issue 32, evening)."""
 
 from __future__ import annotations
 
