@@ -969,9 +969,10 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
     block above it on its page.  (A lead paragraph set large runs over lines; a pull quote or a
     callout set between a story's paragraphs, a standfirst under its headline or a cover's
     tagline under its title stand as far from the block above as from the text below.)  A
-    sentence right under a larger heading on its page, the only one set in its face, is that
-    title's standfirst however close it sits to the text (_standfirst); a newsletter's
-    headlines under its masthead are set alike, one for each story."""
+    sentence in the regular weight right under a larger heading on its page, the only one set
+    in its face, is that title's standfirst however close it sits to the text (_standfirst); a
+    newsletter's headlines under its masthead are set alike, one for each story, and a lone
+    story's headline is set bold."""
     faces = Counter(_face_key(draft) for draft in drafts if draft.sentence and draft.kind == "paragraph")
     for index, draft in enumerate(drafts[:-1]):
         after = drafts[index + 1]
@@ -985,9 +986,9 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
 
 
 def _standfirst(before: Draft | None, draft: Draft) -> bool:
-    """Whether ``draft`` stands right under a heading set larger than it on its page, in its
-    column (their left edges or their centres level): a title's lead sentence."""
-    if before is None or before.kind != "heading" or before.page != draft.page \
+    """Whether ``draft``, not bold, stands right under a heading set larger than it on its
+    page, in its column (their left edges or their centres level): a title's lead sentence."""
+    if draft.bold or before is None or before.kind != "heading" or before.page != draft.page \
             or before.size < draft.size * HEADING_SCALE:
         return False
     return abs(before.box[0] - draft.box[0]) <= 2.0 \

@@ -86,14 +86,19 @@ def _title_over_standfirst(canvas: Any, font: str, headlines: int) -> None:
         y = draw_paragraph(canvas, STORY, 60.0, y, 450.0, font="Times-Roman") - 20.0
 
 
-@pytest.mark.parametrize("font", ["Helvetica", "Helvetica-Bold"])
+@pytest.mark.parametrize("font", ["Helvetica", "Helvetica-Oblique"])
 def test_a_sentence_set_large_right_under_the_title_is_its_standfirst_not_a_headline(font: str) -> None:
     # (It sits closer to the text under it than to the title, as a headline does; but it is
-    # the only sentence in its face, right under a larger heading.)
+    # the only sentence in its face, in the regular weight, right under a larger heading.)
     assert headings_of(drawn_pdf(_title_over_standfirst, font, 1)) == ["Library Reopens"]
     # Headlines set alike, one over each story, stay headlines.
     headlines = ["Library Reopens", STANDFIRST, STANDFIRST]
     assert headings_of(drawn_pdf(_title_over_standfirst, font, 2)) == headlines
+
+
+def test_a_lone_stories_bold_headline_under_the_masthead_stays_a_heading() -> None:
+    # (Bold, as headlines are: no standfirst, though the only sentence in its face.)
+    assert headings_of(drawn_pdf(_newsletter, HEADLINES[:1])) == ["Parish News", HEADLINES[0]]
 
 
 DECLARATION = ("I declare that the information I have given on this form is true and complete to the "
