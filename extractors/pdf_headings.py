@@ -334,6 +334,10 @@ _ANSWER_BLOCKS = 8
 # line to write on, a routing note ("If No, go to question 5").
 _ANSWER_FORM = re.compile(r"[\u2610-\u2612\u25a0-\u25a1\u25cb\u25cf\u25ef\u274f-\u2752\u2713\u2714]|\[\s*\]"
                           r"|\(\s*\)|__|\b(?:go|skip|continue|move|proceed)(?: on)? to\b", re.IGNORECASE)
+# A form's instruction ("Enter your full name as on your passport") runs to this many words
+# after its number at least; a checklist's sections' titles ("Before you start") are shorter
+# (_instruction_worded).
+_INSTRUCTION_WORDS = 4
 # A picture's title stands at most this many of its sizes above the picture.
 _PICTURE_GAP = 2.5
 # A web or e-mail address on a line of its own (an address block's last lines).
@@ -964,14 +968,31 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
     text at the body's size on its page -- it heads the story, set closer to it than to the
     block above it on its page.  (A lead paragraph set large runs over lines; a pull quote or a
     callout set between a story's paragraphs, a standfirst under its headline or a cover's
-    tagline under its title stand as far from the block above as from the text below.)"""
+    tagline under its title stand as far from the block above as from the text below.)  A
+    sentence in the regular weight right under a larger heading on its page, the only one set
+    in its face, is that title's standfirst however close it sits to the text (_standfirst); a
+    newsletter's headlines under its masthead are set alike, one for each story, and a lone
+    story's headline is set bold."""
+    faces = Counter(_face_key(draft) for draft in drafts if draft.sentence and draft.kind == "paragraph")
     for index, draft in enumerate(drafts[:-1]):
         after = drafts[index + 1]
+        before = drafts[index - 1] if index else None
         if draft.sentence and draft.kind == "paragraph" and draft.size > style.body_size * _HEADLINE_SCALE \
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
                 and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2 \
-                and _bound_below(drafts[index - 1] if index else None, draft, after, style):
+                and _bound_below(before, draft, after, style) \
+                and not (faces[_face_key(draft)] == 1 and _standfirst(before, draft)):
             draft.kind = "heading"
+
+
+def _standfirst(before: Draft | None, draft: Draft) -> bool:
+    """Whether ``draft``, not bold, stands right under a heading set larger than it on its
+    page, in its column (their left edges or their centres level): a title's lead sentence."""
+    if draft.bold or before is None or before.kind != "heading" or before.page != draft.page \
+            or before.size < draft.size * HEADING_SCALE:
+        return False
+    return abs(before.box[0] - draft.box[0]) <= 2.0 \
+        or abs((before.box[0] + before.box[2]) / 2 - (draft.box[0] + draft.box[2]) / 2) <= 2.0
 
 
 def _bound_below(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool:
@@ -1175,7 +1196,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     on (an item put as an instruction, "Tick every service you used", over the form's closing
     words)."""
     texts = [d for d in drafts if d.kind != "contents"]
-    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool]]] = {}
+    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool, bool]]] = {}
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE:
             continue
@@ -1183,6 +1204,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
         # of the questionnaire made text.)
         answered = index + 1 < len(texts) and texts[index + 1].kind == "paragraph" \
             and _short_answer(texts[index + 1].text)
+        boxed = False
         for after in texts[index + 1:index + 1 + _ANSWER_BLOCKS] if not answered else []:
             # (A sub-heading in another style, no larger, opens a part of the question's
             # section: a report's "What did we find?" over its "Housing" and "Transport".)
@@ -1194,18 +1216,52 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
             # (Its answer's boxes or line to write on come first: what follows them, the
             # form's closing words, answers no question.)
             if after.kind in ("paragraph", "list_item") and _ANSWER_FORM.search(after.text):
+                boxed = True
                 break
         key = (*_style_key(draft), _number_form(draft))
-        groups.setdefault(key, []).append((draft, answered))
+        groups.setdefault(key, []).append((draft, answered, boxed))
     for (_, _, form), lines in groups.items():
-        questions = [answered for draft, answered in lines if draft.text.rstrip().endswith("?")]
-        if len(questions) < 2 or 2 * questions.count(False) < len(questions):
-            continue
-        for draft, answered in lines:
-            if draft.text.rstrip().endswith("?") or (form and not answered):
-                draft.kind = "list_item" if draft.marker else "paragraph"
-                draft.number_depth = 0
-                draft.label = True
+        questions = [answered for draft, answered, _ in lines if draft.text.rstrip().endswith("?")]
+        if len(questions) >= 2 and 2 * questions.count(False) >= len(questions):
+            for draft, answered, _ in lines:
+                if draft.text.rstrip().endswith("?") or (form and not answered):
+                    _unhead_item(draft)
+        elif form:
+            _unhead_instructions(lines)
+
+
+def _unhead_instructions(lines: list[tuple[Draft, bool, bool]]) -> None:
+    """A form made only of numbered instructions ("1. Enter your full name as on your
+    passport", no question mark), each over its answer's boxes or line to write on: lines set
+    and numbered alike (``lines``: each with whether running text answers it and whether
+    answer boxes do, see _unhead_unanswered_questions), two or more of them instructions over
+    boxes and at least half of all so, are the form's items.  An instruction is worded as a
+    sentence (_instruction_worded): a checklist's numbered sections ("1. Before You Start"
+    over its boxes to tick) are titled, and a report's numbered sections ("1. Introduction")
+    head running text."""
+    boxed = [draft for draft, answered, over_boxes in lines
+             if over_boxes and not answered and _instruction_worded(draft.text)]
+    if len(boxed) >= 2 and 2 * len(boxed) >= len(lines):
+        for draft in boxed:
+            _unhead_item(draft)
+
+
+def _instruction_worded(text: str) -> bool:
+    """Whether a numbered line reads as an instruction, not a title: after its number, four
+    words or more, the words after the first in lower case but for a name or two ("Enter
+    your full name as on your passport")."""
+    marker = ITEM_NUMBER.match(text)
+    words = (text[marker.end():] if marker else text).split()
+    return len(words) >= _INSTRUCTION_WORDS and not text.rstrip().endswith("?") \
+        and sum(word[:1].isupper() for word in words[1:]) <= 1
+
+
+def _unhead_item(draft: Draft) -> None:
+    """``draft`` made a form's item: a list item when it carries its list's marker, else a
+    paragraph, labelled as a heading-like line that heads nothing."""
+    draft.kind = "list_item" if draft.marker else "paragraph"
+    draft.number_depth = 0
+    draft.label = True
 
 
 def _short_answer(text: str) -> bool:

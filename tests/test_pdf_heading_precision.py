@@ -9,7 +9,9 @@ and a bold line over "Key: value" fields (a release's status over its dates); an
 name over contact lines long with figures (heading precision on the tuning files, 2026-12-06).
 Each beside the real headings, which stay.  And where those rules must not reach (adversary3): a report's
 questions over sub-headings, an FAQ's questions over short answers in words, a section's
-heading over "Key: value" fields among headings set alike over text."""
+heading over "Key: value" fields among headings set alike over text.  A form made only of numbered
+instructions over lines to write on (no question mark) is no list of headings; a checklist's numbered
+titles over its boxes and a report's numbered sections are (issue 32, evening)."""
 
 from __future__ import annotations
 
@@ -312,6 +314,56 @@ def test_a_questionnaires_last_item_put_as_an_instruction_over_its_box_is_no_hea
              ["Please write in: ______________________"]]
     closing = "Thank you for taking part. Please return the form in the envelope provided."
     assert headings_of(_questions(boxes, closing)) == ["Residents' survey", "Section A: About your household"]
+
+
+_INSTRUCTIONS = ("1. Enter your full name as on your passport", "2. Give the date of arrival in the country",
+                 "3. State the address where you will stay", "4. List the countries you visited last year")
+
+
+def test_a_forms_numbered_instructions_over_their_lines_to_write_on_are_no_headings() -> None:
+    # (No question mark anywhere: each item an instruction over a line to write on.)
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Arrival form", "Helvetica-Bold", 16)
+        page.paragraph("Complete every item in capital letters. Use black ink and write inside the boxes.")
+        page.line("Part A: Your details", "Helvetica-Bold", 13)
+        for number, item in enumerate(_INSTRUCTIONS):
+            page.line(item, after=4)
+            page.line("Please write in: ______________________" if number % 2 else "_" * 60,
+                      "Times-Roman", after=10)
+
+    assert headings_of(drawn_pdf(draw)) == ["Arrival form", "Part A: Your details"]
+
+
+def test_a_checklists_numbered_titles_and_a_reports_sections_stay_headings() -> None:
+    # (A checklist's numbered titles over its boxes are no instructions; a report's numbered
+    # sections head their text, its one request for views over a line to write on beside them.)
+    def checklist(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Moving home checklist", "Helvetica-Bold", 16)
+        page.paragraph("Work through each part in turn and tick each box when the task is done.")
+        for title, ticks in (("1. Before you start", ("[ ] Read the guidance notes", "[ ] Find your lease")),
+                             ("2. On moving day", ("[ ] Take meter readings", "[ ] Hand back every key")),
+                             ("3. After the move", ("[ ] Tell the council", "[ ] Register with a doctor"))):
+            page.line(title, after=4)
+            for tick in ticks:
+                page.line(tick, "Times-Roman", after=2)
+            page.y -= 8
+
+    def report(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Review of the bus network", "Helvetica-Bold", 16)
+        for title in ("1. Introduction", "2. Scope of the review", "3. Findings"):
+            page.line(title, "Helvetica-Bold", 12, after=4)
+            page.paragraph()
+        page.line("4. Give your views on the proposals", "Helvetica-Bold", 12, after=4)
+        page.line("Please write in: ______________________", "Times-Roman", after=8)
+
+    assert headings_of(drawn_pdf(checklist)) == ["Moving home checklist", "1. Before you start",
+                                                 "2. On moving day", "3. After the move"]
+    assert headings_of(drawn_pdf(report)) == ["Review of the bus network", "1. Introduction",
+                                              "2. Scope of the review", "3. Findings",
+                                              "4. Give your views on the proposals"]
 
 
 def test_numbered_sections_over_running_text_beside_a_questionnaire_stay_headings() -> None:

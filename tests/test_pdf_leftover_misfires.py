@@ -1,8 +1,9 @@
 """Ordinary pages reviewers drew: a newsletter's headline that is a whole sentence, set large
-and bold over its story, is a heading; a form's "Signature" and "Date" labels set in its
-headings' face at the page's end are no headings (its "Declaration" over the declaration's text
-is); an agenda's lines, a time then a title, are lines, not a table of two columns -- a
-timetable with its header row, or with more columns, stays a table."""
+and bold over its story, is a heading (one sentence set so right under a title is its
+standfirst); a form's "Signature" and "Date" labels set in its headings' face at the page's end
+are no headings (its "Declaration" over the declaration's text is); an agenda's lines, a time
+then a title, are lines, not a table of two columns -- a timetable with its header row, or with
+more columns, stays a table."""
 
 from __future__ import annotations
 
@@ -66,6 +67,38 @@ def test_a_sentence_set_large_as_far_from_the_block_above_as_from_the_text_is_no
         font: str, above: str) -> None:
     # (A headline sits closer to its story than to what stands over it.)
     assert headings_of(drawn_pdf(_set_large_between, font, above)) == ["Library Reopens"]
+
+
+STANDFIRST = "Hundreds of readers came along on the first day of the reopened library."
+
+
+def _title_over_standfirst(canvas: Any, font: str, headlines: int) -> None:
+    """A title at 24 points, then ``headlines`` sentences at 14 points in ``font``, each right
+    over its story's text and closer to it than to the block above (a standfirst when one,
+    under the title; a newsletter's headlines, under the masthead and the stories, when more)."""
+    canvas.setFont("Helvetica-Bold", 24)
+    canvas.drawString(60.0, 790.0, "Library Reopens")
+    y = 746.0
+    for _ in range(headlines):
+        canvas.setFont(font, 14)
+        canvas.drawString(60.0, y, STANDFIRST)
+        y = draw_paragraph(canvas, STORY_ON, 60.0, y - 18.0, 450.0, font="Times-Roman")
+        y = draw_paragraph(canvas, STORY, 60.0, y, 450.0, font="Times-Roman") - 20.0
+
+
+@pytest.mark.parametrize("font", ["Helvetica", "Helvetica-Oblique"])
+def test_a_sentence_set_large_right_under_the_title_is_its_standfirst_not_a_headline(font: str) -> None:
+    # (It sits closer to the text under it than to the title, as a headline does; but it is
+    # the only sentence in its face, in the regular weight, right under a larger heading.)
+    assert headings_of(drawn_pdf(_title_over_standfirst, font, 1)) == ["Library Reopens"]
+    # Headlines set alike, one over each story, stay headlines.
+    headlines = ["Library Reopens", STANDFIRST, STANDFIRST]
+    assert headings_of(drawn_pdf(_title_over_standfirst, font, 2)) == headlines
+
+
+def test_a_lone_stories_bold_headline_under_the_masthead_stays_a_heading() -> None:
+    # (Bold, as headlines are: no standfirst, though the only sentence in its face.)
+    assert headings_of(drawn_pdf(_newsletter, HEADLINES[:1])) == ["Parish News", HEADLINES[0]]
 
 
 DECLARATION = ("I declare that the information I have given on this form is true and complete to the "
