@@ -58,10 +58,18 @@ stats AS MATERIALIZED (
            greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
+-- Each term's place in the bit strings that say which cut terms a chunk was read in
+-- (`known_terms`: bit `pos` set; `none`, every bit clear).  A bit string, not an array of
+-- term ids: array_agg's state is planned at 8 kB a group, so a hash aggregate over more
+-- than ~8,000 chunks spilled to disk, and built an array per chunk (bench/search_ab.py).
+-- Numbered as the rows come (OVER (), no sort): a sort would reorder the terms, and so the
+-- order their parts are summed in, the last bit of a score.
 weights AS MATERIALIZED (
     SELECT t.id AS term_id,
            q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
-           stats.avgdl, stats.drift, t.df
+           stats.avgdl, stats.drift, t.df,
+           (row_number() OVER () - 1)::int AS pos,
+           CAST(repeat('0', count(*) OVER ()::int) AS varbit) AS none
     FROM q
     JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term
     CROSS JOIN stats
@@ -106,7 +114,7 @@ safe AS MATERIALIZED (
            END AS path
 ),
 split AS MATERIALIZED (
-    SELECT r.term_id, r.w, r.avgdl, r.drift, r.df, r.rest, r.cut,
+    SELECT r.term_id, r.w, r.avgdl, r.drift, r.df, r.rest, r.cut, r.pos, r.mark, r.none,
            sum(r.rest) OVER (ORDER BY r.rest, r.term_id) < (SELECT v FROM theta) * CAST(:share AS float8) AS optional
     FROM rests r
 ),
@@ -154,19 +162,24 @@ partial AS MATERIALIZED (
 ),
 -- The ranks below the exact ones are filled from the chunks of best lower bound: at least
 -- :candidates chunks score floor or more, so those held are completed whatever their bound.
+-- With as many candidates as probes (the default) that is the least lower bound of the
+-- answering round's seed_exact, its :probe best (all of seen, and so all held, when seen is
+-- smaller): no second sort of seen, thousands of rows in a later round.
 floor AS MATERIALIZED (
-    SELECT coalesce((SELECT lb FROM seen ORDER BY lb DESC OFFSET :candidates - 1 LIMIT 1),
-                    0.0::float8) AS v
+    SELECT CASE WHEN CAST(:candidates AS int) = CAST(:probe AS int)
+                THEN coalesce((SELECT min(known) FROM seed_exact), 0.0::float8)
+                ELSE coalesce((SELECT lb FROM seen ORDER BY lb DESC OFFSET :candidates - 1 LIMIT 1),
+                              0.0::float8) END AS v
 ),
 cands AS MATERIALIZED (
-    SELECT s.chunk_id, s.lb AS known, coalesce(s.known_terms, '{}') AS known_terms,
+    SELECT s.chunk_id, s.lb AS known, s.known_terms,
            s.lb + (SELECT v FROM unread) - s.seen_rest AS bound, s.lb >= (SELECT v FROM floor) AS held
     FROM seen s
     WHERE s.lb + (SELECT v FROM unread) - s.seen_rest >= (SELECT v FROM theta)
        OR s.lb >= (SELECT v FROM floor)
     UNION ALL
     SELECT p.chunk_id, p.known,
-           (SELECT coalesce(array_agg(term_id), '{}') FROM split WHERE cut AND NOT optional),
+           (SELECT bit_or(CASE WHEN optional THEN none ELSE mark END) FROM split),
            p.known + (SELECT ub FROM optional), false
     FROM partial p
 ),

@@ -33,12 +33,15 @@ level{{ n }} AS MATERIALIZED (
 {% endif %}
 -- Each term: cut (a prefix of its champions read) or read in full, and its rest: 0 when read
 -- in full, else the bound of every posting the round did not read (the last champion block
--- read, its least impact, rounded up when stored).
+-- read, its least impact, rounded up when stored); `mark`, its bit when cut, else none.
 rests{{ n }} AS MATERIALIZED (
     SELECT w.term_id, w.w, w.avgdl, w.drift, w.df, m.depth,
            m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * {{ block }} AS cut,
            CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * {{ block }}
-                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest
+                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest,
+           w.pos, w.none,
+           CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * {{ block }}
+                THEN CAST(set_bit(w.none, w.pos, 1) AS varbit) ELSE w.none END AS mark
     FROM weights w
     -- How many champion blocks, from the first, the round reads (none: the term has none).
     LEFT JOIN LATERAL (
@@ -70,17 +73,17 @@ unread{{ n }} AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM
 seen{{ n }} AS MATERIALIZED (
     SELECT g.* FROM (
         SELECT w.chunk_id, sum({{ m.part("w.tf", "w.dl", "w") }}) AS lb, sum(w.rest) AS seen_rest,
-               array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+               bit_or(w.mark) AS known_terms
         FROM (
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, {{ m.decode("b") }}
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, {{ m.decode("b") }}
             FROM rests{{ n }} w JOIN bm25_top b ON b.term_id = w.term_id AND b.blk < w.depth
             WHERE w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, {{ m.decode("b") }}
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, {{ m.decode("b") }}
             FROM rests{{ n }} w JOIN bm25_blocks b ON b.term_id = w.term_id
             WHERE NOT w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, d.chunk_id, d.tf, d.doc_length AS dl
             FROM rests{{ n }} w JOIN bm25_delta d ON d.term_id = w.term_id
         ) w
         GROUP BY w.chunk_id
@@ -90,8 +93,8 @@ seen{{ n }} AS MATERIALIZED (
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
 seed_exact{{ n }} AS MATERIALIZED (
-    SELECT c.chunk_id, {{ m.complete("c", "rests%d" % n) }} AS score
-    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+    SELECT c.chunk_id, c.known, {{ m.complete("c", "rests%d" % n) }} AS score
+    FROM (SELECT chunk_id, lb AS known, known_terms
           FROM seen{{ n }} ORDER BY lb DESC, chunk_id LIMIT :probe) c
 ),
 -- The k-th best exact score known (macros.sql, kth: with collapse the k-th best document's),

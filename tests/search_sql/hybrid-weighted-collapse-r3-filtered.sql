@@ -35,10 +35,18 @@ stats AS MATERIALIZED (
            greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
+-- Each term's place in the bit strings that say which cut terms a chunk was read in
+-- (`known_terms`: bit `pos` set; `none`, every bit clear).  A bit string, not an array of
+-- term ids: array_agg's state is planned at 8 kB a group, so a hash aggregate over more
+-- than ~8,000 chunks spilled to disk, and built an array per chunk (bench/search_ab.py).
+-- Numbered as the rows come (OVER (), no sort): a sort would reorder the terms, and so the
+-- order their parts are summed in, the last bit of a score.
 weights AS MATERIALIZED (
     SELECT t.id AS term_id,
            q.qtf * ln(1.0::float8 + (stats.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS w,
-           stats.avgdl, stats.drift, t.df
+           stats.avgdl, stats.drift, t.df,
+           (row_number() OVER () - 1)::int AS pos,
+           CAST(repeat('0', count(*) OVER ()::int) AS varbit) AS none
     FROM q
     JOIN bm25_terms t ON t.tenant_id = :tenant AND t.term = q.term
     CROSS JOIN stats
@@ -56,12 +64,15 @@ plan AS MATERIALIZED (
 ),
 -- Each term: cut (a prefix of its champions read) or read in full, and its rest: 0 when read
 -- in full, else the bound of every posting the round did not read (the last champion block
--- read, its least impact, rounded up when stored).
+-- read, its least impact, rounded up when stored); `mark`, its bit when cut, else none.
 rests1 AS MATERIALIZED (
     SELECT w.term_id, w.w, w.avgdl, w.drift, w.df, m.depth,
            m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128 AS cut,
            CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
-                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest
+                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest,
+           w.pos, w.none,
+           CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
+                THEN CAST(set_bit(w.none, w.pos, 1) AS varbit) ELSE w.none END AS mark
     FROM weights w
     -- How many champion blocks, from the first, the round reads (none: the term has none).
     LEFT JOIN LATERAL (
@@ -81,19 +92,19 @@ unread1 AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM rests
 seen1 AS MATERIALIZED (
     SELECT g.* FROM (
         SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS lb, sum(w.rest) AS seen_rest,
-               array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+               bit_or(w.mark) AS known_terms
         FROM (
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
            unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
             FROM rests1 w JOIN bm25_top b ON b.term_id = w.term_id AND b.blk < w.depth
             WHERE w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
            unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
             FROM rests1 w JOIN bm25_blocks b ON b.term_id = w.term_id
             WHERE NOT w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, d.chunk_id, d.tf, d.doc_length AS dl
             FROM rests1 w JOIN bm25_delta d ON d.term_id = w.term_id
         ) w
         GROUP BY w.chunk_id
@@ -114,20 +125,21 @@ seen1 AS MATERIALIZED (
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
 seed_exact1 AS MATERIALIZED (
-    SELECT c.chunk_id, c.known + coalesce((
+    SELECT c.chunk_id, c.known, c.known + coalesce((
                SELECT sum(x.part) FROM rests1 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
  FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
-               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
-    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
+               WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
+    FROM (SELECT chunk_id, lb AS known, known_terms
           FROM seen1 ORDER BY lb DESC, chunk_id LIMIT :probe) c
 ),
 -- The k-th best exact score known (macros.sql, kth: with collapse the k-th best document's),
@@ -164,12 +176,15 @@ level2 AS MATERIALIZED (
 ),
 -- Each term: cut (a prefix of its champions read) or read in full, and its rest: 0 when read
 -- in full, else the bound of every posting the round did not read (the last champion block
--- read, its least impact, rounded up when stored).
+-- read, its least impact, rounded up when stored); `mark`, its bit when cut, else none.
 rests2 AS MATERIALIZED (
     SELECT w.term_id, w.w, w.avgdl, w.drift, w.df, m.depth,
            m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128 AS cut,
            CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
-                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest
+                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest,
+           w.pos, w.none,
+           CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
+                THEN CAST(set_bit(w.none, w.pos, 1) AS varbit) ELSE w.none END AS mark
     FROM weights w
     -- How many champion blocks, from the first, the round reads (none: the term has none).
     LEFT JOIN LATERAL (
@@ -191,19 +206,19 @@ unread2 AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM rests
 seen2 AS MATERIALIZED (
     SELECT g.* FROM (
         SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS lb, sum(w.rest) AS seen_rest,
-               array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+               bit_or(w.mark) AS known_terms
         FROM (
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
            unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
             FROM rests2 w JOIN bm25_top b ON b.term_id = w.term_id AND b.blk < w.depth
             WHERE w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
            unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
             FROM rests2 w JOIN bm25_blocks b ON b.term_id = w.term_id
             WHERE NOT w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, d.chunk_id, d.tf, d.doc_length AS dl
             FROM rests2 w JOIN bm25_delta d ON d.term_id = w.term_id
         ) w
         GROUP BY w.chunk_id
@@ -224,20 +239,21 @@ seen2 AS MATERIALIZED (
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
 seed_exact2 AS MATERIALIZED (
-    SELECT c.chunk_id, c.known + coalesce((
+    SELECT c.chunk_id, c.known, c.known + coalesce((
                SELECT sum(x.part) FROM rests2 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
  FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
-               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
-    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
+               WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
+    FROM (SELECT chunk_id, lb AS known, known_terms
           FROM seen2 ORDER BY lb DESC, chunk_id LIMIT :probe) c
 ),
 -- The k-th best exact score known (macros.sql, kth: with collapse the k-th best document's),
@@ -261,12 +277,15 @@ proven2 AS MATERIALIZED (
 ,
 -- Each term: cut (a prefix of its champions read) or read in full, and its rest: 0 when read
 -- in full, else the bound of every posting the round did not read (the last champion block
--- read, its least impact, rounded up when stored).
+-- read, its least impact, rounded up when stored); `mark`, its bit when cut, else none.
 rests3 AS MATERIALIZED (
     SELECT w.term_id, w.w, w.avgdl, w.drift, w.df, m.depth,
            m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128 AS cut,
            CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
-                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest
+                THEN w.w * m.impact * w.drift ELSE 0.0::float8 END AS rest,
+           w.pos, w.none,
+           CASE WHEN m.depth IS NOT NULL AND w.df > CAST(:whole AS float8) * m.depth * 128
+                THEN CAST(set_bit(w.none, w.pos, 1) AS varbit) ELSE w.none END AS mark
     FROM weights w
     -- How many champion blocks, from the first, the round reads (none: the term has none).
     LEFT JOIN LATERAL (
@@ -286,19 +305,19 @@ unread3 AS MATERIALIZED (SELECT coalesce(sum(rest), 0.0::float8) AS v FROM rests
 seen3 AS MATERIALIZED (
     SELECT g.* FROM (
         SELECT w.chunk_id, sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) AS lb, sum(w.rest) AS seen_rest,
-               array_agg(w.term_id) FILTER (WHERE w.cut) AS known_terms
+               bit_or(w.mark) AS known_terms
         FROM (
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
            unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
             FROM rests3 w JOIN bm25_top b ON b.term_id = w.term_id AND b.blk < w.depth
             WHERE w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
            unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
             FROM rests3 w JOIN bm25_blocks b ON b.term_id = w.term_id
             WHERE NOT w.cut
             UNION ALL
-            SELECT w.term_id, w.w, w.avgdl, w.rest, w.cut, d.chunk_id, d.tf, d.doc_length AS dl
+            SELECT w.term_id, w.w, w.avgdl, w.rest, w.mark, d.chunk_id, d.tf, d.doc_length AS dl
             FROM rests3 w JOIN bm25_delta d ON d.term_id = w.term_id
         ) w
         GROUP BY w.chunk_id
@@ -319,20 +338,21 @@ seen3 AS MATERIALIZED (
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
 seed_exact3 AS MATERIALIZED (
-    SELECT c.chunk_id, c.known + coalesce((
+    SELECT c.chunk_id, c.known, c.known + coalesce((
                SELECT sum(x.part) FROM rests3 w CROSS JOIN LATERAL (SELECT bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8)) AS part
  FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
-               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
-    FROM (SELECT chunk_id, lb AS known, coalesce(known_terms, '{}') AS known_terms
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
+               WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
+    FROM (SELECT chunk_id, lb AS known, known_terms
           FROM seen3 ORDER BY lb DESC, chunk_id LIMIT :probe) c
 ),
 -- The k-th best exact score known (macros.sql, kth: with collapse the k-th best document's),
@@ -406,7 +426,7 @@ safe AS MATERIALIZED (
            END AS path
 ),
 split AS MATERIALIZED (
-    SELECT r.term_id, r.w, r.avgdl, r.drift, r.df, r.rest, r.cut,
+    SELECT r.term_id, r.w, r.avgdl, r.drift, r.df, r.rest, r.cut, r.pos, r.mark, r.none,
            sum(r.rest) OVER (ORDER BY r.rest, r.term_id) < (SELECT v FROM theta) * CAST(:share AS float8) AS optional
     FROM rests r
 ),
@@ -466,19 +486,24 @@ partial AS MATERIALIZED (
 ),
 -- The ranks below the exact ones are filled from the chunks of best lower bound: at least
 -- :candidates chunks score floor or more, so those held are completed whatever their bound.
+-- With as many candidates as probes (the default) that is the least lower bound of the
+-- answering round's seed_exact, its :probe best (all of seen, and so all held, when seen is
+-- smaller): no second sort of seen, thousands of rows in a later round.
 floor AS MATERIALIZED (
-    SELECT coalesce((SELECT lb FROM seen ORDER BY lb DESC OFFSET :candidates - 1 LIMIT 1),
-                    0.0::float8) AS v
+    SELECT CASE WHEN CAST(:candidates AS int) = CAST(:probe AS int)
+                THEN coalesce((SELECT min(known) FROM seed_exact), 0.0::float8)
+                ELSE coalesce((SELECT lb FROM seen ORDER BY lb DESC OFFSET :candidates - 1 LIMIT 1),
+                              0.0::float8) END AS v
 ),
 cands AS MATERIALIZED (
-    SELECT s.chunk_id, s.lb AS known, coalesce(s.known_terms, '{}') AS known_terms,
+    SELECT s.chunk_id, s.lb AS known, s.known_terms,
            s.lb + (SELECT v FROM unread) - s.seen_rest AS bound, s.lb >= (SELECT v FROM floor) AS held
     FROM seen s
     WHERE s.lb + (SELECT v FROM unread) - s.seen_rest >= (SELECT v FROM theta)
        OR s.lb >= (SELECT v FROM floor)
     UNION ALL
     SELECT p.chunk_id, p.known,
-           (SELECT coalesce(array_agg(term_id), '{}') FROM split WHERE cut AND NOT optional),
+           (SELECT bit_or(CASE WHEN optional THEN none ELSE mark END) FROM split),
            p.known + (SELECT ub FROM optional), false
     FROM partial p
 ),
@@ -500,13 +525,14 @@ best AS MATERIALIZED (
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
-               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) AS score
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
+               WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
     WHERE NOT (SELECT v FROM reused)
 ),
@@ -534,23 +560,26 @@ lead1 AS MATERIALIZED (
     SELECT * FROM split WHERE cut ORDER BY rest DESC, term_id OFFSET 0 LIMIT 1
 ),
 need1 AS MATERIALIZED (
-    SELECT c.* FROM led0 c CROSS JOIN lead1 w WHERE w.term_id <> ALL(c.known_terms)
+    SELECT c.* FROM led0 c CROSS JOIN lead1 w WHERE get_bit(c.known_terms, w.pos) = 0
 ),
 merge1 AS MATERIALIZED (
     SELECT (SELECT count(*) FROM need1) > CAST(:merge AS float8) * w.df / 128 AS v
     FROM lead1 w
 ),
--- Each candidate's block is the one of least last_chunk at or above it: a running minimum
--- over the block ends and the candidates in descending order (one sort, no lookups).
+-- Each candidate's block is the one of least last_chunk at or above it: found by a binary
+-- search of the term's block ends, in order in one array (width_bucket: how many end below
+-- the chunk), no lookups and no sort of the candidates (a running minimum over the ends and
+-- the candidates sorted together cost several ms at 10,000 candidates); a chunk past the
+-- last end is in no block.
 touched1 AS MATERIALIZED (
-    SELECT DISTINCT e.block
-    FROM (SELECT e.kind, min(e.pos) FILTER (WHERE e.kind = 0) OVER (ORDER BY e.pos DESC, e.kind) AS block
-          FROM (SELECT 0 AS kind, b.last_chunk AS pos
-                FROM lead1 w JOIN bm25_blocks b ON b.term_id = w.term_id
-                UNION ALL
-                SELECT 1, c.chunk_id FROM need1 c) e
-          WHERE (SELECT v FROM merge1)) e
-    WHERE e.kind = 1 AND e.block IS NOT NULL
+    SELECT DISTINCT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block
+    -- The ends a scalar subquery, built once (joined, the plan rebuilt them per candidate).
+    FROM (SELECT c.chunk_id, (SELECT array_agg(b.last_chunk ORDER BY b.last_chunk)
+                              FROM lead1 w JOIN bm25_blocks b ON b.term_id = w.term_id) AS ends
+          FROM need1 c
+          WHERE (SELECT v FROM merge1)
+          OFFSET 0) x
+    WHERE x.chunk_id <= x.ends[cardinality(x.ends)]
 ),
 found1 AS MATERIALIZED (
     SELECT c.chunk_id, x.part
@@ -559,12 +588,13 @@ found1 AS MATERIALIZED (
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
     WHERE NOT (SELECT v FROM merge1)
     UNION ALL
     SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
@@ -577,9 +607,9 @@ found1 AS MATERIALIZED (
 -- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
 -- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
 led1 AS MATERIALIZED (
-    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms || w.term_id AS known_terms,
+    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms | w.mark AS known_terms,
            g.bound - w.rest + g.part AS bound, g.held
-    FROM (SELECT u.chunk_id, max(u.known) AS known, max(u.known_terms) AS known_terms,
+    FROM (SELECT u.chunk_id, max(u.known) AS known, bit_or(u.known_terms) AS known_terms,
                  max(u.bound) AS bound, bool_or(u.held) AS held,
                  coalesce(sum(u.part), 0.0::float8) AS part
           FROM (SELECT c.chunk_id, c.known, c.known_terms, c.bound, c.held, NULL::float8 AS part
@@ -591,30 +621,33 @@ led1 AS MATERIALIZED (
     WHERE g.held OR g.bound - w.rest + g.part >= (SELECT v FROM theta_best)
     UNION ALL
     SELECT c.* FROM led0 c
-    WHERE NOT EXISTS (SELECT 1 FROM lead1 w WHERE w.term_id <> ALL(c.known_terms))
+    WHERE NOT EXISTS (SELECT 1 FROM lead1 w WHERE get_bit(c.known_terms, w.pos) = 0)
 )
 ,
 lead2 AS MATERIALIZED (
     SELECT * FROM split WHERE cut ORDER BY rest DESC, term_id OFFSET 1 LIMIT 1
 ),
 need2 AS MATERIALIZED (
-    SELECT c.* FROM led1 c CROSS JOIN lead2 w WHERE w.term_id <> ALL(c.known_terms)
+    SELECT c.* FROM led1 c CROSS JOIN lead2 w WHERE get_bit(c.known_terms, w.pos) = 0
 ),
 merge2 AS MATERIALIZED (
     SELECT (SELECT count(*) FROM need2) > CAST(:merge AS float8) * w.df / 128 AS v
     FROM lead2 w
 ),
--- Each candidate's block is the one of least last_chunk at or above it: a running minimum
--- over the block ends and the candidates in descending order (one sort, no lookups).
+-- Each candidate's block is the one of least last_chunk at or above it: found by a binary
+-- search of the term's block ends, in order in one array (width_bucket: how many end below
+-- the chunk), no lookups and no sort of the candidates (a running minimum over the ends and
+-- the candidates sorted together cost several ms at 10,000 candidates); a chunk past the
+-- last end is in no block.
 touched2 AS MATERIALIZED (
-    SELECT DISTINCT e.block
-    FROM (SELECT e.kind, min(e.pos) FILTER (WHERE e.kind = 0) OVER (ORDER BY e.pos DESC, e.kind) AS block
-          FROM (SELECT 0 AS kind, b.last_chunk AS pos
-                FROM lead2 w JOIN bm25_blocks b ON b.term_id = w.term_id
-                UNION ALL
-                SELECT 1, c.chunk_id FROM need2 c) e
-          WHERE (SELECT v FROM merge2)) e
-    WHERE e.kind = 1 AND e.block IS NOT NULL
+    SELECT DISTINCT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block
+    -- The ends a scalar subquery, built once (joined, the plan rebuilt them per candidate).
+    FROM (SELECT c.chunk_id, (SELECT array_agg(b.last_chunk ORDER BY b.last_chunk)
+                              FROM lead2 w JOIN bm25_blocks b ON b.term_id = w.term_id) AS ends
+          FROM need2 c
+          WHERE (SELECT v FROM merge2)
+          OFFSET 0) x
+    WHERE x.chunk_id <= x.ends[cardinality(x.ends)]
 ),
 found2 AS MATERIALIZED (
     SELECT c.chunk_id, x.part
@@ -623,12 +656,13 @@ found2 AS MATERIALIZED (
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
     WHERE NOT (SELECT v FROM merge2)
     UNION ALL
     SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
@@ -641,9 +675,9 @@ found2 AS MATERIALIZED (
 -- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
 -- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
 led2 AS MATERIALIZED (
-    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms || w.term_id AS known_terms,
+    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms | w.mark AS known_terms,
            g.bound - w.rest + g.part AS bound, g.held
-    FROM (SELECT u.chunk_id, max(u.known) AS known, max(u.known_terms) AS known_terms,
+    FROM (SELECT u.chunk_id, max(u.known) AS known, bit_or(u.known_terms) AS known_terms,
                  max(u.bound) AS bound, bool_or(u.held) AS held,
                  coalesce(sum(u.part), 0.0::float8) AS part
           FROM (SELECT c.chunk_id, c.known, c.known_terms, c.bound, c.held, NULL::float8 AS part
@@ -655,30 +689,33 @@ led2 AS MATERIALIZED (
     WHERE g.held OR g.bound - w.rest + g.part >= (SELECT v FROM theta_best)
     UNION ALL
     SELECT c.* FROM led1 c
-    WHERE NOT EXISTS (SELECT 1 FROM lead2 w WHERE w.term_id <> ALL(c.known_terms))
+    WHERE NOT EXISTS (SELECT 1 FROM lead2 w WHERE get_bit(c.known_terms, w.pos) = 0)
 )
 ,
 lead3 AS MATERIALIZED (
     SELECT * FROM split WHERE cut ORDER BY rest DESC, term_id OFFSET 2 LIMIT 1
 ),
 need3 AS MATERIALIZED (
-    SELECT c.* FROM led2 c CROSS JOIN lead3 w WHERE w.term_id <> ALL(c.known_terms)
+    SELECT c.* FROM led2 c CROSS JOIN lead3 w WHERE get_bit(c.known_terms, w.pos) = 0
 ),
 merge3 AS MATERIALIZED (
     SELECT (SELECT count(*) FROM need3) > CAST(:merge AS float8) * w.df / 128 AS v
     FROM lead3 w
 ),
--- Each candidate's block is the one of least last_chunk at or above it: a running minimum
--- over the block ends and the candidates in descending order (one sort, no lookups).
+-- Each candidate's block is the one of least last_chunk at or above it: found by a binary
+-- search of the term's block ends, in order in one array (width_bucket: how many end below
+-- the chunk), no lookups and no sort of the candidates (a running minimum over the ends and
+-- the candidates sorted together cost several ms at 10,000 candidates); a chunk past the
+-- last end is in no block.
 touched3 AS MATERIALIZED (
-    SELECT DISTINCT e.block
-    FROM (SELECT e.kind, min(e.pos) FILTER (WHERE e.kind = 0) OVER (ORDER BY e.pos DESC, e.kind) AS block
-          FROM (SELECT 0 AS kind, b.last_chunk AS pos
-                FROM lead3 w JOIN bm25_blocks b ON b.term_id = w.term_id
-                UNION ALL
-                SELECT 1, c.chunk_id FROM need3 c) e
-          WHERE (SELECT v FROM merge3)) e
-    WHERE e.kind = 1 AND e.block IS NOT NULL
+    SELECT DISTINCT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block
+    -- The ends a scalar subquery, built once (joined, the plan rebuilt them per candidate).
+    FROM (SELECT c.chunk_id, (SELECT array_agg(b.last_chunk ORDER BY b.last_chunk)
+                              FROM lead3 w JOIN bm25_blocks b ON b.term_id = w.term_id) AS ends
+          FROM need3 c
+          WHERE (SELECT v FROM merge3)
+          OFFSET 0) x
+    WHERE x.chunk_id <= x.ends[cardinality(x.ends)]
 ),
 found3 AS MATERIALIZED (
     SELECT c.chunk_id, x.part
@@ -687,12 +724,13 @@ found3 AS MATERIALIZED (
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
     WHERE NOT (SELECT v FROM merge3)
     UNION ALL
     SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
@@ -705,9 +743,9 @@ found3 AS MATERIALIZED (
 -- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
 -- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
 led3 AS MATERIALIZED (
-    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms || w.term_id AS known_terms,
+    SELECT g.chunk_id, g.known + g.part AS known, g.known_terms | w.mark AS known_terms,
            g.bound - w.rest + g.part AS bound, g.held
-    FROM (SELECT u.chunk_id, max(u.known) AS known, max(u.known_terms) AS known_terms,
+    FROM (SELECT u.chunk_id, max(u.known) AS known, bit_or(u.known_terms) AS known_terms,
                  max(u.bound) AS bound, bool_or(u.held) AS held,
                  coalesce(sum(u.part), 0.0::float8) AS part
           FROM (SELECT c.chunk_id, c.known, c.known_terms, c.bound, c.held, NULL::float8 AS part
@@ -719,7 +757,7 @@ led3 AS MATERIALIZED (
     WHERE g.held OR g.bound - w.rest + g.part >= (SELECT v FROM theta_best)
     UNION ALL
     SELECT c.* FROM led2 c
-    WHERE NOT EXISTS (SELECT 1 FROM lead3 w WHERE w.term_id <> ALL(c.known_terms))
+    WHERE NOT EXISTS (SELECT 1 FROM lead3 w WHERE get_bit(c.known_terms, w.pos) = 0)
 )
 ,
 scan AS MATERIALIZED (
@@ -767,13 +805,14 @@ bm25 AS (
        WHERE b.term_id = w.term_id AND b.last_chunk >= c.chunk_id
        ORDER BY b.last_chunk LIMIT 1) b
  CROSS JOIN LATERAL (SELECT CASE WHEN c.chunk_id < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN array_position(b.offs2, (c.chunk_id - b.first_chunk)::int2)
-                                 ELSE array_position(b.offs4, (c.chunk_id - b.first_chunk)::int4) END AS i
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((c.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((c.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- WHERE s.i IS NOT NULL) x
-               WHERE w.cut AND w.term_id <> ALL(c.known_terms)), 0.0::float8) FROM led3 c) scored
+ -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
+ WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
+               WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) FROM led3 c) scored
             GROUP BY chunk_id
             ORDER BY score DESC, chunk_id
             LIMIT :candidates
