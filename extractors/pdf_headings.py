@@ -334,6 +334,16 @@ _ANSWER_BLOCKS = 8
 # line to write on, a routing note ("If No, go to question 5").
 _ANSWER_FORM = re.compile(r"[\u2610-\u2612\u25a0-\u25a1\u25cb\u25cf\u25ef\u274f-\u2752\u2713\u2714]|\[\s*\]"
                           r"|\(\s*\)|__|\b(?:go|skip|continue|move|proceed)(?: on)? to\b", re.IGNORECASE)
+# Of those, what only a form has under an instruction (_answer_space): a box or a circle left
+# white, brackets left empty ("[ ]", "( )" -- not a call's "start()"), a line to write on
+# ("___", not a name's "__init__"), a routing note to a question or a part ("go to question
+# 5", not a manual's "Go to Settings").  A black circle or square or a tick opens a bulleted
+# list's item as often (Google Docs' "●" and "■", a brochure's "✓ Free parking"), so it is an
+# answer's box only beside another on its line or after the text.
+_ANSWER_SPACE = re.compile(r"[\u2610-\u2612\u25a1\u25cb\u25ef\u274f-\u2752]|(?<!\w)(?:\[\s*\]|\(\s*\))|___"
+                           r"|\b(?:go|skip|continue|move|proceed)(?: on)? to "
+                           r"(?:question|section|part|page|q?\d)", re.IGNORECASE)
+_BULLET_OR_BOX = re.compile(r"[\u25a0\u25cf\u2713\u2714]")
 # A form's instruction ("Enter your full name as on your passport") runs to this many words
 # after its number at least; a checklist's sections' titles ("Before you start") are shorter
 # (_instruction_worded).
@@ -1216,7 +1226,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
             # (Its answer's boxes or line to write on come first: what follows them, the
             # form's closing words, answers no question.)
             if after.kind in ("paragraph", "list_item") and _ANSWER_FORM.search(after.text):
-                boxed = True
+                boxed = _answer_space(after.text)
                 break
         key = (*_style_key(draft), _number_form(draft))
         groups.setdefault(key, []).append((draft, answered, boxed))
@@ -1244,6 +1254,16 @@ def _unhead_instructions(lines: list[tuple[Draft, bool, bool]]) -> None:
     if len(boxed) >= 2 and 2 * len(boxed) >= len(lines):
         for draft in boxed:
             _unhead_item(draft)
+
+
+def _answer_space(text: str) -> bool:
+    """Whether a line under a numbered instruction is its answer's place (_ANSWER_SPACE), not
+    a bulleted list's item or a line of code: a glyph that bullets lists as often as it boxes
+    answers counts where two stand on the line ("□ Yes  □ No") or one stands after text."""
+    if _ANSWER_SPACE.search(text):
+        return True
+    glyphs = list(_BULLET_OR_BOX.finditer(text.strip()))
+    return len(glyphs) >= 2 or bool(glyphs) and glyphs[0].start() > 0
 
 
 def _instruction_worded(text: str) -> bool:
