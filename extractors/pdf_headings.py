@@ -997,9 +997,11 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
 
 def _standfirst(before: Draft | None, draft: Draft) -> bool:
     """Whether ``draft``, not bold, stands right under a heading set larger than it on its
-    page, in its column (their left edges or their centres level): a title's lead sentence."""
+    page, in its column (their left edges or their centres level): a title's lead sentence.  A
+    division's bare label over it ("Chapter 2", "Part III") has no title but this sentence,
+    which is the chapter's title however it ends."""
     if draft.bold or before is None or before.kind != "heading" or before.page != draft.page \
-            or before.size < draft.size * HEADING_SCALE:
+            or before.size < draft.size * HEADING_SCALE or section_label(before.text):
         return False
     return abs(before.box[0] - draft.box[0]) <= 2.0 \
         or abs((before.box[0] + before.box[2]) / 2 - (draft.box[0] + draft.box[2]) / 2) <= 2.0
