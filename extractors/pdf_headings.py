@@ -1208,7 +1208,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     on (an item put as an instruction, "Tick every service you used", over the form's closing
     words)."""
     texts = [d for d in drafts if d.kind != "contents"]
-    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool, bool]]] = {}
+    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool, bool, bool]]] = {}
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE:
             continue
@@ -1216,8 +1216,9 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
         # of the questionnaire made text.)
         answered = index + 1 < len(texts) and texts[index + 1].kind == "paragraph" \
             and _short_answer(texts[index + 1].text)
-        boxed = False
-        for after in texts[index + 1:index + 1 + _ANSWER_BLOCKS] if not answered else []:
+        boxed = texted = False
+        window = texts[index + 1:index + 1 + _ANSWER_BLOCKS]
+        for offset, after in enumerate(window if not answered else []):
             # (A sub-heading in another style, no larger, opens a part of the question's
             # section: a report's "What did we find?" over its "Housing" and "Transport".)
             if after.kind == "heading" and (_alike(after, draft) or after.size > draft.size + 0.5):
@@ -1229,33 +1230,48 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
             # form's closing words, answers no question.)
             if after.kind in ("paragraph", "list_item") and _ANSWER_FORM.search(after.text):
                 boxed = _answer_space(after.text)
+                texted = boxed and _text_under_answer(window[offset + 1:], draft)
                 break
         key = (*_style_key(draft), _number_form(draft))
-        groups.setdefault(key, []).append((draft, answered, boxed))
+        groups.setdefault(key, []).append((draft, answered, boxed, texted))
     for (_, _, form), lines in groups.items():
-        questions = [answered for draft, answered, _ in lines if draft.text.rstrip().endswith("?")]
+        questions = [answered for draft, answered, _, _ in lines if draft.text.rstrip().endswith("?")]
         if len(questions) >= 2 and 2 * questions.count(False) >= len(questions):
-            for draft, answered, _ in lines:
+            for draft, answered, _, _ in lines:
                 if draft.text.rstrip().endswith("?") or (form and not answered):
                     _unhead_item(draft)
         elif form:
             _unhead_instructions(lines)
 
 
-def _unhead_instructions(lines: list[tuple[Draft, bool, bool]]) -> None:
+def _unhead_instructions(lines: list[tuple[Draft, bool, bool, bool]]) -> None:
     """A form made only of numbered instructions ("1. Enter your full name as on your
     passport", no question mark), each over its answer's boxes or line to write on: lines set
     and numbered alike (``lines``: each with whether running text answers it and whether
-    answer boxes do, see _unhead_unanswered_questions), two or more of them instructions over
-    boxes and at least half of all so, are the form's items.  An instruction is worded as a
-    sentence (_instruction_worded): a checklist's numbered sections ("1. Before You Start"
-    over its boxes to tick) are titled, and a report's numbered sections ("1. Introduction")
-    head running text."""
-    boxed = [draft for draft, answered, over_boxes in lines
+    answer boxes do, and whether running text follows those, see _unhead_unanswered_questions),
+    two or more of them instructions over boxes and at least half of all so, are the form's
+    items.  An instruction is worded as a sentence (_instruction_worded): a checklist's numbered
+    sections ("1. Before You Start" over its boxes to tick) are titled, and a report's numbered
+    sections ("1. Introduction") head running text.  So do a policy's clauses each over a line
+    for the reader's initials and then the clause's text, most of them so: a form's closing
+    words follow its last item's answer only."""
+    boxed = [(draft, texted) for draft, answered, over_boxes, texted in lines
              if over_boxes and not answered and _instruction_worded(draft.text)]
-    if len(boxed) >= 2 and 2 * len(boxed) >= len(lines):
-        for draft in boxed:
+    texted = sum(texted for _, texted in boxed)
+    if len(boxed) >= 2 and 2 * len(boxed) >= len(lines) and 2 * texted <= len(boxed):
+        for draft, _ in boxed:
             _unhead_item(draft)
+
+
+def _text_under_answer(blocks: list[Draft], draft: Draft) -> bool:
+    """Whether running text follows a numbered line's answer box or line to write on
+    (``blocks``, the blocks after that) before the next line set like it or a larger heading."""
+    for after in blocks:
+        if after.kind == "heading" and (_alike(after, draft) or after.size > draft.size + 0.5):
+            return False
+        if after.kind in ("paragraph", "list_item") and _running_text(after.text):
+            return True
+    return False
 
 
 def _answer_space(text: str) -> bool:

@@ -12,7 +12,8 @@ questions over sub-headings, an FAQ's questions over short answers in words, a s
 heading over "Key: value" fields among headings set alike over text.  A form made only of numbered
 instructions over lines to write on (no question mark) is no list of headings; a checklist's numbered
 titles over its boxes and a report's numbered sections are (issue 32, evening), and so are a manual's
-numbered steps over lists bulleted "●" or "✓", code or a menu's path (review r2)."""
+numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a policy's clauses each over
+a line for initials and then its text (review r2)."""
 
 from __future__ import annotations
 
@@ -404,6 +405,35 @@ def test_a_manuals_numbered_steps_over_bullets_or_code_stay_headings(under: tupl
             page.y -= 8
 
     assert headings_of(drawn_pdf(draw)) == ["4 Installing the pump", *_STEPS]
+
+
+_CLAUSES = ("3.1 Staff must record every visitor in the log", "3.2 Visitors must wear a badge at all times",
+            "3.3 Contractors must sign in at the front desk")
+
+
+def test_a_policys_clauses_over_a_line_for_initials_then_their_text_stay_headings() -> None:
+    # (Each clause's text follows the line for the reader's initials; a form's closing words
+    # follow only its last item's line to write on, and its items stay items.)
+    def policy(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Visitor policy", "Helvetica-Bold", 16)
+        page.paragraph()
+        for clause in _CLAUSES:
+            page.line(clause, after=4)
+            page.line("Initials: __________", "Times-Roman", after=8)
+            page.paragraph()
+
+    def form(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Arrival form", "Helvetica-Bold", 16)
+        page.paragraph("Complete every item in capital letters. Use black ink and write inside the boxes.")
+        for item in _INSTRUCTIONS:
+            page.line(item, after=4)
+            page.line("_" * 60, "Times-Roman", after=10)
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(policy)) == ["Visitor policy", *_CLAUSES]
+    assert headings_of(drawn_pdf(form)) == ["Arrival form"]
 
 
 def test_numbered_sections_over_running_text_beside_a_questionnaire_stay_headings() -> None:
