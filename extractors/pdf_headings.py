@@ -334,6 +334,16 @@ _ANSWER_BLOCKS = 8
 # line to write on, a routing note ("If No, go to question 5").
 _ANSWER_FORM = re.compile(r"[\u2610-\u2612\u25a0-\u25a1\u25cb\u25cf\u25ef\u274f-\u2752\u2713\u2714]|\[\s*\]"
                           r"|\(\s*\)|__|\b(?:go|skip|continue|move|proceed)(?: on)? to\b", re.IGNORECASE)
+# Of those, what only a form has under an instruction (_answer_space): a box or a circle left
+# white, brackets left empty ("[ ]", "( )" -- not a call's "start()"), a line to write on
+# ("___", not a name's "__init__"), a routing note to a question or a part ("go to question
+# 5", not a manual's "Go to Settings").  A black circle or square or a tick opens a bulleted
+# list's item as often (Google Docs' "●" and "■", a brochure's "✓ Free parking"), so it is an
+# answer's box only beside another on its line or after the text.
+_ANSWER_SPACE = re.compile(r"[\u2610-\u2612\u25a1\u25cb\u25ef\u274f-\u2752]|(?<!\w)(?:\[\s*\]|\(\s*\))|___"
+                           r"|\b(?:go|skip|continue|move|proceed)(?: on)? to "
+                           r"(?:question|section|part|page|q?\d)", re.IGNORECASE)
+_BULLET_OR_BOX = re.compile(r"[\u25a0\u25cf\u2713\u2714]")
 # A form's instruction ("Enter your full name as on your passport") runs to this many words
 # after its number at least; a checklist's sections' titles ("Before you start") are shorter
 # (_instruction_worded).
@@ -987,9 +997,11 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
 
 def _standfirst(before: Draft | None, draft: Draft) -> bool:
     """Whether ``draft``, not bold, stands right under a heading set larger than it on its
-    page, in its column (their left edges or their centres level): a title's lead sentence."""
+    page, in its column (their left edges or their centres level): a title's lead sentence.  A
+    division's bare label over it ("Chapter 2", "Part III") has no title but this sentence,
+    which is the chapter's title however it ends."""
     if draft.bold or before is None or before.kind != "heading" or before.page != draft.page \
-            or before.size < draft.size * HEADING_SCALE:
+            or before.size < draft.size * HEADING_SCALE or section_label(before.text):
         return False
     return abs(before.box[0] - draft.box[0]) <= 2.0 \
         or abs((before.box[0] + before.box[2]) / 2 - (draft.box[0] + draft.box[2]) / 2) <= 2.0
@@ -1196,7 +1208,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     on (an item put as an instruction, "Tick every service you used", over the form's closing
     words)."""
     texts = [d for d in drafts if d.kind != "contents"]
-    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool, bool]]] = {}
+    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool, bool, bool]]] = {}
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE:
             continue
@@ -1204,8 +1216,9 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
         # of the questionnaire made text.)
         answered = index + 1 < len(texts) and texts[index + 1].kind == "paragraph" \
             and _short_answer(texts[index + 1].text)
-        boxed = False
-        for after in texts[index + 1:index + 1 + _ANSWER_BLOCKS] if not answered else []:
+        boxed = texted = False
+        window = texts[index + 1:index + 1 + _ANSWER_BLOCKS]
+        for offset, after in enumerate(window if not answered else []):
             # (A sub-heading in another style, no larger, opens a part of the question's
             # section: a report's "What did we find?" over its "Housing" and "Transport".)
             if after.kind == "heading" and (_alike(after, draft) or after.size > draft.size + 0.5):
@@ -1216,34 +1229,59 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
             # (Its answer's boxes or line to write on come first: what follows them, the
             # form's closing words, answers no question.)
             if after.kind in ("paragraph", "list_item") and _ANSWER_FORM.search(after.text):
-                boxed = True
+                boxed = _answer_space(after.text)
+                texted = boxed and _text_under_answer(window[offset + 1:], draft)
                 break
         key = (*_style_key(draft), _number_form(draft))
-        groups.setdefault(key, []).append((draft, answered, boxed))
+        groups.setdefault(key, []).append((draft, answered, boxed, texted))
     for (_, _, form), lines in groups.items():
-        questions = [answered for draft, answered, _ in lines if draft.text.rstrip().endswith("?")]
+        questions = [answered for draft, answered, _, _ in lines if draft.text.rstrip().endswith("?")]
         if len(questions) >= 2 and 2 * questions.count(False) >= len(questions):
-            for draft, answered, _ in lines:
+            for draft, answered, _, _ in lines:
                 if draft.text.rstrip().endswith("?") or (form and not answered):
                     _unhead_item(draft)
         elif form:
             _unhead_instructions(lines)
 
 
-def _unhead_instructions(lines: list[tuple[Draft, bool, bool]]) -> None:
+def _unhead_instructions(lines: list[tuple[Draft, bool, bool, bool]]) -> None:
     """A form made only of numbered instructions ("1. Enter your full name as on your
     passport", no question mark), each over its answer's boxes or line to write on: lines set
     and numbered alike (``lines``: each with whether running text answers it and whether
-    answer boxes do, see _unhead_unanswered_questions), two or more of them instructions over
-    boxes and at least half of all so, are the form's items.  An instruction is worded as a
-    sentence (_instruction_worded): a checklist's numbered sections ("1. Before You Start"
-    over its boxes to tick) are titled, and a report's numbered sections ("1. Introduction")
-    head running text."""
-    boxed = [draft for draft, answered, over_boxes in lines
+    answer boxes do, and whether running text follows those, see _unhead_unanswered_questions),
+    two or more of them instructions over boxes and at least half of all so, are the form's
+    items.  An instruction is worded as a sentence (_instruction_worded): a checklist's numbered
+    sections ("1. Before You Start" over its boxes to tick) are titled, and a report's numbered
+    sections ("1. Introduction") head running text.  So do a policy's clauses each over a line
+    for the reader's initials and then the clause's text, most of them so: a form's closing
+    words follow its last item's answer only."""
+    boxed = [(draft, texted) for draft, answered, over_boxes, texted in lines
              if over_boxes and not answered and _instruction_worded(draft.text)]
-    if len(boxed) >= 2 and 2 * len(boxed) >= len(lines):
-        for draft in boxed:
+    texted = sum(texted for _, texted in boxed)
+    if len(boxed) >= 2 and 2 * len(boxed) >= len(lines) and 2 * texted <= len(boxed):
+        for draft, _ in boxed:
             _unhead_item(draft)
+
+
+def _text_under_answer(blocks: list[Draft], draft: Draft) -> bool:
+    """Whether running text follows a numbered line's answer box or line to write on
+    (``blocks``, the blocks after that) before the next line set like it or a larger heading."""
+    for after in blocks:
+        if after.kind == "heading" and (_alike(after, draft) or after.size > draft.size + 0.5):
+            return False
+        if after.kind in ("paragraph", "list_item") and _running_text(after.text):
+            return True
+    return False
+
+
+def _answer_space(text: str) -> bool:
+    """Whether a line under a numbered instruction is its answer's place (_ANSWER_SPACE), not
+    a bulleted list's item or a line of code: a glyph that bullets lists as often as it boxes
+    answers counts where two stand on the line ("□ Yes  □ No") or one stands after text."""
+    if _ANSWER_SPACE.search(text):
+        return True
+    glyphs = list(_BULLET_OR_BOX.finditer(text.strip()))
+    return len(glyphs) >= 2 or bool(glyphs) and glyphs[0].start() > 0
 
 
 def _instruction_worded(text: str) -> bool:

@@ -11,7 +11,9 @@ Each beside the real headings, which stay.  And where those rules must not reach
 questions over sub-headings, an FAQ's questions over short answers in words, a section's
 heading over "Key: value" fields among headings set alike over text.  A form made only of numbered
 instructions over lines to write on (no question mark) is no list of headings; a checklist's numbered
-titles over its boxes and a report's numbered sections are (issue 32, evening)."""
+titles over its boxes and a report's numbered sections are (issue 32, evening), and so are a manual's
+numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a policy's clauses each over
+a line for initials and then its text (review r2)."""
 
 from __future__ import annotations
 
@@ -364,6 +366,74 @@ def test_a_checklists_numbered_titles_and_a_reports_sections_stay_headings() -> 
     assert headings_of(drawn_pdf(report)) == ["Review of the bus network", "1. Introduction",
                                               "2. Scope of the review", "3. Findings",
                                               "4. Give your views on the proposals"]
+
+
+_STEPS = ("4.1 Gather the tools you will need", "4.2 Install the pump on a level surface",
+          "4.3 Connect the hoses to the outlet")
+
+
+def _dejavu() -> str:
+    """DejaVu Sans registered with reportlab: it has the geometric shapes ("●", "■") that
+    Google Docs bullets its lists with, which reportlab's standard fonts lack."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if "DejaVuSans" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("DejaVuSans", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+    return "DejaVuSans"
+
+
+@pytest.mark.parametrize("under", [("\u25cf  Spanner and screwdriver", "\u25cf  Spirit level"),
+                                   ("\u25a0  Spanner and screwdriver", "\u25a0  Spirit level"),
+                                   ("\u2713 Spanner and screwdriver", "\u2713 Spirit level"),
+                                   ("class Pump:", "    def __init__(self):", "pump.start()"),
+                                   ("Go to Settings > Pumps", "Tap Add pump")])
+def test_a_manuals_numbered_steps_over_bullets_or_code_stay_headings(under: tuple[str, ...]) -> None:
+    # (Worded as instructions, each over a short list bulleted with a black circle or square or
+    # a tick, over code with a name's "__" and a call's "()", or over a phone's menu path: no
+    # answer's box or line to write on, which a form's instruction has.)
+    font = _dejavu()
+
+    def draw(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("4 Installing the pump", "Helvetica-Bold", 14)
+        page.paragraph()
+        for step in _STEPS:
+            page.line(step, after=4)
+            for line in under:
+                page.line(line, font, after=2)
+            page.y -= 8
+
+    assert headings_of(drawn_pdf(draw)) == ["4 Installing the pump", *_STEPS]
+
+
+_CLAUSES = ("3.1 Staff must record every visitor in the log", "3.2 Visitors must wear a badge at all times",
+            "3.3 Contractors must sign in at the front desk")
+
+
+def test_a_policys_clauses_over_a_line_for_initials_then_their_text_stay_headings() -> None:
+    # (Each clause's text follows the line for the reader's initials; a form's closing words
+    # follow only its last item's line to write on, and its items stay items.)
+    def policy(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Visitor policy", "Helvetica-Bold", 16)
+        page.paragraph()
+        for clause in _CLAUSES:
+            page.line(clause, after=4)
+            page.line("Initials: __________", "Times-Roman", after=8)
+            page.paragraph()
+
+    def form(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Arrival form", "Helvetica-Bold", 16)
+        page.paragraph("Complete every item in capital letters. Use black ink and write inside the boxes.")
+        for item in _INSTRUCTIONS:
+            page.line(item, after=4)
+            page.line("_" * 60, "Times-Roman", after=10)
+        page.paragraph()
+
+    assert headings_of(drawn_pdf(policy)) == ["Visitor policy", *_CLAUSES]
+    assert headings_of(drawn_pdf(form)) == ["Arrival form"]
 
 
 def test_numbered_sections_over_running_text_beside_a_questionnaire_stay_headings() -> None:

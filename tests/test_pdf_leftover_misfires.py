@@ -1,9 +1,9 @@
 """Ordinary pages reviewers drew: a newsletter's headline that is a whole sentence, set large
 and bold over its story, is a heading (one sentence set so right under a title is its
-standfirst); a form's "Signature" and "Date" labels set in its headings' face at the page's end
-are no headings (its "Declaration" over the declaration's text is); an agenda's lines, a time
-then a title, are lines, not a table of two columns -- a timetable with its header row, or with
-more columns, stays a table."""
+standfirst, but under a chapter's bare label its title); a form's "Signature" and "Date"
+labels set in its headings' face at the page's end are no headings (its "Declaration" over the
+declaration's text is); an agenda's lines, a time then a title, are lines, not a table of two
+columns -- a timetable with its header row, or with more columns, stays a table."""
 
 from __future__ import annotations
 
@@ -94,6 +94,21 @@ def test_a_sentence_set_large_right_under_the_title_is_its_standfirst_not_a_head
     # Headlines set alike, one over each story, stay headlines.
     headlines = ["Library Reopens", STANDFIRST, STANDFIRST]
     assert headings_of(drawn_pdf(_title_over_standfirst, font, 2)) == headlines
+
+
+def test_a_sentence_set_large_under_a_chapters_bare_label_is_its_title() -> None:
+    # ("Chapter 2" has no title but the sentence under it: no standfirst.)
+    title = "Why the rivers are rising, and what it means for the towns."
+
+    def draw(canvas: Any) -> None:
+        canvas.setFont("Helvetica-Bold", 24)
+        canvas.drawString(60.0, 790.0, "Chapter 2")
+        canvas.setFont("Helvetica", 16)
+        canvas.drawString(60.0, 747.0, title)
+        y = draw_paragraph(canvas, STORY_ON, 60.0, 726.0, 450.0, font="Times-Roman")
+        draw_paragraph(canvas, STORY, 60.0, y, 450.0, font="Times-Roman")
+
+    assert headings_of(drawn_pdf(draw)) == ["Chapter 2", title]
 
 
 def test_a_lone_stories_bold_headline_under_the_masthead_stays_a_heading() -> None:
