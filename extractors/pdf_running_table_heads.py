@@ -49,19 +49,21 @@ def keep_table_heads(layouts: list[PageLayout], lines: dict[int, list[Line]],
 
 
 def _head_cells(table: FoundTable) -> list[str]:
-    """The texts of a table's header cells (its first row when it counts none)."""
-    return [cell for row in table.cells[:max(1, table.header_rows)] for cell in row if cell]
+    """The texts of a table's header rows, each its cells joined (its first row when it counts
+    none): a line of the row repeated may hold two cells' texts, "Cost (£k) Start", where
+    its cells stand close."""
+    return [" ".join(cell for cell in row if cell) for row in table.cells[:max(1, table.header_rows)]]
 
 
 def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Word],
                      heads: list[list[str]]) -> None:
     """Give the page's header-band lines back to the body when they make a table's header row
     (see :func:`_heads_table`): the lines on their baseline, two or more, each at a column of
-    the first table under them, and each the text of a header cell of one table on another
-    page (``heads``: each such table's header cells), the table's header where it starts.  (A
+    the first table under them, and each in a header row of one table on another page
+    (``heads``: each such table's header rows), the table's header where it starts.  (A
     running header set over a table in the table's type and columns, "Annual report 2024"
     over the labels and "Page 1" over the last column of figures, heads no table: its
-    lines are no table's header cells, "Page 1" on no other page.)"""
+    lines are in no table's header, "Page 1" on no other page.)"""
     running = [line for line in lines if line.kind == "header"]
     if not running or not tables:
         return
@@ -70,7 +72,7 @@ def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Wo
             continue
         row = [other for other in lines if _same_baseline(other, line)]
         texts = [other.text.strip() for other in row]
-        if any(all(any(text in cell for cell in cells) for text in texts) for cells in heads) \
+        if any(all(any(text in head for head in rows) for text in texts) for rows in heads) \
                 and _heads_table(row, lines, tables, words):
             for other in row:
                 other.kind = "body"
