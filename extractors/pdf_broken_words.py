@@ -115,18 +115,24 @@ def broken_at_edge(piece: Word, tail: Word, left: float, right: float) -> bool:
         and (piece.x1 - piece.x0) + (tail.x1 - tail.x0) > right - left
 
 
-def broken_again(head: Word, middle: Word, tail: Word) -> bool:
+def broken_again(head: Word, middle: Word, tail: Word, line_width: float | None = None) -> bool:
     """Whether a word broken over a cell's lines goes on over the next one: ``middle``, alone
     on its line, went on ``head`` (the word's first piece, alone on the line above it) as a
     broken end, and is as wide as it, within ``tail``'s first letter (each piece fills its
     line, the cell too narrow for the word: "Tur" over "nou" over "t %", Word's "Turnout %" in
-    a cell of three letters); ``tail`` starts with a lower-case letter in their font.  (A
+    a cell of three letters); ``tail`` starts with a lower-case letter in their font, and its
+    line (``line_width`` wide, else the tail's own width) is no wider than ``middle`` and that
+    letter: a cell that holds a wider line had room for the letter beside the middle piece
+    ("Std" over "dev" over "of mean" is three lines of words, not "Stddevof mean").  (A
     wrapped word after a broken one, the cell's edges unknown, is its end's only other
     reading: a one-letter unit, "t", seldom follows a word broken twice.)"""
     if not tail.text[:1].islower() or tail.bold != middle.bold or abs(tail.size - middle.size) > 0.5 \
             or head.bold != middle.bold or not middle.text.isalpha():
         return False
-    return abs((head.x1 - head.x0) - (middle.x1 - middle.x0)) <= _first_width(tail)
+    letter = _first_width(tail)
+    width = tail.x1 - tail.x0 if line_width is None else line_width
+    return abs((head.x1 - head.x0) - (middle.x1 - middle.x0)) <= letter \
+        and width < (middle.x1 - middle.x0) + letter
 
 
 def plural_end_set_right(piece: Word, tail: Word) -> bool:

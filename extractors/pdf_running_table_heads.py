@@ -43,13 +43,27 @@ def keep_table_heads(layouts: list[PageLayout], lines: dict[int, list[Line]],
     """Give each page's header-band lines (``lines``, by page number) back to the body where
     they make a header row of one of the page's ``tables``."""
     for layout in layouts:
-        _keep_page_heads(lines[layout.number], tables.get(layout.number, []), layout.words)
+        heads = [_head_cells(table) for number, found in tables.items() if number != layout.number
+                 for table in found]
+        _keep_page_heads(lines[layout.number], tables.get(layout.number, []), layout.words, heads)
 
 
-def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Word]) -> None:
+def _head_cells(table: FoundTable) -> list[str]:
+    """The texts of a table's header rows, each its cells joined (its first row when it counts
+    none): a line of the row repeated may hold two cells' texts, "Cost (£k) Start", where
+    its cells stand close."""
+    return [" ".join(cell for cell in row if cell) for row in table.cells[:max(1, table.header_rows)]]
+
+
+def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Word],
+                     heads: list[list[str]]) -> None:
     """Give the page's header-band lines back to the body when they make a table's header row
     (see :func:`_heads_table`): the lines on their baseline, two or more, each at a column of
-    the first table under them."""
+    the first table under them, and each in a header row of one table on another page
+    (``heads``: each such table's header rows), the table's header where it starts.  (A
+    running header set over a table in the table's type and columns, "Annual report 2024"
+    over the labels and "Page 1" over the last column of figures, heads no table: its
+    lines are in no table's header, "Page 1" on no other page.)"""
     running = [line for line in lines if line.kind == "header"]
     if not running or not tables:
         return
@@ -57,7 +71,9 @@ def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Wo
         if line.kind != "header":  # (given back with a line of its row)
             continue
         row = [other for other in lines if _same_baseline(other, line)]
-        if _heads_table(row, lines, tables, words):
+        texts = [other.text.strip() for other in row]
+        if any(all(any(text in head for head in rows) for text in texts) for rows in heads) \
+                and _heads_table(row, lines, tables, words):
             for other in row:
                 other.kind = "body"
 

@@ -73,6 +73,14 @@ UNIT = re.compile(r"^([£$€¥]\s?(000s?|m|mn|bn|k|thousands?|millions?|billion
 # tail, groups of three digits (a decimal part, a closing bracket or a per cent after them).
 GROUP_HEAD = re.compile(r"^[(\[]?[-+\u2212\u2013$€£¥]?\d{1,3}( \d{3})*$")
 GROUP_TAIL = re.compile(r"^\d{3}( \d{3})*([.,]\d+)?[%)\]]?$")
+# A figure wrapped in its cell did not fit there: set whole on one line it would come within
+# this many font sizes of the text of the columns beside it (a cell's margins and a gap
+# between columns; issue 32's narrow cells leave under one).  A line of groups under a row in
+# a table whose columns stand wider apart is a row of its own without a label (a branch's
+# figures under its region's first branch), not a figure's rest.
+WRAP_ROOM_EM = 1.5
+# A word space's width in font sizes (Helvetica's and Times' are 0.28 and 0.25 of an em).
+SPACE_EM = 0.28
 
 
 @dataclass
@@ -420,7 +428,7 @@ def _merge_rows(rows: list[_Row]) -> tuple[list[list[str]], int]:
                                words=dict(row.words)))
             continue
         if merged and _wrapped_row(merged[-1], row, filled) \
-                or merged and index > data_from and _split_figures(merged[-1], row, filled):
+                or merged and index > data_from and _split_figures(merged[-1], row, filled, rows):
             for c in filled:
                 join(c, row)
             merged[-1].bottom = row.bottom
@@ -601,7 +609,7 @@ def _wrapped_row(above: _Row, row: _Row, filled: list[int]) -> bool:
              or len({row.cells[c].split()[0] for c in filled}) == 1)
 
 
-def _split_figures(above: _Row, row: _Row, filled: list[int]) -> bool:
+def _split_figures(above: _Row, row: _Row, filled: list[int], rows: list[_Row]) -> bool:
     """Every cell of a line without a row label holds the last digit groups of a figure whose
     first ones end the cell above it: a word processor's narrow cell wraps a figure grouped by
     spaces ("23 612") at its space, "23" over "612", and sets the row's other cells, which fit,
@@ -609,7 +617,10 @@ def _split_figures(above: _Row, row: _Row, filled: list[int]) -> bool:
     the row, its pieces flush with the heads above them, and it fills fewer cells than the
     row holds figures (a cell that fits stays on the first line: "753" or "–" beside "23").  A
     row of its own without a label holds values of its own, seldom three-digit groups alone
-    under heads of one to three digits, and fills the row's columns alike."""
+    under heads of one to three digits, and fills the row's columns alike; and one of the
+    figures, set whole, would not have fitted between the columns beside it (see
+    :func:`_wrapped_for_room`: a branch's "102" and "310" under its region's first branch's
+    "101" and "450", in columns far apart, are no "101 102" and "450 310")."""
     if not filled or row.cells[0] or not above.cells[0] or not _close(above, row):
         return False
     figures = [c for c in range(1, len(above.cells)) if _is_numeric(above.cells[c])]
@@ -624,7 +635,26 @@ def _split_figures(above: _Row, row: _Row, filled: list[int]) -> bool:
                 (head[0].x0 + head[-1].x1 - tail[0].x0 - tail[-1].x1) / 2)
         if min(abs(e) for e in ends) > ALIGNED:
             return False
-    return True
+    return any(_wrapped_for_room(above.words[c], row.words[c], c, rows) for c in filled)
+
+
+def _wrapped_for_room(head: list[Word], tail: list[Word], c: int, rows: list[_Row]) -> bool:
+    """Whether the figure whose pieces are ``head`` over ``tail`` in column ``c``, set whole
+    on one line as its cell aligns it, would come within WRAP_ROOM_EM of the nearest text of
+    another column on any of the table's lines (``rows``): the cell too narrow for it."""
+    size = max(tail[-1].size, 4.0)
+    width = (head[-1].x1 - head[0].x0) + SPACE_EM * size + (tail[-1].x1 - tail[0].x0)
+    if abs(head[-1].x1 - tail[-1].x1) <= ALIGNED:
+        x0, x1 = tail[-1].x1 - width, tail[-1].x1
+    elif abs(head[0].x0 - tail[0].x0) <= ALIGNED:
+        x0, x1 = head[0].x0, head[0].x0 + width
+    else:
+        middle = (tail[0].x0 + tail[-1].x1) / 2
+        x0, x1 = middle - width / 2, middle + width / 2
+    room = WRAP_ROOM_EM * size
+    others = [w for r in rows for col, ws in r.words.items() if col != c for w in ws]
+    return any(w.x1 > x0 - room and w.x0 < x1 + room for w in others
+               if w.x1 <= head[0].x0 or w.x0 >= head[-1].x1)
 
 
 # Words that join a text to what follows them (a line ending in one, or starting with one in
@@ -774,23 +804,35 @@ def _word_goes_on(header: list[_Row], r: int, c: int) -> bool:
     """Whether the word alone on header line ``r - 1`` in column ``c`` goes on as the first
     word of line ``r`` there, told from the lines' own words (the text joined under it so far
     may hold more lines: "nou" and "t %" under "Tur"): the word's end alone on its line
-    (broken_joined's rule), or a word broken twice, its middle piece as wide as its first
+    (broken_joined's rule) where the text under it is that line's alone or goes on it as a
+    word broken twice, or a word broken twice, its middle piece as wide as its first
     (broken_again: "Tur" over "nou" over "t %", Word's "Turnout %" in a cell three letters
-    wide)."""
+    wide).  (A short line that goes on as words, "yoy" over "%" under "Growth", or "dev" over
+    "(mm)" under "Std", is no broken word's end: "Growth yoy %", not "Growthyoy %".)"""
     upper, lower = header[r - 1].words.get(c), header[r].words.get(c)
     if not upper or not lower or len(upper) != 1:
         return False
+    if len(lower) == 1 and _unspaced(upper[0], lower[0]):
+        return header[r].cells[c] == lower[0].text or r + 1 < len(header) and _broken_twice(header, r + 1, c)
+    return _broken_twice(header, r, c)
 
-    def unspaced(head: Word, tail: Word) -> bool:
-        return broken_joined(head.text, tail.text, alone=True) == head.text + tail.text
 
-    if len(lower) == 1 and unspaced(upper[0], lower[0]):
-        return True
+def _unspaced(head: Word, tail: Word) -> bool:
+    """Whether ``tail``, alone on its line, is the end of ``head`` broken alone on the line
+    above it (broken_joined's rule)."""
+    return broken_joined(head.text, tail.text, alone=True) == head.text + tail.text
+
+
+def _broken_twice(header: list[_Row], r: int, c: int) -> bool:
+    """Whether header lines ``r - 2``, ``r - 1`` and ``r`` in column ``c`` hold one word broken
+    twice (see broken_again), its first two pieces alone on their lines."""
+    upper, lower = header[r - 1].words.get(c), header[r].words.get(c)
     first = header[r - 2].words.get(c) if r >= 2 else None
-    if not first or len(first) != 1 or header[r - 2].cells[c] != first[0].text:
+    if not upper or not lower or len(upper) != 1 or not first or len(first) != 1 \
+            or header[r - 2].cells[c] != first[0].text:
         return False
-    return _close(header[r - 2], header[r - 1]) and unspaced(first[0], upper[0]) \
-        and broken_again(first[0], upper[0], lower[0])
+    return _close(header[r - 2], header[r - 1]) and _unspaced(first[0], upper[0]) \
+        and broken_again(first[0], upper[0], lower[0], lower[-1].x1 - lower[0].x0)
 
 
 def _raise_centred_stub(header: list[_Row]) -> None:

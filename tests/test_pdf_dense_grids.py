@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from reportlab.lib.pagesizes import A4
 
 from extractors.pdf_tags import read_page_tags
@@ -491,3 +492,75 @@ def test_a_heading_broken_over_three_lines_of_a_narrow_cell_is_one_word_again() 
 
     markdown = markdown_of(drawn_pdf(_narrow_votes, SPLIT_WARDS, ["Tur", "nou", "t %"]))
     assert markdown_table([[*SPLIT_HEAD[:-1], "Turnout %"], *SPLIT_WARDS]) in markdown, markdown
+
+
+# Review of the rules above (issue 32): an ordinary table in columns far apart, each region's
+# label on its first branch's row alone, a cell left blank where a branch has no staff.  Set as
+# tight as the type, a branch's line under its region's first one looks like figures' rests.
+BRANCHES = [["Region", "Branch", "Staff", "Sales"], ["North", "101", "12", "450"], ["", "102", "", "310"],
+            ["", "103", "9", "275"], ["South", "201", "15", "520"], ["", "202", "", "140"],
+            ["East", "301", "7", "380"]]
+
+
+def _branches(canvas: Any) -> None:
+    width, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 72, "Staff and sales by region and branch, 2024.")
+    y = height - 100
+    for k, row in enumerate(BRANCHES):
+        canvas.setFont("Helvetica-Bold" if k == 0 else "Helvetica", 9)
+        canvas.drawString(72, y, row[0])
+        for x, text in zip((220, 290, 360), row[1:], strict=True):
+            if text:
+                canvas.drawRightString(x, y, text)
+        y -= 11.0
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, y - 14, "Blank cells: branch not staffed at the count date.")
+
+
+def test_a_row_without_a_label_in_columns_far_apart_is_no_figures_rest() -> None:
+    """"102" and "310" under "101" and "450", "Staff" left blank: columns 70 points apart hold
+    "101 102" with room to spare, so no cell wrapped it; the line is a branch's row."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_branches))
+    assert markdown_table(BRANCHES) in markdown, markdown
+
+
+def _stacked_heads(canvas: Any, third: str) -> None:
+    """A laboratory's summary, the third column's heading set by hand over three lines of a
+    wide cell ("Std" over "dev" over ``third``), centred."""
+    width, height = A4
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(72, height - 72, "Summary statistics for the samples measured in the laboratory.")
+    y = height - 100
+    canvas.setFont("Helvetica-Bold", 8)
+    canvas.drawString(72, y, "Sample")
+    canvas.drawCentredString(230, y, "Mean")
+    for k, text in enumerate(("Std", "dev", third)):
+        canvas.drawCentredString(290, y - 9 * k, text)
+    canvas.drawCentredString(350, y, "Count")
+    y -= 31
+    canvas.setFont("Helvetica", 8)
+    for row in STACKED_ROWS:
+        canvas.drawString(72, y, row[0])
+        for x, text in zip((230, 290, 350), row[1:], strict=True):
+            canvas.drawCentredString(x, y, text)
+        y -= 11
+    canvas.drawString(72, y - 10, "Values are the means of three readings.")
+
+
+STACKED_ROWS = [["Alpha", "12.4", "0.31", "14"], ["Beta", "11.9", "0.28", "12"],
+                ["Gamma", "13.1", "0.40", "15"], ["Delta", "12.7", "0.22", "11"]]
+
+
+@pytest.mark.parametrize("third", ["of mean", "(mm)"])
+def test_short_words_stacked_in_a_wide_heading_are_no_word_broken_twice(third: str) -> None:
+    """"Std" over "dev" over "of mean": a line wider than "dev" and its next letter under it
+    shows a cell with room for that letter, so "dev" was not broken there; and "dev" goes on
+    as words ("(mm)"), not as a broken word's end: "Std dev of mean", "Std dev (mm)"."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_stacked_heads, third))
+    head = ["Sample", "Mean", f"Std dev {third}", "Count"]
+    assert markdown_table([head, *STACKED_ROWS]) in markdown, markdown

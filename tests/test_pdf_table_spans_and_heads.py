@@ -119,3 +119,47 @@ def test_a_header_row_repeated_over_the_rest_of_a_row_is_no_running_header() -> 
     markdown = "\n\n".join(page.markdown for page in layer.pages)
     assert markdown_table(cells) in markdown
     assert "Scheme" not in markdown.replace("| Scheme |", "", 1)
+
+
+def _accounts_over_pages(pages: int = 3) -> bytes:
+    """A council's accounts over ``pages`` pages in 9-point type, the labels at the left margin
+    and the figures set right, the last column at the right margin, two blank lines between
+    groups of five rows; a running header in the table's type over each page, "Annual report
+    2024" at the left margin and the page's number at the right one, 34 points over the text."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, invariant=1)
+    width, height = A4
+    for page in range(pages):
+        canvas.setFont("Helvetica", 9)
+        canvas.drawString(72, height - 40, "Annual report 2024")
+        canvas.drawRightString(width - 72, height - 40, f"Page {page + 1}")
+        y = height - 74
+        if page == 0:
+            canvas.drawString(72, y, "The accounts of the council are set out in the table below.")
+            y -= 17.25
+        canvas.setFont("Helvetica-Bold", 9)
+        for text, x in (("2023", width - 162), ("2024", width - 72)):
+            canvas.drawRightString(x, y, text)
+        canvas.drawString(72, y, "Account")
+        y -= 14.4
+        canvas.setFont("Helvetica", 9)
+        for i in range(24):
+            k = page * 24 + i
+            if i and i % 5 == 0:
+                y -= 22.5
+            canvas.drawString(72, y, f"Account line {k + 1}")
+            canvas.drawRightString(width - 162, y, f"{(k * 37) % 900 + 100:,}")
+            canvas.drawRightString(width - 72, y, f"{(k * 53) % 900 + 100:,}")
+            y -= 11.25
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_running_header_in_the_tables_type_and_columns_stays_a_running_header() -> None:
+    # (Its two pieces stand at the table's first and last columns, in its type, a padded
+    # row's pitch over the text: only a table's header cells, as some other page's table
+    # heads, make it the table's header row repeated.)
+    layer = read_text_layer(_accounts_over_pages())
+    assert "Page 1" in layer.pages[0].running, layer.pages[0].running
+    assert "Page 1" not in layer.pages[0].markdown, layer.pages[0].markdown
