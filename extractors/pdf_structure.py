@@ -1030,7 +1030,7 @@ def _segments(words: list[Word]) -> list[list[Word]]:
     wide = widest > 0.9 * size and (widest > 2.5 * usual or widest > 2 * size)
     if not wide:
         return [words]
-    if at == 0 and _is_bullet(words[0]):
+    if at == 0 and _is_bullet(words[0]) and widest <= _BULLET_HANG * size:
         return [words]
     if at == 0 and (_numbers_title(words[0], words[1]) or _REFERENCE_MARK.match(words[0].text)):
         # A section number before its title: one line, unless what follows is itself pieces
@@ -1042,6 +1042,10 @@ def _segments(words: list[Word]) -> list[list[Word]]:
     return _segments(words[:at + 1]) + _segments(words[at + 1:])
 
 
+# A bullet or an item's number hangs at most this many sizes before its item's text; words
+# further off are another column's (a paragraph's last line, "106.", beside the next column's
+# line: a patent's page, its description beside its claims).
+_BULLET_HANG = 8.0
 # A tab sets an agenda's title this many of the time's sizes at most after the time; a line
 # further off is another column's (a time alone on its line in the left column beside the
 # right column's text).

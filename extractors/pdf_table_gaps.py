@@ -75,6 +75,11 @@ CONTINUED_ALIGN = 0.5
 # A side column of pieces this many words long (median) that run on is the next text column's
 # paragraph (see `_page_column`).
 PAGE_COLUMN_WORDS = 5
+# A justified line's spaces are alike to this many points, or this share of its size when
+# more: a word's box may reach past its advance or fall short of it by a few tenths (an "f"
+# ending a word, "of", stands out past it), so one space of a line reads that much narrower.
+JUSTIFIED_SPACES_ABSOLUTE = 0.5
+JUSTIFIED_SPACES = 0.08
 # A sentence's end inside a piece of text: a word of letters, a full stop, a capital.
 SENTENCE_INSIDE = re.compile(r"[^\W\d_]{2,}[.!?]\s+[A-Z]")
 # A header is at most this many lines: more lines above the first row of figures are text,
@@ -485,6 +490,12 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
     if cut is not None:
         if cut < 3:
             return None
+        # The next table under the caption ("Table 2: ..." between two tables) may stand its
+        # columns where this one has gaps: read alone, the rows above the caption show their
+        # own columns, and where that finds more of them, those are the table's.
+        own = _table_by_gaps(block[:cut], dense, turned, most, above) if cut + 4 <= len(block) else None
+        if own is not None and len(own.cells[0]) > len(rows[0].cells):
+            return own
         block, rows = block[:cut], rows[:cut]
     cells, header_rows = _merge_rows(rows)
     kept = [c for c in range(len(cells[0])) if any(row[c].strip() for row in cells)] if cells else []
@@ -581,7 +592,7 @@ def _justified_prose(block: list[_Line]) -> bool:
         if abs(words[0].x0 - left) > 2 * ALIGNED or abs(words[-1].x1 - right) > 2 * ALIGNED:
             return False
         spaces = [w.x0 - prev.x1 for prev, w in zip(words, words[1:], strict=False)]
-        return max(spaces) - min(spaces) <= max(0.5, 0.05 * line.size)
+        return max(spaces) - min(spaces) <= max(JUSTIFIED_SPACES_ABSOLUTE, JUSTIFIED_SPACES * line.size)
 
     return sum(justified(line) for line in block) >= 0.6 * len(block)
 
