@@ -58,6 +58,13 @@ stats AS MATERIALIZED (
            greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
+-- Whether the tenant has merged chunks deleted since the last merge, asked once: without any
+-- (the common state, and always right after a merge) live_chunk skips the tombstone lookup it
+-- would otherwise make for every chunk read (~0.5 us a chunk, bench/search_ab.py).  Tombstones
+-- carry their chunk's tenant, and every chunk read is the tenant's (its term ids are).
+dead AS MATERIALIZED (
+    SELECT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.tenant_id = :tenant) AS v
+),
 -- Each term's place in the bit strings that say which cut terms a chunk was read in
 -- (`known_terms`: bit `pos` set; `none`, every bit clear).  A bit string, not an array of
 -- term ids: array_agg's state is planned at 8 kB a group, so a hash aggregate over more

@@ -26,9 +26,11 @@ bm25_term_score({{ w }}.w, {{ tf }}, {{ length }}, {{ w }}.avgdl, CAST(:k1 AS fl
 
 {# Whether chunk `col` may be returned: not a merged chunk deleted since (bm25_dead), and with
     a filter, passing it (its chunk, then its document).  BM25 applies it per chunk, after
-    grouping postings, so that its lookups run once a chunk and not once a posting. -#}
+    grouping postings, so that its lookups run once a chunk and not once a posting.  The
+    tombstone lookup sits behind `dead` (bm25.sql; an initplan, read once): PostgreSQL
+    evaluates an OR's arms in order, so with no tombstones it is never run. -#}
 {% macro live_chunk(filtered, col) -%}
-NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = {{ col }})
+(NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = {{ col }}))
 {%- if filtered %}
 
       AND EXISTS (SELECT 1 FROM chunks fc{{ filter_join("fc") }}

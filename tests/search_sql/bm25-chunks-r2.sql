@@ -15,6 +15,13 @@ stats AS MATERIALIZED (
            greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
+-- Whether the tenant has merged chunks deleted since the last merge, asked once: without any
+-- (the common state, and always right after a merge) live_chunk skips the tombstone lookup it
+-- would otherwise make for every chunk read (~0.5 us a chunk, bench/search_ab.py).  Tombstones
+-- carry their chunk's tenant, and every chunk read is the tenant's (its term ids are).
+dead AS MATERIALIZED (
+    SELECT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.tenant_id = :tenant) AS v
+),
 -- Each term's place in the bit strings that say which cut terms a chunk was read in
 -- (`known_terms`: bit `pos` set; `none`, every bit clear).  A bit string, not an array of
 -- term ids: array_agg's state is planned at 8 kB a group, so a hash aggregate over more
@@ -89,7 +96,7 @@ seen1 AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
 ),
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
@@ -185,7 +192,7 @@ seen2 AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
 ),
 -- The :probe chunks of highest lower bound completed exactly: theta over exact scores proves
 -- rounds that lower bounds cannot and, through the level, makes the next round read less.
@@ -303,7 +310,7 @@ partial AS MATERIALIZED (
         GROUP BY w.chunk_id
         HAVING sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) + (SELECT ub FROM optional) >= (SELECT v FROM theta)
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
 ),
 -- The ranks below the exact ones are filled from the chunks of best lower bound: at least
 -- :candidates chunks score floor or more, so those held are completed whatever their bound.
@@ -589,7 +596,7 @@ scan AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
     ORDER BY g.score DESC, g.chunk_id
     LIMIT :candidates
 ),

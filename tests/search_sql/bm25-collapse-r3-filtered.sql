@@ -15,6 +15,13 @@ stats AS MATERIALIZED (
            greatest(1.0::float8, total_length::float8 / greatest(chunk_count, 1) / impact_avgdl) AS drift
     FROM bm25_stats WHERE tenant_id = :tenant
 ),
+-- Whether the tenant has merged chunks deleted since the last merge, asked once: without any
+-- (the common state, and always right after a merge) live_chunk skips the tombstone lookup it
+-- would otherwise make for every chunk read (~0.5 us a chunk, bench/search_ab.py).  Tombstones
+-- carry their chunk's tenant, and every chunk read is the tenant's (its term ids are).
+dead AS MATERIALIZED (
+    SELECT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.tenant_id = :tenant) AS v
+),
 -- Each term's place in the bit strings that say which cut terms a chunk was read in
 -- (`known_terms`: bit `pos` set; `none`, every bit clear).  A bit string, not an array of
 -- term ids: array_agg's state is planned at 8 kB a group, so a hash aggregate over more
@@ -89,7 +96,7 @@ seen1 AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
       AND EXISTS (SELECT 1 FROM chunks fc
         JOIN search_documents fsd ON fsd.id = fc.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
@@ -203,7 +210,7 @@ seen2 AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
       AND EXISTS (SELECT 1 FROM chunks fc
         JOIN search_documents fsd ON fsd.id = fc.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
@@ -302,7 +309,7 @@ seen3 AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
       AND EXISTS (SELECT 1 FROM chunks fc
         JOIN search_documents fsd ON fsd.id = fc.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
@@ -451,7 +458,7 @@ partial AS MATERIALIZED (
         GROUP BY w.chunk_id
         HAVING sum(bm25_term_score(w.w, w.tf, w.dl, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))) + (SELECT ub FROM optional) >= (SELECT v FROM theta)
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
       AND EXISTS (SELECT 1 FROM chunks fc
         JOIN search_documents fsd ON fsd.id = fc.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
@@ -755,7 +762,7 @@ scan AS MATERIALIZED (
         ) w
         GROUP BY w.chunk_id
     ) g
-    WHERE NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id)
+    WHERE (NOT (SELECT v FROM dead) OR NOT EXISTS (SELECT 1 FROM bm25_dead x WHERE x.chunk_id = g.chunk_id))
       AND EXISTS (SELECT 1 FROM chunks fc
         JOIN search_documents fsd ON fsd.id = fc.search_document_id
             AND (CAST(:f_docs AS text[]) IS NULL OR fsd.external_id = ANY(CAST(:f_docs AS text[])))
