@@ -258,7 +258,12 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     # into lines from these rows.
     rows = {layout.number: _sorted_rows(layout.words) for layout in layouts}
     layouts = [replace(layout, gutters=justified_gutters(rows[layout.number])) for layout in layouts]
-    tables = {layout.number: _tables(layout, tags.get(layout.number), rows[layout.number])
+    # A running head that holds its page's number ("Federal Register / Vol. 91 / Notices 1403")
+    # is no row of a table set a few points under it: its words are kept from the table finder.
+    titled = _page_numbered_running_words(layouts, rows)
+    tables = {layout.number: _tables(_without_words(layout, titled), tags.get(layout.number),
+                                     [kept for row in rows[layout.number]
+                                      if (kept := [w for w in row if id(w) not in titled])])
               for layout in layouts}
     # Turned words a table read as cells (a grid's turned column headings) are not loose text;
     # taken now, before page-crossing tables are joined into new ones.
@@ -390,6 +395,42 @@ def nest_indented_items(drafts: list[Draft]) -> None:
         if len(stack) > 1:
             draft.depth = len(stack)
         last_x1 = line.x1 - left.get(draft.page, 0.0)
+
+
+def _without_words(layout: PageLayout, dropped: set[int]) -> PageLayout:
+    """The page without the words whose ids are ``dropped``."""
+    if not dropped or not any(id(word) in dropped for word in layout.words):
+        return layout
+    return replace(layout, words=[word for word in layout.words if id(word) not in dropped])
+
+
+def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list[list[Word]]]) -> set[int]:
+    """The ids of the words of running lines (:func:`mark_running`, read from the lines of the
+    pages' top and bottom bands alone) that hold words and their page's number at an end: a
+    journal's or a gazette's running head ("12823 Federal Register / Vol. 91 ... / Notices"),
+    set a few points over a table at the page's head, lines up with the table's columns and
+    would be read as its first row.  A running line without a page number is left to the
+    table finder: a table's header row repeated at the head of each page it runs over is one."""
+    lines: dict[int, list[Line]] = {}
+    for layout in layouts:
+        low, high = _BAND * layout.height, (1 - _BAND) * layout.height
+        banded = [row for row in rows[layout.number]
+                  if layout.stacked or min(w.top for w in row) < low or max(w.bottom for w in row) > high]
+        lines[layout.number] = build_lines([w for row in banded for w in row], layout.number,
+                                           layout.gutters, banded)
+    mark_running(layouts, lines)
+    out: set[int] = set()
+    for page in lines.values():
+        running = [line for line in page if line.kind != "body"]
+        for line in running:
+            # (The number may be a line of its own, set apart at the outer edge on the
+            # title's baseline: the title's row is read whole.)
+            row = [other for other in running if other.kind == line.kind
+                   and other.top < line.bottom and line.top < other.bottom]
+            if any(_END_NUMBER.search(other.text) for other in row) \
+                    and any(c.isalpha() for other in row for c in other.text):
+                out.update(id(word) for word in line.words)
+    return out
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
