@@ -123,7 +123,13 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
-from extractors.pdf_justified_gutters import column_ends, cut_at_gutters, fills_column, justified_gutters
+from extractors.pdf_justified_gutters import (
+    column_ends,
+    cut_at_gutters,
+    fills_column,
+    inherited_gutters,
+    justified_gutters,
+)
 from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_running_table_heads import keep_table_heads
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
@@ -257,7 +263,12 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     # finder and the line builder both read the gutters, and a page without tables is built
     # into lines from these rows.
     rows = {layout.number: _sorted_rows(layout.words) for layout in layouts}
-    layouts = [replace(layout, gutters=justified_gutters(rows[layout.number])) for layout in layouts]
+    own = [justified_gutters(rows[layout.number]) for layout in layouts]
+    layouts = [replace(layout, gutters=gutters) for layout, gutters in zip(
+        layouts, inherited_gutters([rows[layout.number] for layout in layouts], own), strict=True)]
+    # A page's gutters taken from its document's other pages also part its columns for reading.
+    inherited = {layout.number: layout.gutters or [] for layout, mine in zip(layouts, own, strict=True)
+                 if not mine and layout.gutters}
     # A running head that holds its page's number ("Federal Register / Vol. 91 / Notices 1403")
     # is no row of a table set a few points under it: its words are kept from the table finder.
     titled = _page_numbered_running_words(layouts, rows)
@@ -294,7 +305,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     annexes = annex_letters([line for page in lines.values() for line in page if line.kind == "body"], style)
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
                                           _page_style(lines[layout.number], style), column_lines,
-                                          titles.get(layout.number), annexes)
+                                          titles.get(layout.number), annexes,
+                                          inherited.get(layout.number, []))
               for layout in layouts}
     for layout in layouts:
         drafts[layout.number] = join_section_labels(join_mixed_headings(drafts[layout.number]))
@@ -419,18 +431,24 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
         lines[layout.number] = build_lines([w for row in banded for w in row], layout.number,
                                            layout.gutters, banded)
     mark_running(layouts, lines)
-    out: set[int] = set()
+    # Each page's running rows (its running lines on one baseline, read left to right), by
+    # their key without the number at an end: a key whose number differs from page to page
+    # numbers the pages; one whose number stays (a table's header row "Region ... FY 2014"
+    # repeated at the head of each page it runs over) does not.
+    found: list[tuple[str, str, list[Line]]] = []
     for page in lines.values():
-        running = [line for line in page if line.kind != "body"]
+        running = sorted((line for line in page if line.kind != "body"), key=attrgetter("x0"))
         for line in running:
-            # (The number may be a line of its own, set apart at the outer edge on the
-            # title's baseline: the title's row is read whole.)
             row = [other for other in running if other.kind == line.kind
                    and other.top < line.bottom and line.top < other.bottom]
-            if any(_END_NUMBER.search(other.text) for other in row) \
-                    and any(c.isalpha() for other in row for c in other.text):
-                out.update(id(word) for word in line.words)
-    return out
+            text = " ".join(other.text for other in row)
+            if line is row[0] and any(c.isalpha() for c in text):
+                found.append((_recurring_key(_running_key(text)), " ".join(_END_NUMBER.findall(text)), row))
+    numbers: dict[str, set[str]] = defaultdict(set)
+    for key, number, _ in found:
+        numbers[key].add(number)
+    return {id(word) for key, number, row in found if number and len(numbers[key]) > 1
+            for line in row for word in line.words}
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
@@ -1941,7 +1959,8 @@ class _Item:
 
 def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = (),
                    drawings: Sequence[Box] = (), column_lines: int = _COLUMN_LINES,
-                   over: set[int] | None = None) -> list[list[_Item]]:
+                   over: set[int] | None = None,
+                   proven: Sequence[tuple[float, float]] = ()) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
     elements, then the full-width element; tables are runs of their own.  A table of
     contents set in columns is read in its columns, and so is what else stands between its
@@ -1951,7 +1970,9 @@ def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequen
         # (Lines ``over`` the columns, a slide's title, are not tested: its second line may be
         # centred across the gutter.)
         tested = [line for line in lines if id(line) not in over] if over else lines
-        return _column_runs(lines, tables, _gutters(tested, column_lines), pictures, drawings)
+        # (Gutters the document's other pages proved hold where the page's own lines are too
+        # few on one side to show them: a register's last column of three lines.)
+        return _column_runs(lines, tables, _gutters(tested, column_lines) or list(proven), pictures, drawings)
     top, bottom, gutters = band
 
     def inside(y0: float, y1: float) -> bool:
@@ -2440,12 +2461,13 @@ def _split_tables(items: list[_Item]) -> list[list[_Item]]:
 
 def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable], style: Style,
                  column_lines: int = _COLUMN_LINES, over: set[int] | None = None,
-                 annexes: frozenset[str] = frozenset()) -> list[Draft]:
+                 annexes: frozenset[str] = frozenset(),
+                 proven: Sequence[tuple[float, float]] = ()) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
-    runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
+    runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over, proven)
     measures = _justified_measures(runs)
     span = (min(line.x0 for line in body), max(line.x1 for line in body)) if body else None
     for at, run in enumerate(runs):
