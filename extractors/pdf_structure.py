@@ -433,21 +433,26 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
     mark_running(layouts, lines)
     # Each page's running rows (its running lines on one baseline, read left to right), by
     # their key without the number at an end: a key whose number differs from page to page
-    # numbers the pages; one whose number stays (a table's header row "Region ... FY 2014"
-    # repeated at the head of each page it runs over) does not.
-    found: list[tuple[str, str, list[Line]]] = []
-    for page in lines.values():
+    # numbers the pages as the file's pages go (one offset between them on every page it is
+    # on); one whose number stays (a table's header row "Region ... FY 2014" repeated at the
+    # head of each page it runs over) or goes at random (a wrapped cell's line "... storms of
+    # 2016" at one height on every page of a long table) does not.
+    found: list[tuple[str, int, list[Line]]] = []
+    for number, page in lines.items():
         running = sorted((line for line in page if line.kind != "body"), key=attrgetter("x0"))
         for line in running:
             row = [other for other in running if other.kind == line.kind
                    and other.top < line.bottom and line.top < other.bottom]
             text = " ".join(other.text for other in row)
-            if line is row[0] and any(c.isalpha() for c in text):
-                found.append((_recurring_key(_running_key(text)), " ".join(_END_NUMBER.findall(text)), row))
-    numbers: dict[str, set[str]] = defaultdict(set)
-    for key, number, _ in found:
-        numbers[key].add(number)
-    return {id(word) for key, number, row in found if number and len(numbers[key]) > 1
+            ends = _END_NUMBER.findall(text)
+            if line is row[0] and len(ends) == 1 and any(c.isalpha() for c in text):
+                found.append((_recurring_key(_running_key(text)), int(ends[0]) - number, row))
+    offsets: dict[str, set[int]] = defaultdict(set)
+    pages: Counter[str] = Counter()
+    for key, offset, _ in found:
+        offsets[key].add(offset)
+        pages[key] += 1
+    return {id(word) for key, _, row in found if pages[key] >= 2 and len(offsets[key]) == 1
             for line in row for word in line.words}
 
 
