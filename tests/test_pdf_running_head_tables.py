@@ -44,3 +44,35 @@ def test_a_page_numbered_running_head_over_a_table_is_no_row_of_it() -> None:
     markdown = markdown_of(drawn_pdf(_pages))
     assert TABLE in markdown_tables(markdown)
     assert HEAD not in markdown
+
+
+YEARS = (2016, 2016, 2017)  # one a page, the first twice: no page number (offsets 2015, 2014)
+
+
+def _long_table(canvas: Any) -> None:
+    """A table over three pages, each page opening with the header row and a row whose scheme
+    wraps, its second line at one height on every page, ending in a year."""
+    for page, year in enumerate(YEARS):
+        y = 842.0 - 40.0
+        canvas.setFont(ROMAN, SIZE)
+        for x, text in zip((43.0, 330.0, 400.0), ("Scheme", "Cost", "Start"), strict=True):
+            canvas.drawString(x, y, text)
+        for row in range(20):
+            y -= SIZE * 1.6
+            lines = [f"Scheme {page}-{row}"]
+            if row == 0:
+                lines = ["Cleaning of gullies and drains along the",
+                         f"coast road after the winter storms of {year}"]
+            canvas.drawString(330.0, y, str(100 + row))
+            canvas.drawString(400.0, y, "June")
+            for k, line in enumerate(lines):
+                canvas.drawString(43.0, y - k * SIZE * 1.2, line)
+            y -= (len(lines) - 1) * SIZE * 1.2
+        canvas.showPage()
+
+
+def test_a_wrapped_cells_line_ending_in_a_year_at_one_height_on_each_page_stays_in_its_table() -> None:
+    cells = {cell for table in markdown_tables(markdown_of(drawn_pdf(_long_table)))
+             for row in table for cell in row}
+    assert {f"Cleaning of gullies and drains along the coast road after the winter storms of {year}"
+            for year in YEARS} <= cells
