@@ -127,3 +127,49 @@ def fills_column(piece: Sequence[Word], gutters: Sequence[tuple[float, float]],
     centre = (piece[0].x0 + piece[-1].x1) / 2
     column = sum(1 for x0, x1 in gutters if centre > (x0 + x1) / 2)
     return abs(piece[-1].x1 - ends[column]) <= _FLUSH
+
+
+# A page takes the gutters its document's other pages proved (see inherited_gutters) when at
+# most this many of its rows set a word over a gutter's middle (a running head, a title across
+# the columns), and at least this many rows hold words on both sides of it.
+_CROSSING_ROWS = 2
+_SPLIT_ROWS = 2
+
+
+def inherited_gutters(pages: Sequence[Sequence[Sequence[Word]]],
+                      found: Sequence[Sequence[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
+    """Each page's gutters (``found``, from its own rows ``pages``), a page without any given
+    those that two other pages of the document proved alike where its own rows agree: no word
+    stands over them but on a row or two across the columns, and words stand on both sides of
+    them.  A register's page whose last column holds a few lines ("[FR Doc. ...]", "BILLING
+    CODE ...") beside a full first one proves no gutter of its own (too few rows hold prose on
+    both sides), and its columns' lines would be read across, one row of each in turn."""
+    strips: list[tuple[float, float]] = []
+    for page in found:
+        for strip in page:
+            alike = sum(1 for other in found if any(abs(strip[0] - o[0]) <= 1 and abs(strip[1] - o[1]) <= 1
+                                                    for o in other))
+            if alike >= 2 and not any(abs(strip[0] - s[0]) <= 1 for s in strips):
+                strips.append(strip)
+    if not strips:
+        return [list(page) for page in found]
+    out = []
+    for rows, own in zip(pages, found, strict=True):
+        if own:
+            out.append(list(own))
+            continue
+        kept = [strip for strip in sorted(strips) if _agrees(rows, strip)]
+        out.append(kept)
+    return out
+
+
+def _agrees(rows: Sequence[Sequence[Word]], strip: tuple[float, float]) -> bool:
+    """Whether a page's rows read as columns either side of ``strip``: few rows set a word over
+    its middle, and some rows hold words on both sides of it, a space at least as wide as the
+    strip between them."""
+    middle = (strip[0] + strip[1]) / 2
+    crossing = sum(1 for row in rows if any(w.x0 < middle < w.x1 for w in row))
+    split = sum(1 for row in rows
+                if any(a.x1 <= strip[0] + 1 and b.x0 >= strip[1] - 1
+                       for a, b in zip(row, row[1:], strict=False)))
+    return crossing <= _CROSSING_ROWS and split >= _SPLIT_ROWS

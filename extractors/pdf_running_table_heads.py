@@ -10,8 +10,10 @@ on one page recurs less often than the lone cell beside it), and the table loses
 cells.  A running header's row is no row of a table: its pieces do not stand each at a column
 of the table under it, about a row's pitch above it, in the table's type.  Such a row is given
 back to the body, where the pages' stitch (:mod:`extractors.pdf_table_stitch`) reads it as the
-header repeated.  (Before a tagged page's artifacts are marked: a producer that tags the header
-repeated as an artifact says what it is.)
+header repeated.  The same holds for the rest of a row broken over the page, a lone line at
+one of the table's inner columns ("LLC" of "Golden State Bakery LLC"), when another page opens
+with the same rest at the same height.  (Before a tagged page's artifacts are marked: a
+producer that tags the header repeated as an artifact says what it is.)
 """
 
 from __future__ import annotations
@@ -84,18 +86,22 @@ def _same_baseline(a: Line, b: Line) -> bool:
 
 def _heads_table(row: list[Line], lines: list[Line], tables: list[FoundTable], words: list[Word]) -> bool:
     """Whether the lines of ``row`` (one baseline) are a header row of the first table under
-    them: two lines or more, within the table's width, each starting, ending or centred where
+    them, or a lone line the rest of a row broken over the page: two lines or more (one alone
+    at a column right of the table's first), within the table's width, each starting, ending or centred where
     a piece of the table's text does (see :func:`_pieces`), at most _REST_ROWS rows of lines
     between them and the table, and the row no further above the line under it than the
     table's rows stand apart (a running header stands clear of the text block, in the margin
     above it)."""
-    if len(row) < 2:
-        return False
     bottom = max(line.bottom for line in row)
     below = [t for t in tables if t.top >= bottom - ALIGNED]
     if not below:
         return False
     table = min(below, key=lambda t: t.top)
+    # A lone line is the rest of a row broken over the page ("LLC" of "Golden State Bakery"),
+    # at one of the table's inner columns (a running title starts at the text block's edge);
+    # the same words at the same height on another page made it look like a running line.
+    if len(row) < 2 and (not row or row[0].x0 <= table.x0 + _AT_COLUMN):
+        return False
     if min(line.x0 for line in row) < table.x0 - _AT_COLUMN \
             or max(line.x1 for line in row) > table.x1 + _AT_COLUMN:
         return False

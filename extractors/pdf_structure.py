@@ -123,7 +123,13 @@ from extractors.pdf_headings import (
     unhead_picture_titles,
     unhead_table_rows,
 )
-from extractors.pdf_justified_gutters import column_ends, cut_at_gutters, fills_column, justified_gutters
+from extractors.pdf_justified_gutters import (
+    column_ends,
+    cut_at_gutters,
+    fills_column,
+    inherited_gutters,
+    justified_gutters,
+)
 from extractors.pdf_line_numbers import line_numbers
 from extractors.pdf_running_table_heads import keep_table_heads
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
@@ -257,8 +263,18 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     # finder and the line builder both read the gutters, and a page without tables is built
     # into lines from these rows.
     rows = {layout.number: _sorted_rows(layout.words) for layout in layouts}
-    layouts = [replace(layout, gutters=justified_gutters(rows[layout.number])) for layout in layouts]
-    tables = {layout.number: _tables(layout, tags.get(layout.number), rows[layout.number])
+    own = [justified_gutters(rows[layout.number]) for layout in layouts]
+    layouts = [replace(layout, gutters=gutters) for layout, gutters in zip(
+        layouts, inherited_gutters([rows[layout.number] for layout in layouts], own), strict=True)]
+    # A page's gutters taken from its document's other pages also part its columns for reading.
+    inherited = {layout.number: layout.gutters or [] for layout, mine in zip(layouts, own, strict=True)
+                 if not mine and layout.gutters}
+    # A running head that holds its page's number ("Federal Register / Vol. 91 / Notices 1403")
+    # is no row of a table set a few points under it: its words are kept from the table finder.
+    titled = _page_numbered_running_words(layouts, rows)
+    tables = {layout.number: _tables(_without_words(layout, titled), tags.get(layout.number),
+                                     [kept for row in rows[layout.number]
+                                      if (kept := [w for w in row if id(w) not in titled])])
               for layout in layouts}
     # Turned words a table read as cells (a grid's turned column headings) are not loose text;
     # taken now, before page-crossing tables are joined into new ones.
@@ -289,7 +305,8 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     annexes = annex_letters([line for page in lines.values() for line in page if line.kind == "body"], style)
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
                                           _page_style(lines[layout.number], style), column_lines,
-                                          titles.get(layout.number), annexes)
+                                          titles.get(layout.number), annexes,
+                                          inherited.get(layout.number, []))
               for layout in layouts}
     for layout in layouts:
         drafts[layout.number] = join_section_labels(join_mixed_headings(drafts[layout.number]))
@@ -390,6 +407,53 @@ def nest_indented_items(drafts: list[Draft]) -> None:
         if len(stack) > 1:
             draft.depth = len(stack)
         last_x1 = line.x1 - left.get(draft.page, 0.0)
+
+
+def _without_words(layout: PageLayout, dropped: set[int]) -> PageLayout:
+    """The page without the words whose ids are ``dropped``."""
+    if not dropped or not any(id(word) in dropped for word in layout.words):
+        return layout
+    return replace(layout, words=[word for word in layout.words if id(word) not in dropped])
+
+
+def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list[list[Word]]]) -> set[int]:
+    """The ids of the words of running lines (:func:`mark_running`, read from the lines of the
+    pages' top and bottom bands alone) that hold words and their page's number at an end: a
+    journal's or a gazette's running head ("12823 Federal Register / Vol. 91 ... / Notices"),
+    set a few points over a table at the page's head, lines up with the table's columns and
+    would be read as its first row.  A running line without a page number is left to the
+    table finder: a table's header row repeated at the head of each page it runs over is one."""
+    lines: dict[int, list[Line]] = {}
+    for layout in layouts:
+        low, high = _BAND * layout.height, (1 - _BAND) * layout.height
+        banded = [row for row in rows[layout.number]
+                  if layout.stacked or min(w.top for w in row) < low or max(w.bottom for w in row) > high]
+        lines[layout.number] = build_lines([w for row in banded for w in row], layout.number,
+                                           layout.gutters, banded)
+    mark_running(layouts, lines)
+    # Each page's running rows (its running lines on one baseline, read left to right), by
+    # their key without the number at an end: a key whose number differs from page to page
+    # numbers the pages as the file's pages go (one offset between them on every page it is
+    # on); one whose number stays (a table's header row "Region ... FY 2014" repeated at the
+    # head of each page it runs over) or goes at random (a wrapped cell's line "... storms of
+    # 2016" at one height on every page of a long table) does not.
+    found: list[tuple[str, int, list[Line]]] = []
+    for number, page in lines.items():
+        running = sorted((line for line in page if line.kind != "body"), key=attrgetter("x0"))
+        for line in running:
+            row = [other for other in running if other.kind == line.kind
+                   and other.top < line.bottom and line.top < other.bottom]
+            text = " ".join(other.text for other in row)
+            ends = _END_NUMBER.findall(text)
+            if line is row[0] and len(ends) == 1 and any(c.isalpha() for c in text):
+                found.append((_recurring_key(_running_key(text)), int(ends[0]) - number, row))
+    offsets: dict[str, set[int]] = defaultdict(set)
+    pages: Counter[str] = Counter()
+    for key, offset, _ in found:
+        offsets[key].add(offset)
+        pages[key] += 1
+    return {id(word) for key, _, row in found if pages[key] >= 2 and len(offsets[key]) == 1
+            for line in row for word in line.words}
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
@@ -1904,7 +1968,8 @@ class _Item:
 
 def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequence[Box] = (),
                    drawings: Sequence[Box] = (), column_lines: int = _COLUMN_LINES,
-                   over: set[int] | None = None) -> list[list[_Item]]:
+                   over: set[int] | None = None,
+                   proven: Sequence[tuple[float, float]] = ()) -> list[list[_Item]]:
     """Runs of items to be read in order: each column's lines between two full-width
     elements, then the full-width element; tables are runs of their own.  A table of
     contents set in columns is read in its columns, and so is what else stands between its
@@ -1914,7 +1979,9 @@ def _reading_order(lines: list[Line], tables: list[FoundTable], pictures: Sequen
         # (Lines ``over`` the columns, a slide's title, are not tested: its second line may be
         # centred across the gutter.)
         tested = [line for line in lines if id(line) not in over] if over else lines
-        return _column_runs(lines, tables, _gutters(tested, column_lines), pictures, drawings)
+        # (Gutters the document's other pages proved hold where the page's own lines are too
+        # few on one side to show them: a register's last column of three lines.)
+        return _column_runs(lines, tables, _gutters(tested, column_lines) or list(proven), pictures, drawings)
     top, bottom, gutters = band
 
     def inside(y0: float, y1: float) -> bool:
@@ -2403,12 +2470,13 @@ def _split_tables(items: list[_Item]) -> list[list[_Item]]:
 
 def _page_blocks(layout: PageLayout, lines: list[Line], tables: list[FoundTable], style: Style,
                  column_lines: int = _COLUMN_LINES, over: set[int] | None = None,
-                 annexes: frozenset[str] = frozenset()) -> list[Draft]:
+                 annexes: frozenset[str] = frozenset(),
+                 proven: Sequence[tuple[float, float]] = ()) -> list[Draft]:
     body = [line for line in lines if line.kind == "body"]
     drafts: list[Draft] = []
     # (Rules across are no drawing carrying a column down: a shaded box's foot, an underline.)
     drawings = [(r.x0, r.top, r.x1, r.bottom) for r in layout.rulings if r.bottom - r.top > 1]
-    runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over)
+    runs = _reading_order(body, tables, layout.pictures, drawings, column_lines, over, proven)
     measures = _justified_measures(runs)
     span = (min(line.x0 for line in body), max(line.x1 for line in body)) if body else None
     for at, run in enumerate(runs):

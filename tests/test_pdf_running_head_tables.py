@@ -1,0 +1,78 @@
+"""A gazette's running head over a table (office probe register_notice): the head that holds its
+page's number ("12823  Federal Register / Vol. 91 ... / Notices"), set a few points over a table
+at the head of a column, lines up with the table's columns; it is a running line, not the
+table's first row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.icdar_tables import markdown_tables
+from tests.pdf_output import drawn_pdf, markdown_of
+from tests.test_pdf_register_notices import ROMAN, SIZE, _column_x, _prose
+
+HEAD = "Federal Register / Vol. 91, No. 36 / Monday, March 7, 2026 / Notices"
+TABLE = [["Date", "Session", "Seats"], ["March 10", "529", "37"], ["March 12", "662", "45"],
+         ["March 14", "915", "52"]]
+# The table's columns' left edges (points), in the left column.
+CELLS = (43.0, 110.0, 165.0)
+
+
+def _running_head(canvas: Any, number: int, top: float) -> None:
+    canvas.setFont(ROMAN, SIZE)
+    canvas.drawString(_column_x(0), top, str(number))
+    canvas.drawString(_column_x(0) + 40, top, HEAD)
+
+
+def _pages(canvas: Any) -> None:
+    top = 842.0 - 40.0
+    _running_head(canvas, 12823, top)
+    y = top - SIZE - 6  # the table's first row 6 points under the head
+    for row in TABLE:
+        for x, cell in zip(CELLS, row, strict=True):
+            canvas.drawString(x, y, cell)
+        y -= SIZE * 1.3
+    _prose(canvas, 0, y - 6, 3)
+    _prose(canvas, 1, y - 6, 3)
+    canvas.showPage()
+    _running_head(canvas, 12824, top)
+    _prose(canvas, 0, top - 12, 5)
+    _prose(canvas, 1, top - 12, 5)
+
+
+def test_a_page_numbered_running_head_over_a_table_is_no_row_of_it() -> None:
+    markdown = markdown_of(drawn_pdf(_pages))
+    assert TABLE in markdown_tables(markdown)
+    assert HEAD not in markdown
+
+
+YEARS = (2016, 2016, 2017)  # one a page, the first twice: no page number (offsets 2015, 2014)
+
+
+def _long_table(canvas: Any) -> None:
+    """A table over three pages, each page opening with the header row and a row whose scheme
+    wraps, its second line at one height on every page, ending in a year."""
+    for page, year in enumerate(YEARS):
+        y = 842.0 - 40.0
+        canvas.setFont(ROMAN, SIZE)
+        for x, text in zip((43.0, 330.0, 400.0), ("Scheme", "Cost", "Start"), strict=True):
+            canvas.drawString(x, y, text)
+        for row in range(20):
+            y -= SIZE * 1.6
+            lines = [f"Scheme {page}-{row}"]
+            if row == 0:
+                lines = ["Cleaning of gullies and drains along the",
+                         f"coast road after the winter storms of {year}"]
+            canvas.drawString(330.0, y, str(100 + row))
+            canvas.drawString(400.0, y, "June")
+            for k, line in enumerate(lines):
+                canvas.drawString(43.0, y - k * SIZE * 1.2, line)
+            y -= (len(lines) - 1) * SIZE * 1.2
+        canvas.showPage()
+
+
+def test_a_wrapped_cells_line_ending_in_a_year_at_one_height_on_each_page_stays_in_its_table() -> None:
+    cells = {cell for table in markdown_tables(markdown_of(drawn_pdf(_long_table)))
+             for row in table for cell in row}
+    assert {f"Cleaning of gullies and drains along the coast road after the winter storms of {year}"
+            for year in YEARS} <= cells
