@@ -44,13 +44,10 @@ def keep_table_heads(layouts: list[PageLayout], lines: dict[int, list[Line]],
                      tables: dict[int, list[FoundTable]]) -> None:
     """Give each page's header-band lines (``lines``, by page number) back to the body where
     they make a header row of one of the page's ``tables``."""
-    marked = {number: {line.text.strip() for line in page if line.kind == "header"}
-              for number, page in lines.items()}
     for layout in layouts:
         heads = [_head_cells(table) for number, found in tables.items() if number != layout.number
                  for table in found]
-        again = {text for number, texts in marked.items() if number != layout.number for text in texts}
-        _keep_page_heads(lines[layout.number], tables.get(layout.number, []), layout.words, heads, again)
+        _keep_page_heads(lines[layout.number], tables.get(layout.number, []), layout.words, heads)
 
 
 def _head_cells(table: FoundTable) -> list[str]:
@@ -61,7 +58,7 @@ def _head_cells(table: FoundTable) -> list[str]:
 
 
 def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Word],
-                     heads: list[list[str]], again: set[str]) -> None:
+                     heads: list[list[str]]) -> None:
     """Give the page's header-band lines back to the body when they make a table's header row
     (see :func:`_heads_table`): the lines on their baseline, two or more, each at a column of
     the first table under them, and each in a header row of one table on another page
@@ -69,9 +66,9 @@ def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Wo
     running header set over a table in the table's type and columns, "Annual report 2024"
     over the labels and "Page 1" over the last column of figures, heads no table: its
     lines are in no table's header, "Page 1" on no other page.)  A lone line, the rest of a
-    row broken over the page, must be the same words as a header-band line of another page
-    (``again``): what made it look running; a page's number alone over the last column
-    differs from page to page."""
+    row broken over the page, holds no figure: a page's number alone over the last column of
+    figures is running, and so is a date or a count in a running line (the running rule
+    takes such lines for one by their figures varying)."""
     running = [line for line in lines if line.kind == "header"]
     if not running or not tables:
         return
@@ -81,7 +78,7 @@ def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Wo
         row = [other for other in lines if _same_baseline(other, line)]
         texts = [other.text.strip() for other in row]
         if len(row) == 1:
-            recurs = texts[0] in again
+            recurs = not any(ch.isdigit() for ch in texts[0])
         else:
             recurs = any(all(any(text in head for head in rows) for text in texts) for rows in heads)
         if recurs and _heads_table(row, lines, tables, words):
