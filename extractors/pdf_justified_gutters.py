@@ -15,7 +15,7 @@ the splitting by gap widths of the line builder).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from extractors.pdf_words import Word
@@ -144,12 +144,24 @@ def inherited_gutters(pages: Sequence[Sequence[Sequence[Word]]],
     them.  A register's page whose last column holds a few lines ("[FR Doc. ...]", "BILLING
     CODE ...") beside a full first one proves no gutter of its own (too few rows hold prose on
     both sides), and its columns' lines would be read across, one row of each in turn."""
+    if all(found) or not any(found):
+        return [list(page) for page in found]
+    # The pages' strips by where they start, to the point: a strip's like ones within a point
+    # are in its bucket or the two beside it (linear in the pages: a document of thousands of
+    # pages compared every page's strips with every other page's in seconds).
+    by_start: dict[int, list[tuple[int, tuple[float, float]]]] = defaultdict(list)
+    for index, page in enumerate(found):
+        for strip in page:
+            by_start[round(strip[0])].append((index, strip))
     strips: list[tuple[float, float]] = []
     for page in found:
         for strip in page:
-            alike = sum(1 for other in found if any(abs(strip[0] - o[0]) <= 1 and abs(strip[1] - o[1]) <= 1
-                                                    for o in other))
-            if alike >= 2 and not any(abs(strip[0] - s[0]) <= 1 for s in strips):
+            if any(abs(strip[0] - s[0]) <= 1 for s in strips):
+                continue
+            key = round(strip[0])
+            alike = {index for k in (key - 1, key, key + 1) for index, other in by_start.get(k, ())
+                     if abs(strip[0] - other[0]) <= 1 and abs(strip[1] - other[1]) <= 1}
+            if len(alike) >= 2:
                 strips.append(strip)
     if not strips:
         return [list(page) for page in found]
