@@ -19,7 +19,7 @@ producer that tags the header repeated as an artifact says what it is.)
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from extractors.pdf_drafts import Line
 from extractors.pdf_table_model import ALIGNED, CELL_GAP_EM, FoundTable
@@ -44,9 +44,13 @@ def keep_table_heads(layouts: list[PageLayout], lines: dict[int, list[Line]],
                      tables: dict[int, list[FoundTable]]) -> None:
     """Give each page's header-band lines (``lines``, by page number) back to the body where
     they make a header row of one of the page's ``tables``."""
+    cells = {number: [_head_cells(table) for table in found] for number, found in tables.items()}
     for layout in layouts:
-        heads = [_head_cells(table) for number, found in tables.items() if number != layout.number
-                 for table in found]
+        # (The other pages' header rows are gathered only for a row that could head a table:
+        # gathered for every page, a long document's pages times its tables.)
+        def heads(page: int = layout.number) -> list[list[str]]:
+            return [rows for number, found in cells.items() if number != page for rows in found]
+
         _keep_page_heads(lines[layout.number], tables.get(layout.number, []), layout.words, heads)
 
 
@@ -58,11 +62,11 @@ def _head_cells(table: FoundTable) -> list[str]:
 
 
 def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Word],
-                     heads: list[list[str]]) -> None:
+                     heads: Callable[[], list[list[str]]]) -> None:
     """Give the page's header-band lines back to the body when they make a table's header row
     (see :func:`_heads_table`): the lines on their baseline, two or more, each at a column of
     the first table under them, and each in a header row of one table on another page
-    (``heads``: each such table's header rows), the table's header where it starts.  (A
+    (``heads()``: each such table's header rows), the table's header where it starts.  (A
     running header set over a table in the table's type and columns, "Annual report 2024"
     over the labels and "Page 1" over the last column of figures, heads no table: its
     lines are in no table's header, "Page 1" on no other page.)  A lone line, the rest of a
@@ -77,11 +81,13 @@ def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Wo
             continue
         row = [other for other in lines if _same_baseline(other, line)]
         texts = [other.text.strip() for other in row]
+        if not _heads_table(row, lines, tables, words):
+            continue
         if len(row) == 1:
             recurs = not any(ch.isdigit() for ch in texts[0])
         else:
-            recurs = any(all(any(text in head for head in rows) for text in texts) for rows in heads)
-        if recurs and _heads_table(row, lines, tables, words):
+            recurs = any(all(any(text in head for head in rows) for text in texts) for rows in heads())
+        if recurs:
             for other in row:
                 other.kind = "body"
 
