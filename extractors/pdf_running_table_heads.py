@@ -22,7 +22,9 @@ import statistics
 from collections.abc import Callable, Iterable
 
 from extractors.pdf_drafts import Line
-from extractors.pdf_table_model import ALIGNED, CELL_GAP_EM, FoundTable
+from extractors.pdf_table_lines import _Line as TableLine
+from extractors.pdf_table_lines import _lines
+from extractors.pdf_table_model import ALIGNED, FoundTable
 from extractors.pdf_words import PageLayout, Word
 
 # A header row's cell stands at its column when it starts, ends or is centred within this many
@@ -97,13 +99,13 @@ def _same_baseline(a: Line, b: Line) -> bool:
 
 
 def _heads_table(row: list[Line], lines: list[Line], tables: list[FoundTable], words: list[Word]) -> bool:
-    """Whether the lines of ``row`` (one baseline) are a header row of the first table under
-    them, or a lone line the rest of a row broken over the page: two lines or more (one alone
-    at a column right of the table's first), within the table's width, each starting, ending or centred where
-    a piece of the table's text does (see :func:`_pieces`), at most _REST_ROWS rows of lines
-    between them and the table, and the row no further above the line under it than the
-    table's rows stand apart (a running header stands clear of the text block, in the margin
-    above it)."""
+    """Whether the lines of ``row`` (one baseline) are a header row of the first table under them,
+    or a lone line the rest of a row broken over the page: two lines or more (one alone at a
+    column right of the table's first), within the table's width, each starting, ending or
+    centred where a piece of the table's text does (its lines cut at a cell's gap,
+    ``_Line.segments``), at most _REST_ROWS rows of lines between them and the table, and the
+    row no further above the line under it than the table's rows stand apart (a running header
+    stands clear of the text block, in the margin above it)."""
     bottom = max(line.bottom for line in row)
     below = [t for t in tables if t.top >= bottom - ALIGNED]
     if not below:
@@ -124,11 +126,13 @@ def _heads_table(row: list[Line], lines: list[Line], tables: list[FoundTable], w
         return False
     inside = [w for w in words if table.x0 - ALIGNED <= w.x0 and w.x1 <= table.x1 + ALIGNED
               and table.top - ALIGNED <= w.top and w.bottom <= table.bottom + ALIGNED]
-    pieces = _pieces(inside)
+    # The table's lines and their pieces of text, cut where its cells stand apart.
+    table_lines = _lines(inside)
+    pieces = [(piece[0].x0, piece[-1].x1) for line in table_lines for piece in line.segments]
     if not pieces:
         return False
     next_top = between[0].top if between else table.top
-    if next_top - bottom > _LEADING_SLACK * _widest_leading(inside) + ALIGNED:
+    if next_top - bottom > _LEADING_SLACK * _widest_leading(table_lines) + ALIGNED:
         return False
     size = statistics.median(w.size for w in inside)
     return all(abs(line.size - size) <= _SIZE_SLACK * size and any(_at(line, piece) for piece in pieces)
@@ -151,34 +155,7 @@ def _rows(items: Iterable[Line]) -> list[list[Line]]:
     return rows
 
 
-def _word_rows(words: list[Word]) -> list[list[Word]]:
-    """The words by baseline, top down, each row left to right."""
-    rows: list[list[Word]] = []
-    for word in sorted(words, key=lambda w: (w.bottom, w.x0)):
-        if rows and abs(word.bottom - rows[-1][-1].bottom) <= 0.3 * max(word.size, 4.0):
-            rows[-1].append(word)
-        else:
-            rows.append([word])
-    return [sorted(row, key=lambda w: w.x0) for row in rows]
-
-
-def _pieces(words: list[Word]) -> list[tuple[float, float]]:
-    """The x ranges of the table's pieces of text: each line's words cut at gaps of a cell's
-    width (CELL_GAP_EM), as its cells stand."""
-    out = []
-    for row in _word_rows(words):
-        start = row[0]
-        for prev, word in zip(row, row[1:], strict=False):
-            if word.x0 - prev.x1 >= CELL_GAP_EM * max(word.size, 4.0):
-                out.append((start.x0, prev.x1))
-                start = word
-        out.append((start.x0, row[-1].x1))
-    return out
-
-
-def _widest_leading(words: list[Word]) -> float:
-    """The widest space between two of the table's lines, bottom to top: between its rows."""
-    rows = _word_rows(words)
-    gaps = [min(w.top for w in lower) - max(w.bottom for w in upper)
-            for upper, lower in zip(rows, rows[1:], strict=False)]
+def _widest_leading(lines: list[TableLine]) -> float:
+    """The widest space between two of the table's lines, top to bottom: between its rows."""
+    gaps = [lower.top - upper.bottom for upper, lower in zip(lines, lines[1:], strict=False)]
     return max(gaps, default=0.0)
