@@ -117,11 +117,14 @@ _SQL = jinja2.Environment(
 #: rest at once by probes (bm25_lead.sql); 3 on the bench's corpus (bench/bm25_blocks.py).
 LEAD_PASSES = 3
 #: MaxScore's optional terms: those whose rests, from the smallest, sum below this share of
-#: theta (bm25.sql, step 3); and how many times a term's blocks the candidates must
-#: outnumber to be completed in it by decoding its blocks rather than by probes.  Both
-#: chosen on the bench's synthetic corpus (bench/bm25_blocks.py).
+#: theta (bm25.sql, step 3), chosen on the bench's synthetic corpus (bench/bm25_blocks.py);
+#: and how many times a term's blocks the candidates must outnumber to be completed in it by
+#: a merge (each block that holds candidates fetched once) rather than by probes (a key
+#: lookup each): 6 when the merge decoded whole blocks; with the blocks fetched once, merge
+#: 1, 0.5, 0.25 and 0.1 ran alike (bench/search_ab.py), and below about half the term's
+#: blocks reading all its block ends costs more than the lookups saved.
 MAXSCORE_SHARE = 0.7
-MERGE_OVER_PROBES = 6.0
+MERGE_OVER_PROBES = 0.5
 
 
 def _context(rounds: int, collapse: bool, filtered: bool) -> dict[str, object]:

@@ -1,8 +1,9 @@
 {#- Lead pass i (bm25.sql, step 4): the candidates completed in the cut term of i-th largest
     rest, dropping those whose bound then falls below theta (unless held by floor) -- by probes
-    (a key lookup each, ~5 us) while they are few, else by a merge: the term's blocks that can
-    hold a candidate decoded (~0.1 us a posting) and joined to the candidates, once they
-    outnumber the term's blocks :merge times.  Context: i, block. -#}
+    (a key lookup each, ~5 us) while they are few, else by a merge: the candidates gathered
+    by the block that can hold them, each such block fetched once and its candidates' slots
+    found by binary search, once they outnumber the term's blocks :merge times (the ends of all
+    its blocks are read to place them).  Context: i, block. -#}
 {% import "macros.sql" as m %}
 lead{{ i }} AS MATERIALIZED (
     SELECT * FROM split WHERE cut ORDER BY rest DESC, term_id OFFSET {{ i - 1 }} LIMIT 1
@@ -18,9 +19,11 @@ merge{{ i }} AS MATERIALIZED (
 -- search of the term's block ends, in order in one array (width_bucket: how many end below
 -- the chunk), no lookups and no sort of the candidates (a running minimum over the ends and
 -- the candidates sorted together cost several ms at 10,000 candidates); a chunk past the
--- last end is in no block.
+-- last end is in no block.  The candidates are gathered per block, so that each block is
+-- fetched once and the candidates searched in it (a block's 128 postings decoded and joined
+-- to the candidates cost more than its candidates' binary searches).
 touched{{ i }} AS MATERIALIZED (
-    SELECT DISTINCT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block
+    SELECT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block, array_agg(x.chunk_id) AS chunks
     -- The ends a scalar subquery, built once (joined, the plan rebuilt them per candidate).
     FROM (SELECT c.chunk_id, (SELECT array_agg(b.last_chunk ORDER BY b.last_chunk)
                               FROM lead{{ i }} w JOIN bm25_blocks b ON b.term_id = w.term_id) AS ends
@@ -28,17 +31,21 @@ touched{{ i }} AS MATERIALIZED (
           WHERE (SELECT v FROM merge{{ i }})
           OFFSET 0) x
     WHERE x.chunk_id <= x.ends[cardinality(x.ends)]
+    GROUP BY 1
 ),
 found{{ i }} AS MATERIALIZED (
     SELECT c.chunk_id, x.part
     FROM need{{ i }} c CROSS JOIN lead{{ i }} w CROSS JOIN LATERAL {{ m.probe("w", "w.term_id", "c.chunk_id") }} x
     WHERE NOT (SELECT v FROM merge{{ i }})
     UNION ALL
-    SELECT d.chunk_id, {{ m.part("d.tf", "d.dl", "d") }}
-    FROM (SELECT w.w, w.avgdl, {{ m.decode("b") }}
-          FROM lead{{ i }} w CROSS JOIN touched{{ i }} t
-          JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block) d
-    WHERE d.chunk_id IN (SELECT chunk_id FROM need{{ i }})
+    SELECT s.chunk_id, {{ m.part("b.tfs[s.i]::int", "b.lens[s.i]::int", "w") }}
+    FROM lead{{ i }} w CROSS JOIN touched{{ i }} t
+    JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block
+    CROSS JOIN LATERAL (SELECT u.chunk_id, {{ m.slot("b", "u.chunk_id") }} AS i
+                        FROM unnest(t.chunks) AS u(chunk_id)
+                        -- As in the probe: the slot searched once.
+                        OFFSET 0) s
+    WHERE {{ m.in_slot("b", "s.i", "s.chunk_id") }}
 ),
 -- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
 -- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).

@@ -84,14 +84,25 @@ coalesce(
  FROM (SELECT b.first_chunk, b.offs2, b.offs4, b.tfs, b.lens FROM bm25_blocks b
        WHERE b.term_id = {{ term }} AND b.last_chunk >= {{ chunk }}
        ORDER BY b.last_chunk LIMIT 1) b
- CROSS JOIN LATERAL (SELECT CASE WHEN {{ chunk }} < b.first_chunk THEN NULL
-                                 WHEN b.offs2 IS NOT NULL THEN width_bucket(({{ chunk }} - b.first_chunk)::int2, b.offs2)
-                                 ELSE width_bucket(({{ chunk }} - b.first_chunk)::int4, b.offs4) END AS i
+ CROSS JOIN LATERAL (SELECT {{ slot("b", chunk) }} AS i
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
- WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = {{ chunk }} - b.first_chunk)
+ WHERE {{ in_slot("b", "s.i", chunk) }})
+{%- endmacro %}
+
+{# Chunk `chunk`'s slot in block `b`: how many of its ascending offsets are at most the chunk's
+    (width_bucket, a binary search), NULL for a chunk before the block. -#}
+{% macro slot(b, chunk) -%}
+CASE WHEN {{ chunk }} < {{ b }}.first_chunk THEN NULL
+                                 WHEN {{ b }}.offs2 IS NOT NULL THEN width_bucket(({{ chunk }} - {{ b }}.first_chunk)::int2, {{ b }}.offs2)
+                                 ELSE width_bucket(({{ chunk }} - {{ b }}.first_chunk)::int4, {{ b }}.offs4) END
+{%- endmacro %}
+
+{# Whether block `b` holds chunk `chunk` at slot `i` (macro slot): slot 0 (below the first
+    offset) reads NULL, and so does a chunk before the block. -#}
+{% macro in_slot(b, i, chunk) -%}
+coalesce({{ b }}.offs2[{{ i }}]::int8, {{ b }}.offs4[{{ i }}]) = {{ chunk }} - {{ b }}.first_chunk
 {%- endmacro %}
 
 {# Candidate `c`'s exact score: what is known of it (`known`, over the terms `known_terms` and

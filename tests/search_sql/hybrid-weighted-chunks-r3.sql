@@ -123,7 +123,6 @@ seed_exact1 AS MATERIALIZED (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
                WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
     FROM (SELECT chunk_id, lb AS known, known_terms
@@ -219,7 +218,6 @@ seed_exact2 AS MATERIALIZED (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
                WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
     FROM (SELECT chunk_id, lb AS known, known_terms
@@ -300,7 +298,6 @@ seed_exact3 AS MATERIALIZED (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
                WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
     FROM (SELECT chunk_id, lb AS known, known_terms
@@ -463,7 +460,6 @@ best AS MATERIALIZED (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
                WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) AS score
     FROM (SELECT * FROM cands ORDER BY known DESC, chunk_id LIMIT :probe) c
@@ -496,9 +492,11 @@ merge1 AS MATERIALIZED (
 -- search of the term's block ends, in order in one array (width_bucket: how many end below
 -- the chunk), no lookups and no sort of the candidates (a running minimum over the ends and
 -- the candidates sorted together cost several ms at 10,000 candidates); a chunk past the
--- last end is in no block.
+-- last end is in no block.  The candidates are gathered per block, so that each block is
+-- fetched once and the candidates searched in it (a block's 128 postings decoded and joined
+-- to the candidates cost more than its candidates' binary searches).
 touched1 AS MATERIALIZED (
-    SELECT DISTINCT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block
+    SELECT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block, array_agg(x.chunk_id) AS chunks
     -- The ends a scalar subquery, built once (joined, the plan rebuilt them per candidate).
     FROM (SELECT c.chunk_id, (SELECT array_agg(b.last_chunk ORDER BY b.last_chunk)
                               FROM lead1 w JOIN bm25_blocks b ON b.term_id = w.term_id) AS ends
@@ -506,6 +504,7 @@ touched1 AS MATERIALIZED (
           WHERE (SELECT v FROM merge1)
           OFFSET 0) x
     WHERE x.chunk_id <= x.ends[cardinality(x.ends)]
+    GROUP BY 1
 ),
 found1 AS MATERIALIZED (
     SELECT c.chunk_id, x.part
@@ -519,16 +518,19 @@ found1 AS MATERIALIZED (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
     WHERE NOT (SELECT v FROM merge1)
     UNION ALL
-    SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
-    FROM (SELECT w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
-           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
-          FROM lead1 w CROSS JOIN touched1 t
-          JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block) d
-    WHERE d.chunk_id IN (SELECT chunk_id FROM need1)
+    SELECT s.chunk_id, bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
+    FROM lead1 w CROSS JOIN touched1 t
+    JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block
+    CROSS JOIN LATERAL (SELECT u.chunk_id, CASE WHEN u.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((u.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((u.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
+                        FROM unnest(t.chunks) AS u(chunk_id)
+                        -- As in the probe: the slot searched once.
+                        OFFSET 0) s
+    WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = s.chunk_id - b.first_chunk
 ),
 -- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
 -- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
@@ -564,9 +566,11 @@ merge2 AS MATERIALIZED (
 -- search of the term's block ends, in order in one array (width_bucket: how many end below
 -- the chunk), no lookups and no sort of the candidates (a running minimum over the ends and
 -- the candidates sorted together cost several ms at 10,000 candidates); a chunk past the
--- last end is in no block.
+-- last end is in no block.  The candidates are gathered per block, so that each block is
+-- fetched once and the candidates searched in it (a block's 128 postings decoded and joined
+-- to the candidates cost more than its candidates' binary searches).
 touched2 AS MATERIALIZED (
-    SELECT DISTINCT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block
+    SELECT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block, array_agg(x.chunk_id) AS chunks
     -- The ends a scalar subquery, built once (joined, the plan rebuilt them per candidate).
     FROM (SELECT c.chunk_id, (SELECT array_agg(b.last_chunk ORDER BY b.last_chunk)
                               FROM lead2 w JOIN bm25_blocks b ON b.term_id = w.term_id) AS ends
@@ -574,6 +578,7 @@ touched2 AS MATERIALIZED (
           WHERE (SELECT v FROM merge2)
           OFFSET 0) x
     WHERE x.chunk_id <= x.ends[cardinality(x.ends)]
+    GROUP BY 1
 ),
 found2 AS MATERIALIZED (
     SELECT c.chunk_id, x.part
@@ -587,16 +592,19 @@ found2 AS MATERIALIZED (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
     WHERE NOT (SELECT v FROM merge2)
     UNION ALL
-    SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
-    FROM (SELECT w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
-           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
-          FROM lead2 w CROSS JOIN touched2 t
-          JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block) d
-    WHERE d.chunk_id IN (SELECT chunk_id FROM need2)
+    SELECT s.chunk_id, bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
+    FROM lead2 w CROSS JOIN touched2 t
+    JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block
+    CROSS JOIN LATERAL (SELECT u.chunk_id, CASE WHEN u.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((u.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((u.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
+                        FROM unnest(t.chunks) AS u(chunk_id)
+                        -- As in the probe: the slot searched once.
+                        OFFSET 0) s
+    WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = s.chunk_id - b.first_chunk
 ),
 -- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
 -- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
@@ -632,9 +640,11 @@ merge3 AS MATERIALIZED (
 -- search of the term's block ends, in order in one array (width_bucket: how many end below
 -- the chunk), no lookups and no sort of the candidates (a running minimum over the ends and
 -- the candidates sorted together cost several ms at 10,000 candidates); a chunk past the
--- last end is in no block.
+-- last end is in no block.  The candidates are gathered per block, so that each block is
+-- fetched once and the candidates searched in it (a block's 128 postings decoded and joined
+-- to the candidates cost more than its candidates' binary searches).
 touched3 AS MATERIALIZED (
-    SELECT DISTINCT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block
+    SELECT x.ends[width_bucket(x.chunk_id - 1, x.ends) + 1] AS block, array_agg(x.chunk_id) AS chunks
     -- The ends a scalar subquery, built once (joined, the plan rebuilt them per candidate).
     FROM (SELECT c.chunk_id, (SELECT array_agg(b.last_chunk ORDER BY b.last_chunk)
                               FROM lead3 w JOIN bm25_blocks b ON b.term_id = w.term_id) AS ends
@@ -642,6 +652,7 @@ touched3 AS MATERIALIZED (
           WHERE (SELECT v FROM merge3)
           OFFSET 0) x
     WHERE x.chunk_id <= x.ends[cardinality(x.ends)]
+    GROUP BY 1
 ),
 found3 AS MATERIALIZED (
     SELECT c.chunk_id, x.part
@@ -655,16 +666,19 @@ found3 AS MATERIALIZED (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
     WHERE NOT (SELECT v FROM merge3)
     UNION ALL
-    SELECT d.chunk_id, bm25_term_score(d.w, d.tf, d.dl, d.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
-    FROM (SELECT w.w, w.avgdl, b.first_chunk + unnest(coalesce(b.offs2::int4[], b.offs4)) AS chunk_id,
-           unnest(b.tfs)::int AS tf, unnest(b.lens)::int AS dl
-          FROM lead3 w CROSS JOIN touched3 t
-          JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block) d
-    WHERE d.chunk_id IN (SELECT chunk_id FROM need3)
+    SELECT s.chunk_id, bm25_term_score(w.w, b.tfs[s.i]::int, b.lens[s.i]::int, w.avgdl, CAST(:k1 AS float8), CAST(:b AS float8))
+    FROM lead3 w CROSS JOIN touched3 t
+    JOIN bm25_blocks b ON b.term_id = w.term_id AND b.last_chunk = t.block
+    CROSS JOIN LATERAL (SELECT u.chunk_id, CASE WHEN u.chunk_id < b.first_chunk THEN NULL
+                                 WHEN b.offs2 IS NOT NULL THEN width_bucket((u.chunk_id - b.first_chunk)::int2, b.offs2)
+                                 ELSE width_bucket((u.chunk_id - b.first_chunk)::int4, b.offs4) END AS i
+                        FROM unnest(t.chunks) AS u(chunk_id)
+                        -- As in the probe: the slot searched once.
+                        OFFSET 0) s
+    WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = s.chunk_id - b.first_chunk
 ),
 -- Aggregated, not joined: CTEs carry no statistics, and a plan that takes need and found for
 -- a row or two each joins them by a nested loop (measured: 15,000 x 6,000 rows, 8 s).
@@ -725,7 +739,6 @@ bm25 AS (
                      -- Kept a subquery, so that the slot is searched once: pulled up, it would be
                      -- searched again wherever the inlined score reads tf or the length.
                      OFFSET 0) s
- -- Slot 0 (below the first offset) reads NULL, and so does a chunk before the block.
  WHERE coalesce(b.offs2[s.i]::int8, b.offs4[s.i]) = c.chunk_id - b.first_chunk) x
                WHERE w.cut AND get_bit(c.known_terms, w.pos) = 0), 0.0::float8) FROM led3 c) scored
             GROUP BY chunk_id
