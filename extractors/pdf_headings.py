@@ -991,20 +991,46 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
                 and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2 \
                 and _bound_below(before, draft, after, style) \
-                and not (faces[_face_key(draft)] == 1 and _standfirst(before, draft)):
+                and not (faces[_face_key(draft)] == 1 and _standfirst(before, draft, style)):
             draft.kind = "heading"
 
 
-def _standfirst(before: Draft | None, draft: Draft) -> bool:
-    """Whether ``draft``, not bold, stands right under a heading set larger than it on its
-    page, in its column (their left edges or their centres level): a title's lead sentence.  A
-    division's bare label over it ("Chapter 2", "Part III") has no title but this sentence,
-    which is the chapter's title however it ends."""
-    if draft.bold or before is None or before.kind != "heading" or before.page != draft.page \
+def _standfirst(before: Draft | None, draft: Draft, style: Style) -> bool:
+    """Whether ``draft`` stands right under a heading set larger than it on its page, in its
+    column (their left edges or their centres level): a title's lead sentence, in the regular
+    weight, or in bold at the body's size or a little larger (a headline is bold and set larger
+    still, _HEADLINE_SCALE).  A division's bare label over it ("Chapter 2", "Part III") has no
+    title but this sentence, which is the chapter's title however it ends."""
+    if (draft.bold and draft.size > style.body_size * _HEADLINE_SCALE) or before is None \
+            or before.kind != "heading" or before.page != draft.page \
             or before.size < draft.size * HEADING_SCALE or section_label(before.text):
         return False
     return abs(before.box[0] - draft.box[0]) <= 2.0 \
         or abs((before.box[0] + before.box[2]) / 2 - (draft.box[0] + draft.box[2]) / 2) <= 2.0
+
+
+def _unhead_standfirsts(drafts: list[Draft], style: Style) -> None:
+    """A short sentence set in bold a little larger than the body (classify heads a line of
+    _SENTENCE_WORDS or fewer set larger) on one line right under a larger heading
+    (_standfirst), over text, is that title's standfirst: a paragraph.  Only where it is the
+    one such sentence in its face: a newsletter's headlines set so, each a sentence, head its
+    stories."""
+    faces = Counter(_face_key(draft) for draft in drafts
+                    if draft.kind in ("heading", "paragraph") and _stated(draft))
+    for index, draft in enumerate(drafts[1:-1], start=1):
+        after = drafts[index + 1]
+        if draft.kind == "heading" and draft.bold and not draft.number_depth and len(draft.lines) == 1 \
+                and _stated(draft) and faces[_face_key(draft)] == 1 \
+                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
+                and _standfirst(drafts[index - 1], draft, style):
+            draft.kind, draft.label = "paragraph", True
+
+
+def _stated(draft: Draft) -> bool:
+    """Whether a block reads as a sentence put as a statement: four words or more in sentence
+    case, ending in a full stop (not an ellipsis)."""
+    text = draft.text.rstrip()
+    return len(text.split()) >= 4 and text.endswith(".") and not text.endswith("..") and not _title_case(text)
 
 
 def _bound_below(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool:
@@ -1046,6 +1072,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_unanswered_questions(drafts, style)
     _unhead_signatories(drafts, style)
     _unhead_bylines(drafts, style)
+    _unhead_standfirsts(drafts, style)
     binding = _binding(drafts, style)
     sections = _section_faces(drafts)
     for index, draft in enumerate(drafts):
