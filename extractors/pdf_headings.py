@@ -352,8 +352,8 @@ _INSTRUCTION_WORDS = 4
 # each opening with a box to tick ("☐ Exit signs lit"), runs to this many words at most after its
 # number, and does not open with a verb a form's instruction opens with (_checklist_titled).
 _CHECKLIST_TITLE_WORDS = 6
-_INSTRUCTION_VERBS = frozenset("tick enter give state list write print sign circle mark select choose complete "
-                               "provide describe indicate fill answer name explain specify include attach "
+_INSTRUCTION_VERBS = frozenset("tick enter give state list write print sign circle mark select choose "
+                               "complete provide describe indicate fill answer name explain specify include attach "
                                "please rate show underline cross delete add continue say tell".split())
 # A line of a checklist's items: a box to tick, then the item's words (_heads_own_items).
 _TICKED_ITEM = re.compile(r"^(?:[\u2610-\u2612\u25a1\u274f-\u2752]|\[\s*\])\s*[^\W\d_]")
@@ -1326,8 +1326,8 @@ def _heads_own_items(blocks: list[Draft], draft: Draft) -> bool:
             break
         if after.kind not in ("paragraph", "list_item"):
             break
-        items += sum(bool(_TICKED_ITEM.match(line.text.strip())) and len(_ANSWER_SPACE.findall(line.text)) == 1
-                     for line in after.lines)
+        items += sum(bool(_TICKED_ITEM.match(line.text.strip()))
+                     and len(_ANSWER_SPACE.findall(line.text)) == 1 for line in after.lines)
     return items >= 2
 
 

@@ -12,8 +12,8 @@ questions over sub-headings, an FAQ's questions over short answers in words, a s
 heading over "Key: value" fields among headings set alike over text.  A form made only of numbered
 instructions over lines to write on (no question mark) is no list of headings; a checklist's numbered
 titles over its boxes and a report's numbered sections are (issue 32, evening), in lower case over
-lines of their own ticked items too, on a page with no running text as well (issue 32, checklists); and so are a manual's
-numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a policy's clauses each over
+lines of their own ticked items too, on a page with no running text as well (issue 32, checklists);
+and so are a manual's numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a policy's clauses each over
 a line for initials and then its text (review r2)."""
 
 from __future__ import annotations
@@ -408,7 +408,8 @@ def test_a_checklists_numbered_titles_over_ticked_items_stay_headings(box: str, 
 
 def test_a_forms_numbered_instructions_over_ticked_options_are_no_headings() -> None:
     # (Each opens with an instruction's verb, "Tick", over its options' boxes, one a line.)
-    titles = ("1. Tick every exit you checked", "2. Tick every socket you tested", "3. Tick each kit you opened")
+    titles = ("1. Tick every exit you checked", "2. Tick every socket you tested",
+              "3. Tick each kit you opened")
     assert headings_of(drawn_pdf(_safety_checklist, "glyph", True, titles)) == ["Workplace safety checklist"]
 
 
