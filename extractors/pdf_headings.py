@@ -353,8 +353,9 @@ _INSTRUCTION_WORDS = 4
 # number, and does not open with a verb a form's instruction opens with (_checklist_titled).
 _CHECKLIST_TITLE_WORDS = 6
 _INSTRUCTION_VERBS = frozenset("tick enter give state list write print sign circle mark select choose "
-                               "complete provide describe indicate fill answer name explain specify include attach "
-                               "please rate show underline cross delete add continue say tell".split())
+                               "complete provide describe indicate fill answer name explain specify "
+                               "include attach please rate show underline cross delete add continue say "
+                               "tell".split())
 # A line of a checklist's items: a box to tick, then the item's words (_heads_own_items).
 _TICKED_ITEM = re.compile(r"^(?:[\u2610-\u2612\u25a1\u274f-\u2752]|\[\s*\])\s*[^\W\d_]")
 # A picture's title stands at most this many of its sizes above the picture.

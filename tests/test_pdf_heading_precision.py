@@ -13,8 +13,8 @@ heading over "Key: value" fields among headings set alike over text.  A form mad
 instructions over lines to write on (no question mark) is no list of headings; a checklist's numbered
 titles over its boxes and a report's numbered sections are (issue 32, evening), in lower case over
 lines of their own ticked items too, on a page with no running text as well (issue 32, checklists);
-and so are a manual's numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a policy's clauses each over
-a line for initials and then its text (review r2)."""
+and so are a manual's numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a
+policy's clauses each over a line for initials and then its text (review r2)."""
 
 from __future__ import annotations
 
