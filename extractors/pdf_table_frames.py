@@ -186,8 +186,8 @@ def with_row_labels(frames: Sequence[RuleFrame], words: Sequence[Word],
     figure columns (a booktabs table whose rules start right of its label column): short lines
     (LABEL_WORDS at most) left of the rules, between the top rule and the bottom one, each level
     with a row of words inside the frame, for LABELLED_ROWS of those rows at least, and on the
-    frame's side of every gutter between justified columns (the other column's prose beside a
-    table is no label)."""
+    frame's side of every gutter between justified columns and right of every longer line there
+    (the other column's prose beside a table is no label)."""
     out = []
     for frame in frames:
         rows = _rows([w for w in words if frame.holds(w)])
@@ -195,6 +195,10 @@ def with_row_labels(frames: Sequence[RuleFrame], words: Sequence[Word],
         edge = max(middles, default=float("-inf"))
         left = [w for w in words if edge < w.x0 and w.x1 <= frame.x0 + 1
                 and frame.top < (w.top + w.bottom) / 2 < frame.bottom]
+        # (Labels stand right of the other column's lines, its ragged prose beside the table.)
+        edge = max((w.x1 for line in _rows(left) for run in _runs(line) if len(run) > LABEL_WORDS for w in run),
+                   default=edge)
+        left = [w for w in left if edge < w.x0]
         labels = [line for line in _rows(left) if len(line) <= LABEL_WORDS
                   and any(_level(line, row) for row in rows)]
         if not rows or len(labels) < LABELLED_ROWS * len(rows) or len(labels) != len(_rows(left)):
@@ -215,6 +219,18 @@ def _rows(words: Sequence[Word]) -> list[list[Word]]:
         else:
             rows.append([word])
     return rows
+
+
+def _runs(line: Sequence[Word]) -> list[list[Word]]:
+    """A line's words, left to right, parted where a gap wider than an em stands between two
+    (a gutter, or the space between a table's columns): the runs of words set as one text."""
+    runs: list[list[Word]] = []
+    for word in sorted(line, key=lambda w: w.x0):
+        if runs and word.x0 - runs[-1][-1].x1 <= word.size:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return runs
 
 
 def _level(a: Sequence[Word], b: Sequence[Word]) -> bool:

@@ -158,10 +158,11 @@ def test_a_booktabs_table_across_the_page_ends_at_its_bottom_rule() -> None:
 
 
 @pytest.mark.parametrize("stub", ["Method", ""])
-@pytest.mark.parametrize("place", ["column", "page", "across"])
+@pytest.mark.parametrize("place", ["column", "page", "across", "ragged"])
 def test_a_booktabs_tables_row_labels_left_of_its_rules_stay_in_the_table(place: str, stub: str) -> None:
     # (Its rules span the figure columns only: the labels left of them, level with its rows,
-    # are its first column, with the stub's heading or none; not the other column's prose.)
+    # are its first column, with the stub's heading or none; not the other column's prose,
+    # justified or ragged, beside it.)
     cells = [[stub, *CELLS[0][1:]], *CELLS[1:]]
     if place == "across":
         cells = [[*row, row[1]] for row in cells]
@@ -172,6 +173,13 @@ def test_a_booktabs_tables_row_labels_left_of_its_rules_stay_in_the_table(place:
             y = _column_text(canvas, LEFT, 760, PROSE)
             _booktabs(canvas, LEFT + 10, y - 6, [90, 65, 65], cells, unruled=1)
             _column_text(canvas, LEFT + COLUMN + GUTTER, 760, " ".join([PROSE] * 2))
+        elif place == "ragged":
+            right = LEFT + COLUMN + GUTTER
+            y = _column_text(canvas, right, 760, PROSE)
+            _booktabs(canvas, right + 10, y - 6, [90, 65, 65], cells, unruled=1)
+            canvas.setFont("Times-Roman", 9.5)
+            for k, line in enumerate(wrapped_lines(" ".join([PROSE] * 2), COLUMN - 30, "Times-Roman", 9.5)):
+                canvas.drawString(LEFT, 760 - 11.4 * k, line)
         elif place == "page":
             y = _column_text(canvas, 72, 760, PROSE, width=450)
             _booktabs(canvas, 100, y - 10, [120, 80, 80], cells, unruled=1)
