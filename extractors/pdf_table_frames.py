@@ -196,8 +196,8 @@ def with_row_labels(frames: Sequence[RuleFrame], words: Sequence[Word],
         left = [w for w in words if edge < w.x0 and w.x1 <= frame.x0 + 1
                 and frame.top < (w.top + w.bottom) / 2 < frame.bottom]
         # (Labels stand right of the other column's lines, its ragged prose beside the table.)
-        edge = max((w.x1 for line in _rows(left) for run in _runs(line) if len(run) > LABEL_WORDS for w in run),
-                   default=edge)
+        runs = [run for line in _rows(left) for run in _runs(line)]
+        edge = max((w.x1 for run in runs if len(run) > LABEL_WORDS for w in run), default=edge)
         left = [w for w in left if edge < w.x0]
         labels = [line for line in _rows(left) if len(line) <= LABEL_WORDS
                   and any(_level(line, row) for row in rows)]
