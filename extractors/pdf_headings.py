@@ -348,6 +348,16 @@ _BULLET_OR_BOX = re.compile(r"[\u25a0\u25cf\u2713\u2714]")
 # after its number at least; a checklist's sections' titles ("Before you start") are shorter
 # (_instruction_worded).
 _INSTRUCTION_WORDS = 4
+# A checklist's numbered title ("1. Fire exits and escape routes") over lines of its own items,
+# each opening with a box to tick ("☐ Exit signs lit"), runs to this many words at most after its
+# number, and does not open with a verb a form's instruction opens with (_checklist_titled).
+_CHECKLIST_TITLE_WORDS = 6
+_INSTRUCTION_VERBS = frozenset("tick enter give state list write print sign circle mark select choose "
+                               "complete provide describe indicate fill answer name explain specify "
+                               "include attach please rate show underline cross delete add continue say "
+                               "tell".split())
+# A line of a checklist's items: a box to tick, then the item's words (_heads_own_items).
+_TICKED_ITEM = re.compile(r"^(?:[\u2610-\u2612\u25a1\u274f-\u2752]|\[\s*\])\s*[^\W\d_]")
 # A picture's title stands at most this many of its sizes above the picture.
 _PICTURE_GAP = 2.5
 # A web or e-mail address on a line of its own (an address block's last lines).
@@ -991,20 +1001,46 @@ def head_headlines(drafts: list[Draft], style: Style) -> None:
                 and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
                 and abs(after.size - style.body_size) <= 0.5 and len(after.lines) >= 2 \
                 and _bound_below(before, draft, after, style) \
-                and not (faces[_face_key(draft)] == 1 and _standfirst(before, draft)):
+                and not (faces[_face_key(draft)] == 1 and _standfirst(before, draft, style)):
             draft.kind = "heading"
 
 
-def _standfirst(before: Draft | None, draft: Draft) -> bool:
-    """Whether ``draft``, not bold, stands right under a heading set larger than it on its
-    page, in its column (their left edges or their centres level): a title's lead sentence.  A
-    division's bare label over it ("Chapter 2", "Part III") has no title but this sentence,
-    which is the chapter's title however it ends."""
-    if draft.bold or before is None or before.kind != "heading" or before.page != draft.page \
+def _standfirst(before: Draft | None, draft: Draft, style: Style) -> bool:
+    """Whether ``draft`` stands right under a heading set larger than it on its page, in its
+    column (their left edges or their centres level): a title's lead sentence, in the regular
+    weight, or in bold at the body's size or a little larger (a headline is bold and set larger
+    still, _HEADLINE_SCALE).  A division's bare label over it ("Chapter 2", "Part III") has no
+    title but this sentence, which is the chapter's title however it ends."""
+    if (draft.bold and draft.size > style.body_size * _HEADLINE_SCALE) or before is None \
+            or before.kind != "heading" or before.page != draft.page \
             or before.size < draft.size * HEADING_SCALE or section_label(before.text):
         return False
     return abs(before.box[0] - draft.box[0]) <= 2.0 \
         or abs((before.box[0] + before.box[2]) / 2 - (draft.box[0] + draft.box[2]) / 2) <= 2.0
+
+
+def _unhead_standfirsts(drafts: list[Draft], style: Style) -> None:
+    """A short sentence set in bold a little larger than the body (classify heads a line of
+    _SENTENCE_WORDS or fewer set larger) on one line right under a larger heading
+    (_standfirst), over text, is that title's standfirst: a paragraph.  Only where it is the
+    one such sentence in its face: a newsletter's headlines set so, each a sentence, head its
+    stories."""
+    faces = Counter(_face_key(draft) for draft in drafts
+                    if draft.kind in ("heading", "paragraph") and _stated(draft))
+    for index, draft in enumerate(drafts[1:-1], start=1):
+        after = drafts[index + 1]
+        if draft.kind == "heading" and draft.bold and not draft.number_depth and len(draft.lines) == 1 \
+                and _stated(draft) and faces[_face_key(draft)] == 1 \
+                and after.page == draft.page and after.kind == "paragraph" and _running_text(after.text) \
+                and _standfirst(drafts[index - 1], draft, style):
+            draft.kind, draft.label = "paragraph", True
+
+
+def _stated(draft: Draft) -> bool:
+    """Whether a block reads as a sentence put as a statement: four words or more in sentence
+    case, ending in a full stop (not an ellipsis)."""
+    text = draft.text.rstrip()
+    return len(text.split()) >= 4 and text.endswith(".") and not text.endswith("..") and not _title_case(text)
 
 
 def _bound_below(before: Draft | None, draft: Draft, after: Draft, style: Style) -> bool:
@@ -1046,6 +1082,7 @@ def unhead_labels(drafts: list[Draft], style: Style) -> None:
     _unhead_unanswered_questions(drafts, style)
     _unhead_signatories(drafts, style)
     _unhead_bylines(drafts, style)
+    _unhead_standfirsts(drafts, style)
     binding = _binding(drafts, style)
     sections = _section_faces(drafts)
     for index, draft in enumerate(drafts):
@@ -1208,7 +1245,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
     on (an item put as an instruction, "Tick every service you used", over the form's closing
     words)."""
     texts = [d for d in drafts if d.kind != "contents"]
-    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool, bool, bool]]] = {}
+    groups: dict[tuple[float, bool, str], list[tuple[Draft, bool, bool, bool, bool]]] = {}
     for index, draft in enumerate(texts):
         if draft.kind != "heading" or draft.size >= style.body_size * HEADING_SCALE:
             continue
@@ -1216,7 +1253,7 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
         # of the questionnaire made text.)
         answered = index + 1 < len(texts) and texts[index + 1].kind == "paragraph" \
             and _short_answer(texts[index + 1].text)
-        boxed = texted = False
+        boxed = texted = itemised = False
         window = texts[index + 1:index + 1 + _ANSWER_BLOCKS]
         for offset, after in enumerate(window if not answered else []):
             # (A sub-heading in another style, no larger, opens a part of the question's
@@ -1231,32 +1268,37 @@ def _unhead_unanswered_questions(drafts: list[Draft], style: Style) -> None:
             if after.kind in ("paragraph", "list_item") and _ANSWER_FORM.search(after.text):
                 boxed = _answer_space(after.text)
                 texted = boxed and _text_under_answer(window[offset + 1:], draft)
+                itemised = boxed and _heads_own_items(window[offset:], draft)
                 break
         key = (*_style_key(draft), _number_form(draft))
-        groups.setdefault(key, []).append((draft, answered, boxed, texted))
+        groups.setdefault(key, []).append((draft, answered, boxed, texted, itemised))
     for (_, _, form), lines in groups.items():
-        questions = [answered for draft, answered, _, _ in lines if draft.text.rstrip().endswith("?")]
+        questions = [answered for draft, answered, *_ in lines if draft.text.rstrip().endswith("?")]
         if len(questions) >= 2 and 2 * questions.count(False) >= len(questions):
-            for draft, answered, _, _ in lines:
+            for draft, answered, *_ in lines:
                 if draft.text.rstrip().endswith("?") or (form and not answered):
                     _unhead_item(draft)
         elif form:
             _unhead_instructions(lines)
 
 
-def _unhead_instructions(lines: list[tuple[Draft, bool, bool, bool]]) -> None:
+def _unhead_instructions(lines: list[tuple[Draft, bool, bool, bool, bool]]) -> None:
     """A form made only of numbered instructions ("1. Enter your full name as on your
     passport", no question mark), each over its answer's boxes or line to write on: lines set
     and numbered alike (``lines``: each with whether running text answers it and whether
-    answer boxes do, and whether running text follows those, see _unhead_unanswered_questions),
-    two or more of them instructions over boxes and at least half of all so, are the form's
-    items.  An instruction is worded as a sentence (_instruction_worded): a checklist's numbered
-    sections ("1. Before You Start" over its boxes to tick) are titled, and a report's numbered
-    sections ("1. Introduction") head running text.  So do a policy's clauses each over a line
-    for the reader's initials and then the clause's text, most of them so: a form's closing
-    words follow its last item's answer only."""
-    boxed = [(draft, texted) for draft, answered, over_boxes, texted in lines
-             if over_boxes and not answered and _instruction_worded(draft.text)]
+    answer boxes do, whether running text follows those, and whether the boxes open lines of
+    its own items, see _unhead_unanswered_questions), two or more of them instructions over
+    boxes and at least half of all so, are the form's items.  An instruction is worded as a
+    sentence (_instruction_worded): a checklist's numbered sections ("1. Before You Start" over
+    its boxes to tick) are titled, and a report's numbered sections ("1. Introduction") head
+    running text.  So is a checklist's title in lower case, a few words that open with no
+    instruction's verb over lines of its own items ("1. Fire exits and escape routes" over "☐
+    Exit signs lit", "☐ Doors open freely": _checklist_titled).  So do a policy's clauses each
+    over a line for the reader's initials and then the clause's text, most of them so: a form's
+    closing words follow its last item's answer only."""
+    boxed = [(draft, texted) for draft, answered, over_boxes, texted, itemised in lines
+             if over_boxes and not answered and _instruction_worded(draft.text)
+             and not (itemised and _checklist_titled(draft.text))]
     texted = sum(texted for _, texted in boxed)
     if len(boxed) >= 2 and 2 * len(boxed) >= len(lines) and 2 * texted <= len(boxed):
         for draft, _ in boxed:
@@ -1272,6 +1314,32 @@ def _text_under_answer(blocks: list[Draft], draft: Draft) -> bool:
         if after.kind in ("paragraph", "list_item") and _running_text(after.text):
             return True
     return False
+
+
+def _heads_own_items(blocks: list[Draft], draft: Draft) -> bool:
+    """Whether two lines or more of ``blocks`` (the blocks under a numbered line, from its
+    first answer box on) each open with one box to tick and then words of their own, before
+    the next line set like it or a larger heading: a checklist's items ("☐ Exit signs lit"), not
+    a form's answer options set in a row ("☐ Yes  ☐ No") or a line to write on."""
+    items = 0
+    for after in blocks:
+        if after.kind == "heading" and (_alike(after, draft) or after.size > draft.size + 0.5):
+            break
+        if after.kind not in ("paragraph", "list_item"):
+            break
+        items += sum(bool(_TICKED_ITEM.match(line.text.strip()))
+                     and len(_ANSWER_SPACE.findall(line.text)) == 1 for line in after.lines)
+    return items >= 2
+
+
+def _checklist_titled(text: str) -> bool:
+    """Whether a numbered line reads as a checklist's title, not a form's instruction: after its
+    number, _CHECKLIST_TITLE_WORDS words at most, no question, its first word no verb a form's
+    instruction opens with (_INSTRUCTION_VERBS: "Tick", "Enter", "Give")."""
+    marker = ITEM_NUMBER.match(text)
+    words = (text[marker.end():] if marker else text).split()
+    return bool(words) and len(words) <= _CHECKLIST_TITLE_WORDS and not text.rstrip().endswith("?") \
+        and words[0].strip(".,:;").lower() not in _INSTRUCTION_VERBS
 
 
 def _answer_space(text: str) -> bool:
@@ -2229,8 +2297,9 @@ def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None
                        if d.kind in ("paragraph", "list_item") and _running_text(d.text)), None)
     if first_text is None:
         largest = max(d.size for d in headings)
+        sections = _numbered_over_lines(drafts)
         for draft in headings:
-            if draft.size < 0.9 * largest:
+            if draft.size < 0.9 * largest and id(draft) not in sections:
                 draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
         return
     front = drafts[:first_text]
@@ -2252,6 +2321,19 @@ def unhead_cover(drafts: list[Draft], style: Style, document: list[Draft] | None
                 and not (_face_key(draft) in bylined or _BYLINE.match(after.text.strip())) \
                 and not bullet_apart(after, drafts[index + 2] if index + 2 < len(drafts) else None):
             draft.kind, draft.label, draft.number_depth = "paragraph", True, 0
+
+
+def _numbered_over_lines(drafts: list[Draft]) -> set[int]:
+    """The ids of headings numbered alike (_number_form, _style_key), two or more, each right
+    over a block of two lines or more: a checklist's numbered parts over their items, on a page
+    with no running text.  A cover's lines under its title (a subtitle, the organisation, the
+    date) are not numbered, nor is each over lines of its own."""
+    groups: dict[tuple[float, bool, str], list[Draft]] = {}
+    for draft, after in zip(drafts, drafts[1:], strict=False):
+        if draft.kind == "heading" and draft.number_depth and after.kind in ("paragraph", "list_item") \
+                and after.page == draft.page and len(after.lines) >= 2:
+            groups.setdefault((*_style_key(draft), _number_form(draft)), []).append(draft)
+    return {id(draft) for group in groups.values() if len(group) >= 2 for draft in group}
 
 
 def bullet_apart(mark: Draft, after: Draft | None) -> bool:

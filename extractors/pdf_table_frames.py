@@ -10,7 +10,8 @@ The rules do say it: a table's rules span its width and close it at its foot.  R
 extent, three or more stacked, frame a table; a table found from alignment that starts inside
 such a frame and reaches out of it (or leaves the frame's first lines out, its header) is read
 again from the frame's words alone, and its rows under the last rule within the rules' ends
-(notes keyed to it, a total ruled over) with them.
+(notes keyed to it, a total ruled over) with them.  Rules may span the figure columns only, the
+rows' labels left of them (:func:`with_row_labels`): the frame reaches over those labels.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ SAME_ENDS = 2.5
 MIN_RULES = 3
 # A table reaches out of its frame when its box passes the frame's rules by this much (points).
 REACH = 2.0
+# A row's label left of rules that span the figure columns only has at most this many words
+# (a line of the other column's prose beside the frame has more).
+LABEL_WORDS = 6
+# Of the frame's rows, at least this share have a label level with them left of the rules.
+LABELLED_ROWS = 0.5
 
 
 class Segment(Protocol):
@@ -172,6 +178,65 @@ def within_frames(tables: list[T], words: Sequence[Word], frames: Sequence[RuleF
         if not any(overlaps(t, sub) for t in out):
             out.extend(t for t in find([w for w in words if sub.holds(w)]) if kept_in(sub, t, whole=True))
     return out
+
+
+def with_row_labels(frames: Sequence[RuleFrame], words: Sequence[Word],
+                    gutters: Sequence[tuple[float, float]]) -> list[RuleFrame]:
+    """The frames, each widened to the left over its rows' labels where its rules span only the
+    figure columns (a booktabs table whose rules start right of its label column): short lines
+    (LABEL_WORDS at most) left of the rules, between the top rule and the bottom one, each level
+    with a row of words inside the frame, for LABELLED_ROWS of those rows at least, and on the
+    frame's side of every gutter between justified columns and right of every longer line there
+    (the other column's prose beside a table is no label)."""
+    out = []
+    for frame in frames:
+        rows = _rows([w for w in words if frame.holds(w)])
+        middles = [(x0 + x1) / 2 for x0, x1 in gutters if (x0 + x1) / 2 < frame.x0]
+        edge = max(middles, default=float("-inf"))
+        left = [w for w in words if edge < w.x0 and w.x1 <= frame.x0 + 1
+                and frame.top < (w.top + w.bottom) / 2 < frame.bottom]
+        # (Labels stand right of the other column's lines, its ragged prose beside the table.)
+        runs = [run for line in _rows(left) for run in _runs(line)]
+        edge = max((w.x1 for run in runs if len(run) > LABEL_WORDS for w in run), default=edge)
+        left = [w for w in left if edge < w.x0]
+        labels = [line for line in _rows(left) if len(line) <= LABEL_WORDS
+                  and any(_level(line, row) for row in rows)]
+        if not rows or len(labels) < LABELLED_ROWS * len(rows) or len(labels) != len(_rows(left)):
+            out.append(frame)
+            continue
+        out.append(RuleFrame(min(w.x0 for line in labels for w in line), frame.top, frame.x1, frame.bottom,
+                             frame.rules))
+    return out
+
+
+def _rows(words: Sequence[Word]) -> list[list[Word]]:
+    """``words`` grouped into lines: each word with the line whose first word's middle it
+    reaches, top to bottom."""
+    rows: list[list[Word]] = []
+    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        if rows and _level([word], rows[-1]):
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return rows
+
+
+def _runs(line: Sequence[Word]) -> list[list[Word]]:
+    """A line's words, left to right, parted where a gap wider than an em stands between two
+    (a gutter, or the space between a table's columns): the runs of words set as one text."""
+    runs: list[list[Word]] = []
+    for word in sorted(line, key=lambda w: w.x0):
+        if runs and word.x0 - runs[-1][-1].x1 <= word.size:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return runs
+
+
+def _level(a: Sequence[Word], b: Sequence[Word]) -> bool:
+    """Whether two lines stand level: the first's middle within the second's first word's height."""
+    middle = (a[0].top + a[0].bottom) / 2
+    return b[0].top <= middle <= b[0].bottom
 
 
 def across_gutters(frames: Sequence[RuleFrame], gutters: Sequence[tuple[float, float]]) -> list[RuleFrame]:

@@ -55,6 +55,7 @@ from extractors.pdf_table_frames import (
     kept_in,
     overlaps,
     rule_frames,
+    with_row_labels,
     within_frames,
 )
 from extractors.pdf_table_gaps import _stacked_numbers, _stream_table
@@ -104,6 +105,7 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     gutters = layout.gutters
     if gutters is None and frames:  # (found once with the layout; here only when it will serve)
         gutters = justified_gutters([line.words for line in _lines(free)])
+    frames = with_row_labels(frames, free, gutters or [])
     found = unruled_tables(free, blocked=tables, feet=feet, turned=boxes,
                            across=across_gutters(frames, gutters or []))
     if frames and found:  # (a table between booktabs' rules ends where they do)

@@ -11,9 +11,10 @@ Each beside the real headings, which stay.  And where those rules must not reach
 questions over sub-headings, an FAQ's questions over short answers in words, a section's
 heading over "Key: value" fields among headings set alike over text.  A form made only of numbered
 instructions over lines to write on (no question mark) is no list of headings; a checklist's numbered
-titles over its boxes and a report's numbered sections are (issue 32, evening), and so are a manual's
-numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a policy's clauses each over
-a line for initials and then its text (review r2)."""
+titles over its boxes and a report's numbered sections are (issue 32, evening), in lower case over
+lines of their own ticked items too, on a page with no running text as well (issue 32, checklists);
+and so are a manual's numbered steps over lists bulleted "●" or "✓", code or a menu's path, and a
+policy's clauses each over a line for initials and then its text (review r2)."""
 
 from __future__ import annotations
 
@@ -366,6 +367,50 @@ def test_a_checklists_numbered_titles_and_a_reports_sections_stay_headings() -> 
     assert headings_of(drawn_pdf(report)) == ["Review of the bus network", "1. Introduction",
                                               "2. Scope of the review", "3. Findings",
                                               "4. Give your views on the proposals"]
+
+
+_CHECKS = (("1. Fire exits and escape routes", ("Exit signs lit", "Doors open freely", "Routes kept clear")),
+           ("2. Electrical safety in the office", ("Sockets not overloaded", "Cables in good repair")),
+           ("3. First aid and accident reporting", ("Kit fully stocked", "Accident book on the desk")))
+
+
+def _safety_checklist(canvas: Any, box: str, intro: bool, titles: tuple[str, ...] = ()) -> None:
+    """A checklist's title, an introduction if ``intro``, then each of ``_CHECKS``' numbered
+    titles (or ``titles``) over its items, each item a box to tick: a "☐" glyph or a square
+    drawn (``box`` "glyph" or "drawn")."""
+    font = _dejavu()
+    page = _Page(canvas)
+    page.line("Workplace safety checklist", "Helvetica-Bold", 16)
+    if intro:
+        page.paragraph("Walk round the building once a month and tick each item that is in order.")
+    for (title, items), other in zip(_CHECKS, titles or [t for t, _ in _CHECKS], strict=True):
+        page.line(other or title, after=4)
+        for item in items:
+            if box == "glyph":
+                page.line(f"\u2610 {item}", font, after=2)
+            else:
+                canvas.rect(72, page.y - 1, 8, 8)
+                canvas.setFont("Times-Roman", 10)
+                canvas.drawString(86, page.y, item)
+                page.y -= 14
+        page.y -= 8
+
+
+@pytest.mark.parametrize("intro", [True, False])
+@pytest.mark.parametrize("box", ["glyph", "drawn"])
+def test_a_checklists_numbered_titles_over_ticked_items_stay_headings(box: str, intro: bool) -> None:
+    # (A few words in lower case, no question and no instruction's verb, each over lines of its
+    # own items: no form's instruction over its answer's boxes; and, with no running text on
+    # the page, no cover's lines under its title.)
+    titles = [title for title, _ in _CHECKS]
+    assert headings_of(drawn_pdf(_safety_checklist, box, intro)) == ["Workplace safety checklist", *titles]
+
+
+def test_a_forms_numbered_instructions_over_ticked_options_are_no_headings() -> None:
+    # (Each opens with an instruction's verb, "Tick", over its options' boxes, one a line.)
+    titles = ("1. Tick every exit you checked", "2. Tick every socket you tested",
+              "3. Tick each kit you opened")
+    assert headings_of(drawn_pdf(_safety_checklist, "glyph", True, titles)) == ["Workplace safety checklist"]
 
 
 _STEPS = ("4.1 Gather the tools you will need", "4.2 Install the pump on a level surface",

@@ -96,6 +96,28 @@ def test_a_sentence_set_large_right_under_the_title_is_its_standfirst_not_a_head
     assert headings_of(drawn_pdf(_title_over_standfirst, font, 2)) == headlines
 
 
+SHORT_STANDFIRST = "Readers came back in their hundreds."
+
+
+@pytest.mark.parametrize("size", [10.0, 12.0, 13.0])
+def test_a_short_bold_sentence_right_under_the_title_is_its_standfirst(size: float) -> None:
+    # (Set at the body's size or a little larger, as a headline is not: bold, the one sentence
+    # set so.  Headlines set alike over each story stay headlines.)
+    def draw(canvas: Any, headlines: int) -> None:
+        canvas.setFont("Helvetica-Bold", 24)
+        canvas.drawString(60.0, 790.0, "Library Reopens")
+        y = 760.0
+        for _ in range(headlines):
+            canvas.setFont("Times-Bold", size)
+            canvas.drawString(60.0, y, SHORT_STANDFIRST)
+            y = draw_paragraph(canvas, STORY_ON, 60.0, y - size - 6.0, 450.0, font="Times-Roman")
+            y = draw_paragraph(canvas, STORY, 60.0, y, 450.0, font="Times-Roman") - 20.0
+
+    assert headings_of(drawn_pdf(draw, 1)) == ["Library Reopens"]
+    if size > 10.0:
+        assert headings_of(drawn_pdf(draw, 2)) == ["Library Reopens", SHORT_STANDFIRST, SHORT_STANDFIRST]
+
+
 def test_a_sentence_set_large_under_a_chapters_bare_label_is_its_title() -> None:
     # ("Chapter 2" has no title but the sentence under it: no standfirst.)
     title = "Why the rivers are rising, and what it means for the towns."

@@ -106,13 +106,15 @@ def test_a_bibliography_entry_ending_short_does_not_run_into_the_next() -> None:
     assert REFERENCES[0] in lines and REFERENCES[1] in lines, lines
 
 
-def _booktabs(canvas: Any, x: float, top: float, widths: list[float], cells: list[list[str]]) -> float:
+def _booktabs(canvas: Any, x: float, top: float, widths: list[float], cells: list[list[str]],
+              unruled: int = 0) -> float:
     """A table in 9-point type between booktabs' rules: over the header, under it and under the
-    last row; the y under it."""
+    last row, spanning all but the first ``unruled`` columns (its labels'); the y under it."""
     width = sum(widths)
+    start = x + sum(widths[:unruled])
     y = top
     canvas.setLineWidth(0.8)
-    canvas.line(x, y, x + width, y)
+    canvas.line(start, y, x + width, y)
     for r, row in enumerate(cells):
         y -= 11
         at = x
@@ -123,10 +125,10 @@ def _booktabs(canvas: Any, x: float, top: float, widths: list[float], cells: lis
         if r == 0:
             y -= 4
             canvas.setLineWidth(0.4)
-            canvas.line(x, y, x + width, y)
+            canvas.line(start, y, x + width, y)
     y -= 4
     canvas.setLineWidth(0.8)
-    canvas.line(x, y, x + width, y)
+    canvas.line(start, y, x + width, y)
     return y
 
 
@@ -153,6 +155,41 @@ def test_a_booktabs_table_across_the_page_ends_at_its_bottom_rule() -> None:
 
     markdown = markdown_of(drawn_pdf(draw))
     assert markdown_table(wide) in markdown, markdown
+
+
+@pytest.mark.parametrize("stub", ["Method", ""])
+@pytest.mark.parametrize("place", ["column", "page", "across", "ragged"])
+def test_a_booktabs_tables_row_labels_left_of_its_rules_stay_in_the_table(place: str, stub: str) -> None:
+    # (Its rules span the figure columns only: the labels left of them, level with its rows,
+    # are its first column, with the stub's heading or none; not the other column's prose,
+    # justified or ragged, beside it.)
+    cells = [[stub, *CELLS[0][1:]], *CELLS[1:]]
+    if place == "across":
+        cells = [[*row, row[1]] for row in cells]
+        cells[0][-1] = "SciPages"
+
+    def draw(canvas: Any) -> None:
+        if place == "column":
+            y = _column_text(canvas, LEFT, 760, PROSE)
+            _booktabs(canvas, LEFT + 10, y - 6, [90, 65, 65], cells, unruled=1)
+            _column_text(canvas, LEFT + COLUMN + GUTTER, 760, " ".join([PROSE] * 2))
+        elif place == "ragged":
+            right = LEFT + COLUMN + GUTTER
+            y = _column_text(canvas, right, 760, PROSE)
+            _booktabs(canvas, right + 10, y - 6, [90, 65, 65], cells, unruled=1)
+            canvas.setFont("Times-Roman", 9.5)
+            for k, line in enumerate(wrapped_lines(" ".join([PROSE] * 2), COLUMN - 30, "Times-Roman", 9.5)):
+                canvas.drawString(LEFT, 760 - 11.4 * k, line)
+        elif place == "page":
+            y = _column_text(canvas, 72, 760, PROSE, width=450)
+            _booktabs(canvas, 100, y - 10, [120, 80, 80], cells, unruled=1)
+        else:
+            y = _booktabs(canvas, 120, 760, [110, 80, 80, 80], cells, unruled=1) - 20
+            _column_text(canvas, LEFT, y, " ".join([PROSE] * 2), size=10.5)
+            _entries(canvas, LEFT + COLUMN + GUTTER, y, REFERENCES * 2, COLUMN)
+
+    markdown = markdown_of(drawn_pdf(draw))
+    assert markdown_table(cells) in markdown, markdown
 
 
 LINE = "networks. In Proceedings of the International Conference on"
