@@ -1716,7 +1716,8 @@ def unhead_box_labels(drafts: list[Draft], rulings: list[Ruling], style: Style) 
     section: callouts are set so, on web pages and in reports alike.  The side may start level
     with the label's top: Word's one-cell tables set their text flush with the cell's top edge
     (no top margin).  (A heading over a ruled table stands above the table's rules; one on a
-    shaded band has the band end with it.)"""
+    shaded band has the band end with it, unless the panel goes on at the head of the next
+    column, see _panel_goes_on.)"""
     sides = [r for r in rulings if not r.horizontal]
     for draft in drafts:
         if draft.kind != "heading" or draft.number_depth or draft.size >= style.body_size * HEADING_SCALE:
@@ -1725,9 +1726,37 @@ def unhead_box_labels(drafts: list[Draft], rulings: list[Ruling], style: Style) 
         size = draft.size
         if any(x0 - _BOX_INDENT * size <= side.x0 <= x0
                and top - _BOX_OPENS * size <= side.top <= top + _BOX_FLUSH * size
-               and side.bottom >= bottom + size for side in sides):
+               and (side.bottom >= bottom + size
+                    or side.bottom >= bottom and _panel_goes_on(side, sides, drafts))
+               for side in sides):
             draft.kind = "list_item" if draft.marker else "paragraph"
             draft.label = draft.boxed = True
+
+
+def _panel_goes_on(side: Ruling, sides: list[Ruling], drafts: list[Draft]) -> bool:
+    """Whether the filled panel whose left side is ``side`` (its right side level with it),
+    ending under the label it holds, goes on in a panel of its width at the head of a column
+    right of it (nothing of the page above it there) whose text opens with no heading: a box
+    broken at a column's foot, its label left alone in the first part (issue 32,
+    designed_report: a "Case study" panel at the foot of the first column)."""
+    def partner(left: Ruling) -> Ruling | None:
+        return next((r for r in sides if r.x0 > left.x0 + 1 and abs(r.top - left.top) <= 1
+                     and abs(r.bottom - left.bottom) <= 1), None)
+
+    right = partner(side)
+    if right is None:
+        return False
+    width = right.x0 - side.x0
+    for left in sides:
+        other = partner(left) if left.x0 >= right.x0 and left.top < side.top else None
+        if other is None or abs(other.x0 - left.x0 - width) > 1:
+            continue
+        beside = [d for d in drafts if d.box[0] < other.x0 and d.box[2] > left.x0]
+        inside = [d for d in beside if left.top - 1 <= d.box[1] < left.bottom]
+        if inside and not any(d.box[3] <= left.top + 1 for d in beside) \
+                and min(inside, key=lambda d: d.box[1]).kind != "heading":
+            return True
+    return False
 
 
 def _unhead_letter_subjects(drafts: list[Draft]) -> None:

@@ -303,6 +303,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
     column_lines = COLUMN_LINES if deck else _COLUMN_LINES
     titles = {number: {id(line) for line in found} for number, found in deck.titles.items()} if deck else {}
     annexes = annex_letters([line for page in lines.values() for line in page if line.kind == "body"], style)
+    inherited = _with_columns_of_other_pages(inherited, lines, deck is not None)
     drafts = {layout.number: _page_blocks(layout, lines[layout.number], tables[layout.number],
                                           _page_style(lines[layout.number], style), column_lines,
                                           titles.get(layout.number), annexes,
@@ -1846,6 +1847,68 @@ def _gutters(lines: list[Line], column_lines: int = _COLUMN_LINES) -> list[tuple
         if found:
             return found
     return _sidebar_gutters(lines, left, width)
+
+
+def _with_columns_of_other_pages(inherited: dict[int, list[tuple[float, float]]],
+                                 lines: dict[int, list[Line]],
+                                 deck: bool) -> dict[int, list[tuple[float, float]]]:
+    """The gutters each page takes from its document's other pages (``inherited``, by page
+    number), with those of :func:`_columns_of_other_pages` (none in a deck: its slides each set
+    their own columns)."""
+    out = {number: list(strips) for number, strips in inherited.items()}
+    for number, strips in ({} if deck else _columns_of_other_pages(lines)).items():
+        out[number] = out.get(number, []) + strips
+    return out
+
+
+def _columns_of_other_pages(lines: dict[int, list[Line]]) -> dict[int, list[tuple[float, float]]]:
+    """For each page whose own lines prove no gutter (see _gutters), the gutters other pages of
+    its document proved that its lines agree with (see _agrees_with_columns), by page number.
+    A paper's last page whose second column holds the last few references beside a full first
+    one proves no gutter of its own (its second side holds too little of the ink), and the
+    two columns' lines would be read across, a line of each in turn."""
+    bodies = {number: [line for line in page if line.kind == "body"] for number, page in lines.items()}
+    own = {number: _gutters(body) for number, body in bodies.items()}
+    strips: list[tuple[float, float]] = []
+    for found in own.values():
+        strips += [strip for strip in found if not any(abs(strip[0] - other[0]) <= 1
+                                                       and abs(strip[1] - other[1]) <= 1 for other in strips)]
+    if not strips:
+        return {}
+    out = {}
+    for number, body in bodies.items():
+        if not own[number] and (agreed := [strip for strip in strips if _agrees_with_columns(body, strip)]):
+            out[number] = agreed
+    return out
+
+
+# A page's lines agree with a gutter another page proved when at most this many cross its
+# middle (a title across the columns), and each side holds this many lines of running text
+# (this many words a line on average), a share of them near the gutter (its column's edge).
+_CROSSING_LINES = 2
+_SIDE_LINES = 3
+_SIDE_WORDS = 3.0
+_NEAR_GUTTER = 0.3
+
+
+def _agrees_with_columns(body: list[Line], strip: tuple[float, float]) -> bool:
+    """Whether a page's lines read as columns either side of ``strip``: few cross its middle,
+    and on either side lines of running text, enough of them ending near its left edge
+    (right of it: starting near its right edge) as a column's lines do -- not a form's labels
+    and values, nor a table's cells, ragged or short."""
+    middle = (strip[0] + strip[1]) / 2
+    if sum(1 for line in body if line.x0 < middle < line.x1) > _CROSSING_LINES:
+        return False
+    before = [line for line in body if line.x1 <= middle]
+    after = [line for line in body if line.x0 >= middle]
+    if len(before) < _SIDE_LINES or len(after) < _SIDE_LINES:
+        return False
+    if any(sum(len(line.words) for line in side) < _SIDE_WORDS * len(side) for side in (before, after)):
+        return False
+    start, end = min(line.x0 for line in before), max(line.x1 for line in after)
+    near_end = [line for line in before if strip[0] - line.x1 <= 0.2 * (strip[0] - start)]
+    near_start = [line for line in after if line.x0 - strip[1] <= 0.2 * (end - strip[1])]
+    return len(near_end) >= _NEAR_GUTTER * len(before) and len(near_start) >= _NEAR_GUTTER * len(after)
 
 
 # Each side of a gutter between columns of about equal width holds this share of the narrow

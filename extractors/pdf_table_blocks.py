@@ -318,20 +318,42 @@ def _heading_between(block: list[_Line], singles: int, line: _Line, below: _Line
 
 def _gap_under_turned(above: _Line, line: _Line, turned: list[Box], reach: float) -> float:
     """The blank between ``above`` and ``line`` not filled by names turned on their side
-    standing between them (two or more, the longest starting within ``reach`` under ``above``):
-    a word processor sets a row of group headings over the candidates' turned names,
-    their cells as tall as the longest name and each name at its cell's foot, so the
-    blank over the shorter names and under them is no break between a table's header
-    and its body."""
+    standing between them (two or more, the longest starting within ``reach`` under ``above``,
+    or ``above`` a row of groups over them, see :func:`_groups_over_feet`; their feet may be
+    level with ``line``'s, "Ward" set down the header beside them): a word processor sets a
+    row of group headings over the candidates' turned names, their cells as tall as the
+    longest name and each name at its cell's foot, so the blank over the shorter names and
+    under them is no break between a table's header and its body."""
     if not turned or line.top - above.bottom <= reach:
         return line.top - above.bottom
     x0 = min(above.words[0].x0, line.words[0].x0)
     x1 = max(above.words[-1].x1, line.words[-1].x1)
-    between = [box for box in turned if above.bottom - 1 <= box[1] and box[3] <= line.top + 1
+    foot = line.bottom + (line.bottom - line.top) / 2  # (a turned word's box reaches past the baseline)
+    between = [box for box in turned if above.bottom - 1 <= box[1] and box[3] <= foot
                and x0 <= box[0] and box[2] <= x1]
-    if len(between) < 2 or min(box[1] for box in between) > above.bottom + reach:
+    if len(between) < 2 or min(box[1] for box in between) > above.bottom + reach \
+            and not _groups_over_feet(above, between):
         return line.top - above.bottom
     return line.top - max(box[3] for box in between)
+
+
+# Turned names whose feet are this many points apart at most stand at one foot (their cells').
+_LEVEL_FEET = 1.0
+
+
+def _groups_over_feet(above: _Line, names: list[Box]) -> bool:
+    """Whether ``above`` is a row of group headings over turned ``names`` set at their cells'
+    feet, however far under it: the names' feet level, two or more runs of labels (each opening
+    with a capital, no figure), fewer than the names, each centred within the names' span.  A
+    word processor's header row is as tall as it was set, not as the longest name: short
+    names stand at its foot with the row's blank over them (issue 32, dense_grid: a party
+    over its candidates)."""
+    runs = _segments(above)
+    left, right = min(box[0] for box in names), max(box[2] for box in names)
+    return max(box[3] for box in names) - min(box[3] for box in names) <= _LEVEL_FEET \
+        and 2 <= len(runs) < len(names) \
+        and all(run[0].text[:1].isupper() and not any(_is_numeric(w.text) for w in run)
+                and left < (run[0].x0 + run[-1].x1) / 2 < right for run in runs)
 
 
 def _row_set_tall(line: _Line, block: list[_Line]) -> bool:

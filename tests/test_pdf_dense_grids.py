@@ -161,7 +161,7 @@ WARDS = [["Harbour", "14 642", "968", "19 487", "496", "772", "295", "552", "717
          ["Moor Park", "719", "17 053", "12 048", "421", "462", "–", "728", "101", "40.3"]]
 
 
-def _document_votes(canvas: Any) -> None:
+def _document_votes(canvas: Any, tall: bool = False) -> None:
     width, height = A4
     size, cell = 7.5, 48.75
     lefts = [50.5, *(117.0 + cell * k for k in range(8)), 510.0]  # each cell's left edge
@@ -170,12 +170,18 @@ def _document_votes(canvas: Any) -> None:
     canvas.drawString(50.5, height - 60, "The figures below are as published; see the notes under the table.")
     y = height - 80
     canvas.setFont("Helvetica-Bold", size)
-    canvas.drawString(lefts[0], y, "Ward")
-    canvas.drawRightString(rights[9], y, "Turnout")
-    canvas.drawRightString(rights[9], y - 9, "%")
     for first, last in ((1, 3), (4, 6), (7, 8)):
         canvas.drawCentredString((lefts[first] + lefts[last] + cell) / 2, y, PARTY_ROW[first])
-    foot = y - 52  # the names' cells: as tall as the longest name, each name at the foot
+    # The names' cells: as tall as the longest name, each name at the foot ("Ward" and
+    # "Turnout %" at the top), or (``tall``) a row set taller, "Ward" and "Turnout %" at its foot.
+    foot = y - (80 if tall else 52)
+    if tall:
+        canvas.drawString(lefts[0], foot, "Ward")
+        canvas.drawRightString(rights[9], foot, "Turnout %")
+    else:
+        canvas.drawString(lefts[0], y, "Ward")
+        canvas.drawRightString(rights[9], y, "Turnout")
+        canvas.drawRightString(rights[9], y - 9, "%")
     for c in range(1, 9):
         canvas.saveState()
         canvas.translate(lefts[c] + 13, foot)
@@ -183,7 +189,7 @@ def _document_votes(canvas: Any) -> None:
         canvas.drawString(0, 0, NAMES[c])
         canvas.restoreState()
     canvas.setFont("Helvetica", size)
-    y = foot - 20
+    y = foot - (12 if tall else 20)
     for row in WARDS:
         canvas.drawString(lefts[0], y, row[0])
         for c in range(1, 10):
@@ -199,6 +205,15 @@ def test_turned_names_at_the_feet_of_tall_cells_go_under_their_parties() -> None
     table = "\n".join([_row(PARTY_ROW), _row(["---"] * len(NAMES)), _row(NAMES), *(_row(r) for r in WARDS)])
     assert table in markdown, markdown
     assert "\nLabour\n" not in markdown, markdown
+
+
+def test_turned_names_at_the_foot_of_a_row_taller_than_they_go_under_their_parties() -> None:
+    """However far the names' foot stands under the party row, the parties centred over them
+    head the table: the blank is the row's own, not a break between a line of labels and a
+    table under it."""
+    markdown = markdown_of(drawn_pdf(_document_votes, tall=True))
+    table = "\n".join([_row(PARTY_ROW), _row(["---"] * len(NAMES)), _row(NAMES), *(_row(r) for r in WARDS)])
+    assert table in markdown, markdown
 
 
 # The same votes printed by a browser and tagged (issue 32, dense_grid): the tree leaves out the

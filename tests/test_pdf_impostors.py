@@ -341,6 +341,50 @@ def test_a_heading_over_a_box_heads_it():
     assert headings_of(markdown_of(data)) == ["Regional results", "Trends since 2019", "Method"]
 
 
+def _panel_broken_at_the_column_foot(goes_on: bool) -> bytes:
+    """Two columns: sections under bold 11-point headings in the first, which ends with a
+    shaded panel holding only its bold label ("Case study"); the second column opens with a
+    panel of that width holding the case's text (the box broken at the first column's foot),
+    or, without ``goes_on``, with plain text."""
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(WIDTH, HEIGHT))
+    page = Page(pdf)
+
+    def panel(x: float, top: float, bottom: float) -> None:
+        pdf.setFillGray(0.92)
+        pdf.rect(x, HEIGHT - bottom, 250, bottom - top, stroke=0, fill=1)
+        pdf.setFillGray(0)
+
+    page.text(40, 60, "Annual review", 18, "Helvetica-Bold")
+    y = 100.0
+    for heading, text in (("Cash flow", TEXT), ("Outlook", MORE)):
+        page.text(40, y, heading, 11, "Helvetica-Bold")
+        body, y = paragraph(y + 18, text, x=40, width_chars=48)
+        for line in body:
+            page.text(*line)
+        y += 14
+    panel(36, y - 4, y + 16)
+    page.text(44, y, "Case study", 11, "Helvetica-Bold")
+    body, after = paragraph(104, MORE, x=314, width_chars=48)
+    if goes_on:
+        panel(306, 96, after + 4)
+    for line in body + paragraph(after + 16, TEXT, x=314, width_chars=48)[0]:
+        page.text(*line)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("goes_on", [True, False])
+def test_a_label_alone_in_a_panel_at_a_columns_foot_opens_the_panel_going_on_in_the_next(goes_on: bool):
+    """A panel at the first column's foot holding only its label goes on at the head of the
+    second column (a panel of its width there, nothing above it): the label is the box's, not
+    a section's heading.  Without the panel over the second column's text, the label on its
+    shaded band stays a heading (a band ending with its heading)."""
+    headings = headings_of(markdown_of(_panel_broken_at_the_column_foot(goes_on)))
+    assert headings == ["Annual review", "Cash flow", "Outlook"] + ([] if goes_on else ["Case study"])
+
+
 def test_a_body_size_heading_over_a_list_heads_it_when_spaced_as_the_headings_are():
     """Sections whose headings sit closer to their text than to the text above (space
     before, little after), and a bold body-size heading spaced so over a bulleted list: it

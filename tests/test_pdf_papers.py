@@ -10,7 +10,8 @@ pulled apart into that heading's row; a title block's centred lines that do not 
 (the affiliations, the e-mail addresses) are a paragraph each, a centred paragraph wrapped at
 its measure stays one; and the title block's centred lines, crossing the gutter above a first
 page's short columns, do not hide the gutter; notes keyed to a booktabs table under its last
-rule stay the table's when it is read again in its frame."""
+rule stay the table's when it is read again in its frame; a last page whose second column holds
+the last few references beside a full first one takes the gutter the other pages prove."""
 
 from __future__ import annotations
 
@@ -466,3 +467,25 @@ def test_a_booktabs_table_across_two_columns_is_cut_from_the_prose_over_and_unde
     markdown = markdown_of(drawn_pdf(draw))
     assert markdown_table(wide) in markdown, markdown
     assert all(line in markdown.splitlines() for line in ("TABLE I", "F1 (%) on the test sets")), markdown
+
+
+def _last_references_beside_a_full_column(canvas: Any) -> None:
+    """Two pages: the first in two full columns; on the second the last two references at the
+    head of the second column beside a full first column of prose."""
+    for column in (0, 1):
+        y = 790.0
+        for turn in range(4):
+            y = _column_text(canvas, LEFT + column * (COLUMN + GUTTER), y, PROSE[turn * 20:] + " " + PROSE)
+    canvas.showPage()
+    y = 790.0
+    for turn in range(4):
+        y = _column_text(canvas, LEFT, y, PROSE[turn * 30:] + " " + PROSE)
+    _entries(canvas, LEFT + COLUMN + GUTTER, 790.0, REFERENCES[1:], COLUMN)
+
+
+def test_a_page_of_a_few_lines_beside_a_full_column_takes_the_gutter_of_the_other_pages() -> None:
+    """The second page's second column holds too little to prove its gutter, but the first page
+    proves it and no line of the second crosses it: the references are read whole after the
+    first column, not a line of each column in turn."""
+    lines = markdown_of(drawn_pdf(_last_references_beside_a_full_column)).splitlines()
+    assert all(entry in lines for entry in REFERENCES[1:]), lines
