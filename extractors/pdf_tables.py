@@ -153,9 +153,9 @@ def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[
               and not any(kept_in(f, t) for f in frames)]
     kept = [t for t in found if t not in across]
     columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
-    left = [word for word in words if not any(_inside(word, table) for table in kept)]
-    bridged = {id(word) for line in _lines(left) if _bridges(line.words, gutters) for word in line.words}
-    for word in left:
+    rest = [word for word in words if not any(_inside(word, table) for table in kept)]
+    bridged = {id(word) for line in _lines(rest) if _bridges(line.words, gutters) for word in line.words}
+    for word in rest:
         if id(word) not in bridged:
             columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
     apart = [table for column in columns
