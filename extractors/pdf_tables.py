@@ -133,15 +133,15 @@ def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[
                       gutters: list[tuple[float, float]] | None = None) -> list[FoundTable]:
     """The unruled tables ``found`` on the page; where its text is set in justified columns
     (:mod:`extractors.pdf_justified_gutters`), each column's words left out of the tables kept
-    are looked for tables again apart: the lines of two narrow columns side by side are no rows
-    of one table (a column's small table stands beside the next column's prose, its rows
-    between their lines when the baselines do not line up: read across the page, no table at
-    all).  A table across the columns is kept when it has a column of figures and figures on
-    both sides of the gutter (a paper's results under its two columns), or when it is kept to a
-    frame of rules (a table between booktabs' rules across the page,
-    :mod:`extractors.pdf_table_frames`); one whose figures are all on one side of a gutter, the
-    other side holding a line of prose, is that side's column's prose read into the table
-    beside it ("AGENCY: National Oceanic and Atmospheric" beside "Date  Session  Seats").
+    are looked for tables again apart (a table of figures, where no table held them): the lines
+    of two narrow columns side by side are no rows of one table (a column's small table stands
+    beside the next column's prose, its rows between their lines when the baselines do not line
+    up: read across the page, no table at all).  A table across the columns is kept when it has
+    a column of figures and figures on both sides of the gutter (a paper's results under its
+    two columns), or when it is kept to a frame of rules (a table between booktabs' rules across
+    the page, :mod:`extractors.pdf_table_frames`); one whose figures are all on one side of a
+    gutter, the other side holding a line of prose, is that side's column's prose read into the
+    table beside it ("AGENCY: National Oceanic and Atmospheric" beside "Date  Session  Seats").
     ``gutters`` are the page's, found once with its layout (found here from ``words`` when not)."""
     if gutters is None:
         gutters = justified_gutters([line.words for line in _lines(words)]) if found else []
@@ -158,8 +158,12 @@ def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[
     for word in rest:
         if id(word) not in bridged:
             columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
+    # (A table read from words no table held before is taken with a column of figures: a
+    # justified column's lines alone, its last words flush, may line up as a column of text.)
     apart = [table for column in columns
-             for table in unruled_tables(column, blocked=blocked, feet=feet, turned=turned)]
+             for table in unruled_tables(column, blocked=blocked, feet=feet, turned=turned)
+             if _has_figure_column(table) or any(_inside(word, table) and _inside(word, other)
+                                                 for word in column for other in across)]
     return sorted(kept + apart, key=lambda t: (t.top, t.x0))
 
 
