@@ -38,6 +38,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
+from extractors.pdf_justified_gutters import _FLUSH as FLUSH_EDGE
 from extractors.pdf_justified_gutters import justified_gutters
 from extractors.pdf_table_blocks import (
     FOOT_BAND,
@@ -61,7 +62,15 @@ from extractors.pdf_table_frames import (
 from extractors.pdf_table_gaps import _stacked_numbers, _stream_table
 from extractors.pdf_table_grids import _clusters, _merged_rulings, ruled_tables
 from extractors.pdf_table_lines import _caption, _Line, _lines
-from extractors.pdf_table_model import CELL_GAP_EM, MAX_WORDS, TURNED_BAND, FoundTable, _filled
+from extractors.pdf_table_model import (
+    CELL_GAP_EM,
+    MAX_WORDS,
+    PROSE_BESIDE_WORDS,
+    TURNED_BAND,
+    FoundTable,
+    _filled,
+    _is_numeric,
+)
 from extractors.pdf_table_rows import _column, _data_row, _distance
 from extractors.pdf_words import Box, PageLayout, Ruling, Word
 from extractors.tables import cells_to_markdown
@@ -125,31 +134,58 @@ def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[
                       frames: list[RuleFrame],
                       gutters: list[tuple[float, float]] | None = None) -> list[FoundTable]:
     """The unruled tables ``found`` on the page; where its text is set in justified columns
-    (:mod:`extractors.pdf_justified_gutters`), a table across them without a column of
-    figures, and not kept to a frame of rules, is looked for again in each column apart: the
-    lines of two narrow columns side by side are no rows of one table (a column's small table
-    stands beside the next column's prose), a paper's results under its two columns are, and
-    so is a table between booktabs' rules across the page (:mod:`extractors.pdf_table_frames`).
+    (:mod:`extractors.pdf_justified_gutters`), each column's words left out of the tables kept
+    are looked for tables again apart (a table of figures, where no table held them): the lines
+    of two narrow columns side by side are no rows of one table (a column's small table stands
+    beside the next column's prose, its rows between their lines when the baselines do not line
+    up: read across the page, no table at all).  A table across the columns is kept when it has
+    a column of figures and figures on both sides of the gutter (a paper's results under its
+    two columns), or when it is kept to a frame of rules (a table between booktabs' rules across
+    the page, :mod:`extractors.pdf_table_frames`); one whose figures are all on one side of a
+    gutter, the other side holding a line of prose, is that side's column's prose read into the
+    table beside it ("AGENCY: National Oceanic and Atmospheric" beside "Date  Session  Seats").
     ``gutters`` are the page's, found once with its layout (found here from ``words`` when not)."""
-    if not found:
-        return found
     if gutters is None:
-        gutters = justified_gutters([line.words for line in _lines(words)])
-    middles = [(x0 + x1) / 2 for x0, x1 in gutters]
-    # (A table of figures across the columns is one: a paper's results under its two columns.)
-    across = [t for t in found if any(t.x0 < m < t.x1 for m in middles) and not _has_figure_column(t)
-              and not any(kept_in(f, t) for f in frames)]
-    if not across:
+        gutters = justified_gutters([line.words for line in _lines(words)]) if found else []
+    if not gutters:
         return found
+    middles = [(x0 + x1) / 2 for x0, x1 in gutters]
+    across = [t for t in found if any(t.x0 < m < t.x1 for m in middles)
+              and (not _has_figure_column(t) or _prose_beside_figures(t, words, middles))
+              and not any(kept_in(f, t) for f in frames)]
+    kept = [t for t in found if t not in across]
     columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
-    inside = [word for word in words if any(_inside(word, table) for table in across)]
-    bridged = {id(word) for line in _lines(inside) if _bridges(line.words, gutters) for word in line.words}
-    for word in inside:
+    rest = [word for word in words if not any(_inside(word, table) for table in kept)]
+    bridged = {id(word) for line in _lines(rest) if _bridges(line.words, gutters) for word in line.words}
+    for word in rest:
         if id(word) not in bridged:
             columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
+    # (A table read from words no table held before is taken with a column of figures: a
+    # justified column's lines alone, its last words flush, may line up as a column of text.)
     apart = [table for column in columns
-             for table in unruled_tables(column, blocked=blocked, feet=feet, turned=turned)]
-    return sorted([t for t in found if t not in across] + apart, key=lambda t: (t.top, t.x0))
+             for table in unruled_tables(column, blocked=blocked, feet=feet, turned=turned)
+             if _has_figure_column(table) or any(_inside(word, table) and _inside(word, other)
+                                                 for word in column for other in across)]
+    return sorted(kept + apart, key=lambda t: (t.top, t.x0))
+
+
+def _prose_beside_figures(table: FoundTable, words: list[Word], middles: list[float]) -> bool:
+    """Whether a table across a gutter (at ``middles``) has its figures on one side of it only
+    and a line of prose (PROSE_BESIDE_WORDS words or more, no figure) on the other: the next
+    column's text beside a column's table."""
+    lines = _lines([w for w in words if _inside(w, table)])
+    for middle in middles:
+        if not table.x0 < middle < table.x1:
+            continue
+        sides = [[[w for w in line.words if ((w.x0 + w.x1) / 2 < middle) == before] for line in lines]
+                 for before in (True, False)]
+        figures = [any(_is_numeric(w.text) for side_line in side for w in side_line) for side in sides]
+        if figures.count(True) != 1:
+            continue
+        prose = sides[figures.index(False)]
+        if any(len(side_line) >= PROSE_BESIDE_WORDS for side_line in prose):
+            return True
+    return False
 
 
 def _bridges(words: list[Word], gutters: list[tuple[float, float]]) -> bool:
@@ -162,7 +198,9 @@ def _bridges(words: list[Word], gutters: list[tuple[float, float]]) -> bool:
         middle = (x0 + x1) / 2
         if any(w.x0 < middle < w.x1 for w in words):
             return True
-        if any(a.x1 <= middle <= b.x0 and b.x0 - a.x1 < x1 - x0
+        # (Two lines ending and starting flush with the gutter's sides, within FLUSH_EDGE, are
+        # its two columns': a full justified line beside a table's row in the next column.)
+        if any(a.x1 <= middle <= b.x0 and b.x0 - a.x1 < x1 - x0 - FLUSH_EDGE
                for a, b in zip(words, words[1:], strict=False)):
             return True
     return False

@@ -509,6 +509,16 @@ def test_a_heading_broken_over_three_lines_of_a_narrow_cell_is_one_word_again() 
     assert markdown_table([[*SPLIT_HEAD[:-1], "Turnout %"], *SPLIT_WARDS]) in markdown, markdown
 
 
+
+def test_a_heading_of_words_stacked_in_a_narrow_cell_keeps_its_spaces() -> None:
+    """"Dose" over "mcg" over "daily" in the same cell, each line as full as "Tur" over "nou":
+    the cell's geometry reads them as one word broken twice too, but "mcg" is a unit, a word
+    of its own (SHORT_WORDS), no broken word's middle: "Dose mcg daily", not "Dosemcgdaily"."""
+    from tests.pdf_output import markdown_table
+
+    markdown = markdown_of(drawn_pdf(_narrow_votes, SPLIT_WARDS, ["Dose", "mcg", "daily"]))
+    assert markdown_table([[*SPLIT_HEAD[:-1], "Dose mcg daily"], *SPLIT_WARDS]) in markdown, markdown
+
 # Review of the rules above (issue 32): an ordinary table in columns far apart, each region's
 # label on its first branch's row alone, a cell left blank where a branch has no staff.  Set as
 # tight as the type, a branch's line under its region's first one looks like figures' rests.
