@@ -225,3 +225,25 @@ def test_an_untitled_articles_label_centred_alone_over_its_text_is_a_heading() -
         act.paragraph()
 
     assert headings_of(drawn_pdf(draw)) == ["Article 5", "Article 6", "Article 7"]
+
+
+def test_a_points_last_line_under_a_line_across_the_signatures_gutter_stays_in_its_point() -> None:
+    """The signatures' two columns under the act's last article prove a gutter down the page;
+    a point's first line crosses it, and its last word wrapped under the point's text stands
+    left of it alone on its line: it ends the point, not a column of its own (legal_act-501)."""
+    def draw(canvas: Any) -> None:
+        act = _act(canvas)
+        act.numbered("(c)", "the categories of consumers at risk when using the product, in particular "
+                            "children and elderly persons.", indent=28)
+        act.numbered("3.", "The manufacturer shall keep the technical documentation for ten years.")
+        act.left("Done at Luxembourg, 3 June 2024.", "Times-Roman", after=8)
+        for left, right in (("For the European Parliament", "For the Council"),
+                            ("The President", "The President"), ("R. METSOLA", "M. NOVAK")):
+            canvas.setFont("Times-Roman", 11)
+            canvas.drawString(72, act.y, left)
+            canvas.drawString(320, act.y, right)
+            act.y -= 15.8
+
+    lines = markdown_of(drawn_pdf(draw)).splitlines()
+    assert "- (c) the categories of consumers at risk when using the product, in particular children and " \
+           "elderly persons." in [line.strip() for line in lines]
