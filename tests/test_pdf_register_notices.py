@@ -421,3 +421,31 @@ def _figures_across(canvas: Any) -> None:
 def test_a_table_of_figures_across_justified_columns_stays_whole() -> None:
     layout = read_layouts(drawn_pdf(_figures_across))[0]
     assert [len(table.cells[0]) for table in find_tables(layout)] == [6]
+
+
+def _titles_beside_a_subheading(canvas: Any) -> None:
+    """Three columns: a notice's title wrapped over lines of its own in the first and in the
+    third, and between them a section's italic subheading level with the titles' last lines."""
+    top = 640.0
+    for column in (0, 1, 2):
+        _prose(canvas, column, top + 110.0, 1)
+    canvas.setFont(BOLD, SIZE + 2)
+    for column, title in ((0, ("Notice of Availability of the", "Draft Resource", "Management Plan for the",
+                                "Red Rock Field Office")),
+                          (2, ("Public Meeting of the", "Coastal Fisheries Advisory", "Panel"))):
+        for at, text in enumerate(title):
+            canvas.drawString(_column_x(column), top - 13.0 * at, text)
+    canvas.setFont("Times-Italic", SIZE)
+    canvas.drawString(_column_x(1), top - 26.0, "A. Comments Received")
+    for column, y in ((0, top - 46.0), (1, top - 30.0), (2, top - 32.0)):
+        _prose(canvas, column, y, 2)
+
+
+def test_a_subheading_level_with_titles_wrapped_in_the_other_columns_is_no_table_row() -> None:
+    """The titles' lines beside the subheading are short, but each a line of a title of three
+    lines or more: running text of its column, no cell of a row the table finder left out."""
+    headings = [line for line in markdown_of(drawn_pdf(_titles_beside_a_subheading)).splitlines()
+                if line.startswith("#")]
+    assert [h.lstrip("# ") for h in headings] == [
+        "Notice of Availability of the Draft Resource Management Plan for the Red Rock Field Office",
+        "A. Comments Received", "Public Meeting of the Coastal Fisheries Advisory Panel"]
