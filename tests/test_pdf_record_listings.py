@@ -506,8 +506,9 @@ def test_a_double_spaced_table_and_the_table_a_few_lines_under_it_stay_two_table
 
 def _inspections(seed: int, count: int, counts: tuple[int, int]) -> list[list[str]]:
     rng = random.Random(seed)
+    months = ("Aug", "May", "Jan", "Oct")
     return [[f"{rng.randint(100, 999)} {rng.randint(1000, 9999)}", rng.choice(LONG_FIRMS),
-             str(rng.randint(*counts)), f"{rng.choice(('Aug', 'May', 'Jan', 'Oct'))} {rng.randint(1, 28)}, 2026"]
+             str(rng.randint(*counts)), f"{rng.choice(months)} {rng.randint(1, 28)}, 2026"]
             for _ in range(count)]
 
 
