@@ -195,14 +195,7 @@ def test_a_signatorys_name_in_capitals_is_no_heading_a_lettered_section_is() -> 
         act.paragraph()
         act.left("Article 9 – Entry into force")
         act.paragraph()
-        act.left("Done at Brussels, 12 March 2024.", "Times-Roman", after=8)
-        # (Two columns on a tab stop, as a Word drafter sets two institutions' signatures.)
-        for left, right in (("For the European Parliament", "For the Council"),
-                            ("The President", "The President"), ("R. METSOLA", "M. NOVAK")):
-            canvas.setFont("Times-Roman", 11)
-            canvas.drawString(72, act.y, left)
-            canvas.drawString(320, act.y, right)
-            act.y -= 15.8
+        act.signatures("Done at Brussels, 12 March 2024.")
 
     assert headings_of(drawn_pdf(draw)) == ["B. BACKGROUND", "Article 9 – Entry into force"]
 
@@ -236,13 +229,7 @@ def test_a_points_last_line_under_a_line_across_the_signatures_gutter_stays_in_i
         act.numbered("(c)", "the categories of consumers at risk when using the product, in particular "
                             "children and elderly persons.", indent=28)
         act.numbered("3.", "The manufacturer shall keep the technical documentation for ten years.")
-        act.left("Done at Luxembourg, 3 June 2024.", "Times-Roman", after=8)
-        for left, right in (("For the European Parliament", "For the Council"),
-                            ("The President", "The President"), ("R. METSOLA", "M. NOVAK")):
-            canvas.setFont("Times-Roman", 11)
-            canvas.drawString(72, act.y, left)
-            canvas.drawString(320, act.y, right)
-            act.y -= 15.8
+        act.signatures("Done at Luxembourg, 3 June 2024.")
 
     lines = markdown_of(drawn_pdf(draw)).splitlines()
     assert "- (c) the categories of consumers at risk when using the product, in particular children and " \
