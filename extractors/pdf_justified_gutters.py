@@ -139,8 +139,7 @@ _SPLIT_ROWS = 2
 def inherited_gutters(pages: Sequence[Sequence[Sequence[Word]]],
                       found: Sequence[Sequence[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
     """Each page's gutters (``found``, from its own rows ``pages``), a page without any given
-    those that two other pages of the document proved alike (the other page of a document of
-    two, which has no more to prove them) where its own rows agree: no word
+    those that two other pages of the document proved alike where its own rows agree: no word
     stands over them but on a row or two across the columns, and words stand on both sides of
     them.  A register's page whose last column holds a few lines ("[FR Doc. ...]", "BILLING
     CODE ...") beside a full first one proves no gutter of its own (too few rows hold prose on
@@ -162,7 +161,7 @@ def inherited_gutters(pages: Sequence[Sequence[Sequence[Word]]],
             key = round(strip[0])
             alike = {index for k in (key - 1, key, key + 1) for index, other in by_start.get(k, ())
                      if abs(strip[0] - other[0]) <= 1 and abs(strip[1] - other[1]) <= 1}
-            if len(alike) >= min(2, len(found) - 1):
+            if len(alike) >= 2:
                 strips.append(strip)
     if not strips:
         return [list(page) for page in found]
