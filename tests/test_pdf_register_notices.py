@@ -16,7 +16,7 @@ from typing import Any
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from extractors.pdf_justified_gutters import justified_gutters
-from extractors.pdf_structure import build_lines
+from extractors.pdf_structure import _reading_order, build_lines
 from extractors.pdf_tables import find_tables
 from extractors.pdf_words import PageLayout, Word, read_layouts
 from tests.pdf_output import drawn_pdf, markdown_of
@@ -314,12 +314,12 @@ def test_a_label_word_crowded_onto_its_own_line_goes_on_with_its_paragraph() -> 
                for paragraph in markdown_of(drawn_pdf(_crowded_label)).split("\n\n"))
 
 
-def _next_notice(canvas: Any) -> None:
+def _next_notice(canvas: Any, agency: str = "National Oceanic and Atmospheric") -> None:
     y0 = 800.0
     left = _prose(canvas, 0, y0, 3)
     _prose(canvas, 1, y0, 2)
     y = left
-    for text in ("DEPARTMENT OF COMMERCE", "National Oceanic and Atmospheric", "[Docket No. NOAA-2026-4077]"):
+    for text in ("DEPARTMENT OF COMMERCE", agency, "[Docket No. NOAA-2026-4077]"):
         y -= SIZE * 1.2
         canvas.setFont(ROMAN, SIZE)
         canvas.drawString(_column_x(0), y, text)
@@ -449,3 +449,15 @@ def test_a_subheading_level_with_titles_wrapped_in_the_other_columns_is_no_table
     assert [h.lstrip("# ") for h in headings] == [
         "Notice of Availability of the Draft Resource Management Plan for the Red Rock Field Office",
         "A. Comments Received", "Public Meeting of the Coastal Fisheries Advisory Panel"]
+
+
+def test_a_notices_head_line_over_the_gutter_keeps_its_docket_line_in_the_head() -> None:
+    """The agency's name crosses the gutter and stops far short of the text's right edge: the
+    docket number under it is the head's next line in its column, not read with the line across
+    as its wrapped end (register_notice-05: the head was then read into the paragraph above)."""
+    # (The agency's name on one line, reaching over the gutter.)
+    [layout] = read_layouts(drawn_pdf(_next_notice, "National Oceanic and Atmospheric Administration"))
+    runs = _reading_order(build_lines(layout.words, 1), [])
+    [docket] = [run for run in runs if any(item.line is not None and item.line.text.startswith("[Docket")
+                                           for item in run)]
+    assert not any(item.line is not None and item.line.text.startswith("National") for item in docket)
