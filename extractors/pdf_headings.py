@@ -2728,7 +2728,7 @@ def _rank_by_numbering(numbered: list[Draft], others: list[Draft]) -> None:
                            min(_MAX_LEVEL, anchors[-1][0] + 1))
 
 
-# A paragraph of this many lines is running text, no table's row.
+# A paragraph (or a title) of this many lines is running text, no table's row.
 _RUNNING_LINES = 3
 
 
@@ -2736,9 +2736,12 @@ def unhead_table_rows(drafts: list[Draft], lines: list[Line]) -> None:
     """A one-line heading on one baseline with two or more other short lines is a cell of a
     table row the table finder left out (a header row of bold column names), not a heading."""
     # (Not beside lines of running text: the other column's "[0006] In some embodiments,
-    # the", a paragraph's first line broken at a tab, beside a centred "BACKGROUND".)
+    # the", a paragraph's first line broken at a tab, beside a centred "BACKGROUND"; nor
+    # beside a title wrapped over lines of its own in the other columns, "Management Plan for
+    # the" and "Panel" beside a subheading, register_notice-501.)
     running = {id(line) for draft in drafts
-               if draft.kind == "paragraph" and len(draft.lines) >= _RUNNING_LINES for line in draft.lines}
+               if draft.kind in ("paragraph", "heading") and len(draft.lines) >= _RUNNING_LINES
+               for line in draft.lines}
     for draft in drafts:
         if draft.kind != "heading" or len(draft.lines) != 1:
             continue

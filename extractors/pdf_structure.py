@@ -2104,6 +2104,10 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     wide: list[_Item] = []
     # Each item's column, -1 across the columns (a new band's test looks ahead: _band_below).
     placed = [column(item) if gutters and not spans(item) else -1 for item in items]
+    right = max((item.x1 for item in items if item.line is not None), default=0.0)
+    for at in range(1, len(items)):
+        if placed[at] >= 0 and placed[at - 1] < 0 and _wraps_line_across(items, at, right):
+            placed[at] = -1
     below = _ColumnsBelow.of(placed)
 
     def flush_columns() -> None:
@@ -2129,6 +2133,26 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     flush_columns()
     runs.extend(_split_tables(wide))
     return [run for run in runs if run]
+
+
+def _wraps_line_across(items: list[_Item], at: int, right: float) -> bool:
+    """Whether the line item at ``at``, in a column, is the wrapped end of the line across the
+    columns right above it: set alike, at its paragraph's leading under it, starting within it,
+    alone on its baseline, the line above filling the measure (to within three of its sizes of
+    the text's ``right`` edge) and ending no sentence (a point's last word "children." hung
+    under its text, left of the gutter that an act's signatures in two columns prove further
+    down the page; a notice's head lines, "National Oceanic and Atmospheric Administration"
+    over its docket number, stop short).  It is read with the line it ends, not as a column
+    of its own."""
+    above, item = items[at - 1].line, items[at].line
+    if above is None or item is None or not _set_alike(above, item) \
+            or above.text.rstrip().endswith(SENTENCE_END) or above.x1 < right - 3 * above.size:
+        return False
+    gap = item.top - above.bottom
+    if not (-0.2 * item.size <= gap <= 0.55 * item.size and above.x0 - 1 <= item.x0 < above.x1):
+        return False
+    after = items[at + 1] if at + 1 < len(items) else None
+    return after is None or after.top > item.bottom - 0.3 * (item.bottom - item.top)
 
 
 def _row_tops(items: list[_Item]) -> dict[int, float]:

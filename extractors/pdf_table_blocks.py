@@ -215,7 +215,8 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
             continue
         multi = _tabular(line)
         gap = _gap_under_turned(current[-1], line, turned or [], MAX_LINE_GAP * pitch) if current else 0.0
-        if current and (gap > MAX_LINE_GAP * pitch and not (multi and _row_set_tall(line, current))
+        if current and (gap > MAX_LINE_GAP * pitch
+                        and not (multi and _row_set_tall(line, current, lines[index + 1:]))
                         or gap > FOOT_GAP * pitch and _in_footer(line, current[-1], feet)):
             blocks.append(current)
             current, singles = [], 0
@@ -356,7 +357,7 @@ def _groups_over_feet(above: _Line, names: list[Box]) -> bool:
                 and left < (run[0].x0 + run[-1].x1) / 2 < right for run in runs)
 
 
-def _row_set_tall(line: _Line, block: list[_Line]) -> bool:
+def _row_set_tall(line: _Line, block: list[_Line], after: Sequence[_Line] = ()) -> bool:
     """Whether ``line``, under a gap wider than the page's line pitch allows, is the block's
     next row all the same: its row started no further under the block's last row than
     MAX_LINE_GAP times the pitch of the block's rows (the median of two or more, each from
@@ -364,14 +365,20 @@ def _row_set_tall(line: _Line, block: list[_Line]) -> bool:
     set taller than their wrapped cells' lines leave blank under a cell's last line (issue
     32, record_listing: Calc's rows a line for each 12 characters of a firm's name, which
     its wider columns set on fewer lines); a table's rows of one line each have a pitch the
-    page's line pitch already allows."""
+    page's line pitch already allows.  A block of fewer than three rows (a listing's last
+    page, its first row saved tall) counts the pitches of the rows from ``line`` on too (the
+    page's lines ``after`` it), not the gap over ``line`` that is asked about."""
     rows = [x.top for x in block if _tabular(x)]
     first = next(i for i, x in enumerate(block) if _tabular(x)) if rows else 0
     # (Only rows holding a wrapped cell's lines: a table set double-spaced has rows of one line.)
-    if len(rows) < 3 or all(_tabular(x) for x in block[first:]):
+    if not rows or all(_tabular(x) for x in block[first:]):
         return False
-    pitch = statistics.median(b - a for a, b in zip(rows, rows[1:], strict=False))
-    return line.top - rows[-1] <= MAX_LINE_GAP * pitch
+    if len(rows) >= 3:
+        pitch = statistics.median(b - a for a, b in zip(rows, rows[1:], strict=False))
+        return line.top - rows[-1] <= MAX_LINE_GAP * pitch
+    below = [line.top] + [x.top for x in after if _tabular(x)][:3 - len(rows)]
+    pitches = [b - a for tops in (rows, below) for a, b in zip(tops, tops[1:], strict=False)]
+    return len(rows) + len(below) >= 3 and line.top - rows[-1] <= MAX_LINE_GAP * statistics.median(pitches)
 
 
 def _display_apart(block: list[_Line], common_size: float) -> list[list[_Line]]:

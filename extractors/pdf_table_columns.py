@@ -64,12 +64,17 @@ def body_columns(table: FoundTable, words: list[Word]) -> list[Column] | None:
     body = table.cells[max(1, table.header_rows):]
     if width < 2 or len(body) < MIN_ROWS:
         return None
-    by_text = {_row_text(row): row for row in body if len(row) == width}
+    # (By the row's first word: a row's first line may hold only the first words of a wrapped
+    # cell, so no line need read as its row whole.)
+    by_first: dict[str, list[list[str]]] = {}
+    for row in body:
+        if len(row) == width and (text := _row_text(row)):
+            by_first.setdefault(text.split()[0], []).append(row)
     spans: list[list[tuple[float, float]]] = [[] for _ in range(width)]
     matched = 0
     for line in baseline_rows(words_inside(words, table)):
-        row = by_text.get(" ".join(w.text for w in line))
-        placed = _placed(line, row) if row is not None else None
+        placed = next((found for row in by_first.get(line[0].text, [])
+                       if (found := _placed(line, row)) is not None), None)
         if placed is None:
             continue
         matched += 1
@@ -140,18 +145,22 @@ def _row_text(row: list[str]) -> str:
 
 
 def _placed(line: list[Word], row: list[str]) -> dict[int, tuple[float, float]] | None:
-    """Where each filled cell of ``row`` stands on ``line`` (its words in the row's order)."""
+    """Where each filled cell of ``row`` stands on ``line`` (its words in the row's order): the
+    row's line, or its first line when cells wrap, holding each filled cell's first words (as
+    many as it has, the rest on the lines under it)."""
     placed: dict[int, tuple[float, float]] = {}
     at = 0
     for column, cell in enumerate(row):
         tokens = cell.split()
         if not tokens:
             continue
-        taken = line[at:at + len(tokens)]
-        if [w.text for w in taken] != tokens:
+        taken = 0
+        while taken < len(tokens) and at + taken < len(line) and line[at + taken].text == tokens[taken]:
+            taken += 1
+        if not taken:
             return None
-        placed[column] = (taken[0].x0, taken[-1].x1)
-        at += len(tokens)
+        placed[column] = (line[at].x0, line[at + taken - 1].x1)
+        at += taken
     return placed if at == len(line) else None
 
 

@@ -98,9 +98,11 @@ NARROW_GAP_EM = 0.5
 # the two columns beside it, is a gap still when the other lines keep the columns apart (see
 # _spanned_gaps): a total row's label merged over two unruled columns.
 SPANNING_SHARE = 1 / 3
-# Texts of a column whose edges spread this far (in font sizes, under a digit's width) are set
-# ragged on that side, not aligned there.
-RAGGED_EM = 0.4
+# Texts of a column whose edges spread this far (in font sizes) are set ragged on that side,
+# not aligned there: well over what an aligned edge strays (a glyph's side bearing, 0.4 point),
+# under what texts of one pattern differ by when only a word's letters do (dates with two-digit
+# days, "Aug 15, 2026" and "May 12, 2026", end 0.28 of the size apart; record_listing-502).
+RAGGED_EM = 0.2
 
 
 def _stacked_numbers(cells: list[list[str]]) -> float:

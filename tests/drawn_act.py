@@ -44,3 +44,14 @@ class DrawnAct:
             self.canvas.drawString(72, self.y, line)
             self.y -= 13.2
         self.y -= after
+
+    def signatures(self, done: str) -> None:
+        """The closing formula, then two institutions' signatures in two columns on a tab stop,
+        as a Word drafter sets them."""
+        self.left(done, "Times-Roman", after=8)
+        for left, right in (("For the European Parliament", "For the Council"),
+                            ("The President", "The President"), ("R. METSOLA", "M. NOVAK")):
+            self.canvas.setFont("Times-Roman", 11)
+            self.canvas.drawString(72, self.y, left)
+            self.canvas.drawString(320, self.y, right)
+            self.y -= 15.8

@@ -195,14 +195,7 @@ def test_a_signatorys_name_in_capitals_is_no_heading_a_lettered_section_is() -> 
         act.paragraph()
         act.left("Article 9 – Entry into force")
         act.paragraph()
-        act.left("Done at Brussels, 12 March 2024.", "Times-Roman", after=8)
-        # (Two columns on a tab stop, as a Word drafter sets two institutions' signatures.)
-        for left, right in (("For the European Parliament", "For the Council"),
-                            ("The President", "The President"), ("R. METSOLA", "M. NOVAK")):
-            canvas.setFont("Times-Roman", 11)
-            canvas.drawString(72, act.y, left)
-            canvas.drawString(320, act.y, right)
-            act.y -= 15.8
+        act.signatures("Done at Brussels, 12 March 2024.")
 
     assert headings_of(drawn_pdf(draw)) == ["B. BACKGROUND", "Article 9 – Entry into force"]
 
@@ -225,3 +218,19 @@ def test_an_untitled_articles_label_centred_alone_over_its_text_is_a_heading() -
         act.paragraph()
 
     assert headings_of(drawn_pdf(draw)) == ["Article 5", "Article 6", "Article 7"]
+
+
+def test_a_points_last_line_under_a_line_across_the_signatures_gutter_stays_in_its_point() -> None:
+    """The signatures' two columns under the act's last article prove a gutter down the page;
+    a point's first line crosses it, and its last word wrapped under the point's text stands
+    left of it alone on its line: it ends the point, not a column of its own (legal_act-501)."""
+    def draw(canvas: Any) -> None:
+        act = _act(canvas)
+        act.numbered("(c)", "the categories of consumers at risk when using the product, in particular "
+                            "children and elderly persons.", indent=28)
+        act.numbered("3.", "The manufacturer shall keep the technical documentation for ten years.")
+        act.signatures("Done at Luxembourg, 3 June 2024.")
+
+    lines = markdown_of(drawn_pdf(draw)).splitlines()
+    assert "- (c) the categories of consumers at risk when using the product, in particular children and " \
+           "elderly persons." in [line.strip() for line in lines]

@@ -71,6 +71,20 @@ def test_right_aligned_amounts_flush_against_left_aligned_words_are_two_columns(
         assert [t.cells for t in found] == [rows]
 
 
+def test_counts_flush_against_dates_of_one_width_are_two_columns_on_a_page_without_header() -> None:
+    # A listing's next page, no header over it: counts set right against their cell's edge and
+    # dates set left from the next one ("5" | "Aug 15, 2026"), 2.4 points apart.  Every day
+    # has two digits, so the dates end within a few points of each other (their months' widths
+    # alone differ): ragged still, no value's fixed-width part (record_listing-502).
+    rng = random.Random(6)
+    rows = [[f"{rng.randint(100, 999)} {rng.randint(1000, 9999)}", rng.choice(FIRMS), str(rng.randint(0, 14)),
+             f"{rng.choice(('Aug', 'May', 'Jan'))} {rng.randint(10, 28)}, {rng.choice((2025, 2026))}"]
+            for _ in range(12)]
+    edges = [40.0, 90.0, 200.0, 200.0 + stringWidth("14", "Helvetica", 9) + 2.4, 300.0]
+    found = tables_of(sheet(rows, {2}, edges))
+    assert [t.cells for t in found] == [rows]
+
+
 def test_a_code_before_a_name_in_one_left_aligned_cell_stays_one_value() -> None:
     # "A101 Harbour Freight Logistics": the codes, all one width, end at one x and the names
     # start at one x, but the codes start there too (the cell is set left, not right): one
@@ -199,6 +213,17 @@ def test_rows_saved_taller_than_their_wrapped_text_stay_one_table() -> None:
     rows = register(4)
     found = tables_of(wrapped_sheet(rows, listing_edges(), wrap=1, tall={5: 6, 9: 6}))
     assert [t.cells for t in found] == [rows]
+
+
+def test_a_listings_last_three_rows_under_a_row_saved_tall_are_one_table() -> None:
+    # A listing's last page holds three rows without its header, the first saved five lines
+    # tall over a name on two: the blank under it is wider than the page's line pitch allows,
+    # and the block has no three rows yet to show how far apart its rows stand; the rows under
+    # it show that (record_listing-502's last page).
+    for seed in (3, 4, 5, 6):
+        rows = register(seed, rows=3)[1:]
+        found = tables_of(wrapped_sheet(rows, [40.0, 80.0, 180.0, 290.0, 350.0], wrap=1, tall={0: 5}))
+        assert [t.cells for t in found] == [rows], seed
 
 
 # -- Listings over pages: a row's wrapped name broken over the page break (Word lets rows break).
@@ -477,3 +502,50 @@ def test_a_double_spaced_table_and_the_table_a_few_lines_under_it_stay_two_table
     markdown = read_text_layer(_two_tables(24.0, 60.0)).pages[0].markdown
     assert "| Branch | Opens | Closes |" in markdown
     assert "| Contact | Phone | Room | Email |" in markdown
+
+
+def _inspections(seed: int, count: int, counts: tuple[int, int]) -> list[list[str]]:
+    rng = random.Random(seed)
+    months = ("Aug", "May", "Jan", "Oct")
+    return [[f"{rng.randint(100, 999)} {rng.randint(1000, 9999)}", rng.choice(LONG_FIRMS),
+             str(rng.randint(*counts)), f"{rng.choice(months)} {rng.randint(1, 28)}, 2026"]
+            for _ in range(count)]
+
+
+def _wrapped_listing(pages: list[list[list[str]]], header: list[str]) -> bytes:
+    """Pages of a listing without rules, the header over the first only: ids, firms' names
+    wrapped over two lines or three (every row), counts set right 2.4 points from dates set
+    left, as Calc prints a sheet's columns fitted to their texts."""
+    buffer = io.BytesIO()
+    canvas = pdf_canvas.Canvas(buffer, invariant=1)
+    for number, rows in enumerate(pages):
+        y = 760.0
+        if number == 0:
+            canvas.setFont("Helvetica", 9)
+            for x, text in zip((56.0, 120.0), header[:2], strict=True):
+                canvas.drawString(x, y, text)
+            canvas.drawRightString(290.0, y, header[2])
+            canvas.drawString(292.4, y, header[3])
+            y -= 14
+        canvas.setFont("Helvetica", 9)
+        for cells in rows:
+            names = _name_lines(cells[1], 70.0)
+            canvas.drawString(56.0, y, cells[0])
+            for k, name in enumerate(names):
+                canvas.drawString(120.0, y - 10 * k, name)
+            canvas.drawRightString(290.0, y, cells[2])
+            canvas.drawString(292.4, y, cells[3])
+            y -= 10 * len(names) + 6
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_a_listings_rows_on_the_next_page_are_read_in_the_columns_of_its_wrapped_rows() -> None:
+    # The next page's three rows alone cannot part the counts from the dates 2.4 points right
+    # of them (all one digit: no ragged start shows the counts set right); the rows before them
+    # can, but every one of them wraps its firm's name, so no line holds a row's text whole:
+    # a row's first line holds each cell's first words (record_listing-502's last page).
+    header = ["Inspection no.", "Establishment", "Violations", "Re-inspection"]
+    first, second = _inspections(3, 22, (0, 14)), _inspections(4, 3, (1, 9))  # (page 1 filled)
+    assert joined_tables(_wrapped_listing([first, second], header)) == [[header, *first, *second]]

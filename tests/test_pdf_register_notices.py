@@ -16,7 +16,7 @@ from typing import Any
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from extractors.pdf_justified_gutters import justified_gutters
-from extractors.pdf_structure import build_lines
+from extractors.pdf_structure import _reading_order, build_lines
 from extractors.pdf_tables import find_tables
 from extractors.pdf_words import PageLayout, Word, read_layouts
 from tests.pdf_output import drawn_pdf, markdown_of
@@ -314,12 +314,12 @@ def test_a_label_word_crowded_onto_its_own_line_goes_on_with_its_paragraph() -> 
                for paragraph in markdown_of(drawn_pdf(_crowded_label)).split("\n\n"))
 
 
-def _next_notice(canvas: Any) -> None:
+def _next_notice(canvas: Any, agency: str = "National Oceanic and Atmospheric") -> None:
     y0 = 800.0
     left = _prose(canvas, 0, y0, 3)
     _prose(canvas, 1, y0, 2)
     y = left
-    for text in ("DEPARTMENT OF COMMERCE", "National Oceanic and Atmospheric", "[Docket No. NOAA-2026-4077]"):
+    for text in ("DEPARTMENT OF COMMERCE", agency, "[Docket No. NOAA-2026-4077]"):
         y -= SIZE * 1.2
         canvas.setFont(ROMAN, SIZE)
         canvas.drawString(_column_x(0), y, text)
@@ -421,3 +421,43 @@ def _figures_across(canvas: Any) -> None:
 def test_a_table_of_figures_across_justified_columns_stays_whole() -> None:
     layout = read_layouts(drawn_pdf(_figures_across))[0]
     assert [len(table.cells[0]) for table in find_tables(layout)] == [6]
+
+
+def _titles_beside_a_subheading(canvas: Any) -> None:
+    """Three columns: a notice's title wrapped over lines of its own in the first and in the
+    third, and between them a section's italic subheading level with the titles' last lines."""
+    top = 640.0
+    for column in (0, 1, 2):
+        _prose(canvas, column, top + 110.0, 1)
+    canvas.setFont(BOLD, SIZE + 2)
+    for column, title in ((0, ("Notice of Availability of the", "Draft Resource", "Management Plan for the",
+                                "Red Rock Field Office")),
+                          (2, ("Public Meeting of the", "Coastal Fisheries Advisory", "Panel"))):
+        for at, text in enumerate(title):
+            canvas.drawString(_column_x(column), top - 13.0 * at, text)
+    canvas.setFont("Times-Italic", SIZE)
+    canvas.drawString(_column_x(1), top - 26.0, "A. Comments Received")
+    for column, y in ((0, top - 46.0), (1, top - 30.0), (2, top - 32.0)):
+        _prose(canvas, column, y, 2)
+
+
+def test_a_subheading_level_with_titles_wrapped_in_the_other_columns_is_no_table_row() -> None:
+    """The titles' lines beside the subheading are short, but each a line of a title of three
+    lines or more: running text of its column, no cell of a row the table finder left out."""
+    headings = [line for line in markdown_of(drawn_pdf(_titles_beside_a_subheading)).splitlines()
+                if line.startswith("#")]
+    assert [h.lstrip("# ") for h in headings] == [
+        "Notice of Availability of the Draft Resource Management Plan for the Red Rock Field Office",
+        "A. Comments Received", "Public Meeting of the Coastal Fisheries Advisory Panel"]
+
+
+def test_a_notices_head_line_over_the_gutter_keeps_its_docket_line_in_the_head() -> None:
+    """The agency's name crosses the gutter and stops far short of the text's right edge: the
+    docket number under it is the head's next line in its column, not read with the line across
+    as its wrapped end (register_notice-05: the head was then read into the paragraph above)."""
+    # (The agency's name on one line, reaching over the gutter.)
+    [layout] = read_layouts(drawn_pdf(_next_notice, "National Oceanic and Atmospheric Administration"))
+    runs = _reading_order(build_lines(layout.words, 1), [])
+    [docket] = [run for run in runs if any(item.line is not None and item.line.text.startswith("[Docket")
+                                           for item in run)]
+    assert not any(item.line is not None and item.line.text.startswith("National") for item in docket)
