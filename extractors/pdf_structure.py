@@ -131,7 +131,7 @@ from extractors.pdf_justified_gutters import (
     justified_gutters,
 )
 from extractors.pdf_line_numbers import line_numbers
-from extractors.pdf_running_table_heads import keep_table_heads
+from extractors.pdf_running_table_heads import heads_lines_under, keep_table_heads
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_model import NUMERIC, TIME_OF_DAY, FoundTable
 from extractors.pdf_table_stitch import (
@@ -438,6 +438,7 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
     # head of each page it runs over) or goes at random (a wrapped cell's line "... storms of
     # 2016" at one height on every page of a long table) does not.
     found: list[tuple[str, int, list[Line]]] = []
+    spread: dict[str, list[tuple[int, list[Line]]]] = defaultdict(list)  # rows of two lines or more
     for number, page in lines.items():
         running = sorted((line for line in page if line.kind != "body"), key=attrgetter("x0"))
         for line in running:
@@ -447,13 +448,39 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
             ends = _END_NUMBER.findall(text)
             if line is row[0] and len(ends) == 1 and any(c.isalpha() for c in text):
                 found.append((_recurring_key(_running_key(text)), int(ends[0]) - number, row))
+            if line is row[0] and len(row) > 1 and any(c.isalpha() for c in text):
+                spread[" ".join(text.split())].append((number, row))
     offsets: dict[str, set[int]] = defaultdict(set)
     pages: Counter[str] = Counter()
     for key, offset, _ in found:
         offsets[key].add(offset)
         pages[key] += 1
-    return {id(word) for key, _, row in found if pages[key] >= 2 and len(offsets[key]) == 1
-            for line in row for word in line.words}
+    numbered = {id(word) for key, _, row in found if pages[key] >= 2 and len(offsets[key]) == 1
+                for line in row for word in line.words}
+    return numbered | _spread_running_words(spread, {layout.number: layout.words for layout in layouts})
+
+
+def _spread_running_words(spread: dict[str, list[tuple[int, list[Line]]]],
+                          words: dict[int, list[Word]]) -> set[int]:
+    """The ids of the words of running rows without their page's number, spread over the page
+    in pieces (``spread``: each row's pages and lines by its text), that repeat word for word
+    at one height on two pages or more and do not stand as a header row over the lines under
+    them on each (:func:`extractors.pdf_running_table_heads.heads_lines_under`): a company's
+    running header ("Acme Holdings plc", "Annual report 2025" centred, "Notes to the accounts"
+    at the right margin) set about a row's pitch over a note's table lines up with its first
+    and last columns, and the table finder took it for the table's first row on each page
+    (issue 32, tight accounts).  A table's header row repeated at the head of each page stands
+    at the table's columns and is left to the table finder."""
+    out: set[int] = set()
+    for occurrences in spread.values():
+        for _, row in occurrences:
+            same = [(page, other) for page, other in occurrences
+                    if abs(other[0].top - row[0].top) <= _SAME_HEIGHT]
+            if len({page for page, _ in same}) < 2 \
+                    or all(heads_lines_under(other, words[page]) for page, other in same):
+                continue
+            out.update(id(word) for line in row for word in line.words)
+    return out
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
