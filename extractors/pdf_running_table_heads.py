@@ -134,9 +134,11 @@ def _heads_table(row: list[Line], lines: list[Line], tables: list[FoundTable], w
         return False
     table = min(below, key=lambda t: t.top)
     # A lone line is the rest of a row broken over the page ("LLC" of "Golden State Bakery"),
-    # at one of the table's inner columns (a running title starts at the text block's edge);
-    # the same words at the same height on another page made it look like a running line.
-    if len(row) < 2 and (not row or row[0].x0 <= table.x0 + _AT_COLUMN):
+    # at one of the table's inner columns (a running title starts at the text block's edge),
+    # or at its first column going on in lower case ("the fund" of "R-2001 of"; a running
+    # title starts with a capital); the same words at the same height on another page made it
+    # look like a running line.
+    if len(row) < 2 and (not row or row[0].x0 <= table.x0 + _AT_COLUMN and not row[0].text[:1].islower()):
         return False
     if min(line.x0 for line in row) < table.x0 - _AT_COLUMN \
             or max(line.x1 for line in row) > table.x1 + _AT_COLUMN:

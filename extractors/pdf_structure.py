@@ -520,17 +520,39 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
                                if line.bottom < first_table and line.contents is None])
         while rows and len(rows[0]) == 1 and continuation_note(rows[0][0].text):
             rows = rows[1:]
-        found = leading_rows(last, words[layout.number - 1],
-                             [[w for line in row for w in line.words] for row in rows],
-                             edges.get(sizes[layout.number], (float("inf"), 0.0))[0], frozenset(headers))
+        highest = edges.get(sizes[layout.number], (float("inf"), 0.0))[0]
+        row_words = [[w for line in row for w in line.words] for row in rows]
+        found = leading_rows(last, words[layout.number - 1], row_words, highest, frozenset(headers))
         if found is None:
             continue
+        rest = _running_rest(lines[layout.number], rows)
+        if rest is not None and leading_rows(last, words[layout.number - 1], [list(rest.words), *row_words],
+                                             highest, frozenset(headers)) is not None:
+            rest.kind = "body"
         taken = {id(line) for row in rows for line in row
                  if found.top <= line.top and line.bottom <= found.bottom}
         lines[layout.number] = [line for line in lines[layout.number] if id(line) not in taken]
         tables[layout.number] = [found, *tables[layout.number]]
         adopted.add(id(found))
     return adopted
+
+
+def _running_rest(page: list[Line], rows: list[list[Line]]) -> Line | None:
+    """The page's lowest running header line when it stands alone on its baseline right over
+    the body's first row (``rows``: the body's rows over its first table): maybe the rest of a
+    row broken over the page that recurs at its height on another page ("the fund" of two
+    listings' references, "LLC" of two firms' names), which the running-line rule took for a
+    running header.  (A table under it gives such a line back, see
+    :mod:`extractors.pdf_running_table_heads`; rows the page finder left as lines do not.)"""
+    running = [line for line in page if line.kind == "header"]
+    if not running or not rows:
+        return None
+    lowest = max(running, key=attrgetter("bottom"))
+    first = min(line.top for line in rows[0])
+    if any(line is not lowest and line.bottom > lowest.top for line in running) \
+            or not 0 <= first - lowest.bottom <= 2 * lowest.height:
+        return None
+    return lowest
 
 
 def _section_extents(sizes: dict[int, tuple[float, float]], bodies: dict[int, list[Line]],
@@ -604,9 +626,9 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
     rests: dict[int, tuple[list[Draft], list[Draft]]] = {}
     for layout in layouts:
         body = drafts[layout.number]
-        headers = _header_rows(body, tables[layout.number])
         if not body:
-            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None, headers=headers,
+            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None,
+                                  headers=_header_rows(body, tables[layout.number]),
                                   size=(layout.width, layout.height)))
             continue
         # (Notes that the table goes on may stand between its parts.)
@@ -620,6 +642,9 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         # page (pdf_table_stitch._row_rest), which the stitch may take into that row.
         header, rest = rests[layout.number] = _row_rest_drafts(tabled, earlier) if not titles else ([], [])
         tabled = tabled[len(header) + len(rest):]
+        # (The rest of a row over the table is no group heading over its columns: the same rest
+        # atop a later page, "LLC" of another firm's name, would read as its print titles.)
+        headers = _header_rows([d for d in body if not any(d is r for r in rest)], tables[layout.number])
         first = tabled[0].table or _column_end_table(tabled, last=False)
         last = tabled[-1].table or _column_end_table(tabled, last=True)
         columns = any(table is not None and _set_in_columns(table, body) for table in (first, last))
