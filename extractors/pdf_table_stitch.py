@@ -276,8 +276,11 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
     if drop is None and not after.titles and not after.adopted \
             and _rest_of_row(before, part, edge.words, after.words):
         return part, 0, True, False
-    if drop and _rest_of_row(before, part, edge.words, after.words, drop):
-        return part, drop, True, False  # (the rest of the row under the header repeated over it)
+    if drop is not None and _rest_of_row(before, part, edge.words, after.words, drop):
+        # (The rest of the row under the header repeated over it, or atop rows the page finder
+        # left as lines, read in ``before``'s columns: "Bakery Ltd" and "roof and gutters" in
+        # two of its columns, issue 32.)
+        return part, drop, True, False
     if drop == 0 and rest is not None:  # (read as the part's first row, the rest of the last)
         column, text = rest
         cells = [[text if c == column else "" for c in range(_width(part))], *part.cells]
@@ -339,18 +342,24 @@ def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word]
     case (a new row's label starts with a capital or a figure) or leaves a first column
     empty that no row of the body leaves empty (:func:`_keyless`), with rows after it.
     ``at``: the row of ``after`` asked (the one under a repeated header)."""
-    if len(after.cells) < at + 2 or not before.cells or _width(before) != _width(after) or _width(before) < 2:
+    if len(after.cells) < at + 2 or _width(before) != _width(after):
         return False
-    first, last = after.cells[at], before.cells[-1]
+    return _goes_on_last_row(after.cells[at], before) and _columns_agree(before, after, before_words, after_words)
+
+
+def _goes_on_last_row(first: list[str], before: FoundTable) -> bool:
+    """Whether the cells ``first`` read as the rest of ``before``'s last row (see
+    :func:`_rest_of_row`), the tables' columns aside."""
+    if not before.cells or _width(before) < 2:
+        return False
+    last = before.cells[-1]
     filled = [c for c, text in enumerate(first) if text.strip()]
     if not filled or any(c >= len(last) or not last[c].strip() for c in filled):
         return False
     body = before.cells[max(1, before.header_rows):]
     if any(sum(1 for r in body if c < len(r) and _figure(r[c])) >= 0.6 * len(body) for c in filled):
         return False
-    if not first[filled[0]].strip()[0].islower() and not _keyless(first, body):
-        return False
-    return _columns_agree(before, after, before_words, after_words)
+    return first[filled[0]].strip()[0].islower() or _keyless(first, body)
 
 
 def _keyless(row: list[str], body: list[list[str]]) -> bool:
@@ -649,7 +658,10 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
             taken[-1][wrapped] += " " + text  # (the next line of that row's wrapped cell)
             kept.append(row)
             continue
-        if cells is None or _header_like(cells, before, [], []):
+        if cells is None or _header_like(cells, before, [], []) \
+                and (taken or not _goes_on_last_row(cells, before)):
+            # (Read in the columns, the rest of the last row in two of them or more goes on:
+            # the stitch puts it back into that row, see _rest_of_row.)
             break
         taken.append(cells)
         kept.append(row)
