@@ -167,7 +167,9 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             open_stitch = None
         if before is None or after is None or after.first is None:
             continue
-        if not _at_foot(before, extents[edge.size][1]) or not _at_head(after.first, extents[after.size][0]):
+        # (The rest of a row over the part, under the header repeated or not, starts the body.)
+        start = min([after.first.top, *(w.top for line in after.rest for w in line)])
+        if not _at_foot(before, extents[edge.size][1]) or not _at_head(after.first, extents[after.size][0], start):
             open_stitch = None
             continue
         found = after.first
@@ -472,8 +474,9 @@ def at_head(table: FoundTable, highest: float) -> bool:
     return _at_head(table, highest)
 
 
-def _at_head(table: FoundTable, highest: float) -> bool:
-    return table.top <= highest + _EDGE_ROWS * _pitch(table) + _EDGE_POINTS
+def _at_head(table: FoundTable, highest: float, top: float | None = None) -> bool:
+    """(``top``: where the table's part starts, when lines over it are a row's rest.)"""
+    return (table.top if top is None else top) <= highest + _EDGE_ROWS * _pitch(table) + _EDGE_POINTS
 
 
 def _width(table: FoundTable) -> int:
@@ -636,7 +639,10 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
     rest: list[tuple[Word, ...]] = []  # the first lines, left over the rows as the last row's rest
     for row in rows:
         top = min(w.top for w in row)
-        reach = highest if not kept else min(w.top for w in kept[-1])
+        # (Under the rest of a row, the rows follow it: the header repeated over it, and the
+        # rest itself, may reach down more than two rows' pitches from the body's top.)
+        above = kept[-1] if kept else rest[-1] if rest else None
+        reach = highest if above is None else min(w.top for w in above)
         if top > reach + _ROW_PITCHES * pitch + _EDGE_POINTS:
             break
         text = " ".join(w.text for w in sorted(row, key=lambda w: w.x0))
