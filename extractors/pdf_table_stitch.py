@@ -374,8 +374,13 @@ def _keyless(row: list[str], body: list[list[str]]) -> bool:
 
 
 def _keyed(body: list[list[str]]) -> bool:
-    """Whether every row of ``body`` (three or more) but its first fills the first column."""
-    return len(body) >= 3 and all(r and r[0].strip() for r in body[1:])
+    """Whether every row of ``body`` (three or more) but its first fills the first column (and
+    but the rows under the first that leave it empty: the rest of a row over two lines from
+    the page before, as the page finder reads it, a row a line)."""
+    rows = body[1:]
+    while rows and rows[0] and not rows[0][0].strip():
+        rows = rows[1:]
+    return len(body) >= 3 and bool(rows) and all(r and r[0].strip() for r in rows)
 
 
 def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTable,
