@@ -651,9 +651,13 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
         if top > reach + _ROW_PITCHES * pitch + _EDGE_POINTS:
             break
         text = " ".join(w.text for w in sorted(row, key=lambda w: w.x0))
-        if not kept and (_key([text]) == _key([" ".join(before.cells[0])]) or _key([text])[0] in headers):
+        cells = _fitted(row, gaps, before) if columns is None else fit_row(row, columns)
+        if not kept and (_key([text]) == _key([" ".join(before.cells[0])]) or _key([text])[0] in headers) \
+                and not (not taken and cells is not None and _goes_on_last_row(cells, before)):
             # The header repeated (its wide cells may cross the body's column gaps): its words
-            # go, its cells are the table's already.
+            # go, its cells are the table's already.  (Not the rest of a row alike atop two
+            # pages, "Bakery Ltd" and "roof and gutters", which the finder took for the header
+            # of the page before.)
             kept.append(row)
             continue
         if not taken and _row_rest(before, before_words, (*rest, tuple(row))) is not None:
@@ -663,7 +667,6 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
             rest.append(tuple(row))
             kept = []
             continue
-        cells = _fitted(row, gaps, before) if columns is None else fit_row(row, columns)
         wrapped = _wrapped_line(row, kept[-1], gaps, columns, before) if cells is None and taken else None
         if wrapped is not None and taken[-1][wrapped]:
             taken[-1][wrapped] += " " + text  # (the next line of that row's wrapped cell)
