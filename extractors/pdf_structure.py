@@ -158,6 +158,9 @@ _BAND = 0.11
 _RECUR_SHARE = 0.3
 # Same height on two pages: within this many points.
 _SAME_HEIGHT = 8.0
+# The lines of a row's rest over the page's first rows that the running-line rule may have
+# taken for running ones (_running_rest).
+_REST_LINES = 2
 # A running line's slot (_mark_running_slots) is held to a closer height.
 _SLOT_HEIGHT = 3.0
 # A bare figure set this many times the page's commonest size is display type: no page number.
@@ -526,9 +529,12 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
         if found is None:
             continue
         rest = _running_rest(lines[layout.number], rows)
-        if rest is not None and leading_rows(last, words[layout.number - 1], [list(rest.words), *row_words],
-                                             highest, frozenset(headers)) is not None:
-            rest.kind = "body"
+        while rest and leading_rows(last, words[layout.number - 1], [*(list(line.words) for line in rest),
+                                                                     *row_words],
+                                    highest, frozenset(headers)) is None:
+            rest = rest[1:]
+        for line in rest:
+            line.kind = "body"
         taken = {id(line) for row in rows for line in row
                  if found.top <= line.top and line.bottom <= found.bottom}
         lines[layout.number] = [line for line in lines[layout.number] if id(line) not in taken]
@@ -537,22 +543,27 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
     return adopted
 
 
-def _running_rest(page: list[Line], rows: list[list[Line]]) -> Line | None:
-    """The page's lowest running header line when it stands alone on its baseline right over
-    the body's first row (``rows``: the body's rows over its first table): maybe the rest of a
-    row broken over the page that recurs at its height on another page ("the fund" of two
-    listings' references, "LLC" of two firms' names), which the running-line rule took for a
+def _running_rest(page: list[Line], rows: list[list[Line]]) -> list[Line]:
+    """The page's lowest running header lines (two at most, top down) that stand alone on
+    their baselines, each right over the next and the last right over the body's first row
+    (``rows``: the body's rows over its first table): maybe the rest of a row broken over the
+    page that recurs at its height on another page ("the fund" of two listings' references,
+    "Bakery and" over "Cafe Ltd" of two firms' names), which the running-line rule took for a
     running header.  (A table under it gives such a line back, see
     :mod:`extractors.pdf_running_table_heads`; rows the page finder left as lines do not.)"""
-    running = [line for line in page if line.kind == "header"]
-    if not running or not rows:
-        return None
-    lowest = max(running, key=attrgetter("bottom"))
-    first = min(line.top for line in rows[0])
-    if any(line is not lowest and line.bottom > lowest.top for line in running) \
-            or not 0 <= first - lowest.bottom <= 2 * lowest.height:
-        return None
-    return lowest
+    running = sorted((line for line in page if line.kind == "header"), key=attrgetter("bottom"))
+    if not rows:
+        return []
+    out: list[Line] = []
+    below = min(line.top for line in rows[0])
+    while running and len(out) < _REST_LINES:
+        lowest = running.pop()
+        if any(line.bottom > lowest.top for line in running) \
+                or not 0 <= below - lowest.bottom <= 2 * lowest.height:
+            break
+        out.insert(0, lowest)
+        below = lowest.top
+    return out
 
 
 def _section_extents(sizes: dict[int, tuple[float, float]], bodies: dict[int, list[Line]],

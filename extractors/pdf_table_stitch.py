@@ -169,7 +169,8 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             continue
         # (The rest of a row over the part, under the header repeated or not, starts the body.)
         start = min([after.first.top, *(w.top for line in after.rest for w in line)])
-        if not _at_foot(before, extents[edge.size][1]) or not _at_head(after.first, extents[after.size][0], start):
+        if not _at_foot(before, extents[edge.size][1]) \
+                or not _at_head(after.first, extents[after.size][0], start):
             open_stitch = None
             continue
         found = after.first
@@ -346,7 +347,8 @@ def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word]
     ``at``: the row of ``after`` asked (the one under a repeated header)."""
     if len(after.cells) < at + 2 or _width(before) != _width(after):
         return False
-    return _goes_on_last_row(after.cells[at], before) and _columns_agree(before, after, before_words, after_words)
+    return _goes_on_last_row(after.cells[at], before) \
+        and _columns_agree(before, after, before_words, after_words)
 
 
 def _goes_on_last_row(first: list[str], before: FoundTable) -> bool:
