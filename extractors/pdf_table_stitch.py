@@ -188,6 +188,8 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
                 open_stitch = None
                 continue
             after.first, drop = reread, 0
+            # (Its first row may be the rest of the last row, under the header repeated.)
+            broken = len(reread.cells) > 1 and _goes_on_last_row(reread.cells[0], before)
             if after.last is found:  # (the part goes on, in these columns, onto the next page)
                 after.last = reread
         if open_stitch is None:
@@ -417,7 +419,7 @@ def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTab
             rows[-1][column] += " " + " ".join(w.text for w in line)
         else:
             return None
-    if not rows or _header_like(rows[0], before, [], []):
+    if not rows or _header_like(rows[0], before, [], []) and not _goes_on_last_row(rows[0], before):
         return None
     return FoundTable(after.x0, after.top, after.x1, after.bottom, rows, cells_to_markdown(rows),
                       ruled=after.ruled, header_rows=0)
