@@ -451,7 +451,11 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
             ends = _END_NUMBER.findall(text)
             if line is row[0] and len(ends) == 1 and any(c.isalpha() for c in text):
                 found.append((_recurring_key(_running_key(text)), int(ends[0]) - number, row))
-            if line is row[0] and len(row) > 1 and any(c.isalpha() for c in text):
+            # (The whole baseline running: a table's header row whose first cell varies from
+            # page to page, "Item" and "Supplier" over two ledgers, is no running row.)
+            whole = all(any(other is kept for kept in row) for other in page
+                        if other.top < line.bottom and line.top < other.bottom)
+            if line is row[0] and len(row) > 1 and whole and any(c.isalpha() for c in text):
                 spread[" ".join(text.split())].append((number, row))
     offsets: dict[str, set[int]] = defaultdict(set)
     pages: Counter[str] = Counter()

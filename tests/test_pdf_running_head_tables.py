@@ -126,3 +126,30 @@ def test_a_running_header_spread_over_the_width_a_rows_pitch_over_each_pages_tab
         assert list(ACCOUNTS_HEAD) == page.running[:3]
         tables = markdown_tables(page.markdown)
         assert tables and tables[0][0] == ["£m", "2025", "2024"], page.markdown
+
+
+def _two_ledgers(canvas: Any) -> None:
+    """Two pages each opening with a ledger whose header row repeats but for its first cell
+    ("Item", "Supplier"), its labels set left over amounts set right (a spreadsheet's)."""
+    for page, first in enumerate(("Item", "Supplier")):
+        y = 842.0 - 50.0
+        canvas.setFont(ROMAN, SIZE)
+        for x, text in zip((56.0, 200.0, 330.0), (first, "Reference", "Amount"), strict=True):
+            canvas.drawString(x, y, text)
+        for row in range(12 - 4 * page):
+            y -= 13
+            canvas.drawString(56.0, y, f"{first} {row + 1}")
+            canvas.drawString(200.0, y, f"INV-{10000 + row * 379 + page}")
+            canvas.drawRightString(420.0, y, f"£{(row * 7919) % 90000 + 1000:,}")
+        canvas.drawString(56.0, y - 30, "Amounts include value added tax where it is charged.")
+        canvas.showPage()
+
+
+def test_a_header_row_repeated_but_for_its_first_cell_atop_two_pages_stays_in_its_tables() -> None:
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, invariant=1)
+    _two_ledgers(canvas)
+    canvas.save()
+    layer = read_text_layer(buffer.getvalue())
+    heads = [tables[0][0] for page in layer.pages if (tables := markdown_tables(page.markdown))]
+    assert heads == [["Item", "Reference", "Amount"], ["Supplier", "Reference", "Amount"]]
