@@ -7,11 +7,9 @@ header row repeated at the head of each page stays the table's."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen.canvas import Canvas
 
 from bench.icdar_tables import markdown_tables
 from extractors.pdf_text import read_text_layer
@@ -94,6 +92,8 @@ def _accounts(canvas: Any) -> None:
     about a row's pitch over the table of pages 2 and 3 (a heading and a line under it on
     page 1); each table headed "£m 2025 2024", its figures set right under the years."""
     for page, rows in enumerate((8, 22, 9)):
+        if page:
+            canvas.showPage()
         top = 842.0 - 50.0
         canvas.setFont(ROMAN, SIZE)
         canvas.drawString(56, top, ACCOUNTS_HEAD[0])
@@ -112,15 +112,10 @@ def _accounts(canvas: Any) -> None:
             canvas.drawRightString(539, y, cells[2])
             y -= 13
         canvas.drawString(56, y - 20, f"The amounts of note {12 + page} fall due within one year.")
-        canvas.showPage()
 
 
 def test_a_running_header_spread_over_the_width_a_rows_pitch_over_each_pages_table_is_no_row_of_it() -> None:
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=A4, invariant=1)
-    _accounts(canvas)
-    canvas.save()
-    layer = read_text_layer(buffer.getvalue())
+    layer = read_text_layer(drawn_pdf(_accounts))
     for page in layer.pages:
         assert "Acme" not in page.markdown, page.markdown
         assert list(ACCOUNTS_HEAD) == page.running[:3]
@@ -132,6 +127,8 @@ def _two_ledgers(canvas: Any) -> None:
     """Two pages each opening with a ledger whose header row repeats but for its first cell
     ("Item", "Supplier"), its labels set left over amounts set right (a spreadsheet's)."""
     for page, first in enumerate(("Item", "Supplier")):
+        if page:
+            canvas.showPage()
         y = 842.0 - 50.0
         canvas.setFont(ROMAN, SIZE)
         for x, text in zip((56.0, 200.0, 330.0), (first, "Reference", "Amount"), strict=True):
@@ -142,14 +139,9 @@ def _two_ledgers(canvas: Any) -> None:
             canvas.drawString(200.0, y, f"INV-{10000 + row * 379 + page}")
             canvas.drawRightString(420.0, y, f"£{(row * 7919) % 90000 + 1000:,}")
         canvas.drawString(56.0, y - 30, "Amounts include value added tax where it is charged.")
-        canvas.showPage()
 
 
 def test_a_header_row_repeated_but_for_its_first_cell_atop_two_pages_stays_in_its_tables() -> None:
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=A4, invariant=1)
-    _two_ledgers(canvas)
-    canvas.save()
-    layer = read_text_layer(buffer.getvalue())
+    layer = read_text_layer(drawn_pdf(_two_ledgers))
     heads = [tables[0][0] for page in layer.pages if (tables := markdown_tables(page.markdown))]
     assert heads == [["Item", "Reference", "Amount"], ["Supplier", "Reference", "Amount"]]
