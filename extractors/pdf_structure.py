@@ -480,13 +480,17 @@ def _spread_running_words(spread: dict[str, list[tuple[int, list[Line]]]],
     at the table's columns and is left to the table finder."""
     out: set[int] = set()
     for occurrences in spread.values():
+        heads: dict[int, bool] = {}  # (each occurrence read once: a running header is on every page)
         for _, row in occurrences:
-            same = [(page, other) for page, other in occurrences
+            same = [k for k, (_, other) in enumerate(occurrences)
                     if abs(other[0].top - row[0].top) <= _SAME_HEIGHT]
-            if len({page for page, _ in same}) < 2 \
-                    or all(heads_lines_under(other, words[page]) for page, other in same):
+            if len({occurrences[k][0] for k in same}) < 2:
                 continue
-            out.update(id(word) for line in row for word in line.words)
+            for k in same:
+                if k not in heads:
+                    heads[k] = heads_lines_under(occurrences[k][1], words[occurrences[k][0]])
+            if not all(heads[k] for k in same):
+                out.update(id(word) for line in row for word in line.words)
     return out
 
 

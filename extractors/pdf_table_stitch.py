@@ -19,7 +19,11 @@ one table when they have
 A row broken over the page (Word and LibreOffice let rows break) goes on at the top of the
 next: the rest of its wrapped label, in lower case or in figures (never a lone year or span of
 years: a section row), stands over the next page's rows, under the header repeated or not;
-it is put back into that row (:func:`_row_rest`, :func:`_header_apart`).
+it is put back into that row (:func:`_row_rest`, :func:`_header_apart`).  So is a rest in two
+columns or more of a listing every row of which has a key (a firm's name and a description both
+wrapped), over one line or two, whether the page finder took it into the part or left it over
+one or two rows as lines (:func:`leading_rows`); the same rest atop two pages (at two page
+breaks alike) is no header row repeated (issue 32).
 
 When the next page's part fails that (read alone, without the header that confirmed a narrow
 gutter, it has another column count), its lines are read again in the first table's columns
