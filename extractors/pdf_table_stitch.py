@@ -277,7 +277,10 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
     rest = _row_rest(before, edge.words, after.rest) if after.rest and not after.titles else None
     # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
     moved = edge.columns or after.columns
-    drop = None if after.titles else 0 if after.adopted else \
+    # (Rows adopted in the columns of ``before`` as the page finder read it go on as read,
+    # unless ``before`` was read again in its own first part's columns: then so are they.)
+    adopted = after.adopted and _width(found) == _width(before)
+    drop = None if after.titles else 0 if adopted else \
         _continuation(before, part, edge.words, after.words, moved,
                       open_stitch.table if open_stitch is not None else None)
     if drop is None and open_stitch is not None and not after.titles:
