@@ -480,17 +480,60 @@ def _spread_running_words(spread: dict[str, list[tuple[int, list[Line]]]],
     at the table's columns and is left to the table finder."""
     out: set[int] = set()
     for occurrences in spread.values():
-        heads: dict[int, bool] = {}  # (each occurrence read once: a running header is on every page)
-        for _, row in occurrences:
-            same = [k for k, (_, other) in enumerate(occurrences)
-                    if abs(other[0].top - row[0].top) <= _SAME_HEIGHT]
-            if len({occurrences[k][0] for k in same}) < 2:
-                continue
-            for k in same:
-                if k not in heads:
-                    heads[k] = heads_lines_under(occurrences[k][1], words[occurrences[k][0]])
-            if not all(heads[k] for k in same):
+        # (Top down, the occurrences within _SAME_HEIGHT of each one are a run of them that
+        # only moves down the order: n log n in the pages, not each occurrence against every
+        # other, for a running header on each of a long document's thousands of pages.)
+        order = sorted(occurrences, key=lambda occurrence: occurrence[1][0].top)
+        windows = _same_height_runs([row[0].top for _, row in order])
+        recurs = _on_two_pages([page for page, _ in order], windows)
+        # Each occurrence in a run on two pages or more is read against the lines under it
+        # once (``opened``: how many such runs start at each place less those ending there),
+        # and a run holds one that stands as no header row when the count of those before its
+        # end passes the count before its start.
+        opened = [0] * (len(order) + 1)
+        for (start, stop), recurring in zip(windows, recurs, strict=True):
+            if recurring:
+                opened[start] += 1
+                opened[stop] -= 1
+        unheaded = [0]
+        for (page, row), depth in zip(order, itertools.accumulate(opened[:-1]), strict=True):
+            unheaded.append(unheaded[-1] + (depth > 0 and not heads_lines_under(row, words[page])))
+        for (_, row), (start, stop), recurring in zip(order, windows, recurs, strict=True):
+            if recurring and unheaded[stop] > unheaded[start]:
                 out.update(id(word) for line in row for word in line.words)
+    return out
+
+
+def _same_height_runs(tops: list[float]) -> list[tuple[int, int]]:
+    """For each of ``tops`` (in ascending order) the run of them within _SAME_HEIGHT of it
+    (its start and end, the end past the run), read in one pass down the order."""
+    runs = []
+    start = stop = 0
+    for top in tops:
+        while top - tops[start] > _SAME_HEIGHT:
+            start += 1
+        while stop < len(tops) and tops[stop] - top <= _SAME_HEIGHT:
+            stop += 1
+        runs.append((start, stop))
+    return runs
+
+
+def _on_two_pages(pages: list[int], runs: list[tuple[int, int]]) -> list[bool]:
+    """Whether each run (start and end in ``pages``, both moving only forward) spans two pages
+    or more: the pages in the run counted as it slides."""
+    counts: Counter[int] = Counter()
+    start = stop = 0
+    out = []
+    for run_start, run_stop in runs:
+        while stop < run_stop:
+            counts[pages[stop]] += 1
+            stop += 1
+        while start < run_start:
+            counts[pages[start]] -= 1
+            if not counts[pages[start]]:
+                del counts[pages[start]]
+            start += 1
+        out.append(len(counts) >= 2)
     return out
 
 
