@@ -40,6 +40,11 @@ _LEADING_SLACK = 1.5
 # A header row is set in the table's type, within this share of its size (a running header
 # mostly smaller).
 _SIZE_SLACK = 0.15
+# A header row repeated is read against this many lines under it (the table's first rows: a
+# short header cell may stand at a column of figures a line or two down) within this many of
+# its sizes.
+_UNDER_LINES = 3
+_UNDER_SIZES = 6.0
 
 
 def keep_table_heads(layouts: list[PageLayout], lines: dict[int, list[Line]],
@@ -94,6 +99,23 @@ def _keep_page_heads(lines: list[Line], tables: list[FoundTable], words: list[Wo
                 other.kind = "body"
 
 
+def heads_lines_under(row: list[Line], words: list[Word]) -> bool:
+    """Whether ``row`` (the lines of one baseline, two or more) stands as a table's header row
+    over the lines under it (``words``: the page's words): each of its lines starts, ends or is
+    centred where a piece of text does in the next few lines under it (their pieces cut at a
+    cell's gap, ``_Line.segments``).  A header row repeated at the head of each page stands at
+    its columns ("Scheme" over the labels, "Cost" over the figures); a running header spread
+    over the width ("Acme Holdings plc", "Annual report 2025" centred on the page, "Notes to the
+    accounts" at the right margin) does not, whatever it stands over."""
+    if len(row) < 2:
+        return False
+    bottom = max(line.bottom for line in row)
+    reach = bottom + _UNDER_SIZES * max(line.size for line in row)
+    under = _lines([w for w in words if w.top >= bottom - ALIGNED and w.bottom <= reach])[:_UNDER_LINES]
+    pieces = [(piece[0].x0, piece[-1].x1) for line in under for piece in line.segments]
+    return all(any(_at(line, piece) for piece in pieces) for line in row)
+
+
 def _same_baseline(a: Line, b: Line) -> bool:
     return abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2) <= 0.4 * max(a.height, b.height)
 
@@ -112,9 +134,11 @@ def _heads_table(row: list[Line], lines: list[Line], tables: list[FoundTable], w
         return False
     table = min(below, key=lambda t: t.top)
     # A lone line is the rest of a row broken over the page ("LLC" of "Golden State Bakery"),
-    # at one of the table's inner columns (a running title starts at the text block's edge);
-    # the same words at the same height on another page made it look like a running line.
-    if len(row) < 2 and (not row or row[0].x0 <= table.x0 + _AT_COLUMN):
+    # at one of the table's inner columns (a running title starts at the text block's edge),
+    # or at its first column going on in lower case ("the fund" of "R-2001 of"; a running
+    # title starts with a capital); the same words at the same height on another page made it
+    # look like a running line.
+    if len(row) < 2 and (not row or row[0].x0 <= table.x0 + _AT_COLUMN and not row[0].text[:1].islower()):
         return False
     if min(line.x0 for line in row) < table.x0 - _AT_COLUMN \
             or max(line.x1 for line in row) > table.x1 + _AT_COLUMN:

@@ -131,7 +131,7 @@ from extractors.pdf_justified_gutters import (
     justified_gutters,
 )
 from extractors.pdf_line_numbers import line_numbers
-from extractors.pdf_running_table_heads import keep_table_heads
+from extractors.pdf_running_table_heads import heads_lines_under, keep_table_heads
 from extractors.pdf_slides import COLUMN_LINES, find_deck, rank_under_slide_titles, settle_deck_headings
 from extractors.pdf_table_model import NUMERIC, TIME_OF_DAY, FoundTable
 from extractors.pdf_table_stitch import (
@@ -158,6 +158,9 @@ _BAND = 0.11
 _RECUR_SHARE = 0.3
 # Same height on two pages: within this many points.
 _SAME_HEIGHT = 8.0
+# The lines of a row's rest over the page's first rows that the running-line rule may have
+# taken for running ones (_running_rest).
+_REST_LINES = 2
 # A running line's slot (_mark_running_slots) is held to a closer height.
 _SLOT_HEIGHT = 3.0
 # A bare figure set this many times the page's commonest size is display type: no page number.
@@ -439,6 +442,7 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
     # head of each page it runs over) or goes at random (a wrapped cell's line "... storms of
     # 2016" at one height on every page of a long table) does not.
     found: list[tuple[str, int, list[Line]]] = []
+    spread: dict[str, list[tuple[int, list[Line]]]] = defaultdict(list)  # rows of two lines or more
     for number, page in lines.items():
         running = sorted((line for line in page if line.kind != "body"), key=attrgetter("x0"))
         for line in running:
@@ -448,13 +452,90 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
             ends = _END_NUMBER.findall(text)
             if line is row[0] and len(ends) == 1 and any(c.isalpha() for c in text):
                 found.append((_recurring_key(_running_key(text)), int(ends[0]) - number, row))
+            # (The whole baseline running: a table's header row whose first cell varies from
+            # page to page, "Item" and "Supplier" over two ledgers, is no running row.)
+            whole = all(any(other is kept for kept in row) for other in page
+                        if other.top < line.bottom and line.top < other.bottom)
+            if line is row[0] and len(row) > 1 and whole and any(c.isalpha() for c in text):
+                spread[" ".join(text.split())].append((number, row))
     offsets: dict[str, set[int]] = defaultdict(set)
     pages: Counter[str] = Counter()
     for key, offset, _ in found:
         offsets[key].add(offset)
         pages[key] += 1
-    return {id(word) for key, _, row in found if pages[key] >= 2 and len(offsets[key]) == 1
-            for line in row for word in line.words}
+    numbered = {id(word) for key, _, row in found if pages[key] >= 2 and len(offsets[key]) == 1
+                for line in row for word in line.words}
+    return numbered | _spread_running_words(spread, {layout.number: layout.words for layout in layouts})
+
+
+def _spread_running_words(spread: dict[str, list[tuple[int, list[Line]]]],
+                          words: dict[int, list[Word]]) -> set[int]:
+    """The ids of the words of running rows without their page's number, spread over the page
+    in pieces (``spread``: each row's pages and lines by its text), that repeat word for word
+    at one height on two pages or more and do not stand as a header row over the lines under
+    them on each (:func:`extractors.pdf_running_table_heads.heads_lines_under`): a company's
+    running header ("Acme Holdings plc", "Annual report 2025" centred, "Notes to the accounts"
+    at the right margin) set about a row's pitch over a note's table lines up with its first
+    and last columns, and the table finder took it for the table's first row on each page
+    (issue 32, tight accounts).  A table's header row repeated at the head of each page stands
+    at the table's columns and is left to the table finder."""
+    out: set[int] = set()
+    for occurrences in spread.values():
+        # (Top down, the occurrences within _SAME_HEIGHT of each one are a run of them that
+        # only moves down the order: n log n in the pages, not each occurrence against every
+        # other, for a running header on each of a long document's thousands of pages.)
+        order = sorted(occurrences, key=lambda occurrence: occurrence[1][0].top)
+        windows = _same_height_runs([row[0].top for _, row in order])
+        recurs = _on_two_pages([page for page, _ in order], windows)
+        # Each occurrence in a run on two pages or more is read against the lines under it
+        # once (``opened``: how many such runs start at each place less those ending there),
+        # and a run holds one that stands as no header row when the count of those before its
+        # end passes the count before its start.
+        opened = [0] * (len(order) + 1)
+        for (start, stop), recurring in zip(windows, recurs, strict=True):
+            if recurring:
+                opened[start] += 1
+                opened[stop] -= 1
+        unheaded = [0]
+        for (page, row), depth in zip(order, itertools.accumulate(opened[:-1]), strict=True):
+            unheaded.append(unheaded[-1] + (depth > 0 and not heads_lines_under(row, words[page])))
+        for (_, row), (start, stop), recurring in zip(order, windows, recurs, strict=True):
+            if recurring and unheaded[stop] > unheaded[start]:
+                out.update(id(word) for line in row for word in line.words)
+    return out
+
+
+def _same_height_runs(tops: list[float]) -> list[tuple[int, int]]:
+    """For each of ``tops`` (in ascending order) the run of them within _SAME_HEIGHT of it
+    (its start and end, the end past the run), read in one pass down the order."""
+    runs = []
+    start = stop = 0
+    for top in tops:
+        while top - tops[start] > _SAME_HEIGHT:
+            start += 1
+        while stop < len(tops) and tops[stop] - top <= _SAME_HEIGHT:
+            stop += 1
+        runs.append((start, stop))
+    return runs
+
+
+def _on_two_pages(pages: list[int], runs: list[tuple[int, int]]) -> list[bool]:
+    """Whether each run (start and end in ``pages``, both moving only forward) spans two pages
+    or more: the pages in the run counted as it slides."""
+    counts: Counter[int] = Counter()
+    start = stop = 0
+    out = []
+    for run_start, run_stop in runs:
+        while stop < run_stop:
+            counts[pages[stop]] += 1
+            stop += 1
+        while start < run_start:
+            counts[pages[start]] -= 1
+            if not counts[pages[start]]:
+                del counts[pages[start]]
+            start += 1
+        out.append(len(counts) >= 2)
+    return out
 
 
 def _without(layout: PageLayout, numbers: set[int]) -> PageLayout:
@@ -494,17 +575,47 @@ def _adopt_leading_rows(layouts: list[PageLayout], lines: dict[int, list[Line]],
                                if line.bottom < first_table and line.contents is None])
         while rows and len(rows[0]) == 1 and continuation_note(rows[0][0].text):
             rows = rows[1:]
-        found = leading_rows(last, words[layout.number - 1],
-                             [[w for line in row for w in line.words] for row in rows],
-                             edges.get(sizes[layout.number], (float("inf"), 0.0))[0], frozenset(headers))
+        highest = edges.get(sizes[layout.number], (float("inf"), 0.0))[0]
+        row_words = [[w for line in row for w in line.words] for row in rows]
+        found = leading_rows(last, words[layout.number - 1], row_words, highest, frozenset(headers))
         if found is None:
             continue
+        rest = _running_rest(lines[layout.number], rows)
+        while rest and leading_rows(last, words[layout.number - 1], [*(list(line.words) for line in rest),
+                                                                     *row_words],
+                                    highest, frozenset(headers)) is None:
+            rest = rest[1:]
+        for line in rest:
+            line.kind = "body"
         taken = {id(line) for row in rows for line in row
                  if found.top <= line.top and line.bottom <= found.bottom}
         lines[layout.number] = [line for line in lines[layout.number] if id(line) not in taken]
         tables[layout.number] = [found, *tables[layout.number]]
         adopted.add(id(found))
     return adopted
+
+
+def _running_rest(page: list[Line], rows: list[list[Line]]) -> list[Line]:
+    """The page's lowest running header lines (two at most, top down) that stand alone on
+    their baselines, each right over the next and the last right over the body's first row
+    (``rows``: the body's rows over its first table): maybe the rest of a row broken over the
+    page that recurs at its height on another page ("the fund" of two listings' references,
+    "Bakery and" over "Cafe Ltd" of two firms' names), which the running-line rule took for a
+    running header.  (A table under it gives such a line back, see
+    :mod:`extractors.pdf_running_table_heads`; rows the page finder left as lines do not.)"""
+    running = sorted((line for line in page if line.kind == "header"), key=attrgetter("bottom"))
+    if not rows:
+        return []
+    out: list[Line] = []
+    below = min(line.top for line in rows[0])
+    while running and len(out) < _REST_LINES:
+        lowest = running.pop()
+        if any(line.bottom > lowest.top for line in running) \
+                or not 0 <= below - lowest.bottom <= 2 * lowest.height:
+            break
+        out.insert(0, lowest)
+        below = lowest.top
+    return out
 
 
 def _section_extents(sizes: dict[int, tuple[float, float]], bodies: dict[int, list[Line]],
@@ -578,9 +689,9 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
     rests: dict[int, tuple[list[Draft], list[Draft]]] = {}
     for layout in layouts:
         body = drafts[layout.number]
-        headers = _header_rows(body, tables[layout.number])
         if not body:
-            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None, headers=headers,
+            edges.append(BodyEdge(layout.number, 0.0, 0.0, None, None,
+                                  headers=_header_rows(body, tables[layout.number]),
                                   size=(layout.width, layout.height)))
             continue
         # (Notes that the table goes on may stand between its parts.)
@@ -594,6 +705,9 @@ def _join_page_crossing_tables(layouts: list[PageLayout], drafts: dict[int, list
         # page (pdf_table_stitch._row_rest), which the stitch may take into that row.
         header, rest = rests[layout.number] = _row_rest_drafts(tabled, earlier) if not titles else ([], [])
         tabled = tabled[len(header) + len(rest):]
+        # (The rest of a row over the table is no group heading over its columns: the same rest
+        # atop a later page, "LLC" of another firm's name, would read as its print titles.)
+        headers = _header_rows([d for d in body if not any(d is r for r in rest)], tables[layout.number])
         first = tabled[0].table or _column_end_table(tabled, last=False)
         last = tabled[-1].table or _column_end_table(tabled, last=True)
         columns = any(table is not None and _set_in_columns(table, body) for table in (first, last))

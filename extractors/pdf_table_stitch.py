@@ -19,7 +19,11 @@ one table when they have
 A row broken over the page (Word and LibreOffice let rows break) goes on at the top of the
 next: the rest of its wrapped label, in lower case or in figures (never a lone year or span of
 years: a section row), stands over the next page's rows, under the header repeated or not;
-it is put back into that row (:func:`_row_rest`, :func:`_header_apart`).
+it is put back into that row (:func:`_row_rest`, :func:`_header_apart`).  So is a rest in two
+columns or more of a listing every row of which has a key (a firm's name and a description both
+wrapped), over one line or two, whether the page finder took it into the part or left it over
+one or two rows as lines (:func:`leading_rows`); the same rest atop two pages (at two page
+breaks alike) is no header row repeated (issue 32).
 
 When the next page's part fails that (read alone, without the header that confirmed a narrow
 gutter, it has another column count), its lines are read again in the first table's columns
@@ -167,7 +171,10 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
             open_stitch = None
         if before is None or after is None or after.first is None:
             continue
-        if not _at_foot(before, extents[edge.size][1]) or not _at_head(after.first, extents[after.size][0]):
+        # (The rest of a row over the part, under the header repeated or not, starts the body.)
+        start = min([after.first.top, *(w.top for line in after.rest for w in line)])
+        if not _at_foot(before, extents[edge.size][1]) \
+                or not _at_head(after.first, extents[after.size][0], start):
             open_stitch = None
             continue
         found = after.first
@@ -185,6 +192,8 @@ def stitch_tables(edges: list[BodyEdge]) -> list[Stitch]:
                 open_stitch = None
                 continue
             after.first, drop = reread, 0
+            # (Its first row may be the rest of the last row, under the header repeated.)
+            broken = len(reread.cells) > 1 and _goes_on_last_row(reread.cells[0], before)
             if after.last is found:  # (the part goes on, in these columns, onto the next page)
                 after.last = reread
         if open_stitch is None:
@@ -268,7 +277,10 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
     rest = _row_rest(before, edge.words, after.rest) if after.rest and not after.titles else None
     # (Print titles above the part: only a reading in ``before``'s columns can drop them.)
     moved = edge.columns or after.columns
-    drop = None if after.titles else 0 if after.adopted else \
+    # (Rows adopted in the columns of ``before`` as the page finder read it go on as read,
+    # unless ``before`` was read again in its own first part's columns: then so are they.)
+    adopted = after.adopted and _width(found) == _width(before)
+    drop = None if after.titles else 0 if adopted else \
         _continuation(before, part, edge.words, after.words, moved,
                       open_stitch.table if open_stitch is not None else None)
     if drop is None and open_stitch is not None and not after.titles:
@@ -276,8 +288,11 @@ def _how_joined(before: FoundTable, found: FoundTable, edge: BodyEdge, after: Bo
     if drop is None and not after.titles and not after.adopted \
             and _rest_of_row(before, part, edge.words, after.words):
         return part, 0, True, False
-    if drop and _rest_of_row(before, part, edge.words, after.words, drop):
-        return part, drop, True, False  # (the rest of the row under the header repeated over it)
+    if drop is not None and _rest_of_row(before, part, edge.words, after.words, drop):
+        # (The rest of the row under the header repeated over it, or atop rows the page finder
+        # left as lines, read in ``before``'s columns: "Bakery Ltd" and "roof and gutters" in
+        # two of its columns, issue 32.)
+        return part, drop, True, False
     if drop == 0 and rest is not None:  # (read as the part's first row, the rest of the last)
         column, text = rest
         cells = [[text if c == column else "" for c in range(_width(part))], *part.cells]
@@ -339,18 +354,25 @@ def _rest_of_row(before: FoundTable, after: FoundTable, before_words: list[Word]
     case (a new row's label starts with a capital or a figure) or leaves a first column
     empty that no row of the body leaves empty (:func:`_keyless`), with rows after it.
     ``at``: the row of ``after`` asked (the one under a repeated header)."""
-    if len(after.cells) < at + 2 or not before.cells or _width(before) != _width(after) or _width(before) < 2:
+    if len(after.cells) < at + 2 or _width(before) != _width(after):
         return False
-    first, last = after.cells[at], before.cells[-1]
+    return _goes_on_last_row(after.cells[at], before) \
+        and _columns_agree(before, after, before_words, after_words)
+
+
+def _goes_on_last_row(first: list[str], before: FoundTable) -> bool:
+    """Whether the cells ``first`` read as the rest of ``before``'s last row (see
+    :func:`_rest_of_row`), the tables' columns aside."""
+    if not before.cells or _width(before) < 2:
+        return False
+    last = before.cells[-1]
     filled = [c for c, text in enumerate(first) if text.strip()]
     if not filled or any(c >= len(last) or not last[c].strip() for c in filled):
         return False
     body = before.cells[max(1, before.header_rows):]
     if any(sum(1 for r in body if c < len(r) and _figure(r[c])) >= 0.6 * len(body) for c in filled):
         return False
-    if not first[filled[0]].strip()[0].islower() and not _keyless(first, body):
-        return False
-    return _columns_agree(before, after, before_words, after_words)
+    return first[filled[0]].strip()[0].islower() or _keyless(first, body)
 
 
 def _keyless(row: list[str], body: list[list[str]]) -> bool:
@@ -363,8 +385,13 @@ def _keyless(row: list[str], body: list[list[str]]) -> bool:
 
 
 def _keyed(body: list[list[str]]) -> bool:
-    """Whether every row of ``body`` (three or more) but its first fills the first column."""
-    return len(body) >= 3 and all(r and r[0].strip() for r in body[1:])
+    """Whether every row of ``body`` (three or more) but its first fills the first column (and
+    but the rows under the first that leave it empty: the rest of a row over two lines from
+    the page before, as the page finder reads it, a row a line)."""
+    rows = body[1:]
+    while rows and rows[0] and not rows[0][0].strip():
+        rows = rows[1:]
+    return len(body) >= 3 and bool(rows) and all(r and r[0].strip() for r in rows)
 
 
 def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTable,
@@ -399,7 +426,7 @@ def _in_columns_of(before: FoundTable, before_words: list[Word], after: FoundTab
             rows[-1][column] += " " + " ".join(w.text for w in line)
         else:
             return None
-    if not rows or _header_like(rows[0], before, [], []):
+    if not rows or _header_like(rows[0], before, [], []) and not _goes_on_last_row(rows[0], before):
         return None
     return FoundTable(after.x0, after.top, after.x1, after.bottom, rows, cells_to_markdown(rows),
                       ruled=after.ruled, header_rows=0)
@@ -463,8 +490,9 @@ def at_head(table: FoundTable, highest: float) -> bool:
     return _at_head(table, highest)
 
 
-def _at_head(table: FoundTable, highest: float) -> bool:
-    return table.top <= highest + _EDGE_ROWS * _pitch(table) + _EDGE_POINTS
+def _at_head(table: FoundTable, highest: float, top: float | None = None) -> bool:
+    """(``top``: where the table's part starts, when lines over it are a row's rest.)"""
+    return (table.top if top is None else top) <= highest + _EDGE_ROWS * _pitch(table) + _EDGE_POINTS
 
 
 def _width(table: FoundTable) -> int:
@@ -627,13 +655,20 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
     rest: list[tuple[Word, ...]] = []  # the first lines, left over the rows as the last row's rest
     for row in rows:
         top = min(w.top for w in row)
-        reach = highest if not kept else min(w.top for w in kept[-1])
+        # (Under the rest of a row, the rows follow it: the header repeated over it, and the
+        # rest itself, may reach down more than two rows' pitches from the body's top.)
+        above = kept[-1] if kept else rest[-1] if rest else None
+        reach = highest if above is None else min(w.top for w in above)
         if top > reach + _ROW_PITCHES * pitch + _EDGE_POINTS:
             break
         text = " ".join(w.text for w in sorted(row, key=lambda w: w.x0))
-        if not kept and (_key([text]) == _key([" ".join(before.cells[0])]) or _key([text])[0] in headers):
+        cells = _fitted(row, gaps, before) if columns is None else fit_row(row, columns)
+        if not kept and (_key([text]) == _key([" ".join(before.cells[0])]) or _key([text])[0] in headers) \
+                and not (not taken and cells is not None and _goes_on_last_row(cells, before)):
             # The header repeated (its wide cells may cross the body's column gaps): its words
-            # go, its cells are the table's already.
+            # go, its cells are the table's already.  (Not the rest of a row alike atop two
+            # pages, "Bakery Ltd" and "roof and gutters", which the finder took for the header
+            # of the page before.)
             kept.append(row)
             continue
         if not taken and _row_rest(before, before_words, (*rest, tuple(row))) is not None:
@@ -643,13 +678,15 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
             rest.append(tuple(row))
             kept = []
             continue
-        cells = _fitted(row, gaps, before) if columns is None else fit_row(row, columns)
         wrapped = _wrapped_line(row, kept[-1], gaps, columns, before) if cells is None and taken else None
         if wrapped is not None and taken[-1][wrapped]:
             taken[-1][wrapped] += " " + text  # (the next line of that row's wrapped cell)
             kept.append(row)
             continue
-        if cells is None or _header_like(cells, before, [], []):
+        if cells is None or _header_like(cells, before, [], []) \
+                and (taken or not _goes_on_last_row(cells, before)):
+            # (Read in the columns, the rest of the last row in two of them or more goes on:
+            # the stitch puts it back into that row, see _rest_of_row.)
             break
         taken.append(cells)
         kept.append(row)

@@ -2,10 +2,9 @@
 listing whose rows break over two page breaks after the first line of a firm's name, both names
 ending "LLC", sets "LLC" alone at the head of two pages at one height.  Recurring so, the
 running-line rule took it for a running header and the row lost its last word; a lone line at
-one of the table's inner columns, over its rows at a row's pitch, is the rest of a row.  (Here
-the stitch of the pages still joins the listing of three pages short of cell for cell: a
-listing whose rows break over two page breaks loses the first rest and splits at the second,
-which the probe's listing does not; the test holds the running-line rule alone.)"""
+one of the table's inner columns, over its rows at a row's pitch, is the rest of a row; and the
+stitch of the pages joins the listing of three pages cell for cell, each "LLC" in its row (the
+first rest no header row of page 2's table for page 3's print titles)."""
 
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ import io
 
 from reportlab.pdfgen import canvas as pdf_canvas
 
+from bench.icdar_tables import markdown_tables
 from extractors.pdf_text import read_text_layer
 from tests.test_pdf_record_listings import _name_lines, listing_rows
 
@@ -86,3 +86,4 @@ def test_the_same_rest_of_a_row_atop_two_pages_is_no_running_header() -> None:
     assert len(layer.pages) == 3
     assert not [block for page in layer.pages for block in page.blocks
                 if block["kind"] == "header" and block["text"] == "LLC"]
+    assert markdown_tables("\n\n".join(page.markdown for page in layer.pages)) == [rows]
