@@ -24,8 +24,9 @@ from extractors.pdf_words import Word
 # and at most this many (wider gaps are split by their width alone).
 _MIN_GAP = 0.8
 _MAX_GAP = 3.0
-# Edges within this many points are one edge (a column's flush edge varies by hundredths).
-_FLUSH = 0.6
+# Edges within this many points are one edge, flush with each other (a column's flush edge
+# varies by hundredths).
+FLUSH_EDGE = 0.6
 # Rows ending flush on the left and starting flush on the right of one strip: at least this
 # many, each with this many words on either side of the strip (prose, not cells).
 _MIN_ROWS = 6
@@ -76,19 +77,19 @@ def _prose(words: Sequence[Word]) -> bool:
 
 def _flush_strip(gaps: list[tuple[float, float, float]]) -> tuple[float, float] | None:
     """The strip most of ``gaps`` (near one right edge) open and close at, both edges flush
-    within _FLUSH on _MIN_ROWS of them, and the rows those are on starting flush at the left
+    within FLUSH_EDGE on _MIN_ROWS of them, and the rows those are on starting flush at the left
     too (the page's first column: a form's labels set right against its values start ragged);
     None if they do not."""
     ends = sorted(x1 for x1, _, _ in gaps)
     end = ends[len(ends) // 2]
-    flush = [(x1, x0, left) for x1, x0, left in gaps if abs(x1 - end) <= _FLUSH]
+    flush = [(x1, x0, left) for x1, x0, left in gaps if abs(x1 - end) <= FLUSH_EDGE]
     starts = sorted(x0 for _, x0, _ in flush)
     if not starts:
         return None
     start = starts[len(starts) // 2]
-    both = [(x1, left) for x1, x0, left in flush if abs(x0 - start) <= _FLUSH]
+    both = [(x1, left) for x1, x0, left in flush if abs(x0 - start) <= FLUSH_EDGE]
     lefts = sorted(left for _, left in both)
-    if len(both) < _MIN_ROWS or max(sum(1 for other in lefts if abs(other - left) <= _FLUSH)
+    if len(both) < _MIN_ROWS or max(sum(1 for other in lefts if abs(other - left) <= FLUSH_EDGE)
                                     for left in lefts) < _MIN_ROWS:
         return None
     return max(x1 for x1, _ in both), start
@@ -126,7 +127,7 @@ def fills_column(piece: Sequence[Word], gutters: Sequence[tuple[float, float]],
         return False
     centre = (piece[0].x0 + piece[-1].x1) / 2
     column = sum(1 for x0, x1 in gutters if centre > (x0 + x1) / 2)
-    return abs(piece[-1].x1 - ends[column]) <= _FLUSH
+    return abs(piece[-1].x1 - ends[column]) <= FLUSH_EDGE
 
 
 # A page takes the gutters its document's other pages proved (see inherited_gutters) when at

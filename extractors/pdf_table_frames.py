@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from extractors.pdf_table_lines import _Line, _lines
 from extractors.pdf_words import Word
 
 # Rules whose ends are this close (points) span one table's width.
@@ -186,57 +187,34 @@ def with_row_labels(frames: Sequence[RuleFrame], words: Sequence[Word],
     figure columns (a booktabs table whose rules start right of its label column): short lines
     (LABEL_WORDS at most) left of the rules, between the top rule and the bottom one, each level
     with a row of words inside the frame, for LABELLED_ROWS of those rows at least, and on the
-    frame's side of every gutter between justified columns and right of every longer line there
-    (the other column's prose beside a table is no label)."""
+    frame's side of every gutter between justified columns and right of every piece of a line
+    there longer than a label, cut at a cell's gap (the other column's prose beside a table is
+    no label).  Lines and their pieces are the table finder's (:mod:`extractors.pdf_table_lines`)."""
     out = []
     for frame in frames:
-        rows = _rows([w for w in words if frame.holds(w)])
+        rows = _lines([w for w in words if frame.holds(w)])
         middles = [(x0 + x1) / 2 for x0, x1 in gutters if (x0 + x1) / 2 < frame.x0]
         edge = max(middles, default=float("-inf"))
         left = [w for w in words if edge < w.x0 and w.x1 <= frame.x0 + 1
                 and frame.top < (w.top + w.bottom) / 2 < frame.bottom]
-        # (Labels stand right of the other column's lines, its ragged prose beside the table.)
-        runs = [run for line in _rows(left) for run in _runs(line)]
-        edge = max((w.x1 for run in runs if len(run) > LABEL_WORDS for w in run), default=edge)
-        left = [w for w in left if edge < w.x0]
-        labels = [line for line in _rows(left) if len(line) <= LABEL_WORDS
+        # (Labels stand right of the other column's lines, its ragged prose beside the table:
+        # a piece of a line longer than a label, cut at a cell's gap, is that prose.)
+        pieces = [piece for line in _lines(left) for piece in line.segments]
+        edge = max((w.x1 for piece in pieces if len(piece) > LABEL_WORDS for w in piece), default=edge)
+        lines = _lines([w for w in left if edge < w.x0])
+        labels = [line for line in lines if len(line.words) <= LABEL_WORDS
                   and any(_level(line, row) for row in rows)]
-        if not rows or len(labels) < LABELLED_ROWS * len(rows) or len(labels) != len(_rows(left)):
+        if not rows or len(labels) < LABELLED_ROWS * len(rows) or len(labels) != len(lines):
             out.append(frame)
             continue
-        out.append(RuleFrame(min(w.x0 for line in labels for w in line), frame.top, frame.x1, frame.bottom,
-                             frame.rules))
+        out.append(RuleFrame(min(w.x0 for line in labels for w in line.words), frame.top, frame.x1,
+                             frame.bottom, frame.rules))
     return out
 
 
-def _rows(words: Sequence[Word]) -> list[list[Word]]:
-    """``words`` grouped into lines: each word with the line whose first word's middle it
-    reaches, top to bottom."""
-    rows: list[list[Word]] = []
-    for word in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
-        if rows and _level([word], rows[-1]):
-            rows[-1].append(word)
-        else:
-            rows.append([word])
-    return rows
-
-
-def _runs(line: Sequence[Word]) -> list[list[Word]]:
-    """A line's words, left to right, parted where a gap wider than an em stands between two
-    (a gutter, or the space between a table's columns): the runs of words set as one text."""
-    runs: list[list[Word]] = []
-    for word in sorted(line, key=lambda w: w.x0):
-        if runs and word.x0 - runs[-1][-1].x1 <= word.size:
-            runs[-1].append(word)
-        else:
-            runs.append([word])
-    return runs
-
-
-def _level(a: Sequence[Word], b: Sequence[Word]) -> bool:
-    """Whether two lines stand level: the first's middle within the second's first word's height."""
-    middle = (a[0].top + a[0].bottom) / 2
-    return b[0].top <= middle <= b[0].bottom
+def _level(a: _Line, b: _Line) -> bool:
+    """Whether two lines stand level: the first's middle within the second's height."""
+    return b.top <= (a.top + a.bottom) / 2 <= b.bottom
 
 
 def across_gutters(frames: Sequence[RuleFrame], gutters: Sequence[tuple[float, float]]) -> list[RuleFrame]:

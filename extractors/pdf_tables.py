@@ -38,8 +38,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
-from extractors.pdf_justified_gutters import _FLUSH as FLUSH_EDGE
-from extractors.pdf_justified_gutters import justified_gutters
+from extractors.pdf_justified_gutters import FLUSH_EDGE, justified_gutters
 from extractors.pdf_table_blocks import (
     FOOT_BAND,
     _candidate_blocks,
