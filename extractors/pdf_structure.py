@@ -1983,10 +1983,18 @@ def _columns_of_other_pages(lines: dict[int, list[Line]]) -> dict[int, list[tupl
     two columns' lines would be read across, a line of each in turn."""
     bodies = {number: [line for line in page if line.kind == "body"] for number, page in lines.items()}
     own = {number: _gutters(body) for number, body in bodies.items()}
-    strips: list[tuple[float, float]] = []
+    # The gutters proved, one of each to the point, the most often proved first and no more
+    # than _OTHER_PAGES_GUTTERS of them: a document has a layout or two, and a long one whose
+    # pages each prove a gutter of their own would otherwise have each page without one try
+    # them all (pages times pages).
+    proved: Counter[tuple[int, int]] = Counter()
+    first: dict[tuple[int, int], tuple[float, float]] = {}
     for found in own.values():
-        strips += [strip for strip in found if not any(abs(strip[0] - other[0]) <= 1
-                                                       and abs(strip[1] - other[1]) <= 1 for other in strips)]
+        for strip in found:
+            key = (round(strip[0]), round(strip[1]))
+            proved[key] += 1
+            first.setdefault(key, strip)
+    strips = [first[key] for key, _ in proved.most_common(_OTHER_PAGES_GUTTERS)]
     if not strips:
         return {}
     out = {}
@@ -1996,6 +2004,8 @@ def _columns_of_other_pages(lines: dict[int, list[Line]]) -> dict[int, list[tupl
     return out
 
 
+# A page without a gutter of its own tries at most this many of the gutters other pages proved.
+_OTHER_PAGES_GUTTERS = 4
 # A page's lines agree with a gutter another page proved when at most this many cross its
 # middle (a title across the columns), and each side holds this many lines of running text
 # (this many words a line on average), a share of them near the gutter (its column's edge).
