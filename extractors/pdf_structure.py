@@ -274,7 +274,7 @@ def structure(layouts: list[PageLayout], evidence: DocumentEvidence | None = Non
                  if not mine and layout.gutters}
     # A running head that holds its page's number ("Federal Register / Vol. 91 / Notices 1403")
     # is no row of a table set a few points under it: its words are kept from the table finder.
-    titled = _page_numbered_running_words(layouts, rows)
+    titled = _running_words_kept_from_tables(layouts, rows)
     tables = {layout.number: _tables(_without_words(layout, titled), tags.get(layout.number),
                                      [kept for row in rows[layout.number]
                                       if (kept := [w for w in row if id(w) not in titled])])
@@ -420,12 +420,14 @@ def _without_words(layout: PageLayout, dropped: set[int]) -> PageLayout:
     return replace(layout, words=[word for word in layout.words if id(word) not in dropped])
 
 
-def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list[list[Word]]]) -> set[int]:
+def _running_words_kept_from_tables(layouts: list[PageLayout], rows: dict[int, list[list[Word]]]) -> set[int]:
     """The ids of the words of running lines (:func:`mark_running`, read from the lines of the
     pages' top and bottom bands alone) that hold words and their page's number at an end: a
     journal's or a gazette's running head ("12823 Federal Register / Vol. 91 ... / Notices"),
     set a few points over a table at the page's head, lines up with the table's columns and
-    would be read as its first row.  A running line without a page number is left to the
+    would be read as its first row.  So are the words of a running row without a page number
+    spread over the width in pieces that do not stand at the columns of the lines under it
+    (:func:`_spread_running_words`); another running line without a page number is left to the
     table finder: a table's header row repeated at the head of each page it runs over is one."""
     lines: dict[int, list[Line]] = {}
     for layout in layouts:
@@ -454,9 +456,9 @@ def _page_numbered_running_words(layouts: list[PageLayout], rows: dict[int, list
                 found.append((_recurring_key(_running_key(text)), int(ends[0]) - number, row))
             # (The whole baseline running: a table's header row whose first cell varies from
             # page to page, "Item" and "Supplier" over two ledgers, is no running row.)
-            whole = all(any(other is kept for kept in row) for other in page
-                        if other.top < line.bottom and line.top < other.bottom)
-            if line is row[0] and len(row) > 1 and whole and any(c.isalpha() for c in text):
+            if line is row[0] and len(row) > 1 and any(c.isalpha() for c in text) \
+                    and all(any(other is kept for kept in row) for other in page
+                            if other.top < line.bottom and line.top < other.bottom):
                 spread[" ".join(text.split())].append((number, row))
     offsets: dict[str, set[int]] = defaultdict(set)
     pages: Counter[str] = Counter()

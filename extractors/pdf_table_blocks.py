@@ -13,6 +13,7 @@ over their paragraphs).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import statistics
@@ -376,7 +377,7 @@ def _row_set_tall(line: _Line, block: list[_Line], after: Sequence[_Line] = ()) 
     if len(rows) >= 3:
         pitch = statistics.median(b - a for a, b in zip(rows, rows[1:], strict=False))
         return line.top - rows[-1] <= MAX_LINE_GAP * pitch
-    below = [line.top] + [x.top for x in after if _tabular(x)][:3 - len(rows)]
+    below = [line.top, *itertools.islice((x.top for x in after if _tabular(x)), 3 - len(rows))]
     pitches = [b - a for tops in (rows, below) for a, b in zip(tops, tops[1:], strict=False)]
     return len(rows) + len(below) >= 3 and line.top - rows[-1] <= MAX_LINE_GAP * statistics.median(pitches)
 
