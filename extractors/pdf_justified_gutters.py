@@ -155,25 +155,77 @@ def inherited_gutters(pages: Sequence[Sequence[Sequence[Word]]],
         for strip in page:
             by_start[round(strip[0])].append((index, strip))
     strips: list[tuple[float, float]] = []
+    single: list[tuple[float, float]] = []
+    seen: dict[int, list[float]] = defaultdict(list)  # the starts of the strips kept, by the point
     for page in found:
         for strip in page:
-            if any(abs(strip[0] - s[0]) <= 1 for s in strips):
-                continue
             key = round(strip[0])
+            if any(abs(strip[0] - x) <= 1 for k in (key - 1, key, key + 1) for x in seen.get(k, ())):
+                continue
+            seen[key].append(strip[0])
             alike = {index for k in (key - 1, key, key + 1) for index, other in by_start.get(k, ())
                      if abs(strip[0] - other[0]) <= 1 and abs(strip[1] - other[1]) <= 1}
             if len(alike) >= 2:
                 strips.append(strip)
-    if not strips:
-        return [list(page) for page in found]
+            else:
+                single.append(strip)
+    # A strip one page alone proved: a page takes it only where its own short column is the
+    # second witness (see _short_column_at); looked up by that column's start, to the point.
+    by_end: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for strip in single:
+        by_end[round(strip[1])].append(strip)
     out = []
     for rows, own in zip(pages, found, strict=True):
         if own:
             out.append(list(own))
             continue
         kept = [strip for strip in sorted(strips) if _agrees(rows, strip)]
-        out.append(kept)
+        for start in _prose_starts(rows) if by_end else ():
+            kept += [strip for k in (round(start) - 1, round(start), round(start) + 1)
+                     for strip in by_end.get(k, ()) if abs(strip[1] - start) <= FLUSH_EDGE + 0.5
+                     and strip not in kept and _agrees(rows, strip) and _short_column_at(rows, strip)]
+        out.append(sorted(kept))
     return out
+
+
+# A page takes a gutter only one other page proved when the lines right of it are a justified
+# column's: at least this many rows whose part right of the strip starts at its right edge,
+# holds this many words of prose and ends flush with the others at one right edge.
+_SHORT_COLUMN_ROWS = 3
+_SHORT_COLUMN_WORDS = 6
+
+
+def _prose_starts(rows: Sequence[Sequence[Word]]) -> list[float]:
+    """The x where _SHORT_COLUMN_ROWS rows or more start a run of prose right of a gap (to the
+    point): where a short justified column may start."""
+    starts: Counter[int] = Counter()
+    for row in rows:
+        for at in range(1, len(row) - _SHORT_COLUMN_WORDS + 1):
+            if row[at].x0 - row[at - 1].x1 >= _MIN_GAP * row[at].size \
+                    and _prose(row[at:at + _SHORT_COLUMN_WORDS]):
+                starts[round(row[at].x0)] += 1
+        if row and len(row) >= _SHORT_COLUMN_WORDS and _prose(row[:_SHORT_COLUMN_WORDS]):
+            starts[round(row[0].x0)] += 1
+    return [float(x) for x, count in starts.items()
+            if sum(starts[x + d] for d in (-1, 0, 1)) >= _SHORT_COLUMN_ROWS]
+
+
+def _short_column_at(rows: Sequence[Sequence[Word]], strip: tuple[float, float]) -> bool:
+    """Whether a page's lines right of ``strip`` are a justified column of prose starting at its
+    right edge: _SHORT_COLUMN_ROWS rows or more whose words right of it start flush with that
+    edge, run to _SHORT_COLUMN_WORDS words of prose and end flush with each other.  A register's
+    page whose second column holds a paragraph's last few lines and the notice's closing lines
+    proves no gutter of its own (too few rows); a listing's column of names or figures that a
+    page "proved" a gutter beside (names ending at one x) is no such column."""
+    middle = (strip[0] + strip[1]) / 2
+    ends = []
+    for row in rows:
+        right = [w for w in row if w.x0 >= middle]
+        if len(right) >= _SHORT_COLUMN_WORDS and abs(right[0].x0 - strip[1]) <= FLUSH_EDGE \
+                and _prose(right[:_SHORT_COLUMN_WORDS]) and _prose(right[-_SHORT_COLUMN_WORDS:]):
+            ends.append(right[-1].x1)
+    return any(sum(1 for other in ends if abs(other - end) <= FLUSH_EDGE) >= _SHORT_COLUMN_ROWS
+               for end in ends)
 
 
 def _agrees(rows: Sequence[Sequence[Word]], strip: tuple[float, float]) -> bool:

@@ -53,3 +53,34 @@ def test_a_page_with_a_few_lines_in_its_next_column_takes_the_documents_gutter()
     lines = markdown_of(drawn_pdf(_pages)).splitlines()
     assert CONTACT in lines
     assert any(line.startswith(CLOSING[0]) for line in lines)
+
+
+def _two_pages(canvas: Any, short_prose: bool) -> None:
+    """A first page of three justified columns; on the second a full first column and, at the
+    head of the second, a paragraph's last few justified lines (``short_prose``) over the
+    notice's closing lines."""
+    top = 842.0 - 40.0
+    _running_head(canvas, 0)
+    for column in range(3):
+        _prose(canvas, column, top, 6, column)
+    canvas.showPage()
+    _running_head(canvas, 1)
+    y = _paragraph(canvas, 0, top, [(CONTACT, ROMAN)])
+    _prose(canvas, 0, y, 5, 1)
+    y = _paragraph(canvas, 1, top, [(" ".join(SENTENCES[1:3]), ROMAN)]) if short_prose else top
+    for line in CLOSING:
+        y -= SIZE * 1.2 + 4
+        canvas.setFont(ROMAN, SIZE)
+        canvas.drawString(_column_x(1), y, line)
+
+
+def test_the_second_page_of_two_takes_the_gutter_its_own_short_justified_column_starts_at() -> None:
+    """A document of two pages has one other page to prove a gutter; the page's own short
+    column is the second witness: justified lines of prose starting at the gutter's right edge
+    and ending flush with each other (register_notice-502: the notice's closing lines and the
+    next notice's head in the first column beside a short second column were read across as a
+    table)."""
+    lines = markdown_of(drawn_pdf(_two_pages, True)).splitlines()
+    assert CONTACT in lines
+    assert any(line.startswith(" ".join(SENTENCES[1:3])) for line in lines)
+    assert not any(line.startswith("|") for line in lines)
