@@ -50,6 +50,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from extractors.pdf_drafts import SENTENCE_END
 from extractors.pdf_table_columns import (
     Column,
     baseline_rows,
@@ -87,6 +88,9 @@ _MIN_GAP_EM = 0.6
 _ROW_PITCHES = 2.0
 # A wrapped cell's next line starts this close (points) to where its first line starts.
 _ALIGNED = 2.0
+# A note under a table stands at least this many points further under the last row's line than
+# that row's own lines stand apart (a cell's padding, a paragraph's space before).
+_NOTE_SPACE = 1.0
 
 
 @dataclass
@@ -679,6 +683,8 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
             kept = []
             continue
         wrapped = _wrapped_line(row, kept[-1], gaps, columns, before) if cells is None and taken else None
+        if wrapped is not None and _note_under(row, kept):
+            break
         if wrapped is not None and taken[-1][wrapped]:
             taken[-1][wrapped] += " " + text  # (the next line of that row's wrapped cell)
             kept.append(row)
@@ -695,6 +701,26 @@ def leading_rows(before: FoundTable, before_words: list[Word], rows: list[list[W
     words = [w for row in kept for w in row]
     return FoundTable(before.x0, min(w.top for w in words), before.x1, max(w.bottom for w in words), taken,
                       cells_to_markdown(taken), ruled=before.ruled, header_rows=0)
+
+
+def _note_under(row: list[Word], kept: list[list[Word]]) -> bool:
+    """Whether ``row``, in the first column under the rows taken (``kept``, top down), is a
+    note under the table rather than the next line of the last row's wrapped cell: a sentence
+    of its own (a capital after a line ending one, itself ending one) set further under that
+    line than the rows' own lines stand apart, or in another size or face ("All costs are
+    estimates." under a works programme's last row on the last page, issue 32, page_rows-502).
+    A cell's lines follow each other at one leading; a paragraph after the table stands below
+    the cell's padding too."""
+    above = sorted(kept[-1], key=lambda w: w.x0)
+    words = sorted(row, key=lambda w: w.x0)
+    if not above[-1].text.endswith(SENTENCE_END) or not words[0].text[:1].isupper() \
+            or not words[-1].text.endswith(SENTENCE_END):
+        return False
+    if abs(words[0].size - above[0].size) > 0.5 or words[0].font != above[0].font:
+        return True
+    bottoms = [min(w.bottom for w in line) for line in (*kept, row)]
+    leading = min((b - a for a, b in zip(bottoms[:-2], bottoms[1:-1], strict=False) if b > a), default=None)
+    return leading is not None and bottoms[-1] - bottoms[-2] > leading + _NOTE_SPACE
 
 
 def _wrapped_line(row: list[Word], above: list[Word], gaps: list[tuple[float, float]],

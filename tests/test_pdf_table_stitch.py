@@ -631,3 +631,32 @@ def test_a_header_repeated_over_the_next_column_part_of_a_table_whose_last_part_
     stitches = stitch_tables(edges)
     assert [stitch.pages for stitch in stitches] == [[1, 2, 3]]
     assert stitches[0].table.cells == [header, *body]
+
+
+_WORKS = ("Resurfacing of the main road through the village centre, begun in {n} and finished ahead of plan.",
+          "Inspection of the two footbridges over the river, the survey repeated with {n} new test points.",
+          "Traffic calming outside {n} schools, 20 mph zones and raised tables at each entrance.")
+
+
+@pytest.mark.parametrize("count", [24, 25])  # (the last row, one or two lines, alone on page 2)
+def test_a_note_under_the_last_row_run_over_onto_the_next_page_is_no_line_of_its_cell(count: int) -> None:
+    # A works programme's descriptions wrap in their wide first column; the last row (two
+    # lines) runs over onto the last page, too few lines for a table of its own, and the note
+    # under the table ("All costs are estimates.") starts where the description does.  It is a
+    # sentence of its own after a cell's sentence, further under it than the cell's lines stand
+    # apart: no line of that cell (issue 32, page_rows-502).
+    cell = ParagraphStyle("cell", fontName="Helvetica", fontSize=10, leading=12)
+    note = ParagraphStyle("note", fontName="Helvetica", fontSize=10, leading=12)
+    cells = [["Scheme", "Cost (£k)", "Start"]] + [[_WORKS[i % 3].format(n=2000 + i), f"{100 + 7 * i}", "June"]
+                                                  for i in range(count)]
+    grid = Table([[Paragraph(row[0], cell), row[1], row[2]] for row in cells], colWidths=[260, 72, 72],
+                 hAlign="LEFT", style=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                                  ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                                  ("FONTSIZE", (0, 0), (-1, -1), 10)]))
+    layer = pdf([grid, Paragraph("All costs are estimates.", note)])
+    assert len(layer.pages) == 2 and "All costs" not in layer.pages[0].markdown, "the note must be on page 2"
+    lines = "\n\n".join(page.markdown for page in layer.pages).splitlines()
+    found = tables_of(layer)
+    assert len(found) == 1
+    assert cell_rows(found[0])[-1] == cells[-1]
+    assert "All costs are estimates." in lines
