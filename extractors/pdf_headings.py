@@ -2358,9 +2358,13 @@ def _numbered_over_lines(drafts: list[Draft]) -> set[int]:
     with no running text.  A cover's lines under its title (a subtitle, the organisation, the
     date) are not numbered, nor is each over lines of its own."""
     groups: dict[tuple[float, bool, str], list[Draft]] = {}
-    for draft, after in zip(drafts, drafts[1:], strict=False):
+    for index, (draft, after) in enumerate(zip(drafts, drafts[1:], strict=False)):
+        # (Its items one a line, each a list item of its own: two of them under it are a block.)
+        items = drafts[index + 2] if index + 2 < len(drafts) else None
         if draft.kind == "heading" and draft.number_depth and after.kind in ("paragraph", "list_item") \
-                and after.page == draft.page and len(after.lines) >= 2:
+                and after.page == draft.page \
+                and (len(after.lines) >= 2 or after.kind == "list_item" and items is not None
+                     and items.kind == "list_item" and items.page == draft.page):
             groups.setdefault((*_style_key(draft), _number_form(draft)), []).append(draft)
     return {id(draft) for group in groups.values() if len(group) >= 2 for draft in group}
 

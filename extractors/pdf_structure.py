@@ -187,7 +187,10 @@ _END_NUMBER = re.compile(r"^\d+(?=\D*$|\s)|(?<=\s)\d+$|^\d+$")
 _INITIALISM = re.compile(r"(?:^|\s)(?:[A-Za-z]\.){2,}$")
 # A dash glued to a figure is a sign or a range ("-12 °C", "-2-5" a right-to-left section
 # number), not a bullet: dashes take a bullet's place only before a space or a non-figure.
-_BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf0a8]|[\-–—](?!\d))\s*(?=\S)")
+# A box to tick ("☐ Exit signs lit") opens a checklist's item like a bullet; not a form's options
+# set in a row, a box before each ("☐ Yes  ☐ No"): one line, no list.
+_BULLET = re.compile(r"^([•●○◦▪■□‣⁃∙·◆◇►▸➢✓✔*\uf0b7\uf0a7\uf076\uf0d8\uf0fc\uf0a8]|[\-–—](?!\d)"
+                     r"|[\u2610-\u2612\u274f-\u2752](?!.*[\u2610-\u2612\u274f-\u2752]))\s*(?=\S)")
 # Fonts whose glyphs are pictures: a lone character in one at a line's start is a bullet.
 _SYMBOL_FONTS = ("dingbat", "wingding", "symbol", "bookmaster", "webdings")
 _ROMAN = re.compile(r"^[ivxlc]{1,6}$")

@@ -27,7 +27,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as pdf_canvas
 
-from tests.pdf_output import drawn_pdf, headings_of
+from tests.pdf_output import drawn_pdf, headings_of, markdown_of
 
 TEXT = ("The council reviewed the programme of works for the year and agreed the priorities for each "
         "district in turn. Spending stayed within the budget set in March, with savings on materials "
@@ -404,6 +404,29 @@ def test_a_checklists_numbered_titles_over_ticked_items_stay_headings(box: str, 
     # the page, no cover's lines under its title.)
     titles = [title for title, _ in _CHECKS]
     assert headings_of(drawn_pdf(_safety_checklist, box, intro)) == ["Workplace safety checklist", *titles]
+
+
+@pytest.mark.parametrize("intro", [True, False])
+def test_a_checklists_ticked_items_are_list_items_one_a_line(intro: bool) -> None:
+    # (A box to tick opens each item as a bullet does: the items under a title are a list, not
+    # one paragraph run together, "Exit signs lit Doors open freely Routes kept clear".)
+    lines = markdown_of(drawn_pdf(_safety_checklist, "glyph", intro)).splitlines()
+    for _, items in _CHECKS:
+        for item in items:
+            assert f"- {item}" in lines
+
+
+def test_a_forms_options_in_a_row_stay_one_line() -> None:
+    # (A box before each of a question's options set in a row, "☐ Yes ☐ No": no list item.)
+    font = _dejavu()
+
+    def form(canvas: Any) -> None:
+        page = _Page(canvas)
+        page.line("Residents' survey", "Helvetica-Bold", 16)
+        page.line("1. Do you own a car?", "Helvetica-Bold", 10, after=4)
+        page.line("\u2610 Yes \u2610 No", font, after=8)
+
+    assert "\u2610 Yes \u2610 No" in markdown_of(drawn_pdf(form)).splitlines()
 
 
 def test_a_forms_numbered_instructions_over_ticked_options_are_no_headings() -> None:
