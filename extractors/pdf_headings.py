@@ -1150,9 +1150,11 @@ def _heads_like_sections(draft: Draft, after: Draft, sections: set[tuple[str, fl
 def _short_lines(draft: Draft, fields: bool = True) -> bool:
     """Whether a block's lines are a few words each (a signature's, an address's) or, with
     ``fields``, a form's "Key: value" fields, two or more of them, the others short."""
+    keyed = [bool(_KEY_VALUE.match(line.text.strip())) for line in draft.lines]
+    if not fields and any(keyed):
+        return False  # (fields read a line each, pdf_field_lines: one is no signature's line)
     if all(len(line.text.split()) <= 4 for line in draft.lines):
         return True
-    keyed = [bool(_KEY_VALUE.match(line.text.strip())) for line in draft.lines]
     return fields and sum(keyed) >= 2 and all(k or len(line.text.split()) <= 4
                                               for k, line in zip(keyed, draft.lines, strict=True))
 
@@ -1527,15 +1529,17 @@ def _document_title(drafts: list[Draft]) -> Draft | None:
 
 def _holds_text(draft: Draft) -> bool:
     """A list's item (a list is what a section may hold: a contents list's entries, a list
-    of links), a line of code (set in a typewriter face: a sample's listing), or a paragraph of
-    running words: six or more, or a sentence's end."""
+    of links), a line of code (set in a typewriter face: a sample's listing), a field's line
+    ("Date: 12 May 2024", read a line each: extractors/pdf_field_lines.py; a section of fields
+    is its heading's), or a paragraph of running words: six or more, or a sentence's end."""
     text = draft.text.rstrip()
     if draft.kind == "list_item":
         return True
     if draft.kind != "paragraph" or not draft.lines:
         return False
     return len(text.split()) >= _SECTION_TEXT_WORDS or text.endswith(SENTENCE_END) \
-        or any(mark in font_family(draft.lines[0].words[0].font) for mark in FIXED_PITCH)
+        or any(mark in font_family(draft.lines[0].words[0].font) for mark in FIXED_PITCH) \
+        or _KEY_VALUE.match(text) is not None
 
 
 def _heads_bulleted_prose(draft: Draft, after: Draft) -> bool:

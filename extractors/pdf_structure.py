@@ -99,6 +99,7 @@ from extractors.pdf_evidence import (
     tagged_list_items,
     tagged_tables,
 )
+from extractors.pdf_field_lines import opens_field
 from extractors.pdf_headings import (
     HEADING_SCALE,
     annex_letters,
@@ -3085,8 +3086,8 @@ def _continues(block: Draft, line: Line, left: float, right: float, style: Style
         return False  # a table of contents entry
     if _runs_in(block, line, right) or _value_after_label(block, line):
         return True
-    if _next_reference(block, line):
-        return False
+    if _next_reference(block, line) or opens_field(block.lines, line, left, right):
+        return False  # (a field's line: "Apologies: ..." under "Present: ...", one a line)
     size = min(last.size, line.size)
     gap = line.top - last.bottom
     if gap < -0.5 * size:

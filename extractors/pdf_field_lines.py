@@ -1,0 +1,45 @@
+"""Field lines: a label ending in a colon and its value on a line of their own, one under the
+other ("Present: ...", "Apologies: ...", "In attendance: ..." in a meeting's minutes; "Invoice
+number: ...", "Due date: ..." beside an invoice's address; "Subtotal: 3,218.36", "Total due:
+3,862.03" set flush right under its items).  Their lines stop short of the measure without
+ending a sentence, as an address's lines do, so the paragraph rule would run them into one
+paragraph; each is a line of its own, whatever its alignment."""
+
+from __future__ import annotations
+
+from extractors.pdf_drafts import WORD_SPACE, Line
+
+# A label is at most this many words, the last ending in a colon ("In attendance:").
+_LABEL_WORDS = 4
+
+
+def label_words(line: Line) -> int:
+    """How many words open ``line`` as a label ending in a colon with its value after it on
+    the line ("Due date: 4 June 2024": 2); 0 where none does."""
+    for count, word in enumerate(line.words[:_LABEL_WORDS], start=1):
+        if word.text.endswith(":"):
+            return count if count < len(line.words) else 0
+    return 0
+
+
+def _broken_short(last: Line, line: Line, left: float, right: float) -> bool:
+    """Whether ``line``'s first word would have fitted on ``last`` within the measure ``left``
+    to ``right``, wherever ``last`` is set in it (flush right too): a line broken by hand."""
+    first = line.words[0]
+    return (last.x1 - last.x0) + WORD_SPACE * last.size + (first.x1 - first.x0) <= right - left
+
+
+def opens_field(lines: list[Line], line: Line, left: float, right: float) -> bool:
+    """Whether ``line``, a field's line, starts a paragraph after the block of ``lines``: its
+    label set bold (the value regular) under a block that opened with such a label or a line
+    broken short of the measure; or any label under a field's line broken short."""
+    count = label_words(line)
+    if not count or line.rtl:
+        return False
+    last = lines[-1]
+    label = line.words[:count]
+    if all(word.bold for word in label) and not all(word.bold for word in line.words[count:]):
+        first = lines[0]
+        opened = label_words(first) and all(word.bold for word in first.words[:label_words(first)])
+        return bool(opened) or _broken_short(last, line, left, right)
+    return bool(label_words(last)) and _broken_short(last, line, left, right)
