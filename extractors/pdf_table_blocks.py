@@ -46,6 +46,8 @@ NOT_AVAILABLE = frozenset(("n/a", "na", "nil", "none", "not available", "not app
 NEW_TABLE_GAP = 1.6
 # Inside a candidate, a gap between lines larger than this many median line pitches ends it.
 MAX_LINE_GAP = 2.6
+# A candidate holds at least this many lines that can be rows (see _candidate_blocks).
+BLOCK_ROWS = 3
 # A page's footer band (its bottom share), and the gap (in line pitches) above a line in it
 # that makes it no row of the table above (see _candidate_blocks).
 FOOT_BAND = 0.08
@@ -252,7 +254,16 @@ def _candidate_blocks(lines: list[_Line], feet: list[tuple[float, float]],
         blocks.append(current)
     blocks = [part for block in blocks for part in _cut_at_frames(block, across)]
     blocks = [part for block in blocks for part in _display_apart(block, common_size)]
-    return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= 3]
+    return [_trim(b) for b in blocks if sum(_tabular(x) for x in b) >= BLOCK_ROWS]
+
+
+def may_hold_table(lines: list[_Line]) -> bool:
+    """Whether the lines hold BLOCK_ROWS lines that can be rows (two runs or more, see
+    :attr:`_Line.tabular`), the least any candidate of :func:`_candidate_blocks` holds: lines
+    with fewer (a column of justified prose, its word spaces all narrower than a cell gap)
+    hold no table, and are not walked for candidates and read by gaps.  Every candidate is cut
+    from ``lines``, so this never leaves out a table the walk would find."""
+    return sum(1 for line in lines if line.tabular) >= BLOCK_ROWS
 
 
 def _cut_at_frames(block: list[_Line], frames: Sequence[RuleFrame]) -> list[list[_Line]]:

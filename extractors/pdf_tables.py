@@ -47,6 +47,7 @@ from extractors.pdf_table_blocks import (
     _has_figure_column,
     _source_note,
     _split_at_new_header,
+    may_hold_table,
 )
 from extractors.pdf_table_checks import _ruled_rows, _time_list
 from extractors.pdf_table_frames import (
@@ -110,16 +111,19 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     size = statistics.median(w.size for w in free) if free else 10.0
     boxes = [_box(c) for c in _turned_clusters(turned, size)]
     frames = rule_frames(*_merged_rulings(layout.rulings))
+    # (The page's lines, built once: the finder, the gutters and the search of each column
+    # apart all read them.)
+    lines = _lines(free)
     gutters = layout.gutters
     if gutters is None and frames:  # (found once with the layout; here only when it will serve)
-        gutters = justified_gutters([line.words for line in _lines(free)])
+        gutters = justified_gutters([line.words for line in lines])
     frames = with_row_labels(frames, free, gutters or [])
     found = unruled_tables(free, blocked=tables, feet=feet, turned=boxes,
-                           across=across_gutters(frames, gutters or []))
+                           across=across_gutters(frames, gutters or []), lines=lines)
     if frames and found:  # (a table between booktabs' rules ends where they do)
         found = within_frames(found, free, frames,
                               lambda inside: unruled_tables(inside, blocked=tables, feet=feet, turned=boxes))
-    found = _apart_in_columns(found, free, tables, feet, boxes, frames, gutters)
+    found = _apart_in_columns(found, free, lines, tables, feet, boxes, frames, gutters)
     tables, found = _banded_grids(tables, found, layout.words)
     if turned:
         found = [_with_turned_header(t, layout.turned, free, tables + found, layout.rulings) for t in found]
@@ -128,8 +132,8 @@ def find_tables(layout: PageLayout) -> list[FoundTable]:
     return sorted(tables, key=lambda t: (t.top, t.x0))
 
 
-def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[FoundTable],
-                      feet: list[tuple[float, float]], turned: list[Box],
+def _apart_in_columns(found: list[FoundTable], words: list[Word], lines: list[_Line],
+                      blocked: list[FoundTable], feet: list[tuple[float, float]], turned: list[Box],
                       frames: list[RuleFrame],
                       gutters: list[tuple[float, float]] | None = None) -> list[FoundTable]:
     """The unruled tables ``found`` on the page; where its text is set in justified columns
@@ -143,9 +147,10 @@ def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[
     the page, :mod:`extractors.pdf_table_frames`); one whose figures are all on one side of a
     gutter, the other side holding a line of prose, is that side's column's prose read into the
     table beside it ("AGENCY: National Oceanic and Atmospheric" beside "Date  Session  Seats").
-    ``gutters`` are the page's, found once with its layout (found here from ``words`` when not)."""
+    ``gutters`` are the page's, found once with its layout (found here from ``words`` when not);
+    ``lines`` are the lines of ``words``."""
     if gutters is None:
-        gutters = justified_gutters([line.words for line in _lines(words)]) if found else []
+        gutters = justified_gutters([line.words for line in lines]) if found else []
     if not gutters:
         return found
     middles = [(x0 + x1) / 2 for x0, x1 in gutters]
@@ -154,8 +159,10 @@ def _apart_in_columns(found: list[FoundTable], words: list[Word], blocked: list[
               and not any(kept_in(f, t) for f in frames)]
     kept = [t for t in found if t not in across]
     columns: list[list[Word]] = [[] for _ in range(len(middles) + 1)]
-    rest = [word for word in words if not any(_inside(word, table) for table in kept)]
-    bridged = {id(word) for line in _lines(rest) if _bridges(line.words, gutters) for word in line.words}
+    rest = [word for word in words if not any(_inside(word, table) for table in kept)] if kept else words
+    # (Without a table kept the words are the page's, and so are their lines.)
+    rest_lines = lines if len(rest) == len(words) else _lines(rest)
+    bridged = {id(word) for line in rest_lines if _bridges(line.words, gutters) for word in line.words}
     for word in rest:
         if id(word) not in bridged:
             columns[bisect.bisect(middles, (word.x0 + word.x1) / 2)].append(word)
@@ -598,12 +605,19 @@ def _inside(word: Word, table: FoundTable) -> bool:
 def unruled_tables(words: list[Word], blocked: list[FoundTable] | None = None,
                    feet: list[tuple[float, float]] | None = None,
                    turned: list[Box] | None = None,
-                   across: Sequence[RuleFrame] = ()) -> list[FoundTable]:
+                   across: Sequence[RuleFrame] = (),
+                   lines: list[_Line] | None = None) -> list[FoundTable]:
     """Tables found by text alignment; ``feet`` are the pages' footer bands, top and bottom
     (see :func:`_candidate_blocks`), ``turned`` the boxes of the page's column headings set on
     their side (see :func:`_between_turned`), ``across`` the frames of rules set across the
-    page's columns (see :func:`_cut_at_frames`)."""
-    lines = _lines(words)
+    page's columns (see :func:`_cut_at_frames`); ``lines`` are the lines of ``words`` when the
+    caller has built them.  Lines that cannot make a candidate's rows (see
+    :func:`extractors.pdf_table_blocks.may_hold_table`: a column of justified prose, searched
+    apart) are not walked."""
+    if lines is None:
+        lines = _lines(words)
+    if not may_hold_table(lines):
+        return []
     tables = []
     blocks = []
     found: dict[tuple[int, ...], FoundTable | None] = {}

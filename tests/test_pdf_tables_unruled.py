@@ -15,8 +15,11 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdf_canvas
 from reportlab.platypus import Table, TableStyle
 
+from extractors import pdf_tables
+from extractors.pdf_table_blocks import may_hold_table
+from extractors.pdf_table_lines import _lines
 from extractors.pdf_table_model import FoundTable
-from extractors.pdf_tables import find_tables
+from extractors.pdf_tables import find_tables, unruled_tables
 from extractors.pdf_words import PageLayout, Word, read_layouts
 from tests.pdf_cases import make_case
 
@@ -904,3 +907,24 @@ def test_a_header_set_a_point_larger_keeps_its_wrapped_heading_and_its_section_r
     cells = [table.cells for table in tables_of(page)]
     assert cells == [[["Region", "Population", "Number of households", "Median pay"],
                       ["England", "", "", ""], *[[text for _, text in figures]] * 4]], cells
+
+
+def test_lines_of_justified_prose_are_not_walked_for_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A column of prose (figures in it, word spaces a quarter of the size) has no line of two
+    # runs: the finder returns at once, never walking it for candidates (the search of each
+    # justified column apart runs on every page set in columns).
+    prose = [w for i, text in enumerate(["In 2024 the board met 12 times and agreed",
+                                         "to publish 3 reports on the 4 regions it",
+                                         "serves, at a cost of 1.2 million in total",
+                                         "over the 5 years of the plan it adopted."])
+             for w in _words(100.0 + 12 * i, [(50.0, text)])]
+    table = [w for i, (label, figure) in enumerate([("Apples", "3"), ("Pears", "12"), ("Plums", "7")])
+             for w in _words(100.0 + 12 * i, [(50.0, label), (150.0, figure)])]
+    assert not may_hold_table(_lines(prose))
+    assert may_hold_table(_lines(table))
+
+    def walked(*args: object, **kwargs: object) -> list[object]:
+        raise AssertionError("prose walked for candidate blocks")
+
+    monkeypatch.setattr(pdf_tables, "_candidate_blocks", walked)
+    assert unruled_tables(prose) == []
