@@ -62,3 +62,6 @@ def test_an_address_beside_fields_over_a_table_is_not_its_rows() -> None:
     assert table[0].split("|")[1].strip() == "Description"
     assert not any("Bill to" in line or "Invoice number" in line for line in table)
 
+
+def test_a_title_over_a_letterhead_is_the_title() -> None:
+    assert headings_of(drawn_pdf(_invoice)) == ["Invoice"]
