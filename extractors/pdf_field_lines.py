@@ -42,4 +42,13 @@ def opens_field(lines: list[Line], line: Line, left: float, right: float) -> boo
         first = lines[0]
         opened = label_words(first) and all(word.bold for word in first.words[:label_words(first)])
         return bool(opened) or _broken_short(last, line, left, right)
-    return bool(label_words(last)) and _broken_short(last, line, left, right)
+    return bool(label_words(last)) and (_broken_short(last, line, left, right) or _fields_only(lines, line))
+
+
+def _fields_only(lines: list[Line], line: Line) -> bool:
+    """Whether ``lines`` and ``line`` each open with a label set in capitals' case ("Invoice
+    number: ...", "Due date: ...", "Total due: ..."): a block of fields set in a narrow column
+    of their own (a billing page's grid beside its address) fills that column's measure line
+    by line, so no line shows itself broken short; a paragraph's wrapped lines do not each
+    open with a capitalised label."""
+    return all(label_words(each) and each.words[0].text[:1].isupper() for each in [*lines, line])
