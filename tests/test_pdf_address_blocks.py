@@ -65,3 +65,24 @@ def test_an_address_beside_fields_over_a_table_is_not_its_rows() -> None:
 
 def test_a_title_over_a_letterhead_is_the_title() -> None:
     assert headings_of(drawn_pdf(_invoice)) == ["Invoice"]
+
+
+def _address_beside_fields_page(canvas: object) -> None:
+    c: object = canvas
+    c.setFont("Helvetica", 10)  # type: ignore[attr-defined]
+    first, rest = CLOSING[:CLOSING.index(" invoice number")], CLOSING[CLOSING.index(" invoice number") + 1:]
+    for y in (770, 650):
+        c.drawString(72, y, first)  # type: ignore[attr-defined]
+        c.drawString(72, y - 12, rest)  # type: ignore[attr-defined]
+    for i, text in enumerate(ADDRESS):
+        c.drawString(72, 730 - 12 * i, text)  # type: ignore[attr-defined]
+    for i, text in enumerate(FIELDS):
+        c.drawString(330, 730 - 12 * i, text)  # type: ignore[attr-defined]
+
+
+def test_an_address_beside_fields_is_read_before_them_not_line_by_line() -> None:
+    lines = markdown_of(drawn_pdf(_address_beside_fields_page)).splitlines()
+    assert "Bill to Finance Department St Anne's Primary School Church Lane Norwich NR2 4QP" in lines
+    assert lines.index("Bill to Finance Department St Anne's Primary School Church Lane Norwich NR2 4QP") \
+        < lines.index(FIELDS[0])
+    assert all(field in lines for field in FIELDS)
