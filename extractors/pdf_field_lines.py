@@ -42,4 +42,57 @@ def opens_field(lines: list[Line], line: Line, left: float, right: float) -> boo
         first = lines[0]
         opened = label_words(first) and all(word.bold for word in first.words[:label_words(first)])
         return bool(opened) or _broken_short(last, line, left, right)
-    return bool(label_words(last)) and _broken_short(last, line, left, right)
+    return bool(label_words(last)) and (_broken_short(last, line, left, right) or _fields_only(lines, line))
+
+
+def _fields_only(lines: list[Line], line: Line) -> bool:
+    """Whether ``lines`` and ``line`` each open with a label set in capitals' case ("Invoice
+    number: ...", "Due date: ...", "Total due: ..."): a block of fields set in a narrow column
+    of their own (a billing page's grid beside its address) fills that column's measure line
+    by line, so no line shows itself broken short; a paragraph's wrapped lines do not each
+    open with a capitalised label."""
+    return all(label_words(each) and each.words[0].text[:1].isupper() for each in [*lines, line])
+
+
+def fields_beside_tops(lines: list[Line]) -> dict[int, float]:
+    """Fields read after the address beside them: a stack of two or more lines each opening
+    with a capitalised label ("Invoice number: ...", "Due date: ..."), set at one left edge,
+    with a stack of two or more lines without labels set at one edge left of it and level with
+    it (an invoice's "Bill to" and its address; a letter's sender beside its date and
+    reference).  The two are blocks side by side whose lines do not correspond row by row: the
+    left one is read whole, down to its last line under the fields too, then the fields.
+    Their sort tops by ``id`` of the fields' lines; the others read by their own."""
+    ordered = sorted(lines, key=lambda line: line.top)
+    tops: dict[int, float] = {}
+    for stack in _field_stacks(ordered):
+        first, last = stack[0], stack[-1]
+        size = first.size
+        beside = [line for line in ordered if line.x1 < first.x0 - size and not label_words(line)
+                  and line.top < last.bottom and line.bottom > first.top - size]
+        if len(beside) < 2 or any(abs(line.x0 - beside[0].x0) > 1 for line in beside):
+            continue
+        # (The address goes on under the fields at its own pitch and edge: "Norwich NR2 4QP".)
+        end = beside[-1]
+        for line in ordered:
+            if line.top > end.top and abs(line.x0 - end.x0) <= 1 and line.top - end.bottom <= 0.8 * size \
+                    and not label_words(line):
+                end = line
+        for at, line in enumerate(stack):
+            tops[id(line)] = end.top + 0.01 + at * 1e-4
+    return tops
+
+
+def _field_stacks(ordered: list[Line]) -> list[list[Line]]:
+    """Runs of two or more field lines one under the other at one left edge."""
+    stacks: list[list[Line]] = []
+    for line in ordered:
+        if not label_words(line) or not line.words[0].text[:1].isupper():
+            continue
+        for stack in stacks:
+            last = stack[-1]
+            if abs(line.x0 - last.x0) <= 1 and 0 < line.top - last.bottom <= 0.8 * line.size:
+                stack.append(line)
+                break
+        else:
+            stacks.append([line])
+    return [stack for stack in stacks if len(stack) >= 2]

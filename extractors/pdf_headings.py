@@ -2015,8 +2015,23 @@ def _unhead_names_over_addresses(drafts: list[Draft]) -> None:
         # address: "Reference number: HB/2024/0173" under a section's heading.)
         fields = sum(1 for line in lines if _KEY_VALUE.match(line.text.strip()))
         if len(lines) >= 2 and 2 * fields <= len(lines) \
-                and any(_address_figure(_DATE_IN_LINE.sub("", line.text)) for line in lines):
+                and any(_address_figure(_DATE_IN_LINE.sub("", line.text)) for line in lines) \
+                and not _title_over_letterhead(draft, index, texts, lines):
             draft.kind, draft.label = "paragraph", True
+
+
+def _title_over_letterhead(draft: Draft, index: int, texts: list[Draft], lines: list[Line]) -> bool:
+    """Whether ``draft``, a heading over the address ``lines``, is the page's title over a
+    letterhead whose own name opens the address ("Invoice" over "Northgate Facilities Ltd",
+    "Unit 4, Riverside Park", ...; a statement's, an order's, a form's title): the first block
+    of its page, over an address whose first line is set apart from the lines under it (in
+    bold or larger, the lines under it not).  The organisation is named there, so the heading
+    names none."""
+    if index and texts[index - 1].page == draft.page:
+        return False
+    name, rest = lines[0], lines[1:]
+    return not any(line.bold or line.size >= name.size for line in rest) if not name.bold \
+        else not any(line.bold for line in rest)
 
 
 def _texts_and_cover(drafts: list[Draft]) -> tuple[list[Draft], Draft | None]:

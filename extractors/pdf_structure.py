@@ -99,7 +99,7 @@ from extractors.pdf_evidence import (
     tagged_list_items,
     tagged_tables,
 )
-from extractors.pdf_field_lines import opens_field
+from extractors.pdf_field_lines import fields_beside_tops, opens_field
 from extractors.pdf_headings import (
     HEADING_SCALE,
     annex_letters,
@@ -2216,7 +2216,7 @@ def _column_runs(lines: list[Line], tables: list[FoundTable], gutters: list[tupl
     if rtl:
         items.sort(key=lambda item: (item.top, -item.x1))
     else:
-        side = {} if gutters else _side_head_tops(lines)
+        side = {} if gutters else {**_side_head_tops(lines), **fields_beside_tops(lines)}
         rows = _row_tops(items)
         items.sort(key=lambda item: (side.get(id(item.line), rows.get(id(item), item.top)), item.x0))
 

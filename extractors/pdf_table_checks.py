@@ -45,7 +45,41 @@ def _plausible(cells: list[list[str]]) -> bool:
         # on every row before two columns or more is a symbol font's bullet or box ("y" in
         # Wingdings) in a checklist's rows, whose ticks fill the columns after.
         return False
-    return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells)
+    return not _running_text(cells) and not _numbered_outline(cells) and not _reference_list(cells) \
+        and address_beside_fields(cells) < len(cells)
+
+
+# A field's line: a label of at most four words ending in a colon, then its value.
+_FIELD = re.compile(r"^(?:\S+ ){0,3}\S+: \S")
+
+
+def address_beside_fields(cells: list[list[str]]) -> int:
+    """How many of the rows at the top of ``cells`` are two blocks of lines side by side, read
+    row by row: lines of an address or a name in one column ("Bill to", "Finance Department",
+    "Church Lane") beside "Label: value" lines in one column right of it ("Invoice number:
+    INV-24-1926", "Due date: 3 June 2024"); 0 where fewer than two rows of each open it.  An
+    invoice's, a letter's or a form's page sets its addressee's or sender's lines so beside
+    its reference, date and account: the lines of the two do not correspond row by row (they
+    are as many only by chance), so they are two blocks read one after the other, no table.
+    (Columns whose cells all open with a label are a table's only beside other such columns.)"""
+    pair: tuple[int, int] | None = None
+    count = lefts = rights = 0
+    for row in cells:
+        filled = [c for c, cell in enumerate(row) if cell.strip()]
+        if not filled or len(filled) > 2:
+            break
+        if len(filled) == 2:
+            if pair not in (None, tuple(filled)):
+                break
+            pair = (filled[0], filled[1])
+        left = [row[c] for c in filled if not _FIELD.match(row[c])]
+        right = [row[c] for c in filled if _FIELD.match(row[c])]
+        if len(left) > 1 or (left and right and row.index(left[0]) > row.index(right[0])):
+            break
+        if pair and any(c not in pair for c in filled):
+            break
+        count, lefts, rights = count + 1, lefts + len(left), rights + len(right)
+    return count if pair and lefts >= 2 and rights >= 2 else 0
 
 
 def _time_list(cells: list[list[str]]) -> bool:

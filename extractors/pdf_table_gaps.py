@@ -23,7 +23,7 @@ import statistics
 from operator import attrgetter, itemgetter
 
 from extractors.pdf_table_blocks import _candidate_blocks, _groups_over, _prose_line, _tabular
-from extractors.pdf_table_checks import RUN_ON_SHARE, _plausible
+from extractors.pdf_table_checks import RUN_ON_SHARE, _plausible, address_beside_fields
 from extractors.pdf_table_lines import (
     _caption,
     _clock,
@@ -472,6 +472,11 @@ def _table_by_gaps(block: list[_Line], dense: bool, turned: list[Box] | None = N
     if _card_grid(block, pieces, len(bounds) + 1):
         return None
     rows = [_row_of(line, groups, bounds) for line, groups in zip(block, pieces, strict=True)]
+    # An address beside "Label: value" lines over a table's rows is two blocks of text, read
+    # apart (see address_beside_fields); the rows under them are the table, in columns of their own.
+    lead = address_beside_fields([row.cells for row in rows])
+    if 0 < lead < len(rows):
+        return _table_by_gaps(block[lead:], dense, turned, most, above)
     first_data = _first_data(_row_kinds(rows))
     if first_data > most:  # the lines above a header's few are text, not table
         start = _header_start(block, first_data, bounds[0])

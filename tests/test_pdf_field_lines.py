@@ -73,3 +73,19 @@ def test_an_address_and_a_wrapped_paragraph_still_run_on() -> None:
     markdown = markdown_of(drawn_pdf(page))
     assert "Brook House, 9 Mill Road Cambridge CB1 2AD" in markdown
     assert "for the year ahead Note: the rule applies" in markdown
+
+
+def test_fields_in_a_column_of_their_own_are_read_one_a_line() -> None:
+    """Fields set in a narrow column beside another (a billing page's grid): each line fills
+    that column's measure, none broken short, and no label is bold; each is still a line."""
+    fields = ["Invoice number: INV-25-3201", "Invoice date: 19 May 2024", "Due date: 28 June 2024",
+              "Customer ref: PO 4821"]
+
+    def page(canvas: object) -> None:
+        canvas.setFont("Helvetica", 10)  # type: ignore[attr-defined]
+        for i, line in enumerate(wrapped_lines(PROSE + " " + PROSE, 220, "Helvetica", 10)):
+            canvas.drawString(72, 730 - 12 * i, line)  # type: ignore[attr-defined]
+        for i, text in enumerate(fields):
+            canvas.drawString(330, 730 - 12 * i, text)  # type: ignore[attr-defined]
+    lines = markdown_of(drawn_pdf(page)).splitlines()
+    assert all(text in lines for text in fields)
