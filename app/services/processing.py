@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 # Part of every indexed document's content hash: bump it when extraction or chunking
 # changes, so that re-ingesting unchanged bytes re-indexes instead of adopting old chunks.
-PIPELINE_VERSION = "29"
+PIPELINE_VERSION = "30"
 MAX_ATTEMPTS = 3
 # Job option "provider" values that send a job's documents to a remote batch OCR API.
 REMOTE_PROVIDERS = admission.HEAVY_PROVIDERS
