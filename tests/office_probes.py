@@ -415,6 +415,8 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Inches, Pt, RGBColor
 
+from tests.word_parts import _docx, _fixed_widths, _no_borders, _shade
+
 Truth = dict[str, list]
 Maker = Callable[[int], tuple[str, bytes, Truth]]
 
@@ -441,10 +443,6 @@ def _figures(rng: random.Random, count: int) -> list[str]:
     return [fmt.format(rng.uniform(1, 99999) / (1 if fmt == "{:,.0f}" else 1000)) for _ in range(count)]
 
 
-def _docx(document: object) -> bytes:
-    buffer = io.BytesIO()
-    document.save(buffer)  # type: ignore[attr-defined]
-    return buffer.getvalue()
 
 
 def _fill(table: object, cells: list[list[str]]) -> None:
@@ -654,11 +652,6 @@ def heading_faces(seed: int) -> tuple[str, bytes, Truth]:
     return "docx", _docx(document), {"headings": [t.upper() if capitals else t for t in titles]}
 
 
-def _shade(cell: object, fill: str) -> None:
-    shading = OxmlElement("w:shd")
-    shading.set(qn("w:val"), "clear")
-    shading.set(qn("w:fill"), fill)
-    cell._tc.get_or_add_tcPr().append(shading)  # type: ignore[attr-defined]
 
 
 def body_spans(seed: int) -> tuple[str, bytes, Truth]:
@@ -1932,14 +1925,6 @@ _WORKS = ("Resurfacing of the main road through the village centre, begun in {ye
           "Drainage improvements on {n} estates, {year} flooding addressed with new soakaways.")
 
 
-def _fixed_widths(table: Any, widths: Sequence[float]) -> None:
-    """Sets a Word table's columns to ``widths`` (inches), not fitted to their text."""
-    table.autofit = False
-    for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), widths, strict=True):
-        column.set(qn("w:w"), str(int(width * 1440)))
-    for c, width in enumerate(widths):
-        for row in table.rows:
-            row.cells[c].width = Inches(width)
 
 
 def page_rows(seed: int) -> tuple[str, bytes, Truth]:
@@ -2669,13 +2654,6 @@ def _frame(paragraph: Any, width: float) -> None:
     paragraph._p.get_or_add_pPr().insert(0, frame)
 
 
-def _no_borders(table: Any) -> None:
-    borders = OxmlElement("w:tblBorders")
-    for side in ("top", "left", "bottom", "right", "insideH", "insideV"):
-        edge = OxmlElement(f"w:{side}")
-        edge.set(qn("w:val"), "nil")
-        borders.append(edge)
-    table._tbl.tblPr.append(borders)
 
 
 _SIDE_TITLES = ("Roads and transport", "Budget and spending", "Housing and planning applications",
