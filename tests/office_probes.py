@@ -389,6 +389,17 @@ two columns under it, a heading's row taking in words of the other column's smal
 title block's affiliations and e-mail addresses run into one paragraph and its centred lines
 hiding the gutter of a first page's short columns).
 
+Business records (kinds, 2026-12-07; tests/probe_invoice.py, tests/probe_minutes.py): the
+commonest documents of a company's or a council's collection that no class above covers.
+``invoice``: invoices and statements of account (Word on odd seeds, a billing system's page
+through Chromium on even ones): a large title, the customer's address beside the invoice's
+"Label: value" details (a borderless layout table, a CSS grid), the line items ruled with the
+totals as the table's last rows or as right-aligned lines under it, payment terms; a statement's
+running balance and its balance by age.  ``meeting_minutes``: a committee's minutes (Word):
+attendance lines or "Present:" over a list of names, numbered agenda items as headings (typed
+"1." or a number at a tab; larger than the body or at its size), numbered sub-items, an action
+table (number, action, owner, due date, status).
+
 The truth (``truth``): ``tables`` (cells, header row first, a spanning cell's text in its first
 slot), ``headings`` (texts in order, as drawn), ``items`` (list items' texts); the headrecall
 classes add ``levels`` (each heading's true level: the emitted levels must rank alike) and
@@ -415,6 +426,8 @@ from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Inches, Pt, RGBColor
 
+from tests.probe_invoice import invoice
+from tests.probe_minutes import meeting_minutes
 from tests.word_parts import _docx, _fixed_widths, _no_borders, _shade
 
 Truth = dict[str, list]
@@ -6709,4 +6722,7 @@ PROBES: dict[str, tuple[int, Maker]] = {
     "dense_grid": (8, dense_grid),
     # research papers in two columns
     "academic_paper": (8, academic_paper),
+    # business and committee records (tests/probe_invoice.py, tests/probe_minutes.py)
+    "invoice": (8, invoice),
+    "meeting_minutes": (8, meeting_minutes),
 }
