@@ -428,7 +428,7 @@ from docx.shared import Inches, Pt, RGBColor
 
 from tests.probe_invoice import invoice
 from tests.probe_minutes import meeting_minutes
-from tests.word_parts import _docx, _fixed_widths, _no_borders, _shade
+from tests.word_parts import docx_bytes, fixed_widths, no_borders, shade
 
 Truth = dict[str, list]
 
@@ -527,7 +527,7 @@ def turned_headers(seed: int) -> tuple[str, bytes, Truth]:
     height.set(qn("w:val"), str(int((1.1 if wrap else 1.4) * 1440)))
     table.rows[0]._tr.get_or_add_trPr().append(height)
     document.add_paragraph("Figures are provisional and may be revised.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def turned_headers_calc(seed: int) -> tuple[str, bytes, Truth]:
@@ -577,7 +577,7 @@ def group_headings(seed: int) -> tuple[str, bytes, Truth]:
         for c, text in enumerate(row):
             table.cell(2 + r, c).text = text
     document.add_paragraph("Source: regional accounts.")
-    return "docx", _docx(document), {"tables": [[top, second, *body]]}
+    return "docx", docx_bytes(document), {"tables": [[top, second, *body]]}
 
 
 def consecutive_tables(seed: int) -> tuple[str, bytes, Truth]:
@@ -601,7 +601,7 @@ def consecutive_tables(seed: int) -> tuple[str, bytes, Truth]:
         _fill(table, cells)
         tables.append(cells)
     document.add_paragraph("Figures are provisional.")
-    return "docx", _docx(document), {"tables": tables}
+    return "docx", docx_bytes(document), {"tables": tables}
 
 
 def wrapped_rows(seed: int) -> tuple[str, bytes, Truth]:
@@ -618,7 +618,7 @@ def wrapped_rows(seed: int) -> tuple[str, bytes, Truth]:
         table.style = "Table Grid"
     _fill(table, cells)
     document.add_paragraph("All costs are estimates.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def figure_lists(seed: int) -> tuple[str, bytes, Truth]:
@@ -636,7 +636,7 @@ def figure_lists(seed: int) -> tuple[str, bytes, Truth]:
     document.add_page_break()
     document.add_heading("Introduction", 1)
     document.add_paragraph(" ".join(_SENTENCES))
-    return "docx", _docx(document), {"headings": ["Annual statistics report", title, "Introduction"],
+    return "docx", docx_bytes(document), {"headings": ["Annual statistics report", title, "Introduction"],
                                      "items": [f"{text} {page}" for text, page in entries]}
 
 
@@ -672,7 +672,7 @@ def heading_faces(seed: int) -> tuple[str, bytes, Truth]:
         for _ in range(2):
             paragraph = document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
             paragraph.alignment = WD_ALIGN_PARAGRAPH.LEFT
-    return "docx", _docx(document), {"headings": [t.upper() if capitals else t for t in titles]}
+    return "docx", docx_bytes(document), {"headings": [t.upper() if capitals else t for t in titles]}
 
 
 
@@ -701,7 +701,7 @@ def body_spans(seed: int) -> tuple[str, bytes, Truth]:
         table.cell(row, 0).merge(table.cell(row, span - 1))
     _fill(table, cells)
     document.add_paragraph("Figures are provisional.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def unit_rows(seed: int) -> tuple[str, bytes, Truth]:
@@ -732,7 +732,7 @@ def unit_rows(seed: int) -> tuple[str, bytes, Truth]:
         for c in range(1, columns):
             table.cell(r, c).paragraphs[0].alignment = WD_ALIGN_PARAGRAPH.RIGHT
     document.add_paragraph("Figures in brackets are negative.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def banded_rows(seed: int) -> tuple[str, bytes, Truth]:
@@ -748,15 +748,15 @@ def banded_rows(seed: int) -> tuple[str, bytes, Truth]:
     _fill(table, cells)
     dark, light = (("1F4E79", "DEEAF6"), ("375623", "E2EFDA"), ("404040", "F2F2F2"))[seed % 3]
     for c in range(columns):
-        _shade(table.cell(0, c), dark)
+        shade(table.cell(0, c), dark)
         for run in table.cell(0, c).paragraphs[0].runs:
             run.font.color.rgb, run.font.bold = RGBColor(255, 255, 255), True
     for r in range(1, len(cells)):
         if r % 2 == seed % 2:  # the first row shaded (touching the header's fill) or the second
             for c in range(columns):
-                _shade(table.cell(r, c), light)
+                shade(table.cell(r, c), light)
     document.add_paragraph("Source: regional accounts.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def sheet_notes(seed: int) -> tuple[str, bytes, Truth]:
@@ -903,7 +903,7 @@ def numbered_headings(seed: int) -> tuple[str, bytes, Truth]:
         paragraph._p.get_or_add_pPr().append(numbered)
         for _ in range(rng.randint(1, 2)):
             document.add_paragraph(" ".join(rng.sample(_SENTENCES, 2)))
-    return "docx", _docx(document), {"headings": headings}
+    return "docx", docx_bytes(document), {"headings": headings}
 
 
 _NOTES = ("Figures for 2023 are provisional and will be revised in the spring.",
@@ -964,7 +964,7 @@ def footnotes(seed: int) -> tuple[str, bytes, Truth]:
                 table.style = "Table Grid"
             _fill(table, cells)
     _footnotes_part(document, notes)
-    return "docx", _docx(document), {"tables": [cells], "headings": titles}
+    return "docx", docx_bytes(document), {"tables": [cells], "headings": titles}
 
 
 def two_column_section(seed: int) -> tuple[str, bytes, Truth]:
@@ -991,7 +991,7 @@ def two_column_section(seed: int) -> tuple[str, bytes, Truth]:
     _fill(table, cells)
     for _ in range(3 + seed % 3):
         document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def print_titles(seed: int) -> tuple[str, bytes, Truth]:
@@ -1039,7 +1039,7 @@ def glossary(seed: int) -> tuple[str, bytes, Truth]:
         document.add_paragraph(definition).paragraph_format.left_indent = Inches(0.4 if seed % 2 else 0.25)
     document.add_heading("Background", 1)
     document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
-    return "docx", _docx(document), {"headings": ["Glossary", "Background"]}
+    return "docx", docx_bytes(document), {"headings": ["Glossary", "Background"]}
 
 
 _GLOSSARY_ENTRIES = (
@@ -1090,7 +1090,7 @@ def flush_glossary(seed: int) -> tuple[str, bytes, Truth]:
             table.style = "Table Grid"
             _fill(table, [["Income band", "% of area median income"], ["Low", "Less than 50"],
                           ["Moderate", "50 to less than 80"]])
-    return "docx", _docx(document), {"headings": ["About this release", *subs, "Glossary"],
+    return "docx", docx_bytes(document), {"headings": ["About this release", *subs, "Glossary"],
                                      "levels": [1, *[2] * len(subs), 1]}
 
 
@@ -1164,7 +1164,7 @@ def header_levels(seed: int) -> tuple[str, bytes, Truth]:
         for c, text in enumerate(row):
             _set(table, heads + r, c, text, right=c > 0, size=size)
     document.add_paragraph("Source: regional accounts.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 _PLACES = ("New York", "Los Angeles", "Rio de Janeiro", "Hong Kong", "San Francisco", "Cape Town",
@@ -1196,7 +1196,7 @@ def spaced_values(seed: int) -> tuple[str, bytes, Truth]:
         for c, text in enumerate(row):
             _set(table, r, c, text, bold=r == 0, right=c == 3)
     document.add_paragraph("Lines are open on weekdays.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def _web_page(title: str, lead: str, table: str, note: str, css: str) -> bytes:
@@ -1297,7 +1297,7 @@ def run_in_leads(seed: int) -> tuple[str, bytes, Truth]:
             document.add_paragraph(f"figures for the {item.lower()} district and its towns",
                                    style="List Bullet")
         _prose(document, rng, 2)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 _ORGANISATIONS = ("Office for Regional Statistics", "NORTHERN WATER AUTHORITY", "Department for Transport",
@@ -1346,7 +1346,7 @@ def cover_page(seed: int) -> tuple[str, bytes, Truth]:
         document.add_heading(section, 1)
         for _ in range(2):
             _prose(document, rng)
-    return "docx", _docx(document), {"headings": [title, *sections]}
+    return "docx", docx_bytes(document), {"headings": [title, *sections]}
 
 
 def _picture(width: int = 480, height: int = 220) -> io.BytesIO:
@@ -1404,7 +1404,7 @@ def captions(seed: int) -> tuple[str, bytes, Truth]:
             note = document.add_paragraph()
             note.add_run("Source: administrative data.").font.size = Pt(8)
         _prose(document, rng, 2)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 _BOX_LABELS = ("Key point", "Case study", "Did you know?", "Definition", "What this means for you", "Example")
@@ -1438,7 +1438,7 @@ def callout_boxes(seed: int) -> tuple[str, bytes, Truth]:
             if seed % 3:
                 table.style = "Table Grid"
             cell = table.cell(0, 0)
-            _shade(cell, ("DEEAF6", "F2F2F2", "E2EFDA")[seed % 3])
+            shade(cell, ("DEEAF6", "F2F2F2", "E2EFDA")[seed % 3])
             cell.paragraphs[0].add_run(label).bold = True
             cell.add_paragraph(text)
         else:
@@ -1454,7 +1454,7 @@ def callout_boxes(seed: int) -> tuple[str, bytes, Truth]:
                     fill.set(qn("w:fill"), "F2F2F2")
                     properties.append(fill)
         _prose(document, rng, 2)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 def numbered_steps(seed: int) -> tuple[str, bytes, Truth]:
@@ -1481,7 +1481,7 @@ def numbered_steps(seed: int) -> tuple[str, bytes, Truth]:
         paragraph.add_run(" " + text)
     document.add_heading(titles[2], 1)
     _prose(document, rng)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 def caps_labels(seed: int) -> tuple[str, bytes, Truth]:
@@ -1502,7 +1502,7 @@ def caps_labels(seed: int) -> tuple[str, bytes, Truth]:
             paragraph.paragraph_format.keep_with_next = True
             paragraph.paragraph_format.space_after = Pt(0)
         _prose(document, rng, 2)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 def letter(seed: int) -> tuple[str, bytes, Truth]:
@@ -1534,7 +1534,7 @@ def letter(seed: int) -> tuple[str, bytes, Truth]:
         paragraph = document.add_paragraph()
         paragraph.add_run(text).bold = bold
         paragraph.paragraph_format.space_after = Pt(0)
-    return "docx", _docx(document), {"headings": []}
+    return "docx", docx_bytes(document), {"headings": []}
 
 
 _FIELDS = (("Applicant name", "Sarah Jones"), ("Reference number", "HB/2024/0173"),
@@ -1557,7 +1557,7 @@ def form_fields(seed: int) -> tuple[str, bytes, Truth]:
     document.add_heading(titles[1], 1)
     for _ in range(2):
         _prose(document, rng)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 def _page_field(paragraph: object) -> None:
@@ -1603,7 +1603,7 @@ def running_headers(seed: int) -> tuple[str, bytes, Truth]:
         document.add_heading(name, 1)
         for _ in range(3 + (seed >= 3) * 4):
             _prose(document, rng, 4)
-    return "docx", _docx(document), {"headings": [title, *sections]}
+    return "docx", docx_bytes(document), {"headings": [title, *sections]}
 
 
 _STATEMENTS = ("Employment rose by 2.1% in 2023.", "Housing completions fell for the second year.",
@@ -1627,7 +1627,7 @@ def bold_statements(seed: int) -> tuple[str, bytes, Truth]:
         _prose(document, rng, 2)
     document.add_heading(titles[1], 1)
     _prose(document, rng)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 def back_cover(seed: int) -> tuple[str, bytes, Truth]:
@@ -1655,7 +1655,7 @@ def back_cover(seed: int) -> tuple[str, bytes, Truth]:
             run.font.size = Pt(size)
         if seed % 2:
             paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 def manual_headings(seed: int) -> tuple[str, bytes, Truth]:
@@ -1675,7 +1675,7 @@ def manual_headings(seed: int) -> tuple[str, bytes, Truth]:
         _prose(document, rng)
         if level == 2:
             _lead(document, "Note:", rng.choice(_PROSE))
-    return "docx", _docx(document), {"headings": [text for text, _ in outline]}
+    return "docx", docx_bytes(document), {"headings": [text for text, _ in outline]}
 _REPORT_CSS = """
 body { font-family: 'DejaVu Serif', serif; font-size: 10pt; margin: 0 }
 h1 { font-family: sans-serif; font-size: 26pt; color: #036; margin: 0 0 6pt }
@@ -1900,7 +1900,7 @@ def contact_lines(seed: int) -> tuple[str, bytes, Truth]:
             document.add_paragraph(line).paragraph_format.space_after = Pt(0)
     document.add_heading(titles[2], 1)
     _prose(document, rng, 2)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 _LONG_HEADS = ("Number", "Households", "Population", "Dwellings", "Employment", "Percentage", "Members",
@@ -1932,7 +1932,7 @@ def narrow_columns(seed: int) -> tuple[str, bytes, Truth]:
             cell.width = Inches(width)
     _fill(table, cells)
     document.add_paragraph("Counts are at the end of the year.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 _WORKS = ("Resurfacing of the main road through the village centre, begun in {year} and finished in {next} "
@@ -1967,13 +1967,13 @@ def page_rows(seed: int) -> tuple[str, bytes, Truth]:
     table = document.add_table(rows=len(cells), cols=3)
     if seed % 2:
         table.style = "Table Grid"
-    _fixed_widths(table, (3.6, 1.0, 1.0))
+    fixed_widths(table, (3.6, 1.0, 1.0))
     _fill(table, cells)
     if seed % 4 >= 2:
         repeat = OxmlElement("w:tblHeader")
         table.rows[0]._tr.get_or_add_trPr().append(repeat)
     document.add_paragraph("All costs are estimates.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 # Clauses a tall row's description is made of, places, counts and years in them (a line of it
@@ -2041,14 +2041,14 @@ def tall_rows(seed: int) -> tuple[str, bytes, Truth]:
     table = document.add_table(rows=len(cells), cols=4)
     if ruled:
         table.style = "Table Grid"
-    _fixed_widths(table, (2.6, 1.0, 1.0, 1.0) if first else (0.8, 2.6, 1.0, 1.0))
+    fixed_widths(table, (2.6, 1.0, 1.0, 1.0) if first else (0.8, 2.6, 1.0, 1.0))
     _fill(table, cells)
     if tight:
         for row in table.rows:
             for cell in row.cells:
                 cell.paragraphs[0].paragraph_format.space_after = Pt(0)
     document.add_paragraph("All costs are estimates.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 _AGES = ("Under 16", "16 to 24", "25 to 49", "50 to 64", "65 and over")
 
@@ -2149,7 +2149,7 @@ def release_front_matter(seed: int) -> tuple[str, bytes, Truth]:
         document.add_heading(section, 1)
         for _ in range(2):
             _prose(document, rng)
-    return "docx", _docx(document), {"headings": [title, *sections]}
+    return "docx", docx_bytes(document), {"headings": [title, *sections]}
 
 
 _ACCOUNT_ITEMS = ("Council tax", "Business rates", "Government grants", "Fees and charges", "Rents",
@@ -2204,7 +2204,7 @@ def table_sections(seed: int) -> tuple[str, bytes, Truth]:
     document.add_heading(titles[2], 1)
     for _ in range(2):
         _prose(document, rng)
-    return "docx", _docx(document), {"headings": titles}
+    return "docx", docx_bytes(document), {"headings": titles}
 
 
 def press_release(seed: int) -> tuple[str, bytes, Truth]:
@@ -2243,7 +2243,7 @@ def press_release(seed: int) -> tuple[str, bytes, Truth]:
     for text in ("Communications team", rng.choice(("Telephone: 01632 960 123", "01632 960 123")),
                  "press@greenfield.gov.uk"):
         document.add_paragraph(text).paragraph_format.space_after = Pt(0)
-    return "docx", _docx(document), {"headings": [headline, notes]}
+    return "docx", docx_bytes(document), {"headings": [headline, notes]}
 
 
 _QUESTIONS = (("How many people live at this address?", ("One", "Two", "Three", "Four or more")),
@@ -2298,7 +2298,7 @@ def questionnaire(seed: int) -> tuple[str, bytes, Truth]:
                 document.add_paragraph().add_run(f"If No, go to question {number + 2}").italic = True
     closing = document.add_paragraph()
     closing.add_run("Thank you for taking part. Please return the form in the envelope provided.")
-    return "docx", _docx(document), {"headings": [title, *sections]}
+    return "docx", docx_bytes(document), {"headings": [title, *sections]}
 
 
 _RELEASE_CSS = """
@@ -2454,7 +2454,7 @@ def stat_markers(seed: int) -> tuple[str, bytes, Truth]:
         _rule_under(table, 0)
     document.add_paragraph("1. Figures for the latest year are provisional. 2. Includes births to residents "
                            "of other regions. 3. Boundaries changed in 2021.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 _GROUP_ROWS = (("Employment", ("Employees", "Self-employed", "Unpaid family workers")),
@@ -2516,7 +2516,7 @@ def row_groups(seed: int) -> tuple[str, bytes, Truth]:
     table = document.add_table(rows=len(cells), cols=columns)
     if seed % 4 == 3:
         table.style = "Table Grid"
-    _fixed_widths(table, (2.2, *([0.9] * (columns - 1))))
+    fixed_widths(table, (2.2, *([0.9] * (columns - 1))))
     for r, row in enumerate(cells):
         for c, text in enumerate(row):
             _set(table, r, c, text, bold=r == 0 or r in groups or r == total, right=c > 0)
@@ -2525,7 +2525,7 @@ def row_groups(seed: int) -> tuple[str, bytes, Truth]:
     _rule_under(table, 0)
     _rule_under(table, total - 1)
     document.add_paragraph("Figures may not sum to the total because of rounding.")
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 def column_gaps(seed: int) -> tuple[str, bytes, Truth]:
@@ -2576,7 +2576,7 @@ def column_gaps(seed: int) -> tuple[str, bytes, Truth]:
     document.add_heading("Employment by region", 1)
     document.add_paragraph("Persons employed in each region and the change on the year before.")
     table = document.add_table(rows=len(source), cols=6)
-    _fixed_widths(table, (1.5, 1.0, 1.0, 0.2, 1.0, 1.0))
+    fixed_widths(table, (1.5, 1.0, 1.0, 0.2, 1.0, 1.0))
     if levels:
         table.cell(0, 1).merge(table.cell(0, 2))
         table.cell(0, 4).merge(table.cell(0, 5))
@@ -2589,7 +2589,7 @@ def column_gaps(seed: int) -> tuple[str, bytes, Truth]:
         for r in range(heads):
             _border(table.cell(r, c), "bottom")
     document.add_paragraph("Source: Labour Force Survey. Change is on the year before.")
-    return "docx", _docx(document), {"tables": [truth]}
+    return "docx", docx_bytes(document), {"tables": [truth]}
 
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -2645,7 +2645,7 @@ def landscape_wide(seed: int) -> tuple[str, bytes, Truth]:
     table = document.add_table(rows=len(cells), cols=len(cells[0]))
     if seed % 4 == 3:
         table.style = "Table Grid"
-    _fixed_widths(table, (1.2, *([8.6 / len(months)] * len(months))))
+    fixed_widths(table, (1.2, *([8.6 / len(months)] * len(months))))
     for r, row in enumerate(cells):
         for c, text in enumerate(row):
             _set(table, r, c, text, bold=r == 0, right=c > 0, size=size)
@@ -2658,7 +2658,7 @@ def landscape_wide(seed: int) -> tuple[str, bytes, Truth]:
     back.left_margin = back.right_margin = Inches(1)
     document.add_heading("Method", 1)
     document.add_paragraph(" ".join(rng.sample(_SENTENCES, 3)))
-    return "docx", _docx(document), {"tables": [cells]}
+    return "docx", docx_bytes(document), {"tables": [cells]}
 
 
 
@@ -2745,7 +2745,7 @@ def side_heads(seed: int) -> tuple[str, bytes, Truth]:
             more.paragraph_format.left_indent = Inches(1.9)
         else:
             table = document.add_table(rows=1, cols=2)
-            _no_borders(table)
+            no_borders(table)
             table.autofit = False
             for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), (1.7, 4.8), strict=True):
                 column.set(qn("w:w"), str(int(width * 1440)))
@@ -2761,7 +2761,8 @@ def side_heads(seed: int) -> tuple[str, bytes, Truth]:
         headings.append(heading)
         levels.append(2)
         sections.append((heading, text))
-    return "docx", _docx(document), {"headings": headings, "levels": levels, "follows": _follows(sections)}
+    return "docx", docx_bytes(document), {"headings": headings, "levels": levels,
+                                          "follows": _follows(sections)}
 
 
 # Web looks of a body-size heading: its CSS (the body 10pt DejaVu Serif).
@@ -2831,7 +2832,7 @@ def accent_headings(seed: int) -> tuple[str, bytes, Truth]:
         document.add_paragraph(text)
         document.add_paragraph(" ".join(rng.sample(_PROSE, 2)))
         sections.append((heading, text))
-    return "docx", _docx(document), {"headings": [title, *titles], "levels": [1] + [2] * len(titles),
+    return "docx", docx_bytes(document), {"headings": [title, *titles], "levels": [1] + [2] * len(titles),
                                      "follows": _follows(sections)}
 
 
@@ -2906,7 +2907,7 @@ def hanging_numbers(seed: int) -> tuple[str, bytes, Truth]:
         prose = " ".join(rng.sample(_PROSE, rng.randint(1, 3)))
         document.add_paragraph(prose)
         sections.append((f"{number} {text}", prose))
-    return "docx", _docx(document), {"headings": [title, *(h for h, _ in sections)],
+    return "docx", docx_bytes(document), {"headings": [title, *(h for h, _ in sections)],
                                      "levels": [1, *(n[2] + 1 for n in numbered)],
                                      "follows": _follows(sections)}
 
@@ -2965,7 +2966,7 @@ def page_foot_headings(seed: int) -> tuple[str, bytes, Truth]:
             document.add_paragraph(text)
         document.add_paragraph(" ".join(rng.sample(_PROSE, 2)))
         sections.append((heading, text))
-    return "docx", _docx(document), {"headings": [title, *order], "levels": [1] + [2] * len(order),
+    return "docx", docx_bytes(document), {"headings": [title, *order], "levels": [1] + [2] * len(order),
                                      "follows": _follows(sections)}
 
 
@@ -3104,7 +3105,7 @@ def rtl_report(seed: int) -> tuple[str, bytes, Truth]:
                         cell.paragraphs[0].runs[0].bold = True
             tables.append(cells)
             _bidi_paragraph(document.add_paragraph(words["note"]), language)
-    return "docx", _docx(document), {"tables": tables, "headings": [h for h, _ in outline],
+    return "docx", docx_bytes(document), {"tables": tables, "headings": [h for h, _ in outline],
                                      "levels": [level for _, level in outline], "follows": _follows(sections)}
 
 
@@ -3200,7 +3201,7 @@ def rtl_leftovers(seed: int) -> tuple[str, bytes, Truth]:
         for c, text in enumerate(row):
             table.cell(r, c).text = text
             _bidi_paragraph(table.cell(r, c).paragraphs[0], language)
-    return "docx", _docx(document), {"tables": [cells], "headings": [h for h, _ in sections],
+    return "docx", docx_bytes(document), {"tables": [cells], "headings": [h for h, _ in sections],
                                      "levels": [1, 2, 2, 2], "follows": _follows(sections), "texts": texts}
 
 
@@ -3312,7 +3313,7 @@ def alphabetical_sections(seed: int) -> tuple[str, bytes, Truth]:
     for sub in titles:
         document.add_heading(sub, 3)
         _prose(document, rng, 3)
-    return "docx", _docx(document), {"headings": [title, parent, *titles],
+    return "docx", docx_bytes(document), {"headings": [title, parent, *titles],
                                      "levels": [1, 2, *[3] * len(titles)]}
 
 
@@ -3531,7 +3532,7 @@ def _statement_table(document: Any, cells: list[list[str]], kinds: list[str], no
     """The statement as a Word table without a grid: labels indented under group labels, the
     figures right-aligned, a rule over subtotals' figures, a double one under totals'."""
     table = document.add_table(rows=len(cells), cols=len(cells[0]))
-    _fixed_widths(table, (3.2, *([0.6] if notes else []), *([1.0] * (len(cells[0]) - 1 - notes))))
+    fixed_widths(table, (3.2, *([0.6] if notes else []), *([1.0] * (len(cells[0]) - 1 - notes))))
     first_figure = 2 if notes else 1
     grouped = False
     for r, (row, kind) in enumerate(zip(cells, kinds, strict=True)):
@@ -3653,7 +3654,7 @@ def financial_statements(seed: int) -> tuple[str, bytes, Truth]:
         _statement_tabs(document, cells, kinds, False, construction == "leaders")
     truth["headings"] += ["Notes to the financial statements", "5 Staff costs"]
     truth["tables"].append(cells)
-    return "docx", _docx(document), truth
+    return "docx", docx_bytes(document), truth
 
 
 def landscape_report(seed: int) -> tuple[str, bytes, Truth]:
@@ -3685,7 +3686,7 @@ def landscape_report(seed: int) -> tuple[str, bytes, Truth]:
             _prose(document, rng, 3)
             headings.append(sub)
             levels.append(2)
-    return "docx", _docx(document), {"headings": headings, "levels": levels}
+    return "docx", docx_bytes(document), {"headings": headings, "levels": levels}
 
 
 # ---------------------------------------------------------------- legal acts (legal, 2026-12-06)
@@ -3989,7 +3990,7 @@ def legal_act(seed: int) -> tuple[str, bytes, Truth]:
     annex, cells = _legal_annex(document, form, seed, act)
     headings.append(annex)
     levels.append(2)
-    return "docx", _docx(document), {"headings": headings, "levels": levels, "tables": [cells],
+    return "docx", docx_bytes(document), {"headings": headings, "levels": levels, "tables": [cells],
                                      "items": items, "nested": nested}
 
 
@@ -4045,7 +4046,7 @@ def close_sizes(seed: int) -> tuple[str, bytes, Truth]:
     for text, level in outline:
         document.add_heading(text, level)
         _prose(document, rng, rng.randint(2, 3))
-    return "docx", _docx(document), {"headings": [title, *(t for t, _ in outline)],
+    return "docx", docx_bytes(document), {"headings": [title, *(t for t, _ in outline)],
                                      "levels": [1, *(level + 1 for _, level in outline)]}
 
 
@@ -4125,7 +4126,7 @@ def list_titles(seed: int) -> tuple[str, bytes, Truth]:
         _prose(document, rng, 2)
         headings.append("Contact us")
         levels.append(2)
-    return "docx", _docx(document), {"headings": headings, "levels": levels}
+    return "docx", docx_bytes(document), {"headings": headings, "levels": levels}
 
 
 _NEWSLETTERS = ("Parish Newsletter", "Staff Bulletin", "Community News")
@@ -4157,7 +4158,7 @@ def article_bylines(seed: int) -> tuple[str, bytes, Truth]:
         run.italic = seed % 4 != 3
         _prose(document, rng, 3)
         _prose(document, rng, 2)
-    return "docx", _docx(document), {"headings": [name, *articles], "levels": [1, 2, 2, 2]}
+    return "docx", docx_bytes(document), {"headings": [name, *articles], "levels": [1, 2, 2, 2]}
 
 
 # ------------------------------------------------------------------ patents (patent, 2026-12-06)
@@ -4580,7 +4581,7 @@ def patent_spec(seed: int) -> tuple[str, bytes, Truth]:
         text.append(" ".join(description.prose(words) for words in paragraphs))
     lead = facts.rng.choice(("What is claimed is:", "The invention claimed is:", "We claim:"))
     items = description.claims(lead, _patent_claims(facts))
-    return "docx", _docx(document), {"headings": [facts.title, *(name for name, _ in sections)],
+    return "docx", docx_bytes(document), {"headings": [facts.title, *(name for name, _ in sections)],
                                      "items": items, "text": [*text, lead]}
 
 
@@ -4905,7 +4906,7 @@ def standard_clauses(seed: int) -> tuple[str, bytes, Truth]:
     spec.terms()
     rows = spec.clauses(topics, subs, table_at)
     spec.annexes(annexes)
-    return "docx", _docx(document), {"headings": spec.headings, "levels": spec.levels, "tables": [rows]}
+    return "docx", docx_bytes(document), {"headings": spec.headings, "levels": spec.levels, "tables": [rows]}
 
 
 _PRODUCTS = (
@@ -4999,8 +5000,8 @@ def _key_values(document: Any, seed: int, rows: Sequence[tuple[str, str]], heade
             if grid == 1:
                 _border(table.cell(r, c), "bottom", size=4)
             if is_header and seed % 2:
-                _shade(table.cell(r, c), "D9D9D9")
-    _fixed_widths(table, widths)
+                shade(table.cell(r, c), "D9D9D9")
+    fixed_widths(table, widths)
     return cells
 
 
@@ -5078,7 +5079,8 @@ def datasheet(seed: int) -> tuple[str, bytes, Truth]:
     if seed % 2:
         head("Revision history")
         document.add_paragraph(f"Rev. {chr(65 + seed % 4)}: first public release, {month} 2024.")
-    return "docx", _docx(document), {"headings": headings, "levels": levels, "tables": tables, "items": items}
+    return "docx", docx_bytes(document), {"headings": headings, "levels": levels, "tables": tables,
+                                          "items": items}
 
 
 # -- Public-record listings (listings, 2026-12-07): long registers as agencies publish them,
@@ -5278,7 +5280,7 @@ def record_listing(seed: int) -> tuple[str, bytes, Truth]:
         table = document.add_table(rows=len(cells), cols=count)
         usable = (section.page_width - section.left_margin - section.right_margin) / 914400
         spare = usable - sum(widths)
-        _fixed_widths(table, [w + spare / count for w in widths] if spare >= 0 else
+        fixed_widths(table, [w + spare / count for w in widths] if spare >= 0 else
                       [w * usable / sum(widths) for w in widths])
         for r, row in enumerate(cells):
             for c, text in enumerate(row):
@@ -5287,7 +5289,7 @@ def record_listing(seed: int) -> tuple[str, bytes, Truth]:
             _rule_under(table, 0)
         if repeat:
             table.rows[0]._tr.get_or_add_trPr().append(OxmlElement("w:tblHeader"))
-        return "docx", _docx(document), truth
+        return "docx", docx_bytes(document), truth
     set_right = {c for c in range(count) if right[c]}
     head = _tr(cells[0], set_right, "th")[4:-5]
     body = "".join(_tr(row, set_right) for row in cells[1:])
@@ -5379,7 +5381,7 @@ def _annex_word_table(document: Any, cells: list[list[str]], shape: list[tuple[i
     the header's spanning headings (theirs only), under the unit row and under the table; the
     stub's heading merged down the header, row labels indented by depth, totals and groups bold."""
     table = document.add_table(rows=len(cells), cols=len(cells[0]))
-    _fixed_widths(table, widths)
+    fixed_widths(table, widths)
     table.cell(0, 0).merge(table.cell(heads - 1, 0))
     spans = [c for c, text in enumerate(cells[0]) if c and text]
     for i, start in enumerate(spans):
@@ -5516,7 +5518,7 @@ def statistical_annex(seed: int) -> tuple[str, bytes, Truth]:
             back.orientation = WD_ORIENT.PORTRAIT
             back.page_width, back.page_height = back.page_height, back.page_width
             back.left_margin = back.right_margin = Inches(1)
-    return "docx", _docx(document), {"headings": headings, "levels": levels, "tables": tables,
+    return "docx", docx_bytes(document), {"headings": headings, "levels": levels, "tables": tables,
                                      "texts": texts}
 
 
@@ -5818,7 +5820,7 @@ def register_notice(seed: int) -> tuple[str, bytes, Truth]:
         subject = _REGISTER_NOTICES[(seed + 2 * number) % len(_REGISTER_NOTICES)]
         issue.notice(number, agency, subject, table=number == 0 or (seed % 3 == 0 and number == 1))
     _first_page_number(document.sections[0], 12000 + 137 * seed)
-    return "docx", _docx(document), {"headings": issue.headings, "levels": issue.levels,
+    return "docx", docx_bytes(document), {"headings": issue.headings, "levels": issue.levels,
                                      "tables": issue.tables, "texts": issue.texts, "text": issue.text}
 
 
@@ -6036,7 +6038,7 @@ def _grid_document(grid: _Grid) -> bytes:
     stub = 1.0 if seed % 2 == 0 else 0.6
     narrow = min(0.8, (usable - stub) / (count - 1))  # (room for a name's longest word)
     table = document.add_table(rows=len(cells), cols=count)
-    _fixed_widths(table, [stub, *[narrow] * (count - 1)])
+    fixed_widths(table, [stub, *[narrow] * (count - 1)])
     if heads == 2:  # (a group heading merged across its columns, a lone heading down the header)
         for first, last in _grid_spans(cells[0]):
             table.cell(0, first).merge(table.cell(0 if last > first else 1, last))
@@ -6063,7 +6065,7 @@ def _grid_document(grid: _Grid) -> bytes:
     for text in notes:
         note = document.add_paragraph()
         note.add_run(text).font.size = Pt(size)
-    return _docx(document)
+    return docx_bytes(document)
 
 
 def _grid_page(grid: _Grid) -> tuple[bytes, Truth]:
@@ -6488,7 +6490,7 @@ class _PaperDocx:
             layout = paragraph.paragraph_format
             layout.left_indent, layout.first_line_indent = Inches(0.25), Inches(-0.25)
         _footnotes_part(document, paper.notes)
-        return _docx(document)
+        return docx_bytes(document)
 
 
 _PAPER_CSS = """

@@ -30,7 +30,7 @@ from docx.enum.table import WD_TABLE_ALIGNMENT
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Inches, Pt, RGBColor
 
-from tests.word_parts import _docx, _fixed_widths, _no_borders, _shade
+from tests.word_parts import docx_bytes, fixed_widths, no_borders, shade
 
 Truth = dict[str, list]
 
@@ -179,8 +179,8 @@ def _docx_letterhead(document: object, facts: _Invoice, seed: int) -> None:
 def _docx_addresses(document: object, facts: _Invoice, seed: int) -> None:
     document.add_paragraph()  # type: ignore[attr-defined]
     layout = document.add_table(rows=1, cols=2)  # type: ignore[attr-defined]
-    _no_borders(layout)
-    _fixed_widths(layout, (3.4, 3.0) if seed % 2 else (3.9, 2.5))
+    no_borders(layout)
+    fixed_widths(layout, (3.4, 3.0) if seed % 2 else (3.9, 2.5))
     _cell_lines(layout.cell(0, 0), ["Bill to" if seed % 2 else "Invoice to", *facts.customer], True)
     _cell_lines(layout.cell(0, 1), facts.details, False, facts.bold_labels)
     document.add_paragraph()  # type: ignore[attr-defined]
@@ -197,7 +197,7 @@ def _docx_items(document: object, facts: _Invoice, seed: int) -> None:
     widths = [wide] + [(6.3 - wide) / (width - 1)] * (width - 1)
     if width == 6:  # an invoice's item code and VAT rate, or a statement's dates and references
         widths = [0.9, 1.1, 1.9, 0.8, 0.8, 0.8] if facts.aged else [0.6, 2.4, 0.6, 1.0, 0.6, 1.1]
-    _fixed_widths(table, widths)
+    fixed_widths(table, widths)
     for r, row in enumerate(rows):
         for c, text in enumerate(row):
             cell = table.cell(r, c)
@@ -207,7 +207,7 @@ def _docx_items(document: object, facts: _Invoice, seed: int) -> None:
             if c >= width - 3 and (r > 0 or c == width - 1) and not (width == 6 and c == width - 4):
                 paragraph.alignment = WD_ALIGN_PARAGRAPH.RIGHT
             if r == 0 and seed % 2:
-                _shade(cell, "D9E2F3")
+                shade(cell, "D9E2F3")
     if not facts.totals_in_table:  # right-aligned "Label: amount" lines, clear of the columns
         for label, amount in facts.totals:
             paragraph = document.add_paragraph()  # type: ignore[attr-defined]
@@ -246,7 +246,7 @@ def _docx_invoice(facts: _Invoice, seed: int) -> bytes:
     closing = document.add_paragraph("Thank you for your business." if seed % 2 else
                                      "Registered in England No. 04417215. VAT No. GB 284 1193 06.")
     closing.alignment = WD_ALIGN_PARAGRAPH.CENTER
-    return _docx(document)
+    return docx_bytes(document)
 
 
 _CSS = """

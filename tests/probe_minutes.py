@@ -24,7 +24,7 @@ import random
 from docx import Document
 from docx.shared import Inches, Pt, RGBColor
 
-from tests.word_parts import _docx, _fixed_widths, _shade
+from tests.word_parts import docx_bytes, fixed_widths, shade
 
 Truth = dict[str, list]
 
@@ -154,13 +154,13 @@ def _action_table(document: object, rng: random.Random, seed: int) -> list[list[
         cells.append(row + ([rng.choice(("Open", "Done", "In progress"))] if status else []))
     table = document.add_table(rows=len(cells), cols=len(header))  # type: ignore[attr-defined]
     table.style = "Table Grid"
-    _fixed_widths(table, [0.45, 3.2, 0.8, 1.1, 0.9][: len(header)])
+    fixed_widths(table, [0.45, 3.2, 0.8, 1.1, 0.9][: len(header)])
     for r, row in enumerate(cells):
         for c, text in enumerate(row):
             cell = table.cell(r, c)
             cell.paragraphs[0].add_run(text).bold = r == 0
             if r == 0 and seed % 4 in (1, 2):
-                _shade(cell, ("D9D9D9", "DEEAF6")[seed % 2])
+                shade(cell, ("D9D9D9", "DEEAF6")[seed % 2])
     return cells
 
 
@@ -186,7 +186,7 @@ def meeting_minutes(seed: int) -> tuple[str, bytes, Truth]:
     next_meeting = f"Date of next meeting: {rng.randint(1, 28)} May 2024 at 7.00 pm."
     _paragraph(document, next_meeting)
     _paragraph(document, "Signed ............................ (Chair)    Date ..................")
-    return "docx", _docx(document), {
+    return "docx", docx_bytes(document), {
         **truth, "headings": [title, *headings, action_title], "levels": [1, *levels, 2],
         "follows": {**follows, action_title: " ".join(lead.split()[:4])}, "tables": [cells],
         "texts": [*truth["texts"], next_meeting]}

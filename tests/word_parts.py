@@ -12,20 +12,20 @@ from docx.oxml.ns import qn
 from docx.shared import Inches
 
 
-def _docx(document: object) -> bytes:
+def docx_bytes(document: object) -> bytes:
     buffer = io.BytesIO()
     document.save(buffer)  # type: ignore[attr-defined]
     return buffer.getvalue()
 
 
-def _shade(cell: object, fill: str) -> None:
+def shade(cell: object, fill: str) -> None:
     shading = OxmlElement("w:shd")
     shading.set(qn("w:val"), "clear")
     shading.set(qn("w:fill"), fill)
     cell._tc.get_or_add_tcPr().append(shading)  # type: ignore[attr-defined]
 
 
-def _no_borders(table: Any) -> None:
+def no_borders(table: Any) -> None:
     borders = OxmlElement("w:tblBorders")
     for side in ("top", "left", "bottom", "right", "insideH", "insideV"):
         edge = OxmlElement(f"w:{side}")
@@ -34,7 +34,7 @@ def _no_borders(table: Any) -> None:
     table._tbl.tblPr.append(borders)
 
 
-def _fixed_widths(table: Any, widths: Sequence[float]) -> None:
+def fixed_widths(table: Any, widths: Sequence[float]) -> None:
     """Sets a Word table's columns to ``widths`` (inches), not fitted to their text."""
     table.autofit = False
     for column, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), widths, strict=True):
